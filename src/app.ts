@@ -1,0 +1,24 @@
+import { Hono } from "hono";
+import type { AppEnv } from "./env";
+import { handleError, handleNotFound } from "./http/error-handler";
+import { requestContext } from "./http/request-context";
+import { createRouter } from "./http/router";
+import { authRoutes } from "./routes/auth";
+import { healthRoutes } from "./routes/health";
+import { userRoutes } from "./routes/users";
+
+export const API_BASE = "/customer/api";
+
+/** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
+export const customerApi = createRouter().route("/", userRoutes);
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  app.use("*", requestContext);
+  app.route("/", healthRoutes);
+  app.route("/auth", authRoutes);
+  app.route(API_BASE, customerApi);
+  app.notFound(handleNotFound);
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { MiddlewareHandler } from "hono";
+import { database } from "../db/client";
+import type { AppEnv } from "../env";
+import { ProblemError } from "../http/errors";
+import { isClientEnabled } from "./clients";
+import type { Scope } from "./principal";
+import { InvalidTokenError, verifyAccessToken } from "./tokens";
+
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+const MAX_TOKEN_LENGTH = 4096;
+
+function unauthorized(detail: string, error?: "invalid_token" | "invalid_request"): ProblemError {
+  const challenge = error
+    ? `Bearer realm="medparts", error="${error}", error_description="${detail}"`
+    : `Bearer realm="medparts"`;
+  return new ProblemError(401, "unauthorized", "Unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
+}
+
+/** Requires a valid access token from an enabled client; sets the `principal` for the request. */
+export const requireBearer: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header("Authorization");
+  if (!header) throw unauthorized("An access token is required: send Authorization: Bearer <token>.");
+  const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
+  if (!match) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
+  let principal;
+  try {
+    principal = await verifyAccessToken(c.env, match[1]!);
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw unauthorized(err.message, "invalid_token");
+    throw err;
+  }
+  if (!(await isClientEnabled(database(c.env.DB), principal.clientId))) {
+    throw unauthorized("The client of this access token is disabled.", "invalid_token");
+  }
+  c.set("principal", principal);
+  await next();
+};
+
+/** 403 unless the token carries the scope. */
+export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get("principal").scopes.has(scope)) {
+      throw new ProblemError(403, "insufficient-scope", "Forbidden", `This operation needs the ${scope} scope.`, {
+        headers: { "WWW-Authenticate": `Bearer realm="medparts", error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+    await next();
+  };
+}

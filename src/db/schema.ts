@@ -1,0 +1,119 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// Mirrors migrations/*.sql (the migrations are the source of truth for the database).
+
+export const tenants = sqliteTable("tenants", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const apiClients = sqliteTable("api_clients", {
+  id: integer("id").primaryKey(),
+  clientId: text("client_id").notNull().unique(),
+  secretHash: text("secret_hash").notNull(),
+  tenantId: integer("tenant_id").notNull(),
+  name: text("name").notNull(),
+  scopes: text("scopes").notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  contactId: integer("contact_id").notNull(),
+  loginUserId: text("login_user_id").notNull(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  email: text("email"),
+  createdAt: text("created_at").notNull(),
+});
+
+export const companies = sqliteTable("companies", {
+  id: integer("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  name: text("name").notNull(),
+});
+
+export const userCompanies = sqliteTable(
+  "user_companies",
+  { userId: integer("user_id").notNull(), companyId: integer("company_id").notNull() },
+  (t) => [primaryKey({ columns: [t.userId, t.companyId] })],
+);
+
+export const addresses = sqliteTable("addresses", {
+  id: integer("id").primaryKey(),
+  companyId: integer("company_id").notNull(),
+  kind: text("kind", { enum: ["shipping", "billing"] }).notNull(),
+  attentionTo: text("attention_to"),
+  line1: text("line1").notNull(),
+  city: text("city").notNull(),
+  state: text("state").notNull(),
+  zip: text("zip").notNull(),
+  country: text("country").notNull(),
+});
+
+export const facilities = sqliteTable("facilities", {
+  id: integer("id").primaryKey(),
+  companyId: integer("company_id").notNull(),
+  name: text("name").notNull(),
+});
+
+export const userFacilities = sqliteTable(
+  "user_facilities",
+  { userId: integer("user_id").notNull(), facilityId: integer("facility_id").notNull() },
+  (t) => [primaryKey({ columns: [t.userId, t.facilityId] })],
+);
+
+export const manufacturers = sqliteTable("manufacturers", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const vendors = sqliteTable("vendors", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  returnPolicy: text("return_policy").notNull(),
+});
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: text("id").primaryKey(),
+    partNumber: text("part_number").notNull(),
+    displayPartNumber: text("display_part_number").notNull(),
+    normalizedPartNumber: text("normalized_part_number").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    manufacturerId: integer("manufacturer_id").notNull(),
+    categories: text("categories", { mode: "json" }).$type<string[]>().notNull(),
+  },
+  (t) => [index("products_manufacturer").on(t.manufacturerId)],
+);
+
+export const productCategories = sqliteTable(
+  "product_categories",
+  { category: text("category").notNull(), productId: text("product_id").notNull() },
+  (t) => [primaryKey({ columns: [t.category, t.productId] })],
+);
+
+export interface CustomFieldDefinition {
+  fieldId: string;
+  prompt: string;
+  isRequired: boolean;
+  formatRegex: string;
+  errorMessage: string;
+}
+
+export const vendorOffers = sqliteTable("vendor_offers", {
+  id: integer("id").primaryKey(),
+  productId: text("product_id").notNull(),
+  vendorId: integer("vendor_id").notNull(),
+  condition: text("condition").notNull(),
+  purchaseChoice: text("purchase_choice").notNull(),
+  warranty: text("warranty").notNull(),
+  priceCents: integer("price_cents").notNull(),
+  leadTimeDays: integer("lead_time_days").notNull(),
+  customFields: text("custom_fields", { mode: "json" }).$type<CustomFieldDefinition[]>().notNull(),
+});

@@ -1,0 +1,42 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
+import type { AppEnv } from "../env";
+import { BusinessRuleError, IdempotencyConflictError, ProblemError, ValidationError } from "./errors";
+import { logEvent } from "./logging";
+import { controllerFailureResponse, problemResponse, validationResponse } from "./responses";
+import { fieldErrorsFromZod } from "./zod-errors";
+
+/** Maps every thrown error to one of the spec's error forms; nothing internal leaks to the client. */
+export function handleError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ProblemError) {
+    return problemResponse(c, { ...err, errors: err.options.errors, headers: err.options.headers });
+  }
+  if (err instanceof ValidationError) return validationResponse(c, err.fieldErrors, err.detail);
+  if (err instanceof z.ZodError) return validationResponse(c, fieldErrorsFromZod(err), "The request has invalid fields.");
+  if (err instanceof BusinessRuleError) return controllerFailureResponse(c, err.status, err.errors);
+  if (err instanceof IdempotencyConflictError) return c.json({ error: err.message }, 409);
+  if (err instanceof HTTPException && err.status === 400) {
+    // hono's validator raises this for a body that is not parseable JSON.
+    return validationResponse(c, { body: ["Malformed JSON in request body."] }, "The request body is not valid JSON.");
+  }
+  if (err instanceof HTTPException) {
+    return problemResponse(c, { status: err.status, slug: "http-error", title: err.message || "Error", detail: err.message });
+  }
+  logEvent("error", { correlationId: c.get("correlationId"), error: err.name, message: err.message });
+  return problemResponse(c, {
+    status: 500,
+    slug: "internal",
+    title: "Internal Server Error",
+    detail: "An unexpected error occurred. Quote the correlationId when contacting support.",
+  });
+}
+
+export function handleNotFound(c: Context<AppEnv>): Response {
+  return problemResponse(c, {
+    status: 404,
+    slug: "not-found",
+    title: "Not Found",
+    detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
+  });
+}

@@ -1,0 +1,50 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import type { FieldErrors } from "./errors";
+
+export const PROBLEM_TYPE_BASE = "https://medparts.example/problems/";
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+const now = () => new Date().toISOString();
+
+/** Success envelope `{ success, data, correlationId, timestamp }` (spec section 1). */
+export function envelope<T>(c: Context<AppEnv>, data: T) {
+  return { success: true as const, data, correlationId: c.get("correlationId"), timestamp: now() };
+}
+
+export interface ProblemInit {
+  status: number;
+  slug: string;
+  title: string;
+  detail: string;
+  errors?: string[] | FieldErrors;
+  headers?: Record<string, string>;
+}
+
+/** RFC 7807 problem details (forms 2 and 3 of spec 7.2). */
+export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response {
+  const body = {
+    type: PROBLEM_TYPE_BASE + init.slug,
+    title: init.title,
+    status: init.status,
+    detail: init.detail,
+    instance: new URL(c.req.url).pathname,
+    correlationId: c.get("correlationId"),
+    timestamp: now(),
+    service: c.env.SERVICE_NAME,
+    ...(init.errors ? { errors: init.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status: init.status,
+    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...init.headers },
+  });
+}
+
+export function validationResponse(c: Context<AppEnv>, errors: FieldErrors, detail: string): Response {
+  return problemResponse(c, { status: 400, slug: "validation", title: "Validation failed", detail, errors });
+}
+
+/** Controller-level failure (form 1 of spec 7.2). */
+export function controllerFailureResponse(c: Context<AppEnv>, status: number, errors: string[]): Response {
+  return c.json({ success: false, errors, correlationId: c.get("correlationId"), timestamp: now() }, status as 422);
+}

@@ -1,0 +1,22 @@
+import type { z } from "zod";
+import type { FieldErrors } from "./errors";
+
+/** `["quoteItems", 1, "quantity"]` -> `quoteItems[1].quantity`. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>, root: string): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || root;
+}
+
+/** Groups zod issues by camelCase field path, the 400 validation form of spec 7.2. */
+export function fieldErrorsFromZod(error: z.ZodError, root = "body"): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = fieldPath(issue.path, root);
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}

@@ -1,0 +1,152 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { authenticateClient } from "../auth/clients";
+import { keyring } from "../auth/keys";
+import { SCOPES } from "../auth/principal";
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "../auth/tokens";
+import { database } from "../db/client";
+import type { AppEnv } from "../env";
+import { createRouter } from "../http/router";
+
+type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+
+const TokenRequestSchema = z
+  .object({
+    grant_type: z.string().optional().openapi({ example: "client_credentials" }),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
+    scope: z.string().optional().openapi({ description: "Space-separated subset of the client's scopes" }),
+  })
+  .openapi("TokenRequest");
+
+const TokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("Bearer"),
+    expires_in: z.number().int(),
+    scope: z.string(),
+  })
+  .openapi("TokenResponse");
+
+const OAuthErrorSchema = z
+  .object({ error: z.string(), error_description: z.string() })
+  .openapi("OAuthError", { description: "RFC 6749 section 5.2 error" });
+
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+const PUBLIC_CACHE = { "Cache-Control": "public, max-age=300" };
+
+function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: string, basicUsed = false) {
+  const status = error === "invalid_client" ? 401 : 400;
+  const headers: Record<string, string> = { ...NO_STORE };
+  if (status === 401) headers["WWW-Authenticate"] = basicUsed ? `Basic realm="medparts"` : `Bearer realm="medparts"`;
+  return c.json({ error, error_description: description }, status, headers);
+}
+
+/** RFC 6749 2.3.1: client_secret_basic, with URL-encoded id and secret. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null | "malformed" {
+  if (!header?.toLowerCase().startsWith("basic ")) return null;
+  try {
+    const decoded = atob(header.slice(6).trim());
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return "malformed";
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return "malformed";
+  }
+}
+
+const tokenRoute = createRoute({
+  method: "post",
+  path: "/oauth2/token",
+  tags: ["Authentication"],
+  summary: "OAuth 2.0 client credentials grant: issues an RS256 JWT access token valid 3600 s",
+  request: { body: { required: true, content: { "application/x-www-form-urlencoded": { schema: TokenRequestSchema } } } },
+  responses: {
+    200: { description: "Access token", content: { "application/json": { schema: TokenResponseSchema } } },
+    400: { description: "invalid_request, unsupported_grant_type or invalid_scope", content: { "application/json": { schema: OAuthErrorSchema } } },
+    401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorSchema } } },
+  },
+});
+
+const jwksRoute = createRoute({
+  method: "get",
+  path: "/.well-known/jwks.json",
+  tags: ["Authentication"],
+  summary: "Public keys that verify access tokens",
+  responses: {
+    200: {
+      description: "JSON Web Key Set",
+      content: { "application/json": { schema: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).openapi("JWKS") } },
+    },
+  },
+});
+
+const discoveryRoute = createRoute({
+  method: "get",
+  path: "/.well-known/openid-configuration",
+  tags: ["Authentication"],
+  summary: "OpenID Connect discovery document",
+  responses: {
+    200: { description: "Discovery document", content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("OpenIdConfiguration") } } },
+  },
+});
+
+export const authRoutes = createRouter()
+  .openapi(
+    tokenRoute,
+    async (c) => {
+      const form = c.req.valid("form");
+      const basic = basicCredentials(c.req.header("Authorization"));
+      if (basic === "malformed") return oauthError(c, "invalid_client", "Malformed HTTP Basic client credentials.", true);
+      if (!form.grant_type) return oauthError(c, "invalid_request", "grant_type is required.");
+      if (form.grant_type !== "client_credentials") {
+        return oauthError(c, "unsupported_grant_type", "Only the client_credentials grant is supported.");
+      }
+      if (basic && (form.client_id || form.client_secret)) {
+        return oauthError(c, "invalid_request", "Use one client authentication method, not both.");
+      }
+      const clientId = basic?.id ?? form.client_id;
+      const clientSecret = basic?.secret ?? form.client_secret;
+      if (!clientId || !clientSecret) return oauthError(c, "invalid_client", "Client authentication is required.", !!basic);
+      const client = await authenticateClient(database(c.env.DB), clientId, clientSecret);
+      if (!client) return oauthError(c, "invalid_client", "Client authentication failed.", !!basic);
+
+      let scopes = client.scopes;
+      if (form.scope !== undefined) {
+        const requested = form.scope.split(" ").filter(Boolean);
+        const notAllowed = requested.filter((s) => !client.scopes.includes(s));
+        if (requested.length === 0 || notAllowed.length > 0) {
+          return oauthError(c, "invalid_scope", `Scopes not granted to this client: ${notAllowed.join(" ") || "(none requested)"}.`);
+        }
+        scopes = requested;
+      }
+      const accessToken = await issueAccessToken(c.env, { ...client, scopes });
+      return c.json(
+        { access_token: accessToken, token_type: "Bearer" as const, expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: scopes.join(" ") },
+        200,
+        NO_STORE,
+      );
+    },
+    (result, c) => {
+      if (!result.success) return oauthError(c, "invalid_request", "The token request parameters are malformed.");
+    },
+  )
+  .openapi(jwksRoute, async (c) => c.json((await keyring(c.env)).jwks, 200, PUBLIC_CACHE))
+  .openapi(discoveryRoute, (c) =>
+    c.json(
+      {
+        issuer: c.env.ISSUER,
+        token_endpoint: `${c.env.ISSUER}/oauth2/token`,
+        jwks_uri: `${c.env.ISSUER}/.well-known/jwks.json`,
+        grant_types_supported: ["client_credentials"],
+        response_types_supported: ["token"],
+        subject_types_supported: ["public"],
+        token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        token_endpoint_auth_signing_alg_values_supported: ["RS256"],
+        scopes_supported: [...SCOPES],
+      },
+      200,
+      PUBLIC_CACHE,
+    ),
+  );

@@ -1,0 +1,80 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireBearer, requireScope } from "../auth/bearer";
+import { database } from "../db/client";
+import { findTenantUser, userProfile } from "../domain/users";
+import { ValidationError } from "../http/errors";
+import { envelope } from "../http/responses";
+import { createRouter } from "../http/router";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, queryId } from "../http/schemas";
+
+const AddressSchema = z
+  .object({
+    id: z.number().int(),
+    attentionTo: z.string().nullable(),
+    line1: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    country: z.string(),
+  })
+  .openapi("Address");
+
+const CompanySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    shippingAddresses: z.array(AddressSchema),
+    billingAddresses: z.array(AddressSchema),
+    facilities: z.array(z.object({ id: z.number().int(), name: z.string() })).openapi({
+      description: "Facilities of this company the user may order for (use the id as facilityId)",
+    }),
+  })
+  .openapi("Company");
+
+export const UserSchema = z
+  .object({
+    contactId: z.number().int().openapi({ description: "Use as requesterId in catalog and order calls" }),
+    userId: z.number().int(),
+    loginUserId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    companies: z.array(CompanySchema),
+  })
+  .openapi("User");
+
+const LookupQuerySchema = z.object({
+  userId: queryId.optional().openapi({ param: { name: "userId", in: "query" }, type: "integer", example: 1 }),
+  loginUserId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .openapi({ param: { name: "loginUserId", in: "query" }, description: "Look up by user name instead of userId", example: "jsmith" }),
+});
+
+const lookupRoute = createRoute({
+  method: "get",
+  path: "/users/lookup",
+  tags: ["Users"],
+  summary: "A user's contact id, companies, facilities and addresses",
+  security: [{ oauth2: ["users:read"] }],
+  middleware: [requireBearer, requireScope("users:read")] as const,
+  request: { query: LookupQuerySchema },
+  responses: {
+    200: { description: "The user", content: { "application/json": { schema: envelopeSchema(UserSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+export const userRoutes = createRouter().openapi(lookupRoute, async (c) => {
+  const { userId, loginUserId } = c.req.valid("query");
+  if ((userId === undefined) === (loginUserId === undefined)) {
+    throw new ValidationError({ userId: ["Give exactly one of userId or loginUserId."] });
+  }
+  const db = database(c.env.DB);
+  const key = userId !== undefined ? { userId } : { loginUserId: loginUserId! };
+  const user = await findTenantUser(db, c.get("principal").tenantId, key);
+  return c.json(envelope(c, await userProfile(db, user)), 200);
+});

@@ -1,0 +1,73 @@
+import { env, SELF } from "cloudflare:test";
+import { createApiClient } from "../../src/auth/clients";
+import { database } from "../../src/db/client";
+
+export const BASE_URL = "https://medparts.test";
+export const API = `${BASE_URL}/customer/api`;
+
+/** Demo tenants (src/db/seed/organizations.ts). */
+export const TENANT_A = 1;
+export const TENANT_B = 2;
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export function newClient(tenantId: number, scopes?: string[]): Promise<ClientCredentials> {
+  return createApiClient(database(env.DB), { tenantId, name: `test client ${tenantId}`, scopes });
+}
+
+export async function requestToken(creds: ClientCredentials, extra: Record<string, string> = {}): Promise<Response> {
+  return SELF.fetch(`${BASE_URL}/auth/oauth2/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, ...extra }),
+  });
+}
+
+const tokens = new Map<string, Promise<string>>();
+
+/** An access token for a fresh client of the tenant, cached per test file (hashing is deliberately slow). */
+export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
+  const key = `${tenantId}:${scopes?.join(" ") ?? "*"}`;
+  let token = tokens.get(key);
+  if (!token) {
+    token = (async () => {
+      const res = await requestToken(await newClient(tenantId, scopes));
+      if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { access_token: string }).access_token;
+    })();
+    tokens.set(key, token);
+  }
+  return token;
+}
+
+/** Calls the public HTTP surface the way an integrator does. */
+export async function call(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  const url = path.startsWith("http") ? path : path.startsWith("/auth") || path.startsWith("/health") ? BASE_URL + path : API + path;
+  return SELF.fetch(url, { ...init, headers, body });
+}
+
+export async function json<T = any>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+/** Asserts the RFC 7807 problem form of spec 7.2 and returns the body. */
+export async function expectProblem(res: Response, status: number): Promise<any> {
+  const body = await res.clone().json<any>();
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(body)}`);
+  if (!res.headers.get("Content-Type")?.startsWith("application/problem+json")) throw new Error("not application/problem+json");
+  for (const field of ["type", "title", "status", "detail", "correlationId", "timestamp", "service"]) {
+    if (body[field] === undefined) throw new Error(`problem body lacks ${field}: ${JSON.stringify(body)}`);
+  }
+  if (body.status !== status) throw new Error(`problem status ${body.status} != ${status}`);
+  return body;
+}
