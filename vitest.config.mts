@@ -26,7 +26,7 @@ export default defineConfig(async () => {
     test: {
       setupFiles: ["./test/setup/apply-migrations.ts"],
       include: ["test/**/*.test.ts"],
-      silent: "passed-only",
+      silent: "passed-only" as const,
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },

@@ -3,12 +3,18 @@
  * SQLite unpacks them with json_each. Table and column names come from code, never from input.
  * Existing rows (same primary key) are left alone, so seeding can be re-run.
  */
-export function bulkInsertStatement(
-  d1: D1Database,
+/** The slice of D1Database the seed needs; satisfied by the Worker binding and by wrangler's platform proxy. */
+export interface SeedDatabase<S = unknown> {
+  prepare(query: string): { bind(...values: unknown[]): S };
+  batch(statements: S[]): Promise<unknown>;
+}
+
+export function bulkInsertStatement<S>(
+  d1: SeedDatabase<S>,
   table: string,
   columns: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<unknown>>,
-): D1PreparedStatement {
+): S {
   const extract = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ");
   const sql = `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) SELECT ${extract} FROM json_each(?1)`;
   return d1.prepare(sql).bind(JSON.stringify(rows));

@@ -1,4 +1,4 @@
-import { bulkInsertStatement } from "./bulk-insert";
+import { bulkInsertStatement, type SeedDatabase } from "./bulk-insert";
 import { generateOffers, generateProduct, MANUFACTURERS, VENDORS } from "./catalog";
 import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
 
@@ -12,7 +12,7 @@ export interface SeedOptions {
 }
 
 /** Demo tenants, organizations, users and a deterministic catalog. Safe to run again. */
-export async function seedDemoData(d1: D1Database, options: SeedOptions = {}): Promise<void> {
+export async function seedDemoData<S>(d1: SeedDatabase<S>, options: SeedOptions = {}): Promise<void> {
   await d1.batch(organizationStatements(d1));
   const total = options.products ?? DEFAULT_PRODUCT_COUNT;
   for (let start = 0; start < total; start += PRODUCTS_PER_BATCH) {
@@ -22,7 +22,7 @@ export async function seedDemoData(d1: D1Database, options: SeedOptions = {}): P
   }
 }
 
-function organizationStatements(d1: D1Database): D1PreparedStatement[] {
+function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
   return [
     bulkInsertStatement(d1, "tenants", ["id", "name", "created_at"], TENANTS.map((t) => [t.id, t.name, SEEDED_AT])),
     bulkInsertStatement(d1, "companies", ["id", "tenant_id", "name"], COMPANIES.map((c) => [c.id, c.tenantId, c.name])),
@@ -46,7 +46,7 @@ function organizationStatements(d1: D1Database): D1PreparedStatement[] {
   ];
 }
 
-function catalogStatements(d1: D1Database, start: number, end: number): D1PreparedStatement[] {
+function catalogStatements<S>(d1: SeedDatabase<S>, start: number, end: number): S[] {
   const products = [];
   const offers = [];
   for (let i = start; i < end; i++) {
