@@ -117,3 +117,98 @@ export const vendorOffers = sqliteTable("vendor_offers", {
   leadTimeDays: integer("lead_time_days").notNull(),
   customFields: text("custom_fields", { mode: "json" }).$type<CustomFieldDefinition[]>().notNull(),
 });
+
+export const quotes = sqliteTable("quotes", {
+  id: text("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  requesterContactId: integer("requester_contact_id").notNull(),
+  facilityId: integer("facility_id").notNull(),
+  productId: text("product_id").notNull(),
+  offerId: integer("offer_id").notNull(),
+  vendorId: integer("vendor_id").notNull(),
+  priceCents: integer("price_cents").notNull(),
+  condition: text("condition").notNull(),
+  warranty: text("warranty").notNull(),
+  purchaseChoice: text("purchase_choice").notNull(),
+  leadTimeDays: integer("lead_time_days").notNull(),
+  returnPolicy: text("return_policy").notNull(),
+  customFields: text("custom_fields", { mode: "json" }).$type<CustomFieldDefinition[]>().notNull(),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+  usedByOrderId: integer("used_by_order_id"),
+});
+
+export const orders = sqliteTable("orders", {
+  id: integer("id").primaryKey(),
+  orderNumber: text("order_number").notNull().unique(),
+  tenantId: integer("tenant_id").notNull(),
+  companyId: integer("company_id").notNull(),
+  facilityId: integer("facility_id").notNull(),
+  requesterContactId: integer("requester_contact_id").notNull(),
+  userId: integer("user_id").notNull(),
+  requesterName: text("requester_name").notNull(),
+  poNumber: text("po_number"),
+  paymentMethod: text("payment_method").notNull(),
+  shippingMethod: text("shipping_method").notNull(),
+  shippingAddressId: integer("shipping_address_id").notNull(),
+  billingAddressId: integer("billing_address_id").notNull(),
+  notes: text("notes"),
+  status: text("status").notNull(),
+  totalCents: integer("total_cents").notNull(),
+  eventId: text("event_id").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export interface RequiredFieldValue {
+  fieldId: string;
+  value: string;
+}
+
+export const orderLines = sqliteTable("order_lines", {
+  id: integer("id").primaryKey(),
+  orderId: integer("order_id").notNull(),
+  lineNumber: integer("line_number").notNull(),
+  quoteId: text("quote_id").notNull(),
+  productId: text("product_id").notNull(),
+  vendorId: integer("vendor_id").notNull(),
+  partNumber: text("part_number").notNull(),
+  requestedPartNumber: text("requested_part_number").notNull(),
+  replacementPartNumber: text("replacement_part_number"),
+  poNumber: text("po_number"),
+  description: text("description").notNull(),
+  quantity: integer("quantity").notNull(),
+  priceCents: integer("price_cents").notNull(),
+  extendedPriceCents: integer("extended_price_cents").notNull(),
+  statusName: text("status_name").notNull(),
+  requiredFields: text("required_fields", { mode: "json" }).$type<RequiredFieldValue[]>().notNull(),
+});
+
+export const shippingDocuments = sqliteTable("shipping_documents", {
+  id: integer("id").primaryKey(),
+  orderId: integer("order_id").notNull(),
+  attentionTo: text("attention_to"),
+  address1: text("address1").notNull(),
+  city: text("city").notNull(),
+  state: text("state").notNull(),
+  zip: text("zip").notNull(),
+  country: text("country").notNull(),
+  carrierName: text("carrier_name").notNull(),
+  serviceLevel: text("service_level").notNull(),
+});
+
+export const shippingDocumentLines = sqliteTable(
+  "shipping_document_lines",
+  { shippingDocumentId: integer("shipping_document_id").notNull(), lineId: integer("line_id").notNull() },
+  (t) => [primaryKey({ columns: [t.shippingDocumentId, t.lineId] })],
+);
+
+export const outboxEvents = sqliteTable("outbox_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  tenantId: integer("tenant_id").notNull(),
+  aggregateId: text("aggregate_id").notNull(),
+  payload: text("payload", { mode: "json" }).notNull(),
+  createdAt: text("created_at").notNull(),
+  deliveredAt: text("delivered_at"),
+});
