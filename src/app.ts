@@ -4,13 +4,14 @@ import { handleError, handleNotFound } from "./http/error-handler";
 import { requestContext } from "./http/request-context";
 import { createRouter } from "./http/router";
 import { authRoutes } from "./routes/auth";
+import { catalogRoutes } from "./routes/catalog";
 import { healthRoutes } from "./routes/health";
 import { userRoutes } from "./routes/users";
 
 export const API_BASE = "/customer/api";
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
-export const customerApi = createRouter().route("/", userRoutes);
+export const customerApi = createRouter().route("/", userRoutes).route("/", catalogRoutes);
 
 export function createApp() {
   const app = new Hono<AppEnv>();
