@@ -1,0 +1,37 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { exportJWK, generateKeyPair } from "jose";
+import { getPlatformProxy } from "wrangler";
+import type { Bindings } from "../src/env";
+
+export const DEV_VARS = ".dev.vars";
+const WRANGLER = "node_modules/.bin/wrangler";
+
+export function wrangler(args: string[]): void {
+  const result = spawnSync(WRANGLER, args, { stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed with status ${result.status}`);
+}
+
+/** A local RS256 signing key in .dev.vars (git-ignored), made once; production uses `wrangler secret put`. */
+export async function ensureLocalSigningKey(): Promise<void> {
+  const current = existsSync(DEV_VARS) ? readFileSync(DEV_VARS, "utf8") : "";
+  if (/^JWT_PRIVATE_KEY=/m.test(current)) return;
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: `local-${Date.now().toString(36)}`, alg: "RS256", use: "sig" };
+  writeFileSync(DEV_VARS, `${current}${current && !current.endsWith("\n") ? "\n" : ""}JWT_PRIVATE_KEY='${JSON.stringify(jwk)}'\n`, { mode: 0o600 });
+  console.log("Created a local signing key in .dev.vars");
+}
+
+export function applyLocalMigrations(): void {
+  wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+}
+
+/** Runs `work` against the same local D1/KV state that `wrangler dev` uses. */
+export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>): Promise<T> {
+  const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist: true });
+  try {
+    return await work(proxy.env);
+  } finally {
+    await proxy.dispose();
+  }
+}
