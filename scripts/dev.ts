@@ -4,7 +4,7 @@ import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/db/seed/seed";
-import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
+import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 
 /** `npm start`: signing key, migrations, demo data, demo client, then `wrangler dev` on port 8787. */
@@ -38,6 +38,6 @@ Medparts is starting on ${base}
     curl -s -X POST ${base}/auth/oauth2/token -d grant_type=client_credentials -d client_id=${demo.clientId} -d client_secret=${demo.clientSecret}
 `);
 
-const dev = spawn("node_modules/.bin/wrangler", ["dev", "--port", PORT, "--ip", "127.0.0.1"], { stdio: "inherit" });
+const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

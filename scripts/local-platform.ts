@@ -22,13 +22,26 @@ export async function ensureLocalSigningKey(): Promise<void> {
   console.log("Created a local signing key in .dev.vars");
 }
 
-export function applyLocalMigrations(): void {
-  wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+/** Where local D1/KV/DO state lives; wrangler's default unless a script is pointed elsewhere (benchmarks). */
+export interface LocalState {
+  persistTo?: string;
+}
+
+const persistArgs = (state: LocalState) => (state.persistTo ? ["--persist-to", state.persistTo] : []);
+
+export function applyLocalMigrations(state: LocalState = {}): void {
+  wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs(state)]);
+}
+
+export function wranglerDevArgs(port: string, state: LocalState = {}): string[] {
+  return ["dev", "--port", port, "--ip", "127.0.0.1", ...persistArgs(state)];
 }
 
 /** Runs `work` against the same local D1/KV state that `wrangler dev` uses. */
-export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>): Promise<T> {
-  const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist: true });
+export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>, state: LocalState = {}): Promise<T> {
+  // wrangler --persist-to X keeps its state in X/v3; the platform proxy takes that inner path.
+  const persist = state.persistTo ? { path: `${state.persistTo}/v3` } : true;
+  const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist });
   try {
     return await work(proxy.env);
   } finally {
