@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { manufacturers, products } from "../db/schema";
 import { notFound } from "../http/errors";
-import { paginationResult } from "../search/body-pagination";
+import { paginationOf } from "../http/pagination";
 import {
   catalogSearchStatements,
   type CatalogFilters,
@@ -47,7 +47,7 @@ export async function searchCatalog(d1: D1Database, filters: CatalogFilters, pag
   ];
   return {
     items: rows.map((row): CatalogItem => ({ ...row, categories: JSON.parse(row.categories) as string[] })),
-    pagination: paginationResult(page, totalCount, rows.length),
+    pagination: paginationOf(page, totalCount, rows.length),
     facets,
     sort: { sortBy: page.sortBy, sortDirection: page.sortDirection },
   };

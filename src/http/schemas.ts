@@ -58,13 +58,3 @@ export const queryId = z
   .regex(/^\d{1,15}$/, "Must be a positive integer.")
   .transform(Number)
   .pipe(z.number().int().positive("Must be a positive integer."));
-
-/** Pagination object of spec 2.13, showing the values actually used. */
-export const PaginationSchema = z
-  .object({
-    total: z.number().int().openapi({ description: "Total records matching" }),
-    limit: z.number().int().openapi({ description: "Page size used" }),
-    offset: z.number().int().openapi({ description: "Records skipped" }),
-    hasMore: z.boolean().openapi({ description: "True if more pages exist: request offset + limit next" }),
-  })
-  .openapi("Pagination");

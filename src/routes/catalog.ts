@@ -7,10 +7,10 @@ import { centsToDecimal } from "../domain/money";
 import { issueQuotesForProduct } from "../domain/quotes";
 import { envelope } from "../http/responses";
 import { createRouter } from "../http/router";
-import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, PaginationSchema } from "../http/schemas";
-import { normalizeBodyPagination } from "../search/body-pagination";
+import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../http/pagination";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../http/schemas";
 import { parseKeywords } from "../search/catalog-keywords";
-import { CATALOG_SORT_FIELDS, FACET_FIELDS, SORT_DIRECTIONS, type CatalogFilters } from "../search/catalog-query";
+import { CATALOG_SORT_FIELDS, FACET_FIELDS, type CatalogFilters } from "../search/catalog-query";
 
 const listOf = (values: readonly string[]) => values.join(", ");
 
@@ -45,8 +45,11 @@ const CatalogSearchRequestSchema = z
       .nullish(),
     pagination: z
       .object({
-        limit: z.number().nullish().openapi({ description: "1 to 10,000, default 50; out-of-range values are corrected silently" }),
-        offset: z.number().nullish().openapi({ description: "Default 0; negative becomes 0" }),
+        limit: z.union([z.number(), z.string()]).nullish().openapi({
+          description: "1 to 10,000, default 50; out-of-range or non-numeric values are corrected silently (above 10,000 -> 10,000, below 1 -> 50)",
+          example: 50,
+        }),
+        offset: z.union([z.number(), z.string()]).nullish().openapi({ description: "Default 0; negative or non-numeric becomes 0", example: 0 }),
         sortBy: z
           .enum(CATALOG_SORT_FIELDS, { error: `Unknown sortBy; valid values: ${listOf(CATALOG_SORT_FIELDS)}.` })
           .nullish()
@@ -129,14 +132,14 @@ const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
 });
 
 const routeBasics = {
-  method: "post",
+  method: "post" as const,
   tags: ["Catalog"],
   security: [{ oauth2: ["catalog:read"] }],
-  middleware: [requireBearer, requireScope("catalog:read")] as const,
-} as const;
+};
 
 const searchRoute = createRoute({
   ...routeBasics,
+  middleware: [requireBearer, requireScope("catalog:read")] as const,
   path: "/catalog/search",
   summary: "Search the catalog by keywords and facets",
   request: jsonBody(CatalogSearchRequestSchema),
@@ -148,6 +151,7 @@ const searchRoute = createRoute({
 
 const detailRoute = createRoute({
   ...routeBasics,
+  middleware: [requireBearer, requireScope("catalog:read")] as const,
   path: "/catalog/detail",
   summary: "A product with its price options; every call issues fresh 30-day quotes",
   request: jsonBody(CatalogDetailRequestSchema),
@@ -179,7 +183,7 @@ export const catalogRoutes = createRouter()
     };
     const sortBy = body.pagination?.sortBy ?? (filters.keywords ? "Relevance" : "PartNumber");
     const page = {
-      ...normalizeBodyPagination(body.pagination?.limit, body.pagination?.offset),
+      ...normalizePostPage(body.pagination),
       sortBy,
       sortDirection: body.pagination?.sortDirection ?? (sortBy === "Relevance" ? "Desc" : "Asc"),
     };

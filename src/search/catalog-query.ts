@@ -1,3 +1,4 @@
+import type { Page, SortDirection } from "../http/pagination";
 import type { KeywordSearch } from "./catalog-keywords";
 
 /**
@@ -8,8 +9,6 @@ import type { KeywordSearch } from "./catalog-keywords";
 
 export const CATALOG_SORT_FIELDS = ["PartNumber", "Description", "Manufacturer", "Relevance"] as const;
 export type CatalogSortField = (typeof CATALOG_SORT_FIELDS)[number];
-export const SORT_DIRECTIONS = ["Asc", "Desc"] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 export const FACET_FIELDS = ["manufacturer", "category"] as const;
 export type FacetField = (typeof FACET_FIELDS)[number];
@@ -21,9 +20,7 @@ export interface CatalogFilters {
   categories: readonly string[] | null;
 }
 
-export interface CatalogPage {
-  limit: number;
-  offset: number;
+export interface CatalogPage extends Page {
   sortBy: CatalogSortField;
   sortDirection: SortDirection;
 }
