@@ -25,7 +25,8 @@ JOIN manufacturers ON manufacturers.id = products.manufacturer_id;
 
 -- Contentless (the text already lives in products): only the inverted index and column sizes are
 -- stored, which is what MATCH and bm25() need. The column order fixes the bm25() weights' order
--- (src/search/catalog-query.ts). Prefix indexes make 2- and 3-character prefix queries cheap.
+-- (src/search/catalog-query.ts). No `prefix=` indexes: measured at 100k products they did not make
+-- prefix queries faster but nearly doubled the time to index the catalog.
 CREATE VIRTUAL TABLE products_fts USING fts5(
   part_number,
   display_part_number,
@@ -36,7 +37,6 @@ CREATE VIRTUAL TABLE products_fts USING fts5(
   categories,
   content = '',
   contentless_delete = 1,
-  prefix = '2 3',
   tokenize = 'unicode61 remove_diacritics 2'
 );
 

@@ -89,8 +89,26 @@ export const products = sqliteTable(
     manufacturerId: integer("manufacturer_id").notNull(),
     categories: text("categories", { mode: "json" }).$type<string[]>().notNull(),
   },
-  (t) => [index("products_manufacturer").on(t.manufacturerId)],
+  // Sort-order indexes of migrations/0003; the full-text index products_fts (FTS5, kept in sync by
+  // triggers) is queried with bound SQL in src/search/catalog-query.ts, drizzle has no FTS5 support.
+  (t) => [
+    index("products_normalized_part_number").on(t.normalizedPartNumber),
+    index("products_part_number_id").on(t.partNumber, t.id),
+    index("products_description_id").on(t.description, t.id),
+    index("products_manufacturer_part_number_id").on(t.manufacturerId, t.partNumber, t.id),
+  ],
 );
+
+/** Whole-catalog facet counts, maintained by triggers (migrations/0003). */
+export const catalogManufacturerCounts = sqliteTable("catalog_manufacturer_counts", {
+  manufacturerId: integer("manufacturer_id").primaryKey(),
+  productCount: integer("product_count").notNull(),
+});
+
+export const catalogCategoryCounts = sqliteTable("catalog_category_counts", {
+  category: text("category").primaryKey(),
+  productCount: integer("product_count").notNull(),
+});
 
 export const productCategories = sqliteTable(
   "product_categories",

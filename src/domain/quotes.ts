@@ -1,6 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { randomToken } from "../auth/secrets";
 import { database } from "../db/client";
+import { chunk } from "../db/seed/bulk-insert";
 import { quotes, vendorOffers, vendors, type CustomFieldDefinition } from "../db/schema";
 import type { Bindings } from "../env";
 
@@ -10,6 +11,7 @@ import type { Bindings } from "../env";
  */
 
 export const QUOTE_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
+const QUOTE_ROWS_PER_INSERT = 6;
 
 export interface QuoteScope {
   tenantId: number;
@@ -69,7 +71,10 @@ export async function issueQuotesForProduct(env: QuoteEnv, scope: QuoteScope, pr
     expiresAt,
   }));
 
-  await db.insert(quotes).values(records.map(({ priceOptionId, vendorName: _vendor, ...rest }) => ({ id: priceOptionId, ...rest })));
+  // D1 binds at most 100 parameters per statement (16 per quote row): many offers need several inserts.
+  const rows = records.map(({ priceOptionId, vendorName: _vendor, ...rest }) => ({ id: priceOptionId, ...rest }));
+  const [first, ...more] = chunk(rows, QUOTE_ROWS_PER_INSERT).map((part) => db.insert(quotes).values(part));
+  await db.batch([first!, ...more]);
   await Promise.all(
     records.map((record) =>
       env.QUOTES.put(quoteKvKey(record.priceOptionId), JSON.stringify(record), { expirationTtl: QUOTE_VALIDITY_SECONDS }),

@@ -107,6 +107,19 @@ describe("POST /catalog/detail", () => {
     }
   });
 
+  it("a product with many offers gets a quote for each (beyond one D1 statement's parameter limit)", async () => {
+    const insert = env.DB.prepare(
+      "INSERT INTO vendor_offers (id, product_id, vendor_id, condition, purchase_choice, warranty, price_cents, lead_time_days) VALUES (?, 'MP-0000010', ?, 'Aftermarket', 'Buy', '30 days', ?, 3)",
+    );
+    await env.DB.batch(Array.from({ length: 10 }, (_, i) => insert.bind(9_000_000 + i, (i % 6) + 1, 1000 + i)));
+    const offers = await offersOf("MP-0000010");
+    expect(offers.length).toBeGreaterThanOrEqual(12);
+    const { data } = await detail("MP-0000010");
+    expect(data.options).toHaveLength(offers.length);
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000010'").first<{ n: number }>();
+    expect(stored!.n).toBe(offers.length);
+  });
+
   it("an unknown product is 404", async () => {
     const body = await expectProblem(await detailRaw({ productId: "MP-9999999" }), 404);
     expect(body.detail).toContain("MP-9999999");
