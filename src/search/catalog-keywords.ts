@@ -1,4 +1,4 @@
-import { normalizePartNumber } from "../db/seed/catalog";
+import { normalizePartNumber } from "../domain/part-numbers";
 
 /**
  * Turns a buyer's free-text catalog query into an FTS5 MATCH expression over products_fts

@@ -1,3 +1,4 @@
+import { normalizePartNumber } from "../../domain/part-numbers";
 import type { CustomFieldDefinition } from "../schema";
 
 /** Deterministic medical-parts catalog: same input size, same rows, on every machine. */
@@ -72,10 +73,7 @@ export function prng(seed: number): () => number {
 
 const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
-/** Upper-case letters and digits only: how part numbers are compared. */
-export function normalizePartNumber(value: string): string {
-  return value.toUpperCase().replace(/[^A-Z0-9]/g, "");
-}
+export { normalizePartNumber };
 
 export const productId = (index: number) => `MP-${String(index + 1).padStart(7, "0")}`;
 
