@@ -14,7 +14,7 @@ export const IDEMPOTENCY_ENTRY_KEY = "entry";
 
 export interface StoredResponse {
   status: number;
-  headers: [string, string][];
+  headers: Record<string, string>;
   body: string;
 }
 

@@ -61,7 +61,9 @@ async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
 const isCacheable = (status: number) => (status >= 200 && status < 300) || status >= 500;
 
 async function snapshot(res: Response): Promise<StoredResponse> {
-  return { status: res.status, headers: [...res.headers], body: await res.clone().text() };
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => (headers[name] = value));
+  return { status: res.status, headers, body: await res.clone().text() };
 }
 
 function replay(stored: StoredResponse): Response {
