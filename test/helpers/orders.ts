@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { issueQuotesForProduct, quoteKvKey, type QuoteRecord, type QuoteScope } from "../../src/domain/quotes";
 import { centsToDecimal } from "../../src/domain/money";
+import { productId } from "../../src/db/seed/catalog";
 import { call, TENANT_A, TENANT_B, tokenFor } from "./api";
 
 /** Demo ordering scopes (src/db/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
@@ -31,6 +32,18 @@ export async function issueQuote(productId: string, who: Orderer = JSMITH, pick:
   if (!quote) throw new Error(`no matching quote for ${productId}`);
   return quote;
 }
+
+/** The first quote matching `pick` among the demo products' options. */
+export async function findQuote(pick: (q: QuoteRecord) => boolean, who: Orderer = JSMITH): Promise<QuoteRecord> {
+  for (let index = 0; index < 60; index++) {
+    const quote = (await issueQuotes(productId(index), who)).find(pick);
+    if (quote) return quote;
+  }
+  throw new Error("no demo product has a matching option");
+}
+
+export const hasField = (fieldId: string) => (q: QuoteRecord) => q.customFields.some((f) => f.fieldId === fieldId);
+export const withoutFields = (q: QuoteRecord) => q.customFields.length === 0;
 
 export interface QuoteItem {
   priceOptionId: string;
