@@ -86,6 +86,18 @@ describe("POST /orders: success", () => {
     expect(payload.lines).toHaveLength(lineCount);
   });
 
+  it("accepts the maximum of 50 lines in one order", async () => {
+    const quotes = [];
+    for (let n = 30; quotes.length < 50; n++) quotes.push(...(await issueQuotes(`MP-${String(n).padStart(7, "0")}`)));
+    const items = quotes.slice(0, 50).map((q) => lineFor(q, 2));
+    let res!: Response;
+    const written = await rowsWrittenBy(async () => {
+      res = await placeOrder(orderBody(items));
+    });
+    expect(res.status).toBe(201);
+    expect(written).toEqual({ orders: 1, orderLines: 50, usedQuotes: 50, shippingDocuments: 1, shippingDocumentLines: 50, events: 1 });
+  });
+
   it("accepts the payment object form and case-insensitive codes", async () => {
     const quote = await issueQuote("MP-0000003");
     const res = await placeOrder(
