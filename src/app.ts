@@ -6,12 +6,13 @@ import { createRouter } from "./http/router";
 import { authRoutes } from "./routes/auth";
 import { catalogRoutes } from "./routes/catalog";
 import { healthRoutes } from "./routes/health";
+import { orderRoutes } from "./routes/orders";
 import { userRoutes } from "./routes/users";
 
 export const API_BASE = "/customer/api";
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
-export const customerApi = createRouter().route("/", userRoutes).route("/", catalogRoutes);
+export const customerApi = createRouter().route("/", userRoutes).route("/", catalogRoutes).route("/", orderRoutes);
 
 export function createApp() {
   const app = new Hono<AppEnv>();

@@ -1,10 +1,11 @@
 import type { Principal } from "./auth/principal";
+import type { IdempotencyStore } from "./durable/idempotency-store";
 
 /** Worker bindings, as declared in wrangler.toml (vars, D1, KV, Durable Objects) plus secrets. */
 export interface Bindings {
   DB: D1Database;
   QUOTES: KVNamespace;
-  IDEMPOTENCY: DurableObjectNamespace;
+  IDEMPOTENCY: DurableObjectNamespace<IdempotencyStore>;
   RATE_LIMITER: DurableObjectNamespace;
   ISSUER: string;
   AUDIENCE: string;

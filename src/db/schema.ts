@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Mirrors migrations/*.sql (the migrations are the source of truth for the database).
 
@@ -183,24 +183,28 @@ export interface RequiredFieldValue {
   value: string;
 }
 
-export const orderLines = sqliteTable("order_lines", {
-  id: integer("id").primaryKey(),
-  orderId: integer("order_id").notNull(),
-  lineNumber: integer("line_number").notNull(),
-  quoteId: text("quote_id").notNull(),
-  productId: text("product_id").notNull(),
-  vendorId: integer("vendor_id").notNull(),
-  partNumber: text("part_number").notNull(),
-  requestedPartNumber: text("requested_part_number").notNull(),
-  replacementPartNumber: text("replacement_part_number"),
-  poNumber: text("po_number"),
-  description: text("description").notNull(),
-  quantity: integer("quantity").notNull(),
-  priceCents: integer("price_cents").notNull(),
-  extendedPriceCents: integer("extended_price_cents").notNull(),
-  statusName: text("status_name").notNull(),
-  requiredFields: text("required_fields", { mode: "json" }).$type<RequiredFieldValue[]>().notNull(),
-});
+export const orderLines = sqliteTable(
+  "order_lines",
+  {
+    id: integer("id").primaryKey(),
+    orderId: integer("order_id").notNull(),
+    lineNumber: integer("line_number").notNull(),
+    quoteId: text("quote_id").notNull(),
+    productId: text("product_id").notNull(),
+    vendorId: integer("vendor_id").notNull(),
+    partNumber: text("part_number").notNull(),
+    requestedPartNumber: text("requested_part_number").notNull(),
+    replacementPartNumber: text("replacement_part_number"),
+    poNumber: text("po_number"),
+    description: text("description").notNull(),
+    quantity: integer("quantity").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    extendedPriceCents: integer("extended_price_cents").notNull(),
+    statusName: text("status_name").notNull(),
+    requiredFields: text("required_fields", { mode: "json" }).$type<RequiredFieldValue[]>().notNull(),
+  },
+  (t) => [uniqueIndex("order_lines_quote").on(t.quoteId)],
+);
 
 export const shippingDocuments = sqliteTable("shipping_documents", {
   id: integer("id").primaryKey(),

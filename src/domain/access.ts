@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { companies, facilities, userFacilities, users } from "../db/schema";
 import { forbidden } from "../http/errors";
@@ -15,20 +15,29 @@ export interface OrderingContext {
  * The requester (a contactId) must be a user of the caller's tenant who may order for the facility.
  * Every failure is the same 403, so a caller learns nothing about other tenants' ids.
  */
-export async function requireFacilityAccess(
+export function requireFacilityAccess(
   db: Database,
   tenantId: number,
   requesterContactId: number,
   facilityId: number,
 ): Promise<OrderingContext> {
+  return facilityAccess(db, tenantId, facilityId, eq(users.contactId, requesterContactId), "The requester may not order for this facility.");
+}
+
+/** The same rule for a user given by userId (the user placing an order). */
+export function requireUserFacilityAccess(db: Database, tenantId: number, userId: number, facilityId: number): Promise<OrderingContext> {
+  return facilityAccess(db, tenantId, facilityId, eq(users.id, userId), "The user may not order for this facility.");
+}
+
+async function facilityAccess(db: Database, tenantId: number, facilityId: number, user: SQL, denial: string): Promise<OrderingContext> {
   const row = await db
     .select({ userId: users.id, contactId: users.contactId, companyId: facilities.companyId })
     .from(users)
     .innerJoin(userFacilities, and(eq(userFacilities.userId, users.id), eq(userFacilities.facilityId, facilityId)))
     .innerJoin(facilities, eq(facilities.id, userFacilities.facilityId))
     .innerJoin(companies, and(eq(companies.id, facilities.companyId), eq(companies.tenantId, tenantId)))
-    .where(and(eq(users.contactId, requesterContactId), eq(users.tenantId, tenantId)))
+    .where(and(user, eq(users.tenantId, tenantId)))
     .get();
-  if (!row) throw forbidden("The requester may not order for this facility.");
+  if (!row) throw forbidden(denial);
   return { ...row, tenantId, facilityId };
 }

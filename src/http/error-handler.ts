@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import type { AppEnv } from "../env";
-import { BusinessRuleError, IdempotencyConflictError, ProblemError, ValidationError } from "./errors";
+import { BusinessRuleError, IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "./errors";
 import { logEvent } from "./logging";
 import { controllerFailureResponse, problemResponse, validationResponse } from "./responses";
 import { fieldErrorsFromZod } from "./zod-errors";
@@ -18,7 +18,8 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof IdempotencyConflictError) return c.json({ error: err.message }, 409);
   if (err instanceof HTTPException && err.status === 400) {
     // hono's validator raises this for a body that is not parseable JSON.
-    return validationResponse(c, { body: ["Malformed JSON in request body."] }, "The request body is not valid JSON.");
+    const error = malformedJson();
+    return validationResponse(c, error.fieldErrors, error.detail);
   }
   if (err instanceof HTTPException) {
     return problemResponse(c, { status: err.status, slug: "http-error", title: err.message || "Error", detail: err.message });

@@ -43,5 +43,7 @@ export class IdempotencyConflictError extends Error {}
 
 export const notFound = (detail: string) => new ProblemError(404, "not-found", "Not Found", detail);
 export const forbidden = (detail: string) => new ProblemError(403, "forbidden", "Forbidden", detail);
+export const malformedJson = () =>
+  new ValidationError({ body: ["Malformed JSON in request body."] }, "The request body is not valid JSON.");
 export const invalidSearchQuery = (detail: string) =>
   new ProblemError(400, "invalid-search-query", "Invalid search query", detail);

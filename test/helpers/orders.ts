@@ -1,0 +1,117 @@
+import { env } from "cloudflare:test";
+import { issueQuotesForProduct, quoteKvKey, type QuoteRecord, type QuoteScope } from "../../src/domain/quotes";
+import { centsToDecimal } from "../../src/domain/money";
+import { productId } from "../../src/db/seed/catalog";
+import { call, TENANT_A, TENANT_B, tokenFor } from "./api";
+
+/** Demo ordering scopes (src/db/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
+export const JSMITH = { tenantId: TENANT_A, requesterContactId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 };
+export const KJOHNSON = { tenantId: TENANT_B, requesterContactId: 60001, userId: 6, facilityId: 2001, shippingAddressId: 41, billingAddressId: 43 };
+export type Orderer = typeof JSMITH;
+
+const ordersToken = (tenantId: number) => tokenFor(tenantId, ["orders:write"]);
+
+/** Values that satisfy the demo custom fields (src/db/seed/catalog.ts). */
+const VALID_FIELD_VALUES: Record<string, string> = {
+  coreSerialNumber: "SN-123456",
+  loanReturnDate: "2030-01-31",
+  costCenter: "4410",
+};
+
+/**
+ * Quotes as /catalog/detail would issue them (same domain function; real D1 + KV).
+ * TODO(catalog): switch to POST /catalog/detail once the catalog routes are on main.
+ */
+export function issueQuotes(productId: string, who: Orderer = JSMITH, now?: Date): Promise<QuoteRecord[]> {
+  const scope: QuoteScope = { tenantId: who.tenantId, requesterContactId: who.requesterContactId, facilityId: who.facilityId };
+  return issueQuotesForProduct(env, scope, productId, now);
+}
+
+export async function issueQuote(productId: string, who: Orderer = JSMITH, pick: (q: QuoteRecord) => boolean = () => true): Promise<QuoteRecord> {
+  const quote = (await issueQuotes(productId, who)).find(pick);
+  if (!quote) throw new Error(`no matching quote for ${productId}`);
+  return quote;
+}
+
+/** The first quote matching `pick` among the demo products' options. */
+export async function findQuote(pick: (q: QuoteRecord) => boolean, who: Orderer = JSMITH): Promise<QuoteRecord> {
+  for (let index = 0; index < 60; index++) {
+    const quote = (await issueQuotes(productId(index), who)).find(pick);
+    if (quote) return quote;
+  }
+  throw new Error("no demo product has a matching option");
+}
+
+export const hasField = (fieldId: string) => (q: QuoteRecord) => q.customFields.some((f) => f.fieldId === fieldId);
+export const withoutFields = (q: QuoteRecord) => q.customFields.length === 0;
+
+export interface QuoteItem {
+  priceOptionId: string;
+  productId: string;
+  quantity: number;
+  price: number;
+  requiredFields?: { fieldId: string; value: string }[];
+}
+
+/** A line that passes every rule: the quote's product and price, its required fields filled in. */
+export function lineFor(quote: QuoteRecord, quantity = 1): QuoteItem {
+  const requiredFields = quote.customFields.filter((f) => f.isRequired).map((f) => ({ fieldId: f.fieldId, value: VALID_FIELD_VALUES[f.fieldId]! }));
+  return { priceOptionId: quote.priceOptionId, productId: quote.productId, quantity, price: centsToDecimal(quote.priceCents), ...(requiredFields.length ? { requiredFields } : {}) };
+}
+
+export function orderBody(items: QuoteItem[], who: Orderer = JSMITH, extra: Record<string, unknown> = {}) {
+  return {
+    requesterId: who.requesterContactId,
+    userId: who.userId,
+    facilityId: who.facilityId,
+    shippingAddressId: who.shippingAddressId,
+    billingAddressId: who.billingAddressId,
+    shippingMethod: "GROUND",
+    quoteItems: items,
+    poNumber: "PO-2024-0001",
+    ...extra,
+  };
+}
+
+/** POST /orders as an integrator does it: orders:write token of the orderer's tenant, a fresh key unless given. */
+export async function placeOrder(body: unknown, options: { key?: string | null; tenantId?: number; token?: string } = {}): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const key = options.key === undefined ? crypto.randomUUID() : options.key;
+  if (key !== null) headers["Idempotency-Key"] = key;
+  const token = options.token ?? (await ordersToken(options.tenantId ?? TENANT_A));
+  return call(token, "/orders", { method: "POST", json: body, headers });
+}
+
+export interface RowCounts {
+  orders: number;
+  orderLines: number;
+  usedQuotes: number;
+  shippingDocuments: number;
+  shippingDocumentLines: number;
+  events: number;
+}
+
+export async function rowCounts(): Promise<RowCounts> {
+  const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
+  return {
+    orders: await count("SELECT count(*) AS n FROM orders"),
+    orderLines: await count("SELECT count(*) AS n FROM order_lines"),
+    usedQuotes: await count("SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL"),
+    shippingDocuments: await count("SELECT count(*) AS n FROM shipping_documents"),
+    shippingDocumentLines: await count("SELECT count(*) AS n FROM shipping_document_lines"),
+    events: await count("SELECT count(*) AS n FROM outbox_events"),
+  };
+}
+
+/** Runs `action` and returns how many rows of each order table it added. */
+export async function rowsWrittenBy(action: () => Promise<unknown>): Promise<RowCounts> {
+  const before = await rowCounts();
+  await action();
+  const after = await rowCounts();
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof RowCounts]])) as unknown as RowCounts;
+}
+
+export const NOTHING_WRITTEN: RowCounts = { orders: 0, orderLines: 0, usedQuotes: 0, shippingDocuments: 0, shippingDocumentLines: 0, events: 0 };
+
+/** Makes the quote look as if KV had never seen it (eventual consistency, or its TTL ran out). */
+export const dropFromKv = (quote: QuoteRecord) => env.QUOTES.delete(quoteKvKey(quote.priceOptionId));

@@ -1,0 +1,140 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { centsToDecimal } from "../../src/domain/money";
+import { json, TENANT_A } from "../helpers/api";
+import { dropFromKv, issueQuote, issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, rowsWrittenBy } from "../helpers/orders";
+
+const ORDER_NUMBER = /^ORD-\d{8}-[0-9A-HJKMNP-TV-Z]{8}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function orderRow(orderNumber: string) {
+  return (await env.DB.prepare("SELECT * FROM orders WHERE order_number = ?").bind(orderNumber).first<Record<string, any>>())!;
+}
+
+describe("POST /orders: success", () => {
+  it("creates a multi-line order from several vendors in one write: order, lines, used quotes, shipping document, event", async () => {
+    const options = await issueQuotes("MP-0000001"); // four vendors, two of them with custom fields
+    const other = await issueQuote("MP-0000002");
+    const items = [...options.map((q, i) => lineFor(q, i + 1)), lineFor(other, 3)];
+    expect(new Set(options.map((q) => q.vendorId)).size).toBeGreaterThanOrEqual(3);
+    expect(items.some((item) => item.requiredFields?.length)).toBe(true);
+
+    let res!: Response;
+    const written = await rowsWrittenBy(async () => {
+      res = await placeOrder(orderBody(items, JSMITH, { notes: "Deliver to dock 3" }));
+    });
+
+    expect(res.status).toBe(201);
+    expect(res.headers.get("X-Idempotency-Cached")).toBeNull();
+    const body = await json(res);
+    expect(body).toMatchObject({ success: true, correlationId: expect.any(String), timestamp: expect.any(String) });
+    expect(Object.keys(body.data).sort()).toEqual(["createdAt", "eventId", "orderNumber", "success"]);
+    expect(body.data.orderNumber).toMatch(ORDER_NUMBER);
+    expect(body.data.eventId).toMatch(UUID);
+    expect(body.data.success).toBe(true);
+    expect(new Date(body.data.createdAt).toISOString()).toBe(body.data.createdAt);
+    const lineCount = items.length;
+    expect(written).toEqual({ orders: 1, orderLines: lineCount, usedQuotes: lineCount, shippingDocuments: 1, shippingDocumentLines: lineCount, events: 1 });
+
+    const order = await orderRow(body.data.orderNumber);
+    const expectedTotal = [...options, other].reduce((sum, q, i) => sum + q.priceCents * items[i]!.quantity, 0);
+    expect(order).toMatchObject({
+      tenant_id: TENANT_A,
+      company_id: 101,
+      facility_id: JSMITH.facilityId,
+      requester_contact_id: JSMITH.requesterContactId,
+      user_id: JSMITH.userId,
+      requester_name: "John Smith",
+      po_number: "PO-2024-0001",
+      payment_method: "PO",
+      shipping_method: "GROUND",
+      shipping_address_id: 11,
+      billing_address_id: 13,
+      notes: "Deliver to dock 3",
+      total_cents: expectedTotal,
+      event_id: body.data.eventId,
+      created_at: body.data.createdAt,
+    });
+
+    const { results: lines } = await env.DB.prepare("SELECT * FROM order_lines WHERE order_id = ? ORDER BY line_number").bind(order.id).all<Record<string, any>>();
+    expect(lines.map((l) => l.quote_id)).toEqual(items.map((i) => i.priceOptionId));
+    lines.forEach((line, i) => {
+      const quote = [...options, other][i]!;
+      expect(line).toMatchObject({
+        line_number: i + 1,
+        product_id: quote.productId,
+        vendor_id: quote.vendorId,
+        quantity: items[i]!.quantity,
+        price_cents: quote.priceCents,
+        extended_price_cents: quote.priceCents * items[i]!.quantity,
+        status_name: "Ordered",
+        po_number: "PO-2024-0001",
+      });
+      expect(JSON.parse(line.required_fields)).toEqual(items[i]!.requiredFields ?? []);
+    });
+
+    const used = await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE used_by_order_id = ?").bind(order.id).first<{ n: number }>();
+    expect(used!.n).toBe(lineCount);
+
+    const doc = await env.DB.prepare("SELECT * FROM shipping_documents WHERE order_id = ?").bind(order.id).first<Record<string, any>>();
+    expect(doc).toMatchObject({ carrier_name: "UPS", service_level: "Ground", city: "Springfield", state: "IL" });
+
+    const event = await env.DB.prepare("SELECT * FROM outbox_events WHERE id = ?").bind(body.data.eventId).first<Record<string, any>>();
+    expect(event).toMatchObject({ type: "order.created", tenant_id: TENANT_A, aggregate_id: body.data.orderNumber, delivered_at: null });
+    const payload = JSON.parse(event!.payload);
+    expect(payload).toMatchObject({ orderNumber: body.data.orderNumber, facilityId: JSMITH.facilityId, total: centsToDecimal(expectedTotal) });
+    expect(payload.lines).toHaveLength(lineCount);
+  });
+
+  it("accepts the maximum of 50 lines in one order", async () => {
+    const quotes = [];
+    for (let n = 30; quotes.length < 50; n++) quotes.push(...(await issueQuotes(`MP-${String(n).padStart(7, "0")}`)));
+    const items = quotes.slice(0, 50).map((q) => lineFor(q, 2));
+    let res!: Response;
+    const written = await rowsWrittenBy(async () => {
+      res = await placeOrder(orderBody(items));
+    });
+    expect(res.status).toBe(201);
+    expect(written).toEqual({ orders: 1, orderLines: 50, usedQuotes: 50, shippingDocuments: 1, shippingDocumentLines: 50, events: 1 });
+  });
+
+  it("accepts the payment object form and case-insensitive codes", async () => {
+    const quote = await issueQuote("MP-0000003");
+    const res = await placeOrder(
+      orderBody([lineFor(quote)], JSMITH, { poNumber: undefined, shippingMethod: "next_day", payment: { paymentMethod: "credit_card_on_file" } }),
+    );
+    expect(res.status).toBe(201);
+    const order = await orderRow((await json(res)).data.orderNumber);
+    expect(order).toMatchObject({ payment_method: "CREDIT_CARD_ON_FILE", po_number: null, shipping_method: "NEXT_DAY" });
+    const doc = await env.DB.prepare("SELECT carrier_name, service_level FROM shipping_documents WHERE order_id = ?").bind(order.id).first();
+    expect(doc).toEqual({ carrier_name: "UPS", service_level: "Next Day Air" });
+  });
+
+  it("takes the PO number from payment when paymentMethod is PO", async () => {
+    const quote = await issueQuote("MP-0000004");
+    const res = await placeOrder(orderBody([lineFor(quote)], JSMITH, { poNumber: undefined, payment: { paymentMethod: "PO", poNumber: "PO-77" } }));
+    expect(res.status).toBe(201);
+    expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ payment_method: "PO", po_number: "PO-77" });
+  });
+
+  it("orders with a quote that KV no longer has, from the D1 record", async () => {
+    const quote = await issueQuote("MP-0000005");
+    await dropFromKv(quote);
+    const res = await placeOrder(orderBody([lineFor(quote)]));
+    expect(res.status).toBe(201);
+  });
+
+  it("lets the user placing the order differ from the requester when both may order for the facility", async () => {
+    const quote = await issueQuote("MP-0000006");
+    const res = await placeOrder(orderBody([lineFor(quote)], { ...JSMITH, userId: 2 })); // mgarcia, facility 1001
+    expect(res.status).toBe(201);
+    expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ user_id: 2, requester_contact_id: 50001 });
+  });
+
+  it("serves each tenant its own orders (tenant 2)", async () => {
+    const quote = await issueQuote("MP-0000007", KJOHNSON);
+    const res = await placeOrder(orderBody([lineFor(quote)], KJOHNSON), { tenantId: KJOHNSON.tenantId });
+    expect(res.status).toBe(201);
+    expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ tenant_id: KJOHNSON.tenantId, company_id: 201 });
+  });
+});
