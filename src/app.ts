@@ -5,12 +5,19 @@ import { requestContext } from "./http/request-context";
 import { createRouter } from "./http/router";
 import { authRoutes } from "./routes/auth";
 import { healthRoutes } from "./routes/health";
+import { manufacturerRoutes } from "./routes/manufacturers";
+import { orderSearchRoutes } from "./routes/order-search";
+import { userSearchRoutes } from "./routes/user-search";
 import { userRoutes } from "./routes/users";
 
 export const API_BASE = "/customer/api";
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
-export const customerApi = createRouter().route("/", userRoutes);
+export const customerApi = createRouter()
+  .route("/", userRoutes)
+  .route("/", userSearchRoutes)
+  .route("/", manufacturerRoutes)
+  .route("/", orderSearchRoutes);
 
 export function createApp() {
   const app = new Hono<AppEnv>();

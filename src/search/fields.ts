@@ -41,6 +41,8 @@ export type SearchField = FieldBase &
 export interface SearchResourceDefinition {
   /** Plural name used in messages and docs, e.g. "orders". */
   name: string;
+  /** The GET endpoint, relative to /customer/api, for the docs. */
+  path: string;
   fields: readonly SearchField[];
   defaultSort: string;
   /** Unique column used to break ties, so that paging visits every record exactly once. */

@@ -3,9 +3,11 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { compileQuery } from "./compile";
+import type { Query } from "./ast";
 import type { SearchResource } from "./fields";
 import { parseQuery } from "./parser";
-import { orderByFor, type SortDirection } from "./sort";
+import type { SortDirection } from "../http/pagination";
+import { orderByFor } from "./sort";
 
 export interface SearchRequest {
   q?: string | undefined;
@@ -21,9 +23,13 @@ export interface SearchPlan {
 
 /** Validates and compiles `q`, `sortBy` and `sortDir` against the resource's field registry. */
 export function planSearch(resource: SearchResource, request: SearchRequest): SearchPlan {
-  const orderBy = orderByFor(resource, request.sortBy, request.sortDir);
-  const filter = request.q?.trim() ? compileQuery(resource, parseQuery(request.q)) : undefined;
-  return { filter, orderBy };
+  const query = request.q?.trim() ? parseQuery(request.q) : { clauses: [] };
+  return planQuery(resource, query, request);
+}
+
+/** The plan for an already parsed (or built) query. */
+export function planQuery(resource: SearchResource, query: Query, sort: Omit<SearchRequest, "q"> = {}): SearchPlan {
+  return { filter: compileQuery(resource, query), orderBy: orderByFor(resource, sort.sortBy, sort.sortDir) };
 }
 
 /**

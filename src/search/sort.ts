@@ -1,9 +1,7 @@
 import { asc, desc, type SQL } from "drizzle-orm";
 import { ValidationError } from "../http/errors";
+import type { SortDirection } from "../http/pagination";
 import type { SearchResource } from "./fields";
-
-export const SORT_DIRECTIONS = ["Asc", "Desc"] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
  * ORDER BY for `sortBy`/`sortDir`: the chosen field, then the resource's id in the same direction so
