@@ -1,6 +1,8 @@
 import { expect } from "vitest";
 import { call, json } from "../helpers/api";
 
+export type Params = Record<string, string | number | undefined>;
+
 export interface Pagination {
   total: number;
   limit: number;
@@ -9,15 +11,16 @@ export interface Pagination {
 }
 
 /** GET a search endpoint with the given query parameters; expects 200 and returns `data`. */
-export async function searchData<T = any>(token: string, path: string, params: Record<string, string | number> = {}): Promise<T> {
+export async function searchData<T = any>(token: string, path: string, params: Params = {}): Promise<T> {
   const res = await searchRaw(token, path, params);
   const body = await json(res);
   if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(params)} -> ${res.status}: ${JSON.stringify(body)}`);
   return body.data as T;
 }
 
-export function searchRaw(token: string, path: string, params: Record<string, string | number> = {}): Promise<Response> {
-  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+export function searchRaw(token: string, path: string, params: Params = {}): Promise<Response> {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
   return call(token, `${path}?${query}`);
 }
 
@@ -25,7 +28,7 @@ export function searchRaw(token: string, path: string, params: Record<string, st
  * Walks every page (offset += limit until hasMore is false) and returns the records in order,
  * checking each page's pagination object on the way.
  */
-export async function allPages<T>(token: string, path: string, listKey: string, params: Record<string, string | number>, limit: number): Promise<T[]> {
+export async function allPages<T>(token: string, path: string, listKey: string, params: Params, limit: number): Promise<T[]> {
   const records: T[] = [];
   for (let offset = 0, pages = 0; ; offset += limit, pages++) {
     if (pages > 1000) throw new Error("paging does not end");

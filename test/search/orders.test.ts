@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { demoOrders, type DemoOrder } from "../../src/db/seed/orders";
 import { orderSearch } from "../../src/search/resources/orders";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { allPages, searchData, searchRaw, sortedLike } from "./helpers";
+import { allPages, searchData, searchRaw, sortedLike, type Params } from "./helpers";
 
 const ALL = demoOrders(600);
 const tenantOrders = (tenantId: number) => ALL.filter((o) => o.tenantId === tenantId);
@@ -12,7 +12,7 @@ const idsOf = (orders: readonly { id: number }[]) => orders.map((o) => o.id);
 const byDefaultSort = (orders: readonly DemoOrder[]) => sortedLike(orders, (o) => o.createdAt, (o) => o.id);
 const day = (iso: string) => iso.slice(0, 10);
 
-async function orderIds(tenantId: number, q: string, extra: Record<string, string | number> = {}): Promise<number[]> {
+async function orderIds(tenantId: number, q: string, extra: Params = {}): Promise<number[]> {
   const data = await searchData(await tokenFor(tenantId), "/orders/search", { q, limit: 100, ...extra });
   expect(data.pagination.total).toBe(data.orders.length);
   return data.orders.map((o: { orderId: number }) => o.orderId);
