@@ -21,7 +21,7 @@ export function compileQuery(resource: SearchResource, query: Query): SQL | unde
   return and(...query.clauses.map((clause) => compileClause(resource, clause)));
 }
 
-export function resolveField(resource: SearchResource, name: string): SearchField {
+function resolveField(resource: SearchResource, name: string): SearchField {
   const field = resource.field(name);
   if (!field) {
     throw queryError(`Unknown field '${name}' for ${resource.name}. Valid fields: ${resource.fieldNames().join(", ")}.`);

@@ -1,6 +1,5 @@
 import { FIELD_NAME_PATTERN, MAX_CLAUSES, NUMBER_PATTERN, type Clause, type Query, type Value } from "./ast";
-import { invalidSearchQuery } from "../http/errors";
-import { syntaxError } from "./errors";
+import { queryError, syntaxError } from "./errors";
 import { tokenize, type Token } from "./tokenizer";
 
 /**
@@ -34,7 +33,7 @@ class Parser {
     while (this.peek().type !== "end") {
       this.expectAnd();
       if (clauses.length === MAX_CLAUSES) {
-        throw invalidSearchQuery(
+        throw queryError(
           `Too many clauses: a query may have at most ${MAX_CLAUSES} clauses (clause ${MAX_CLAUSES + 1} starts at position ${this.peek().start + 1}).`,
         );
       }
