@@ -116,7 +116,10 @@ describe("POST /catalog/detail", () => {
     expect(offers.length).toBeGreaterThanOrEqual(12);
     const { data } = await detail("MP-0000010");
     expect(data.options).toHaveLength(offers.length);
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000010'").first<{ n: number }>();
+    const ids: string[] = data.options.map((o: { priceOptionId: string }) => o.priceOptionId);
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000010' AND id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(ids))
+      .first<{ n: number }>();
     expect(stored!.n).toBe(offers.length);
   });
 

@@ -1,6 +1,7 @@
 import { bulkInsertStatement, type SeedDatabase } from "./bulk-insert";
 import { generateOffers, generateProduct, MANUFACTURERS, VENDORS } from "./catalog";
 import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
+import { demoOrders, orderStatements } from "./orders";
 
 export const DEFAULT_PRODUCT_COUNT = 600;
 const PRODUCTS_PER_BATCH = 2000;
@@ -11,7 +12,7 @@ export interface SeedOptions {
   onProgress?: (inserted: number, total: number) => void;
 }
 
-/** Demo tenants, organizations, users and a deterministic catalog. Safe to run again. */
+/** Demo tenants, organizations, users, a deterministic catalog and demo orders. Safe to run again. */
 export async function seedDemoData<S>(d1: SeedDatabase<S>, options: SeedOptions = {}): Promise<void> {
   await d1.batch(organizationStatements(d1));
   const total = options.products ?? DEFAULT_PRODUCT_COUNT;
@@ -20,6 +21,8 @@ export async function seedDemoData<S>(d1: SeedDatabase<S>, options: SeedOptions 
     await d1.batch(catalogStatements(d1, start, end));
     options.onProgress?.(end, total);
   }
+  const orders = orderStatements(d1, demoOrders(total));
+  if (orders.length) await d1.batch(orders);
 }
 
 function organizationStatements<S>(d1: SeedDatabase<S>): S[] {

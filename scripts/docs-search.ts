@@ -1,0 +1,9 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { replaceGeneratedSection, searchFieldsMarkdown } from "../src/search/docs";
+
+/** `npm run docs:search`: rewrites the field tables of docs/api.md from the search field registry. */
+const path = new URL("../docs/api.md", import.meta.url);
+const before = readFileSync(path, "utf8");
+const after = replaceGeneratedSection(before, searchFieldsMarkdown());
+writeFileSync(path, after);
+console.log(before === after ? "docs/api.md is up to date" : "docs/api.md search field tables regenerated");

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import apiDoc from "../../docs/api.md?raw";
+import { USER_BODY_FILTERS } from "../../src/routes/user-search";
+import { DOCS_BEGIN, DOCS_END, replaceGeneratedSection, SEARCH_RESOURCES, searchFieldsMarkdown } from "../../src/search/docs";
+
+describe("docs/api.md stays in step with the search field registry", () => {
+  it("has the generated field tables (run `npm run docs:search` after changing src/search/resources)", () => {
+    expect(apiDoc).toContain(DOCS_BEGIN);
+    expect(apiDoc).toContain(DOCS_END);
+    expect(replaceGeneratedSection(apiDoc, searchFieldsMarkdown())).toBe(apiDoc);
+  });
+
+  it("documents every field with its type and sortability", () => {
+    const tables = apiDoc.slice(apiDoc.indexOf(DOCS_BEGIN), apiDoc.indexOf(DOCS_END));
+    for (const resource of SEARCH_RESOURCES) {
+      for (const field of resource.fields) {
+        expect(tables).toMatch(new RegExp(`\\| \`${field.name}\`[^|]* \\| ${field.type} \\| [^|]+ \\| ${field.sortable ? "yes" : "no"} \\|`));
+      }
+    }
+  });
+
+  it("lists every POST /users/search filter", () => {
+    const post = apiDoc.slice(apiDoc.indexOf("### POST /users/search"));
+    for (const name of Object.keys(USER_BODY_FILTERS)) expect(post, name).toContain(`\`${name}\``);
+  });
+});
