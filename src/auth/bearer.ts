@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ProblemError } from "../http/errors";
+import { limitApiClient } from "../ratelimit/middleware";
 import { isClientEnabled } from "./clients";
 import type { Scope } from "./principal";
 import { InvalidTokenError, verifyAccessToken } from "./tokens";
@@ -33,7 +34,7 @@ export const requireBearer: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw unauthorized("The client of this access token is disabled.", "invalid_token");
   }
   c.set("principal", principal);
-  await next();
+  await limitApiClient(c, principal.clientId, next);
 };
 
 /** 403 unless the token carries the scope. */

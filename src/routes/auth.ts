@@ -43,7 +43,7 @@ function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: stri
 }
 
 /** RFC 6749 2.3.1: client_secret_basic, with URL-encoded id and secret. */
-function basicCredentials(header: string | undefined): { id: string; secret: string } | null | "malformed" {
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | null | "malformed" {
   if (!header?.toLowerCase().startsWith("basic ")) return null;
   try {
     const decoded = atob(header.slice(6).trim());
