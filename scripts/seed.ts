@@ -1,0 +1,27 @@
+import { parseArgs } from "node:util";
+import { seedDemoData } from "../src/db/seed/seed";
+import { applyLocalMigrations, withLocalBindings, type LocalState } from "./local-platform";
+
+/** `npm run seed -- --products 100000`: migrations, then demo data into the local D1. Re-runnable. */
+export async function seedLocal(products: number, state: LocalState = {}): Promise<void> {
+  applyLocalMigrations(state);
+  const started = Date.now();
+  await withLocalBindings((env) =>
+    seedDemoData(env.DB, {
+      products,
+      onProgress: (done, total) => {
+        if (total >= 20_000 && (done % 20_000 === 0 || done === total)) console.log(`  seeded ${done}/${total} products`);
+      },
+    }),
+    state,
+  );
+  console.log(`Seeded demo data with ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const isMain = import.meta.url === `file://${process.argv[1]}`;
+if (isMain) {
+  const { values } = parseArgs({ options: { products: { type: "string", default: "600" }, "persist-to": { type: "string" } } });
+  const products = Number(values.products);
+  if (!Number.isInteger(products) || products < 1) throw new Error("--products must be a positive integer");
+  await seedLocal(products, { persistTo: values["persist-to"] });
+}

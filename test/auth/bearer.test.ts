@@ -1,0 +1,129 @@
+import { env } from "cloudflare:test";
+import { importJWK, SignJWT, type JWK } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setClientEnabled } from "../../src/auth/clients";
+import { database } from "../../src/db/client";
+import { call, expectProblem, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+
+const privateJwk = () => JSON.parse(env.JWT_PRIVATE_KEY) as JWK;
+const b64url = (value: object | string) =>
+  btoa(typeof value === "string" ? value : JSON.stringify(value)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** A token signed with the real key and whatever claims/header the test wants. */
+async function forge(claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  const key = await importJWK(privateJwk(), "RS256");
+  return new SignJWT({ tid: TENANT_A, scope: "users:read", sub: "forged", jti: crypto.randomUUID(), iss: env.ISSUER, aud: env.AUDIENCE, iat: now, exp: now + 600, ...claims })
+    .setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", ...header })
+    .sign(key);
+}
+
+async function expect401(token: string | null, authorization?: string) {
+  const headers = authorization ? { Authorization: authorization } : undefined;
+  const res = await call(token, "/users/lookup?userId=1", { headers });
+  const body = await expectProblem(res, 401);
+  expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer realm="medparts"/);
+  expect(JSON.stringify(body)).not.toContain("John");
+  return res;
+}
+
+describe("bearer token verification", () => {
+  let valid: string;
+  let clientId: string;
+  beforeAll(async () => {
+    const creds = await newClient(TENANT_A, ["users:read"]);
+    clientId = creds.clientId;
+    valid = (await json(await requestToken(creds))).access_token;
+  });
+  const validFor = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) => forge({ sub: clientId, ...claims }, header);
+
+  it("accepts a valid token", async () => {
+    expect((await call(valid, "/users/lookup?userId=1")).status).toBe(200);
+    expect((await call(await validFor(), "/users/lookup?userId=1")).status).toBe(200);
+  });
+
+  it("missing Authorization header: 401 without error code", async () => {
+    const res = await expect401(null);
+    expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="medparts"');
+  });
+
+  it("malformed header: 401 invalid_request", async () => {
+    for (const header of ["Bearer", "Basic abc", `Token ${valid}`, "Bearer not-a-jwt", `Bearer ${"a".repeat(5000)}.b.c`]) {
+      const res = await expect401(null, header);
+      expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_request"');
+    }
+  });
+
+  it("expired token: 401 invalid_token", async () => {
+    const past = Math.floor(Date.now() / 1000) - 7200;
+    const res = await expect401(await validFor({ iat: past, exp: past + 3600 }));
+    expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("token not yet valid: 401", async () => {
+    await expect401(await validFor({ nbf: Math.floor(Date.now() / 1000) + 3600 }));
+  });
+
+  it("wrong issuer or audience: 401", async () => {
+    await expect401(await validFor({ iss: "https://evil.example/auth" }));
+    await expect401(await validFor({ aud: "another-api" }));
+  });
+
+  it("alg none: 401", async () => {
+    const payload = { sub: clientId, tid: TENANT_A, scope: "users:read", iss: env.ISSUER, aud: env.AUDIENCE, iat: 1, exp: 9999999999, jti: "x" };
+    await expect401(`${b64url({ alg: "none", typ: "at+jwt", kid: "test-key-1" })}.${b64url(payload)}.`);
+  });
+
+  it("HS256 signed with the public key as secret: 401", async () => {
+    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = privateJwk();
+    const secret = new TextEncoder().encode(JSON.stringify(publicJwk));
+    const token = await new SignJWT({ tid: TENANT_A, scope: "users:read", jti: "x" })
+      .setProtectedHeader({ alg: "HS256", kid: "test-key-1", typ: "at+jwt" })
+      .setSubject(clientId).setIssuer(env.ISSUER).setAudience(env.AUDIENCE).setIssuedAt().setExpirationTime("10m")
+      .sign(secret);
+    await expect401(token);
+  });
+
+  it("tampered payload (signature no longer matches): 401", async () => {
+    const [h, , s] = valid.split(".");
+    const payload = { sub: clientId, tid: 2, scope: "users:read", iss: env.ISSUER, aud: env.AUDIENCE, iat: 1, exp: 9999999999, jti: "x" };
+    await expect401(`${h}.${b64url(payload)}.${s}`);
+  });
+
+  it("unknown kid: 401", async () => {
+    await expect401(await validFor({}, { kid: "someone-elses-key" }));
+  });
+
+  it("truncated token: 401", async () => {
+    await expect401(valid.slice(0, valid.length - 10));
+  });
+
+  it("missing tenant claim: 401", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({ scope: "users:read", jti: "x" })
+      .setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt" })
+      .setSubject(clientId).setIssuer(env.ISSUER).setAudience(env.AUDIENCE).setIssuedAt(now).setExpirationTime(now + 600)
+      .sign(await importJWK(privateJwk(), "RS256"));
+    await expect401(token);
+  });
+
+  it("token of a client disabled after issuance: 401", async () => {
+    const creds = await newClient(TENANT_A, ["users:read"]);
+    const token = (await json(await requestToken(creds))).access_token;
+    expect((await call(token, "/users/lookup?userId=1")).status).toBe(200);
+    await setClientEnabled(database(env.DB), creds.clientId, false);
+    await expect401(token);
+  });
+
+  it("token without the needed scope: 403 insufficient_scope", async () => {
+    const token = await tokenFor(TENANT_A, ["catalog:read"]);
+    const res = await call(token, "/users/lookup?userId=1");
+    const body = await expectProblem(res, 403);
+    expect(body.detail).toContain("users:read");
+    expect(res.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope"');
+  });
+
+  it("health endpoints need no token", async () => {
+    expect((await call(null, "/health/live")).status).toBe(200);
+  });
+});
