@@ -18,9 +18,12 @@ export interface AcquireResult {
 /**
  * The authoritative token bucket of one key (an API client, a token-endpoint client id or a source IP).
  * One instance per key (idFromName), so requests for a key are serialized here. The state is one SQLite
- * row; its `updated_at_ms` is the bucket's clock, which tests move back to simulate elapsed time.
+ * row: the tokens left and when they were counted.
  */
 export class RateLimiter extends DurableObject<Bindings> {
+  /** The bucket's clock (ms since the epoch). Tests replace it through runInDurableObject to let time pass without sleeping. */
+  now: () => number = () => Date.now();
+
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     ctx.storage.sql.exec(
@@ -29,7 +32,7 @@ export class RateLimiter extends DurableObject<Bindings> {
   }
 
   acquire(request: AcquireRequest): AcquireResult {
-    const now = Date.now();
+    const now = this.now();
     const [row] = this.ctx.storage.sql
       .exec<{ tokens: number; updated_at_ms: number }>("SELECT tokens, updated_at_ms FROM bucket WHERE id = 1")
       .toArray();

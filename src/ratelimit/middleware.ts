@@ -3,7 +3,7 @@ import type { AppEnv } from "../env";
 import { ProblemError } from "../http/errors";
 import { basicCredentials } from "../routes/auth";
 import { localAllowances, type RateLimitDecision } from "./limiter";
-import { apiClientPolicy, tokenEndpointPolicy } from "./policy";
+import { apiClientPolicy, bucketKey, tokenEndpointPolicy } from "./policy";
 import type { BucketConfig } from "./token-bucket";
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), plus Retry-After when limited. */
@@ -35,7 +35,7 @@ async function withHeaders(c: Context<AppEnv>, d: RateLimitDecision | null, next
 
 /** Per-client bucket of the customer API; called by requireBearer once the client is known. */
 export async function limitApiClient(c: Context<AppEnv>, clientId: string, next: Next): Promise<void> {
-  const d = await consume(c, `api:${clientId}`, apiClientPolicy(c.env));
+  const d = await consume(c, bucketKey.apiClient(clientId), apiClientPolicy(c.env));
   if (d && !d.allowed) throw tooManyRequests(d, "Rate limit exceeded for this API client.");
   await withHeaders(c, d, next);
 }
@@ -47,8 +47,8 @@ async function tokenRequestClientId(c: Context<AppEnv>): Promise<string | undefi
   const basic = basicCredentials(c.req.header("Authorization"));
   let clientId = basic && basic !== "malformed" ? basic.id : undefined;
   if (!clientId && c.req.header("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
-    // text() is cached by hono, so the route's form validator still sees the body.
-    clientId = new URLSearchParams(await c.req.text()).get("client_id") ?? undefined;
+    // hono caches the body it read, so the route's form validator still sees it.
+    clientId = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer())).get("client_id") ?? undefined;
   }
   return clientId && clientId.length <= MAX_CLIENT_ID_LENGTH ? clientId : undefined;
 }
@@ -64,10 +64,10 @@ export const limitTokenRequests: MiddlewareHandler<AppEnv> = async (c, next) => 
   const config = tokenEndpointPolicy(c.env);
   // Set by Cloudflare's edge on every request (clients cannot forge it); absent only in local development.
   const ip = c.req.header("CF-Connecting-IP");
-  const byIp = ip ? await consume(c, `token-ip:${ip}`, config) : null;
+  const byIp = ip ? await consume(c, bucketKey.tokenIp(ip), config) : null;
   if (byIp && !byIp.allowed) throw tooManyRequests(byIp, "Too many token requests from this address.");
   const clientId = await tokenRequestClientId(c);
-  const byClient = clientId ? await consume(c, `token-client:${clientId}`, config) : null;
+  const byClient = clientId ? await consume(c, bucketKey.tokenClient(clientId), config) : null;
   if (byClient && !byClient.allowed) throw tooManyRequests(byClient, "Too many token requests for this client.");
   const tighter = byIp && byClient ? (byIp.remaining <= byClient.remaining ? byIp : byClient) : (byIp ?? byClient);
   await withHeaders(c, tighter, next);

@@ -13,3 +13,10 @@ export function apiClientPolicy(env: RateLimitVars): BucketConfig {
 export function tokenEndpointPolicy(env: RateLimitVars): BucketConfig {
   return { capacity: positiveNumberVar(env.TOKEN_RATE_LIMIT_BURST, 10), refillPerMinute: positiveNumberVar(env.TOKEN_RATE_LIMIT_PER_MINUTE, 30) };
 }
+
+/** Names of the RateLimiter Durable Objects, one bucket each. */
+export const bucketKey = {
+  apiClient: (clientId: string) => `api:${clientId}`,
+  tokenClient: (clientId: string) => `token-client:${clientId}`,
+  tokenIp: (ip: string) => `token-ip:${ip}`,
+};
