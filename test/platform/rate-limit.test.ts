@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { fetchWithRetry } from "../../src/client/retry";
 import { bucketKey } from "../../src/ratelimit/policy";
-import { BASE_URL, call, expectProblem, json, newClient, requestToken, TENANT_A } from "../helpers/api";
+import { API, BASE_URL, call, expectProblem, json, newClient, requestToken, TENANT_A } from "../helpers/api";
 import { advanceBucketClock, rateLimitHeaders, testFault, testVars } from "./helpers";
 
 /** A fresh client (own buckets) and its token; the token request is not limited (generous test defaults). */
@@ -139,5 +140,26 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
     expect(rateLimitHeaders(ok).limit).toBe(2);
     expect((await tokenRequest({}, { ...basic, "CF-Connecting-IP": randomIp() })).status).toBe(200);
     expect((await tokenRequest({}, { ...basic, "CF-Connecting-IP": randomIp() })).status).toBe(429);
+  });
+});
+
+describe("the retry helper against the real limiter", () => {
+  it("waits out a 429 by its Retry-After and then succeeds", async () => {
+    const { clientId, token } = await freshClient();
+    const headers = { Authorization: `Bearer ${token}`, ...testVars({ RATE_LIMIT_BURST: 1, RATE_LIMIT_PER_MINUTE: 30 }) };
+    expect((await call(token, LOOKUP, { headers })).status).toBe(200);
+
+    const sleeps: number[] = [];
+    const res = await fetchWithRetry(`${API}${LOOKUP}`, { headers }, {
+      fetch: (input, init) => SELF.fetch(input as string, init),
+      random: () => 0,
+      // The helper's wait moves the bucket's clock instead of the wall clock.
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        await advanceBucketClock(bucketKey.apiClient(clientId), ms);
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(sleeps).toEqual([2_000]);
   });
 });
