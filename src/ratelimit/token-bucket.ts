@@ -43,7 +43,12 @@ export function take(state: BucketState, config: BucketConfig, nowMs: number, wa
   };
 }
 
+/** Milliseconds (rounded up) until `tokens` more tokens have been added. */
+export function msToRefill(tokens: number, config: BucketConfig): number {
+  return tokens <= 0 ? 0 : Math.ceil(tokens / refillPerMs(config));
+}
+
 /** Whole seconds (rounded up) until `tokens` more tokens have been added. */
 export function secondsToRefill(tokens: number, config: BucketConfig): number {
-  return tokens <= 0 ? 0 : Math.ceil(tokens / refillPerMs(config) / 1000);
+  return Math.ceil(msToRefill(tokens, config) / 1000);
 }

@@ -7,6 +7,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "../auth/tokens";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
+import { platformErrorResponses } from "../http/schemas";
 
 type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
 
@@ -65,6 +66,7 @@ const tokenRoute = createRoute({
     200: { description: "Access token", content: { "application/json": { schema: TokenResponseSchema } } },
     400: { description: "invalid_request, unsupported_grant_type or invalid_scope", content: { "application/json": { schema: OAuthErrorSchema } } },
     401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorSchema } } },
+    ...platformErrorResponses,
   },
 });
 

@@ -1,8 +1,9 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { leaseBatchSize, LocalAllowances } from "../../src/ratelimit/limiter";
 import { apiClientPolicy, tokenEndpointPolicy } from "../../src/ratelimit/policy";
 import { take } from "../../src/ratelimit/token-bucket";
+import { advanceBucketClock } from "./helpers";
 
 describe("token bucket arithmetic", () => {
   const config = { capacity: 10, refillPerMinute: 60 };
@@ -74,5 +75,33 @@ describe("per-isolate allowance reconciled with the Durable Object", () => {
       if (decision?.allowed) allowed++;
     }
     expect(allowed).toBe(100);
+  });
+});
+
+describe("cleanup of refilled buckets", () => {
+  it("an alarm deletes the state once the bucket is full again, and not before", async () => {
+    const key = `unit:${crypto.randomUUID()}`;
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
+    // 2 of 10 tokens taken at one token per second: full again after 2 s.
+    await stub.acquire({ capacity: 10, refillPerMinute: 60, want: 2, giveBack: 0 });
+    const stored = () =>
+      runInDurableObject(stub as DurableObjectStub, async (_, state) => ({
+        tables: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'bucket'").toArray().length,
+        alarm: await state.storage.getAlarm(),
+      }));
+    expect((await stored()).tables).toBe(1);
+    expect((await stored()).alarm).not.toBeNull();
+
+    await advanceBucketClock(key, 1_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored()).toMatchObject({ tables: 1 }); // one token still missing: rescheduled
+    expect((await stored()).alarm).not.toBeNull();
+
+    await advanceBucketClock(key, 1_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored()).toEqual({ tables: 0, alarm: null });
+
+    // A new request simply starts a full bucket again.
+    expect(await stub.acquire({ capacity: 10, refillPerMinute: 60, want: 1, giveBack: 0 })).toMatchObject({ granted: 1, remaining: 9 });
   });
 });
