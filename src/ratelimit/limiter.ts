@@ -81,6 +81,13 @@ export class LocalAllowances {
   }
 
   private remember(leaseKey: string, lease: Lease): void {
+    // Concurrent requests of one isolate may each have fetched a lease: keep the tokens of both.
+    const live = this.leases.get(leaseKey);
+    if (live && live.expiresAtMs > this.now()) {
+      live.tokens += lease.tokens;
+      live.bucketRemaining = Math.min(live.bucketRemaining, lease.bucketRemaining);
+      return;
+    }
     if (this.leases.size >= MAX_LEASES) {
       const oldest = this.leases.keys().next().value;
       if (oldest !== undefined) this.leases.delete(oldest);

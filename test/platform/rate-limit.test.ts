@@ -163,3 +163,12 @@ describe("the retry helper against the real limiter", () => {
     expect(sleeps).toEqual([2_000]);
   });
 });
+
+describe("order of checks", () => {
+  it("a throttled client is refused before the database is asked (429 even while D1 is down)", async () => {
+    const { token } = await freshClient();
+    const tight = testVars({ RATE_LIMIT_BURST: 1, RATE_LIMIT_PER_MINUTE: 1 });
+    expect((await call(token, LOOKUP, { headers: tight })).status).toBe(200);
+    await expectProblem(await call(token, LOOKUP, { headers: { ...tight, ...testFault("d1-unavailable") } }), 429);
+  });
+});

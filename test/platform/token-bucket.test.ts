@@ -105,3 +105,17 @@ describe("cleanup of refilled buckets", () => {
     expect(await stub.acquire({ capacity: 10, refillPerMinute: 60, want: 1, giveBack: 0 })).toMatchObject({ granted: 1, remaining: 9 });
   });
 });
+
+describe("concurrent requests in one isolate", () => {
+  it("keeps the tokens of leases fetched at the same time, so none are lost", async () => {
+    const key = `unit:${crypto.randomUUID()}`;
+    const config = { capacity: 100, refillPerMinute: 0.000001 };
+    const allowances = new LocalAllowances();
+    // Two concurrent first requests both lease 5; 8 tokens stay in this isolate and serve the next 8 locally.
+    await Promise.all([allowances.consume(env.RATE_LIMITER, key, config), allowances.consume(env.RATE_LIMITER, key, config)]);
+    for (let i = 0; i < 8; i++) await allowances.consume(env.RATE_LIMITER, key, config);
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as DurableObjectStub;
+    const tokens = await runInDurableObject(stub, (_, state) => Math.round(state.storage.sql.exec<{ tokens: number }>("SELECT tokens FROM bucket").one().tokens));
+    expect(tokens).toBe(90);
+  });
+});
