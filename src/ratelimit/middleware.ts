@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
+import { basicCredentials } from "../auth/basic-credentials";
 import type { AppEnv } from "../env";
 import { ProblemError } from "../http/errors";
-import { basicCredentials } from "../routes/auth";
 import { localAllowances, type RateLimitDecision } from "./limiter";
 import { apiClientPolicy, bucketKey, tokenEndpointPolicy } from "./policy";
 import type { BucketConfig } from "./token-bucket";

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { basicCredentials } from "../auth/basic-credentials";
 import { authenticateClient } from "../auth/clients";
 import { keyring } from "../auth/keys";
 import { SCOPES } from "../auth/principal";
@@ -41,19 +42,6 @@ function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: stri
   const headers: Record<string, string> = { ...NO_STORE };
   if (status === 401) headers["WWW-Authenticate"] = basicUsed ? `Basic realm="medparts"` : `Bearer realm="medparts"`;
   return c.json({ error, error_description: description }, status, headers);
-}
-
-/** RFC 6749 2.3.1: client_secret_basic, with URL-encoded id and secret. */
-export function basicCredentials(header: string | undefined): { id: string; secret: string } | null | "malformed" {
-  if (!header?.toLowerCase().startsWith("basic ")) return null;
-  try {
-    const decoded = atob(header.slice(6).trim());
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return "malformed";
-    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
-  } catch {
-    return "malformed";
-  }
 }
 
 const tokenRoute = createRoute({
