@@ -16,10 +16,20 @@ export default defineConfig(async () => {
   return {
     plugins: [
       cloudflareTest({
-        main: "./src/index.ts",
+        // The test entry serves src/index.ts plus test-only fault injection (test/support/worker.ts).
+        main: "./test/support/worker.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, JWT_PRIVATE_KEY: signingKey },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            JWT_PRIVATE_KEY: signingKey,
+            // Generous limits so that no test is throttled by accident; the rate-limit tests set tight
+            // limits per request (X-Test-Vars) on their own clients.
+            RATE_LIMIT_PER_MINUTE: "100000",
+            RATE_LIMIT_BURST: "100000",
+            TOKEN_RATE_LIMIT_PER_MINUTE: "100000",
+            TOKEN_RATE_LIMIT_BURST: "100000",
+          },
         },
       }),
     ],

@@ -1,10 +1,14 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./env";
-import { handleError, handleNotFound } from "./http/error-handler";
+import { bodyLimit } from "./http/body-limit";
+import { requireJsonBody } from "./http/content-type";
+import { handleError } from "./http/error-handler";
+import { methodNotAllowedOrNotFound } from "./http/method-not-allowed";
 import { requestContext } from "./http/request-context";
 import { createRouter } from "./http/router";
 import { authRoutes } from "./routes/auth";
 import { catalogRoutes } from "./routes/catalog";
+import { limitTokenRequests } from "./ratelimit/middleware";
 import { healthRoutes } from "./routes/health";
 import { manufacturerRoutes } from "./routes/manufacturers";
 import { orderSearchRoutes } from "./routes/order-search";
@@ -26,10 +30,14 @@ export const customerApi = createRouter()
 export function createApp() {
   const app = new Hono<AppEnv>();
   app.use("*", requestContext);
+  // Platform protections (docs/architecture.md); the per-client rate limit runs in requireBearer.
+  app.use("*", bodyLimit);
+  app.use("/auth/oauth2/token", limitTokenRequests);
+  app.use(`${API_BASE}/*`, requireJsonBody);
   app.route("/", healthRoutes);
   app.route("/auth", authRoutes);
   app.route(API_BASE, customerApi);
-  app.notFound(handleNotFound);
+  app.notFound(methodNotAllowedOrNotFound(app.router));
   app.onError(handleError);
   return app;
 }

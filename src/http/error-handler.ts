@@ -5,6 +5,7 @@ import type { AppEnv } from "../env";
 import { BusinessRuleError, IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "./errors";
 import { logEvent } from "./logging";
 import { controllerFailureResponse, problemResponse, validationResponse } from "./responses";
+import { classifyUpstreamFailure, UPSTREAM_RETRY_AFTER_SECONDS } from "./upstream";
 import { fieldErrorsFromZod } from "./zod-errors";
 
 /** Maps every thrown error to one of the spec's error forms; nothing internal leaks to the client. */
@@ -23,6 +24,19 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   }
   if (err instanceof HTTPException) {
     return problemResponse(c, { status: err.status, slug: "http-error", title: err.message || "Error", detail: err.message });
+  }
+  const upstream = classifyUpstreamFailure(err);
+  if (upstream) {
+    logEvent("warn", { correlationId: c.get("correlationId"), upstream: upstream.service, kind: upstream.kind, message: upstream.message });
+    return upstream.kind === "timeout"
+      ? problemResponse(c, { status: 504, slug: "upstream-timeout", title: "Gateway Timeout", detail: "A storage service did not answer in time. Retry with exponential backoff." })
+      : problemResponse(c, {
+          status: 503,
+          slug: "service-unavailable",
+          title: "Service Unavailable",
+          detail: "A storage service is temporarily unavailable. Retry with exponential backoff.",
+          headers: { "Retry-After": String(UPSTREAM_RETRY_AFTER_SECONDS) },
+        });
   }
   logEvent("error", { correlationId: c.get("correlationId"), error: err.name, message: err.message });
   return problemResponse(c, {

@@ -42,12 +42,39 @@ export const IdempotencyConflictSchema = z.object({ error: z.string() }).openapi
 
 const problemContent = { "application/problem+json": { schema: ProblemSchema } };
 
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" as const } });
+
+/** IETF RateLimit header fields, sent on every response counted against a bucket (docs/api.md, Platform). */
+export const rateLimitResponseHeaders = {
+  "RateLimit-Limit": integerHeader("Burst size of the caller's bucket"),
+  "RateLimit-Remaining": integerHeader("Requests left in the bucket"),
+  "RateLimit-Reset": integerHeader("Seconds until the bucket is full again"),
+};
+
+/** Responses any route may give because of the platform protections (src/http, src/ratelimit). */
+export const platformErrorResponses = {
+  413: { description: "Request body larger than the limit (1 MiB by default)", content: problemContent },
+  429: {
+    description: "Rate limited: wait Retry-After seconds",
+    headers: { "Retry-After": integerHeader("Seconds until a request will be admitted"), ...rateLimitResponseHeaders },
+    content: problemContent,
+  },
+  503: {
+    description: "A storage service is temporarily unavailable: retry with exponential backoff",
+    headers: { "Retry-After": integerHeader("Seconds to wait before retrying") },
+    content: problemContent,
+  },
+  504: { description: "A storage service did not answer in time: retry with exponential backoff", content: problemContent },
+} as const;
+
 /** Standard error responses for an authenticated route; routes add their specific ones. */
 export const authenticatedErrorResponses = {
   400: { description: "Validation failed", content: { "application/problem+json": { schema: ValidationProblemSchema } } },
   401: { description: "Missing, malformed, expired or invalid access token", content: problemContent },
   403: { description: "Forbidden: missing scope, another tenant's data or a facility without access", content: problemContent },
+  415: { description: "The request body is not JSON (send Content-Type: application/json)", content: problemContent },
   500: { description: "Unexpected error", content: problemContent },
+  ...platformErrorResponses,
 } as const;
 
 export const notFoundResponse = { 404: { description: "Not found", content: problemContent } } as const;

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { basicCredentials } from "../auth/basic-credentials";
 import { authenticateClient } from "../auth/clients";
 import { keyring } from "../auth/keys";
 import { SCOPES } from "../auth/principal";
@@ -7,6 +8,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "../auth/tokens";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
+import { platformErrorResponses } from "../http/schemas";
 
 type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
 
@@ -42,19 +44,6 @@ function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: stri
   return c.json({ error, error_description: description }, status, headers);
 }
 
-/** RFC 6749 2.3.1: client_secret_basic, with URL-encoded id and secret. */
-function basicCredentials(header: string | undefined): { id: string; secret: string } | null | "malformed" {
-  if (!header?.toLowerCase().startsWith("basic ")) return null;
-  try {
-    const decoded = atob(header.slice(6).trim());
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return "malformed";
-    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
-  } catch {
-    return "malformed";
-  }
-}
-
 const tokenRoute = createRoute({
   method: "post",
   path: "/oauth2/token",
@@ -65,6 +54,7 @@ const tokenRoute = createRoute({
     200: { description: "Access token", content: { "application/json": { schema: TokenResponseSchema } } },
     400: { description: "invalid_request, unsupported_grant_type or invalid_scope", content: { "application/json": { schema: OAuthErrorSchema } } },
     401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorSchema } } },
+    ...platformErrorResponses,
   },
 });
 
