@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { API_PREFIX, authedGet, jsonPost, send, tokenRequest, type BenchTarget } from "./client";
+import type { LoadRequest } from "./load";
+
+/** Demo requester of tenant 1 (src/db/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
+const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 } as const;
+
+export interface BenchContext extends BenchTarget {
+  clientId: string;
+  clientSecret: string;
+  products: number;
+  /** Single-use quotes to pre-issue for the order-creation scenario. */
+  orderPool: number;
+}
+
+export interface PreparedScenario {
+  request: LoadRequest;
+  nextRequest?: () => LoadRequest;
+  amount?: number;
+}
+
+export interface Scenario {
+  name: string;
+  what: string;
+  expectedStatus: number;
+  prepare(ctx: BenchContext): Promise<PreparedScenario>;
+}
+
+const productId = (n: number) => `MP-${String(n).padStart(7, "0")}`;
+const randomProductId = (products: number) => productId(1 + Math.floor(Math.random() * products));
+
+const catalogSearch = (ctx: BenchContext, filters: Record<string, unknown>, pagination: Record<string, unknown> = {}) =>
+  jsonPost(`${API_PREFIX}/catalog/search`, ctx.token, { filters, pagination, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId });
+
+interface CatalogItem {
+  id: string;
+  partNumber: string;
+  displayPartNumber: string;
+  oem: string;
+}
+
+interface PriceOption {
+  priceOptionId: string;
+  price: number;
+  customFields: { isRequired: boolean }[];
+}
+
+const detailRequest = (ctx: BenchContext, id: string) =>
+  jsonPost(`${API_PREFIX}/catalog/detail`, ctx.token, { productId: id, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId });
+
+function orderRequest(ctx: BenchContext, line: { priceOptionId: string; productId: string; price: number }, key: string): LoadRequest {
+  return jsonPost(
+    `${API_PREFIX}/orders`,
+    ctx.token,
+    { ...REQUESTER, shippingMethod: "GROUND", payment: { paymentMethod: "PO", poNumber: "BENCH-PO" }, quoteItems: [{ ...line, quantity: 1 }] },
+    { "idempotency-key": key },
+  );
+}
+
+/** Quotes without custom fields, issued through /catalog/detail a few at a time; each is good for one order. */
+async function issueQuotePool(ctx: BenchContext, size: number) {
+  const pool: { priceOptionId: string; productId: string; price: number }[] = [];
+  let next = 1;
+  while (pool.length < size) {
+    const batch = Array.from({ length: 8 }, () => productId(1 + (next++ % ctx.products)));
+    const details = await Promise.all(batch.map((id) => send<{ data: { options: PriceOption[] } }>(ctx.baseUrl, detailRequest(ctx, id)).then((r) => ({ id, r }))));
+    for (const { id, r } of details) {
+      for (const option of r.data.options) {
+        if (option.customFields.every((field) => !field.isRequired)) pool.push({ priceOptionId: option.priceOptionId, productId: id, price: option.price });
+      }
+    }
+  }
+  return pool.slice(0, size);
+}
+
+async function sampleItem(ctx: BenchContext): Promise<CatalogItem> {
+  const middle = Math.floor(ctx.products / 2);
+  const res = await send<{ data: { items: CatalogItem[] } }>(ctx.baseUrl, catalogSearch(ctx, {}, { limit: 1, offset: middle }));
+  const item = res.data.items[0];
+  if (!item) throw new Error("the catalog is empty: seed it first");
+  return item;
+}
+
+export const BASELINE: Scenario = {
+  name: "health-live",
+  what: "GET /health/live (baseline: the runtime's ceiling on this machine)",
+  expectedStatus: 200,
+  prepare: async () => ({ request: { method: "GET", path: "/health/live" } }),
+};
+
+export const CORE_SCENARIOS: Scenario[] = [
+  {
+    name: "token",
+    what: "POST /auth/oauth2/token (client credentials)",
+    expectedStatus: 200,
+    prepare: async (ctx) => ({ request: tokenRequest(ctx.clientId, ctx.clientSecret) }),
+  },
+  {
+    name: "users-lookup",
+    what: "GET /users/lookup?userId=1",
+    expectedStatus: 200,
+    prepare: async (ctx) => ({ request: authedGet(`${API_PREFIX}/users/lookup?userId=${REQUESTER.userId}`, ctx.token) }),
+  },
+];
+
+export const CATALOG_SEARCH_SCENARIOS: Scenario[] = [
+  {
+    name: "search-keyword",
+    what: 'POST /catalog/search, keywords "surgical catheter" (relevance)',
+    expectedStatus: 200,
+    prepare: async (ctx) => ({ request: catalogSearch(ctx, { query: "surgical catheter" }) }),
+  },
+  {
+    name: "search-part-number",
+    what: "POST /catalog/search, a display part number typed with different punctuation/case",
+    expectedStatus: 200,
+    prepare: async (ctx) => {
+      const item = await sampleItem(ctx);
+      return { request: catalogSearch(ctx, { query: item.displayPartNumber.toLowerCase().replace(/-/g, " ") }) };
+    },
+  },
+  {
+    name: "search-facet",
+    what: "POST /catalog/search, keyword + manufacturer facet, sorted by PartNumber",
+    expectedStatus: 200,
+    prepare: async (ctx) => {
+      const item = await sampleItem(ctx);
+      return {
+        request: catalogSearch(ctx, { query: "valve", facets: [{ field: "manufacturer", values: [item.oem] }] }, { sortBy: "PartNumber", sortDirection: "Asc" }),
+      };
+    },
+  },
+  {
+    name: "search-deep-offset",
+    what: "POST /catalog/search, all products by PartNumber at offset = 90% of the catalog",
+    expectedStatus: 200,
+    prepare: async (ctx) => ({
+      request: catalogSearch(ctx, {}, { limit: 50, offset: Math.floor(ctx.products * 0.9), sortBy: "PartNumber", sortDirection: "Asc" }),
+    }),
+  },
+];
+
+export const ORDER_SCENARIOS: Scenario[] = [
+  {
+    name: "catalog-detail",
+    what: "POST /catalog/detail, random product (issues 2-4 quotes: D1 + KV writes)",
+    expectedStatus: 200,
+    prepare: async (ctx) => ({ request: detailRequest(ctx, productId(1)), nextRequest: () => detailRequest(ctx, randomProductId(ctx.products)) }),
+  },
+  {
+    name: "order-create",
+    what: "POST /orders, one line, unique Idempotency-Key and quote each",
+    expectedStatus: 201,
+    prepare: async (ctx) => {
+      const pool = await issueQuotePool(ctx, ctx.orderPool);
+      let next = 0;
+      const nextOrder = () => orderRequest(ctx, pool[next++ % pool.length]!, randomUUID());
+      return { request: nextOrder(), nextRequest: nextOrder, amount: pool.length };
+    },
+  },
+  {
+    name: "order-replay",
+    what: "POST /orders, the same Idempotency-Key and body again (cached replay)",
+    expectedStatus: 201,
+    prepare: async (ctx) => {
+      const [line] = await issueQuotePool(ctx, 1);
+      const request = orderRequest(ctx, line!, randomUUID());
+      await send(ctx.baseUrl, request, 201);
+      return { request };
+    },
+  },
+  {
+    name: "orders-search",
+    what: "GET /orders/search?limit=50",
+    expectedStatus: 200,
+    prepare: async (ctx) => ({ request: authedGet(`${API_PREFIX}/orders/search?limit=50`, ctx.token) }),
+  },
+  {
+    name: "orders-search-include",
+    what: "GET /orders/search?limit=50&include=lineItems,shippingInfo",
+    expectedStatus: 200,
+    prepare: async (ctx) => ({ request: authedGet(`${API_PREFIX}/orders/search?limit=50&include=lineItems,shippingInfo`, ctx.token) }),
+  },
+];

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { wranglerDevArgs, type LocalState } from "../local-platform";
+
+/** A `wrangler dev` process on loopback with its own local D1/KV/DO state, for load runs. */
+export interface LocalServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions extends LocalState {
+  port: number;
+  /** Extra `--var NAME:VALUE` overrides (e.g. generous rate limits for load runs). */
+  vars?: Record<string, string>;
+  logFile: string;
+}
+
+export async function startServer(options: ServerOptions): Promise<LocalServer> {
+  const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  const args = [...wranglerDevArgs(String(options.port), options), ...varArgs, "--log-level", "warn"];
+  mkdirSync(options.logFile.replace(/\/[^/]+$/, ""), { recursive: true });
+  const log = createWriteStream(options.logFile);
+  // Own process group, so stopping also ends workerd, which wrangler starts as a child.
+  const child = spawn("node_modules/.bin/wrangler", args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const killOnExit = () => child.pid !== undefined && child.exitCode === null && process.kill(-child.pid, "SIGKILL");
+  process.once("exit", killOnExit);
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  await waitUntilLive(baseUrl, child, options.logFile);
+  return { baseUrl, stop: () => stopProcessGroup(child) };
+}
+
+async function waitUntilLive(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`);
+    try {
+      const res = await fetch(`${baseUrl}/health/live`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stopProcessGroup(child);
+  throw new Error(`wrangler dev did not become live within 90 s; see ${logFile}`);
+}
+
+function stopProcessGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  process.kill(-child.pid, "SIGTERM");
+  const forced = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 5_000);
+  return exited.finally(() => clearTimeout(forced));
+}
