@@ -8,7 +8,7 @@ import { userRoutes } from "./routes/users";
 
 export const API_BASE = "/customer/api";
 
-/** The customer API, mounted at /customer/api. */
+/** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
 export const customerApi = createRouter().route("/", userRoutes);
 
 /**
@@ -26,4 +26,3 @@ export function createApp() {
   app.onError(handleError);
   return app;
 }
-
