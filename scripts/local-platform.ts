@@ -3,11 +3,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { exportJWK, generateKeyPair } from "jose";
 import { getPlatformProxy } from "wrangler";
 import type { Bindings } from "../src/env";
+import { buildDocsUi } from "./build-docs-ui";
 
 export const DEV_VARS = ".dev.vars";
 const WRANGLER = "node_modules/.bin/wrangler";
 
 export function wrangler(args: string[]): void {
+  buildDocsUi(); // wrangler.toml's [assets] directory must exist for any wrangler command
   const result = spawnSync(WRANGLER, args, { stdio: "inherit" });
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed with status ${result.status}`);
 }
@@ -40,6 +42,7 @@ export function wranglerDevArgs(port: string, state: LocalState = {}): string[] 
 /** Runs `work` against the same local D1/KV state that `wrangler dev` uses. */
 export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>, state: LocalState = {}): Promise<T> {
   // wrangler --persist-to X keeps its state in X/v3; the platform proxy takes that inner path.
+  buildDocsUi();
   const persist = state.persistTo ? { path: `${state.persistTo}/v3` } : true;
   const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist });
   try {

@@ -1,11 +1,10 @@
-import { Hono } from "hono";
-import type { AppEnv } from "./env";
 import { bodyLimit } from "./http/body-limit";
 import { requireJsonBody } from "./http/content-type";
 import { handleError } from "./http/error-handler";
 import { methodNotAllowedOrNotFound } from "./http/method-not-allowed";
 import { requestContext } from "./http/request-context";
 import { createRouter } from "./http/router";
+import { openApiDocumentRoute } from "./openapi/route";
 import { authRoutes } from "./routes/auth";
 import { catalogRoutes } from "./routes/catalog";
 import { limitTokenRequests } from "./ratelimit/middleware";
@@ -27,8 +26,12 @@ export const customerApi = createRouter()
   .route("/", orderSearchRoutes)
   .route("/", manufacturerRoutes);
 
+/**
+ * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted
+ * here lands in its registry, and GET /customer/api/openapi.json is generated from that registry.
+ */
 export function createApp() {
-  const app = new Hono<AppEnv>();
+  const app = createRouter();
   app.use("*", requestContext);
   // Platform protections (docs/architecture.md); the per-client rate limit runs in requireBearer.
   app.use("*", bodyLimit);
@@ -37,6 +40,7 @@ export function createApp() {
   app.route("/", healthRoutes);
   app.route("/auth", authRoutes);
   app.route(API_BASE, customerApi);
+  openApiDocumentRoute(app, API_BASE);
   app.notFound(methodNotAllowedOrNotFound(app.router));
   app.onError(handleError);
   return app;

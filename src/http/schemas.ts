@@ -11,23 +11,51 @@ export function envelopeSchema<T extends z.ZodTypeAny>(data: T) {
   });
 }
 
-export const ProblemSchema = z
-  .object({
-    type: z.string().url(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    instance: z.string().optional(),
-    correlationId: z.string(),
-    timestamp: z.string().datetime(),
-    service: z.string(),
-    errors: z.array(z.string()).optional(),
-  })
-  .openapi("Problem");
+// Unregistered base: Problem and ValidationProblem each extend it with their own `errors`, so the
+// generated document does not combine both (array and object) into one unsatisfiable allOf.
+const problemFields = z.object({
+  type: z.string().url(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string().optional(),
+  correlationId: z.string(),
+  timestamp: z.string().datetime(),
+  service: z.string(),
+});
 
-export const ValidationProblemSchema = ProblemSchema.extend({
+export const ProblemSchema = problemFields
+  .extend({ errors: z.array(z.string()).optional() })
+  .openapi("Problem", {
+    description: "RFC 7807 problem details (application/problem+json)",
+    example: {
+      type: "https://medparts.example/problems/forbidden",
+      title: "Forbidden",
+      status: 403,
+      detail: "The requester has no access to facility 2001.",
+      instance: "/customer/api/catalog/detail",
+      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+      timestamp: "2026-11-23T10:15:30.000Z",
+      service: "medparts-customer-api",
+    },
+  });
+
+export const ValidationProblemSchema = problemFields.extend({
   errors: z.record(z.string(), z.array(z.string())),
-}).openapi("ValidationProblem");
+}).openapi("ValidationProblem", {
+  description: "400 problem whose errors map camelCase field paths to messages",
+  example: {
+    type: "https://medparts.example/problems/validation",
+    title: "Validation failed",
+    status: 400,
+    detail: "The request has invalid fields.",
+    instance: "/customer/api/orders",
+    correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+    timestamp: "2026-11-23T10:15:30.000Z",
+    service: "medparts-customer-api",
+    errors: { "quoteItems[1].quantity": ["Too small: expected number to be >=1"] },
+  },
+});
 
 export const ControllerErrorSchema = z
   .object({
@@ -36,9 +64,20 @@ export const ControllerErrorSchema = z
     correlationId: z.string(),
     timestamp: z.string().datetime(),
   })
-  .openapi("ControllerError");
+  .openapi("ControllerError", {
+    description: "422 business-rule violation, one message per offending line",
+    example: {
+      success: false,
+      errors: ["quoteItems[0]: price 12.50 does not match the price option's unit price 12.95"],
+      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+      timestamp: "2026-11-23T10:15:30.000Z",
+    },
+  });
 
-export const IdempotencyConflictSchema = z.object({ error: z.string() }).openapi("IdempotencyConflict");
+export const IdempotencyConflictSchema = z.object({ error: z.string() }).openapi("IdempotencyConflict", {
+  description: "409 for an Idempotency-Key in use: a different body, or the first request still processing (retry later)",
+  example: { error: "the request is currently being processed" },
+});
 
 const problemContent = { "application/problem+json": { schema: ProblemSchema } };
 

@@ -8,15 +8,15 @@ import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "../auth/tokens";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { platformErrorResponses } from "../http/schemas";
+import { platformErrorResponses, ValidationProblemSchema } from "../http/schemas";
 
 type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
 
 const TokenRequestSchema = z
   .object({
     grant_type: z.string().optional().openapi({ example: "client_credentials" }),
-    client_id: z.string().optional(),
-    client_secret: z.string().optional(),
+    client_id: z.string().optional().openapi({ example: "demo-stmarys" }),
+    client_secret: z.string().optional().openapi({ format: "password" }),
     scope: z.string().optional().openapi({ description: "Space-separated subset of the client's scopes" }),
   })
   .openapi("TokenRequest");
@@ -28,11 +28,16 @@ const TokenResponseSchema = z
     expires_in: z.number().int(),
     scope: z.string(),
   })
-  .openapi("TokenResponse");
+  .openapi("TokenResponse", {
+    example: { access_token: "eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCIsImtpZCI6ImxvY2FsLTEifQ...", token_type: "Bearer", expires_in: 3600, scope: "users:read catalog:read orders:read orders:write manufacturers:read" },
+  });
 
 const OAuthErrorSchema = z
   .object({ error: z.string(), error_description: z.string() })
-  .openapi("OAuthError", { description: "RFC 6749 section 5.2 error" });
+  .openapi("OAuthError", {
+    description: "RFC 6749 section 5.2 error",
+    example: { error: "invalid_client", error_description: "Client authentication failed." },
+  });
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 const PUBLIC_CACHE = { "Cache-Control": "public, max-age=300" };
@@ -49,10 +54,27 @@ const tokenRoute = createRoute({
   path: "/oauth2/token",
   tags: ["Authentication"],
   summary: "OAuth 2.0 client credentials grant: issues an RS256 JWT access token valid 3600 s",
-  request: { body: { required: true, content: { "application/x-www-form-urlencoded": { schema: TokenRequestSchema } } } },
+  description:
+    "RFC 6749 4.4. Client authentication by `client_id`/`client_secret` in the body (client_secret_post) or " +
+    "HTTP Basic (client_secret_basic), not both. The body is form-encoded as RFC 6749 prescribes; JSON is accepted too.",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/x-www-form-urlencoded": { schema: TokenRequestSchema },
+        "application/json": { schema: TokenRequestSchema },
+      },
+    },
+  },
   responses: {
     200: { description: "Access token", content: { "application/json": { schema: TokenResponseSchema } } },
-    400: { description: "invalid_request, unsupported_grant_type or invalid_scope", content: { "application/json": { schema: OAuthErrorSchema } } },
+    400: {
+      description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2); a JSON body that does not parse is a validation problem",
+      content: {
+        "application/json": { schema: OAuthErrorSchema },
+        "application/problem+json": { schema: ValidationProblemSchema },
+      },
+    },
     401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorSchema } } },
     ...platformErrorResponses,
   },
@@ -85,7 +107,8 @@ export const authRoutes = createRouter()
   .openapi(
     tokenRoute,
     async (c) => {
-      const form = c.req.valid("form");
+      // Only the validator matching the request's Content-Type sees the body; the other yields {}.
+      const form = { ...c.req.valid("json"), ...c.req.valid("form") };
       const basic = basicCredentials(c.req.header("Authorization"));
       if (basic === "malformed") return oauthError(c, "invalid_client", "Malformed HTTP Basic client credentials.", true);
       if (!form.grant_type) return oauthError(c, "invalid_request", "grant_type is required.");

@@ -41,7 +41,29 @@ export const UserSchema = z
     email: z.string(),
     companies: z.array(CompanySchema),
   })
-  .openapi("User");
+  .openapi("User", {
+    example: {
+      contactId: 50001,
+      userId: 1,
+      loginUserId: "jsmith",
+      firstName: "John",
+      lastName: "Smith",
+      email: "john.smith@stmarys.example",
+      companies: [
+        {
+          id: 101,
+          name: "St. Mary's Medical Center",
+          shippingAddresses: [
+            { id: 11, attentionTo: "Receiving Dock", line1: "800 E Carpenter St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
+          ],
+          billingAddresses: [
+            { id: 13, attentionTo: "Accounts Payable", line1: "800 E Carpenter St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
+          ],
+          facilities: [{ id: 1001, name: "St. Mary's Main Campus" }],
+        },
+      ],
+    },
+  });
 
 const LookupQuerySchema = z.object({
   userId: queryId.optional().openapi({ param: { name: "userId", in: "query" }, type: "integer", example: 1 }),

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
 import { call, expectProblem, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import { expectMatchesContract } from "../helpers/contract";
 
 const privateJwk = () => JSON.parse(env.JWT_PRIVATE_KEY) as JWK;
 const b64url = (value: object | string) =>
@@ -22,6 +23,7 @@ async function expect401(token: string | null, authorization?: string) {
   const headers = authorization ? { Authorization: authorization } : undefined;
   const res = await call(token, "/users/lookup?userId=1", { headers });
   const body = await expectProblem(res, 401);
+  await expectMatchesContract(res, "GET", "/users/lookup");
   expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer realm="medparts"/);
   expect(JSON.stringify(body)).not.toContain("John");
   return res;
@@ -118,6 +120,7 @@ describe("bearer token verification", () => {
   it("token without the needed scope: 403 insufficient_scope", async () => {
     const token = await tokenFor(TENANT_A, ["catalog:read"]);
     const res = await call(token, "/users/lookup?userId=1");
+    await expectMatchesContract(res, "GET", "/users/lookup");
     const body = await expectProblem(res, 403);
     expect(body.detail).toContain("users:read");
     expect(res.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope"');

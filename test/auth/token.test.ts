@@ -4,6 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
 import { setClientEnabled } from "../../src/auth/clients";
 import { call, json, newClient, requestToken, TENANT_A, type ClientCredentials } from "../helpers/api";
+import { expectMatchesContract } from "../helpers/contract";
+
+const TOKEN = "/auth/oauth2/token";
 
 const tokenRequest = (body: string, headers: Record<string, string> = {}) =>
   call(null, "/auth/oauth2/token", {
@@ -21,11 +24,13 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
   it("issues an RS256 JWT that verifies against the published JWKS", async () => {
     const res = await requestToken(creds);
     expect(res.status).toBe(200);
+    await expectMatchesContract(res, "POST", TOKEN);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const body = await json(res);
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "catalog:read orders:write users:read" });
 
     const jwksRes = await call(null, "/auth/.well-known/jwks.json");
+    await expectMatchesContract(jwksRes, "GET", "/auth/.well-known/jwks.json");
     const jwks = await json(jwksRes);
     const header = decodeProtectedHeader(body.access_token);
     expect(header).toMatchObject({ alg: "RS256", typ: "at+jwt", kid: "test-key-1" });
@@ -53,6 +58,7 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
     expect(narrowed.scope).toBe("catalog:read");
     const res = await requestToken(creds, { scope: "catalog:read orders:read" });
     expect(res.status).toBe(400);
+    await expectMatchesContract(res, "POST", TOKEN);
     expect(await json(res)).toMatchObject({ error: "invalid_scope" });
   });
 
@@ -60,6 +66,7 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
     for (const attempt of [{ ...creds, clientSecret: "wrong" }, { clientId: "nobody", clientSecret: "x" }]) {
       const res = await requestToken(attempt);
       expect(res.status).toBe(401);
+      await expectMatchesContract(res, "POST", TOKEN);
       expect(await json(res)).toEqual({ error: "invalid_client", error_description: "Client authentication failed." });
     }
   });
@@ -89,6 +96,31 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
     expect(res.status).toBe(401);
   });
 
+  it("accepts the same parameters as a JSON body", async () => {
+    const res = await call(null, TOKEN, {
+      method: "POST",
+      json: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, scope: "users:read" },
+    });
+    expect(res.status).toBe(200);
+    await expectMatchesContract(res, "POST", TOKEN);
+    expect(await json(res)).toMatchObject({ token_type: "Bearer", scope: "users:read" });
+
+    const wrongGrant = await call(null, TOKEN, { method: "POST", json: { grant_type: "password" } });
+    expect(await json(wrongGrant)).toMatchObject({ error: "unsupported_grant_type" });
+  });
+
+  it("a JSON body that does not parse is a 400 validation problem, as documented", async () => {
+    const res = await call(null, TOKEN, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{grant_type" });
+    expect(res.status).toBe(400);
+    await expectMatchesContract(res, "POST", TOKEN);
+  });
+
+  it("any other Content-Type is 415, as documented", async () => {
+    const res = await call(null, TOKEN, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "grant_type=client_credentials" });
+    expect(res.status).toBe(415);
+    await expectMatchesContract(res, "POST", TOKEN);
+  });
+
   it("stores only a salted slow hash of the secret", async () => {
     const row = await env.DB.prepare("SELECT secret_hash FROM api_clients WHERE client_id = ?1").bind(creds.clientId).first<{ secret_hash: string }>();
     expect(row!.secret_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
@@ -100,6 +132,7 @@ describe("discovery", () => {
   it("openid-configuration names the issuer, token endpoint, JWKS and supported methods", async () => {
     const res = await call(null, "/auth/.well-known/openid-configuration");
     expect(res.status).toBe(200);
+    await expectMatchesContract(res, "GET", "/auth/.well-known/openid-configuration");
     const doc = await json(res);
     expect(doc).toMatchObject({
       issuer: env.ISSUER,

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { call, expectProblem, tokenFor, TENANT_A } from "../helpers/api";
+import { expectMatchesContract } from "../helpers/contract";
 
 describe("error framework and correlation ids", () => {
   it("unknown route is a 404 problem naming the path", async () => {
@@ -15,6 +16,7 @@ describe("error framework and correlation ids", () => {
 
   it("echoes a well-formed client correlation id in header and body", async () => {
     const res = await call(null, "/users/lookup?userId=1", { headers: { "X-Correlation-Id": "client-abc-12345" } });
+    await expectMatchesContract(res, "GET", "/users/lookup");
     expect(res.headers.get("X-Correlation-Id")).toBe("client-abc-12345");
     expect((await expectProblem(res, 401)).correlationId).toBe("client-abc-12345");
   });
@@ -37,6 +39,7 @@ describe("error framework and correlation ids", () => {
       { ...env, JWT_PRIVATE_KEY: "{not json", JWT_PREVIOUS_PUBLIC_KEYS: undefined },
     );
     const body = await expectProblem(res, 500);
+    await expectMatchesContract(res, "GET", "/auth/.well-known/jwks.json");
     const text = JSON.stringify(body);
     expect(text).not.toContain("JSON");
     expect(text).not.toContain("at ");

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { expectMatchesContract } from "../helpers/contract";
 
 describe("GET /users/lookup", () => {
   it("returns the user with companies, addresses and orderable facilities", async () => {
     const res = await call(await tokenFor(TENANT_A), "/users/lookup?userId=1");
     expect(res.status).toBe(200);
+    await expectMatchesContract(res, "GET", "/users/lookup");
     const body = await json(res);
     expect(body.success).toBe(true);
     expect(typeof body.correlationId).toBe("string");
@@ -30,7 +32,9 @@ describe("GET /users/lookup", () => {
   });
 
   it.each(["abc", "-1", "0", "1.5", "99999999999999999999", ""])("userId=%s is a 400 validation error", async (value) => {
-    const body = await expectProblem(await call(await tokenFor(TENANT_A), `/users/lookup?userId=${value}`), 400);
+    const res = await call(await tokenFor(TENANT_A), `/users/lookup?userId=${value}`);
+    await expectMatchesContract(res, "GET", "/users/lookup");
+    const body = await expectProblem(res, 400);
     expect(Object.keys(body.errors)).toEqual(["userId"]);
     expect(body.errors.userId[0]).toEqual(expect.any(String));
   });
@@ -44,13 +48,16 @@ describe("GET /users/lookup", () => {
   });
 
   it("unknown user is 404", async () => {
-    await expectProblem(await call(await tokenFor(TENANT_A), "/users/lookup?userId=424242"), 404);
+    const res = await call(await tokenFor(TENANT_A), "/users/lookup?userId=424242");
+    await expectMatchesContract(res, "GET", "/users/lookup");
+    await expectProblem(res, 404);
     await expectProblem(await call(await tokenFor(TENANT_A), "/users/lookup?loginUserId=nobody"), 404);
   });
 
   it("a user of another tenant is 403 and no byte of their data", async () => {
     for (const query of ["userId=6", "loginUserId=kjohnson"]) {
       const res = await call(await tokenFor(TENANT_A), `/users/lookup?${query}`);
+      await expectMatchesContract(res, "GET", "/users/lookup");
       const body = await expectProblem(res, 403);
       const text = JSON.stringify(body);
       for (const secret of ["Karen", "Johnson", "lakeside", "60001"]) expect(text).not.toContain(secret);

@@ -1,0 +1,37 @@
+/** Title, description and tags of the OpenAPI document: the prose an integrator reads first on /docs. */
+
+export const API_VERSION = "0.1.0";
+
+export const API_INFO = {
+  title: "Medparts Customer API",
+  version: API_VERSION,
+  description: `Parts catalog and ordering API for hospital buyers, machine to machine.
+
+**Flow**: (1) get a token with your client credentials at \`POST /auth/oauth2/token\`;
+(2) \`GET /customer/api/users/lookup\` for the buyer's contact id (\`requesterId\`), facilities and addresses;
+(3) \`POST /customer/api/catalog/search\`; (4) \`POST /customer/api/catalog/detail\` for price options,
+each with a \`priceOptionId\` (a quote valid 30 days); (5) \`POST /customer/api/orders\` with an \`Idempotency-Key\`;
+then find orders with \`GET /customer/api/orders/search?include=lineItems,shippingInfo\`.
+
+**Success bodies** are \`{ success: true, data, correlationId, timestamp }\`.
+
+**Errors** use three forms: RFC 7807 problem details (\`application/problem+json\`, schema \`Problem\`;
+400 validation problems carry \`errors\` as \`{ "field.path[0]": [messages] }\`, schema \`ValidationProblem\`),
+422 business-rule violations as \`{ success: false, errors: [...] }\` (\`ControllerError\`), and idempotency
+conflicts as \`{ error }\` (\`IdempotencyConflict\`). Do not retry a 4xx unchanged, except 409 "the request is
+currently being processed"; retry 5xx with exponential backoff and jitter, honouring \`Retry-After\`.
+
+**Headers**: every response carries \`X-Correlation-Id\` (send your own to trace a call); rate-limited
+operations carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and, on 429, \`Retry-After\`.
+Order creation requires \`Idempotency-Key\` (a UUID with dashes); replays carry \`X-Idempotency-Cached: true\`.`,
+};
+
+export const TAGS = [
+  { name: "Authentication", description: "OAuth 2.0 authorization server ({auth_url} = {base_url}/auth)" },
+  { name: "Users", description: "Buyer users of your tenant" },
+  { name: "Catalog", description: "Global parts catalog; detail issues price options (quotes)" },
+  { name: "Orders", description: "Order creation (idempotent) and order search" },
+  { name: "Manufacturers", description: "Manufacturer search" },
+  { name: "Health", description: "Liveness and readiness, no token" },
+  { name: "Contract", description: "This document" },
+];

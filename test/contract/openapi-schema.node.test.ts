@@ -1,0 +1,33 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+
+/**
+ * Runs in Node (vitest project "node"): the OpenAPI 3.1 schema validator reads its schemas from disk,
+ * which workerd cannot. The document comes from the same app the Worker serves; it needs no bindings
+ * beyond the ISSUER var.
+ */
+async function generatedDocument(issuer = "https://api.medparts.example/auth"): Promise<Record<string, unknown>> {
+  const res = await createApp().request("https://api.medparts.example/customer/api/openapi.json", {}, { ISSUER: issuer, SERVICE_NAME: "medparts-customer-api" });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+describe("OpenAPI document against the OpenAPI 3.1 schema", () => {
+  it("is valid", async () => {
+    const result = await new Validator().validate(await generatedDocument());
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("the validator does reject a broken document (the check can fail)", async () => {
+    const document = await generatedDocument();
+    const broken = { ...document, paths: { "/x": { get: { responses: { 200: { content: "not an object" } } } } } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it("takes the token URL from the ISSUER var", async () => {
+    const document = (await generatedDocument("https://login.example/auth")) as any;
+    expect(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe("https://login.example/auth/oauth2/token");
+  });
+});

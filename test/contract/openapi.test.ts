@@ -1,0 +1,123 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { SCOPES } from "../../src/auth/principal";
+import { createApp } from "../../src/app";
+import { call } from "../helpers/api";
+import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
+
+/** Public operations: everything else must declare the oauth2 scheme with one of our scopes. */
+const PUBLIC = /^(get|post) \/(health\/|auth\/|customer\/api\/openapi\.json$)/;
+/** Operations that must require an Idempotency-Key (spec 8), whenever the app serves them. */
+const IDEMPOTENT = ["post /customer/api/orders"];
+
+/** What the app routes, as `method /path/{param}`, from Hono's route table (middleware entries excluded). */
+function servedRoutes(): Set<string> {
+  const app = createApp();
+  return new Set(
+    app.routes
+      .filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),
+  );
+}
+
+describe("GET /customer/api/openapi.json", () => {
+  it("is an OpenAPI 3.1 document served without a token, with the OAuth2 client credentials scheme", async () => {
+    const res = await call(null, "/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=300");
+    await expectMatchesContract(res, "GET", "/openapi.json");
+    const document = await res.json<any>();
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.servers).toEqual([{ url: "https://medparts.test", description: "This deployment" }]);
+    const flow = document.components.securitySchemes.oauth2.flows.clientCredentials;
+    expect(flow.tokenUrl).toBe(`${env.ISSUER}/oauth2/token`);
+    expect(Object.keys(flow.scopes).sort()).toEqual([...SCOPES].sort());
+  });
+
+  it("documents every route the app serves, and nothing it does not serve", async () => {
+    const documented = new Set(operationsOf(await servedDocument()).map((o) => `${o.method} ${o.path}`));
+    const served = servedRoutes();
+    expect([...served].filter((r) => !documented.has(r)), "served but not documented").toEqual([]);
+    expect([...documented].filter((r) => !served.has(r)), "documented but not served").toEqual([]);
+    expect(served).toContain("post /auth/oauth2/token");
+    expect(served).toContain("get /customer/api/users/lookup");
+  });
+
+  it("has the error forms of spec 7.2 and the cross-cutting headers as components", async () => {
+    const { components } = await servedDocument();
+    expect(Object.keys(components?.schemas ?? {})).toEqual(
+      expect.arrayContaining(["Problem", "ValidationProblem", "ControllerError", "IdempotencyConflict"]),
+    );
+    expect(Object.keys(components?.headers ?? {}).sort()).toEqual(
+      ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "X-Correlation-Id", "X-Idempotency-Cached"].sort(),
+    );
+  });
+
+  it("every operation: unique operationId, security as intended, a success response, headers and platform errors", async () => {
+    const operations = operationsOf(await servedDocument());
+    const ids = operations.map((o) => o.operation.operationId);
+    expect(new Set(ids).size).toBe(operations.length);
+    for (const { method, path, operation } of operations) {
+      const name = `${method} ${path}`;
+      const responses = operation.responses ?? {};
+      const security = operation.security ?? [];
+      if (PUBLIC.test(name)) {
+        expect(security, name).toEqual([]);
+      } else {
+        expect(security.length, `${name} declares no security`).toBeGreaterThan(0);
+        for (const requirement of security) {
+          expect(Object.keys(requirement), name).toEqual(["oauth2"]);
+          for (const scope of requirement.oauth2!) expect(SCOPES, name).toContain(scope);
+        }
+        for (const status of ["401", "403", "429", "500", "503"]) expect(responses, `${name} lacks ${status}`).toHaveProperty(status);
+        expect((responses["429"] as any).headers, name).toHaveProperty("Retry-After");
+        expect((responses["200"] ?? responses["201"]) as any, name).toHaveProperty("headers.RateLimit-Remaining");
+      }
+      expect(Object.keys(responses).some((s) => s.startsWith("2")), `${name} has no 2xx`).toBe(true);
+      for (const [status, response] of Object.entries(responses)) {
+        expect((response as any).headers?.["X-Correlation-Id"], `${name} ${status}`).toEqual({ $ref: "#/components/headers/X-Correlation-Id" });
+      }
+      if (operation.requestBody) expect(responses, `${name} has a body but no 400`).toHaveProperty("400");
+      const idempotencyKey = (operation.parameters ?? []).find(
+        (p: any) => p.in === "header" && p.name.toLowerCase() === "idempotency-key",
+      ) as any;
+      if (IDEMPOTENT.includes(name)) expect(idempotencyKey?.required, `${name} must require Idempotency-Key`).toBe(true);
+      if (idempotencyKey) {
+        const success = Object.entries(responses).find(([s]) => s.startsWith("2"))![1] as any;
+        expect(success.headers, name).toHaveProperty("X-Idempotency-Cached");
+        expect(responses, name).toHaveProperty("409");
+      }
+    }
+  });
+
+  it("every example in the document is valid against its own schema", async () => {
+    const document = await servedDocument();
+    const withExamples = Object.entries(document.components?.schemas ?? {}).filter(([, s]) => "example" in s);
+    expect(withExamples.map(([name]) => name)).toEqual(expect.arrayContaining(["Problem", "ValidationProblem", "User", "TokenResponse"]));
+    for (const [name, schema] of withExamples) {
+      const result = validateAgainst(document, `#/components/schemas/${name}`, (schema as { example: unknown }).example);
+      expect(result.errors, name).toEqual([]);
+    }
+  });
+});
+
+describe("expectMatchesContract", () => {
+  it("rejects a body that breaks the documented schema", async () => {
+    const res = new Response(JSON.stringify({ status: "sleepy" }), { status: 200, headers: { "Content-Type": "application/json", "X-Correlation-Id": "x" } });
+    await expect(expectMatchesContract(res, "GET", "/health/live")).rejects.toThrow(/does not match the documented schema/);
+  });
+
+  it("rejects an undocumented status, media type or missing required header", async () => {
+    const headers = { "Content-Type": "application/json", "X-Correlation-Id": "x" };
+    const ok = JSON.stringify({ status: "ok" });
+    await expect(expectMatchesContract(new Response(ok, { status: 418, headers }), "GET", "/health/live")).rejects.toThrow(/status 418 is not documented/);
+    await expect(
+      expectMatchesContract(new Response(ok, { status: 200, headers: { ...headers, "Content-Type": "text/plain" } }), "GET", "/health/live"),
+    ).rejects.toThrow(/Content-Type text\/plain is not documented/);
+    await expect(
+      expectMatchesContract(new Response(ok, { status: 200, headers: { "Content-Type": "application/json" } }), "GET", "/health/live"),
+    ).rejects.toThrow(/required header X-Correlation-Id/);
+    await expect(expectMatchesContract(new Response(ok, { status: 200, headers }), "GET", "/nowhere")).rejects.toThrow(/not in the OpenAPI document/);
+  });
+});

@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+/** The /docs page in a real headless Chromium (Debian's `chromium`), against `wrangler dev`. */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// No background traffic: this machine has no network beyond loopback and the package registries.
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+afterAll(async () => browser?.close());
+
+async function documentedOperations(): Promise<string[]> {
+  const res = await fetch(`${baseUrl}/customer/api/openapi.json`);
+  expect(res.status).toBe(200);
+  const document = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => HTTP_METHODS.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
+}
+
+describe("GET /docs", () => {
+  it("renders every documented operation from the Worker's own assets, with no outside request", async () => {
+    const expected = await documentedOperations();
+    expect(expected).toContain("POST /auth/oauth2/token");
+
+    const page = await browser.newPage();
+    const outside: string[] = [];
+    const pageErrors: string[] = [];
+    page.on("request", (r) => {
+      if (!r.url().startsWith(baseUrl) && !r.url().startsWith("data:")) outside.push(r.url());
+    });
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+
+    const res = await page.goto(`${baseUrl}/docs`);
+    expect(res?.status()).toBe(200);
+    await page.waitForSelector(".opblock", { timeout: 30_000 });
+    await expect.poll(() => page.locator(".opblock").count()).toBe(expected.length);
+
+    const rendered = await page.$$eval(".opblock", (blocks) =>
+      blocks.map(
+        (b) =>
+          `${b.querySelector(".opblock-summary-method")?.textContent?.trim()} ${b.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
+      ),
+    );
+    expect(rendered.sort()).toEqual([...expected].sort());
+    expect(await page.locator(".info .title").innerText()).toContain("Medparts Customer API");
+
+    // The Authorize dialog offers the OAuth2 client credentials flow from the document.
+    await page.locator("button.authorize").first().click();
+    const dialog = page.locator(".dialog-ux .modal-ux");
+    await expect.poll(() => dialog.innerText()).toContain("clientCredentials");
+    expect(await dialog.innerText()).toContain(`${baseUrl}/auth/oauth2/token`);
+
+    if (process.env.E2E_SCREENSHOTS) {
+      mkdirSync(process.env.E2E_SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/docs.png`, fullPage: false });
+    }
+    expect(outside).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});

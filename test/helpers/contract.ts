@@ -1,0 +1,113 @@
+import { Validator, type Schema } from "@cfworker/json-schema";
+import { SELF } from "cloudflare:test";
+import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/openapi/document";
+import { API } from "./api";
+
+/**
+ * Contract checks against the served OpenAPI document (GET /customer/api/openapi.json): what an
+ * integrator's generated client relies on. Usage in any endpoint test:
+ *
+ *   const res = await call(token, "/users/lookup?userId=1");
+ *   await expectMatchesContract(res, "GET", "/users/lookup?userId=1");
+ *
+ * `path` is written as for `call()` (relative to /customer/api unless it starts with /auth or /health;
+ * query strings are ignored) and is matched against the documented path templates. The response must
+ * have a documented status, a documented media type, a body valid against that status's JSON Schema
+ * (2020-12, $refs into components resolved) and every header the document marks required.
+ * The body is read from a clone, so the test can still read `res` afterwards.
+ */
+
+const DOCUMENT_ID = "https://contract.medparts.test/openapi.json";
+
+let documentPromise: Promise<OpenApiDocument> | undefined;
+
+/** The served document, fetched once per test file. */
+export function servedDocument(): Promise<OpenApiDocument> {
+  documentPromise ??= (async () => {
+    const res = await SELF.fetch(`${API}/openapi.json`);
+    if (res.status !== 200) throw new Error(`openapi.json answered ${res.status}`);
+    return (await res.json()) as OpenApiDocument;
+  })();
+  return documentPromise;
+}
+
+export interface DocumentedOperation {
+  method: HttpMethod;
+  path: string;
+  operation: NonNullable<NonNullable<OpenApiDocument["paths"]>[string]["get"]>;
+}
+
+export function operationsOf(document: OpenApiDocument): DocumentedOperation[] {
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    HTTP_METHODS.flatMap((method) => (item[method] ? [{ method, path, operation: item[method]! }] : [])),
+  );
+}
+
+function absolutePath(path: string): string {
+  const bare = path.startsWith("http") ? new URL(path).pathname : path.split("?")[0]!;
+  if (bare.startsWith("/auth") || bare.startsWith("/health") || bare.startsWith(new URL(API).pathname)) return bare;
+  return new URL(API).pathname + bare;
+}
+
+const templateMatcher = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}$`);
+
+function resolve<T>(document: OpenApiDocument, value: T | { $ref: string }): T {
+  if (value && typeof value === "object" && "$ref" in value) {
+    const pointer = value.$ref.replace(/^#\//, "").split("/");
+    let node: unknown = document;
+    for (const part of pointer) node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    return node as T;
+  }
+  return value as T;
+}
+
+const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+export async function expectMatchesContract(res: Response, method: string, path: string): Promise<void> {
+  const document = await servedDocument();
+  const wanted = absolutePath(path);
+  const found = operationsOf(document).find((o) => o.method === method.toLowerCase() && templateMatcher(o.path).test(wanted));
+  const where = `${method.toUpperCase()} ${wanted}`;
+  if (!found) throw new Error(`${where} is not in the OpenAPI document`);
+
+  const status = String(res.status);
+  const responses = found.operation.responses ?? {};
+  const statusKey = [status, `${status[0]}XX`, "default"].find((k) => responses[k]);
+  if (!statusKey) throw new Error(`${where}: status ${status} is not documented (documented: ${Object.keys(responses).join(", ")})`);
+  const response = resolve(document, responses[statusKey]!);
+
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    if (resolve<{ required?: boolean }>(document, header as { required?: boolean }).required && !res.headers.has(name)) throw new Error(`${where} ${status}: required header ${name} is missing`);
+  }
+
+  const body = await res.clone().text();
+  const content = response.content ?? {};
+  if (Object.keys(content).length === 0) {
+    if (body.length > 0) throw new Error(`${where} ${status}: documented without a body, got ${body.slice(0, 200)}`);
+    return;
+  }
+  const mediaType = (res.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!content[mediaType]) {
+    throw new Error(`${where} ${status}: Content-Type ${mediaType || "(none)"} is not documented (documented: ${Object.keys(content).join(", ")})`);
+  }
+  const pointer = ["paths", found.path, found.method, "responses", statusKey, "content", mediaType, "schema"].map(escapePointer).join("/");
+  const result = validateAgainst(document, `#/${pointer}`, JSON.parse(body));
+  if (!result.valid) {
+    const errors = result.errors.map((e) => `${e.instanceLocation}: ${e.error}`).join("\n  ");
+    throw new Error(`${where} ${status}: body does not match the documented schema:\n  ${errors}\nbody: ${body.slice(0, 500)}`);
+  }
+}
+
+const validators = new Map<string, Validator>();
+
+/** Validates a value against a schema of the document by JSON pointer, e.g. `#/components/schemas/User`. */
+export function validateAgainst(document: OpenApiDocument, pointer: string, value: unknown) {
+  let validator = validators.get(pointer);
+  if (!validator) {
+    validator = new Validator({ $ref: `${DOCUMENT_ID}${pointer}` }, "2020-12", false);
+    validator.addSchema(document as unknown as Schema, DOCUMENT_ID);
+    validators.set(pointer, validator);
+  }
+  return validator.validate(value);
+}
