@@ -23,7 +23,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "10" },
     scale: { type: "string", default: "" },
     "scale-duration": { type: "string", default: "5" },
-    "order-pool": { type: "string", default: "1500" },
+    "order-pool": { type: "string", default: "300" },
     only: { type: "string", default: "" },
     out: { type: "string", default: "bench-results" },
     port: { type: "string", default: "8799" },

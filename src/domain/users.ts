@@ -1,22 +1,10 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { addresses, companies, facilities, userCompanies, userFacilities, users } from "../db/schema";
 import { forbidden, notFound } from "../http/errors";
 
 export type UserRow = typeof users.$inferSelect;
 export type UserKey = { userId: number } | { loginUserId: string };
-
-/**
- * Finds a user of the caller's tenant. A user of another tenant is 403 (spec 5.6: cross-tenant access),
- * an unknown one 404; neither response carries any of the user's data.
- */
-export async function findTenantUser(db: Database, tenantId: number, key: UserKey): Promise<UserRow> {
-  const where = "userId" in key ? eq(users.id, key.userId) : eq(users.loginUserId, key.loginUserId);
-  const user = await db.select().from(users).where(where).get();
-  if (!user) throw notFound("No user matches the given id.");
-  if (user.tenantId !== tenantId) throw forbidden("The user belongs to another tenant.");
-  return user;
-}
 
 const addressView = (a: typeof addresses.$inferSelect) => ({
   id: a.id,
@@ -28,19 +16,30 @@ const addressView = (a: typeof addresses.$inferSelect) => ({
   country: a.country,
 });
 
-/** User (spec 2.1) with companies, their addresses, and the facilities the user may order for. */
-export async function userProfile(db: Database, user: UserRow) {
-  const companyIds = db.select({ id: userCompanies.companyId }).from(userCompanies).where(eq(userCompanies.userId, user.id));
-  const [companyRows, addressRows, facilityRows] = await db.batch([
+const keyCondition = (key: UserKey) => ("userId" in key ? eq(users.id, key.userId) : eq(users.loginUserId, key.loginUserId));
+
+/**
+ * User (spec 2.1) with companies, their addresses, and the facilities the user may order for, in one D1
+ * round trip. A user of another tenant is 403 (spec 5.6: cross-tenant access), an unknown one 404; the
+ * related rows are read through the caller's tenant only, so another tenant's data is never even loaded.
+ */
+export async function lookupUserProfile(db: Database, tenantId: number, key: UserKey) {
+  const tenantUserId = db.select({ id: users.id }).from(users).where(and(keyCondition(key), eq(users.tenantId, tenantId)));
+  const companyIds = db.select({ id: userCompanies.companyId }).from(userCompanies).where(inArray(userCompanies.userId, tenantUserId));
+  const [userRows, companyRows, addressRows, facilityRows] = await db.batch([
+    db.select().from(users).where(keyCondition(key)).limit(1),
     db.select().from(companies).where(inArray(companies.id, companyIds)).orderBy(companies.id),
     db.select().from(addresses).where(inArray(addresses.companyId, companyIds)).orderBy(addresses.id),
     db
       .select({ id: facilities.id, name: facilities.name, companyId: facilities.companyId })
       .from(userFacilities)
       .innerJoin(facilities, eq(facilities.id, userFacilities.facilityId))
-      .where(eq(userFacilities.userId, user.id))
+      .where(inArray(userFacilities.userId, tenantUserId))
       .orderBy(facilities.id),
   ]);
+  const user = userRows[0];
+  if (!user) throw notFound("No user matches the given id.");
+  if (user.tenantId !== tenantId) throw forbidden("The user belongs to another tenant.");
   return {
     contactId: user.contactId,
     userId: user.id,

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireBearer, requireScope } from "../auth/bearer";
 import { database } from "../db/client";
-import { findTenantUser, userProfile } from "../domain/users";
+import { lookupUserProfile } from "../domain/users";
 import { ValidationError } from "../http/errors";
 import { envelope } from "../http/responses";
 import { createRouter } from "../http/router";
@@ -97,6 +97,5 @@ export const userRoutes = createRouter().openapi(lookupRoute, async (c) => {
   }
   const db = database(c.env.DB);
   const key = userId !== undefined ? { userId } : { loginUserId: loginUserId! };
-  const user = await findTenantUser(db, c.get("principal").tenantId, key);
-  return c.json(envelope(c, await userProfile(db, user)), 200);
+  return c.json(envelope(c, await lookupUserProfile(db, c.get("principal").tenantId, key)), 200);
 });
