@@ -28,6 +28,7 @@ const { values } = parseArgs({
     out: { type: "string", default: "bench-results" },
     port: { type: "string", default: "8799" },
     smoke: { type: "boolean", default: false },
+    "seed-only": { type: "boolean", default: false },
   },
 });
 
@@ -103,7 +104,12 @@ const selected = (scenarios: Scenario[]) => (settings.only.length ? scenarios.fi
 await ensureLocalSigningKey();
 mkdirSync(values.out, { recursive: true });
 const startedAt = new Date().toISOString();
-await ensureDataset(settings.products);
+const seedSeconds = new Map<number, number | null>();
+for (const products of [settings.products, ...settings.scale]) seedSeconds.set(products, await ensureDataset(products));
+if (values["seed-only"]) {
+  console.log(`Datasets ready: ${[...seedSeconds].map(([n, s]) => `${n} (${s === null ? "cached" : `${s.toFixed(1)} s`})`).join(", ")}`);
+  process.exit(0);
+}
 
 console.log(`Load on ${settings.products.toLocaleString("en-US")} products, ${settings.connections} connections, ${settings.duration} s each:`);
 const { baseline, scenarios } = await withServer(settings.products, async (_server, ctx) => {
@@ -117,7 +123,6 @@ const { baseline, scenarios } = await withServer(settings.products, async (_serv
 
 const scale: ScaleReport[] = [];
 for (const products of settings.scale) {
-  const seedSeconds = await ensureDataset(products);
   console.log(`Catalog search on ${products.toLocaleString("en-US")} products, ${settings.scaleDuration} s each:`);
   const rows = await withServer(products, async (_server, ctx) => {
     const reports: ScenarioReport[] = [];
@@ -126,7 +131,7 @@ for (const products of settings.scale) {
     }
     return reports;
   });
-  scale.push({ products, seedSeconds, scenarios: rows });
+  scale.push({ products, seedSeconds: seedSeconds.get(products) ?? null, scenarios: rows });
 }
 
 const report: BenchReport = {
