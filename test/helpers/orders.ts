@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { quoteKvKey } from "../../src/domain/quotes";
 import { productId } from "../../src/db/seed/catalog";
-import { call, json, TENANT_A, TENANT_B, tokenFor } from "./api";
+import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
+import { contractCall } from "./contract";
 
 /** Demo ordering scopes (src/db/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
 export const JSMITH = { tenantId: TENANT_A, requesterContactId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 };
@@ -31,7 +32,7 @@ export interface Quote {
 
 /** Quotes as an integrator gets them: POST /catalog/detail for the orderer's requester and facility. */
 export async function issueQuotes(product: string, who: Orderer = JSMITH): Promise<Quote[]> {
-  const res = await call(await catalogToken(who.tenantId), "/catalog/detail", {
+  const res = await contractCall(await catalogToken(who.tenantId), "/catalog/detail", {
     method: "POST",
     json: { productId: product, requesterId: who.requesterContactId, facilityId: who.facilityId },
   });
@@ -104,12 +105,15 @@ export function orderBody(items: QuoteItem[], who: Orderer = JSMITH, extra: Reco
 }
 
 /** POST /orders as an integrator does it: orders:write token of the orderer's tenant, a fresh key unless given. */
-export async function placeOrder(body: unknown, options: { key?: string | null; tenantId?: number; token?: string } = {}): Promise<Response> {
-  const headers: Record<string, string> = {};
+export async function placeOrder(
+  body: unknown,
+  options: { key?: string | null; tenantId?: number; token?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? crypto.randomUUID() : options.key;
   if (key !== null) headers["Idempotency-Key"] = key;
   const token = options.token ?? (await ordersToken(options.tenantId ?? TENANT_A));
-  return call(token, "/orders", { method: "POST", json: body, headers });
+  return contractCall(token, "/orders", { method: "POST", json: body, headers });
 }
 
 export interface RowCounts {
