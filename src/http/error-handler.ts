@@ -22,6 +22,15 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     const error = malformedJson();
     return validationResponse(c, error.fieldErrors, error.detail);
   }
+  if (err instanceof HTTPException && err.status === 415) {
+    // @hono/zod-openapi's answer to a Content-Type the route declares no body for (e.g. text/plain to the token endpoint).
+    return problemResponse(c, {
+      status: 415,
+      slug: "unsupported-media-type",
+      title: "Unsupported Media Type",
+      detail: "This operation does not accept the request's Content-Type; see its requestBody in the OpenAPI document.",
+    });
+  }
   if (err instanceof HTTPException) {
     return problemResponse(c, { status: err.status, slug: "http-error", title: err.message || "Error", detail: err.message });
   }

@@ -41,10 +41,15 @@ const HEADERS = {
     schema: { type: "string" as const },
     example: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
   },
-  "Retry-After": integerHeader("Seconds to wait before retrying."),
-  "RateLimit-Limit": integerHeader("Requests allowed in the current window for this client (IETF RateLimit headers)."),
-  "RateLimit-Remaining": integerHeader("Requests left in the current window."),
-  "RateLimit-Reset": integerHeader("Seconds until the window resets."),
+  // Only referenced by 429 and 503, which always send it.
+  "Retry-After": { ...integerHeader("Seconds to wait before retrying."), required: true },
+  "RateLimit-Limit": integerHeader(
+    "Burst size of the caller's bucket (IETF RateLimit headers). Sent on every response counted against a bucket; absent when " +
+      "the request was refused before it was counted (401 for a missing or invalid token, 413, 415 on /customer/api) and while the limiter " +
+      "is unavailable (it fails open).",
+  ),
+  "RateLimit-Remaining": integerHeader("Requests left in the bucket."),
+  "RateLimit-Reset": integerHeader("Seconds until the bucket is full again."),
   "X-Idempotency-Cached": {
     description: "`true` when this is a replay of the cached result of an earlier request with the same Idempotency-Key.",
     schema: { type: "string" as const, enum: ["true"] },
@@ -52,6 +57,12 @@ const HEADERS = {
 };
 
 const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
+/**
+ * Responses the platform middleware gives before the limiter runs (src/app.ts): never counted, never with
+ * RateLimit-*. 413 everywhere; 415 on the customer API (its JSON check precedes authentication, whereas the
+ * token endpoint's limiter runs before the route's own media-type check).
+ */
+const refusedBeforeLimiter = (path: string, status: string) => status === "413" || (status === "415" && path.startsWith("/customer/api/"));
 const IDEMPOTENCY_KEY = "idempotency-key";
 
 const problemResponse = (description: string, headers: string[] = []): ResponseObject => ({
@@ -142,7 +153,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     if ("$ref" in response) continue;
     const headers = (response.headers ??= {});
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
-    if (rateLimited) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
+    if (rateLimited && !refusedBeforeLimiter(path, status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
     if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");
     if (idempotent && (status.startsWith("2") || status.startsWith("5"))) {
       headers["X-Idempotency-Cached"] = ref("headers", "X-Idempotency-Cached");

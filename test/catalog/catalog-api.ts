@@ -1,4 +1,5 @@
-import { call, json, TENANT_A, tokenFor } from "../helpers/api";
+import { json, TENANT_A, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
 
 /** jsmith (tenant 1) may order for facility 1001: the default caller of catalog tests. */
 export const JSMITH = { requesterId: 50001, facilityId: 1001 } as const;
@@ -33,7 +34,7 @@ export interface SearchBody {
 }
 
 export async function searchRaw(body: SearchBody, token?: string): Promise<Response> {
-  return call(token ?? (await tokenFor(TENANT_A)), "/catalog/search", { method: "POST", json: { ...JSMITH, ...body } });
+  return contractCall(token ?? (await tokenFor(TENANT_A)), "/catalog/search", { method: "POST", json: { ...JSMITH, ...body } });
 }
 
 /** A successful search's data; fails the test on any other status. */
@@ -48,5 +49,5 @@ export const facetOf = (result: SearchResult, field: FacetCounts["field"]) =>
   new Map(result.facets.find((f) => f.field === field)!.values.map((v) => [v.value, v.count]));
 
 export async function detailRaw(body: Record<string, unknown>, token?: string): Promise<Response> {
-  return call(token ?? (await tokenFor(TENANT_A)), "/catalog/detail", { method: "POST", json: { ...JSMITH, ...body } });
+  return contractCall(token ?? (await tokenFor(TENANT_A)), "/catalog/detail", { method: "POST", json: { ...JSMITH, ...body } });
 }

@@ -1,7 +1,7 @@
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { SELF } from "cloudflare:test";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/openapi/document";
-import { API } from "./api";
+import { API, call } from "./api";
 
 /**
  * Contract checks against the served OpenAPI document (GET /customer/api/openapi.json): what an
@@ -13,7 +13,8 @@ import { API } from "./api";
  * `path` is written as for `call()` (relative to /customer/api unless it starts with /auth or /health;
  * query strings are ignored) and is matched against the documented path templates. The response must
  * have a documented status, a documented media type, a body valid against that status's JSON Schema
- * (2020-12, $refs into components resolved) and every header the document marks required.
+ * (2020-12, $refs into components resolved), every header the document marks required, and a value
+ * valid against its schema for every documented header it sends.
  * The body is read from a clone, so the test can still read `res` afterwards.
  */
 
@@ -62,6 +63,15 @@ function resolve<T>(document: OpenApiDocument, value: T | { $ref: string }): T {
   return value as T;
 }
 
+interface HeaderObject {
+  required?: boolean;
+  schema?: { type?: string };
+}
+
+/** A header's text as the value its schema describes (headers are strings on the wire). */
+const headerValue = (text: string, schema: { type?: string }): unknown =>
+  (schema.type === "integer" || schema.type === "number") && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 export async function expectMatchesContract(res: Response, method: string, path: string): Promise<void> {
@@ -77,8 +87,16 @@ export async function expectMatchesContract(res: Response, method: string, path:
   if (!statusKey) throw new Error(`${where}: status ${status} is not documented (documented: ${Object.keys(responses).join(", ")})`);
   const response = resolve(document, responses[statusKey]!);
 
-  for (const [name, header] of Object.entries(response.headers ?? {})) {
-    if (resolve<{ required?: boolean }>(document, header as { required?: boolean }).required && !res.headers.has(name)) throw new Error(`${where} ${status}: required header ${name} is missing`);
+  for (const [name, declared] of Object.entries(response.headers ?? {})) {
+    const header = resolve<HeaderObject>(document, declared as HeaderObject);
+    const value = res.headers.get(name);
+    if (value === null) {
+      if (header.required) throw new Error(`${where} ${status}: required header ${name} is missing`);
+      continue;
+    }
+    if (header.schema && !new Validator(header.schema as Schema, "2020-12").validate(headerValue(value, header.schema)).valid) {
+      throw new Error(`${where} ${status}: header ${name}: ${value} does not match its schema ${JSON.stringify(header.schema)}`);
+    }
   }
 
   const body = await res.clone().text();
@@ -110,4 +128,11 @@ export function validateAgainst(document: OpenApiDocument, pointer: string, valu
     validators.set(pointer, validator);
   }
   return validator.validate(value);
+}
+
+/** `call()` whose response must match the OpenAPI document (see expectMatchesContract). */
+export async function contractCall(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const res = await call(token, path, init);
+  await expectMatchesContract(res, init.method ?? "GET", path);
+  return res;
 }

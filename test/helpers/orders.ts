@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
-import { issueQuotesForProduct, quoteKvKey, type QuoteRecord, type QuoteScope } from "../../src/domain/quotes";
-import { centsToDecimal } from "../../src/domain/money";
+import { quoteKvKey } from "../../src/domain/quotes";
 import { productId } from "../../src/db/seed/catalog";
-import { call, TENANT_A, TENANT_B, tokenFor } from "./api";
+import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
+import { contractCall } from "./contract";
 
 /** Demo ordering scopes (src/db/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
 export const JSMITH = { tenantId: TENANT_A, requesterContactId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 };
@@ -10,6 +10,7 @@ export const KJOHNSON = { tenantId: TENANT_B, requesterContactId: 60001, userId:
 export type Orderer = typeof JSMITH;
 
 const ordersToken = (tenantId: number) => tokenFor(tenantId, ["orders:write"]);
+const catalogToken = (tenantId: number) => tokenFor(tenantId, ["catalog:read"]);
 
 /** Values that satisfy the demo custom fields (src/db/seed/catalog.ts). */
 const VALID_FIELD_VALUES: Record<string, string> = {
@@ -18,23 +19,40 @@ const VALID_FIELD_VALUES: Record<string, string> = {
   costCenter: "4410",
 };
 
-/**
- * Quotes as /catalog/detail would issue them (same domain function; real D1 + KV).
- * TODO(catalog): switch to POST /catalog/detail once the catalog routes are on main.
- */
-export function issueQuotes(productId: string, who: Orderer = JSMITH, now?: Date): Promise<QuoteRecord[]> {
-  const scope: QuoteScope = { tenantId: who.tenantId, requesterContactId: who.requesterContactId, facilityId: who.facilityId };
-  return issueQuotesForProduct(env, scope, productId, now);
+/** A price option as POST /catalog/detail returns it, with the product it was asked for and its price in cents. */
+export interface Quote {
+  priceOptionId: string;
+  productId: string;
+  price: number;
+  priceCents: number;
+  vendorName: string;
+  customFields: { fieldId: string; isRequired: boolean }[];
+  expiresAt: string;
 }
 
-export async function issueQuote(productId: string, who: Orderer = JSMITH, pick: (q: QuoteRecord) => boolean = () => true): Promise<QuoteRecord> {
-  const quote = (await issueQuotes(productId, who)).find(pick);
-  if (!quote) throw new Error(`no matching quote for ${productId}`);
+/** Quotes as an integrator gets them: POST /catalog/detail for the orderer's requester and facility. */
+export async function issueQuotes(product: string, who: Orderer = JSMITH): Promise<Quote[]> {
+  const res = await contractCall(await catalogToken(who.tenantId), "/catalog/detail", {
+    method: "POST",
+    json: { productId: product, requesterId: who.requesterContactId, facilityId: who.facilityId },
+  });
+  const body = await json(res);
+  if (res.status !== 200) throw new Error(`catalog detail of ${product} failed: ${res.status} ${JSON.stringify(body)}`);
+  return (body.data.options as Omit<Quote, "productId" | "priceCents">[]).map((option) => ({
+    ...option,
+    productId: product,
+    priceCents: Math.round(option.price * 100),
+  }));
+}
+
+export async function issueQuote(product: string, who: Orderer = JSMITH, pick: (q: Quote) => boolean = () => true): Promise<Quote> {
+  const quote = (await issueQuotes(product, who)).find(pick);
+  if (!quote) throw new Error(`no matching quote for ${product}`);
   return quote;
 }
 
 /** The first quote matching `pick` among the demo products' options. */
-export async function findQuote(pick: (q: QuoteRecord) => boolean, who: Orderer = JSMITH): Promise<QuoteRecord> {
+export async function findQuote(pick: (q: Quote) => boolean, who: Orderer = JSMITH): Promise<Quote> {
   for (let index = 0; index < 60; index++) {
     const quote = (await issueQuotes(productId(index), who)).find(pick);
     if (quote) return quote;
@@ -42,8 +60,21 @@ export async function findQuote(pick: (q: QuoteRecord) => boolean, who: Orderer 
   throw new Error("no demo product has a matching option");
 }
 
-export const hasField = (fieldId: string) => (q: QuoteRecord) => q.customFields.some((f) => f.fieldId === fieldId);
-export const withoutFields = (q: QuoteRecord) => q.customFields.length === 0;
+/** Moves the quote's issue and expiry `ms` into the past in D1 and KV, as if that much time had gone by. */
+export async function ageQuote(quote: Quote, ms: number): Promise<void> {
+  const shift = (iso: string) => new Date(Date.parse(iso) - ms).toISOString();
+  const row = (await env.DB.prepare("SELECT created_at, expires_at FROM quotes WHERE id = ?").bind(quote.priceOptionId).first<{ created_at: string; expires_at: string }>())!;
+  await env.DB.prepare("UPDATE quotes SET created_at = ?, expires_at = ? WHERE id = ?")
+    .bind(shift(row.created_at), shift(row.expires_at), quote.priceOptionId)
+    .run();
+  const cached = await env.QUOTES.get<{ createdAt: string; expiresAt: string }>(quoteKvKey(quote.priceOptionId), "json");
+  if (cached) {
+    await env.QUOTES.put(quoteKvKey(quote.priceOptionId), JSON.stringify({ ...cached, createdAt: shift(cached.createdAt), expiresAt: shift(cached.expiresAt) }));
+  }
+}
+
+export const hasField = (fieldId: string) => (q: Quote) => q.customFields.some((f) => f.fieldId === fieldId);
+export const withoutFields = (q: Quote) => q.customFields.length === 0;
 
 export interface QuoteItem {
   priceOptionId: string;
@@ -54,9 +85,9 @@ export interface QuoteItem {
 }
 
 /** A line that passes every rule: the quote's product and price, its required fields filled in. */
-export function lineFor(quote: QuoteRecord, quantity = 1): QuoteItem {
+export function lineFor(quote: Quote, quantity = 1): QuoteItem {
   const requiredFields = quote.customFields.filter((f) => f.isRequired).map((f) => ({ fieldId: f.fieldId, value: VALID_FIELD_VALUES[f.fieldId]! }));
-  return { priceOptionId: quote.priceOptionId, productId: quote.productId, quantity, price: centsToDecimal(quote.priceCents), ...(requiredFields.length ? { requiredFields } : {}) };
+  return { priceOptionId: quote.priceOptionId, productId: quote.productId, quantity, price: quote.price, ...(requiredFields.length ? { requiredFields } : {}) };
 }
 
 export function orderBody(items: QuoteItem[], who: Orderer = JSMITH, extra: Record<string, unknown> = {}) {
@@ -74,12 +105,15 @@ export function orderBody(items: QuoteItem[], who: Orderer = JSMITH, extra: Reco
 }
 
 /** POST /orders as an integrator does it: orders:write token of the orderer's tenant, a fresh key unless given. */
-export async function placeOrder(body: unknown, options: { key?: string | null; tenantId?: number; token?: string } = {}): Promise<Response> {
-  const headers: Record<string, string> = {};
+export async function placeOrder(
+  body: unknown,
+  options: { key?: string | null; tenantId?: number; token?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? crypto.randomUUID() : options.key;
   if (key !== null) headers["Idempotency-Key"] = key;
   const token = options.token ?? (await ordersToken(options.tenantId ?? TENANT_A));
-  return call(token, "/orders", { method: "POST", json: body, headers });
+  return contractCall(token, "/orders", { method: "POST", json: body, headers });
 }
 
 export interface RowCounts {
@@ -114,4 +148,4 @@ export async function rowsWrittenBy(action: () => Promise<unknown>): Promise<Row
 export const NOTHING_WRITTEN: RowCounts = { orders: 0, orderLines: 0, usedQuotes: 0, shippingDocuments: 0, shippingDocumentLines: 0, events: 0 };
 
 /** Makes the quote look as if KV had never seen it (eventual consistency, or its TTL ran out). */
-export const dropFromKv = (quote: QuoteRecord) => env.QUOTES.delete(quoteKvKey(quote.priceOptionId));
+export const dropFromKv = (quote: Quote) => env.QUOTES.delete(quoteKvKey(quote.priceOptionId));

@@ -16,7 +16,7 @@ describe("POST /orders: success", () => {
     const options = await issueQuotes("MP-0000001"); // four vendors, two of them with custom fields
     const other = await issueQuote("MP-0000002");
     const items = [...options.map((q, i) => lineFor(q, i + 1)), lineFor(other, 3)];
-    expect(new Set(options.map((q) => q.vendorId)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(options.map((q) => q.vendorName)).size).toBeGreaterThanOrEqual(3);
     expect(items.some((item) => item.requiredFields?.length)).toBe(true);
 
     let res!: Response;
@@ -56,14 +56,18 @@ describe("POST /orders: success", () => {
       created_at: body.data.createdAt,
     });
 
-    const { results: lines } = await env.DB.prepare("SELECT * FROM order_lines WHERE order_id = ? ORDER BY line_number").bind(order.id).all<Record<string, any>>();
+    const { results: lines } = await env.DB.prepare(
+      "SELECT order_lines.*, vendors.name AS vendor_name FROM order_lines JOIN vendors ON vendors.id = order_lines.vendor_id WHERE order_id = ? ORDER BY line_number",
+    )
+      .bind(order.id)
+      .all<Record<string, any>>();
     expect(lines.map((l) => l.quote_id)).toEqual(items.map((i) => i.priceOptionId));
     lines.forEach((line, i) => {
       const quote = [...options, other][i]!;
       expect(line).toMatchObject({
         line_number: i + 1,
         product_id: quote.productId,
-        vendor_id: quote.vendorId,
+        vendor_name: quote.vendorName,
         quantity: items[i]!.quantity,
         price_cents: quote.priceCents,
         extended_price_cents: quote.priceCents * items[i]!.quantity,

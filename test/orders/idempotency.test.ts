@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { IDEMPOTENCY_ENTRY_KEY, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS, type IdempotencyEntry } from "../../src/durable/idempotency-store";
 import { idempotencyStore, MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/http/idempotency";
 import { expectProblem, json, TENANT_A, TENANT_B } from "../helpers/api";
+import { testFault } from "../platform/helpers";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, NOTHING_WRITTEN, orderBody, placeOrder, rowsWrittenBy, withoutFields } from "../helpers/orders";
 
 const CACHED = "X-Idempotency-Cached";
@@ -238,6 +239,25 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
       expect(await runDurableObjectAlarm(storeOf(TENANT_A, key))).toBe(true);
       expect(await storedEntry(TENANT_A, key)).toEqual({ entry: undefined, alarm: null });
     });
+  });
+
+  it("an unavailable idempotency store is 503 with Retry-After, writing nothing and recording nothing", async () => {
+    const key = crypto.randomUUID();
+    const body = await freshBody();
+    let res!: Response;
+    const written = await rowsWrittenBy(async () => {
+      res = await placeOrder(body, { key, headers: testFault("do-unavailable") });
+    });
+    expect(written).toEqual(NOTHING_WRITTEN);
+    const problem = await expectProblem(res, 503);
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(res.headers.get(CACHED)).toBeNull();
+    expect(JSON.stringify(problem)).not.toMatch(/Network connection lost/);
+
+    // Once the store is back, the same request with the same key is a first attempt: its quote is still unused.
+    const retried = await placeOrder(body, { key });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get(CACHED)).toBeNull();
   });
 
   it("keys are scoped to the tenant: the same key from two tenants never meets", async () => {

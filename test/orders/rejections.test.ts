@@ -1,13 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { QuoteRecord } from "../../src/domain/quotes";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import {
+  ageQuote,
   dropFromKv,
   findQuote,
   hasField,
   issueQuote,
-  issueQuotes,
   JSMITH,
   KJOHNSON,
   lineFor,
@@ -16,6 +15,7 @@ import {
   placeOrder,
   rowsWrittenBy,
   withoutFields,
+  type Quote,
   type QuoteItem,
 } from "../helpers/orders";
 
@@ -31,9 +31,9 @@ async function rejected(body: unknown, status: number, options: Parameters<typeo
   return status === 422 ? json(res) : expectProblem(res, status);
 }
 
-let plain: QuoteRecord; // no custom fields
-let exchange: QuoteRecord; // required coreSerialNumber, optional costCenter
-let loan: QuoteRecord; // required loanReturnDate
+let plain: Quote; // no custom fields
+let exchange: Quote; // required coreSerialNumber, optional costCenter
+let loan: Quote; // required loanReturnDate
 let validItems: QuoteItem[];
 
 beforeAll(async () => {
@@ -178,8 +178,9 @@ describe("POST /orders: 404 price option, the whole order fails", () => {
   });
 
   const issuedLongAgo = async () => {
-    const thirtyOneDaysAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
-    return (await issueQuotes("MP-0000014", JSMITH, thirtyOneDaysAgo)).find(withoutFields)!;
+    const quote = await issueQuote("MP-0000014", JSMITH, withoutFields);
+    await ageQuote(quote, 31 * 24 * 60 * 60 * 1000);
+    return quote;
   };
 
   it("an expired quote that KV still serves (expiresAt is enforced on the KV path)", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
 import { searchRaw } from "./helpers";
 
 /** The detail of the 400 Invalid search query problem for `q` on the endpoint. */
@@ -111,10 +112,10 @@ describe("search errors: parameters are 400 validation problems", () => {
   });
 
   it("needs a token and the resource's scope", async () => {
-    await expectProblem(await call(null, "/orders/search"), 401);
+    await expectProblem(await contractCall(null, "/orders/search"), 401);
     const usersOnly = await tokenFor(TENANT_A, ["users:read"]);
-    await expectProblem(await call(usersOnly, "/orders/search"), 403);
-    await expectProblem(await call(usersOnly, "/manufacturers/search"), 403);
-    expect((await call(usersOnly, "/users/search")).status).toBe(200);
+    await expectProblem(await contractCall(usersOnly, "/orders/search"), 403);
+    await expectProblem(await contractCall(usersOnly, "/manufacturers/search"), 403);
+    expect((await contractCall(usersOnly, "/users/search")).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { call, json } from "../helpers/api";
+import { json } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
 
 export type Params = Record<string, string | number | undefined>;
 
@@ -21,7 +22,7 @@ export async function searchData<T = any>(token: string, path: string, params: P
 export function searchRaw(token: string, path: string, params: Params = {}): Promise<Response> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
-  return call(token, `${path}?${query}`);
+  return contractCall(token, `${path}?${query}`);
 }
 
 /**

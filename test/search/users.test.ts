@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPANIES, USERS } from "../../src/db/seed/organizations";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
 import { allPages, searchData, sortedLike } from "./helpers";
 
 type DemoUser = (typeof USERS)[number];
@@ -15,7 +16,7 @@ async function userIds(tenantId: number, q: string, extra: Record<string, string
 }
 
 async function postSearch(tenantId: number, body: unknown) {
-  return call(await tokenFor(tenantId), "/users/search", { method: "POST", json: body });
+  return contractCall(await tokenFor(tenantId), "/users/search", { method: "POST", json: body });
 }
 
 describe("GET /users/search", () => {
