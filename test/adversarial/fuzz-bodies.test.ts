@@ -239,6 +239,25 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
     });
   }
 
+  it("catalog keywords: any text within the limit, full-text search syntax included, is a 200 or a spec 4xx", async () => {
+    const fts = ['"', "*", "NEAR(", "OR", "AND", "NOT", "^", ":", "(", ")", "-", "+", "{", "}", "col:", "''", "\\", "%", "_", "MP-", "12-345"];
+    const query = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 200 }),
+      fc.array(fc.oneof(fc.constantFrom(...fts), fc.string({ maxLength: 6 })), { maxLength: 25 }).map((parts) => parts.join(" ").slice(0, 200)),
+    );
+    const catalog = TARGETS[1]!;
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(query, async (text) => {
+        const res = await send(catalog, JSON.stringify({ ...catalog.base(), filters: { query: text } }));
+        statuses.add(res.status);
+        await expectRefusedOrHarmless(catalog, res, true);
+      }),
+      { numRuns: 40 },
+    );
+    expect(statuses).toContain(200);
+  });
+
   it("regression: POST /orders nested 100,000 deep was a 500 (the idempotency fingerprint recursed); now a 400 naming the body", async () => {
     const res = await send(TARGETS[4]!, `{"notes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
     const { form, body } = await expectSpecError(res, "POST", "/orders");

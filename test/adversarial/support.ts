@@ -88,7 +88,11 @@ const victimCompanyIds = new Set(victimCompanies.map((c) => c.id));
 const victimUsers = USERS.filter((u) => u.tenantId === TENANT_A);
 const victimFacilities = FACILITIES.filter((f) => victimCompanyIds.has(f.companyId));
 const victimAddresses = ADDRESSES.filter((a) => victimCompanyIds.has(a.companyId));
-const victimOrders = demoOrders(DEFAULT_PRODUCT_COUNT).filter((o) => o.tenantId === TENANT_A);
+const allDemoOrders = demoOrders(DEFAULT_PRODUCT_COUNT);
+const victimOrders = allDemoOrders.filter((o) => o.tenantId === TENANT_A);
+
+/** The first seeded demo order of a tenant. */
+export const demoOrderOf = (tenantId: number) => allDemoOrders.find((o) => o.tenantId === tenantId)!;
 
 /** Strings that only tenant 1's records contain (names shared with other tenants, like "Smith", are left out). */
 export const VICTIM_STRINGS: readonly string[] = [
@@ -137,6 +141,3 @@ export function expectNoVictimData(text: string, context: string, extraStrings: 
     }
   }
 }
-
-/** Sanity for the markers themselves: tenant 1 data does contain them (so the leak check can fail). */
-export const victimOrder = victimOrders[0]!;
