@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { StoredResponse } from "../durable/idempotency-store";
 import type { AppEnv, Bindings } from "../env";
 import { IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "./errors";
+import { requireShallowJson } from "./json-depth";
 import { logEvent } from "./logging";
 
 /**
@@ -50,12 +51,15 @@ function requireKey(value: string | undefined): string {
 }
 
 async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
+  let body: unknown;
   try {
     // hono caches the parsed body, so the route's validator does not parse it again.
-    return await c.req.json();
+    body = await c.req.json();
   } catch {
     throw malformedJson();
   }
+  requireShallowJson(body); // canonicalJson below recurses
+  return body;
 }
 
 const isCacheable = (status: number) => (status >= 200 && status < 300) || status >= 500;

@@ -1,33 +1,11 @@
 import { env } from "cloudflare:test";
-import { importJWK, SignJWT, type JWK } from "jose";
+import { importJWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
 import { call, expectProblem, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
-
-const privateJwk = () => JSON.parse(env.JWT_PRIVATE_KEY) as JWK;
-const b64url = (value: object | string) =>
-  btoa(typeof value === "string" ? value : JSON.stringify(value)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
-/** A token signed with the real key and whatever claims/header the test wants. */
-async function forge(claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) {
-  const now = Math.floor(Date.now() / 1000);
-  const key = await importJWK(privateJwk(), "RS256");
-  return new SignJWT({ tid: TENANT_A, scope: "users:read", sub: "forged", jti: crypto.randomUUID(), iss: env.ISSUER, aud: env.AUDIENCE, iat: now, exp: now + 600, ...claims })
-    .setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", ...header })
-    .sign(key);
-}
-
-async function expect401(token: string | null, authorization?: string) {
-  const headers = authorization ? { Authorization: authorization } : undefined;
-  const res = await call(token, "/users/lookup?userId=1", { headers });
-  const body = await expectProblem(res, 401);
-  await expectMatchesContract(res, "GET", "/users/lookup");
-  expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer realm="medparts"/);
-  expect(JSON.stringify(body)).not.toContain("John");
-  return res;
-}
+import { b64url, expect401, forge, privateJwk } from "../helpers/tokens";
 
 describe("bearer token verification", () => {
   let valid: string;

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import { issueQuote, JSMITH, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { tableCounts, type TableCounts } from "./support";
+
+/**
+ * Races, on top of test/orders/single-use.test.ts (10 orders on one quote, different keys) and
+ * test/orders/idempotency.test.ts (20 identical requests, one key): here the two mixed, one key with
+ * different bodies, many independent orders at once, parallel quotes and parallel token requests. After
+ * each race the D1 row counts must match exactly what the responses say succeeded.
+ */
+
+let nextProduct = 451;
+const freshQuote = () => issueQuote(`MP-${String(nextProduct++).padStart(7, "0")}`, JSMITH, withoutFields);
+
+async function raceCounting<T>(race: () => Promise<T>): Promise<{ result: T; added: TableCounts }> {
+  const before = await tableCounts();
+  const result = await race();
+  const after = await tableCounts();
+  const added = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof TableCounts]])) as unknown as TableCounts;
+  return { result, added };
+}
+
+const orderRows = (orders: number, lines = orders) => ({ orders, order_lines: lines, quotes: 0, used_quotes: lines, shipping_documents: orders, outbox_events: orders, api_clients: 0 });
+
+async function summarize(responses: Response[]) {
+  const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status, cached: r.headers.get("X-Idempotency-Cached"), body: await json(r) })));
+  const created = bodies.filter((b) => b.status === 201);
+  return { bodies, created, orderNumbers: new Set(created.map((b) => b.body.data.orderNumber as string)) };
+}
+
+describe("concurrency: counts in D1 match exactly what succeeded", () => {
+  beforeAll(() => tokenFor(TENANT_A, ["orders:write"])); // its client row is not part of any race
+  it("one quote, 6 retries under one key mixed with 6 requests under their own keys: exactly one order", async () => {
+    const body = orderBody([lineFor(await freshQuote())]);
+    const sharedKey = crypto.randomUUID();
+    const { result, added } = await raceCounting(() =>
+      Promise.all(Array.from({ length: 12 }, (_, i) => placeOrder(body, { key: i % 2 === 0 ? sharedKey : crypto.randomUUID() }))),
+    );
+    const { bodies, orderNumbers } = await summarize(result);
+    expect(orderNumbers.size, JSON.stringify(bodies.map((b) => b.status))).toBe(1);
+    for (const b of bodies) {
+      // Losers: replay of the winner (201, cached), idempotency conflict ({ error }), or the quote already used (409 problem).
+      if (b.status === 201) expect(orderNumbers).toContain(b.body.data.orderNumber);
+      else expect(b.status).toBe(409);
+    }
+    expect(added).toEqual(orderRows(1));
+  });
+
+  it("one key, five different bodies at once: exactly one order, the others 409 { error } and their quotes stay unused", async () => {
+    const key = crypto.randomUUID();
+    const bodies = await Promise.all(Array.from({ length: 5 }, async () => orderBody([lineFor(await freshQuote())])));
+    const { result, added } = await raceCounting(() => Promise.all(bodies.map((body) => placeOrder(body, { key }))));
+    const { bodies: answers, created } = await summarize(result);
+    expect(created.length).toBe(1);
+    for (const answer of answers.filter((a) => a.status !== 201)) {
+      expect(answer.status).toBe(409);
+      expect(Object.keys(answer.body)).toEqual(["error"]);
+    }
+    expect(added).toEqual(orderRows(1));
+  });
+
+  it("eight independent orders at once: all succeed with distinct order numbers and exactly their rows", async () => {
+    const bodies = await Promise.all(Array.from({ length: 8 }, async () => orderBody([lineFor(await freshQuote()), lineFor(await freshQuote())])));
+    const { result, added } = await raceCounting(() => Promise.all(bodies.map((body) => placeOrder(body))));
+    const { bodies: answers, created, orderNumbers } = await summarize(result);
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    expect(orderNumbers.size).toBe(8);
+    expect(new Set(created.map((c) => c.body.data.eventId)).size).toBe(8);
+    expect(added).toEqual(orderRows(8, 16));
+  });
+
+  it("parallel catalog details of one product: every call its own quotes, all distinct, all stored", async () => {
+    const token = await tokenFor(TENANT_A, ["catalog:read"]);
+    const detail = { productId: "MP-0000500", requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId };
+    const { result, added } = await raceCounting(() =>
+      Promise.all(Array.from({ length: 6 }, () => call(token, "/catalog/detail", { method: "POST", json: detail }))),
+    );
+    expect(result.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const ids = (await Promise.all(result.map(async (r) => (await json(r)).data.options.map((o: { priceOptionId: string }) => o.priceOptionId)))).flat();
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(added).toEqual({ ...orderRows(0), quotes: ids.length });
+  });
+
+  it("parallel token requests of one client: all succeed with distinct jti, each token works, no client row added", async () => {
+    const creds = await newClient(TENANT_A, ["users:read"]);
+    const { result, added } = await raceCounting(() => Promise.all(Array.from({ length: 8 }, () => requestToken(creds))));
+    expect(result.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const tokens: string[] = await Promise.all(result.map(async (r) => (await json(r)).access_token));
+    const jtis = tokens.map((t) => JSON.parse(atob(t.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).jti);
+    expect(new Set(jtis).size).toBe(8);
+    expect(added).toEqual(orderRows(0));
+    const uses = await Promise.all(tokens.map((t) => call(t, "/users/lookup?userId=1")));
+    expect(uses.map((r) => r.status)).toEqual(Array(8).fill(200));
+  });
+});

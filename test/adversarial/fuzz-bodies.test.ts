@@ -1,0 +1,274 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/domain/order-options";
+import { CATALOG_SORT_FIELDS } from "../../src/search/catalog-query";
+import { call, newClient, TENANT_A, tokenFor, type ClientCredentials } from "../helpers/api";
+import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
+import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
+import {
+  DEEP_BODIES,
+  encodeBody,
+  hostileArray,
+  hostileCode,
+  hostileId,
+  hostileObject,
+  hostileText,
+  MALFORMED_BODIES,
+  nonString,
+  rawNumber,
+} from "./hostile";
+import { expectNoWrites, expectSpecError } from "./support";
+
+/**
+ * Every JSON endpoint gets random and malformed bodies (spec 7.2): the answer is a 4xx in one of the
+ * spec's error forms, documented for the operation, never a 5xx, and nothing is written. Each target starts
+ * from a body the endpoint accepts (the last test proves it), so a mutation reaches as deep as it can.
+ */
+
+type Path = (string | number)[];
+interface Field {
+  path: Path;
+  hostile: fc.Arbitrary<unknown>;
+  /** Deleting a required field must be refused too. */
+  required?: boolean;
+}
+interface Target {
+  path: string;
+  token: () => Promise<string | null>;
+  headers?: () => Record<string, string>;
+  base: () => Record<string, unknown>;
+  fields: Field[];
+  /** A random body that happens to be valid may succeed (searches: every filter optional). */
+  readOnly: boolean;
+}
+
+const RUNS = { fields: 30, whole: 12, duplicates: 6 };
+
+let orderBase: Record<string, unknown>;
+let tokenClient: ClientCredentials;
+const allScopes = () => tokenFor(TENANT_A);
+
+const facilityIds: Field[] = [
+  { path: ["requesterId"], hostile: hostileId(), required: true },
+  { path: ["facilityId"], hostile: hostileId(), required: true },
+];
+
+const TARGETS: Target[] = [
+  {
+    path: "/auth/oauth2/token",
+    token: async () => null,
+    base: () => ({ grant_type: "client_credentials", client_id: tokenClient.clientId, client_secret: tokenClient.clientSecret }),
+    fields: [
+      { path: ["grant_type"], hostile: fc.oneof(nonString(), fc.string().filter((s) => s !== "client_credentials")), required: true },
+      { path: ["client_id"], hostile: nonString(), required: true },
+      { path: ["client_secret"], hostile: fc.oneof(nonString(), fc.string({ unit: "grapheme", maxLength: 80 })), required: true },
+      { path: ["scope"], hostile: fc.oneof(nonString(), fc.constantFrom("", " ", "admin", "users:read admin", "users:write")) },
+    ],
+    readOnly: false,
+  },
+  {
+    path: "/catalog/search",
+    token: allScopes,
+    base: () => ({ requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId, filters: { query: "pump" }, pagination: { limit: 5 } }),
+    fields: [
+      ...facilityIds,
+      { path: ["filters"], hostile: hostileObject(true) },
+      { path: ["filters", "query"], hostile: hostileText(200, { nullable: true }) },
+      { path: ["filters", "facets"], hostile: hostileArray(10, true) },
+      { path: ["filters", "facets", 0], hostile: fc.oneof(hostileObject(), fc.record({ field: hostileCode(["manufacturer", "category"]), values: fc.constant(["x"]) })) },
+      { path: ["filters", "facets", 0, "values"], hostile: fc.oneof(hostileArray(50), fc.constant([]), fc.constant([" "])) },
+      { path: ["pagination"], hostile: hostileObject(true) },
+      { path: ["pagination", "limit"], hostile: fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.integer())) },
+      { path: ["pagination", "sortBy"], hostile: hostileCode(CATALOG_SORT_FIELDS, true) },
+      { path: ["pagination", "sortDirection"], hostile: hostileCode(["Asc", "Desc"], true) },
+    ],
+    readOnly: true,
+  },
+  {
+    path: "/catalog/detail",
+    token: allScopes,
+    base: () => ({ productId: "MP-0000001", requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId }),
+    fields: [
+      ...facilityIds,
+      { path: ["productId"], hostile: fc.oneof(hostileText(64, { min: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 })), required: true },
+    ],
+    readOnly: false,
+  },
+  {
+    path: "/users/search",
+    token: allScopes,
+    base: () => ({ filters: { lastNameContains: "smi" }, pagination: { limit: 5 } }),
+    fields: [
+      { path: ["filters"], hostile: hostileObject() },
+      { path: ["filters", "lastNameContains"], hostile: hostileText(200, { min: 3 }) },
+      { path: ["filters", "email"], hostile: hostileText(200, { min: 1 }) },
+      {
+        path: ["filters", "id"],
+        hostile: fc.oneof(
+          fc.constantFrom("1", "NaN", true, null, [1], rawNumber("1e400"), rawNumber("123456789012345678901234567890")),
+          fc.integer({ max: -1 }),
+          fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
+        ),
+      },
+      { path: ["filters", "noSuchFilter"], hostile: fc.jsonValue() },
+      { path: ["pagination"], hostile: hostileObject() },
+    ],
+    readOnly: true,
+  },
+  {
+    path: "/orders",
+    token: () => tokenFor(TENANT_A, ["orders:write"]),
+    headers: () => ({ "Idempotency-Key": crypto.randomUUID() }),
+    base: () => orderBase,
+    fields: [
+      ...(["requesterId", "userId", "facilityId", "shippingAddressId", "billingAddressId"] as const).map((name) => ({ path: [name], hostile: hostileId(), required: true })),
+      { path: ["shippingMethod"], hostile: hostileCode(SHIPPING_METHOD_CODES), required: true },
+      { path: ["quoteItems"], hostile: fc.oneof(hostileArray(50), fc.constant([])), required: true },
+      { path: ["quoteItems", 0], hostile: hostileObject() },
+      { path: ["quoteItems", 0, "priceOptionId"], hostile: fc.oneof(hostileText(100, { min: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 60 })), required: true },
+      { path: ["quoteItems", 0, "productId"], hostile: fc.oneof(hostileText(100, { min: 1 }), fc.constantFrom("MP-0000002", "mp-0000001 ", "MP-9999999")), required: true },
+      { path: ["quoteItems", 0, "quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })), required: true },
+      {
+        path: ["quoteItems", 0, "price"],
+        hostile: fc.oneof(hostileId(), fc.constantFrom(0.001, 1.005, -1, 0, 1e-7), fc.double({ min: 0.01, max: 1e9, noNaN: true })),
+        required: true,
+      },
+      { path: ["quoteItems", 0, "requiredFields"], hostile: fc.oneof(hostileArray(50, true), fc.constant([{ fieldId: "a", value: "1" }, { fieldId: "a", value: "2" }])) },
+      { path: ["poNumber"], hostile: fc.oneof(hostileText(50, { nullable: true }), fc.constantFrom("", "   ", null)) },
+      { path: ["payment"], hostile: fc.oneof(hostileObject(true), fc.record({ paymentMethod: hostileCode(PAYMENT_METHOD_CODES) })) },
+      { path: ["notes"], hostile: hostileText(2000, { nullable: true }) },
+    ],
+    readOnly: false,
+  },
+];
+
+function setAt(body: Record<string, unknown>, path: Path, value: unknown, remove: boolean): Record<string, unknown> {
+  const copy = structuredClone(body);
+  let node: any = copy;
+  path.slice(0, -1).forEach((key, i) => {
+    if (node[key] === null || typeof node[key] !== "object") node[key] = typeof path[i + 1] === "number" ? [] : {};
+    node = node[key];
+  });
+  const last = path[path.length - 1]!;
+  if (remove) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+async function send(target: Target, text: string): Promise<Response> {
+  return call(await target.token(), target.path, { method: "POST", body: text, headers: { "Content-Type": "application/json", ...target.headers?.() } });
+}
+
+/** A 4xx in a spec error form; a read endpoint may instead answer a documented 2xx. */
+async function expectRefusedOrHarmless(target: Target, res: Response, allowSuccess: boolean) {
+  if (allowSuccess && target.readOnly && res.status === 200) return expectMatchesContract(res, "POST", target.path);
+  await expectSpecError(res, "POST", target.path);
+}
+
+describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error form, never a 5xx, never a write", () => {
+  beforeAll(async () => {
+    tokenClient = await newClient(TENANT_A, ["catalog:read"]);
+    orderBase = orderBody([lineFor(await issueQuote("MP-0000041", JSMITH, withoutFields))]);
+    await Promise.all([allScopes(), TARGETS[4]!.token()]);
+  });
+
+  it("the targets cover every documented JSON request body", async () => {
+    const withJsonBody = operationsOf(await servedDocument())
+      .filter((o) => (o.operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content?.["application/json"])
+      .map((o) => o.path.replace("/customer/api", ""));
+    expect(TARGETS.map((t) => t.path).sort()).toEqual(withJsonBody.sort());
+  });
+
+  for (const target of TARGETS) {
+    describe(`POST ${target.path}`, () => {
+      it("one field replaced by a hostile value (wrong type, huge or NaN-like number, unicode, oversized) or a required field removed", async () => {
+        const mutation = fc.oneof(
+          ...target.fields.map((field) =>
+            fc.record({ field: fc.constant(field), value: field.hostile, remove: field.required ? fc.boolean() : fc.constant(false) }),
+          ),
+        );
+        await expectNoWrites(() =>
+          fc.assert(
+            fc.asyncProperty(mutation, async ({ field, value, remove }) => {
+              const res = await send(target, encodeBody(setAt(target.base(), field.path, value, remove)));
+              await expectSpecError(res, "POST", target.path);
+            }),
+            { numRuns: RUNS.fields },
+          ),
+        );
+      });
+
+      it("random JSON documents and random text as the whole body", async () => {
+        const body = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ unit: "grapheme", maxLength: 200 }), fc.string({ unit: "binary", maxLength: 50 }));
+        await expectNoWrites(() =>
+          fc.assert(
+            fc.asyncProperty(body, async (text) => expectRefusedOrHarmless(target, await send(target, text), true)),
+            { numRuns: RUNS.whole },
+          ),
+        );
+      });
+
+      it("duplicate keys in the raw text: the last, hostile one counts", async () => {
+        const topLevel = target.fields.filter((f) => f.path.length === 1);
+        const duplicate = fc.oneof(...topLevel.map((field) => fc.record({ name: fc.constant(field.path[0] as string), value: field.hostile })));
+        await expectNoWrites(() =>
+          fc.assert(
+            fc.asyncProperty(duplicate, async ({ name, value }) => {
+              const text = `${encodeBody(target.base()).slice(0, -1)},${JSON.stringify(name)}:${encodeBody(value)}}`;
+              await expectSpecError(await send(target, text), "POST", target.path);
+            }),
+            { numRuns: RUNS.duplicates },
+          ),
+        );
+      });
+
+      it("malformed JSON, and nesting hundreds of thousands deep, as the body and inside the first field", async () => {
+        const [first] = target.fields;
+        const bodies = [...MALFORMED_BODIES, ...DEEP_BODIES];
+        const inField = DEEP_BODIES.map((deep) => encodeBody(setAt(target.base(), first!.path, "\u0000deep", false)).replace('"\\u0000deep"', deep));
+        await expectNoWrites(async () => {
+          for (const [texts, allowSuccess] of [[bodies, true], [inField, false]] as const) {
+            for (const text of texts) {
+              const res = await send(target, text);
+              expect(res.status, `body ${text.slice(0, 40)}... (${text.length} chars)`).toBeLessThan(500);
+              await expectRefusedOrHarmless(target, res, allowSuccess);
+            }
+          }
+        });
+      });
+    });
+  }
+
+  it("catalog keywords: any text within the limit, full-text search syntax included, is a 200 or a spec 4xx", async () => {
+    const fts = ['"', "*", "NEAR(", "OR", "AND", "NOT", "^", ":", "(", ")", "-", "+", "{", "}", "col:", "''", "\\", "%", "_", "MP-", "12-345"];
+    const query = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 200 }),
+      fc.array(fc.oneof(fc.constantFrom(...fts), fc.string({ maxLength: 6 })), { maxLength: 25 }).map((parts) => parts.join(" ").slice(0, 200)),
+    );
+    const catalog = TARGETS[1]!;
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(query, async (text) => {
+        const res = await send(catalog, JSON.stringify({ ...catalog.base(), filters: { query: text } }));
+        statuses.add(res.status);
+        await expectRefusedOrHarmless(catalog, res, true);
+      }),
+      { numRuns: 40 },
+    );
+    expect(statuses).toContain(200);
+  });
+
+  it("regression: POST /orders nested 100,000 deep was a 500 (the idempotency fingerprint recursed); now a 400 naming the body", async () => {
+    const res = await send(TARGETS[4]!, `{"notes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    const { form, body } = await expectSpecError(res, "POST", "/orders");
+    expect(form).toBe("validation");
+    expect(body.errors).toEqual({ body: ["JSON nested deeper than 32 levels."] });
+  });
+
+  it("every target's base body is accepted, so the mutations above start from a request that would succeed", async () => {
+    for (const target of TARGETS) {
+      const res = await send(target, JSON.stringify(target.base()));
+      expect(res.status, `${target.path}: ${await res.clone().text()}`).toBe(target.path === "/orders" ? 201 : 200);
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import fc from "fast-check";
+
+/**
+ * Hostile values for property tests: for each kind of field, values that the field must refuse.
+ * Raw JSON number literals that JSON.stringify cannot produce (1e400, 30-digit integers, -0) are carried
+ * as a marker string and spliced into the body text by `encodeBody`.
+ */
+
+const RAW = "\u0000raw:";
+export const rawNumber = (literal: string) => `${RAW}${literal}`;
+
+/** Number literals no field accepts: infinite after parsing, beyond safe integers, or zero. */
+export const RAW_NUMBERS = ["1e400", "-1e400", "1E+9999", "123456789012345678901234567890", "-0", "0e0", "-123456789012345678901234567890"];
+
+/** Serializes a body, replacing raw-number markers by their literal text. */
+export function encodeBody(body: unknown): string {
+  return JSON.stringify(body).replace(/"\\u0000raw:([^"]*)"/g, "$1");
+}
+
+const NAN_LIKE = ["NaN", "Infinity", "-Infinity", "1e400", "0x10", "1_000", "١٢٣", "", " ", "null", "undefined", "true", "[]", "{}", "1;DROP TABLE orders", "' OR 1=1 --", "\u0000"];
+
+const unicodeText = fc.string({ unit: "grapheme", maxLength: 40 });
+const smallJson = fc.jsonValue({ maxDepth: 3 });
+
+/** JSON values that are not strings (null optional: nullish fields accept it). */
+export function nonString(nullable = false) {
+  return fc.oneof(
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.array(smallJson, { maxLength: 4 }),
+    fc.dictionary(unicodeText, smallJson, { maxKeys: 4 }),
+    fc.constantFrom(...RAW_NUMBERS.map(rawNumber)),
+    ...(nullable ? [] : [fc.constant(null)]),
+  );
+}
+
+/** Values a positive integer id refuses: NaN-like and numeric strings, fractions, zero and negatives, unsafe and infinite numbers, other types. */
+export function hostileId(nullable = false) {
+  return fc.oneof(
+    fc.constantFrom(...NAN_LIKE, "1", "50001"),
+    unicodeText,
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
+    fc.integer({ max: 0 }),
+    fc.constantFrom(2 ** 53, 1e21, 1e308, Number.MAX_VALUE, ...RAW_NUMBERS.map(rawNumber)),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(unicodeText, smallJson, { maxKeys: 3 }),
+    ...(nullable ? [] : [fc.constant(null)]),
+  );
+}
+
+/** Values a string field of at most `max` characters refuses: other types, or too long (unicode). */
+export function hostileText(max: number, options: { nullable?: boolean; min?: number } = {}) {
+  const tooLong = fc.string({ unit: "grapheme", minLength: max + 1, maxLength: max + 20 }).filter((s) => s.length > max);
+  const tooShort = options.min ? [fc.string({ unit: "grapheme-ascii", maxLength: options.min - 1 })] : [];
+  return fc.oneof(nonString(options.nullable), tooLong, ...tooShort);
+}
+
+/** Values a code list field (case-insensitive) refuses. */
+export function hostileCode(codes: readonly string[], nullable = false) {
+  const known = new Set(codes.map((c) => c.toUpperCase()));
+  return fc.oneof(
+    nonString(nullable),
+    fc.oneof(unicodeText, fc.constantFrom(...NAN_LIKE)).filter((s) => !known.has(s.trim().toUpperCase())),
+  );
+}
+
+/** Values an array field of at most `max` items refuses: other types, or oversized arrays. */
+export function hostileArray(max: number, nullable = false) {
+  return fc.oneof(
+    fc.oneof(fc.integer(), fc.boolean(), unicodeText, fc.dictionary(unicodeText, smallJson, { maxKeys: 3 }), ...(nullable ? [] : [fc.constant(null)])),
+    fc.array(fc.integer(), { minLength: max + 1, maxLength: max + 5 }),
+  );
+}
+
+/** Values an object field refuses. */
+export function hostileObject(nullable = false) {
+  return fc.oneof(
+    fc.integer(),
+    fc.boolean(),
+    unicodeText,
+    fc.array(smallJson, { maxLength: 3 }),
+    ...(nullable ? [] : [fc.constant(null)]),
+  );
+}
+
+/** Whole bodies that are not JSON at all, or not JSON an endpoint can use. */
+export const MALFORMED_BODIES: readonly string[] = [
+  "",
+  " ",
+  "{",
+  "}",
+  "[",
+  '{"a":',
+  '{"a":1,}',
+  "{'a':1}",
+  "{a:1}",
+  "NaN",
+  "Infinity",
+  "undefined",
+  "\uFEFF{}",
+  "{}garbage",
+  '{"a":"\\ud800"}',
+  '{"a":"\\u00"}',
+  "1e400",
+  "-",
+  "\u0000",
+  "null",
+  "true",
+  "[]",
+  "0",
+  '"string"',
+  "[".repeat(5000),
+];
+
+/** Nesting deep enough to exhaust a recursive walker, small enough for the 1 MiB body limit. */
+export const DEEP_BODIES: readonly string[] = [40, 100_000].flatMap((depth) => ["[".repeat(depth) + "]".repeat(depth), '{"a":'.repeat(depth) + "1" + "}".repeat(depth)]);

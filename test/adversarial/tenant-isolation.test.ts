@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { call, newClient, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
+import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
+import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "./support";
+import { TENANT_MATRIX, type AttackCase, type AttackContext, type AttackRequest } from "./tenant-matrix";
+
+/** Operations whose public documentation quotes the demo data in its examples (not a leak). */
+const DOCUMENTATION = new Set(["get /customer/api/openapi.json"]);
+
+let ctx: AttackContext;
+let attackerToken: string;
+
+async function send(request: AttackRequest): Promise<Response> {
+  const headers = request.idempotent ? { "Idempotency-Key": crypto.randomUUID() } : undefined;
+  return call(request.bearer ? attackerToken : null, request.path, { method: request.method, json: request.json, headers });
+}
+
+const listAt = (body: any, path: string): unknown[] => path.split(".").reduce((node, key) => node?.[key], body);
+
+/** The body without what differs per request (correlation id, time) and with the probed value masked. */
+const normalized = (text: string, value: string | number) =>
+  text.replaceAll(String(value), "<value>").replace(/"(correlationId|timestamp)":"[^"]*"/g, '"$1":"-"');
+
+async function attack(operation: string, c: AttackCase) {
+  const [method] = operation.split(" ");
+  const victimValue = c.victim(ctx);
+  const request = await c.request(victimValue, ctx);
+  const res = await send(request);
+  const text = await res.clone().text();
+  const context = `${operation} with tenant 1's ${c.input} ${victimValue}`;
+  expectNoVictimData(text, context);
+
+  const { path } = request;
+  if ("denied" in c.expect) {
+    expect(c.expect.denied, `${context}: ${res.status} ${text.slice(0, 300)}`).toContain(res.status);
+    await expectSpecError(res, method!, path);
+  } else {
+    expect(res.status, `${context}: ${text.slice(0, 300)}`).toBe(200);
+    await expectMatchesContract(res, method!, path);
+    expect(listAt(await res.json(), c.expect.empty), context).toEqual([]);
+  }
+
+  if (c.unknown !== undefined) {
+    const probe = await send(await c.request(c.unknown, ctx));
+    expect(probe.status, `${context}: an unknown value must look the same`).toBe(res.status);
+    expect(normalized(await probe.text(), c.unknown)).toBe(normalized(text, victimValue));
+  }
+
+  if (c.own !== undefined) {
+    const control = await send(await c.request(c.own, ctx));
+    const controlText = await control.text();
+    expect(control.status, `${operation} with the attacker's own ${c.input} must succeed: ${controlText.slice(0, 300)}`).toBeLessThan(300);
+    if ("empty" in c.expect) expect(listAt(JSON.parse(controlText), c.expect.empty).length, `${operation} own ${c.input}`).toBeGreaterThan(0);
+  }
+}
+
+describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
+  beforeAll(async () => {
+    const [victimClient, attackerClient] = await Promise.all([newClient(TENANT_A, ["catalog:read"]), newClient(TENANT_B, ["catalog:read"])]);
+    const victimQuote = await issueQuote("MP-0000002", JSMITH, withoutFields);
+    ctx = { victimClient, attackerClient, victimPriceOptionId: victimQuote.priceOptionId };
+    attackerToken = await tokenFor(TENANT_B);
+  });
+
+  it("has a row for every operation of the OpenAPI document and every route the app serves, and no other", async () => {
+    const documented = operationsOf(await servedDocument()).map((o) => `${o.method} ${o.path}`);
+    const served = createApp()
+      .routes.filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`);
+    const rows = Object.keys(TENANT_MATRIX).sort();
+    expect(rows, "add the new operation to TENANT_MATRIX").toEqual([...new Set(documented)].sort());
+    expect(rows, "add the new route to TENANT_MATRIX").toEqual([...new Set(served)].sort());
+  });
+
+  it("the leak markers are real: tenant 1's own view of its data contains them", async () => {
+    const res = await call(await tokenFor(TENANT_A), "/orders/search?q=" + encodeURIComponent("requesterId:50001") + "&include=lineItems,shippingInfo&limit=100");
+    const text = await res.text();
+    expect(VICTIM_STRINGS.filter((s) => text.includes(s)).length).toBeGreaterThan(2);
+    expect(() => expectNoVictimData(text, "tenant 1 itself")).toThrow();
+  });
+
+  for (const [operation, row] of Object.entries(TENANT_MATRIX)) {
+    if ("noTenantData" in row) {
+      it(`${operation}: ${row.noTenantData}; answers tenant 2 without tenant-1 data`, async () => {
+        const [, path] = operation.split(" ");
+        const res = await call(attackerToken, `https://medparts.test${path}?q=${encodeURIComponent('name~"med"')}`);
+        expect(res.status).toBe(200);
+        if (!DOCUMENTATION.has(operation)) expectNoVictimData(await res.text(), operation);
+      });
+      continue;
+    }
+    describe(operation, () => {
+      for (const c of row.cases) it(`${c.input}: ${"denied" in c.expect ? c.expect.denied.join("/") : "empty result"}, no tenant-1 data`, () => attack(operation, c));
+    });
+  }
+});

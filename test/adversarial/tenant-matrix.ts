@@ -1,0 +1,187 @@
+import { productId } from "../../src/db/seed/catalog";
+import { USERS } from "../../src/db/seed/organizations";
+import type { ClientCredentials } from "../helpers/api";
+import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, withoutFields, type Orderer } from "../helpers/orders";
+import { demoOrderOf } from "./support";
+
+/**
+ * THE tenant isolation matrix: every operation of the served OpenAPI document has a row (the test fails
+ * otherwise), and every id-bearing input of an operation has a case. The attacker is tenant 2 (Lakeside,
+ * kjohnson); the victim is tenant 1 (St. Mary's). Each case sends the victim's value where the attacker's
+ * own belongs and states what must come back:
+ * - `denied`: one of `statuses`, an error body with no tenant-1 data;
+ * - `empty`: a search answers 200 with the list at `list` empty (filters are tenant-scoped, not access checks).
+ * `own` is the attacker's own value: the same request must then succeed, so the denial is the tenant's doing.
+ * `unknown` is a value that exists nowhere: the answer must be identical, so no tenant-1 id can be probed.
+ */
+
+export interface AttackContext {
+  victimClient: ClientCredentials;
+  attackerClient: ClientCredentials;
+  /** A price option issued to the victim (jsmith at facility 1001). */
+  victimPriceOptionId: string;
+}
+
+export interface AttackRequest {
+  method: "GET" | "POST";
+  /** As for `call()`: relative to /customer/api unless it starts with /auth or /health. */
+  path: string;
+  json?: unknown;
+  /** Send the attacker's bearer token (tenant 2, all scopes). The token endpoint authenticates by itself. */
+  bearer: boolean;
+  idempotent?: boolean;
+}
+
+type Value = string | number;
+
+export interface AttackCase {
+  input: string;
+  victim: (ctx: AttackContext) => Value;
+  own?: Value;
+  unknown?: Value;
+  request: (value: Value, ctx: AttackContext) => AttackRequest | Promise<AttackRequest>;
+  expect: { denied: number[] } | { empty: string };
+}
+
+export type MatrixRow = { cases: AttackCase[] } | { noTenantData: string };
+
+const DENIED = { denied: [403] };
+const get = (path: string): AttackRequest => ({ method: "GET", path, bearer: true });
+const post = (path: string, json: unknown): AttackRequest => ({ method: "POST", path, json, bearer: true });
+const q = (path: string, query: string, extra = "") => get(`${path}?q=${encodeURIComponent(query)}${extra}`);
+
+const victimUsers = USERS.filter((u) => u.tenantId === 1);
+const attacker = KJOHNSON;
+const victim = JSMITH;
+const victimOrder = demoOrderOf(victim.tenantId);
+const attackerOwnOrder = demoOrderOf(attacker.tenantId);
+
+/** Catalog calls: the requester (contactId) and the facility are both checked against the caller's tenant. */
+function catalogCases(path: string, extra: Record<string, unknown>): AttackCase[] {
+  return [
+    {
+      input: "requesterId",
+      victim: () => victim.requesterContactId,
+      own: attacker.requesterContactId,
+      unknown: 99_999_999,
+      request: (requesterId) => post(path, { ...extra, requesterId, facilityId: attacker.facilityId }),
+      expect: DENIED,
+    },
+    {
+      input: "facilityId",
+      victim: () => victim.facilityId,
+      own: attacker.facilityId,
+      unknown: 99_999_999,
+      request: (facilityId) => post(path, { ...extra, requesterId: attacker.requesterContactId, facilityId }),
+      expect: DENIED,
+    },
+  ];
+}
+
+let nextProduct = 300;
+
+/** An order body of the attacker with a fresh quote of its own, one field swapped. */
+async function attackerOrder(field: keyof Orderer, value: Value): Promise<AttackRequest> {
+  const quote = await issueQuote(productId(nextProduct++), attacker, withoutFields);
+  return { ...post("/orders", orderBody([lineFor(quote)], { ...attacker, [field]: value })), idempotent: true };
+}
+
+function orderFieldCase(input: string, field: keyof Orderer, ownValue: number, statuses: number[]): AttackCase {
+  return {
+    input,
+    victim: () => victim[field],
+    own: ownValue,
+    unknown: 99_999_999,
+    request: (value) => attackerOrder(field, value),
+    expect: { denied: statuses },
+  };
+}
+
+export const TENANT_MATRIX: Record<string, MatrixRow> = {
+  "get /health/live": { noTenantData: "liveness probe, no parameters" },
+  "get /health/ready": { noTenantData: "readiness probe, no parameters" },
+  "get /auth/.well-known/jwks.json": { noTenantData: "public signing keys" },
+  "get /auth/.well-known/openid-configuration": { noTenantData: "public discovery document" },
+  "get /customer/api/openapi.json": { noTenantData: "public API description" },
+  "get /customer/api/manufacturers/search": { noTenantData: "manufacturers are the shared catalog, not tenant data" },
+
+  "post /auth/oauth2/token": {
+    cases: [
+      {
+        input: "client_id (with the attacker's own secret)",
+        victim: (ctx) => ctx.victimClient.clientId,
+        unknown: "mpc_doesnotexist00",
+        request: (clientId, ctx) => ({
+          method: "POST",
+          path: "/auth/oauth2/token",
+          bearer: false,
+          json: { grant_type: "client_credentials", client_id: clientId, client_secret: ctx.attackerClient.clientSecret },
+        }),
+        expect: { denied: [401] },
+      },
+    ],
+  },
+
+  "get /customer/api/users/lookup": {
+    cases: [
+      // 403 for another tenant's user is the spec's rule (7.1, cross-tenant access); nothing of the user is shown.
+      ...victimUsers.map((u) => ({ input: `userId (${u.loginUserId})`, victim: () => u.id, own: attacker.userId, request: (v: Value) => get(`/users/lookup?userId=${v}`), expect: DENIED })),
+      ...victimUsers.map((u) => ({ input: `loginUserId (${u.loginUserId})`, victim: () => u.loginUserId, own: "kjohnson", request: (v: Value) => get(`/users/lookup?loginUserId=${v}`), expect: DENIED })),
+    ],
+  },
+
+  "get /customer/api/users/search": {
+    cases: [
+      { input: "q id", victim: () => victim.userId, own: attacker.userId, request: (v) => q("/users/search", `id:${v}`), expect: { empty: "data.items" } },
+      { input: "q contactId", victim: () => victim.requesterContactId, own: attacker.requesterContactId, request: (v) => q("/users/search", `contactId:${v}`), expect: { empty: "data.items" } },
+      { input: "q customerId (company)", victim: () => 101, own: 201, request: (v) => q("/users/search", `customerId:${v}`), expect: { empty: "data.items" } },
+      { input: "q email", victim: () => "john.smith@stmarys.example", own: "karen.johnson@lakeside.example", request: (v) => q("/users/search", `email:"${v}"`), expect: { empty: "data.items" } },
+      { input: "q companyName contains", victim: () => "Mary", own: "Lakeside", request: (v) => q("/users/search", `companyName~"${v}"`), expect: { empty: "data.items" } },
+    ],
+  },
+
+  "post /customer/api/users/search": {
+    cases: [
+      { input: "filters.id", victim: () => victim.userId, own: attacker.userId, request: (v) => post("/users/search", { filters: { id: v } }), expect: { empty: "data.users" } },
+      { input: "filters.contactId", victim: () => victim.requesterContactId, own: attacker.requesterContactId, request: (v) => post("/users/search", { filters: { contactId: v } }), expect: { empty: "data.users" } },
+      { input: "filters.customerId", victim: () => 101, own: 201, request: (v) => post("/users/search", { filters: { customerId: v } }), expect: { empty: "data.users" } },
+      { input: "filters.userName", victim: () => "jsmith", own: "kjohnson", request: (v) => post("/users/search", { filters: { userName: v } }), expect: { empty: "data.users" } },
+      { input: "filters.companyNameContains", victim: () => "Mary", own: "Lakeside", request: (v) => post("/users/search", { filters: { companyNameContains: v } }), expect: { empty: "data.users" } },
+    ],
+  },
+
+  "post /customer/api/catalog/search": { cases: catalogCases("/catalog/search", { filters: { query: "pump" } }) },
+  "post /customer/api/catalog/detail": { cases: catalogCases("/catalog/detail", { productId: "MP-0000001" }) },
+
+  "post /customer/api/orders": {
+    cases: [
+      orderFieldCase("requesterId", "requesterContactId", attacker.requesterContactId, [403]),
+      orderFieldCase("userId", "userId", attacker.userId, [403]),
+      orderFieldCase("facilityId", "facilityId", attacker.facilityId, [403]),
+      // A wrong address is a 422 business-rule violation (documented), worded the same for any id.
+      orderFieldCase("shippingAddressId", "shippingAddressId", attacker.shippingAddressId, [422]),
+      orderFieldCase("billingAddressId", "billingAddressId", attacker.billingAddressId, [422]),
+      {
+        input: "quoteItems[].priceOptionId",
+        victim: (ctx) => ctx.victimPriceOptionId,
+        unknown: "00000000-0000-4000-8000-000000000000",
+        request: async (priceOptionId) => {
+          const line = lineFor(await issueQuote("MP-0000001", attacker, withoutFields));
+          return { ...post("/orders", orderBody([{ ...line, priceOptionId: String(priceOptionId) }], attacker)), idempotent: true };
+        },
+        expect: { denied: [404] },
+      },
+    ],
+  },
+
+  "get /customer/api/orders/search": {
+    cases: [
+      { input: "q orderId", victim: () => victimOrder.id, own: attackerOwnOrder.id, request: (v) => q("/orders/search", `orderId:${v}`, "&include=lineItems,shippingInfo"), expect: { empty: "data.orders" } },
+      { input: "q orderNumber", victim: () => victimOrder.orderNumber, own: attackerOwnOrder.orderNumber, request: (v) => q("/orders/search", `orderNumber:"${v}"`), expect: { empty: "data.orders" } },
+      { input: "q companyId", victim: () => 101, own: 201, request: (v) => q("/orders/search", `companyId:${v}`), expect: { empty: "data.orders" } },
+      { input: "q facilityId", victim: () => victim.facilityId, own: attacker.facilityId, request: (v) => q("/orders/search", `facilityId:${v}`), expect: { empty: "data.orders" } },
+      { input: "q requesterId", victim: () => victim.requesterContactId, own: attacker.requesterContactId, request: (v) => q("/orders/search", `requesterId:${v}`, "&include=lineItems"), expect: { empty: "data.orders" } },
+      { input: "q requesterName contains", victim: () => "John Smith", own: "Karen Johnson", request: (v) => q("/orders/search", `requesterName~"${v}"`), expect: { empty: "data.orders" } },
+    ],
+  },
+};
