@@ -149,8 +149,8 @@ for (const name of [`bench-${stamp}`, "latest"]) {
   writeFileSync(`${values.out}/${name}.md`, markdown);
 }
 console.log(`\n${markdown}\nWritten to ${values.out}/latest.md and latest.json`);
-const failed = [baseline, ...scenarios, ...scale.flatMap((row) => row.scenarios)].filter((s) => s.errors > 0);
+const failed = [baseline, ...scenarios, ...scale.flatMap((row) => row.scenarios)].filter((s) => s.errors > 0 || s.requests === 0);
 if (failed.length > 0) {
-  console.error(`Scenarios with errors: ${failed.map((s) => s.name).join(", ")}`);
+  console.error(`Scenarios with errors or no completed request: ${failed.map((s) => s.name).join(", ")}`);
   process.exit(1);
 }
