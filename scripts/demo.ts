@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
+import { requestInit, type CallOptions } from "../src/client/request";
+import type { CatalogItem } from "../src/domain/catalog";
 import type { UserSchema } from "../src/routes/users";
 
 /**
@@ -24,14 +26,6 @@ interface Pagination {
   limit: number;
   offset: number;
   hasMore: boolean;
-}
-interface CatalogItem {
-  id: string;
-  partNumber: string;
-  displayPartNumber: string;
-  description: string;
-  oem: string;
-  categories: string[];
 }
 interface CustomField {
   fieldId: string;
@@ -89,20 +83,10 @@ function step(title: string): void {
 const show = (label: string, value: unknown) => console.log(`   ${label.padEnd(18)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
 /** One HTTP call; anything but a 2xx stops the demo with the method, URL, status and body. */
-async function send<T>(method: string, url: string, init: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { Accept: "application/json", ...init.headers };
-  if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(init.json);
-  } else if (init.form) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded";
-    body = new URLSearchParams(init.form).toString();
-  }
+async function send<T>(method: string, url: string, options: CallOptions = {}) {
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body });
+    res = await fetch(url, requestInit(method, options));
   } catch (error) {
     throw new StepFailed(`${method} ${url}: no answer (${(error as Error).message}). Is \`npm start\` running at ${BASE_URL}?`);
   }

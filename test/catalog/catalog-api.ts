@@ -1,3 +1,4 @@
+import type { CatalogItem, FacetCounts } from "../../src/domain/catalog";
 import { json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 
@@ -5,19 +6,7 @@ import { contractCall } from "../helpers/contract";
 export const JSMITH = { requesterId: 50001, facilityId: 1001 } as const;
 export const DEMO_PRODUCT_COUNT = 600;
 
-export interface CatalogItem {
-  id: string;
-  partNumber: string;
-  displayPartNumber: string;
-  description: string;
-  oem: string;
-  categories: string[];
-}
-
-export interface FacetCounts {
-  field: "manufacturer" | "category";
-  values: { value: string; count: number }[];
-}
+export type { CatalogItem, FacetCounts } from "../../src/domain/catalog";
 
 export interface SearchResult {
   items: CatalogItem[];

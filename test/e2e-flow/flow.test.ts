@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { requestInit, type CallOptions } from "../../src/client/request";
 import { fetchWithRetry, type RetryEvent } from "../../src/client/retry";
 import { API, BASE_URL, newClient, TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
@@ -13,18 +14,8 @@ import { expectMatchesContract } from "../helpers/contract";
 
 const retries: RetryEvent[] = [];
 
-async function send(method: string, url: string, init: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { Accept: "application/json", ...init.headers };
-  if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(init.json);
-  } else if (init.form) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded";
-    body = new URLSearchParams(init.form).toString();
-  }
-  const res = await fetchWithRetry(url, { method, headers, body }, {
+async function send(method: string, url: string, options: CallOptions = {}) {
+  const res = await fetchWithRetry(url, requestInit(method, options), {
     fetch: (input, requestInit) => SELF.fetch(input, requestInit),
     baseDelayMs: 50,
     onRetry: (event) => retries.push(event),
