@@ -29,3 +29,15 @@ export function parseKeywords(text: string | null | undefined): KeywordSearch | 
     words.length > 1 && /\d/.test(partNumberKey) ? ` OR (part_keys : "${partNumberKey.toLowerCase()}"*)` : "";
   return { match: allWords + joinedPartNumber, partNumberKey };
 }
+
+/**
+ * An FTS5 condition that holds for every product whose `column` (manufacturer or categories, indexed
+ * in products_fts) has one of `values`, or null when none can be written. Each value becomes one quoted
+ * phrase that FTS5 tokenizes like the indexed text, so an exact (case-insensitive) value always matches;
+ * a longer value containing the phrase may match too, so the exact SQL condition must still apply.
+ * A value without any letter or digit has no token to look for: then no narrowing is possible.
+ */
+export function facetNarrowing(column: "manufacturer" | "categories", values: readonly string[]): string | null {
+  if (values.length === 0 || values.some((value) => !/[\p{L}\p{N}]/u.test(value))) return null;
+  return `(${values.map((value) => `${column} : "${value.replace(/"/g, '""')}"`).join(" OR ")})`;
+}

@@ -1,5 +1,5 @@
 import type { Page, SortDirection } from "../http/pagination";
-import type { KeywordSearch } from "./catalog-keywords";
+import { facetNarrowing, type KeywordSearch } from "./catalog-keywords";
 
 /**
  * SQL for POST /catalog/search, built from bound fragments (no input is ever concatenated).
@@ -50,15 +50,29 @@ interface Candidates {
 
 const hasAnyFilter = (f: CatalogFilters) => f.keywords !== null || f.manufacturers !== null || f.categories !== null;
 
+/**
+ * The FTS5 expression for keywords and facets together. The facet phrases narrow the matches inside the
+ * full-text index, so only the (few) products of the chosen facets are read from the products table to
+ * check the facets exactly. They would also add to bm25(), so a relevance order keeps the keywords alone.
+ */
+function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters, ranked: boolean): string {
+  if (ranked) return keywords.match;
+  const narrowing = [
+    filters.manufacturers && facetNarrowing("manufacturer", filters.manufacturers),
+    filters.categories && facetNarrowing("categories", filters.categories),
+  ].filter((phrase): phrase is string => Boolean(phrase));
+  return narrowing.length === 0 ? keywords.match : [`(${keywords.match})`, ...narrowing].join(" AND ");
+}
+
 /** The products matching the filters. The FTS5 index drives the join when there are keywords. */
-function candidates(filters: CatalogFilters): Candidates {
+function candidates(filters: CatalogFilters, ranked = false): Candidates {
   const conditions: string[] = [];
   const params: unknown[] = [];
   let from = "products";
   if (filters.keywords) {
     from = "products_fts JOIN products ON products.rowid = products_fts.rowid";
     conditions.push("products_fts MATCH ?");
-    params.push(filters.keywords.match);
+    params.push(fullTextMatch(filters.keywords, filters, ranked));
   }
   if (filters.manufacturers) {
     conditions.push("products.manufacturer_id IN (SELECT id FROM manufacturers WHERE name IN (SELECT value FROM json_each(?)))");
@@ -76,45 +90,71 @@ function candidates(filters: CatalogFilters): Candidates {
   return { from, where: conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "", params };
 }
 
-function orderBy(filters: CatalogFilters, page: CatalogPage): { sql: string; params: unknown[] } {
-  const desc = page.sortDirection === "Desc";
-  const dir = (ascending: boolean) => (ascending ? "ASC" : "DESC");
+interface SortTerm {
+  /** SQL expression over products (and manufacturers for the Manufacturer sort). */
+  expr: string;
+  ascending: boolean;
+}
+
+interface SortOrder {
+  terms: SortTerm[];
+  params: unknown[];
+  /** The order reads manufacturers.name, so the page query joins manufacturers. */
+  needsManufacturer: boolean;
+}
+
+/** A total order (id breaks every tie) so that successive offsets never repeat or skip a product. */
+function sortOrder(filters: CatalogFilters, page: CatalogPage): SortOrder {
+  const asc = page.sortDirection === "Asc";
+  const by = (...exprs: string[]) => exprs.map((expr) => ({ expr, ascending: asc }));
   switch (page.sortBy) {
     case "PartNumber":
-      return { sql: `products.part_number ${dir(!desc)}, products.id ${dir(!desc)}`, params: [] };
+      return { terms: by("products.part_number", "products.id"), params: [], needsManufacturer: false };
     case "Description":
-      return { sql: `products.description ${dir(!desc)}, products.id ${dir(!desc)}`, params: [] };
+      return { terms: by("products.description", "products.id"), params: [], needsManufacturer: false };
     case "Manufacturer":
-      return {
-        sql: `manufacturers.name ${dir(!desc)}, products.part_number ${dir(!desc)}, products.id ${dir(!desc)}`,
-        params: [],
-      };
+      return { terms: by("manufacturers.name", "products.part_number", "products.id"), params: [], needsManufacturer: true };
     case "Relevance": {
       // Desc = most relevant first: the exact part number, then bm25 (lower is better), then id.
       // Without keywords every product is equally relevant and only the id tie-break remains.
-      if (!filters.keywords) return { sql: `products.id ${dir(desc)}`, params: [] };
+      if (!filters.keywords) return { terms: [{ expr: "products.id", ascending: !asc }], params: [], needsManufacturer: false };
       const key = filters.keywords.partNumberKey;
       return {
-        sql:
-          `(products.normalized_part_number = ? OR ltrim(products.normalized_part_number, '${LETTERS}') = ?) ${dir(!desc)}, ` +
-          `${BM25} ${dir(desc)}, products.id ${dir(desc)}`,
+        terms: [
+          { expr: `(products.normalized_part_number = ? OR ltrim(products.normalized_part_number, '${LETTERS}') = ?)`, ascending: asc },
+          { expr: BM25, ascending: !asc },
+          { expr: "products.id", ascending: !asc },
+        ],
         params: [key, key],
+        needsManufacturer: false,
       };
     }
   }
 }
 
-/** One page of catalog items (spec 2.4), in a total order so that paging never repeats or skips. */
+const sortKey = (index: number) => `sort_${index}`;
+const orderBySortKeys = (terms: SortTerm[], table = "") =>
+  terms.map((term, index) => `${table}${sortKey(index)} ${term.ascending ? "ASC" : "DESC"}`).join(", ");
+
+/**
+ * One page of catalog items (spec 2.4). A late row lookup: the `page` subquery finds the page's rowids
+ * by walking only the sort index (or the FTS matches) past the skipped rows, and the wide product
+ * columns are read for the page's rows alone. A deep offset then costs index steps, not row reads.
+ */
 export function itemsStatement(filters: CatalogFilters, page: CatalogPage): SqlStatement {
-  const c = candidates(filters);
-  const order = orderBy(filters, page);
+  const c = candidates(filters, page.sortBy === "Relevance");
+  const order = sortOrder(filters, page);
+  const keys = order.terms.map((term, index) => `${term.expr} AS ${sortKey(index)}`).join(", ");
+  const manufacturerJoin = order.needsManufacturer ? " JOIN manufacturers ON manufacturers.id = products.manufacturer_id" : "";
   return {
     sql:
+      `WITH page AS MATERIALIZED (SELECT products.rowid AS product_rowid, ${keys} FROM ${c.from}${manufacturerJoin} ${c.where} ` +
+      `ORDER BY ${orderBySortKeys(order.terms)} LIMIT ? OFFSET ?) ` +
       "SELECT products.id AS id, products.part_number AS partNumber, products.display_part_number AS displayPartNumber, " +
       "products.description AS description, manufacturers.name AS oem, products.categories AS categories " +
-      `FROM ${c.from} JOIN manufacturers ON manufacturers.id = products.manufacturer_id ${c.where} ` +
-      `ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
-    params: [...c.params, ...order.params, page.limit, page.offset],
+      "FROM page JOIN products ON products.rowid = page.product_rowid JOIN manufacturers ON manufacturers.id = products.manufacturer_id " +
+      `ORDER BY ${orderBySortKeys(order.terms, "page.")}`,
+    params: [...order.params, ...c.params, page.limit, page.offset],
   };
 }
 

@@ -9,20 +9,48 @@ import { CATALOG_SORT_FIELDS, catalogSearchStatements, type CatalogFilters, type
  * index, the FTS5 index or the facet counters. EXPLAIN QUERY PLAN shows the strategy SQLite picked.
  */
 
-async function plan({ sql, params }: SqlStatement): Promise<string[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
-  return results.map((r) => r.detail);
+interface PlanStep {
+  id: number;
+  parent: number;
+  detail: string;
 }
 
-/** The reasons a plan would read every product (or every product-sized row), empty when it is fine. */
-function fullScans(steps: string[]): string[] {
-  const sortsEverything = steps.some((s) => s.includes("TEMP B-TREE FOR ORDER BY"));
-  return steps.filter(
-    (step) =>
-      /^SCAN (products|product_categories|vendor_offers)( |$)/.test(step) &&
-      // Walking an index in the requested order is fine: LIMIT stops it after offset + limit rows.
-      !(step.startsWith("SCAN products USING INDEX ") && !sortsEverything),
-  );
+async function planSteps({ sql, params }: SqlStatement): Promise<PlanStep[]> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<PlanStep>();
+  return results;
+}
+
+async function plan(statement: SqlStatement): Promise<string[]> {
+  return (await planSteps(statement)).map((step) => step.detail);
+}
+
+/** Steps that open a query scope of their own (a subquery); everything else belongs to its parent's. */
+const opensScope = (detail: string) => /^(MATERIALIZE|CO-ROUTINE|SCALAR SUBQUERY|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CORRELATED LIST SUBQUERY|COMPOUND QUERY)/.test(detail);
+
+/** The id of the subquery a step runs in (0 for the outermost query). */
+function scopeOf(step: PlanStep, byId: Map<number, PlanStep>): number {
+  let parent = byId.get(step.parent);
+  while (parent && !opensScope(parent.detail)) parent = byId.get(parent.parent);
+  return parent?.id ?? 0;
+}
+
+/**
+ * The reasons a plan would read every product (or every product-sized row), empty when it is fine.
+ * `orderedWalk`: the statement has a LIMIT, so walking an index in the requested order stops after
+ * offset + limit entries (a page); a count or facet statement has no LIMIT and must never walk one.
+ */
+function fullScans(steps: PlanStep[], orderedWalk = false): string[] {
+  const byId = new Map(steps.map((step) => [step.id, step]));
+  const sortedScopes = new Set(steps.filter((s) => s.detail.includes("TEMP B-TREE FOR ORDER BY")).map((s) => scopeOf(s, byId)));
+  return steps
+    .filter(
+      (step) =>
+        /^SCAN (products|product_categories|vendor_offers)( |$)/.test(step.detail) &&
+        // Walking an index in the requested order is fine: LIMIT stops it after offset + limit rows.
+        // Not when the same query then sorts what it read: that sort needs every row first.
+        !(orderedWalk && /^SCAN products USING (COVERING )?INDEX /.test(step.detail) && !sortedScopes.has(scopeOf(step, byId))),
+    )
+    .map((step) => step.detail);
 }
 
 const none: CatalogFilters = { keywords: null, manufacturers: null, categories: null };
@@ -43,8 +71,23 @@ const cases = Object.entries(FILTERS).flatMap(([name, filters]) =>
 
 describe("catalog search query plans", () => {
   it("the detector flags a LIKE over the products table (it can fail)", async () => {
-    const steps = await plan({ sql: "SELECT id FROM products WHERE description LIKE ?", params: ["%pump%"] });
+    const steps = await planSteps({ sql: "SELECT id FROM products WHERE description LIKE ?", params: ["%pump%"] });
     expect(fullScans(steps)).not.toEqual([]);
+  });
+
+  it("the detector flags an index walk that is then sorted in the same query, even inside a subquery", async () => {
+    const steps = await planSteps({
+      sql: "SELECT * FROM manufacturers WHERE id IN (SELECT manufacturer_id FROM products ORDER BY part_number LIMIT 5)",
+      params: [],
+    });
+    expect(steps.map((s) => s.detail).join(" | ")).toContain("SCAN products USING INDEX products_part_number_id");
+    expect(fullScans(steps, true)).toEqual([]);
+    expect(fullScans(steps, false)).not.toEqual([]);
+    const sorted = await planSteps({
+      sql: "SELECT * FROM manufacturers WHERE id IN (SELECT manufacturer_id FROM products INDEXED BY products_part_number_id ORDER BY description LIMIT 5)",
+      params: [],
+    });
+    expect(fullScans(sorted, true)).not.toEqual([]);
   });
 
   it.each(cases)("$name: page, count and facet statements use indexes", async ({ filters, page }) => {
@@ -55,8 +98,8 @@ describe("catalog search query plans", () => {
       ["manufacturer facet", statements.facets.manufacturer],
       ["category facet", statements.facets.category],
     ] as const) {
-      const steps = await plan(statement);
-      expect(fullScans(steps), `${label}: ${steps.join(" | ")}`).toEqual([]);
+      const steps = await planSteps(statement);
+      expect(fullScans(steps, label === "items"), `${label}: ${steps.map((s) => s.detail).join(" | ")}`).toEqual([]);
       // The statement also runs (the plan is of a valid query).
       await env.DB.prepare(statement.sql).bind(...statement.params).all();
     }
@@ -65,7 +108,8 @@ describe("catalog search query plans", () => {
   it("keyword searches start from the full-text index", async () => {
     const statements = catalogSearchStatements(FILTERS.keywords!, { limit: 50, offset: 0, sortBy: "Relevance", sortDirection: "Desc" });
     for (const statement of [statements.items, statements.total]) {
-      expect((await plan(statement))[0]).toMatch(/^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/);
+      const firstRead = (await plan(statement)).find((step) => /^(SCAN|SEARCH) /.test(step));
+      expect(firstRead).toMatch(/^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/);
     }
   });
 
@@ -73,6 +117,22 @@ describe("catalog search query plans", () => {
     for (const sortBy of CATALOG_SORT_FIELDS) {
       const steps = await plan(catalogSearchStatements(none, { limit: 50, offset: 0, sortBy, sortDirection: "Desc" }).items);
       expect(steps.join(" | ")).not.toContain("TEMP B-TREE");
+    }
+  });
+
+  it("a deep page walks a covering index past the skipped rows and reads product rows for the page only", async () => {
+    for (const sortBy of CATALOG_SORT_FIELDS) {
+      for (const sortDirection of SORT_DIRECTIONS) {
+        const steps = await planSteps(catalogSearchStatements(none, { limit: 50, offset: 90_000, sortBy, sortDirection }).items);
+        const byId = new Map(steps.map((step) => [step.id, step]));
+        const readsOfProducts = steps.filter((step) => / products /.test(`${step.detail} `));
+        const inPage = readsOfProducts.filter((step) => scopeOf(step, byId) !== 0).map((step) => step.detail);
+        const outside = readsOfProducts.filter((step) => scopeOf(step, byId) === 0).map((step) => step.detail);
+        const where = `${sortBy} ${sortDirection}: ${steps.map((s) => s.detail).join(" | ")}`;
+        expect(inPage, where).toHaveLength(1);
+        expect(inPage[0], where).toMatch(/^(SCAN|SEARCH) products USING COVERING INDEX /);
+        expect(outside, where).toEqual(["SEARCH products USING INTEGER PRIMARY KEY (rowid=?)"]);
+      }
     }
   });
 });

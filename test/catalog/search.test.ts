@@ -245,7 +245,14 @@ describe("POST /catalog/search: pagination (spec 4.16)", () => {
     ["the whole catalog by part number", {}, { sortBy: "PartNumber" }, 97],
     ["the whole catalog by description (many equal values)", {}, { sortBy: "Description", sortDirection: "Desc" }, 97],
     ["a keyword query by relevance (many equal scores)", { query: "sensor" }, {}, 7],
-  ])("paging until hasMore is false visits %s exactly once", async (_name, filters, sort, limit) => {
+    ["the whole catalog by manufacturer, descending", {}, { sortBy: "Manufacturer", sortDirection: "Desc" }, 61],
+    [
+      "a keyword and facet query by part number",
+      { query: "cable", facets: [{ field: "category", values: ["Imaging", "Patient Monitoring"] }] },
+      { sortBy: "PartNumber" },
+      3,
+    ],
+  ])("paging until hasMore is false visits %s exactly once, in the order of one big page", async (_name, filters, sort, limit) => {
     const seen: string[] = [];
     let offset = 0;
     let total = -1;
@@ -259,6 +266,7 @@ describe("POST /catalog/search: pagination (spec 4.16)", () => {
     expect(total).toBeGreaterThan(limit * 3);
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
+    expect(seen).toEqual(ids((await search({ filters, pagination: { ...sort, limit: total } })).items));
   });
 });
 
