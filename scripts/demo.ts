@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
 import { requestInit, type CallOptions } from "../src/client/request";
 import type { CatalogItem } from "../src/domain/catalog";
+import type { CatalogDetailSchema } from "../src/routes/catalog";
 import type { UserSchema } from "../src/routes/users";
 
 /**
@@ -27,25 +28,8 @@ interface Pagination {
   offset: number;
   hasMore: boolean;
 }
-interface CustomField {
-  fieldId: string;
-  prompt: string;
-  isRequired: boolean;
-  formatRegex: string;
-  errorMessage: string;
-}
-interface PriceOption {
-  priceOptionId: string;
-  price: number;
-  condition: string;
-  warranty: string;
-  purchaseChoice: string;
-  customFields: CustomField[];
-}
-interface CatalogDetail {
-  product: { id: string; partNumber: string; title: string; description: string; manufacturer: string };
-  options: PriceOption[];
-}
+type CatalogDetail = z.infer<typeof CatalogDetailSchema>;
+type PriceOption = CatalogDetail["options"][number];
 interface OrderCreated {
   orderNumber: string;
   createdAt: string;

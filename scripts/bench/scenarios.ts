@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { API_PREFIX, authedGet, jsonPost, send, tokenRequest, type BenchTarget } from "./client";
+import type { z } from "zod";
+import type { CatalogItem } from "../../src/domain/catalog";
+import type { CatalogDetailSchema } from "../../src/routes/catalog";
 import type { LoadRequest } from "./load";
 
 /** Demo requester of tenant 1 (src/db/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
@@ -32,18 +35,7 @@ const randomProductId = (products: number) => productId(1 + Math.floor(Math.rand
 const catalogSearch = (ctx: BenchContext, filters: Record<string, unknown>, pagination: Record<string, unknown> = {}) =>
   jsonPost(`${API_PREFIX}/catalog/search`, ctx.token, { filters, pagination, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId });
 
-interface CatalogItem {
-  id: string;
-  partNumber: string;
-  displayPartNumber: string;
-  oem: string;
-}
-
-interface PriceOption {
-  priceOptionId: string;
-  price: number;
-  customFields: { isRequired: boolean }[];
-}
+type PriceOption = z.infer<typeof CatalogDetailSchema>["options"][number];
 
 const detailRequest = (ctx: BenchContext, id: string) =>
   jsonPost(`${API_PREFIX}/catalog/detail`, ctx.token, { productId: id, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId });

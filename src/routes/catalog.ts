@@ -120,7 +120,7 @@ const PriceOptionSchema = z
   })
   .openapi("PriceOption");
 
-const CatalogDetailSchema = z.object({
+export const CatalogDetailSchema = z.object({
   product: z
     .object({ id: z.string(), partNumber: z.string(), title: z.string(), description: z.string(), manufacturer: z.string() })
     .openapi("CatalogProduct"),
