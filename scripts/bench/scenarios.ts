@@ -98,9 +98,9 @@ export const CORE_SCENARIOS: Scenario[] = [
 export const CATALOG_SEARCH_SCENARIOS: Scenario[] = [
   {
     name: "search-keyword",
-    what: 'POST /catalog/search, keywords "surgical catheter" (relevance)',
+    what: 'POST /catalog/search, keywords "battery pack" (relevance)',
     expectedStatus: 200,
-    prepare: async (ctx) => ({ request: catalogSearch(ctx, { query: "surgical catheter" }) }),
+    prepare: async (ctx) => ({ request: catalogSearch(ctx, { query: "battery pack" }) }),
   },
   {
     name: "search-part-number",
