@@ -137,12 +137,13 @@ export async function rowCounts(): Promise<RowCounts> {
   };
 }
 
-/** Runs `action` and returns how many rows of each order table it added. */
-export async function rowsWrittenBy(action: () => Promise<unknown>): Promise<RowCounts> {
+/** Runs `action` and returns its result and how many rows of each order table it added. */
+export async function rowsWrittenBy<T>(action: () => Promise<T>): Promise<{ result: T; written: RowCounts }> {
   const before = await rowCounts();
-  await action();
+  const result = await action();
   const after = await rowCounts();
-  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof RowCounts]])) as unknown as RowCounts;
+  const written = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof RowCounts]])) as unknown as RowCounts;
+  return { result, written };
 }
 
 export const NOTHING_WRITTEN: RowCounts = { orders: 0, orderLines: 0, usedQuotes: 0, shippingDocuments: 0, shippingDocumentLines: 0, events: 0 };

@@ -19,10 +19,7 @@ describe("POST /orders: success", () => {
     expect(new Set(options.map((q) => q.vendorName)).size).toBeGreaterThanOrEqual(3);
     expect(items.some((item) => item.requiredFields?.length)).toBe(true);
 
-    let res!: Response;
-    const written = await rowsWrittenBy(async () => {
-      res = await placeOrder(orderBody(items, JSMITH, { notes: "Deliver to dock 3" }));
-    });
+    const { result: res, written } = await rowsWrittenBy(() => placeOrder(orderBody(items, JSMITH, { notes: "Deliver to dock 3" })));
 
     expect(res.status).toBe(201);
     expect(res.headers.get("X-Idempotency-Cached")).toBeNull();
@@ -94,10 +91,7 @@ describe("POST /orders: success", () => {
     const quotes = [];
     for (let n = 30; quotes.length < 50; n++) quotes.push(...(await issueQuotes(`MP-${String(n).padStart(7, "0")}`)));
     const items = quotes.slice(0, 50).map((q) => lineFor(q, 2));
-    let res!: Response;
-    const written = await rowsWrittenBy(async () => {
-      res = await placeOrder(orderBody(items));
-    });
+    const { result: res, written } = await rowsWrittenBy(() => placeOrder(orderBody(items)));
     expect(res.status).toBe(201);
     expect(written).toEqual({ orders: 1, orderLines: 50, usedQuotes: 50, shippingDocuments: 1, shippingDocumentLines: 50, events: 1 });
   });

@@ -49,10 +49,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     expect(first.headers.get(CACHED)).toBeNull();
     const firstText = await first.text();
 
-    let replay!: Response;
-    const written = await rowsWrittenBy(async () => {
-      replay = await placeOrder(body, { key });
-    });
+    const { result: replay, written } = await rowsWrittenBy(() => placeOrder(body, { key }));
     expect(written).toEqual(NOTHING_WRITTEN);
     expect(replay.status).toBe(201);
     expect(replay.headers.get(CACHED)).toBe("true");
@@ -75,10 +72,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
     expect((await placeOrder(body, { key })).status).toBe(201);
-    let res!: Response;
-    const written = await rowsWrittenBy(async () => {
-      res = await placeOrder({ ...body, notes: "changed" }, { key });
-    });
+    const { result: res, written } = await rowsWrittenBy(() => placeOrder({ ...body, notes: "changed" }, { key }));
     expect(written).toEqual(NOTHING_WRITTEN);
     await expectConflict(res, MISMATCH_MESSAGE);
   });
@@ -108,15 +102,11 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
     await env.DB.prepare("CREATE TRIGGER inject_outbox_failure BEFORE INSERT ON outbox_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END").run();
-    let failed!: Response;
-    try {
-      const written = await rowsWrittenBy(async () => {
-        failed = await placeOrder(body, { key });
-      });
-      expect(written).toEqual(NOTHING_WRITTEN);
-    } finally {
-      await env.DB.prepare("DROP TRIGGER inject_outbox_failure").run();
-    }
+    const attempt = await rowsWrittenBy(() => placeOrder(body, { key })).finally(() =>
+      env.DB.prepare("DROP TRIGGER inject_outbox_failure").run(),
+    );
+    expect(attempt.written).toEqual(NOTHING_WRITTEN);
+    const failed = attempt.result;
     const problem = await expectProblem(failed, 500);
     expect(JSON.stringify(problem)).not.toContain("injected failure");
 
@@ -124,10 +114,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     expect(entry).toMatchObject({ state: "completed", response: { status: 500 } });
     expect(alarm).toBe(entry!.state === "completed" ? entry!.completedAt + RESULT_TTL_MS : -1);
 
-    let replay!: Response;
-    const written = await rowsWrittenBy(async () => {
-      replay = await placeOrder(body, { key });
-    });
+    const { result: replay, written } = await rowsWrittenBy(() => placeOrder(body, { key }));
     expect(written).toEqual(NOTHING_WRITTEN);
     expect(replay.status).toBe(500);
     expect(replay.headers.get(CACHED)).toBe("true");
@@ -140,10 +127,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
   it("rule 5: 20 concurrent identical requests with one key create exactly one order; the rest replay it or get 409 processing", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
-    let responses: Response[] = [];
-    const written = await rowsWrittenBy(async () => {
-      responses = await Promise.all(Array.from({ length: 20 }, () => placeOrder(body, { key })));
-    });
+    const { result: responses, written } = await rowsWrittenBy(() => Promise.all(Array.from({ length: 20 }, () => placeOrder(body, { key }))));
     expect(written).toEqual({ orders: 1, orderLines: 1, usedQuotes: 1, shippingDocuments: 1, shippingDocumentLines: 1, events: 1 });
 
     const results = await Promise.all(responses.map(async (r) => ({ status: r.status, cached: r.headers.get(CACHED), body: await r.json<any>() })));
@@ -175,7 +159,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
       const body = await freshBody();
       const staleAttempt = await startedElsewhere(body, key);
 
-      const written = await rowsWrittenBy(async () => {
+      const { written } = await rowsWrittenBy(async () => {
         await expectConflict(await placeOrder(body, { key }), PROCESSING_MESSAGE);
         await expectConflict(await placeOrder({ ...body, notes: "other" }, { key }), MISMATCH_MESSAGE);
       });
@@ -244,10 +228,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
   it("an unavailable idempotency store is 503 with Retry-After, writing nothing and recording nothing", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
-    let res!: Response;
-    const written = await rowsWrittenBy(async () => {
-      res = await placeOrder(body, { key, headers: testFault("do-unavailable") });
-    });
+    const { result: res, written } = await rowsWrittenBy(() => placeOrder(body, { key, headers: testFault("do-unavailable") }));
     expect(written).toEqual(NOTHING_WRITTEN);
     const problem = await expectProblem(res, 503);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);

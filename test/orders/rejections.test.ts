@@ -21,10 +21,7 @@ import {
 
 /** Every rejection must leave the order tables untouched; returns the response for further checks. */
 async function rejected(body: unknown, status: number, options: Parameters<typeof placeOrder>[1] = {}): Promise<any> {
-  let res!: Response;
-  const written = await rowsWrittenBy(async () => {
-    res = await placeOrder(body, options);
-  });
+  const { result: res, written } = await rowsWrittenBy(() => placeOrder(body, options));
   expect(written).toEqual(NOTHING_WRITTEN);
   expect(res.status, JSON.stringify(await res.clone().json())).toBe(status);
   expect(res.headers.get("X-Idempotency-Cached")).toBeNull();
@@ -102,14 +99,14 @@ describe("POST /orders: 400 validation, nothing written", () => {
   });
 
   it("malformed JSON", async () => {
-    let res!: Response;
-    const written = await rowsWrittenBy(async () => {
-      res = await call(await tokenFor(TENANT_A, ["orders:write"]), "/orders", {
+    const token = await tokenFor(TENANT_A, ["orders:write"]);
+    const { result: res, written } = await rowsWrittenBy(() =>
+      call(token, "/orders", {
         method: "POST",
         body: '{"requesterId": 50001,',
         headers: { "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
-      });
-    });
+      }),
+    );
     expect(written).toEqual(NOTHING_WRITTEN);
     expect((await expectProblem(res, 400)).errors).toEqual({ body: ["Malformed JSON in request body."] });
   });

@@ -15,10 +15,7 @@ describe("POST /orders: a price option backs one order only", () => {
     const { orderNumber } = (await json(first)).data;
 
     const fresh = await issueQuote("MP-0000021", undefined, withoutFields);
-    let second!: Response;
-    const written = await rowsWrittenBy(async () => {
-      second = await placeOrder(orderBody([lineFor(fresh), lineFor(quote)]));
-    });
+    const { result: second, written } = await rowsWrittenBy(() => placeOrder(orderBody([lineFor(fresh), lineFor(quote)])));
     expect(written).toEqual(NOTHING_WRITTEN);
     const problem = await expectProblem(second, 409);
     expect(problem.type).toMatch(/price-option-used$/);
@@ -31,10 +28,7 @@ describe("POST /orders: a price option backs one order only", () => {
 
   it("concurrent orders on the same quote (different keys) create exactly one order", async () => {
     const quote = await issueQuote("MP-0000022", undefined, withoutFields);
-    let responses: Response[] = [];
-    const written = await rowsWrittenBy(async () => {
-      responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(orderBody([lineFor(quote)]))));
-    });
+    const { result: responses, written } = await rowsWrittenBy(() => Promise.all(Array.from({ length: 10 }, () => placeOrder(orderBody([lineFor(quote)])))));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
     expect(written).toEqual({ orders: 1, orderLines: 1, usedQuotes: 1, shippingDocuments: 1, shippingDocumentLines: 1, events: 1 });
