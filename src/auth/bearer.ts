@@ -52,3 +52,11 @@ export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
+
+/**
+ * A route's access rule from one scope name: the OpenAPI security requirement it documents and the
+ * middleware that enforces it (bearer token, then scope, then `after`), so the two never disagree.
+ */
+export function scopedAccess(scope: Scope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: [{ oauth2: [scope] }], middleware: [requireBearer, requireScope(scope), ...after] };
+}

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireBearer, requireScope } from "../auth/bearer";
+import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import { requireFacilityAccess } from "../domain/access";
 import { findCatalogProduct, searchCatalog } from "../domain/catalog";
@@ -134,12 +134,11 @@ const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
 const routeBasics = {
   method: "post" as const,
   tags: ["Catalog"],
-  security: [{ oauth2: ["catalog:read"] }],
+  ...scopedAccess("catalog:read"),
 };
 
 const searchRoute = createRoute({
   ...routeBasics,
-  middleware: [requireBearer, requireScope("catalog:read")] as const,
   path: "/catalog/search",
   summary: "Search the catalog by keywords and facets",
   request: jsonBody(CatalogSearchRequestSchema),
@@ -151,7 +150,6 @@ const searchRoute = createRoute({
 
 const detailRoute = createRoute({
   ...routeBasics,
-  middleware: [requireBearer, requireScope("catalog:read")] as const,
   path: "/catalog/detail",
   summary: "A product with its price options; every call issues fresh 30-day quotes",
   request: jsonBody(CatalogDetailRequestSchema),

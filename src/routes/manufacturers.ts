@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireBearer, requireScope } from "../auth/bearer";
+import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import { searchManufacturers } from "../domain/search/manufacturers";
 import { PaginationSchema } from "../http/pagination";
@@ -16,8 +16,7 @@ const searchRoute = createRoute({
   path: "/manufacturers/search",
   tags: ["Search"],
   summary: "Search manufacturers (global list) with the q language",
-  security: [{ oauth2: ["manufacturers:read"] }],
-  middleware: [requireBearer, requireScope("manufacturers:read")] as const,
+  ...scopedAccess("manufacturers:read"),
   request: { query: SearchQueryParamsSchema },
   responses: {
     200: {

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireBearer, requireScope } from "../auth/bearer";
+import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import { parseOrderIncludes, searchOrders } from "../domain/search/orders";
 import { PaginationSchema } from "../http/pagination";
@@ -75,8 +75,7 @@ const searchRoute = createRoute({
   path: "/orders/search",
   tags: ["Search"],
   summary: "Search the tenant's orders with the q language",
-  security: [{ oauth2: ["orders:read"] }],
-  middleware: [requireBearer, requireScope("orders:read")] as const,
+  ...scopedAccess("orders:read"),
   request: { query: OrderSearchParamsSchema },
   responses: {
     200: {

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireBearer, requireScope } from "../auth/bearer";
+import { scopedAccess } from "../auth/bearer";
 import { decimalToCents } from "../domain/money";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../domain/order-options";
 import { createOrder, type CreateOrderCommand } from "../domain/orders";
@@ -123,8 +123,7 @@ const createOrderRoute = createRoute({
   path: "/orders",
   tags: ["Orders"],
   summary: "Create an order from price options (idempotent with Idempotency-Key)",
-  security: [{ oauth2: ["orders:write"] }],
-  middleware: [requireBearer, requireScope("orders:write"), idempotent] as const,
+  ...scopedAccess("orders:write", idempotent),
   request: {
     headers: z.object({
       [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z

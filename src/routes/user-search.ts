@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireBearer, requireScope } from "../auth/bearer";
+import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import { searchUsers } from "../domain/search/users";
 import { normalizePostPage, PaginationSchema } from "../http/pagination";
@@ -29,8 +29,7 @@ const searchRoute = createRoute({
   path: "/users/search",
   tags: ["Search"],
   summary: "Search the tenant's users with the q language",
-  security: [{ oauth2: ["users:read"] }],
-  middleware: [requireBearer, requireScope("users:read")] as const,
+  ...scopedAccess("users:read"),
   request: { query: SearchQueryParamsSchema },
   responses: {
     200: {
@@ -63,8 +62,7 @@ const postSearchRoute = createRoute({
   path: "/users/search",
   tags: ["Search"],
   summary: "Search the tenant's users with body filters; pagination is normalized silently",
-  security: [{ oauth2: ["users:read"] }],
-  middleware: [requireBearer, requireScope("users:read")] as const,
+  ...scopedAccess("users:read"),
   request: { body: { required: true, content: { "application/json": { schema: PostSearchBodySchema } } } },
   responses: {
     200: {

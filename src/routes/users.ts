@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireBearer, requireScope } from "../auth/bearer";
+import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import { lookupUserProfile } from "../domain/users";
 import { ValidationError } from "../http/errors";
@@ -80,8 +80,7 @@ const lookupRoute = createRoute({
   path: "/users/lookup",
   tags: ["Users"],
   summary: "A user's contact id, companies, facilities and addresses",
-  security: [{ oauth2: ["users:read"] }],
-  middleware: [requireBearer, requireScope("users:read")] as const,
+  ...scopedAccess("users:read"),
   request: { query: LookupQuerySchema },
   responses: {
     200: { description: "The user", content: { "application/json": { schema: envelopeSchema(UserSchema) } } },
