@@ -99,8 +99,6 @@ interface SortTerm {
 interface SortOrder {
   terms: SortTerm[];
   params: unknown[];
-  /** The order reads manufacturers.name, so the page query joins manufacturers. */
-  needsManufacturer: boolean;
 }
 
 /** A total order (id breaks every tie) so that successive offsets never repeat or skip a product. */
@@ -109,15 +107,15 @@ function sortOrder(filters: CatalogFilters, page: CatalogPage): SortOrder {
   const by = (...exprs: string[]) => exprs.map((expr) => ({ expr, ascending: asc }));
   switch (page.sortBy) {
     case "PartNumber":
-      return { terms: by("products.part_number", "products.id"), params: [], needsManufacturer: false };
+      return { terms: by("products.part_number", "products.id"), params: [] };
     case "Description":
-      return { terms: by("products.description", "products.id"), params: [], needsManufacturer: false };
+      return { terms: by("products.description", "products.id"), params: [] };
     case "Manufacturer":
-      return { terms: by("manufacturers.name", "products.part_number", "products.id"), params: [], needsManufacturer: true };
+      return { terms: by("manufacturers.name", "products.part_number", "products.id"), params: [] };
     case "Relevance": {
       // Desc = most relevant first: the exact part number, then bm25 (lower is better), then id.
       // Without keywords every product is equally relevant and only the id tie-break remains.
-      if (!filters.keywords) return { terms: [{ expr: "products.id", ascending: !asc }], params: [], needsManufacturer: false };
+      if (!filters.keywords) return { terms: [{ expr: "products.id", ascending: !asc }], params: [] };
       const key = filters.keywords.partNumberKey;
       return {
         terms: [
@@ -126,7 +124,6 @@ function sortOrder(filters: CatalogFilters, page: CatalogPage): SortOrder {
           { expr: "products.id", ascending: !asc },
         ],
         params: [key, key],
-        needsManufacturer: false,
       };
     }
   }
@@ -145,7 +142,8 @@ export function itemsStatement(filters: CatalogFilters, page: CatalogPage): SqlS
   const c = candidates(filters, page.sortBy === "Relevance");
   const order = sortOrder(filters, page);
   const keys = order.terms.map((term, index) => `${term.expr} AS ${sortKey(index)}`).join(", ");
-  const manufacturerJoin = order.needsManufacturer ? " JOIN manufacturers ON manufacturers.id = products.manufacturer_id" : "";
+  const readsManufacturer = order.terms.some((term) => term.expr.startsWith("manufacturers."));
+  const manufacturerJoin = readsManufacturer ? " JOIN manufacturers ON manufacturers.id = products.manufacturer_id" : "";
   return {
     sql:
       `WITH page AS MATERIALIZED (SELECT products.rowid AS product_rowid, ${keys} FROM ${c.from}${manufacturerJoin} ${c.where} ` +
