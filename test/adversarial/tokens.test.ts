@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, json, newClient, requestToken, TENANT_A } from "../helpers/api";
+import { call, issueToken, TENANT_A } from "../helpers/api";
 import { b64url, expect401, forge, privateJwk } from "../helpers/tokens";
 
 /**
@@ -15,9 +15,7 @@ describe("token attacks", () => {
   let clientId: string;
   let valid: string;
   beforeAll(async () => {
-    const creds = await newClient(TENANT_A, ["users:read"]);
-    clientId = creds.clientId;
-    valid = (await json(await requestToken(creds))).access_token;
+    ({ clientId, token: valid } = await issueToken(TENANT_A, ["users:read"]));
   });
   const signed = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) => forge({ sub: clientId, ...claims }, header);
 
@@ -69,9 +67,8 @@ describe("token attacks", () => {
   });
 
   it("the token of a client that was deleted: 401", async () => {
-    const creds = await newClient(TENANT_A, ["users:read"]);
-    const token = (await json(await requestToken(creds))).access_token;
-    await env.DB.prepare("DELETE FROM api_clients WHERE client_id = ?").bind(creds.clientId).run();
+    const { clientId: deleted, token } = await issueToken(TENANT_A, ["users:read"]);
+    await env.DB.prepare("DELETE FROM api_clients WHERE client_id = ?").bind(deleted).run();
     await expect401(token);
   });
 

@@ -3,7 +3,7 @@ import { importJWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
-import { call, expectProblem, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import { call, expectProblem, issueToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { b64url, expect401, forge, privateJwk } from "../helpers/tokens";
 
@@ -11,9 +11,7 @@ describe("bearer token verification", () => {
   let valid: string;
   let clientId: string;
   beforeAll(async () => {
-    const creds = await newClient(TENANT_A, ["users:read"]);
-    clientId = creds.clientId;
-    valid = (await json(await requestToken(creds))).access_token;
+    ({ clientId, token: valid } = await issueToken(TENANT_A, ["users:read"]));
   });
   const validFor = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) => forge({ sub: clientId, ...claims }, header);
 
@@ -88,10 +86,9 @@ describe("bearer token verification", () => {
   });
 
   it("token of a client disabled after issuance: 401", async () => {
-    const creds = await newClient(TENANT_A, ["users:read"]);
-    const token = (await json(await requestToken(creds))).access_token;
+    const { clientId: disabled, token } = await issueToken(TENANT_A, ["users:read"]);
     expect((await call(token, "/users/lookup?userId=1")).status).toBe(200);
-    await setClientEnabled(database(env.DB), creds.clientId, false);
+    await setClientEnabled(database(env.DB), disabled, false);
     await expect401(token);
   });
 

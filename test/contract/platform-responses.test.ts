@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, call, expectProblem, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import { BASE_URL, call, expectProblem, issueToken, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { testFault, testVars } from "../platform/helpers";
 
@@ -44,8 +44,7 @@ describe("platform responses match the OpenAPI document", () => {
   });
 
   it("429 with Retry-After and RateLimit-*", async () => {
-    const creds = await newClient(TENANT_A, ["users:read"]);
-    const own = (await json(await requestToken(creds))).access_token as string;
+    const { token: own } = await issueToken(TENANT_A, ["users:read"]);
     const tight = testVars({ RATE_LIMIT_BURST: 1, RATE_LIMIT_PER_MINUTE: 1 });
     expect((await call(own, LOOKUP, { headers: tight })).status).toBe(200);
     const limited = await call(own, LOOKUP, { headers: tight });

@@ -26,6 +26,14 @@ export async function requestToken(creds: ClientCredentials, extra: Record<strin
   });
 }
 
+/** A fresh client of the tenant and an access token really issued to it by POST /auth/oauth2/token. */
+export async function issueToken(tenantId: number, scopes?: string[]): Promise<{ clientId: string; token: string }> {
+  const creds = await newClient(tenantId, scopes);
+  const res = await requestToken(creds);
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+  return { clientId: creds.clientId, token: ((await res.json()) as { access_token: string }).access_token };
+}
+
 const tokens = new Map<string, Promise<string>>();
 
 /** An access token for a fresh client of the tenant, cached per test file (hashing is deliberately slow). */
@@ -33,11 +41,7 @@ export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
   const key = `${tenantId}:${scopes?.join(" ") ?? "*"}`;
   let token = tokens.get(key);
   if (!token) {
-    token = (async () => {
-      const res = await requestToken(await newClient(tenantId, scopes));
-      if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { access_token: string }).access_token;
-    })();
+    token = issueToken(tenantId, scopes).then((issued) => issued.token);
     tokens.set(key, token);
   }
   return token;

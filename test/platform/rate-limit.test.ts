@@ -2,15 +2,11 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fetchWithRetry } from "../../src/client/retry";
 import { bucketKey } from "../../src/ratelimit/policy";
-import { API, BASE_URL, call, expectProblem, json, newClient, requestToken, TENANT_A } from "../helpers/api";
+import { API, BASE_URL, call, expectProblem, issueToken, newClient, TENANT_A } from "../helpers/api";
 import { advanceBucketClock, rateLimitHeaders, testFault, testVars } from "./helpers";
 
 /** A fresh client (own buckets) and its token; the token request is not limited (generous test defaults). */
-async function freshClient() {
-  const creds = await newClient(TENANT_A, ["users:read"]);
-  const token = (await json(await requestToken(creds))).access_token as string;
-  return { ...creds, token };
-}
+const freshClient = () => issueToken(TENANT_A, ["users:read"]);
 
 const LOOKUP = "/users/lookup?userId=1";
 
