@@ -38,6 +38,8 @@ Medparts is starting on ${base}
     curl -s -X POST ${base}/auth/oauth2/token -d grant_type=client_credentials -d client_id=${demo.clientId} -d client_secret=${demo.clientSecret}
 `);
 
-const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: "inherit" });
+// Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env };
+const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

@@ -1,17 +1,30 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
-import { getPlatformProxy } from "wrangler";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_readConfig } from "wrangler";
 import type { Bindings } from "../src/env";
 import { buildDocsUi } from "./build-docs-ui";
 
 export const DEV_VARS = ".dev.vars";
 const WRANGLER = "node_modules/.bin/wrangler";
+const WRANGLER_CONFIG = "wrangler.toml";
+/** wrangler's own default for local state (`--persist-to` changes it). */
+const DEFAULT_STATE_DIR = ".wrangler/state";
 
-export function wrangler(args: string[]): void {
+/** Runs wrangler; its output is shown only when it fails (or always, with `verbose`). */
+export function wrangler(args: string[], options: { verbose?: boolean } = {}): void {
   buildDocsUi(); // wrangler.toml's [assets] directory must exist for any wrangler command
-  const result = spawnSync(WRANGLER, args, { stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed with status ${result.status}`);
+  const result = spawnSync(WRANGLER, args, {
+    stdio: options.verbose ? "inherit" : "pipe",
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_HIDE_BANNER: "true" },
+  });
+  if (result.status !== 0) {
+    if (!options.verbose) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    throw new Error(`wrangler ${args.join(" ")} failed with status ${result.status}`);
+  }
 }
 
 /** A local RS256 signing key in .dev.vars (git-ignored), made once; production uses `wrangler secret put`. */
@@ -20,7 +33,9 @@ export async function ensureLocalSigningKey(): Promise<void> {
   if (/^JWT_PRIVATE_KEY=/m.test(current)) return;
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `local-${Date.now().toString(36)}`, alg: "RS256", use: "sig" };
-  writeFileSync(DEV_VARS, `${current}${current && !current.endsWith("\n") ? "\n" : ""}JWT_PRIVATE_KEY='${JSON.stringify(jwk)}'\n`, { mode: 0o600 });
+  writeFileSync(DEV_VARS, `${current}${current && !current.endsWith("\n") ? "\n" : ""}JWT_PRIVATE_KEY='${JSON.stringify(jwk)}'\n`, {
+    mode: 0o600,
+  });
   console.log("Created a local signing key in .dev.vars");
 }
 
@@ -39,15 +54,32 @@ export function wranglerDevArgs(port: string, state: LocalState = {}): string[] 
   return ["dev", "--port", port, "--ip", "127.0.0.1", ...persistArgs(state)];
 }
 
-/** Runs `work` against the same local D1/KV state that `wrangler dev` uses. */
-export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>, state: LocalState = {}): Promise<T> {
-  // wrangler --persist-to X keeps its state in X/v3; the platform proxy takes that inner path.
-  buildDocsUi();
-  const persist = state.persistTo ? { path: `${state.persistTo}/v3` } : true;
-  const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist });
+/** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */
+export type LocalStorage = Pick<Bindings, "DB" | "QUOTES">;
+
+/**
+ * Runs `work` against the same local D1 and KV state that `wrangler dev` uses: a Miniflare instance with
+ * wrangler.toml's D1 databases and KV namespaces, persisted where wrangler persists them.
+ */
+export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<T>, state: LocalState = {}): Promise<T> {
+  const config = unstable_readConfig({ config: WRANGLER_CONFIG });
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: "export default { fetch() { return new Response(null, { status: 404 }); } }",
+      compatibilityDate: config.compatibility_date,
+      resourcePersistencePath: path.join(state.persistTo ?? DEFAULT_STATE_DIR, "v3"),
+      d1Databases: Object.fromEntries(config.d1_databases.map((d: { binding: string; database_id?: string }) => [d.binding, d.database_id ?? d.binding])),
+      kvNamespaces: Object.fromEntries(config.kv_namespaces.map((k: { binding: string; id?: string }) => [k.binding, k.id ?? k.binding])),
+    }),
+  );
   try {
-    return await work(proxy.env);
+    const env = {
+      DB: await mf.getD1Database("DB"),
+      QUOTES: await mf.getKVNamespace("QUOTES"),
+    } as unknown as LocalStorage;
+    return await work(env);
   } finally {
-    await proxy.dispose();
+    await mf.dispose();
   }
 }

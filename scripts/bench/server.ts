@@ -21,7 +21,8 @@ export async function startServer(options: ServerOptions): Promise<LocalServer> 
   mkdirSync(options.logFile.replace(/\/[^/]+$/, ""), { recursive: true });
   const log = createWriteStream(options.logFile);
   // Own process group, so stopping also ends workerd, which wrangler starts as a child.
-  const child = spawn("node_modules/.bin/wrangler", args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, WRANGLER_SEND_METRICS: "false" };
+  const child = spawn("node_modules/.bin/wrangler", args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const killOnExit = () => child.pid !== undefined && child.exitCode === null && process.kill(-child.pid, "SIGKILL");

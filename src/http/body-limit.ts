@@ -1,9 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { positiveNumberVar } from "../config";
-import type { AppEnv } from "../env";
+import { type AppEnv, appConfig } from "../env";
 import { ProblemError } from "./errors";
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const payloadTooLarge = (maxBytes: number) =>
   new ProblemError(413, "payload-too-large", "Payload Too Large", `The request body exceeds the limit of ${maxBytes} bytes.`);
@@ -16,7 +13,7 @@ const payloadTooLarge = (maxBytes: number) =>
 export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const body = c.req.raw.body;
   if (!body) return next();
-  const maxBytes = positiveNumberVar(c.env.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES);
+  const maxBytes = appConfig(c.env).MAX_BODY_BYTES;
   const declared = Number(c.req.header("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
 

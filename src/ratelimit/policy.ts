@@ -1,17 +1,16 @@
-import { positiveNumberVar } from "../config";
-import type { Bindings } from "../env";
+import { appConfig, type ConfigVars } from "../env";
 import type { BucketConfig } from "./token-bucket";
 
-type RateLimitVars = Pick<Bindings, "RATE_LIMIT_PER_MINUTE" | "RATE_LIMIT_BURST" | "TOKEN_RATE_LIMIT_PER_MINUTE" | "TOKEN_RATE_LIMIT_BURST">;
-
 /** Bucket per API client on /customer/api (wrangler.toml [vars]). */
-export function apiClientPolicy(env: RateLimitVars): BucketConfig {
-  return { capacity: positiveNumberVar(env.RATE_LIMIT_BURST, 100), refillPerMinute: positiveNumberVar(env.RATE_LIMIT_PER_MINUTE, 600) };
+export function apiClientPolicy(env: ConfigVars): BucketConfig {
+  const config = appConfig(env);
+  return { capacity: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE };
 }
 
 /** Stricter bucket for POST /auth/oauth2/token, applied per client_id and per source IP. */
-export function tokenEndpointPolicy(env: RateLimitVars): BucketConfig {
-  return { capacity: positiveNumberVar(env.TOKEN_RATE_LIMIT_BURST, 10), refillPerMinute: positiveNumberVar(env.TOKEN_RATE_LIMIT_PER_MINUTE, 30) };
+export function tokenEndpointPolicy(env: ConfigVars): BucketConfig {
+  const config = appConfig(env);
+  return { capacity: config.TOKEN_RATE_LIMIT_BURST, refillPerMinute: config.TOKEN_RATE_LIMIT_PER_MINUTE };
 }
 
 /** Names of the RateLimiter Durable Objects, one bucket each. */

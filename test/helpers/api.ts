@@ -36,6 +36,11 @@ export async function issueToken(tenantId: number, scopes?: string[]): Promise<{
 
 const tokens = new Map<string, Promise<string>>();
 
+/** Test files share modules (`isolate: false`) but not data: the setup file forgets the previous file's tokens. */
+export function forgetCachedTokens(): void {
+  tokens.clear();
+}
+
 /** An access token for a fresh client of the tenant, cached per test file (hashing is deliberately slow). */
 export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
   const key = `${tenantId}:${scopes?.join(" ") ?? "*"}`;

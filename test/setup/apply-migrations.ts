@@ -1,6 +1,24 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { seedDemoData } from "../../src/db/seed/seed";
+import { forgetCachedTokens } from "../helpers/api";
 
-// Runs before each test file: schema from migrations/, then the deterministic demo data set.
+/**
+ * Runs before each test file. Test files share one Worker per vitest worker (`isolate: false`, which saves a
+ * workerd start per file), so D1 is reset here: every table is dropped, then the schema comes from
+ * migrations/ and the deterministic demo data set is seeded. Each file starts from the same database.
+ */
+async function dropEverything(db: D1Database): Promise<void> {
+  const { results } = await db
+    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+    .all<{ type: "table" | "view"; name: string }>();
+  if (results.length === 0) return;
+  await db.batch([
+    db.prepare("PRAGMA defer_foreign_keys = on"),
+    ...results.map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`)),
+  ]);
+}
+
+forgetCachedTokens();
+await dropEverything(env.DB);
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await seedDemoData(env.DB, { products: 600 });

@@ -1,0 +1,28 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { wrangler } from "./local-platform";
+
+/**
+ * `npm run check:bundle`: builds the deploy bundle exactly as `wrangler deploy` would (--dry-run, nothing
+ * is uploaded) and fails when its gzipped size exceeds the budget. The budget and why: docs/benchmarks.md.
+ */
+export const GZIP_BUDGET_BYTES = 200 * 1024;
+
+const outdir = mkdtempSync(path.join(tmpdir(), "medparts-bundle-"));
+try {
+  wrangler(["deploy", "--dry-run", "--outdir", outdir]);
+  const bundle = readFileSync(path.join(outdir, "index.js"));
+  const gzipped = gzipSync(bundle, { level: 9 }).byteLength;
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  const line = `deploy bundle: ${kib(bundle.byteLength)}, gzip ${kib(gzipped)} (budget ${kib(GZIP_BUDGET_BYTES)})`;
+  if (gzipped > GZIP_BUDGET_BYTES) {
+    console.error(`${line}: over budget`);
+    process.exitCode = 1;
+  } else {
+    console.log(line);
+  }
+} finally {
+  rmSync(outdir, { recursive: true, force: true });
+}
