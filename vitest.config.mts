@@ -1,6 +1,6 @@
+import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
-import path from "node:path";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 import { buildDocsUi } from "./scripts/build-docs-ui.ts";
 

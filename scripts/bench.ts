@@ -4,11 +4,11 @@ import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
 import { fetchToken } from "./bench/client";
-import { runLoad, type LoadResult } from "./bench/load";
-import { machineFacts, toMarkdown, withBaselineRatio, type BenchReport, type ScaleReport, type ScenarioReport } from "./bench/report";
-import { BASELINE, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, ORDER_SCENARIOS, type BenchContext, type Scenario } from "./bench/scenarios";
-import { startServer, type LocalServer } from "./bench/server";
-import { ensureLocalSigningKey, withLocalBindings, type LocalState } from "./local-platform";
+import { type LoadResult, runLoad } from "./bench/load";
+import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, toMarkdown, withBaselineRatio } from "./bench/report";
+import { BASELINE, type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, ORDER_SCENARIOS, type Scenario } from "./bench/scenarios";
+import { type LocalServer, startServer } from "./bench/server";
+import { ensureLocalSigningKey, type LocalState, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
 
 /**
@@ -39,7 +39,12 @@ const settings = {
   connections: smoke ? 2 : positiveInt(values.connections, "--connections"),
   scaleDuration: positiveInt(values["scale-duration"], "--scale-duration"),
   orderPool: smoke ? 10 : positiveInt(values["order-pool"], "--order-pool"),
-  scale: smoke ? [] : values.scale.split(",").filter(Boolean).map((n) => positiveInt(n, "--scale")),
+  scale: smoke
+    ? []
+    : values.scale
+        .split(",")
+        .filter(Boolean)
+        .map((n) => positiveInt(n, "--scale")),
   only: values.only.split(",").filter(Boolean),
   port: positiveInt(values.port, "--port"),
 };
@@ -93,9 +98,17 @@ async function withServer<T>(products: number, work: (server: LocalServer, ctx: 
 
 async function measure(scenario: Scenario, ctx: BenchContext, duration: number): Promise<LoadResult> {
   const prepared = await scenario.prepare(ctx);
-  const result = await runLoad({ baseUrl: ctx.baseUrl, connections: settings.connections, duration, expectedStatus: scenario.expectedStatus, ...prepared });
+  const result = await runLoad({
+    baseUrl: ctx.baseUrl,
+    connections: settings.connections,
+    duration,
+    expectedStatus: scenario.expectedStatus,
+    ...prepared,
+  });
   const flag = result.errors > 0 ? `  (${result.errors} errors: ${JSON.stringify(result.statusCounts)})` : "";
-  console.log(`  ${scenario.name.padEnd(24)} ${result.requestsPerSecond.toFixed(1).padStart(9)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${flag}`);
+  console.log(
+    `  ${scenario.name.padEnd(24)} ${result.requestsPerSecond.toFixed(1).padStart(9)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${flag}`,
+  );
   return result;
 }
 
@@ -111,14 +124,21 @@ if (values["seed-only"]) {
   process.exit(0);
 }
 
-console.log(`Load on ${settings.products.toLocaleString("en-US")} products, ${settings.connections} connections, ${settings.duration} s each:`);
+console.log(
+  `Load on ${settings.products.toLocaleString("en-US")} products, ${settings.connections} connections, ${settings.duration} s each:`,
+);
 const { baseline, scenarios } = await withServer(settings.products, async (_server, ctx) => {
   const baselineResult = await measure(BASELINE, ctx, settings.duration);
   const reports: ScenarioReport[] = [];
   for (const scenario of selected([...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, ...ORDER_SCENARIOS])) {
-    reports.push(withBaselineRatio(scenario.name, scenario.what, await measure(scenario, ctx, settings.duration), baselineResult.requestsPerSecond));
+    reports.push(
+      withBaselineRatio(scenario.name, scenario.what, await measure(scenario, ctx, settings.duration), baselineResult.requestsPerSecond),
+    );
   }
-  return { baseline: withBaselineRatio(BASELINE.name, BASELINE.what, baselineResult, baselineResult.requestsPerSecond), scenarios: reports };
+  return {
+    baseline: withBaselineRatio(BASELINE.name, BASELINE.what, baselineResult, baselineResult.requestsPerSecond),
+    scenarios: reports,
+  };
 });
 
 const scale: ScaleReport[] = [];
@@ -127,7 +147,9 @@ for (const products of settings.scale) {
   const rows = await withServer(products, async (_server, ctx) => {
     const reports: ScenarioReport[] = [];
     for (const scenario of selected(CATALOG_SEARCH_SCENARIOS)) {
-      reports.push(withBaselineRatio(scenario.name, scenario.what, await measure(scenario, ctx, settings.scaleDuration), baseline.requestsPerSecond));
+      reports.push(
+        withBaselineRatio(scenario.name, scenario.what, await measure(scenario, ctx, settings.scaleDuration), baseline.requestsPerSecond),
+      );
     }
     return reports;
   });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
-import { requestInit, type CallOptions } from "../src/client/request";
+import { type CallOptions, requestInit } from "../src/client/request";
 import type { CatalogItem } from "../src/domain/catalog";
 import type { CatalogDetailSchema } from "../src/routes/catalog";
 import type { UserSchema } from "../src/routes/users";
@@ -55,7 +55,9 @@ function credentials(): { clientId: string; clientSecret: string } {
   const { MEDPARTS_CLIENT_ID: clientId, MEDPARTS_CLIENT_SECRET: clientSecret } = process.env;
   if (clientId && clientSecret) return { clientId, clientSecret };
   if (!existsSync(".medparts-demo.json")) {
-    throw new StepFailed("No credentials: run `npm start` first (it writes .medparts-demo.json) or set MEDPARTS_CLIENT_ID and MEDPARTS_CLIENT_SECRET.");
+    throw new StepFailed(
+      "No credentials: run `npm start` first (it writes .medparts-demo.json) or set MEDPARTS_CLIENT_ID and MEDPARTS_CLIENT_SECRET.",
+    );
   }
   return JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { clientId: string; clientSecret: string };
 }
@@ -64,7 +66,8 @@ let stepNumber = 0;
 function step(title: string): void {
   console.log(`\n${++stepNumber}. ${title}`);
 }
-const show = (label: string, value: unknown) => console.log(`   ${label.padEnd(18)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
+const show = (label: string, value: unknown) =>
+  console.log(`   ${label.padEnd(18)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
 /** One HTTP call; anything but a 2xx stops the demo with the method, URL, status and body. */
 async function send<T>(method: string, url: string, options: CallOptions = {}) {
@@ -97,7 +100,9 @@ async function main(): Promise<void> {
 
   step("Look up the buyer: contact id, facilities, addresses");
   const loginUserId = process.env.DEMO_USER ?? "jsmith";
-  const lookup = await send<Envelope<User>>("GET", `${API}/users/lookup?loginUserId=${encodeURIComponent(loginUserId)}`, { token: accessToken });
+  const lookup = await send<Envelope<User>>("GET", `${API}/users/lookup?loginUserId=${encodeURIComponent(loginUserId)}`, {
+    token: accessToken,
+  });
   const user = lookup.body.data;
   const company = user.companies.find((c) => c.facilities.length > 0 && c.shippingAddresses.length > 0 && c.billingAddresses.length > 0);
   if (!company) throw new StepFailed(`${loginUserId} has no company with a facility and addresses to order for.`);
@@ -106,7 +111,10 @@ async function main(): Promise<void> {
   const billingAddress = company.billingAddresses[0]!;
   show("user", `${user.firstName} ${user.lastName} (userId ${user.userId}, contactId ${user.contactId})`);
   show("facility", `${facility.name} (${facility.id}) of ${company.name}`);
-  show("ship to / bill to", `address ${shippingAddress.id} (${shippingAddress.line1}, ${shippingAddress.city}) / address ${billingAddress.id}`);
+  show(
+    "ship to / bill to",
+    `address ${shippingAddress.id} (${shippingAddress.line1}, ${shippingAddress.city}) / address ${billingAddress.id}`,
+  );
   const ids = { facilityId: facility.id, requesterId: user.contactId };
 
   step("Search the catalog");
@@ -124,9 +132,15 @@ async function main(): Promise<void> {
   step("Catalog detail: price options (quotes valid 30 days)");
   let chosen: { item: CatalogItem; option: PriceOption } | undefined;
   for (const item of items) {
-    const detail = await send<Envelope<CatalogDetail>>("POST", `${API}/catalog/detail`, { token: accessToken, json: { productId: item.id, ...ids } });
+    const detail = await send<Envelope<CatalogDetail>>("POST", `${API}/catalog/detail`, {
+      token: accessToken,
+      json: { productId: item.id, ...ids },
+    });
     for (const o of detail.body.data.options) {
-      show("option", `${o.condition}, ${o.purchaseChoice}, ${o.warranty}: ${o.price.toFixed(2)}${o.customFields.some((f) => f.isRequired) ? " (needs custom fields)" : ""}`);
+      show(
+        "option",
+        `${o.condition}, ${o.purchaseChoice}, ${o.warranty}: ${o.price.toFixed(2)}${o.customFields.some((f) => f.isRequired) ? " (needs custom fields)" : ""}`,
+      );
     }
     // The demo has no buyer to ask for custom field values (e.g. a serial number): take an option without any.
     const option = detail.body.data.options.find((o) => !o.customFields.some((f) => f.isRequired));
@@ -136,7 +150,10 @@ async function main(): Promise<void> {
     }
   }
   if (!chosen) throw new StepFailed("No price option without required custom fields among the search results.");
-  show("chosen", `${chosen.item.id} ${chosen.option.condition} at ${chosen.option.price.toFixed(2)} (priceOptionId ${chosen.option.priceOptionId})`);
+  show(
+    "chosen",
+    `${chosen.item.id} ${chosen.option.condition} at ${chosen.option.price.toFixed(2)} (priceOptionId ${chosen.option.priceOptionId})`,
+  );
 
   step("Create the order with an Idempotency-Key");
   const poNumber = `DEMO-${Date.now()}`;
@@ -152,12 +169,23 @@ async function main(): Promise<void> {
     payment: { paymentMethod: "PO", poNumber },
     notes: "Created by npm run demo",
   };
-  const created = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, { token: accessToken, json: order, headers: { "Idempotency-Key": idempotencyKey } });
+  const created = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, {
+    token: accessToken,
+    json: order,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
   show("Idempotency-Key", idempotencyKey);
   show("orderNumber", created.body.data.orderNumber);
   show("eventId", created.body.data.eventId);
-  const replay = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, { token: accessToken, json: order, headers: { "Idempotency-Key": idempotencyKey } });
-  show("retry, same key", `X-Idempotency-Cached: ${replay.headers.get("X-Idempotency-Cached")}, orderNumber ${replay.body.data.orderNumber}`);
+  const replay = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, {
+    token: accessToken,
+    json: order,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
+  show(
+    "retry, same key",
+    `X-Idempotency-Cached: ${replay.headers.get("X-Idempotency-Cached")}, orderNumber ${replay.body.data.orderNumber}`,
+  );
   if (replay.body.data.orderNumber !== created.body.data.orderNumber) throw new StepFailed("The retry created a second order.");
 
   step("Find the order with structured search");
@@ -169,9 +197,17 @@ async function main(): Promise<void> {
   );
   const record = found.body.data.orders.find((o) => o.poNumber === poNumber);
   if (!record) throw new StepFailed(`The order with PO ${poNumber} was not found by q=${q}.`);
-  show("order", `orderId ${record.orderId}, PO ${record.poNumber}, ${record.shippingMethod}, total ${record.total.toFixed(2)}, ${record.orderDate}`);
-  for (const line of record.lineItems ?? []) show("line", `${line.lineId}: ${line.quantity} x ${line.partNumber} at ${line.price.toFixed(2)} = ${line.extendedPrice.toFixed(2)} (${line.statusName})`);
-  for (const doc of record.shippingInfo ?? []) show("shipping", `${doc.shippingDocId}: ${doc.carrierName} ${doc.serviceLevel} to ${doc.city}, ${doc.state}`);
+  show(
+    "order",
+    `orderId ${record.orderId}, PO ${record.poNumber}, ${record.shippingMethod}, total ${record.total.toFixed(2)}, ${record.orderDate}`,
+  );
+  for (const line of record.lineItems ?? [])
+    show(
+      "line",
+      `${line.lineId}: ${line.quantity} x ${line.partNumber} at ${line.price.toFixed(2)} = ${line.extendedPrice.toFixed(2)} (${line.statusName})`,
+    );
+  for (const doc of record.shippingInfo ?? [])
+    show("shipping", `${doc.shippingDocId}: ${doc.carrierName} ${doc.serviceLevel} to ${doc.city}, ${doc.state}`);
   if (!record.lineItems) throw new StepFailed("include=lineItems returned no lineItems property.");
 
   console.log("\nDemo complete.");

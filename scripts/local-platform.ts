@@ -69,7 +69,9 @@ export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<
       script: "export default { fetch() { return new Response(null, { status: 404 }); } }",
       compatibilityDate: config.compatibility_date,
       resourcePersistencePath: path.join(state.persistTo ?? DEFAULT_STATE_DIR, "v3"),
-      d1Databases: Object.fromEntries(config.d1_databases.map((d: { binding: string; database_id?: string }) => [d.binding, d.database_id ?? d.binding])),
+      d1Databases: Object.fromEntries(
+        config.d1_databases.map((d: { binding: string; database_id?: string }) => [d.binding, d.database_id ?? d.binding]),
+      ),
       kvNamespaces: Object.fromEntries(config.kv_namespaces.map((k: { binding: string; id?: string }) => [k.binding, k.id ?? k.binding])),
     }),
   );

@@ -1,18 +1,19 @@
 import { parseArgs } from "node:util";
 import { seedDemoData } from "../src/db/seed/seed";
-import { applyLocalMigrations, withLocalBindings, type LocalState } from "./local-platform";
+import { applyLocalMigrations, type LocalState, withLocalBindings } from "./local-platform";
 
 /** `npm run seed -- --products 100000`: migrations, then demo data into the local D1. Re-runnable. */
 export async function seedLocal(products: number, state: LocalState = {}): Promise<void> {
   applyLocalMigrations(state);
   const started = Date.now();
-  await withLocalBindings((env) =>
-    seedDemoData(env.DB, {
-      products,
-      onProgress: (done, total) => {
-        if (total >= 20_000 && (done % 20_000 === 0 || done === total)) console.log(`  seeded ${done}/${total} products`);
-      },
-    }),
+  await withLocalBindings(
+    (env) =>
+      seedDemoData(env.DB, {
+        products,
+        onProgress: (done, total) => {
+          if (total >= 20_000 && (done % 20_000 === 0 || done === total)) console.log(`  seeded ${done}/${total} products`);
+        },
+      }),
     state,
   );
   console.log(`Seeded demo data with ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);

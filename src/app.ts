@@ -5,14 +5,14 @@ import { methodNotAllowedOrNotFound } from "./http/method-not-allowed";
 import { requestContext } from "./http/request-context";
 import { createRouter } from "./http/router";
 import { openApiDocumentRoute } from "./openapi/route";
+import { limitTokenRequests } from "./ratelimit/middleware";
 import { authRoutes } from "./routes/auth";
 import { catalogRoutes } from "./routes/catalog";
-import { limitTokenRequests } from "./ratelimit/middleware";
 import { healthRoutes } from "./routes/health";
 import { manufacturerRoutes } from "./routes/manufacturers";
 import { orderSearchRoutes } from "./routes/order-search";
-import { userSearchRoutes } from "./routes/user-search";
 import { orderRoutes } from "./routes/orders";
+import { userSearchRoutes } from "./routes/user-search";
 import { userRoutes } from "./routes/users";
 
 export const API_BASE = "/customer/api";

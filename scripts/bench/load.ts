@@ -52,7 +52,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       },
     ],
   });
-  const statusCounts = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0]));
+  const statusCounts = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0]),
+  );
   const expected = statusCounts[String(options.expectedStatus)] ?? 0;
   const answered = Object.values(statusCounts).reduce((sum, count) => sum + count, 0);
   const seconds = result.duration;

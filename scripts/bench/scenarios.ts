@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { API_PREFIX, authedGet, jsonPost, send, tokenRequest, type BenchTarget } from "./client";
 import type { z } from "zod";
 import type { CatalogItem } from "../../src/domain/catalog";
 import type { CatalogDetailSchema } from "../../src/routes/catalog";
+import { API_PREFIX, authedGet, type BenchTarget, jsonPost, send, tokenRequest } from "./client";
 import type { LoadRequest } from "./load";
 
 /** Demo requester of tenant 1 (src/db/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
@@ -33,18 +33,32 @@ const productId = (n: number) => `MP-${String(n).padStart(7, "0")}`;
 const randomProductId = (products: number) => productId(1 + Math.floor(Math.random() * products));
 
 const catalogSearch = (ctx: BenchContext, filters: Record<string, unknown>, pagination: Record<string, unknown> = {}) =>
-  jsonPost(`${API_PREFIX}/catalog/search`, ctx.token, { filters, pagination, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId });
+  jsonPost(`${API_PREFIX}/catalog/search`, ctx.token, {
+    filters,
+    pagination,
+    facilityId: REQUESTER.facilityId,
+    requesterId: REQUESTER.requesterId,
+  });
 
 type PriceOption = z.infer<typeof CatalogDetailSchema>["options"][number];
 
 const detailRequest = (ctx: BenchContext, id: string) =>
-  jsonPost(`${API_PREFIX}/catalog/detail`, ctx.token, { productId: id, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId });
+  jsonPost(`${API_PREFIX}/catalog/detail`, ctx.token, {
+    productId: id,
+    facilityId: REQUESTER.facilityId,
+    requesterId: REQUESTER.requesterId,
+  });
 
 function orderRequest(ctx: BenchContext, line: { priceOptionId: string; productId: string; price: number }, key: string): LoadRequest {
   return jsonPost(
     `${API_PREFIX}/orders`,
     ctx.token,
-    { ...REQUESTER, shippingMethod: "GROUND", payment: { paymentMethod: "PO", poNumber: "BENCH-PO" }, quoteItems: [{ ...line, quantity: 1 }] },
+    {
+      ...REQUESTER,
+      shippingMethod: "GROUND",
+      payment: { paymentMethod: "PO", poNumber: "BENCH-PO" },
+      quoteItems: [{ ...line, quantity: 1 }],
+    },
     { "idempotency-key": key },
   );
 }
@@ -55,10 +69,13 @@ async function issueQuotePool(ctx: BenchContext, size: number) {
   let next = 1;
   while (pool.length < size) {
     const batch = Array.from({ length: 8 }, () => productId(1 + (next++ % ctx.products)));
-    const details = await Promise.all(batch.map((id) => send<{ data: { options: PriceOption[] } }>(ctx.baseUrl, detailRequest(ctx, id)).then((r) => ({ id, r }))));
+    const details = await Promise.all(
+      batch.map((id) => send<{ data: { options: PriceOption[] } }>(ctx.baseUrl, detailRequest(ctx, id)).then((r) => ({ id, r }))),
+    );
     for (const { id, r } of details) {
       for (const option of r.data.options) {
-        if (option.customFields.every((field) => !field.isRequired)) pool.push({ priceOptionId: option.priceOptionId, productId: id, price: option.price });
+        if (option.customFields.every((field) => !field.isRequired))
+          pool.push({ priceOptionId: option.priceOptionId, productId: id, price: option.price });
       }
     }
   }
@@ -118,7 +135,11 @@ export const CATALOG_SEARCH_SCENARIOS: Scenario[] = [
     prepare: async (ctx) => {
       const item = await sampleItem(ctx);
       return {
-        request: catalogSearch(ctx, { query: "valve", facets: [{ field: "manufacturer", values: [item.oem] }] }, { sortBy: "PartNumber", sortDirection: "Asc" }),
+        request: catalogSearch(
+          ctx,
+          { query: "valve", facets: [{ field: "manufacturer", values: [item.oem] }] },
+          { sortBy: "PartNumber", sortDirection: "Asc" },
+        ),
       };
     },
   },
@@ -137,7 +158,10 @@ export const ORDER_SCENARIOS: Scenario[] = [
     name: "catalog-detail",
     what: "POST /catalog/detail, random product (issues 2-4 quotes: D1 + KV writes)",
     expectedStatus: 200,
-    prepare: async (ctx) => ({ request: detailRequest(ctx, productId(1)), nextRequest: () => detailRequest(ctx, randomProductId(ctx.products)) }),
+    prepare: async (ctx) => ({
+      request: detailRequest(ctx, productId(1)),
+      nextRequest: () => detailRequest(ctx, randomProductId(ctx.products)),
+    }),
   },
   {
     name: "order-create",

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
-import { wranglerDevArgs, type LocalState } from "../local-platform";
+import { type LocalState, wranglerDevArgs } from "../local-platform";
 
 /** A `wrangler dev` process on loopback with its own local D1/KV/DO state, for load runs. */
 export interface LocalServer {

@@ -4,16 +4,14 @@ import type { AppEnv } from "../env";
 import { ProblemError } from "../http/errors";
 import { limitApiClient } from "../ratelimit/middleware";
 import { isClientEnabled } from "./clients";
-import type { Scope } from "./principal";
+import type { Principal, Scope } from "./principal";
 import { InvalidTokenError, verifyAccessToken } from "./tokens";
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
 const MAX_TOKEN_LENGTH = 4096;
 
 function unauthorized(detail: string, error?: "invalid_token" | "invalid_request"): ProblemError {
-  const challenge = error
-    ? `Bearer realm="medparts", error="${error}", error_description="${detail}"`
-    : `Bearer realm="medparts"`;
+  const challenge = error ? `Bearer realm="medparts", error="${error}", error_description="${detail}"` : `Bearer realm="medparts"`;
   return new ProblemError(401, "unauthorized", "Unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
 }
 
@@ -23,7 +21,7 @@ export const requireBearer: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!header) throw unauthorized("An access token is required: send Authorization: Bearer <token>.");
   const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
   if (!match) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
-  let principal;
+  let principal: Principal;
   try {
     principal = await verifyAccessToken(c.env, match[1]!);
   } catch (err) {

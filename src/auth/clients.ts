@@ -51,7 +51,10 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
   await db
     .insert(apiClients)
     .values(row)
-    .onConflictDoUpdate({ target: apiClients.clientId, set: { secretHash: row.secretHash, tenantId: row.tenantId, scopes: row.scopes, enabled: true } });
+    .onConflictDoUpdate({
+      target: apiClients.clientId,
+      set: { secretHash: row.secretHash, tenantId: row.tenantId, scopes: row.scopes, enabled: true },
+    });
   return { clientId, clientSecret };
 }
 

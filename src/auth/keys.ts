@@ -32,7 +32,8 @@ export function keyring(env: Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PU
 async function loadKeyring(env: Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS">): Promise<Keyring> {
   if (!env.JWT_PRIVATE_KEY) throw new Error("JWT_PRIVATE_KEY is not configured");
   const privateJwk = JSON.parse(env.JWT_PRIVATE_KEY) as JWK;
-  if (privateJwk.kty !== "RSA" || !privateJwk.kid || !privateJwk.d) throw new Error("JWT_PRIVATE_KEY must be an RSA private JWK with a kid");
+  if (privateJwk.kty !== "RSA" || !privateJwk.kid || !privateJwk.d)
+    throw new Error("JWT_PRIVATE_KEY must be an RSA private JWK with a kid");
   const previous = env.JWT_PREVIOUS_PUBLIC_KEYS ? (JSON.parse(env.JWT_PREVIOUS_PUBLIC_KEYS) as JWK[]) : [];
   const published = [publicJwk(privateJwk), ...previous.map(publicJwk)];
   const verificationKeys = new Map<string, CryptoKey>();

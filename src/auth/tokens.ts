@@ -1,4 +1,4 @@
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Bindings } from "../env";
 import { keyring } from "./keys";
 import type { Principal } from "./principal";
@@ -14,10 +14,7 @@ interface AccessTokenClaims extends JWTPayload {
   client_id: string;
 }
 
-export async function issueAccessToken(
-  env: TokenEnv,
-  client: { clientId: string; tenantId: number; scopes: string[] },
-): Promise<string> {
+export async function issueAccessToken(env: TokenEnv, client: { clientId: string; tenantId: number; scopes: string[] }): Promise<string> {
   const keys = await keyring(env);
   return new SignJWT({ tid: client.tenantId, scope: client.scopes.join(" "), client_id: client.clientId })
     .setProtectedHeader({ alg: "RS256", kid: keys.kid, typ: TOKEN_TYPE })

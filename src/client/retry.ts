@@ -52,7 +52,10 @@ const PROCESSING = /currently being processed/i;
 export async function isRetryableResponse(res: Response): Promise<boolean> {
   if (res.status >= 500 || res.status === 429) return true;
   if (res.status !== 409) return false;
-  const body = (await res.clone().json().catch(() => null)) as { error?: unknown } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: unknown } | null;
   return typeof body?.error === "string" && PROCESSING.test(body.error);
 }
 
@@ -69,7 +72,11 @@ export function retryAfterMs(header: string | null, now: () => number = Date.now
  * The wait after failed attempt `attempt` (1-based): full jitter over an exponentially growing window,
  * raised to the server's Retry-After. Null means "do not wait that long": give up.
  */
-export function retryDelayMs(attempt: number, retryAfter: number | null, options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random"> = {}): number | null {
+export function retryDelayMs(
+  attempt: number,
+  retryAfter: number | null,
+  options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random"> = {},
+): number | null {
   const base = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const max = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
   const random = options.random ?? Math.random;

@@ -21,7 +21,13 @@ export function requireFacilityAccess(
   requesterContactId: number,
   facilityId: number,
 ): Promise<OrderingContext> {
-  return facilityAccess(db, tenantId, facilityId, eq(users.contactId, requesterContactId), "The requester may not order for this facility.");
+  return facilityAccess(
+    db,
+    tenantId,
+    facilityId,
+    eq(users.contactId, requesterContactId),
+    "The requester may not order for this facility.",
+  );
 }
 
 /** The same rule for a user given by userId (the user placing an order). */

@@ -4,9 +4,9 @@ import { manufacturers, products } from "../db/schema";
 import { notFound } from "../http/errors";
 import { paginationOf } from "../http/pagination";
 import {
-  catalogSearchStatements,
   type CatalogFilters,
   type CatalogPage,
+  catalogSearchStatements,
   type FacetField,
   type SqlStatement,
 } from "../search/catalog-query";

@@ -18,10 +18,14 @@ export function lineViolations(index: number, line: OrderLineInput, quote: Quote
   const at = `quoteItems[${index}]`;
   const violations: string[] = [];
   if (line.productId !== quote.productId) {
-    violations.push(`${at}: productId "${line.productId}" does not match price option "${quote.priceOptionId}", which is for product "${quote.productId}".`);
+    violations.push(
+      `${at}: productId "${line.productId}" does not match price option "${quote.priceOptionId}", which is for product "${quote.productId}".`,
+    );
   }
   if (decimalToCents(line.price) !== quote.priceCents) {
-    violations.push(`${at}: price ${line.price} does not equal the unit price ${formatPrice(quote.priceCents)} of price option "${quote.priceOptionId}".`);
+    violations.push(
+      `${at}: price ${line.price} does not equal the unit price ${formatPrice(quote.priceCents)} of price option "${quote.priceOptionId}".`,
+    );
   }
   return [...violations, ...customFieldViolations(at, line.requiredFields, quote)];
 }
@@ -44,4 +48,3 @@ function customFieldViolations(at: string, given: RequiredFieldValue[], quote: Q
   }
   return violations;
 }
-

@@ -1,12 +1,22 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { database, type Database } from "../db/client";
-import { addresses, orderLines, orders, outboxEvents, products, quotes, shippingDocumentLines, shippingDocuments, users } from "../db/schema";
+import { type Database, database } from "../db/client";
+import {
+  addresses,
+  orderLines,
+  orders,
+  outboxEvents,
+  products,
+  quotes,
+  shippingDocumentLines,
+  shippingDocuments,
+  users,
+} from "../db/schema";
 import type { Bindings } from "../env";
 import { BusinessRuleError, ProblemError } from "../http/errors";
-import { requireFacilityAccess, requireUserFacilityAccess, type OrderingContext } from "./access";
+import { type OrderingContext, requireFacilityAccess, requireUserFacilityAccess } from "./access";
 import { centsToDecimal } from "./money";
-import { SHIPPING_METHODS, type PaymentMethod, type ShippingMethod } from "./order-options";
 import { lineViolations, type OrderLineInput } from "./order-lines";
+import { type PaymentMethod, SHIPPING_METHODS, type ShippingMethod } from "./order-options";
 import { loadLiveQuotes, type QuoteRecord } from "./quotes";
 
 /** Order creation (spec 4.7): checks in order 403, 404, 422, then one atomic D1 batch. */
@@ -43,7 +53,12 @@ export async function createOrder(env: OrderEnv, tenantId: number, command: Crea
   const [requester, , liveQuotes, refs] = await Promise.all([
     requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
     requireUserFacilityAccess(db, tenantId, command.userId, command.facilityId),
-    loadLiveQuotes(env, tenantId, command.lines.map((l) => l.priceOptionId), now),
+    loadLiveQuotes(
+      env,
+      tenantId,
+      command.lines.map((l) => l.priceOptionId),
+      now,
+    ),
     loadReferences(db, command),
   ]);
   const lineQuotes = requireQuotes(command, liveQuotes);
@@ -61,8 +76,14 @@ export async function createOrder(env: OrderEnv, tenantId: number, command: Crea
 async function loadReferences(db: Database, command: CreateOrderCommand) {
   const [requesterRows, addressRows, productRows] = await db.batch([
     db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.contactId, command.requesterId)),
-    db.select().from(addresses).where(inArray(addresses.id, [command.shippingAddressId, command.billingAddressId])),
-    db.select().from(products).where(inArray(products.id, [...new Set(command.lines.map((l) => l.productId))])),
+    db
+      .select()
+      .from(addresses)
+      .where(inArray(addresses.id, [command.shippingAddressId, command.billingAddressId])),
+    db
+      .select()
+      .from(products)
+      .where(inArray(products.id, [...new Set(command.lines.map((l) => l.productId))])),
   ]);
   const requester = requesterRows[0];
   return {
@@ -215,13 +236,15 @@ async function writeOrder(db: Database, order: NewOrder): Promise<void> {
         carrierName: shipping.carrierName,
         serviceLevel: shipping.serviceLevel,
       }),
-      db.insert(shippingDocumentLines).select(
-        db
-          .select({ shippingDocumentId: shippingDocuments.id, lineId: orderLines.id })
-          .from(orderLines)
-          .innerJoin(shippingDocuments, eq(shippingDocuments.orderId, orderLines.orderId))
-          .where(eq(orderLines.orderId, orderId)),
-      ),
+      db
+        .insert(shippingDocumentLines)
+        .select(
+          db
+            .select({ shippingDocumentId: shippingDocuments.id, lineId: orderLines.id })
+            .from(orderLines)
+            .innerJoin(shippingDocuments, eq(shippingDocuments.orderId, orderLines.orderId))
+            .where(eq(orderLines.orderId, orderId)),
+        ),
       db.insert(outboxEvents).values({
         id: order.eventId,
         type: ORDER_CREATED_EVENT,

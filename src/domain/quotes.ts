@@ -1,8 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { randomToken } from "../auth/secrets";
 import { database } from "../db/client";
+import { type CustomFieldDefinition, quotes, vendorOffers, vendors } from "../db/schema";
 import { chunk } from "../db/seed/bulk-insert";
-import { quotes, vendorOffers, vendors, type CustomFieldDefinition } from "../db/schema";
 import type { Bindings } from "../env";
 
 /**
@@ -88,7 +88,12 @@ export async function issueQuotesForProduct(env: QuoteEnv, scope: QuoteScope, pr
  * consistent across locations). Expiry is always checked here, whatever the source. Quotes that are
  * unknown, expired or of another tenant are simply absent from the result.
  */
-export async function loadLiveQuotes(env: QuoteEnv, tenantId: number, ids: readonly string[], now = new Date()): Promise<Map<string, QuoteRecord>> {
+export async function loadLiveQuotes(
+  env: QuoteEnv,
+  tenantId: number,
+  ids: readonly string[],
+  now = new Date(),
+): Promise<Map<string, QuoteRecord>> {
   const unique = [...new Set(ids)];
   const found = new Map<string, QuoteRecord>();
   const fromKv = await Promise.all(unique.map((id) => env.QUOTES.get<QuoteRecord>(quoteKvKey(id), "json")));

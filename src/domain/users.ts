@@ -24,7 +24,10 @@ const keyCondition = (key: UserKey) => ("userId" in key ? eq(users.id, key.userI
  * related rows are read through the caller's tenant only, so another tenant's data is never even loaded.
  */
 export async function lookupUserProfile(db: Database, tenantId: number, key: UserKey) {
-  const tenantUserId = db.select({ id: users.id }).from(users).where(and(keyCondition(key), eq(users.tenantId, tenantId)));
+  const tenantUserId = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(keyCondition(key), eq(users.tenantId, tenantId)));
   const companyIds = db.select({ id: userCompanies.companyId }).from(userCompanies).where(inArray(userCompanies.userId, tenantUserId));
   const [userRows, companyRows, addressRows, facilityRows] = await db.batch([
     db.select().from(users).where(keyCondition(key)).limit(1),

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
-import { msToRefill, refill, take, type BucketConfig, type BucketState } from "../ratelimit/token-bucket";
+import { type BucketConfig, type BucketState, msToRefill, refill, take } from "../ratelimit/token-bucket";
 
 export interface AcquireRequest extends BucketConfig {
   /** Tokens wanted for a lease (the caller spends one now and keeps the rest locally). */
@@ -37,7 +37,9 @@ export class RateLimiter extends DurableObject<Bindings> {
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const now = this.now();
     const row = this.readRow();
-    const current: BucketState = row ? { tokens: row.tokens, updatedAtMs: row.updated_at_ms } : { tokens: request.capacity, updatedAtMs: now };
+    const current: BucketState = row
+      ? { tokens: row.tokens, updatedAtMs: row.updated_at_ms }
+      : { tokens: request.capacity, updatedAtMs: now };
     const config = { capacity: request.capacity, refillPerMinute: request.refillPerMinute };
     const result = take(current, config, now, request.want, request.giveBack);
     this.ctx.storage.sql.exec(
@@ -76,6 +78,8 @@ export class RateLimiter extends DurableObject<Bindings> {
       );
       this.tableReady = true;
     }
-    return this.ctx.storage.sql.exec<BucketRow>("SELECT tokens, updated_at_ms, capacity, refill_per_minute FROM bucket WHERE id = 1").toArray()[0];
+    return this.ctx.storage.sql
+      .exec<BucketRow>("SELECT tokens, updated_at_ms, capacity, refill_per_minute FROM bucket WHERE id = 1")
+      .toArray()[0];
   }
 }

@@ -38,7 +38,12 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (upstream) {
     logEvent("warn", { correlationId: c.get("correlationId"), upstream: upstream.service, kind: upstream.kind, message: upstream.message });
     return upstream.kind === "timeout"
-      ? problemResponse(c, { status: 504, slug: "upstream-timeout", title: "Gateway Timeout", detail: "A storage service did not answer in time. Retry with exponential backoff." })
+      ? problemResponse(c, {
+          status: 504,
+          slug: "upstream-timeout",
+          title: "Gateway Timeout",
+          detail: "A storage service did not answer in time. Retry with exponential backoff.",
+        })
       : problemResponse(c, {
           status: 503,
           slug: "service-unavailable",

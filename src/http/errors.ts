@@ -45,5 +45,4 @@ export const notFound = (detail: string) => new ProblemError(404, "not-found", "
 export const forbidden = (detail: string) => new ProblemError(403, "forbidden", "Forbidden", detail);
 export const malformedJson = () =>
   new ValidationError({ body: ["Malformed JSON in request body."] }, "The request body is not valid JSON.");
-export const invalidSearchQuery = (detail: string) =>
-  new ProblemError(400, "invalid-search-query", "Invalid search query", detail);
+export const invalidSearchQuery = (detail: string) => new ProblemError(400, "invalid-search-query", "Invalid search query", detail);

@@ -66,7 +66,9 @@ const isCacheable = (status: number) => (status >= 200 && status < 300) || statu
 
 async function snapshot(res: Response): Promise<StoredResponse> {
   const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => (headers[name] = value));
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   return { status: res.status, headers, body: await res.clone().text() };
 }
 
@@ -78,9 +80,15 @@ function replay(stored: StoredResponse): Response {
 
 function storeUnavailable(err: unknown): ProblemError {
   logEvent("error", { event: "idempotency_store_unavailable", message: err instanceof Error ? err.message : String(err) });
-  return new ProblemError(503, "unavailable", "Service Unavailable", "The idempotency store is temporarily unavailable; retry with backoff.", {
-    headers: { "Retry-After": "2" },
-  });
+  return new ProblemError(
+    503,
+    "unavailable",
+    "Service Unavailable",
+    "The idempotency store is temporarily unavailable; retry with backoff.",
+    {
+      headers: { "Retry-After": "2" },
+    },
+  );
 }
 
 export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -102,6 +110,10 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (isCacheable(c.res.status)) await store.complete(decision.attemptId, await snapshot(c.res));
     else await store.release(decision.attemptId);
   } catch (err) {
-    logEvent("error", { correlationId: c.get("correlationId"), event: "idempotency_record_failed", message: err instanceof Error ? err.message : String(err) });
+    logEvent("error", {
+      correlationId: c.get("correlationId"),
+      event: "idempotency_record_failed",
+      message: err instanceof Error ? err.message : String(err),
+    });
   }
 };

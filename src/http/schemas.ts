@@ -24,38 +24,38 @@ const problemFields = z.object({
   service: z.string(),
 });
 
-export const ProblemSchema = problemFields
-  .extend({ errors: z.array(z.string()).optional() })
-  .openapi("Problem", {
-    description: "RFC 7807 problem details (application/problem+json)",
-    example: {
-      type: "https://medparts.example/problems/forbidden",
-      title: "Forbidden",
-      status: 403,
-      detail: "The requester has no access to facility 2001.",
-      instance: "/customer/api/catalog/detail",
-      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
-      timestamp: "2026-11-23T10:15:30.000Z",
-      service: "medparts-customer-api",
-    },
-  });
-
-export const ValidationProblemSchema = problemFields.extend({
-  errors: z.record(z.string(), z.array(z.string())),
-}).openapi("ValidationProblem", {
-  description: "400 problem whose errors map camelCase field paths to messages",
+export const ProblemSchema = problemFields.extend({ errors: z.array(z.string()).optional() }).openapi("Problem", {
+  description: "RFC 7807 problem details (application/problem+json)",
   example: {
-    type: "https://medparts.example/problems/validation",
-    title: "Validation failed",
-    status: 400,
-    detail: "The request has invalid fields.",
-    instance: "/customer/api/orders",
+    type: "https://medparts.example/problems/forbidden",
+    title: "Forbidden",
+    status: 403,
+    detail: "The requester has no access to facility 2001.",
+    instance: "/customer/api/catalog/detail",
     correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
     timestamp: "2026-11-23T10:15:30.000Z",
     service: "medparts-customer-api",
-    errors: { "quoteItems[1].quantity": ["Too small: expected number to be >=1"] },
   },
 });
+
+export const ValidationProblemSchema = problemFields
+  .extend({
+    errors: z.record(z.string(), z.array(z.string())),
+  })
+  .openapi("ValidationProblem", {
+    description: "400 problem whose errors map camelCase field paths to messages",
+    example: {
+      type: "https://medparts.example/problems/validation",
+      title: "Validation failed",
+      status: 400,
+      detail: "The request has invalid fields.",
+      instance: "/customer/api/orders",
+      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+      timestamp: "2026-11-23T10:15:30.000Z",
+      service: "medparts-customer-api",
+      errors: { "quoteItems[1].quantity": ["Too small: expected number to be >=1"] },
+    },
+  });
 
 export const ControllerErrorSchema = z
   .object({

@@ -29,7 +29,8 @@ export interface UpstreamFailure {
 
 const TIMEOUT = /time[d]?[ -]?out|exceeded timeout/i;
 // D1 errors that are bugs in our queries or data, not an unavailable database: they stay 500.
-const D1_PROGRAMMING_ERROR = /^D1_(TYPE_ERROR|COLUMN_NOTFOUND)|constraint failed|syntax error|no such (table|column)|SQLITE_(CONSTRAINT|MISMATCH|RANGE)/i;
+const D1_PROGRAMMING_ERROR =
+  /^D1_(TYPE_ERROR|COLUMN_NOTFOUND)|constraint failed|syntax error|no such (table|column)|SQLITE_(CONSTRAINT|MISMATCH|RANGE)/i;
 const MAX_CAUSE_DEPTH = 5;
 
 function serviceOf(err: Error): UpstreamService | null {

@@ -16,7 +16,7 @@ export function fieldErrorsFromZod(error: z.ZodError, root = "body"): FieldError
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const key = fieldPath(issue.path, root);
-    (errors[key] ??= []).push(issue.message);
+    errors[key] = [...(errors[key] ?? []), issue.message];
   }
   return errors;
 }

@@ -108,7 +108,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
     servers: [{ url: context.origin, description: "This deployment" }],
     tags: TAGS,
   });
-  const components = (document.components ??= {});
+  document.components ??= {};
+  const components = document.components;
   components.securitySchemes = {
     oauth2: {
       type: "oauth2",
@@ -141,7 +142,8 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
 
   const rateLimited = Boolean(operation.security?.length) || path === TOKEN_PATH;
   const idempotent = operation.parameters.some(isIdempotencyKey);
-  const responses = (operation.responses ??= {});
+  operation.responses ??= {};
+  const responses = operation.responses;
   const addIfAbsent = (extra: Record<number, ResponseObject>) => {
     for (const [status, response] of Object.entries(extra)) responses[status] ??= structuredClone(response);
   };
@@ -151,7 +153,8 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
 
   for (const [status, response] of Object.entries(responses)) {
     if ("$ref" in response) continue;
-    const headers = (response.headers ??= {});
+    response.headers ??= {};
+    const headers = response.headers;
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
     if (rateLimited && !refusedBeforeLimiter(path, status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
     if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");

@@ -3,9 +3,7 @@ import type { AppEnv } from "../env";
 import { ControllerErrorSchema, IdempotencyConflictSchema, ProblemSchema, ValidationProblemSchema } from "../http/schemas";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
 
-const OpenApiDocumentSchema = z
-  .record(z.string(), z.unknown())
-  .openapi("OpenApiDocument", { description: "This OpenAPI 3.1 document" });
+const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).openapi("OpenApiDocument", { description: "This OpenAPI 3.1 document" });
 
 const ERROR_FORMS = {
   Problem: ProblemSchema,

@@ -1,7 +1,7 @@
 import type { AcquireResult, RateLimiter } from "../durable/rate-limiter";
 import { logEvent } from "../http/logging";
 import { withTimeout } from "../http/upstream";
-import { secondsToRefill, type BucketConfig } from "./token-bucket";
+import { type BucketConfig, secondsToRefill } from "./token-bucket";
 
 /** Outcome of one request against one bucket; it becomes the RateLimit-* headers. */
 export interface RateLimitDecision {
@@ -36,7 +36,13 @@ export function leaseBatchSize(config: BucketConfig): number {
 
 function decision(config: BucketConfig, allowed: boolean, remaining: number, retryAfterSeconds = 0): RateLimitDecision {
   const bounded = Math.max(0, Math.min(config.capacity, remaining));
-  return { allowed, limit: config.capacity, remaining: bounded, resetSeconds: secondsToRefill(config.capacity - bounded, config), retryAfterSeconds };
+  return {
+    allowed,
+    limit: config.capacity,
+    remaining: bounded,
+    resetSeconds: secondsToRefill(config.capacity - bounded, config),
+    retryAfterSeconds,
+  };
 }
 
 /** Per-isolate allowances leased from the RateLimiter Durable Objects (see docs/architecture.md, Rate limiting). */
@@ -70,7 +76,11 @@ export class LocalAllowances {
       const request = { ...config, want: leaseBatchSize(config), giveBack: lease?.tokens ?? 0 };
       result = await withTimeout("DO", stub.acquire(request), LIMITER_TIMEOUT_MS);
     } catch (err) {
-      logEvent("warn", { rateLimiter: "unavailable", bucket: key.split(":")[0], message: err instanceof Error ? err.message : String(err) });
+      logEvent("warn", {
+        rateLimiter: "unavailable",
+        bucket: key.split(":")[0],
+        message: err instanceof Error ? err.message : String(err),
+      });
       return null;
     }
     if (result.granted === 0) return decision(config, false, result.remaining, result.retryAfterSeconds);

@@ -26,7 +26,10 @@ const refillPerMs = (config: BucketConfig) => config.refillPerMinute / 60_000;
 
 export function refill(state: BucketState, config: BucketConfig, nowMs: number): BucketState {
   const elapsedMs = Math.max(0, nowMs - state.updatedAtMs);
-  return { tokens: Math.min(config.capacity, state.tokens + elapsedMs * refillPerMs(config)), updatedAtMs: Math.max(nowMs, state.updatedAtMs) };
+  return {
+    tokens: Math.min(config.capacity, state.tokens + elapsedMs * refillPerMs(config)),
+    updatedAtMs: Math.max(nowMs, state.updatedAtMs),
+  };
 }
 
 /** Returns `giveBack` unused tokens, then takes up to `want` whole tokens. */

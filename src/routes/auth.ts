@@ -29,15 +29,18 @@ const TokenResponseSchema = z
     scope: z.string(),
   })
   .openapi("TokenResponse", {
-    example: { access_token: "eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCIsImtpZCI6ImxvY2FsLTEifQ...", token_type: "Bearer", expires_in: 3600, scope: "users:read catalog:read orders:read orders:write manufacturers:read" },
+    example: {
+      access_token: "eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCIsImtpZCI6ImxvY2FsLTEifQ...",
+      token_type: "Bearer",
+      expires_in: 3600,
+      scope: "users:read catalog:read orders:read orders:write manufacturers:read",
+    },
   });
 
-const OAuthErrorSchema = z
-  .object({ error: z.string(), error_description: z.string() })
-  .openapi("OAuthError", {
-    description: "RFC 6749 section 5.2 error",
-    example: { error: "invalid_client", error_description: "Client authentication failed." },
-  });
+const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError", {
+  description: "RFC 6749 section 5.2 error",
+  example: { error: "invalid_client", error_description: "Client authentication failed." },
+});
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 const PUBLIC_CACHE = { "Cache-Control": "public, max-age=300" };
@@ -69,7 +72,8 @@ const tokenRoute = createRoute({
   responses: {
     200: { description: "Access token", content: { "application/json": { schema: TokenResponseSchema } } },
     400: {
-      description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2); a JSON body that does not parse is a validation problem",
+      description:
+        "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2); a JSON body that does not parse is a validation problem",
       content: {
         "application/json": { schema: OAuthErrorSchema },
         "application/problem+json": { schema: ValidationProblemSchema },
@@ -99,7 +103,10 @@ const discoveryRoute = createRoute({
   tags: ["Authentication"],
   summary: "OpenID Connect discovery document",
   responses: {
-    200: { description: "Discovery document", content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("OpenIdConfiguration") } } },
+    200: {
+      description: "Discovery document",
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("OpenIdConfiguration") } },
+    },
   },
 });
 

@@ -5,12 +5,12 @@ import { requireFacilityAccess } from "../domain/access";
 import { findCatalogProduct, searchCatalog } from "../domain/catalog";
 import { centsToDecimal } from "../domain/money";
 import { issueQuotesForProduct } from "../domain/quotes";
+import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../http/pagination";
 import { envelope } from "../http/responses";
 import { createRouter } from "../http/router";
-import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../http/pagination";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../http/schemas";
 import { parseKeywords } from "../search/catalog-keywords";
-import { CATALOG_SORT_FIELDS, FACET_FIELDS, type CatalogFilters } from "../search/catalog-query";
+import { CATALOG_SORT_FIELDS, type CatalogFilters, FACET_FIELDS } from "../search/catalog-query";
 
 const listOf = (values: readonly string[]) => values.join(", ");
 
@@ -35,7 +35,8 @@ const CatalogSearchRequestSchema = z
     filters: z
       .object({
         query: z.string().max(200).nullish().openapi({
-          description: "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. Empty lists all.",
+          description:
+            "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. Empty lists all.",
           example: "12-345 A",
         }),
         facets: z.array(FacetFilterSchema).max(10).nullish().openapi({
@@ -46,10 +47,14 @@ const CatalogSearchRequestSchema = z
     pagination: z
       .object({
         limit: z.union([z.number(), z.string()]).nullish().openapi({
-          description: "1 to 10,000, default 50; out-of-range or non-numeric values are corrected silently (above 10,000 -> 10,000, below 1 -> 50)",
+          description:
+            "1 to 10,000, default 50; out-of-range or non-numeric values are corrected silently (above 10,000 -> 10,000, below 1 -> 50)",
           example: 50,
         }),
-        offset: z.union([z.number(), z.string()]).nullish().openapi({ description: "Default 0; negative or non-numeric becomes 0", example: 0 }),
+        offset: z
+          .union([z.number(), z.string()])
+          .nullish()
+          .openapi({ description: "Default 0; negative or non-numeric becomes 0", example: 0 }),
         sortBy: z
           .enum(CATALOG_SORT_FIELDS, { error: `Unknown sortBy; valid values: ${listOf(CATALOG_SORT_FIELDS)}.` })
           .nullish()
@@ -81,14 +86,17 @@ const FacetCountsSchema = z
     values: z.array(z.object({ value: z.string(), count: z.number().int() })),
   })
   .openapi("CatalogFacetCounts", {
-    description: "Products per value for the current query and the other facets (this facet's own selection left out); largest first, at most 100",
+    description:
+      "Products per value for the current query and the other facets (this facet's own selection left out); largest first, at most 100",
   });
 
 const CatalogSearchResultSchema = z.object({
   items: z.array(CatalogItemSchema),
   pagination: PaginationSchema,
   facets: z.array(FacetCountsSchema),
-  sort: z.object({ sortBy: z.enum(CATALOG_SORT_FIELDS), sortDirection: z.enum(SORT_DIRECTIONS) }).openapi({ description: "The order actually used" }),
+  sort: z
+    .object({ sortBy: z.enum(CATALOG_SORT_FIELDS), sortDirection: z.enum(SORT_DIRECTIONS) })
+    .openapi({ description: "The order actually used" }),
 });
 
 const CatalogDetailRequestSchema = z
@@ -154,7 +162,10 @@ const detailRoute = createRoute({
   summary: "A product with its price options; every call issues fresh 30-day quotes",
   request: jsonBody(CatalogDetailRequestSchema),
   responses: {
-    200: { description: "The product and its price options", content: { "application/json": { schema: envelopeSchema(CatalogDetailSchema) } } },
+    200: {
+      description: "The product and its price options",
+      content: { "application/json": { schema: envelopeSchema(CatalogDetailSchema) } },
+    },
     ...authenticatedErrorResponses,
     ...notFoundResponse,
   },
@@ -193,7 +204,11 @@ export const catalogRoutes = createRouter()
     const db = database(c.env.DB);
     await requireFacilityAccess(db, principal.tenantId, requesterId, facilityId);
     const product = await findCatalogProduct(db, productId);
-    const quotes = await issueQuotesForProduct(c.env, { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId }, product.id);
+    const quotes = await issueQuotesForProduct(
+      c.env,
+      { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
+      product.id,
+    );
     const options = quotes.map((quote) => ({
       priceOptionId: quote.priceOptionId,
       price: centsToDecimal(quote.priceCents),

@@ -1,7 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 
-const HealthSchema = z.object({ status: z.enum(["ok", "unavailable"]), checks: z.record(z.string(), z.string()).optional() }).openapi("Health", { example: { status: "ok", checks: { d1: "ok" } } });
+const HealthSchema = z
+  .object({ status: z.enum(["ok", "unavailable"]), checks: z.record(z.string(), z.string()).optional() })
+  .openapi("Health", { example: { status: "ok", checks: { d1: "ok" } } });
 
 const live = createRoute({
   method: "get",

@@ -21,7 +21,9 @@ const searchRoute = createRoute({
   responses: {
     200: {
       description: "A page of manufacturers",
-      content: { "application/json": { schema: envelopeSchema(z.object({ items: z.array(ManufacturerSchema), pagination: PaginationSchema })) } },
+      content: {
+        "application/json": { schema: envelopeSchema(z.object({ items: z.array(ManufacturerSchema), pagination: PaginationSchema })) },
+      },
     },
     ...searchErrorResponses,
   },

@@ -80,7 +80,11 @@ const searchRoute = createRoute({
   responses: {
     200: {
       description: "A page of orders",
-      content: { "application/json": { schema: envelopeSchema(z.object({ orders: z.array(OrderSearchRecordSchema), pagination: PaginationSchema })) } },
+      content: {
+        "application/json": {
+          schema: envelopeSchema(z.object({ orders: z.array(OrderSearchRecordSchema), pagination: PaginationSchema })),
+        },
+      },
     },
     ...searchErrorResponses,
   },

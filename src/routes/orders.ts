@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { decimalToCents } from "../domain/money";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../domain/order-options";
-import { createOrder, type CreateOrderCommand } from "../domain/orders";
+import { type CreateOrderCommand, createOrder } from "../domain/orders";
 import { IDEMPOTENCY_CACHED_HEADER, IDEMPOTENCY_KEY_HEADER, idempotent, UUID_WITH_DASHES } from "../http/idempotency";
 import { envelope } from "../http/responses";
 import { createRouter } from "../http/router";
@@ -78,7 +78,12 @@ const CreateOrderSchema = z
     });
     const { payment } = body;
     if (!payment) {
-      if (!body.poNumber) ctx.addIssue({ code: "custom", path: ["poNumber"], message: "Give poNumber, or payment with paymentMethod (and poNumber for PO)." });
+      if (!body.poNumber)
+        ctx.addIssue({
+          code: "custom",
+          path: ["poNumber"],
+          message: "Give poNumber, or payment with paymentMethod (and poNumber for PO).",
+        });
       return;
     }
     if (payment.paymentMethod === "PO" && !payment.poNumber && !body.poNumber) {

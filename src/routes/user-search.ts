@@ -34,14 +34,25 @@ const searchRoute = createRoute({
   responses: {
     200: {
       description: "A page of users",
-      content: { "application/json": { schema: envelopeSchema(z.object({ items: z.array(UserSearchRecordSchema), pagination: PaginationSchema })) } },
+      content: {
+        "application/json": { schema: envelopeSchema(z.object({ items: z.array(UserSearchRecordSchema), pagination: PaginationSchema })) },
+      },
     },
     ...searchErrorResponses,
   },
 });
 
 /** POST filters (spec 4.14): exact match on each field, plus `<field>Contains` on text fields. */
-export const USER_BODY_FILTERS = bodyFiltersFor(userSearch, ["email", "firstName", "lastName", "userName", "companyName", "customerId", "id", "contactId"]);
+export const USER_BODY_FILTERS = bodyFiltersFor(userSearch, [
+  "email",
+  "firstName",
+  "lastName",
+  "userName",
+  "companyName",
+  "customerId",
+  "id",
+  "contactId",
+]);
 
 const loosePaginationValue = z.unknown().optional().openapi({ type: "integer" });
 
@@ -67,7 +78,9 @@ const postSearchRoute = createRoute({
   responses: {
     200: {
       description: "A page of users; `pagination` shows the limit and offset actually used",
-      content: { "application/json": { schema: envelopeSchema(z.object({ users: z.array(UserSearchRecordSchema), pagination: PaginationSchema })) } },
+      content: {
+        "application/json": { schema: envelopeSchema(z.object({ users: z.array(UserSearchRecordSchema), pagination: PaginationSchema })) },
+      },
     },
     ...searchErrorResponses,
   },
@@ -82,6 +95,11 @@ export const userSearchRoutes = createRouter()
   .openapi(postSearchRoute, async (c) => {
     const body = c.req.valid("json");
     const plan = planQuery(userSearch, queryFromFilters(USER_BODY_FILTERS, body.filters ?? {}));
-    const { items, pagination } = await searchUsers(database(c.env.DB), c.get("principal").tenantId, plan, normalizePostPage(body.pagination));
+    const { items, pagination } = await searchUsers(
+      database(c.env.DB),
+      c.get("principal").tenantId,
+      plan,
+      normalizePostPage(body.pagination),
+    );
     return c.json(envelope(c, { users: items, pagination }), 200);
   });

@@ -54,10 +54,26 @@ export const UserSchema = z
           id: 101,
           name: "St. Mary's Medical Center",
           shippingAddresses: [
-            { id: 11, attentionTo: "Receiving Dock", line1: "800 E Carpenter St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
+            {
+              id: 11,
+              attentionTo: "Receiving Dock",
+              line1: "800 E Carpenter St",
+              city: "Springfield",
+              state: "IL",
+              zip: "62701",
+              country: "US",
+            },
           ],
           billingAddresses: [
-            { id: 13, attentionTo: "Accounts Payable", line1: "800 E Carpenter St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
+            {
+              id: 13,
+              attentionTo: "Accounts Payable",
+              line1: "800 E Carpenter St",
+              city: "Springfield",
+              state: "IL",
+              zip: "62701",
+              country: "US",
+            },
           ],
           facilities: [{ id: 1001, name: "St. Mary's Main Campus" }],
         },

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MIN_SUBSTRING_LENGTH, type Clause, type Operator, type Query } from "./ast";
+import { type Clause, MIN_SUBSTRING_LENGTH, type Operator, type Query } from "./ast";
 import type { SearchField, SearchResource } from "./fields";
 
 /**
@@ -42,7 +42,10 @@ export function bodyFiltersSchema(resource: SearchResource, filters: Record<stri
   const shape = Object.fromEntries(
     Object.entries(filters).map(([name, filter]) => {
       const field = resource.field(filter.field)!;
-      const description = filter.operator === "~" ? `${field.name} contains (case-insensitive, ${MIN_SUBSTRING_LENGTH}+ characters)` : `${field.name} equals (case-insensitive)`;
+      const description =
+        filter.operator === "~"
+          ? `${field.name} contains (case-insensitive, ${MIN_SUBSTRING_LENGTH}+ characters)`
+          : `${field.name} equals (case-insensitive)`;
       return [name, valueSchema(field, filter).openapi({ description })];
     }),
   );

@@ -25,8 +25,7 @@ export function parseKeywords(text: string | null | undefined): KeywordSearch | 
   const partNumberKey = normalizePartNumber(words.join(""));
   const allWords = words.length === 1 ? term(words[0]!) : `(${words.map(term).join(" AND ")})`;
   // "12-345 A" is three words to the tokenizer; joined, it is the part number 12345A.
-  const joinedPartNumber =
-    words.length > 1 && /\d/.test(partNumberKey) ? ` OR (part_keys : "${partNumberKey.toLowerCase()}"*)` : "";
+  const joinedPartNumber = words.length > 1 && /\d/.test(partNumberKey) ? ` OR (part_keys : "${partNumberKey.toLowerCase()}"*)` : "";
   return { match: allWords + joinedPartNumber, partNumberKey };
 }
 

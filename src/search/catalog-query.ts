@@ -173,8 +173,7 @@ export function countStatement(filters: CatalogFilters): SqlStatement {
  * the counts tell a buyer what each alternative would give and several values can be combined.
  */
 export function facetStatement(field: FacetField, filters: CatalogFilters): SqlStatement {
-  const others: CatalogFilters =
-    field === "manufacturer" ? { ...filters, manufacturers: null } : { ...filters, categories: null };
+  const others: CatalogFilters = field === "manufacturer" ? { ...filters, manufacturers: null } : { ...filters, categories: null };
   const tail = `ORDER BY count DESC, value ASC LIMIT ${MAX_FACET_VALUES}`;
   if (!hasAnyFilter(others)) {
     return field === "manufacturer"
@@ -184,7 +183,10 @@ export function facetStatement(field: FacetField, filters: CatalogFilters): SqlS
             `JOIN manufacturers ON manufacturers.id = catalog_manufacturer_counts.manufacturer_id WHERE catalog_manufacturer_counts.product_count > 0 ${tail}`,
           params: [],
         }
-      : { sql: `SELECT category AS value, product_count AS count FROM catalog_category_counts WHERE product_count > 0 ${tail}`, params: [] };
+      : {
+          sql: `SELECT category AS value, product_count AS count FROM catalog_category_counts WHERE product_count > 0 ${tail}`,
+          params: [],
+        };
   }
   const c = candidates(others);
   return field === "manufacturer"

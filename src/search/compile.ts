@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, isNotNull, isNull, lt, lte, not, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, isNotNull, isNull, lt, lte, not, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Clause, Operator, Query } from "./ast";
 import { queryError } from "./errors";

@@ -6,7 +6,8 @@ import { userSearch } from "./resources/users";
 /** Every searchable resource, in the order the docs list them. */
 export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
 
-export const DOCS_BEGIN = "<!-- search-fields:begin (generated from src/search/resources by `npm run docs:search`; a test fails if it drifts) -->";
+export const DOCS_BEGIN =
+  "<!-- search-fields:begin (generated from src/search/resources by `npm run docs:search`; a test fails if it drifts) -->";
 export const DOCS_END = "<!-- search-fields:end -->";
 
 /** The field tables of docs/api.md, generated from the registry so that the docs cannot drift. */

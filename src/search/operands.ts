@@ -1,4 +1,4 @@
-import { MIN_SUBSTRING_LENGTH, type Clause } from "./ast";
+import { type Clause, MIN_SUBSTRING_LENGTH } from "./ast";
 import { queryError } from "./errors";
 import type { SearchField } from "./fields";
 import { printClause, printValue } from "./printer";

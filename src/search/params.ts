@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DEFAULT_LIMIT, SORT_DIRECTIONS, type Page, type SortDirection } from "../http/pagination";
+import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS, type SortDirection } from "../http/pagination";
 
 /**
  * Query parameters shared by every GET search endpoint (spec 4.11). Out-of-range values are a 400

@@ -1,6 +1,6 @@
-import { FIELD_NAME_PATTERN, MAX_CLAUSES, NUMBER_PATTERN, type Clause, type Query, type Value } from "./ast";
+import { type Clause, FIELD_NAME_PATTERN, MAX_CLAUSES, NUMBER_PATTERN, type Query, type Value } from "./ast";
 import { queryError, syntaxError } from "./errors";
-import { tokenize, type Token } from "./tokenizer";
+import { type Token, tokenize } from "./tokenizer";
 
 /**
  * Recursive-descent parser for `q` (spec 4.13):

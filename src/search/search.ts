@@ -1,12 +1,12 @@
-import { count, sql, type SQL } from "drizzle-orm";
+import { count, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
-import { compileQuery } from "./compile";
+import type { SortDirection } from "../http/pagination";
 import type { Query } from "./ast";
+import { compileQuery } from "./compile";
 import type { SearchResource } from "./fields";
 import { parseQuery } from "./parser";
-import type { SortDirection } from "../http/pagination";
 import { orderByFor } from "./sort";
 
 export interface SearchRequest {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
 import { issueQuote, JSMITH, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
-import { tableCounts, type TableCounts } from "./support";
+import { type TableCounts, tableCounts } from "./support";
 
 /**
  * Races, on top of test/orders/single-use.test.ts (10 orders on one quote, different keys) and
@@ -17,14 +17,26 @@ async function raceCounting<T>(race: () => Promise<T>): Promise<{ result: T; add
   const before = await tableCounts();
   const result = await race();
   const after = await tableCounts();
-  const added = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof TableCounts]])) as unknown as TableCounts;
+  const added = Object.fromEntries(
+    Object.entries(after).map(([k, v]) => [k, v - before[k as keyof TableCounts]]),
+  ) as unknown as TableCounts;
   return { result, added };
 }
 
-const orderRows = (orders: number, lines = orders) => ({ orders, order_lines: lines, quotes: 0, used_quotes: lines, shipping_documents: orders, outbox_events: orders, api_clients: 0 });
+const orderRows = (orders: number, lines = orders) => ({
+  orders,
+  order_lines: lines,
+  quotes: 0,
+  used_quotes: lines,
+  shipping_documents: orders,
+  outbox_events: orders,
+  api_clients: 0,
+});
 
 async function summarize(responses: Response[]) {
-  const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status, cached: r.headers.get("X-Idempotency-Cached"), body: await json(r) })));
+  const bodies = await Promise.all(
+    responses.map(async (r) => ({ status: r.status, cached: r.headers.get("X-Idempotency-Cached"), body: await json(r) })),
+  );
   const created = bodies.filter((b) => b.status === 201);
   return { bodies, created, orderNumbers: new Set(created.map((b) => b.body.data.orderNumber as string)) };
 }
@@ -61,7 +73,9 @@ describe("concurrency: counts in D1 match exactly what succeeded", () => {
   });
 
   it("eight independent orders at once: all succeed with distinct order numbers and exactly their rows", async () => {
-    const bodies = await Promise.all(Array.from({ length: 8 }, async () => orderBody([lineFor(await freshQuote()), lineFor(await freshQuote())])));
+    const bodies = await Promise.all(
+      Array.from({ length: 8 }, async () => orderBody([lineFor(await freshQuote()), lineFor(await freshQuote())])),
+    );
     const { result, added } = await raceCounting(() => Promise.all(bodies.map((body) => placeOrder(body))));
     const { bodies: answers, created, orderNumbers } = await summarize(result);
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
@@ -77,7 +91,9 @@ describe("concurrency: counts in D1 match exactly what succeeded", () => {
       Promise.all(Array.from({ length: 6 }, () => call(token, "/catalog/detail", { method: "POST", json: detail }))),
     );
     expect(result.map((r) => r.status)).toEqual(Array(6).fill(200));
-    const ids = (await Promise.all(result.map(async (r) => (await json(r)).data.options.map((o: { priceOptionId: string }) => o.priceOptionId)))).flat();
+    const ids = (
+      await Promise.all(result.map(async (r) => (await json(r)).data.options.map((o: { priceOptionId: string }) => o.priceOptionId)))
+    ).flat();
     expect(new Set(ids).size).toBe(ids.length);
     expect(added).toEqual({ ...orderRows(0), quotes: ids.length });
   });

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/domain/order-options";
 import { CATALOG_SORT_FIELDS } from "../../src/search/catalog-query";
-import { call, newClient, TENANT_A, tokenFor, type ClientCredentials } from "../helpers/api";
+import { type ClientCredentials, call, newClient, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
 import {
@@ -59,7 +59,14 @@ const TARGETS: Target[] = [
     token: async () => null,
     base: () => ({ grant_type: "client_credentials", client_id: tokenClient.clientId, client_secret: tokenClient.clientSecret }),
     fields: [
-      { path: ["grant_type"], hostile: fc.oneof(nonString(), fc.string().filter((s) => s !== "client_credentials")), required: true },
+      {
+        path: ["grant_type"],
+        hostile: fc.oneof(
+          nonString(),
+          fc.string().filter((s) => s !== "client_credentials"),
+        ),
+        required: true,
+      },
       { path: ["client_id"], hostile: nonString(), required: true },
       { path: ["client_secret"], hostile: fc.oneof(nonString(), fc.string({ unit: "grapheme", maxLength: 80 })), required: true },
       { path: ["scope"], hostile: fc.oneof(nonString(), fc.constantFrom("", " ", "admin", "users:read admin", "users:write")) },
@@ -69,16 +76,27 @@ const TARGETS: Target[] = [
   {
     path: "/catalog/search",
     token: allScopes,
-    base: () => ({ requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId, filters: { query: "pump" }, pagination: { limit: 5 } }),
+    base: () => ({
+      requesterId: JSMITH.requesterContactId,
+      facilityId: JSMITH.facilityId,
+      filters: { query: "pump" },
+      pagination: { limit: 5 },
+    }),
     fields: [
       ...facilityIds,
       { path: ["filters"], hostile: hostileObject(true) },
       { path: ["filters", "query"], hostile: hostileText(200, { nullable: true }) },
       { path: ["filters", "facets"], hostile: hostileArray(10, true) },
-      { path: ["filters", "facets", 0], hostile: fc.oneof(hostileObject(), fc.record({ field: hostileCode(["manufacturer", "category"]), values: fc.constant(["x"]) })) },
+      {
+        path: ["filters", "facets", 0],
+        hostile: fc.oneof(hostileObject(), fc.record({ field: hostileCode(["manufacturer", "category"]), values: fc.constant(["x"]) })),
+      },
       { path: ["filters", "facets", 0, "values"], hostile: fc.oneof(hostileArray(50), fc.constant([]), fc.constant([" "])) },
       { path: ["pagination"], hostile: hostileObject(true) },
-      { path: ["pagination", "limit"], hostile: fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.integer())) },
+      {
+        path: ["pagination", "limit"],
+        hostile: fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.integer())),
+      },
       { path: ["pagination", "sortBy"], hostile: hostileCode(CATALOG_SORT_FIELDS, true) },
       { path: ["pagination", "sortDirection"], hostile: hostileCode(["Asc", "Desc"], true) },
     ],
@@ -90,7 +108,11 @@ const TARGETS: Target[] = [
     base: () => ({ productId: "MP-0000001", requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId }),
     fields: [
       ...facilityIds,
-      { path: ["productId"], hostile: fc.oneof(hostileText(64, { min: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 })), required: true },
+      {
+        path: ["productId"],
+        hostile: fc.oneof(hostileText(64, { min: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 })),
+        required: true,
+      },
     ],
     readOnly: false,
   },
@@ -121,19 +143,40 @@ const TARGETS: Target[] = [
     headers: () => ({ "Idempotency-Key": crypto.randomUUID() }),
     base: () => orderBase,
     fields: [
-      ...(["requesterId", "userId", "facilityId", "shippingAddressId", "billingAddressId"] as const).map((name) => ({ path: [name], hostile: hostileId(), required: true })),
+      ...(["requesterId", "userId", "facilityId", "shippingAddressId", "billingAddressId"] as const).map((name) => ({
+        path: [name],
+        hostile: hostileId(),
+        required: true,
+      })),
       { path: ["shippingMethod"], hostile: hostileCode(SHIPPING_METHOD_CODES), required: true },
       { path: ["quoteItems"], hostile: fc.oneof(hostileArray(50), fc.constant([])), required: true },
       { path: ["quoteItems", 0], hostile: hostileObject() },
-      { path: ["quoteItems", 0, "priceOptionId"], hostile: fc.oneof(hostileText(100, { min: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 60 })), required: true },
-      { path: ["quoteItems", 0, "productId"], hostile: fc.oneof(hostileText(100, { min: 1 }), fc.constantFrom("MP-0000002", "mp-0000001 ", "MP-9999999")), required: true },
+      {
+        path: ["quoteItems", 0, "priceOptionId"],
+        hostile: fc.oneof(hostileText(100, { min: 1 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 60 })),
+        required: true,
+      },
+      {
+        path: ["quoteItems", 0, "productId"],
+        hostile: fc.oneof(hostileText(100, { min: 1 }), fc.constantFrom("MP-0000002", "mp-0000001 ", "MP-9999999")),
+        required: true,
+      },
       { path: ["quoteItems", 0, "quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })), required: true },
       {
         path: ["quoteItems", 0, "price"],
         hostile: fc.oneof(hostileId(), fc.constantFrom(0.001, 1.005, -1, 0, 1e-7), fc.double({ min: 0.01, max: 1e9, noNaN: true })),
         required: true,
       },
-      { path: ["quoteItems", 0, "requiredFields"], hostile: fc.oneof(hostileArray(50, true), fc.constant([{ fieldId: "a", value: "1" }, { fieldId: "a", value: "2" }])) },
+      {
+        path: ["quoteItems", 0, "requiredFields"],
+        hostile: fc.oneof(
+          hostileArray(50, true),
+          fc.constant([
+            { fieldId: "a", value: "1" },
+            { fieldId: "a", value: "2" },
+          ]),
+        ),
+      },
       { path: ["poNumber"], hostile: fc.oneof(hostileText(50, { nullable: true }), fc.constantFrom("", "   ", null)) },
       { path: ["payment"], hostile: fc.oneof(hostileObject(true), fc.record({ paymentMethod: hostileCode(PAYMENT_METHOD_CODES) })) },
       { path: ["notes"], hostile: hostileText(2000, { nullable: true }) },
@@ -156,7 +199,11 @@ function setAt(body: Record<string, unknown>, path: Path, value: unknown, remove
 }
 
 async function send(target: Target, text: string): Promise<Response> {
-  return call(await target.token(), target.path, { method: "POST", body: text, headers: { "Content-Type": "application/json", ...target.headers?.() } });
+  return call(await target.token(), target.path, {
+    method: "POST",
+    body: text,
+    headers: { "Content-Type": "application/json", ...target.headers?.() },
+  });
 }
 
 /** A 4xx in a spec error form; a read endpoint may instead answer a documented 2xx. */
@@ -199,7 +246,11 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
       });
 
       it("random JSON documents and random text as the whole body", async () => {
-        const body = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ unit: "grapheme", maxLength: 200 }), fc.string({ unit: "binary", maxLength: 50 }));
+        const body = fc.oneof(
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+          fc.string({ unit: "grapheme", maxLength: 200 }),
+          fc.string({ unit: "binary", maxLength: 50 }),
+        );
         await expectNoWrites(() =>
           fc.assert(
             fc.asyncProperty(body, async (text) => expectRefusedOrHarmless(target, await send(target, text), true)),
@@ -210,7 +261,9 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
 
       it("duplicate keys in the raw text: the last, hostile one counts", async () => {
         const topLevel = target.fields.filter((f) => f.path.length === 1);
-        const duplicate = fc.oneof(...topLevel.map((field) => fc.record({ name: fc.constant(field.path[0] as string), value: field.hostile })));
+        const duplicate = fc.oneof(
+          ...topLevel.map((field) => fc.record({ name: fc.constant(field.path[0] as string), value: field.hostile })),
+        );
         await expectNoWrites(() =>
           fc.assert(
             fc.asyncProperty(duplicate, async ({ name, value }) => {
@@ -225,9 +278,14 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
       it("malformed JSON, and nesting hundreds of thousands deep, as the body and inside the first field", async () => {
         const [first] = target.fields;
         const bodies = [...MALFORMED_BODIES, ...DEEP_BODIES];
-        const inField = DEEP_BODIES.map((deep) => encodeBody(setAt(target.base(), first!.path, "\u0000deep", false)).replace('"\\u0000deep"', deep));
+        const inField = DEEP_BODIES.map((deep) =>
+          encodeBody(setAt(target.base(), first!.path, "\u0000deep", false)).replace('"\\u0000deep"', deep),
+        );
         await expectNoWrites(async () => {
-          for (const [texts, allowSuccess] of [[bodies, true], [inField, false]] as const) {
+          for (const [texts, allowSuccess] of [
+            [bodies, true],
+            [inField, false],
+          ] as const) {
             for (const text of texts) {
               const res = await send(target, text);
               expect(res.status, `body ${text.slice(0, 40)}... (${text.length} chars)`).toBeLessThan(500);
@@ -240,10 +298,34 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
   }
 
   it("catalog keywords: any text within the limit, full-text search syntax included, is a 200 or a spec 4xx", async () => {
-    const fts = ['"', "*", "NEAR(", "OR", "AND", "NOT", "^", ":", "(", ")", "-", "+", "{", "}", "col:", "''", "\\", "%", "_", "MP-", "12-345"];
+    const fts = [
+      '"',
+      "*",
+      "NEAR(",
+      "OR",
+      "AND",
+      "NOT",
+      "^",
+      ":",
+      "(",
+      ")",
+      "-",
+      "+",
+      "{",
+      "}",
+      "col:",
+      "''",
+      "\\",
+      "%",
+      "_",
+      "MP-",
+      "12-345",
+    ];
     const query = fc.oneof(
       fc.string({ unit: "grapheme", maxLength: 200 }),
-      fc.array(fc.oneof(fc.constantFrom(...fts), fc.string({ maxLength: 6 })), { maxLength: 25 }).map((parts) => parts.join(" ").slice(0, 200)),
+      fc
+        .array(fc.oneof(fc.constantFrom(...fts), fc.string({ maxLength: 6 })), { maxLength: 25 })
+        .map((parts) => parts.join(" ").slice(0, 200)),
     );
     const catalog = TARGETS[1]!;
     const statuses = new Set<number>();

@@ -17,7 +17,25 @@ export function encodeBody(body: unknown): string {
   return JSON.stringify(body).replace(/"\\u0000raw:([^"]*)"/g, "$1");
 }
 
-const NAN_LIKE = ["NaN", "Infinity", "-Infinity", "1e400", "0x10", "1_000", "١٢٣", "", " ", "null", "undefined", "true", "[]", "{}", "1;DROP TABLE orders", "' OR 1=1 --", "\u0000"];
+const NAN_LIKE = [
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e400",
+  "0x10",
+  "1_000",
+  "١٢٣",
+  "",
+  " ",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "1;DROP TABLE orders",
+  "' OR 1=1 --",
+  "\u0000",
+];
 
 const unicodeText = fc.string({ unit: "grapheme", maxLength: 40 });
 const smallJson = fc.jsonValue({ maxDepth: 3 });
@@ -69,20 +87,20 @@ export function hostileCode(codes: readonly string[], nullable = false) {
 /** Values an array field of at most `max` items refuses: other types, or oversized arrays. */
 export function hostileArray(max: number, nullable = false) {
   return fc.oneof(
-    fc.oneof(fc.integer(), fc.boolean(), unicodeText, fc.dictionary(unicodeText, smallJson, { maxKeys: 3 }), ...(nullable ? [] : [fc.constant(null)])),
+    fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      unicodeText,
+      fc.dictionary(unicodeText, smallJson, { maxKeys: 3 }),
+      ...(nullable ? [] : [fc.constant(null)]),
+    ),
     fc.array(fc.integer(), { minLength: max + 1, maxLength: max + 5 }),
   );
 }
 
 /** Values an object field refuses. */
 export function hostileObject(nullable = false) {
-  return fc.oneof(
-    fc.integer(),
-    fc.boolean(),
-    unicodeText,
-    fc.array(smallJson, { maxLength: 3 }),
-    ...(nullable ? [] : [fc.constant(null)]),
-  );
+  return fc.oneof(fc.integer(), fc.boolean(), unicodeText, fc.array(smallJson, { maxLength: 3 }), ...(nullable ? [] : [fc.constant(null)]));
 }
 
 /** Whole bodies that are not JSON at all, or not JSON an endpoint can use. */
@@ -115,4 +133,7 @@ export const MALFORMED_BODIES: readonly string[] = [
 ];
 
 /** Nesting deep enough to exhaust a recursive walker, small enough for the 1 MiB body limit. */
-export const DEEP_BODIES: readonly string[] = [40, 100_000].flatMap((depth) => ["[".repeat(depth) + "]".repeat(depth), '{"a":'.repeat(depth) + "1" + "}".repeat(depth)]);
+export const DEEP_BODIES: readonly string[] = [40, 100_000].flatMap((depth) => [
+  "[".repeat(depth) + "]".repeat(depth),
+  `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`,
+]);

@@ -18,13 +18,28 @@ describe("logging: no secrets", () => {
     await call(`${token}x`, "/users/lookup?userId=1");
     const poNumber = "PO-SECRET-LOGCHECK-1";
     const quote = await issueQuote("MP-0000077", undefined, withoutFields);
-    expect((await placeOrder(orderBody([lineFor(quote)], undefined, { poNumber, notes: "notes-secret-logcheck" }), { token })).status).toBe(201);
-    await call(token, "/orders", { method: "POST", body: '{"poNumber":"PO-SECRET-LOGCHECK-2",', headers: { "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() } });
+    expect((await placeOrder(orderBody([lineFor(quote)], undefined, { poNumber, notes: "notes-secret-logcheck" }), { token })).status).toBe(
+      201,
+    );
+    await call(token, "/orders", {
+      method: "POST",
+      body: '{"poNumber":"PO-SECRET-LOGCHECK-2",',
+      headers: { "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+    });
 
     expect(lines.length, "the spy must see the request log lines").toBeGreaterThan(5);
     const log = lines.join("\n");
     expect(log).toContain(creds.clientId); // who called is logged...
-    for (const secret of [creds.clientSecret, token, token.split(".")[2]!, poNumber, "PO-SECRET-LOGCHECK-2", "notes-secret-logcheck", "Bearer", "john.smith"]) {
+    for (const secret of [
+      creds.clientSecret,
+      token,
+      token.split(".")[2]!,
+      poNumber,
+      "PO-SECRET-LOGCHECK-2",
+      "notes-secret-logcheck",
+      "Bearer",
+      "john.smith",
+    ]) {
       expect(log.includes(secret), `log contains ${secret.slice(0, 20)}`).toBe(false); // ...but never what they sent or received
     }
   });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { DEFAULT_PRODUCT_COUNT } from "../../src/db/seed/seed";
 import { demoOrders } from "../../src/db/seed/orders";
 import { ADDRESSES, COMPANIES, FACILITIES, USERS } from "../../src/db/seed/organizations";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/db/seed/seed";
 import { TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
@@ -27,7 +27,8 @@ export async function expectSpecError(res: Response, method: string, path: strin
     form = body.errors && !Array.isArray(body.errors) ? "validation" : "problem";
   } else if (body.success === false && Array.isArray(body.errors)) form = "controller";
   else if (res.status === 409 && Object.keys(body).join() === "error") form = "idempotency";
-  else if (path.startsWith("/auth/oauth2/token") && typeof body.error === "string" && typeof body.error_description === "string") form = "oauth";
+  else if (path.startsWith("/auth/oauth2/token") && typeof body.error === "string" && typeof body.error_description === "string")
+    form = "oauth";
   expect(form, `not a spec error form: ${text.slice(0, 300)}`).toBeDefined();
   if (form === "validation") expect(res.status).toBe(400);
   if (form === "controller") expect(res.status).toBe(422);

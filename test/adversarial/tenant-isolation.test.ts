@@ -4,7 +4,7 @@ import { call, newClient, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "./support";
-import { TENANT_MATRIX, type AttackCase, type AttackContext, type AttackRequest } from "./tenant-matrix";
+import { type AttackCase, type AttackContext, type AttackRequest, TENANT_MATRIX } from "./tenant-matrix";
 
 /** Operations whose public documentation quotes the demo data in its examples (not a leak). */
 const DOCUMENTATION = new Set(["get /customer/api/openapi.json"]);
@@ -52,13 +52,17 @@ async function attack(operation: string, c: AttackCase) {
     const control = await send(await c.request(c.own, ctx));
     const controlText = await control.text();
     expect(control.status, `${operation} with the attacker's own ${c.input} must succeed: ${controlText.slice(0, 300)}`).toBeLessThan(300);
-    if ("empty" in c.expect) expect(listAt(JSON.parse(controlText), c.expect.empty).length, `${operation} own ${c.input}`).toBeGreaterThan(0);
+    if ("empty" in c.expect)
+      expect(listAt(JSON.parse(controlText), c.expect.empty).length, `${operation} own ${c.input}`).toBeGreaterThan(0);
   }
 }
 
 describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
   beforeAll(async () => {
-    const [victimClient, attackerClient] = await Promise.all([newClient(TENANT_A, ["catalog:read"]), newClient(TENANT_B, ["catalog:read"])]);
+    const [victimClient, attackerClient] = await Promise.all([
+      newClient(TENANT_A, ["catalog:read"]),
+      newClient(TENANT_B, ["catalog:read"]),
+    ]);
     const victimQuote = await issueQuote("MP-0000002", JSMITH, withoutFields);
     ctx = { victimClient, attackerClient, victimPriceOptionId: victimQuote.priceOptionId };
     attackerToken = await tokenFor(TENANT_B);
@@ -75,7 +79,10 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
   });
 
   it("the leak markers are real: tenant 1's own view of its data contains them", async () => {
-    const res = await call(await tokenFor(TENANT_A), "/orders/search?q=" + encodeURIComponent("requesterId:50001") + "&include=lineItems,shippingInfo&limit=100");
+    const res = await call(
+      await tokenFor(TENANT_A),
+      `/orders/search?q=${encodeURIComponent("requesterId:50001")}&include=lineItems,shippingInfo&limit=100`,
+    );
     const text = await res.text();
     expect(VICTIM_STRINGS.filter((s) => text.includes(s)).length).toBeGreaterThan(2);
     expect(() => expectNoVictimData(text, "tenant 1 itself")).toThrow();
@@ -92,7 +99,9 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       continue;
     }
     describe(operation, () => {
-      for (const c of row.cases) it(`${c.input}: ${"denied" in c.expect ? c.expect.denied.join("/") : "empty result"}, no tenant-1 data`, () => attack(operation, c));
+      for (const c of row.cases)
+        it(`${c.input}: ${"denied" in c.expect ? c.expect.denied.join("/") : "empty result"}, no tenant-1 data`, () =>
+          attack(operation, c));
     });
   }
 });

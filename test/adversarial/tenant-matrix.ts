@@ -1,7 +1,7 @@
 import { productId } from "../../src/db/seed/catalog";
 import { USERS } from "../../src/db/seed/organizations";
 import type { ClientCredentials } from "../helpers/api";
-import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, withoutFields, type Orderer } from "../helpers/orders";
+import { issueQuote, JSMITH, KJOHNSON, lineFor, type Orderer, orderBody, withoutFields } from "../helpers/orders";
 import { demoOrderOf } from "./support";
 
 /**
@@ -125,28 +125,100 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /customer/api/users/lookup": {
     cases: [
       // 403 for another tenant's user is the spec's rule (7.1, cross-tenant access); nothing of the user is shown.
-      ...victimUsers.map((u) => ({ input: `userId (${u.loginUserId})`, victim: () => u.id, own: attacker.userId, request: (v: Value) => get(`/users/lookup?userId=${v}`), expect: DENIED })),
-      ...victimUsers.map((u) => ({ input: `loginUserId (${u.loginUserId})`, victim: () => u.loginUserId, own: "kjohnson", request: (v: Value) => get(`/users/lookup?loginUserId=${v}`), expect: DENIED })),
+      ...victimUsers.map((u) => ({
+        input: `userId (${u.loginUserId})`,
+        victim: () => u.id,
+        own: attacker.userId,
+        request: (v: Value) => get(`/users/lookup?userId=${v}`),
+        expect: DENIED,
+      })),
+      ...victimUsers.map((u) => ({
+        input: `loginUserId (${u.loginUserId})`,
+        victim: () => u.loginUserId,
+        own: "kjohnson",
+        request: (v: Value) => get(`/users/lookup?loginUserId=${v}`),
+        expect: DENIED,
+      })),
     ],
   },
 
   "get /customer/api/users/search": {
     cases: [
-      { input: "q id", victim: () => victim.userId, own: attacker.userId, request: (v) => q("/users/search", `id:${v}`), expect: { empty: "data.items" } },
-      { input: "q contactId", victim: () => victim.requesterContactId, own: attacker.requesterContactId, request: (v) => q("/users/search", `contactId:${v}`), expect: { empty: "data.items" } },
-      { input: "q customerId (company)", victim: () => 101, own: 201, request: (v) => q("/users/search", `customerId:${v}`), expect: { empty: "data.items" } },
-      { input: "q email", victim: () => "john.smith@stmarys.example", own: "karen.johnson@lakeside.example", request: (v) => q("/users/search", `email:"${v}"`), expect: { empty: "data.items" } },
-      { input: "q companyName contains", victim: () => "Mary", own: "Lakeside", request: (v) => q("/users/search", `companyName~"${v}"`), expect: { empty: "data.items" } },
+      {
+        input: "q id",
+        victim: () => victim.userId,
+        own: attacker.userId,
+        request: (v) => q("/users/search", `id:${v}`),
+        expect: { empty: "data.items" },
+      },
+      {
+        input: "q contactId",
+        victim: () => victim.requesterContactId,
+        own: attacker.requesterContactId,
+        request: (v) => q("/users/search", `contactId:${v}`),
+        expect: { empty: "data.items" },
+      },
+      {
+        input: "q customerId (company)",
+        victim: () => 101,
+        own: 201,
+        request: (v) => q("/users/search", `customerId:${v}`),
+        expect: { empty: "data.items" },
+      },
+      {
+        input: "q email",
+        victim: () => "john.smith@stmarys.example",
+        own: "karen.johnson@lakeside.example",
+        request: (v) => q("/users/search", `email:"${v}"`),
+        expect: { empty: "data.items" },
+      },
+      {
+        input: "q companyName contains",
+        victim: () => "Mary",
+        own: "Lakeside",
+        request: (v) => q("/users/search", `companyName~"${v}"`),
+        expect: { empty: "data.items" },
+      },
     ],
   },
 
   "post /customer/api/users/search": {
     cases: [
-      { input: "filters.id", victim: () => victim.userId, own: attacker.userId, request: (v) => post("/users/search", { filters: { id: v } }), expect: { empty: "data.users" } },
-      { input: "filters.contactId", victim: () => victim.requesterContactId, own: attacker.requesterContactId, request: (v) => post("/users/search", { filters: { contactId: v } }), expect: { empty: "data.users" } },
-      { input: "filters.customerId", victim: () => 101, own: 201, request: (v) => post("/users/search", { filters: { customerId: v } }), expect: { empty: "data.users" } },
-      { input: "filters.userName", victim: () => "jsmith", own: "kjohnson", request: (v) => post("/users/search", { filters: { userName: v } }), expect: { empty: "data.users" } },
-      { input: "filters.companyNameContains", victim: () => "Mary", own: "Lakeside", request: (v) => post("/users/search", { filters: { companyNameContains: v } }), expect: { empty: "data.users" } },
+      {
+        input: "filters.id",
+        victim: () => victim.userId,
+        own: attacker.userId,
+        request: (v) => post("/users/search", { filters: { id: v } }),
+        expect: { empty: "data.users" },
+      },
+      {
+        input: "filters.contactId",
+        victim: () => victim.requesterContactId,
+        own: attacker.requesterContactId,
+        request: (v) => post("/users/search", { filters: { contactId: v } }),
+        expect: { empty: "data.users" },
+      },
+      {
+        input: "filters.customerId",
+        victim: () => 101,
+        own: 201,
+        request: (v) => post("/users/search", { filters: { customerId: v } }),
+        expect: { empty: "data.users" },
+      },
+      {
+        input: "filters.userName",
+        victim: () => "jsmith",
+        own: "kjohnson",
+        request: (v) => post("/users/search", { filters: { userName: v } }),
+        expect: { empty: "data.users" },
+      },
+      {
+        input: "filters.companyNameContains",
+        victim: () => "Mary",
+        own: "Lakeside",
+        request: (v) => post("/users/search", { filters: { companyNameContains: v } }),
+        expect: { empty: "data.users" },
+      },
     ],
   },
 
@@ -176,12 +248,48 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
 
   "get /customer/api/orders/search": {
     cases: [
-      { input: "q orderId", victim: () => victimOrder.id, own: attackerOwnOrder.id, request: (v) => q("/orders/search", `orderId:${v}`, "&include=lineItems,shippingInfo"), expect: { empty: "data.orders" } },
-      { input: "q orderNumber", victim: () => victimOrder.orderNumber, own: attackerOwnOrder.orderNumber, request: (v) => q("/orders/search", `orderNumber:"${v}"`), expect: { empty: "data.orders" } },
-      { input: "q companyId", victim: () => 101, own: 201, request: (v) => q("/orders/search", `companyId:${v}`), expect: { empty: "data.orders" } },
-      { input: "q facilityId", victim: () => victim.facilityId, own: attacker.facilityId, request: (v) => q("/orders/search", `facilityId:${v}`), expect: { empty: "data.orders" } },
-      { input: "q requesterId", victim: () => victim.requesterContactId, own: attacker.requesterContactId, request: (v) => q("/orders/search", `requesterId:${v}`, "&include=lineItems"), expect: { empty: "data.orders" } },
-      { input: "q requesterName contains", victim: () => "John Smith", own: "Karen Johnson", request: (v) => q("/orders/search", `requesterName~"${v}"`), expect: { empty: "data.orders" } },
+      {
+        input: "q orderId",
+        victim: () => victimOrder.id,
+        own: attackerOwnOrder.id,
+        request: (v) => q("/orders/search", `orderId:${v}`, "&include=lineItems,shippingInfo"),
+        expect: { empty: "data.orders" },
+      },
+      {
+        input: "q orderNumber",
+        victim: () => victimOrder.orderNumber,
+        own: attackerOwnOrder.orderNumber,
+        request: (v) => q("/orders/search", `orderNumber:"${v}"`),
+        expect: { empty: "data.orders" },
+      },
+      {
+        input: "q companyId",
+        victim: () => 101,
+        own: 201,
+        request: (v) => q("/orders/search", `companyId:${v}`),
+        expect: { empty: "data.orders" },
+      },
+      {
+        input: "q facilityId",
+        victim: () => victim.facilityId,
+        own: attacker.facilityId,
+        request: (v) => q("/orders/search", `facilityId:${v}`),
+        expect: { empty: "data.orders" },
+      },
+      {
+        input: "q requesterId",
+        victim: () => victim.requesterContactId,
+        own: attacker.requesterContactId,
+        request: (v) => q("/orders/search", `requesterId:${v}`, "&include=lineItems"),
+        expect: { empty: "data.orders" },
+      },
+      {
+        input: "q requesterName contains",
+        victim: () => "John Smith",
+        own: "Karen Johnson",
+        request: (v) => q("/orders/search", `requesterName~"${v}"`),
+        expect: { empty: "data.orders" },
+      },
     ],
   },
 };

@@ -17,7 +17,8 @@ describe("token attacks", () => {
   beforeAll(async () => {
     ({ clientId, token: valid } = await issueToken(TENANT_A, ["users:read"]));
   });
-  const signed = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) => forge({ sub: clientId, ...claims }, header);
+  const signed = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
+    forge({ sub: clientId, ...claims }, header);
 
   it("a correctly signed token whose header is padded beyond the length limit: 401 invalid_request, refused before any crypto", async () => {
     const padded = await signed({}, { pad: "x".repeat(MAX_TOKEN_LENGTH) });
@@ -38,9 +39,20 @@ describe("token attacks", () => {
     const { privateKey, publicKey } = await generateKeyPair("RS256");
     const attackerJwk = await exportJWK(publicKey);
     const now = Math.floor(Date.now() / 1000);
-    const claims = { tid: TENANT_A, scope: "users:read", sub: clientId, jti: crypto.randomUUID(), iss: env.ISSUER, aud: env.AUDIENCE, iat: now, exp: now + 600 };
+    const claims = {
+      tid: TENANT_A,
+      scope: "users:read",
+      sub: clientId,
+      jti: crypto.randomUUID(),
+      iss: env.ISSUER,
+      aud: env.AUDIENCE,
+      iat: now,
+      exp: now + 600,
+    };
     for (const extra of [{}, { jwk: attackerJwk }, { jku: "https://evil.example/jwks.json" }, { x5u: "https://evil.example/cert.pem" }]) {
-      const token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", ...extra }).sign(privateKey);
+      const token = await new SignJWT(claims)
+        .setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", ...extra })
+        .sign(privateKey);
       await expect401(token);
     }
   });
@@ -57,7 +69,9 @@ describe("token attacks", () => {
     }
     await expect401(await signed({}, { typ: "JWT" }));
     await expect401(await signed({}, { typ: undefined }));
-    await expect401(`${b64url({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", crit: ["exp-extension"], "exp-extension": 1 })}.${payload}.${signature}`);
+    await expect401(
+      `${b64url({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", crit: ["exp-extension"], "exp-extension": 1 })}.${payload}.${signature}`,
+    );
   });
 
   it("claims of the wrong type (tid as text or fraction, no sub, no jti): 401", async () => {

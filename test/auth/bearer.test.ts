@@ -13,7 +13,8 @@ describe("bearer token verification", () => {
   beforeAll(async () => {
     ({ clientId, token: valid } = await issueToken(TENANT_A, ["users:read"]));
   });
-  const validFor = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) => forge({ sub: clientId, ...claims }, header);
+  const validFor = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
+    forge({ sub: clientId, ...claims }, header);
 
   it("accepts a valid token", async () => {
     expect((await call(valid, "/users/lookup?userId=1")).status).toBe(200);
@@ -48,7 +49,16 @@ describe("bearer token verification", () => {
   });
 
   it("alg none: 401", async () => {
-    const payload = { sub: clientId, tid: TENANT_A, scope: "users:read", iss: env.ISSUER, aud: env.AUDIENCE, iat: 1, exp: 9999999999, jti: "x" };
+    const payload = {
+      sub: clientId,
+      tid: TENANT_A,
+      scope: "users:read",
+      iss: env.ISSUER,
+      aud: env.AUDIENCE,
+      iat: 1,
+      exp: 9999999999,
+      jti: "x",
+    };
     await expect401(`${b64url({ alg: "none", typ: "at+jwt", kid: "test-key-1" })}.${b64url(payload)}.`);
   });
 
@@ -57,7 +67,11 @@ describe("bearer token verification", () => {
     const secret = new TextEncoder().encode(JSON.stringify(publicJwk));
     const token = await new SignJWT({ tid: TENANT_A, scope: "users:read", jti: "x" })
       .setProtectedHeader({ alg: "HS256", kid: "test-key-1", typ: "at+jwt" })
-      .setSubject(clientId).setIssuer(env.ISSUER).setAudience(env.AUDIENCE).setIssuedAt().setExpirationTime("10m")
+      .setSubject(clientId)
+      .setIssuer(env.ISSUER)
+      .setAudience(env.AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime("10m")
       .sign(secret);
     await expect401(token);
   });
@@ -80,7 +94,11 @@ describe("bearer token verification", () => {
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ scope: "users:read", jti: "x" })
       .setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt" })
-      .setSubject(clientId).setIssuer(env.ISSUER).setAudience(env.AUDIENCE).setIssuedAt(now).setExpirationTime(now + 600)
+      .setSubject(clientId)
+      .setIssuer(env.ISSUER)
+      .setAudience(env.AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
       .sign(await importJWK(privateJwk(), "RS256"));
     await expect401(token);
   });

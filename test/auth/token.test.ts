@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database } from "../../src/db/client";
 import { setClientEnabled } from "../../src/auth/clients";
-import { call, json, newClient, requestToken, TENANT_A, type ClientCredentials } from "../helpers/api";
+import { database } from "../../src/db/client";
+import { type ClientCredentials, call, json, newClient, requestToken, TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
 const TOKEN = "/auth/oauth2/token";
@@ -63,7 +63,10 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
   });
 
   it("wrong secret and unknown client are invalid_client 401", async () => {
-    for (const attempt of [{ ...creds, clientSecret: "wrong" }, { clientId: "nobody", clientSecret: "x" }]) {
+    for (const attempt of [
+      { ...creds, clientSecret: "wrong" },
+      { clientId: "nobody", clientSecret: "x" },
+    ]) {
       const res = await requestToken(attempt);
       expect(res.status).toBe(401);
       await expectMatchesContract(res, "POST", TOKEN);
@@ -116,13 +119,19 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
   });
 
   it("any other Content-Type is 415, as documented", async () => {
-    const res = await call(null, TOKEN, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "grant_type=client_credentials" });
+    const res = await call(null, TOKEN, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "grant_type=client_credentials",
+    });
     expect(res.status).toBe(415);
     await expectMatchesContract(res, "POST", TOKEN);
   });
 
   it("stores only a salted slow hash of the secret", async () => {
-    const row = await env.DB.prepare("SELECT secret_hash FROM api_clients WHERE client_id = ?1").bind(creds.clientId).first<{ secret_hash: string }>();
+    const row = await env.DB.prepare("SELECT secret_hash FROM api_clients WHERE client_id = ?1")
+      .bind(creds.clientId)
+      .first<{ secret_hash: string }>();
     expect(row!.secret_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(row!.secret_hash).not.toContain(creds.clientSecret);
   });
@@ -147,7 +156,11 @@ describe("discovery", () => {
   it("JWKS also publishes previous keys during rotation", async () => {
     const { createApp } = await import("../../src/app");
     const previous = { ...JSON.parse(env.JWT_PRIVATE_KEY), kid: "old-key" };
-    const res = await createApp().request("/auth/.well-known/jwks.json", {}, { ...env, JWT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([previous]) });
+    const res = await createApp().request(
+      "/auth/.well-known/jwks.json",
+      {},
+      { ...env, JWT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([previous]) },
+    );
     const jwks = await json(res);
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual(["test-key-1", "old-key"]);
     expect(jwks.keys.every((k: { d?: string }) => k.d === undefined)).toBe(true);

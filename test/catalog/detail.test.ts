@@ -98,7 +98,12 @@ describe("POST /catalog/detail", () => {
 
       const key = `quote:${option.priceOptionId}`;
       const cached = await env.QUOTES.get<any>(key, "json");
-      expect(cached).toMatchObject({ priceOptionId: option.priceOptionId, tenantId: 1, priceCents: row.price_cents, expiresAt: row.expires_at });
+      expect(cached).toMatchObject({
+        priceOptionId: option.priceOptionId,
+        tenantId: 1,
+        priceCents: row.price_cents,
+        expiresAt: row.expires_at,
+      });
       const { keys } = await env.QUOTES.list({ prefix: key });
       expect(keys).toHaveLength(1);
       const ttl = keys[0]!.expiration! - after / 1000;
@@ -117,7 +122,9 @@ describe("POST /catalog/detail", () => {
     const { data } = await detail("MP-0000010");
     expect(data.options).toHaveLength(offers.length);
     const ids: string[] = data.options.map((o: { priceOptionId: string }) => o.priceOptionId);
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000010' AND id IN (SELECT value FROM json_each(?))")
+    const stored = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000010' AND id IN (SELECT value FROM json_each(?))",
+    )
       .bind(JSON.stringify(ids))
       .first<{ n: number }>();
     expect(stored!.n).toBe(offers.length);

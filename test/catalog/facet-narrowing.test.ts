@@ -30,12 +30,25 @@ const FIXTURES: Fixture[] = Array.from({ length: 36 }, (_, i) => ({
 beforeAll(async () => {
   const manufacturerIds = new Map(MANUFACTURERS.map((name, i) => [name, 9000 + i]));
   await env.DB.batch([
-    ...MANUFACTURERS.map((name) => env.DB.prepare("INSERT INTO manufacturers (id, name) VALUES (?, ?)").bind(manufacturerIds.get(name), name)),
+    ...MANUFACTURERS.map((name) =>
+      env.DB.prepare("INSERT INTO manufacturers (id, name) VALUES (?, ?)").bind(manufacturerIds.get(name), name),
+    ),
     ...FIXTURES.flatMap((p) => [
       env.DB.prepare(
         "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      ).bind(p.id, p.partNumber, p.partNumber, p.partNumber, `${p.manufacturer} part`, `A ${KEYWORD} by ${p.manufacturer}`, manufacturerIds.get(p.manufacturer), JSON.stringify(p.categories)),
-      ...p.categories.map((category) => env.DB.prepare("INSERT INTO product_categories (product_id, category) VALUES (?, ?)").bind(p.id, category)),
+      ).bind(
+        p.id,
+        p.partNumber,
+        p.partNumber,
+        p.partNumber,
+        `${p.manufacturer} part`,
+        `A ${KEYWORD} by ${p.manufacturer}`,
+        manufacturerIds.get(p.manufacturer),
+        JSON.stringify(p.categories),
+      ),
+      ...p.categories.map((category) =>
+        env.DB.prepare("INSERT INTO product_categories (product_id, category) VALUES (?, ?)").bind(p.id, category),
+      ),
     ]),
   ]);
 });
@@ -56,8 +69,14 @@ function expected(manufacturers?: string[], categories?: string[]) {
     ids: FIXTURES.filter((p) => matches(p, manufacturers, categories))
       .sort((a, b) => a.partNumber.localeCompare(b.partNumber))
       .map((p) => p.id),
-    manufacturerFacet: countBy(FIXTURES.filter((p) => matches(p, undefined, categories)), (p) => [p.manufacturer]),
-    categoryFacet: countBy(FIXTURES.filter((p) => matches(p, manufacturers, undefined)), (p) => p.categories),
+    manufacturerFacet: countBy(
+      FIXTURES.filter((p) => matches(p, undefined, categories)),
+      (p) => [p.manufacturer],
+    ),
+    categoryFacet: countBy(
+      FIXTURES.filter((p) => matches(p, manufacturers, undefined)),
+      (p) => p.categories,
+    ),
   };
 }
 
@@ -103,7 +122,10 @@ describe("POST /catalog/search: facet values narrowing a keyword search", () => 
   });
 
   it("a relevance order is the same with and without the facet, restricted to the facet", async () => {
-    const all = await search({ filters: { query: `${KEYWORD} medi` }, pagination: { limit: 100, sortBy: "Relevance", sortDirection: "Desc" } });
+    const all = await search({
+      filters: { query: `${KEYWORD} medi` },
+      pagination: { limit: 100, sortBy: "Relevance", sortDirection: "Desc" },
+    });
     const selected = ["Medi Tech", "Medi-Tech Labs"];
     const narrowed = await search({
       filters: { query: `${KEYWORD} medi`, facets: [{ field: "manufacturer", values: selected }] },

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { search, type SearchBody } from "./catalog-api";
+import { type SearchBody, search } from "./catalog-api";
 
 /**
  * Migration 0006 rebuilds the full-text index with prefix indexes. In the test database it ran before
@@ -13,7 +13,10 @@ const SEARCHES: SearchBody[] = [
   { filters: { query: "battery pack" } },
   { filters: { query: "ge" } },
   { filters: { query: "oly 1" }, pagination: { sortBy: "PartNumber" } },
-  { filters: { query: "valve", facets: [{ field: "manufacturer", values: ["Olympus", "GE Healthcare"] }] }, pagination: { sortBy: "Description" } },
+  {
+    filters: { query: "valve", facets: [{ field: "manufacturer", values: ["Olympus", "GE Healthcare"] }] },
+    pagination: { sortBy: "Description" },
+  },
   { filters: { query: "sensor adult" }, pagination: { sortBy: "Relevance", sortDirection: "Asc" } },
 ];
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SORT_DIRECTIONS } from "../../src/http/pagination";
 import { parseKeywords } from "../../src/search/catalog-keywords";
-import { CATALOG_SORT_FIELDS, catalogSearchStatements, type CatalogFilters, type SqlStatement } from "../../src/search/catalog-query";
+import { CATALOG_SORT_FIELDS, type CatalogFilters, catalogSearchStatements, type SqlStatement } from "../../src/search/catalog-query";
 
 /**
  * The catalog must stay fast at 100,000+ products: every statement of a search is answered from an
@@ -16,7 +16,9 @@ interface PlanStep {
 }
 
 async function planSteps({ sql, params }: SqlStatement): Promise<PlanStep[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<PlanStep>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<PlanStep>();
   return results;
 }
 
@@ -25,7 +27,8 @@ async function plan(statement: SqlStatement): Promise<string[]> {
 }
 
 /** Steps that open a query scope of their own (a subquery); everything else belongs to its parent's. */
-const opensScope = (detail: string) => /^(MATERIALIZE|CO-ROUTINE|SCALAR SUBQUERY|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CORRELATED LIST SUBQUERY|COMPOUND QUERY)/.test(detail);
+const opensScope = (detail: string) =>
+  /^(MATERIALIZE|CO-ROUTINE|SCALAR SUBQUERY|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CORRELATED LIST SUBQUERY|COMPOUND QUERY)/.test(detail);
 
 /** The id of the subquery a step runs in (0 for the outermost query). */
 function scopeOf(step: PlanStep, byId: Map<number, PlanStep>): number {
@@ -65,7 +68,11 @@ const FILTERS: Record<string, CatalogFilters> = {
 
 const cases = Object.entries(FILTERS).flatMap(([name, filters]) =>
   CATALOG_SORT_FIELDS.flatMap((sortBy) =>
-    SORT_DIRECTIONS.map((sortDirection) => ({ name: `${name}, ${sortBy} ${sortDirection}`, filters, page: { limit: 50, offset: 100, sortBy, sortDirection } })),
+    SORT_DIRECTIONS.map((sortDirection) => ({
+      name: `${name}, ${sortBy} ${sortDirection}`,
+      filters,
+      page: { limit: 50, offset: 100, sortBy, sortDirection },
+    })),
   ),
 );
 
@@ -101,7 +108,9 @@ describe("catalog search query plans", () => {
       const steps = await planSteps(statement);
       expect(fullScans(steps, label === "items"), `${label}: ${steps.map((s) => s.detail).join(" | ")}`).toEqual([]);
       // The statement also runs (the plan is of a valid query).
-      await env.DB.prepare(statement.sql).bind(...statement.params).all();
+      await env.DB.prepare(statement.sql)
+        .bind(...statement.params)
+        .all();
     }
   });
 

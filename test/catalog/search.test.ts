@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { DEMO_PRODUCT_COUNT, facetOf, search, searchRaw, type CatalogItem } from "./catalog-api";
+import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, search, searchRaw } from "./catalog-api";
 
 const ALL = { limit: 10_000 };
 const ids = (items: CatalogItem[]) => items.map((i) => i.id);
-const words = (item: CatalogItem) => `${item.partNumber} ${item.displayPartNumber} ${item.description} ${item.oem} ${item.categories.join(" ")}`.toLowerCase().split(/[^a-z0-9]+/);
+const words = (item: CatalogItem) =>
+  `${item.partNumber} ${item.displayPartNumber} ${item.description} ${item.oem} ${item.categories.join(" ")}`
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
 
 describe("POST /catalog/search: keywords", () => {
   it("an empty query lists the whole catalog, sorted by part number, with the envelope", async () => {
@@ -143,7 +146,12 @@ describe("POST /catalog/search: facets", () => {
     }
     const byCategory = facetOf(result, "category");
     const imagingOnly = await search({
-      filters: { facets: [{ field: "manufacturer", values: ["GE Healthcare", "Baxter"] }, { field: "category", values: ["Imaging"] }] },
+      filters: {
+        facets: [
+          { field: "manufacturer", values: ["GE Healthcare", "Baxter"] },
+          { field: "category", values: ["Imaging"] },
+        ],
+      },
     });
     expect(imagingOnly.pagination.total).toBe(byCategory.get("Imaging"));
   });
@@ -226,8 +234,14 @@ describe("POST /catalog/search: pagination (spec 4.16)", () => {
     [{ limit: 0 }, { limit: 50, offset: 0 }],
     [{ limit: -5 }, { limit: 50, offset: 0 }],
     [{ limit: 20_000 }, { limit: 10_000, offset: 0 }],
-    [{ limit: 10, offset: -1 }, { limit: 10, offset: 0 }],
-    [{ limit: "25", offset: "5" }, { limit: 25, offset: 5 }],
+    [
+      { limit: 10, offset: -1 },
+      { limit: 10, offset: 0 },
+    ],
+    [
+      { limit: "25", offset: "5" },
+      { limit: 25, offset: 5 },
+    ],
     [{}, { limit: 50, offset: 0 }],
   ])("%j is corrected silently to %j", async (pagination, used) => {
     const result = await search({ pagination });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fetchWithRetry, retryAfterMs, retryDelayMs, type RetryOptions } from "../../src/client/retry";
+import { fetchWithRetry, type RetryOptions, retryAfterMs, retryDelayMs } from "../../src/client/retry";
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | "network-error";
 
@@ -56,7 +56,11 @@ describe("fetchWithRetry", () => {
   });
 
   it("honours Retry-After on 429 and 503", async () => {
-    const server = scripted([{ status: 429, headers: { "Retry-After": "2" } }, { status: 503, headers: { "Retry-After": "4" } }, { status: 200 }]);
+    const server = scripted([
+      { status: 429, headers: { "Retry-After": "2" } },
+      { status: 503, headers: { "Retry-After": "4" } },
+      { status: 200 },
+    ]);
     expect((await server.run()).status).toBe(200);
     expect(server.sleeps).toEqual([2_000, 4_000]);
   });
@@ -73,7 +77,10 @@ describe("fetchWithRetry", () => {
     expect((await processing.run()).status).toBe(201);
     expect(processing.calls()).toBe(2);
 
-    const mismatch = scripted([{ status: 409, body: { error: "Idempotency-Key was used with a different request body" } }, { status: 201 }]);
+    const mismatch = scripted([
+      { status: 409, body: { error: "Idempotency-Key was used with a different request body" } },
+      { status: 201 },
+    ]);
     const res = await mismatch.run();
     expect(res.status).toBe(409);
     expect((await res.json<{ error: string }>()).error).toMatch(/different request body/);

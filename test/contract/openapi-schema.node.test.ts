@@ -8,7 +8,11 @@ import { createApp } from "../../src/app";
  * beyond the ISSUER var.
  */
 async function generatedDocument(issuer = "https://api.medparts.example/auth"): Promise<Record<string, unknown>> {
-  const res = await createApp().request("https://api.medparts.example/customer/api/openapi.json", {}, { ISSUER: issuer, SERVICE_NAME: "medparts-customer-api" });
+  const res = await createApp().request(
+    "https://api.medparts.example/customer/api/openapi.json",
+    {},
+    { ISSUER: issuer, SERVICE_NAME: "medparts-customer-api" },
+  );
   expect(res.status).toBe(200);
   return (await res.json()) as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SCOPES } from "../../src/auth/principal";
 import { createApp } from "../../src/app";
+import { SCOPES } from "../../src/auth/principal";
 import { call } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 
@@ -14,9 +14,7 @@ const IDEMPOTENT = ["post /customer/api/orders"];
 function servedRoutes(): Set<string> {
   const app = createApp();
   return new Set(
-    app.routes
-      .filter((r) => r.method !== "ALL")
-      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),
+    app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),
   );
 }
 
@@ -38,8 +36,14 @@ describe("GET /customer/api/openapi.json", () => {
   it("documents every route the app serves, and nothing it does not serve", async () => {
     const documented = new Set(operationsOf(await servedDocument()).map((o) => `${o.method} ${o.path}`));
     const served = servedRoutes();
-    expect([...served].filter((r) => !documented.has(r)), "served but not documented").toEqual([]);
-    expect([...documented].filter((r) => !served.has(r)), "documented but not served").toEqual([]);
+    expect(
+      [...served].filter((r) => !documented.has(r)),
+      "served but not documented",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !served.has(r)),
+      "documented but not served",
+    ).toEqual([]);
     expect(served).toContain("post /auth/oauth2/token");
     expect(served).toContain("get /customer/api/users/lookup");
   });
@@ -74,9 +78,14 @@ describe("GET /customer/api/openapi.json", () => {
         expect((responses["429"] as any).headers, name).toHaveProperty("Retry-After");
         expect((responses["200"] ?? responses["201"]) as any, name).toHaveProperty("headers.RateLimit-Remaining");
       }
-      expect(Object.keys(responses).some((s) => s.startsWith("2")), `${name} has no 2xx`).toBe(true);
+      expect(
+        Object.keys(responses).some((s) => s.startsWith("2")),
+        `${name} has no 2xx`,
+      ).toBe(true);
       for (const [status, response] of Object.entries(responses)) {
-        expect((response as any).headers?.["X-Correlation-Id"], `${name} ${status}`).toEqual({ $ref: "#/components/headers/X-Correlation-Id" });
+        expect((response as any).headers?.["X-Correlation-Id"], `${name} ${status}`).toEqual({
+          $ref: "#/components/headers/X-Correlation-Id",
+        });
       }
       if (operation.requestBody) expect(responses, `${name} has a body but no 400`).toHaveProperty("400");
       const idempotencyKey = (operation.parameters ?? []).find(
@@ -104,20 +113,31 @@ describe("GET /customer/api/openapi.json", () => {
 
 describe("expectMatchesContract", () => {
   it("rejects a body that breaks the documented schema", async () => {
-    const res = new Response(JSON.stringify({ status: "sleepy" }), { status: 200, headers: { "Content-Type": "application/json", "X-Correlation-Id": "x" } });
+    const res = new Response(JSON.stringify({ status: "sleepy" }), {
+      status: 200,
+      headers: { "Content-Type": "application/json", "X-Correlation-Id": "x" },
+    });
     await expect(expectMatchesContract(res, "GET", "/health/live")).rejects.toThrow(/does not match the documented schema/);
   });
 
   it("rejects an undocumented status, media type or missing required header", async () => {
     const headers = { "Content-Type": "application/json", "X-Correlation-Id": "x" };
     const ok = JSON.stringify({ status: "ok" });
-    await expect(expectMatchesContract(new Response(ok, { status: 418, headers }), "GET", "/health/live")).rejects.toThrow(/status 418 is not documented/);
+    await expect(expectMatchesContract(new Response(ok, { status: 418, headers }), "GET", "/health/live")).rejects.toThrow(
+      /status 418 is not documented/,
+    );
     await expect(
-      expectMatchesContract(new Response(ok, { status: 200, headers: { ...headers, "Content-Type": "text/plain" } }), "GET", "/health/live"),
+      expectMatchesContract(
+        new Response(ok, { status: 200, headers: { ...headers, "Content-Type": "text/plain" } }),
+        "GET",
+        "/health/live",
+      ),
     ).rejects.toThrow(/Content-Type text\/plain is not documented/);
     await expect(
       expectMatchesContract(new Response(ok, { status: 200, headers: { "Content-Type": "application/json" } }), "GET", "/health/live"),
     ).rejects.toThrow(/required header X-Correlation-Id/);
-    await expect(expectMatchesContract(new Response(ok, { status: 200, headers }), "GET", "/nowhere")).rejects.toThrow(/not in the OpenAPI document/);
+    await expect(expectMatchesContract(new Response(ok, { status: 200, headers }), "GET", "/nowhere")).rejects.toThrow(
+      /not in the OpenAPI document/,
+    );
   });
 });

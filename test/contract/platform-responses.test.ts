@@ -21,14 +21,21 @@ beforeAll(async () => {
 
 function expectRateLimitHeaders(res: Response) {
   const values = RATE_LIMIT_HEADERS.map((name) => res.headers.get(name));
-  expect(values.every((v) => v !== null && /^\d+$/.test(v)), `RateLimit-* on ${res.status}: ${values.join(", ")}`).toBe(true);
+  expect(
+    values.every((v) => v !== null && /^\d+$/.test(v)),
+    `RateLimit-* on ${res.status}: ${values.join(", ")}`,
+  ).toBe(true);
   expect(Number(res.headers.get("RateLimit-Remaining"))).toBeLessThanOrEqual(Number(res.headers.get("RateLimit-Limit")));
 }
 
 const expectNoRateLimitHeaders = (res: Response) => expect(RATE_LIMIT_HEADERS.filter((h) => res.headers.has(h))).toEqual([]);
 
 const tokenRequest = (body: string, headers: Record<string, string> = {}) =>
-  SELF.fetch(`${BASE_URL}/auth/oauth2/token`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body });
+  SELF.fetch(`${BASE_URL}/auth/oauth2/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body,
+  });
 
 describe("platform responses match the OpenAPI document", () => {
   it("2xx and 4xx of an authenticated operation carry RateLimit-*", async () => {
@@ -66,12 +73,20 @@ describe("platform responses match the OpenAPI document", () => {
   });
 
   it("413 and 415 come before the limiter: documented without RateLimit-*", async () => {
-    const tooLarge = await call(token, "/catalog/search", { method: "POST", json: CATALOG_SEARCH_BODY, headers: testVars({ MAX_BODY_BYTES: 10 }) });
+    const tooLarge = await call(token, "/catalog/search", {
+      method: "POST",
+      json: CATALOG_SEARCH_BODY,
+      headers: testVars({ MAX_BODY_BYTES: 10 }),
+    });
     expect(tooLarge.status).toBe(413);
     expectNoRateLimitHeaders(tooLarge);
     await expectMatchesContract(tooLarge, "POST", "/catalog/search");
 
-    const notJson = await call(token, "/catalog/search", { method: "POST", body: JSON.stringify(CATALOG_SEARCH_BODY), headers: { "Content-Type": "text/plain" } });
+    const notJson = await call(token, "/catalog/search", {
+      method: "POST",
+      body: JSON.stringify(CATALOG_SEARCH_BODY),
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(notJson.status).toBe(415);
     expectNoRateLimitHeaders(notJson);
     await expectMatchesContract(notJson, "POST", "/catalog/search");
@@ -88,7 +103,10 @@ describe("platform responses match the OpenAPI document", () => {
     expectRateLimitHeaders(issued);
     await expectMatchesContract(issued, "POST", "/auth/oauth2/token");
 
-    const tooLarge = await tokenRequest(`grant_type=client_credentials&client_id=x&client_secret=${"y".repeat(200)}`, testVars({ MAX_BODY_BYTES: 100 }));
+    const tooLarge = await tokenRequest(
+      `grant_type=client_credentials&client_id=x&client_secret=${"y".repeat(200)}`,
+      testVars({ MAX_BODY_BYTES: 100 }),
+    );
     expect(tooLarge.status).toBe(413);
     await expectMatchesContract(tooLarge, "POST", "/auth/oauth2/token");
 

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { requestInit, type CallOptions } from "../../src/client/request";
+import { type CallOptions, requestInit } from "../../src/client/request";
 import { fetchWithRetry, type RetryEvent } from "../../src/client/retry";
 import { API, BASE_URL, newClient, TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
@@ -40,7 +40,9 @@ describe("integrator flow: token -> lookup -> catalog search -> detail -> order 
     const lookupRes = await send("GET", `${API}/users/lookup?loginUserId=jsmith`, { token });
     expect(lookupRes.status).toBe(200);
     const user = (await lookupRes.json<any>()).data;
-    const company = user.companies.find((c: any) => c.facilities.length > 0 && c.shippingAddresses.length > 0 && c.billingAddresses.length > 0);
+    const company = user.companies.find(
+      (c: any) => c.facilities.length > 0 && c.shippingAddresses.length > 0 && c.billingAddresses.length > 0,
+    );
     const facility = company.facilities[0];
     const shipTo = company.shippingAddresses[0];
     const billTo = company.billingAddresses[0];
@@ -48,7 +50,10 @@ describe("integrator flow: token -> lookup -> catalog search -> detail -> order 
     expect(ids).toEqual({ requesterId: 50001, facilityId: 1001 });
 
     // 3. Catalog search.
-    const searchRes = await send("POST", `${API}/catalog/search`, { token, json: { filters: { query: "Siemens" }, pagination: { limit: 10 }, ...ids } });
+    const searchRes = await send("POST", `${API}/catalog/search`, {
+      token,
+      json: { filters: { query: "Siemens" }, pagination: { limit: 10 }, ...ids },
+    });
     expect(searchRes.status).toBe(200);
     const items = (await searchRes.json<any>()).data.items as { id: string; partNumber: string; oem: string }[];
     expect(items.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 /** The /docs page in a real headless Chromium (Debian's `chromium`), against `wrangler dev`. */
@@ -22,7 +22,8 @@ const baseUrl = inject("baseUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 afterAll(async () => browser?.close());
@@ -63,13 +64,13 @@ describe("GET /docs", () => {
       ),
     );
     expect(rendered.sort()).toEqual([...expected].sort());
-    expect(await page.locator(".info .title").innerText()).toContain("Medparts Customer API");
+    expect(await page.locator(".info .title").textContent()).toContain("Medparts Customer API");
 
     // The Authorize dialog offers the OAuth2 client credentials flow from the document.
     await page.locator("button.authorize").first().click();
     const dialog = page.locator(".dialog-ux .modal-ux");
-    await expect.poll(() => dialog.innerText()).toContain("clientCredentials");
-    expect(await dialog.innerText()).toContain(`${baseUrl}/auth/oauth2/token`);
+    await expect.poll(() => dialog.textContent()).toContain("clientCredentials");
+    expect(await dialog.textContent()).toContain(`${baseUrl}/auth/oauth2/token`);
 
     if (process.env.E2E_SCREENSHOTS) {
       mkdirSync(process.env.E2E_SCREENSHOTS, { recursive: true });

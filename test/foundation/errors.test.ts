@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { call, expectProblem, tokenFor, TENANT_A } from "../helpers/api";
+import { call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
 describe("error framework and correlation ids", () => {

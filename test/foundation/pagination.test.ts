@@ -3,15 +3,36 @@ import { normalizePostPage, paginationOf } from "../../src/http/pagination";
 
 describe("POST pagination normalization (spec 4.16)", () => {
   it.each([
-    [{ limit: 20000, offset: 5 }, { limit: 10000, offset: 5 }],
-    [{ limit: 0, offset: 0 }, { limit: 50, offset: 0 }],
-    [{ limit: -3, offset: -10 }, { limit: 50, offset: 0 }],
+    [
+      { limit: 20000, offset: 5 },
+      { limit: 10000, offset: 5 },
+    ],
+    [
+      { limit: 0, offset: 0 },
+      { limit: 50, offset: 0 },
+    ],
+    [
+      { limit: -3, offset: -10 },
+      { limit: 50, offset: 0 },
+    ],
     [{}, { limit: 50, offset: 0 }],
     [undefined, { limit: 50, offset: 0 }],
-    [{ limit: "25", offset: "7" }, { limit: 25, offset: 7 }],
-    [{ limit: 12.9, offset: 3.5 }, { limit: 12, offset: 3 }],
-    [{ limit: "abc", offset: null }, { limit: 50, offset: 0 }],
-    [{ limit: Number.NaN, offset: Number.POSITIVE_INFINITY }, { limit: 50, offset: 0 }],
+    [
+      { limit: "25", offset: "7" },
+      { limit: 25, offset: 7 },
+    ],
+    [
+      { limit: 12.9, offset: 3.5 },
+      { limit: 12, offset: 3 },
+    ],
+    [
+      { limit: "abc", offset: null },
+      { limit: 50, offset: 0 },
+    ],
+    [
+      { limit: Number.NaN, offset: Number.POSITIVE_INFINITY },
+      { limit: 50, offset: 0 },
+    ],
   ])("%j -> %j", (input, expected) => {
     expect(normalizePostPage(input)).toEqual(expected);
   });

@@ -1,5 +1,5 @@
-import { Validator, type Schema } from "@cfworker/json-schema";
 import { SELF } from "cloudflare:test";
+import { type Schema, Validator } from "@cfworker/json-schema";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/openapi/document";
 import { API, call } from "./api";
 
@@ -107,7 +107,9 @@ export async function expectMatchesContract(res: Response, method: string, path:
   }
   const mediaType = (res.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (!content[mediaType]) {
-    throw new Error(`${where} ${status}: Content-Type ${mediaType || "(none)"} is not documented (documented: ${Object.keys(content).join(", ")})`);
+    throw new Error(
+      `${where} ${status}: Content-Type ${mediaType || "(none)"} is not documented (documented: ${Object.keys(content).join(", ")})`,
+    );
   }
   const pointer = ["paths", found.path, found.method, "responses", statusKey, "content", mediaType, "schema"].map(escapePointer).join("/");
   const result = validateAgainst(document, `#/${pointer}`, JSON.parse(body));

@@ -1,12 +1,26 @@
 import { env } from "cloudflare:test";
-import { quoteKvKey } from "../../src/domain/quotes";
 import { productId } from "../../src/db/seed/catalog";
+import { quoteKvKey } from "../../src/domain/quotes";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
 /** Demo ordering scopes (src/db/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
-export const JSMITH = { tenantId: TENANT_A, requesterContactId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 };
-export const KJOHNSON = { tenantId: TENANT_B, requesterContactId: 60001, userId: 6, facilityId: 2001, shippingAddressId: 41, billingAddressId: 43 };
+export const JSMITH = {
+  tenantId: TENANT_A,
+  requesterContactId: 50001,
+  userId: 1,
+  facilityId: 1001,
+  shippingAddressId: 11,
+  billingAddressId: 13,
+};
+export const KJOHNSON = {
+  tenantId: TENANT_B,
+  requesterContactId: 60001,
+  userId: 6,
+  facilityId: 2001,
+  shippingAddressId: 41,
+  billingAddressId: 43,
+};
 export type Orderer = typeof JSMITH;
 
 const ordersToken = (tenantId: number) => tokenFor(tenantId, ["orders:write"]);
@@ -63,13 +77,18 @@ export async function findQuote(pick: (q: Quote) => boolean, who: Orderer = JSMI
 /** Moves the quote's issue and expiry `ms` into the past in D1 and KV, as if that much time had gone by. */
 export async function ageQuote(quote: Quote, ms: number): Promise<void> {
   const shift = (iso: string) => new Date(Date.parse(iso) - ms).toISOString();
-  const row = (await env.DB.prepare("SELECT created_at, expires_at FROM quotes WHERE id = ?").bind(quote.priceOptionId).first<{ created_at: string; expires_at: string }>())!;
+  const row = (await env.DB.prepare("SELECT created_at, expires_at FROM quotes WHERE id = ?")
+    .bind(quote.priceOptionId)
+    .first<{ created_at: string; expires_at: string }>())!;
   await env.DB.prepare("UPDATE quotes SET created_at = ?, expires_at = ? WHERE id = ?")
     .bind(shift(row.created_at), shift(row.expires_at), quote.priceOptionId)
     .run();
   const cached = await env.QUOTES.get<{ createdAt: string; expiresAt: string }>(quoteKvKey(quote.priceOptionId), "json");
   if (cached) {
-    await env.QUOTES.put(quoteKvKey(quote.priceOptionId), JSON.stringify({ ...cached, createdAt: shift(cached.createdAt), expiresAt: shift(cached.expiresAt) }));
+    await env.QUOTES.put(
+      quoteKvKey(quote.priceOptionId),
+      JSON.stringify({ ...cached, createdAt: shift(cached.createdAt), expiresAt: shift(cached.expiresAt) }),
+    );
   }
 }
 
@@ -86,8 +105,16 @@ export interface QuoteItem {
 
 /** A line that passes every rule: the quote's product and price, its required fields filled in. */
 export function lineFor(quote: Quote, quantity = 1): QuoteItem {
-  const requiredFields = quote.customFields.filter((f) => f.isRequired).map((f) => ({ fieldId: f.fieldId, value: VALID_FIELD_VALUES[f.fieldId]! }));
-  return { priceOptionId: quote.priceOptionId, productId: quote.productId, quantity, price: quote.price, ...(requiredFields.length ? { requiredFields } : {}) };
+  const requiredFields = quote.customFields
+    .filter((f) => f.isRequired)
+    .map((f) => ({ fieldId: f.fieldId, value: VALID_FIELD_VALUES[f.fieldId]! }));
+  return {
+    priceOptionId: quote.priceOptionId,
+    productId: quote.productId,
+    quantity,
+    price: quote.price,
+    ...(requiredFields.length ? { requiredFields } : {}),
+  };
 }
 
 export function orderBody(items: QuoteItem[], who: Orderer = JSMITH, extra: Record<string, unknown> = {}) {
@@ -146,7 +173,14 @@ export async function rowsWrittenBy<T>(action: () => Promise<T>): Promise<{ resu
   return { result, written };
 }
 
-export const NOTHING_WRITTEN: RowCounts = { orders: 0, orderLines: 0, usedQuotes: 0, shippingDocuments: 0, shippingDocumentLines: 0, events: 0 };
+export const NOTHING_WRITTEN: RowCounts = {
+  orders: 0,
+  orderLines: 0,
+  usedQuotes: 0,
+  shippingDocuments: 0,
+  shippingDocumentLines: 0,
+  events: 0,
+};
 
 /** Makes the quote look as if KV had never seen it (eventual consistency, or its TTL ran out). */
 export const dropFromKv = (quote: Quote) => env.QUOTES.delete(quoteKvKey(quote.priceOptionId));

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { importJWK, SignJWT, type JWK } from "jose";
+import { importJWK, type JWK, SignJWT } from "jose";
 import { expect } from "vitest";
 import { call, expectProblem, TENANT_A } from "./api";
 import { expectMatchesContract } from "./contract";
@@ -9,13 +9,26 @@ import { expectMatchesContract } from "./contract";
 export const privateJwk = () => JSON.parse(env.JWT_PRIVATE_KEY) as JWK;
 
 export const b64url = (value: object | string) =>
-  btoa(typeof value === "string" ? value : JSON.stringify(value)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  btoa(typeof value === "string" ? value : JSON.stringify(value))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 /** A token signed with the real key and whatever claims/header the test wants. */
 export async function forge(claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) {
   const now = Math.floor(Date.now() / 1000);
   const key = await importJWK(privateJwk(), "RS256");
-  return new SignJWT({ tid: TENANT_A, scope: "users:read", sub: "forged", jti: crypto.randomUUID(), iss: env.ISSUER, aud: env.AUDIENCE, iat: now, exp: now + 600, ...claims })
+  return new SignJWT({
+    tid: TENANT_A,
+    scope: "users:read",
+    sub: "forged",
+    jti: crypto.randomUUID(),
+    iss: env.ISSUER,
+    aud: env.AUDIENCE,
+    iat: now,
+    exp: now + 600,
+    ...claims,
+  })
     .setProtectedHeader({ alg: "RS256", kid: "test-key-1", typ: "at+jwt", ...header })
     .sign(key);
 }

@@ -31,7 +31,14 @@ describe("POST /orders: success", () => {
     expect(body.data.success).toBe(true);
     expect(new Date(body.data.createdAt).toISOString()).toBe(body.data.createdAt);
     const lineCount = items.length;
-    expect(written).toEqual({ orders: 1, orderLines: lineCount, usedQuotes: lineCount, shippingDocuments: 1, shippingDocumentLines: lineCount, events: 1 });
+    expect(written).toEqual({
+      orders: 1,
+      orderLines: lineCount,
+      usedQuotes: lineCount,
+      shippingDocuments: 1,
+      shippingDocumentLines: lineCount,
+      events: 1,
+    });
 
     const order = await orderRow(body.data.orderNumber);
     const expectedTotal = [...options, other].reduce((sum, q, i) => sum + q.priceCents * items[i]!.quantity, 0);
@@ -83,7 +90,11 @@ describe("POST /orders: success", () => {
     const event = await env.DB.prepare("SELECT * FROM outbox_events WHERE id = ?").bind(body.data.eventId).first<Record<string, any>>();
     expect(event).toMatchObject({ type: "order.created", tenant_id: TENANT_A, aggregate_id: body.data.orderNumber, delivered_at: null });
     const payload = JSON.parse(event!.payload);
-    expect(payload).toMatchObject({ orderNumber: body.data.orderNumber, facilityId: JSMITH.facilityId, total: centsToDecimal(expectedTotal) });
+    expect(payload).toMatchObject({
+      orderNumber: body.data.orderNumber,
+      facilityId: JSMITH.facilityId,
+      total: centsToDecimal(expectedTotal),
+    });
     expect(payload.lines).toHaveLength(lineCount);
   });
 
@@ -99,18 +110,26 @@ describe("POST /orders: success", () => {
   it("accepts the payment object form and case-insensitive codes", async () => {
     const quote = await issueQuote("MP-0000003");
     const res = await placeOrder(
-      orderBody([lineFor(quote)], JSMITH, { poNumber: undefined, shippingMethod: "next_day", payment: { paymentMethod: "credit_card_on_file" } }),
+      orderBody([lineFor(quote)], JSMITH, {
+        poNumber: undefined,
+        shippingMethod: "next_day",
+        payment: { paymentMethod: "credit_card_on_file" },
+      }),
     );
     expect(res.status).toBe(201);
     const order = await orderRow((await json(res)).data.orderNumber);
     expect(order).toMatchObject({ payment_method: "CREDIT_CARD_ON_FILE", po_number: null, shipping_method: "NEXT_DAY" });
-    const doc = await env.DB.prepare("SELECT carrier_name, service_level FROM shipping_documents WHERE order_id = ?").bind(order.id).first();
+    const doc = await env.DB.prepare("SELECT carrier_name, service_level FROM shipping_documents WHERE order_id = ?")
+      .bind(order.id)
+      .first();
     expect(doc).toEqual({ carrier_name: "UPS", service_level: "Next Day Air" });
   });
 
   it("takes the PO number from payment when paymentMethod is PO", async () => {
     const quote = await issueQuote("MP-0000004");
-    const res = await placeOrder(orderBody([lineFor(quote)], JSMITH, { poNumber: undefined, payment: { paymentMethod: "PO", poNumber: "PO-77" } }));
+    const res = await placeOrder(
+      orderBody([lineFor(quote)], JSMITH, { poNumber: undefined, payment: { paymentMethod: "PO", poNumber: "PO-77" } }),
+    );
     expect(res.status).toBe(201);
     expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ payment_method: "PO", po_number: "PO-77" });
   });

@@ -1,10 +1,20 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { IDEMPOTENCY_ENTRY_KEY, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS, type IdempotencyEntry } from "../../src/durable/idempotency-store";
+import { IDEMPOTENCY_ENTRY_KEY, type IdempotencyEntry, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/durable/idempotency-store";
 import { idempotencyStore, MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/http/idempotency";
 import { expectProblem, json, TENANT_A, TENANT_B } from "../helpers/api";
+import {
+  issueQuote,
+  JSMITH,
+  KJOHNSON,
+  lineFor,
+  NOTHING_WRITTEN,
+  orderBody,
+  placeOrder,
+  rowsWrittenBy,
+  withoutFields,
+} from "../helpers/orders";
 import { testFault } from "../platform/helpers";
-import { issueQuote, JSMITH, KJOHNSON, lineFor, NOTHING_WRITTEN, orderBody, placeOrder, rowsWrittenBy, withoutFields } from "../helpers/orders";
 
 const CACHED = "X-Idempotency-Cached";
 const ORDERS_PATH = "/customer/api/orders";
@@ -101,7 +111,9 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
   it("rule 6: a 5xx is cached for 24 hours and replayed (failure injected into the D1 batch, which rolls back whole)", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
-    await env.DB.prepare("CREATE TRIGGER inject_outbox_failure BEFORE INSERT ON outbox_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END").run();
+    await env.DB.prepare(
+      "CREATE TRIGGER inject_outbox_failure BEFORE INSERT ON outbox_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    ).run();
     const attempt = await rowsWrittenBy(() => placeOrder(body, { key })).finally(() =>
       env.DB.prepare("DROP TRIGGER inject_outbox_failure").run(),
     );
@@ -127,10 +139,14 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
   it("rule 5: 20 concurrent identical requests with one key create exactly one order; the rest replay it or get 409 processing", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
-    const { result: responses, written } = await rowsWrittenBy(() => Promise.all(Array.from({ length: 20 }, () => placeOrder(body, { key }))));
+    const { result: responses, written } = await rowsWrittenBy(() =>
+      Promise.all(Array.from({ length: 20 }, () => placeOrder(body, { key }))),
+    );
     expect(written).toEqual({ orders: 1, orderLines: 1, usedQuotes: 1, shippingDocuments: 1, shippingDocumentLines: 1, events: 1 });
 
-    const results = await Promise.all(responses.map(async (r) => ({ status: r.status, cached: r.headers.get(CACHED), body: await r.json<any>() })));
+    const results = await Promise.all(
+      responses.map(async (r) => ({ status: r.status, cached: r.headers.get(CACHED), body: await r.json<any>() })),
+    );
     const originals = results.filter((r) => r.status === 201 && r.cached === null);
     expect(originals).toHaveLength(1);
     for (const r of results) {

@@ -13,10 +13,10 @@ import {
   NOTHING_WRITTEN,
   orderBody,
   placeOrder,
-  rowsWrittenBy,
-  withoutFields,
   type Quote,
   type QuoteItem,
+  rowsWrittenBy,
+  withoutFields,
 } from "../helpers/orders";
 
 /** Every rejection must leave the order tables untouched; returns the response for further checks. */
@@ -65,9 +65,23 @@ describe("POST /orders: 400 validation, nothing written", () => {
     ["missing priceOptionId", () => withItem(1, { priceOptionId: undefined }), "quoteItems[1].priceOptionId"],
     ["empty productId", () => withItem(0, { productId: "" }), "quoteItems[0].productId"],
     ["the same priceOptionId on two lines", () => withItem(1, { priceOptionId: plain.priceOptionId }), "quoteItems[1].priceOptionId"],
-    ["duplicate requiredFields", () => withItem(1, { requiredFields: [{ fieldId: "coreSerialNumber", value: "SN-123456" }, { fieldId: "coreSerialNumber", value: "SN-654321" }] }), "quoteItems[1].requiredFields[1].fieldId"],
+    [
+      "duplicate requiredFields",
+      () =>
+        withItem(1, {
+          requiredFields: [
+            { fieldId: "coreSerialNumber", value: "SN-123456" },
+            { fieldId: "coreSerialNumber", value: "SN-654321" },
+          ],
+        }),
+      "quoteItems[1].requiredFields[1].fieldId",
+    ],
     ["no quoteItems", () => valid({ quoteItems: [] }), "quoteItems"],
-    ["51 lines", () => valid({ quoteItems: Array.from({ length: 51 }, (_, i) => ({ ...lineFor(plain), priceOptionId: `po_${i}` })) }), "quoteItems"],
+    [
+      "51 lines",
+      () => valid({ quoteItems: Array.from({ length: 51 }, (_, i) => ({ ...lineFor(plain), priceOptionId: `po_${i}` })) }),
+      "quoteItems",
+    ],
     ["missing requesterId", () => without("requesterId"), "requesterId"],
     ["missing userId", () => without("userId"), "userId"],
     ["missing facilityId", () => without("facilityId"), "facilityId"],
@@ -188,7 +202,9 @@ describe("POST /orders: 404 price option, the whole order fails", () => {
   it("an expired quote missing from KV (D1 fallback enforces expiresAt too)", async () => {
     const expired = await issuedLongAgo();
     await dropFromKv(expired);
-    const stored = await env.DB.prepare("SELECT expires_at FROM quotes WHERE id = ?").bind(expired.priceOptionId).first<{ expires_at: string }>();
+    const stored = await env.DB.prepare("SELECT expires_at FROM quotes WHERE id = ?")
+      .bind(expired.priceOptionId)
+      .first<{ expires_at: string }>();
     expect(stored!.expires_at < new Date().toISOString()).toBe(true);
     const problem = await rejected(orderBody([lineFor(plain), lineFor(expired)]), 404);
     expect(problem.errors).toEqual([expect.stringContaining("quoteItems[1]")]);
@@ -226,7 +242,9 @@ describe("POST /orders: 422 business rules, nothing written", () => {
   });
 
   it("an empty value counts as missing", async () => {
-    const errors = expectControllerError(await rejected(withItem(1, { requiredFields: [{ fieldId: "coreSerialNumber", value: "" }] }), 422));
+    const errors = expectControllerError(
+      await rejected(withItem(1, { requiredFields: [{ fieldId: "coreSerialNumber", value: "" }] }), 422),
+    );
     expect(errors[0]).toContain("coreSerialNumber");
   });
 
@@ -243,7 +261,9 @@ describe("POST /orders: 422 business rules, nothing written", () => {
   });
 
   it("a field the option does not define", async () => {
-    const errors = expectControllerError(await rejected(withItem(0, { requiredFields: [{ fieldId: "favouriteColour", value: "blue" }] }), 422));
+    const errors = expectControllerError(
+      await rejected(withItem(0, { requiredFields: [{ fieldId: "favouriteColour", value: "blue" }] }), 422),
+    );
     expect(errors).toEqual([expect.stringContaining('quoteItems[0]: field "favouriteColour"')]);
   });
 

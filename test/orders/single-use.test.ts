@@ -4,8 +4,9 @@ import { expectProblem, json } from "../helpers/api";
 import { issueQuote, issueQuotes, lineFor, NOTHING_WRITTEN, orderBody, placeOrder, rowsWrittenBy, withoutFields } from "../helpers/orders";
 
 const isUsed = async (priceOptionId: string) =>
-  (await env.DB.prepare("SELECT used_by_order_id FROM quotes WHERE id = ?").bind(priceOptionId).first<{ used_by_order_id: number | null }>())!
-    .used_by_order_id !== null;
+  (await env.DB.prepare("SELECT used_by_order_id FROM quotes WHERE id = ?")
+    .bind(priceOptionId)
+    .first<{ used_by_order_id: number | null }>())!.used_by_order_id !== null;
 
 describe("POST /orders: a price option backs one order only", () => {
   it("a second order with a used quote is 409 naming the line and the order, and writes nothing", async () => {
@@ -28,7 +29,9 @@ describe("POST /orders: a price option backs one order only", () => {
 
   it("concurrent orders on the same quote (different keys) create exactly one order", async () => {
     const quote = await issueQuote("MP-0000022", undefined, withoutFields);
-    const { result: responses, written } = await rowsWrittenBy(() => Promise.all(Array.from({ length: 10 }, () => placeOrder(orderBody([lineFor(quote)])))));
+    const { result: responses, written } = await rowsWrittenBy(() =>
+      Promise.all(Array.from({ length: 10 }, () => placeOrder(orderBody([lineFor(quote)])))),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
     expect(written).toEqual({ orders: 1, orderLines: 1, usedQuotes: 1, shippingDocuments: 1, shippingDocumentLines: 1, events: 1 });

@@ -21,5 +21,10 @@ export async function advanceBucketClock(key: string, ms: number): Promise<void>
 
 export function rateLimitHeaders(res: Response) {
   const number = (name: string) => (res.headers.has(name) ? Number(res.headers.get(name)) : null);
-  return { limit: number("RateLimit-Limit"), remaining: number("RateLimit-Remaining"), reset: number("RateLimit-Reset"), retryAfter: number("Retry-After") };
+  return {
+    limit: number("RateLimit-Limit"),
+    remaining: number("RateLimit-Remaining"),
+    reset: number("RateLimit-Reset"),
+    retryAfter: number("Retry-After"),
+  };
 }

@@ -146,15 +146,19 @@ describe("the retry helper against the real limiter", () => {
     expect((await call(token, LOOKUP, { headers })).status).toBe(200);
 
     const sleeps: number[] = [];
-    const res = await fetchWithRetry(`${API}${LOOKUP}`, { headers }, {
-      fetch: (input, init) => SELF.fetch(input as string, init),
-      random: () => 0,
-      // The helper's wait moves the bucket's clock instead of the wall clock.
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        await advanceBucketClock(bucketKey.apiClient(clientId), ms);
+    const res = await fetchWithRetry(
+      `${API}${LOOKUP}`,
+      { headers },
+      {
+        fetch: (input, init) => SELF.fetch(input as string, init),
+        random: () => 0,
+        // The helper's wait moves the bucket's clock instead of the wall clock.
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          await advanceBucketClock(bucketKey.apiClient(clientId), ms);
+        },
       },
-    });
+    );
     expect(res.status).toBe(200);
     expect(sleeps).toEqual([2_000]);
   });

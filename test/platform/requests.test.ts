@@ -30,7 +30,11 @@ beforeAll(async () => {
 });
 
 const echo = (body: BodyInit, headers: Record<string, string> = {}) =>
-  SELF.fetch(API + TEST_ECHO_PATH, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...headers }, body });
+  SELF.fetch(API + TEST_ECHO_PATH, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...headers },
+    body,
+  });
 
 describe("request body limit (1 MiB by default)", () => {
   it("accepts a body of exactly the limit", async () => {
@@ -87,13 +91,20 @@ describe("request body limit (1 MiB by default)", () => {
 
 describe("415 on JSON endpoints", () => {
   // Every POST route of the customer API, plus the test echo route: a new endpoint is covered automatically.
-  const postPaths = [...new Set(customerApi.routes.filter((r) => r.method === "POST").map((r) => r.path.replace(/:\w+/g, "1"))), TEST_ECHO_PATH];
+  const postPaths = [
+    ...new Set(customerApi.routes.filter((r) => r.method === "POST").map((r) => r.path.replace(/:\w+/g, "1"))),
+    TEST_ECHO_PATH,
+  ];
 
   it.each(postPaths)("POST %s rejects a non-JSON or missing Content-Type", async (path) => {
     for (const contentType of ["text/plain", "application/x-www-form-urlencoded", null]) {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
       if (contentType) headers["Content-Type"] = contentType;
-      const res = await SELF.fetch(API + path, { method: "POST", headers, body: contentType ? '{"text":"x"}' : new Blob(['{"text":"x"}']) });
+      const res = await SELF.fetch(API + path, {
+        method: "POST",
+        headers,
+        body: contentType ? '{"text":"x"}' : new Blob(['{"text":"x"}']),
+      });
       const problem = await expectProblem(res, 415);
       expect(problem.type).toMatch(/\/unsupported-media-type$/);
       expect(res.headers.get("Accept-Post")).toBe("application/json");
@@ -129,7 +140,11 @@ describe("405 with Allow", () => {
 
 describe("response headers", () => {
   it("sends Cache-Control: no-store and nosniff on API responses, errors included", async () => {
-    for (const res of [await call(token, "/users/lookup?userId=1"), await call(null, "/users/lookup?userId=1"), await call(token, "/nowhere")]) {
+    for (const res of [
+      await call(token, "/users/lookup?userId=1"),
+      await call(null, "/users/lookup?userId=1"),
+      await call(token, "/nowhere"),
+    ]) {
       expect(res.headers.get("Cache-Control")).toBe("no-store");
       expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     }

@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { leaseBatchSize, LocalAllowances } from "../../src/ratelimit/limiter";
+import { LocalAllowances, leaseBatchSize } from "../../src/ratelimit/limiter";
 import { apiClientPolicy, tokenEndpointPolicy } from "../../src/ratelimit/policy";
 import { take } from "../../src/ratelimit/token-bucket";
 import { advanceBucketClock } from "./helpers";
@@ -115,7 +115,9 @@ describe("concurrent requests in one isolate", () => {
     await Promise.all([allowances.consume(env.RATE_LIMITER, key, config), allowances.consume(env.RATE_LIMITER, key, config)]);
     for (let i = 0; i < 8; i++) await allowances.consume(env.RATE_LIMITER, key, config);
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as DurableObjectStub;
-    const tokens = await runInDurableObject(stub, (_, state) => Math.round(state.storage.sql.exec<{ tokens: number }>("SELECT tokens FROM bucket").one().tokens));
+    const tokens = await runInDurableObject(stub, (_, state) =>
+      Math.round(state.storage.sql.exec<{ tokens: number }>("SELECT tokens FROM bucket").one().tokens),
+    );
     expect(tokens).toBe(90);
   });
 });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadLiveQuotes } from "../../src/domain/quotes";
 import { classifyUpstreamFailure, UpstreamError, withTimeout } from "../../src/http/upstream";
 import { BASE_URL, call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
-import { FAULTS, withFault, type Fault } from "../support/faults";
+import { FAULTS, type Fault, withFault } from "../support/faults";
 import { testFault } from "./helpers";
 
 let token: string;

@@ -14,7 +14,9 @@ describe("docs/api.md stays in step with the search field registry", () => {
     const tables = apiDoc.slice(apiDoc.indexOf(DOCS_BEGIN), apiDoc.indexOf(DOCS_END));
     for (const resource of SEARCH_RESOURCES) {
       for (const field of resource.fields) {
-        expect(tables).toMatch(new RegExp(`\\| \`${field.name}\`[^|]* \\| ${field.type} \\| [^|]+ \\| ${field.sortable ? "yes" : "no"} \\|`));
+        expect(tables).toMatch(
+          new RegExp(`\\| \`${field.name}\`[^|]* \\| ${field.type} \\| [^|]+ \\| ${field.sortable ? "yes" : "no"} \\|`),
+        );
       }
     }
   });

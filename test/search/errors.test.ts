@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
+import { expectProblem, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { searchRaw } from "./helpers";
 
@@ -22,38 +22,84 @@ describe("search errors: 400 Invalid search query with a precise detail", () => 
     expect(await queryProblem("/orders/search", 'colour:"red"')).toBe(
       "Unknown field 'colour' for orders. Valid fields: orderId, id, orderNumber, companyId, facilityId, requesterId, requesterName, poNumber, orderDate, createdDate, lastUpdated, total, shippingMethod, status, paymentMethod, partNumber.",
     );
-    expect(await queryProblem("/users/search", 'tenantId:2')).toBe(
+    expect(await queryProblem("/users/search", "tenantId:2")).toBe(
       "Unknown field 'tenantId' for users. Valid fields: id, userId, contactId, userName, loginUserId, email, firstName, lastName, customerId, companyId, companyName.",
     );
-    expect(await queryProblem("/manufacturers/search", 'title~"abc"')).toBe("Unknown field 'title' for manufacturers. Valid fields: manufacturerId, id, name.");
+    expect(await queryProblem("/manufacturers/search", 'title~"abc"')).toBe(
+      "Unknown field 'title' for manufacturers. Valid fields: manufacturerId, id, name.",
+    );
   });
 
   it.each([
-    ["Token", "/orders/search", 'status~"Ship"', "In 'status~\"Ship\"': operator '~' is not supported for 'status', a Token field; use ':'."],
-    ["Token", "/orders/search", "shippingMethod>GROUND", "In 'shippingMethod>GROUND': operator '>' is not supported for 'shippingMethod', a Token field; use ':'."],
-    ["String", "/users/search", 'lastName>"M"', "In 'lastName>\"M\"': operator '>' is not supported for 'lastName', a String field; use ':', '~'."],
-    ["String", "/manufacturers/search", 'name<="M"', "In 'name<=\"M\"': operator '<=' is not supported for 'name', a String field; use ':', '~'."],
-    ["Numeric", "/orders/search", "total~100", "In 'total~100': operator '~' is not supported for 'total', a Numeric field; use ':', '>', '<', '>=', '<='."],
-    ["DateTime", "/orders/search", 'orderDate~"2025"', "In 'orderDate~\"2025\"': operator '~' is not supported for 'orderDate', a DateTime field; use ':', '>', '<', '>=', '<='."],
+    [
+      "Token",
+      "/orders/search",
+      'status~"Ship"',
+      "In 'status~\"Ship\"': operator '~' is not supported for 'status', a Token field; use ':'.",
+    ],
+    [
+      "Token",
+      "/orders/search",
+      "shippingMethod>GROUND",
+      "In 'shippingMethod>GROUND': operator '>' is not supported for 'shippingMethod', a Token field; use ':'.",
+    ],
+    [
+      "String",
+      "/users/search",
+      'lastName>"M"',
+      "In 'lastName>\"M\"': operator '>' is not supported for 'lastName', a String field; use ':', '~'.",
+    ],
+    [
+      "String",
+      "/manufacturers/search",
+      'name<="M"',
+      "In 'name<=\"M\"': operator '<=' is not supported for 'name', a String field; use ':', '~'.",
+    ],
+    [
+      "Numeric",
+      "/orders/search",
+      "total~100",
+      "In 'total~100': operator '~' is not supported for 'total', a Numeric field; use ':', '>', '<', '>=', '<='.",
+    ],
+    [
+      "DateTime",
+      "/orders/search",
+      'orderDate~"2025"',
+      "In 'orderDate~\"2025\"': operator '~' is not supported for 'orderDate', a DateTime field; use ':', '>', '<', '>=', '<='.",
+    ],
   ])("operator not supported for a %s field: %s %s", async (_type, path, q, detail) => {
     expect(await queryProblem(path, q)).toBe(detail);
   });
 
   it("substring shorter than 3 characters (counted in characters, not bytes)", async () => {
-    expect(await queryProblem("/users/search", 'email~"ab"')).toBe("In 'email~\"ab\"': a substring search (~) needs at least 3 characters, this one has 2.");
-    expect(await queryProblem("/manufacturers/search", 'name~""')).toBe("In 'name~\"\"': a substring search (~) needs at least 3 characters, this one has 0.");
-    expect(await queryProblem("/users/search", 'lastName~"😀😀"')).toBe("In 'lastName~\"😀😀\"': a substring search (~) needs at least 3 characters, this one has 2.");
+    expect(await queryProblem("/users/search", 'email~"ab"')).toBe(
+      "In 'email~\"ab\"': a substring search (~) needs at least 3 characters, this one has 2.",
+    );
+    expect(await queryProblem("/manufacturers/search", 'name~""')).toBe(
+      "In 'name~\"\"': a substring search (~) needs at least 3 characters, this one has 0.",
+    );
+    expect(await queryProblem("/users/search", 'lastName~"😀😀"')).toBe(
+      "In 'lastName~\"😀😀\"': a substring search (~) needs at least 3 characters, this one has 2.",
+    );
   });
 
   it("more than 10 clauses", async () => {
     const q = Array.from({ length: 11 }, (_, i) => `total>${i}`).join(" AND ");
-    expect(await queryProblem("/orders/search", q)).toMatch(/^Too many clauses: a query may have at most 10 clauses \(clause 11 starts at position \d+\)\.$/);
+    expect(await queryProblem("/orders/search", q)).toMatch(
+      /^Too many clauses: a query may have at most 10 clauses \(clause 11 starts at position \d+\)\.$/,
+    );
   });
 
   it("malformed syntax, with the character position", async () => {
-    expect(await queryProblem("/orders/search", 'status:Shipped OR status:Ordered')).toBe("OR is not supported: clauses can only be joined with AND at position 16.");
-    expect(await queryProblem("/users/search", 'lastName:"Smith')).toBe("Unterminated string: the double quote opened here is never closed at position 10.");
-    expect(await queryProblem("/users/search", "lastName")).toBe("Expected an operator (: ~ > < >= <=) after 'lastName' but found nothing at the end of the query (position 9).");
+    expect(await queryProblem("/orders/search", "status:Shipped OR status:Ordered")).toBe(
+      "OR is not supported: clauses can only be joined with AND at position 16.",
+    );
+    expect(await queryProblem("/users/search", 'lastName:"Smith')).toBe(
+      "Unterminated string: the double quote opened here is never closed at position 10.",
+    );
+    expect(await queryProblem("/users/search", "lastName")).toBe(
+      "Expected an operator (: ~ > < >= <=) after 'lastName' but found nothing at the end of the query (position 9).",
+    );
   });
 
   it("null only with ':'", async () => {
@@ -65,15 +111,27 @@ describe("search errors: 400 Invalid search query with a precise detail", () => 
 
   it.each([
     ["/orders/search", "total>abc", "In 'total>abc': 'total' is a Numeric field, expected a bare number without quotes, e.g. total>19.99."],
-    ["/orders/search", 'total>"100"', "In 'total>\"100\"': 'total' is a Numeric field, expected a bare number without quotes, e.g. total>19.99."],
+    [
+      "/orders/search",
+      'total>"100"',
+      "In 'total>\"100\"': 'total' is a Numeric field, expected a bare number without quotes, e.g. total>19.99.",
+    ],
     ["/orders/search", "total>1.005", "In 'total>1.005': 'total' is an amount with at most 2 decimal places."],
     ["/orders/search", "orderId:1.5", "In 'orderId:1.5': 'orderId' takes whole numbers only."],
     ["/orders/search", "orderId>99999999999999999999", "In 'orderId>99999999999999999999': the number is out of range."],
-    ["/orders/search", 'orderDate>"2025-02-30"', "In 'orderDate>\"2025-02-30\"': 'orderDate' is a DateTime field, expected an ISO 8601 date or timestamp in double quotes, e.g. orderDate>\"2026-01-31\" or orderDate<\"2026-01-31T12:00:00Z\"."],
+    [
+      "/orders/search",
+      'orderDate>"2025-02-30"',
+      'In \'orderDate>"2025-02-30"\': \'orderDate\' is a DateTime field, expected an ISO 8601 date or timestamp in double quotes, e.g. orderDate>"2026-01-31" or orderDate<"2026-01-31T12:00:00Z".',
+    ],
     ["/orders/search", 'orderDate>"yesterday"', "'orderDate' is a DateTime field, expected an ISO 8601 date or timestamp in double quotes"],
     ["/orders/search", 'orderDate>"2025-10-01T25:00:00Z"', "'orderDate' is a DateTime field"],
     ["/orders/search", "orderDate>2025-10-01", "'orderDate' is a DateTime field, expected an ISO 8601 date or timestamp in double quotes"],
-    ["/users/search", "lastName:Smith", "In 'lastName:Smith': 'lastName' is a String field, write its value in double quotes, e.g. lastName:\"Smith\"."],
+    [
+      "/users/search",
+      "lastName:Smith",
+      "In 'lastName:Smith': 'lastName' is a String field, write its value in double quotes, e.g. lastName:\"Smith\".",
+    ],
     ["/users/search", "id:abc", "In 'id:abc': 'id' is a Numeric field, expected a bare number without quotes, e.g. id>100."],
   ])("bad value for the field's type: %s %s", async (path, q, detail) => {
     expect(await queryProblem(path, q)).toContain(detail);
@@ -102,7 +160,9 @@ describe("search errors: parameters are 400 validation problems", () => {
       ],
     });
     expect(await validationErrors("/users/search", { sortBy: "companyName" })).toEqual({
-      sortBy: ["'companyName' cannot be used for sorting. Sortable fields of users: id, userId, contactId, userName, loginUserId, email, firstName, lastName."],
+      sortBy: [
+        "'companyName' cannot be used for sorting. Sortable fields of users: id, userId, contactId, userName, loginUserId, email, firstName, lastName.",
+      ],
     });
   });
 

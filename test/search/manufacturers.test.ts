@@ -9,7 +9,13 @@ async function names(q: string, extra: Record<string, string> = {}, tenantId = T
   return data.items.map((m: { name: string }) => m.name);
 }
 
-const byName = (list: readonly { id: number; name: string }[], dir: "Asc" | "Desc" = "Asc") => sortedLike(list, (m) => m.name, (m) => m.id, dir).map((m) => m.name);
+const byName = (list: readonly { id: number; name: string }[], dir: "Asc" | "Desc" = "Asc") =>
+  sortedLike(
+    list,
+    (m) => m.name,
+    (m) => m.id,
+    dir,
+  ).map((m) => m.name);
 
 describe("GET /manufacturers/search", () => {
   it("lists every manufacturer by name, the same for every tenant (global list)", async () => {
@@ -25,12 +31,20 @@ describe("GET /manufacturers/search", () => {
     expect(await names('name:"Philips"')).toEqual([]);
     expect(await names('name~"HEALTH"')).toEqual(byName(MANUFACTURERS.filter((m) => m.name.toLowerCase().includes("health"))));
     expect(await names("manufacturerId:4")).toEqual(["Medtronic"]);
-    expect(await names("manufacturerId>=22 AND -name~\"med\"")).toEqual(byName(MANUFACTURERS.filter((m) => m.id >= 22 && !m.name.toLowerCase().includes("med"))));
+    expect(await names('manufacturerId>=22 AND -name~"med"')).toEqual(
+      byName(MANUFACTURERS.filter((m) => m.id >= 22 && !m.name.toLowerCase().includes("med"))),
+    );
   });
 
   it("sorts descending and pages through all of them once", async () => {
     expect(await names("", { sortBy: "name", sortDir: "Desc" })).toEqual(byName(MANUFACTURERS, "Desc"));
-    const paged = await allPages<{ manufacturerId: number }>(await tokenFor(TENANT_A), "/manufacturers/search", "items", { sortBy: "manufacturerId", sortDir: "Desc" }, 5);
+    const paged = await allPages<{ manufacturerId: number }>(
+      await tokenFor(TENANT_A),
+      "/manufacturers/search",
+      "items",
+      { sortBy: "manufacturerId", sortDir: "Desc" },
+      5,
+    );
     expect(paged.map((m) => m.manufacturerId)).toEqual(MANUFACTURERS.map((m) => m.id).reverse());
   });
 });

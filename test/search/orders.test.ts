@@ -1,15 +1,20 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { demoOrders, type DemoOrder } from "../../src/db/seed/orders";
+import { type DemoOrder, demoOrders } from "../../src/db/seed/orders";
 import { orderSearch } from "../../src/search/resources/orders";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { allPages, searchData, searchRaw, sortedLike, type Params } from "./helpers";
+import { allPages, type Params, searchData, searchRaw, sortedLike } from "./helpers";
 
 const ALL = demoOrders(600);
 const tenantOrders = (tenantId: number) => ALL.filter((o) => o.tenantId === tenantId);
 const A = tenantOrders(TENANT_A);
 const idsOf = (orders: readonly { id: number }[]) => orders.map((o) => o.id);
-const byDefaultSort = (orders: readonly DemoOrder[]) => sortedLike(orders, (o) => o.createdAt, (o) => o.id);
+const byDefaultSort = (orders: readonly DemoOrder[]) =>
+  sortedLike(
+    orders,
+    (o) => o.createdAt,
+    (o) => o.id,
+  );
 const day = (iso: string) => iso.slice(0, 10);
 
 async function orderIds(tenantId: number, q: string, extra: Params = {}): Promise<number[]> {
@@ -47,38 +52,92 @@ describe("GET /orders/search: records and defaults", () => {
 
 describe("GET /orders/search: operators per field type", () => {
   it("Numeric (integer): : > < >= <= on orderId, companyId, requesterId", async () => {
-    await expectIds("orderId:100003", A.filter((o) => o.id === 100003));
-    await expectIds("id>100010", A.filter((o) => o.id > 100010));
-    await expectIds("orderId<100004", A.filter((o) => o.id < 100004));
-    await expectIds("orderId>=100010 AND orderId<=100012", A.filter((o) => o.id >= 100010 && o.id <= 100012));
-    await expectIds("companyId:103", A.filter((o) => o.companyId === 103));
-    await expectIds("requesterId:50002", A.filter((o) => o.requesterContactId === 50002));
-    await expectIds("facilityId:1003", A.filter((o) => o.facilityId === 1003));
+    await expectIds(
+      "orderId:100003",
+      A.filter((o) => o.id === 100003),
+    );
+    await expectIds(
+      "id>100010",
+      A.filter((o) => o.id > 100010),
+    );
+    await expectIds(
+      "orderId<100004",
+      A.filter((o) => o.id < 100004),
+    );
+    await expectIds(
+      "orderId>=100010 AND orderId<=100012",
+      A.filter((o) => o.id >= 100010 && o.id <= 100012),
+    );
+    await expectIds(
+      "companyId:103",
+      A.filter((o) => o.companyId === 103),
+    );
+    await expectIds(
+      "requesterId:50002",
+      A.filter((o) => o.requesterContactId === 50002),
+    );
+    await expectIds(
+      "facilityId:1003",
+      A.filter((o) => o.facilityId === 1003),
+    );
   });
 
   it("Numeric (money): total compares as a decimal with cents exactly", async () => {
     const sample = A.find((o) => o.id === 100006)!; // 830.45
     await expectIds(`total:${sample.totalCents / 100}`, [sample]);
-    await expectIds("total>=20000", A.filter((o) => o.totalCents >= 2_000_000));
-    await expectIds("total<2000.5", A.filter((o) => o.totalCents < 200_050));
+    await expectIds(
+      "total>=20000",
+      A.filter((o) => o.totalCents >= 2_000_000),
+    );
+    await expectIds(
+      "total<2000.5",
+      A.filter((o) => o.totalCents < 200_050),
+    );
     await expectIds("total>830.44 AND total<=830.45", [sample]);
     await expectIds("total>-1", A);
   });
 
   it("String: ':' is case-insensitive equality of the whole value, '~' a case-insensitive substring", async () => {
-    await expectIds('requesterName:"alice CHEN"', A.filter((o) => o.requesterName === "Alice Chen"));
+    await expectIds(
+      'requesterName:"alice CHEN"',
+      A.filter((o) => o.requesterName === "Alice Chen"),
+    );
     await expectIds('requesterName:"alice"', []);
-    await expectIds('requesterName~"CHE"', A.filter((o) => o.requesterName.toLowerCase().includes("che")));
-    await expectIds("requesterName~\"o'b\"", A.filter((o) => o.requesterName === "Patrick O'Brien"));
-    await expectIds('poNumber:"po-14013"', A.filter((o) => o.poNumber === "PO-14013"));
-    await expectIds('orderNumber~"DEMO000"', A.filter((o) => o.orderNumber.includes("DEMO000")));
+    await expectIds(
+      'requesterName~"CHE"',
+      A.filter((o) => o.requesterName.toLowerCase().includes("che")),
+    );
+    await expectIds(
+      'requesterName~"o\'b"',
+      A.filter((o) => o.requesterName === "Patrick O'Brien"),
+    );
+    await expectIds(
+      'poNumber:"po-14013"',
+      A.filter((o) => o.poNumber === "PO-14013"),
+    );
+    await expectIds(
+      'orderNumber~"DEMO000"',
+      A.filter((o) => o.orderNumber.includes("DEMO000")),
+    );
   });
 
   it("Token: ':' only, case-insensitive, bare or quoted", async () => {
-    await expectIds("shippingMethod:GROUND", A.filter((o) => o.shippingMethod === "GROUND"));
-    await expectIds('shippingMethod:"ground"', A.filter((o) => o.shippingMethod === "GROUND"));
-    await expectIds("status:shipped", A.filter((o) => o.status === "Shipped"));
-    await expectIds("paymentMethod:NET_TERMS AND status:Ordered", A.filter((o) => o.paymentMethod === "NET_TERMS" && o.status === "Ordered"));
+    await expectIds(
+      "shippingMethod:GROUND",
+      A.filter((o) => o.shippingMethod === "GROUND"),
+    );
+    await expectIds(
+      'shippingMethod:"ground"',
+      A.filter((o) => o.shippingMethod === "GROUND"),
+    );
+    await expectIds(
+      "status:shipped",
+      A.filter((o) => o.status === "Shipped"),
+    );
+    await expectIds(
+      "paymentMethod:NET_TERMS AND status:Ordered",
+      A.filter((o) => o.paymentMethod === "NET_TERMS" && o.status === "Ordered"),
+    );
   });
 
   it("DateTime: a date covers its whole UTC day; a timestamp is one instant; offsets are honoured", async () => {
@@ -86,17 +145,35 @@ describe("GET /orders/search: operators per field type", () => {
     expect(sameDay.length).toBeGreaterThan(1);
     await expectIds('orderDate:"2025-10-25"', sameDay);
     await expectIds('createdDate:"2025-10-25"', sameDay);
-    await expectIds('orderDate>"2025-10-25"', A.filter((o) => day(o.createdAt) > "2025-10-25"));
-    await expectIds('orderDate>="2025-10-25"', A.filter((o) => day(o.createdAt) >= "2025-10-25"));
-    await expectIds('orderDate<"2025-10-25"', A.filter((o) => day(o.createdAt) < "2025-10-25"));
-    await expectIds('orderDate<="2025-10-25"', A.filter((o) => day(o.createdAt) <= "2025-10-25"));
+    await expectIds(
+      'orderDate>"2025-10-25"',
+      A.filter((o) => day(o.createdAt) > "2025-10-25"),
+    );
+    await expectIds(
+      'orderDate>="2025-10-25"',
+      A.filter((o) => day(o.createdAt) >= "2025-10-25"),
+    );
+    await expectIds(
+      'orderDate<"2025-10-25"',
+      A.filter((o) => day(o.createdAt) < "2025-10-25"),
+    );
+    await expectIds(
+      'orderDate<="2025-10-25"',
+      A.filter((o) => day(o.createdAt) <= "2025-10-25"),
+    );
     const sample = sameDay[0]!;
     await expectIds(`orderDate:"${sample.createdAt}"`, [sample]);
-    await expectIds(`orderDate>"${sample.createdAt}" AND orderDate<"2025-10-26"`, sameDay.filter((o) => o.createdAt > sample.createdAt));
+    await expectIds(
+      `orderDate>"${sample.createdAt}" AND orderDate<"2025-10-26"`,
+      sameDay.filter((o) => o.createdAt > sample.createdAt),
+    );
     // 2025-10-25T12:08:20Z written as 14:08:20 at +02:00
     const shifted = sample.createdAt.replace(/T(\d{2})/, (_, h) => `T${String(Number(h) + 2).padStart(2, "0")}`).replace(".000Z", "+02:00");
     await expectIds(`orderDate:"${shifted}"`, [sample]);
-    await expectIds('lastUpdated>="2025-12-01" AND lastUpdated<"2026-01-01"', A.filter((o) => o.updatedAt >= "2025-12-01" && o.updatedAt < "2026-01-01"));
+    await expectIds(
+      'lastUpdated>="2025-12-01" AND lastUpdated<"2026-01-01"',
+      A.filter((o) => o.updatedAt >= "2025-12-01" && o.updatedAt < "2026-01-01"),
+    );
   });
 
   it("partNumber matches orders with any line of that part", async () => {
@@ -104,7 +181,10 @@ describe("GET /orders/search: operators per field type", () => {
     const withPart = A.filter((o) => o.lines.some((l) => l.partNumber === part));
     expect(withPart.length).toBeGreaterThan(1);
     await expectIds(`partNumber:"${part.toLowerCase()}"`, withPart);
-    await expectIds(`-partNumber:"${part}"`, A.filter((o) => !withPart.includes(o)));
+    await expectIds(
+      `-partNumber:"${part}"`,
+      A.filter((o) => !withPart.includes(o)),
+    );
   });
 
   it("null checks: field:null matches a missing value, -field:null a present one", async () => {
@@ -112,16 +192,34 @@ describe("GET /orders/search: operators per field type", () => {
     expect(missing.length).toBeGreaterThan(0);
     await expectIds("poNumber:null", missing);
     await expectIds("poNumber:NULL", missing);
-    await expectIds("-poNumber:Null", A.filter((o) => o.poNumber !== null));
+    await expectIds(
+      "-poNumber:Null",
+      A.filter((o) => o.poNumber !== null),
+    );
     await expectIds("orderId:null", []);
   });
 
   it("negation is the exact complement, NULLs included", async () => {
-    await expectIds('-poNumber:"PO-14013"', A.filter((o) => o.poNumber !== "PO-14013"));
-    await expectIds('-poNumber~"PO-1"', A.filter((o) => o.poNumber === null));
-    await expectIds("-status:Cancelled AND -shippingMethod:GROUND", A.filter((o) => o.status !== "Cancelled" && o.shippingMethod !== "GROUND"));
-    await expectIds("-total>20000", A.filter((o) => o.totalCents <= 2_000_000));
-    await expectIds('-orderDate<"2025-11-01"', A.filter((o) => o.createdAt >= "2025-11-01"));
+    await expectIds(
+      '-poNumber:"PO-14013"',
+      A.filter((o) => o.poNumber !== "PO-14013"),
+    );
+    await expectIds(
+      '-poNumber~"PO-1"',
+      A.filter((o) => o.poNumber === null),
+    );
+    await expectIds(
+      "-status:Cancelled AND -shippingMethod:GROUND",
+      A.filter((o) => o.status !== "Cancelled" && o.shippingMethod !== "GROUND"),
+    );
+    await expectIds(
+      "-total>20000",
+      A.filter((o) => o.totalCents <= 2_000_000),
+    );
+    await expectIds(
+      '-orderDate<"2025-11-01"',
+      A.filter((o) => o.createdAt >= "2025-11-01"),
+    );
     for (const q of ['poNumber:"PO-14013"', 'poNumber~"140"', "total>15000", 'requesterName~"smith"', 'lastUpdated<"2025-11-01"']) {
       const positive = await orderIds(TENANT_A, q);
       const negative = await orderIds(TENANT_A, `-${q}`);
@@ -147,7 +245,12 @@ describe("GET /orders/search: sorting and paging", () => {
       shippingMethod: (o) => o.shippingMethod,
       status: (o) => o.status,
     };
-    expect(Object.keys(keyOf).sort()).toEqual(orderSearch.fields.filter((f) => f.sortable).map((f) => f.name).sort());
+    expect(Object.keys(keyOf).sort()).toEqual(
+      orderSearch.fields
+        .filter((f) => f.sortable)
+        .map((f) => f.name)
+        .sort(),
+    );
     for (const [sortBy, key] of Object.entries(keyOf)) {
       for (const sortDir of ["Asc", "Desc"] as const) {
         const ids = await orderIds(TENANT_A, "", { sortBy, sortDir });
@@ -157,14 +260,27 @@ describe("GET /orders/search: sorting and paging", () => {
   });
 
   it("accepts sortBy aliases and any case, and sortDir in any case", async () => {
-    const expected = idsOf(sortedLike(A, (o) => o.createdAt, (o) => o.id, "Desc"));
+    const expected = idsOf(
+      sortedLike(
+        A,
+        (o) => o.createdAt,
+        (o) => o.id,
+        "Desc",
+      ),
+    );
     expect(await orderIds(TENANT_A, "", { sortBy: "createddate", sortDir: "desc" })).toEqual(expected);
     expect(await orderIds(TENANT_A, "", { sortBy: "ORDERDATE", sortDir: "DESC" })).toEqual(expected);
   });
 
   it("paging visits each record exactly once, also when sorting on a field with many ties", async () => {
     const token = await tokenFor(TENANT_A);
-    for (const params of [{}, { sortBy: "status" }, { sortBy: "shippingMethod", sortDir: "Desc" }, { sortBy: "poNumber" }, { q: "-status:Cancelled", sortBy: "requesterName" }]) {
+    for (const params of [
+      {},
+      { sortBy: "status" },
+      { sortBy: "shippingMethod", sortDir: "Desc" },
+      { sortBy: "poNumber" },
+      { q: "-status:Cancelled", sortBy: "requesterName" },
+    ]) {
       for (const limit of [1, 3, 7]) {
         const records = await allPages<{ orderId: number }>(token, "/orders/search", "orders", params, limit);
         const ids = records.map((r) => r.orderId);

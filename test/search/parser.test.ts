@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../src/http/errors";
-import { NUMBER_PATTERN, OPERATORS, type Clause, type Query, type Value } from "../../src/search/ast";
+import { type Clause, NUMBER_PATTERN, OPERATORS, type Query, type Value } from "../../src/search/ast";
 import { compileQuery } from "../../src/search/compile";
 import { SEARCH_RESOURCES } from "../../src/search/docs";
 import { parseQuery } from "../../src/search/parser";
@@ -21,7 +21,12 @@ function queryErrorOf(run: () => unknown): string {
   throw new Error("expected an invalid search query error");
 }
 
-const clause = (field: string, operator: Clause["operator"], value: Value, negated = false): Clause => ({ negated, field, operator, value });
+const clause = (field: string, operator: Clause["operator"], value: Value, negated = false): Clause => ({
+  negated,
+  field,
+  operator,
+  value,
+});
 const str = (value: string): Value => ({ kind: "string", value });
 const num = (text: string): Value => ({ kind: "number", text });
 const word = (text: string): Value => ({ kind: "word", text });
@@ -34,7 +39,7 @@ describe("q parser: accepted syntax", () => {
   });
 
   it.each([
-    [':', 'email:"a@b.example"', clause("email", ":", str("a@b.example"))],
+    [":", 'email:"a@b.example"', clause("email", ":", str("a@b.example"))],
     ["~", 'name~"med"', clause("name", "~", str("med"))],
     [">", "total>100", clause("total", ">", num("100"))],
     ["<", "total<19.95", clause("total", "<", num("19.95"))],
@@ -115,11 +120,11 @@ describe("q parser: each error names the problem and where", () => {
 // ---- property-based tests -------------------------------------------------------------------
 
 const fieldName = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,11}$/);
-const bareWord = fc
-  .stringMatching(/^[A-Za-z][A-Za-z0-9_.]{0,11}$/)
-  .filter((w) => w.toLowerCase() !== "null" && !NUMBER_PATTERN.test(w));
+const bareWord = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_.]{0,11}$/).filter((w) => w.toLowerCase() !== "null" && !NUMBER_PATTERN.test(w));
 const valueArb: fc.Arbitrary<Value> = fc.oneof(
-  fc.oneof(fc.string({ maxLength: 20, unit: "grapheme" }), fc.constantFrom('"', "\\", '\\"', 'a "quoted" \\ value', "AND", "-1")).map((value) => str(value)),
+  fc
+    .oneof(fc.string({ maxLength: 20, unit: "grapheme" }), fc.constantFrom('"', "\\", '\\"', 'a "quoted" \\ value', "AND", "-1"))
+    .map((value) => str(value)),
   fc.stringMatching(/^-?\d{1,8}(\.\d{1,3})?$/).map((text) => num(text)),
   bareWord.map((text) => word(text)),
   fc.constant(NULL),

@@ -16,11 +16,27 @@ const cases: [SearchResource, SQLiteTable, SQLiteColumn | null][] = [
   [manufacturerSearch, manufacturers, null],
 ];
 
-async function queryPlan(resource: SearchResource, table: SQLiteTable, tenantColumn: SQLiteColumn | null, sortBy: string, sortDir: "Asc" | "Desc", q = "") {
+async function queryPlan(
+  resource: SearchResource,
+  table: SQLiteTable,
+  tenantColumn: SQLiteColumn | null,
+  sortBy: string,
+  sortDir: "Asc" | "Desc",
+  q = "",
+) {
   const plan = planSearch(resource, { q, sortBy, sortDir });
   const where: SQL | undefined = tenantColumn ? and(eq(tenantColumn, 1), plan.filter) : plan.filter;
-  const query = database(env.DB).select().from(table).where(where).orderBy(...plan.orderBy).limit(50).offset(0).toSQL();
-  const { results } = await env.DB.prepare(`explain query plan ${query.sql}`).bind(...query.params).all<{ detail: string }>();
+  const query = database(env.DB)
+    .select()
+    .from(table)
+    .where(where)
+    .orderBy(...plan.orderBy)
+    .limit(50)
+    .offset(0)
+    .toSQL();
+  const { results } = await env.DB.prepare(`explain query plan ${query.sql}`)
+    .bind(...query.params)
+    .all<{ detail: string }>();
   return results.map((row) => row.detail);
 }
 
@@ -32,8 +48,15 @@ describe("search query plans (migration 0005)", () => {
         for (const direction of ["Asc", "Desc"] as const) {
           const details = await queryPlan(resource, table, tenantColumn, field.name, direction);
           const label = `${resource.name} sortBy=${field.name} ${direction}: ${details.join(" / ")}`;
-          if (tenantColumn) expect(details.some((d) => /^SCAN /.test(d)), label).toBe(false);
-          expect(details.some((d) => d.includes("TEMP B-TREE")), label).toBe(false);
+          if (tenantColumn)
+            expect(
+              details.some((d) => /^SCAN /.test(d)),
+              label,
+            ).toBe(false);
+          expect(
+            details.some((d) => d.includes("TEMP B-TREE")),
+            label,
+          ).toBe(false);
         }
       }
     }
@@ -41,8 +64,14 @@ describe("search query plans (migration 0005)", () => {
 
   it("filters on related rows through their indexes", async () => {
     const details = await queryPlan(userSearch, users, users.tenantId, "lastName", "Asc", 'companyName~"mary" AND customerId:101');
-    expect(details.filter((d) => d.includes("user_companies")).every((d) => d.startsWith("SEARCH")), details.join(" / ")).toBe(true);
+    expect(
+      details.filter((d) => d.includes("user_companies")).every((d) => d.startsWith("SEARCH")),
+      details.join(" / "),
+    ).toBe(true);
     const orderDetails = await queryPlan(orderSearch, orders, orders.tenantId, "orderDate", "Desc", 'partNumber:"SH305894B"');
-    expect(orderDetails.some((d) => /^SCAN order_lines/.test(d)), orderDetails.join(" / ")).toBe(false);
+    expect(
+      orderDetails.some((d) => /^SCAN order_lines/.test(d)),
+      orderDetails.join(" / "),
+    ).toBe(false);
   });
 });

@@ -7,7 +7,13 @@ import { allPages, searchData, sortedLike } from "./helpers";
 type DemoUser = (typeof USERS)[number];
 const tenantUsers = (tenantId: number) => USERS.filter((u) => u.tenantId === tenantId);
 const A = tenantUsers(TENANT_A);
-const byLastName = (users: readonly DemoUser[], dir: "Asc" | "Desc" = "Asc") => sortedLike(users, (u) => u.lastName, (u) => u.id, dir).map((u) => u.id);
+const byLastName = (users: readonly DemoUser[], dir: "Asc" | "Desc" = "Asc") =>
+  sortedLike(
+    users,
+    (u) => u.lastName,
+    (u) => u.id,
+    dir,
+  ).map((u) => u.id);
 const companyName = (id: number) => COMPANIES.find((c) => c.id === id)!.name;
 
 async function userIds(tenantId: number, q: string, extra: Record<string, string> = {}) {
@@ -60,8 +66,21 @@ describe("GET /users/search", () => {
   });
 
   it("sorts in both directions on a sortable field", async () => {
-    expect(await userIds(TENANT_A, "", { sortBy: "firstName", sortDir: "Desc" })).toEqual(sortedLike(A, (u) => u.firstName, (u) => u.id, "Desc").map((u) => u.id));
-    expect(await userIds(TENANT_A, "", { sortBy: "email" })).toEqual(sortedLike(A, (u) => u.email, (u) => u.id).map((u) => u.id));
+    expect(await userIds(TENANT_A, "", { sortBy: "firstName", sortDir: "Desc" })).toEqual(
+      sortedLike(
+        A,
+        (u) => u.firstName,
+        (u) => u.id,
+        "Desc",
+      ).map((u) => u.id),
+    );
+    expect(await userIds(TENANT_A, "", { sortBy: "email" })).toEqual(
+      sortedLike(
+        A,
+        (u) => u.email,
+        (u) => u.id,
+      ).map((u) => u.id),
+    );
     expect(await userIds(TENANT_A, "", { sortBy: "lastName", sortDir: "Desc" })).toEqual(byLastName(A, "Desc"));
   });
 
@@ -83,7 +102,10 @@ describe("GET /users/search", () => {
 
 describe("POST /users/search", () => {
   it("filters with the body and answers data.users with pagination", async () => {
-    const res = await postSearch(TENANT_A, { filters: { emailContains: "STMARYS.example", lastName: "smith" }, pagination: { limit: 10, offset: 0 } });
+    const res = await postSearch(TENANT_A, {
+      filters: { emailContains: "STMARYS.example", lastName: "smith" },
+      pagination: { limit: 10, offset: 0 },
+    });
     const body = await json(res);
     expect(res.status).toBe(200);
     expect(body.success).toBe(true);
@@ -111,11 +133,23 @@ describe("POST /users/search", () => {
   });
 
   it.each([
-    [{ limit: 20000, offset: 1 }, { limit: 10000, offset: 1 }],
+    [
+      { limit: 20000, offset: 1 },
+      { limit: 10000, offset: 1 },
+    ],
     [{ limit: 0 }, { limit: 50, offset: 0 }],
-    [{ limit: -5, offset: -3 }, { limit: 50, offset: 0 }],
-    [{ limit: "2", offset: "1" }, { limit: 2, offset: 1 }],
-    [{ limit: "lots", offset: null }, { limit: 50, offset: 0 }],
+    [
+      { limit: -5, offset: -3 },
+      { limit: 50, offset: 0 },
+    ],
+    [
+      { limit: "2", offset: "1" },
+      { limit: 2, offset: 1 },
+    ],
+    [
+      { limit: "lots", offset: null },
+      { limit: 50, offset: 0 },
+    ],
     [undefined, { limit: 50, offset: 0 }],
   ])("normalizes pagination %j silently and echoes %j", async (pagination, used) => {
     const res = await postSearch(TENANT_A, { pagination });
@@ -138,7 +172,11 @@ describe("POST /users/search", () => {
       expect(problem.title, JSON.stringify(body)).toBe("Validation failed");
       expect(Object.keys(problem.errors).join(","), JSON.stringify(body)).toContain(field);
     }
-    const malformed = await call(await tokenFor(TENANT_A), "/users/search", { method: "POST", body: "{not json", headers: { "Content-Type": "application/json" } });
+    const malformed = await call(await tokenFor(TENANT_A), "/users/search", {
+      method: "POST",
+      body: "{not json",
+      headers: { "Content-Type": "application/json" },
+    });
     await expectProblem(malformed, 400);
   });
 

@@ -1,4 +1,4 @@
-import { createApp, API_BASE } from "../../src/app";
+import { API_BASE, createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
 import { isFault, withFault } from "./faults";
 import { testRoutes } from "./routes";

@@ -10,13 +10,23 @@ describe("GET /users/lookup", () => {
     const body = await json(res);
     expect(body.success).toBe(true);
     expect(typeof body.correlationId).toBe("string");
-    expect(body.data).toMatchObject({ contactId: 50001, userId: 1, loginUserId: "jsmith", firstName: "John", lastName: "Smith", email: "john.smith@stmarys.example" });
+    expect(body.data).toMatchObject({
+      contactId: 50001,
+      userId: 1,
+      loginUserId: "jsmith",
+      firstName: "John",
+      lastName: "Smith",
+      email: "john.smith@stmarys.example",
+    });
     expect(body.data.companies.map((c: { id: number }) => c.id)).toEqual([101, 102]);
     const [medicalCenter, childrens] = body.data.companies;
     expect(medicalCenter.shippingAddresses.map((a: { id: number }) => a.id)).toEqual([11, 12]);
     expect(medicalCenter.billingAddresses.map((a: { id: number }) => a.id)).toEqual([13]);
     expect(medicalCenter.billingAddresses[0]).toMatchObject({ line1: expect.any(String), city: "Springfield", state: "IL", zip: "62701" });
-    expect(medicalCenter.facilities).toEqual([{ id: 1001, name: "Main Campus Operating Rooms" }, { id: 1002, name: "Biomedical Engineering" }]);
+    expect(medicalCenter.facilities).toEqual([
+      { id: 1001, name: "Main Campus Operating Rooms" },
+      { id: 1002, name: "Biomedical Engineering" },
+    ]);
     expect(childrens.facilities).toEqual([{ id: 1003, name: "Pediatric ICU" }]);
   });
 

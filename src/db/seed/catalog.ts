@@ -4,24 +4,80 @@ import type { CustomFieldDefinition } from "../schema";
 /** Deterministic medical-parts catalog: same input size, same rows, on every machine. */
 
 export const MANUFACTURERS = [
-  ["GE Healthcare", "GE"], ["Philips Healthcare", "M"], ["Siemens Healthineers", "SH"], ["Medtronic", "MDT"],
-  ["Baxter", "BX"], ["BD", "BD"], ["Stryker", "STR"], ["Hillrom", "HR"], ["Mindray", "MR"], ["Draeger", "DR"],
-  ["Masimo", "MS"], ["Welch Allyn", "WA"], ["ZOLL Medical", "ZL"], ["Nihon Kohden", "NK"], ["Fujifilm", "FJ"],
-  ["Olympus", "OLY"], ["STERIS", "STE"], ["Getinge", "GET"], ["Karl Storz", "KS"], ["Canon Medical", "CN"],
-  ["Spacelabs Healthcare", "SL"], ["Smiths Medical", "SM"], ["ICU Medical", "ICU"], ["B. Braun", "BB"],
+  ["GE Healthcare", "GE"],
+  ["Philips Healthcare", "M"],
+  ["Siemens Healthineers", "SH"],
+  ["Medtronic", "MDT"],
+  ["Baxter", "BX"],
+  ["BD", "BD"],
+  ["Stryker", "STR"],
+  ["Hillrom", "HR"],
+  ["Mindray", "MR"],
+  ["Draeger", "DR"],
+  ["Masimo", "MS"],
+  ["Welch Allyn", "WA"],
+  ["ZOLL Medical", "ZL"],
+  ["Nihon Kohden", "NK"],
+  ["Fujifilm", "FJ"],
+  ["Olympus", "OLY"],
+  ["STERIS", "STE"],
+  ["Getinge", "GET"],
+  ["Karl Storz", "KS"],
+  ["Canon Medical", "CN"],
+  ["Spacelabs Healthcare", "SL"],
+  ["Smiths Medical", "SM"],
+  ["ICU Medical", "ICU"],
+  ["B. Braun", "BB"],
 ].map(([name, prefix], i) => ({ id: i + 1, name: name!, prefix: prefix! }));
 
 const PRODUCT_TYPES: Record<string, string[]> = {
-  "Patient Monitoring": ["SpO2 Sensor, Adult Reusable", "NIBP Cuff Hose", "Temperature Probe, Esophageal", "Multiparameter Module", "Monitor Mounting Bracket", "Touchscreen Display Assembly"],
-  "Cables & Leadwires": ["ECG Trunk Cable, 5-Lead", "ECG Leadwire Set, 3-Lead Snap", "SpO2 Extension Cable", "IBP Transducer Cable", "Power Cord, Hospital Grade"],
-  "Batteries & Power": ["Rechargeable Battery Pack 14.4V", "Lithium-Ion Battery 10.8V", "AC Power Adapter", "Charging Station", "Backup Battery, Sealed Lead Acid"],
-  "Infusion": ["Infusion Pump Door Assembly", "Pressure Sensor Board", "Pole Clamp Assembly", "Keypad Membrane", "Air-in-Line Detector"],
-  "Imaging": ["X-Ray Tube Housing Assembly", "Ultrasound Transducer, Convex", "Collimator Lamp", "Detector Cable", "Image Intensifier Power Supply"],
-  "Respiratory": ["Flow Sensor, Reusable", "Exhalation Valve Assembly", "O2 Cell Sensor", "Humidifier Chamber Heater Plate", "Patient Circuit Adapter"],
-  "Surgical": ["Electrosurgical Pencil Holster", "Footswitch, Dual Pedal", "Surgical Light Handle Cover", "Table Pad Set", "Drill Battery Housing"],
-  "Sterilization": ["Door Gasket, Autoclave", "Chamber Pressure Transducer", "Steam Trap Assembly", "Printer Module", "Water Level Probe"],
-  "Endoscopy": ["Light Guide Cable", "Insufflation Tubing Set", "Camera Head Coupler", "Biopsy Valve", "Video Processor Fan"],
-  "Cardiology": ["Defibrillator Paddle Set", "Therapy Cable", "ECG Recorder Printhead", "Pacing Cable", "Stress System Keyboard"],
+  "Patient Monitoring": [
+    "SpO2 Sensor, Adult Reusable",
+    "NIBP Cuff Hose",
+    "Temperature Probe, Esophageal",
+    "Multiparameter Module",
+    "Monitor Mounting Bracket",
+    "Touchscreen Display Assembly",
+  ],
+  "Cables & Leadwires": [
+    "ECG Trunk Cable, 5-Lead",
+    "ECG Leadwire Set, 3-Lead Snap",
+    "SpO2 Extension Cable",
+    "IBP Transducer Cable",
+    "Power Cord, Hospital Grade",
+  ],
+  "Batteries & Power": [
+    "Rechargeable Battery Pack 14.4V",
+    "Lithium-Ion Battery 10.8V",
+    "AC Power Adapter",
+    "Charging Station",
+    "Backup Battery, Sealed Lead Acid",
+  ],
+  Infusion: ["Infusion Pump Door Assembly", "Pressure Sensor Board", "Pole Clamp Assembly", "Keypad Membrane", "Air-in-Line Detector"],
+  Imaging: [
+    "X-Ray Tube Housing Assembly",
+    "Ultrasound Transducer, Convex",
+    "Collimator Lamp",
+    "Detector Cable",
+    "Image Intensifier Power Supply",
+  ],
+  Respiratory: [
+    "Flow Sensor, Reusable",
+    "Exhalation Valve Assembly",
+    "O2 Cell Sensor",
+    "Humidifier Chamber Heater Plate",
+    "Patient Circuit Adapter",
+  ],
+  Surgical: [
+    "Electrosurgical Pencil Holster",
+    "Footswitch, Dual Pedal",
+    "Surgical Light Handle Cover",
+    "Table Pad Set",
+    "Drill Battery Housing",
+  ],
+  Sterilization: ["Door Gasket, Autoclave", "Chamber Pressure Transducer", "Steam Trap Assembly", "Printer Module", "Water Level Probe"],
+  Endoscopy: ["Light Guide Cable", "Insufflation Tubing Set", "Camera Head Coupler", "Biopsy Valve", "Video Processor Fan"],
+  Cardiology: ["Defibrillator Paddle Set", "Therapy Cable", "ECG Recorder Printhead", "Pacing Cable", "Stress System Keyboard"],
 };
 
 export const CATEGORIES = Object.keys(PRODUCT_TYPES);
@@ -35,7 +91,22 @@ export const VENDORS = [
   { id: 6, name: "Rapid Loaner Services", returnPolicy: "Loaner returned within 30 days; late fee applies" },
 ];
 
-const MODELS = ["IntelliVue MX", "CARESCAPE B", "Infinity Delta", "BeneView T", "LIFEPAK", "Alaris", "Sigma Spectrum", "Evita V", "Radical-7", "Connex VSM", "R Series", "Vivid E", "CV-190", "Amsco 400"];
+const MODELS = [
+  "IntelliVue MX",
+  "CARESCAPE B",
+  "Infinity Delta",
+  "BeneView T",
+  "LIFEPAK",
+  "Alaris",
+  "Sigma Spectrum",
+  "Evita V",
+  "Radical-7",
+  "Connex VSM",
+  "R Series",
+  "Vivid E",
+  "CV-190",
+  "Amsco 400",
+];
 
 const EXCHANGE_SERIAL: CustomFieldDefinition = {
   fieldId: "coreSerialNumber",
@@ -99,7 +170,16 @@ export function generateProduct(index: number): ProductRow {
   const suffix = rand() < 0.5 ? String.fromCharCode(65 + Math.floor(rand() * 6)) : "";
   const partNumber = `${manufacturer.prefix}${digits}${suffix}`;
   const displayPartNumber = `${manufacturer.prefix}-${digits.slice(0, 3)}-${digits.slice(3)}${suffix ? ` ${suffix}` : ""}`;
-  const categories = rand() < 0.25 ? [category, pick(rand, CATEGORIES.filter((c) => c !== category))] : [category];
+  const categories =
+    rand() < 0.25
+      ? [
+          category,
+          pick(
+            rand,
+            CATEGORIES.filter((c) => c !== category),
+          ),
+        ]
+      : [category];
   return {
     id: productId(index),
     partNumber,
@@ -145,10 +225,13 @@ export function generateOffers(index: number): OfferRow[] {
     if (vendorId === undefined) continue;
     usedVendors.add(vendorId);
     const customFields =
-      kind.purchaseChoice === "Exchange" ? [EXCHANGE_SERIAL, COST_CENTER]
-      : kind.purchaseChoice === "Loan" ? [LOANER_RETURN_DATE]
-      : vendorId === 3 ? [COST_CENTER]
-      : [];
+      kind.purchaseChoice === "Exchange"
+        ? [EXCHANGE_SERIAL, COST_CENTER]
+        : kind.purchaseChoice === "Loan"
+          ? [LOANER_RETURN_DATE]
+          : vendorId === 3
+            ? [COST_CENTER]
+            : [];
     offers.push({
       id: (index + 1) * 10 + offers.length,
       productId: productId(index),

@@ -18,7 +18,10 @@ const FIRST_ORDER_DAY = Date.UTC(2025, 8, 1); // 2025-09-01
 const QUOTE_VALIDITY_MS = 30 * DAY_MS;
 
 /** Shipping methods with the carrier and service level their shipping documents carry. */
-const SHIPPING = (["GROUND", "SECOND_DAY", "NEXT_DAY", "THREE_DAY", "FREIGHT"] as const).map((method) => ({ method, ...SHIPPING_METHODS[method] }));
+const SHIPPING = (["GROUND", "SECOND_DAY", "NEXT_DAY", "THREE_DAY", "FREIGHT"] as const).map((method) => ({
+  method,
+  ...SHIPPING_METHODS[method],
+}));
 const STATUSES = ["Ordered", "Processing", "Shipped", "Delivered", "Cancelled"];
 const PAYMENT_METHODS = ["PO", "PO", "NET_TERMS", "CREDIT_CARD_ON_FILE"];
 
@@ -149,9 +152,11 @@ export function demoOrders(productCount: number): DemoOrder[] {
       // Cancelled orders never shipped; a shipped multi-line order may have gone out in two parcels.
       const lineIds = lines.map((l) => l.id);
       const shippingDocuments =
-        status === "Cancelled" ? []
-        : status === "Shipped" && lineIds.length > 1 ? [document(lineIds.slice(0, 1)), document(lineIds.slice(1))]
-        : [document(lineIds)];
+        status === "Cancelled"
+          ? []
+          : status === "Shipped" && lineIds.length > 1
+            ? [document(lineIds.slice(0, 1)), document(lineIds.slice(1))]
+            : [document(lineIds)];
       const date = new Date(created).toISOString().slice(0, 10).replaceAll("-", "");
       result.push({
         id,
@@ -189,30 +194,151 @@ export function orderStatements<S>(d1: SeedDatabase<S>, orders: readonly DemoOrd
     bulkInsertStatement(
       d1,
       "quotes",
-      ["id", "tenant_id", "requester_contact_id", "facility_id", "product_id", "offer_id", "vendor_id", "price_cents", "condition", "warranty", "purchase_choice", "lead_time_days", "return_policy", "custom_fields", "created_at", "expires_at", "used_by_order_id"],
+      [
+        "id",
+        "tenant_id",
+        "requester_contact_id",
+        "facility_id",
+        "product_id",
+        "offer_id",
+        "vendor_id",
+        "price_cents",
+        "condition",
+        "warranty",
+        "purchase_choice",
+        "lead_time_days",
+        "return_policy",
+        "custom_fields",
+        "created_at",
+        "expires_at",
+        "used_by_order_id",
+      ],
       lines.map(({ order, line }) => {
         const q = line.quote;
         const expiresAt = new Date(Date.parse(order.createdAt) + QUOTE_VALIDITY_MS).toISOString();
-        return [q.id, order.tenantId, order.requesterContactId, order.facilityId, line.productId, q.offerId, line.vendorId, line.priceCents, q.condition, q.warranty, q.purchaseChoice, q.leadTimeDays, q.returnPolicy, "[]", order.createdAt, expiresAt, order.id];
+        return [
+          q.id,
+          order.tenantId,
+          order.requesterContactId,
+          order.facilityId,
+          line.productId,
+          q.offerId,
+          line.vendorId,
+          line.priceCents,
+          q.condition,
+          q.warranty,
+          q.purchaseChoice,
+          q.leadTimeDays,
+          q.returnPolicy,
+          "[]",
+          order.createdAt,
+          expiresAt,
+          order.id,
+        ];
       }),
     ),
     bulkInsertStatement(
       d1,
       "orders",
-      ["id", "order_number", "tenant_id", "company_id", "facility_id", "requester_contact_id", "user_id", "requester_name", "po_number", "payment_method", "shipping_method", "shipping_address_id", "billing_address_id", "notes", "status", "total_cents", "event_id", "created_at", "updated_at"],
-      orders.map((o) => [o.id, o.orderNumber, o.tenantId, o.companyId, o.facilityId, o.requesterContactId, o.userId, o.requesterName, o.poNumber, o.paymentMethod, o.shippingMethod, o.shippingAddressId, o.billingAddressId, null, o.status, o.totalCents, o.eventId, o.createdAt, o.updatedAt]),
+      [
+        "id",
+        "order_number",
+        "tenant_id",
+        "company_id",
+        "facility_id",
+        "requester_contact_id",
+        "user_id",
+        "requester_name",
+        "po_number",
+        "payment_method",
+        "shipping_method",
+        "shipping_address_id",
+        "billing_address_id",
+        "notes",
+        "status",
+        "total_cents",
+        "event_id",
+        "created_at",
+        "updated_at",
+      ],
+      orders.map((o) => [
+        o.id,
+        o.orderNumber,
+        o.tenantId,
+        o.companyId,
+        o.facilityId,
+        o.requesterContactId,
+        o.userId,
+        o.requesterName,
+        o.poNumber,
+        o.paymentMethod,
+        o.shippingMethod,
+        o.shippingAddressId,
+        o.billingAddressId,
+        null,
+        o.status,
+        o.totalCents,
+        o.eventId,
+        o.createdAt,
+        o.updatedAt,
+      ]),
     ),
     bulkInsertStatement(
       d1,
       "order_lines",
-      ["id", "order_id", "line_number", "quote_id", "product_id", "vendor_id", "part_number", "requested_part_number", "replacement_part_number", "po_number", "description", "quantity", "price_cents", "extended_price_cents", "status_name", "required_fields"],
-      lines.map(({ order, line }) => [line.id, order.id, line.lineNumber, line.quote.id, line.productId, line.vendorId, line.partNumber, line.partNumber, null, order.poNumber, line.description, line.quantity, line.priceCents, line.extendedPriceCents, "Ordered", "[]"]),
+      [
+        "id",
+        "order_id",
+        "line_number",
+        "quote_id",
+        "product_id",
+        "vendor_id",
+        "part_number",
+        "requested_part_number",
+        "replacement_part_number",
+        "po_number",
+        "description",
+        "quantity",
+        "price_cents",
+        "extended_price_cents",
+        "status_name",
+        "required_fields",
+      ],
+      lines.map(({ order, line }) => [
+        line.id,
+        order.id,
+        line.lineNumber,
+        line.quote.id,
+        line.productId,
+        line.vendorId,
+        line.partNumber,
+        line.partNumber,
+        null,
+        order.poNumber,
+        line.description,
+        line.quantity,
+        line.priceCents,
+        line.extendedPriceCents,
+        "Ordered",
+        "[]",
+      ]),
     ),
     bulkInsertStatement(
       d1,
       "shipping_documents",
       ["id", "order_id", "attention_to", "address1", "city", "state", "zip", "country", "carrier_name", "service_level"],
-      documents.map(({ order, document: d }) => [d.id, order.id, d.attentionTo, d.address1, d.city, d.state, d.zip, d.country, d.carrierName, d.serviceLevel]),
+      documents.map(({ order, document: d }) => [
+        d.id,
+        order.id,
+        d.attentionTo,
+        d.address1,
+        d.city,
+        d.state,
+        d.zip,
+        d.country,
+        d.carrierName,
+        d.serviceLevel,
+      ]),
     ),
     bulkInsertStatement(
       d1,

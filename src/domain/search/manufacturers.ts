@@ -1,6 +1,6 @@
 import type { Database } from "../../db/client";
 import { manufacturers } from "../../db/schema";
-import { paginationOf, type Page } from "../../http/pagination";
+import { type Page, paginationOf } from "../../http/pagination";
 import { manufacturerSearch } from "../../search/resources/manufacturers";
 import { pageWithTotal, planSearch, type SearchRequest } from "../../search/search";
 

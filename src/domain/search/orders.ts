@@ -1,7 +1,7 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orderLines, orders, shippingDocumentLines, shippingDocuments } from "../../db/schema";
-import { paginationOf, type Page } from "../../http/pagination";
+import { type Page, paginationOf } from "../../http/pagination";
 import { orderSearch } from "../../search/resources/orders";
 import { inIds, pageWithTotal, planSearch, type SearchRequest } from "../../search/search";
 import { centsToDecimal } from "../money";
@@ -102,7 +102,11 @@ function documentsQuery(db: Database, ids: number[]) {
 type LineRow = Awaited<ReturnType<typeof linesQuery>>[number];
 type DocumentRow = Awaited<ReturnType<typeof documentsQuery>>[number];
 
-async function loadIncludes(db: Database, ids: number[], include: ReadonlySet<OrderInclude>): Promise<[LineRow[] | null, DocumentRow[] | null]> {
+async function loadIncludes(
+  db: Database,
+  ids: number[],
+  include: ReadonlySet<OrderInclude>,
+): Promise<[LineRow[] | null, DocumentRow[] | null]> {
   const wantLines = include.has("lineItems");
   const wantDocuments = include.has("shippingInfo");
   if (ids.length === 0) return [wantLines ? [] : null, wantDocuments ? [] : null];

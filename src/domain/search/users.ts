@@ -1,8 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { companies, userCompanies, users } from "../../db/schema";
-import { paginationOf, type Page } from "../../http/pagination";
-import { userSearch } from "../../search/resources/users";
+import { type Page, paginationOf } from "../../http/pagination";
 import { inIds, pageWithTotal, type SearchPlan } from "../../search/search";
 
 /** User search records (spec 2.12) of one tenant for a compiled plan (from `q` or from POST filters). */
@@ -32,7 +31,12 @@ export async function searchUsers(db: Database, tenantId: number, plan: SearchPl
         .select({ userId: userCompanies.userId, id: companies.id, name: companies.name })
         .from(userCompanies)
         .innerJoin(companies, eq(companies.id, userCompanies.companyId))
-        .where(inIds(userCompanies.userId, rows.map((r) => r.id)))
+        .where(
+          inIds(
+            userCompanies.userId,
+            rows.map((r) => r.id),
+          ),
+        )
         .orderBy(companies.id)
     : [];
   const items = rows.map((user) => ({

@@ -8,7 +8,21 @@ export const manufacturerSearch = defineSearchResource({
   idColumn: manufacturers.id,
   defaultSort: "name",
   fields: [
-    { name: "manufacturerId", aliases: ["id"], type: "Numeric", unit: "integer", column: manufacturers.id, sortable: true, description: "Manufacturer id" },
-    { name: "name", type: "String", column: manufacturers.name, sortable: true, description: "Manufacturer name, e.g. `Philips Healthcare`" },
+    {
+      name: "manufacturerId",
+      aliases: ["id"],
+      type: "Numeric",
+      unit: "integer",
+      column: manufacturers.id,
+      sortable: true,
+      description: "Manufacturer id",
+    },
+    {
+      name: "name",
+      type: "String",
+      column: manufacturers.name,
+      sortable: true,
+      description: "Manufacturer name, e.g. `Philips Healthcare`",
+    },
   ],
 });
