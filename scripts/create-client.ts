@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { createApiClient } from "../src/auth/clients";
-import { SCOPES } from "../src/auth/principal";
 import { database } from "../src/db/client";
+import { SCOPES } from "../src/platform/principal";
 import { withLocalBindings } from "./local-platform";
 
 /**

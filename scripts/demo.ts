@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
+import type { CatalogItem } from "../src/catalog/catalog";
+import type { CatalogDetailSchema } from "../src/catalog/routes";
 import { type CallOptions, requestInit } from "../src/client/request";
-import type { CatalogItem } from "../src/domain/catalog";
-import type { CatalogDetailSchema } from "../src/routes/catalog";
-import type { UserSchema } from "../src/routes/users";
+import type { UserSchema } from "../src/users/routes";
 
 /**
  * `npm run demo`: the integrator flow of spec section 1 against a running `npm start`, printing each step.

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
-import { DEFAULT_PRODUCT_COUNT } from "../src/db/seed/seed";
+import { DEFAULT_PRODUCT_COUNT } from "../src/seed/seed";
 import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 

@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { replaceGeneratedSection, searchFieldsMarkdown } from "../src/search/docs";
+import { SEARCH_RESOURCES } from "../src/app";
+import { replaceGeneratedSection, searchFieldsMarkdown } from "../src/query/docs";
 
 /** `npm run docs:search`: rewrites the field tables of docs/api.md from the search field registry. */
 const path = new URL("../docs/api.md", import.meta.url);
 const before = readFileSync(path, "utf8");
-const after = replaceGeneratedSection(before, searchFieldsMarkdown());
+const after = replaceGeneratedSection(before, searchFieldsMarkdown(SEARCH_RESOURCES));
 writeFileSync(path, after);
 console.log(before === after ? "docs/api.md is up to date" : "docs/api.md search field tables regenerated");

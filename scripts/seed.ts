@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { seedDemoData } from "../src/db/seed/seed";
+import { seedDemoData } from "../src/seed/seed";
 import { applyLocalMigrations, type LocalState, withLocalBindings } from "./local-platform";
 
 /** `npm run seed -- --products 100000`: migrations, then demo data into the local D1. Re-runnable. */

@@ -1,21 +1,28 @@
-import { bodyLimit } from "./http/body-limit";
-import { requireJsonBody } from "./http/content-type";
-import { handleError } from "./http/error-handler";
-import { methodNotAllowedOrNotFound } from "./http/method-not-allowed";
-import { requestContext } from "./http/request-context";
-import { createRouter } from "./http/router";
-import { openApiDocumentRoute } from "./openapi/route";
-import { limitTokenRequests } from "./ratelimit/middleware";
-import { authRoutes } from "./routes/auth";
-import { catalogRoutes } from "./routes/catalog";
-import { healthRoutes } from "./routes/health";
-import { manufacturerRoutes } from "./routes/manufacturers";
-import { orderSearchRoutes } from "./routes/order-search";
-import { orderRoutes } from "./routes/orders";
-import { userSearchRoutes } from "./routes/user-search";
-import { userRoutes } from "./routes/users";
+import { authRoutes } from "./auth/routes";
+import { catalogRoutes } from "./catalog/routes";
+import { manufacturerRoutes } from "./manufacturers/routes";
+import { manufacturerSearch } from "./manufacturers/search-fields";
+import { orderRoutes } from "./orders/routes";
+import { orderSearch } from "./orders/search-fields";
+import { orderSearchRoutes } from "./orders/search-routes";
+import { bodyLimit } from "./platform/body-limit";
+import { requireJsonBody } from "./platform/content-type";
+import { handleError } from "./platform/error-handler";
+import { healthRoutes } from "./platform/health";
+import { methodNotAllowedOrNotFound } from "./platform/method-not-allowed";
+import { openApiDocumentRoute } from "./platform/openapi/route";
+import { limitTokenRequests } from "./platform/ratelimit/middleware";
+import { requestContext } from "./platform/request-context";
+import { createRouter } from "./platform/router";
+import type { SearchResource } from "./query/fields";
+import { userRoutes } from "./users/routes";
+import { userSearch } from "./users/search-fields";
+import { userSearchRoutes } from "./users/search-routes";
 
 export const API_BASE = "/customer/api";
+
+/** Every resource with GET search (the q language), in the order docs/api.md lists their fields. */
+export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
 export const customerApi = createRouter()

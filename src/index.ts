@@ -1,8 +1,8 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
 
-export { IdempotencyStore } from "./durable/idempotency-store";
-export { RateLimiter } from "./durable/rate-limiter";
+export { IdempotencyStore } from "./platform/idempotency/store";
+export { RateLimiter } from "./platform/ratelimit/rate-limiter";
 
 const app = createApp();
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import type { CatalogItem } from "../../src/domain/catalog";
-import type { CatalogDetailSchema } from "../../src/routes/catalog";
+import type { CatalogItem } from "../../src/catalog/catalog";
+import type { CatalogDetailSchema } from "../../src/catalog/routes";
 import { API_PREFIX, authedGet, type BenchTarget, jsonPost, send, tokenRequest } from "./client";
 import type { LoadRequest } from "./load";
 
-/** Demo requester of tenant 1 (src/db/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
+/** Demo requester of tenant 1 (src/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
 const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 } as const;
 
 export interface BenchContext extends BenchTarget {

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
-import { ProblemError } from "../http/errors";
-import { limitApiClient } from "../ratelimit/middleware";
+import { ProblemError } from "../platform/errors";
+import type { Principal, Scope } from "../platform/principal";
+import { limitApiClient } from "../platform/ratelimit/middleware";
 import { isClientEnabled } from "./clients";
-import type { Principal, Scope } from "./principal";
 import { InvalidTokenError, verifyAccessToken } from "./tokens";
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;

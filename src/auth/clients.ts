@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiClients } from "../db/schema";
-import { SCOPES } from "./principal";
+import { SCOPES } from "../platform/principal";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 

@@ -1,7 +1,7 @@
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Bindings } from "../env";
+import type { Principal } from "../platform/principal";
 import { keyring } from "./keys";
-import type { Principal } from "./principal";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const TOKEN_TYPE = "at+jwt"; // RFC 9068 access token

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { type TableCounts, tableCounts } from "../helpers/adversarial";
 import { call, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
 import { issueQuote, JSMITH, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
-import { type TableCounts, tableCounts } from "./support";
 
 /**
  * Races, on top of test/orders/single-use.test.ts (10 orders on one quote, different keys) and

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/domain/order-options";
-import { CATALOG_SORT_FIELDS } from "../../src/search/catalog-query";
+import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
+import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/orders/options";
+import { expectNoWrites, expectSpecError } from "../helpers/adversarial";
 import { type ClientCredentials, call, newClient, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
-import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
 import {
   DEEP_BODIES,
   encodeBody,
@@ -16,8 +16,8 @@ import {
   MALFORMED_BODIES,
   nonString,
   rawNumber,
-} from "./hostile";
-import { expectNoWrites, expectSpecError } from "./support";
+} from "../helpers/hostile";
+import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
 
 /**
  * Every JSON endpoint gets random and malformed bodies (spec 7.2): the answer is a 4xx in one of the

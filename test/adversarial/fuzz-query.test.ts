@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectNoWrites, expectSpecError } from "../helpers/adversarial";
 import { BASE_URL, call, TENANT_A, tokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
-import { expectNoWrites, expectSpecError } from "./support";
 
 /**
  * Every query parameter of every documented GET operation, taken from the served OpenAPI document (a new

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, json, newClient, requestToken, TENANT_A } from "../helpers/api";
 import { issueQuote, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
 
-/** The structured log lines (src/http/logging.ts) never carry secrets, tokens or request bodies. */
+/** The structured log lines (src/platform/logging.ts) never carry secrets, tokens or request bodies. */
 describe("logging: no secrets", () => {
   afterEach(() => vi.restoreAllMocks());
 

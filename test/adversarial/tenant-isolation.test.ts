@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
 import { call, newClient, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
-import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "./support";
 import { type AttackCase, type AttackContext, type AttackRequest, TENANT_MATRIX } from "./tenant-matrix";
 
 /** Operations whose public documentation quotes the demo data in its examples (not a leak). */

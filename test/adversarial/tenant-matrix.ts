@@ -1,8 +1,8 @@
-import { productId } from "../../src/db/seed/catalog";
-import { USERS } from "../../src/db/seed/organizations";
+import { productId } from "../../src/seed/catalog";
+import { USERS } from "../../src/seed/organizations";
+import { demoOrderOf } from "../helpers/adversarial";
 import type { ClientCredentials } from "../helpers/api";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, type Orderer, orderBody, withoutFields } from "../helpers/orders";
-import { demoOrderOf } from "./support";
 
 /**
  * THE tenant isolation matrix: every operation of the served OpenAPI document has a row (the test fails

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { detailRaw, JSMITH } from "./catalog-api";
+import { detailRaw, JSMITH } from "../helpers/catalog";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const QUOTE_TTL_SECONDS = 30 * 24 * 60 * 60;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type SearchBody, search } from "./catalog-api";
+import { type SearchBody, search } from "../helpers/catalog";
 
 /**
  * Migration 0006 rebuilds the full-text index with prefix indexes. In the test database it ran before

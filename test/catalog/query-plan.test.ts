@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SORT_DIRECTIONS } from "../../src/http/pagination";
-import { parseKeywords } from "../../src/search/catalog-keywords";
-import { CATALOG_SORT_FIELDS, type CatalogFilters, catalogSearchStatements, type SqlStatement } from "../../src/search/catalog-query";
+import { parseKeywords } from "../../src/catalog/keywords";
+import { CATALOG_SORT_FIELDS, type CatalogFilters, catalogSearchStatements, type SqlStatement } from "../../src/catalog/search-sql";
+import { SORT_DIRECTIONS } from "../../src/platform/pagination";
 
 /**
  * The catalog must stay fast at 100,000+ products: every statement of a search is answered from an

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, search, searchRaw } from "./catalog-api";
+import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, search, searchRaw } from "../helpers/catalog";
 
 const ALL = { limit: 10_000 };
 const ids = (items: CatalogItem[]) => items.map((i) => i.id);

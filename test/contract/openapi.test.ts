@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { SCOPES } from "../../src/auth/principal";
+import { SCOPES } from "../../src/platform/principal";
 import { call } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 

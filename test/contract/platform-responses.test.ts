@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, call, expectProblem, issueToken, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
-import { testFault, testVars } from "../platform/helpers";
+import { testFault, testVars } from "../helpers/platform";
 
 /**
  * The platform's responses (rate limiting, body limit, media type, upstream failures) as the OpenAPI

@@ -5,7 +5,7 @@ import { database } from "../../src/db/client";
 export const BASE_URL = "https://medparts.test";
 export const API = `${BASE_URL}/customer/api`;
 
-/** Demo tenants (src/db/seed/organizations.ts). */
+/** Demo tenants (src/seed/organizations.ts). */
 export const TENANT_A = 1;
 export const TENANT_B = 2;
 

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/openapi/document";
+import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/platform/openapi/document";
 import { API, call } from "./api";
 
 /**

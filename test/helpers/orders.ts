@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
-import { productId } from "../../src/db/seed/catalog";
-import { quoteKvKey } from "../../src/domain/quotes";
+import { quoteKvKey } from "../../src/catalog/quotes";
+import { productId } from "../../src/seed/catalog";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
-/** Demo ordering scopes (src/db/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
+/** Demo ordering scopes (src/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
 export const JSMITH = {
   tenantId: TENANT_A,
   requesterContactId: 50001,
@@ -26,7 +26,7 @@ export type Orderer = typeof JSMITH;
 const ordersToken = (tenantId: number) => tokenFor(tenantId, ["orders:write"]);
 const catalogToken = (tenantId: number) => tokenFor(tenantId, ["catalog:read"]);
 
-/** Values that satisfy the demo custom fields (src/db/seed/catalog.ts). */
+/** Values that satisfy the demo custom fields (src/seed/catalog.ts). */
 const VALID_FIELD_VALUES: Record<string, string> = {
   coreSerialNumber: "SN-123456",
   loanReturnDate: "2030-01-31",

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { centsToDecimal } from "../../src/domain/money";
+import { centsToDecimal } from "../../src/platform/money";
 import { json, TENANT_A } from "../helpers/api";
 import { dropFromKv, issueQuote, issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, rowsWrittenBy } from "../helpers/orders";
 

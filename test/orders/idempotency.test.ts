@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { IDEMPOTENCY_ENTRY_KEY, type IdempotencyEntry, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/durable/idempotency-store";
-import { idempotencyStore, MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/http/idempotency";
+import { idempotencyStore, MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/platform/idempotency/middleware";
+import { IDEMPOTENCY_ENTRY_KEY, type IdempotencyEntry, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/platform/idempotency/store";
 import { expectProblem, json, TENANT_A, TENANT_B } from "../helpers/api";
 import {
   issueQuote,
@@ -14,7 +14,7 @@ import {
   rowsWrittenBy,
   withoutFields,
 } from "../helpers/orders";
-import { testFault } from "../platform/helpers";
+import { testFault } from "../helpers/platform";
 
 const CACHED = "X-Idempotency-Cached";
 const ORDERS_PATH = "/customer/api/orders";

@@ -2,8 +2,8 @@ import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { customerApi } from "../../src/app";
 import { API, BASE_URL, call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
-import { TEST_ECHO_PATH } from "../support/routes";
-import { testVars } from "./helpers";
+import { testVars } from "../helpers/platform";
+import { TEST_ECHO_PATH } from "../helpers/test-routes";
 
 const MiB = 1024 * 1024;
 const encoder = new TextEncoder();

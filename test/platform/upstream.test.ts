@@ -1,10 +1,10 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadLiveQuotes } from "../../src/domain/quotes";
-import { classifyUpstreamFailure, UpstreamError, withTimeout } from "../../src/http/upstream";
+import { loadLiveQuotes } from "../../src/catalog/quotes";
+import { classifyUpstreamFailure, UpstreamError, withTimeout } from "../../src/platform/upstream";
 import { BASE_URL, call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
-import { FAULTS, type Fault, withFault } from "../support/faults";
-import { testFault } from "./helpers";
+import { FAULTS, type Fault, withFault } from "../helpers/faults";
+import { testFault } from "../helpers/platform";
 
 let token: string;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { seedDemoData } from "../../src/db/seed/seed";
+import { seedDemoData } from "../../src/seed/seed";
 import { forgetCachedTokens } from "../helpers/api";
 
 /**

@@ -1,0 +1,225 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { scopedAccess } from "../auth/bearer";
+import { database } from "../db/client";
+import { centsToDecimal } from "../platform/money";
+import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../platform/pagination";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
+import { requireFacilityAccess } from "../users/access";
+import { findCatalogProduct, searchCatalog } from "./catalog";
+import { parseKeywords } from "./keywords";
+import { issueQuotesForProduct } from "./quotes";
+import { CATALOG_SORT_FIELDS, type CatalogFilters, FACET_FIELDS } from "./search-sql";
+
+const listOf = (values: readonly string[]) => values.join(", ");
+
+const ids = {
+  facilityId: z.number().int().positive().openapi({ example: 1001 }),
+  requesterId: z.number().int().positive().openapi({ description: "The user's contactId (GET /users/lookup)", example: 50001 }),
+};
+
+const FacetFilterSchema = z
+  .object({
+    field: z.enum(FACET_FIELDS, { error: `Unknown facet field; valid fields: ${listOf(FACET_FIELDS)}.` }),
+    values: z
+      .array(z.string().trim().min(1).max(200))
+      .min(1)
+      .max(50)
+      .openapi({ description: "Alternatives: a product matches when it has any of them (case-insensitive)", example: ["GE Healthcare"] }),
+  })
+  .openapi("CatalogFacetFilter");
+
+const CatalogSearchRequestSchema = z
+  .object({
+    filters: z
+      .object({
+        query: z.string().max(200).nullish().openapi({
+          description:
+            "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. Empty lists all.",
+          example: "12-345 A",
+        }),
+        facets: z.array(FacetFilterSchema).max(10).nullish().openapi({
+          description: "Narrow down: every facet given must hold. Values of one field are alternatives.",
+        }),
+      })
+      .nullish(),
+    pagination: z
+      .object({
+        limit: z.union([z.number(), z.string()]).nullish().openapi({
+          description:
+            "1 to 10,000, default 50; out-of-range or non-numeric values are corrected silently (above 10,000 -> 10,000, below 1 -> 50)",
+          example: 50,
+        }),
+        offset: z
+          .union([z.number(), z.string()])
+          .nullish()
+          .openapi({ description: "Default 0; negative or non-numeric becomes 0", example: 0 }),
+        sortBy: z
+          .enum(CATALOG_SORT_FIELDS, { error: `Unknown sortBy; valid values: ${listOf(CATALOG_SORT_FIELDS)}.` })
+          .nullish()
+          .openapi({ description: "Default Relevance with a query, PartNumber without" }),
+        sortDirection: z
+          .enum(SORT_DIRECTIONS, { error: `Unknown sortDirection; valid values: ${listOf(SORT_DIRECTIONS)}.` })
+          .nullish()
+          .openapi({ description: "Default Desc (most relevant first) for Relevance, Asc otherwise" }),
+      })
+      .nullish(),
+    ...ids,
+  })
+  .openapi("CatalogSearchRequest");
+
+const CatalogItemSchema = z
+  .object({
+    id: z.string().openapi({ description: "Use as productId in catalog detail and orders" }),
+    partNumber: z.string(),
+    displayPartNumber: z.string(),
+    description: z.string(),
+    oem: z.string().openapi({ description: "Manufacturer name" }),
+    categories: z.array(z.string()),
+  })
+  .openapi("CatalogItem");
+
+const FacetCountsSchema = z
+  .object({
+    field: z.enum(FACET_FIELDS),
+    values: z.array(z.object({ value: z.string(), count: z.number().int() })),
+  })
+  .openapi("CatalogFacetCounts", {
+    description:
+      "Products per value for the current query and the other facets (this facet's own selection left out); largest first, at most 100",
+  });
+
+const CatalogSearchResultSchema = z.object({
+  items: z.array(CatalogItemSchema),
+  pagination: PaginationSchema,
+  facets: z.array(FacetCountsSchema),
+  sort: z
+    .object({ sortBy: z.enum(CATALOG_SORT_FIELDS), sortDirection: z.enum(SORT_DIRECTIONS) })
+    .openapi({ description: "The order actually used" }),
+});
+
+const CatalogDetailRequestSchema = z
+  .object({ productId: z.string().min(1).max(64).openapi({ example: "MP-0000001" }), ...ids })
+  .openapi("CatalogDetailRequest");
+
+const CustomFieldSchema = z
+  .object({
+    fieldId: z.string().openapi({ description: "Use in the order line's requiredFields" }),
+    prompt: z.string(),
+    isRequired: z.boolean(),
+    formatRegex: z.string(),
+    errorMessage: z.string(),
+  })
+  .openapi("CustomField");
+
+const PriceOptionSchema = z
+  .object({
+    priceOptionId: z.string().openapi({ description: "Quote id for POST /orders, valid until expiresAt (30 days)" }),
+    price: z.number().openapi({ description: "Unit price, decimal with two places", example: 1249.5 }),
+    condition: z.string().openapi({ example: "New OEM" }),
+    warranty: z.string().openapi({ example: "12 months" }),
+    purchaseChoice: z.string().openapi({ example: "Buy" }),
+    customFields: z.array(CustomFieldSchema),
+    vendorName: z.string(),
+    leadTimeDays: z.number().int(),
+    returnPolicy: z.string(),
+    expiresAt: z.string().datetime(),
+  })
+  .openapi("PriceOption");
+
+export const CatalogDetailSchema = z.object({
+  product: z
+    .object({ id: z.string(), partNumber: z.string(), title: z.string(), description: z.string(), manufacturer: z.string() })
+    .openapi("CatalogProduct"),
+  options: z.array(PriceOptionSchema),
+});
+
+const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  body: { content: { "application/json": { schema } }, required: true },
+});
+
+const routeBasics = {
+  method: "post" as const,
+  tags: ["Catalog"],
+  ...scopedAccess("catalog:read"),
+};
+
+const searchRoute = createRoute({
+  ...routeBasics,
+  path: "/catalog/search",
+  summary: "Search the catalog by keywords and facets",
+  request: jsonBody(CatalogSearchRequestSchema),
+  responses: {
+    200: { description: "A page of products", content: { "application/json": { schema: envelopeSchema(CatalogSearchResultSchema) } } },
+    ...authenticatedErrorResponses,
+  },
+});
+
+const detailRoute = createRoute({
+  ...routeBasics,
+  path: "/catalog/detail",
+  summary: "A product with its price options; every call issues fresh 30-day quotes",
+  request: jsonBody(CatalogDetailRequestSchema),
+  responses: {
+    200: {
+      description: "The product and its price options",
+      content: { "application/json": { schema: envelopeSchema(CatalogDetailSchema) } },
+    },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+type FacetSelection = z.infer<typeof FacetFilterSchema>[];
+
+/** Values of the same field given in several elements add up; null when the field is not filtered. */
+function facetValues(facets: FacetSelection | null | undefined, field: (typeof FACET_FIELDS)[number]): string[] | null {
+  const values = (facets ?? []).filter((f) => f.field === field).flatMap((f) => f.values);
+  return values.length > 0 ? [...new Set(values)] : null;
+}
+
+export const catalogRoutes = createRouter()
+  .openapi(searchRoute, async (c) => {
+    const body = c.req.valid("json");
+    const principal = c.get("principal");
+    await requireFacilityAccess(database(c.env.DB), principal.tenantId, body.requesterId, body.facilityId);
+
+    const filters: CatalogFilters = {
+      keywords: parseKeywords(body.filters?.query),
+      manufacturers: facetValues(body.filters?.facets, "manufacturer"),
+      categories: facetValues(body.filters?.facets, "category"),
+    };
+    const sortBy = body.pagination?.sortBy ?? (filters.keywords ? "Relevance" : "PartNumber");
+    const page = {
+      ...normalizePostPage(body.pagination),
+      sortBy,
+      sortDirection: body.pagination?.sortDirection ?? (sortBy === "Relevance" ? "Desc" : "Asc"),
+    };
+    return c.json(envelope(c, await searchCatalog(c.env.DB, filters, page)), 200);
+  })
+  .openapi(detailRoute, async (c) => {
+    const { productId, facilityId, requesterId } = c.req.valid("json");
+    const principal = c.get("principal");
+    const db = database(c.env.DB);
+    await requireFacilityAccess(db, principal.tenantId, requesterId, facilityId);
+    const product = await findCatalogProduct(db, productId);
+    const quotes = await issueQuotesForProduct(
+      c.env,
+      { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
+      product.id,
+    );
+    const options = quotes.map((quote) => ({
+      priceOptionId: quote.priceOptionId,
+      price: centsToDecimal(quote.priceCents),
+      condition: quote.condition,
+      warranty: quote.warranty,
+      purchaseChoice: quote.purchaseChoice,
+      customFields: quote.customFields,
+      vendorName: quote.vendorName,
+      leadTimeDays: quote.leadTimeDays,
+      returnPolicy: quote.returnPolicy,
+      expiresAt: quote.expiresAt,
+    }));
+    return c.json(envelope(c, { product, options }), 200);
+  });

@@ -1,0 +1,163 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { scopedAccess } from "../auth/bearer";
+import { IDEMPOTENCY_CACHED_HEADER, IDEMPOTENCY_KEY_HEADER, idempotent, UUID_WITH_DASHES } from "../platform/idempotency/middleware";
+import { decimalToCents } from "../platform/money";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import {
+  authenticatedErrorResponses,
+  ControllerErrorSchema,
+  envelopeSchema,
+  IdempotencyConflictSchema,
+  ProblemSchema,
+} from "../platform/schemas";
+import { type CreateOrderCommand, createOrder } from "./create";
+import { ORDER_LIMITS, PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "./options";
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** A code from a reference list, matched case-insensitively. */
+const code = <T extends string>(codes: readonly [T, ...T[]], what: string) =>
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .pipe(z.enum(codes, { error: `Unknown ${what}; valid values: ${codes.join(", ")}.` }))
+    .openapi({ type: "string", enum: [...codes] });
+
+const poNumber = z.string().trim().min(1).max(ORDER_LIMITS.poNumberLength);
+
+const RequiredFieldSchema = z.object({
+  fieldId: z.string().min(1).max(100),
+  value: z.string().max(ORDER_LIMITS.requiredFieldValueLength),
+});
+
+const QuoteItemSchema = z
+  .object({
+    priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
+    productId: z.string().min(1).max(100),
+    quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
+    price: z
+      .number()
+      .positive()
+      .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
+      .openapi({ description: "Unit price; must equal the price option's price to the cent" }),
+    requiredFields: z.array(RequiredFieldSchema).max(50).nullish().openapi({ description: "Values for the option's customFields" }),
+  })
+  .superRefine((item, ctx) => {
+    const seen = new Set<string>();
+    item.requiredFields?.forEach((field, i) => {
+      if (seen.has(field.fieldId)) ctx.addIssue({ code: "custom", path: ["requiredFields", i, "fieldId"], message: "Duplicate fieldId." });
+      seen.add(field.fieldId);
+    });
+  });
+
+const CreateOrderSchema = z
+  .object({
+    requesterId: id.openapi({ description: "The requester's contactId (users/lookup)" }),
+    userId: id.openapi({ description: "The user placing the order; needs access to the facility too" }),
+    facilityId: id,
+    shippingAddressId: id.openapi({ description: "A shipping address of the facility's company; shared by all lines" }),
+    billingAddressId: id.openapi({ description: "A billing address of the facility's company" }),
+    shippingMethod: code(SHIPPING_METHOD_CODES, "shippingMethod"),
+    quoteItems: z.array(QuoteItemSchema).min(1).max(ORDER_LIMITS.maxLines),
+    poNumber: poNumber.nullish().openapi({ description: "Top-level form: payment by PO" }),
+    payment: z
+      .object({ paymentMethod: code(PAYMENT_METHOD_CODES, "paymentMethod"), poNumber: poNumber.nullish() })
+      .nullish()
+      .openapi({ description: "Alternative form; PO requires poNumber" }),
+    notes: z.string().max(ORDER_LIMITS.notesLength).nullish(),
+  })
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.quoteItems.forEach((item, i) => {
+      if (seen.has(item.priceOptionId)) {
+        ctx.addIssue({ code: "custom", path: ["quoteItems", i, "priceOptionId"], message: "Each line needs its own priceOptionId." });
+      }
+      seen.add(item.priceOptionId);
+    });
+    const { payment } = body;
+    if (!payment) {
+      if (!body.poNumber)
+        ctx.addIssue({
+          code: "custom",
+          path: ["poNumber"],
+          message: "Give poNumber, or payment with paymentMethod (and poNumber for PO).",
+        });
+      return;
+    }
+    if (payment.paymentMethod === "PO" && !payment.poNumber && !body.poNumber) {
+      ctx.addIssue({ code: "custom", path: ["payment", "poNumber"], message: "Required when paymentMethod is PO." });
+    }
+    if (body.poNumber && payment.poNumber && body.poNumber !== payment.poNumber) {
+      ctx.addIssue({ code: "custom", path: ["poNumber"], message: "Differs from payment.poNumber; give one PO number." });
+    }
+  })
+  .openapi("CreateOrderRequest");
+
+type CreateOrderBody = z.infer<typeof CreateOrderSchema>;
+
+function toCommand(body: CreateOrderBody): CreateOrderCommand {
+  return {
+    requesterId: body.requesterId,
+    userId: body.userId,
+    facilityId: body.facilityId,
+    shippingAddressId: body.shippingAddressId,
+    billingAddressId: body.billingAddressId,
+    shippingMethod: body.shippingMethod,
+    paymentMethod: body.payment?.paymentMethod ?? "PO",
+    poNumber: body.payment?.poNumber ?? body.poNumber ?? null,
+    notes: body.notes ?? null,
+    lines: body.quoteItems.map((item) => ({ ...item, requiredFields: item.requiredFields ?? [] })),
+  };
+}
+
+const OrderCreatedSchema = z
+  .object({
+    orderNumber: z.string(),
+    createdAt: z.string().datetime(),
+    success: z.literal(true),
+    eventId: z.string().openapi({ description: "Id of the order.created event" }),
+  })
+  .openapi("OrderCreated");
+
+const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
+
+const createOrderRoute = createRoute({
+  method: "post",
+  path: "/orders",
+  tags: ["Orders"],
+  summary: "Create an order from price options (idempotent with Idempotency-Key)",
+  ...scopedAccess("orders:write", idempotent),
+  request: {
+    headers: z.object({
+      [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z
+        .string()
+        .regex(UUID_WITH_DASHES)
+        .openapi({ description: "UUID (with dashes), one per logical order; results are replayed for 24 hours" }),
+    }),
+    body: { required: true, content: { "application/json": { schema: CreateOrderSchema } } },
+  },
+  responses: {
+    201: {
+      description: `Order created. A replay of a cached result carries ${IDEMPOTENCY_CACHED_HEADER}: true.`,
+      content: { "application/json": { schema: envelopeSchema(OrderCreatedSchema) } },
+    },
+    ...authenticatedErrorResponses,
+    404: problem("A priceOptionId does not exist, has expired or is not for this requester and facility; the whole order fails"),
+    409: {
+      description: "Idempotency conflict ({ error }) or a price option already ordered (problem details)",
+      content: { "application/json": { schema: IdempotencyConflictSchema }, "application/problem+json": { schema: ProblemSchema } },
+    },
+    422: {
+      description: "Business rule: price mismatch, product mismatch, custom field missing or invalid, wrong address",
+      content: { "application/json": { schema: ControllerErrorSchema } },
+    },
+    503: problem("The idempotency store is temporarily unavailable"),
+  },
+});
+
+export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) => {
+  const created = await createOrder(c.env, c.get("principal").tenantId, toCommand(c.req.valid("json")));
+  return c.json(envelope(c, created), 201);
+});

@@ -1,0 +1,98 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { scopedAccess } from "../auth/bearer";
+import { database } from "../db/client";
+import { PaginationSchema } from "../platform/pagination";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { envelopeSchema } from "../platform/schemas";
+import { getPage, SearchQueryParamsSchema } from "../query/params";
+import { searchErrorResponses } from "../query/responses";
+import { parseOrderIncludes, searchOrders } from "./search";
+
+const OrderLineSchema = z
+  .object({
+    lineId: z.number().int(),
+    partNumber: z.string(),
+    requestedPartNumber: z.string(),
+    replacementPartNumber: z.string().nullable(),
+    poNumber: z.string().nullable(),
+    description: z.string(),
+    quantity: z.number().int(),
+    price: z.number(),
+    extendedPrice: z.number(),
+    statusName: z.string().openapi({ example: "Ordered" }),
+  })
+  .openapi("OrderLine");
+
+const ShippingInfoSchema = z
+  .object({
+    shippingDocId: z.number().int(),
+    lineItemIds: z.array(z.number().int()).openapi({ description: "lineId of each line this document ships" }),
+    attentionTo: z.string().nullable(),
+    address1: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    country: z.string(),
+    carrierName: z.string(),
+    serviceLevel: z.string(),
+  })
+  .openapi("ShippingInfo");
+
+const OrderSearchRecordSchema = z
+  .object({
+    orderId: z.number().int(),
+    orderNumber: z.string(),
+    companyId: z.number().int(),
+    facilityId: z.number().int(),
+    requesterId: z.number().int().openapi({ description: "The requester's contact id" }),
+    poNumber: z.string().nullable(),
+    requesterName: z.string(),
+    orderDate: z.string().datetime(),
+    lastUpdated: z.string().datetime(),
+    total: z.number(),
+    shippingMethod: z.string(),
+    status: z.string(),
+    lineItems: z.array(OrderLineSchema).optional().openapi({ description: "Present only with include=lineItems" }),
+    shippingInfo: z.array(ShippingInfoSchema).optional().openapi({ description: "Present only with include=shippingInfo" }),
+  })
+  .openapi("OrderSearchRecord");
+
+const OrderSearchParamsSchema = SearchQueryParamsSchema.extend({
+  include: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      param: { name: "include", in: "query" },
+      description: "Comma-separated, case-sensitive: `lineItems`, `shippingInfo`. Unknown names are ignored.",
+      example: "lineItems,shippingInfo",
+    }),
+});
+
+const searchRoute = createRoute({
+  method: "get",
+  path: "/orders/search",
+  tags: ["Search"],
+  summary: "Search the tenant's orders with the q language",
+  ...scopedAccess("orders:read"),
+  request: { query: OrderSearchParamsSchema },
+  responses: {
+    200: {
+      description: "A page of orders",
+      content: {
+        "application/json": {
+          schema: envelopeSchema(z.object({ orders: z.array(OrderSearchRecordSchema), pagination: PaginationSchema })),
+        },
+      },
+    },
+    ...searchErrorResponses,
+  },
+});
+
+export const orderSearchRoutes = createRouter().openapi(searchRoute, async (c) => {
+  const params = c.req.valid("query");
+  const db = database(c.env.DB);
+  const result = await searchOrders(db, c.get("principal").tenantId, params, getPage(params), parseOrderIncludes(params.include));
+  return c.json(envelope(c, result), 200);
+});

@@ -1,0 +1,119 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv, Bindings } from "../../env";
+import { IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "../errors";
+import { requireShallowJson } from "../json-depth";
+import { logEvent } from "../logging";
+import type { StoredResponse } from "./store";
+
+/**
+ * Idempotency for unsafe POSTs (spec section 8). The middleware validates the key, fingerprints the
+ * request and asks the key's Durable Object (src/platform/idempotency/store.ts) whether to run the
+ * handler, replay a cached result or refuse with 409. Route it after authentication: keys are per tenant.
+ */
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+export const IDEMPOTENCY_CACHED_HEADER = "X-Idempotency-Cached";
+export const PROCESSING_MESSAGE = "the request is currently being processed";
+export const MISMATCH_MESSAGE = "the Idempotency-Key was already used with a different request body";
+/** Any UUID version, with dashes, either case. */
+export const UUID_WITH_DASHES = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The Durable Object of one key. The name carries the tenant, so equal keys of two tenants never meet. */
+export function idempotencyStore(env: Pick<Bindings, "IDEMPOTENCY">, tenantId: number, key: string) {
+  return env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${tenantId}:${key.toLowerCase()}`));
+}
+
+/** JSON with object keys sorted at every level: equal documents give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** SHA-256 (hex) of method, path and canonical body: what "the same request" means for a key. */
+export async function requestFingerprint(method: string, path: string, body: unknown): Promise<string> {
+  const text = `${method.toUpperCase()} ${path}\n${canonicalJson(body)}`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function requireKey(value: string | undefined): string {
+  if (value && UUID_WITH_DASHES.test(value)) return value;
+  throw new ValidationError(
+    { idempotencyKey: [`The ${IDEMPOTENCY_KEY_HEADER} header is required and must be a UUID with dashes.`] },
+    `Missing or invalid ${IDEMPOTENCY_KEY_HEADER} header.`,
+  );
+}
+
+async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
+  let body: unknown;
+  try {
+    // hono caches the parsed body, so the route's validator does not parse it again.
+    body = await c.req.json();
+  } catch {
+    throw malformedJson();
+  }
+  requireShallowJson(body); // canonicalJson below recurses
+  return body;
+}
+
+const isCacheable = (status: number) => (status >= 200 && status < 300) || status >= 500;
+
+async function snapshot(res: Response): Promise<StoredResponse> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: res.status, headers, body: await res.clone().text() };
+}
+
+function replay(stored: StoredResponse): Response {
+  const headers = new Headers(stored.headers);
+  headers.set(IDEMPOTENCY_CACHED_HEADER, "true");
+  return new Response(stored.body, { status: stored.status, headers });
+}
+
+function storeUnavailable(err: unknown): ProblemError {
+  logEvent("error", { event: "idempotency_store_unavailable", message: err instanceof Error ? err.message : String(err) });
+  return new ProblemError(
+    503,
+    "unavailable",
+    "Service Unavailable",
+    "The idempotency store is temporarily unavailable; retry with backoff.",
+    {
+      headers: { "Retry-After": "2" },
+    },
+  );
+}
+
+export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
+  const fingerprint = await requestFingerprint(c.req.method, c.req.path, await jsonBody(c));
+  const store = idempotencyStore(c.env, c.get("principal").tenantId, key);
+
+  const decision = await store.begin(fingerprint).catch((err: unknown) => {
+    throw storeUnavailable(err);
+  });
+  if (decision.outcome === "replay") return replay(decision.response);
+  if (decision.outcome === "mismatch") throw new IdempotencyConflictError(MISMATCH_MESSAGE);
+  if (decision.outcome === "processing") throw new IdempotencyConflictError(PROCESSING_MESSAGE);
+
+  await next();
+
+  // The handler's result stands even if recording it fails: the marker then times out after 5 minutes.
+  try {
+    if (isCacheable(c.res.status)) await store.complete(decision.attemptId, await snapshot(c.res));
+    else await store.release(decision.attemptId);
+  } catch (err) {
+    logEvent("error", {
+      correlationId: c.get("correlationId"),
+      event: "idempotency_record_failed",
+      message: err instanceof Error ? err.message : String(err),
+    });
+  }
+};

@@ -1,0 +1,178 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { SCOPES, type Scope } from "../principal";
+import { API_INFO, TAGS } from "./info";
+
+/**
+ * The OpenAPI 3.1 document: generated from the zod schemas registered with createRoute, then decorated
+ * with what no single route declares: the OAuth2 security scheme (its token URL depends on the ISSUER
+ * var), the headers every response carries, and the responses the platform middleware can produce on
+ * any operation. Route modules only describe their own requests and responses.
+ */
+
+export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
+type PathItem = NonNullable<OpenApiDocument["paths"]>[string];
+type Operation = NonNullable<PathItem["get"]>;
+type Responses = NonNullable<Operation["responses"]>;
+type ResponseObject = Exclude<Responses[string], { $ref: string }>;
+type Parameter = NonNullable<Operation["parameters"]>[number];
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const TOKEN_PATH = "/auth/oauth2/token";
+
+const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  "users:read": "Look up and search the tenant's users",
+  "catalog:read": "Search the catalog and get price options (quotes)",
+  "orders:read": "Search the tenant's orders",
+  "orders:write": "Create orders",
+  "manufacturers:read": "Search manufacturers",
+};
+
+const ref = (kind: "headers" | "parameters" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" as const, minimum: 0 } });
+
+const HEADERS = {
+  "X-Correlation-Id": {
+    description: "Correlation id of this request: the client's X-Correlation-Id if well formed, else a new UUID. Quote it to support.",
+    required: true,
+    schema: { type: "string" as const },
+    example: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+  },
+  // Only referenced by 429 and 503, which always send it.
+  "Retry-After": { ...integerHeader("Seconds to wait before retrying."), required: true },
+  "RateLimit-Limit": integerHeader(
+    "Burst size of the caller's bucket (IETF RateLimit headers). Sent on every response counted against a bucket; absent when " +
+      "the request was refused before it was counted (401 for a missing or invalid token, 413, 415 on /customer/api) and while the limiter " +
+      "is unavailable (it fails open).",
+  ),
+  "RateLimit-Remaining": integerHeader("Requests left in the bucket."),
+  "RateLimit-Reset": integerHeader("Seconds until the bucket is full again."),
+  "X-Idempotency-Cached": {
+    description: "`true` when this is a replay of the cached result of an earlier request with the same Idempotency-Key.",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
+};
+
+const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
+/**
+ * Responses the platform middleware gives before the limiter runs (src/app.ts): never counted, never with
+ * RateLimit-*. 413 everywhere; 415 on the customer API (its JSON check precedes authentication, whereas the
+ * token endpoint's limiter runs before the route's own media-type check).
+ */
+const refusedBeforeLimiter = (path: string, status: string) => status === "413" || (status === "415" && path.startsWith("/customer/api/"));
+const IDEMPOTENCY_KEY = "idempotency-key";
+
+const problemResponse = (description: string, headers: string[] = []): ResponseObject => ({
+  description,
+  headers: Object.fromEntries(headers.map((h) => [h, ref("headers", h)])),
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+/** Responses the platform can give on any operation of a kind, whatever the route declares. */
+const PLATFORM_RESPONSES = {
+  any: { 500: problemResponse("Unexpected error; nothing internal is disclosed. Retry with backoff.") },
+  rateLimited: {
+    429: problemResponse("Rate limited. Wait Retry-After seconds.", ["Retry-After"]),
+    503: problemResponse("A dependency is temporarily unavailable. Retry after Retry-After seconds with backoff.", ["Retry-After"]),
+    504: problemResponse("A dependency timed out. Retry with exponential backoff."),
+  },
+  withBody: {
+    413: problemResponse("Request body too large."),
+    415: problemResponse("Unsupported Content-Type for this operation's request body."),
+  },
+} satisfies Record<string, Record<number, ResponseObject>>;
+
+const CORRELATION_PARAMETER = {
+  name: "X-Correlation-Id",
+  in: "header" as const,
+  required: false,
+  description: "Optional client correlation id (8-128 characters of A-Z a-z 0-9 . _ : -), echoed in the response.",
+  schema: { type: "string" as const, pattern: "^[A-Za-z0-9._:-]{8,128}$" },
+  example: "erp-order-batch-42",
+};
+
+export interface DocumentContext {
+  /** Origin the document was requested on; becomes the server URL. */
+  origin: string;
+  /** The ISSUER var: `{auth_url}`. */
+  issuer: string;
+}
+
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: DocumentContext): OpenApiDocument {
+  const document = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: API_INFO,
+    servers: [{ url: context.origin, description: "This deployment" }],
+    tags: TAGS,
+  });
+  document.components ??= {};
+  const components = document.components;
+  components.securitySchemes = {
+    oauth2: {
+      type: "oauth2",
+      description:
+        "OAuth 2.0 client credentials (machine to machine). Access tokens are RS256 JWTs valid 3600 s; keys at " +
+        `${context.issuer}/.well-known/jwks.json. Send them as \`Authorization: Bearer <token>\`.`,
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${context.issuer}/oauth2/token`,
+          scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
+        },
+      },
+    },
+  };
+  components.headers = { ...components.headers, ...HEADERS };
+  components.parameters = { ...components.parameters, CorrelationId: CORRELATION_PARAMETER };
+
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) decorateOperation(path, method, operation);
+    }
+  }
+  return document;
+}
+
+function decorateOperation(path: string, method: HttpMethod, operation: Operation): void {
+  operation.operationId ??= operationIdFor(path, method);
+  operation.parameters = [...(operation.parameters ?? []), ref("parameters", "CorrelationId")];
+
+  const rateLimited = Boolean(operation.security?.length) || path === TOKEN_PATH;
+  const idempotent = operation.parameters.some(isIdempotencyKey);
+  operation.responses ??= {};
+  const responses = operation.responses;
+  const addIfAbsent = (extra: Record<number, ResponseObject>) => {
+    for (const [status, response] of Object.entries(extra)) responses[status] ??= structuredClone(response);
+  };
+  addIfAbsent(PLATFORM_RESPONSES.any);
+  if (rateLimited) addIfAbsent(PLATFORM_RESPONSES.rateLimited);
+  if (operation.requestBody) addIfAbsent(PLATFORM_RESPONSES.withBody);
+
+  for (const [status, response] of Object.entries(responses)) {
+    if ("$ref" in response) continue;
+    response.headers ??= {};
+    const headers = response.headers;
+    headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
+    if (rateLimited && !refusedBeforeLimiter(path, status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
+    if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");
+    if (idempotent && (status.startsWith("2") || status.startsWith("5"))) {
+      headers["X-Idempotency-Cached"] = ref("headers", "X-Idempotency-Cached");
+    }
+  }
+}
+
+function isIdempotencyKey(parameter: Parameter): boolean {
+  return "in" in parameter && parameter.in === "header" && parameter.name.toLowerCase() === IDEMPOTENCY_KEY;
+}
+
+/** `post /customer/api/orders/search` -> `postOrdersSearch`; stable names for generated clients. */
+export function operationIdFor(path: string, method: HttpMethod): string {
+  const words = path
+    .replace(/^\/customer\/api/, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+}

@@ -1,0 +1,109 @@
+import { logEvent } from "../logging";
+import { withTimeout } from "../upstream";
+import type { AcquireResult, RateLimiter } from "./rate-limiter";
+import { type BucketConfig, secondsToRefill } from "./token-bucket";
+
+/** Outcome of one request against one bucket; it becomes the RateLimit-* headers. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until the next token (only meaningful when not allowed). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Tokens this isolate has already taken from a key's Durable Object and may spend without asking it.
+ * `bucketRemaining` is what the Durable Object reported when the lease was granted.
+ */
+interface Lease {
+  tokens: number;
+  bucketRemaining: number;
+  expiresAtMs: number;
+}
+
+const LEASE_TTL_MS = 5_000;
+const MAX_LEASE_BATCH = 10;
+const MAX_LEASES = 10_000;
+const LIMITER_TIMEOUT_MS = 1_000;
+
+/** A lease is at most 5 % of the burst (and 10 tokens), so small buckets are exact (one DO call per request). */
+export function leaseBatchSize(config: BucketConfig): number {
+  return Math.max(1, Math.min(MAX_LEASE_BATCH, Math.floor(config.capacity / 20)));
+}
+
+function decision(config: BucketConfig, allowed: boolean, remaining: number, retryAfterSeconds = 0): RateLimitDecision {
+  const bounded = Math.max(0, Math.min(config.capacity, remaining));
+  return {
+    allowed,
+    limit: config.capacity,
+    remaining: bounded,
+    resetSeconds: secondsToRefill(config.capacity - bounded, config),
+    retryAfterSeconds,
+  };
+}
+
+/** Per-isolate allowances leased from the RateLimiter Durable Objects (see docs/architecture.md, Rate limiting). */
+export class LocalAllowances {
+  private readonly leases = new Map<string, Lease>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  clear(): void {
+    this.leases.clear();
+  }
+
+  /**
+   * Spends one token of `key`. Returns null when the limiter is unavailable: rate limiting then fails
+   * open, because an outage of the limiter must not take the API down with it.
+   */
+  async consume(namespace: DurableObjectNamespace<RateLimiter>, key: string, config: BucketConfig): Promise<RateLimitDecision | null> {
+    // The config is part of the lease key so that a changed limit never spends a lease granted under the old one.
+    const leaseKey = `${key}|${config.capacity}|${config.refillPerMinute}`;
+    const now = this.now();
+    const lease = this.leases.get(leaseKey);
+    if (lease && lease.tokens > 0 && lease.expiresAtMs > now) {
+      lease.tokens -= 1;
+      return decision(config, true, lease.bucketRemaining + lease.tokens);
+    }
+    this.leases.delete(leaseKey);
+
+    let result: AcquireResult;
+    try {
+      const stub = namespace.get(namespace.idFromName(key));
+      const request = { ...config, want: leaseBatchSize(config), giveBack: lease?.tokens ?? 0 };
+      result = await withTimeout("DO", stub.acquire(request), LIMITER_TIMEOUT_MS);
+    } catch (err) {
+      logEvent("warn", {
+        rateLimiter: "unavailable",
+        bucket: key.split(":")[0],
+        message: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    }
+    if (result.granted === 0) return decision(config, false, result.remaining, result.retryAfterSeconds);
+
+    const kept = result.granted - 1;
+    if (kept > 0) this.remember(leaseKey, { tokens: kept, bucketRemaining: result.remaining, expiresAtMs: now + LEASE_TTL_MS });
+    return decision(config, true, result.remaining + kept);
+  }
+
+  private remember(leaseKey: string, lease: Lease): void {
+    // Concurrent requests of one isolate may each have fetched a lease: keep the tokens of both.
+    const live = this.leases.get(leaseKey);
+    if (live && live.expiresAtMs > this.now()) {
+      live.tokens += lease.tokens;
+      live.bucketRemaining = Math.min(live.bucketRemaining, lease.bucketRemaining);
+      return;
+    }
+    if (this.leases.size >= MAX_LEASES) {
+      const oldest = this.leases.keys().next().value;
+      if (oldest !== undefined) this.leases.delete(oldest);
+    }
+    this.leases.set(leaseKey, lease);
+  }
+}
+
+export const localAllowances = new LocalAllowances();

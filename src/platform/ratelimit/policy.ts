@@ -1,0 +1,21 @@
+import { appConfig, type ConfigVars } from "../../env";
+import type { BucketConfig } from "./token-bucket";
+
+/** Bucket per API client on /customer/api (wrangler.toml [vars]). */
+export function apiClientPolicy(env: ConfigVars): BucketConfig {
+  const config = appConfig(env);
+  return { capacity: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE };
+}
+
+/** Stricter bucket for POST /auth/oauth2/token, applied per client_id and per source IP. */
+export function tokenEndpointPolicy(env: ConfigVars): BucketConfig {
+  const config = appConfig(env);
+  return { capacity: config.TOKEN_RATE_LIMIT_BURST, refillPerMinute: config.TOKEN_RATE_LIMIT_PER_MINUTE };
+}
+
+/** Names of the RateLimiter Durable Objects, one bucket each. */
+export const bucketKey = {
+  apiClient: (clientId: string) => `api:${clientId}`,
+  tokenClient: (clientId: string) => `token-client:${clientId}`,
+  tokenIp: (ip: string) => `token-ip:${ip}`,
+};

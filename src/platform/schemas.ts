@@ -1,0 +1,126 @@
+import { z } from "@hono/zod-openapi";
+
+/** Shared response schemas: the success envelope and the error forms of spec 7.2. */
+
+export function envelopeSchema<T extends z.ZodTypeAny>(data: T) {
+  return z.object({
+    success: z.literal(true),
+    data,
+    correlationId: z.string(),
+    timestamp: z.string().datetime(),
+  });
+}
+
+// Unregistered base: Problem and ValidationProblem each extend it with their own `errors`, so the
+// generated document does not combine both (array and object) into one unsatisfiable allOf.
+const problemFields = z.object({
+  type: z.string().url(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string().optional(),
+  correlationId: z.string(),
+  timestamp: z.string().datetime(),
+  service: z.string(),
+});
+
+export const ProblemSchema = problemFields.extend({ errors: z.array(z.string()).optional() }).openapi("Problem", {
+  description: "RFC 7807 problem details (application/problem+json)",
+  example: {
+    type: "https://medparts.example/problems/forbidden",
+    title: "Forbidden",
+    status: 403,
+    detail: "The requester has no access to facility 2001.",
+    instance: "/customer/api/catalog/detail",
+    correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+    timestamp: "2026-11-23T10:15:30.000Z",
+    service: "medparts-customer-api",
+  },
+});
+
+export const ValidationProblemSchema = problemFields
+  .extend({
+    errors: z.record(z.string(), z.array(z.string())),
+  })
+  .openapi("ValidationProblem", {
+    description: "400 problem whose errors map camelCase field paths to messages",
+    example: {
+      type: "https://medparts.example/problems/validation",
+      title: "Validation failed",
+      status: 400,
+      detail: "The request has invalid fields.",
+      instance: "/customer/api/orders",
+      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+      timestamp: "2026-11-23T10:15:30.000Z",
+      service: "medparts-customer-api",
+      errors: { "quoteItems[1].quantity": ["Too small: expected number to be >=1"] },
+    },
+  });
+
+export const ControllerErrorSchema = z
+  .object({
+    success: z.literal(false),
+    errors: z.array(z.string()),
+    correlationId: z.string(),
+    timestamp: z.string().datetime(),
+  })
+  .openapi("ControllerError", {
+    description: "422 business-rule violation, one message per offending line",
+    example: {
+      success: false,
+      errors: ["quoteItems[0]: price 12.50 does not match the price option's unit price 12.95"],
+      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+      timestamp: "2026-11-23T10:15:30.000Z",
+    },
+  });
+
+export const IdempotencyConflictSchema = z.object({ error: z.string() }).openapi("IdempotencyConflict", {
+  description: "409 for an Idempotency-Key in use: a different body, or the first request still processing (retry later)",
+  example: { error: "the request is currently being processed" },
+});
+
+const problemContent = { "application/problem+json": { schema: ProblemSchema } };
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" as const } });
+
+/** IETF RateLimit header fields, sent on every response counted against a bucket (docs/api.md, Platform). */
+export const rateLimitResponseHeaders = {
+  "RateLimit-Limit": integerHeader("Burst size of the caller's bucket"),
+  "RateLimit-Remaining": integerHeader("Requests left in the bucket"),
+  "RateLimit-Reset": integerHeader("Seconds until the bucket is full again"),
+};
+
+/** Responses any route may give because of the platform protections (src/platform, src/platform/ratelimit). */
+export const platformErrorResponses = {
+  413: { description: "Request body larger than the limit (1 MiB by default)", content: problemContent },
+  429: {
+    description: "Rate limited: wait Retry-After seconds",
+    headers: { "Retry-After": integerHeader("Seconds until a request will be admitted"), ...rateLimitResponseHeaders },
+    content: problemContent,
+  },
+  503: {
+    description: "A storage service is temporarily unavailable: retry with exponential backoff",
+    headers: { "Retry-After": integerHeader("Seconds to wait before retrying") },
+    content: problemContent,
+  },
+  504: { description: "A storage service did not answer in time: retry with exponential backoff", content: problemContent },
+} as const;
+
+/** Standard error responses for an authenticated route; routes add their specific ones. */
+export const authenticatedErrorResponses = {
+  400: { description: "Validation failed", content: { "application/problem+json": { schema: ValidationProblemSchema } } },
+  401: { description: "Missing, malformed, expired or invalid access token", content: problemContent },
+  403: { description: "Forbidden: missing scope, another tenant's data or a facility without access", content: problemContent },
+  415: { description: "The request body is not JSON (send Content-Type: application/json)", content: problemContent },
+  500: { description: "Unexpected error", content: problemContent },
+  ...platformErrorResponses,
+} as const;
+
+export const notFoundResponse = { 404: { description: "Not found", content: problemContent } } as const;
+
+/** Integer ids in query strings: digits only, positive, within safe range. */
+export const queryId = z
+  .string()
+  .regex(/^\d{1,15}$/, "Must be a positive integer.")
+  .transform(Number)
+  .pipe(z.number().int().positive("Must be a positive integer."));

@@ -1,0 +1,52 @@
+import { z } from "@hono/zod-openapi";
+import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS, type SortDirection } from "../platform/pagination";
+
+/**
+ * Query parameters shared by every GET search endpoint (spec 4.11). Out-of-range values are a 400
+ * validation error (spec 4.16 gives GET only constraints; silent correction is for POST bodies).
+ */
+
+export const GET_MAX_LIMIT = 100;
+export const MAX_QUERY_LENGTH = 2000;
+
+const wholeNumber = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(min, message).max(max, message));
+
+export const SearchQueryParamsSchema = z.object({
+  q: z
+    .string()
+    .max(MAX_QUERY_LENGTH, `Must be at most ${MAX_QUERY_LENGTH} characters.`)
+    .optional()
+    .openapi({
+      param: { name: "q", in: "query" },
+      description: "Query in the q language: `<clause> [AND <clause>]*`, clause `[-]<field><op><value>`. See docs/api.md.",
+      example: 'name~"med" AND -name:"Medtronic"',
+    }),
+  limit: wholeNumber(1, GET_MAX_LIMIT, `Must be a whole number from 1 to ${GET_MAX_LIMIT}.`)
+    .optional()
+    .openapi({ param: { name: "limit", in: "query" }, type: "integer", minimum: 1, maximum: GET_MAX_LIMIT, default: DEFAULT_LIMIT }),
+  offset: wholeNumber(0, Number.MAX_SAFE_INTEGER, "Must be a whole number of 0 or more.")
+    .optional()
+    .openapi({ param: { name: "offset", in: "query" }, type: "integer", minimum: 0, default: 0 }),
+  sortBy: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({ param: { name: "sortBy", in: "query" }, description: "A sortable field of the resource (case-insensitive)" }),
+  sortDir: z
+    .string()
+    .regex(/^(asc|desc)$/i, "Must be Asc or Desc.")
+    .transform((value): SortDirection => (value.toLowerCase() === "desc" ? "Desc" : "Asc"))
+    .optional()
+    .openapi({ param: { name: "sortDir", in: "query" }, type: "string", enum: [...SORT_DIRECTIONS], default: "Asc" }),
+});
+
+export type SearchQueryParams = z.infer<typeof SearchQueryParamsSchema>;
+
+export function getPage(params: Pick<SearchQueryParams, "limit" | "offset">): Page {
+  return { limit: params.limit ?? DEFAULT_LIMIT, offset: params.offset ?? 0 };
+}

@@ -1,0 +1,133 @@
+import { bulkInsertStatement, type SeedDatabase } from "../db/bulk-insert";
+import { generateOffers, generateProduct, MANUFACTURERS, VENDORS } from "./catalog";
+import { demoOrders, orderStatements } from "./orders";
+import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
+
+export const DEFAULT_PRODUCT_COUNT = 600;
+const PRODUCTS_PER_BATCH = 2000;
+const SEEDED_AT = "2026-01-01T00:00:00.000Z";
+
+export interface SeedOptions {
+  products?: number;
+  onProgress?: (inserted: number, total: number) => void;
+}
+
+/** Demo tenants, organizations, users, a deterministic catalog and demo orders. Safe to run again. */
+export async function seedDemoData<S>(d1: SeedDatabase<S>, options: SeedOptions = {}): Promise<void> {
+  await d1.batch(organizationStatements(d1));
+  const total = options.products ?? DEFAULT_PRODUCT_COUNT;
+  for (let start = 0; start < total; start += PRODUCTS_PER_BATCH) {
+    const end = Math.min(total, start + PRODUCTS_PER_BATCH);
+    await d1.batch(catalogStatements(d1, start, end));
+    options.onProgress?.(end, total);
+  }
+  const orders = orderStatements(d1, demoOrders(total));
+  if (orders.length) await d1.batch(orders);
+}
+
+function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
+  return [
+    bulkInsertStatement(
+      d1,
+      "tenants",
+      ["id", "name", "created_at"],
+      TENANTS.map((t) => [t.id, t.name, SEEDED_AT]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "companies",
+      ["id", "tenant_id", "name"],
+      COMPANIES.map((c) => [c.id, c.tenantId, c.name]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "facilities",
+      ["id", "company_id", "name"],
+      FACILITIES.map((f) => [f.id, f.companyId, f.name]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "addresses",
+      ["id", "company_id", "kind", "attention_to", "line1", "city", "state", "zip", "country"],
+      ADDRESSES.map((a) => [a.id, a.companyId, a.kind, a.attentionTo, a.line1, a.city, a.state, a.zip, a.country]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "users",
+      ["id", "tenant_id", "contact_id", "login_user_id", "first_name", "last_name", "email", "created_at"],
+      USERS.map((u) => [u.id, u.tenantId, u.contactId, u.loginUserId, u.firstName, u.lastName, u.email, SEEDED_AT]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "user_companies",
+      ["user_id", "company_id"],
+      USERS.flatMap((u) => u.companies.map((c) => [u.id, c])),
+    ),
+    bulkInsertStatement(
+      d1,
+      "user_facilities",
+      ["user_id", "facility_id"],
+      USERS.flatMap((u) => u.facilities.map((f) => [u.id, f])),
+    ),
+    bulkInsertStatement(
+      d1,
+      "manufacturers",
+      ["id", "name"],
+      MANUFACTURERS.map((m) => [m.id, m.name]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "vendors",
+      ["id", "name", "return_policy"],
+      VENDORS.map((v) => [v.id, v.name, v.returnPolicy]),
+    ),
+  ];
+}
+
+function catalogStatements<S>(d1: SeedDatabase<S>, start: number, end: number): S[] {
+  const products = [];
+  const offers = [];
+  for (let i = start; i < end; i++) {
+    products.push(generateProduct(i));
+    offers.push(...generateOffers(i));
+  }
+  return [
+    bulkInsertStatement(
+      d1,
+      "products",
+      ["id", "part_number", "display_part_number", "normalized_part_number", "title", "description", "manufacturer_id", "categories"],
+      products.map((p) => [
+        p.id,
+        p.partNumber,
+        p.displayPartNumber,
+        p.normalizedPartNumber,
+        p.title,
+        p.description,
+        p.manufacturerId,
+        JSON.stringify(p.categories),
+      ]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "product_categories",
+      ["category", "product_id"],
+      products.flatMap((p) => p.categories.map((c) => [c, p.id])),
+    ),
+    bulkInsertStatement(
+      d1,
+      "vendor_offers",
+      ["id", "product_id", "vendor_id", "condition", "purchase_choice", "warranty", "price_cents", "lead_time_days", "custom_fields"],
+      offers.map((o) => [
+        o.id,
+        o.productId,
+        o.vendorId,
+        o.condition,
+        o.purchaseChoice,
+        o.warranty,
+        o.priceCents,
+        o.leadTimeDays,
+        JSON.stringify(o.customFields),
+      ]),
+    ),
+  ];
+}

@@ -1,0 +1,61 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { addresses, companies, facilities, userCompanies, userFacilities, users } from "../db/schema";
+import { forbidden, notFound } from "../platform/errors";
+
+export type UserRow = typeof users.$inferSelect;
+export type UserKey = { userId: number } | { loginUserId: string };
+
+const addressView = (a: typeof addresses.$inferSelect) => ({
+  id: a.id,
+  attentionTo: a.attentionTo,
+  line1: a.line1,
+  city: a.city,
+  state: a.state,
+  zip: a.zip,
+  country: a.country,
+});
+
+const keyCondition = (key: UserKey) => ("userId" in key ? eq(users.id, key.userId) : eq(users.loginUserId, key.loginUserId));
+
+/**
+ * User (spec 2.1) with companies, their addresses, and the facilities the user may order for, in one D1
+ * round trip. A user of another tenant is 403 (spec 5.6: cross-tenant access), an unknown one 404; the
+ * related rows are read through the caller's tenant only, so another tenant's data is never even loaded.
+ */
+export async function lookupUserProfile(db: Database, tenantId: number, key: UserKey) {
+  const tenantUserId = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(keyCondition(key), eq(users.tenantId, tenantId)));
+  const companyIds = db.select({ id: userCompanies.companyId }).from(userCompanies).where(inArray(userCompanies.userId, tenantUserId));
+  const [userRows, companyRows, addressRows, facilityRows] = await db.batch([
+    db.select().from(users).where(keyCondition(key)).limit(1),
+    db.select().from(companies).where(inArray(companies.id, companyIds)).orderBy(companies.id),
+    db.select().from(addresses).where(inArray(addresses.companyId, companyIds)).orderBy(addresses.id),
+    db
+      .select({ id: facilities.id, name: facilities.name, companyId: facilities.companyId })
+      .from(userFacilities)
+      .innerJoin(facilities, eq(facilities.id, userFacilities.facilityId))
+      .where(inArray(userFacilities.userId, tenantUserId))
+      .orderBy(facilities.id),
+  ]);
+  const user = userRows[0];
+  if (!user) throw notFound("No user matches the given id.");
+  if (user.tenantId !== tenantId) throw forbidden("The user belongs to another tenant.");
+  return {
+    contactId: user.contactId,
+    userId: user.id,
+    loginUserId: user.loginUserId,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email ?? "",
+    companies: companyRows.map((company) => ({
+      id: company.id,
+      name: company.name,
+      shippingAddresses: addressRows.filter((a) => a.companyId === company.id && a.kind === "shipping").map(addressView),
+      billingAddresses: addressRows.filter((a) => a.companyId === company.id && a.kind === "billing").map(addressView),
+      facilities: facilityRows.filter((f) => f.companyId === company.id).map(({ id, name }) => ({ id, name })),
+    })),
+  };
+}

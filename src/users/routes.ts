@@ -1,0 +1,116 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { scopedAccess } from "../auth/bearer";
+import { database } from "../db/client";
+import { ValidationError } from "../platform/errors";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, queryId } from "../platform/schemas";
+import { lookupUserProfile } from "./lookup";
+
+const AddressSchema = z
+  .object({
+    id: z.number().int(),
+    attentionTo: z.string().nullable(),
+    line1: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    country: z.string(),
+  })
+  .openapi("Address");
+
+const CompanySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    shippingAddresses: z.array(AddressSchema),
+    billingAddresses: z.array(AddressSchema),
+    facilities: z.array(z.object({ id: z.number().int(), name: z.string() })).openapi({
+      description: "Facilities of this company the user may order for (use the id as facilityId)",
+    }),
+  })
+  .openapi("Company");
+
+export const UserSchema = z
+  .object({
+    contactId: z.number().int().openapi({ description: "Use as requesterId in catalog and order calls" }),
+    userId: z.number().int(),
+    loginUserId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    companies: z.array(CompanySchema),
+  })
+  .openapi("User", {
+    example: {
+      contactId: 50001,
+      userId: 1,
+      loginUserId: "jsmith",
+      firstName: "John",
+      lastName: "Smith",
+      email: "john.smith@stmarys.example",
+      companies: [
+        {
+          id: 101,
+          name: "St. Mary's Medical Center",
+          shippingAddresses: [
+            {
+              id: 11,
+              attentionTo: "Receiving Dock",
+              line1: "800 E Carpenter St",
+              city: "Springfield",
+              state: "IL",
+              zip: "62701",
+              country: "US",
+            },
+          ],
+          billingAddresses: [
+            {
+              id: 13,
+              attentionTo: "Accounts Payable",
+              line1: "800 E Carpenter St",
+              city: "Springfield",
+              state: "IL",
+              zip: "62701",
+              country: "US",
+            },
+          ],
+          facilities: [{ id: 1001, name: "St. Mary's Main Campus" }],
+        },
+      ],
+    },
+  });
+
+const LookupQuerySchema = z.object({
+  userId: queryId.optional().openapi({ param: { name: "userId", in: "query" }, type: "integer", example: 1 }),
+  loginUserId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .openapi({ param: { name: "loginUserId", in: "query" }, description: "Look up by user name instead of userId", example: "jsmith" }),
+});
+
+const lookupRoute = createRoute({
+  method: "get",
+  path: "/users/lookup",
+  tags: ["Users"],
+  summary: "A user's contact id, companies, facilities and addresses",
+  ...scopedAccess("users:read"),
+  request: { query: LookupQuerySchema },
+  responses: {
+    200: { description: "The user", content: { "application/json": { schema: envelopeSchema(UserSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+export const userRoutes = createRouter().openapi(lookupRoute, async (c) => {
+  const { userId, loginUserId } = c.req.valid("query");
+  if ((userId === undefined) === (loginUserId === undefined)) {
+    throw new ValidationError({ userId: ["Give exactly one of userId or loginUserId."] });
+  }
+  const db = database(c.env.DB);
+  const key = userId !== undefined ? { userId } : { loginUserId: loginUserId! };
+  return c.json(envelope(c, await lookupUserProfile(db, c.get("principal").tenantId, key)), 200);
+});

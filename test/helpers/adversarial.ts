@@ -1,0 +1,144 @@
+import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { demoOrders } from "../../src/seed/orders";
+import { ADDRESSES, COMPANIES, FACILITIES, USERS } from "../../src/seed/organizations";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/seed/seed";
+import { TENANT_A } from "./api";
+import { expectMatchesContract } from "./contract";
+
+/** Shared checks of the adversarial suite: the error forms of spec 7.2, row counts, tenant data markers. */
+
+export type ErrorForm = "problem" | "validation" | "controller" | "idempotency" | "oauth";
+
+/**
+ * Asserts a 4xx (never a 5xx) whose body is one of the spec's error forms and matches the operation's
+ * documented response in the served OpenAPI document. Returns the form and the parsed body.
+ */
+export async function expectSpecError(res: Response, method: string, path: string): Promise<{ form: ErrorForm; body: any }> {
+  const text = await res.clone().text();
+  expect(res.status, `${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`).toBeLessThan(500);
+  await expectMatchesContract(res, method, path);
+  const body = JSON.parse(text);
+  const mediaType = res.headers.get("Content-Type") ?? "";
+  let form: ErrorForm | undefined;
+  if (mediaType.startsWith("application/problem+json")) {
+    expect(body.status).toBe(res.status);
+    form = body.errors && !Array.isArray(body.errors) ? "validation" : "problem";
+  } else if (body.success === false && Array.isArray(body.errors)) form = "controller";
+  else if (res.status === 409 && Object.keys(body).join() === "error") form = "idempotency";
+  else if (path.startsWith("/auth/oauth2/token") && typeof body.error === "string" && typeof body.error_description === "string")
+    form = "oauth";
+  expect(form, `not a spec error form: ${text.slice(0, 300)}`).toBeDefined();
+  if (form === "validation") expect(res.status).toBe(400);
+  if (form === "controller") expect(res.status).toBe(422);
+  expectNothingInternal(text);
+  return { form: form!, body };
+}
+
+/** Error bodies name no internals: no stack traces, SQL, binding names or storage errors. */
+export function expectNothingInternal(text: string) {
+  expect(text).not.toMatch(/\bat \S+ \(|\.ts:\d+|SQLITE|D1_|\bselect\b.+\bfrom\b|stack|TypeError|RangeError|undefined is not/i);
+}
+
+export interface TableCounts {
+  orders: number;
+  order_lines: number;
+  quotes: number;
+  used_quotes: number;
+  shipping_documents: number;
+  outbox_events: number;
+  api_clients: number;
+}
+
+export async function tableCounts(): Promise<TableCounts> {
+  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients] = await env.DB.batch<{ n: number }>(
+    [
+      "SELECT count(*) AS n FROM orders",
+      "SELECT count(*) AS n FROM order_lines",
+      "SELECT count(*) AS n FROM quotes",
+      "SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL",
+      "SELECT count(*) AS n FROM shipping_documents",
+      "SELECT count(*) AS n FROM outbox_events",
+      "SELECT count(*) AS n FROM api_clients",
+    ].map((sql) => env.DB.prepare(sql)),
+  );
+  const n = (r: D1Result<{ n: number }> | undefined) => r!.results[0]!.n;
+  return {
+    orders: n(orders),
+    order_lines: n(orderLines),
+    quotes: n(quotes),
+    used_quotes: n(usedQuotes),
+    shipping_documents: n(shippingDocuments),
+    outbox_events: n(events),
+    api_clients: n(clients),
+  };
+}
+
+/** Runs `action` and asserts that no row of the order, quote, event or client tables was added or changed in number. */
+export async function expectNoWrites(action: () => Promise<unknown>): Promise<void> {
+  const before = await tableCounts();
+  await action();
+  expect(await tableCounts()).toEqual(before);
+}
+
+// ---- Tenant 1 ("victim") data, from the deterministic seed ----
+
+const victimCompanies = COMPANIES.filter((c) => c.tenantId === TENANT_A);
+const victimCompanyIds = new Set(victimCompanies.map((c) => c.id));
+const victimUsers = USERS.filter((u) => u.tenantId === TENANT_A);
+const victimFacilities = FACILITIES.filter((f) => victimCompanyIds.has(f.companyId));
+const victimAddresses = ADDRESSES.filter((a) => victimCompanyIds.has(a.companyId));
+const allDemoOrders = demoOrders(DEFAULT_PRODUCT_COUNT);
+const victimOrders = allDemoOrders.filter((o) => o.tenantId === TENANT_A);
+
+/** The first seeded demo order of a tenant. */
+export const demoOrderOf = (tenantId: number) => allDemoOrders.find((o) => o.tenantId === tenantId)!;
+
+/** Strings that only tenant 1's records contain (names shared with other tenants, like "Smith", are left out). */
+export const VICTIM_STRINGS: readonly string[] = [
+  ...victimUsers.flatMap((u) => [u.email, u.loginUserId, `${u.firstName} ${u.lastName}`]),
+  ...victimCompanies.map((c) => c.name),
+  ...victimFacilities.map((f) => f.name),
+  ...victimAddresses.map((a) => a.line1),
+  ...victimOrders.map((o) => o.orderNumber),
+];
+
+/** Ids of tenant 1's records, by the JSON key they appear under in our responses. */
+const VICTIM_IDS: Record<string, ReadonlySet<number>> = {
+  contactId: new Set(victimUsers.map((u) => u.contactId)),
+  requesterId: new Set(victimUsers.map((u) => u.contactId)),
+  userId: new Set(victimUsers.map((u) => u.id)),
+  companyId: new Set(victimCompanyIds),
+  facilityId: new Set(victimFacilities.map((f) => f.id)),
+  orderId: new Set(victimOrders.map((o) => o.id)),
+};
+
+/** Every (key, value) pair in a JSON document. */
+function* entries(value: unknown): Generator<[string, unknown]> {
+  if (Array.isArray(value)) for (const item of value) yield* entries(item);
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      yield [k, v];
+      yield* entries(v);
+    }
+  }
+}
+
+/** Asserts that the response text names no tenant-1 record: no distinctive string, no tenant-1 id under an id key. */
+export function expectNoVictimData(text: string, context: string, extraStrings: readonly string[] = []) {
+  for (const marker of [...VICTIM_STRINGS, ...extraStrings]) {
+    expect(text.includes(marker), `${context}: response contains tenant-1 data "${marker}": ${text.slice(0, 300)}`).toBe(false);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return;
+  }
+  for (const [key, value] of entries(parsed)) {
+    if (typeof value === "number" && VICTIM_IDS[key]?.has(value)) {
+      throw new Error(`${context}: response carries tenant-1 ${key} ${value}: ${text.slice(0, 300)}`);
+    }
+  }
+}

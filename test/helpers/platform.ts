@@ -1,0 +1,30 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import type { RateLimiter } from "../../src/platform/ratelimit/rate-limiter";
+import type { Fault } from "./faults";
+
+/** Request headers the test entry worker understands (test/helpers/worker.ts). */
+export const testVars = (vars: Record<string, string | number>) => ({
+  "X-Test-Vars": new URLSearchParams(Object.entries(vars).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+});
+export const testFault = (fault: Fault) => ({ "X-Test-Fault": fault });
+
+/** Moves the clock of one RateLimiter Durable Object forward; no real time passes. */
+export async function advanceBucketClock(key: string, ms: number): Promise<void> {
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
+  // runInDurableObject wants objects typed with the test Env; RateLimiter is typed with the production Bindings.
+  await runInDurableObject(stub as DurableObjectStub, (instance) => {
+    const limiter = instance as unknown as RateLimiter;
+    const previous = limiter.now;
+    limiter.now = () => previous() + ms;
+  });
+}
+
+export function rateLimitHeaders(res: Response) {
+  const number = (name: string) => (res.headers.has(name) ? Number(res.headers.get(name)) : null);
+  return {
+    limit: number("RateLimit-Limit"),
+    remaining: number("RateLimit-Remaining"),
+    reset: number("RateLimit-Reset"),
+    retryAfter: number("Retry-After"),
+  };
+}

@@ -1,0 +1,83 @@
+import { env } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MANUFACTURERS } from "../../src/seed/catalog";
+import { TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { allPages, searchData, sortedLike } from "../helpers/search";
+
+async function names(q: string, extra: Record<string, string> = {}, tenantId = TENANT_A): Promise<string[]> {
+  const data = await searchData(await tokenFor(tenantId), "/manufacturers/search", { q, limit: 100, ...extra });
+  return data.items.map((m: { name: string }) => m.name);
+}
+
+const byName = (list: readonly { id: number; name: string }[], dir: "Asc" | "Desc" = "Asc") =>
+  sortedLike(
+    list,
+    (m) => m.name,
+    (m) => m.id,
+    dir,
+  ).map((m) => m.name);
+
+describe("GET /manufacturers/search", () => {
+  it("lists every manufacturer by name, the same for every tenant (global list)", async () => {
+    const data = await searchData(await tokenFor(TENANT_A), "/manufacturers/search", { limit: 100 });
+    expect(data.pagination).toEqual({ total: MANUFACTURERS.length, limit: 100, offset: 0, hasMore: false });
+    expect(data.items[0]).toEqual({ manufacturerId: expect.any(Number), name: byName(MANUFACTURERS)[0] });
+    expect(data.items.map((m: { name: string }) => m.name)).toEqual(byName(MANUFACTURERS));
+    expect(await names("", {}, TENANT_B)).toEqual(byName(MANUFACTURERS));
+  });
+
+  it("filters by name and manufacturerId", async () => {
+    expect(await names('name:"philips healthcare"')).toEqual(["Philips Healthcare"]);
+    expect(await names('name:"Philips"')).toEqual([]);
+    expect(await names('name~"HEALTH"')).toEqual(byName(MANUFACTURERS.filter((m) => m.name.toLowerCase().includes("health"))));
+    expect(await names("manufacturerId:4")).toEqual(["Medtronic"]);
+    expect(await names('manufacturerId>=22 AND -name~"med"')).toEqual(
+      byName(MANUFACTURERS.filter((m) => m.id >= 22 && !m.name.toLowerCase().includes("med"))),
+    );
+  });
+
+  it("sorts descending and pages through all of them once", async () => {
+    expect(await names("", { sortBy: "name", sortDir: "Desc" })).toEqual(byName(MANUFACTURERS, "Desc"));
+    const paged = await allPages<{ manufacturerId: number }>(
+      await tokenFor(TENANT_A),
+      "/manufacturers/search",
+      "items",
+      { sortBy: "manufacturerId", sortDir: "Desc" },
+      5,
+    );
+    expect(paged.map((m) => m.manufacturerId)).toEqual(MANUFACTURERS.map((m) => m.id).reverse());
+  });
+});
+
+describe("GET /manufacturers/search: LIKE wildcards in ~ are literal", () => {
+  const extra = [
+    { id: 9001, name: "Acme 100% Parts" },
+    { id: 9002, name: "Acme 1000 Parts" },
+    { id: 9003, name: "Under_Score Medical" },
+    { id: 9004, name: "UnderXScore Medical" },
+    { id: 9005, name: "Back\\Slash Devices" },
+    { id: 9006, name: "BackSlash Devices" },
+  ];
+
+  beforeAll(async () => {
+    await env.DB.batch(extra.map((m) => env.DB.prepare("insert into manufacturers (id, name) values (?, ?)").bind(m.id, m.name)));
+  });
+  afterAll(async () => {
+    await env.DB.prepare("delete from manufacturers where id >= 9001").run();
+  });
+
+  it("escapes %", async () => {
+    expect(await names('name~"100%"')).toEqual(["Acme 100% Parts"]);
+    expect(await names('name~"%%%"')).toEqual([]);
+  });
+
+  it("escapes _", async () => {
+    expect(await names('name~"r_S"')).toEqual(["Under_Score Medical"]);
+    expect(await names('name~"___"')).toEqual([]);
+  });
+
+  it("escapes the backslash", async () => {
+    expect(await names('name~"k\\\\S"')).toEqual(["Back\\Slash Devices"]);
+    expect(await names('name:"back\\\\slash devices"')).toEqual(["Back\\Slash Devices"]);
+  });
+});

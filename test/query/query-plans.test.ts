@@ -1,0 +1,77 @@
+import { env } from "cloudflare:test";
+import { and, eq, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import { database } from "../../src/db/client";
+import { manufacturers, orders, users } from "../../src/db/schema";
+import { manufacturerSearch } from "../../src/manufacturers/search-fields";
+import { orderSearch } from "../../src/orders/search-fields";
+import type { SearchResource } from "../../src/query/fields";
+import { planSearch } from "../../src/query/search";
+import { userSearch } from "../../src/users/search-fields";
+
+const cases: [SearchResource, SQLiteTable, SQLiteColumn | null][] = [
+  [orderSearch, orders, orders.tenantId],
+  [userSearch, users, users.tenantId],
+  [manufacturerSearch, manufacturers, null],
+];
+
+async function queryPlan(
+  resource: SearchResource,
+  table: SQLiteTable,
+  tenantColumn: SQLiteColumn | null,
+  sortBy: string,
+  sortDir: "Asc" | "Desc",
+  q = "",
+) {
+  const plan = planSearch(resource, { q, sortBy, sortDir });
+  const where: SQL | undefined = tenantColumn ? and(eq(tenantColumn, 1), plan.filter) : plan.filter;
+  const query = database(env.DB)
+    .select()
+    .from(table)
+    .where(where)
+    .orderBy(...plan.orderBy)
+    .limit(50)
+    .offset(0)
+    .toSQL();
+  const { results } = await env.DB.prepare(`explain query plan ${query.sql}`)
+    .bind(...query.params)
+    .all<{ detail: string }>();
+  return results.map((row) => row.detail);
+}
+
+describe("search query plans (migration 0005)", () => {
+  // The global manufacturer list has no tenant filter, so walking an index (or the rowid) in order is the plan.
+  it("reads every sortable field in index order: tenant-scoped searches never scan the table, nothing needs a sort step", async () => {
+    for (const [resource, table, tenantColumn] of cases) {
+      for (const field of resource.fields.filter((f) => f.sortable)) {
+        for (const direction of ["Asc", "Desc"] as const) {
+          const details = await queryPlan(resource, table, tenantColumn, field.name, direction);
+          const label = `${resource.name} sortBy=${field.name} ${direction}: ${details.join(" / ")}`;
+          if (tenantColumn)
+            expect(
+              details.some((d) => /^SCAN /.test(d)),
+              label,
+            ).toBe(false);
+          expect(
+            details.some((d) => d.includes("TEMP B-TREE")),
+            label,
+          ).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("filters on related rows through their indexes", async () => {
+    const details = await queryPlan(userSearch, users, users.tenantId, "lastName", "Asc", 'companyName~"mary" AND customerId:101');
+    expect(
+      details.filter((d) => d.includes("user_companies")).every((d) => d.startsWith("SEARCH")),
+      details.join(" / "),
+    ).toBe(true);
+    const orderDetails = await queryPlan(orderSearch, orders, orders.tenantId, "orderDate", "Desc", 'partNumber:"SH305894B"');
+    expect(
+      orderDetails.some((d) => /^SCAN order_lines/.test(d)),
+      orderDetails.join(" / "),
+    ).toBe(false);
+  });
+});
