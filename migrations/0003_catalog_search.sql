@@ -25,7 +25,7 @@ JOIN manufacturers ON manufacturers.id = products.manufacturer_id;
 
 -- Contentless (the text already lives in products): only the inverted index and column sizes are
 -- stored, which is what MATCH and bm25() need. The column order fixes the bm25() weights' order
--- (src/search/catalog-query.ts). No `prefix=` indexes: measured at 100k products they did not make
+-- (src/catalog/search-sql.ts). No `prefix=` indexes: measured at 100k products they did not make
 -- prefix queries faster but nearly doubled the time to index the catalog.
 CREATE VIRTUAL TABLE products_fts USING fts5(
   part_number,

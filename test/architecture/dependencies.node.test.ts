@@ -1,0 +1,119 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The dependency rule of the feature-folder layout (README, "What is where"):
+ * - `platform/`, `query/` and `db/` import no feature folder: db imports nothing of ours, platform only `env.ts`,
+ *   query only platform and db;
+ * - the composition root (`index.ts`, and `app.ts` which only it imports) is imported by nobody else in src/;
+ *   `env.ts` imports only platform;
+ * - no import cycle between folders.
+ */
+
+const SRC = path.join(import.meta.dirname, "../../src");
+const FOUNDATIONS: Record<string, readonly string[]> = {
+  db: [],
+  platform: ["env.ts"],
+  query: ["platform", "db", "env.ts"],
+};
+const ROOT_FILES = new Set(["app.ts", "index.ts", "env.ts"]);
+
+type Graph = Map<string, Map<string, string>>; // from unit -> (to unit -> an example "file -> file")
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** A folder under src/ ("catalog", "platform", ...) or a root file ("app.ts"). */
+function unitOf(file: string): string {
+  return path.relative(SRC, file).split(path.sep)[0]!;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?(?:from\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+function importGraph(files: string[]): Graph {
+  const graph: Graph = new Map();
+  for (const file of files) {
+    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const target = path.resolve(path.dirname(file), match[1] ?? match[2]!);
+      const from = unitOf(file);
+      const to = unitOf(`${target}.ts`);
+      if (from === to) continue;
+      const edges = graph.get(from) ?? new Map<string, string>();
+      edges.set(to, `${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
+function violations(graph: Graph): string[] {
+  const found: string[] = [];
+  for (const [from, edges] of graph) {
+    for (const [to, example] of edges) {
+      const allowed = FOUNDATIONS[from];
+      if (allowed && !allowed.includes(to)) found.push(`${from}/ may not import ${to}: ${example}`);
+      if (from === "env.ts" && to !== "platform") found.push(`env.ts may import only platform/: ${example}`);
+      if ((to === "app.ts" && from !== "index.ts") || to === "index.ts")
+        found.push(`${to} is the composition root, imported by nobody: ${example}`);
+    }
+  }
+  return found;
+}
+
+/** Folder-level cycles (root files excluded: env.ts is every folder's shared type). */
+function cycles(graph: Graph): string[][] {
+  const folders = (unit: string) => !ROOT_FILES.has(unit);
+  const found: string[][] = [];
+  const visit = (unit: string, trail: string[]) => {
+    for (const next of graph.get(unit)?.keys() ?? []) {
+      if (!folders(next)) continue;
+      if (next === trail[0]) found.push([...trail, next]);
+      else if (!trail.includes(next) && next > trail[0]!) visit(next, [...trail, next]);
+    }
+  };
+  for (const unit of [...graph.keys()].filter(folders).sort()) visit(unit, [unit]);
+  return found;
+}
+
+describe("source dependency rule", () => {
+  const graph = importGraph(sourceFiles(SRC));
+
+  it("reads the imports of every folder", () => {
+    for (const folder of ["auth", "catalog", "orders", "users", "manufacturers", "platform", "query"]) {
+      expect(graph.has(folder), folder).toBe(true);
+    }
+  });
+
+  it("platform/, query/ and db/ import no feature folder; nobody imports the composition root", () => {
+    expect(violations(graph)).toEqual([]);
+  });
+
+  it("has no import cycle between folders", () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("the checks catch a violation and a cycle", () => {
+    const bad: Graph = new Map([
+      ["platform", new Map([["orders", "platform/x.ts -> orders/y"]])],
+      [
+        "orders",
+        new Map([
+          ["catalog", "orders/a.ts -> catalog/b"],
+          ["app.ts", "orders/a.ts -> app"],
+        ]),
+      ],
+      ["catalog", new Map([["orders", "catalog/b.ts -> orders/a"]])],
+    ]);
+    expect(violations(bad)).toEqual([
+      "platform/ may not import orders: platform/x.ts -> orders/y",
+      "app.ts is the composition root, imported by nobody: orders/a.ts -> app",
+    ]);
+    expect(cycles(bad)).toEqual([["catalog", "orders", "catalog"]]);
+  });
+});
