@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { IdempotentRequest } from "./platform/idempotency/results";
 import type { Principal } from "./platform/principal";
 
 /**
@@ -44,6 +45,8 @@ export function appConfig(vars: ConfigVars): AppConfig {
 export interface Variables {
   correlationId: string;
   principal: Principal;
+  /** Set by the idempotent middleware for the handler behind it. */
+  idempotentRequest?: IdempotentRequest;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -234,3 +234,23 @@ export const outboxEvents = sqliteTable("outbox_events", {
   createdAt: text("created_at").notNull(),
   deliveredAt: text("delivered_at"),
 });
+
+/** A stored HTTP response, replayed to a retry of the same idempotent request. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const idempotencyResults = sqliteTable(
+  "idempotency_results",
+  {
+    tenantId: integer("tenant_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    response: text("response", { mode: "json" }).$type<StoredResponse>().notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.idempotencyKey] }), index("idempotency_results_expiry").on(t.expiresAt)],
+);

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { loadLiveQuotes, type QuoteRecord } from "../catalog/quotes";
 import { type Database, database } from "../db/client";
 import {
@@ -48,7 +49,18 @@ type OrderEnv = Pick<Bindings, "DB" | "QUOTES">;
 type ProductRow = typeof products.$inferSelect;
 type AddressRow = typeof addresses.$inferSelect;
 
-export async function createOrder(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now = new Date()): Promise<OrderCreated> {
+export interface CreateOrderOptions {
+  /** A statement committed in the order's own batch, e.g. the idempotent result of the request that creates it. */
+  commitWith?: (created: OrderCreated) => readonly BatchItem<"sqlite">[];
+  now?: Date;
+}
+
+export async function createOrder(
+  env: OrderEnv,
+  tenantId: number,
+  command: CreateOrderCommand,
+  { commitWith, now = new Date() }: CreateOrderOptions = {},
+): Promise<OrderCreated> {
   const db = database(env.DB);
   const [requester, , liveQuotes, refs] = await Promise.all([
     requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
@@ -69,8 +81,9 @@ export async function createOrder(env: OrderEnv, tenantId: number, command: Crea
   if (violations.length > 0) throw new BusinessRuleError(422, violations);
 
   const order = buildOrder(command, requester, lineQuotes, refs, now);
-  await writeOrder(db, order);
-  return { orderNumber: order.orderNumber, createdAt: order.createdAt, success: true, eventId: order.eventId };
+  const created: OrderCreated = { orderNumber: order.orderNumber, createdAt: order.createdAt, success: true, eventId: order.eventId };
+  await writeOrder(db, order, commitWith ? commitWith(created) : []);
+  return created;
 }
 
 async function loadReferences(db: Database, command: CreateOrderCommand) {
@@ -173,7 +186,7 @@ const LINES_PER_INSERT = 7;
  * Single use of quotes is enforced inside it by the UNIQUE index on order_lines(quote_id): a quote that
  * another order consumed, even a concurrent one, makes the whole batch roll back.
  */
-async function writeOrder(db: Database, order: NewOrder): Promise<void> {
+async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly BatchItem<"sqlite">[]): Promise<void> {
   const { command } = order;
   const quoteIds = order.lines.map((l) => l.quote.priceOptionId);
   const orderId = sql`(select ${orders.id} from ${orders} where ${orders.orderNumber} = ${order.orderNumber})`;
@@ -253,6 +266,7 @@ async function writeOrder(db: Database, order: NewOrder): Promise<void> {
         payload: orderCreatedPayload(order),
         createdAt: order.createdAt,
       }),
+      ...alsoCommit,
     ]);
   } catch (err) {
     await rejectUsedQuotes(db, command, quoteIds);

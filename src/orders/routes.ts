@@ -1,6 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
-import { IDEMPOTENCY_CACHED_HEADER, IDEMPOTENCY_KEY_HEADER, idempotent, UUID_WITH_DASHES } from "../platform/idempotency/middleware";
+import { database } from "../db/client";
+import {
+  IDEMPOTENCY_CACHED_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotent,
+  idempotentRequest,
+  storedJson,
+  UUID_WITH_DASHES,
+} from "../platform/idempotency/middleware";
+import { committedResultStatements } from "../platform/idempotency/results";
 import { decimalToCents } from "../platform/money";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
@@ -11,7 +20,7 @@ import {
   IdempotencyConflictSchema,
   ProblemSchema,
 } from "../platform/schemas";
-import { type CreateOrderCommand, createOrder } from "./create";
+import { type CreateOrderCommand, createOrder, type OrderCreated } from "./create";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "./options";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -158,6 +167,15 @@ const createOrderRoute = createRoute({
 });
 
 export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) => {
-  const created = await createOrder(c.env, c.get("principal").tenantId, toCommand(c.req.valid("json")));
-  return c.json(envelope(c, created), 201);
+  // The 201 commits in the order's own batch as the result of this Idempotency-Key: a retry after a crash at any
+  // point gets exactly these bytes back (docs/architecture.md, "Crash-safe idempotency").
+  const request = idempotentRequest(c);
+  let payload: ReturnType<typeof envelope<OrderCreated>> | undefined;
+  await createOrder(c.env, request.tenantId, toCommand(c.req.valid("json")), {
+    commitWith: (created) => {
+      payload = envelope(c, created);
+      return committedResultStatements(database(c.env.DB), request, storedJson(201, payload));
+    },
+  });
+  return c.json(payload!, 201);
 });

@@ -14,9 +14,70 @@ export const FAULTS = {
   "do-overloaded": () => Object.assign(new Error("Durable Object is overloaded. Requests queued for too long."), { overloaded: true }),
 } as const;
 
-export type Fault = keyof typeof FAULTS;
+/**
+ * Crashes at the step boundaries of an idempotent write, as a runtime restart or a lost connection leaves them
+ * (docs/architecture.md, "Crash-safe idempotency"):
+ * - `idempotency-record-lost`: the key's object never hears how the attempt ended (its `complete`/`release`
+ *   fail), as when the isolate dies right after the D1 commit; its processing marker stays;
+ * - `idempotency-forgets`: the key's object has lost its storage: every attempt is told to proceed;
+ * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
+ *   error); read-only batches are untouched.
+ */
+const STEP_FAULTS = {
+  "idempotency-record-lost": (env: Bindings): Bindings => ({
+    ...env,
+    IDEMPOTENCY: namespaceWith(env.IDEMPOTENCY, {
+      complete: () => Promise.reject(FAULTS["do-unavailable"]()),
+      release: () => Promise.reject(FAULTS["do-unavailable"]()),
+    }),
+  }),
+  "idempotency-forgets": (env: Bindings): Bindings => ({
+    ...env,
+    IDEMPOTENCY: namespaceWith(env.IDEMPOTENCY, {
+      begin: () => Promise.resolve({ outcome: "proceed", attemptId: crypto.randomUUID() }),
+      complete: () => Promise.resolve(false),
+      release: () => Promise.resolve(false),
+    }),
+  }),
+  "d1-batch-reply-lost": (env: Bindings): Bindings => ({
+    ...env,
+    DB: new Proxy(env.DB, {
+      get(db, prop, receiver) {
+        const value: unknown = Reflect.get(db, prop, receiver);
+        if (prop !== "batch" || typeof value !== "function") return typeof value === "function" ? value.bind(db) : value;
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await value.call(db, statements);
+          const writes = statements.some((s) => /^\s*(insert|update|delete)\b/i.test((s as { statement?: string }).statement ?? ""));
+          if (writes) throw FAULTS["d1-unavailable"]();
+          return results;
+        };
+      },
+    }),
+  }),
+} as const;
 
-export const isFault = (name: string): name is Fault => Object.hasOwn(FAULTS, name);
+export type Fault = keyof typeof FAULTS | keyof typeof STEP_FAULTS;
+
+export const isFault = (name: string): name is Fault => Object.hasOwn(FAULTS, name) || Object.hasOwn(STEP_FAULTS, name);
+
+/** Durable Object stubs of `namespace` whose named methods are replaced. */
+function namespaceWith<T extends object>(namespace: T, methods: Record<string, (...args: unknown[]) => Promise<unknown>>): T {
+  const stub = (value: object) =>
+    new Proxy(value, {
+      get(obj, prop, receiver) {
+        if (typeof prop === "string" && Object.hasOwn(methods, prop)) return methods[prop];
+        return Reflect.get(obj, prop, receiver);
+      },
+    });
+  return new Proxy(namespace, {
+    get(obj, prop, receiver) {
+      const value: unknown = Reflect.get(obj, prop, receiver);
+      if (typeof value !== "function") return value;
+      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => stub(value.apply(obj, args) as object);
+      return value.bind(obj);
+    },
+  });
+}
 
 /** Every function-valued property of `target` rejects with `fail()`; `wrap` lets chained objects (statements, stubs) fail too. */
 function failing<T extends object>(target: T, fail: () => Error, wrap: Record<string, (value: unknown) => unknown> = {}): T {
@@ -54,7 +115,8 @@ function failingNamespace<T extends object>(namespace: T, fail: () => Error): T 
 
 /** The bindings with the faulty service wrapped; the others untouched. */
 export function withFault(env: Bindings, fault: Fault): Bindings {
-  const fail = FAULTS[fault];
+  if (fault in STEP_FAULTS) return STEP_FAULTS[fault as keyof typeof STEP_FAULTS](env);
+  const fail = FAULTS[fault as keyof typeof FAULTS];
   if (fault.startsWith("d1-")) return { ...env, DB: failingD1(env.DB, fail) };
   if (fault.startsWith("kv-")) return { ...env, QUOTES: failing(env.QUOTES, fail) };
   return { ...env, IDEMPOTENCY: failingNamespace(env.IDEMPOTENCY, fail), RATE_LIMITER: failingNamespace(env.RATE_LIMITER, fail) };

@@ -1,10 +1,11 @@
 import { API_BASE, createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
+import production from "../../src/index";
 import { isFault, withFault } from "./faults";
 import { testRoutes } from "./test-routes";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
-export * from "../../src/index.ts";
+export * from "../../src/index";
 
 /**
  * Entry worker of the test suite (vitest.config.mts `main`). It serves the production app plus two
@@ -33,4 +34,5 @@ function testEnv(request: Request, env: Bindings): Bindings {
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, testEnv(request, env), ctx),
+  scheduled: production.scheduled,
 } satisfies ExportedHandler<Bindings>;

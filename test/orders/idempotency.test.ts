@@ -35,8 +35,13 @@ function storedEntry(tenantId: number, key: string) {
   })).then(async ({ entry, alarm }) => ({ entry, alarm: await alarm }));
 }
 
-/** Moves the key's entry `ms` into the past, as if that much time had gone by. */
-function age(tenantId: number, key: string, ms: number) {
+/** Moves the key's entry, in the Durable Object and its committed result in D1, `ms` into the past. */
+async function age(tenantId: number, key: string, ms: number) {
+  await env.DB.prepare(
+    "UPDATE idempotency_results SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?3), expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, ?3) WHERE tenant_id = ?1 AND idempotency_key = ?2",
+  )
+    .bind(tenantId, key.toLowerCase(), `-${ms / 1000} seconds`)
+    .run();
   return runInDurableObject(storeOf(tenantId, key), (_instance, state) => {
     const entry = state.storage.kv.get<IdempotencyEntry>(IDEMPOTENCY_ENTRY_KEY)!;
     const aged: IdempotencyEntry =

@@ -73,7 +73,7 @@ describe("recognizing upstream failures", () => {
     expect(classifyUpstreamFailure(err)).toMatchObject({ service: "D1", kind: "timeout" });
   });
 
-  it.each<[Fault, string]>([
+  it.each<[keyof typeof FAULTS, string]>([
     ["do-unavailable", "DO"],
     ["do-overloaded", "DO"],
     ["kv-unavailable", "KV"],

@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { database } from "../../db/client";
 import type { AppEnv, Bindings } from "../../env";
 import { IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "../errors";
 import { requireShallowJson } from "../json-depth";
 import { logEvent } from "../logging";
+import { type IdempotentRequest, loadCommittedResult } from "./results";
 import type { StoredResponse } from "./store";
 
 /**
@@ -91,29 +93,78 @@ function storeUnavailable(err: unknown): ProblemError {
   );
 }
 
+/** The response a handler sends as JSON, as stored for replay: the same status, content type and bytes. */
+export function storedJson(status: number, payload: unknown): StoredResponse {
+  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(payload) };
+}
+
+function logRecordFailure(c: Context<AppEnv>, err: unknown): void {
+  logEvent("error", {
+    correlationId: c.get("correlationId"),
+    event: "idempotency_record_failed",
+    message: err instanceof Error ? err.message : String(err),
+  });
+}
+
+/**
+ * Spec 8 for one request. The key's Durable Object serializes attempts (processing marker, 409s, cached 4xx-free
+ * results); D1 holds the results that committed with their writes (`results.ts`), and a committed result wins: it
+ * is replayed whatever the object says (a marker left by a crash, a lost object, a cached 5xx).
+ */
 export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
   const fingerprint = await requestFingerprint(c.req.method, c.req.path, await jsonBody(c));
-  const store = idempotencyStore(c.env, c.get("principal").tenantId, key);
+  const tenantId = c.get("principal").tenantId;
+  const store = idempotencyStore(c.env, tenantId, key);
+  const db = database(c.env.DB);
 
-  const decision = await store.begin(fingerprint).catch((err: unknown) => {
-    throw storeUnavailable(err);
-  });
+  // One round trip each, side by side: the object's decision and the committed result, if any.
+  const [decided, committed] = await Promise.all([
+    store.begin(fingerprint).then(
+      (decision) => ({ decision }),
+      (error: unknown) => ({ error }),
+    ),
+    loadCommittedResult(db, tenantId, key),
+  ]);
+  if (committed) {
+    if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
+    // Teach the object the committed result unless it already replays it (a crash's marker, a lost object, a 5xx).
+    const known =
+      "decision" in decided && decided.decision.outcome === "replay" && decided.decision.response.body === committed.response.body;
+    if ("decision" in decided && !known) {
+      await store.settle(fingerprint, committed.response).catch((err: unknown) => logRecordFailure(c, err));
+    }
+    return replay(committed.response);
+  }
+  if ("error" in decided) throw storeUnavailable(decided.error);
+  const { decision } = decided;
   if (decision.outcome === "replay") return replay(decision.response);
   if (decision.outcome === "mismatch") throw new IdempotencyConflictError(MISMATCH_MESSAGE);
   if (decision.outcome === "processing") throw new IdempotencyConflictError(PROCESSING_MESSAGE);
 
+  c.set("idempotentRequest", { tenantId, key, fingerprint });
   await next();
 
-  // The handler's result stands even if recording it fails: the marker then times out after 5 minutes.
+  // A failure answer while a result of this key did commit (the batch committed but its reply was lost, or a
+  // concurrent attempt won after the object lost its state): the committed result is the answer, never the error.
+  if (c.res.status >= 400) {
+    const won = await loadCommittedResult(db, tenantId, key).catch(() => null);
+    if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
+  }
+
+  // The handler's result stands even if recording it fails: D1 has it when it committed; otherwise the marker
+  // times out after 5 minutes.
   try {
     if (isCacheable(c.res.status)) await store.complete(decision.attemptId, await snapshot(c.res));
     else await store.release(decision.attemptId);
   } catch (err) {
-    logEvent("error", {
-      correlationId: c.get("correlationId"),
-      event: "idempotency_record_failed",
-      message: err instanceof Error ? err.message : String(err),
-    });
+    logRecordFailure(c, err);
   }
 };
+
+/** The request behind `idempotent` that a handler is answering; its write batch commits the result with it. */
+export function idempotentRequest(c: Context<AppEnv>): IdempotentRequest {
+  const request = c.get("idempotentRequest");
+  if (!request) throw new Error("idempotentRequest() needs the idempotent middleware on the route");
+  return request;
+}

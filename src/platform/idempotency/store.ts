@@ -1,5 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
+import type { StoredResponse } from "../../db/schema";
 import type { Bindings } from "../../env";
+import { RESULT_TTL_MS } from "./results";
 
 /**
  * One instance per (tenant, Idempotency-Key): the state machine of spec section 8 for that key.
@@ -8,15 +10,11 @@ import type { Bindings } from "../../env";
  */
 
 export const PROCESSING_TIMEOUT_MS = 5 * 60 * 1000;
-export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
+export { RESULT_TTL_MS };
 /** Storage key of the single entry an instance holds (exported for tests that age it). */
 export const IDEMPOTENCY_ENTRY_KEY = "entry";
 
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { StoredResponse };
 
 export type IdempotencyEntry =
   | { state: "processing"; fingerprint: string; attemptId: string; startedAt: number }
@@ -57,6 +55,19 @@ export class IdempotencyStore extends DurableObject<Bindings> {
     if (entry?.state !== "processing" || entry.attemptId !== attemptId) return false;
     const completedAt = Date.now();
     this.write({ state: "completed", fingerprint: entry.fingerprint, completedAt, response });
+    await this.ctx.storage.setAlarm(completedAt + RESULT_TTL_MS);
+    return true;
+  }
+
+  /**
+   * Records a result that committed in D1 with the request's writes, whichever attempt holds the key (e.g. the
+   * marker of an attempt whose Worker died after its commit). Refused (false) for another request's fingerprint.
+   */
+  async settle(fingerprint: string, response: StoredResponse): Promise<boolean> {
+    const entry = this.read();
+    if (entry && entry.fingerprint !== fingerprint) return false;
+    const completedAt = Date.now();
+    this.write({ state: "completed", fingerprint, completedAt, response });
     await this.ctx.storage.setAlarm(completedAt + RESULT_TTL_MS);
     return true;
   }
