@@ -49,7 +49,11 @@ const detailRequest = (ctx: BenchContext, id: string) =>
     requesterId: REQUESTER.requesterId,
   });
 
-function orderRequest(ctx: BenchContext, line: { priceOptionId: string; productId: string; price: number }, key: string): LoadRequest {
+export function orderRequest(
+  ctx: BenchContext,
+  line: { priceOptionId: string; productId: string; price: number },
+  key: string,
+): LoadRequest {
   return jsonPost(
     `${API_PREFIX}/orders`,
     ctx.token,
@@ -64,7 +68,7 @@ function orderRequest(ctx: BenchContext, line: { priceOptionId: string; productI
 }
 
 /** Quotes without custom fields, issued through /catalog/detail a few at a time; each is good for one order. */
-async function issueQuotePool(ctx: BenchContext, size: number) {
+export async function issueQuotePool(ctx: BenchContext, size: number) {
   const pool: { priceOptionId: string; productId: string; price: number }[] = [];
   let next = 1;
   while (pool.length < size) {

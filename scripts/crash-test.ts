@@ -1,0 +1,214 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createApiClient } from "../src/auth/clients";
+import { randomToken } from "../src/auth/secrets";
+import { database } from "../src/db/client";
+import { fetchToken } from "./bench/client";
+import type { LoadRequest } from "./bench/load";
+import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
+import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
+import { seedLocal } from "./seed";
+
+/**
+ * `npm run crash-test`: crash the local runtime at the commit boundary of orders, restart it on the same state and
+ * retry every unanswered request with its Idempotency-Key, as spec 8 tells an integrator to.
+ *
+ * Each round starts `wrangler dev` on the crash-test entry (test/crash/worker.ts, never deployed), retries what the
+ * previous crash left unanswered, then sends --concurrency orders at once asking the entry to pause right after a
+ * D1 batch commits an order; at the first pause the whole runtime is killed (SIGKILL). At the end D1 is checked:
+ * no logical order (one key, its own quotes) may have more than one order, and every request whose order committed
+ * must have had its retry answered with that very order, marked X-Idempotency-Cached.
+ */
+const { values } = parseArgs({
+  options: {
+    crashes: { type: "string", default: "20" },
+    concurrency: { type: "string", default: "6" },
+    port: { type: "string", default: "8796" },
+  },
+});
+const crashes = Number(values.crashes);
+const concurrency = Number(values.concurrency);
+const CRASH_POINT = "MEDPARTS_CRASH_POINT";
+const ENTRY = "test/crash/worker.ts";
+const PRODUCTS = 600;
+
+interface Attempt {
+  key: string;
+  request: LoadRequest;
+}
+
+interface Outcome {
+  status: number;
+  cached: boolean;
+  orderNumber?: string;
+}
+
+interface Runtime {
+  baseUrl: string;
+  child: ChildProcess;
+  crashed: Promise<void>;
+}
+
+async function startRuntime(persistTo: string): Promise<Runtime> {
+  const args = [...wranglerDevArgs(values.port, { persistTo }).slice(0, 1), ENTRY, ...wranglerDevArgs(values.port, { persistTo }).slice(1)];
+  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+  const child = spawn("node_modules/.bin/wrangler", args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
+  let output = "";
+  const crashed = new Promise<void>((resolve) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(CRASH_POINT)) resolve();
+    });
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const baseUrl = `http://127.0.0.1:${values.port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output.slice(-2000)}`);
+    if (
+      await fetch(`${baseUrl}/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { baseUrl, child, crashed };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`wrangler dev did not start:\n${output.slice(-2000)}`);
+}
+
+/** SIGKILL to the whole process group (wrangler and its workerd): no shutdown hook runs. */
+async function kill(runtime: Runtime): Promise<void> {
+  if (runtime.child.exitCode !== null || runtime.child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => runtime.child.once("exit", () => resolve()));
+  process.kill(-runtime.child.pid, "SIGKILL");
+  await exited;
+}
+
+async function send(baseUrl: string, attempt: Attempt, extraHeaders: Record<string, string> = {}): Promise<Outcome | null> {
+  try {
+    const { request } = attempt;
+    const res = await fetch(`${baseUrl}${request.path}`, {
+      method: request.method,
+      headers: { ...request.headers, ...extraHeaders },
+      body: request.body,
+    });
+    const body = (await res.json().catch(() => null)) as { data?: { orderNumber?: string } } | null;
+    return { status: res.status, cached: res.headers.get("x-idempotency-cached") === "true", orderNumber: body?.data?.orderNumber };
+  } catch {
+    return null; // no answer: the runtime died under the request
+  }
+}
+
+await ensureLocalSigningKey();
+const persistTo = mkdtempSync(path.join(tmpdir(), "medparts-crash-"));
+try {
+  await seedLocal(PRODUCTS, { persistTo });
+  const credentials = { clientId: "crash-test", clientSecret: randomToken(24) };
+  await withLocalBindings((env) => createApiClient(database(env.DB), { tenantId: 1, name: "Crash test client", ...credentials }), {
+    persistTo,
+  });
+
+  let unanswered: Attempt[] = [];
+  const retries: { attempt: Attempt; outcome: Outcome }[] = [];
+  /** Keys whose order committed before any retry (read from D1 right after each crash), with that order's number. */
+  const committedBeforeRetry = new Map<string, string>();
+  let crashPoints = 0;
+  const all: Attempt[] = [];
+  for (let round = 0; round <= crashes; round++) {
+    const runtime = await startRuntime(persistTo);
+    const token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
+    const ctx: BenchContext = { baseUrl: runtime.baseUrl, token, ...credentials, products: PRODUCTS, orderPool: concurrency };
+    for (const attempt of unanswered) {
+      const retry = {
+        ...attempt,
+        request: { ...attempt.request, headers: { ...attempt.request.headers, authorization: `Bearer ${token}` } },
+      };
+      const outcome = await send(runtime.baseUrl, retry);
+      if (!outcome) throw new Error(`retry of ${attempt.key} got no answer from a healthy runtime`);
+      retries.push({ attempt, outcome });
+    }
+    unanswered = [];
+    if (round === crashes) {
+      await kill(runtime);
+      break;
+    }
+    const pool = await issueQuotePool(ctx, concurrency);
+    const attempts = pool.map((line) => {
+      const key = crypto.randomUUID();
+      return { key, request: orderRequest(ctx, line, key) };
+    });
+    all.push(...attempts);
+    const answers = attempts.map((attempt) => send(runtime.baseUrl, attempt, { "X-Crash-At-Commit": "1" }));
+    const reached = await Promise.race([
+      runtime.crashed.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000)),
+    ]);
+    if (reached) crashPoints++;
+    await kill(runtime);
+    const outcomes = await Promise.all(answers);
+    unanswered = attempts.filter((_, i) => outcomes[i] === null);
+    const committedNow = await committedOrders(persistTo);
+    for (const attempt of unanswered) {
+      const orderNumber = committedNow.get(attempt.key.toLowerCase());
+      if (orderNumber) committedBeforeRetry.set(attempt.key.toLowerCase(), orderNumber);
+    }
+    process.stdout.write(`round ${round + 1}/${crashes}: ${unanswered.length} of ${attempts.length} unanswered\n`);
+  }
+
+  const finalOrders = await committedOrders(persistTo);
+  const orderCount = await withLocalBindings(
+    async (env) => (await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE po_number = 'BENCH-PO'").first<{ n: number }>())!.n,
+    { persistTo },
+  );
+
+  const committedKey = (r: { attempt: Attempt }) => committedBeforeRetry.has(r.attempt.key.toLowerCase());
+  const retried = retries.filter(committedKey);
+  const answeredWithOriginal = retried.filter(
+    (r) => r.outcome.status === 201 && r.outcome.cached && r.outcome.orderNumber === committedBeforeRetry.get(r.attempt.key.toLowerCase()),
+  );
+  // Every logical order has its own quotes and key: more orders than keys with a committed result is a duplicate.
+  const duplicates = orderCount - finalOrders.size;
+  const inFlight = retries.length - retried.length;
+  const inFlightStatuses = retries.filter((r) => !committedKey(r)).map((r) => r.outcome.status);
+  console.log(
+    `crashes ${crashes} (${crashPoints} killed at the commit boundary), requests ${all.length}, unanswered ${retries.length} (${retried.length} committed before the crash, ${inFlight} not: their retries answered ${JSON.stringify(countBy(inFlightStatuses))})`,
+  );
+  console.log(
+    `orders ${orderCount}, duplicates ${duplicates}, retries answered with the original result ${answeredWithOriginal.length}/${retried.length}`,
+  );
+  for (const r of retried.filter((r) => !answeredWithOriginal.includes(r))) {
+    console.log(`  not answered with its order: ${r.attempt.key} -> ${JSON.stringify(r.outcome)}`);
+  }
+  if (duplicates !== 0 || answeredWithOriginal.length !== retried.length || retried.length === 0 || crashPoints !== crashes)
+    process.exitCode = 1;
+} finally {
+  rmSync(persistTo, { recursive: true, force: true });
+}
+
+/** Every committed order result in D1: Idempotency-Key -> order number. */
+async function committedOrders(persistTo: string): Promise<Map<string, string>> {
+  return withLocalBindings(
+    async (env) => {
+      const { results } = await env.DB.prepare("SELECT idempotency_key AS key, response FROM idempotency_results").all<{
+        key: string;
+        response: string;
+      }>();
+      return new Map(
+        results.map((r) => [r.key, (JSON.parse(JSON.parse(r.response).body) as { data: { orderNumber: string } }).data.orderNumber]),
+      );
+    },
+    { persistTo },
+  );
+}
+
+function countBy(values: number[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
