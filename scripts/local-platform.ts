@@ -50,8 +50,12 @@ export function applyLocalMigrations(state: LocalState = {}): void {
   wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs(state)]);
 }
 
+/**
+ * `wrangler dev` on `port`. ISSUER follows the port (wrangler.toml's value names 8787): discovery, the token
+ * endpoint and the /docs Authorize dialog must point to this very server, or OIDC clients refuse the issuer.
+ */
 export function wranglerDevArgs(port: string, state: LocalState = {}): string[] {
-  return ["dev", "--port", port, "--ip", "127.0.0.1", ...persistArgs(state)];
+  return ["dev", "--port", port, "--ip", "127.0.0.1", ...persistArgs(state), "--var", `ISSUER:http://localhost:${port}/auth`];
 }
 
 /** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */

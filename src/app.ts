@@ -1,4 +1,4 @@
-import { authRoutes } from "./auth/routes";
+import { authRoutes, wellKnownMetadataRoutes } from "./auth/routes";
 import { catalogRoutes } from "./catalog/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
@@ -46,6 +46,7 @@ export function createApp() {
   app.use(`${API_BASE}/*`, requireJsonBody);
   app.route("/", healthRoutes);
   app.route("/auth", authRoutes);
+  app.route("/", wellKnownMetadataRoutes);
   app.route(API_BASE, customerApi);
   openApiDocumentRoute(app, API_BASE);
   app.notFound(methodNotAllowedOrNotFound(app.router));

@@ -48,7 +48,8 @@ const PUBLIC_CACHE = { "Cache-Control": "public, max-age=300" };
 function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: string, basicUsed = false) {
   const status = error === "invalid_client" ? 401 : 400;
   const headers: Record<string, string> = { ...NO_STORE };
-  if (status === 401) headers["WWW-Authenticate"] = basicUsed ? `Basic realm="medparts"` : `Bearer realm="medparts"`;
+  // RFC 6749 section 5.2: a challenge only answers HTTP Basic client authentication, with its own scheme.
+  if (status === 401 && basicUsed) headers["WWW-Authenticate"] = `Basic realm="medparts"`;
   return c.json({ error, error_description: description }, status, headers);
 }
 
@@ -96,6 +97,40 @@ const jwksRoute = createRoute({
     },
   },
 });
+
+/** RFC 8414 authorization server metadata: what the OIDC discovery document says that applies to OAuth 2.0. */
+function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    token_endpoint: `${issuer}/oauth2/token`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    grant_types_supported: ["client_credentials"],
+    response_types_supported: ["token"],
+    token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+    scopes_supported: [...SCOPES],
+  };
+}
+
+const metadataRoute = (path: string, summary: string) =>
+  createRoute({
+    method: "get",
+    path,
+    tags: ["Authentication"],
+    summary,
+    security: [],
+    responses: {
+      200: {
+        description: "Authorization server metadata (RFC 8414)",
+        content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("AuthorizationServerMetadata") } },
+      },
+    },
+  });
+
+/** RFC 8414 section 3: for the issuer `{origin}/auth` the metadata lives at `{origin}/.well-known/oauth-authorization-server/auth`. */
+export const wellKnownMetadataRoutes = createRouter().openapi(
+  metadataRoute("/.well-known/oauth-authorization-server/auth", "Authorization server metadata (RFC 8414 location for the /auth issuer)"),
+  (c) => c.json(authorizationServerMetadata(c.env.ISSUER), 200, PUBLIC_CACHE),
+);
 
 const discoveryRoute = createRoute({
   method: "get",
@@ -155,18 +190,16 @@ export const authRoutes = createRouter()
   .openapi(discoveryRoute, (c) =>
     c.json(
       {
-        issuer: c.env.ISSUER,
-        token_endpoint: `${c.env.ISSUER}/oauth2/token`,
-        jwks_uri: `${c.env.ISSUER}/.well-known/jwks.json`,
-        grant_types_supported: ["client_credentials"],
-        response_types_supported: ["token"],
+        ...authorizationServerMetadata(c.env.ISSUER),
         subject_types_supported: ["public"],
-        token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
         id_token_signing_alg_values_supported: ["RS256"],
         token_endpoint_auth_signing_alg_values_supported: ["RS256"],
-        scopes_supported: [...SCOPES],
       },
       200,
       PUBLIC_CACHE,
     ),
+  )
+  .openapi(
+    metadataRoute("/.well-known/oauth-authorization-server", "Authorization server metadata (RFC 8414), beside the OIDC discovery"),
+    (c) => c.json(authorizationServerMetadata(c.env.ISSUER), 200, PUBLIC_CACHE),
   );

@@ -21,7 +21,7 @@ import {
   ProblemSchema,
 } from "../platform/schemas";
 import { type CreateOrderCommand, createOrder, type OrderCreated } from "./create";
-import { ORDER_LIMITS, PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "./options";
+import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD_CODES } from "./options";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -86,15 +86,7 @@ const CreateOrderSchema = z
       seen.add(item.priceOptionId);
     });
     const { payment } = body;
-    if (!payment) {
-      if (!body.poNumber)
-        ctx.addIssue({
-          code: "custom",
-          path: ["poNumber"],
-          message: "Give poNumber, or payment with paymentMethod (and poNumber for PO).",
-        });
-      return;
-    }
+    if (!payment) return; // spec 4.7: both forms are optional (docs/decisions.md: the default payment method)
     if (payment.paymentMethod === "PO" && !payment.poNumber && !body.poNumber) {
       ctx.addIssue({ code: "custom", path: ["payment", "poNumber"], message: "Required when paymentMethod is PO." });
     }
@@ -106,6 +98,9 @@ const CreateOrderSchema = z
 
 type CreateOrderBody = z.infer<typeof CreateOrderSchema>;
 
+/** Without `payment`: a top-level PO number means payment by PO; no PO number at all, the account's net terms. */
+const defaultPaymentMethod = (poNumber: string | null | undefined): PaymentMethod => (poNumber ? "PO" : "NET_TERMS");
+
 function toCommand(body: CreateOrderBody): CreateOrderCommand {
   return {
     requesterId: body.requesterId,
@@ -114,7 +109,7 @@ function toCommand(body: CreateOrderBody): CreateOrderCommand {
     shippingAddressId: body.shippingAddressId,
     billingAddressId: body.billingAddressId,
     shippingMethod: body.shippingMethod,
-    paymentMethod: body.payment?.paymentMethod ?? "PO",
+    paymentMethod: body.payment?.paymentMethod ?? defaultPaymentMethod(body.poNumber),
     poNumber: body.payment?.poNumber ?? body.poNumber ?? null,
     notes: body.notes ?? null,
     lines: body.quoteItems.map((item) => ({ ...item, requiredFields: item.requiredFields ?? [] })),
@@ -140,10 +135,10 @@ const createOrderRoute = createRoute({
   ...scopedAccess("orders:write", idempotent),
   request: {
     headers: z.object({
-      [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z
-        .string()
-        .regex(UUID_WITH_DASHES)
-        .openapi({ description: "UUID (with dashes), one per logical order; results are replayed for 24 hours" }),
+      [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z.string().regex(UUID_WITH_DASHES).openapi({
+        description: "UUID (with dashes), one per logical order; results are replayed for 24 hours",
+        example: "3f1c2a4e-8b7d-4c6e-9a1f-2b3c4d5e6f70",
+      }),
     }),
     body: { required: true, content: { "application/json": { schema: CreateOrderSchema } } },
   },

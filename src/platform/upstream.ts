@@ -28,14 +28,15 @@ export interface UpstreamFailure {
 }
 
 const TIMEOUT = /time[d]?[ -]?out|exceeded timeout/i;
-// D1 errors that are bugs in our queries or data, not an unavailable database: they stay 500.
-const D1_PROGRAMMING_ERROR =
-  /^D1_(TYPE_ERROR|COLUMN_NOTFOUND)|constraint failed|syntax error|no such (table|column)|SQLITE_(CONSTRAINT|MISMATCH|RANGE)/i;
+// D1 errors that say the database could not serve the query just now, so a retry may succeed. Any other D1 error
+// (a constraint, a type, "LIKE or GLOB pattern too complex", ...) is about the query or the data: retrying it
+// cannot help, so it stays a 500 and never becomes a 503 that clients are told to retry.
+const D1_TRANSIENT = /network connection lost|overloaded|timed? ?out|exceeded timeout|was reset|unavailable|try again later/i;
 const MAX_CAUSE_DEPTH = 5;
 
 function serviceOf(err: Error): UpstreamService | null {
   const message = err.message;
-  if (/^D1_|D1_ERROR|^D1 DB /.test(message)) return D1_PROGRAMMING_ERROR.test(message) ? null : "D1";
+  if (/^D1_|D1_ERROR|^D1 DB /.test(message)) return D1_TRANSIENT.test(message) ? "D1" : null;
   if (/^KV (GET|PUT|DELETE|LIST|get|put|delete|list)/.test(message)) return "KV";
   // The runtime flags Durable Object infrastructure errors (and lost connections) with these properties.
   const flags = err as Error & { retryable?: unknown; overloaded?: unknown };

@@ -10,7 +10,7 @@ import { printClause } from "./printer";
  * Compiles a parsed query into one SQL condition (undefined for an empty query) with every value a
  * bound parameter. Clauses are ANDed. Semantics, per clause:
  * - `:` on Token/String: case-insensitive equality of the whole value (SQLite NOCASE: ASCII letters).
- * - `~`: case-insensitive substring (LIKE with %, _ and \ in the operand escaped).
+ * - `~`: case-insensitive substring (`instr` on lower-cased text: any operand length, no wildcard characters).
  * - Numeric and DateTime: `:` equality, `> < >= <=` ranges; a date covers its whole UTC day.
  * - `field:null` matches a missing value, `-field:null` a present one.
  * - `-clause` is the exact complement of `clause`: it also matches records where the field is
@@ -62,7 +62,8 @@ function predicate(field: SearchField, clause: Clause): SQL {
     case "Token":
     case "String":
       if (clause.operator === "~") {
-        return sql`${column} like ${`%${escapeLike(substringOperand(field, clause))}%`} escape '\\'`;
+        // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, and no character of the operand is special.
+        return sql`instr(lower(${column}), lower(${substringOperand(field, clause)})) > 0`;
       }
       return sql`${column} = ${textOperand(field, clause)} collate nocase`;
     case "Numeric":
@@ -103,9 +104,4 @@ function compare(column: SQLiteColumn, operator: Operator, value: number | strin
     case "~":
       throw new Error("unreachable: ~ is rejected for this field type");
   }
-}
-
-/** Makes LIKE's wildcards and the escape character literal. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, "\\$&");
 }

@@ -102,6 +102,8 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /health/ready": { noTenantData: "readiness probe, no parameters" },
   "get /auth/.well-known/jwks.json": { noTenantData: "public signing keys" },
   "get /auth/.well-known/openid-configuration": { noTenantData: "public discovery document" },
+  "get /auth/.well-known/oauth-authorization-server": { noTenantData: "public authorization server metadata (RFC 8414)" },
+  "get /.well-known/oauth-authorization-server/auth": { noTenantData: "public authorization server metadata (RFC 8414)" },
   "get /customer/api/openapi.json": { noTenantData: "public API description" },
   "get /customer/api/manufacturers/search": { noTenantData: "manufacturers are the shared catalog, not tenant data" },
 

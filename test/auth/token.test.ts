@@ -3,7 +3,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
-import { type ClientCredentials, call, json, newClient, requestToken, TENANT_A } from "../helpers/api";
+import { BASE_URL, type ClientCredentials, call, json, newClient, requestToken, TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
 const TOKEN = "/auth/oauth2/token";
@@ -71,7 +71,15 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
       expect(res.status).toBe(401);
       await expectMatchesContract(res, "POST", TOKEN);
       expect(await json(res)).toEqual({ error: "invalid_client", error_description: "Client authentication failed." });
+      // RFC 6749 section 5.2: client_secret_post gets no challenge (a Bearer one would read as a token error).
+      expect(res.headers.get("WWW-Authenticate")).toBeNull();
     }
+  });
+
+  it("a failed HTTP Basic client authentication is challenged with the Basic scheme", async () => {
+    const res = await tokenRequest("grant_type=client_credentials", { Authorization: `Basic ${btoa(`${creds.clientId}:wrong`)}` });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toBe('Basic realm="medparts"');
   });
 
   it("unsupported grant type is 400 unsupported_grant_type", async () => {
@@ -151,6 +159,18 @@ describe("discovery", () => {
       token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
       id_token_signing_alg_values_supported: ["RS256"],
     });
+  });
+
+  it("publishes RFC 8414 authorization server metadata beside the discovery and at the RFC 8414 location", async () => {
+    const discovery = await json(await call(null, "/auth/.well-known/openid-configuration"));
+    for (const path of ["/auth/.well-known/oauth-authorization-server", `${BASE_URL}/.well-known/oauth-authorization-server/auth`]) {
+      const res = await call(null, path);
+      expect(res.status).toBe(200);
+      await expectMatchesContract(res, "GET", path);
+      const metadata = await json(res);
+      expect(metadata).toMatchObject({ issuer: env.ISSUER, token_endpoint: discovery.token_endpoint, jwks_uri: discovery.jwks_uri });
+      for (const [field, value] of Object.entries(metadata)) expect(discovery[field], field).toEqual(value);
+    }
   });
 
   it("JWKS also publishes previous keys during rotation", async () => {

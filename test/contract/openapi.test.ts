@@ -6,7 +6,7 @@ import { call } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 
 /** Public operations: everything else must declare the oauth2 scheme with one of our scopes. */
-const PUBLIC = /^(get|post) \/(health\/|auth\/|customer\/api\/openapi\.json$)/;
+const PUBLIC = /^(get|post) \/(health\/|auth\/|\.well-known\/|customer\/api\/openapi\.json$)/;
 /** Operations that must require an Idempotency-Key (spec 8), whenever the app serves them. */
 const IDEMPOTENT = ["post /customer/api/orders"];
 
@@ -56,6 +56,39 @@ describe("GET /customer/api/openapi.json", () => {
     expect(Object.keys(components?.headers ?? {}).sort()).toEqual(
       ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "X-Correlation-Id", "X-Idempotency-Cached"].sort(),
     );
+  });
+
+  it("every pattern compiles as an ECMA-262 regex without flags and accepts its example (parameters and schemas)", async () => {
+    const found: { where: string; pattern: string; examples: unknown[] }[] = [];
+    const walk = (node: unknown, where: string, examples: unknown[]) => {
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${where}/${i}`, []);
+        return;
+      }
+      if (!node || typeof node !== "object") return;
+      const object = node as Record<string, unknown>;
+      const own = [
+        ...examples,
+        ...("example" in object ? [object.example] : []),
+        ...(Array.isArray(object.examples) ? object.examples : []),
+      ];
+      if (typeof object.pattern === "string") found.push({ where, pattern: object.pattern, examples: own });
+      for (const [key, value] of Object.entries(object)) {
+        // A parameter's example belongs to its schema.
+        walk(value, `${where}/${key}`, key === "schema" && "example" in object ? [object.example] : []);
+      }
+    };
+    walk(await servedDocument(), "#", []);
+    expect(found.map((f) => f.where)).toEqual(expect.arrayContaining([expect.stringContaining("/orders/post/parameters")]));
+    for (const { where, pattern, examples } of found) {
+      const regex = new RegExp(pattern); // throws on anything that is not a flag-free ECMA-262 pattern
+      for (const example of examples.filter((e) => typeof e === "string"))
+        expect(regex.test(example as string), `${where}: ${example}`).toBe(true);
+    }
+    const idempotencyKey = found.find((f) => f.where.includes("/orders/post/parameters"))!;
+    expect(new RegExp(idempotencyKey.pattern).test(crypto.randomUUID())).toBe(true);
+    expect(new RegExp(idempotencyKey.pattern).test(crypto.randomUUID().toUpperCase())).toBe(true);
+    expect(idempotencyKey.examples.length).toBeGreaterThan(0);
   });
 
   it("every operation: unique operationId, security as intended, a success response, headers and platform errors", async () => {

@@ -52,6 +52,9 @@ export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
   return token;
 }
 
+/** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata. */
+export const OUTSIDE_API = /^\/(auth|health|\.well-known)(\/|$)/;
+
 /** Calls the public HTTP surface the way an integrator does. */
 export async function call(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
@@ -61,7 +64,7 @@ export async function call(token: string | null, path: string, init: RequestInit
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(init.json);
   }
-  const url = path.startsWith("http") ? path : path.startsWith("/auth") || path.startsWith("/health") ? BASE_URL + path : API + path;
+  const url = path.startsWith("http") ? path : OUTSIDE_API.test(path) ? BASE_URL + path : API + path;
   return SELF.fetch(url, { ...init, headers, body });
 }
 

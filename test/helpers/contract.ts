@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/platform/openapi/document";
-import { API, call } from "./api";
+import { API, call, OUTSIDE_API } from "./api";
 
 /**
  * Contract checks against the served OpenAPI document (GET /customer/api/openapi.json): what an
@@ -46,7 +46,7 @@ export function operationsOf(document: OpenApiDocument): DocumentedOperation[] {
 
 function absolutePath(path: string): string {
   const bare = path.startsWith("http") ? new URL(path).pathname : path.split("?")[0]!;
-  if (bare.startsWith("/auth") || bare.startsWith("/health") || bare.startsWith(new URL(API).pathname)) return bare;
+  if (path.startsWith("http") || OUTSIDE_API.test(bare) || bare.startsWith(new URL(API).pathname)) return bare;
   return new URL(API).pathname + bare;
 }
 

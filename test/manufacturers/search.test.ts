@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANUFACTURERS } from "../../src/seed/catalog";
-import { TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
 import { allPages, searchData, sortedLike } from "../helpers/search";
 
 async function names(q: string, extra: Record<string, string> = {}, tenantId = TENANT_A): Promise<string[]> {
@@ -79,5 +80,34 @@ describe("GET /manufacturers/search: LIKE wildcards in ~ are literal", () => {
   it("escapes the backslash", async () => {
     expect(await names('name~"k\\\\S"')).toEqual(["Back\\Slash Devices"]);
     expect(await names('name:"back\\\\slash devices"')).toEqual(["Back\\Slash Devices"]);
+  });
+});
+
+describe("GET /manufacturers/search: ~ operands of any length the limits allow (D1 refuses LIKE patterns over 50 bytes)", () => {
+  const longName = "Consolidated Biomedical Replacement Parts And Service Company Of North America";
+
+  beforeAll(async () => {
+    await env.DB.prepare("insert into manufacturers (id, name) values (9101, ?)").bind(longName).run();
+  });
+  afterAll(async () => {
+    await env.DB.prepare("delete from manufacturers where id = 9101").run();
+  });
+
+  it("finds a 70-byte substring and answers 200 with nothing for a long one that matches nothing", async () => {
+    const operand = longName.slice(5, 75).toUpperCase();
+    expect(new TextEncoder().encode(operand).length).toBeGreaterThan(50);
+    expect(await names(`name~"${operand}"`)).toEqual([longName]);
+    expect(await names(`name~"${"x".repeat(300)}"`)).toEqual([]);
+  });
+
+  it("GET /users/search ~ and POST /users/search emailContains take a long operand too", async () => {
+    const long = "stmarys.example.org".repeat(4);
+    expect((await searchData(await tokenFor(TENANT_A), "/users/search", { q: `email~"${long}"` })).items).toEqual([]);
+    const res = await contractCall(await tokenFor(TENANT_A), "/users/search", {
+      method: "POST",
+      json: { filters: { emailContains: long } },
+    });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data.users).toEqual([]);
   });
 });

@@ -125,6 +125,27 @@ describe("POST /orders: success", () => {
     expect(doc).toEqual({ carrier_name: "UPS", service_level: "Next Day Air" });
   });
 
+  it("takes neither poNumber nor payment (both optional, spec 4.7): billed on net terms, no PO number", async () => {
+    const quote = await issueQuote("MP-0000005");
+    const res = await placeOrder(orderBody([lineFor(quote)], JSMITH, { poNumber: undefined }));
+    expect(res.status).toBe(201);
+    expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ payment_method: "NET_TERMS", po_number: null });
+  });
+
+  it("a top-level poNumber alone means payment by PO", async () => {
+    const quote = await issueQuote("MP-0000006");
+    const res = await placeOrder(orderBody([lineFor(quote)], JSMITH, { poNumber: "PO-TOP" }));
+    expect(res.status).toBe(201);
+    expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ payment_method: "PO", po_number: "PO-TOP" });
+  });
+
+  it("rejects a price with more than two decimal places exactly as sent (400), however small the excess", async () => {
+    const quote = await issueQuote("MP-0000007");
+    const res = await placeOrder(orderBody([{ ...lineFor(quote), price: quote.price + 0.000000001 }], JSMITH));
+    expect(res.status).toBe(400);
+    expect((await json(res)).errors).toHaveProperty(["quoteItems[0].price"]);
+  });
+
   it("takes the PO number from payment when paymentMethod is PO", async () => {
     const quote = await issueQuote("MP-0000004");
     const res = await placeOrder(

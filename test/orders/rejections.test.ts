@@ -91,7 +91,6 @@ describe("POST /orders: 400 validation, nothing written", () => {
     ["negative facilityId", () => valid({ facilityId: -1001 }), "facilityId"],
     ["missing shippingMethod", () => without("shippingMethod"), "shippingMethod"],
     ["unknown shippingMethod", () => valid({ shippingMethod: "TELEPORT" }), "shippingMethod"],
-    ["neither poNumber nor payment", () => without("poNumber"), "poNumber"],
     ["payment PO without a PO number", () => valid({ poNumber: undefined, payment: { paymentMethod: "PO" } }), "payment.poNumber"],
     ["unknown paymentMethod", () => valid({ payment: { paymentMethod: "BITCOIN" } }), "payment.paymentMethod"],
     ["two different PO numbers", () => valid({ payment: { paymentMethod: "PO", poNumber: "OTHER" } }), "poNumber"],

@@ -86,6 +86,8 @@ describe("recognizing upstream failures", () => {
     expect(classifyUpstreamFailure(new Error("D1_ERROR: no such column: nope"))).toBeNull();
     expect(classifyUpstreamFailure(new Error("D1_TYPE_ERROR: Type 'object' not supported for value 'x'"))).toBeNull();
     expect(classifyUpstreamFailure(new Error("D1_ERROR: UNIQUE constraint failed: orders.id"))).toBeNull();
+    // D1 refuses LIKE patterns over 50 bytes: permanent for that query, so never a 503 to retry.
+    expect(classifyUpstreamFailure(new Error("D1_ERROR: LIKE or GLOB pattern too complex: SQLITE_ERROR"))).toBeNull();
     expect(classifyUpstreamFailure(new TypeError("Cannot read properties of undefined"))).toBeNull();
   });
 

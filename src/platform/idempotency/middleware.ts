@@ -17,8 +17,8 @@ export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENCY_CACHED_HEADER = "X-Idempotency-Cached";
 export const PROCESSING_MESSAGE = "the request is currently being processed";
 export const MISMATCH_MESSAGE = "the Idempotency-Key was already used with a different request body";
-/** Any UUID version, with dashes, either case. */
-export const UUID_WITH_DASHES = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Any UUID version, with dashes, either case. No regex flags: the OpenAPI document publishes the pattern as is. */
+export const UUID_WITH_DASHES = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** The Durable Object of one key. The name carries the tenant, so equal keys of two tenants never meet. */
 export function idempotencyStore(env: Pick<Bindings, "IDEMPOTENCY">, tenantId: number, key: string) {

@@ -1,0 +1,9 @@
+import { describe, expect, it } from "vitest";
+import { wranglerDevArgs } from "../../scripts/local-platform";
+
+describe("local runs (npm start, bench, e2e)", () => {
+  it("derive ISSUER from the port, so discovery and tokens name the server that serves them", () => {
+    expect(wranglerDevArgs("9123")).toEqual(expect.arrayContaining(["--port", "9123", "--var", "ISSUER:http://localhost:9123/auth"]));
+    expect(wranglerDevArgs("8787").join(" ")).toContain("ISSUER:http://localhost:8787/auth");
+  });
+});
