@@ -13,6 +13,9 @@ const payloadTooLarge = (maxBytes: number) =>
 export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const body = c.req.raw.body;
   if (!body) return next();
+  // A body on GET or HEAD means nothing (RFC 9110 9.3.1) and no route reads one: it is ignored, never rebuilt into a
+  // Request (which throws for these methods and made any such request a 500).
+  if (c.req.method === "GET" || c.req.method === "HEAD") return next();
   const maxBytes = appConfig(c.env).MAX_BODY_BYTES;
   const declared = Number(c.req.header("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);

@@ -1,0 +1,56 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { type FieldErrors, ValidationError } from "./errors";
+import { fieldPath } from "./zod-errors";
+
+/** A UTF-16 surrogate without its pair: JSON can carry one (`"\ud800"`), UTF-8 storage cannot, and D1 would alter it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MESSAGE = "Must be well-formed Unicode text: it contains a lone UTF-16 surrogate.";
+const MAX_REPORTED = 20;
+
+type Trail = { key: PropertyKey; parent: Trail } | null;
+
+function pathOf(trail: Trail): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at = trail; at; at = at.parent) path.unshift(at.key);
+  return path;
+}
+
+/**
+ * Refuses (400, validation form) a JSON body any of whose strings or keys is ill-formed Unicode, wherever it is:
+ * stored text must come back as it was sent, or searching by the submitted value finds nothing. A body that is not
+ * JSON is left to the route's validation, which reports it.
+ */
+export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
+  let body: unknown;
+  try {
+    body = await c.req.json(); // hono caches the parsed body for the route's validator
+  } catch {
+    return;
+  }
+  const errors: FieldErrors = {};
+  let reported = 0;
+  const report = (at: Trail) => {
+    errors[fieldPath(pathOf(at), "body")] = [MESSAGE];
+    reported++;
+  };
+  // Iterative, with the path kept as a trail of parents: bodies may nest hundreds of thousands deep.
+  const pending: [unknown, Trail][] = [[body, null]];
+  while (pending.length > 0 && reported < MAX_REPORTED) {
+    const [value, trail] = pending.pop()!;
+    if (typeof value === "string") {
+      if (LONE_SURROGATE.test(value)) report(trail);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        pending.push([item, { key: i, parent: trail }]);
+      });
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        const at = { key, parent: trail };
+        if (LONE_SURROGATE.test(key)) report(at);
+        pending.push([item, at]);
+      }
+    }
+  }
+  if (reported > 0) throw new ValidationError(errors, "The request body has text that is not well-formed Unicode.");
+}
