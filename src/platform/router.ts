@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { ValidationError } from "./errors";
+import { type FieldErrors, ValidationError } from "./errors";
 import { fieldErrorsFromZod } from "./zod-errors";
 
 /**
@@ -9,11 +9,20 @@ import { fieldErrorsFromZod } from "./zod-errors";
  */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
+    defaultHook: (result, c) => {
       if (!result.success) {
         const root = result.target === "json" ? "body" : result.target;
-        throw new ValidationError(fieldErrorsFromZod(result.error, root));
+        const errors = fieldErrorsFromZod(result.error, root);
+        if (result.target === "query") nameRepeatedParameters(errors, c.req.queries());
+        throw new ValidationError(errors);
       }
     },
   });
+}
+
+/** `?limit=1&limit=2` reaches the schema as an array: say which parameter is repeated instead of "received array". */
+function nameRepeatedParameters(errors: FieldErrors, queries: Record<string, string[]>): void {
+  for (const [name, values] of Object.entries(queries)) {
+    if (values.length > 1 && errors[name]) errors[name] = [`The query parameter ${name} is given ${values.length} times; give it once.`];
+  }
 }

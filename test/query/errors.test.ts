@@ -166,6 +166,15 @@ describe("search errors: parameters are 400 validation problems", () => {
     });
   });
 
+  it("a repeated query parameter is named as repeated, not reported as a type error", async () => {
+    const res = await contractCall(await tokenFor(TENANT_A), "/manufacturers/search?limit=1&limit=2&sortDir=Asc&sortDir=Desc");
+    const body = await expectProblem(res, 400);
+    expect(body.errors).toEqual({
+      limit: ["The query parameter limit is given 2 times; give it once."],
+      sortDir: ["The query parameter sortDir is given 2 times; give it once."],
+    });
+  });
+
   it("limit 1 and 100 are accepted", async () => {
     const token = await tokenFor(TENANT_A);
     for (const limit of ["1", "100"]) expect((await searchRaw(token, "/manufacturers/search", { limit })).status).toBe(200);
