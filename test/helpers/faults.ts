@@ -60,23 +60,30 @@ export type Fault = keyof typeof FAULTS | keyof typeof STEP_FAULTS;
 
 export const isFault = (name: string): name is Fault => Object.hasOwn(FAULTS, name) || Object.hasOwn(STEP_FAULTS, name);
 
-/** Durable Object stubs of `namespace` whose named methods are replaced. */
-function namespaceWith<T extends object>(namespace: T, methods: Record<string, (...args: unknown[]) => Promise<unknown>>): T {
-  const stub = (value: object) =>
-    new Proxy(value, {
-      get(obj, prop, receiver) {
-        if (typeof prop === "string" && Object.hasOwn(methods, prop)) return methods[prop];
-        return Reflect.get(obj, prop, receiver);
-      },
-    });
+/** The namespace with every stub it hands out (`get`, `getByName`) passed through `wrapStub`; ids keep working. */
+function mapStubs<T extends object>(namespace: T, wrapStub: (stub: object) => object): T {
   return new Proxy(namespace, {
     get(obj, prop, receiver) {
       const value: unknown = Reflect.get(obj, prop, receiver);
       if (typeof value !== "function") return value;
-      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => stub(value.apply(obj, args) as object);
+      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => wrapStub(value.apply(obj, args) as object);
       return value.bind(obj);
     },
   });
+}
+
+/** Durable Object stubs of `namespace` whose named methods are replaced. */
+function namespaceWith<T extends object>(namespace: T, methods: Record<string, (...args: unknown[]) => Promise<unknown>>): T {
+  return mapStubs(
+    namespace,
+    (stub) =>
+      new Proxy(stub, {
+        get(obj, prop, receiver) {
+          if (typeof prop === "string" && Object.hasOwn(methods, prop)) return methods[prop];
+          return Reflect.get(obj, prop, receiver);
+        },
+      }),
+  );
 }
 
 /** Every function-valued property of `target` rejects with `fail()`; `wrap` lets chained objects (statements, stubs) fail too. */
@@ -101,16 +108,8 @@ function failingD1(db: D1Database, fail: () => Error): D1Database {
 }
 
 function failingNamespace<T extends object>(namespace: T, fail: () => Error): T {
-  const stub = (value: unknown) => failing(value as DurableObjectStub, fail);
   // idFromName and friends keep working: the failure is in reaching the object.
-  return new Proxy(namespace, {
-    get(obj, prop, receiver) {
-      const value: unknown = Reflect.get(obj, prop, receiver);
-      if (typeof value !== "function") return value;
-      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => stub(value.apply(obj, args));
-      return value.bind(obj);
-    },
-  });
+  return mapStubs(namespace, (stub) => failing(stub, fail));
 }
 
 /** The bindings with the faulty service wrapped; the others untouched. */
