@@ -56,6 +56,7 @@ function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: stri
 const tokenRoute = createRoute({
   method: "post",
   path: "/oauth2/token",
+  security: [],
   tags: ["Authentication"],
   summary: "OAuth 2.0 client credentials grant: issues an RS256 JWT access token valid 3600 s",
   description:
@@ -88,6 +89,7 @@ const tokenRoute = createRoute({
 const jwksRoute = createRoute({
   method: "get",
   path: "/.well-known/jwks.json",
+  security: [],
   tags: ["Authentication"],
   summary: "Public keys that verify access tokens",
   responses: {
@@ -135,6 +137,7 @@ export const wellKnownMetadataRoutes = createRouter().openapi(
 const discoveryRoute = createRoute({
   method: "get",
   path: "/.well-known/openid-configuration",
+  security: [],
   tags: ["Authentication"],
   summary: "OpenID Connect discovery document",
   responses: {

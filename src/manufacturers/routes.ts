@@ -5,19 +5,20 @@ import { PaginationSchema } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { envelopeSchema } from "../platform/schemas";
-import { getPage, SearchQueryParamsSchema } from "../query/params";
+import { getPage, searchQueryParams } from "../query/params";
 import { searchErrorResponses } from "../query/responses";
 import { searchManufacturers } from "./search";
+import { manufacturerSearch } from "./search-fields";
 
 const ManufacturerSchema = z.object({ manufacturerId: z.number().int(), name: z.string() }).openapi("Manufacturer");
 
 const searchRoute = createRoute({
   method: "get",
   path: "/manufacturers/search",
-  tags: ["Search"],
+  tags: ["Manufacturers"],
   summary: "Search manufacturers (global list) with the q language",
   ...scopedAccess("manufacturers:read"),
-  request: { query: SearchQueryParamsSchema },
+  request: { query: searchQueryParams(manufacturerSearch, 'name~"med" AND -name:"Medtronic"') },
   responses: {
     200: {
       description: "A page of manufacturers",

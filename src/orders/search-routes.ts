@@ -5,9 +5,10 @@ import { PaginationSchema } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { envelopeSchema } from "../platform/schemas";
-import { getPage, SearchQueryParamsSchema } from "../query/params";
+import { getPage, searchQueryParams } from "../query/params";
 import { searchErrorResponses } from "../query/responses";
 import { parseOrderIncludes, searchOrders } from "./search";
+import { orderSearch } from "./search-fields";
 
 const OrderLineSchema = z
   .object({
@@ -58,7 +59,7 @@ const OrderSearchRecordSchema = z
   })
   .openapi("OrderSearchRecord");
 
-const OrderSearchParamsSchema = SearchQueryParamsSchema.extend({
+const OrderSearchParamsSchema = searchQueryParams(orderSearch, 'status:"Ordered" AND orderDate>="2026-01-01"').extend({
   include: z
     .string()
     .max(200)
@@ -73,7 +74,7 @@ const OrderSearchParamsSchema = SearchQueryParamsSchema.extend({
 const searchRoute = createRoute({
   method: "get",
   path: "/orders/search",
-  tags: ["Search"],
+  tags: ["Orders"],
   summary: "Search the tenant's orders with the q language",
   ...scopedAccess("orders:read"),
   request: { query: OrderSearchParamsSchema },

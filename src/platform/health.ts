@@ -8,6 +8,7 @@ const HealthSchema = z
 const live = createRoute({
   method: "get",
   path: "/health/live",
+  security: [],
   tags: ["Health"],
   summary: "Liveness: the Worker is serving requests. No token.",
   responses: { 200: { description: "Alive", content: { "application/json": { schema: HealthSchema } } } },
@@ -16,6 +17,7 @@ const live = createRoute({
 const ready = createRoute({
   method: "get",
   path: "/health/ready",
+  security: [],
   tags: ["Health"],
   summary: "Readiness: the database answers. No token.",
   responses: {

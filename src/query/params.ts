@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS, type SortDirection } from "../platform/pagination";
+import type { SearchResource } from "./fields";
 
 /**
  * Query parameters shared by every GET search endpoint (spec 4.11). Out-of-range values are a 400
@@ -16,6 +17,14 @@ const wholeNumber = (min: number, max: number, message: string) =>
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message));
 
+/** The GET search parameters of one resource: its own `q` example and its sortable fields as the `sortBy` enum. */
+export function searchQueryParams(resource: SearchResource, qExample: string) {
+  return SearchQueryParamsSchema.extend({
+    q: SearchQueryParamsSchema.shape.q.openapi({ example: qExample }),
+    sortBy: SearchQueryParamsSchema.shape.sortBy.openapi({ enum: resource.sortableNames() }),
+  });
+}
+
 export const SearchQueryParamsSchema = z.object({
   q: z
     .string()
@@ -24,7 +33,6 @@ export const SearchQueryParamsSchema = z.object({
     .openapi({
       param: { name: "q", in: "query" },
       description: "Query in the q language: `<clause> [AND <clause>]*`, clause `[-]<field><op><value>`. See docs/api.md.",
-      example: 'name~"med" AND -name:"Medtronic"',
     }),
   limit: wholeNumber(1, GET_MAX_LIMIT, `Must be a whole number from 1 to ${GET_MAX_LIMIT}.`)
     .optional()

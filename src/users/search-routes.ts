@@ -6,7 +6,7 @@ import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { envelopeSchema } from "../platform/schemas";
 import { bodyFiltersFor, bodyFiltersSchema, queryFromFilters } from "../query/body-filters";
-import { getPage, SearchQueryParamsSchema } from "../query/params";
+import { getPage, searchQueryParams } from "../query/params";
 import { searchErrorResponses } from "../query/responses";
 import { planQuery, planSearch } from "../query/search";
 import { searchUsers } from "./search";
@@ -27,10 +27,10 @@ const UserSearchRecordSchema = z
 const searchRoute = createRoute({
   method: "get",
   path: "/users/search",
-  tags: ["Search"],
+  tags: ["Users"],
   summary: "Search the tenant's users with the q language",
   ...scopedAccess("users:read"),
-  request: { query: SearchQueryParamsSchema },
+  request: { query: searchQueryParams(userSearch, 'lastName~"smi" AND -email:null') },
   responses: {
     200: {
       description: "A page of users",
@@ -71,7 +71,7 @@ const PostSearchBodySchema = z
 const postSearchRoute = createRoute({
   method: "post",
   path: "/users/search",
-  tags: ["Search"],
+  tags: ["Users"],
   summary: "Search the tenant's users with body filters; pagination is normalized silently",
   ...scopedAccess("users:read"),
   request: { body: { required: true, content: { "application/json": { schema: PostSearchBodySchema } } } },

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { SCOPES } from "../../src/platform/principal";
-import { call } from "../helpers/api";
+import { call, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 
 /** Public operations: everything else must declare the oauth2 scheme with one of our scopes. */
@@ -91,6 +91,34 @@ describe("GET /customer/api/openapi.json", () => {
     expect(idempotencyKey.examples.length).toBeGreaterThan(0);
   });
 
+  it("every tag an operation uses is declared, and every declared tag has an operation", async () => {
+    const document = await servedDocument();
+    const used = new Set(operationsOf(document).flatMap((o) => o.operation.tags ?? []));
+    const declared = new Set((document.tags ?? []).map((t: { name: string }) => t.name));
+    expect([...used].sort()).toEqual([...declared].sort());
+  });
+
+  it("each GET search's q example is a query its endpoint accepts; sortBy lists the sortable fields", async () => {
+    const document = await servedDocument();
+    const searches = operationsOf(document).filter((o) => o.method === "get" && o.path.endsWith("/search"));
+    expect(searches.length).toBe(3);
+    const token = await tokenFor(TENANT_A);
+    for (const { path, operation } of searches) {
+      const parameters = operation.parameters as { name: string; example?: string; schema?: { example?: string; enum?: string[] } }[];
+      const q = parameters.find((p) => p.name === "q")!;
+      const example = q.example ?? q.schema?.example;
+      expect(example, path).toBeTruthy();
+      const res = await call(token, `${path}?q=${encodeURIComponent(example!)}`.replace("/customer/api", ""));
+      expect(res.status, `${path} q=${example}`).toBe(200);
+      const sortBy = parameters.find((p) => p.name === "sortBy")!;
+      expect(sortBy.schema?.enum?.length, path).toBeGreaterThan(1);
+      for (const field of sortBy.schema!.enum!) {
+        const sorted = await call(token, `${path}?sortBy=${field}`.replace("/customer/api", ""));
+        expect(sorted.status, `${path} sortBy=${field}`).toBe(200);
+      }
+    }
+  });
+
   it("every operation: unique operationId, security as intended, a success response, headers and platform errors", async () => {
     const operations = operationsOf(await servedDocument());
     const ids = operations.map((o) => o.operation.operationId);
@@ -100,7 +128,7 @@ describe("GET /customer/api/openapi.json", () => {
       const responses = operation.responses ?? {};
       const security = operation.security ?? [];
       if (PUBLIC.test(name)) {
-        expect(security, name).toEqual([]);
+        expect(operation.security, `${name} says security: [] explicitly`).toEqual([]);
       } else {
         expect(security.length, `${name} declares no security`).toBeGreaterThan(0);
         for (const requirement of security) {

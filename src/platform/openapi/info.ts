@@ -28,10 +28,10 @@ Order creation requires \`Idempotency-Key\` (a UUID with dashes); replays carry 
 
 export const TAGS = [
   { name: "Authentication", description: "OAuth 2.0 authorization server ({auth_url} = {base_url}/auth)" },
-  { name: "Users", description: "Buyer users of your tenant" },
+  { name: "Users", description: "Buyer users of your tenant: lookup and search (the q language)" },
   { name: "Catalog", description: "Global parts catalog; detail issues price options (quotes)" },
   { name: "Orders", description: "Order creation (idempotent) and order search" },
-  { name: "Manufacturers", description: "Manufacturer search" },
+  { name: "Manufacturers", description: "Manufacturer search (the q language)" },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },
 ];

@@ -22,6 +22,7 @@ export function openApiDocumentRoute(app: OpenAPIHono<AppEnv>, base: string): vo
   const route = createRoute({
     method: "get",
     path: `${base}/openapi.json`,
+    security: [],
     tags: ["Contract"],
     summary: "This API's OpenAPI 3.1 contract (no token)",
     responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocumentSchema } } } },
