@@ -14,12 +14,19 @@ type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_
 
 const TokenRequestSchema = z
   .object({
-    grant_type: z.string().optional().openapi({ example: "client_credentials" }),
+    grant_type: z
+      .string()
+      .optional()
+      .openapi({ enum: ["client_credentials"], example: "client_credentials" }),
     client_id: z.string().optional().openapi({ example: "demo-stmarys" }),
     client_secret: z.string().optional().openapi({ format: "password" }),
     scope: z.string().optional().openapi({ description: "Space-separated subset of the client's scopes" }),
   })
-  .openapi("TokenRequest");
+  // Optional in the schema so that a missing field gets the RFC 6749 error body, not a validation problem.
+  .openapi("TokenRequest", {
+    required: ["grant_type"],
+    description: "`client_id` and `client_secret` are required unless the client authenticates with HTTP Basic.",
+  });
 
 const TokenResponseSchema = z
   .object({

@@ -50,7 +50,7 @@ const QuoteItemSchema = z
       .number()
       .positive()
       .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
-      .openapi({ description: "Unit price; must equal the price option's price to the cent" }),
+      .openapi({ description: "Unit price; must equal the price option's price to the cent", multipleOf: 0.01 }),
     requiredFields: z.array(RequiredFieldSchema).max(50).nullish().openapi({ description: "Values for the option's customFields" }),
   })
   .superRefine((item, ctx) => {
@@ -94,7 +94,20 @@ const CreateOrderSchema = z
       ctx.addIssue({ code: "custom", path: ["poNumber"], message: "Differs from payment.poNumber; give one PO number." });
     }
   })
-  .openapi("CreateOrderRequest");
+  .openapi("CreateOrderRequest", {
+    // The demo data's jsmith (npm start): take priceOptionId and price from POST /catalog/detail of the product.
+    example: {
+      requesterId: 50001,
+      userId: 1,
+      facilityId: 1001,
+      shippingAddressId: 11,
+      billingAddressId: 13,
+      shippingMethod: "GROUND",
+      payment: { paymentMethod: "PO", poNumber: "PO-1001" },
+      quoteItems: [{ priceOptionId: "po_3oVh0cLQm5N1cX2tWlqHxg7ZrY8bKd4A", productId: "MP-0000003", quantity: 2, price: 123.45 }],
+      notes: "Deliver to the biomed shop, building C",
+    },
+  });
 
 type CreateOrderBody = z.infer<typeof CreateOrderSchema>;
 

@@ -33,7 +33,9 @@ function valueSchema(field: SearchField, filter: BodyFilter) {
   const text = z.string().min(1, "Must not be empty.").max(MAX_FILTER_LENGTH, `Must be at most ${MAX_FILTER_LENGTH} characters.`);
   const checked =
     filter.operator === "~"
-      ? text.refine((v) => [...v].length >= MIN_SUBSTRING_LENGTH, `A substring filter needs at least ${MIN_SUBSTRING_LENGTH} characters.`)
+      ? text
+          .refine((v) => [...v].length >= MIN_SUBSTRING_LENGTH, `A substring filter needs at least ${MIN_SUBSTRING_LENGTH} characters.`)
+          .openapi({ minLength: MIN_SUBSTRING_LENGTH })
       : text;
   return checked.optional();
 }

@@ -39,7 +39,7 @@ export const SearchQueryParamsSchema = z.object({
     .openapi({ param: { name: "limit", in: "query" }, type: "integer", minimum: 1, maximum: GET_MAX_LIMIT, default: DEFAULT_LIMIT }),
   offset: wholeNumber(0, Number.MAX_SAFE_INTEGER, "Must be a whole number of 0 or more.")
     .optional()
-    .openapi({ param: { name: "offset", in: "query" }, type: "integer", minimum: 0, default: 0 }),
+    .openapi({ param: { name: "offset", in: "query" }, type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
   sortBy: z
     .string()
     .max(64)

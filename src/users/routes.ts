@@ -82,13 +82,24 @@ export const UserSchema = z
   });
 
 const LookupQuerySchema = z.object({
-  userId: queryId.optional().openapi({ param: { name: "userId", in: "query" }, type: "integer", example: 1 }),
+  userId: queryId.optional().openapi({
+    param: { name: "userId", in: "query" },
+    type: "integer",
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: "Exactly one of userId and loginUserId",
+    example: 1,
+  }),
   loginUserId: z
     .string()
     .min(1)
     .max(128)
     .optional()
-    .openapi({ param: { name: "loginUserId", in: "query" }, description: "Look up by user name instead of userId", example: "jsmith" }),
+    .openapi({
+      param: { name: "loginUserId", in: "query" },
+      description: "Exactly one of userId and loginUserId: look up by user name instead",
+      example: "jsmith",
+    }),
 });
 
 const lookupRoute = createRoute({

@@ -91,6 +91,33 @@ describe("GET /customer/api/openapi.json", () => {
     expect(idempotencyKey.examples.length).toBeGreaterThan(0);
   });
 
+  it("says what the server enforces, so generated clients and fuzzers do not send requests that always fail", async () => {
+    const document = await servedDocument();
+    const paths = document.paths ?? {};
+    const schemas = document.components!.schemas as Record<string, any>;
+    const parameters = (path: string) =>
+      (paths[path]!.get!.parameters as any[]).map((p) => (p.$ref ? (document.components as any).parameters[p.$ref.split("/").pop()] : p));
+    for (const name of ["emailContains", "lastNameContains", "companyNameContains"]) {
+      expect(schemas.UserSearchRequest.properties.filters.properties[name].minLength, name).toBe(3);
+    }
+    for (const [path, operations] of Object.entries(paths)) {
+      if (!operations?.get?.parameters) continue;
+      for (const p of parameters(path)) {
+        if (p.schema?.type === "integer") expect(p.schema.maximum, `${path} ${p.name}`).toBeDefined();
+      }
+    }
+    const lookup = parameters("/customer/api/users/lookup");
+    for (const p of lookup.filter((p) => p.in === "query")) expect(p.description, p.name).toMatch(/Exactly one of userId and loginUserId/);
+    expect(schemas.TokenRequest.required).toEqual(["grant_type"]);
+    expect(schemas.TokenRequest.properties.grant_type.enum).toEqual(["client_credentials"]);
+    const item = schemas.CreateOrderRequest.properties.quoteItems.items;
+    const quoteItem = item.$ref ? schemas[item.$ref.split("/").pop()] : item;
+    expect(quoteItem.properties.price.multipleOf).toBe(0.01);
+    const example = schemas.CreateOrderRequest.example;
+    expect(example).toMatchObject({ requesterId: 50001, facilityId: 1001, shippingMethod: "GROUND" });
+    expect(JSON.stringify(example)).not.toContain('"string"');
+  });
+
   it("every tag an operation uses is declared, and every declared tag has an operation", async () => {
     const document = await servedDocument();
     const used = new Set(operationsOf(document).flatMap((o) => o.operation.tags ?? []));
