@@ -1,6 +1,6 @@
 import { logEvent } from "../logging";
 import { withTimeout } from "../upstream";
-import type { AcquireResult, RateLimiter } from "./rate-limiter";
+import type { AcquireRequest, AcquireResult, RateLimiter } from "./rate-limiter";
 import { type BucketConfig, secondsToRefill } from "./token-bucket";
 
 /** Outcome of one request against one bucket; it becomes the RateLimit-* headers. */
@@ -70,24 +70,19 @@ export class LocalAllowances {
     }
     this.leases.delete(leaseKey);
 
-    let result: AcquireResult;
-    try {
-      const stub = namespace.get(namespace.idFromName(key));
-      const request = { ...config, want: leaseBatchSize(config), giveBack: lease?.tokens ?? 0 };
-      result = await withTimeout("DO", stub.acquire(request), LIMITER_TIMEOUT_MS);
-    } catch (err) {
-      logEvent("warn", {
-        rateLimiter: "unavailable",
-        bucket: key.split(":")[0],
-        message: err instanceof Error ? err.message : String(err),
-      });
-      return null;
-    }
+    const result = await acquire(namespace, key, { ...config, want: leaseBatchSize(config), giveBack: lease?.tokens ?? 0 });
+    if (!result) return null;
     if (result.granted === 0) return decision(config, false, result.remaining, result.retryAfterSeconds);
 
     const kept = result.granted - 1;
     if (kept > 0) this.remember(leaseKey, { tokens: kept, bucketRemaining: result.remaining, expiresAtMs: now + LEASE_TTL_MS });
     return decision(config, true, result.remaining + kept);
+  }
+
+  /** Whether `key` has a token left, without spending one (asks the Durable Object; null when it is unavailable). */
+  async peek(namespace: DurableObjectNamespace<RateLimiter>, key: string, config: BucketConfig): Promise<RateLimitDecision | null> {
+    const result = await acquire(namespace, key, { ...config, want: 0, giveBack: 0 });
+    return result && decision(config, result.remaining >= 1, result.remaining, result.retryAfterSeconds);
   }
 
   private remember(leaseKey: string, lease: Lease): void {
@@ -107,3 +102,22 @@ export class LocalAllowances {
 }
 
 export const localAllowances = new LocalAllowances();
+
+/** One call to the key's Durable Object; null when it cannot be reached (rate limiting fails open). */
+async function acquire(
+  namespace: DurableObjectNamespace<RateLimiter>,
+  key: string,
+  request: AcquireRequest,
+): Promise<AcquireResult | null> {
+  try {
+    const stub = namespace.get(namespace.idFromName(key));
+    return await withTimeout("DO", stub.acquire(request), LIMITER_TIMEOUT_MS);
+  } catch (err) {
+    logEvent("warn", {
+      rateLimiter: "unavailable",
+      bucket: key.split(":")[0],
+      message: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}

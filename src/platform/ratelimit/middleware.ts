@@ -54,21 +54,27 @@ async function tokenRequestClientId(c: Context<AppEnv>): Promise<string | undefi
 }
 
 /**
- * POST /auth/oauth2/token: a stricter bucket per source IP (credential guessing from one place) and per
- * client_id (guessing one client's secret from many places). The IP bucket is checked first so that a
- * flood of invented client ids cannot create Durable Objects unchecked. The response carries the headers
- * of the bucket with fewer tokens left.
+ * POST /auth/oauth2/token, with the stricter token-endpoint policy on two buckets:
+ * - per client_id, every request (guessing one client's secret from many places, or one client asking too often);
+ * - per source IP, failed client authentications only (guessing credentials from one place): many tenants can sit
+ *   behind one egress IP (a hospital network, an integration platform), and one tenant's busy but valid traffic
+ *   must never lock the others out. The address is checked before anything else, so a flood of invented client
+ *   ids from one place is stopped without creating a Durable Object per id.
+ * The response carries the headers of the bucket with fewer tokens left.
  */
 export const limitTokenRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== "POST") return next();
   const config = tokenEndpointPolicy(c.env);
   // Set by Cloudflare's edge on every request (clients cannot forge it); absent only in local development.
   const ip = c.req.header("CF-Connecting-IP");
-  const byIp = ip ? await consume(c, bucketKey.tokenIp(ip), config) : null;
-  if (byIp && !byIp.allowed) throw tooManyRequests(byIp, "Too many token requests from this address.");
+  const ipKey = ip ? bucketKey.tokenIp(ip) : undefined;
+  let byIp = ipKey ? await localAllowances.peek(c.env.RATE_LIMITER, ipKey, config) : null;
+  if (byIp && !byIp.allowed) throw tooManyRequests(byIp, "Too many failed token requests from this address.");
   const clientId = await tokenRequestClientId(c);
   const byClient = clientId ? await consume(c, bucketKey.tokenClient(clientId), config) : null;
   if (byClient && !byClient.allowed) throw tooManyRequests(byClient, "Too many token requests for this client.");
+  await next();
+  if (ipKey && c.res.status === 401) byIp = (await consume(c, ipKey, config)) ?? byIp;
   const tighter = byIp && byClient ? (byIp.remaining <= byClient.remaining ? byIp : byClient) : (byIp ?? byClient);
-  await withHeaders(c, tighter, next);
+  if (tighter) for (const [name, value] of Object.entries(rateLimitHeaders(tighter))) c.header(name, value);
 };

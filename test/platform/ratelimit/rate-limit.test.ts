@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fetchWithRetry } from "../../../src/client/retry";
 import { bucketKey } from "../../../src/platform/ratelimit/policy";
-import { API, BASE_URL, call, expectProblem, issueToken, newClient, TENANT_A } from "../../helpers/api";
+import { API, BASE_URL, call, expectProblem, issueToken, newClient, TENANT_A, TENANT_B } from "../../helpers/api";
 import { advanceBucketClock, rateLimitHeaders, testFault, testVars } from "../../helpers/platform";
 
 /** A fresh client (own buckets) and its token; the token request is not limited (generous test defaults). */
@@ -126,6 +126,27 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
 
     await advanceBucketClock(bucketKey.tokenIp(ip), 10_000);
     expect((await tokenRequest(guess(4), { "CF-Connecting-IP": ip })).status).toBe(401);
+  });
+
+  it("counts only failed authentications per address: tenants behind one egress IP never lock each other out", async () => {
+    const ip = randomIp();
+    for (const tenantId of [TENANT_A, TENANT_A, TENANT_A]) {
+      const creds = await newClient(tenantId);
+      for (let i = 0; i < 2; i++) {
+        const ok = await tokenRequest({ client_id: creds.clientId, client_secret: creds.clientSecret }, { "CF-Connecting-IP": ip });
+        expect(ok.status).toBe(200);
+      }
+    }
+    // Six successful requests from the address, three times the burst: tenant 2 behind the same IP still gets its token.
+    const other = await newClient(TENANT_B);
+    const res = await tokenRequest({ client_id: other.clientId, client_secret: other.clientSecret }, { "CF-Connecting-IP": ip });
+    expect(res.status).toBe(200);
+    // Failures from that address are still counted and stopped.
+    for (const n of [1, 2]) {
+      expect((await tokenRequest({ client_id: `guess-${ip}-${n}`, client_secret: "x" }, { "CF-Connecting-IP": ip })).status).toBe(401);
+    }
+    const stopped = await tokenRequest({ client_id: other.clientId, client_secret: other.clientSecret }, { "CF-Connecting-IP": ip });
+    expect((await expectProblem(stopped, 429)).detail).toMatch(/failed token requests from this address/);
   });
 
   it("still issues tokens to a legitimate client from another address, and limits HTTP Basic the same way", async () => {
