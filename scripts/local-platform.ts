@@ -53,9 +53,11 @@ export function applyLocalMigrations(state: LocalState = {}): void {
 /**
  * `wrangler dev` on `port`. ISSUER follows the port (wrangler.toml's value names 8787): discovery, the token
  * endpoint and the /docs Authorize dialog must point to this very server, or OIDC clients refuse the issuer.
+ * `--test-scheduled` serves GET /__scheduled to run the Cron Trigger's housekeeping by hand (crons do not fire locally).
  */
 export function wranglerDevArgs(port: string, state: LocalState = {}): string[] {
-  return ["dev", "--port", port, "--ip", "127.0.0.1", ...persistArgs(state), "--var", `ISSUER:http://localhost:${port}/auth`];
+  const issuer = ["--var", `ISSUER:http://localhost:${port}/auth`];
+  return ["dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
 }
 
 /** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */

@@ -6,4 +6,8 @@ describe("local runs (npm start, bench, e2e)", () => {
     expect(wranglerDevArgs("9123")).toEqual(expect.arrayContaining(["--port", "9123", "--var", "ISSUER:http://localhost:9123/auth"]));
     expect(wranglerDevArgs("8787").join(" ")).toContain("ISSUER:http://localhost:8787/auth");
   });
+
+  it("serve /__scheduled, so the Cron Trigger's housekeeping can be run by hand (and wrangler does not warn)", () => {
+    expect(wranglerDevArgs("8787")).toContain("--test-scheduled");
+  });
 });
