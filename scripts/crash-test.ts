@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,7 +8,8 @@ import { database } from "../src/db/client";
 import { fetchToken } from "./bench/client";
 import type { LoadRequest } from "./bench/load";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
-import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
+import { type LocalServer, startServer } from "./bench/server";
+import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
 
 /**
@@ -47,47 +47,28 @@ interface Outcome {
 }
 
 interface Runtime {
-  baseUrl: string;
-  child: ChildProcess;
+  server: LocalServer;
+  /** Resolves when the entry printed that it paused right after a commit. */
   crashed: Promise<void>;
 }
 
-async function startRuntime(persistTo: string): Promise<Runtime> {
-  const args = [...wranglerDevArgs(values.port, { persistTo }).slice(0, 1), ENTRY, ...wranglerDevArgs(values.port, { persistTo }).slice(1)];
-  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
-  const child = spawn("node_modules/.bin/wrangler", args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
+async function startRuntime(persistTo: string, round: number): Promise<Runtime> {
   let output = "";
+  let reachedCrashPoint = () => {};
   const crashed = new Promise<void>((resolve) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(CRASH_POINT)) resolve();
-    });
+    reachedCrashPoint = resolve;
   });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
+  const server = await startServer({
+    port: Number(values.port),
+    persistTo,
+    entry: ENTRY,
+    logFile: path.join(persistTo, `wrangler-${round}.log`),
+    onOutput: (text) => {
+      output += text;
+      if (output.includes(CRASH_POINT)) reachedCrashPoint();
+    },
   });
-  const baseUrl = `http://127.0.0.1:${values.port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output.slice(-2000)}`);
-    if (
-      await fetch(`${baseUrl}/health/live`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { baseUrl, child, crashed };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`wrangler dev did not start:\n${output.slice(-2000)}`);
-}
-
-/** SIGKILL to the whole process group (wrangler and its workerd): no shutdown hook runs. */
-async function kill(runtime: Runtime): Promise<void> {
-  if (runtime.child.exitCode !== null || runtime.child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => runtime.child.once("exit", () => resolve()));
-  process.kill(-runtime.child.pid, "SIGKILL");
-  await exited;
+  return { server, crashed };
 }
 
 async function send(baseUrl: string, attempt: Attempt, extraHeaders: Record<string, string> = {}): Promise<Outcome | null> {
@@ -121,21 +102,21 @@ try {
   let crashPoints = 0;
   const all: Attempt[] = [];
   for (let round = 0; round <= crashes; round++) {
-    const runtime = await startRuntime(persistTo);
-    const token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
-    const ctx: BenchContext = { baseUrl: runtime.baseUrl, token, ...credentials, products: PRODUCTS, orderPool: concurrency };
+    const runtime = await startRuntime(persistTo, round);
+    const token = await fetchToken(runtime.server.baseUrl, credentials.clientId, credentials.clientSecret);
+    const ctx: BenchContext = { baseUrl: runtime.server.baseUrl, token, ...credentials, products: PRODUCTS, orderPool: concurrency };
     for (const attempt of unanswered) {
       const retry = {
         ...attempt,
         request: { ...attempt.request, headers: { ...attempt.request.headers, authorization: `Bearer ${token}` } },
       };
-      const outcome = await send(runtime.baseUrl, retry);
+      const outcome = await send(runtime.server.baseUrl, retry);
       if (!outcome) throw new Error(`retry of ${attempt.key} got no answer from a healthy runtime`);
       retries.push({ attempt, outcome });
     }
     unanswered = [];
     if (round === crashes) {
-      await kill(runtime);
+      await runtime.server.kill();
       break;
     }
     const pool = await issueQuotePool(ctx, concurrency);
@@ -144,13 +125,13 @@ try {
       return { key, request: orderRequest(ctx, line, key) };
     });
     all.push(...attempts);
-    const answers = attempts.map((attempt) => send(runtime.baseUrl, attempt, { "X-Crash-At-Commit": "1" }));
+    const answers = attempts.map((attempt) => send(runtime.server.baseUrl, attempt, { "X-Crash-At-Commit": "1" }));
     const reached = await Promise.race([
       runtime.crashed.then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000)),
     ]);
     if (reached) crashPoints++;
-    await kill(runtime);
+    await runtime.server.kill();
     const outcomes = await Promise.all(answers);
     unanswered = attempts.filter((_, i) => outcomes[i] === null);
     const committedNow = await committedOrders(persistTo);

@@ -55,9 +55,10 @@ export function applyLocalMigrations(state: LocalState = {}): void {
  * endpoint and the /docs Authorize dialog must point to this very server, or OIDC clients refuse the issuer.
  * `--test-scheduled` serves GET /__scheduled to run the Cron Trigger's housekeeping by hand (crons do not fire locally).
  */
-export function wranglerDevArgs(port: string, state: LocalState = {}): string[] {
+export function wranglerDevArgs(port: string, state: LocalState = {}, entry?: string): string[] {
   const issuer = ["--var", `ISSUER:http://localhost:${port}/auth`];
-  return ["dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
+  const script = entry ? [entry] : []; // default: wrangler.toml's main
+  return ["dev", ...script, "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
 }
 
 /** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */

@@ -2,10 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { type LocalState, wranglerDevArgs } from "../local-platform";
 
-/** A `wrangler dev` process on loopback with its own local D1/KV/DO state, for load runs. */
+/** A `wrangler dev` process on loopback with its own local D1/KV/DO state (load runs, e2e, the crash test). */
 export interface LocalServer {
   baseUrl: string;
   stop(): Promise<void>;
+  /** SIGKILL to wrangler and its workerd at once: no shutdown hook runs (the crash test). */
+  kill(): Promise<void>;
 }
 
 export interface ServerOptions extends LocalState {
@@ -13,23 +15,29 @@ export interface ServerOptions extends LocalState {
   /** Extra `--var NAME:VALUE` overrides (e.g. generous rate limits for load runs). */
   vars?: Record<string, string>;
   logFile: string;
+  /** Another entry module than wrangler.toml's main (e.g. the crash test's). */
+  entry?: string;
+  /** Sees everything the process prints (it also goes to `logFile`). */
+  onOutput?: (text: string) => void;
 }
 
 export async function startServer(options: ServerOptions): Promise<LocalServer> {
   const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  const args = [...wranglerDevArgs(String(options.port), options), ...varArgs, "--log-level", "warn"];
+  const args = [...wranglerDevArgs(String(options.port), options, options.entry), ...varArgs, "--log-level", "warn"];
   mkdirSync(options.logFile.replace(/\/[^/]+$/, ""), { recursive: true });
   const log = createWriteStream(options.logFile);
   // Own process group, so stopping also ends workerd, which wrangler starts as a child.
   const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, WRANGLER_SEND_METRICS: "false" };
   const child = spawn("node_modules/.bin/wrangler", args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  const killOnExit = () => child.pid !== undefined && child.exitCode === null && process.kill(-child.pid, "SIGKILL");
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.pipe(log);
+    if (options.onOutput) stream?.on("data", (chunk: Buffer) => options.onOutput?.(chunk.toString()));
+  }
+  const killOnExit = () => running(child) && process.kill(-child.pid, "SIGKILL");
   process.once("exit", killOnExit);
   const baseUrl = `http://127.0.0.1:${options.port}`;
   await waitUntilLive(baseUrl, child, options.logFile);
-  return { baseUrl, stop: () => stopProcessGroup(child) };
+  return { baseUrl, stop: () => stopProcessGroup(child), kill: () => killProcessGroup(child) };
 }
 
 async function waitUntilLive(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
@@ -48,10 +56,21 @@ async function waitUntilLive(baseUrl: string, child: ChildProcess, logFile: stri
   throw new Error(`wrangler dev did not become live within 90 s; see ${logFile}`);
 }
 
+/** Still running: neither exited nor ended by a signal (a killed child keeps exitCode null). */
+const running = (child: ChildProcess): child is ChildProcess & { pid: number } =>
+  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+
+function killProcessGroup(child: ChildProcess): Promise<void> {
+  if (!running(child)) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  process.kill(-child.pid, "SIGKILL");
+  return exited;
+}
+
 function stopProcessGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  if (!running(child)) return Promise.resolve();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(-child.pid, "SIGTERM");
-  const forced = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 5_000);
+  const forced = setTimeout(() => running(child) && process.kill(-child.pid, "SIGKILL"), 5_000);
   return exited.finally(() => clearTimeout(forced));
 }

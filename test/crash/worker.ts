@@ -1,5 +1,6 @@
 import type { Bindings } from "../../src/env";
 import production from "../../src/index";
+import { afterBatchCommits, sqlOf } from "../helpers/faults";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
 export * from "../../src/index";
@@ -14,24 +15,12 @@ const CRASH_HEADER = "X-Crash-At-Commit";
 const CRASH_POINT = "MEDPARTS_CRASH_POINT";
 
 function pausingAfterCommit(env: Bindings, key: string): Bindings {
-  const db = env.DB;
-  const DB = new Proxy(db, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== "function") return value;
-      if (prop !== "batch") return value.bind(target);
-      return async (statements: D1PreparedStatement[]) => {
-        const results = await value.call(target, statements);
-        const commitsResult = statements.some((s) =>
-          /insert into "idempotency_results"/i.test((s as { statement?: string }).statement ?? ""),
-        );
-        if (commitsResult) {
-          console.log(`${CRASH_POINT} ${key}`);
-          await new Promise(() => {}); // the runtime is killed here
-        }
-        return results;
-      };
-    },
+  const DB = afterBatchCommits(env.DB, async (statements) => {
+    if (!statements.some((s) => /insert into "idempotency_results"/i.test(sqlOf(s)))) return;
+    console.error(`${CRASH_POINT} ${key}`); // an error-level line: the harness runs wrangler with --log-level warn
+    // The runtime is killed here. A pending timer, not a bare never-settling promise: workerd cancels a request
+    // that waits on nothing (and would answer it), which is not the crash this simulates.
+    await new Promise((resolve) => setTimeout(resolve, 10 * 60_000));
   });
   return { ...env, DB };
 }

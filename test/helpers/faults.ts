@@ -41,17 +41,8 @@ const STEP_FAULTS = {
   }),
   "d1-batch-reply-lost": (env: Bindings): Bindings => ({
     ...env,
-    DB: new Proxy(env.DB, {
-      get(db, prop, receiver) {
-        const value: unknown = Reflect.get(db, prop, receiver);
-        if (prop !== "batch" || typeof value !== "function") return typeof value === "function" ? value.bind(db) : value;
-        return async (statements: D1PreparedStatement[]) => {
-          const results = await value.call(db, statements);
-          const writes = statements.some((s) => /^\s*(insert|update|delete)\b/i.test((s as { statement?: string }).statement ?? ""));
-          if (writes) throw FAULTS["d1-unavailable"]();
-          return results;
-        };
-      },
+    DB: afterBatchCommits(env.DB, async (statements) => {
+      if (statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s)))) throw FAULTS["d1-unavailable"]();
     }),
   }),
 } as const;
@@ -59,6 +50,28 @@ const STEP_FAULTS = {
 export type Fault = keyof typeof FAULTS | keyof typeof STEP_FAULTS;
 
 export const isFault = (name: string): name is Fault => Object.hasOwn(FAULTS, name) || Object.hasOwn(STEP_FAULTS, name);
+
+/** The SQL text of a prepared statement (workerd keeps it in a `statement` field the types do not declare). */
+export const sqlOf = (statement: D1PreparedStatement): string => (statement as { statement?: string }).statement ?? "";
+
+/**
+ * D1 whose `batch` commits as usual, then calls `afterCommit` with the statements before answering: it may throw
+ * (the reply is lost) or never return (the runtime dies there). Everything else passes through.
+ */
+export function afterBatchCommits(db: D1Database, afterCommit: (statements: D1PreparedStatement[]) => Promise<void>): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (prop !== "batch") return value.bind(target);
+      return async (statements: D1PreparedStatement[]) => {
+        const results = await value.call(target, statements);
+        await afterCommit(statements);
+        return results;
+      };
+    },
+  });
+}
 
 /** The namespace with every stub it hands out (`get`, `getByName`) passed through `wrapStub`; ids keep working. */
 function mapStubs<T extends object>(namespace: T, wrapStub: (stub: object) => object): T {
