@@ -34,7 +34,8 @@ const code = <T extends string>(codes: readonly [T, ...T[]], what: string) =>
     .pipe(z.enum(codes, { error: `Unknown ${what}; valid values: ${codes.join(", ")}.` }))
     .openapi({ type: "string", enum: [...codes] });
 
-const poNumber = z.string().trim().min(1).max(ORDER_LIMITS.poNumberLength);
+/** Surrounding spaces are trimmed; a blank PO number is no PO number, so the document says "a non-space character". */
+const poNumber = z.string().max(ORDER_LIMITS.poNumberLength).regex(/\S/, "Must contain a non-space character.").trim();
 
 const RequiredFieldSchema = z.object({
   fieldId: z.string().min(1).max(100),
@@ -51,7 +52,11 @@ const QuoteItemSchema = z
       .positive()
       .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
       .openapi({ description: "Unit price; must equal the price option's price to the cent", multipleOf: 0.01 }),
-    requiredFields: z.array(RequiredFieldSchema).max(50).nullish().openapi({ description: "Values for the option's customFields" }),
+    requiredFields: z
+      .array(RequiredFieldSchema)
+      .max(50)
+      .nullish()
+      .openapi({ description: "Values for the option's customFields; fieldIds are unique" }),
   })
   .superRefine((item, ctx) => {
     const seen = new Set<string>();
@@ -69,8 +74,12 @@ const CreateOrderSchema = z
     shippingAddressId: id.openapi({ description: "A shipping address of the facility's company; shared by all lines" }),
     billingAddressId: id.openapi({ description: "A billing address of the facility's company" }),
     shippingMethod: code(SHIPPING_METHOD_CODES, "shippingMethod"),
-    quoteItems: z.array(QuoteItemSchema).min(1).max(ORDER_LIMITS.maxLines),
-    poNumber: poNumber.nullish().openapi({ description: "Top-level form: payment by PO" }),
+    quoteItems: z
+      .array(QuoteItemSchema)
+      .min(1)
+      .max(ORDER_LIMITS.maxLines)
+      .openapi({ description: "The order lines, each line its own priceOptionId" }),
+    poNumber: poNumber.nullish().openapi({ description: "Top-level form: payment by PO; must equal payment.poNumber when both are given" }),
     payment: z
       .object({ paymentMethod: code(PAYMENT_METHOD_CODES, "paymentMethod"), poNumber: poNumber.nullish() })
       .nullish()

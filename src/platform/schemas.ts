@@ -118,9 +118,13 @@ export const authenticatedErrorResponses = {
 
 export const notFoundResponse = { 404: { description: "Not found", content: problemContent } } as const;
 
+/** A whole number sent as query text: digits only (no sign, exponent or fraction), from min to max. */
+export const wholeNumberText = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .regex(/^\d{1,16}$/, message) // Number.MAX_SAFE_INTEGER has 16 digits; the range check below is exact
+    .transform(Number)
+    .pipe(z.number().int().min(min, message).max(max, message));
+
 /** Integer ids in query strings: digits only, positive, within safe range. */
-export const queryId = z
-  .string()
-  .regex(/^\d{1,15}$/, "Must be a positive integer.")
-  .transform(Number)
-  .pipe(z.number().int().positive("Must be a positive integer."));
+export const queryId = wholeNumberText(1, Number.MAX_SAFE_INTEGER, "Must be a positive integer.");

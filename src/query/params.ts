@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS, type SortDirection } from "../platform/pagination";
+import { wholeNumberText } from "../platform/schemas";
 import type { SearchResource } from "./fields";
 
 /**
@@ -9,13 +10,6 @@ import type { SearchResource } from "./fields";
 
 export const GET_MAX_LIMIT = 100;
 export const MAX_QUERY_LENGTH = 2000;
-
-const wholeNumber = (min: number, max: number, message: string) =>
-  z
-    .string()
-    .regex(/^\d{1,15}$/, message)
-    .transform(Number)
-    .pipe(z.number().int().min(min, message).max(max, message));
 
 /** The GET search parameters of one resource: its own `q` example and its sortable fields as the `sortBy` enum. */
 export function searchQueryParams(resource: SearchResource, qExample: string) {
@@ -34,10 +28,10 @@ export const SearchQueryParamsSchema = z.object({
       param: { name: "q", in: "query" },
       description: "Query in the q language: `<clause> [AND <clause>]*`, clause `[-]<field><op><value>`. See docs/api.md.",
     }),
-  limit: wholeNumber(1, GET_MAX_LIMIT, `Must be a whole number from 1 to ${GET_MAX_LIMIT}.`)
+  limit: wholeNumberText(1, GET_MAX_LIMIT, `Must be a whole number from 1 to ${GET_MAX_LIMIT}.`)
     .optional()
     .openapi({ param: { name: "limit", in: "query" }, type: "integer", minimum: 1, maximum: GET_MAX_LIMIT, default: DEFAULT_LIMIT }),
-  offset: wholeNumber(0, Number.MAX_SAFE_INTEGER, "Must be a whole number of 0 or more.")
+  offset: wholeNumberText(0, Number.MAX_SAFE_INTEGER, "Must be a whole number of 0 or more.")
     .optional()
     .openapi({ param: { name: "offset", in: "query" }, type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
   sortBy: z

@@ -95,6 +95,7 @@ describe("POST /orders: 400 validation, nothing written", () => {
     ["unknown paymentMethod", () => valid({ payment: { paymentMethod: "BITCOIN" } }), "payment.paymentMethod"],
     ["two different PO numbers", () => valid({ payment: { paymentMethod: "PO", poNumber: "OTHER" } }), "poNumber"],
     ["poNumber over 50 characters", () => valid({ poNumber: "P".repeat(51) }), "poNumber"],
+    ["a blank poNumber (the document asks for a non-space character)", () => valid({ poNumber: "   " }), "poNumber"],
     ["notes over 2000 characters", () => valid({ notes: "n".repeat(2001) }), "notes"],
     ["an array body", () => [valid()], "body"],
   ];

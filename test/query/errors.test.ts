@@ -146,11 +146,21 @@ describe("search errors: parameters are 400 validation problems", () => {
     [{ limit: "-1" }, "limit"],
     [{ offset: "-1" }, "offset"],
     [{ offset: "1.5" }, "offset"],
+    [{ offset: "9007199254740992" }, "offset"],
     [{ sortDir: "up" }, "sortDir"],
     [{ q: "x".repeat(2001) }, "q"],
   ])("%j names %s", async (params, field) => {
     const errors = await validationErrors("/orders/search", params);
     expect(Object.keys(errors)).toEqual([field]);
+  });
+
+  it("offset takes every whole number the document allows, up to 2^53 - 1 (16 digits)", async () => {
+    const token = await tokenFor(TENANT_A);
+    for (const offset of ["1000000000000000", String(Number.MAX_SAFE_INTEGER)]) {
+      const res = await contractCall(token, `/orders/search?offset=${offset}`);
+      expect(res.status, offset).toBe(200);
+      expect((await res.json<any>()).data).toMatchObject({ orders: [], pagination: { offset: Number(offset), hasMore: false } });
+    }
   });
 
   it("sortBy must be a sortable field of the resource; the message lists them", async () => {

@@ -57,6 +57,11 @@ describe("GET /users/lookup", () => {
     }
   });
 
+  it("the largest documented userId (2^53 - 1) is a well-formed lookup: 404, not a validation error", async () => {
+    const res = await call(await tokenFor(TENANT_A), `/users/lookup?userId=${Number.MAX_SAFE_INTEGER}`);
+    await expectProblem(res, 404);
+  });
+
   it("unknown user is 404", async () => {
     const res = await call(await tokenFor(TENANT_A), "/users/lookup?userId=424242");
     await expectMatchesContract(res, "GET", "/users/lookup");

@@ -1,0 +1,246 @@
+import { SELF } from "cloudflare:test";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { OpenApiDocument } from "../../src/platform/openapi/document";
+import { BASE_URL, TENANT_A, tokenFor } from "../helpers/api";
+import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
+import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
+
+/**
+ * Contract fuzzing from the served document alone, the way Schemathesis or a generated client meets the API:
+ * for every operation, requests built from its documented parameters and request body schema (valid ones
+ * only; the generator is checked against the document before each send). The server may refuse them only for
+ * a reason the document states: a documented non-400 status (403 for a facility the requester cannot use,
+ * 404, 409, 422), or a 400 whose fields a rule written in the document explains (PROSE_RULES, each checked
+ * to be present in the document). Every response must match the document, and none is a 5xx.
+ */
+
+const RUNS_PER_OPERATION = 40;
+/** Token issuance hashes the client secret on purpose (slow), so it gets fewer runs. */
+const RUNS_FOR_TOKEN_ENDPOINT = 12;
+
+interface ProseRule {
+  operation: string;
+  /** The fields (ValidationProblem keys, `q`, or `oauth:<error>`) the rule may refuse. */
+  fields: RegExp;
+  /** Where the document says it; the test fails if the document stops saying it. */
+  statement: string;
+}
+
+/** Cross-field and grammar rules JSON Schema cannot express, stated in the document's prose. */
+const PROSE_RULES: ProseRule[] = [
+  { operation: "get /customer/api/users/lookup", fields: /^(userId|loginUserId)$/, statement: "Exactly one of userId and loginUserId" },
+  ...["get /customer/api/users/search", "get /customer/api/orders/search", "get /customer/api/manufacturers/search"].map((operation) => ({
+    operation,
+    fields: /^q$/,
+    statement: "Query in the q language",
+  })),
+  { operation: "post /customer/api/orders", fields: /^payment\.poNumber$/, statement: "PO requires poNumber" },
+  { operation: "post /customer/api/orders", fields: /^poNumber$/, statement: "must equal payment.poNumber when both are given" },
+  {
+    operation: "post /customer/api/orders",
+    fields: /^quoteItems\[\d+\]\.priceOptionId$/,
+    statement: "each line its own priceOptionId",
+  },
+  {
+    operation: "post /customer/api/orders",
+    fields: /^quoteItems\[\d+\]\.requiredFields\[\d+\]\.fieldId$/,
+    statement: "fieldIds are unique",
+  },
+  { operation: "post /auth/oauth2/token", fields: /^oauth:invalid_scope$/, statement: "Space-separated subset of the client's scopes" },
+];
+
+/** Statuses a request valid against the document can never deserve (401 too, where it carries a valid token). */
+const NEVER_FOR_A_VALID_REQUEST = new Set([405, 413, 415, 429]);
+
+interface Parameter {
+  name: string;
+  in: "query" | "header" | "path" | "cookie";
+  required?: boolean;
+  schema: JsonSchema;
+  example?: unknown;
+}
+
+interface GeneratedRequest {
+  path: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  mediaType?: string;
+  body?: unknown;
+}
+
+let document: OpenApiDocument;
+let documentText: string;
+let token: string;
+
+const resolver =
+  (doc: OpenApiDocument): Resolver =>
+  (ref) => {
+    let node: unknown = doc;
+    for (const part of ref.replace(/^#\//, "").split("/")) node = (node as Record<string, unknown>)[part];
+    if (!node) throw new Error(`unresolved ${ref}`);
+    return node as JsonSchema;
+  };
+
+function parametersOf({ operation }: DocumentedOperation): Parameter[] {
+  const resolve = resolver(document);
+  return ((operation.parameters ?? []) as (Parameter | { $ref: string })[]).map((p) =>
+    "$ref" in p ? (resolve(p.$ref) as unknown as Parameter) : p,
+  );
+}
+
+const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+function requestArbitrary(operation: DocumentedOperation): fc.Arbitrary<GeneratedRequest> {
+  const resolve = resolver(document);
+  const parameters = parametersOf(operation);
+  const parameterArbitrary = (p: Parameter) => {
+    const schema = p.example !== undefined && p.schema.example === undefined ? { ...p.schema, example: p.example } : p.schema;
+    const value = schemaArbitrary(schema, resolve).map(asText);
+    return p.required ? value : fc.option(value, { nil: undefined });
+  };
+  const values = fc.record(Object.fromEntries(parameters.map((p) => [`${p.in}:${p.name}`, parameterArbitrary(p)])));
+  const content = (operation.operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content;
+  const bodies = content
+    ? fc.oneof(
+        ...Object.entries(content).map(([mediaType, { schema }]) =>
+          schemaArbitrary(schema, resolve).map((body) => ({ mediaType, body: body as unknown })),
+        ),
+      )
+    : fc.constant({ mediaType: undefined, body: undefined });
+  return fc.tuple(values, bodies).map(([generated, { mediaType, body }]) => {
+    let path = operation.path;
+    const query: [string, string][] = [];
+    const headers: Record<string, string> = {};
+    for (const p of parameters) {
+      const value = generated[`${p.in}:${p.name}`];
+      if (value === undefined) continue;
+      if (p.in === "path") path = path.replace(`{${p.name}}`, encodeURIComponent(value));
+      else if (p.in === "query") query.push([p.name, value]);
+      else if (p.in === "header") headers[p.name] = value;
+      else throw new Error(`${p.in} parameters are not fuzzed`);
+    }
+    return { path, query, headers, mediaType, body };
+  });
+}
+
+/** The form body an OAuth client sends: only string members are representable; the schema's are all strings. */
+function encodeBody(mediaType: string, body: unknown): string {
+  if (mediaType === "application/json") return JSON.stringify(body);
+  if (mediaType === "application/x-www-form-urlencoded") {
+    return new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, asText(v)])).toString();
+  }
+  throw new Error(`no encoder for ${mediaType}`);
+}
+
+/** What a 400 was about: the ValidationProblem's fields, `q` for a q-language problem, `oauth:<error>`. */
+function refusedFields(body: Record<string, unknown>): string[] {
+  if (typeof body.error === "string") return [`oauth:${body.error}`];
+  if (body.errors && typeof body.errors === "object" && !Array.isArray(body.errors)) return Object.keys(body.errors);
+  if (typeof body.type === "string" && body.type.endsWith("/invalid-search-query")) return ["q"];
+  return [`(unattributed: ${String(body.detail ?? JSON.stringify(body))})`];
+}
+
+const isSecured = (operation: DocumentedOperation) => (operation.operation.security ?? document.security ?? []).length > 0;
+
+async function send(operation: DocumentedOperation, request: GeneratedRequest): Promise<Response> {
+  const url = new URL(BASE_URL + request.path);
+  for (const [name, value] of request.query) url.searchParams.append(name, value);
+  const headers = new Headers(request.headers);
+  if (isSecured(operation)) headers.set("Authorization", `Bearer ${token}`);
+  if (request.mediaType) headers.set("Content-Type", request.mediaType);
+  return SELF.fetch(url, {
+    method: operation.method.toUpperCase(),
+    headers,
+    body: request.mediaType ? encodeBody(request.mediaType, request.body) : undefined,
+  });
+}
+
+function bodySchemaPointer(operation: DocumentedOperation, mediaType: string): string {
+  const escapeSegment = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+  return `#/${["paths", operation.path, operation.method, "requestBody", "content", mediaType, "schema"].map(escapeSegment).join("/")}`;
+}
+
+beforeAll(async () => {
+  document = await servedDocument();
+  documentText = JSON.stringify(document);
+  token = await tokenFor(TENANT_A);
+});
+
+describe("document-driven contract fuzzing", () => {
+  it("every prose rule the fuzzer accepts as a reason to refuse is written in the document", () => {
+    const operations = new Set(operationsOf(document).map((o) => `${o.method} ${o.path}`));
+    for (const rule of PROSE_RULES) {
+      expect(operations.has(rule.operation), rule.operation).toBe(true);
+      expect(documentText.includes(rule.statement), `the document no longer says "${rule.statement}"`).toBe(true);
+    }
+  });
+
+  it("covers every documented operation", () => {
+    expect(operationsOf(document).length).toBeGreaterThanOrEqual(16);
+  });
+
+  // One test per operation, named after it, so a failure says where.
+  const names = [
+    "get /health/live",
+    "get /health/ready",
+    "post /auth/oauth2/token",
+    "get /auth/.well-known/jwks.json",
+    "get /auth/.well-known/openid-configuration",
+    "get /auth/.well-known/oauth-authorization-server",
+    "get /.well-known/oauth-authorization-server/auth",
+    "get /customer/api/users/lookup",
+    "get /customer/api/users/search",
+    "post /customer/api/users/search",
+    "post /customer/api/catalog/search",
+    "post /customer/api/catalog/detail",
+    "post /customer/api/orders",
+    "get /customer/api/orders/search",
+    "get /customer/api/manufacturers/search",
+    "get /customer/api/openapi.json",
+  ];
+
+  it("the list below names exactly the documented operations", () => {
+    expect(
+      operationsOf(document)
+        .map((o) => `${o.method} ${o.path}`)
+        .sort(),
+    ).toEqual([...names].sort());
+  });
+
+  for (const name of names) {
+    it(`${name}: valid requests are answered as documented`, async () => {
+      const operation = operationsOf(document).find((o) => `${o.method} ${o.path}` === name)!;
+      expect(operation, name).toBeDefined();
+      const rules = PROSE_RULES.filter((r) => r.operation === name);
+      const statuses = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(operation), async (request) => {
+          if (request.mediaType) {
+            const valid = validateAgainst(document, bodySchemaPointer(operation, request.mediaType), request.body);
+            expect(valid.valid, `generator bug: ${JSON.stringify(valid.errors)}`).toBe(true);
+          }
+          const res = await send(operation, request);
+          const where = `${name} ${JSON.stringify(request)}`;
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          expect(res.status, `${where} -> ${await res.clone().text()}`).toBeLessThan(500);
+          expect(
+            NEVER_FOR_A_VALID_REQUEST.has(res.status) || (res.status === 401 && isSecured(operation)),
+            `${where} -> ${res.status} ${await res.clone().text()}`,
+          ).toBe(false);
+          await expectMatchesContract(res, operation.method, res.url || request.path);
+          if (res.status === 400) {
+            const fields = refusedFields(await res.clone().json());
+            const unexplained = fields.filter((field) => !rules.some((rule) => rule.fields.test(field)));
+            expect(unexplained, `${where}: refused for a reason the document does not state: ${await res.text()}`).toEqual([]);
+          }
+        }),
+        { numRuns: name === "post /auth/oauth2/token" ? RUNS_FOR_TOKEN_ENDPOINT : RUNS_PER_OPERATION },
+      );
+      // The fuzzer must reach past refusals somewhere: documented examples are the demo tenant's real ids.
+      if (name !== "post /auth/oauth2/token" && name !== "post /customer/api/orders" && name !== "post /customer/api/catalog/detail") {
+        expect(statuses.get(200), `${name}: no valid request succeeded (${JSON.stringify([...statuses])})`).toBeGreaterThan(0);
+      }
+    });
+  }
+});
