@@ -4,23 +4,35 @@ import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
 import { fetchToken } from "./bench/client";
-import { type LoadResult, runLoad } from "./bench/load";
-import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, toMarkdown, withBaselineRatio } from "./bench/report";
-import { BASELINE, type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, ORDER_SCENARIOS, type Scenario } from "./bench/scenarios";
-import { type LocalServer, startServer } from "./bench/server";
+import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
+import { ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
+import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, scenarioReport, toMarkdown } from "./bench/report";
+import { buildBenchBundle, startAppRuntime, startBareRuntime } from "./bench/runtime";
+import {
+  type BenchContext,
+  CATALOG_SEARCH_SCENARIOS,
+  CORE_SCENARIOS,
+  ORDER_SCENARIOS,
+  type PreparedScenario,
+  ROUND_TRIP_SAMPLES,
+  type Scenario,
+} from "./bench/scenarios";
 import { ensureLocalSigningKey, type LocalState, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
 
 /**
- * `npm run bench`: seeds its own local datasets (under .wrangler/bench/<products>), starts `wrangler dev`
- * on loopback port 8799 and drives it with autocannon from this process. `--smoke` is the few-second
- * CI variant that only proves the harness still works. See docs/benchmarks.md.
+ * `npm run bench`: seeds its own local datasets (under .wrangler/bench/<products>), builds the Worker as
+ * `wrangler deploy` does and runs it on workerd through Miniflare (scripts/bench/runtime.ts) on loopback port
+ * 8799, then drives it with autocannon from this process: a bare Worker first (the ceiling), then every scenario
+ * at each `--rtt` (a delay added to every D1, KV and Durable Object call). `--smoke` is the few-second CI variant
+ * that only proves the harness still works. See docs/benchmarks.md.
  */
 const { values } = parseArgs({
   options: {
     products: { type: "string", default: "100000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
+    rtt: { type: "string", default: "0,50" },
     scale: { type: "string", default: "" },
     "scale-duration": { type: "string", default: "5" },
     "order-pool": { type: "string", default: "300" },
@@ -37,6 +49,7 @@ const settings = {
   products: smoke ? 600 : positiveInt(values.products, "--products"),
   duration: smoke ? 1 : positiveInt(values.duration, "--duration"),
   connections: smoke ? 2 : positiveInt(values.connections, "--connections"),
+  rtts: values.rtt.split(",").map((n) => wholeNumber(n, "--rtt")),
   scaleDuration: positiveInt(values["scale-duration"], "--scale-duration"),
   orderPool: smoke ? 10 : positiveInt(values["order-pool"], "--order-pool"),
   scale: smoke
@@ -49,7 +62,7 @@ const settings = {
   port: positiveInt(values.port, "--port"),
 };
 
-/** Load runs must measure the service, not the rate limiter: the bench server gets generous limits. */
+/** Load runs must measure the service, not the rate limiter: the bench runtime gets generous limits. */
 const BENCH_VARS: Record<string, string> = {
   RATE_LIMIT_PER_MINUTE: "100000000",
   RATE_LIMIT_BURST: "1000000",
@@ -57,9 +70,15 @@ const BENCH_VARS: Record<string, string> = {
   TOKEN_RATE_LIMIT_BURST: "1000000",
 };
 
-function positiveInt(text: string, flag: string): number {
+function wholeNumber(text: string, flag: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} takes whole numbers, got ${text}`);
+  return value;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const value = wholeNumber(text, flag);
+  if (value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
   return value;
 }
 
@@ -83,21 +102,45 @@ async function ensureDataset(products: number): Promise<number | null> {
   return (Date.now() - started) / 1000;
 }
 
-async function withServer<T>(products: number, work: (server: LocalServer, ctx: BenchContext) => Promise<T>): Promise<T> {
+async function withApp<T>(bundle: string, products: number, rttMs: number, work: (ctx: BenchContext) => Promise<T>): Promise<T> {
   const state = stateFor(products);
   const credentials = { clientId: "bench-client", clientSecret: randomToken(24) };
   await withLocalBindings((env) => createApiClient(database(env.DB), { tenantId: 1, name: "Benchmark client", ...credentials }), state);
-  const server = await startServer({ ...state, port: settings.port, vars: BENCH_VARS, logFile: `${values.out}/wrangler-${products}.log` });
+  const runtime = await startAppRuntime({ bundle, state, port: settings.port, vars: { ...BENCH_VARS, BENCH_RTT_MS: String(rttMs) } });
   try {
-    const token = await fetchToken(server.baseUrl, credentials.clientId, credentials.clientSecret);
-    return await work(server, { baseUrl: server.baseUrl, token, ...credentials, products, orderPool: settings.orderPool });
+    const token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
+    return await work({ baseUrl: runtime.baseUrl, token, ...credentials, products, orderPool: settings.orderPool });
   } finally {
-    await server.stop();
+    await runtime.stop();
   }
 }
 
-async function measure(scenario: Scenario, ctx: BenchContext, duration: number): Promise<LoadResult> {
+const parseRoundTrips = (header: string | null): RoundTrips => {
+  const counts = Object.fromEntries((header ?? "").split(";").map((part) => part.split("=")));
+  return { d1: Number(counts.d1 ?? Number.NaN), kv: Number(counts.kv ?? Number.NaN), do: Number(counts.do ?? Number.NaN) };
+};
+
+/**
+ * Sequential round trips of one request, per service, averaged over the scenario's first requests sent one at a
+ * time (rate-limit leases make the Durable Object call one request's in ten, which an average shows).
+ */
+async function sampleRoundTrips(baseUrl: string, prepared: PreparedScenario, expectedStatus: number): Promise<RoundTrips> {
+  const total: RoundTrips = { d1: 0, kv: 0, do: 0 };
+  for (let i = 0; i < ROUND_TRIP_SAMPLES; i++) {
+    const request: LoadRequest = prepared.nextRequest?.() ?? prepared.request;
+    const res = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    await res.arrayBuffer();
+    if (res.status !== expectedStatus) throw new Error(`${request.method} ${request.path}: sample answered ${res.status}`);
+    const counted = parseRoundTrips(res.headers.get(ROUND_TRIPS_HEADER));
+    for (const service of ["d1", "kv", "do"] as const) total[service] += counted[service];
+  }
+  const mean = (n: number) => Math.round((n / ROUND_TRIP_SAMPLES) * 10) / 10;
+  return { d1: mean(total.d1), kv: mean(total.kv), do: mean(total.do) };
+}
+
+async function measure(scenario: Scenario, ctx: BenchContext, duration: number, rttMs: number, bareReqPerSec: number) {
   const prepared = await scenario.prepare(ctx);
+  const roundTrips = await sampleRoundTrips(ctx.baseUrl, prepared, scenario.expectedStatus);
   const result = await runLoad({
     baseUrl: ctx.baseUrl,
     connections: settings.connections,
@@ -105,11 +148,16 @@ async function measure(scenario: Scenario, ctx: BenchContext, duration: number):
     expectedStatus: scenario.expectedStatus,
     ...prepared,
   });
+  log(scenario.name, result, roundTrips);
+  return scenarioReport(scenario, rttMs, result, roundTrips, bareReqPerSec);
+}
+
+function log(name: string, result: LoadResult, roundTrips?: RoundTrips) {
   const flag = result.errors > 0 ? `  (${result.errors} errors: ${JSON.stringify(result.statusCounts)})` : "";
+  const trips = roundTrips ? `  round trips d1 ${roundTrips.d1} kv ${roundTrips.kv} do ${roundTrips.do}` : "";
   console.log(
-    `  ${scenario.name.padEnd(24)} ${result.requestsPerSecond.toFixed(1).padStart(9)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${flag}`,
+    `  ${name.padEnd(24)} ${result.requestsPerSecond.toFixed(1).padStart(9)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${trips}${flag}`,
   );
-  return result;
 }
 
 const selected = (scenarios: Scenario[]) => (settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios);
@@ -124,55 +172,77 @@ if (values["seed-only"]) {
   process.exit(0);
 }
 
-console.log(
-  `Load on ${settings.products.toLocaleString("en-US")} products, ${settings.connections} connections, ${settings.duration} s each:`,
-);
-const { baseline, scenarios } = await withServer(settings.products, async (_server, ctx) => {
-  const baselineResult = await measure(BASELINE, ctx, settings.duration);
-  const reports: ScenarioReport[] = [];
-  for (const scenario of selected([...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, ...ORDER_SCENARIOS])) {
-    reports.push(
-      withBaselineRatio(scenario.name, scenario.what, await measure(scenario, ctx, settings.duration), baselineResult.requestsPerSecond),
+const bundle = buildBenchBundle();
+try {
+  console.log(`Ceiling: a bare Worker, ${settings.connections} connections, ${settings.duration} s:`);
+  const bareRuntime = await startBareRuntime(settings.port);
+  const bareResult = await runLoad({
+    baseUrl: bareRuntime.baseUrl,
+    connections: settings.connections,
+    duration: settings.duration,
+    expectedStatus: 200,
+    request: { method: "GET", path: "/" },
+  }).finally(() => bareRuntime.stop());
+  log("bare-worker", bareResult);
+  const bare = scenarioReport(
+    { name: "bare-worker", what: "A Worker returning a constant (the ceiling)" },
+    0,
+    bareResult,
+    { d1: 0, kv: 0, do: 0 },
+    bareResult.requestsPerSecond,
+  );
+
+  const scenarios: ScenarioReport[] = [];
+  for (const rttMs of settings.rtts) {
+    console.log(
+      `Load on ${settings.products.toLocaleString("en-US")} products, rtt ${rttMs} ms, ${settings.connections} connections, ${settings.duration} s each:`,
     );
+    await withApp(bundle.file, settings.products, rttMs, async (ctx) => {
+      for (const scenario of selected([...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, ...ORDER_SCENARIOS])) {
+        scenarios.push(await measure(scenario, ctx, settings.duration, rttMs, bare.reqPerSec));
+      }
+    });
   }
-  return {
-    baseline: withBaselineRatio(BASELINE.name, BASELINE.what, baselineResult, baselineResult.requestsPerSecond),
-    scenarios: reports,
+
+  const scale: ScaleReport[] = [];
+  for (const products of settings.scale) {
+    console.log(`Catalog search on ${products.toLocaleString("en-US")} products, rtt 0, ${settings.scaleDuration} s each:`);
+    const rows = await withApp(bundle.file, products, 0, async (ctx) => {
+      const reports: ScenarioReport[] = [];
+      for (const scenario of selected(CATALOG_SEARCH_SCENARIOS)) {
+        reports.push(await measure(scenario, ctx, settings.scaleDuration, 0, bare.reqPerSec));
+      }
+      return reports;
+    });
+    scale.push({ products, seedSeconds: seedSeconds.get(products) ?? null, scenarios: rows });
+  }
+
+  const report: BenchReport = {
+    startedAt,
+    machine: machineFacts(),
+    settings: {
+      products: settings.products,
+      duration: settings.duration,
+      connections: settings.connections,
+      rtts: settings.rtts,
+      runtime: "The deploy bundle (wrangler deploy --dry-run) on workerd through Miniflare, no dev proxy",
+    },
+    bare,
+    scenarios,
+    scale,
   };
-});
-
-const scale: ScaleReport[] = [];
-for (const products of settings.scale) {
-  console.log(`Catalog search on ${products.toLocaleString("en-US")} products, ${settings.scaleDuration} s each:`);
-  const rows = await withServer(products, async (_server, ctx) => {
-    const reports: ScenarioReport[] = [];
-    for (const scenario of selected(CATALOG_SEARCH_SCENARIOS)) {
-      reports.push(
-        withBaselineRatio(scenario.name, scenario.what, await measure(scenario, ctx, settings.scaleDuration), baseline.requestsPerSecond),
-      );
-    }
-    return reports;
-  });
-  scale.push({ products, seedSeconds: seedSeconds.get(products) ?? null, scenarios: rows });
-}
-
-const report: BenchReport = {
-  startedAt,
-  machine: machineFacts(),
-  settings: { products: settings.products, duration: settings.duration, connections: settings.connections },
-  baseline,
-  scenarios,
-  scale,
-};
-const markdown = toMarkdown(report);
-const stamp = startedAt.replace(/[:.]/g, "-");
-for (const name of [`bench-${stamp}`, "latest"]) {
-  writeFileSync(`${values.out}/${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${values.out}/${name}.md`, markdown);
-}
-console.log(`\n${markdown}\nWritten to ${values.out}/latest.md and latest.json`);
-const failed = [baseline, ...scenarios, ...scale.flatMap((row) => row.scenarios)].filter((s) => s.errors > 0 || s.requests === 0);
-if (failed.length > 0) {
-  console.error(`Scenarios with errors or no completed request: ${failed.map((s) => s.name).join(", ")}`);
-  process.exit(1);
+  const markdown = toMarkdown(report);
+  const stamp = startedAt.replace(/[:.]/g, "-");
+  for (const name of [`bench-${stamp}`, "latest"]) {
+    writeFileSync(`${values.out}/${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(`${values.out}/${name}.md`, markdown);
+  }
+  console.log(`\n${markdown}\nWritten to ${values.out}/latest.md and latest.json`);
+  const failed = [bare, ...scenarios, ...scale.flatMap((row) => row.scenarios)].filter((s) => s.errors > 0 || s.requests === 0);
+  if (failed.length > 0) {
+    console.error(`Scenarios with errors or no completed request: ${failed.map((s) => `${s.name} (rtt ${s.rttMs})`).join(", ")}`);
+    process.exitCode = 1;
+  }
+} finally {
+  bundle.dispose();
 }

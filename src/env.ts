@@ -15,6 +15,9 @@ export type Bindings = Env & {
 /** A positive number from a wrangler.toml var (always a string); unset or invalid falls back to the default. */
 const positiveNumber = (fallback: number) => z.coerce.number().finite().positive().catch(fallback);
 
+/** A number of 0 or more from a wrangler.toml var; unset or invalid falls back to the default. */
+const nonNegativeNumber = (fallback: number) => z.coerce.number().finite().min(0).catch(fallback);
+
 /** The numeric settings of wrangler.toml [vars], parsed once per set of bindings. */
 const ConfigSchema = z.object({
   /** Token bucket per API client on /customer/api: refill per minute and burst (capacity). */
@@ -25,6 +28,8 @@ const ConfigSchema = z.object({
   TOKEN_RATE_LIMIT_BURST: positiveNumber(10),
   /** Largest accepted request body in bytes. */
   MAX_BODY_BYTES: positiveNumber(1024 * 1024),
+  /** How long an isolate trusts that an API client is enabled (the delay before disabling a client takes effect). */
+  CLIENT_STATUS_CACHE_SECONDS: nonNegativeNumber(30),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

@@ -1,11 +1,22 @@
 import os from "node:os";
 import type { LoadResult } from "./load";
+import type { RoundTrips } from "./probe";
 
-export interface ScenarioReport extends LoadResult {
+export interface ScenarioReport {
   name: string;
   what: string;
-  /** requests/s relative to the baseline measured in the same run. */
-  ratioToBaseline: number;
+  /** The delay the bench's Worker added to every D1, KV and Durable Object call (a distant primary). */
+  rttMs: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  requests: number;
+  statusCounts: Record<string, number>;
+  /** req/s relative to the bare Worker measured in the same run (the ceiling). */
+  shareOfBare: number;
+  /** Sequential round trips of one request, per service (mean over ROUND_TRIP_SAMPLES requests sent one at a time). */
+  roundTrips: RoundTrips;
 }
 
 export interface ScaleReport {
@@ -17,8 +28,8 @@ export interface ScaleReport {
 export interface BenchReport {
   startedAt: string;
   machine: { cpus: string; cores: number; memoryGiB: number; node: string; platform: string };
-  settings: { products: number; duration: number; connections: number };
-  baseline: ScenarioReport;
+  settings: { products: number; duration: number; connections: number; rtts: number[]; runtime: string };
+  bare: ScenarioReport;
   scenarios: ScenarioReport[];
   scale: ScaleReport[];
 }
@@ -34,35 +45,62 @@ export function machineFacts(): BenchReport["machine"] {
   };
 }
 
-export function withBaselineRatio(name: string, what: string, result: LoadResult, baselineRps: number): ScenarioReport {
-  return { name, what, ...result, ratioToBaseline: baselineRps > 0 ? result.requestsPerSecond / baselineRps : 0 };
+export function scenarioReport(
+  scenario: { name: string; what: string },
+  rttMs: number,
+  result: LoadResult,
+  roundTrips: RoundTrips,
+  bareReqPerSec: number,
+): ScenarioReport {
+  return {
+    name: scenario.name,
+    what: scenario.what,
+    rttMs,
+    reqPerSec: result.requestsPerSecond,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    errors: result.errors,
+    requests: result.requests,
+    statusCounts: result.statusCounts,
+    shareOfBare: bareReqPerSec > 0 ? result.requestsPerSecond / bareReqPerSec : 0,
+    roundTrips,
+  };
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
-
-function scenarioRow(s: ScenarioReport): string {
-  return `| ${s.name} | ${s.what} | ${fixed(s.requestsPerSecond)} | ${fixed(s.p50Ms)} | ${fixed(s.p99Ms)} | ${s.errors} | ${fixed(s.ratioToBaseline * 100)} % |`;
-}
+const trips = (r: RoundTrips) => `${r.d1} / ${r.kv} / ${r.do}`;
 
 export function toMarkdown(report: BenchReport): string {
   const m = report.machine;
+  const rtts = report.settings.rtts;
+  const names = [...new Set(report.scenarios.map((s) => s.name))];
+  const cell = (name: string, rtt: number) => report.scenarios.find((s) => s.name === name && s.rttMs === rtt);
   const lines = [
     `Run ${report.startedAt} on ${m.cpus} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}.`,
-    `Catalog: ${report.settings.products.toLocaleString("en-US")} products; ${report.settings.connections} connections; ${report.settings.duration} s per scenario.`,
+    `${report.settings.runtime}. Catalog: ${report.settings.products.toLocaleString("en-US")} products; ${report.settings.connections} connections; ${report.settings.duration} s per scenario.`,
+    `Ceiling: a bare Worker answering a constant on the same runtime, ${fixed(report.bare.reqPerSec)} req/s (p50 ${fixed(report.bare.p50Ms)} ms).`,
+    "Round trips: sequential calls of one request to D1 / KV / Durable Objects.",
     "",
-    "| Scenario | What | req/s | p50 ms | p99 ms | errors | vs baseline |",
-    "|---|---|---:|---:|---:|---:|---:|",
-    scenarioRow(report.baseline),
-    ...report.scenarios.map(scenarioRow),
+    `| Scenario | What | round trips D1 / KV / DO | ${rtts.map((r) => `rtt ${r}: req/s | p50 ms | p99 ms | share of bare`).join(" | ")} | errors |`,
+    `|---|---|---:|${rtts.map(() => "---:|---:|---:|---:").join("|")}|---:|`,
+    ...names.map((name) => {
+      const rows = rtts.map((rtt) => cell(name, rtt));
+      const first = rows.find(Boolean)!;
+      const cells = rows.map((s) =>
+        s ? `${fixed(s.reqPerSec)} | ${fixed(s.p50Ms)} | ${fixed(s.p99Ms)} | ${fixed(s.shareOfBare * 100)} %` : " | | | ",
+      );
+      const errors = rows.reduce((sum, s) => sum + (s?.errors ?? 0), 0);
+      return `| ${name} | ${first.what} | ${trips(first.roundTrips)} | ${cells.join(" | ")} | ${errors} |`;
+    }),
   ];
   if (report.scale.length > 0) {
-    const names = report.scale[0]!.scenarios.map((s) => s.name);
+    const scaleNames = report.scale[0]!.scenarios.map((s) => s.name);
     lines.push(
       "",
-      "Catalog search latency by catalog size (p50 / p99 ms):",
+      "Catalog search latency by catalog size, rtt 0 (p50 / p99 ms):",
       "",
-      `| Products | Seed s | ${names.join(" | ")} |`,
-      `|---:|---:|${names.map(() => "---:").join("|")}|`,
+      `| Products | Seed s | ${scaleNames.join(" | ")} |`,
+      `|---:|---:|${scaleNames.map(() => "---:").join("|")}|`,
       ...report.scale.map(
         (row) =>
           `| ${row.products.toLocaleString("en-US")} | ${row.seedSeconds === null ? "cached" : fixed(row.seedSeconds)} | ${row.scenarios

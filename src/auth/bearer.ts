@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { database } from "../db/client";
-import type { AppEnv } from "../env";
+import { type AppEnv, appConfig } from "../env";
 import { ProblemError } from "../platform/errors";
 import type { Principal, Scope } from "../platform/principal";
 import { limitApiClient } from "../platform/ratelimit/middleware";
-import { isClientEnabled } from "./clients";
+import { clientStatus } from "./client-status";
 import { InvalidTokenError, verifyAccessToken } from "./tokens";
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
@@ -31,7 +31,8 @@ export const requireBearer: MiddlewareHandler<AppEnv> = async (c, next) => {
   // The signature proves the client id, so the limiter can run before the database is asked anything:
   // a throttled client costs no D1 read.
   await limitApiClient(c, principal.clientId, async () => {
-    if (!(await isClientEnabled(database(c.env.DB), principal.clientId))) {
+    const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
+    if (!(await clientStatus.isEnabled(database(c.env.DB), principal.clientId, ttlSeconds))) {
       throw unauthorized("The client of this access token is disabled.", "invalid_token");
     }
     c.set("principal", principal);

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { randomToken } from "../auth/secrets";
 import { chunk } from "../db/bulk-insert";
-import { database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { type CustomFieldDefinition, quotes, vendorOffers, vendors } from "../db/schema";
 import type { Bindings } from "../env";
 
@@ -40,15 +40,26 @@ type QuoteEnv = Pick<Bindings, "DB" | "QUOTES">;
 
 export const quoteKvKey = (priceOptionId: string) => `quote:${priceOptionId}`;
 
-/** Every vendor offer for the product becomes a fresh quote bound to the caller's scope. */
-export async function issueQuotesForProduct(env: QuoteEnv, scope: QuoteScope, productId: string, now = new Date()): Promise<QuoteRecord[]> {
-  const db = database(env.DB);
-  const offers = await db
+/** The vendor offers of a product, cheapest first: what /catalog/detail turns into quotes. */
+export function loadVendorOffers(db: Database, productId: string) {
+  return db
     .select({ offer: vendorOffers, vendorName: vendors.name, returnPolicy: vendors.returnPolicy })
     .from(vendorOffers)
     .innerJoin(vendors, eq(vendors.id, vendorOffers.vendorId))
     .where(eq(vendorOffers.productId, productId))
     .orderBy(vendorOffers.priceCents, vendorOffers.id);
+}
+export type VendorOffer = Awaited<ReturnType<typeof loadVendorOffers>>[number];
+
+/** Every vendor offer of the product becomes a fresh quote bound to the caller's scope. */
+export async function issueQuotes(
+  env: QuoteEnv,
+  scope: QuoteScope,
+  productId: string,
+  offers: readonly VendorOffer[],
+  now = new Date(),
+): Promise<QuoteRecord[]> {
+  const db = database(env.DB);
   if (offers.length === 0) return [];
 
   const createdAt = now.toISOString();

@@ -6,10 +6,11 @@ import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../platfor
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
+import { sideBySide } from "../platform/side-by-side";
 import { requireFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
 import { parseKeywords } from "./keywords";
-import { issueQuotesForProduct } from "./quotes";
+import { issueQuotes, loadVendorOffers } from "./quotes";
 import { CATALOG_SORT_FIELDS, type CatalogFilters, FACET_FIELDS } from "./search-sql";
 
 const listOf = (values: readonly string[]) => values.join(", ");
@@ -183,8 +184,6 @@ export const catalogRoutes = createRouter()
   .openapi(searchRoute, async (c) => {
     const body = c.req.valid("json");
     const principal = c.get("principal");
-    await requireFacilityAccess(database(c.env.DB), principal.tenantId, body.requesterId, body.facilityId);
-
     const filters: CatalogFilters = {
       keywords: parseKeywords(body.filters?.query),
       manufacturers: facetValues(body.filters?.facets, "manufacturer"),
@@ -196,18 +195,28 @@ export const catalogRoutes = createRouter()
       sortBy,
       sortDirection: body.pagination?.sortDirection ?? (sortBy === "Relevance" ? "Desc" : "Asc"),
     };
-    return c.json(envelope(c, await searchCatalog(c.env.DB, filters, page)), 200);
+    // The access check and the search go out side by side (one round trip); a refusal discards the results.
+    const [, result] = await sideBySide([
+      requireFacilityAccess(database(c.env.DB), principal.tenantId, body.requesterId, body.facilityId),
+      searchCatalog(c.env.DB, filters, page),
+    ]);
+    return c.json(envelope(c, result), 200);
   })
   .openapi(detailRoute, async (c) => {
     const { productId, facilityId, requesterId } = c.req.valid("json");
     const principal = c.get("principal");
     const db = database(c.env.DB);
-    await requireFacilityAccess(db, principal.tenantId, requesterId, facilityId);
-    const product = await findCatalogProduct(db, productId);
-    const quotes = await issueQuotesForProduct(
+    // Reads side by side (one round trip), then the quotes are written only once access is proven.
+    const [, product, offers] = await sideBySide([
+      requireFacilityAccess(db, principal.tenantId, requesterId, facilityId),
+      findCatalogProduct(db, productId),
+      loadVendorOffers(db, productId),
+    ]);
+    const quotes = await issueQuotes(
       c.env,
       { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
       product.id,
+      offers,
     );
     const options = quotes.map((quote) => ({
       priceOptionId: quote.priceOptionId,

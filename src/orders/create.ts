@@ -16,6 +16,7 @@ import {
 import type { Bindings } from "../env";
 import { BusinessRuleError, ProblemError } from "../platform/errors";
 import { centsToDecimal } from "../platform/money";
+import { sideBySide } from "../platform/side-by-side";
 import { type OrderingContext, requireFacilityAccess, requireUserFacilityAccess } from "../users/access";
 import { lineViolations, type OrderLineInput } from "./line-rules";
 import { type PaymentMethod, SHIPPING_METHODS, type ShippingMethod } from "./options";
@@ -62,7 +63,7 @@ export async function createOrder(
   { commitWith, now = new Date() }: CreateOrderOptions = {},
 ): Promise<OrderCreated> {
   const db = database(env.DB);
-  const [requester, , liveQuotes, refs] = await Promise.all([
+  const [requester, , liveQuotes, refs] = await sideBySide([
     requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
     requireUserFacilityAccess(db, tenantId, command.userId, command.facilityId),
     loadLiveQuotes(

@@ -1,9 +1,10 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { orderLines, orders, shippingDocumentLines, shippingDocuments } from "../db/schema";
 import { centsToDecimal } from "../platform/money";
 import { type Page, paginationOf } from "../platform/pagination";
-import { inIds, pageWithTotal, planSearch, type SearchRequest } from "../query/search";
+import { pageOf, pageWithTotal, planSearch, type SearchRequest } from "../query/search";
 import { orderSearch } from "./search-fields";
 
 /** Relations `include` can add to each order (spec 4.12); case-sensitive. */
@@ -17,39 +18,45 @@ export function parseOrderIncludes(include: string | undefined): Set<OrderInclud
 }
 
 /**
- * Order search records (spec 2.10) of one tenant. Included relations are loaded for the whole page
- * with one query each (never per order), in a second batch once the page's ids are known.
+ * Order search records (spec 2.10) of one tenant. Included relations are loaded for the whole page with one
+ * query each (never per order), in the page's own batch: the page query again, as the set of its order ids.
  */
 export async function searchOrders(db: Database, tenantId: number, request: SearchRequest, page: Page, include: ReadonlySet<OrderInclude>) {
   const plan = planSearch(orderSearch, request);
   const where: SQL = and(eq(orders.tenantId, tenantId), plan.filter)!;
-  const { rows, total } = await pageWithTotal(
+  const pageIds = pageOf(db.select({ id: orders.id }).from(orders).$dynamic(), where, plan, page);
+  const wantLines = include.has("lineItems");
+  const wantDocuments = include.has("shippingInfo");
+  const { rows, total, related } = await pageWithTotal(
     db,
-    db
-      .select({
-        orderId: orders.id,
-        orderNumber: orders.orderNumber,
-        companyId: orders.companyId,
-        facilityId: orders.facilityId,
-        requesterId: orders.requesterContactId,
-        poNumber: orders.poNumber,
-        requesterName: orders.requesterName,
-        orderDate: orders.createdAt,
-        lastUpdated: orders.updatedAt,
-        totalCents: orders.totalCents,
-        shippingMethod: orders.shippingMethod,
-        status: orders.status,
-      })
-      .from(orders)
-      .where(where)
-      .orderBy(...plan.orderBy)
-      .limit(page.limit)
-      .offset(page.offset),
+    pageOf(
+      db
+        .select({
+          orderId: orders.id,
+          orderNumber: orders.orderNumber,
+          companyId: orders.companyId,
+          facilityId: orders.facilityId,
+          requesterId: orders.requesterContactId,
+          poNumber: orders.poNumber,
+          requesterName: orders.requesterName,
+          orderDate: orders.createdAt,
+          lastUpdated: orders.updatedAt,
+          totalCents: orders.totalCents,
+          shippingMethod: orders.shippingMethod,
+          status: orders.status,
+        })
+        .from(orders)
+        .$dynamic(),
+      where,
+      plan,
+      page,
+    ),
     orders,
     where,
+    [...(wantLines ? [linesQuery(db, pageIds)] : []), ...(wantDocuments ? [documentsQuery(db, pageIds)] : [])],
   );
-  const ids = rows.map((row) => row.orderId);
-  const [lines, documents] = await loadIncludes(db, ids, include);
+  const lines = wantLines ? (related[0] as LineRow[]) : null;
+  const documents = wantDocuments ? (related[wantLines ? 1 : 0] as DocumentRow[]) : null;
   const records = rows.map(({ totalCents, ...order }) => ({
     ...order,
     total: centsToDecimal(totalCents),
@@ -59,7 +66,9 @@ export async function searchOrders(db: Database, tenantId: number, request: Sear
   return { orders: records, pagination: paginationOf(page, total, rows.length) };
 }
 
-function linesQuery(db: Database, ids: number[]) {
+type PageIds = SQLiteSelect;
+
+function linesQuery(db: Database, pageIds: PageIds) {
   return db
     .select({
       orderId: orderLines.orderId,
@@ -75,11 +84,11 @@ function linesQuery(db: Database, ids: number[]) {
       statusName: orderLines.statusName,
     })
     .from(orderLines)
-    .where(inIds(orderLines.orderId, ids))
+    .where(inArray(orderLines.orderId, pageIds))
     .orderBy(orderLines.orderId, orderLines.lineNumber, orderLines.id);
 }
 
-function documentsQuery(db: Database, ids: number[]) {
+function documentsQuery(db: Database, pageIds: PageIds) {
   return db
     .select({
       orderId: shippingDocuments.orderId,
@@ -95,26 +104,12 @@ function documentsQuery(db: Database, ids: number[]) {
       serviceLevel: shippingDocuments.serviceLevel,
     })
     .from(shippingDocuments)
-    .where(inIds(shippingDocuments.orderId, ids))
+    .where(inArray(shippingDocuments.orderId, pageIds))
     .orderBy(shippingDocuments.orderId, shippingDocuments.id);
 }
 
 type LineRow = Awaited<ReturnType<typeof linesQuery>>[number];
 type DocumentRow = Awaited<ReturnType<typeof documentsQuery>>[number];
-
-async function loadIncludes(
-  db: Database,
-  ids: number[],
-  include: ReadonlySet<OrderInclude>,
-): Promise<[LineRow[] | null, DocumentRow[] | null]> {
-  const wantLines = include.has("lineItems");
-  const wantDocuments = include.has("shippingInfo");
-  if (ids.length === 0) return [wantLines ? [] : null, wantDocuments ? [] : null];
-  if (wantLines && wantDocuments) return db.batch([linesQuery(db, ids), documentsQuery(db, ids)]);
-  if (wantLines) return [await linesQuery(db, ids), null];
-  if (wantDocuments) return [null, await documentsQuery(db, ids)];
-  return [null, null];
-}
 
 function lineItemView({ orderId: _order, priceCents, extendedPriceCents, ...line }: LineRow) {
   return { ...line, price: centsToDecimal(priceCents), extendedPrice: centsToDecimal(extendedPriceCents) };

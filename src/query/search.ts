@@ -1,8 +1,8 @@
-import { count, type SQL, sql } from "drizzle-orm";
+import { count, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteSelect, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
-import type { SortDirection } from "../platform/pagination";
+import type { Page, SortDirection } from "../platform/pagination";
 import type { Query } from "./ast";
 import { compileQuery } from "./compile";
 import type { SearchResource } from "./fields";
@@ -32,19 +32,30 @@ export function planQuery(resource: SearchResource, query: Query, sort: Omit<Sea
   return { filter: compileQuery(resource, query), orderBy: orderByFor(resource, sort.sortBy, sort.sortDir) };
 }
 
-/**
- * Runs a page query together with the count of all matching rows in one D1 batch, so both see the
- * same snapshot and `total` uses exactly the page's filter.
- */
-export async function pageWithTotal<Q extends BatchItem<"sqlite">>(db: Database, rows: Q, table: SQLiteTable, where: SQL | undefined) {
-  const [page, totals] = await db.batch([rows, db.select({ total: count() }).from(table).where(where)]);
-  return { rows: page as Q["_"]["result"], total: (totals as { total: number }[])[0]?.total ?? 0 };
+/** A search's page of a dynamic select (`db.select(...).from(table).$dynamic()`): filter, order, limit, offset. */
+export function pageOf<T extends SQLiteSelect>(query: T, where: SQL | undefined, plan: SearchPlan, page: Page) {
+  return query
+    .where(where)
+    .orderBy(...plan.orderBy)
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /**
- * `column IN (ids)` with the ids as one JSON parameter, so a page of any size stays within D1's
- * limit on bound parameters.
+ * Runs a page query, the count of all matching rows and any `related` queries (rows of the page's records, chosen
+ * with `pageIds`) in one D1 batch: one round trip, one snapshot, and `total` uses exactly the page's filter.
  */
-export function inIds(column: SQLiteColumn, ids: readonly number[]): SQL {
-  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+export async function pageWithTotal<Q extends BatchItem<"sqlite">, R extends BatchItem<"sqlite">[] = []>(
+  db: Database,
+  rows: Q,
+  table: SQLiteTable,
+  where: SQL | undefined,
+  related: [...R] = [] as unknown as [...R],
+) {
+  const [page, totals, ...more] = await db.batch([rows, db.select({ total: count() }).from(table).where(where), ...related]);
+  return {
+    rows: page as Q["_"]["result"],
+    total: (totals as { total: number }[])[0]?.total ?? 0,
+    related: more as { [K in keyof R]: R[K]["_"]["result"] },
+  };
 }

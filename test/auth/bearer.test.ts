@@ -5,6 +5,7 @@ import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
 import { call, expectProblem, issueToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
+import { testVars } from "../helpers/platform";
 import { b64url, expect401, forge, privateJwk } from "../helpers/tokens";
 
 describe("bearer token verification", () => {
@@ -103,10 +104,22 @@ describe("bearer token verification", () => {
     await expect401(token);
   });
 
-  it("token of a client disabled after issuance: 401", async () => {
+  it("token of a client disabled before its first use here: 401", async () => {
+    const { clientId: disabled, token } = await issueToken(TENANT_A, ["users:read"]);
+    await setClientEnabled(database(env.DB), disabled, false);
+    await expect401(token);
+  });
+
+  it("a client disabled after use keeps working only until the isolate's memory of it expires (CLIENT_STATUS_CACHE_SECONDS)", async () => {
     const { clientId: disabled, token } = await issueToken(TENANT_A, ["users:read"]);
     expect((await call(token, "/users/lookup?userId=1")).status).toBe(200);
     await setClientEnabled(database(env.DB), disabled, false);
+    // Within the documented delay the isolate still trusts its memory: no D1 read for it.
+    expect((await call(token, "/users/lookup?userId=1")).status).toBe(200);
+    // Once the memory is older than the setting (0 s here), D1 is asked again and the token is refused.
+    const res = await call(token, "/users/lookup?userId=1", { headers: testVars({ CLIENT_STATUS_CACHE_SECONDS: 0 }) });
+    await expectProblem(res, 401);
+    // ... and the refusal is not remembered as "enabled": the default setting refuses too.
     await expect401(token);
   });
 

@@ -1,4 +1,5 @@
 import { applyD1Migrations, env } from "cloudflare:test";
+import { clientStatus } from "../../src/auth/client-status";
 import { seedDemoData } from "../../src/seed/seed";
 import { forgetCachedTokens } from "../helpers/api";
 
@@ -19,6 +20,7 @@ async function dropEverything(db: D1Database): Promise<void> {
 }
 
 forgetCachedTokens();
+clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
 await dropEverything(env.DB);
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await seedDemoData(env.DB, { products: 600 });

@@ -1,11 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../../db/client";
 import type { AppEnv, Bindings } from "../../env";
+import { inBackground } from "../background";
 import { IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "../errors";
 import { requireShallowJson } from "../json-depth";
 import { logEvent } from "../logging";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
-import type { StoredResponse } from "./store";
+import type { BeginOutcome, StoredResponse } from "./store";
 
 /**
  * Idempotency for unsafe POSTs (spec section 8). The middleware validates the key, fingerprints the
@@ -118,23 +119,21 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const store = idempotencyStore(c.env, tenantId, key);
   const db = database(c.env.DB);
 
-  // One round trip each, side by side: the object's decision and the committed result, if any.
-  const [decided, committed] = await Promise.all([
-    store.begin(fingerprint).then(
-      (decision) => ({ decision }),
-      (error: unknown) => ({ error }),
-    ),
-    loadCommittedResult(db, tenantId, key),
-  ]);
-  if (committed) {
-    if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
-    // Teach the object the committed result unless it already replays it (a crash's marker, a lost object, a 5xx).
-    const known =
-      "decision" in decided && decided.decision.outcome === "replay" && decided.decision.response.body === committed.response.body;
-    if ("decision" in decided && !known) {
-      await store.settle(fingerprint, committed.response).catch((err: unknown) => logRecordFailure(c, err));
+  const decided = await store.begin(fingerprint).then(
+    (decision) => ({ decision }),
+    (error: unknown) => ({ error }),
+  );
+  // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
+  // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
+  const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
+  if (!usual) {
+    const committed = await loadCommittedResult(db, tenantId, key);
+    if (committed) {
+      if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
+      // Teach the object the committed result (a crash's marker, a lost object, a cached 5xx).
+      if ("decision" in decided) await store.settle(fingerprint, committed.response).catch((err: unknown) => logRecordFailure(c, err));
+      return replay(committed.response);
     }
-    return replay(committed.response);
   }
   if ("error" in decided) throw storeUnavailable(decided.error);
   const { decision } = decided;
@@ -152,15 +151,20 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
   }
 
-  // The handler's result stands even if recording it fails: D1 has it when it committed; otherwise the marker
-  // times out after 5 minutes.
-  try {
-    if (isCacheable(c.res.status)) await store.complete(decision.attemptId, await snapshot(c.res));
-    else await store.release(decision.attemptId);
-  } catch (err) {
-    logRecordFailure(c, err);
-  }
+  const record = isCacheable(c.res.status)
+    ? snapshot(c.res).then((response) => store.complete(decision.attemptId, response))
+    : store.release(decision.attemptId);
+  const recorded = record.catch((err: unknown) => logRecordFailure(c, err));
+  // A 2xx committed its result in the handler's D1 batch: it is recorded in the object in the background (the
+  // answer does not wait; a retry meanwhile finds the marker, then the committed result in D1). A failure answer
+  // is recorded before it is sent, so that an immediate retry is not told the key is still processing. Either
+  // way the handler's result stands if recording fails; an unreleased marker times out after 5 minutes.
+  if (c.res.status < 300) inBackground(c, recorded);
+  else await recorded;
 };
+
+/** A 2xx or 4xx result the object replays; a cached 5xx may have been overtaken by a committed result in D1. */
+const isSettledReplay = (decision: BeginOutcome) => decision.outcome === "replay" && decision.response.status < 500;
 
 /** The request behind `idempotent` that a handler is answering; its write batch commits the result with it. */
 export function idempotentRequest(c: Context<AppEnv>): IdempotentRequest {

@@ -1,0 +1,22 @@
+import type { Bindings } from "../../src/env";
+import production from "../../src/index";
+import { ROUND_TRIPS_HEADER, RoundTripProbe } from "./probe";
+
+// The Durable Object classes of the production entry (wrangler.toml names them).
+export * from "../../src/index";
+
+/**
+ * Entry worker of `npm run bench`, built by `wrangler deploy --dry-run` like the production bundle and run on
+ * workerd through Miniflare (scripts/bench/runtime.ts). It serves the production app with its D1, KV and Durable
+ * Object bindings wrapped by a probe that delays every call by `BENCH_RTT_MS` (a primary on another continent) and
+ * counts the request's sequential round trips to each, reported in the `X-Bench-Round-Trips` response header.
+ */
+export default {
+  async fetch(request, env, ctx) {
+    const probe = new RoundTripProbe(Number((env as { BENCH_RTT_MS?: string }).BENCH_RTT_MS ?? 0));
+    const response = await production.fetch(request, probe.wrap(env), ctx);
+    const counted = new Response(response.body, response);
+    counted.headers.set(ROUND_TRIPS_HEADER, probe.summary());
+    return counted;
+  },
+} satisfies ExportedHandler<Bindings>;
