@@ -12,6 +12,7 @@ import { healthRoutes } from "./platform/health";
 import { methodNotAllowedOrNotFound } from "./platform/method-not-allowed";
 import { openApiDocumentRoute } from "./platform/openapi/route";
 import { limitTokenRequests } from "./platform/ratelimit/middleware";
+import { d1Sessions } from "./platform/read-replicas";
 import { requestContext } from "./platform/request-context";
 import { createRouter } from "./platform/router";
 import type { SearchResource } from "./query/fields";
@@ -23,6 +24,9 @@ export const API_BASE = "/customer/api";
 
 /** Every resource with GET search (the q language), in the order docs/api.md lists their fields. */
 export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
+
+/** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
+export const WRITE_ROUTES: ReadonlySet<string> = new Set([`POST ${API_BASE}/orders`]);
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
 export const customerApi = createRouter()
@@ -44,6 +48,7 @@ export function createApp() {
   app.use("*", bodyLimit);
   app.use("/auth/oauth2/token", limitTokenRequests);
   app.use(`${API_BASE}/*`, requireJsonBody);
+  app.use(`${API_BASE}/*`, d1Sessions(WRITE_ROUTES, new Set([`${API_BASE}/openapi.json`])));
   app.route("/", healthRoutes);
   app.route("/auth", authRoutes);
   app.route("/", wellKnownMetadataRoutes);

@@ -54,7 +54,15 @@ describe("GET /customer/api/openapi.json", () => {
       expect.arrayContaining(["Problem", "ValidationProblem", "ControllerError", "IdempotencyConflict"]),
     );
     expect(Object.keys(components?.headers ?? {}).sort()).toEqual(
-      ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "X-Correlation-Id", "X-Idempotency-Cached"].sort(),
+      [
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "Retry-After",
+        "X-Correlation-Id",
+        "X-Idempotency-Cached",
+        "X-Session-Bookmark",
+      ].sort(),
     );
   });
 

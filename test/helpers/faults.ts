@@ -63,6 +63,8 @@ export function afterBatchCommits(db: D1Database, afterCommit: (statements: D1Pr
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== "function") return value;
+      // The app runs each request in a D1 session: its batches commit through the session.
+      if (prop === "withSession") return (...args: unknown[]) => afterBatchCommits(value.apply(target, args), afterCommit);
       if (prop !== "batch") return value.bind(target);
       return async (statements: D1PreparedStatement[]) => {
         const results = await value.call(target, statements);
@@ -117,7 +119,12 @@ function failingStatement(statement: D1PreparedStatement, fail: () => Error): D1
 }
 
 function failingD1(db: D1Database, fail: () => Error): D1Database {
-  return failing(db, fail, { prepare: (statement) => failingStatement(statement as D1PreparedStatement, fail) });
+  return failing(db, fail, {
+    prepare: (statement) => failingStatement(statement as D1PreparedStatement, fail),
+    // The app runs each request in a D1 session (src/platform/read-replicas.ts): the session fails alike.
+    withSession: (session) => failingD1(session as D1Database, fail),
+    getBookmark: (bookmark) => bookmark,
+  });
 }
 
 function failingNamespace<T extends object>(namespace: T, fail: () => Error): T {

@@ -28,3 +28,18 @@ export function rateLimitHeaders(res: Response) {
     retryAfter: number("Retry-After"),
   };
 }
+
+/**
+ * Polls `read` until `done` holds (or gives up after `timeoutMs` and returns the last value, for the caller's
+ * assertion to report): for work a response does not wait for, such as recording an idempotent 2xx in its
+ * Durable Object (`waitUntil`).
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    value = await read();
+  }
+  return value;
+}

@@ -14,7 +14,7 @@ import {
   rowsWrittenBy,
   withoutFields,
 } from "../helpers/orders";
-import { testFault } from "../helpers/platform";
+import { eventually, testFault } from "../helpers/platform";
 
 const CACHED = "X-Idempotency-Cached";
 const ORDERS_PATH = "/customer/api/orders";
@@ -233,7 +233,11 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
       const key = crypto.randomUUID();
       const body = await freshBody();
       expect((await placeOrder(body, { key })).status).toBe(201);
-      const before = await storedEntry(TENANT_A, key);
+      // The 201 is recorded in the object in the background, after the answer.
+      const before = await eventually(
+        () => storedEntry(TENANT_A, key),
+        (e) => e.entry?.state === "completed",
+      );
       expect(before.entry?.state).toBe("completed");
       expect(before.alarm).toBe(before.entry!.state === "completed" ? before.entry!.completedAt + RESULT_TTL_MS : -1);
 

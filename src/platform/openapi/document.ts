@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { SCOPES, type Scope } from "../principal";
+import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
 import { API_INFO, TAGS } from "./info";
 
 /**
@@ -50,6 +51,12 @@ const HEADERS = {
   ),
   "RateLimit-Remaining": integerHeader("Requests left in the bucket."),
   "RateLimit-Reset": integerHeader("Seconds until the bucket is full again."),
+  [BOOKMARK_HEADER]: {
+    description:
+      "D1 session bookmark after this request. Send it back as the X-Session-Bookmark request header to read at least what " +
+      "this request saw or wrote (read replicas otherwise may lag by moments).",
+    schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source },
+  },
   "X-Idempotency-Cached": {
     description: "`true` when this is a replay of the cached result of an earlier request with the same Idempotency-Key.",
     schema: { type: "string" as const, enum: ["true"] },
@@ -64,6 +71,10 @@ const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit
  */
 const refusedBeforeLimiter = (path: string, status: string) => status === "413" || (status === "415" && path.startsWith("/customer/api/"));
 const IDEMPOTENCY_KEY = "idempotency-key";
+/** Customer API operations run in a D1 session (src/platform/read-replicas.ts), except the document itself. */
+const inD1Session = (path: string) => path.startsWith("/customer/api/") && path !== "/customer/api/openapi.json";
+/** 413 and 415 are refused before the session starts, and a 400 may be the bookmark itself. */
+const refusedBeforeSession = (status: string) => status === "413" || status === "415" || status === "400";
 
 const problemResponse = (description: string, headers: string[] = []): ResponseObject => ({
   description,
@@ -92,6 +103,16 @@ const CORRELATION_PARAMETER = {
   description: "Optional client correlation id (8-128 characters of A-Z a-z 0-9 . _ : -), echoed in the response.",
   schema: { type: "string" as const, pattern: "^[A-Za-z0-9._:-]{8,128}$" },
   example: "erp-order-batch-42",
+};
+
+const SESSION_BOOKMARK_PARAMETER = {
+  name: BOOKMARK_HEADER,
+  in: "header" as const,
+  required: false,
+  description:
+    "The X-Session-Bookmark of an earlier response: this request then reads data at least as new as that response " +
+    "saw or wrote (read-your-writes). Without it, reads may come from a replica a moment behind.",
+  schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source },
 };
 
 export interface DocumentContext {
@@ -125,7 +146,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
     },
   };
   components.headers = { ...components.headers, ...HEADERS };
-  components.parameters = { ...components.parameters, CorrelationId: CORRELATION_PARAMETER };
+  components.parameters = { ...components.parameters, CorrelationId: CORRELATION_PARAMETER, SessionBookmark: SESSION_BOOKMARK_PARAMETER };
 
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
@@ -139,6 +160,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
 function decorateOperation(path: string, method: HttpMethod, operation: Operation): void {
   operation.operationId ??= operationIdFor(path, method);
   operation.parameters = [...(operation.parameters ?? []), ref("parameters", "CorrelationId")];
+  const inSession = inD1Session(path);
+  if (inSession) operation.parameters.push(ref("parameters", "SessionBookmark"));
 
   const rateLimited = Boolean(operation.security?.length) || path === TOKEN_PATH;
   const idempotent = operation.parameters.some(isIdempotencyKey);
@@ -156,6 +179,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     response.headers ??= {};
     const headers = response.headers;
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
+    if (inSession && !refusedBeforeSession(status)) headers[BOOKMARK_HEADER] = ref("headers", BOOKMARK_HEADER);
     if (rateLimited && !refusedBeforeLimiter(path, status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
     if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");
     if (idempotent && (status.startsWith("2") || status.startsWith("5"))) {

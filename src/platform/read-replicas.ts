@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ValidationError } from "./errors";
+
+/**
+ * D1 read replication through the Sessions API (docs/architecture.md, "Consistency"). Every customer API request
+ * runs in one D1 session: reads may be served by the nearest replica, writes always go to the primary. The session
+ * bookmark goes back in `X-Session-Bookmark`; a client that sends it on its next request reads at least what that
+ * request saw or wrote (read-your-writes across requests, e.g. create an order, then search for it).
+ */
+export const BOOKMARK_HEADER = "X-Session-Bookmark";
+
+/** D1 bookmarks are opaque, short, hex-and-dash tokens; anything else is refused before it reaches D1. */
+export const BOOKMARK_PATTERN = /^[0-9A-Za-z-]{1,256}$/;
+
+/**
+ * `writes` lists the `METHOD /path` of routes that write: they start on the primary ("first-primary"), so that
+ * their checks read current data. Reads start anywhere ("first-unconstrained"). A bookmark, when sent, wins.
+ * Paths in `outside` (that never read D1, e.g. the OpenAPI document) get no session.
+ */
+export function d1Sessions(writes: ReadonlySet<string>, outside: ReadonlySet<string> = new Set()): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (outside.has(c.req.path)) return next();
+    const bookmark = c.req.header(BOOKMARK_HEADER);
+    if (bookmark !== undefined && !BOOKMARK_PATTERN.test(bookmark)) {
+      throw new ValidationError(
+        { [BOOKMARK_HEADER]: ["Must be a bookmark returned in the X-Session-Bookmark header of an earlier response."] },
+        `Invalid ${BOOKMARK_HEADER} header.`,
+      );
+    }
+    const writing = writes.has(`${c.req.method} ${c.req.path}`);
+    const session = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
+    // Everything below reads c.env.DB: the session stands in for the database for the rest of the request.
+    c.env = { ...c.env, DB: session as unknown as D1Database };
+    await next();
+    const latest = session.getBookmark();
+    if (latest) c.header(BOOKMARK_HEADER, latest);
+  };
+}

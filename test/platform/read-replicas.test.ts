@@ -1,0 +1,84 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
+import { API, call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { expectMatchesContract } from "../helpers/contract";
+import { findQuote, lineFor, orderBody, withoutFields } from "../helpers/orders";
+
+/** The real D1 binding, with every withSession() constraint the app asks for written down. */
+function recordingSessions(db: D1Database, constraints: string[]): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (prop === "withSession") {
+        return (constraint: string) => {
+          constraints.push(constraint);
+          return value.call(target, constraint);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+/** Runs the production app in this test with the recording D1 (the plumbing locally: the replica is the primary). */
+async function sessionsOf(path: string, init: RequestInit & { token: string }): Promise<{ res: Response; constraints: string[] }> {
+  const constraints: string[] = [];
+  const headers = new Headers(init.headers);
+  headers.set("Authorization", `Bearer ${init.token}`);
+  const ctx = createExecutionContext();
+  const res = await createApp().fetch(
+    new Request(`${API}${path}`, { ...init, headers }),
+    { ...env, DB: recordingSessions(env.DB, constraints) },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return { res, constraints };
+}
+
+describe("D1 read replication: sessions and X-Session-Bookmark", () => {
+  it("every customer API answer carries the session's bookmark, as documented", async () => {
+    const token = await tokenFor(TENANT_A);
+    for (const path of ["/users/lookup?userId=1", "/orders/search", "/manufacturers/search"]) {
+      const res = await call(token, path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get(BOOKMARK_HEADER), path).toMatch(/\S/);
+      await expectMatchesContract(res, "GET", path);
+    }
+  });
+
+  it("reads start on any replica, writes on the primary, and a bookmark sent back is the session's constraint", async () => {
+    const token = await tokenFor(TENANT_A);
+    const read = await sessionsOf("/orders/search", { token });
+    expect(read.res.status).toBe(200);
+    expect(read.constraints).toEqual(["first-unconstrained"]);
+
+    const quote = await findQuote(withoutFields);
+    const write = await sessionsOf("/orders", {
+      token,
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+      body: JSON.stringify(orderBody([lineFor(quote)])),
+    });
+    expect(write.res.status).toBe(201);
+    expect(write.constraints).toEqual(["first-primary"]);
+    const bookmark = write.res.headers.get(BOOKMARK_HEADER)!;
+    expect(bookmark).toMatch(/\S/);
+
+    const { orderNumber } = (await json(write.res)).data;
+    const q = encodeURIComponent(`orderNumber:"${orderNumber}"`);
+    const after = await sessionsOf(`/orders/search?q=${q}`, { token, headers: { [BOOKMARK_HEADER]: bookmark } });
+    expect(after.constraints).toEqual([bookmark]);
+    expect((await json(after.res)).data.orders.map((o: { orderNumber: string }) => o.orderNumber)).toEqual([orderNumber]);
+  });
+
+  it("a bookmark that is not one is a 400 naming the header, before anything is read", async () => {
+    const token = await tokenFor(TENANT_A);
+    const { res, constraints } = await sessionsOf("/orders/search", { token, headers: { [BOOKMARK_HEADER]: "not a bookmark!" } });
+    const body = await expectProblem(res, 400);
+    expect(Object.keys(body.errors)).toEqual([BOOKMARK_HEADER]);
+    expect(constraints).toEqual([]);
+  });
+});
