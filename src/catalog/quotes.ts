@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte } from "drizzle-orm";
 import { randomToken } from "../auth/secrets";
 import { chunk } from "../db/bulk-insert";
 import { type Database, database } from "../db/client";
@@ -133,4 +133,22 @@ export async function loadLiveQuotes(
     if (record.tenantId !== tenantId || record.expiresAt <= nowIso) found.delete(id);
   }
   return found;
+}
+
+/**
+ * A day after expiry, a quote no order used is of no use to anyone: the scheduled housekeeping deletes such
+ * quotes, oldest first, `limit` at a time. Quotes an order used stay (its lines reference them). The day of grace
+ * lets an order that read a quote just before it expired finish writing. KV forgets them on its own (TTL).
+ */
+export const QUOTE_PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export async function purgeExpiredQuotes(db: Database, now: Date, limit: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - QUOTE_PURGE_GRACE_MS).toISOString();
+  const unusedAndExpired = and(lte(quotes.expiresAt, cutoff), isNull(quotes.usedByOrderId));
+  const oldest = db.select({ id: quotes.id }).from(quotes).where(unusedAndExpired).orderBy(quotes.expiresAt).limit(limit);
+  const deleted = await db
+    .delete(quotes)
+    .where(and(unusedAndExpired, inArray(quotes.id, oldest)))
+    .returning({ id: quotes.id });
+  return deleted.length;
 }

@@ -1,24 +1,34 @@
-import { database } from "../db/client";
+import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
-import { purgeExpiredResults } from "./idempotency/results";
 import { logEvent } from "./logging";
 
-/** Rows deleted per statement and statements per run: one run stays short even with a large backlog. */
+/** Rows deleted per statement and statements per run and kind: one run stays short even with a large backlog. */
 export const PURGE_BATCH_SIZE = 500;
 export const PURGE_MAX_BATCHES = 20;
 
+/** Deletes up to `limit` rows that are no longer needed at `now`; returns how many it deleted. */
+export type Purge = (db: Database, now: Date, limit: number) => Promise<number>;
+
 /**
- * The Cron Trigger's work (wrangler.toml [triggers]): deletes expired rows in bounded batches, so a slow delete never
- * holds the database (D1 runs one query at a time). What one run leaves, the next one takes.
+ * The Cron Trigger's work (wrangler.toml [triggers]): each purge deletes expired rows in bounded batches, so a slow
+ * delete never holds the database (D1 runs one query at a time). What one run leaves, the next one takes. The
+ * features give their purges (src/index.ts); docs/architecture.md has the capacity math.
  */
-export async function housekeeping(env: Pick<Bindings, "DB">, now: Date): Promise<{ idempotencyResults: number }> {
+export async function housekeeping<K extends string>(
+  env: Pick<Bindings, "DB">,
+  now: Date,
+  purges: Record<K, Purge>,
+): Promise<Record<K, number>> {
   const db = database(env.DB);
-  let idempotencyResults = 0;
-  for (let batch = 0; batch < PURGE_MAX_BATCHES; batch++) {
-    const deleted = await purgeExpiredResults(db, now, PURGE_BATCH_SIZE);
-    idempotencyResults += deleted;
-    if (deleted < PURGE_BATCH_SIZE) break;
+  const purged = {} as Record<K, number>;
+  for (const [name, purge] of Object.entries(purges) as [K, Purge][]) {
+    purged[name] = 0;
+    for (let batch = 0; batch < PURGE_MAX_BATCHES; batch++) {
+      const deleted = await purge(db, now, PURGE_BATCH_SIZE);
+      purged[name] += deleted;
+      if (deleted < PURGE_BATCH_SIZE) break;
+    }
   }
-  logEvent("info", { event: "housekeeping", purged: { idempotencyResults } });
-  return { idempotencyResults };
+  logEvent("info", { event: "housekeeping", purged });
+  return purged;
 }

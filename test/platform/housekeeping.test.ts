@@ -1,8 +1,10 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { QUOTE_PURGE_GRACE_MS } from "../../src/catalog/quotes";
 import worker from "../../src/index";
 import { PURGE_BATCH_SIZE } from "../../src/platform/housekeeping";
 import { RESULT_TTL_MS } from "../../src/platform/idempotency/store";
+import { findQuote, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
 
 /** The Cron Trigger (wrangler.toml [triggers]) through the deployed entry's scheduled handler, against real D1. */
 
@@ -30,16 +32,58 @@ const remaining = async (prefix: string) =>
     .bind(`${prefix}-%`)
     .first<{ n: number }>())!.n;
 
+async function runHousekeeping(at: number): Promise<void> {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "*/15 * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+/** `count` copies of a real quote (ids `<prefix>-<n>`), expiring at `expiresAt`, none used by an order. */
+async function copyQuote(templateId: string, count: number, expiresAt: Date, prefix: string): Promise<void> {
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2)
+     INSERT INTO quotes (id, tenant_id, requester_contact_id, facility_id, product_id, offer_id, vendor_id, price_cents, condition,
+       warranty, purchase_choice, lead_time_days, return_policy, custom_fields, created_at, expires_at, used_by_order_id)
+     SELECT ?3 || '-' || i, tenant_id, requester_contact_id, facility_id, product_id, offer_id, vendor_id, price_cents, condition,
+       warranty, purchase_choice, lead_time_days, return_policy, custom_fields, created_at, ?4, NULL
+     FROM quotes, n WHERE id = ?1`,
+  )
+    .bind(templateId, count, prefix, expiresAt.toISOString())
+    .run();
+}
+
+const quoteExists = async (id: string) => (await env.DB.prepare("SELECT 1 AS one FROM quotes WHERE id = ?1").bind(id).first()) !== null;
+const quotesLike = async (prefix: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE id LIKE ?1").bind(`${prefix}-%`).first<{ n: number }>())!.n;
+
 describe("scheduled housekeeping", () => {
+  it("deletes quotes a day past expiry that no order used, in bounded batches; keeps used, recent and live ones", async () => {
+    const now = Date.now();
+    const used = await findQuote(withoutFields);
+    expect((await placeOrder(orderBody([lineFor(used)]))).status).toBe(201);
+    const unused = await findQuote(withoutFields);
+    await copyQuote(unused.priceOptionId, PURGE_BATCH_SIZE + 12, new Date(now - QUOTE_PURGE_GRACE_MS - HOUR), "stale");
+    await copyQuote(unused.priceOptionId, 3, new Date(now - QUOTE_PURGE_GRACE_MS + HOUR), "grace");
+    // The used quote expired long ago too: it stays, its order line references it.
+    await env.DB.prepare("UPDATE quotes SET expires_at = ?2 WHERE id = ?1")
+      .bind(used.priceOptionId, new Date(now - 10 * QUOTE_PURGE_GRACE_MS).toISOString())
+      .run();
+
+    await runHousekeeping(now);
+
+    expect(await quotesLike("stale")).toBe(0);
+    expect(await quotesLike("grace")).toBe(3);
+    expect(await quoteExists(used.priceOptionId)).toBe(true);
+    expect(await quoteExists(unused.priceOptionId)).toBe(true);
+  });
+
   it("purges expired idempotency results in bounded batches and keeps live ones", async () => {
     const now = Date.now();
     const expired = PURGE_BATCH_SIZE + 37; // more than one batch
     await insertResults(expired, new Date(now - HOUR), "expired");
     await insertResults(5, new Date(now + HOUR), "live");
 
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "*/15 * * * *" }), env, ctx);
-    await waitOnExecutionContext(ctx);
+    await runHousekeeping(now);
 
     expect(await remaining("expired")).toBe(0);
     expect(await remaining("live")).toBe(5);
