@@ -1,18 +1,29 @@
-import { createApp } from "./app";
-import { purgeExpiredQuotes } from "./catalog/quotes";
 import type { Bindings } from "./env";
-import { housekeeping } from "./platform/housekeeping";
-import { purgeExpiredResults } from "./platform/idempotency/results";
 
 export { IdempotencyStore } from "./platform/idempotency/store";
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
 
-const app = createApp();
+/**
+ * The app (every route, its zod schemas, the OpenAPI registry) is built on the first request, not at module load:
+ * the bundler turns these dynamic imports into modules initialized on first use, so a cold start evaluates only
+ * this file and the Durable Object classes (docs/benchmarks.md, "Cold start").
+ */
+let app: Promise<{ fetch: ExportedHandlerFetchHandler<Bindings> }> | undefined;
+const appOnce = () => {
+  app ??= import("./app").then(({ createApp }) => createApp());
+  return app;
+};
+
+async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<void> {
+  const [{ housekeeping }, { purgeExpiredResults }, { purgeExpiredQuotes }] = await Promise.all([
+    import("./platform/housekeeping"),
+    import("./platform/idempotency/results"),
+    import("./catalog/quotes"),
+  ]);
+  await housekeeping(env, new Date(scheduledTime), { idempotencyResults: purgeExpiredResults, quotes: purgeExpiredQuotes });
+}
 
 export default {
-  fetch: app.fetch,
-  scheduled: (controller, env, ctx) =>
-    ctx.waitUntil(
-      housekeeping(env, new Date(controller.scheduledTime), { idempotencyResults: purgeExpiredResults, quotes: purgeExpiredQuotes }),
-    ),
+  fetch: async (request, env, ctx) => (await appOnce()).fetch(request, env, ctx),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),
 } satisfies ExportedHandler<Bindings>;

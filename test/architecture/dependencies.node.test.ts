@@ -117,3 +117,12 @@ describe("source dependency rule", () => {
     expect(cycles(bad)).toEqual([["catalog", "orders", "catalog"]]);
   });
 });
+
+describe("cold start: the entry module builds nothing at load", () => {
+  it("src/index.ts statically imports only the Durable Object classes and types; the app comes by dynamic import", () => {
+    const source = readFileSync(path.join(SRC, "index.ts"), "utf8");
+    const staticImports = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
+    expect(staticImports.sort()).toEqual(["./platform/idempotency/store", "./platform/ratelimit/rate-limiter"]);
+    expect(source).toMatch(/import\("\.\/app"\)/);
+  });
+});
