@@ -135,6 +135,13 @@ describe("POST /catalog/detail", () => {
     expect(body.detail).toContain("MP-9999999");
   });
 
+  it("without facility access, an unknown product is a 403 too: the access check's answer comes first, though both run side by side", async () => {
+    for (let i = 0; i < 5; i++) {
+      const body = await expectProblem(await detailRaw({ productId: "MP-9999999", requesterId: 50004 }), 403);
+      expect(body.detail).not.toContain("MP-9999999");
+    }
+  });
+
   it("a bad body is a 400 naming each field", async () => {
     const body = await expectProblem(await detailRaw({ productId: 5, facilityId: "1001", requesterId: -1 }), 400);
     expect(Object.keys(body.errors).sort()).toEqual(["facilityId", "productId", "requesterId"]);
