@@ -2,6 +2,7 @@ import { authRoutes, wellKnownMetadataRoutes } from "./auth/routes";
 import { catalogRoutes } from "./catalog/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
+import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderRoutes } from "./orders/routes";
 import { orderSearch } from "./orders/search-fields";
 import { orderSearchRoutes } from "./orders/search-routes";
@@ -35,6 +36,8 @@ export const customerApi = createRouter()
   .route("/", catalogRoutes)
   .route("/", orderRoutes)
   .route("/", orderSearchRoutes)
+  // After search: GET /orders/search must never be read as the order numbered "search".
+  .route("/", orderRetrieveRoutes)
   .route("/", manufacturerRoutes);
 
 /**

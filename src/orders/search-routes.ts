@@ -40,7 +40,7 @@ const ShippingInfoSchema = z
   })
   .openapi("ShippingInfo");
 
-const OrderSearchRecordSchema = z
+export const OrderSearchRecordSchema = z
   .object({
     orderId: z.number().int(),
     orderNumber: z.string(),
@@ -59,16 +59,19 @@ const OrderSearchRecordSchema = z
   })
   .openapi("OrderSearchRecord");
 
+/** `include` of the order record: shared by search and retrieve. */
+export const OrderIncludeParam = z
+  .string()
+  .max(200)
+  .optional()
+  .openapi({
+    param: { name: "include", in: "query" },
+    description: "Comma-separated, case-sensitive: `lineItems`, `shippingInfo`. Unknown names are ignored.",
+    example: "lineItems,shippingInfo",
+  });
+
 const OrderSearchParamsSchema = searchQueryParams(orderSearch, 'status:"Ordered" AND orderDate>="2026-01-01"').extend({
-  include: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      param: { name: "include", in: "query" },
-      description: "Comma-separated, case-sensitive: `lineItems`, `shippingInfo`. Unknown names are ignored.",
-      example: "lineItems,shippingInfo",
-    }),
+  include: OrderIncludeParam,
 });
 
 const searchRoute = createRoute({

@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { orderLines, orders, shippingDocumentLines, shippingDocuments } from "../db/schema";
 import { centsToDecimal } from "../platform/money";
 import { type Page, paginationOf } from "../platform/pagination";
-import { pageOf, pageWithTotal, planSearch, type SearchRequest } from "../query/search";
+import { pageOf, pageWithTotal, planSearch, type SearchPlan, type SearchRequest } from "../query/search";
 import { orderSearch } from "./search-fields";
 
 /** Relations `include` can add to each order (spec 4.12); case-sensitive. */
@@ -23,7 +23,18 @@ export function parseOrderIncludes(include: string | undefined): Set<OrderInclud
  */
 export async function searchOrders(db: Database, tenantId: number, request: SearchRequest, page: Page, include: ReadonlySet<OrderInclude>) {
   const plan = planSearch(orderSearch, request);
-  const where: SQL = and(eq(orders.tenantId, tenantId), plan.filter)!;
+  return orderRecords(db, and(eq(orders.tenantId, tenantId), plan.filter)!, plan, page, include);
+}
+
+/** One order record of the tenant by its number, with the same includes; null when the tenant has no such order. */
+export async function findOrder(db: Database, tenantId: number, orderNumber: string, include: ReadonlySet<OrderInclude>) {
+  const plan = planSearch(orderSearch, {});
+  const where = and(eq(orders.tenantId, tenantId), eq(orders.orderNumber, orderNumber))!;
+  const { orders: found } = await orderRecords(db, where, plan, { limit: 1, offset: 0 }, include);
+  return found[0] ?? null;
+}
+
+async function orderRecords(db: Database, where: SQL, plan: SearchPlan, page: Page, include: ReadonlySet<OrderInclude>) {
   const pageIds = pageOf(db.select({ id: orders.id }).from(orders).$dynamic(), where, plan, page);
   const wantLines = include.has("lineItems");
   const wantDocuments = include.has("shippingInfo");

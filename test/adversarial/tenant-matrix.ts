@@ -294,4 +294,17 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
       },
     ],
   },
+
+  "get /customer/api/orders/{orderNumber}": {
+    cases: [
+      {
+        input: "path orderNumber",
+        victim: () => victimOrder.orderNumber,
+        own: attackerOwnOrder.orderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v) => get(`/orders/${v}?include=lineItems,shippingInfo`),
+        expect: { denied: [404] },
+      },
+    ],
+  },
 };
