@@ -2,6 +2,7 @@ import { authRoutes, wellKnownMetadataRoutes } from "./auth/routes";
 import { catalogRoutes } from "./catalog/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
+import { orderCancelRoutes } from "./orders/cancel-routes";
 import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderRoutes } from "./orders/routes";
 import { orderSearch } from "./orders/search-fields";
@@ -27,7 +28,8 @@ export const API_BASE = "/customer/api";
 export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
-export const WRITE_ROUTES: ReadonlySet<string> = new Set([`POST ${API_BASE}/orders`]);
+const WRITE_ROUTES = [/^POST \/customer\/api\/orders$/, /^POST \/customer\/api\/orders\/[^/]+\/cancel$/];
+export const isWriteRoute = (method: string, path: string) => WRITE_ROUTES.some((route) => route.test(`${method} ${path}`));
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
 export const customerApi = createRouter()
@@ -38,6 +40,7 @@ export const customerApi = createRouter()
   .route("/", orderSearchRoutes)
   // After search: GET /orders/search must never be read as the order numbered "search".
   .route("/", orderRetrieveRoutes)
+  .route("/", orderCancelRoutes)
   .route("/", manufacturerRoutes);
 
 /**
@@ -51,7 +54,7 @@ export function createApp() {
   app.use("*", bodyLimit);
   app.use("/auth/oauth2/token", limitTokenRequests);
   app.use(`${API_BASE}/*`, requireJsonBody);
-  app.use(`${API_BASE}/*`, d1Sessions(WRITE_ROUTES, new Set([`${API_BASE}/openapi.json`])));
+  app.use(`${API_BASE}/*`, d1Sessions(isWriteRoute, new Set([`${API_BASE}/openapi.json`])));
   app.route("/", healthRoutes);
   app.route("/auth", authRoutes);
   app.route("/", wellKnownMetadataRoutes);

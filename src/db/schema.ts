@@ -254,3 +254,8 @@ export const idempotencyResults = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.idempotencyKey] }), index("idempotency_results_expiry").on(t.expiresAt)],
 );
+
+/** Always empty: a write batch inserts a NULL here to abort itself when a precondition fails (migration 0008). */
+export const writePreconditions = sqliteTable("write_preconditions", {
+  mustHold: integer("must_hold").notNull(),
+});

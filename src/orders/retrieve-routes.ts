@@ -9,7 +9,7 @@ import { findOrder, parseOrderIncludes } from "./search";
 import { OrderIncludeParam, OrderSearchRecordSchema } from "./search-routes";
 
 /** Order numbers as issued (`ORD-YYYYMMDD-XXXXXXXX`); anything else of this shape is simply not found. */
-const ORDER_NUMBER = /^[A-Za-z0-9-]{1,64}$/;
+export const ORDER_NUMBER = /^[A-Za-z0-9-]{1,64}$/;
 
 /** The first order of the demo tenant (St. Mary's) in the demo data: /docs "Try it out" finds it. */
 export const DEMO_ORDER_NUMBER = "ORD-20251111-DEMO0001";

@@ -18,6 +18,7 @@ import {
   ControllerErrorSchema,
   envelopeSchema,
   IdempotencyConflictSchema,
+  idempotencyKeyHeaders,
   ProblemSchema,
 } from "../platform/schemas";
 import { type CreateOrderCommand, createOrder, type OrderCreated } from "./create";
@@ -147,7 +148,7 @@ const OrderCreatedSchema = z
   })
   .openapi("OrderCreated");
 
-const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
+export const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
 
 const createOrderRoute = createRoute({
   method: "post",
@@ -156,12 +157,7 @@ const createOrderRoute = createRoute({
   summary: "Create an order from price options (idempotent with Idempotency-Key)",
   ...scopedAccess("orders:write", idempotent),
   request: {
-    headers: z.object({
-      [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z.string().regex(UUID_WITH_DASHES).openapi({
-        description: "UUID (with dashes), one per logical order; results are replayed for 24 hours",
-        example: "3f1c2a4e-8b7d-4c6e-9a1f-2b3c4d5e6f70",
-      }),
-    }),
+    headers: idempotencyKeyHeaders("UUID (with dashes), one per logical order; results are replayed for 24 hours"),
     body: { required: true, content: { "application/json": { schema: CreateOrderSchema } } },
   },
   responses: {

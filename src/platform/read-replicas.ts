@@ -14,11 +14,14 @@ export const BOOKMARK_HEADER = "X-Session-Bookmark";
 export const BOOKMARK_PATTERN = /^[0-9A-Za-z-]{1,256}$/;
 
 /**
- * `writes` lists the `METHOD /path` of routes that write: they start on the primary ("first-primary"), so that
+ * `isWrite` tells the requests that write: they start on the primary ("first-primary"), so that
  * their checks read current data. Reads start anywhere ("first-unconstrained"). A bookmark, when sent, wins.
  * Paths in `outside` (that never read D1, e.g. the OpenAPI document) get no session.
  */
-export function d1Sessions(writes: ReadonlySet<string>, outside: ReadonlySet<string> = new Set()): MiddlewareHandler<AppEnv> {
+export function d1Sessions(
+  isWrite: (method: string, path: string) => boolean,
+  outside: ReadonlySet<string> = new Set(),
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (outside.has(c.req.path)) return next();
     const bookmark = c.req.header(BOOKMARK_HEADER);
@@ -28,7 +31,7 @@ export function d1Sessions(writes: ReadonlySet<string>, outside: ReadonlySet<str
         `Invalid ${BOOKMARK_HEADER} header.`,
       );
     }
-    const writing = writes.has(`${c.req.method} ${c.req.path}`);
+    const writing = isWrite(c.req.method, c.req.path);
     const session = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
     // Everything below reads c.env.DB: the session stands in for the database for the rest of the request.
     c.env = { ...c.env, DB: session as unknown as D1Database };

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { IDEMPOTENCY_KEY_HEADER, UUID_WITH_DASHES } from "./idempotency/middleware";
 
 /** Shared response schemas: the success envelope and the error forms of spec 7.2. */
 
@@ -128,3 +129,12 @@ export const wholeNumberText = (min: number, max: number, message: string) =>
 
 /** Integer ids in query strings: digits only, positive, within safe range. */
 export const queryId = wholeNumberText(1, Number.MAX_SAFE_INTEGER, "Must be a positive integer.");
+
+/** The Idempotency-Key request header of an idempotent operation (spec 8), as documented and validated. */
+export const idempotencyKeyHeaders = (description: string) =>
+  z.object({
+    [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z.string().regex(UUID_WITH_DASHES).openapi({
+      description,
+      example: "3f1c2a4e-8b7d-4c6e-9a1f-2b3c4d5e6f70",
+    }),
+  });

@@ -22,7 +22,7 @@ const SHIPPING = (["GROUND", "SECOND_DAY", "NEXT_DAY", "THREE_DAY", "FREIGHT"] a
   method,
   ...SHIPPING_METHODS[method],
 }));
-const STATUSES = ["Ordered", "Processing", "Shipped", "Delivered", "Cancelled"];
+const STATUSES = ["Ordered", "Acknowledged", "Shipped", "Delivered", "Cancelled"];
 const PAYMENT_METHODS = ["PO", "PO", "NET_TERMS", "CREDIT_CARD_ON_FILE"];
 
 export interface DemoOrder {

@@ -307,4 +307,17 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
       },
     ],
   },
+
+  "post /customer/api/orders/{orderNumber}/cancel": {
+    cases: [
+      {
+        input: "path orderNumber",
+        victim: () => victimOrder.orderNumber,
+        own: attackerOwnOrder.orderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v) => ({ ...post(`/orders/${v}/cancel`, { partial: true }), idempotent: true }),
+        expect: { denied: [404] },
+      },
+    ],
+  },
 };

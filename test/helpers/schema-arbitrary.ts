@@ -25,6 +25,7 @@ export interface JsonSchema {
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -52,6 +53,7 @@ const HANDLED = new Set([
   "items",
   "minItems",
   "maxItems",
+  "uniqueItems",
   "properties",
   "required",
   "additionalProperties",
@@ -119,10 +121,16 @@ function typedArbitrary(type: string, schema: JsonSchema, resolve: Resolver): fc
       return numberArbitrary(schema);
     case "array":
       if (!schema.items) throw new Error("schemaArbitrary: array without items");
-      return fc.array(schemaArbitrary(schema.items, resolve), {
-        minLength: schema.minItems ?? 0,
-        maxLength: Math.min(schema.maxItems ?? GENERATED_ARRAY_LENGTH, Math.max(schema.minItems ?? 0, GENERATED_ARRAY_LENGTH)),
-      });
+      {
+        const lengths = {
+          minLength: schema.minItems ?? 0,
+          maxLength: Math.min(schema.maxItems ?? GENERATED_ARRAY_LENGTH, Math.max(schema.minItems ?? 0, GENERATED_ARRAY_LENGTH)),
+        };
+        const items = schemaArbitrary(schema.items, resolve);
+        return schema.uniqueItems
+          ? fc.uniqueArray(items, { ...lengths, selector: (item) => JSON.stringify(item) })
+          : fc.array(items, lengths);
+      }
     case "object":
       return objectArbitrary(schema, resolve);
     default:

@@ -1,0 +1,180 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { database } from "../../src/db/client";
+import { cancelOrder } from "../../src/orders/cancel";
+import { canMove, LINE_STATUSES, orderStatusOf, TRANSITIONS } from "../../src/orders/lifecycle";
+import { demoOrderOf } from "../helpers/adversarial";
+import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
+import { issueQuote, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+
+let nextProduct = 300;
+
+/** A fresh order of tenant A with `lines` lines (one per product), placed through the API. */
+async function freshOrder(lines = 1): Promise<{ orderNumber: string; lineIds: number[] }> {
+  const quotes = [];
+  for (let i = 0; i < lines; i++) quotes.push(await issueQuote(`MP-${String(nextProduct++).padStart(7, "0")}`, undefined, withoutFields));
+  const res = await placeOrder(orderBody(quotes.map((q) => lineFor(q))));
+  expect(res.status).toBe(201);
+  const { orderNumber } = (await json(res)).data;
+  const record = await readOrder(orderNumber);
+  return { orderNumber, lineIds: record.lineItems.map((l: { lineId: number }) => l.lineId) };
+}
+
+async function readOrder(orderNumber: string, tenantId = TENANT_A) {
+  return (await json(await contractCall(await tokenFor(tenantId), `/orders/${orderNumber}?include=lineItems`))).data;
+}
+
+async function cancel(orderNumber: string, body: unknown, key: string = crypto.randomUUID(), tenantId = TENANT_A) {
+  return contractCall(await tokenFor(tenantId), `/orders/${orderNumber}/cancel`, {
+    method: "POST",
+    json: body,
+    headers: { "Idempotency-Key": key },
+  });
+}
+
+const eventsOf = async (orderNumber: string) =>
+  (
+    await env.DB.prepare("SELECT id, type, payload FROM outbox_events WHERE aggregate_id = ?1 ORDER BY created_at")
+      .bind(orderNumber)
+      .all<{ id: string; type: string; payload: string }>()
+  ).results;
+
+const setLineStatus = (lineId: number, status: string) =>
+  env.DB.prepare("UPDATE order_lines SET status_name = ?2 WHERE id = ?1").bind(lineId, status).run();
+
+describe("order lifecycle: the state machine", () => {
+  it("allows exactly the documented transitions; closed statuses go nowhere", () => {
+    expect(canMove("Ordered", "Cancelled")).toBe(true);
+    expect(canMove("Backordered", "Cancelled")).toBe(true);
+    expect(canMove("Shipped", "Cancelled")).toBe(false);
+    expect(canMove("Delivered", "Shipped")).toBe(false);
+    expect(canMove("Processing", "Cancelled")).toBe(false);
+    for (const closed of ["Delivered", "Cancelled", "Rejected"] as const) expect(TRANSITIONS[closed]).toEqual([]);
+    for (const [from, targets] of Object.entries(TRANSITIONS))
+      for (const to of targets) expect(LINE_STATUSES, `${from}->${to}`).toContain(to);
+  });
+
+  it("derives the order's status from its lines", () => {
+    expect(orderStatusOf(["Ordered", "Ordered"])).toBe("Ordered");
+    expect(orderStatusOf(["Acknowledged", "Acknowledged"])).toBe("Acknowledged");
+    expect(orderStatusOf(["Acknowledged", "Ordered"])).toBe("Ordered");
+    expect(orderStatusOf(["Acknowledged", "Backordered"])).toBe("Backordered");
+    expect(orderStatusOf(["Shipped", "Acknowledged"])).toBe("PartiallyShipped");
+    expect(orderStatusOf(["Shipped", "Delivered"])).toBe("Shipped");
+    expect(orderStatusOf(["Delivered", "Cancelled"])).toBe("Delivered");
+    expect(orderStatusOf(["Cancelled", "Ordered"])).toBe("Ordered");
+    expect(orderStatusOf(["Cancelled", "Rejected"])).toBe("Cancelled");
+    expect(orderStatusOf(["Rejected", "Rejected"])).toBe("Rejected");
+  });
+});
+
+describe("POST /orders/{orderNumber}/cancel", () => {
+  it("cancels every line, derives the order's status, moves lastUpdated and writes one order.cancelled event", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2);
+    const before = await readOrder(orderNumber);
+    const res = await cancel(orderNumber, { reason: "Ordered twice" });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data).toEqual({ orderNumber, status: "Cancelled", cancelledLineIds: lineIds, notCancelled: [], eventId: expect.any(String) });
+
+    const after = await readOrder(orderNumber);
+    expect(after.status).toBe("Cancelled");
+    expect(after.lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Cancelled", "Cancelled"]);
+    expect(after.lastUpdated > before.lastUpdated).toBe(true);
+    const events = await eventsOf(orderNumber);
+    expect(events.map((e) => e.type)).toEqual(["order.created", "order.cancelled"]);
+    expect(events[1]!.id).toBe(data.eventId);
+    expect(JSON.parse(events[1]!.payload)).toMatchObject({
+      orderNumber,
+      status: "Cancelled",
+      cancelledLineIds: lineIds,
+      reason: "Ordered twice",
+    });
+  });
+
+  it("cancels only the lines named; the order stays open while a line is", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2);
+    const { data } = await json(await cancel(orderNumber, { lineIds: [lineIds[1]] }));
+    expect(data).toMatchObject({ status: "Ordered", cancelledLineIds: [lineIds[1]], notCancelled: [] });
+    expect((await readOrder(orderNumber)).lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Ordered", "Cancelled"]);
+  });
+
+  it("is idempotent: the same key and body replay the same answer, and nothing happens twice", async () => {
+    const { orderNumber } = await freshOrder();
+    const key = crypto.randomUUID();
+    const first = await cancel(orderNumber, {}, key);
+    const again = await cancel(orderNumber, {}, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("X-Idempotency-Cached")).toBe("true");
+    expect(await again.text()).toBe(await first.text());
+    expect((await eventsOf(orderNumber)).filter((e) => e.type === "order.cancelled")).toHaveLength(1);
+    // The same key with another body is the spec's 409.
+    expect((await cancel(orderNumber, { reason: "other" }, key)).status).toBe(409);
+    // A new key on an order with nothing left open: 200, nothing cancelled, no event.
+    const { data } = await json(await cancel(orderNumber, {}));
+    expect(data).toMatchObject({ status: "Cancelled", cancelledLineIds: [], eventId: null });
+    expect((await eventsOf(orderNumber)).filter((e) => e.type === "order.cancelled")).toHaveLength(1);
+  });
+
+  it("lines already shipped make it a 409 naming them, changing nothing; with partial the others are cancelled", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2);
+    await setLineStatus(lineIds[0]!, "Shipped");
+    const refused = await expectProblem(await cancel(orderNumber, {}), 409);
+    expect(refused.errors).toEqual([expect.stringContaining(`line ${lineIds[0]} is Shipped`)]);
+    expect((await readOrder(orderNumber)).lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Shipped", "Ordered"]);
+    expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
+
+    const { data } = await json(await cancel(orderNumber, { partial: true }));
+    expect(data).toMatchObject({
+      status: "Shipped",
+      cancelledLineIds: [lineIds[1]],
+      notCancelled: [{ lineId: lineIds[0], statusName: "Shipped" }],
+    });
+  });
+
+  it("a seeded delivered order cannot be cancelled", async () => {
+    const { orderNumber } = await freshOrder();
+    const { lineIds } = { lineIds: (await readOrder(orderNumber)).lineItems.map((l: { lineId: number }) => l.lineId) };
+    await setLineStatus(lineIds[0], "Delivered");
+    await expectProblem(await cancel(orderNumber, { lineIds }), 409);
+  });
+
+  it("a line that changed after it was read aborts the whole batch: 409, nothing written (injected interleaving)", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2);
+    const db = database(env.DB);
+    // The real database, where a vendor ships line 1 between the cancel's reads and its write batch.
+    const racing = new Proxy(db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "batch" || typeof value !== "function") return value;
+        return async (statements: unknown) => {
+          await setLineStatus(lineIds[0]!, "Shipped");
+          return value.call(target, statements);
+        };
+      },
+    });
+    await expect(cancelOrder(racing, TENANT_A, orderNumber, {})).rejects.toMatchObject({ status: 409 });
+    expect((await readOrder(orderNumber)).lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Shipped", "Ordered"]);
+    expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM write_preconditions").first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it("refuses what it cannot do: unknown lines 400, another tenant's order 404 like an unknown one, no key 400, no scope 403", async () => {
+    const { orderNumber } = await freshOrder();
+    const unknownLine = await expectProblem(await cancel(orderNumber, { lineIds: [999999999] }), 400);
+    expect(Object.keys(unknownLine.errors)).toEqual(["lineIds"]);
+    await expectProblem(await cancel(orderNumber, { lineIds: [1, 1] }), 400);
+    await expectProblem(await cancel(demoOrderOf(TENANT_A).orderNumber, {}, crypto.randomUUID(), TENANT_B), 404);
+    await expectProblem(await cancel("ORD-20990101-ZZZZZZZZ", {}, crypto.randomUUID(), TENANT_B), 404);
+    const noKey = await call(await tokenFor(TENANT_A), `/orders/${orderNumber}/cancel`, { method: "POST", json: {} });
+    expect(Object.keys((await expectProblem(noKey, 400)).errors)).toEqual(["idempotencyKey"]);
+    const readOnly = await call(await tokenFor(TENANT_A, ["orders:read"]), `/orders/${orderNumber}/cancel`, {
+      method: "POST",
+      json: {},
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    await expectProblem(readOnly, 403);
+    expect((await readOrder(orderNumber)).status).toBe("Ordered");
+  });
+});
