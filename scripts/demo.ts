@@ -41,6 +41,8 @@ interface OrderRecord {
   poNumber: string;
   total: number;
   orderDate: string;
+  lastUpdated: string;
+  status: string;
   shippingMethod: string;
   lineItems?: { lineId: number; partNumber: string; quantity: number; price: number; extendedPrice: number; statusName: string }[];
   shippingInfo?: { shippingDocId: number; carrierName: string; serviceLevel: string; city: string; state: string }[];
@@ -209,6 +211,26 @@ async function main(): Promise<void> {
   for (const doc of record.shippingInfo ?? [])
     show("shipping", `${doc.shippingDocId}: ${doc.carrierName} ${doc.serviceLevel} to ${doc.city}, ${doc.state}`);
   if (!record.lineItems) throw new StepFailed("include=lineItems returned no lineItems property.");
+
+  step("Read it back by number, from any replica, with the bookmark of the write (read-your-writes)");
+  const bookmark = created.headers.get("X-Session-Bookmark") ?? "";
+  show("X-Session-Bookmark", bookmark);
+  const byNumber = await send<Envelope<OrderRecord>>("GET", `${API}/orders/${created.body.data.orderNumber}?include=lineItems`, {
+    token: accessToken,
+    headers: bookmark ? { "X-Session-Bookmark": bookmark } : {},
+  });
+  show("status", `${byNumber.body.data.status}, lastUpdated ${byNumber.body.data.lastUpdated}`);
+
+  step("Cancel it (idempotent, like the order itself)");
+  const cancelled = await send<Envelope<{ status: string; cancelledLineIds: number[]; eventId: string | null }>>(
+    "POST",
+    `${API}/orders/${created.body.data.orderNumber}/cancel`,
+    { token: accessToken, json: { reason: "Demo: ordered by mistake" }, headers: { "Idempotency-Key": crypto.randomUUID() } },
+  );
+  show("status", cancelled.body.data.status);
+  show("cancelled lines", cancelled.body.data.cancelledLineIds);
+  show("eventId", cancelled.body.data.eventId);
+  if (cancelled.body.data.status !== "Cancelled") throw new StepFailed("The order is not cancelled.");
 
   console.log("\nDemo complete.");
 }

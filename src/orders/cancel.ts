@@ -44,17 +44,19 @@ export async function cancelOrder(
   request: CancelRequest,
   { commitWith, now = new Date() }: CancelOptions = {},
 ): Promise<CancelOutcome> {
-  const order = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.orderNumber, orderNumber)))
-    .get();
+  // The order and its lines in one round trip (the lines found through the same tenant-scoped order number).
+  const thisOrder = and(eq(orders.tenantId, tenantId), eq(orders.orderNumber, orderNumber));
+  const [found, lines] = await db.batch([
+    db.select({ id: orders.id }).from(orders).where(thisOrder),
+    db
+      .select({ id: orderLines.id, status: orderLines.statusName })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .where(thisOrder)
+      .orderBy(orderLines.lineNumber),
+  ]);
+  const order = found[0];
   if (!order) throw notFound("This tenant has no order with that order number.");
-  const lines = await db
-    .select({ id: orderLines.id, status: orderLines.statusName })
-    .from(orderLines)
-    .where(eq(orderLines.orderId, order.id))
-    .orderBy(orderLines.lineNumber);
 
   const known = new Set(lines.map((l) => l.id));
   const unknown = (request.lineIds ?? []).filter((id) => !known.has(id));
