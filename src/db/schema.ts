@@ -217,6 +217,9 @@ export const shippingDocuments = sqliteTable("shipping_documents", {
   country: text("country").notNull(),
   carrierName: text("carrier_name").notNull(),
   serviceLevel: text("service_level").notNull(),
+  /** Set when the parcel ships (order lifecycle); null before. */
+  trackingNumber: text("tracking_number"),
+  shippedAt: text("shipped_at"),
 });
 
 export const shippingDocumentLines = sqliteTable(

@@ -1,9 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
-import { orderLines, orders } from "../db/schema";
+import { orderLines, orders, shippingDocuments } from "../db/schema";
 import { defineSearchResource } from "../query/fields";
 
 /** An order matches when any of its lines satisfies the condition. */
 const anyLine = (condition: SQL) => sql`exists (select 1 from ${orderLines} where ${orderLines.orderId} = ${orders.id} and ${condition})`;
+
+/** An order matches when any of its shipping documents satisfies the condition. */
+const anyShippingDocument = (condition: SQL) =>
+  sql`exists (select 1 from ${shippingDocuments} where ${shippingDocuments.orderId} = ${orders.id} and ${condition})`;
 
 /** GET /orders/search: orders of the caller's tenant. */
 export const orderSearch = defineSearchResource({
@@ -85,6 +89,22 @@ export const orderSearch = defineSearchResource({
       sortable: false,
       related: anyLine,
       description: "Part number of any line of the order",
+    },
+    {
+      name: "lineStatus",
+      type: "Token",
+      column: orderLines.statusName,
+      sortable: false,
+      related: anyLine,
+      description: "Status of any line of the order, e.g. `lineStatus:Backordered` (docs/api.md, order lifecycle)",
+    },
+    {
+      name: "trackingNumber",
+      type: "String",
+      column: shippingDocuments.trackingNumber,
+      sortable: false,
+      related: anyShippingDocument,
+      description: "Tracking number of any shipped parcel of the order (`trackingNumber:null`: nothing shipped yet)",
     },
   ],
 });

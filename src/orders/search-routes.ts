@@ -37,6 +37,8 @@ const ShippingInfoSchema = z
     country: z.string(),
     carrierName: z.string(),
     serviceLevel: z.string(),
+    trackingNumber: z.string().nullable().openapi({ description: "The carrier's tracking number once the parcel has shipped" }),
+    shippedAt: z.string().datetime().nullable().openapi({ description: "When the parcel shipped; null until then" }),
   })
   .openapi("ShippingInfo");
 

@@ -113,6 +113,8 @@ function documentsQuery(db: Database, pageIds: PageIds) {
       country: shippingDocuments.country,
       carrierName: shippingDocuments.carrierName,
       serviceLevel: shippingDocuments.serviceLevel,
+      trackingNumber: shippingDocuments.trackingNumber,
+      shippedAt: shippingDocuments.shippedAt,
     })
     .from(shippingDocuments)
     .where(inArray(shippingDocuments.orderId, pageIds))

@@ -82,6 +82,9 @@ export interface DemoShippingDocument {
   country: string;
   carrierName: string;
   serviceLevel: string;
+  /** Set for parcels of shipped and delivered orders. */
+  trackingNumber: string | null;
+  shippedAt: string | null;
 }
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -148,6 +151,9 @@ export function demoOrders(productCount: number): DemoOrder[] {
         country: shippingAddress.country,
         carrierName: shipping.carrierName,
         serviceLevel: shipping.serviceLevel,
+        ...(status === "Shipped" || status === "Delivered"
+          ? { trackingNumber: `1ZDEMO${String(documentId).padStart(10, "0")}`, shippedAt: new Date(updated).toISOString() }
+          : { trackingNumber: null, shippedAt: null }),
       });
       // Cancelled orders never shipped; a shipped multi-line order may have gone out in two parcels.
       const lineIds = lines.map((l) => l.id);
@@ -319,14 +325,27 @@ export function orderStatements<S>(d1: SeedDatabase<S>, orders: readonly DemoOrd
         line.quantity,
         line.priceCents,
         line.extendedPriceCents,
-        "Ordered",
+        order.status, // every line of a demo order has the order's status (src/orders/lifecycle.ts derives it back)
         "[]",
       ]),
     ),
     bulkInsertStatement(
       d1,
       "shipping_documents",
-      ["id", "order_id", "attention_to", "address1", "city", "state", "zip", "country", "carrier_name", "service_level"],
+      [
+        "id",
+        "order_id",
+        "attention_to",
+        "address1",
+        "city",
+        "state",
+        "zip",
+        "country",
+        "carrier_name",
+        "service_level",
+        "tracking_number",
+        "shipped_at",
+      ],
       documents.map(({ order, document: d }) => [
         d.id,
         order.id,
@@ -338,6 +357,8 @@ export function orderStatements<S>(d1: SeedDatabase<S>, orders: readonly DemoOrd
         d.country,
         d.carrierName,
         d.serviceLevel,
+        d.trackingNumber,
+        d.shippedAt,
       ]),
     ),
     bulkInsertStatement(

@@ -302,6 +302,30 @@ describe("GET /orders/search: sorting and paging", () => {
   });
 });
 
+describe("GET /orders/search: lifecycle fields", () => {
+  const shipped = A.filter((o) => o.shippingDocuments.some((d) => d.trackingNumber));
+  it("trackingNumber finds the order of a parcel; trackingNumber:null the orders with nothing shipped (no parcel has one)", async () => {
+    const parcel = shipped[0]!.shippingDocuments.find((d) => d.trackingNumber)!;
+    await expectIds(`trackingNumber:"${parcel.trackingNumber}"`, [shipped[0]!]);
+    await expectIds(
+      "trackingNumber:null",
+      A.filter((o) => o.shippingDocuments.every((d) => d.trackingNumber === null)),
+    );
+  });
+
+  it("lineStatus matches orders with any line in that status", async () => {
+    expect(shipped.length).toBeGreaterThan(0);
+    await expectIds(
+      "lineStatus:Delivered",
+      A.filter((o) => o.status === "Delivered"),
+    );
+    await expectIds(
+      "lineStatus:Cancelled AND status:Cancelled",
+      A.filter((o) => o.status === "Cancelled"),
+    );
+  });
+});
+
 describe("GET /orders/search: include", () => {
   const sample = A.find((o) => o.id === 100005)!; // Shipped in two parcels
   const q = `orderId:${sample.id}`;
@@ -319,7 +343,7 @@ describe("GET /orders/search: include", () => {
     quantity: l.quantity,
     price: l.priceCents / 100,
     extendedPrice: l.extendedPriceCents / 100,
-    statusName: "Ordered",
+    statusName: sample.status, // every line of a demo order has the order's status
   }));
   const expectedShipping = sample.shippingDocuments.map((d) => ({
     shippingDocId: d.id,
@@ -332,7 +356,14 @@ describe("GET /orders/search: include", () => {
     country: d.country,
     carrierName: d.carrierName,
     serviceLevel: d.serviceLevel,
+    trackingNumber: d.trackingNumber,
+    shippedAt: d.shippedAt,
   }));
+
+  it("the sample really shipped: both parcels carry a tracking number and a ship date", () => {
+    expect(sample.status).toBe("Shipped");
+    expect(expectedShipping.every((d) => d.trackingNumber && d.shippedAt)).toBe(true);
+  });
 
   it("omits both relations without include (absent, not null or empty)", async () => {
     const order = await get();
