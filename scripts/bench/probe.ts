@@ -12,7 +12,7 @@ const KV_CALLS = new Set(["get", "getWithMetadata", "put", "delete", "list"]);
 const DO_LOCAL = new Set(["idFromName", "idFromString", "newUniqueId", "jurisdiction", "get", "getByName"]);
 const STUB_MAKERS = new Set(["get", "getByName"]);
 
-interface Call {
+export interface Call {
   service: Service;
   startedAt: number;
   endedAt?: number;
