@@ -1,14 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
-import {
-  IDEMPOTENCY_CACHED_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  idempotent,
-  idempotentRequest,
-  storedJson,
-  UUID_WITH_DASHES,
-} from "../platform/idempotency/middleware";
+import { IDEMPOTENCY_CACHED_HEADER, idempotent, idempotentRequest, storedJson } from "../platform/idempotency/middleware";
 import { committedResultStatements } from "../platform/idempotency/results";
 import { decimalToCents } from "../platform/money";
 import { envelope } from "../platform/responses";
