@@ -14,7 +14,7 @@ import {
 } from "../platform/schemas";
 import { type CancelOutcome, cancelOrder } from "./cancel";
 import { LINE_STATUSES, ORDER_STATUSES } from "./lifecycle";
-import { DEMO_ORDER_NUMBER, ORDER_NUMBER } from "./retrieve-routes";
+import { OrderNumberParams } from "./retrieve-routes";
 import { problem } from "./routes";
 
 const CancelOrderSchema = z
@@ -55,12 +55,7 @@ const cancelRoute = createRoute({
   summary: "Cancel an order, or some of its lines, that has not shipped (idempotent with Idempotency-Key)",
   ...scopedAccess("orders:write", idempotent),
   request: {
-    params: z.object({
-      orderNumber: z
-        .string()
-        .regex(ORDER_NUMBER, "Must be an order number, e.g. ORD-20261123-7K3M9Q2W.")
-        .openapi({ param: { name: "orderNumber", in: "path" }, example: DEMO_ORDER_NUMBER }),
-    }),
+    params: OrderNumberParams,
     headers: idempotencyKeyHeaders("UUID (with dashes), one per logical cancel; results are replayed for 24 hours"),
     body: { required: true, content: { "application/json": { schema: CancelOrderSchema } } },
   },

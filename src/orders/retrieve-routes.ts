@@ -14,6 +14,14 @@ export const ORDER_NUMBER = /^[A-Za-z0-9-]{1,64}$/;
 /** The first order of the demo tenant (St. Mary's) in the demo data: /docs "Try it out" finds it. */
 export const DEMO_ORDER_NUMBER = "ORD-20251111-DEMO0001";
 
+/** The `{orderNumber}` path parameter of the order's own routes (retrieve, cancel). */
+export const OrderNumberParams = z.object({
+  orderNumber: z
+    .string()
+    .regex(ORDER_NUMBER, "Must be an order number, e.g. ORD-20261123-7K3M9Q2W.")
+    .openapi({ param: { name: "orderNumber", in: "path" }, example: DEMO_ORDER_NUMBER }),
+});
+
 const retrieveRoute = createRoute({
   method: "get",
   path: "/orders/{orderNumber}",
@@ -24,12 +32,7 @@ const retrieveRoute = createRoute({
     "(another tenant's orders are indistinguishable from unknown ones).",
   ...scopedAccess("orders:read"),
   request: {
-    params: z.object({
-      orderNumber: z
-        .string()
-        .regex(ORDER_NUMBER, "Must be an order number, e.g. ORD-20261123-7K3M9Q2W.")
-        .openapi({ param: { name: "orderNumber", in: "path" }, example: DEMO_ORDER_NUMBER }),
-    }),
+    params: OrderNumberParams,
     query: z.object({ include: OrderIncludeParam }),
   },
   responses: {
