@@ -2,8 +2,9 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { orderLines, orders, outboxEvents, writePreconditions } from "../db/schema";
-import { notFound, ProblemError, ValidationError } from "../platform/errors";
-import { type LineStatus, type OrderStatus, orderStatusOf, TRANSITIONS } from "./lifecycle";
+import { ProblemError, ValidationError } from "../platform/errors";
+import { canMove, isWithdrawn, type LineStatus, type OrderStatus, orderStatusOf, TRANSITIONS } from "./lifecycle";
+import { orderNotFound } from "./search";
 
 export const ORDER_CANCELLED_EVENT = "order.cancelled";
 const CANCELLED: LineStatus = "Cancelled";
@@ -56,15 +57,15 @@ export async function cancelOrder(
       .orderBy(orderLines.lineNumber),
   ]);
   const order = found[0];
-  if (!order) throw notFound("This tenant has no order with that order number.");
+  if (!order) throw orderNotFound();
 
   const known = new Set(lines.map((l) => l.id));
   const unknown = (request.lineIds ?? []).filter((id) => !known.has(id));
   if (unknown.length > 0) throw new ValidationError({ lineIds: [`Not lines of order ${orderNumber}: ${unknown.join(", ")}.`] });
   const wanted = request.lineIds ? new Set(request.lineIds) : known;
   const targets = lines.filter((l) => wanted.has(l.id));
-  const toCancel = targets.filter((l) => (CANCELLABLE as string[]).includes(l.status));
-  const blocked = targets.filter((l) => !toCancel.includes(l) && l.status !== "Cancelled" && l.status !== "Rejected");
+  const toCancel = targets.filter((l) => canMove(l.status, CANCELLED));
+  const blocked = targets.filter((l) => !toCancel.includes(l) && !isWithdrawn(l.status));
   if (blocked.length > 0 && !request.partial) {
     throw new ProblemError(
       409,

@@ -21,8 +21,8 @@ export function canMove(from: string, to: LineStatus): boolean {
   return isLineStatus(from) && TRANSITIONS[from].includes(to);
 }
 
-/** Lines that are closed: nothing more happens to them. */
-export const isClosed = (status: string) => status === "Cancelled" || status === "Rejected" || status === "Delivered";
+/** Lines taken out of the order (by the buyer or the vendor): they count for neither its progress nor a cancel. */
+export const isWithdrawn = (status: string) => status === "Cancelled" || status === "Rejected";
 
 /**
  * An order's status from its lines' statuses:
@@ -44,7 +44,7 @@ export const ORDER_STATUSES = [
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export function orderStatusOf(lineStatuses: readonly string[]): OrderStatus {
-  const live = lineStatuses.filter((s) => s !== "Cancelled" && s !== "Rejected");
+  const live = lineStatuses.filter((s) => !isWithdrawn(s));
   if (live.length === 0) return lineStatuses.length > 0 && lineStatuses.every((s) => s === "Rejected") ? "Rejected" : "Cancelled";
   const gone = live.filter((s) => s === "Shipped" || s === "Delivered");
   if (live.every((s) => s === "Delivered")) return "Delivered";

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
-import { notFound } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
-import { findOrder, parseOrderIncludes } from "./search";
+import { findOrder, orderNotFound, parseOrderIncludes } from "./search";
 import { OrderIncludeParam, OrderSearchRecordSchema } from "./search-routes";
 
 /** Order numbers as issued (`ORD-YYYYMMDD-XXXXXXXX`); anything else of this shape is simply not found. */
@@ -46,7 +45,6 @@ export const orderRetrieveRoutes = createRouter().openapi(retrieveRoute, async (
   const { orderNumber } = c.req.valid("param");
   const { include } = c.req.valid("query");
   const order = await findOrder(database(c.env.DB), c.get("principal").tenantId, orderNumber, parseOrderIncludes(include));
-  // The number is not echoed: an order of another tenant and an unknown number get the same answer.
-  if (!order) throw notFound("This tenant has no order with that order number.");
+  if (!order) throw orderNotFound();
   return c.json(envelope(c, order), 200);
 });

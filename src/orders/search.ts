@@ -2,6 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { orderLines, orders, shippingDocumentLines, shippingDocuments } from "../db/schema";
+import { notFound } from "../platform/errors";
 import { centsToDecimal } from "../platform/money";
 import { type Page, paginationOf } from "../platform/pagination";
 import { pageOf, pageWithTotal, planSearch, type SearchPlan, type SearchRequest } from "../query/search";
@@ -25,6 +26,9 @@ export async function searchOrders(db: Database, tenantId: number, request: Sear
   const plan = planSearch(orderSearch, request);
   return orderRecords(db, and(eq(orders.tenantId, tenantId), plan.filter)!, plan, page, include);
 }
+
+/** The 404 for an order number the tenant does not have; the number is not echoed (another tenant's looks the same). */
+export const orderNotFound = () => notFound("This tenant has no order with that order number.");
 
 /** One order record of the tenant by its number, with the same includes; null when the tenant has no such order. */
 export async function findOrder(db: Database, tenantId: number, orderNumber: string, include: ReadonlySet<OrderInclude>) {
