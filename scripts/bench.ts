@@ -5,7 +5,7 @@ import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
 import { fetchToken } from "./bench/client";
 import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
-import { ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
+import { parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
 import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, scenarioReport, toMarkdown } from "./bench/report";
 import { buildBenchBundle, startAppRuntime, startBareRuntime } from "./bench/runtime";
 import {
@@ -114,11 +114,6 @@ async function withApp<T>(bundle: string, products: number, rttMs: number, work:
     await runtime.stop();
   }
 }
-
-const parseRoundTrips = (header: string | null): RoundTrips => {
-  const counts = Object.fromEntries((header ?? "").split(";").map((part) => part.split("=")));
-  return { d1: Number(counts.d1 ?? Number.NaN), kv: Number(counts.kv ?? Number.NaN), do: Number(counts.do ?? Number.NaN) };
-};
 
 /**
  * Sequential round trips of one request, per service, averaged over the scenario's first requests sent one at a

@@ -5,6 +5,12 @@ export const ROUND_TRIPS_HEADER = "X-Bench-Round-Trips";
 export type Service = "d1" | "kv" | "do";
 export type RoundTrips = Record<Service, number>;
 
+/** The counts of a `RoundTripProbe.summary()` header (NaN for a service it does not name). */
+export function parseRoundTrips(header: string | null): RoundTrips {
+  const counts = Object.fromEntries((header ?? "").split(";").map((part) => part.split("=")));
+  return { d1: Number(counts.d1 ?? Number.NaN), kv: Number(counts.kv ?? Number.NaN), do: Number(counts.do ?? Number.NaN) };
+}
+
 /** D1 statement and session methods that reach the database; `prepare`/`bind` only build a statement. */
 const D1_CALLS = new Set(["first", "all", "run", "raw", "batch", "exec", "dump"]);
 const KV_CALLS = new Set(["get", "getWithMetadata", "put", "delete", "list"]);
@@ -31,6 +37,7 @@ export class RoundTripProbe {
 
   constructor(private readonly rttMs: number) {}
 
+  /** The `X-Bench-Round-Trips` header value; `parseRoundTrips` reads it back. */
   summary(): string {
     const counts = countSequential(this.calls);
     return `d1=${counts.d1};kv=${counts.kv};do=${counts.do}`;

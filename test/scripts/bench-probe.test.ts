@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { countSequential, RoundTripProbe } from "../../scripts/bench/probe";
+import { countSequential, parseRoundTrips, RoundTripProbe } from "../../scripts/bench/probe";
 import type { Bindings } from "../../src/env";
 
 /** The bench's round-trip probe (scripts/bench/probe.ts) around the real bindings: what it counts is what it reports. */
@@ -16,6 +16,7 @@ describe("bench round-trip probe", () => {
     const session = wrapped.DB.withSession("first-unconstrained");
     await session.prepare("SELECT 5").bind().all();
     expect(summary(probe)).toBe("d1=3;kv=1;do=0");
+    expect(parseRoundTrips(summary(probe))).toEqual({ d1: 3, kv: 1, do: 0 });
   });
 
   it("counts Durable Object calls through stubs, not id or stub creation", async () => {
