@@ -21,6 +21,7 @@ import type { SearchResource } from "./query/fields";
 import { userRoutes } from "./users/routes";
 import { userSearch } from "./users/search-fields";
 import { userSearchRoutes } from "./users/search-routes";
+import { VENDOR_API_BASE, VENDOR_WRITE_ROUTE, vendorRoutes } from "./vendors/routes";
 
 export const API_BASE = "/customer/api";
 
@@ -28,7 +29,7 @@ export const API_BASE = "/customer/api";
 export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
-const WRITE_ROUTES = [/^POST \/customer\/api\/orders$/, /^POST \/customer\/api\/orders\/[^/]+\/cancel$/];
+const WRITE_ROUTES = [/^POST \/customer\/api\/orders$/, /^POST \/customer\/api\/orders\/[^/]+\/cancel$/, VENDOR_WRITE_ROUTE];
 export const isWriteRoute = (method: string, path: string) => WRITE_ROUTES.some((route) => route.test(`${method} ${path}`));
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
@@ -55,10 +56,13 @@ export function createApp() {
   app.use("/auth/oauth2/token", limitTokenRequests);
   app.use(`${API_BASE}/*`, requireJsonBody);
   app.use(`${API_BASE}/*`, d1Sessions(isWriteRoute, new Set([`${API_BASE}/openapi.json`])));
+  app.use(`${VENDOR_API_BASE}/*`, requireJsonBody);
+  app.use(`${VENDOR_API_BASE}/*`, d1Sessions(isWriteRoute));
   app.route("/", healthRoutes);
   app.route("/auth", authRoutes);
   app.route("/", wellKnownMetadataRoutes);
   app.route(API_BASE, customerApi);
+  app.route(VENDOR_API_BASE, vendorRoutes);
   openApiDocumentRoute(app, API_BASE);
   app.notFound(methodNotAllowedOrNotFound(app.router));
   app.onError(handleError);

@@ -1,11 +1,11 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import { type AppEnv, appConfig } from "../env";
 import { ProblemError } from "../platform/errors";
-import type { Principal, Scope } from "../platform/principal";
+import type { Scope, VendorScope } from "../platform/principal";
 import { limitApiClient } from "../platform/ratelimit/middleware";
 import { clientStatus } from "./client-status";
-import { InvalidTokenError, verifyAccessToken } from "./tokens";
+import { InvalidTokenError, verifyAccessToken, verifyVendorAccessToken } from "./tokens";
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
 const MAX_TOKEN_LENGTH = 4096;
@@ -15,35 +15,50 @@ function unauthorized(detail: string, error?: "invalid_token" | "invalid_request
   return new ProblemError(401, "unauthorized", "Unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
 }
 
-/** Requires a valid access token from an enabled client; sets the `principal` for the request. */
-export const requireBearer: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const header = c.req.header("Authorization");
-  if (!header) throw unauthorized("An access token is required: send Authorization: Bearer <token>.");
-  const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
-  if (!match) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
-  let principal: Principal;
-  try {
-    principal = await verifyAccessToken(c.env, match[1]!);
-  } catch (err) {
-    if (err instanceof InvalidTokenError) throw unauthorized(err.message, "invalid_token");
-    throw err;
-  }
-  // The signature proves the client id, so the limiter can run before the database is asked anything:
-  // a throttled client costs no D1 read.
-  await limitApiClient(c, principal.clientId, async () => {
-    const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
-    if (!(await clientStatus.isEnabled(database(c.env.DB), principal.clientId, ttlSeconds))) {
-      throw unauthorized("The client of this access token is disabled.", "invalid_token");
+/**
+ * Middleware that requires a valid access token of one API (`verify` checks its audience and owner claim) from an
+ * enabled client, and hands the verified caller to `accept`.
+ */
+function bearerFor<P extends { clientId: string }>(
+  verify: (env: AppEnv["Bindings"], token: string) => Promise<P>,
+  accept: (c: Context<AppEnv>, principal: P) => void,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("Authorization");
+    if (!header) throw unauthorized("An access token is required: send Authorization: Bearer <token>.");
+    const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
+    if (!match) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
+    let principal: P;
+    try {
+      principal = await verify(c.env, match[1]!);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw unauthorized(err.message, "invalid_token");
+      throw err;
     }
-    c.set("principal", principal);
-    await next();
-  });
-};
+    // The signature proves the client id, so the limiter can run before the database is asked anything:
+    // a throttled client costs no D1 read.
+    await limitApiClient(c, principal.clientId, async () => {
+      const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
+      if (!(await clientStatus.isEnabled(database(c.env.DB), principal.clientId, ttlSeconds))) {
+        throw unauthorized("The client of this access token is disabled.", "invalid_token");
+      }
+      accept(c, principal);
+      await next();
+    });
+  };
+}
+
+/** Requires a customer API access token from an enabled client; sets the `principal` for the request. */
+export const requireBearer = bearerFor(verifyAccessToken, (c, principal) => c.set("principal", principal));
+
+/** Requires a vendor API access token from an enabled vendor client; sets the `vendorPrincipal` for the request. */
+export const requireVendorBearer = bearerFor(verifyVendorAccessToken, (c, principal) => c.set("vendorPrincipal", principal));
 
 /** 403 unless the token carries the scope. */
-export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+export function requireScope(scope: Scope | VendorScope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!c.get("principal").scopes.has(scope)) {
+    const principal = c.get("principal") ?? c.get("vendorPrincipal");
+    if (!principal?.scopes.has(scope)) {
       throw new ProblemError(403, "insufficient-scope", "Forbidden", `This operation needs the ${scope} scope.`, {
         headers: { "WWW-Authenticate": `Bearer realm="medparts", error="insufficient_scope", scope="${scope}"` },
       });
@@ -58,4 +73,9 @@ export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
  */
 export function scopedAccess(scope: Scope, ...after: MiddlewareHandler<AppEnv>[]) {
   return { security: [{ oauth2: [scope] }], middleware: [requireBearer, requireScope(scope), ...after] };
+}
+
+/** The same for a vendor API route: a vendor token (security scheme vendorOAuth2) with the vendor scope. */
+export function vendorScopedAccess(scope: VendorScope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: [{ vendorOAuth2: [scope] }], middleware: [requireVendorBearer, requireScope(scope), ...after] };
 }

@@ -1,14 +1,22 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiClients } from "../db/schema";
-import { SCOPES } from "../platform/principal";
+import { SCOPES, VENDOR_SCOPES } from "../platform/principal";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 
-export interface AuthenticatedClient {
+/** Whose client it is: a buyer tenant's (customer API) or a vendor's (vendor API), never both. */
+export type ClientOwner = { tenantId: number; vendorId?: undefined } | { vendorId: number; tenantId?: undefined };
+
+export type AuthenticatedClient = ClientOwner & {
   clientId: string;
-  tenantId: number;
   scopes: string[];
+};
+
+function ownerOf(row: { tenantId: number | null; vendorId: number | null }): ClientOwner | null {
+  if (row.tenantId !== null) return { tenantId: row.tenantId };
+  if (row.vendorId !== null) return { vendorId: row.vendorId };
+  return null;
 }
 
 /** Checks a client id and secret. Unknown ids cost the same hash work as known ones. */
@@ -16,9 +24,10 @@ export async function authenticateClient(db: Database, clientId: string, secret:
   const client = await db.query.apiClients.findFirst({ where: eq(apiClients.clientId, clientId) });
   const storedHash = client?.secretHash ?? DECOY_HASH;
   const matches = (client !== undefined && (await recentlyVerified(storedHash, secret))) || (await verifySecret(secret, storedHash));
-  if (!client || !matches || !client.enabled) return null;
+  const owner = client ? ownerOf(client) : null;
+  if (!client || !owner || !matches || !client.enabled) return null;
   await rememberVerified(storedHash, secret);
-  return { clientId: client.clientId, tenantId: client.tenantId, scopes: client.scopes.split(" ").filter(Boolean) };
+  return { ...owner, clientId: client.clientId, scopes: client.scopes.split(" ").filter(Boolean) };
 }
 
 export async function isClientEnabled(db: Database, clientId: string): Promise<boolean> {
@@ -26,25 +35,27 @@ export async function isClientEnabled(db: Database, clientId: string): Promise<b
   return row?.enabled === true;
 }
 
-export interface NewClient {
-  tenantId: number;
+export type NewClient = ClientOwner & {
   name: string;
+  /** Default: every scope of the owner's API (SCOPES for a tenant, VENDOR_SCOPES for a vendor). */
   scopes?: readonly string[];
-  /** Fixed id and secret, for the local demo client only; otherwise both are random. */
+  /** Fixed id and secret, for the local demo clients only; otherwise both are random. */
   clientId?: string;
   clientSecret?: string;
-}
+};
 
 /** Creates (or, for a fixed id, replaces) an API client. The secret is returned once and stored only as a hash. */
 export async function createApiClient(db: Database, input: NewClient): Promise<{ clientId: string; clientSecret: string }> {
-  const clientId = input.clientId ?? `mpc_${randomToken(12)}`;
+  const forVendor = input.vendorId !== undefined;
+  const clientId = input.clientId ?? `${forVendor ? "mpv" : "mpc"}_${randomToken(12)}`;
   const clientSecret = input.clientSecret ?? randomToken(32);
+  const owner = { tenantId: input.tenantId ?? null, vendorId: input.vendorId ?? null };
   const row = {
     clientId,
     secretHash: await hashSecret(clientSecret),
-    tenantId: input.tenantId,
+    ...owner,
     name: input.name,
-    scopes: (input.scopes ?? SCOPES).join(" "),
+    scopes: (input.scopes ?? (forVendor ? VENDOR_SCOPES : SCOPES)).join(" "),
     enabled: true,
     createdAt: new Date().toISOString(),
   };
@@ -53,7 +64,7 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
     .values(row)
     .onConflictDoUpdate({
       target: apiClients.clientId,
-      set: { secretHash: row.secretHash, tenantId: row.tenantId, scopes: row.scopes, enabled: true },
+      set: { secretHash: row.secretHash, ...owner, scopes: row.scopes, enabled: true },
     });
   return { clientId, clientSecret };
 }

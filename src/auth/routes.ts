@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { basicCredentials } from "../platform/basic-credentials";
-import { SCOPES } from "../platform/principal";
+import { SCOPES, VENDOR_SCOPES } from "../platform/principal";
 import { createRouter } from "../platform/router";
 import { platformErrorResponses, ValidationProblemSchema } from "../platform/schemas";
 import { authenticateClient } from "./clients";
@@ -116,7 +116,7 @@ function authorizationServerMetadata(issuer: string) {
     grant_types_supported: ["client_credentials"],
     response_types_supported: ["token"],
     token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
-    scopes_supported: [...SCOPES],
+    scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
   };
 }
 

@@ -1,25 +1,32 @@
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Bindings } from "../env";
-import type { Principal } from "../platform/principal";
+import type { Principal, VendorPrincipal } from "../platform/principal";
+import type { AuthenticatedClient } from "./clients";
 import { keyring } from "./keys";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const TOKEN_TYPE = "at+jwt"; // RFC 9068 access token
 
-type TokenEnv = Pick<Bindings, "ISSUER" | "AUDIENCE" | "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS">;
+type TokenEnv = Pick<Bindings, "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE" | "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS">;
 
+/**
+ * A buyer tenant's token carries `tid` and the customer API audience; a vendor's carries `vid` and the vendor API
+ * audience. Each API verifies its own audience and claim, so neither token opens the other API.
+ */
 interface AccessTokenClaims extends JWTPayload {
-  tid: number;
+  tid?: number;
+  vid?: number;
   scope: string;
   client_id: string;
 }
 
-export async function issueAccessToken(env: TokenEnv, client: { clientId: string; tenantId: number; scopes: string[] }): Promise<string> {
+export async function issueAccessToken(env: TokenEnv, client: AuthenticatedClient): Promise<string> {
   const keys = await keyring(env);
-  return new SignJWT({ tid: client.tenantId, scope: client.scopes.join(" "), client_id: client.clientId })
+  const owner = client.vendorId !== undefined ? { vid: client.vendorId } : { tid: client.tenantId };
+  return new SignJWT({ ...owner, scope: client.scopes.join(" "), client_id: client.clientId })
     .setProtectedHeader({ alg: "RS256", kid: keys.kid, typ: TOKEN_TYPE })
     .setIssuer(env.ISSUER)
-    .setAudience(env.AUDIENCE)
+    .setAudience(client.vendorId !== undefined ? env.VENDOR_AUDIENCE : env.AUDIENCE)
     .setSubject(client.clientId)
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
@@ -29,8 +36,8 @@ export async function issueAccessToken(env: TokenEnv, client: { clientId: string
 
 export class InvalidTokenError extends Error {}
 
-/** Verifies signature (RS256 only, key chosen by `kid`), issuer, audience, type and lifetime. */
-export async function verifyAccessToken(env: TokenEnv, token: string): Promise<Principal> {
+/** Verifies signature (RS256 only, key chosen by `kid`), issuer, audience, type, lifetime and the owner claim. */
+async function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid") {
   const keys = await keyring(env);
   try {
     const { payload } = await jwtVerify<AccessTokenClaims>(
@@ -43,16 +50,17 @@ export async function verifyAccessToken(env: TokenEnv, token: string): Promise<P
       {
         algorithms: ["RS256"],
         issuer: env.ISSUER,
-        audience: env.AUDIENCE,
+        audience,
         typ: TOKEN_TYPE,
-        requiredClaims: ["exp", "iat", "sub", "jti", "tid"],
+        requiredClaims: ["exp", "iat", "sub", "jti", ownerClaim],
         clockTolerance: 30,
       },
     );
-    if (!Number.isSafeInteger(payload.tid) || typeof payload.sub !== "string") throw new InvalidTokenError("bad claims");
+    const owner = payload[ownerClaim];
+    if (!Number.isSafeInteger(owner) || typeof payload.sub !== "string") throw new InvalidTokenError("bad claims");
     return {
+      owner: owner as number,
       clientId: payload.sub,
-      tenantId: payload.tid,
       scopes: new Set(typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : []),
       tokenId: payload.jti!,
     };
@@ -64,4 +72,16 @@ export async function verifyAccessToken(env: TokenEnv, token: string): Promise<P
     }
     throw err;
   }
+}
+
+/** A customer API token (audience AUDIENCE, claim `tid`). */
+export async function verifyAccessToken(env: TokenEnv, token: string): Promise<Principal> {
+  const { owner, ...rest } = await verifiedClaims(env, token, env.AUDIENCE, "tid");
+  return { ...rest, tenantId: owner };
+}
+
+/** A vendor API token (audience VENDOR_AUDIENCE, claim `vid`). */
+export async function verifyVendorAccessToken(env: TokenEnv, token: string): Promise<VendorPrincipal> {
+  const { owner, ...rest } = await verifiedClaims(env, token, env.VENDOR_AUDIENCE, "vid");
+  return { ...rest, vendorId: owner };
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Mirrors migrations/*.sql (the migrations are the source of truth for the database).
@@ -12,7 +13,9 @@ export const apiClients = sqliteTable("api_clients", {
   id: integer("id").primaryKey(),
   clientId: text("client_id").notNull().unique(),
   secretHash: text("secret_hash").notNull(),
-  tenantId: integer("tenant_id").notNull(),
+  /** A buyer tenant's client, or else (vendor_id) a vendor's: exactly one of the two is set. */
+  tenantId: integer("tenant_id"),
+  vendorId: integer("vendor_id"),
   name: text("name").notNull(),
   scopes: text("scopes").notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
@@ -176,6 +179,8 @@ export const orders = sqliteTable("orders", {
   eventId: text("event_id").notNull(),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  /** 1 at creation, +1 on every change: the optimistic lock of changes and the sequence of the order's events. */
+  version: integer("version").notNull().default(sql`1`),
 });
 
 export interface RequiredFieldValue {
@@ -202,8 +207,14 @@ export const orderLines = sqliteTable(
     extendedPriceCents: integer("extended_price_cents").notNull(),
     statusName: text("status_name").notNull(),
     requiredFields: text("required_fields", { mode: "json" }).$type<RequiredFieldValue[]>().notNull(),
+    shippedQuantity: integer("shipped_quantity").notNull().default(sql`0`),
+    promisedShipDate: text("promised_ship_date"),
+    expectedShipDate: text("expected_ship_date"),
+    /** Why the vendor backordered or rejected the line. */
+    statusReason: text("status_reason"),
+    deliveredAt: text("delivered_at"),
   },
-  (t) => [uniqueIndex("order_lines_quote").on(t.quoteId)],
+  (t) => [uniqueIndex("order_lines_quote").on(t.quoteId), index("order_lines_vendor_status").on(t.vendorId, t.statusName, t.id)],
 );
 
 export const shippingDocuments = sqliteTable("shipping_documents", {
@@ -220,11 +231,18 @@ export const shippingDocuments = sqliteTable("shipping_documents", {
   /** Set when the parcel ships (order lifecycle); null before. */
   trackingNumber: text("tracking_number"),
   shippedAt: text("shipped_at"),
+  /** The vendor whose parcel this is; null for the document made with the order (what is still to ship). */
+  vendorId: integer("vendor_id"),
 });
 
 export const shippingDocumentLines = sqliteTable(
   "shipping_document_lines",
-  { shippingDocumentId: integer("shipping_document_id").notNull(), lineId: integer("line_id").notNull() },
+  {
+    shippingDocumentId: integer("shipping_document_id").notNull(),
+    lineId: integer("line_id").notNull(),
+    /** How much of the line is in this parcel; null on the order's own document (what is left to ship). */
+    quantity: integer("quantity"),
+  },
   (t) => [primaryKey({ columns: [t.shippingDocumentId, t.lineId] })],
 );
 
@@ -236,6 +254,8 @@ export const outboxEvents = sqliteTable("outbox_events", {
   payload: text("payload", { mode: "json" }).notNull(),
   createdAt: text("created_at").notNull(),
   deliveredAt: text("delivered_at"),
+  /** The order's version after the change: 1 for order.created, then 2, 3... per order. */
+  sequence: integer("sequence"),
 });
 
 /** A stored HTTP response, replayed to a retry of the same idempotent request. */

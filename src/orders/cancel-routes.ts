@@ -11,11 +11,11 @@ import {
   IdempotencyConflictSchema,
   idempotencyKeyHeaders,
   ProblemSchema,
+  problem,
 } from "../platform/schemas";
 import { type CancelOutcome, cancelOrder } from "./cancel";
 import { LINE_STATUSES, ORDER_STATUSES } from "./lifecycle";
 import { OrderNumberParams } from "./retrieve-routes";
-import { problem } from "./routes";
 
 const CancelOrderSchema = z
   .object({

@@ -1,9 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import { orderLines, orders, outboxEvents, writePreconditions } from "../db/schema";
+import { orderLines, orders } from "../db/schema";
 import { ProblemError, ValidationError } from "../platform/errors";
-import { canMove, isWithdrawn, type LineStatus, type OrderStatus, orderStatusOf, TRANSITIONS } from "./lifecycle";
+import { commitOrderChange, type OrderLineState, orderLineStates, statusAfter } from "./changes";
+import { canMove, isWithdrawn, type LineStatus, type OrderStatus, TRANSITIONS } from "./lifecycle";
 import { orderNotFound } from "./search";
 
 export const ORDER_CANCELLED_EVENT = "order.cancelled";
@@ -34,9 +35,9 @@ export interface CancelOptions {
 
 /**
  * Cancels lines of one of the tenant's orders (docs/api.md, "Cancel"): lines already shipped or delivered make it a
- * 409 naming them unless `partial`; cancelled or rejected lines are left as they are. The line updates, the order's
- * derived status, the `order.cancelled` event and the idempotent result commit in one D1 batch, which aborts itself
- * if any line changed since it was read (a vendor shipped it meanwhile): then 409, and a retry reads afresh.
+ * 409 naming them unless `partial`; cancelled or rejected lines are left as they are. The change commits as every
+ * order change does (src/orders/changes.ts), with the idempotent result in the same batch: if the order changed
+ * since it was read (a vendor shipped a line meanwhile), 409 and a retry reads afresh.
  */
 export async function cancelOrder(
   db: Database,
@@ -48,13 +49,8 @@ export async function cancelOrder(
   // The order and its lines in one round trip (the lines found through the same tenant-scoped order number).
   const thisOrder = and(eq(orders.tenantId, tenantId), eq(orders.orderNumber, orderNumber));
   const [found, lines] = await db.batch([
-    db.select({ id: orders.id }).from(orders).where(thisOrder),
-    db
-      .select({ id: orderLines.id, status: orderLines.statusName })
-      .from(orderLines)
-      .innerJoin(orders, eq(orders.id, orderLines.orderId))
-      .where(thisOrder)
-      .orderBy(orderLines.lineNumber),
+    db.select({ id: orders.id, version: orders.version }).from(orders).where(thisOrder),
+    orderLineStates(db, sql<number>`(select ${orders.id} from ${orders} where ${thisOrder})`),
   ]);
   const order = found[0];
   if (!order) throw orderNotFound();
@@ -64,71 +60,60 @@ export async function cancelOrder(
   if (unknown.length > 0) throw new ValidationError({ lineIds: [`Not lines of order ${orderNumber}: ${unknown.join(", ")}.`] });
   const wanted = request.lineIds ? new Set(request.lineIds) : known;
   const targets = lines.filter((l) => wanted.has(l.id));
-  const toCancel = targets.filter((l) => canMove(l.status, CANCELLED));
+  // A line of which some has shipped cannot be cancelled: what shipped is on its way.
+  const toCancel = targets.filter((l) => canMove(l.status, CANCELLED) && l.shippedQuantity === 0);
   const blocked = targets.filter((l) => !toCancel.includes(l) && !isWithdrawn(l.status));
   if (blocked.length > 0 && !request.partial) {
     throw new ProblemError(
       409,
       "lines-not-cancellable",
       "Lines cannot be cancelled",
-      `Only lines in status ${CANCELLABLE.join(", ")} can be cancelled; nothing was cancelled. Send "partial": true to cancel the others.`,
-      {
-        errors: blocked.map(
-          (l) =>
-            `line ${l.id} is ${l.status}; allowed from ${l.status}: ${(TRANSITIONS[l.status as LineStatus] ?? []).join(", ") || "none"}.`,
-        ),
-      },
+      `Only lines in status ${CANCELLABLE.join(", ")} of which nothing has shipped can be cancelled; nothing was cancelled. Send "partial": true to cancel the others.`,
+      { errors: blocked.map(notCancellableReason) },
     );
   }
 
   const cancelIds = toCancel.map((l) => l.id);
-  const after = lines.map((l) => (cancelIds.includes(l.id) ? CANCELLED : l.status));
-  const status = orderStatusOf(after);
-  const eventId = cancelIds.length > 0 ? crypto.randomUUID() : null;
+  const snapshot = { id: order.id, tenantId, orderNumber, version: order.version, lines };
+  const lineChanges = new Map(cancelIds.map((id) => [id, { status: CANCELLED }]));
   const outcome: CancelOutcome = {
     orderNumber,
-    status,
+    status: statusAfter(snapshot, lineChanges),
     cancelledLineIds: cancelIds,
     notCancelled: blocked.map((l) => ({ lineId: l.id, statusName: l.status as LineStatus })),
-    eventId,
+    eventId: null,
   };
-  const also = commitWith ? commitWith(outcome) : [];
-  const at = now.toISOString();
-  const statements: BatchItem<"sqlite">[] = cancelIds.length
-    ? [
-        // Aborts the batch unless every line to cancel is still cancellable (NOT NULL fails on the inserted NULL).
-        db
-          .insert(writePreconditions)
-          .select(
-            sql`select null where (select count(*) from ${orderLines} where ${inArray(orderLines.id, cancelIds)} and ${inArray(orderLines.statusName, CANCELLABLE)}) <> ${cancelIds.length}`,
-          ),
-        db.update(orderLines).set({ statusName: CANCELLED }).where(inArray(orderLines.id, cancelIds)),
-        db.update(orders).set({ status, updatedAt: at }).where(eq(orders.id, order.id)),
-        db.insert(outboxEvents).values({
-          id: eventId!,
-          type: ORDER_CANCELLED_EVENT,
-          tenantId,
-          aggregateId: orderNumber,
-          payload: { orderNumber, status, cancelledLineIds: cancelIds, reason: request.reason ?? null, cancelledAt: at },
-          createdAt: at,
-        }),
-        ...also,
-      ]
-    : [...also];
-  if (statements.length > 0) {
-    try {
-      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    } catch (err) {
-      if (String((err as Error)?.message ?? err).includes("write_preconditions")) {
-        throw new ProblemError(
-          409,
-          "order-changed",
-          "Order changed",
-          "The order changed while it was being cancelled; nothing was cancelled. Retry.",
-        );
-      }
-      throw err;
-    }
+  if (cancelIds.length === 0) {
+    // Nothing to change: only the idempotent result, if any, is recorded.
+    const also = commitWith ? commitWith(outcome) : [];
+    if (also.length > 0) await db.batch(also as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return outcome;
   }
-  return outcome;
+  const eventId = crypto.randomUUID();
+  const committed = { ...outcome, eventId };
+  await commitOrderChange(db, {
+    order: snapshot,
+    lineChanges,
+    statements: [
+      db
+        .update(orderLines)
+        .set({ statusName: CANCELLED, statusReason: request.reason ?? null })
+        .where(inArray(orderLines.id, cancelIds)),
+    ],
+    event: {
+      type: ORDER_CANCELLED_EVENT,
+      payload: { cancelledLineIds: cancelIds, reason: request.reason ?? null, cancelledAt: now.toISOString() },
+    },
+    at: now,
+    eventId,
+    also: commitWith ? commitWith(committed) : [],
+  });
+  return committed;
+}
+
+function notCancellableReason(line: OrderLineState): string {
+  if (line.shippedQuantity > 0 && canMove(line.status, CANCELLED))
+    return `line ${line.id} is ${line.status} and ${line.shippedQuantity} of it has shipped.`;
+  const allowed = TRANSITIONS[line.status as LineStatus] ?? [];
+  return `line ${line.id} is ${line.status}; allowed from ${line.status}: ${allowed.join(", ") || "none"}.`;
 }

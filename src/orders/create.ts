@@ -250,21 +250,21 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
         carrierName: shipping.carrierName,
         serviceLevel: shipping.serviceLevel,
       }),
-      db
-        .insert(shippingDocumentLines)
-        .select(
-          db
-            .select({ shippingDocumentId: shippingDocuments.id, lineId: orderLines.id })
-            .from(orderLines)
-            .innerJoin(shippingDocuments, eq(shippingDocuments.orderId, orderLines.orderId))
-            .where(eq(orderLines.orderId, orderId)),
-        ),
+      db.insert(shippingDocumentLines).select(
+        db
+          // quantity null: the order's own document lists what is left to ship of each line
+          .select({ shippingDocumentId: shippingDocuments.id, lineId: orderLines.id, quantity: sql<null>`null`.as("quantity") })
+          .from(orderLines)
+          .innerJoin(shippingDocuments, eq(shippingDocuments.orderId, orderLines.orderId))
+          .where(eq(orderLines.orderId, orderId)),
+      ),
       db.insert(outboxEvents).values({
         id: order.eventId,
         type: ORDER_CREATED_EVENT,
         tenantId: order.requester.tenantId,
         aggregateId: order.orderNumber,
         payload: orderCreatedPayload(order),
+        sequence: 1,
         createdAt: order.createdAt,
       }),
       ...alsoCommit,

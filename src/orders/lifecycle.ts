@@ -24,13 +24,9 @@ export function canMove(from: string, to: LineStatus): boolean {
 /** Lines taken out of the order (by the buyer or the vendor): they count for neither its progress nor a cancel. */
 export const isWithdrawn = (status: string) => status === "Cancelled" || status === "Rejected";
 
-/**
- * An order's status from its lines' statuses:
- * - every line Cancelled or Rejected: `Rejected` if every line was rejected, else `Cancelled`;
- * - otherwise, over the lines still in play (not Cancelled or Rejected): all Delivered `Delivered`; all Shipped or
- *   Delivered `Shipped`; some Shipped or Delivered `PartiallyShipped`; any Backordered `Backordered`; all
- *   Acknowledged `Acknowledged`; else `Ordered`.
- */
+/** A line as its order's status sees it: its status, and how much of it has shipped (a part shipment counts). */
+export type LineProgress = string | { status: string; shippedQuantity: number };
+
 export const ORDER_STATUSES = [
   "Ordered",
   "Acknowledged",
@@ -43,14 +39,22 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export function orderStatusOf(lineStatuses: readonly string[]): OrderStatus {
-  const live = lineStatuses.filter((s) => !isWithdrawn(s));
-  if (live.length === 0) return lineStatuses.length > 0 && lineStatuses.every((s) => s === "Rejected") ? "Rejected" : "Cancelled";
-  const gone = live.filter((s) => s === "Shipped" || s === "Delivered");
-  if (live.every((s) => s === "Delivered")) return "Delivered";
+/**
+ * An order's status from its lines:
+ * - every line Cancelled or Rejected: `Rejected` if every line was rejected, else `Cancelled`;
+ * - otherwise, over the lines still in play (not Cancelled or Rejected): all Delivered `Delivered`; all Shipped or
+ *   Delivered `Shipped`; some Shipped or Delivered, or some part of a line shipped, `PartiallyShipped`; any
+ *   Backordered `Backordered`; all Acknowledged `Acknowledged`; else `Ordered`.
+ */
+export function orderStatusOf(lines: readonly LineProgress[]): OrderStatus {
+  const all = lines.map((line) => (typeof line === "string" ? { status: line, shippedQuantity: 0 } : line));
+  const live = all.filter((l) => !isWithdrawn(l.status));
+  if (live.length === 0) return all.length > 0 && all.every((l) => l.status === "Rejected") ? "Rejected" : "Cancelled";
+  const gone = live.filter((l) => l.status === "Shipped" || l.status === "Delivered");
+  if (live.every((l) => l.status === "Delivered")) return "Delivered";
   if (gone.length === live.length) return "Shipped";
-  if (gone.length > 0) return "PartiallyShipped";
-  if (live.includes("Backordered")) return "Backordered";
-  if (live.every((s) => s === "Acknowledged")) return "Acknowledged";
+  if (gone.length > 0 || live.some((l) => l.shippedQuantity > 0)) return "PartiallyShipped";
+  if (live.some((l) => l.status === "Backordered")) return "Backordered";
+  if (live.every((l) => l.status === "Acknowledged")) return "Acknowledged";
   return "Ordered";
 }

@@ -13,6 +13,7 @@ import {
   IdempotencyConflictSchema,
   idempotencyKeyHeaders,
   ProblemSchema,
+  problem,
 } from "../platform/schemas";
 import { type CreateOrderCommand, createOrder, type OrderCreated } from "./create";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD_CODES } from "./options";
@@ -140,8 +141,6 @@ const OrderCreatedSchema = z
     eventId: z.string().openapi({ description: "Id of the order.created event" }),
   })
   .openapi("OrderCreated");
-
-export const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
 
 const createOrderRoute = createRoute({
   method: "post",

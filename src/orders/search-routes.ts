@@ -21,7 +21,12 @@ const OrderLineSchema = z
     quantity: z.number().int(),
     price: z.number(),
     extendedPrice: z.number(),
-    statusName: z.string().openapi({ example: "Ordered" }),
+    statusName: z.string().openapi({ example: "Ordered", description: "The line's status (docs/api.md, Order lifecycle)" }),
+    shippedQuantity: z.number().int().openapi({ description: "How much of the line has shipped" }),
+    promisedShipDate: z.iso.date().nullable().openapi({ description: "When the vendor promised to ship it (on acknowledging)" }),
+    expectedShipDate: z.iso.date().nullable().openapi({ description: "When the vendor expects to ship it (on backordering)" }),
+    statusReason: z.string().nullable().openapi({ description: "Why it was backordered, rejected or cancelled" }),
+    deliveredAt: z.string().datetime().nullable(),
   })
   .openapi("OrderLine");
 
@@ -29,6 +34,9 @@ const ShippingInfoSchema = z
   .object({
     shippingDocId: z.number().int(),
     lineItemIds: z.array(z.number().int()).openapi({ description: "lineId of each line this document ships" }),
+    lines: z
+      .array(z.object({ lineId: z.number().int(), quantity: z.number().int() }))
+      .openapi({ description: "How much of each line this document ships (before it ships: what is left to ship)" }),
     attentionTo: z.string().nullable(),
     address1: z.string(),
     city: z.string(),

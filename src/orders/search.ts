@@ -97,6 +97,11 @@ function linesQuery(db: Database, pageIds: PageIds) {
       priceCents: orderLines.priceCents,
       extendedPriceCents: orderLines.extendedPriceCents,
       statusName: orderLines.statusName,
+      shippedQuantity: orderLines.shippedQuantity,
+      promisedShipDate: orderLines.promisedShipDate,
+      expectedShipDate: orderLines.expectedShipDate,
+      statusReason: orderLines.statusReason,
+      deliveredAt: orderLines.deliveredAt,
     })
     .from(orderLines)
     .where(inArray(orderLines.orderId, pageIds))
@@ -108,7 +113,9 @@ function documentsQuery(db: Database, pageIds: PageIds) {
     .select({
       orderId: shippingDocuments.orderId,
       shippingDocId: shippingDocuments.id,
-      lineIds: sql<string>`(select json_group_array(${shippingDocumentLines.lineId}) from ${shippingDocumentLines} where ${shippingDocumentLines.shippingDocumentId} = ${shippingDocuments.id})`,
+      // Per line: its quantity in this parcel; on a document made with the order (no quantity), what is left to ship.
+      // Written out qualified: in a single-table select drizzle leaves column names bare, and both tables have quantity.
+      lines: sql<string>`(select json_group_array(json_object('lineId', sdl.line_id, 'quantity', coalesce(sdl.quantity, case when shipping_documents.shipped_at is null then ol.quantity - ol.shipped_quantity else ol.quantity end)) order by sdl.line_id) from ${shippingDocumentLines} sdl join ${orderLines} ol on ol.id = sdl.line_id where sdl.shipping_document_id = shipping_documents.id)`,
       attentionTo: shippingDocuments.attentionTo,
       address1: shippingDocuments.address1,
       city: shippingDocuments.city,
@@ -132,7 +139,7 @@ function lineItemView({ orderId: _order, priceCents, extendedPriceCents, ...line
   return { ...line, price: centsToDecimal(priceCents), extendedPrice: centsToDecimal(extendedPriceCents) };
 }
 
-function shippingInfoView({ orderId: _order, shippingDocId, lineIds, ...address }: DocumentRow) {
-  const lineItemIds = (JSON.parse(lineIds) as number[]).sort((a, b) => a - b);
-  return { shippingDocId, lineItemIds, ...address };
+function shippingInfoView({ orderId: _order, shippingDocId, lines, ...address }: DocumentRow) {
+  const quantities = JSON.parse(lines) as { lineId: number; quantity: number }[];
+  return { shippingDocId, lineItemIds: quantities.map((l) => l.lineId), lines: quantities, ...address };
 }

@@ -1,4 +1,4 @@
-/** The authenticated caller, from a verified access token. */
+/** The authenticated buyer-side caller, from a verified customer API access token. */
 export interface Principal {
   clientId: string;
   tenantId: number;
@@ -6,5 +6,17 @@ export interface Principal {
   tokenId: string;
 }
 
+/** The authenticated vendor-side caller, from a verified vendor API access token (docs/api.md, "Vendor API"). */
+export interface VendorPrincipal {
+  clientId: string;
+  vendorId: number;
+  scopes: ReadonlySet<string>;
+  tokenId: string;
+}
+
 export const SCOPES = ["users:read", "catalog:read", "orders:read", "orders:write", "manufacturers:read"] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** Scopes of vendor clients: read the lines they fulfil, and move them along the lifecycle. */
+export const VENDOR_SCOPES = ["fulfilment:read", "fulfilment:write"] as const;
+export type VendorScope = (typeof VENDOR_SCOPES)[number];

@@ -117,6 +117,9 @@ export const authenticatedErrorResponses = {
   ...platformErrorResponses,
 } as const;
 
+/** A documented response whose body is problem details. */
+export const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
+
 export const notFoundResponse = { 404: { description: "Not found", content: problemContent } } as const;
 
 /** A whole number sent as query text: digits only (no sign, exponent or fraction), from min to max. */

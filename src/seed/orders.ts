@@ -309,6 +309,7 @@ export function orderStatements<S>(d1: SeedDatabase<S>, orders: readonly DemoOrd
         "extended_price_cents",
         "status_name",
         "required_fields",
+        "shipped_quantity",
       ],
       lines.map(({ order, line }) => [
         line.id,
@@ -327,6 +328,7 @@ export function orderStatements<S>(d1: SeedDatabase<S>, orders: readonly DemoOrd
         line.extendedPriceCents,
         order.status, // every line of a demo order has the order's status (src/orders/lifecycle.ts derives it back)
         "[]",
+        order.status === "Shipped" || order.status === "Delivered" ? line.quantity : 0,
       ]),
     ),
     bulkInsertStatement(

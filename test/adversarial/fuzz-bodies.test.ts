@@ -1,10 +1,13 @@
+import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
+import type { VendorAction } from "../../src/vendors/fulfilment";
+import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { demoOrderOf, expectNoWrites, expectSpecError } from "../helpers/adversarial";
-import { type ClientCredentials, call, newClient, TENANT_A, tokenFor } from "../helpers/api";
+import { type ClientCredentials, call, newClient, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import {
   DEEP_BODIES,
@@ -43,6 +46,8 @@ interface Target {
   fields: Field[];
   /** A random body that happens to be valid may succeed (searches: every filter optional). */
   readOnly: boolean;
+  /** Before the base body is sent (last test): bring the target into a state that accepts it. */
+  acceptsBase?: () => Promise<void>;
 }
 
 const RUNS = { fields: 30, whole: 12, duplicates: 6 };
@@ -211,7 +216,66 @@ const TARGETS: Target[] = [
     ],
     readOnly: true,
   },
+  ...vendorMoveTargets(),
 ];
+
+/**
+ * The vendor moves, aimed by the demo vendor at its line of the demo order, which beforeAll cancels: a valid body is
+ * then refused as an invalid transition (409, nothing written), so only the body's own faults are under test.
+ */
+function vendorMoveTargets(): Target[] {
+  const shipDate = fc.oneof(nonString(), fc.constantFrom("2020-01-01", "2099-02-30", "2099-13-01", "tomorrow", "", "2099-1-1"));
+  const instant = fc.oneof(nonString(true), fc.constantFrom("2999-01-01T00:00:00Z", "yesterday", "2024-01-01", "", "2024-01-01T25:00:00Z"));
+  const reason = (nullable: boolean) => fc.oneof(hostileText(500, { nullable }), fc.constantFrom("", "   "));
+  const fields: Record<VendorAction, { base: Record<string, unknown>; fields: Field[] }> = {
+    acknowledge: { base: { promisedShipDate: "2099-01-31" }, fields: [{ path: ["promisedShipDate"], hostile: shipDate, required: true }] },
+    backorder: {
+      base: { expectedShipDate: "2099-01-31", reason: "fuzz" },
+      fields: [
+        { path: ["expectedShipDate"], hostile: shipDate, required: true },
+        { path: ["reason"], hostile: reason(true) },
+      ],
+    },
+    ship: {
+      base: { trackingNumber: "1ZFUZZ0001", carrierName: "UPS", serviceLevel: "Ground", quantity: 1 },
+      fields: [
+        {
+          path: ["trackingNumber"],
+          hostile: fc.oneof(hostileText(64), fc.constantFrom("", " ", " 1Z", "1Z ", "1Z<script>", "1Z\n2")),
+          required: true,
+        },
+        { path: ["carrierName"], hostile: fc.oneof(hostileText(100, { nullable: false }), fc.constantFrom("", "  ")) },
+        { path: ["serviceLevel"], hostile: fc.oneof(hostileText(100, { nullable: false }), fc.constantFrom("", "  ")) },
+        { path: ["quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })) },
+        { path: ["shippedAt"], hostile: instant },
+      ],
+    },
+    deliver: { base: {}, fields: [{ path: ["deliveredAt"], hostile: instant }] },
+    reject: { base: { reason: "fuzz" }, fields: [{ path: ["reason"], hostile: reason(false), required: true }] },
+  };
+  const startFrom: Record<VendorAction, string> = {
+    acknowledge: "Ordered",
+    backorder: "Ordered",
+    ship: "Acknowledged",
+    deliver: "Shipped",
+    reject: "Ordered",
+  };
+  return (Object.keys(fields) as VendorAction[]).map((action) => ({
+    acceptsBase: async () => {
+      await env.DB.prepare(
+        "UPDATE order_lines SET status_name = ?2, shipped_quantity = CASE WHEN ?2 = 'Shipped' THEN quantity ELSE 0 END WHERE id = ?1",
+      )
+        .bind(DEMO_LINE_ID, startFrom[action])
+        .run();
+    },
+    path: `/vendor/api/order-lines/${DEMO_LINE_ID}/${action}`,
+    operation: `/vendor/api/order-lines/{lineId}/${action}`,
+    token: () => vendorTokenFor(DEMO_VENDOR_ID),
+    base: () => fields[action].base,
+    fields: fields[action].fields,
+    readOnly: false,
+  }));
+}
 
 function setAt(body: Record<string, unknown>, path: Path, value: unknown, remove: boolean): Record<string, unknown> {
   const copy = structuredClone(body);
@@ -244,7 +308,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
   beforeAll(async () => {
     tokenClient = await newClient(TENANT_A, ["catalog:read"]);
     orderBase = orderBody([lineFor(await issueQuote("MP-0000041", JSMITH, withoutFields))]);
-    await Promise.all([allScopes(), TARGETS[4]!.token()]);
+    await Promise.all([allScopes(), TARGETS[4]!.token(), vendorTokenFor(DEMO_VENDOR_ID)]);
     const closed = await call(await allScopes(), `/orders/${DEMO_ORDER_NUMBER}/cancel`, {
       method: "POST",
       json: { partial: true },
@@ -383,6 +447,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
 
   it("every target's base body is accepted, so the mutations above start from a request that would succeed", async () => {
     for (const target of TARGETS) {
+      await target.acceptsBase?.();
       const res = await send(target, JSON.stringify(target.base()));
       expect(res.status, `${target.path}: ${await res.clone().text()}`).toBe(target.path === "/orders" ? 201 : 200);
     }

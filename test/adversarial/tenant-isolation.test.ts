@@ -1,20 +1,29 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
-import { API, call, newClient, OUTSIDE_API, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { API, call, newClient, OUTSIDE_API, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
-import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
-import { type AttackCase, type AttackContext, type AttackRequest, TENANT_MATRIX } from "./tenant-matrix";
+import { freshOrder, issueQuote, JSMITH, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
+import {
+  type AttackCase,
+  type AttackContext,
+  type AttackRequest,
+  TENANT_MATRIX,
+  VENDOR_ATTACKER,
+  VENDOR_ATTACKER_NAME,
+} from "./tenant-matrix";
 
 /** Operations whose public documentation quotes the demo data in its examples (not a leak). */
 const DOCUMENTATION = new Set(["get /customer/api/openapi.json"]);
 
 let ctx: AttackContext;
 let attackerToken: string;
+let attackerVendorToken: string;
 
 async function send(request: AttackRequest): Promise<Response> {
   const headers = request.idempotent ? { "Idempotency-Key": crypto.randomUUID() } : undefined;
-  return call(request.bearer ? attackerToken : null, request.path, { method: request.method, json: request.json, headers });
+  const token = request.bearer === "vendor" ? attackerVendorToken : request.bearer ? attackerToken : null;
+  return call(token, request.path, { method: request.method, json: request.json, headers });
 }
 
 const listAt = (body: any, path: string): unknown[] => path.split(".").reduce((node, key) => node?.[key], body);
@@ -59,12 +68,30 @@ async function attack(operation: string, c: AttackCase) {
   }
 
   if (c.own !== undefined) {
-    const control = await send(await c.request(c.own, ctx));
+    const own = typeof c.own === "function" ? c.own(ctx) : c.own;
+    const control = await send(await c.request(own, ctx));
     const controlText = await control.text();
     expect(control.status, `${operation} with the attacker's own ${c.input} must succeed: ${controlText.slice(0, 300)}`).toBeLessThan(300);
     if ("empty" in c.expect)
       expect(listAt(JSON.parse(controlText), c.expect.empty).length, `${operation} own ${c.input}`).toBeGreaterThan(0);
   }
+}
+
+/**
+ * The attacking vendor's own lines, distinct, each in a status its move starts from: the demo data's lines are all
+ * the demo vendor's, so they are ordered here (tenant 2) from the attacking vendor's options and moved along by it.
+ */
+async function attackerVendorLines(): Promise<AttackContext["attackerVendorLines"]> {
+  const pick = (q: Quote) => q.customFields.length === 0 && q.vendorName === VENDOR_ATTACKER_NAME;
+  const { lineIds } = await freshOrder(6, { who: KJOHNSON, pick });
+  const [read, acknowledge, backorder, reject, ship, deliver] = lineIds as [number, number, number, number, number, number];
+  const moveAs = async (lineId: number, action: string, body: unknown) => {
+    const res = await call(attackerVendorToken, `/vendor/api/order-lines/${lineId}/${action}`, { method: "POST", json: body });
+    if (res.status !== 200) throw new Error(`setting up line ${lineId}: ${action} answered ${res.status} ${await res.text()}`);
+  };
+  for (const lineId of [ship, deliver]) await moveAs(lineId, "acknowledge", { promisedShipDate: "2099-01-31" });
+  await moveAs(deliver, "ship", { trackingNumber: "1ZSETUP0001" });
+  return { read, acknowledge, backorder, reject, ship, deliver };
 }
 
 describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
@@ -74,8 +101,14 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       newClient(TENANT_B, ["catalog:read"]),
     ]);
     const victimQuote = await issueQuote("MP-0000002", JSMITH, withoutFields);
-    ctx = { victimClient, attackerClient, victimPriceOptionId: victimQuote.priceOptionId };
     attackerToken = await tokenFor(TENANT_B);
+    attackerVendorToken = await vendorTokenFor(VENDOR_ATTACKER);
+    ctx = {
+      victimClient,
+      attackerClient,
+      victimPriceOptionId: victimQuote.priceOptionId,
+      attackerVendorLines: await attackerVendorLines(),
+    };
   });
 
   it("has a row for every operation of the OpenAPI document and every route the app serves, and no other", async () => {

@@ -1,5 +1,8 @@
+import { LINE_STATUSES } from "../../src/orders/lifecycle";
 import { productId } from "../../src/seed/catalog";
 import { USERS } from "../../src/seed/organizations";
+import type { VendorAction } from "../../src/vendors/fulfilment";
+import { DEMO_LINE_ID } from "../../src/vendors/routes";
 import { demoOrderOf } from "../helpers/adversarial";
 import type { ClientCredentials } from "../helpers/api";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, type Orderer, orderBody, withoutFields } from "../helpers/orders";
@@ -20,6 +23,8 @@ export interface AttackContext {
   attackerClient: ClientCredentials;
   /** A price option issued to the victim (jsmith at facility 1001). */
   victimPriceOptionId: string;
+  /** The attacking vendor's own lines, one per vendor move, each in a status the move starts from. */
+  attackerVendorLines: Record<VendorAction | "read", number>;
 }
 
 export interface AttackRequest {
@@ -27,8 +32,11 @@ export interface AttackRequest {
   /** As for `call()`: relative to /customer/api unless it starts with /auth or /health. */
   path: string;
   json?: unknown;
-  /** Send the attacker's bearer token (tenant 2, all scopes). The token endpoint authenticates by itself. */
-  bearer: boolean;
+  /**
+   * Send the attacker's bearer token: true for tenant 2's (all scopes), "vendor" for the attacking vendor's (vendor API).
+   * The token endpoint authenticates by itself.
+   */
+  bearer: boolean | "vendor";
   idempotent?: boolean;
 }
 
@@ -37,7 +45,7 @@ type Value = string | number;
 export interface AttackCase {
   input: string;
   victim: (ctx: AttackContext) => Value;
-  own?: Value;
+  own?: Value | ((ctx: AttackContext) => Value);
   unknown?: Value;
   request: (value: Value, ctx: AttackContext) => AttackRequest | Promise<AttackRequest>;
   expect: { denied: number[] } | { empty: string };
@@ -49,6 +57,33 @@ const DENIED = { denied: [403] };
 const get = (path: string): AttackRequest => ({ method: "GET", path, bearer: true });
 const post = (path: string, json: unknown): AttackRequest => ({ method: "POST", path, json, bearer: true });
 const q = (path: string, query: string, extra = "") => get(`${path}?q=${encodeURIComponent(query)}${extra}`);
+const asVendor = (request: AttackRequest): AttackRequest => ({ ...request, bearer: "vendor" });
+
+/**
+ * Vendor isolation: the attacker is another vendor (VENDOR_ATTACKER) aimed at the demo vendor's line of tenant 1's
+ * demo order (DEMO_LINE_ID, vendor DEMO_VENDOR_ID). Another vendor's line is indistinguishable from an unknown one.
+ */
+export const VENDOR_ATTACKER = 5;
+export const VENDOR_ATTACKER_NAME = "Evergreen Refurbishing";
+const VENDOR_BODIES: Record<VendorAction, unknown> = {
+  acknowledge: { promisedShipDate: "2099-01-31" },
+  backorder: { expectedShipDate: "2099-01-31", reason: "isolation probe" },
+  ship: { trackingNumber: "1ZISOLATION1" },
+  deliver: {},
+  reject: { reason: "isolation probe" },
+};
+const vendorMoveRow = (action: VendorAction): MatrixRow => ({
+  cases: [
+    {
+      input: "path lineId (another vendor's line)",
+      victim: () => DEMO_LINE_ID,
+      own: (ctx) => ctx.attackerVendorLines[action],
+      unknown: 999_999_999,
+      request: (v) => asVendor(post(`/vendor/api/order-lines/${v}/${action}`, VENDOR_BODIES[action])),
+      expect: { denied: [404] },
+    },
+  ],
+});
 
 const victimUsers = USERS.filter((u) => u.tenantId === 1);
 const attacker = KJOHNSON;
@@ -320,4 +355,40 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
       },
     ],
   },
+
+  "get /vendor/api/order-lines": {
+    cases: [
+      {
+        input: "orderNumber filter (an order the attacking vendor has no line on)",
+        victim: () => victimOrder.orderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v) => asVendor(get(`/vendor/api/order-lines?orderNumber=${v}&status=${LINE_STATUSES.join(",")}`)),
+        expect: { empty: "data.lines" },
+      },
+    ],
+  },
+  "get /vendor/api/order-lines/{lineId}": {
+    cases: [
+      {
+        input: "path lineId (another vendor's line)",
+        victim: () => DEMO_LINE_ID,
+        own: (ctx) => ctx.attackerVendorLines.read,
+        unknown: 999_999_999,
+        request: (v) => asVendor(get(`/vendor/api/order-lines/${v}`)),
+        expect: { denied: [404] },
+      },
+      {
+        input: "a buyer's token (tenant 2) on the vendor API",
+        victim: () => DEMO_LINE_ID,
+        unknown: 999_999_999,
+        request: (v) => get(`/vendor/api/order-lines/${v}`),
+        expect: { denied: [401] },
+      },
+    ],
+  },
+  "post /vendor/api/order-lines/{lineId}/acknowledge": vendorMoveRow("acknowledge"),
+  "post /vendor/api/order-lines/{lineId}/backorder": vendorMoveRow("backorder"),
+  "post /vendor/api/order-lines/{lineId}/ship": vendorMoveRow("ship"),
+  "post /vendor/api/order-lines/{lineId}/deliver": vendorMoveRow("deliver"),
+  "post /vendor/api/order-lines/{lineId}/reject": vendorMoveRow("reject"),
 };

@@ -2,7 +2,8 @@ import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
-import { BASE_URL, TENANT_A, tokenFor } from "../helpers/api";
+import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { BASE_URL, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
 
@@ -53,6 +54,18 @@ const PROSE_RULES: ProseRule[] = [
     statement: "Lines to cancel, each a line of this order",
   },
   { operation: "post /auth/oauth2/token", fields: /^oauth:invalid_scope$/, statement: "Space-separated subset of the client's scopes" },
+  { operation: "get /vendor/api/order-lines", fields: /^status$/, statement: "any other name is a 400" },
+  ...["acknowledge", "backorder"].map((action) => ({
+    operation: `post /vendor/api/order-lines/{lineId}/${action}`,
+    fields: /^(promisedShipDate|expectedShipDate)$/,
+    statement: "a date not before yesterday (UTC)",
+  })),
+  ...["ship", "deliver"].map((action) => ({
+    operation: `post /vendor/api/order-lines/{lineId}/${action}`,
+    fields: /^(shippedAt|deliveredAt)$/,
+    statement: "an instant not in the future",
+  })),
+  { operation: "post /vendor/api/order-lines/{lineId}/ship", fields: /^quantity$/, statement: "may not exceed what remains to ship" },
 ];
 
 /** Statuses a request valid against the document can never deserve (401 too, where it carries a valid token). */
@@ -77,6 +90,7 @@ interface GeneratedRequest {
 let document: OpenApiDocument;
 let documentText: string;
 let token: string;
+let vendorToken: string;
 
 const resolver =
   (doc: OpenApiDocument): Resolver =>
@@ -146,13 +160,16 @@ function refusedFields(body: Record<string, unknown>): string[] {
   return [`(unattributed: ${String(body.detail ?? JSON.stringify(body))})`];
 }
 
+const usesVendorToken = (operation: DocumentedOperation) => (operation.operation.security ?? []).some((s) => "vendorOAuth2" in s);
+const VENDOR_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((a) => `post /vendor/api/order-lines/{lineId}/${a}`);
+
 const isSecured = (operation: DocumentedOperation) => (operation.operation.security ?? document.security ?? []).length > 0;
 
 async function send(operation: DocumentedOperation, request: GeneratedRequest): Promise<Response> {
   const url = new URL(BASE_URL + request.path);
   for (const [name, value] of request.query) url.searchParams.append(name, value);
   const headers = new Headers(request.headers);
-  if (isSecured(operation)) headers.set("Authorization", `Bearer ${token}`);
+  if (isSecured(operation)) headers.set("Authorization", `Bearer ${usesVendorToken(operation) ? vendorToken : token}`);
   if (request.mediaType) headers.set("Content-Type", request.mediaType);
   return SELF.fetch(url, {
     method: operation.method.toUpperCase(),
@@ -170,6 +187,8 @@ beforeAll(async () => {
   document = await servedDocument();
   documentText = JSON.stringify(document);
   token = await tokenFor(TENANT_A);
+  // The demo vendor: the documented lineId example is its line.
+  vendorToken = await vendorTokenFor(DEMO_VENDOR_ID);
 });
 
 describe("document-driven contract fuzzing", () => {
@@ -205,6 +224,9 @@ describe("document-driven contract fuzzing", () => {
     "post /customer/api/orders/{orderNumber}/cancel",
     "get /customer/api/manufacturers/search",
     "get /customer/api/openapi.json",
+    "get /vendor/api/order-lines",
+    "get /vendor/api/order-lines/{lineId}",
+    ...VENDOR_MOVES,
   ];
 
   it("the list below names exactly the documented operations", () => {
@@ -245,7 +267,13 @@ describe("document-driven contract fuzzing", () => {
         { numRuns: name === "post /auth/oauth2/token" ? RUNS_FOR_TOKEN_ENDPOINT : RUNS_PER_OPERATION },
       );
       // The fuzzer must reach past refusals somewhere: documented examples are the demo tenant's real ids.
-      const reachesA200 = !["post /auth/oauth2/token", "post /customer/api/orders", "post /customer/api/catalog/detail"].includes(name);
+      // Vendor moves succeed only from some statuses of the demo line, which the run itself moves along.
+      const reachesA200 = ![
+        "post /auth/oauth2/token",
+        "post /customer/api/orders",
+        "post /customer/api/catalog/detail",
+        ...VENDOR_MOVES,
+      ].includes(name);
       if (reachesA200) {
         expect(statuses.get(200), `${name}: no valid request succeeded (${JSON.stringify([...statuses])})`).toBeGreaterThan(0);
       }

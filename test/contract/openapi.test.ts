@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { SCOPES } from "../../src/platform/principal";
+import { SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 import { call, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 
@@ -166,9 +166,11 @@ describe("GET /customer/api/openapi.json", () => {
         expect(operation.security, `${name} says security: [] explicitly`).toEqual([]);
       } else {
         expect(security.length, `${name} declares no security`).toBeGreaterThan(0);
+        // The vendor API takes vendor tokens only (scheme vendorOAuth2, vendor scopes); everything else, buyer tokens.
+        const [scheme, scopes] = path.startsWith("/vendor/api/") ? ["vendorOAuth2", VENDOR_SCOPES] : ["oauth2", SCOPES];
         for (const requirement of security) {
-          expect(Object.keys(requirement), name).toEqual(["oauth2"]);
-          for (const scope of requirement.oauth2!) expect(SCOPES, name).toContain(scope);
+          expect(Object.keys(requirement), name).toEqual([scheme]);
+          for (const scope of requirement[scheme]!) expect(scopes, name).toContain(scope);
         }
         for (const status of ["401", "403", "429", "500", "503"]) expect(responses, `${name} lacks ${status}`).toHaveProperty(status);
         expect((responses["429"] as any).headers, name).toHaveProperty("Retry-After");

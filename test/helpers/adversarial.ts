@@ -49,10 +49,12 @@ export interface TableCounts {
   shipping_documents: number;
   outbox_events: number;
   api_clients: number;
+  /** Sum of the orders' versions: every change to an existing order (cancel, vendor move) raises it. */
+  order_versions: number;
 }
 
 export async function tableCounts(): Promise<TableCounts> {
-  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients] = await env.DB.batch<{ n: number }>(
+  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions] = await env.DB.batch<{ n: number }>(
     [
       "SELECT count(*) AS n FROM orders",
       "SELECT count(*) AS n FROM order_lines",
@@ -61,6 +63,7 @@ export async function tableCounts(): Promise<TableCounts> {
       "SELECT count(*) AS n FROM shipping_documents",
       "SELECT count(*) AS n FROM outbox_events",
       "SELECT count(*) AS n FROM api_clients",
+      "SELECT coalesce(sum(version), 0) AS n FROM orders",
     ].map((sql) => env.DB.prepare(sql)),
   );
   const n = (r: D1Result<{ n: number }> | undefined) => r!.results[0]!.n;
@@ -72,10 +75,11 @@ export async function tableCounts(): Promise<TableCounts> {
     shipping_documents: n(shippingDocuments),
     outbox_events: n(events),
     api_clients: n(clients),
+    order_versions: n(versions),
   };
 }
 
-/** Runs `action` and asserts that no row of the order, quote, event or client tables was added or changed in number. */
+/** Runs `action` and asserts that no row of the order, quote, event or client tables was added, and no order changed. */
 export async function expectNoWrites(action: () => Promise<unknown>): Promise<void> {
   const before = await tableCounts();
   await action();

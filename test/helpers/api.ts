@@ -52,8 +52,8 @@ export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
   return token;
 }
 
-/** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata. */
-export const OUTSIDE_API = /^\/(auth|health|\.well-known)(\/|$)/;
+/** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor API. */
+export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor)(\/|$)/;
 
 /** Calls the public HTTP surface the way an integrator does. */
 export async function call(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
@@ -82,4 +82,24 @@ export async function expectProblem(res: Response, status: number): Promise<any>
   }
   if (body.status !== status) throw new Error(`problem status ${body.status} != ${status}`);
   return body;
+}
+
+/** A fresh client of a vendor (vendor API), created as `npm run create-client -- --vendor` does. */
+export function newVendorClient(vendorId: number, scopes?: string[]): Promise<ClientCredentials> {
+  return createApiClient(database(env.DB), { vendorId, name: `test vendor client ${vendorId}`, scopes });
+}
+
+/** An access token really issued to a fresh client of the vendor, cached per test file. */
+export function vendorTokenFor(vendorId: number, scopes?: string[]): Promise<string> {
+  const key = `vendor ${vendorId}:${scopes?.join(" ") ?? "*"}`;
+  let token = tokens.get(key);
+  if (!token) {
+    token = newVendorClient(vendorId, scopes).then(async (creds) => {
+      const res = await requestToken(creds);
+      if (res.status !== 200) throw new Error(`vendor token request failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { access_token: string }).access_token;
+    });
+    tokens.set(key, token);
+  }
+  return token;
 }

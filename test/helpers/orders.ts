@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { quoteKvKey } from "../../src/catalog/quotes";
 import { productId } from "../../src/seed/catalog";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/seed/seed";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
@@ -184,3 +185,47 @@ export const NOTHING_WRITTEN: RowCounts = {
 
 /** Makes the quote look as if KV had never seen it (eventual consistency, or its TTL ran out). */
 export const dropFromKv = (quote: Quote) => env.QUOTES.delete(quoteKvKey(quote.priceOptionId));
+
+let nextProduct = 300;
+
+/**
+ * A fresh order of the orderer placed through the API, one line per product (the next demo products in turn), each
+ * from the quote `pick` chooses, with `quantity` of each. Returns its number and line ids in line order.
+ */
+export async function freshOrder(
+  lines = 1,
+  { who = JSMITH, pick = withoutFields, quantity = 1 }: { who?: Orderer; pick?: (q: Quote) => boolean; quantity?: number } = {},
+): Promise<{ orderNumber: string; lineIds: number[] }> {
+  const quotes: Quote[] = [];
+  for (let tried = 0; quotes.length < lines; tried++) {
+    if (tried === DEFAULT_PRODUCT_COUNT) throw new Error("no demo product has an option `pick` accepts");
+    // The test catalog has DEFAULT_PRODUCT_COUNT products (test/setup); around again after the last.
+    nextProduct = (nextProduct % DEFAULT_PRODUCT_COUNT) + 1;
+    const quote = (await issueQuotes(`MP-${String(nextProduct).padStart(7, "0")}`, who)).find(pick);
+    if (quote) quotes.push(quote);
+  }
+  const res = await placeOrder(
+    orderBody(
+      quotes.map((q) => lineFor(q, quantity)),
+      who,
+    ),
+    { tenantId: who.tenantId },
+  );
+  if (res.status !== 201) throw new Error(`order failed: ${res.status} ${await res.text()}`);
+  const { orderNumber } = (await json(res)).data;
+  const record = await readOrder(orderNumber, who.tenantId);
+  return { orderNumber, lineIds: record.lineItems.map((l: { lineId: number }) => l.lineId) };
+}
+
+/** GET /orders/{orderNumber} with lines and shipping info, checked against the contract. */
+export async function readOrder(orderNumber: string, tenantId = TENANT_A) {
+  return (await json(await contractCall(await tokenFor(tenantId), `/orders/${orderNumber}?include=lineItems,shippingInfo`))).data;
+}
+
+/** The order's outbox events, in order. */
+export const eventsOf = async (orderNumber: string) =>
+  (
+    await env.DB.prepare("SELECT id, type, payload, sequence FROM outbox_events WHERE aggregate_id = ?1 ORDER BY created_at, sequence")
+      .bind(orderNumber)
+      .all<{ id: string; type: string; payload: string; sequence: number | null }>()
+  ).results;

@@ -6,24 +6,7 @@ import { canMove, LINE_STATUSES, orderStatusOf, TRANSITIONS } from "../../src/or
 import { demoOrderOf } from "../helpers/adversarial";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
-import { issueQuote, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
-
-let nextProduct = 300;
-
-/** A fresh order of tenant A with `lines` lines (one per product), placed through the API. */
-async function freshOrder(lines = 1): Promise<{ orderNumber: string; lineIds: number[] }> {
-  const quotes = [];
-  for (let i = 0; i < lines; i++) quotes.push(await issueQuote(`MP-${String(nextProduct++).padStart(7, "0")}`, undefined, withoutFields));
-  const res = await placeOrder(orderBody(quotes.map((q) => lineFor(q))));
-  expect(res.status).toBe(201);
-  const { orderNumber } = (await json(res)).data;
-  const record = await readOrder(orderNumber);
-  return { orderNumber, lineIds: record.lineItems.map((l: { lineId: number }) => l.lineId) };
-}
-
-async function readOrder(orderNumber: string, tenantId = TENANT_A) {
-  return (await json(await contractCall(await tokenFor(tenantId), `/orders/${orderNumber}?include=lineItems`))).data;
-}
+import { eventsOf, freshOrder, readOrder } from "../helpers/orders";
 
 async function cancel(orderNumber: string, body: unknown, key: string = crypto.randomUUID(), tenantId = TENANT_A) {
   return contractCall(await tokenFor(tenantId), `/orders/${orderNumber}/cancel`, {
@@ -32,13 +15,6 @@ async function cancel(orderNumber: string, body: unknown, key: string = crypto.r
     headers: { "Idempotency-Key": key },
   });
 }
-
-const eventsOf = async (orderNumber: string) =>
-  (
-    await env.DB.prepare("SELECT id, type, payload FROM outbox_events WHERE aggregate_id = ?1 ORDER BY created_at")
-      .bind(orderNumber)
-      .all<{ id: string; type: string; payload: string }>()
-  ).results;
 
 const setLineStatus = (lineId: number, status: string) =>
   env.DB.prepare("UPDATE order_lines SET status_name = ?2 WHERE id = ?1").bind(lineId, status).run();

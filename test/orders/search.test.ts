@@ -344,10 +344,16 @@ describe("GET /orders/search: include", () => {
     price: l.priceCents / 100,
     extendedPrice: l.extendedPriceCents / 100,
     statusName: sample.status, // every line of a demo order has the order's status
+    shippedQuantity: l.quantity, // the sample shipped in full
+    promisedShipDate: null,
+    expectedShipDate: null,
+    statusReason: null,
+    deliveredAt: null,
   }));
   const expectedShipping = sample.shippingDocuments.map((d) => ({
     shippingDocId: d.id,
     lineItemIds: d.lineIds,
+    lines: d.lineIds.map((lineId) => ({ lineId, quantity: sample.lines.find((l) => l.id === lineId)!.quantity })),
     attentionTo: d.attentionTo,
     address1: d.address1,
     city: d.city,

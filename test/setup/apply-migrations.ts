@@ -1,6 +1,6 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { clientStatus } from "../../src/auth/client-status";
-import { seedDemoData } from "../../src/seed/seed";
+import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
 import { forgetCachedTokens } from "../helpers/api";
 
 /**
@@ -23,4 +23,4 @@ forgetCachedTokens();
 clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
 await dropEverything(env.DB);
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await seedDemoData(env.DB, { products: 600 });
+await seedDemoData(env.DB, { products: DEFAULT_PRODUCT_COUNT });

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { SCOPES, type Scope } from "../principal";
+import { SCOPES, type Scope, VENDOR_SCOPES, type VendorScope } from "../principal";
 import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
 import { API_INFO, TAGS } from "./info";
 
@@ -30,6 +30,15 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "orders:write": "Create orders",
   "manufacturers:read": "Search manufacturers",
 };
+
+const VENDOR_SCOPE_DESCRIPTIONS: Record<VendorScope, string> = {
+  "fulfilment:read": "List and read the order lines the vendor fulfils",
+  "fulfilment:write": "Acknowledge, backorder, ship, deliver or reject the vendor's order lines",
+};
+
+/** The two APIs whose operations run in a D1 session and check JSON bodies before authentication. */
+const API_PREFIXES = ["/customer/api/", "/vendor/api/"];
+const inApi = (path: string) => API_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 const ref = (kind: "headers" | "parameters" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -69,10 +78,10 @@ const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit
  * RateLimit-*. 413 everywhere; 415 on the customer API (its JSON check precedes authentication, whereas the
  * token endpoint's limiter runs before the route's own media-type check).
  */
-const refusedBeforeLimiter = (path: string, status: string) => status === "413" || (status === "415" && path.startsWith("/customer/api/"));
+const refusedBeforeLimiter = (path: string, status: string) => status === "413" || (status === "415" && inApi(path));
 const IDEMPOTENCY_KEY = "idempotency-key";
-/** Customer API operations run in a D1 session (src/platform/read-replicas.ts), except the document itself. */
-const inD1Session = (path: string) => path.startsWith("/customer/api/") && path !== "/customer/api/openapi.json";
+/** Customer and vendor API operations run in a D1 session (src/platform/read-replicas.ts), except the document itself. */
+const inD1Session = (path: string) => inApi(path) && path !== "/customer/api/openapi.json";
 /** 413 and 415 are refused before the session starts, and a 400 may be the bookmark itself. */
 const refusedBeforeSession = (status: string) => status === "413" || status === "415" || status === "400";
 
@@ -144,6 +153,18 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
         },
       },
     },
+    vendorOAuth2: {
+      type: "oauth2",
+      description:
+        "The vendor API's OAuth 2.0 client credentials: the same token endpoint, with a vendor client. Its tokens carry the vendor " +
+        "(claim `vid`) and the audience of the vendor API; a customer token is refused there (401), and a vendor token on the customer API.",
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${context.issuer}/oauth2/token`,
+          scopes: Object.fromEntries(VENDOR_SCOPES.map((s) => [s, VENDOR_SCOPE_DESCRIPTIONS[s]])),
+        },
+      },
+    },
   };
   components.headers = { ...components.headers, ...HEADERS };
   components.parameters = { ...components.parameters, CorrelationId: CORRELATION_PARAMETER, SessionBookmark: SESSION_BOOKMARK_PARAMETER };
@@ -196,6 +217,7 @@ function isIdempotencyKey(parameter: Parameter): boolean {
 export function operationIdFor(path: string, method: HttpMethod): string {
   const words = path
     .replace(/^\/customer\/api/, "")
+    .replace(/^\/vendor\/api/, "/vendor")
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
   return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");

@@ -23,7 +23,11 @@ currently being processed"; retry 5xx with exponential backoff and jitter, honou
 
 **Headers**: every response carries \`X-Correlation-Id\` (send your own to trace a call); rate-limited
 operations carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and, on 429, \`Retry-After\`.
-Order creation requires \`Idempotency-Key\` (a UUID with dashes); replays carry \`X-Idempotency-Cached: true\`.`,
+Order creation requires \`Idempotency-Key\` (a UUID with dashes); replays carry \`X-Idempotency-Cached: true\`.
+
+**Vendors** fulfil order lines through \`/vendor/api\` with their own clients (security scheme \`vendorOAuth2\`):
+list their open lines, then acknowledge, backorder, ship (with a tracking number), deliver or reject them. Buyers
+follow the result through \`GET /customer/api/orders/{orderNumber}\`.`,
 };
 
 export const TAGS = [
@@ -32,6 +36,7 @@ export const TAGS = [
   { name: "Catalog", description: "Global parts catalog; detail issues price options (quotes)" },
   { name: "Orders", description: "Order creation (idempotent) and order search" },
   { name: "Manufacturers", description: "Manufacturer search (the q language)" },
+  { name: "Vendor fulfilment", description: "For vendors (vendor clients only): the order lines they fulfil, moved along the lifecycle" },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },
 ];

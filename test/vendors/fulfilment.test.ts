@@ -1,0 +1,363 @@
+import { env } from "cloudflare:test";
+import { decodeJwt } from "jose";
+import { describe, expect, it } from "vitest";
+import { setClientEnabled } from "../../src/auth/clients";
+import { database } from "../../src/db/client";
+import { LINE_STATUSES, type LineStatus, TRANSITIONS } from "../../src/orders/lifecycle";
+import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
+import { MOVE_TARGETS, moveLine, type VendorAction, type VendorMove } from "../../src/vendors/fulfilment";
+import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { call, expectProblem, json, newVendorClient, requestToken, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
+import { eventsOf, freshOrder, readOrder } from "../helpers/orders";
+
+const V = "/vendor/api";
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+const vendorOf = async (lineId: number) =>
+  (await env.DB.prepare("SELECT vendor_id AS v FROM order_lines WHERE id = ?1").bind(lineId).first<{ v: number }>())!.v;
+
+/** The other demo vendor: one that does not fulfil `lineId`. */
+const otherVendor = async (lineId: number) => ((await vendorOf(lineId)) % 6) + 1;
+
+async function vendorCall(vendorId: number, path: string, init: { method?: string; json?: unknown } = {}) {
+  return contractCall(await vendorTokenFor(vendorId), `${V}${path}`, init);
+}
+
+async function move(lineId: number, action: VendorAction, body: unknown, vendorId?: number) {
+  return vendorCall(vendorId ?? (await vendorOf(lineId)), `/order-lines/${lineId}/${action}`, { method: "POST", json: body });
+}
+
+const BODIES: Record<VendorAction, () => unknown> = {
+  acknowledge: () => ({ promisedShipDate: tomorrow() }),
+  backorder: () => ({ expectedShipDate: tomorrow(), reason: "Awaiting stock" }),
+  ship: () => ({ trackingNumber: `1Z${crypto.randomUUID().slice(0, 8)}` }),
+  deliver: () => ({}),
+  reject: () => ({ reason: "Discontinued" }),
+};
+
+/** Puts a line in a status directly (the start of a transition under test); shipped lines shipped in full. */
+const setLine = (lineId: number, status: LineStatus) =>
+  env.DB.prepare(
+    "UPDATE order_lines SET status_name = ?2, shipped_quantity = CASE WHEN ?2 IN ('Shipped', 'Delivered') THEN quantity ELSE 0 END WHERE id = ?1",
+  )
+    .bind(lineId, status)
+    .run();
+
+const lineStatus = async (lineId: number) =>
+  (await env.DB.prepare("SELECT status_name AS s FROM order_lines WHERE id = ?1").bind(lineId).first<{ s: string }>())!.s;
+
+describe("vendor clients and tokens", () => {
+  it("a vendor client gets a token for the vendor API: claim vid, the vendor audience, the vendor scopes", async () => {
+    const creds = await newVendorClient(4);
+    expect(creds.clientId).toMatch(/^mpv_/);
+    const res = await requestToken(creds);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.scope).toBe("fulfilment:read fulfilment:write");
+    const claims = decodeJwt(body.access_token);
+    expect(claims).toMatchObject({ vid: 4, aud: env.VENDOR_AUDIENCE, sub: creds.clientId });
+    expect(claims).not.toHaveProperty("tid");
+    expect(await requestToken(creds, { scope: "orders:read" }).then((r) => r.status)).toBe(400);
+  });
+
+  it("neither API takes the other's token: 401 both ways", async () => {
+    const vendorToken = await vendorTokenFor(1);
+    const buyerToken = await tokenFor(TENANT_A);
+    const vendorOnBuyer = await call(vendorToken, "/orders/search");
+    expect((await expectProblem(vendorOnBuyer, 401)).detail).toMatch(/invalid|audience/i);
+    await expectProblem(await call(buyerToken, `${V}/order-lines`), 401);
+    await expectProblem(await call(buyerToken, `${V}/order-lines/1/acknowledge`, { method: "POST", json: BODIES.acknowledge() }), 401);
+  });
+
+  it("scopes and disabled clients: fulfilment:read cannot move a line (403); a disabled vendor client is 401", async () => {
+    const { lineIds } = await freshOrder();
+    const vendorId = await vendorOf(lineIds[0]!);
+    const readOnly = await vendorTokenFor(vendorId, ["fulfilment:read"]);
+    expect((await call(readOnly, `${V}/order-lines/${lineIds[0]}`)).status).toBe(200);
+    await expectProblem(
+      await call(readOnly, `${V}/order-lines/${lineIds[0]}/acknowledge`, { method: "POST", json: BODIES.acknowledge() }),
+      403,
+    );
+    const creds = await newVendorClient(vendorId);
+    const token = (await json(await requestToken(creds))).access_token;
+    await setClientEnabled(database(env.DB), creds.clientId, false);
+    await expectProblem(await call(token, `${V}/order-lines`), 401);
+    expect(await lineStatus(lineIds[0]!)).toBe("Ordered");
+  });
+});
+
+describe("what a vendor sees", () => {
+  it("the documented demo line is the demo vendor's line of the demo order (/docs examples, npm start's vendor client)", async () => {
+    const res = await vendorCall(DEMO_VENDOR_ID, `/order-lines/${DEMO_LINE_ID}`);
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toMatchObject({ lineId: DEMO_LINE_ID, orderNumber: DEMO_ORDER_NUMBER, statusName: "Ordered" });
+  });
+
+  it("lists its own open lines of an order, never the other vendor's line of the same order", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2, { pick: (q) => q.customFields.length === 0 });
+    const vendors = await Promise.all(lineIds.map(vendorOf));
+    for (const [i, lineId] of lineIds.entries()) {
+      const res = await vendorCall(vendors[i]!, `/order-lines?orderNumber=${orderNumber}`);
+      expect(res.status).toBe(200);
+      const { lines, pagination } = (await json(res)).data;
+      const mine = lineIds.filter((_, j) => vendors[j] === vendors[i]);
+      expect(lines.map((l: { lineId: number }) => l.lineId)).toEqual(mine);
+      expect(pagination.total).toBe(mine.length);
+      expect(lines.find((l: { lineId: number }) => l.lineId === lineId)).toMatchObject({
+        orderNumber,
+        statusName: "Ordered",
+        shippedQuantity: 0,
+        shippingMethod: "GROUND",
+        shipTo: { city: expect.any(String), address1: expect.any(String) },
+        shipments: [],
+      });
+    }
+    const stranger = await otherVendor(lineIds[0]!);
+    if (!vendors.includes(stranger)) {
+      expect((await json(await vendorCall(stranger, `/order-lines?orderNumber=${orderNumber}`))).data.lines).toEqual([]);
+    }
+    await expectProblem(await vendorCall(stranger, `/order-lines/${lineIds[0]}`), 404);
+  });
+
+  it("filters by status (case-insensitive, default the open ones) and refuses unknown statuses", async () => {
+    const { orderNumber, lineIds } = await freshOrder();
+    const vendorId = await vendorOf(lineIds[0]!);
+    const list = async (query: string) =>
+      (await json(await vendorCall(vendorId, `/order-lines?orderNumber=${orderNumber}${query}`))).data.lines.map(
+        (l: { lineId: number }) => l.lineId,
+      );
+    expect(await list("")).toEqual(lineIds);
+    expect(await list("&status=shipped")).toEqual([]);
+    await setLine(lineIds[0]!, "Shipped");
+    expect(await list("")).toEqual([]);
+    expect(await list("&status=Shipped,delivered")).toEqual(lineIds);
+    const bad = await expectProblem(await vendorCall(vendorId, "/order-lines?status=Lost"), 400);
+    expect(Object.keys(bad.errors)).toEqual(["status"]);
+  });
+
+  it("an unknown line and another vendor's line get the same 404", async () => {
+    const { lineIds } = await freshOrder();
+    const stranger = await otherVendor(lineIds[0]!);
+    const theirs = await expectProblem(await vendorCall(stranger, `/order-lines/${lineIds[0]}`), 404);
+    const unknown = await expectProblem(await vendorCall(stranger, "/order-lines/999999999"), 404);
+    expect(theirs.detail).toBe(unknown.detail);
+    await expectProblem(await move(lineIds[0]!, "acknowledge", BODIES.acknowledge(), stranger), 404);
+    expect(await lineStatus(lineIds[0]!)).toBe("Ordered");
+  });
+});
+
+describe("the line lifecycle, move by move", () => {
+  /** Which moves the API takes from each status: the lifecycle, plus re-dating an acknowledged or backordered line. */
+  const allowed = (from: LineStatus, action: VendorAction) =>
+    TRANSITIONS[from].includes(MOVE_TARGETS[action]) ||
+    (action === "acknowledge" && from === "Acknowledged") ||
+    (action === "backorder" && from === "Backordered");
+
+  for (const from of LINE_STATUSES) {
+    it(`from ${from}: every move is taken or refused exactly as the lifecycle says`, async () => {
+      const { orderNumber, lineIds } = await freshOrder(Object.keys(BODIES).length);
+      const actions = Object.keys(BODIES) as VendorAction[];
+      for (const [i, action] of actions.entries()) {
+        const lineId = lineIds[i]!;
+        await setLine(lineId, from);
+        const res = await move(lineId, action, BODIES[action]());
+        if (MOVE_TARGETS[action] === from && (from === "Delivered" || from === "Rejected")) {
+          // Already in place: a repeat, answered without a change or an event.
+          expect(res.status).toBe(200);
+          expect((await json(res)).data.eventId).toBeNull();
+        } else if (allowed(from, action)) {
+          expect(res.status, `${from} -> ${action}: ${await res.clone().text()}`).toBe(200);
+          const { line, eventId } = (await json(res)).data;
+          expect(line.statusName).toBe(MOVE_TARGETS[action]);
+          expect(eventId).toEqual(expect.any(String));
+        } else {
+          const problem = await expectProblem(res, 409);
+          expect(problem.type).toMatch(/invalid-transition$/);
+          expect(problem.detail).toContain(`Allowed from ${from}:`);
+          expect(problem.errors).toEqual(TRANSITIONS[from].map((s) => `allowed: ${s}`));
+          expect(await lineStatus(lineId)).toBe(from);
+        }
+      }
+      const moved = actions.filter((a) => allowed(from, a)).map((a) => `order.${MOVE_TARGETS[a].toLowerCase()}`);
+      expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created", ...moved]);
+    });
+  }
+
+  it("acknowledge, ship in two parcels, deliver: the buyer follows it all, events numbered 1, 2, 3...", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 3 });
+    const lineId = lineIds[0]!;
+    const promised = tomorrow();
+    expect((await json(await move(lineId, "acknowledge", { promisedShipDate: promised }))).data.orderStatus).toBe("Acknowledged");
+
+    const first = await move(lineId, "ship", { trackingNumber: "1ZPART0001", quantity: 1, carrierName: "FedEx", serviceLevel: "Priority" });
+    const afterFirst = (await json(first)).data;
+    expect(afterFirst.line).toMatchObject({ statusName: "Acknowledged", shippedQuantity: 1 });
+    expect(afterFirst.orderStatus).toBe("PartiallyShipped");
+    let order = await readOrder(orderNumber);
+    expect(order.status).toBe("PartiallyShipped");
+    expect(order.shippingInfo.map((d: any) => [d.trackingNumber, d.lines])).toEqual([
+      [null, [{ lineId, quantity: 2 }]],
+      ["1ZPART0001", [{ lineId, quantity: 1 }]],
+    ]);
+
+    const tooMany = await expectProblem(await move(lineId, "ship", { trackingNumber: "1ZPART0002", quantity: 3 }), 400);
+    expect(tooMany.errors.quantity[0]).toContain("At most 2");
+
+    const second = (await json(await move(lineId, "ship", { trackingNumber: "1ZPART0002" }))).data;
+    expect(second.line).toMatchObject({ statusName: "Shipped", shippedQuantity: 3 });
+    expect(second.line.shipments.map((s: any) => [s.trackingNumber, s.carrierName, s.quantity])).toEqual([
+      ["1ZPART0001", "FedEx", 1],
+      ["1ZPART0002", "UPS", 2],
+    ]);
+    order = await readOrder(orderNumber);
+    expect(order.status).toBe("Shipped");
+    expect(order.shippingInfo.map((d: any) => d.trackingNumber)).toEqual(["1ZPART0001", "1ZPART0002"]);
+    expect(order.lineItems[0]).toMatchObject({ statusName: "Shipped", shippedQuantity: 3, promisedShipDate: promised });
+
+    const delivered = (await json(await move(lineId, "deliver", {}))).data;
+    expect(delivered.orderStatus).toBe("Delivered");
+    expect(Date.parse(delivered.line.deliveredAt)).toBeGreaterThan(Date.parse(order.orderDate));
+    order = await readOrder(orderNumber);
+    expect(order.status).toBe("Delivered");
+    expect(Date.parse(order.lastUpdated)).toBeGreaterThanOrEqual(Date.parse(delivered.line.deliveredAt) - 1000);
+
+    const events = await eventsOf(orderNumber);
+    expect(events.map((e) => [e.type, e.sequence])).toEqual([
+      ["order.created", 1],
+      ["order.acknowledged", 2],
+      ["order.shipped", 3],
+      ["order.shipped", 4],
+      ["order.delivered", 5],
+    ]);
+    expect(JSON.parse(events[2]!.payload)).toMatchObject({
+      orderNumber,
+      lineId,
+      trackingNumber: "1ZPART0001",
+      quantity: 1,
+      status: "PartiallyShipped",
+    });
+  });
+
+  it("one tracking number for two lines of a vendor on an order is one parcel: one shipping document", async () => {
+    // Two lines from the same vendor: options of vendor 4 (first choice for new OEM parts).
+    const { orderNumber, lineIds } = await freshOrder(2, {
+      pick: (q) => q.customFields.length === 0 && q.vendorName === "OEM Authorized Distribution",
+    });
+    for (const lineId of lineIds) await move(lineId, "acknowledge", BODIES.acknowledge());
+    for (const lineId of lineIds) expect((await move(lineId, "ship", { trackingNumber: "1ZSHARED01" })).status).toBe(200);
+    const order = await readOrder(orderNumber);
+    expect(order.shippingInfo).toHaveLength(1);
+    expect(order.shippingInfo[0]).toMatchObject({ trackingNumber: "1ZSHARED01", lineItemIds: lineIds });
+  });
+
+  it("repeating a move already in place changes nothing: same answer, no new event (retries need no key)", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const ack = BODIES.acknowledge();
+    const once = (await json(await move(lineId, "acknowledge", ack))).data;
+    const twice = (await json(await move(lineId, "acknowledge", ack))).data;
+    expect(twice.eventId).toBeNull();
+    expect(twice.line).toEqual(once.line);
+    const ship = { trackingNumber: "1ZRETRY001", quantity: 1 };
+    await move(lineId, "ship", ship);
+    const again = (await json(await move(lineId, "ship", ship))).data;
+    expect(again.eventId).toBeNull();
+    expect(again.line.shippedQuantity).toBe(1);
+    const redated = (await json(await move(lineId, "acknowledge", { promisedShipDate: "2099-01-31" }))).data;
+    expect(redated.eventId).toEqual(expect.any(String));
+    expect(redated.line.promisedShipDate).toBe("2099-01-31");
+    expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual([
+      "order.created",
+      "order.acknowledged",
+      "order.shipped",
+      "order.acknowledged",
+    ]);
+  });
+
+  it("refuses bad input with 400: past dates, future delivery, a blank reason, a malformed tracking number", async () => {
+    const { lineIds } = await freshOrder();
+    const lineId = lineIds[0]!;
+    for (const [action, body, field] of [
+      ["acknowledge", { promisedShipDate: "2020-01-01" }, "promisedShipDate"],
+      ["acknowledge", { promisedShipDate: "2026-02-30" }, "promisedShipDate"],
+      ["backorder", { expectedShipDate: tomorrow(), reason: "  " }, "reason"],
+      ["reject", {}, "reason"],
+      ["ship", { trackingNumber: "<script>" }, "trackingNumber"],
+      ["deliver", { deliveredAt: "2999-01-01T00:00:00Z" }, "deliveredAt"],
+    ] as const) {
+      const problem = await expectProblem(await move(lineId, action, body), 400);
+      expect(Object.keys(problem.errors), `${action} ${JSON.stringify(body)}`).toEqual([field]);
+    }
+    expect(await lineStatus(lineId)).toBe("Ordered");
+  });
+});
+
+describe("concurrent changes of one order", () => {
+  it("a change that lands between a move's read and its write aborts the move: 409, nothing written (injected)", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2);
+    const db = database(env.DB);
+    const vendorId = await vendorOf(lineIds[0]!);
+    // The real database, where the buyer cancels line 2 between the vendor's read and its write batch.
+    let injected = false;
+    const racing = new Proxy(db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "batch" || typeof value !== "function") return value;
+        return async (statements: unknown[]) => {
+          if (!injected && statements.length > 2) {
+            injected = true;
+            await setLine(lineIds[1]!, "Cancelled");
+          }
+          return value.call(target, statements);
+        };
+      },
+    });
+    const rejected = moveLine(racing, vendorId, lineIds[0]!, { action: "reject", reason: "No stock" } satisfies VendorMove);
+    await expect(rejected).rejects.toMatchObject({ status: 409, slug: "order-changed" });
+    expect(await lineStatus(lineIds[0]!)).toBe("Ordered");
+    expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM write_preconditions").first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it("two vendors' moves and a buyer cancel at once on one order: each is applied or refused whole, the status adds up", async () => {
+    const { orderNumber, lineIds } = await freshOrder(3);
+    const results = await Promise.all([
+      move(lineIds[0]!, "acknowledge", BODIES.acknowledge()),
+      move(lineIds[1]!, "reject", BODIES.reject()),
+      call(await tokenFor(TENANT_A), `/orders/${orderNumber}/cancel`, {
+        method: "POST",
+        json: { lineIds: [lineIds[2]] },
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      }),
+    ]);
+    for (const res of results) expect([200, 409]).toContain(res.status);
+    const won = results.filter((r) => r.status === 200).length;
+    const events = await eventsOf(orderNumber);
+    expect(events).toHaveLength(1 + won);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    const order = await readOrder(orderNumber);
+    const { orderStatusOf } = await import("../../src/orders/lifecycle");
+    expect(order.status).toBe(orderStatusOf(order.lineItems));
+  });
+});
+
+describe("cancel meets fulfilment", () => {
+  it("a line of which part has shipped cannot be cancelled: 409 naming it; with partial, the rest is cancelled", async () => {
+    const { orderNumber, lineIds } = await freshOrder(2, { quantity: 2 });
+    await move(lineIds[0]!, "acknowledge", BODIES.acknowledge());
+    await move(lineIds[0]!, "ship", { trackingNumber: "1ZHALF0001", quantity: 1 });
+    const cancel = async (body: unknown) =>
+      contractCall(await tokenFor(TENANT_A), `/orders/${orderNumber}/cancel`, {
+        method: "POST",
+        json: body,
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      });
+    const refused = await expectProblem(await cancel({}), 409);
+    expect(refused.errors).toEqual([`line ${lineIds[0]} is Acknowledged and 1 of it has shipped.`]);
+    const partial = (await json(await cancel({ partial: true }))).data;
+    expect(partial.cancelledLineIds).toEqual([lineIds[1]]);
+    expect(partial.notCancelled).toEqual([{ lineId: lineIds[0], statusName: "Acknowledged" }]);
+    expect(partial.status).toBe("PartiallyShipped");
+  });
+});
