@@ -3,7 +3,9 @@ import type { z } from "zod";
 import type { CatalogItem } from "../src/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/catalog/routes";
 import { type CallOptions, requestInit } from "../src/client/request";
+import { VENDORS } from "../src/seed/catalog";
 import type { UserSchema } from "../src/users/routes";
+import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/vendors/routes";
 
 /**
  * `npm run demo`: the integrator flow of spec section 1 against a running `npm start`, printing each step.
@@ -11,6 +13,7 @@ import type { UserSchema } from "../src/users/routes";
  *
  *   MEDPARTS_URL (default http://localhost:$PORT or :8787)
  *   MEDPARTS_CLIENT_ID / MEDPARTS_CLIENT_SECRET (default: .medparts-demo.json written by npm start)
+ *   MEDPARTS_VENDOR_CLIENT_ID / MEDPARTS_VENDOR_CLIENT_SECRET (the demo vendor; default: the same file)
  *   DEMO_QUERY (catalog keywords, default "SpO2 sensor"), DEMO_USER (loginUserId, default jsmith)
  */
 
@@ -44,16 +47,57 @@ interface OrderRecord {
   lastUpdated: string;
   status: string;
   shippingMethod: string;
-  lineItems?: { lineId: number; partNumber: string; quantity: number; price: number; extendedPrice: number; statusName: string }[];
-  shippingInfo?: { shippingDocId: number; carrierName: string; serviceLevel: string; city: string; state: string }[];
+  lineItems?: {
+    lineId: number;
+    partNumber: string;
+    quantity: number;
+    shippedQuantity: number;
+    price: number;
+    extendedPrice: number;
+    statusName: string;
+  }[];
+  shippingInfo?: {
+    shippingDocId: number;
+    carrierName: string;
+    serviceLevel: string;
+    city: string;
+    state: string;
+    trackingNumber: string | null;
+  }[];
 }
+type VendorLine = z.infer<typeof VendorOrderLineSchema>;
 
 const BASE_URL = (process.env.MEDPARTS_URL ?? `http://localhost:${process.env.PORT ?? "8787"}`).replace(/\/$/, "");
 const API = `${BASE_URL}/customer/api`;
+const VENDOR_API = `${BASE_URL}/vendor/api`;
+const DEMO_VENDOR_NAME = VENDORS.find((v) => v.id === DEMO_VENDOR_ID)!.name;
 
 class StepFailed extends Error {}
 
-function credentials(): { clientId: string; clientSecret: string } {
+type Credentials = { clientId: string; clientSecret: string };
+
+/** The demo vendor's client: MEDPARTS_VENDOR_CLIENT_ID / _SECRET, else the `vendor` entry npm start wrote. */
+function vendorCredentials(): Credentials {
+  const { MEDPARTS_VENDOR_CLIENT_ID: clientId, MEDPARTS_VENDOR_CLIENT_SECRET: clientSecret } = process.env;
+  if (clientId && clientSecret) return { clientId, clientSecret };
+  const saved = existsSync(".medparts-demo.json")
+    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { vendor?: Credentials })
+    : {};
+  if (!saved.vendor) {
+    throw new StepFailed(
+      "No vendor credentials: restart `npm start` (it adds the demo vendor client) or set MEDPARTS_VENDOR_CLIENT_ID/_SECRET.",
+    );
+  }
+  return saved.vendor;
+}
+
+async function tokenOf({ clientId, clientSecret }: Credentials) {
+  return send<{ access_token: string; expires_in: number; scope: string }>("POST", `${BASE_URL}/auth/oauth2/token`, {
+    form: { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret },
+  });
+}
+
+function credentials(): Credentials {
   const { MEDPARTS_CLIENT_ID: clientId, MEDPARTS_CLIENT_SECRET: clientSecret } = process.env;
   if (clientId && clientSecret) return { clientId, clientSecret };
   if (!existsSync(".medparts-demo.json")) {
@@ -92,10 +136,7 @@ async function main(): Promise<void> {
   console.log(`Medparts demo against ${BASE_URL}`);
 
   step("Token (OAuth 2.0 client credentials)");
-  const { clientId, clientSecret } = credentials();
-  const token = await send<{ access_token: string; expires_in: number; scope: string }>("POST", `${BASE_URL}/auth/oauth2/token`, {
-    form: { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret },
-  });
+  const token = await tokenOf(credentials());
   const accessToken = token.body.access_token;
   show("expires_in", token.body.expires_in);
   show("scope", token.body.scope);
@@ -144,14 +185,15 @@ async function main(): Promise<void> {
         `${o.condition}, ${o.purchaseChoice}, ${o.warranty}: ${o.price.toFixed(2)}${o.customFields.some((f) => f.isRequired) ? " (needs custom fields)" : ""}`,
       );
     }
-    // The demo has no buyer to ask for custom field values (e.g. a serial number): take an option without any.
-    const option = detail.body.data.options.find((o) => !o.customFields.some((f) => f.isRequired));
+    // The demo has no buyer to ask for custom field values (e.g. a serial number): take an option without any, from the
+    // demo vendor, whose client plays the vendor's side below.
+    const option = detail.body.data.options.find((o) => !o.customFields.some((f) => f.isRequired) && o.vendorName === DEMO_VENDOR_NAME);
     if (option) {
       chosen = { item, option };
       break;
     }
   }
-  if (!chosen) throw new StepFailed("No price option without required custom fields among the search results.");
+  if (!chosen) throw new StepFailed(`No price option of ${DEMO_VENDOR_NAME} without required custom fields among the search results.`);
   show(
     "chosen",
     `${chosen.item.id} ${chosen.option.condition} at ${chosen.option.price.toFixed(2)} (priceOptionId ${chosen.option.priceOptionId})`,
@@ -221,16 +263,68 @@ async function main(): Promise<void> {
   });
   show("status", `${byNumber.body.data.status}, lastUpdated ${byNumber.body.data.lastUpdated}`);
 
-  step("Cancel it (idempotent, like the order itself)");
-  const cancelled = await send<Envelope<{ status: string; cancelledLineIds: number[]; eventId: string | null }>>(
-    "POST",
-    `${API}/orders/${created.body.data.orderNumber}/cancel`,
-    { token: accessToken, json: { reason: "Demo: ordered by mistake" }, headers: { "Idempotency-Key": crypto.randomUUID() } },
+  const orderNumber = created.body.data.orderNumber;
+  const readOrder = async () => {
+    const read = await send<Envelope<OrderRecord>>("GET", `${API}/orders/${orderNumber}?include=lineItems,shippingInfo`, {
+      token: accessToken,
+    });
+    const order = read.body.data;
+    show("buyer sees", `order ${order.status}, lastUpdated ${order.lastUpdated}`);
+    for (const line of order.lineItems ?? [])
+      show("line", `${line.lineId}: ${line.statusName}, ${line.shippedQuantity} of ${line.quantity} shipped`);
+    for (const doc of order.shippingInfo ?? [])
+      show("parcel", `${doc.trackingNumber ?? "(to ship)"} ${doc.carrierName} ${doc.serviceLevel}`);
+    return order;
+  };
+
+  step(`The vendor (${DEMO_VENDOR_NAME}) signs in and sees the line to fulfil`);
+  const vendorToken = (await tokenOf(vendorCredentials())).body.access_token;
+  const vendorLines = await send<Envelope<{ lines: VendorLine[] }>>("GET", `${VENDOR_API}/order-lines?orderNumber=${orderNumber}`, {
+    token: vendorToken,
+  });
+  const line = vendorLines.body.data.lines[0];
+  if (!line) throw new StepFailed(`The vendor sees no line of ${orderNumber}.`);
+  show(
+    "line",
+    `${line.lineId}: ${line.quantity} x ${line.partNumber}, ${line.statusName}, ship to ${line.shipTo.city}, ${line.shipTo.state}`,
   );
-  show("status", cancelled.body.data.status);
-  show("cancelled lines", cancelled.body.data.cancelledLineIds);
-  show("eventId", cancelled.body.data.eventId);
-  if (cancelled.body.data.status !== "Cancelled") throw new StepFailed("The order is not cancelled.");
+  const moveLine = (action: string, body: unknown) =>
+    send<Envelope<{ line: VendorLine; orderStatus: string; eventId: string | null }>>(
+      "POST",
+      `${VENDOR_API}/order-lines/${line.lineId}/${action}`,
+      { token: vendorToken, json: body },
+    );
+
+  step("The vendor acknowledges it with a promised ship date");
+  const promisedShipDate = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const acknowledged = await moveLine("acknowledge", { promisedShipDate });
+  show("line", `${acknowledged.body.data.line.statusName}, promised ${acknowledged.body.data.line.promisedShipDate}`);
+
+  step("The vendor ships 1 of 2 with a tracking number; the buyer follows it by order number");
+  const firstParcel = `1ZDEMO${Date.now().toString().slice(-10)}`;
+  await moveLine("ship", { trackingNumber: firstParcel, quantity: 1 });
+  const partly = await readOrder();
+  if (partly.status !== "PartiallyShipped") throw new StepFailed(`Expected PartiallyShipped, the buyer sees ${partly.status}.`);
+
+  step("The buyer tries to cancel (partial): what has shipped stays, and is listed");
+  const cancel = await send<
+    Envelope<{ status: string; cancelledLineIds: number[]; notCancelled: { lineId: number; statusName: string }[] }>
+  >("POST", `${API}/orders/${orderNumber}/cancel`, {
+    token: accessToken,
+    json: { reason: "Demo: too late", partial: true },
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+  });
+  show("cancelled lines", cancel.body.data.cancelledLineIds);
+  show("not cancelled", cancel.body.data.notCancelled);
+
+  step("The vendor ships the rest in a second parcel, then marks the line delivered");
+  await moveLine("ship", { trackingNumber: `${firstParcel}B` });
+  const delivered = await moveLine("deliver", {});
+  show("order status", delivered.body.data.orderStatus);
+  const final = await readOrder();
+  if (final.status !== "Delivered" || (final.shippingInfo ?? []).filter((d) => d.trackingNumber).length !== 2) {
+    throw new StepFailed(`Expected a delivered order with two parcels; the buyer sees ${final.status}.`);
+  }
 
   console.log("\nDemo complete.");
 }

@@ -4,10 +4,11 @@ import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/seed/seed";
+import { DEMO_VENDOR_ID } from "../src/vendors/routes";
 import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 
-/** `npm start`: signing key, migrations, demo data, demo client, then `wrangler dev` on port 8787. */
+/** `npm start`: signing key, migrations, demo data, demo clients (buyer and vendor), then `wrangler dev` on port 8787. */
 const DEMO_FILE = ".medparts-demo.json";
 const PORT = process.env.PORT ?? "8787";
 
@@ -16,17 +17,32 @@ interface DemoClient {
   clientSecret: string;
 }
 
-function demoClientCredentials(): DemoClient {
-  if (existsSync(DEMO_FILE)) return JSON.parse(readFileSync(DEMO_FILE, "utf8")) as DemoClient;
-  const demo = { clientId: "demo-stmarys", clientSecret: randomToken(24) };
-  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+/** The buyer's demo client (top level, as before) and the demo vendor's client (`vendor`). */
+type DemoClients = DemoClient & { vendor?: DemoClient };
+
+/** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
+function demoClientCredentials(): Required<DemoClients> {
+  const saved = existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, "utf8")) as DemoClients) : undefined;
+  const demo = {
+    clientId: saved?.clientId ?? "demo-stmarys",
+    clientSecret: saved?.clientSecret ?? randomToken(24),
+    vendor: saved?.vendor ?? { clientId: "demo-oem-vendor", clientSecret: randomToken(24) },
+  };
+  if (!saved?.vendor) writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
 }
 
 await ensureLocalSigningKey();
 await seedLocal(DEFAULT_PRODUCT_COUNT);
-const demo = demoClientCredentials();
-await withLocalBindings((env) => createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo }));
+const { vendor, ...demo } = demoClientCredentials();
+await withLocalBindings(async (env) => {
+  await createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo });
+  await createApiClient(database(env.DB), {
+    vendorId: DEMO_VENDOR_ID,
+    name: "Demo vendor client (OEM Authorized Distribution)",
+    ...vendor,
+  });
+});
 
 const base = `http://localhost:${PORT}`;
 console.log(`
@@ -36,6 +52,9 @@ Medparts is starting on ${base}
     client_secret: ${demo.clientSecret}
   Get a token:
     curl -s -X POST ${base}/auth/oauth2/token -d grant_type=client_credentials -d client_id=${demo.clientId} -d client_secret=${demo.clientSecret}
+  Demo vendor client (vendor ${DEMO_VENDOR_ID}, OEM Authorized Distribution; the vendor API at ${base}/vendor/api):
+    client_id:     ${vendor.clientId}
+    client_secret: ${vendor.clientSecret}
 `);
 
 // Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).
