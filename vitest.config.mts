@@ -21,6 +21,29 @@ function dropWorkerdDiagnostics(): void {
     typeof chunk === "string" && chunk.startsWith("NOSENTRY ") ? true : write(chunk, ...rest)) as typeof process.stderr.write;
 }
 
+/**
+ * The only outbound host of the tests: https://receiver.test, a webhook receiver run here in Node. It records each
+ * request and answers by the first path segment: /ok/... 200, /fail/... 500, /flaky/... 503 the first time an event id
+ * arrives and 200 after. GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host
+ * is refused.
+ */
+function webhookReceiver() {
+  const received: { path: string; headers: Record<string, string>; body: string; status: number }[] = [];
+  const seen = new Set<string>();
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    if (url.hostname !== "receiver.test") return new Response(`no network in tests (${url.hostname})`, { status: 502 });
+    if (url.pathname === "/__received") return Response.json(received.filter((r) => r.path === url.searchParams.get("path")));
+    const body = await request.text();
+    const eventId = request.headers.get("Medparts-Event-Id") ?? "";
+    const kind = url.pathname.split("/")[1];
+    const status = kind === "ok" ? 200 : kind === "flaky" ? (seen.has(eventId) ? 200 : 503) : 500;
+    seen.add(eventId);
+    received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body, status });
+    return new Response(status === 200 ? "ok" : "not now", { status });
+  };
+}
+
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const root = import.meta.dirname;
   dropWorkerdDiagnostics();
@@ -30,6 +53,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   // JWT_PRIVATE_KEY a required secret; without a .dev.vars wrangler looks in process.env and warns when absent.
   const signingKey = await testSigningKey();
   process.env.JWT_PRIVATE_KEY = signingKey;
+  process.env.WEBHOOK_SECRET_KEY = "test-webhook-secret-key-not-for-production";
   // Wrangler only parses wrangler.toml here; its informational lines ("Using secrets defined in process.env")
   // are not test output. Warnings and errors still show.
   process.env.WRANGLER_LOG ??= "warn";
@@ -49,9 +73,11 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               verbose: false,
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
+                outboundService: webhookReceiver(),
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   JWT_PRIVATE_KEY: signingKey,
+                  WEBHOOK_SECRET_KEY: "test-webhook-secret-key-not-for-production",
                   // Generous limits so that no test is throttled by accident; the rate-limit tests set tight
                   // limits per request (X-Test-Vars) on their own clients.
                   RATE_LIMIT_PER_MINUTE: "100000",

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
@@ -27,16 +28,27 @@ export function wrangler(args: string[], options: { verbose?: boolean } = {}): v
   }
 }
 
-/** A local RS256 signing key in .dev.vars (git-ignored), made once; production uses `wrangler secret put`. */
+/**
+ * Local secrets in .dev.vars (git-ignored), each made once: the RS256 signing key, the webhook secret key, and the
+ * local-only permission to deliver webhooks to http://localhost. Production uses `wrangler secret put`.
+ */
 export async function ensureLocalSigningKey(): Promise<void> {
-  const current = existsSync(DEV_VARS) ? readFileSync(DEV_VARS, "utf8") : "";
-  if (/^JWT_PRIVATE_KEY=/m.test(current)) return;
+  let current = existsSync(DEV_VARS) ? readFileSync(DEV_VARS, "utf8") : "";
+  const add = (name: string, value: string) => {
+    if (new RegExp(`^${name}=`, "m").test(current)) return false;
+    current = `${current}${current && !current.endsWith("\n") ? "\n" : ""}${name}='${value}'\n`;
+    return true;
+  };
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `local-${Date.now().toString(36)}`, alg: "RS256", use: "sig" };
-  writeFileSync(DEV_VARS, `${current}${current && !current.endsWith("\n") ? "\n" : ""}JWT_PRIVATE_KEY='${JSON.stringify(jwk)}'\n`, {
-    mode: 0o600,
-  });
-  console.log("Created a local signing key in .dev.vars");
+  const added = [
+    add("JWT_PRIVATE_KEY", JSON.stringify(jwk)) && "signing key",
+    add("WEBHOOK_SECRET_KEY", randomBytes(32).toString("base64url")) && "webhook secret key",
+    add("ALLOW_LOCAL_WEBHOOKS", "true") && "local webhooks",
+  ].filter(Boolean);
+  if (added.length === 0) return;
+  writeFileSync(DEV_VARS, current, { mode: 0o600 });
+  console.log(`Added to .dev.vars: ${added.join(", ")}`);
 }
 
 /** Where local D1/KV/DO state lives; wrangler's default unless a script is pointed elsewhere (benchmarks). */

@@ -1,5 +1,6 @@
 import { authRoutes, wellKnownMetadataRoutes } from "./auth/routes";
 import { catalogRoutes } from "./catalog/routes";
+import { eventRoutes } from "./events/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
 import { orderCancelRoutes } from "./orders/cancel-routes";
@@ -22,6 +23,7 @@ import { userRoutes } from "./users/routes";
 import { userSearch } from "./users/search-fields";
 import { userSearchRoutes } from "./users/search-routes";
 import { VENDOR_API_BASE, VENDOR_WRITE_ROUTE, vendorRoutes } from "./vendors/routes";
+import { WEBHOOK_WRITE_ROUTES, webhookRoutes } from "./webhooks/routes";
 
 export const API_BASE = "/customer/api";
 
@@ -29,7 +31,12 @@ export const API_BASE = "/customer/api";
 export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
-const WRITE_ROUTES = [/^POST \/customer\/api\/orders$/, /^POST \/customer\/api\/orders\/[^/]+\/cancel$/, VENDOR_WRITE_ROUTE];
+const WRITE_ROUTES = [
+  /^POST \/customer\/api\/orders$/,
+  /^POST \/customer\/api\/orders\/[^/]+\/cancel$/,
+  VENDOR_WRITE_ROUTE,
+  ...WEBHOOK_WRITE_ROUTES,
+];
 export const isWriteRoute = (method: string, path: string) => WRITE_ROUTES.some((route) => route.test(`${method} ${path}`));
 
 /** The customer API, mounted at /customer/api. Exported for the OpenAPI document. */
@@ -42,7 +49,9 @@ export const customerApi = createRouter()
   // After search: GET /orders/search must never be read as the order numbered "search".
   .route("/", orderRetrieveRoutes)
   .route("/", orderCancelRoutes)
-  .route("/", manufacturerRoutes);
+  .route("/", manufacturerRoutes)
+  .route("/", eventRoutes)
+  .route("/", webhookRoutes);
 
 /**
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted

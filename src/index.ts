@@ -15,15 +15,44 @@ const appOnce = () => {
 };
 
 async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<void> {
-  const [{ housekeeping }, { purgeExpiredResults }, { purgeExpiredQuotes }] = await Promise.all([
+  const [
+    { housekeeping },
+    { purgeExpiredResults },
+    { purgeExpiredQuotes },
+    { purgeOldEvents },
+    { purgeOldDeliveries },
+    { sweepUndispatched },
+  ] = await Promise.all([
     import("./platform/housekeeping"),
     import("./platform/idempotency/results"),
     import("./catalog/quotes"),
+    import("./events/feed"),
+    import("./webhooks/delivery"),
+    import("./webhooks/dispatch"),
   ]);
-  await housekeeping(env, new Date(scheduledTime), { idempotencyResults: purgeExpiredResults, quotes: purgeExpiredQuotes });
+  await housekeeping(env, new Date(scheduledTime), {
+    // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
+    undispatchedEvents: sweepUndispatched(env),
+    idempotencyResults: purgeExpiredResults,
+    quotes: purgeExpiredQuotes,
+    events: purgeOldEvents,
+    webhookDeliveries: purgeOldDeliveries,
+  });
+}
+
+/** wrangler.toml [[queues.consumers]]: deliveries, and the dead letters of deliveries that exhausted their retries. */
+export const EVENTS_QUEUE = "medparts-events";
+export const EVENTS_DEAD_LETTER_QUEUE = "medparts-events-dlq";
+
+async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
+  const { deliverBatch, deadLetterBatch } = await import("./webhooks/delivery");
+  const messages = batch as MessageBatch<{ eventId: string; endpointId: string }>;
+  if (batch.queue === EVENTS_DEAD_LETTER_QUEUE) await deadLetterBatch(messages, env);
+  else await deliverBatch(messages, env);
 }
 
 export default {
   fetch: async (request, env, ctx) => (await appOnce()).fetch(request, env, ctx),
   scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),
+  queue: (batch, env, _ctx) => consume(batch, env),
 } satisfies ExportedHandler<Bindings>;

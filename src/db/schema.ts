@@ -256,6 +256,8 @@ export const outboxEvents = sqliteTable("outbox_events", {
   deliveredAt: text("delivered_at"),
   /** The order's version after the change: 1 for order.created, then 2, 3... per order. */
   sequence: integer("sequence"),
+  /** When the event was handed to the delivery queue; null until then. */
+  dispatchedAt: text("dispatched_at"),
 });
 
 /** A stored HTTP response, replayed to a retry of the same idempotent request. */
@@ -281,4 +283,28 @@ export const idempotencyResults = sqliteTable(
 /** Always empty: a write batch inserts a NULL here to abort itself when a precondition fails (migration 0008). */
 export const writePreconditions = sqliteTable("write_preconditions", {
   mustHold: integer("must_hold").notNull(),
+});
+
+export const webhookEndpoints = sqliteTable("webhook_endpoints", {
+  id: text("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  url: text("url").notNull(),
+  eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull(),
+  secretSalt: text("secret_salt").notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  disabledReason: text("disabled_reason"),
+  failingSince: text("failing_since"),
+  createdAt: text("created_at").notNull(),
+});
+
+export const webhookDeliveries = sqliteTable("webhook_deliveries", {
+  id: integer("id").primaryKey(),
+  endpointId: text("endpoint_id").notNull(),
+  eventId: text("event_id").notNull(),
+  attempt: integer("attempt").notNull(),
+  outcome: text("outcome", { enum: ["succeeded", "failed", "dead-lettered"] }).notNull(),
+  statusCode: integer("status_code"),
+  error: text("error"),
+  latencyMs: integer("latency_ms").notNull(),
+  createdAt: text("created_at").notNull(),
 });

@@ -13,6 +13,7 @@ import {
   ProblemSchema,
   problem,
 } from "../platform/schemas";
+import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type CancelOutcome, cancelOrder } from "./cancel";
 import { LINE_STATUSES, ORDER_STATUSES } from "./lifecycle";
 import { OrderNumberParams } from "./retrieve-routes";
@@ -85,5 +86,6 @@ export const orderCancelRoutes = createRouter().openapi(cancelRoute, async (c) =
       return committedResultStatements(database(c.env.DB), request, storedJson(200, payload));
     },
   });
+  dispatchAfterResponse(c, payload!.data.eventId);
   return c.json(payload!, 200);
 });

@@ -15,6 +15,7 @@ import {
   ProblemSchema,
   problem,
 } from "../platform/schemas";
+import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type CreateOrderCommand, createOrder, type OrderCreated } from "./create";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD_CODES } from "./options";
 
@@ -182,5 +183,6 @@ export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) =>
       return committedResultStatements(database(c.env.DB), request, storedJson(201, payload));
     },
   });
+  dispatchAfterResponse(c, payload!.data.eventId);
   return c.json(payload!, 201);
 });

@@ -14,7 +14,15 @@ export interface VendorPrincipal {
   tokenId: string;
 }
 
-export const SCOPES = ["users:read", "catalog:read", "orders:read", "orders:write", "manufacturers:read"] as const;
+export const SCOPES = [
+  "users:read",
+  "catalog:read",
+  "orders:read",
+  "orders:write",
+  "manufacturers:read",
+  "events:read",
+  "webhooks:manage",
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Scopes of vendor clients: read the lines they fulfil, and move them along the lifecycle. */

@@ -10,6 +10,7 @@ import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, ProblemSchema, wholeNumberText } from "../platform/schemas";
 import { GET_MAX_LIMIT, getPage, SearchQueryParamsSchema } from "../query/params";
+import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 
@@ -266,6 +267,7 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
     const { lineId } = c.req.valid("param");
     const move = { action, ...(c.req.valid("json") as object) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
+    dispatchAfterResponse(c, outcome.eventId);
     const line = await lineOrThrow(db, vendorId, lineId);
     return c.json(envelope(c, { line, orderStatus: outcome.orderStatus, eventId: outcome.eventId }), 200);
   });

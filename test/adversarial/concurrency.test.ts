@@ -32,6 +32,7 @@ const orderRows = (orders: number, lines = orders) => ({
   outbox_events: orders,
   api_clients: 0,
   order_versions: orders, // each new order at version 1, no other order changed
+  webhook_endpoints: 0,
 });
 
 async function summarize(responses: Response[]) {

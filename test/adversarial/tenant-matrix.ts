@@ -25,10 +25,16 @@ export interface AttackContext {
   victimPriceOptionId: string;
   /** The attacking vendor's own lines, one per vendor move, each in a status the move starts from. */
   attackerVendorLines: Record<VendorAction | "read", number>;
+  /** An event of each tenant (an order each placed). */
+  victimEventId: string;
+  attackerEventId: string;
+  /** A webhook endpoint of tenant 1, and tenant 2's own: one per operation that may use it up (delete). */
+  victimEndpointId: string;
+  attackerEndpointIds: { read: string; delete: string };
 }
 
 export interface AttackRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** As for `call()`: relative to /customer/api unless it starts with /auth or /health. */
   path: string;
   json?: unknown;
@@ -51,13 +57,33 @@ export interface AttackCase {
   expect: { denied: number[] } | { empty: string };
 }
 
-export type MatrixRow = { cases: AttackCase[] } | { noTenantData: string };
+/**
+ * `noTenantData`: the operation takes no id of anything a tenant owns. It is called as tenant 2 (a GET of the path,
+ * or `request`) and must succeed without any tenant-1 data in the answer.
+ */
+export type MatrixRow = { cases: AttackCase[] } | { noTenantData: string; request?: AttackRequest };
 
 const DENIED = { denied: [403] };
 const get = (path: string): AttackRequest => ({ method: "GET", path, bearer: true });
 const post = (path: string, json: unknown): AttackRequest => ({ method: "POST", path, json, bearer: true });
 const q = (path: string, query: string, extra = "") => get(`${path}?q=${encodeURIComponent(query)}${extra}`);
 const asVendor = (request: AttackRequest): AttackRequest => ({ ...request, bearer: "vendor" });
+const UNKNOWN_EVENT = "00000000-0000-4000-8000-000000000000";
+const UNKNOWN_ENDPOINT = "we_unknownunknownunknown";
+
+/** A webhook endpoint operation: tenant 1's endpoint id is a 404 exactly like an unknown one. */
+const endpointRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackContext) => string): MatrixRow => ({
+  cases: [
+    {
+      input: "path id (tenant 1's endpoint)",
+      victim: (ctx) => ctx.victimEndpointId,
+      own,
+      unknown: UNKNOWN_ENDPOINT,
+      request,
+      expect: { denied: [404] },
+    },
+  ],
+});
 
 /**
  * Vendor isolation: the attacker is another vendor (VENDOR_ATTACKER) aimed at the demo vendor's line of tenant 1's
@@ -355,6 +381,52 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
       },
     ],
   },
+
+  "get /customer/api/events": {
+    cases: [
+      {
+        input: "after (a cursor: tenant 1's event id)",
+        victim: (ctx) => ctx.victimEventId,
+        own: (ctx) => ctx.attackerEventId,
+        unknown: UNKNOWN_EVENT,
+        request: (v) => get(`/events?after=${v}`),
+        expect: { denied: [400] },
+      },
+    ],
+  },
+  "get /customer/api/events/{eventId}": {
+    cases: [
+      {
+        input: "path eventId",
+        victim: (ctx) => ctx.victimEventId,
+        own: (ctx) => ctx.attackerEventId,
+        unknown: UNKNOWN_EVENT,
+        request: (v) => get(`/events/${v}`),
+        expect: { denied: [404] },
+      },
+    ],
+  },
+  "post /customer/api/webhook-endpoints": {
+    noTenantData: "registers the caller's own endpoint; no id input",
+    request: post("/webhook-endpoints", { url: "https://receiver.test/ok/attacker", eventTypes: ["*"] }),
+  },
+  "get /customer/api/webhook-endpoints": { noTenantData: "lists the caller's own endpoints; no id input" },
+  "get /customer/api/webhook-endpoints/{id}": endpointRow(
+    (v) => get(`/webhook-endpoints/${v}`),
+    (ctx) => ctx.attackerEndpointIds.read,
+  ),
+  "delete /customer/api/webhook-endpoints/{id}": endpointRow(
+    (v) => ({ method: "DELETE", path: `/webhook-endpoints/${v}`, bearer: true }),
+    (ctx) => ctx.attackerEndpointIds.delete,
+  ),
+  "post /customer/api/webhook-endpoints/{id}/test": endpointRow(
+    (v) => ({ method: "POST", path: `/webhook-endpoints/${v}/test`, bearer: true }),
+    (ctx) => ctx.attackerEndpointIds.read,
+  ),
+  "get /customer/api/webhook-endpoints/{id}/deliveries": endpointRow(
+    (v) => get(`/webhook-endpoints/${v}/deliveries`),
+    (ctx) => ctx.attackerEndpointIds.read,
+  ),
 
   "get /vendor/api/order-lines": {
     cases: [

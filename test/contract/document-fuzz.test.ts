@@ -66,6 +66,9 @@ const PROSE_RULES: ProseRule[] = [
     statement: "an instant not in the future",
   })),
   { operation: "post /vendor/api/order-lines/{lineId}/ship", fields: /^quantity$/, statement: "may not exceed what remains to ship" },
+  { operation: "get /customer/api/events", fields: /^types$/, statement: "any other type is a 400" },
+  { operation: "get /customer/api/events", fields: /^after$/, statement: "Unknown ids are a 400" },
+  { operation: "post /customer/api/webhook-endpoints", fields: /^url$/, statement: "an https URL of a public host" },
 ];
 
 /** Statuses a request valid against the document can never deserve (401 too, where it carries a valid token). */
@@ -161,6 +164,14 @@ function refusedFields(body: Record<string, unknown>): string[] {
 }
 
 const usesVendorToken = (operation: DocumentedOperation) => (operation.operation.security ?? []).some((s) => "vendorOAuth2" in s);
+const WEBHOOK_OPERATIONS = [
+  "post /customer/api/webhook-endpoints",
+  "get /customer/api/webhook-endpoints",
+  "get /customer/api/webhook-endpoints/{id}",
+  "delete /customer/api/webhook-endpoints/{id}",
+  "post /customer/api/webhook-endpoints/{id}/test",
+  "get /customer/api/webhook-endpoints/{id}/deliveries",
+];
 const VENDOR_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((a) => `post /vendor/api/order-lines/{lineId}/${a}`);
 
 const isSecured = (operation: DocumentedOperation) => (operation.operation.security ?? document.security ?? []).length > 0;
@@ -224,6 +235,9 @@ describe("document-driven contract fuzzing", () => {
     "post /customer/api/orders/{orderNumber}/cancel",
     "get /customer/api/manufacturers/search",
     "get /customer/api/openapi.json",
+    "get /customer/api/events",
+    "get /customer/api/events/{eventId}",
+    ...WEBHOOK_OPERATIONS,
     "get /vendor/api/order-lines",
     "get /vendor/api/order-lines/{lineId}",
     ...VENDOR_MOVES,
@@ -273,6 +287,9 @@ describe("document-driven contract fuzzing", () => {
         "post /customer/api/orders",
         "post /customer/api/catalog/detail",
         ...VENDOR_MOVES,
+        // No demo event or endpoint exists to read: their documented examples are 404s (the feed itself is fuzzed above).
+        "get /customer/api/events/{eventId}",
+        ...WEBHOOK_OPERATIONS.filter((o) => o !== "get /customer/api/webhook-endpoints"),
       ].includes(name);
       if (reachesA200) {
         expect(statuses.get(200), `${name}: no valid request succeeded (${JSON.stringify([...statuses])})`).toBeGreaterThan(0);

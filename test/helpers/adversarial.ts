@@ -51,10 +51,11 @@ export interface TableCounts {
   api_clients: number;
   /** Sum of the orders' versions: every change to an existing order (cancel, vendor move) raises it. */
   order_versions: number;
+  webhook_endpoints: number;
 }
 
 export async function tableCounts(): Promise<TableCounts> {
-  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions] = await env.DB.batch<{ n: number }>(
+  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions, endpoints] = await env.DB.batch<{ n: number }>(
     [
       "SELECT count(*) AS n FROM orders",
       "SELECT count(*) AS n FROM order_lines",
@@ -64,6 +65,7 @@ export async function tableCounts(): Promise<TableCounts> {
       "SELECT count(*) AS n FROM outbox_events",
       "SELECT count(*) AS n FROM api_clients",
       "SELECT coalesce(sum(version), 0) AS n FROM orders",
+      "SELECT count(*) AS n FROM webhook_endpoints",
     ].map((sql) => env.DB.prepare(sql)),
   );
   const n = (r: D1Result<{ n: number }> | undefined) => r!.results[0]!.n;
@@ -76,6 +78,7 @@ export async function tableCounts(): Promise<TableCounts> {
     outbox_events: n(events),
     api_clients: n(clients),
     order_versions: n(versions),
+    webhook_endpoints: n(endpoints),
   };
 }
 

@@ -35,4 +35,5 @@ function testEnv(request: Request, env: Bindings): Bindings {
 export default {
   fetch: (request, env, ctx) => app.fetch(request, testEnv(request, env), ctx),
   scheduled: production.scheduled,
+  queue: production.queue,
 } satisfies ExportedHandler<Bindings>;

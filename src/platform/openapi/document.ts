@@ -29,6 +29,8 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "orders:read": "Search the tenant's orders",
   "orders:write": "Create orders",
   "manufacturers:read": "Search manufacturers",
+  "events:read": "Read the tenant's order events (the feed)",
+  "webhooks:manage": "Register, list, test and delete webhook endpoints",
 };
 
 const VENDOR_SCOPE_DESCRIPTIONS: Record<VendorScope, string> = {

@@ -36,6 +36,8 @@ export const TAGS = [
   { name: "Catalog", description: "Global parts catalog; detail issues price options (quotes)" },
   { name: "Orders", description: "Order creation (idempotent) and order search" },
   { name: "Manufacturers", description: "Manufacturer search (the q language)" },
+  { name: "Events", description: "The tenant's order events: the feed (cursor paging), the same events webhooks deliver" },
+  { name: "Webhooks", description: "Endpoints that receive order events, signed, through Cloudflare Queues" },
   { name: "Vendor fulfilment", description: "For vendors (vendor clients only): the order lines they fulfil, moved along the lifecycle" },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },

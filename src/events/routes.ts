@@ -1,0 +1,108 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { scopedAccess } from "../auth/bearer";
+import { database } from "../db/client";
+import { notFound, ValidationError } from "../platform/errors";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
+import { GET_MAX_LIMIT, SearchQueryParamsSchema } from "../query/params";
+import { findEvent, listEvents } from "./feed";
+import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType, isEventType } from "./types";
+
+const EventIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "Must be an event id (a UUID).");
+
+export const EventSchema = z
+  .object({
+    id: z.string().openapi({ description: "The event id: the same in the feed and in every webhook delivery of it" }),
+    type: z.enum(EVENT_TYPES),
+    createdAt: z.string().datetime(),
+    orderNumber: z.string().openapi({ description: "The order (for webhook_endpoint.* events, the endpoint id)" }),
+    sequence: z.number().int().nullable().openapi({
+      description: "The order's version after the change: 1, 2, 3... per order, so a gap shows a missed event",
+    }),
+    data: z.record(z.string(), z.unknown()).openapi({ description: "What changed (docs/api.md, Event types)" }),
+  })
+  .openapi("Event");
+
+const FeedParamsSchema = z.object({
+  after: EventIdSchema.optional().openapi({
+    param: { name: "after", in: "query" },
+    description: "Cursor: the id of the last event you read (nextCursor); absent to start from the oldest. Unknown ids are a 400.",
+  }),
+  types: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({
+      param: { name: "types", in: "query" },
+      description: `Comma-separated event types: ${EVENT_TYPES.join(", ")}; any other type is a 400. Default: all.`,
+      example: "order.shipped,order.delivered",
+    }),
+  limit: SearchQueryParamsSchema.shape.limit,
+});
+
+function parseTypes(text: string | undefined): EventType[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text.split(",").map((s) => s.trim());
+  const unknown = names.filter((name) => !isEventType(name));
+  if (unknown.length > 0)
+    throw new ValidationError({ types: [`Unknown event type(s): ${unknown.join(", ")}; valid: ${EVENT_TYPES.join(", ")}.`] });
+  return names as EventType[];
+}
+
+const feedRoute = createRoute({
+  method: "get",
+  path: "/events",
+  tags: ["Events"],
+  summary: "The tenant's order events, oldest first (cursor paging)",
+  description:
+    `Every order change writes one event in the same transaction. Kept ${EVENT_RETENTION_DAYS} days. Poll with \`after\` = ` +
+    `\`nextCursor\` of the previous page; \`limit\` 1-${GET_MAX_LIMIT}, default 50.`,
+  ...scopedAccess("events:read"),
+  request: { query: FeedParamsSchema },
+  responses: {
+    200: {
+      description: "A page of events",
+      content: {
+        "application/json": {
+          schema: envelopeSchema(
+            z.object({
+              events: z.array(EventSchema),
+              hasMore: z.boolean(),
+              nextCursor: z.string().nullable().openapi({ description: "Send as `after` next: the last event returned (or your `after`)" }),
+            }),
+          ),
+        },
+      },
+    },
+    ...authenticatedErrorResponses,
+  },
+});
+
+const eventRoute = createRoute({
+  method: "get",
+  path: "/events/{eventId}",
+  tags: ["Events"],
+  summary: "One of the tenant's events",
+  ...scopedAccess("events:read"),
+  request: { params: z.object({ eventId: EventIdSchema.openapi({ param: { name: "eventId", in: "path" } }) }) },
+  responses: {
+    200: { description: "The event", content: { "application/json": { schema: envelopeSchema(EventSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+type EventOut = z.infer<typeof EventSchema>;
+
+export const eventRoutes = createRouter()
+  .openapi(feedRoute, async (c) => {
+    const { after, types, limit } = c.req.valid("query");
+    const page = await listEvents(database(c.env.DB), c.get("principal").tenantId, { after, types: parseTypes(types), limit: limit ?? 50 });
+    return c.json(envelope(c, { ...page, events: page.events as EventOut[] }), 200);
+  })
+  .openapi(eventRoute, async (c) => {
+    const event = await findEvent(database(c.env.DB), c.get("principal").tenantId, c.req.valid("param").eventId);
+    if (!event) throw notFound("The tenant has no event with that id.");
+    return c.json(envelope(c, event as EventOut), 200);
+  });

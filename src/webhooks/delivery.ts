@@ -1,0 +1,193 @@
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { type Database, database } from "../db/client";
+import { outboxEvents, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import type { Bindings } from "../env";
+import type { EventRecord } from "../events/feed";
+import { EVENT_RETENTION_DAYS } from "../events/types";
+import { logEvent } from "../platform/logging";
+import { SIGNATURE_HEADER, signatureHeader, signingSecret } from "./signing";
+
+/**
+ * Delivery of one event to one endpoint (docs/api.md, "Webhooks"): a signed POST with a timeout; its outcome is
+ * recorded. The queue consumer retries failures with exponential backoff for about 3 days (attempt 16), after which
+ * the queue moves the message to the dead-letter queue, whose consumer records it and disables an endpoint that has
+ * failed for 3 days.
+ */
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** The queue consumer's max_retries (wrangler.toml): the last attempt is this one. */
+export const MAX_ATTEMPTS = 16;
+export const DISABLE_AFTER_FAILING_MS = 3 * 86_400_000;
+const MAX_ERROR_LENGTH = 200;
+
+/** Seconds before attempt `attempt + 1`: 30 s doubling, at most 12 hours (about 3.2 days over 16 attempts). */
+export const backoffSeconds = (attempt: number) => Math.min(30 * 2 ** Math.max(0, attempt - 1), 12 * 3600);
+
+export interface DeliveryMessage {
+  eventId: string;
+  endpointId: string;
+}
+
+/** What goes over the wire: the event as the feed shows it. */
+export const deliveryBody = (event: EventRecord) => JSON.stringify(event);
+
+export interface DeliveryResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+/** POSTs the event, signed with the endpoint's secret. Redirects are not followed (a 3xx is a failure). */
+export async function postEvent(url: string, secret: string, event: EventRecord, now = new Date()): Promise<DeliveryResult> {
+  const body = deliveryBody(event);
+  const started = Date.now();
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "Medparts-Webhooks/1",
+        "Medparts-Event-Id": event.id,
+        "Medparts-Event-Type": event.type,
+        [SIGNATURE_HEADER]: await signatureHeader(secret, body, now),
+      },
+      body,
+    });
+    // The answer's body is not read (bounded work, whatever the endpoint sends).
+    await res.body?.cancel();
+    const ok = res.status >= 200 && res.status < 300;
+    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}`, latencyMs: Date.now() - started };
+  } catch (error) {
+    const message = error instanceof Error && error.name === "TimeoutError" ? `No answer within ${DELIVERY_TIMEOUT_MS} ms` : String(error);
+    return { ok: false, statusCode: null, error: message.slice(0, MAX_ERROR_LENGTH), latencyMs: Date.now() - started };
+  }
+}
+
+const eventColumns = {
+  id: outboxEvents.id,
+  type: outboxEvents.type,
+  createdAt: outboxEvents.createdAt,
+  orderNumber: outboxEvents.aggregateId,
+  sequence: outboxEvents.sequence,
+  data: outboxEvents.payload,
+};
+
+async function load(db: Database, message: DeliveryMessage) {
+  const [events, endpoints] = await db.batch([
+    db
+      .select({ ...eventColumns, tenantId: outboxEvents.tenantId })
+      .from(outboxEvents)
+      .where(eq(outboxEvents.id, message.eventId)),
+    db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, message.endpointId)),
+  ]);
+  const event = events[0];
+  const endpoint = endpoints[0];
+  // Gone (deleted endpoint, purged event), disabled, or not the event's tenant: nothing to deliver.
+  if (!event || !endpoint || !endpoint.enabled || endpoint.tenantId !== event.tenantId) return null;
+  const { tenantId: _tenant, ...record } = event;
+  return { event: record as EventRecord, endpoint };
+}
+
+export function recordDelivery(
+  db: Database,
+  endpointId: string,
+  eventId: string,
+  attempt: number,
+  result: DeliveryResult,
+  outcome?: "dead-lettered",
+) {
+  return db.insert(webhookDeliveries).values({
+    endpointId,
+    eventId,
+    attempt,
+    outcome: outcome ?? (result.ok ? "succeeded" : "failed"),
+    statusCode: result.statusCode,
+    error: result.error,
+    latencyMs: result.latencyMs,
+    createdAt: new Date().toISOString(),
+  });
+}
+
+/** The queue consumer for medparts-events: one delivery attempt per message, in the batch's order. */
+export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY">): Promise<void> {
+  const db = database(env.DB);
+  for (const message of batch.messages) {
+    const found = await load(db, message.body);
+    if (!found) {
+      message.ack();
+      continue;
+    }
+    const { event, endpoint } = found;
+    const result = await postEvent(endpoint.url, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+    const now = new Date().toISOString();
+    await db.batch([
+      recordDelivery(db, endpoint.id, event.id, message.attempts, result),
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: result.ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${now})` })
+        .where(eq(webhookEndpoints.id, endpoint.id)),
+    ]);
+    logEvent(result.ok ? "info" : "warn", {
+      event: "webhook.delivery",
+      endpointId: endpoint.id,
+      eventId: event.id,
+      attempt: message.attempts,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+    });
+    if (result.ok) message.ack();
+    // On the last attempt the queue moves the retried message to the dead-letter queue.
+    else message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+  }
+}
+
+export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
+
+/**
+ * The consumer of medparts-events-dlq: a delivery that exhausted its retries. It is recorded, and an endpoint that has
+ * failed for DISABLE_AFTER_FAILING_MS is disabled, with a `webhook_endpoint.disabled` event in the tenant's feed.
+ */
+export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env: Pick<Bindings, "DB">, now = new Date()): Promise<void> {
+  const db = database(env.DB);
+  for (const message of batch.messages) {
+    const { eventId, endpointId } = message.body;
+    const failingBefore = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString();
+    const reason = "Deliveries failed for 3 days.";
+    const disabled = await db
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: reason })
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lt(webhookEndpoints.failingSince, failingBefore)))
+      .returning({ tenantId: webhookEndpoints.tenantId, url: webhookEndpoints.url });
+    const dead = { ok: false, statusCode: null, error: "Retries exhausted: moved to the dead-letter queue.", latencyMs: 0 };
+    const statements = [recordDelivery(db, endpointId, eventId, message.attempts, dead, "dead-lettered")];
+    const [endpoint] = disabled;
+    if (endpoint) {
+      statements.push(
+        db.insert(outboxEvents).values({
+          id: crypto.randomUUID(),
+          type: ENDPOINT_DISABLED_EVENT,
+          tenantId: endpoint.tenantId,
+          aggregateId: endpointId,
+          payload: { endpointId, url: endpoint.url, reason, disabledAt: now.toISOString() },
+          createdAt: now.toISOString(),
+        }) as unknown as (typeof statements)[number],
+      );
+    }
+    await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+    message.ack();
+  }
+}
+
+/** Deliveries older than the event retention go with their events. */
+export async function purgeOldDeliveries(db: Database, now: Date, limit: number): Promise<number> {
+  const old = lt(webhookDeliveries.createdAt, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString());
+  const oldest = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(old).orderBy(webhookDeliveries.id).limit(limit);
+  const deleted = await db
+    .delete(webhookDeliveries)
+    .where(and(old, inArray(webhookDeliveries.id, oldest)))
+    .returning({ id: webhookDeliveries.id });
+  return deleted.length;
+}

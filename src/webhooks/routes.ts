@@ -1,0 +1,255 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { scopedAccess } from "../auth/bearer";
+import { database } from "../db/client";
+import { EVENT_TYPES } from "../events/types";
+import { ValidationError } from "../platform/errors";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, problem } from "../platform/schemas";
+import { postEvent, recordDelivery } from "./delivery";
+import {
+  ALL_EVENT_TYPES,
+  createEndpoint,
+  deleteEndpoint,
+  endpointNotFound,
+  endpointView,
+  findEndpointRow,
+  listDeliveries,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_TENANT,
+} from "./endpoints";
+import { SIGNATURE_HEADER, signingSecret } from "./signing";
+import { webhookUrlProblem } from "./urls";
+
+const TAG = "Webhooks";
+export const TEST_EVENT_TYPE = "webhook_endpoint.test";
+
+const EndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    eventTypes: z.array(z.string()).openapi({ description: 'Event types delivered; ["*"] for all' }),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable(),
+    failingSince: z.string().nullable().openapi({ description: "First failed delivery since the last success" }),
+    createdAt: z.string().datetime(),
+  })
+  .openapi("WebhookEndpoint");
+
+const CreateEndpointSchema = z
+  .object({
+    url: z.string().max(2048).openapi({
+      description: "Where to POST events: an https URL of a public host (no credentials, default port, no private or loopback addresses)",
+      example: "https://erp.example-hospital.org/medparts/webhooks",
+    }),
+    eventTypes: z
+      .array(z.enum([ALL_EVENT_TYPES, ...EVENT_TYPES]))
+      .min(1)
+      .max(EVENT_TYPES.length + 1)
+      .refine((types) => new Set(types).size === types.length, "Each event type once.")
+      .openapi({
+        description: 'Event types to receive, each once; ["*"] for all',
+        uniqueItems: true,
+        example: ["order.shipped", "order.delivered"],
+      }),
+  })
+  .openapi("CreateWebhookEndpointRequest");
+
+const EndpointIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^we_[A-Za-z0-9_-]{1,64}$/, "Must be a webhook endpoint id (we_...).")
+    .openapi({ param: { name: "id", in: "path" }, example: "we_3k9QJ2mX8pL1vN7r" }),
+});
+
+const routes = {
+  create: createRoute({
+    method: "post",
+    path: "/webhook-endpoints",
+    tags: [TAG],
+    summary: "Register a webhook endpoint; its signing secret is in this answer only",
+    description: `At most ${MAX_ENDPOINTS_PER_TENANT} per tenant. Deliveries are signed with \`${SIGNATURE_HEADER}\` (docs/api.md).`,
+    ...scopedAccess("webhooks:manage"),
+    request: { body: { required: true, content: { "application/json": { schema: CreateEndpointSchema } } } },
+    responses: {
+      201: {
+        description: "Registered. Store `secret` now: it is never shown again.",
+        content: {
+          "application/json": {
+            schema: envelopeSchema(
+              EndpointSchema.extend({ secret: z.string().openapi({ description: "whsec_...: verifies the signatures" }) }),
+            ),
+          },
+        },
+      },
+      ...authenticatedErrorResponses,
+      409: problem("The tenant already has the most endpoints allowed"),
+    },
+  }),
+  list: createRoute({
+    method: "get",
+    path: "/webhook-endpoints",
+    tags: [TAG],
+    summary: "The tenant's webhook endpoints",
+    ...scopedAccess("webhooks:manage"),
+    responses: {
+      200: {
+        description: "Endpoints",
+        content: { "application/json": { schema: envelopeSchema(z.object({ endpoints: z.array(EndpointSchema) })) } },
+      },
+      ...authenticatedErrorResponses,
+    },
+  }),
+  get: createRoute({
+    method: "get",
+    path: "/webhook-endpoints/{id}",
+    tags: [TAG],
+    summary: "One webhook endpoint",
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      200: { description: "The endpoint", content: { "application/json": { schema: envelopeSchema(EndpointSchema) } } },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  remove: createRoute({
+    method: "delete",
+    path: "/webhook-endpoints/{id}",
+    tags: [TAG],
+    summary: "Delete a webhook endpoint (deliveries still queued for it are dropped)",
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      200: {
+        description: "Deleted",
+        content: { "application/json": { schema: envelopeSchema(z.object({ id: z.string(), deleted: z.literal(true) })) } },
+      },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  test: createRoute({
+    method: "post",
+    path: "/webhook-endpoints/{id}/test",
+    tags: [TAG],
+    summary: `Send a signed ${TEST_EVENT_TYPE} event to the endpoint now and report what it answered`,
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      200: {
+        description: "The attempt (recorded with the endpoint's deliveries)",
+        content: {
+          "application/json": {
+            schema: envelopeSchema(
+              z.object({
+                eventId: z.string(),
+                delivered: z.boolean(),
+                statusCode: z.number().int().nullable(),
+                error: z.string().nullable(),
+                latencyMs: z.number().int(),
+              }),
+            ),
+          },
+        },
+      },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  deliveries: createRoute({
+    method: "get",
+    path: "/webhook-endpoints/{id}/deliveries",
+    tags: [TAG],
+    summary: "The endpoint's latest delivery attempts (newest first, up to 100)",
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      200: {
+        description: "Delivery attempts",
+        content: {
+          "application/json": {
+            schema: envelopeSchema(
+              z.object({
+                deliveries: z.array(
+                  z.object({
+                    id: z.number().int(),
+                    eventId: z.string(),
+                    attempt: z.number().int(),
+                    outcome: z.enum(["succeeded", "failed", "dead-lettered"]),
+                    statusCode: z.number().int().nullable(),
+                    error: z.string().nullable(),
+                    latencyMs: z.number().int(),
+                    createdAt: z.string().datetime(),
+                  }),
+                ),
+              }),
+            ),
+          },
+        },
+      },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+};
+
+/** Writes of this module: their D1 session starts on the primary. */
+export const WEBHOOK_WRITE_ROUTES = [
+  /^POST \/customer\/api\/webhook-endpoints(\/[^/]+\/test)?$/,
+  /^DELETE \/customer\/api\/webhook-endpoints\/[^/]+$/,
+];
+
+export const webhookRoutes = createRouter()
+  .openapi(routes.create, async (c) => {
+    const body = c.req.valid("json");
+    const problemText = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
+    if (problemText) throw new ValidationError({ url: [problemText] });
+    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").tenantId, body);
+    return c.json(envelope(c, { ...endpoint, secret }), 201);
+  })
+  .openapi(routes.list, async (c) =>
+    c.json(envelope(c, { endpoints: await listEndpoints(database(c.env.DB), c.get("principal").tenantId) }), 200),
+  )
+  .openapi(routes.get, async (c) => {
+    const row = (await findEndpointRow(database(c.env.DB), c.get("principal").tenantId, c.req.valid("param").id)) ?? throwNotFound();
+    return c.json(envelope(c, endpointView(row)), 200);
+  })
+  .openapi(routes.remove, async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await deleteEndpoint(database(c.env.DB), c.get("principal").tenantId, id))) throw endpointNotFound();
+    return c.json(envelope(c, { id, deleted: true as const }), 200);
+  })
+  .openapi(routes.test, async (c) => {
+    const db = database(c.env.DB);
+    const endpoint = (await findEndpointRow(db, c.get("principal").tenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const event = {
+      id: crypto.randomUUID(),
+      type: TEST_EVENT_TYPE,
+      createdAt: new Date().toISOString(),
+      orderNumber: endpoint.id,
+      sequence: null,
+      data: { endpointId: endpoint.id, message: "A test delivery from Medparts." },
+    };
+    const result = await postEvent(endpoint.url, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+    await recordDelivery(db, endpoint.id, event.id, 1, result);
+    return c.json(
+      envelope(c, {
+        eventId: event.id,
+        delivered: result.ok,
+        statusCode: result.statusCode,
+        error: result.error,
+        latencyMs: result.latencyMs,
+      }),
+      200,
+    );
+  })
+  .openapi(routes.deliveries, async (c) => {
+    const db = database(c.env.DB);
+    const endpoint = (await findEndpointRow(db, c.get("principal").tenantId, c.req.valid("param").id)) ?? throwNotFound();
+    return c.json(envelope(c, { deliveries: await listDeliveries(db, endpoint.id, 100) }), 200);
+  });
+
+function throwNotFound(): never {
+  throw endpointNotFound();
+}

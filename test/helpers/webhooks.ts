@@ -1,0 +1,27 @@
+import { json, TENANT_A, tokenFor } from "./api";
+import { contractCall } from "./contract";
+
+/** The test receiver (vitest.config.mts): https://receiver.test/{ok,fail,flaky}/<anything>. */
+export const RECEIVER = "https://receiver.test";
+
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+
+/** What reached the receiver at `path` so far. */
+export async function receivedAt(path: string): Promise<Received[]> {
+  return (await (await fetch(`${RECEIVER}/__received?path=${encodeURIComponent(path)}`)).json()) as Received[];
+}
+
+/** Registers an endpoint through the API; returns its id and signing secret. */
+export async function registerEndpoint(url: string, eventTypes: string[] = ["*"], tenantId = TENANT_A) {
+  const res = await contractCall(await tokenFor(tenantId), "/webhook-endpoints", { method: "POST", json: { url, eventTypes } });
+  if (res.status !== 201) throw new Error(`endpoint registration failed: ${res.status} ${await res.text()}`);
+  return (await json(res)).data as { id: string; secret: string; url: string };
+}
+
+/** A fresh receiver path of the kind: each test sees only its own deliveries. */
+export const receiverPath = (kind: "ok" | "fail" | "flaky") => `/${kind}/${crypto.randomUUID()}`;

@@ -1,0 +1,314 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker, { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/index";
+import { backoffSeconds, DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS } from "../../src/webhooks/delivery";
+import { dispatchEvents } from "../../src/webhooks/dispatch";
+import { SIGNATURE_HEADER, verifySignature } from "../../src/webhooks/signing";
+import { webhookUrlProblem } from "../../src/webhooks/urls";
+import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
+import { eventsOf, freshOrder } from "../helpers/orders";
+import { eventually } from "../helpers/platform";
+import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
+
+const deliveriesOf = async (endpointId: string) =>
+  (await json(await contractCall(await tokenFor(TENANT_A), `/webhook-endpoints/${endpointId}/deliveries`))).data.deliveries as {
+    eventId: string;
+    attempt: number;
+    outcome: string;
+    statusCode: number | null;
+  }[];
+
+/**
+ * The queue consumer, as the queue calls it, with one message of `attempts` attempts. The retry delay the consumer
+ * asks for is read off the message (the test batch's result does not report it).
+ */
+async function consume(queue: string, message: { eventId: string; endpointId: string }, attempts = 1) {
+  const batch = createMessageBatch(queue, [{ id: crypto.randomUUID(), timestamp: new Date(), attempts, body: message }]);
+  const [sent] = batch.messages;
+  let retryDelaySeconds: number | undefined;
+  const retry = sent!.retry.bind(sent);
+  sent!.retry = (options?: QueueRetryOptions) => {
+    retryDelaySeconds = options?.delaySeconds;
+    retry(options);
+  };
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return { ...(await getQueueResult(batch, ctx)), retryDelaySeconds };
+}
+
+/** An order whose events were dispatched before any endpoint existed: events that a test then delivers by hand. */
+async function quietOrder() {
+  const { orderNumber, lineIds } = await freshOrder();
+  const [created] = await eventsOf(orderNumber);
+  await eventually(
+    () => env.DB.prepare("SELECT dispatched_at AS d FROM outbox_events WHERE id = ?1").bind(created!.id).first<{ d: string | null }>(),
+    (row) => row?.d != null,
+  );
+  return { orderNumber, lineIds, eventId: created!.id };
+}
+
+describe("webhook URLs", () => {
+  it("only https to a public host in production; http://localhost only where local webhooks are allowed", () => {
+    expect(webhookUrlProblem("https://erp.example-hospital.org/hooks", false)).toBeNull();
+    for (const url of [
+      "http://erp.example.org/hooks",
+      "https://localhost/hooks",
+      "https://127.0.0.1/x",
+      "https://10.1.2.3/x",
+      "https://192.168.0.10/x",
+      "https://172.16.5.5/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/x",
+      "https://[fd00::1]/x",
+      "https://intranet/x",
+      "https://printer.local/x",
+      "https://user:pw@erp.example.org/x",
+      "https://erp.example.org:8443/x",
+      "ftp://erp.example.org/x",
+      "not a url",
+    ]) {
+      expect(webhookUrlProblem(url, false), url).not.toBeNull();
+    }
+    expect(webhookUrlProblem("http://localhost:9000/hooks", true)).toBeNull();
+    expect(webhookUrlProblem("http://10.0.0.1/hooks", true)).not.toBeNull();
+  });
+
+  it("the API refuses a bad URL with a 400 naming url, and unknown event types", async () => {
+    const token = await tokenFor(TENANT_A);
+    const bad = await expectProblem(
+      await call(token, "/webhook-endpoints", { method: "POST", json: { url: "http://169.254.169.254/", eventTypes: ["*"] } }),
+      400,
+    );
+    expect(Object.keys(bad.errors)).toEqual(["url"]);
+    await expectProblem(
+      await call(token, "/webhook-endpoints", { method: "POST", json: { url: `${RECEIVER}/ok/x`, eventTypes: ["order.lost"] } }),
+      400,
+    );
+  });
+});
+
+describe("webhook endpoints", () => {
+  it("the signing secret is in the creation answer only; list, get and delete are the tenant's own", async () => {
+    const created = await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`, ["order.shipped"]);
+    expect(created.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const token = await tokenFor(TENANT_A);
+    const listed = (await json(await contractCall(token, "/webhook-endpoints"))).data.endpoints;
+    expect(listed.find((e: { id: string }) => e.id === created.id)).toMatchObject({
+      url: created.url,
+      eventTypes: ["order.shipped"],
+      enabled: true,
+    });
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?1").bind(created.id).first<Record<string, unknown>>();
+    expect(JSON.stringify(row)).not.toContain(created.secret.slice(6));
+    await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${created.id}`), 404);
+    await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${created.id}`, { method: "DELETE" }), 404);
+    expect((await contractCall(token, `/webhook-endpoints/${created.id}`, { method: "DELETE" })).status).toBe(200);
+    await expectProblem(await call(token, `/webhook-endpoints/${created.id}`), 404);
+  });
+
+  it("test sends a signed test event now and reports the endpoint's answer", async () => {
+    const token = await tokenFor(TENANT_A);
+    const okPath = receiverPath("ok");
+    const ok = await registerEndpoint(`${RECEIVER}${okPath}`);
+    const answer = (await json(await contractCall(token, `/webhook-endpoints/${ok.id}/test`, { method: "POST" }))).data;
+    expect(answer).toMatchObject({ delivered: true, statusCode: 200, error: null });
+    const [received] = await receivedAt(okPath);
+    expect(JSON.parse(received!.body)).toMatchObject({ id: answer.eventId, type: "webhook_endpoint.test" });
+    expect(await verifySignature(ok.secret, received!.headers[SIGNATURE_HEADER.toLowerCase()]!, received!.body)).toBe(true);
+    const failing = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`);
+    const refused = (await json(await contractCall(token, `/webhook-endpoints/${failing.id}/test`, { method: "POST" }))).data;
+    expect(refused).toMatchObject({ delivered: false, statusCode: 500, error: "HTTP 500" });
+    expect((await deliveriesOf(failing.id)).map((d) => d.outcome)).toEqual(["failed"]);
+  });
+});
+
+describe("delivery through the queue", () => {
+  it("an order's events reach a subscribed endpoint, signed, with the event id, through the real queue", async () => {
+    const path = receiverPath("ok");
+    const endpoint = await registerEndpoint(`${RECEIVER}${path}`, ["order.created"]);
+    const { orderNumber } = await freshOrder();
+    const [event] = await eventsOf(orderNumber);
+    const [received] = await eventually(
+      () => receivedAt(path),
+      (r) => r.length > 0,
+      15_000,
+    );
+    const body = JSON.parse(received!.body);
+    expect(body).toMatchObject({ id: event!.id, type: "order.created", orderNumber, sequence: 1 });
+    expect(received!.headers["medparts-event-id"]).toBe(event!.id);
+    expect(await verifySignature(endpoint.secret, received!.headers[SIGNATURE_HEADER.toLowerCase()]!, received!.body)).toBe(true);
+    expect(await verifySignature(endpoint.secret, received!.headers[SIGNATURE_HEADER.toLowerCase()]!, `${received!.body} `)).toBe(false);
+    expect(await verifySignature("whsec_other", received!.headers[SIGNATURE_HEADER.toLowerCase()]!, received!.body)).toBe(false);
+    const delivered = await eventually(
+      () => deliveriesOf(endpoint.id),
+      (d) => d.length > 0,
+    );
+    expect(delivered[0]).toMatchObject({ eventId: event!.id, outcome: "succeeded", statusCode: 200, attempt: 1 });
+  });
+
+  it("a failed delivery is retried with backoff, then succeeds; a duplicate carries the same event id", async () => {
+    const { eventId } = await quietOrder();
+    const path = receiverPath("flaky");
+    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
+    const first = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 1);
+    expect(first.retryMessages).toHaveLength(1);
+    expect(first.retryDelaySeconds).toBe(backoffSeconds(1));
+    const second = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 2);
+    expect(second.retryMessages).toEqual([]);
+    expect(second.explicitAcks).toHaveLength(1);
+    const again = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 1);
+    expect(again.explicitAcks).toHaveLength(1);
+    const received = await receivedAt(path);
+    expect(received.map((r) => r.status)).toEqual([503, 200, 200]);
+    expect(new Set(received.map((r) => r.headers["medparts-event-id"]))).toEqual(new Set([eventId]));
+    expect(new Set(received.map((r) => JSON.parse(r.body).id))).toEqual(new Set([eventId]));
+    expect((await deliveriesOf(endpoint.id)).map((d) => [d.attempt, d.outcome])).toEqual([
+      [1, "succeeded"],
+      [2, "succeeded"],
+      [1, "failed"],
+    ]);
+  });
+
+  it("backoff doubles from 30 s up to 12 hours: the 16 attempts span about 3 days", () => {
+    expect([1, 2, 3].map(backoffSeconds)).toEqual([30, 60, 120]);
+    expect(backoffSeconds(MAX_ATTEMPTS)).toBe(12 * 3600);
+    const total = Array.from({ length: MAX_ATTEMPTS }, (_, i) => backoffSeconds(i + 1)).reduce((a, b) => a + b, 0);
+    expect(total / 86_400).toBeGreaterThan(3);
+    expect(total / 86_400).toBeLessThan(3.5);
+  });
+
+  it("exhausted retries go to the dead-letter queue; an endpoint failing for 3 days is then disabled, with a notice event", async () => {
+    const { eventId } = await quietOrder();
+    const endpoint = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`);
+    const last = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, MAX_ATTEMPTS);
+    // Retried on its last attempt: the queue (max_retries = MAX_ATTEMPTS) moves it to the dead-letter queue.
+    expect(last.retryMessages).toHaveLength(1);
+    const since = new Date(Date.now() - DISABLE_AFTER_FAILING_MS - 60_000).toISOString();
+    await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ?2 WHERE id = ?1").bind(endpoint.id, since).run();
+    const dead = await consume(EVENTS_DEAD_LETTER_QUEUE, { eventId, endpointId: endpoint.id }, MAX_ATTEMPTS);
+    expect(dead.explicitAcks).toHaveLength(1);
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.outcome)).toEqual(["dead-lettered", "failed"]);
+    const token = await tokenFor(TENANT_A);
+    const after = (await json(await contractCall(token, `/webhook-endpoints/${endpoint.id}`))).data;
+    expect(after).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("3 days") });
+    const feed = (await json(await contractCall(token, "/events?types=webhook_endpoint.disabled&limit=100"))).data.events;
+    expect(feed.some((e: { data: { endpointId: string } }) => e.data.endpointId === endpoint.id)).toBe(true);
+    // A disabled endpoint gets nothing more.
+    const skipped = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 1);
+    expect(skipped.explicitAcks).toHaveLength(1);
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(2);
+  });
+
+  it("a crash between the write and the dispatch loses nothing: the scheduled sweep dispatches the event", async () => {
+    const { orderNumber, eventId } = await quietOrder();
+    // As if the Worker died right after the commit: the event was never handed to the queue, and is a while old.
+    const old = new Date(Date.now() - 5 * 60_000).toISOString();
+    await env.DB.prepare("UPDATE outbox_events SET dispatched_at = NULL, created_at = ?2 WHERE id = ?1").bind(eventId, old).run();
+    const path = receiverPath("ok");
+    await registerEndpoint(`${RECEIVER}${path}`);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env, ctx);
+    await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
+    const received = await eventually(
+      () => receivedAt(path),
+      (r) => r.length > 0,
+      15_000,
+    );
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ id: eventId, orderNumber });
+  });
+
+  it("the dispatcher hands an order's events to the queue in sequence order, once each", async () => {
+    const { orderNumber, lineIds } = await quietOrder();
+    await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`);
+    await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
+    // Three undispatched events of the order, written out of order.
+    for (const [sequence, type] of [
+      [3, "order.delivered"],
+      [2, "order.shipped"],
+    ] as const) {
+      await env.DB.prepare(
+        "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence) VALUES (?1, ?2, 1, ?3, '{}', ?4, ?5)",
+      )
+        .bind(crypto.randomUUID(), type, orderNumber, new Date().toISOString(), sequence)
+        .run();
+    }
+    const events = await eventsOf(orderNumber);
+    await env.DB.prepare(`UPDATE outbox_events SET dispatched_at = NULL WHERE aggregate_id = ?1`).bind(orderNumber).run();
+    const sent: { eventId: string }[] = [];
+    const recording = {
+      ...env,
+      EVENTS: {
+        send: env.EVENTS.send.bind(env.EVENTS),
+        sendBatch: async (messages: Iterable<MessageSendRequest<{ eventId: string; endpointId: string }>>) => {
+          for (const m of messages) sent.push(m.body);
+        },
+      } as unknown as Queue,
+    };
+    expect(
+      await dispatchEvents(
+        recording,
+        events.map((e) => e.id),
+      ),
+    ).toBe(3);
+    const sequences = sent
+      .filter((m) => events.some((e) => e.id === m.eventId))
+      .map((m) => events.find((e) => e.id === m.eventId)!.sequence);
+    expect(sequences.filter((s, i, all) => all.indexOf(s) === i)).toEqual([1, 2, 3]);
+    // Dispatched events are not dispatched again.
+    expect(
+      await dispatchEvents(
+        recording,
+        events.map((e) => e.id),
+      ),
+    ).toBe(0);
+  });
+});
+
+describe("the events feed", () => {
+  it("pages the tenant's events oldest first with a cursor, filters by type, and shows each by id", async () => {
+    const token = await tokenFor(TENANT_A);
+    const { orderNumber } = await freshOrder();
+    const all: { id: string; orderNumber: string }[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const query = `/events?limit=7${after ? `&after=${after}` : ""}`;
+      const body: { data: { events: { id: string; orderNumber: string }[]; hasMore: boolean; nextCursor: string | null } } = await json(
+        await contractCall(token, query),
+      );
+      all.push(...body.data.events);
+      after = body.data.nextCursor;
+      if (!body.data.hasMore) break;
+    }
+    const ids = all.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const [created] = await eventsOf(orderNumber);
+    expect(ids.at(-1)).toBe(created!.id);
+    const tenantTotal = (await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE tenant_id = 1").first<{ n: number }>())!.n;
+    expect(ids).toHaveLength(tenantTotal);
+    const latest = (await json(await contractCall(token, `/events?after=${created!.id}`))).data;
+    expect(latest).toMatchObject({ events: [], hasMore: false, nextCursor: created!.id });
+    const onlyCreated = (await json(await contractCall(token, "/events?types=order.created&limit=100"))).data.events;
+    expect(onlyCreated.every((e: { type: string }) => e.type === "order.created")).toBe(true);
+    expect((await json(await contractCall(token, `/events/${created!.id}`))).data).toMatchObject({
+      id: created!.id,
+      orderNumber,
+      sequence: 1,
+    });
+    await expectProblem(await call(token, "/events?types=order.lost"), 400);
+  });
+
+  it("another tenant's events are unknown ids: 404 by id, 400 as a cursor, exactly like ids that never existed", async () => {
+    const { orderNumber } = await freshOrder();
+    const [event] = await eventsOf(orderNumber);
+    const other = await tokenFor(TENANT_B);
+    const theirs = await expectProblem(await call(other, `/events/${event!.id}`), 404);
+    const unknown = await expectProblem(await call(other, `/events/${crypto.randomUUID()}`), 404);
+    expect(theirs.detail).toBe(unknown.detail);
+    const asCursor = await expectProblem(await call(other, `/events?after=${event!.id}`), 400);
+    expect(Object.keys(asCursor.errors)).toEqual(["after"]);
+    const feed = (await json(await call(other, "/events?limit=100"))).data.events;
+    expect(feed.some((e: { orderNumber: string }) => e.orderNumber === orderNumber)).toBe(false);
+  });
+});
