@@ -86,7 +86,7 @@ async function load(db: Database, message: DeliveryMessage) {
   const event = events[0];
   const endpoint = endpoints[0];
   // Gone (deleted endpoint, purged event), disabled, or not the event's tenant: nothing to deliver.
-  if (!event || !endpoint || !endpoint.enabled || endpoint.tenantId !== event.tenantId) return null;
+  if (!event || !endpoint?.enabled || endpoint.tenantId !== event.tenantId) return null;
   const { tenantId: _tenant, ...record } = event;
   return { event: record as EventRecord, endpoint };
 }

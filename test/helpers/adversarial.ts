@@ -55,7 +55,9 @@ export interface TableCounts {
 }
 
 export async function tableCounts(): Promise<TableCounts> {
-  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions, endpoints] = await env.DB.batch<{ n: number }>(
+  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions, endpoints] = await env.DB.batch<{
+    n: number;
+  }>(
     [
       "SELECT count(*) AS n FROM orders",
       "SELECT count(*) AS n FROM order_lines",
