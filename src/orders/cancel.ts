@@ -44,7 +44,7 @@ export async function cancelOrder(
   tenantId: number,
   orderNumber: string,
   request: CancelRequest,
-  { commitWith, now = new Date() }: CancelOptions = {},
+  { commitWith, now: stampedAt }: CancelOptions = {},
 ): Promise<CancelOutcome> {
   // The order and its lines in one round trip (the lines found through the same tenant-scoped order number).
   const thisOrder = and(eq(orders.tenantId, tenantId), eq(orders.orderNumber, orderNumber));
@@ -54,6 +54,8 @@ export async function cancelOrder(
   ]);
   const order = found[0];
   if (!order) throw orderNotFound();
+  // Stamped after the read: a change that commits after another is never stamped before it.
+  const now = stampedAt ?? new Date();
 
   const known = new Set(lines.map((l) => l.id));
   const unknown = (request.lineIds ?? []).filter((id) => !known.has(id));

@@ -126,8 +126,10 @@ function allowedFrom(line: LineRead, move: VendorMove): boolean {
   return canMove(line.status, MOVE_TARGETS[move.action]);
 }
 
-export async function moveLine(db: Database, vendorId: number, lineId: number, move: VendorMove, now = new Date()): Promise<MoveOutcome> {
+export async function moveLine(db: Database, vendorId: number, lineId: number, move: VendorMove, stampedAt?: Date): Promise<MoveOutcome> {
   const { line, lines } = await readLine(db, vendorId, lineId, move.action === "ship" ? move.trackingNumber : null);
+  // Stamped after the read: a change that commits after another is never stamped before it.
+  const now = stampedAt ?? new Date();
   if (alreadyDone(line, move)) return { eventId: null, orderStatus: line.orderStatus as OrderStatus };
   if (!allowedFrom(line, move)) throw invalidTransition(line, move.action);
 

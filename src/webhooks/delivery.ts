@@ -75,21 +75,43 @@ const eventColumns = {
   data: outboxEvents.payload,
 };
 
+/**
+ * Earlier events of the same order that this endpoint should get first and has not yet got (neither delivered nor
+ * given up on): events of its types, written since the endpoint exists.
+ */
+function earlierUndelivered(db: Database, message: DeliveryMessage) {
+  const waiting = sql<number>`(
+    select count(*) from outbox_events e
+      join webhook_endpoints w on w.id = ${message.endpointId}
+      join outbox_events p on p.tenant_id = e.tenant_id and p.aggregate_id = e.aggregate_id and p.sequence < e.sequence
+    where e.id = ${message.eventId}
+      and p.created_at >= w.created_at
+      and exists (select 1 from json_each(w.event_types) t where t.value in ('*', p.type))
+      and not exists (select 1 from webhook_deliveries d where d.endpoint_id = w.id and d.event_id = p.id and d.outcome in ('succeeded', 'dead-lettered')))`;
+  return db.select({ waiting }).from(outboxEvents).where(eq(outboxEvents.id, message.eventId));
+}
+
 async function load(db: Database, message: DeliveryMessage) {
-  const [events, endpoints] = await db.batch([
+  const [events, endpoints, earlier] = await db.batch([
     db
       .select({ ...eventColumns, tenantId: outboxEvents.tenantId })
       .from(outboxEvents)
       .where(eq(outboxEvents.id, message.eventId)),
     db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, message.endpointId)),
+    earlierUndelivered(db, message),
   ]);
   const event = events[0];
   const endpoint = endpoints[0];
   // Gone (deleted endpoint, purged event), disabled, or not the event's tenant: nothing to deliver.
   if (!event || !endpoint?.enabled || endpoint.tenantId !== event.tenantId) return null;
   const { tenantId: _tenant, ...record } = event;
-  return { event: record as EventRecord, endpoint };
+  return { event: record as EventRecord, endpoint, waitingFor: earlier[0]?.waiting ?? 0 };
 }
+
+/** An event waits for its order's earlier events at most this long after it was written, then goes anyway. */
+export const MAX_ORDER_WAIT_MS = DISABLE_AFTER_FAILING_MS;
+/** How often a waiting event looks again. */
+export const ORDER_WAIT_SECONDS = 30;
 
 export function recordDelivery(
   db: Database,
@@ -112,7 +134,10 @@ export function recordDelivery(
 }
 
 /** The queue consumer for medparts-events: one delivery attempt per message, in the batch's order. */
-export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY">): Promise<void> {
+export async function deliverBatch(
+  batch: MessageBatch<DeliveryMessage>,
+  env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS">,
+): Promise<void> {
   const db = database(env.DB);
   for (const message of batch.messages) {
     const found = await load(db, message.body);
@@ -120,7 +145,14 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: Pi
       message.ack();
       continue;
     }
-    const { event, endpoint } = found;
+    const { event, endpoint, waitingFor } = found;
+    // In order per order: while an earlier event of the order is still on its way to this endpoint, this one waits
+    // (as a fresh message, so that waiting spends none of its own retries).
+    if (waitingFor > 0 && Date.now() - Date.parse(event.createdAt) < MAX_ORDER_WAIT_MS) {
+      await env.EVENTS.send(message.body, { delaySeconds: ORDER_WAIT_SECONDS });
+      message.ack();
+      continue;
+    }
     const result = await postEvent(endpoint.url, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
     const now = new Date().toISOString();
     await db.batch([

@@ -225,7 +225,7 @@ export async function readOrder(orderNumber: string, tenantId = TENANT_A) {
 /** The order's outbox events, in order. */
 export const eventsOf = async (orderNumber: string) =>
   (
-    await env.DB.prepare("SELECT id, type, payload, sequence FROM outbox_events WHERE aggregate_id = ?1 ORDER BY created_at, sequence")
+    await env.DB.prepare("SELECT id, type, payload, sequence FROM outbox_events WHERE aggregate_id = ?1 ORDER BY sequence, created_at")
       .bind(orderNumber)
       .all<{ id: string; type: string; payload: string; sequence: number | null }>()
   ).results;

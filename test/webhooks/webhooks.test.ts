@@ -1,5 +1,5 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import worker, { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/index";
 import { backoffSeconds, DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS } from "../../src/webhooks/delivery";
 import { dispatchEvents } from "../../src/webhooks/dispatch";
@@ -10,6 +10,12 @@ import { contractCall } from "../helpers/contract";
 import { eventsOf, freshOrder } from "../helpers/orders";
 import { eventually } from "../helpers/platform";
 import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
+
+// Each test's endpoints stop receiving when it ends: the real queue would otherwise keep delivering (and retrying)
+// later tests' events to them after the file is done.
+afterEach(async () => {
+  await env.DB.prepare("UPDATE webhook_endpoints SET enabled = 0").run();
+});
 
 const deliveriesOf = async (endpointId: string) =>
   (await json(await contractCall(await tokenFor(TENANT_A), `/webhook-endpoints/${endpointId}/deliveries`))).data.deliveries as {
@@ -263,6 +269,40 @@ describe("delivery through the queue", () => {
         events.map((e) => e.id),
       ),
     ).toBe(0);
+  });
+});
+
+describe("in order per order", () => {
+  it("an event waits while an earlier event of its order is still on its way to the endpoint, then follows it", async () => {
+    const { orderNumber, lineIds, eventId: createdId } = await quietOrder();
+    const path = receiverPath("flaky");
+    // The endpoint exists before the order's events it is to get: register it, then move the line (event 2).
+    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
+    await env.DB.prepare("UPDATE webhook_endpoints SET created_at = ?2 WHERE id = ?1").bind(endpoint.id, "2000-01-01T00:00:00.000Z").run();
+    await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
+    const acknowledgedId = crypto.randomUUID();
+    await env.DB.prepare(
+      "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?1, 'order.acknowledged', 1, ?2, '{}', ?3, 2, ?3)",
+    )
+      .bind(acknowledgedId, orderNumber, new Date().toISOString())
+      .run();
+    const second = { eventId: acknowledgedId, endpointId: endpoint.id };
+    const first = { eventId: createdId, endpointId: endpoint.id };
+    // Event 2 comes first: it waits (acknowledged here, sent again later), nothing is posted.
+    expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
+    expect(await receivedAt(path)).toEqual([]);
+    // Event 1 fails once (the flaky receiver), so event 2 still waits; then event 1 gets through, and event 2 follows.
+    expect((await consume(EVENTS_QUEUE, first)).retryMessages).toHaveLength(1);
+    await consume(EVENTS_QUEUE, second);
+    expect((await consume(EVENTS_QUEUE, first, 2)).explicitAcks).toHaveLength(1);
+    // Now event 2 is posted (and, the receiver being flaky, refused once: an ordinary retry).
+    expect((await consume(EVENTS_QUEUE, second)).retryMessages).toHaveLength(1);
+    const arrived = (await receivedAt(path)).map((r) => [JSON.parse(r.body).sequence, r.status]);
+    expect(arrived.slice(0, 3)).toEqual([
+      [1, 503],
+      [1, 200],
+      [2, 503],
+    ]);
   });
 });
 
