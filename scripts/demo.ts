@@ -6,6 +6,7 @@ import { type CallOptions, requestInit } from "../src/client/request";
 import { VENDORS } from "../src/seed/catalog";
 import type { UserSchema } from "../src/users/routes";
 import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/vendors/routes";
+import { startWebhookListener } from "./webhook-listener";
 
 /**
  * `npm run demo`: the integrator flow of spec section 1 against a running `npm start`, printing each step.
@@ -15,6 +16,7 @@ import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/vendors/route
  *   MEDPARTS_CLIENT_ID / MEDPARTS_CLIENT_SECRET (default: .medparts-demo.json written by npm start)
  *   MEDPARTS_VENDOR_CLIENT_ID / MEDPARTS_VENDOR_CLIENT_SECRET (the demo vendor; default: the same file)
  *   DEMO_QUERY (catalog keywords, default "SpO2 sensor"), DEMO_USER (loginUserId, default jsmith)
+ *   WEBHOOK_PORT (the demo's own webhook receiver on localhost, default 8791)
  */
 
 type User = z.infer<typeof UserSchema>;
@@ -137,9 +139,21 @@ async function main(): Promise<void> {
 
   step("Token (OAuth 2.0 client credentials)");
   const token = await tokenOf(credentials());
+
   const accessToken = token.body.access_token;
   show("expires_in", token.body.expires_in);
   show("scope", token.body.scope);
+
+  step("Listen for order events: a local webhook endpoint (npm run webhook-listener does the same on its own)");
+  const webhookPort = Number(process.env.WEBHOOK_PORT ?? 8791);
+  const listener = await startWebhookListener({
+    baseUrl: BASE_URL,
+    credentials: credentials(),
+    port: webhookPort,
+    onEvent: (event, duplicate) =>
+      show(duplicate ? "webhook (again)" : "webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`),
+  });
+  show("endpoint", `${listener.endpointId} -> http://localhost:${webhookPort}/webhooks, every event type`);
 
   step("Look up the buyer: contact id, facilities, addresses");
   const loginUserId = process.env.DEMO_USER ?? "jsmith";
@@ -325,6 +339,19 @@ async function main(): Promise<void> {
   if (final.status !== "Delivered" || (final.shippingInfo ?? []).filter((d) => d.trackingNumber).length !== 2) {
     throw new StepFailed(`Expected a delivered order with two parcels; the buyer sees ${final.status}.`);
   }
+
+  step("The webhooks: every event of the order, signed, in order");
+  const expected = ["order.created", "order.acknowledged", "order.shipped", "order.shipped", "order.delivered"];
+  const deadline = Date.now() + 20_000;
+  const ofOrder = () => listener.received.filter((e) => e.orderNumber === orderNumber);
+  while (ofOrder().length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  await listener.stop();
+  const types = ofOrder()
+    .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
+    .map((e) => e.type);
+  show("received", types.join(", "));
+  if (types.join() !== expected.join())
+    throw new StepFailed(`Expected webhooks ${expected.join(", ")}; received ${types.join(", ") || "none"}.`);
 
   console.log("\nDemo complete.");
 }

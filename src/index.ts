@@ -1,4 +1,5 @@
 import type { Bindings } from "./env";
+import { EVENTS_DEAD_LETTER_QUEUE } from "./webhooks/queues";
 
 export { IdempotencyStore } from "./platform/idempotency/store";
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
@@ -40,10 +41,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
   });
 }
 
-/** wrangler.toml [[queues.consumers]]: deliveries, and the dead letters of deliveries that exhausted their retries. */
-export const EVENTS_QUEUE = "medparts-events";
-export const EVENTS_DEAD_LETTER_QUEUE = "medparts-events-dlq";
-
+// Only handlers and Durable Object classes may be exported from the entry module (workerd refuses other exports).
 async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
   const { deliverBatch, deadLetterBatch } = await import("./webhooks/delivery");
   const messages = batch as MessageBatch<{ eventId: string; endpointId: string }>;

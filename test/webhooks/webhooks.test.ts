@@ -1,8 +1,9 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker, { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/index";
+import worker from "../../src/index";
 import { backoffSeconds, DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS } from "../../src/webhooks/delivery";
 import { dispatchEvents } from "../../src/webhooks/dispatch";
+import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/webhooks/signing";
 import { webhookUrlProblem } from "../../src/webhooks/urls";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";

@@ -1,0 +1,3 @@
+/** wrangler.toml [[queues.consumers]]: event deliveries, and the dead letters of deliveries that exhausted their retries. */
+export const EVENTS_QUEUE = "medparts-events";
+export const EVENTS_DEAD_LETTER_QUEUE = "medparts-events-dlq";
