@@ -1,5 +1,4 @@
 import type { Bindings } from "./env";
-import { EVENTS_DEAD_LETTER_QUEUE } from "./webhooks/queues";
 
 export { IdempotencyStore } from "./platform/idempotency/store";
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
@@ -41,12 +40,10 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
   });
 }
 
-// Only handlers and Durable Object classes may be exported from the entry module (workerd refuses other exports).
+/** wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/webhooks/delivery.ts). */
 async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
-  const { deliverBatch, deadLetterBatch } = await import("./webhooks/delivery");
-  const messages = batch as MessageBatch<{ eventId: string; endpointId: string }>;
-  if (batch.queue === EVENTS_DEAD_LETTER_QUEUE) await deadLetterBatch(messages, env);
-  else await deliverBatch(messages, env);
+  const { consumeEventBatch } = await import("./webhooks/delivery");
+  await consumeEventBatch(batch, env);
 }
 
 export default {

@@ -5,6 +5,7 @@ import type { Bindings } from "../env";
 import type { EventRecord } from "../events/feed";
 import { EVENT_RETENTION_DAYS } from "../events/types";
 import { logEvent } from "../platform/logging";
+import { EVENTS_DEAD_LETTER_QUEUE } from "./queues";
 import { SIGNATURE_HEADER, signatureHeader, signingSecret } from "./signing";
 
 /**
@@ -222,4 +223,11 @@ export async function purgeOldDeliveries(db: Database, now: Date, limit: number)
     .where(and(old, inArray(webhookDeliveries.id, oldest)))
     .returning({ id: webhookDeliveries.id });
   return deleted.length;
+}
+
+/** The queue handler: which consumer a batch is for, by its queue (wrangler.toml [[queues.consumers]]). */
+export async function consumeEventBatch(batch: MessageBatch, env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS">): Promise<void> {
+  const messages = batch as MessageBatch<DeliveryMessage>;
+  if (batch.queue === EVENTS_DEAD_LETTER_QUEUE) await deadLetterBatch(messages, env);
+  else await deliverBatch(messages, env);
 }
