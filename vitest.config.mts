@@ -78,6 +78,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   TEST_MIGRATIONS: migrations,
                   JWT_PRIVATE_KEY: signingKey,
                   WEBHOOK_SECRET_KEY: "test-webhook-secret-key-not-for-production",
+                  // As in production, whatever a developer's .dev.vars allows for local receivers.
+                  ALLOW_LOCAL_WEBHOOKS: "false",
                   // Generous limits so that no test is throttled by accident; the rate-limit tests set tight
                   // limits per request (X-Test-Vars) on their own clients.
                   RATE_LIMIT_PER_MINUTE: "100000",
