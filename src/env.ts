@@ -55,6 +55,8 @@ export interface Variables {
   vendorPrincipal: VendorPrincipal;
   /** Set by the idempotent middleware for the handler behind it. */
   idempotentRequest?: IdempotentRequest;
+  /** The route's prefetched reads, started while the idempotency object decided (platform/idempotency/middleware.ts). */
+  prefetched?: Promise<{ value: unknown } | { error: unknown }>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -53,17 +53,15 @@ type AddressRow = typeof addresses.$inferSelect;
 export interface CreateOrderOptions {
   /** A statement committed in the order's own batch, e.g. the idempotent result of the request that creates it. */
   commitWith?: (created: OrderCreated) => readonly BatchItem<"sqlite">[];
+  /** The reads of `readOrderInputs`, if already made (started alongside the idempotency check), and their time. */
+  read?: { inputs: OrderInputs; now: Date } | undefined;
   now?: Date;
 }
 
-export async function createOrder(
-  env: OrderEnv,
-  tenantId: number,
-  command: CreateOrderCommand,
-  { commitWith, now = new Date() }: CreateOrderOptions = {},
-): Promise<OrderCreated> {
+/** Everything an order is checked against, read side by side in one round trip. */
+export function readOrderInputs(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now: Date) {
   const db = database(env.DB);
-  const [requester, , liveQuotes, refs] = await sideBySide([
+  return sideBySide([
     requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
     requireUserFacilityAccess(db, tenantId, command.userId, command.facilityId),
     loadLiveQuotes(
@@ -74,6 +72,18 @@ export async function createOrder(
     ),
     loadReferences(db, command),
   ]);
+}
+export type OrderInputs = Awaited<ReturnType<typeof readOrderInputs>>;
+
+export async function createOrder(
+  env: OrderEnv,
+  tenantId: number,
+  command: CreateOrderCommand,
+  { commitWith, read, now: given }: CreateOrderOptions = {},
+): Promise<OrderCreated> {
+  const db = database(env.DB);
+  const now = read?.now ?? given ?? new Date();
+  const [requester, , liveQuotes, refs] = read?.inputs ?? (await readOrderInputs(env, tenantId, command, now));
   const lineQuotes = requireQuotes(command, liveQuotes);
   const violations = [
     ...addressViolations(command, requester.companyId, refs.addresses),

@@ -112,56 +112,83 @@ function logRecordFailure(c: Context<AppEnv>, err: unknown): void {
  * results); D1 holds the results that committed with their writes (`results.ts`), and a committed result wins: it
  * is replayed whatever the object says (a marker left by a crash, a lost object, a cached 5xx).
  */
-export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
-  const fingerprint = await requestFingerprint(c.req.method, c.req.path, await jsonBody(c));
-  const tenantId = c.get("principal").tenantId;
-  const store = idempotencyStore(c.env, tenantId, key);
-  const db = database(c.env.DB);
+export const idempotent: MiddlewareHandler<AppEnv> = (c, next) => idempotentWith()(c, next);
 
-  const decided = await store.begin(fingerprint).then(
-    (decision) => ({ decision }),
-    (error: unknown) => ({ error }),
-  );
-  // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
-  // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
-  const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
-  if (!usual) {
-    const committed = await loadCommittedResult(db, tenantId, key);
-    if (committed) {
-      if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
-      // Teach the object the committed result (a crash's marker, a lost object, a cached 5xx).
-      if ("decision" in decided) await store.settle(fingerprint, committed.response).catch((err: unknown) => logRecordFailure(c, err));
-      return replay(committed.response);
+/**
+ * Reads the handler would make first, started while the key's object decides, so that the two round trips overlap
+ * instead of adding up (docs/architecture.md, "Edge data path"). Only reads: if the object says replay or 409 they
+ * are simply dropped. Undefined when the body is not one the handler would accept (its validation answers).
+ */
+export type Prefetch = (c: Context<AppEnv>, body: unknown) => Promise<unknown> | undefined;
+
+/** The result of the route's Prefetch, for its handler: the reads' value, or their error thrown now. */
+export async function prefetched<T>(c: Context<AppEnv>): Promise<T | undefined> {
+  const early = c.get("prefetched");
+  if (!early) return undefined;
+  const settled = await early;
+  if ("error" in settled) throw settled.error;
+  return settled.value as T;
+}
+
+export const idempotentWith =
+  (prefetch?: Prefetch): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
+    const body = await jsonBody(c);
+    const fingerprint = await requestFingerprint(c.req.method, c.req.path, body);
+    const tenantId = c.get("principal").tenantId;
+    const store = idempotencyStore(c.env, tenantId, key);
+    const db = database(c.env.DB);
+    // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
+    const early = prefetch?.(c, body)?.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+
+    const decided = await store.begin(fingerprint).then(
+      (decision) => ({ decision }),
+      (error: unknown) => ({ error }),
+    );
+    // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
+    // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
+    const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
+    if (!usual) {
+      const committed = await loadCommittedResult(db, tenantId, key);
+      if (committed) {
+        if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
+        // Teach the object the committed result (a crash's marker, a lost object, a cached 5xx).
+        if ("decision" in decided) await store.settle(fingerprint, committed.response).catch((err: unknown) => logRecordFailure(c, err));
+        return replay(committed.response);
+      }
     }
-  }
-  if ("error" in decided) throw storeUnavailable(decided.error);
-  const { decision } = decided;
-  if (decision.outcome === "replay") return replay(decision.response);
-  if (decision.outcome === "mismatch") throw new IdempotencyConflictError(MISMATCH_MESSAGE);
-  if (decision.outcome === "processing") throw new IdempotencyConflictError(PROCESSING_MESSAGE);
+    if ("error" in decided) throw storeUnavailable(decided.error);
+    const { decision } = decided;
+    if (decision.outcome === "replay") return replay(decision.response);
+    if (decision.outcome === "mismatch") throw new IdempotencyConflictError(MISMATCH_MESSAGE);
+    if (decision.outcome === "processing") throw new IdempotencyConflictError(PROCESSING_MESSAGE);
 
-  c.set("idempotentRequest", { tenantId, key, fingerprint });
-  await next();
+    c.set("idempotentRequest", { tenantId, key, fingerprint });
+    if (early) c.set("prefetched", early);
+    await next();
 
-  // A failure answer while a result of this key did commit (the batch committed but its reply was lost, or a
-  // concurrent attempt won after the object lost its state): the committed result is the answer, never the error.
-  if (c.res.status >= 400) {
-    const won = await loadCommittedResult(db, tenantId, key).catch(() => null);
-    if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
-  }
+    // A failure answer while a result of this key did commit (the batch committed but its reply was lost, or a
+    // concurrent attempt won after the object lost its state): the committed result is the answer, never the error.
+    if (c.res.status >= 400) {
+      const won = await loadCommittedResult(db, tenantId, key).catch(() => null);
+      if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
+    }
 
-  const record = isCacheable(c.res.status)
-    ? snapshot(c.res).then((response) => store.complete(decision.attemptId, response))
-    : store.release(decision.attemptId);
-  const recorded = record.catch((err: unknown) => logRecordFailure(c, err));
-  // A 2xx committed its result in the handler's D1 batch: it is recorded in the object in the background (the
-  // answer does not wait; a retry meanwhile finds the marker, then the committed result in D1). A failure answer
-  // is recorded before it is sent, so that an immediate retry is not told the key is still processing. Either
-  // way the handler's result stands if recording fails; an unreleased marker times out after 5 minutes.
-  if (c.res.status < 300) inBackground(c, recorded);
-  else await recorded;
-};
+    const record = isCacheable(c.res.status)
+      ? snapshot(c.res).then((response) => store.complete(decision.attemptId, response))
+      : store.release(decision.attemptId);
+    const recorded = record.catch((err: unknown) => logRecordFailure(c, err));
+    // A 2xx committed its result in the handler's D1 batch: it is recorded in the object in the background (the
+    // answer does not wait; a retry meanwhile finds the marker, then the committed result in D1). A failure answer
+    // is recorded before it is sent, so that an immediate retry is not told the key is still processing. Either
+    // way the handler's result stands if recording fails; an unreleased marker times out after 5 minutes.
+    if (c.res.status < 300) inBackground(c, recorded);
+    else await recorded;
+  };
 
 /** A 2xx or 4xx result the object replays; a cached 5xx may have been overtaken by a committed result in D1. */
 const isSettledReplay = (decision: BeginOutcome) => decision.outcome === "replay" && decision.response.status < 500;
