@@ -72,6 +72,38 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     expect(await replay.text()).toBe(firstText);
   });
 
+  it("a replay does not depend on the order's reads: it answers the cached 201 even when access is gone since (the reads start alongside the key's check and are dropped)", async () => {
+    const key = crypto.randomUUID();
+    const body = await freshBody();
+    const first = await placeOrder(body, { key });
+    expect(first.status).toBe(201);
+    const firstText = await first.text();
+    const another = await freshBody();
+    // jsmith loses the facility: a new order would be a 403 now.
+    const membership = await env.DB.prepare("SELECT user_id, facility_id FROM user_facilities WHERE user_id = ?1 AND facility_id = ?2")
+      .bind(JSMITH.userId, JSMITH.facilityId)
+      .first<{ user_id: number; facility_id: number }>();
+    expect(membership).not.toBeNull();
+    await env.DB.prepare("DELETE FROM user_facilities WHERE user_id = ?1 AND facility_id = ?2")
+      .bind(JSMITH.userId, JSMITH.facilityId)
+      .run();
+    try {
+      await eventually(
+        () => placeOrder(body, { key }),
+        (res) => res.headers.get(CACHED) === "true",
+      ).then(async (replay) => {
+        expect(replay.status).toBe(201);
+        expect(await replay.text()).toBe(firstText);
+      });
+      const refused = await placeOrder(another, { key: crypto.randomUUID() });
+      expect(refused.status).toBe(403);
+    } finally {
+      await env.DB.prepare("INSERT INTO user_facilities (user_id, facility_id) VALUES (?1, ?2)")
+        .bind(JSMITH.userId, JSMITH.facilityId)
+        .run();
+    }
+  });
+
   it("the same JSON with keys in another order, and the key in upper case, are the same request", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
