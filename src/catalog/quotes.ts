@@ -4,6 +4,7 @@ import { chunk } from "../db/bulk-insert";
 import { type Database, database } from "../db/client";
 import { type CustomFieldDefinition, quotes, vendorOffers, vendors } from "../db/schema";
 import type { Bindings } from "../env";
+import { deleteOldest } from "../platform/housekeeping";
 
 /**
  * Quotes (price options). Issued by /catalog/detail, valid 30 days, read by POST /orders.
@@ -145,10 +146,5 @@ export const QUOTE_PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
 export async function purgeExpiredQuotes(db: Database, now: Date, limit: number): Promise<number> {
   const cutoff = new Date(now.getTime() - QUOTE_PURGE_GRACE_MS).toISOString();
   const unusedAndExpired = and(lte(quotes.expiresAt, cutoff), isNull(quotes.usedByOrderId));
-  const oldest = db.select({ id: quotes.id }).from(quotes).where(unusedAndExpired).orderBy(quotes.expiresAt).limit(limit);
-  const deleted = await db
-    .delete(quotes)
-    .where(and(unusedAndExpired, inArray(quotes.id, oldest)))
-    .returning({ id: quotes.id });
-  return deleted.length;
+  return deleteOldest(db, quotes, quotes.id, unusedAndExpired, quotes.expiresAt, limit);
 }

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { outboxEvents } from "../db/schema";
 import { ValidationError } from "../platform/errors";
+import { deleteOldest } from "../platform/housekeeping";
 import { EVENT_RETENTION_DAYS, type EventType } from "./types";
 
 /**
@@ -18,7 +20,8 @@ export interface EventRecord {
   data: unknown;
 }
 
-const columns = {
+/** An event as the feed and webhook deliveries show it. */
+export const eventColumns = {
   id: outboxEvents.id,
   type: outboxEvents.type,
   createdAt: outboxEvents.createdAt,
@@ -48,7 +51,7 @@ export async function listEvents(db: Database, tenantId: number, request: FeedRe
       .from(outboxEvents)
       .where(and(mine, eq(outboxEvents.id, request.after ?? ""))),
     db
-      .select(columns)
+      .select(eventColumns)
       .from(outboxEvents)
       .where(and(...conditions))
       .orderBy(asc(rowid))
@@ -69,20 +72,17 @@ export async function listEvents(db: Database, tenantId: number, request: FeedRe
 
 export async function findEvent(db: Database, tenantId: number, eventId: string): Promise<EventRecord | null> {
   const row = await db
-    .select(columns)
+    .select(eventColumns)
     .from(outboxEvents)
     .where(and(eq(outboxEvents.tenantId, tenantId), eq(outboxEvents.id, eventId)))
     .get();
   return (row as EventRecord | undefined) ?? null;
 }
 
+/** Rows of an event's time written before the retention period at `now`. */
+export const beforeRetention = (createdAt: SQLiteColumn, now: Date) =>
+  lt(createdAt, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString());
+
 /** Housekeeping: events older than the retention period go, oldest first, up to `limit` at a time. */
-export async function purgeOldEvents(db: Database, now: Date, limit: number): Promise<number> {
-  const old = lt(outboxEvents.createdAt, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString());
-  const oldest = db.select({ id: outboxEvents.id }).from(outboxEvents).where(old).orderBy(outboxEvents.createdAt).limit(limit);
-  const deleted = await db
-    .delete(outboxEvents)
-    .where(and(old, inArray(outboxEvents.id, oldest)))
-    .returning({ id: outboxEvents.id });
-  return deleted.length;
-}
+export const purgeOldEvents = (db: Database, now: Date, limit: number) =>
+  deleteOldest(db, outboxEvents, outboxEvents.id, beforeRetention(outboxEvents.createdAt, now), outboxEvents.createdAt, limit);

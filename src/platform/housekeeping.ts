@@ -1,3 +1,5 @@
+import { and, inArray, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { logEvent } from "./logging";
@@ -8,6 +10,26 @@ export const PURGE_MAX_BATCHES = 20;
 
 /** Deletes up to `limit` rows that are no longer needed at `now`; returns how many it deleted. */
 export type Purge = (db: Database, now: Date, limit: number) => Promise<number>;
+
+/**
+ * The body of every purge: deletes up to `limit` rows of `table` that `stale` selects, those first by `oldestFirst`,
+ * in one statement (`key` names the rows). Returns how many went.
+ */
+export async function deleteOldest(
+  db: Database,
+  table: SQLiteTable,
+  key: SQLiteColumn,
+  stale: SQL | undefined,
+  oldestFirst: SQLiteColumn,
+  limit: number,
+): Promise<number> {
+  const oldest = db.select({ key }).from(table).where(stale).orderBy(oldestFirst).limit(limit);
+  const deleted = await db
+    .delete(table)
+    .where(and(stale, inArray(key, oldest)))
+    .returning({ key });
+  return deleted.length;
+}
 
 /**
  * The Cron Trigger's work (wrangler.toml [triggers]): each purge deletes expired rows in bounded batches, so a slow

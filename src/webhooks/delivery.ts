@@ -1,9 +1,10 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../db/client";
 import { outboxEvents, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { Bindings } from "../env";
-import type { EventRecord } from "../events/feed";
-import { EVENT_RETENTION_DAYS } from "../events/types";
+import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
+import { deleteOldest } from "../platform/housekeeping";
 import { logEvent } from "../platform/logging";
 import { EVENTS_DEAD_LETTER_QUEUE } from "./queues";
 import { SIGNATURE_HEADER, signatureHeader, signingSecret } from "./signing";
@@ -66,15 +67,6 @@ export async function postEvent(url: string, secret: string, event: EventRecord,
     return { ok: false, statusCode: null, error: message.slice(0, MAX_ERROR_LENGTH), latencyMs: Date.now() - started };
   }
 }
-
-const eventColumns = {
-  id: outboxEvents.id,
-  type: outboxEvents.type,
-  createdAt: outboxEvents.createdAt,
-  orderNumber: outboxEvents.aggregateId,
-  sequence: outboxEvents.sequence,
-  data: outboxEvents.payload,
-};
 
 /**
  * Earlier events of the same order that this endpoint should get first and has not yet got (neither delivered nor
@@ -195,7 +187,7 @@ export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env:
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lt(webhookEndpoints.failingSince, failingBefore)))
       .returning({ tenantId: webhookEndpoints.tenantId, url: webhookEndpoints.url });
     const dead = { ok: false, statusCode: null, error: "Retries exhausted: moved to the dead-letter queue.", latencyMs: 0 };
-    const statements = [recordDelivery(db, endpointId, eventId, message.attempts, dead, "dead-lettered")];
+    const statements: BatchItem<"sqlite">[] = [recordDelivery(db, endpointId, eventId, message.attempts, dead, "dead-lettered")];
     const [endpoint] = disabled;
     if (endpoint) {
       statements.push(
@@ -206,24 +198,17 @@ export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env:
           aggregateId: endpointId,
           payload: { endpointId, url: endpoint.url, reason, disabledAt: now.toISOString() },
           createdAt: now.toISOString(),
-        }) as unknown as (typeof statements)[number],
+        }),
       );
     }
-    await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     message.ack();
   }
 }
 
 /** Deliveries older than the event retention go with their events. */
-export async function purgeOldDeliveries(db: Database, now: Date, limit: number): Promise<number> {
-  const old = lt(webhookDeliveries.createdAt, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString());
-  const oldest = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(old).orderBy(webhookDeliveries.id).limit(limit);
-  const deleted = await db
-    .delete(webhookDeliveries)
-    .where(and(old, inArray(webhookDeliveries.id, oldest)))
-    .returning({ id: webhookDeliveries.id });
-  return deleted.length;
-}
+export const purgeOldDeliveries = (db: Database, now: Date, limit: number) =>
+  deleteOldest(db, webhookDeliveries, webhookDeliveries.id, beforeRetention(webhookDeliveries.createdAt, now), webhookDeliveries.id, limit);
 
 /** The queue handler: which consumer a batch is for, by its queue (wrangler.toml [[queues.consumers]]). */
 export async function consumeEventBatch(batch: MessageBatch, env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS">): Promise<void> {

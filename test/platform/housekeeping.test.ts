@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { QUOTE_PURGE_GRACE_MS } from "../../src/catalog/quotes";
+import { EVENT_RETENTION_DAYS } from "../../src/events/types";
 import worker from "../../src/index";
 import { PURGE_BATCH_SIZE } from "../../src/platform/housekeeping";
 import { RESULT_TTL_MS } from "../../src/platform/idempotency/store";
@@ -57,6 +58,36 @@ const quotesLike = async (prefix: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE id LIKE ?1").bind(`${prefix}-%`).first<{ n: number }>())!.n;
 
 describe("scheduled housekeeping", () => {
+  it("deletes events and webhook delivery records past the 30-day retention, oldest first; keeps younger ones", async () => {
+    const now = Date.now();
+    const at = (days: number) => new Date(now - days * 24 * HOUR).toISOString();
+    const events = { old: crypto.randomUUID(), young: crypto.randomUUID() };
+    for (const [id, createdAt] of [
+      [events.old, at(EVENT_RETENTION_DAYS + 1)],
+      [events.young, at(EVENT_RETENTION_DAYS - 1)],
+    ]) {
+      await env.DB.prepare(
+        "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?1, 'order.created', 1, 'ORD-X', '{}', ?2, 1, ?2)",
+      )
+        .bind(id, createdAt)
+        .run();
+      await env.DB.prepare(
+        "INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, outcome, latency_ms, created_at) VALUES ('we_x', ?1, 1, 'succeeded', 5, ?2)",
+      )
+        .bind(id, createdAt)
+        .run();
+    }
+    await runHousekeeping(now);
+    const left = async (table: string, column: string) =>
+      (
+        await env.DB.prepare(`SELECT ${column} AS id FROM ${table} WHERE ${column} IN (?1, ?2)`)
+          .bind(events.old, events.young)
+          .all<{ id: string }>()
+      ).results.map((r) => r.id);
+    expect(await left("outbox_events", "id")).toEqual([events.young]);
+    expect(await left("webhook_deliveries", "event_id")).toEqual([events.young]);
+  });
+
   it("deletes quotes a day past expiry that no order used, in bounded batches; keeps used, recent and live ones", async () => {
     const now = Date.now();
     const used = await findQuote(withoutFields);

@@ -1,6 +1,7 @@
-import { and, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { idempotencyResults, type StoredResponse } from "../../db/schema";
+import { deleteOldest } from "../housekeeping";
 
 /**
  * The D1 side of idempotency: the result of a completed request, committed in the same batch as what the request
@@ -68,15 +69,6 @@ export async function loadCommittedResult(db: Database, tenantId: number, key: s
 
 /** Deletes up to `limit` expired results; returns how many went (the scheduled purge calls it in rounds). */
 export async function purgeExpiredResults(db: Database, now: Date, limit: number): Promise<number> {
-  const expired = db
-    .select({ key: idempotencyResults.idempotencyKey })
-    .from(idempotencyResults)
-    .where(lte(idempotencyResults.expiresAt, now.toISOString()))
-    .orderBy(idempotencyResults.expiresAt)
-    .limit(limit);
-  const deleted = await db
-    .delete(idempotencyResults)
-    .where(and(lte(idempotencyResults.expiresAt, now.toISOString()), inArray(idempotencyResults.idempotencyKey, expired)))
-    .returning({ key: idempotencyResults.idempotencyKey });
-  return deleted.length;
+  const expired = lte(idempotencyResults.expiresAt, now.toISOString());
+  return deleteOldest(db, idempotencyResults, idempotencyResults.idempotencyKey, expired, idempotencyResults.expiresAt, limit);
 }
