@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
-import { notFound, ValidationError } from "../platform/errors";
+import { notFound } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
-import { GET_MAX_LIMIT, SearchQueryParamsSchema } from "../query/params";
+import { GET_MAX_LIMIT, parseNameList, SearchQueryParamsSchema } from "../query/params";
 import { findEvent, listEvents } from "./feed";
-import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType, isEventType } from "./types";
+import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType } from "./types";
 
 const EventIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "Must be an event id (a UUID).");
 
@@ -41,14 +41,8 @@ const FeedParamsSchema = z.object({
   limit: SearchQueryParamsSchema.shape.limit,
 });
 
-function parseTypes(text: string | undefined): EventType[] | undefined {
-  if (text === undefined) return undefined;
-  const names = text.split(",").map((s) => s.trim());
-  const unknown = names.filter((name) => !isEventType(name));
-  if (unknown.length > 0)
-    throw new ValidationError({ types: [`Unknown event type(s): ${unknown.join(", ")}; valid: ${EVENT_TYPES.join(", ")}.`] });
-  return names as EventType[];
-}
+const parseTypes = (text: string | undefined): EventType[] | undefined =>
+  text === undefined ? undefined : parseNameList("types", text, EVENT_TYPES);
 
 const feedRoute = createRoute({
   method: "get",

@@ -11,7 +11,5 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
-
 /** How long events stay in the feed (and delivery records with them); the scheduled housekeeping purges older ones. */
 export const EVENT_RETENTION_DAYS = 30;

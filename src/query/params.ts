@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ValidationError } from "../platform/errors";
 import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS, type SortDirection } from "../platform/pagination";
 import { wholeNumberText } from "../platform/schemas";
 import type { SearchResource } from "./fields";
@@ -51,4 +52,19 @@ export type SearchQueryParams = z.infer<typeof SearchQueryParamsSchema>;
 
 export function getPage(params: Pick<SearchQueryParams, "limit" | "offset">): Page {
   return { limit: params.limit ?? DEFAULT_LIMIT, offset: params.offset ?? 0 };
+}
+
+/**
+ * A comma-separated query parameter of known names (exact, or ignoring case): each name once, in the given spelling.
+ * An unknown name is a 400 naming the parameter and listing the valid names.
+ */
+export function parseNameList<T extends string>(parameter: string, text: string, valid: readonly T[], ignoreCase = false): T[] {
+  const key = (name: string) => (ignoreCase ? name.toLowerCase() : name);
+  const byKey = new Map(valid.map((name) => [key(name), name]));
+  const names = text.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !byKey.has(key(name)));
+  if (unknown.length > 0) {
+    throw new ValidationError({ [parameter]: [`Unknown: ${unknown.map((u) => `"${u}"`).join(", ")}; valid: ${valid.join(", ")}.`] });
+  }
+  return [...new Set(names.map((name) => byKey.get(key(name))!))];
 }

@@ -6,7 +6,7 @@ import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../order
 import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
 import { ProblemError, ValidationError } from "../platform/errors";
-import { vendorLineNotFound } from "./lines";
+import { shipToColumns, vendorLineNotFound } from "./lines";
 
 /**
  * The vendor's moves of one order line along the lifecycle (docs/api.md, "Vendor API"). Each commits as every order
@@ -216,12 +216,7 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
           .select({
             id: sql`null`.as("id"),
             orderId: orders.id,
-            attentionTo: addresses.attentionTo,
-            address1: addresses.line1,
-            city: addresses.city,
-            state: addresses.state,
-            zip: addresses.zip,
-            country: addresses.country,
+            ...shipToColumns,
             carrierName: sql`${carrierName}`.as("carrier_name"),
             serviceLevel: sql`${serviceLevel}`.as("service_level"),
             trackingNumber: sql`${move.trackingNumber}`.as("tracking_number"),

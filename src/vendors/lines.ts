@@ -26,6 +26,19 @@ export interface VendorShipment {
   shippedAt: string;
 }
 
+/**
+ * An order's ship-to address (`addresses` joined on `orders.shipping_address_id`), named as a shipping document's
+ * columns: the vendor's view shows it, and a parcel's shipping document copies it.
+ */
+export const shipToColumns = {
+  attentionTo: addresses.attentionTo,
+  address1: addresses.line1,
+  city: addresses.city,
+  state: addresses.state,
+  zip: addresses.zip,
+  country: addresses.country,
+};
+
 const lineColumns = {
   lineId: orderLines.id,
   orderNumber: orders.orderNumber,
@@ -45,12 +58,7 @@ const lineColumns = {
   statusReason: orderLines.statusReason,
   deliveredAt: orderLines.deliveredAt,
   shippingMethod: orders.shippingMethod,
-  attentionTo: addresses.attentionTo,
-  address1: addresses.line1,
-  city: addresses.city,
-  state: addresses.state,
-  zip: addresses.zip,
-  country: addresses.country,
+  ...shipToColumns,
   // The line's parcels, oldest first; a document made with the order counts the whole line.
   shipments: sql<string>`(select json_group_array(json_object('shippingDocId', ${shippingDocuments.id}, 'trackingNumber', ${shippingDocuments.trackingNumber}, 'carrierName', ${shippingDocuments.carrierName}, 'serviceLevel', ${shippingDocuments.serviceLevel}, 'quantity', coalesce(${shippingDocumentLines.quantity}, ${orderLines.quantity}), 'shippedAt', ${shippingDocuments.shippedAt}) order by ${shippingDocuments.id}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
 };

@@ -4,12 +4,11 @@ import { database } from "../db/client";
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { ORDER_NUMBER } from "../orders/retrieve-routes";
-import { ValidationError } from "../platform/errors";
 import { PaginationSchema } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, ProblemSchema, wholeNumberText } from "../platform/schemas";
-import { GET_MAX_LIMIT, getPage, SearchQueryParamsSchema } from "../query/params";
+import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../query/params";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
@@ -95,8 +94,6 @@ const LineIdParams = z.object({
   }),
 });
 
-const statusNames = new Map(LINE_STATUSES.map((s) => [s.toLowerCase(), s]));
-
 const ListParamsSchema = z.object({
   status: z
     .string()
@@ -116,17 +113,8 @@ const ListParamsSchema = z.object({
   offset: SearchQueryParamsSchema.shape.offset,
 });
 
-function parseStatuses(text: string | undefined): LineStatus[] {
-  if (text === undefined) return [...OPEN_LINE_STATUSES];
-  const names = text.split(",").map((s) => s.trim());
-  const unknown = names.filter((name) => !statusNames.has(name.toLowerCase()));
-  if (unknown.length > 0 || names.length === 0) {
-    throw new ValidationError({
-      status: [`Unknown line status ${unknown.map((u) => `"${u}"`).join(", ")}; valid: ${LINE_STATUSES.join(", ")}.`],
-    });
-  }
-  return [...new Set(names.map((name) => statusNames.get(name.toLowerCase())!))];
-}
+const parseStatuses = (text: string | undefined): LineStatus[] =>
+  text === undefined ? [...OPEN_LINE_STATUSES] : parseNameList("status", text, LINE_STATUSES, true);
 
 const listRoute = createRoute({
   method: "get",
