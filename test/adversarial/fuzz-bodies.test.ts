@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
@@ -21,7 +20,7 @@ import {
   nonString,
   rawNumber,
 } from "../helpers/hostile";
-import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
+import { issueQuote, JSMITH, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
 
 /**
  * Every JSON endpoint gets random and malformed bodies (spec 7.2): the answer is a 4xx in one of the
@@ -294,11 +293,7 @@ function vendorMoveTargets(): Target[] {
   };
   return (Object.keys(fields) as VendorAction[]).map((action) => ({
     acceptsBase: async () => {
-      await env.DB.prepare(
-        "UPDATE order_lines SET status_name = ?2, shipped_quantity = CASE WHEN ?2 = 'Shipped' THEN quantity ELSE 0 END WHERE id = ?1",
-      )
-        .bind(DEMO_LINE_ID, startFrom[action])
-        .run();
+      await putLineIn(DEMO_LINE_ID, startFrom[action]);
     },
     path: `/vendor/api/order-lines/${DEMO_LINE_ID}/${action}`,
     operation: `/vendor/api/order-lines/{lineId}/${action}`,

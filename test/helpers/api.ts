@@ -41,15 +41,19 @@ export function forgetCachedTokens(): void {
   tokens.clear();
 }
 
-/** An access token for a fresh client of the tenant, cached per test file (hashing is deliberately slow). */
-export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
-  const key = `${tenantId}:${scopes?.join(" ") ?? "*"}`;
+/** One token per key and test file: issuing means hashing a new client secret, which is deliberately slow. */
+function cachedToken(key: string, issue: () => Promise<string>): Promise<string> {
   let token = tokens.get(key);
   if (!token) {
-    token = issueToken(tenantId, scopes).then((issued) => issued.token);
+    token = issue();
     tokens.set(key, token);
   }
   return token;
+}
+
+/** An access token for a fresh client of the tenant, cached per test file (hashing is deliberately slow). */
+export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
+  return cachedToken(`${tenantId}:${scopes?.join(" ") ?? "*"}`, () => issueToken(tenantId, scopes).then((issued) => issued.token));
 }
 
 /** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor API. */
@@ -91,15 +95,9 @@ export function newVendorClient(vendorId: number, scopes?: string[]): Promise<Cl
 
 /** An access token really issued to a fresh client of the vendor, cached per test file. */
 export function vendorTokenFor(vendorId: number, scopes?: string[]): Promise<string> {
-  const key = `vendor ${vendorId}:${scopes?.join(" ") ?? "*"}`;
-  let token = tokens.get(key);
-  if (!token) {
-    token = newVendorClient(vendorId, scopes).then(async (creds) => {
-      const res = await requestToken(creds);
-      if (res.status !== 200) throw new Error(`vendor token request failed: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { access_token: string }).access_token;
-    });
-    tokens.set(key, token);
-  }
-  return token;
+  return cachedToken(`vendor ${vendorId}:${scopes?.join(" ") ?? "*"}`, async () => {
+    const res = await requestToken(await newVendorClient(vendorId, scopes));
+    if (res.status !== 200) throw new Error(`vendor token request failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  });
 }

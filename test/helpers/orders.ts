@@ -229,3 +229,14 @@ export const eventsOf = async (orderNumber: string) =>
       .bind(orderNumber)
       .all<{ id: string; type: string; payload: string; sequence: number | null }>()
   ).results;
+
+/**
+ * Puts an order line in a status directly, as the start of a transition under test (a state an integrator reaches
+ * through several calls); a Shipped or Delivered line has shipped in full, any other nothing.
+ */
+export const putLineIn = (lineId: number, status: string) =>
+  env.DB.prepare(
+    "UPDATE order_lines SET status_name = ?2, shipped_quantity = CASE WHEN ?2 IN ('Shipped', 'Delivered') THEN quantity ELSE 0 END WHERE id = ?1",
+  )
+    .bind(lineId, status)
+    .run();

@@ -6,7 +6,7 @@ import { canMove, LINE_STATUSES, orderStatusOf, TRANSITIONS } from "../../src/or
 import { demoOrderOf } from "../helpers/adversarial";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
-import { eventsOf, freshOrder, readOrder } from "../helpers/orders";
+import { eventsOf, freshOrder, putLineIn, readOrder } from "../helpers/orders";
 
 async function cancel(orderNumber: string, body: unknown, key: string = crypto.randomUUID(), tenantId = TENANT_A) {
   return contractCall(await tokenFor(tenantId), `/orders/${orderNumber}/cancel`, {
@@ -15,9 +15,6 @@ async function cancel(orderNumber: string, body: unknown, key: string = crypto.r
     headers: { "Idempotency-Key": key },
   });
 }
-
-const setLineStatus = (lineId: number, status: string) =>
-  env.DB.prepare("UPDATE order_lines SET status_name = ?2 WHERE id = ?1").bind(lineId, status).run();
 
 describe("order lifecycle: the state machine", () => {
   it("allows exactly the documented transitions; closed statuses go nowhere", () => {
@@ -95,7 +92,7 @@ describe("POST /orders/{orderNumber}/cancel", () => {
 
   it("lines already shipped make it a 409 naming them, changing nothing; with partial the others are cancelled", async () => {
     const { orderNumber, lineIds } = await freshOrder(2);
-    await setLineStatus(lineIds[0]!, "Shipped");
+    await putLineIn(lineIds[0]!, "Shipped");
     const refused = await expectProblem(await cancel(orderNumber, {}), 409);
     expect(refused.errors).toEqual([expect.stringContaining(`line ${lineIds[0]} is Shipped`)]);
     expect((await readOrder(orderNumber)).lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Shipped", "Ordered"]);
@@ -112,7 +109,7 @@ describe("POST /orders/{orderNumber}/cancel", () => {
   it("a seeded delivered order cannot be cancelled", async () => {
     const { orderNumber } = await freshOrder();
     const { lineIds } = { lineIds: (await readOrder(orderNumber)).lineItems.map((l: { lineId: number }) => l.lineId) };
-    await setLineStatus(lineIds[0], "Delivered");
+    await putLineIn(lineIds[0], "Delivered");
     await expectProblem(await cancel(orderNumber, { lineIds }), 409);
   });
 
@@ -125,7 +122,7 @@ describe("POST /orders/{orderNumber}/cancel", () => {
         const value = Reflect.get(target, prop, receiver);
         if (prop !== "batch" || typeof value !== "function") return value;
         return async (statements: unknown) => {
-          await setLineStatus(lineIds[0]!, "Shipped");
+          await putLineIn(lineIds[0]!, "Shipped");
           return value.call(target, statements);
         };
       },

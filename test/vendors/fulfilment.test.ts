@@ -9,7 +9,7 @@ import { MOVE_TARGETS, moveLine, type VendorAction, type VendorMove } from "../.
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { call, expectProblem, json, newVendorClient, requestToken, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
-import { eventsOf, freshOrder, readOrder } from "../helpers/orders";
+import { eventsOf, freshOrder, putLineIn, readOrder } from "../helpers/orders";
 
 const V = "/vendor/api";
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -35,14 +35,6 @@ const BODIES: Record<VendorAction, () => unknown> = {
   deliver: () => ({}),
   reject: () => ({ reason: "Discontinued" }),
 };
-
-/** Puts a line in a status directly (the start of a transition under test); shipped lines shipped in full. */
-const setLine = (lineId: number, status: LineStatus) =>
-  env.DB.prepare(
-    "UPDATE order_lines SET status_name = ?2, shipped_quantity = CASE WHEN ?2 IN ('Shipped', 'Delivered') THEN quantity ELSE 0 END WHERE id = ?1",
-  )
-    .bind(lineId, status)
-    .run();
 
 const lineStatus = async (lineId: number) =>
   (await env.DB.prepare("SELECT status_name AS s FROM order_lines WHERE id = ?1").bind(lineId).first<{ s: string }>())!.s;
@@ -129,7 +121,7 @@ describe("what a vendor sees", () => {
       );
     expect(await list("")).toEqual(lineIds);
     expect(await list("&status=shipped")).toEqual([]);
-    await setLine(lineIds[0]!, "Shipped");
+    await putLineIn(lineIds[0]!, "Shipped");
     expect(await list("")).toEqual([]);
     expect(await list("&status=Shipped,delivered")).toEqual(lineIds);
     const bad = await expectProblem(await vendorCall(vendorId, "/order-lines?status=Lost"), 400);
@@ -160,7 +152,7 @@ describe("the line lifecycle, move by move", () => {
       const actions = Object.keys(BODIES) as VendorAction[];
       for (const [i, action] of actions.entries()) {
         const lineId = lineIds[i]!;
-        await setLine(lineId, from);
+        await putLineIn(lineId, from);
         const res = await move(lineId, action, BODIES[action]());
         if (MOVE_TARGETS[action] === from && (from === "Delivered" || from === "Rejected")) {
           // Already in place: a repeat, answered without a change or an event.
@@ -307,7 +299,7 @@ describe("concurrent changes of one order", () => {
         return async (statements: unknown[]) => {
           if (!injected && statements.length > 2) {
             injected = true;
-            await setLine(lineIds[1]!, "Cancelled");
+            await putLineIn(lineIds[1]!, "Cancelled");
           }
           return value.call(target, statements);
         };
