@@ -49,6 +49,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   dropWorkerdDiagnostics();
   buildDocsUi(root); // wrangler.toml's [assets] directory must exist before the Worker starts
   const migrations = await readD1Migrations(path.join(root, "migrations"));
+  const catalogMigrations = await readD1Migrations(path.join(root, "catalog-migrations"));
   // The test key is bound below, over whatever wrangler reads (a developer's .dev.vars). wrangler.toml declares
   // JWT_PRIVATE_KEY a required secret; without a .dev.vars wrangler looks in process.env and warns when absent.
   const signingKey = await testSigningKey();
@@ -76,10 +77,13 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                 outboundService: webhookReceiver(),
                 bindings: {
                   TEST_MIGRATIONS: migrations,
+                  TEST_CATALOG_MIGRATIONS: catalogMigrations,
                   JWT_PRIVATE_KEY: signingKey,
                   WEBHOOK_SECRET_KEY: "test-webhook-secret-key-not-for-production",
                   // As in production, whatever a developer's .dev.vars allows for local receivers.
                   ALLOW_LOCAL_WEBHOOKS: "false",
+                  // Every search rereads the catalog version, so a test that changes the catalog sees it at once.
+                  CATALOG_VERSION_CACHE_SECONDS: "0",
                   // Generous limits so that no test is throttled by accident; the rate-limit tests set tight
                   // limits per request (X-Test-Vars) on their own clients.
                   RATE_LIMIT_PER_MINUTE: "100000",

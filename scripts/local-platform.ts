@@ -58,8 +58,9 @@ export interface LocalState {
 
 const persistArgs = (state: LocalState) => (state.persistTo ? ["--persist-to", state.persistTo] : []);
 
+/** Both databases: DB from migrations/, CATALOG from catalog-migrations/ (wrangler.toml). */
 export function applyLocalMigrations(state: LocalState = {}): void {
-  wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs(state)]);
+  for (const binding of ["DB", "CATALOG"]) wrangler(["d1", "migrations", "apply", binding, "--local", ...persistArgs(state)]);
 }
 
 /**
@@ -74,7 +75,7 @@ export function wranglerDevArgs(port: string, state: LocalState = {}, entry?: st
 }
 
 /** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */
-export type LocalStorage = Pick<Bindings, "DB" | "QUOTES">;
+export type LocalStorage = Pick<Bindings, "DB" | "CATALOG" | "QUOTES">;
 
 /**
  * Runs `work` against the same local D1 and KV state that `wrangler dev` uses: a Miniflare instance with
@@ -97,6 +98,7 @@ export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<
   try {
     const env = {
       DB: await mf.getD1Database("DB"),
+      CATALOG: await mf.getD1Database("CATALOG"),
       QUOTES: await mf.getKVNamespace("QUOTES"),
     } as unknown as LocalStorage;
     return await work(env);

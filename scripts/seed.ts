@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { refreshCatalogPositions } from "../src/catalog/positions";
 import { seedDemoData } from "../src/seed/seed";
 import { applyLocalMigrations, type LocalState, withLocalBindings } from "./local-platform";
 
@@ -6,16 +7,19 @@ import { applyLocalMigrations, type LocalState, withLocalBindings } from "./loca
 export async function seedLocal(products: number, state: LocalState = {}): Promise<void> {
   applyLocalMigrations(state);
   const started = Date.now();
-  await withLocalBindings(
-    (env) =>
-      seedDemoData(env.DB, {
+  await withLocalBindings(async (env) => {
+    await seedDemoData(
+      { db: env.DB, catalog: env.CATALOG },
+      {
         products,
         onProgress: (done, total) => {
           if (total >= 20_000 && (done % 20_000 === 0 || done === total)) console.log(`  seeded ${done}/${total} products`);
         },
-      }),
-    state,
-  );
+      },
+    );
+    // What the scheduled housekeeping does after a catalog change, done now so that the first searches have them.
+    await refreshCatalogPositions(env.CATALOG);
+  }, state);
   console.log(`Seeded demo data with ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -22,6 +22,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     { purgeOldEvents },
     { purgeOldDeliveries },
     { sweepUndispatched },
+    { refreshCatalogPositions },
   ] = await Promise.all([
     import("./platform/housekeeping"),
     import("./platform/idempotency/results"),
@@ -29,6 +30,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     import("./events/feed"),
     import("./webhooks/delivery"),
     import("./webhooks/dispatch"),
+    import("./catalog/positions"),
   ]);
   await housekeeping(env, new Date(scheduledTime), {
     // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
@@ -38,6 +40,8 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     events: purgeOldEvents,
     webhookDeliveries: purgeOldDeliveries,
   });
+  // After a catalog change: the sort positions of deep pages (src/catalog/positions.ts), for the new version.
+  await refreshCatalogPositions(env.CATALOG);
 }
 
 /** wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/webhooks/delivery.ts). */

@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      TEST_CATALOG_MIGRATIONS: D1Migration[];
     }
   }
 }

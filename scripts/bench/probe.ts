@@ -47,6 +47,7 @@ export class RoundTripProbe {
     return {
       ...env,
       DB: this.d1(env.DB),
+      CATALOG: this.d1(env.CATALOG),
       QUOTES: this.service("kv", env.QUOTES, (name) => KV_CALLS.has(name)),
       IDEMPOTENCY: this.namespace(env.IDEMPOTENCY),
       RATE_LIMITER: this.namespace(env.RATE_LIMITER),

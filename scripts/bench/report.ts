@@ -1,4 +1,5 @@
 import os from "node:os";
+import type { RelevanceSummary } from "../../src/seed/judged-queries";
 import type { LoadResult } from "./load";
 import type { RoundTrips } from "./probe";
 
@@ -23,6 +24,8 @@ export interface ScaleReport {
   products: number;
   seedSeconds: number | null;
   scenarios: ScenarioReport[];
+  /** precision@10 of the judged query set on this dataset. */
+  relevance: RelevanceSummary;
 }
 
 export interface BenchReport {
@@ -108,6 +111,28 @@ export function toMarkdown(report: BenchReport): string {
             .join(" | ")} |`,
       ),
     );
+    const groups = Object.keys(report.scale[0]!.relevance.byGroup);
+    lines.push(
+      "",
+      `Relevance: precision@10 of the judged query set (${report.scale[0]!.relevance.queries} queries, src/seed/judged-queries.ts; the mean is over the queries with right answers in that catalog):`,
+      "",
+      `| Products | measured | mean | ${groups.join(" | ")} | exact part number first |`,
+      `|---:|---:|---:|${groups.map(() => "---:").join("|")}|---:|`,
+      ...report.scale.map(({ products, relevance }) => {
+        const cells = groups.map((g) => (relevance.byGroup[g] ?? 0).toFixed(3));
+        const exact = `${relevance.exactFirst.first} of ${relevance.exactFirst.of}`;
+        return `| ${products.toLocaleString("en-US")} | ${relevance.measured} | ${relevance.meanPrecisionAt10.toFixed(3)} | ${cells.join(" | ")} | ${exact} |`;
+      }),
+    );
+    const misses = report.scale.flatMap(({ products, relevance }) =>
+      relevance.results
+        .filter((r) => (r.precisionAt10 !== null && r.precisionAt10 < 1) || r.exactFirst === false)
+        .map(
+          (r) =>
+            `${products.toLocaleString("en-US")}: "${r.query}" ${r.precisionAt10?.toFixed(1) ?? "n/a"}${r.exactFirst === false ? " (exact part not first)" : ""}`,
+        ),
+    );
+    if (misses.length > 0) lines.push("", `Below 1.0: ${misses.join("; ")}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -32,7 +32,7 @@ export interface Scenario {
 const productId = (n: number) => `MP-${String(n).padStart(7, "0")}`;
 const randomProductId = (products: number) => productId(1 + Math.floor(Math.random() * products));
 
-const catalogSearch = (ctx: BenchContext, filters: Record<string, unknown>, pagination: Record<string, unknown> = {}) =>
+export const catalogSearch = (ctx: BenchContext, filters: Record<string, unknown>, pagination: Record<string, unknown> = {}) =>
   jsonPost(`${API_PREFIX}/catalog/search`, ctx.token, {
     filters,
     pagination,

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
+import { manufacturers, products } from "../db/catalog-schema";
 import type { Database } from "../db/client";
-import { manufacturers, products } from "../db/schema";
 import { notFound } from "../platform/errors";
 import { paginationOf } from "../platform/pagination";
 import { type CatalogFilters, type CatalogPage, catalogSearchStatements, type FacetField, type SqlStatement } from "./search-sql";
@@ -15,34 +15,50 @@ export interface CatalogItem {
   categories: string[];
 }
 
+/** "eq": the number is exact; "gte": there are at least that many (counting stopped at the count bound). */
+export type CountRelation = "eq" | "gte";
+
 export interface FacetCounts {
   field: FacetField;
   values: { value: string; count: number }[];
+  countsRelation: CountRelation;
 }
 
 type ItemRow = Omit<CatalogItem, "categories"> & { categories: string };
-type FacetRow = { value: string; count: number };
+type FacetRow = { value: string; count: number; sampled: number };
 
 /** One page of matching products, the total, and facet counts: one D1 round trip, one consistent snapshot. */
 export async function searchCatalog(d1: D1Database, filters: CatalogFilters, page: CatalogPage) {
   const statements = catalogSearchStatements(filters, page);
   const bind = ({ sql, params }: SqlStatement) => d1.prepare(sql).bind(...params);
-  const [items, total, manufacturerFacet, categoryFacet] = await d1.batch<Record<string, unknown>>([
-    bind(statements.items),
+  const results = await d1.batch<Record<string, unknown>>([
     bind(statements.total),
     bind(statements.facets.manufacturer),
     bind(statements.facets.category),
+    ...statements.items.map(bind),
   ]);
-  const rows = items!.results as ItemRow[];
-  const totalCount = Number((total!.results[0] as { total: number } | undefined)?.total ?? 0);
-  const facets: FacetCounts[] = [
-    { field: "manufacturer", values: manufacturerFacet!.results as FacetRow[] },
-    { field: "category", values: categoryFacet!.results as FacetRow[] },
-  ];
+  const [total, manufacturerFacet, categoryFacet, ...items] = results;
+  // At most one items statement has rows (src/catalog/search-sql.ts itemsStatements).
+  const rows = items.flatMap((result) => result.results as ItemRow[]);
+  const counted = Number((total!.results[0] as { total: number } | undefined)?.total ?? 0);
+  const bound = statements.countBound;
+  const facet = (field: FacetField, result: D1Result<Record<string, unknown>>): FacetCounts => {
+    const facetRows = result.results as FacetRow[];
+    return {
+      field,
+      values: facetRows.map(({ value, count }) => ({ value, count })),
+      countsRelation: facetRows.some((row) => row.sampled > bound) ? "gte" : "eq",
+    };
+  };
   return {
     items: rows.map((row): CatalogItem => ({ ...row, categories: JSON.parse(row.categories) as string[] })),
-    pagination: paginationOf(page, totalCount, rows.length),
-    facets,
+    pagination: {
+      ...paginationOf(page, Math.min(counted, bound), rows.length),
+      // Past the bound, counting stopped at bound + 1 (beyond the page's end): still right for hasMore.
+      hasMore: page.offset + rows.length < counted,
+      totalRelation: (counted > bound ? "gte" : "eq") as CountRelation,
+    },
+    facets: [facet("manufacturer", manufacturerFacet!), facet("category", categoryFacet!)],
     sort: { sortBy: page.sortBy, sortDirection: page.sortDirection },
   };
 }

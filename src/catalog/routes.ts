@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
+import { appConfig } from "../env";
+import { inBackground } from "../platform/background";
 import { centsToDecimal } from "../platform/money";
 import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../platform/pagination";
 import { envelope } from "../platform/responses";
@@ -11,7 +13,8 @@ import { requireFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
 import { parseKeywords } from "./keywords";
 import { issueQuotes, loadVendorOffers } from "./quotes";
-import { CATALOG_SORT_FIELDS, type CatalogFilters, FACET_FIELDS } from "./search-sql";
+import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch, searchCacheKey } from "./search-cache";
+import { CATALOG_SORT_FIELDS, type CatalogFilters, type CatalogPage, EXACT_COUNT_LIMIT, FACET_FIELDS } from "./search-sql";
 
 const listOf = (values: readonly string[]) => values.join(", ");
 
@@ -81,10 +84,15 @@ const CatalogItemSchema = z
   })
   .openapi("CatalogItem");
 
+const COUNT_RELATION = z.enum(["eq", "gte"]);
+
 const FacetCountsSchema = z
   .object({
     field: z.enum(FACET_FIELDS),
     values: z.array(z.object({ value: z.string(), count: z.number().int() })),
+    countsRelation: COUNT_RELATION.openapi({
+      description: `"eq": exact counts. "gte": more than ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} products are counted, and the counts are those of the first ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} in rank order (each a lower bound)`,
+    }),
   })
   .openapi("CatalogFacetCounts", {
     description:
@@ -93,7 +101,11 @@ const FacetCountsSchema = z
 
 const CatalogSearchResultSchema = z.object({
   items: z.array(CatalogItemSchema),
-  pagination: PaginationSchema,
+  pagination: PaginationSchema.extend({
+    totalRelation: COUNT_RELATION.openapi({
+      description: `"eq": total is exact. "gte": more than total products match (counting stops at ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, or at the page's end if further); hasMore is exact either way`,
+    }),
+  }),
   facets: z.array(FacetCountsSchema),
   sort: z
     .object({ sortBy: z.enum(CATALOG_SORT_FIELDS), sortDirection: z.enum(SORT_DIRECTIONS) })
@@ -152,7 +164,16 @@ const searchRoute = createRoute({
   summary: "Search the catalog by keywords and facets",
   request: jsonBody(CatalogSearchRequestSchema),
   responses: {
-    200: { description: "A page of products", content: { "application/json": { schema: envelopeSchema(CatalogSearchResultSchema) } } },
+    200: {
+      description: "A page of products",
+      headers: {
+        [CACHE_STATUS_HEADER]: {
+          description: "HIT: answered from the edge cache of catalog searches (same catalog version); MISS: searched now",
+          schema: { type: "string", enum: ["HIT", "MISS"] },
+        },
+      },
+      content: { "application/json": { schema: envelopeSchema(CatalogSearchResultSchema) } },
+    },
     ...authenticatedErrorResponses,
   },
 });
@@ -173,6 +194,13 @@ const detailRoute = createRoute({
 });
 
 type FacetSelection = z.infer<typeof FacetFilterSchema>[];
+type CatalogSearchResult = Awaited<ReturnType<typeof searchCatalog>>;
+
+async function cachedOrSearched(catalog: D1Database, versionMaxAge: number, filters: CatalogFilters, page: CatalogPage) {
+  const key = await searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
+  const cached = await readCachedSearch<CatalogSearchResult>(key);
+  return cached ? { key, hit: true, result: cached } : { key, hit: false, result: await searchCatalog(catalog, filters, page) };
+}
 
 /** Values of the same field given in several elements add up; null when the field is not filtered. */
 function facetValues(facets: FacetSelection | null | undefined, field: (typeof FACET_FIELDS)[number]): string[] | null {
@@ -195,12 +223,15 @@ export const catalogRoutes = createRouter()
       sortBy,
       sortDirection: body.pagination?.sortDirection ?? (sortBy === "Relevance" ? "Desc" : "Asc"),
     };
-    // The access check and the search go out side by side (one round trip); a refusal discards the results.
-    const [, result] = await sideBySide([
+    // The access check and the search (edge cache first, then the catalog database) go out side by side: one round
+    // trip. Nothing found is answered, or cached, unless the check passes; a refusal discards it.
+    const [, found] = await sideBySide([
       requireFacilityAccess(database(c.env.DB), principal.tenantId, body.requesterId, body.facilityId),
-      searchCatalog(c.env.DB, filters, page),
+      cachedOrSearched(c.env.CATALOG, appConfig(c.env).CATALOG_VERSION_CACHE_SECONDS, filters, page),
     ]);
-    return c.json(envelope(c, result), 200);
+    if (!found.hit) inBackground(c, cacheSearch(found.key, found.result));
+    c.header(CACHE_STATUS_HEADER, found.hit ? "HIT" : "MISS");
+    return c.json(envelope(c, found.result), 200);
   })
   .openapi(detailRoute, async (c) => {
     const { productId, facilityId, requesterId } = c.req.valid("json");
@@ -209,7 +240,7 @@ export const catalogRoutes = createRouter()
     // Reads side by side (one round trip), then the quotes are written only once access is proven.
     const [, product, offers] = await sideBySide([
       requireFacilityAccess(db, principal.tenantId, requesterId, facilityId),
-      findCatalogProduct(db, productId),
+      findCatalogProduct(database(c.env.CATALOG), productId),
       loadVendorOffers(db, productId),
     ]);
     const quotes = await issueQuotes(

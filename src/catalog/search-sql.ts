@@ -1,5 +1,6 @@
 import type { Page, SortDirection } from "../platform/pagination";
 import { facetNarrowing, type KeywordSearch } from "./keywords";
+import { isPositionedSort, POSITIONS_ARE_CURRENT, type PositionedSort } from "./positions";
 
 /**
  * SQL for POST /catalog/search, built from bound fragments (no input is ever concatenated).
@@ -34,6 +35,18 @@ export interface SqlStatement {
 export const MAX_FACET_VALUES = 100;
 
 /**
+ * Matches scored with bm25() for a relevance order: the first RANK_WINDOW matches in static rank order (rowid, see
+ * catalog-migrations/0001_catalog.sql). Scoring every match costs O(matches): 60 ms for 20,000 at 1M products.
+ */
+export const RANK_WINDOW = 500;
+
+/**
+ * `total` and facet counts are exact up to this many matches (or up to the page's end, if further); beyond it they
+ * count this many and say so (`totalRelation`/`countsRelation` "gte"), as counting every match costs O(matches).
+ */
+export const EXACT_COUNT_LIMIT = 1000;
+
+/**
  * bm25() weights, in products_fts column order: part_number, display_part_number, part_keys, title,
  * description, manufacturer, categories. A hit in a part number outweighs one in running text.
  */
@@ -53,10 +66,9 @@ const hasAnyFilter = (f: CatalogFilters) => f.keywords !== null || f.manufacture
 /**
  * The FTS5 expression for keywords and facets together. The facet phrases narrow the matches inside the
  * full-text index, so only the (few) products of the chosen facets are read from the products table to
- * check the facets exactly. They would also add to bm25(), so a relevance order keeps the keywords alone.
+ * check the facets exactly.
  */
-function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters, ranked: boolean): string {
-  if (ranked) return keywords.match;
+function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters): string {
   const narrowing = [
     filters.manufacturers && facetNarrowing("manufacturer", filters.manufacturers),
     filters.categories && facetNarrowing("categories", filters.categories),
@@ -64,16 +76,32 @@ function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters, ranked:
   return narrowing.length === 0 ? keywords.match : [`(${keywords.match})`, ...narrowing].join(" AND ");
 }
 
-/** The products matching the filters. The FTS5 index drives the join when there are keywords. */
-function candidates(filters: CatalogFilters, ranked = false): Candidates {
+/**
+ * The products matching the filters. The FTS5 index drives the join when there are keywords. `ranked`: bm25() is
+ * read, and it scores every phrase of the MATCH; facet phrases would score products of different facet values
+ * differently, so the MATCH keeps the keywords alone and the narrowed matches come from a second full-text read.
+ */
+function candidates(filters: CatalogFilters, { ranked = false } = {}): Candidates {
   const conditions: string[] = [];
   const params: unknown[] = [];
   let from = "products";
   if (filters.keywords) {
     from = "products_fts JOIN products ON products.rowid = products_fts.rowid";
     conditions.push("products_fts MATCH ?");
-    params.push(fullTextMatch(filters.keywords, filters, ranked));
+    const narrowed = fullTextMatch(filters.keywords, filters);
+    if (ranked && narrowed !== filters.keywords.match) {
+      params.push(filters.keywords.match);
+      conditions.push("products_fts.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)");
+    }
+    params.push(narrowed);
   }
+  conditions.push(...facetConditions(filters, params));
+  return { from, where: conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "", params };
+}
+
+/** The exact facet conditions over `products` (values within a facet OR, facets AND); their values go to `params`. */
+function facetConditions(filters: CatalogFilters, params: unknown[]): string[] {
+  const conditions: string[] = [];
   if (filters.manufacturers) {
     conditions.push("products.manufacturer_id IN (SELECT id FROM manufacturers WHERE name IN (SELECT value FROM json_each(?)))");
     params.push(JSON.stringify(filters.manufacturers));
@@ -87,7 +115,7 @@ function candidates(filters: CatalogFilters, ranked = false): Candidates {
     );
     params.push(JSON.stringify(filters.categories));
   }
-  return { from, where: conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "", params };
+  return conditions;
 }
 
 interface SortTerm {
@@ -96,36 +124,20 @@ interface SortTerm {
   ascending: boolean;
 }
 
-interface SortOrder {
-  terms: SortTerm[];
-  params: unknown[];
-}
-
 /** A total order (id breaks every tie) so that successive offsets never repeat or skip a product. */
-function sortOrder(filters: CatalogFilters, page: CatalogPage): SortOrder {
+function sortTerms(page: CatalogPage): SortTerm[] {
   const asc = page.sortDirection === "Asc";
   const by = (...exprs: string[]) => exprs.map((expr) => ({ expr, ascending: asc }));
   switch (page.sortBy) {
     case "PartNumber":
-      return { terms: by("products.part_number", "products.id"), params: [] };
+      return by("products.part_number", "products.id");
     case "Description":
-      return { terms: by("products.description", "products.id"), params: [] };
+      return by("products.description", "products.id");
     case "Manufacturer":
-      return { terms: by("manufacturers.name", "products.part_number", "products.id"), params: [] };
-    case "Relevance": {
-      // Desc = most relevant first: the exact part number, then bm25 (lower is better), then id.
-      // Without keywords every product is equally relevant and only the id tie-break remains.
-      if (!filters.keywords) return { terms: [{ expr: "products.id", ascending: !asc }], params: [] };
-      const key = filters.keywords.partNumberKey;
-      return {
-        terms: [
-          { expr: `(products.normalized_part_number = ? OR ltrim(products.normalized_part_number, '${LETTERS}') = ?)`, ascending: asc },
-          { expr: BM25, ascending: !asc },
-          { expr: "products.id", ascending: !asc },
-        ],
-        params: [key, key],
-      };
-    }
+      return by("manufacturers.name", "products.part_number", "products.id");
+    case "Relevance":
+      // Without keywords every product is equally relevant: catalog order (id), first first for Desc.
+      return [{ expr: "products.id", ascending: !asc }];
   }
 }
 
@@ -133,87 +145,174 @@ const sortKey = (index: number) => `sort_${index}`;
 const orderBySortKeys = (terms: SortTerm[], table = "") =>
   terms.map((term, index) => `${table}${sortKey(index)} ${term.ascending ? "ASC" : "DESC"}`).join(", ");
 
+const ITEM_COLUMNS =
+  "products.id AS id, products.part_number AS partNumber, products.display_part_number AS displayPartNumber, " +
+  "products.description AS description, manufacturers.name AS oem, products.categories AS categories";
+
+/** The page's products, read by rowid from `page` (with `product_rowid`), in `order`. */
+const readPage = (order: string) =>
+  `SELECT ${ITEM_COLUMNS} FROM page JOIN products ON products.rowid = page.product_rowid ` +
+  `JOIN manufacturers ON manufacturers.id = products.manufacturer_id ORDER BY ${order}`;
+
 /**
- * One page of catalog items (spec 2.4). A late row lookup: the `page` subquery finds the page's rowids
- * by walking only the sort index (or the FTS matches) past the skipped rows, and the wide product
- * columns are read for the page's rows alone. A deep offset then costs index steps, not row reads.
+ * One page of catalog items (spec 2.4), as one or two statements whose rows are the page (the caller concatenates
+ * them: at most one has rows). A late row lookup: the `page` subquery finds the page's rowids by walking only the
+ * sort index, the FTS matches or the precomputed positions, and the wide columns are read for the page alone.
  */
-export function itemsStatement(filters: CatalogFilters, page: CatalogPage): SqlStatement {
-  const c = candidates(filters, page.sortBy === "Relevance");
-  const order = sortOrder(filters, page);
-  const keys = order.terms.map((term, index) => `${term.expr} AS ${sortKey(index)}`).join(", ");
-  const readsManufacturer = order.terms.some((term) => term.expr.startsWith("manufacturers."));
+export function itemsStatements(filters: CatalogFilters, page: CatalogPage): SqlStatement[] {
+  if (page.sortBy === "Relevance" && filters.keywords) return [relevancePage(filters, filters.keywords, page)];
+  if (hasAnyFilter(filters) || !isPositionedSort(page.sortBy)) return [sortedPage(filters, page)];
+  // The whole catalog in a sort order with positions: a range of them while current, the walk otherwise.
+  const stale = { condition: `NOT ${POSITIONS_ARE_CURRENT}`, params: [page.sortBy] };
+  return [positionedPage(page.sortBy, page), sortedPage(filters, page, stale)];
+}
+
+/**
+ * Matches sorted by a column: the sort index is walked past the offset, or, with keywords, every match is read to
+ * sort them (few, once narrowed by keywords and facets). `onlyIf`: a condition for an unfiltered walk to run at all.
+ */
+function sortedPage(filters: CatalogFilters, page: CatalogPage, onlyIf?: { condition: string; params: unknown[] }): SqlStatement {
+  const c = candidates(filters);
+  const terms = sortTerms(page);
+  const keys = terms.map((term, index) => `${term.expr} AS ${sortKey(index)}`).join(", ");
+  const readsManufacturer = terms.some((term) => term.expr.startsWith("manufacturers."));
   const manufacturerJoin = readsManufacturer ? " JOIN manufacturers ON manufacturers.id = products.manufacturer_id" : "";
+  const where = onlyIf && !c.where ? `WHERE ${onlyIf.condition}` : c.where;
   return {
     sql:
-      `WITH page AS MATERIALIZED (SELECT products.rowid AS product_rowid, ${keys} FROM ${c.from}${manufacturerJoin} ${c.where} ` +
-      `ORDER BY ${orderBySortKeys(order.terms)} LIMIT ? OFFSET ?) ` +
-      "SELECT products.id AS id, products.part_number AS partNumber, products.display_part_number AS displayPartNumber, " +
-      "products.description AS description, manufacturers.name AS oem, products.categories AS categories " +
-      "FROM page JOIN products ON products.rowid = page.product_rowid JOIN manufacturers ON manufacturers.id = products.manufacturer_id " +
-      `ORDER BY ${orderBySortKeys(order.terms, "page.")}`,
-    params: [...order.params, ...c.params, page.limit, page.offset],
+      `WITH page AS MATERIALIZED (SELECT products.rowid AS product_rowid, ${keys} FROM ${c.from}${manufacturerJoin} ${where} ` +
+      `ORDER BY ${orderBySortKeys(terms)} LIMIT ? OFFSET ?) ${readPage(orderBySortKeys(terms, "page."))}`,
+    params: [...(onlyIf && !c.where ? onlyIf.params : []), ...c.params, page.limit, page.offset],
   };
 }
 
-/** Number of products matching the filters, as `total`. */
-export function countStatement(filters: CatalogFilters): SqlStatement {
-  if (!hasAnyFilter(filters)) {
-    return { sql: "SELECT COALESCE(SUM(product_count), 0) AS total FROM catalog_manufacturer_counts", params: [] };
-  }
-  if (filters.manufacturers === null && filters.categories === null && filters.keywords) {
-    return { sql: "SELECT COUNT(*) AS total FROM products_fts WHERE products_fts MATCH ?", params: [filters.keywords.match] };
-  }
-  const c = candidates(filters);
-  return { sql: `SELECT COUNT(*) AS total FROM ${c.from} ${c.where}`, params: c.params };
+/** The page as a range of precomputed positions (from the end for Desc); no rows unless they are current. */
+function positionedPage(sortBy: PositionedSort, page: CatalogPage): SqlStatement {
+  const desc = page.sortDirection === "Desc";
+  const last = "(SELECT COALESCE(MAX(position), 0) FROM catalog_positions WHERE sort_by = ?)";
+  const range = desc ? `position > ${last} - ? - ? AND position <= ${last} - ?` : "position > ? AND position <= ? + ?";
+  const params = desc ? [sortBy, page.offset, page.limit, sortBy, page.offset] : [page.offset, page.offset, page.limit];
+  return {
+    sql:
+      `SELECT ${ITEM_COLUMNS} FROM catalog_positions JOIN products ON products.rowid = catalog_positions.product_rowid ` +
+      "JOIN manufacturers ON manufacturers.id = products.manufacturer_id " +
+      `WHERE catalog_positions.sort_by = ? AND ${range} AND ${POSITIONS_ARE_CURRENT} ORDER BY catalog_positions.position ${desc ? "DESC" : "ASC"}`,
+    params: [sortBy, ...params, sortBy],
+  };
 }
 
 /**
- * Counts per value of one facet. The facet's own selection is left out (the other filters apply), so
- * the counts tell a buyer what each alternative would give and several values can be combined.
+ * Relevance (Desc = most relevant first): the product whose part number is the query comes first; then the first
+ * RANK_WINDOW matches in static rank order, by bm25() (lower is better); then the other matches in rank order.
+ * Asc is the exact reverse. The window and the rest are read in rowid order, so LIMIT stops the full-text scan
+ * early: a page costs O(window + offset + limit), not O(matches).
  */
-export function facetStatement(field: FacetField, filters: CatalogFilters): SqlStatement {
+function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: CatalogPage): SqlStatement {
+  const c = candidates(filters, { ranked: true });
+  const facetParams: unknown[] = [];
+  const exactFacets = facetConditions(filters, facetParams)
+    .map((condition) => ` AND ${condition}`)
+    .join("");
+  const desc = page.sortDirection === "Desc";
+  const restLimit = desc ? page.offset + page.limit : -1;
+  const direction = desc ? "ASC" : "DESC";
+  return {
+    sql:
+      "WITH exact AS MATERIALIZED (" +
+      `SELECT products.rowid AS r FROM products WHERE products.normalized_part_number = ?${exactFacets} UNION ` +
+      `SELECT products.rowid FROM products WHERE ltrim(products.normalized_part_number, '${LETTERS}') = ?${exactFacets}), ` +
+      `scored AS MATERIALIZED (SELECT products_fts.rowid AS r, ${BM25} AS score FROM ${c.from} ${c.where} LIMIT ${RANK_WINDOW}), ` +
+      `rest AS MATERIALIZED (SELECT products_fts.rowid AS r FROM ${c.from} ${c.where} ` +
+      `AND products_fts.rowid > (SELECT MAX(r) FROM scored) AND (SELECT COUNT(*) FROM scored) = ${RANK_WINDOW} LIMIT ?), ` +
+      "ranked AS (SELECT r, 0 AS tier, 0.0 AS score FROM exact " +
+      "UNION ALL SELECT r, 1, score FROM scored WHERE r NOT IN (SELECT r FROM exact) " +
+      "UNION ALL SELECT r, 2, 0.0 FROM rest WHERE r NOT IN (SELECT r FROM exact)), " +
+      `page AS MATERIALIZED (SELECT r AS product_rowid, tier, score FROM ranked ORDER BY tier ${direction}, score ${direction}, r ${direction} LIMIT ? OFFSET ?) ` +
+      readPage(`page.tier ${direction}, page.score ${direction}, page.product_rowid ${direction}`),
+    params: [
+      keywords.partNumberKey,
+      ...facetParams,
+      keywords.partNumberKey,
+      ...facetParams,
+      ...c.params,
+      ...c.params,
+      restLimit,
+      page.limit,
+      page.offset,
+    ],
+  };
+}
+
+/** How far counting goes: EXACT_COUNT_LIMIT, or the page's end if further (so `hasMore` is always right). */
+const countBound = (page: CatalogPage) => Math.max(EXACT_COUNT_LIMIT, page.offset + page.limit);
+
+/**
+ * Number of products matching the filters, as `total`: exact up to the count bound, which one more match shows
+ * is passed (the route then reports the bound with totalRelation "gte"). The whole catalog from the counters.
+ */
+export function countStatement(filters: CatalogFilters, page: CatalogPage): SqlStatement {
+  if (!hasAnyFilter(filters)) {
+    return { sql: "SELECT COALESCE(SUM(product_count), 0) AS total FROM catalog_manufacturer_counts", params: [] };
+  }
+  const c = candidates(filters);
+  // Keywords alone are counted in the full-text index, without reading a product.
+  const from = filters.manufacturers === null && filters.categories === null ? "products_fts" : c.from;
+  return { sql: `SELECT COUNT(*) AS total FROM (SELECT 1 FROM ${from} ${c.where} LIMIT ?)`, params: [...c.params, countBound(page) + 1] };
+}
+
+/**
+ * Counts per value of one facet. The facet's own selection is left out (the other filters apply), so the counts
+ * tell a buyer what each alternative would give and several values can be combined. Over the first count-bound
+ * matches (in rank order) when there are more: then every row has `sampled` above the bound, and the counts are
+ * lower bounds (countsRelation "gte").
+ */
+export function facetStatement(field: FacetField, filters: CatalogFilters, page: CatalogPage): SqlStatement {
   const others: CatalogFilters = field === "manufacturer" ? { ...filters, manufacturers: null } : { ...filters, categories: null };
   const tail = `ORDER BY count DESC, value ASC LIMIT ${MAX_FACET_VALUES}`;
   if (!hasAnyFilter(others)) {
     return field === "manufacturer"
       ? {
           sql:
-            "SELECT manufacturers.name AS value, catalog_manufacturer_counts.product_count AS count FROM catalog_manufacturer_counts " +
+            "SELECT manufacturers.name AS value, catalog_manufacturer_counts.product_count AS count, 0 AS sampled FROM catalog_manufacturer_counts " +
             `JOIN manufacturers ON manufacturers.id = catalog_manufacturer_counts.manufacturer_id WHERE catalog_manufacturer_counts.product_count > 0 ${tail}`,
           params: [],
         }
       : {
-          sql: `SELECT category AS value, product_count AS count FROM catalog_category_counts WHERE product_count > 0 ${tail}`,
+          sql: `SELECT category AS value, product_count AS count, 0 AS sampled FROM catalog_category_counts WHERE product_count > 0 ${tail}`,
           params: [],
         };
   }
   const c = candidates(others);
+  const sample = `WITH sample AS MATERIALIZED (SELECT products.id AS product_id, products.manufacturer_id AS manufacturer_id FROM ${c.from} ${c.where} LIMIT ?)`;
+  const sampled = "(SELECT COUNT(*) FROM sample) AS sampled";
   return field === "manufacturer"
     ? {
         sql:
-          `SELECT manufacturers.name AS value, COUNT(*) AS count FROM ${c.from} ` +
-          `JOIN manufacturers ON manufacturers.id = products.manufacturer_id ${c.where} GROUP BY products.manufacturer_id ${tail}`,
-        params: c.params,
+          `${sample} SELECT manufacturers.name AS value, COUNT(*) AS count, ${sampled} FROM sample ` +
+          `JOIN manufacturers ON manufacturers.id = sample.manufacturer_id GROUP BY sample.manufacturer_id ${tail}`,
+        params: [...c.params, countBound(page) + 1],
       }
     : {
         sql:
-          `SELECT product_categories.category AS value, COUNT(*) AS count FROM ${c.from} ` +
-          `JOIN product_categories ON product_categories.product_id = products.id ${c.where} GROUP BY product_categories.category ${tail}`,
-        params: c.params,
+          `${sample} SELECT product_categories.category AS value, COUNT(*) AS count, ${sampled} FROM sample ` +
+          `JOIN product_categories ON product_categories.product_id = sample.product_id GROUP BY product_categories.category ${tail}`,
+        params: [...c.params, countBound(page) + 1],
       };
 }
 
 export interface CatalogSearchStatements {
-  items: SqlStatement;
+  items: SqlStatement[];
   total: SqlStatement;
   facets: Record<FacetField, SqlStatement>;
+  /** Counts above this are lower bounds: the bound is reported with relation "gte". */
+  countBound: number;
 }
 
 export function catalogSearchStatements(filters: CatalogFilters, page: CatalogPage): CatalogSearchStatements {
   return {
-    items: itemsStatement(filters, page),
-    total: countStatement(filters),
-    facets: { manufacturer: facetStatement("manufacturer", filters), category: facetStatement("category", filters) },
+    items: itemsStatements(filters, page),
+    total: countStatement(filters, page),
+    facets: { manufacturer: facetStatement("manufacturer", filters, page), category: facetStatement("category", filters, page) },
+    countBound: countBound(page),
   };
 }

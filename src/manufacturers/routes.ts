@@ -32,5 +32,5 @@ const searchRoute = createRoute({
 
 export const manufacturerRoutes = createRouter().openapi(searchRoute, async (c) => {
   const params = c.req.valid("query");
-  return c.json(envelope(c, await searchManufacturers(database(c.env.DB), params, getPage(params))), 200);
+  return c.json(envelope(c, await searchManufacturers(database(c.env.CATALOG), params, getPage(params))), 200);
 });

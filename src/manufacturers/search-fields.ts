@@ -1,4 +1,4 @@
-import { manufacturers } from "../db/schema";
+import { manufacturers } from "../db/catalog-schema";
 import { defineSearchResource } from "../query/fields";
 
 /** GET /manufacturers/search: the global manufacturer list (not tenant scoped). */

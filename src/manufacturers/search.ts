@@ -1,5 +1,5 @@
+import { manufacturers } from "../db/catalog-schema";
 import type { Database } from "../db/client";
-import { manufacturers } from "../db/schema";
 import { type Page, paginationOf } from "../platform/pagination";
 import { pageWithTotal, planSearch, type SearchRequest } from "../query/search";
 import { manufacturerSearch } from "./search-fields";

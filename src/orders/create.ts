@@ -1,18 +1,9 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { loadLiveQuotes, type QuoteRecord } from "../catalog/quotes";
+import { products } from "../db/catalog-schema";
 import { type Database, database } from "../db/client";
-import {
-  addresses,
-  orderLines,
-  orders,
-  outboxEvents,
-  products,
-  quotes,
-  shippingDocumentLines,
-  shippingDocuments,
-  users,
-} from "../db/schema";
+import { addresses, orderLines, orders, outboxEvents, quotes, shippingDocumentLines, shippingDocuments, users } from "../db/schema";
 import type { Bindings } from "../env";
 import { BusinessRuleError, ProblemError } from "../platform/errors";
 import { centsToDecimal } from "../platform/money";
@@ -46,7 +37,7 @@ export interface OrderCreated {
 export const ORDER_CREATED_EVENT = "order.created";
 export const LINE_STATUS_ORDERED = "Ordered";
 
-type OrderEnv = Pick<Bindings, "DB" | "QUOTES">;
+type OrderEnv = Pick<Bindings, "DB" | "CATALOG" | "QUOTES">;
 type ProductRow = typeof products.$inferSelect;
 type AddressRow = typeof addresses.$inferSelect;
 
@@ -70,7 +61,7 @@ export function readOrderInputs(env: OrderEnv, tenantId: number, command: Create
       command.lines.map((l) => l.priceOptionId),
       now,
     ),
-    loadReferences(db, command),
+    loadReferences(db, database(env.CATALOG), command),
   ]);
 }
 export type OrderInputs = Awaited<ReturnType<typeof readOrderInputs>>;
@@ -97,14 +88,17 @@ export async function createOrder(
   return created;
 }
 
-async function loadReferences(db: Database, command: CreateOrderCommand) {
-  const [requesterRows, addressRows, productRows] = await db.batch([
-    db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.contactId, command.requesterId)),
-    db
-      .select()
-      .from(addresses)
-      .where(inArray(addresses.id, [command.shippingAddressId, command.billingAddressId])),
-    db
+/** The requester's name and the addresses from the transactional database, the products from the catalog's, side by side. */
+async function loadReferences(db: Database, catalog: Database, command: CreateOrderCommand) {
+  const [[requesterRows, addressRows], productRows] = await sideBySide([
+    db.batch([
+      db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.contactId, command.requesterId)),
+      db
+        .select()
+        .from(addresses)
+        .where(inArray(addresses.id, [command.shippingAddressId, command.billingAddressId])),
+    ]),
+    catalog
       .select()
       .from(products)
       .where(inArray(products.id, [...new Set(command.lines.map((l) => l.productId))])),

@@ -33,10 +33,14 @@ export function d1Sessions(
     }
     const writing = isWrite(c.req.method, c.req.path);
     const session = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
-    // Everything below reads c.env.DB: the session stands in for the database for the rest of the request.
-    c.env = { ...c.env, DB: session as unknown as D1Database };
+    // Everything below reads c.env.DB: the session stands in for the database for the rest of the request. The
+    // catalog is written by imports only, never by the API: its reads go to the nearest replica, with no bookmark.
+    const catalog = c.env.CATALOG.withSession("first-unconstrained");
+    c.env = { ...c.env, DB: session as unknown as D1Database, CATALOG: catalog as unknown as D1Database };
     await next();
-    const latest = session.getBookmark();
+    // A request that never read DB (e.g. a catalog-only read) hands the caller's bookmark back, so a chain of
+    // requests that passes it along keeps its read-your-writes guarantee.
+    const latest = session.getBookmark() ?? bookmark;
     if (latest) c.header(BOOKMARK_HEADER, latest);
   };
 }

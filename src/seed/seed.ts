@@ -1,5 +1,5 @@
 import { bulkInsertStatement, type SeedDatabase } from "../db/bulk-insert";
-import { generateOffers, generateProduct, MANUFACTURERS, VENDORS } from "./catalog";
+import { generateOffers, generateProduct, MANUFACTURERS, type ProductRow, VENDORS } from "./catalog";
 import { demoOrders, orderStatements } from "./orders";
 import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
 
@@ -12,17 +12,37 @@ export interface SeedOptions {
   onProgress?: (inserted: number, total: number) => void;
 }
 
-/** Demo tenants, organizations, users, a deterministic catalog and demo orders. Safe to run again. */
-export async function seedDemoData<S>(d1: SeedDatabase<S>, options: SeedOptions = {}): Promise<void> {
-  await d1.batch(organizationStatements(d1));
+/** The two databases: transactional (DB) and catalog (CATALOG), see docs/architecture.md. */
+export interface SeedDatabases<S> {
+  db: SeedDatabase<S>;
+  catalog: SeedDatabase<S>;
+}
+
+/**
+ * Demo tenants, organizations, users and vendors (DB), a deterministic catalog (CATALOG), the vendors' offers on
+ * it (DB) and demo orders. Safe to run again.
+ */
+export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options: SeedOptions = {}): Promise<void> {
+  await db.batch(organizationStatements(db));
+  await catalog.batch([
+    bulkInsertStatement(
+      catalog,
+      "manufacturers",
+      ["id", "name"],
+      MANUFACTURERS.map((m) => [m.id, m.name]),
+    ),
+  ]);
   const total = options.products ?? DEFAULT_PRODUCT_COUNT;
   for (let start = 0; start < total; start += PRODUCTS_PER_BATCH) {
     const end = Math.min(total, start + PRODUCTS_PER_BATCH);
-    await d1.batch(catalogStatements(d1, start, end));
+    const products = Array.from({ length: end - start }, (_, i) => generateProduct(start + i));
+    // One after the other: Miniflare's proxy to local D1 (scripts) does not take concurrent batches reliably.
+    await catalog.batch(catalogStatements(catalog, products));
+    await db.batch([offerStatement(db, start, end)]);
     options.onProgress?.(end, total);
   }
-  const orders = orderStatements(d1, demoOrders(total));
-  if (orders.length) await d1.batch(orders);
+  const orders = orderStatements(db, demoOrders(total));
+  if (orders.length) await db.batch(orders);
 }
 
 function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
@@ -71,12 +91,6 @@ function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
     ),
     bulkInsertStatement(
       d1,
-      "manufacturers",
-      ["id", "name"],
-      MANUFACTURERS.map((m) => [m.id, m.name]),
-    ),
-    bulkInsertStatement(
-      d1,
       "vendors",
       ["id", "name", "return_policy"],
       VENDORS.map((v) => [v.id, v.name, v.returnPolicy]),
@@ -84,13 +98,8 @@ function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
   ];
 }
 
-function catalogStatements<S>(d1: SeedDatabase<S>, start: number, end: number): S[] {
-  const products = [];
-  const offers = [];
-  for (let i = start; i < end; i++) {
-    products.push(generateProduct(i));
-    offers.push(...generateOffers(i));
-  }
+/** Products in catalog order: their rowids are the static search rank (catalog-migrations/0001_catalog.sql). */
+function catalogStatements<S>(d1: SeedDatabase<S>, products: readonly ProductRow[]): S[] {
   return [
     bulkInsertStatement(
       d1,
@@ -113,21 +122,26 @@ function catalogStatements<S>(d1: SeedDatabase<S>, start: number, end: number): 
       ["category", "product_id"],
       products.flatMap((p) => p.categories.map((c) => [c, p.id])),
     ),
-    bulkInsertStatement(
-      d1,
-      "vendor_offers",
-      ["id", "product_id", "vendor_id", "condition", "purchase_choice", "warranty", "price_cents", "lead_time_days", "custom_fields"],
-      offers.map((o) => [
-        o.id,
-        o.productId,
-        o.vendorId,
-        o.condition,
-        o.purchaseChoice,
-        o.warranty,
-        o.priceCents,
-        o.leadTimeDays,
-        JSON.stringify(o.customFields),
-      ]),
-    ),
   ];
+}
+
+function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {
+  const offers = [];
+  for (let i = start; i < end; i++) offers.push(...generateOffers(i));
+  return bulkInsertStatement(
+    d1,
+    "vendor_offers",
+    ["id", "product_id", "vendor_id", "condition", "purchase_choice", "warranty", "price_cents", "lead_time_days", "custom_fields"],
+    offers.map((o) => [
+      o.id,
+      o.productId,
+      o.vendorId,
+      o.condition,
+      o.purchaseChoice,
+      o.warranty,
+      o.priceCents,
+      o.leadTimeDays,
+      JSON.stringify(o.customFields),
+    ]),
+  );
 }

@@ -29,12 +29,12 @@ const FIXTURES: Fixture[] = Array.from({ length: 36 }, (_, i) => ({
 
 beforeAll(async () => {
   const manufacturerIds = new Map(MANUFACTURERS.map((name, i) => [name, 9000 + i]));
-  await env.DB.batch([
+  await env.CATALOG.batch([
     ...MANUFACTURERS.map((name) =>
-      env.DB.prepare("INSERT INTO manufacturers (id, name) VALUES (?, ?)").bind(manufacturerIds.get(name), name),
+      env.CATALOG.prepare("INSERT INTO manufacturers (id, name) VALUES (?, ?)").bind(manufacturerIds.get(name), name),
     ),
     ...FIXTURES.flatMap((p) => [
-      env.DB.prepare(
+      env.CATALOG.prepare(
         "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       ).bind(
         p.id,
@@ -47,7 +47,7 @@ beforeAll(async () => {
         JSON.stringify(p.categories),
       ),
       ...p.categories.map((category) =>
-        env.DB.prepare("INSERT INTO product_categories (product_id, category) VALUES (?, ?)").bind(p.id, category),
+        env.CATALOG.prepare("INSERT INTO product_categories (product_id, category) VALUES (?, ?)").bind(p.id, category),
       ),
     ]),
   ]);

@@ -1,7 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { parseKeywords } from "../../src/catalog/keywords";
-import { CATALOG_SORT_FIELDS, type CatalogFilters, catalogSearchStatements, type SqlStatement } from "../../src/catalog/search-sql";
+import {
+  CATALOG_SORT_FIELDS,
+  type CatalogFilters,
+  catalogSearchStatements,
+  RANK_WINDOW,
+  type SqlStatement,
+} from "../../src/catalog/search-sql";
 import { SORT_DIRECTIONS } from "../../src/platform/pagination";
 
 /**
@@ -16,7 +22,7 @@ interface PlanStep {
 }
 
 async function planSteps({ sql, params }: SqlStatement): Promise<PlanStep[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+  const { results } = await env.CATALOG.prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...params)
     .all<PlanStep>();
   return results;
@@ -100,7 +106,7 @@ describe("catalog search query plans", () => {
   it.each(cases)("$name: page, count and facet statements use indexes", async ({ filters, page }) => {
     const statements = catalogSearchStatements(filters, page);
     for (const [label, statement] of [
-      ["items", statements.items],
+      ...statements.items.map((items) => ["items", items] as const),
       ["total", statements.total],
       ["manufacturer facet", statements.facets.manufacturer],
       ["category facet", statements.facets.category],
@@ -108,7 +114,7 @@ describe("catalog search query plans", () => {
       const steps = await planSteps(statement);
       expect(fullScans(steps, label === "items"), `${label}: ${steps.map((s) => s.detail).join(" | ")}`).toEqual([]);
       // The statement also runs (the plan is of a valid query).
-      await env.DB.prepare(statement.sql)
+      await env.CATALOG.prepare(statement.sql)
         .bind(...statement.params)
         .all();
     }
@@ -116,23 +122,28 @@ describe("catalog search query plans", () => {
 
   it("keyword searches start from the full-text index", async () => {
     const statements = catalogSearchStatements(FILTERS.keywords!, { limit: 50, offset: 0, sortBy: "Relevance", sortDirection: "Desc" });
-    for (const statement of [statements.items, statements.total]) {
-      const firstRead = (await plan(statement)).find((step) => /^(SCAN|SEARCH) /.test(step));
-      expect(firstRead).toMatch(/^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/);
+    // The page first looks the query up as an exact part number (two index searches), then reads the full-text index.
+    for (const statement of [...statements.items, statements.total]) {
+      const reads = (await plan(statement)).filter((step) => /^(SCAN|SEARCH) products/.test(step));
+      expect(
+        reads.find((step) => !/^SEARCH products USING COVERING INDEX products_(normalized|unprefixed)_part_number/.test(step)),
+      ).toMatch(/^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/);
     }
   });
 
   it("an unfiltered listing reads the sort index in order, without sorting the catalog", async () => {
     for (const sortBy of CATALOG_SORT_FIELDS) {
-      const steps = await plan(catalogSearchStatements(none, { limit: 50, offset: 0, sortBy, sortDirection: "Desc" }).items);
-      expect(steps.join(" | ")).not.toContain("TEMP B-TREE");
+      for (const items of catalogSearchStatements(none, { limit: 50, offset: 0, sortBy, sortDirection: "Desc" }).items) {
+        expect((await plan(items)).join(" | ")).not.toContain("TEMP B-TREE");
+      }
     }
   });
 
   it("a deep page walks a covering index past the skipped rows and reads product rows for the page only", async () => {
     for (const sortBy of CATALOG_SORT_FIELDS) {
       for (const sortDirection of SORT_DIRECTIONS) {
-        const steps = await planSteps(catalogSearchStatements(none, { limit: 50, offset: 90_000, sortBy, sortDirection }).items);
+        // The last statement walks the sort index (the fallback while positions are not current).
+        const steps = await planSteps(catalogSearchStatements(none, { limit: 50, offset: 90_000, sortBy, sortDirection }).items.at(-1)!);
         const byId = new Map(steps.map((step) => [step.id, step]));
         const readsOfProducts = steps.filter((step) => / products /.test(`${step.detail} `));
         const inPage = readsOfProducts.filter((step) => scopeOf(step, byId) !== 0).map((step) => step.detail);
@@ -143,5 +154,38 @@ describe("catalog search query plans", () => {
         expect(outside, where).toEqual(["SEARCH products USING INTEGER PRIMARY KEY (rowid=?)"]);
       }
     }
+  });
+
+  it("with current positions, a deep page of the whole catalog is a range of them: no walk past the skipped rows", async () => {
+    for (const sortBy of ["PartNumber", "Description", "Manufacturer"] as const) {
+      for (const sortDirection of SORT_DIRECTIONS) {
+        const [positioned] = catalogSearchStatements(none, { limit: 50, offset: 90_000, sortBy, sortDirection }).items;
+        const details = await plan(positioned!);
+        const where = `${sortBy} ${sortDirection}: ${details.join(" | ")}`;
+        expect(
+          details.some((d) => /SEARCH catalog_positions USING PRIMARY KEY \(sort_by=\? AND position>\? AND position<\?\)/.test(d)),
+          where,
+        ).toBe(true);
+        expect(
+          details.some((d) => /^SCAN products/.test(d)),
+          where,
+        ).toBe(false);
+      }
+    }
+  });
+
+  it("relevance scores a bounded window: the full-text reads have a LIMIT, and no statement sorts every match", async () => {
+    const [items] = catalogSearchStatements(FILTERS.keywords!, { limit: 50, offset: 0, sortBy: "Relevance", sortDirection: "Desc" }).items;
+    expect(items!.sql).toContain(`LIMIT ${RANK_WINDOW}`);
+    const details = await plan(items!);
+    expect(details.filter((d) => /^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/.test(d)).length, details.join(" | ")).toBe(2);
+    expect(
+      details.some((d) => /^SEARCH products USING (COVERING )?INDEX products_normalized_part_number/.test(d)),
+      details.join(" | "),
+    ).toBe(true);
+    expect(
+      details.some((d) => /^SEARCH products USING (COVERING )?INDEX products_unprefixed_part_number/.test(d)),
+      details.join(" | "),
+    ).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ describe("POST /catalog/search: keywords", () => {
     expect(res.status).toBe(200);
     const body = await res.json<any>();
     expect(body).toMatchObject({ success: true, correlationId: expect.any(String), timestamp: expect.any(String) });
-    expect(body.data.pagination).toEqual({ total: DEMO_PRODUCT_COUNT, limit: 50, offset: 0, hasMore: true });
+    expect(body.data.pagination).toEqual({ total: DEMO_PRODUCT_COUNT, limit: 50, offset: 0, hasMore: true, totalRelation: "eq" });
     expect(body.data.sort).toEqual({ sortBy: "PartNumber", sortDirection: "Asc" });
     expect(body.data.items).toHaveLength(50);
     expect(Object.keys(body.data.items[0]).sort()).toEqual(["categories", "description", "displayPartNumber", "id", "oem", "partNumber"]);
@@ -67,7 +67,7 @@ describe("POST /catalog/search: keywords", () => {
   it("a query that matches nothing returns an empty page", async () => {
     const result = await search({ filters: { query: "zzzqqq" } });
     expect(result.items).toEqual([]);
-    expect(result.pagination).toEqual({ total: 0, limit: 50, offset: 0, hasMore: false });
+    expect(result.pagination).toEqual({ total: 0, limit: 50, offset: 0, hasMore: false, totalRelation: "eq" });
   });
 
   it("FTS5 syntax in the query is taken as plain text, never as operators", async () => {
@@ -252,7 +252,7 @@ describe("POST /catalog/search: pagination (spec 4.16)", () => {
   it("an offset beyond the end gives an empty page with the total", async () => {
     const result = await search({ pagination: { offset: 5000 } });
     expect(result.items).toEqual([]);
-    expect(result.pagination).toEqual({ total: DEMO_PRODUCT_COUNT, limit: 50, offset: 5000, hasMore: false });
+    expect(result.pagination).toEqual({ total: DEMO_PRODUCT_COUNT, limit: 50, offset: 5000, hasMore: false, totalRelation: "eq" });
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import * as catalogSchema from "../../src/db/catalog-schema";
 import * as schema from "../../src/db/schema";
 
 /**
@@ -15,21 +16,38 @@ interface ColumnInfo {
   pk: number;
 }
 
-const tables: SQLiteTable[] = Object.values(schema as Record<string, unknown>).filter(
-  (value): value is SQLiteTable => value instanceof SQLiteTable,
-);
+const tablesOf = (module: Record<string, unknown>): SQLiteTable[] =>
+  Object.values(module).filter((value): value is SQLiteTable => value instanceof SQLiteTable);
+const tables = tablesOf(schema);
+const catalogTables = tablesOf(catalogSchema);
+/** Each drizzle table with the database its migrations create it in. */
+const placed: [SQLiteTable, D1Database][] = [
+  ...tables.map((table): [SQLiteTable, D1Database] => [table, env.DB]),
+  ...catalogTables.map((table): [SQLiteTable, D1Database] => [table, env.CATALOG]),
+];
 
 const normalizedType = (type: string) => type.toLowerCase().replace(/\(.*\)$/, "");
 
 describe("drizzle schema vs the migrated database", () => {
-  it("covers the tables of the schema module", () => {
-    expect(tables.length).toBeGreaterThanOrEqual(20);
+  it("covers the tables of both schema modules", () => {
+    expect(tables.length).toBeGreaterThanOrEqual(16);
+    expect(catalogTables.length).toBeGreaterThanOrEqual(6);
   });
 
-  for (const table of tables) {
+  it("each table lives in one database only: the catalog's are gone from the transactional one, and back", async () => {
+    const names = async (d1: D1Database) =>
+      new Set((await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>()).results.map((r) => r.name));
+    const [inDb, inCatalog] = await Promise.all([names(env.DB), names(env.CATALOG)]);
+    for (const table of catalogTables) expect(inDb.has(getTableConfig(table).name), getTableConfig(table).name).toBe(false);
+    for (const table of tables) expect(inCatalog.has(getTableConfig(table).name), getTableConfig(table).name).toBe(false);
+    expect(inDb.has("products_fts")).toBe(false);
+    expect(inCatalog.has("products_fts")).toBe(true);
+  });
+
+  for (const [table, d1] of placed) {
     const config = getTableConfig(table);
     it(`${config.name}: the same columns, types, NOT NULL and primary key`, async () => {
-      const { results } = await env.DB.prepare(`PRAGMA table_info("${config.name}")`).all<ColumnInfo>();
+      const { results } = await d1.prepare(`PRAGMA table_info("${config.name}")`).all<ColumnInfo>();
       expect(results.length, `table ${config.name} exists`).toBeGreaterThan(0);
       const compositeKey = new Set(config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name)));
       // A primary key column counts as NOT NULL on both sides (SQLite reports notnull = 0 for INTEGER PRIMARY KEY).

@@ -61,10 +61,10 @@ describe("GET /manufacturers/search: LIKE wildcards in ~ are literal", () => {
   ];
 
   beforeAll(async () => {
-    await env.DB.batch(extra.map((m) => env.DB.prepare("insert into manufacturers (id, name) values (?, ?)").bind(m.id, m.name)));
+    await env.CATALOG.batch(extra.map((m) => env.CATALOG.prepare("insert into manufacturers (id, name) values (?, ?)").bind(m.id, m.name)));
   });
   afterAll(async () => {
-    await env.DB.prepare("delete from manufacturers where id >= 9001").run();
+    await env.CATALOG.prepare("delete from manufacturers where id >= 9001").run();
   });
 
   it("escapes %", async () => {
@@ -87,10 +87,10 @@ describe("GET /manufacturers/search: ~ operands of any length the limits allow (
   const longName = "Consolidated Biomedical Replacement Parts And Service Company Of North America";
 
   beforeAll(async () => {
-    await env.DB.prepare("insert into manufacturers (id, name) values (9101, ?)").bind(longName).run();
+    await env.CATALOG.prepare("insert into manufacturers (id, name) values (9101, ?)").bind(longName).run();
   });
   afterAll(async () => {
-    await env.DB.prepare("delete from manufacturers where id = 9101").run();
+    await env.CATALOG.prepare("delete from manufacturers where id = 9101").run();
   });
 
   it("finds a 70-byte substring and answers 200 with nothing for a long one that matches nothing", async () => {

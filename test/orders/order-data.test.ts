@@ -26,10 +26,24 @@ describe("demo orders in the seed", () => {
       usedQuotes: DEMO.flatMap((o) => o.lines).length,
     };
     expect(await counts()).toEqual(expected);
-    await seedDemoData(env.DB, { products: 600 });
+    await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: 600 });
     expect(await counts()).toEqual(expected);
     const { results: violations } = await env.DB.prepare("pragma foreign_key_check").all();
     expect(violations).toEqual([]);
+  });
+
+  it("refer only to products of the catalog database (no foreign key crosses the two databases)", async () => {
+    const referenced = async (sql: string) => (await env.DB.prepare(sql).all<{ id: string }>()).results.map((r) => r.id);
+    const ids = new Set([
+      ...(await referenced("SELECT DISTINCT product_id AS id FROM vendor_offers")),
+      ...(await referenced("SELECT DISTINCT product_id AS id FROM quotes")),
+      ...(await referenced("SELECT DISTINCT product_id AS id FROM order_lines")),
+    ]);
+    expect(ids.size).toBeGreaterThan(100);
+    const { results } = await env.CATALOG.prepare("SELECT COUNT(*) AS n FROM products WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify([...ids]))
+      .all<{ n: number }>();
+    expect(results[0]!.n).toBe(ids.size);
   });
 
   it("cover tenants 1 and 2 with several users, statuses, shipping methods and totals", () => {

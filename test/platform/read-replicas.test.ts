@@ -41,12 +41,23 @@ async function sessionsOf(path: string, init: RequestInit & { token: string }): 
 describe("D1 read replication: sessions and X-Session-Bookmark", () => {
   it("every customer API answer carries the session's bookmark, as documented", async () => {
     const token = await tokenFor(TENANT_A);
-    for (const path of ["/users/lookup?userId=1", "/orders/search", "/manufacturers/search"]) {
+    for (const path of ["/users/lookup?userId=1", "/orders/search", "/events"]) {
       const res = await call(token, path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get(BOOKMARK_HEADER), path).toMatch(/\S/);
       await expectMatchesContract(res, "GET", path);
     }
+  });
+
+  it("a catalog-only read (manufacturers) never touches DB: it hands back the bookmark it was sent, if any", async () => {
+    const token = await tokenFor(TENANT_A);
+    const bookmark = (await call(token, "/orders/search")).headers.get(BOOKMARK_HEADER)!;
+    const plain = await call(token, "/manufacturers/search");
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get(BOOKMARK_HEADER)).toBeNull();
+    const chained = await call(token, "/manufacturers/search", { headers: { [BOOKMARK_HEADER]: bookmark } });
+    expect(chained.status).toBe(200);
+    expect(chained.headers.get(BOOKMARK_HEADER)).toBe(bookmark);
   });
 
   it("reads start on any replica, writes on the primary, and a bookmark sent back is the session's constraint", async () => {

@@ -2,31 +2,34 @@ import { env } from "cloudflare:test";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { manufacturers } from "../../src/db/catalog-schema";
 import { database } from "../../src/db/client";
-import { manufacturers, orders, users } from "../../src/db/schema";
+import { orders, users } from "../../src/db/schema";
 import { manufacturerSearch } from "../../src/manufacturers/search-fields";
 import { orderSearch } from "../../src/orders/search-fields";
 import type { SearchResource } from "../../src/query/fields";
 import { planSearch } from "../../src/query/search";
 import { userSearch } from "../../src/users/search-fields";
 
-const cases: [SearchResource, SQLiteTable, SQLiteColumn | null][] = [
-  [orderSearch, orders, orders.tenantId],
-  [userSearch, users, users.tenantId],
-  [manufacturerSearch, manufacturers, null],
+/** Each resource with its table, its tenant column (null: global) and the database it lives in. */
+const cases: [SearchResource, SQLiteTable, SQLiteColumn | null, "DB" | "CATALOG"][] = [
+  [orderSearch, orders, orders.tenantId, "DB"],
+  [userSearch, users, users.tenantId, "DB"],
+  [manufacturerSearch, manufacturers, null, "CATALOG"],
 ];
 
 async function queryPlan(
   resource: SearchResource,
   table: SQLiteTable,
   tenantColumn: SQLiteColumn | null,
+  binding: "DB" | "CATALOG",
   sortBy: string,
   sortDir: "Asc" | "Desc",
   q = "",
 ) {
   const plan = planSearch(resource, { q, sortBy, sortDir });
   const where: SQL | undefined = tenantColumn ? and(eq(tenantColumn, 1), plan.filter) : plan.filter;
-  const query = database(env.DB)
+  const query = database(env[binding])
     .select()
     .from(table)
     .where(where)
@@ -34,7 +37,8 @@ async function queryPlan(
     .limit(50)
     .offset(0)
     .toSQL();
-  const { results } = await env.DB.prepare(`explain query plan ${query.sql}`)
+  const { results } = await env[binding]
+    .prepare(`explain query plan ${query.sql}`)
     .bind(...query.params)
     .all<{ detail: string }>();
   return results.map((row) => row.detail);
@@ -43,10 +47,10 @@ async function queryPlan(
 describe("search query plans (migration 0005)", () => {
   // The global manufacturer list has no tenant filter, so walking an index (or the rowid) in order is the plan.
   it("reads every sortable field in index order: tenant-scoped searches never scan the table, nothing needs a sort step", async () => {
-    for (const [resource, table, tenantColumn] of cases) {
+    for (const [resource, table, tenantColumn, binding] of cases) {
       for (const field of resource.fields.filter((f) => f.sortable)) {
         for (const direction of ["Asc", "Desc"] as const) {
-          const details = await queryPlan(resource, table, tenantColumn, field.name, direction);
+          const details = await queryPlan(resource, table, tenantColumn, binding, field.name, direction);
           const label = `${resource.name} sortBy=${field.name} ${direction}: ${details.join(" / ")}`;
           if (tenantColumn)
             expect(
@@ -63,12 +67,12 @@ describe("search query plans (migration 0005)", () => {
   });
 
   it("filters on related rows through their indexes", async () => {
-    const details = await queryPlan(userSearch, users, users.tenantId, "lastName", "Asc", 'companyName~"mary" AND customerId:101');
+    const details = await queryPlan(userSearch, users, users.tenantId, "DB", "lastName", "Asc", 'companyName~"mary" AND customerId:101');
     expect(
       details.filter((d) => d.includes("user_companies")).every((d) => d.startsWith("SEARCH")),
       details.join(" / "),
     ).toBe(true);
-    const orderDetails = await queryPlan(orderSearch, orders, orders.tenantId, "orderDate", "Desc", 'partNumber:"SH305894B"');
+    const orderDetails = await queryPlan(orderSearch, orders, orders.tenantId, "DB", "orderDate", "Desc", 'partNumber:"SH305894B"');
     expect(
       orderDetails.some((d) => /^SCAN order_lines/.test(d)),
       orderDetails.join(" / "),

@@ -5,8 +5,8 @@ import { forgetCachedTokens } from "../helpers/api";
 
 /**
  * Runs before each test file. Test files share one Worker per vitest worker (`isolate: false`, which saves a
- * workerd start per file), so D1 is reset here: every table is dropped, then the schema comes from
- * migrations/ and the deterministic demo data set is seeded. Each file starts from the same database.
+ * workerd start per file), so both D1 databases are reset here: every table is dropped, then the schemas come
+ * from migrations/ (DB) and catalog-migrations/ (CATALOG), and the deterministic demo data set is seeded. Each file starts from the same database.
  */
 async function dropEverything(db: D1Database): Promise<void> {
   const { results } = await db
@@ -21,6 +21,6 @@ async function dropEverything(db: D1Database): Promise<void> {
 
 forgetCachedTokens();
 clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
-await dropEverything(env.DB);
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await seedDemoData(env.DB, { products: DEFAULT_PRODUCT_COUNT });
+await Promise.all([dropEverything(env.DB), dropEverything(env.CATALOG)]);
+await Promise.all([applyD1Migrations(env.DB, env.TEST_MIGRATIONS), applyD1Migrations(env.CATALOG, env.TEST_CATALOG_MIGRATIONS)]);
+await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });

@@ -1,0 +1,66 @@
+import type { CatalogFilters, CatalogPage } from "./search-sql";
+
+/**
+ * Edge cache of catalog search results (the Cache API of the data center that serves the request). The catalog is
+ * the same for every buyer, so one cached result serves every tenant, and only after that tenant's access check
+ * passed (src/catalog/routes.ts). Entries are keyed by the normalized search and the catalog version
+ * (catalog-migrations/0001_catalog.sql): any change to the catalog makes a new key, and old entries age out.
+ */
+export const CACHE_STATUS_HEADER = "X-Cache";
+
+/** How long an entry may live at the edge; a catalog change retires it sooner (a new version, a new key). */
+const ENTRY_MAX_AGE_SECONDS = 3600;
+
+/** The isolate's memory of the catalog version, so that a cache hit costs no database round trip. */
+let remembered: { version: string; until: number } | undefined;
+
+/**
+ * The current catalog version, read from the catalog database at most once per `maxAgeSeconds` per isolate: a
+ * catalog change shows in search results within that delay (CATALOG_VERSION_CACHE_SECONDS; 0 reads it every time).
+ */
+export async function catalogVersion(catalog: D1Database, maxAgeSeconds: number, now = Date.now()): Promise<string> {
+  if (remembered && now < remembered.until) return remembered.version;
+  const row = await catalog.prepare("SELECT version FROM catalog_version WHERE id = 1").first<{ version: string }>();
+  const version = row?.version ?? "none";
+  remembered = { version, until: now + maxAgeSeconds * 1000 };
+  return version;
+}
+
+/** Forgets the remembered version (tests that change the catalog and must see it at once). */
+export const forgetCatalogVersion = () => {
+  remembered = undefined;
+};
+
+/**
+ * The cache key: everything the SQL of a search depends on (the parsed keywords, the facet values as a set, the
+ * page and the order) and the catalog version, hashed into a URL on a host that is never fetched.
+ */
+export async function searchCacheKey(version: string, filters: CatalogFilters, page: CatalogPage): Promise<Request> {
+  const normalized = JSON.stringify([
+    filters.keywords?.match ?? null,
+    filters.keywords?.partNumberKey ?? null,
+    filters.manufacturers ? [...filters.manufacturers].sort() : null,
+    filters.categories ? [...filters.categories].sort() : null,
+    page.limit,
+    page.offset,
+    page.sortBy,
+    page.sortDirection,
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(normalized));
+  const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return new Request(`https://catalog-search.cache.medparts.internal/v/${version}/${hash}`);
+}
+
+export async function readCachedSearch<T>(key: Request): Promise<T | undefined> {
+  const hit = await caches.default.match(key);
+  return hit ? ((await hit.json()) as T) : undefined;
+}
+
+export function cacheSearch(key: Request, result: unknown): Promise<void> {
+  return caches.default.put(
+    key,
+    new Response(JSON.stringify(result), {
+      headers: { "Content-Type": "application/json", "Cache-Control": `public, max-age=${ENTRY_MAX_AGE_SECONDS}` },
+    }),
+  );
+}

@@ -1,0 +1,53 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// The catalog database (binding CATALOG). Mirrors catalog-migrations/*.sql, as src/db/schema.ts mirrors migrations/.
+
+export const manufacturers = sqliteTable("manufacturers", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: text("id").primaryKey(),
+    partNumber: text("part_number").notNull(),
+    displayPartNumber: text("display_part_number").notNull(),
+    normalizedPartNumber: text("normalized_part_number").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    manufacturerId: integer("manufacturer_id").notNull(),
+    categories: text("categories", { mode: "json" }).$type<string[]>().notNull(),
+  },
+  // Sort-order indexes of migrations/0003; the full-text index products_fts (FTS5, kept in sync by
+  // triggers) is queried with bound SQL in src/catalog/search-sql.ts, drizzle has no FTS5 support.
+  (t) => [
+    index("products_normalized_part_number").on(t.normalizedPartNumber),
+    index("products_part_number_id").on(t.partNumber, t.id),
+    index("products_description_id").on(t.description, t.id),
+    index("products_manufacturer_part_number_id").on(t.manufacturerId, t.partNumber, t.id),
+  ],
+);
+
+/** Whole-catalog facet counts, maintained by triggers (migrations/0003). */
+export const catalogManufacturerCounts = sqliteTable("catalog_manufacturer_counts", {
+  manufacturerId: integer("manufacturer_id").primaryKey(),
+  productCount: integer("product_count").notNull(),
+});
+
+export const catalogCategoryCounts = sqliteTable("catalog_category_counts", {
+  category: text("category").primaryKey(),
+  productCount: integer("product_count").notNull(),
+});
+
+export const productCategories = sqliteTable(
+  "product_categories",
+  { category: text("category").notNull(), productId: text("product_id").notNull() },
+  (t) => [primaryKey({ columns: [t.category, t.productId] })],
+);
+
+/** A new random token on every change to what a search can return (triggers of catalog-migrations/0001). */
+export const catalogVersion = sqliteTable("catalog_version", {
+  id: integer("id").primaryKey(),
+  version: text("version").notNull(),
+});

@@ -1,0 +1,89 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { CACHE_STATUS_HEADER, catalogVersion, forgetCatalogVersion } from "../../src/catalog/search-cache";
+import { expectProblem, json, TENANT_B, tokenFor } from "../helpers/api";
+import { type SearchBody, searchRaw } from "../helpers/catalog";
+
+/** A page size no other test uses, so that each test starts with an empty cache entry of its own. */
+const freshLimit = () => 1000 + Math.floor(Math.random() * 9000);
+
+async function searched(body: SearchBody, token?: string) {
+  const res = await searchRaw(body, token);
+  expect(res.status).toBe(200);
+  return { cache: res.headers.get(CACHE_STATUS_HEADER), data: (await json(res)).data };
+}
+
+describe("edge cache of catalog searches", () => {
+  it("the first search is a MISS, the same search again a HIT with the same answer", async () => {
+    const body = { filters: { query: "sensor" }, pagination: { limit: freshLimit() } };
+    const first = await searched(body);
+    expect(first.cache).toBe("MISS");
+    expect(first.data.items.length).toBeGreaterThan(0);
+    const second = await searched(body);
+    expect(second.cache).toBe("HIT");
+    expect(second.data).toEqual(first.data);
+  });
+
+  it("requests that mean the same search share an entry; another page, order or facet is another entry", async () => {
+    const limit = freshLimit();
+    const facets = (values: string[]) => [{ field: "manufacturer", values }];
+    expect((await searched({ filters: { query: "Battery Pack", facets: facets(["Baxter", "BD"]) }, pagination: { limit } })).cache).toBe(
+      "MISS",
+    );
+    // Same words (case and punctuation do not matter to the search), same facet values in another order.
+    expect((await searched({ filters: { query: " battery--pack ", facets: facets(["BD", "Baxter"]) }, pagination: { limit } })).cache).toBe(
+      "HIT",
+    );
+    for (const other of [
+      { filters: { query: "battery pack", facets: facets(["BD", "Baxter"]) }, pagination: { limit, offset: 1 } },
+      { filters: { query: "battery pack", facets: facets(["BD", "Baxter"]) }, pagination: { limit, sortBy: "PartNumber" } },
+      { filters: { query: "battery pack", facets: facets(["BD"]) }, pagination: { limit } },
+      { filters: { query: "battery", facets: facets(["BD", "Baxter"]) }, pagination: { limit } },
+    ]) {
+      expect((await searched(other)).cache, JSON.stringify(other)).toBe("MISS");
+    }
+  });
+
+  it("a cached answer is never served past the access check: a requester without access is still 403", async () => {
+    const body = { filters: { query: "cable" }, pagination: { limit: freshLimit() } };
+    await searched(body);
+    expect((await searched(body)).cache).toBe("HIT");
+    const denied = await searchRaw({ ...body, requesterId: 50004, facilityId: 1001 });
+    await expectProblem(denied, 403);
+    expect(denied.headers.get(CACHE_STATUS_HEADER)).toBeNull();
+  });
+
+  it("the catalog is the same for every buyer: another tenant's search, after its own access check, uses the entry", async () => {
+    const body = { filters: { query: "module" }, pagination: { limit: freshLimit() } };
+    const first = await searched(body);
+    const tenantB = await searched({ ...body, requesterId: 60001, facilityId: 2001 }, await tokenFor(TENANT_B));
+    expect(tenantB.cache).toBe("HIT");
+    expect(tenantB.data).toEqual(first.data);
+  });
+
+  it("a catalog change makes a new version: the next search is a MISS and shows the change", async () => {
+    const body = { filters: { query: "zebra" }, pagination: { limit: freshLimit() } };
+    expect((await searched(body)).data.items).toEqual([]);
+    expect((await searched(body)).cache).toBe("HIT");
+    await env.CATALOG.prepare("UPDATE products SET description = description || ' zebra' WHERE id = 'MP-0000007'").run();
+    try {
+      const after = await searched(body);
+      expect(after.cache).toBe("MISS");
+      expect(after.data.items.map((i: { id: string }) => i.id)).toEqual(["MP-0000007"]);
+    } finally {
+      await env.CATALOG.prepare("UPDATE products SET description = replace(description, ' zebra', '') WHERE id = 'MP-0000007'").run();
+    }
+  });
+
+  it("an isolate rereads the catalog version only after its max age (CATALOG_VERSION_CACHE_SECONDS)", async () => {
+    forgetCatalogVersion();
+    const start = Date.now();
+    const before = await catalogVersion(env.CATALOG, 5, start);
+    await env.CATALOG.prepare("UPDATE manufacturers SET name = name WHERE id = 1").run();
+    expect(await catalogVersion(env.CATALOG, 5, start + 4_000)).toBe(before);
+    const after = await catalogVersion(env.CATALOG, 5, start + 5_000);
+    expect(after).not.toBe(before);
+    expect(after).toMatch(/^[0-9a-f]{24}$/);
+    forgetCatalogVersion();
+  });
+});
