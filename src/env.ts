@@ -30,6 +30,8 @@ const ConfigSchema = z.object({
   MAX_BODY_BYTES: positiveNumber(1024 * 1024),
   /** How long an isolate trusts that an API client is enabled (the delay before disabling a client takes effect). */
   CLIENT_STATUS_CACHE_SECONDS: nonNegativeNumber(30),
+  /** How long an isolate trusts a granted facility access for catalog search (the delay before a revocation shows). */
+  ACCESS_CACHE_SECONDS: nonNegativeNumber(30),
   /** How long an isolate trusts the catalog version that keys cached searches (the delay before a change shows). */
   CATALOG_VERSION_CACHE_SECONDS: nonNegativeNumber(5),
 });

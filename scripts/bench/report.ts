@@ -111,6 +111,17 @@ export function toMarkdown(report: BenchReport): string {
             .join(" | ")} |`,
       ),
     );
+    lines.push(
+      "",
+      "Share of the bare Worker at the same connections, same run:",
+      "",
+      ...report.scale.map(
+        (row) =>
+          `- ${row.products.toLocaleString("en-US")} products: ${row.scenarios
+            .map((s) => `${s.name} ${fixed(s.reqPerSec)} req/s (${fixed(s.shareOfBare * 100)} %)`)
+            .join(", ")}`,
+      ),
+    );
     const groups = Object.keys(report.scale[0]!.relevance.byGroup);
     lines.push(
       "",

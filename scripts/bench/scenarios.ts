@@ -26,19 +26,54 @@ export interface Scenario {
   name: string;
   what: string;
   expectedStatus: number;
+  /** Connections for this scenario whatever --connections says (its share compares with the bare Worker at as many). */
+  connections?: number;
   prepare(ctx: BenchContext): Promise<PreparedScenario>;
 }
 
 const productId = (n: number) => `MP-${String(n).padStart(7, "0")}`;
 const randomProductId = (products: number) => productId(1 + Math.floor(Math.random() * products));
 
-export const catalogSearch = (ctx: BenchContext, filters: Record<string, unknown>, pagination: Record<string, unknown> = {}) =>
-  jsonPost(`${API_PREFIX}/catalog/search`, ctx.token, {
-    filters,
-    pagination,
-    facilityId: REQUESTER.facilityId,
-    requesterId: REQUESTER.requesterId,
-  });
+/**
+ * A catalog search. `Cache-Control: no-store` by default: the scenarios measure the search itself, neither served
+ * from nor written to the edge cache (src/catalog/search-cache.ts), which `search-popular` measures.
+ */
+export const catalogSearch = (
+  ctx: BenchContext,
+  filters: Record<string, unknown>,
+  pagination: Record<string, unknown> = {},
+  { cached = false } = {},
+) =>
+  jsonPost(
+    `${API_PREFIX}/catalog/search`,
+    ctx.token,
+    { filters, pagination, facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId },
+    cached ? {} : { "cache-control": "no-store" },
+  );
+
+/** Searches many buyers make: what the edge cache is for. */
+const POPULAR_QUERIES = [
+  "battery pack",
+  "spo2 sensor",
+  "ecg leadwire",
+  "flow sensor",
+  "power cord",
+  "x-ray tube",
+  "infusion pump door",
+  "light guide cable",
+  "door gasket",
+  "exhalation valve",
+  "touchscreen display",
+  "defibrillator paddle",
+  "charging station",
+  "nibp cuff",
+  "keypad membrane",
+  "ultrasound transducer",
+  "o2 cell",
+  "pressure transducer",
+  "camera head",
+  "footswitch",
+];
 
 type PriceOption = z.infer<typeof CatalogDetailSchema>["options"][number];
 
@@ -178,6 +213,20 @@ export const CATALOG_SEARCH_SCENARIOS: Scenario[] = [
     }),
   },
 ];
+
+/** Repeated popular searches at 10 connections: after the first round, answered from the edge cache. */
+export const POPULAR_SEARCH_SCENARIO: Scenario = {
+  name: "search-popular",
+  what: `POST /catalog/search, ${POPULAR_QUERIES.length} popular keyword searches in turn, 10 connections, edge cache on`,
+  expectedStatus: 200,
+  connections: 10,
+  prepare: async (ctx) => {
+    const requests = POPULAR_QUERIES.map((query) => catalogSearch(ctx, { query }, {}, { cached: true }));
+    for (const request of requests) await send(ctx.baseUrl, request); // the first round fills the cache
+    let next = 0;
+    return { request: requests[0]!, nextRequest: () => requests[next++ % requests.length]! };
+  },
+};
 
 export const ORDER_SCENARIOS: Scenario[] = [
   {

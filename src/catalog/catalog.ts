@@ -3,7 +3,15 @@ import { manufacturers, products } from "../db/catalog-schema";
 import type { Database } from "../db/client";
 import { notFound } from "../platform/errors";
 import { paginationOf } from "../platform/pagination";
-import { type CatalogFilters, type CatalogPage, catalogSearchStatements, type FacetField, type SqlStatement } from "./search-sql";
+import {
+  type CatalogFilters,
+  type CatalogPage,
+  type CountRow,
+  catalogSearchStatements,
+  FACET_FIELDS,
+  type FacetField,
+  type SqlStatement,
+} from "./search-sql";
 
 /** Catalog item, spec 2.4. */
 export interface CatalogItem {
@@ -25,30 +33,22 @@ export interface FacetCounts {
 }
 
 type ItemRow = Omit<CatalogItem, "categories"> & { categories: string };
-type FacetRow = { value: string; count: number; sampled: number };
 
 /** One page of matching products, the total, and facet counts: one D1 round trip, one consistent snapshot. */
 export async function searchCatalog(d1: D1Database, filters: CatalogFilters, page: CatalogPage) {
   const statements = catalogSearchStatements(filters, page);
   const bind = ({ sql, params }: SqlStatement) => d1.prepare(sql).bind(...params);
-  const results = await d1.batch<Record<string, unknown>>([
-    bind(statements.total),
-    bind(statements.facets.manufacturer),
-    bind(statements.facets.category),
-    ...statements.items.map(bind),
-  ]);
-  const [total, manufacturerFacet, categoryFacet, ...items] = results;
+  const results = await d1.batch<Record<string, unknown>>([...statements.counts.map(bind), ...statements.items.map(bind)]);
+  const countRows = results.slice(0, statements.counts.length).flatMap((result) => result.results as unknown as CountRow[]);
   // At most one items statement has rows (src/catalog/search-sql.ts itemsStatements).
-  const rows = items.flatMap((result) => result.results as ItemRow[]);
-  const counted = Number((total!.results[0] as { total: number } | undefined)?.total ?? 0);
+  const rows = results.slice(statements.counts.length).flatMap((result) => result.results as ItemRow[]);
   const bound = statements.countBound;
-  const facet = (field: FacetField, result: D1Result<Record<string, unknown>>): FacetCounts => {
-    const facetRows = result.results as FacetRow[];
-    return {
-      field,
-      values: facetRows.map(({ value, count }) => ({ value, count })),
-      countsRelation: facetRows.some((row) => row.sampled > bound) ? "gte" : "eq",
-    };
+  const totalRow = countRows.find((row) => row.kind === "total");
+  const counted = totalRow?.count ?? 0;
+  const relation = (rows: CountRow[]): CountRelation => (rows.some((row) => row.sampled > bound) ? "gte" : "eq");
+  const facet = (field: FacetField): FacetCounts => {
+    const facetRows = countRows.filter((row) => row.kind === field);
+    return { field, values: facetRows.map(({ value, count }) => ({ value: value!, count })), countsRelation: relation(facetRows) };
   };
   return {
     items: rows.map((row): CatalogItem => ({ ...row, categories: JSON.parse(row.categories) as string[] })),
@@ -58,7 +58,7 @@ export async function searchCatalog(d1: D1Database, filters: CatalogFilters, pag
       hasMore: page.offset + rows.length < counted,
       totalRelation: (counted > bound ? "gte" : "eq") as CountRelation,
     },
-    facets: [facet("manufacturer", manufacturerFacet!), facet("category", categoryFacet!)],
+    facets: FACET_FIELDS.map(facet),
     sort: { sortBy: page.sortBy, sortDirection: page.sortDirection },
   };
 }

@@ -14,8 +14,16 @@ export interface KeywordSearch {
 
 const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 
-/** A one-character word matches exactly: as a prefix it would expand to nearly every term. */
-const term = (word: string) => (word.length === 1 ? `"${word}"` : `"${word}"*`);
+/**
+ * A one-character word matches exactly: as a prefix it would expand to nearly every term. A longer word matches as
+ * a prefix; a short one (2-3 characters, often a manufacturer's code such as "ge") is also a phrase of its own,
+ * which adds nothing to what matches but lets bm25 rank the word itself above longer words that start with it
+ * ("GE" above "Getinge").
+ */
+const term = (word: string) => {
+  if (word.length === 1) return `"${word}"`;
+  return word.length <= 3 ? `("${word}" OR "${word}"*)` : `"${word}"*`;
+};
 
 /** null when the text holds no letter or digit: an empty query lists the whole catalog. */
 export function parseKeywords(text: string | null | undefined): KeywordSearch | null {

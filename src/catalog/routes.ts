@@ -9,11 +9,20 @@ import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
 import { sideBySide } from "../platform/side-by-side";
-import { requireFacilityAccess } from "../users/access";
+import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
 import { parseKeywords } from "./keywords";
 import { issueQuotes, loadVendorOffers } from "./quotes";
-import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch, searchCacheKey } from "./search-cache";
+import {
+  CACHE_STATUS_HEADER,
+  CACHE_STATUSES,
+  type CacheStatus,
+  cacheSearch,
+  catalogVersion,
+  readCachedSearch,
+  requestedCaching,
+  searchCacheKey,
+} from "./search-cache";
 import { CATALOG_SORT_FIELDS, type CatalogFilters, type CatalogPage, EXACT_COUNT_LIMIT, FACET_FIELDS } from "./search-sql";
 
 const listOf = (values: readonly string[]) => values.join(", ");
@@ -168,8 +177,9 @@ const searchRoute = createRoute({
       description: "A page of products",
       headers: {
         [CACHE_STATUS_HEADER]: {
-          description: "HIT: answered from the edge cache of catalog searches (same catalog version); MISS: searched now",
-          schema: { type: "string", enum: ["HIT", "MISS"] },
+          description:
+            "HIT: answered from the edge cache of catalog searches (same catalog version); MISS: searched now (and cached); BYPASS: searched now because the request sent Cache-Control: no-cache (then cached) or no-store (kept nowhere)",
+          schema: { type: "string", enum: [...CACHE_STATUSES] },
         },
       },
       content: { "application/json": { schema: envelopeSchema(CatalogSearchResultSchema) } },
@@ -196,10 +206,18 @@ const detailRoute = createRoute({
 type FacetSelection = z.infer<typeof FacetFilterSchema>[];
 type CatalogSearchResult = Awaited<ReturnType<typeof searchCatalog>>;
 
-async function cachedOrSearched(catalog: D1Database, versionMaxAge: number, filters: CatalogFilters, page: CatalogPage) {
+/** `caching`: what the request's Cache-Control asked (search-cache.ts requestedCaching). */
+async function cachedOrSearched(
+  catalog: D1Database,
+  versionMaxAge: number,
+  filters: CatalogFilters,
+  page: CatalogPage,
+  caching: ReturnType<typeof requestedCaching>,
+) {
   const key = await searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
-  const cached = await readCachedSearch<CatalogSearchResult>(key);
-  return cached ? { key, hit: true, result: cached } : { key, hit: false, result: await searchCatalog(catalog, filters, page) };
+  const cached = caching === "use" ? await readCachedSearch<CatalogSearchResult>(key) : undefined;
+  const status: CacheStatus = cached ? "HIT" : caching === "use" ? "MISS" : "BYPASS";
+  return { key, status, store: !cached && caching !== "none", result: cached ?? (await searchCatalog(catalog, filters, page)) };
 }
 
 /** Values of the same field given in several elements add up; null when the field is not filtered. */
@@ -226,11 +244,17 @@ export const catalogRoutes = createRouter()
     // The access check and the search (edge cache first, then the catalog database) go out side by side: one round
     // trip. Nothing found is answered, or cached, unless the check passes; a refusal discards it.
     const [, found] = await sideBySide([
-      requireFacilityAccess(database(c.env.DB), principal.tenantId, body.requesterId, body.facilityId),
-      cachedOrSearched(c.env.CATALOG, appConfig(c.env).CATALOG_VERSION_CACHE_SECONDS, filters, page),
+      requireRememberedFacilityAccess(
+        database(c.env.DB),
+        principal.tenantId,
+        body.requesterId,
+        body.facilityId,
+        appConfig(c.env).ACCESS_CACHE_SECONDS,
+      ),
+      cachedOrSearched(c.env.CATALOG, appConfig(c.env).CATALOG_VERSION_CACHE_SECONDS, filters, page, requestedCaching(c.req.raw)),
     ]);
-    if (!found.hit) inBackground(c, cacheSearch(found.key, found.result));
-    c.header(CACHE_STATUS_HEADER, found.hit ? "HIT" : "MISS");
+    if (found.store) inBackground(c, cacheSearch(found.key, found.result));
+    c.header(CACHE_STATUS_HEADER, found.status);
     return c.json(envelope(c, found.result), 200);
   })
   .openapi(detailRoute, async (c) => {

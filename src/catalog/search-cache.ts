@@ -7,6 +7,21 @@ import type { CatalogFilters, CatalogPage } from "./search-sql";
  * (catalog-migrations/0001_catalog.sql): any change to the catalog makes a new key, and old entries age out.
  */
 export const CACHE_STATUS_HEADER = "X-Cache";
+export const CACHE_STATUSES = ["HIT", "MISS", "BYPASS"] as const;
+export type CacheStatus = (typeof CACHE_STATUSES)[number];
+
+/**
+ * What a request's `Cache-Control` asks of the cache (RFC 9111 5.2.1): `no-cache` (or max-age=0) an answer searched
+ * now, which may then serve others; `no-store` an answer searched now and kept nowhere; otherwise the cache is used.
+ */
+export function requestedCaching(request: Request): "use" | "refresh" | "none" {
+  const directives = (request.headers.get("Cache-Control") ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
+  if (directives.includes("no-store")) return "none";
+  return directives.includes("no-cache") || directives.includes("max-age=0") ? "refresh" : "use";
+}
 
 /** How long an entry may live at the edge; a catalog change retires it sooner (a new version, a new key). */
 const ENTRY_MAX_AGE_SECONDS = 3600;

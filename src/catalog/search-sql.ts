@@ -81,12 +81,13 @@ function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters): string
  * read, and it scores every phrase of the MATCH; facet phrases would score products of different facet values
  * differently, so the MATCH keeps the keywords alone and the narrowed matches come from a second full-text read.
  */
-function candidates(filters: CatalogFilters, { ranked = false } = {}): Candidates {
+function candidates(filters: CatalogFilters, { ranked = false, readsProducts = true } = {}): Candidates {
   const conditions: string[] = [];
   const params: unknown[] = [];
   let from = "products";
   if (filters.keywords) {
-    from = "products_fts JOIN products ON products.rowid = products_fts.rowid";
+    const needsProducts = readsProducts || filters.manufacturers !== null || filters.categories !== null;
+    from = needsProducts ? "products_fts JOIN products ON products.rowid = products_fts.rowid" : "products_fts";
     conditions.push("products_fts MATCH ?");
     const narrowed = fullTextMatch(filters.keywords, filters);
     if (ranked && narrowed !== filters.keywords.match) {
@@ -169,7 +170,8 @@ export function itemsStatements(filters: CatalogFilters, page: CatalogPage): Sql
 
 /**
  * Matches sorted by a column: the sort index is walked past the offset, or, with keywords, every match is read to
- * sort them (few, once narrowed by keywords and facets). `onlyIf`: a condition for an unfiltered walk to run at all.
+ * sort them (few, once narrowed by keywords and facets). `onlyIf`: a condition for the walk to run at all, in the
+ * LIMIT (a WHERE condition would still walk the index past the offset, testing it on every entry).
  */
 function sortedPage(filters: CatalogFilters, page: CatalogPage, onlyIf?: { condition: string; params: unknown[] }): SqlStatement {
   const c = candidates(filters);
@@ -177,12 +179,12 @@ function sortedPage(filters: CatalogFilters, page: CatalogPage, onlyIf?: { condi
   const keys = terms.map((term, index) => `${term.expr} AS ${sortKey(index)}`).join(", ");
   const readsManufacturer = terms.some((term) => term.expr.startsWith("manufacturers."));
   const manufacturerJoin = readsManufacturer ? " JOIN manufacturers ON manufacturers.id = products.manufacturer_id" : "";
-  const where = onlyIf && !c.where ? `WHERE ${onlyIf.condition}` : c.where;
+  const limit = onlyIf ? `(CASE WHEN ${onlyIf.condition} THEN ? ELSE 0 END)` : "?";
   return {
     sql:
-      `WITH page AS MATERIALIZED (SELECT products.rowid AS product_rowid, ${keys} FROM ${c.from}${manufacturerJoin} ${where} ` +
-      `ORDER BY ${orderBySortKeys(terms)} LIMIT ? OFFSET ?) ${readPage(orderBySortKeys(terms, "page."))}`,
-    params: [...(onlyIf && !c.where ? onlyIf.params : []), ...c.params, page.limit, page.offset],
+      `WITH page AS MATERIALIZED (SELECT products.rowid AS product_rowid, ${keys} FROM ${c.from}${manufacturerJoin} ${c.where} ` +
+      `ORDER BY ${orderBySortKeys(terms)} LIMIT ${limit} OFFSET ?) ${readPage(orderBySortKeys(terms, "page."))}`,
+    params: [...c.params, ...(onlyIf?.params ?? []), page.limit, page.offset],
   };
 }
 
@@ -204,29 +206,35 @@ function positionedPage(sortBy: PositionedSort, page: CatalogPage): SqlStatement
 /**
  * Relevance (Desc = most relevant first): the product whose part number is the query comes first; then the first
  * RANK_WINDOW matches in static rank order, by bm25() (lower is better); then the other matches in rank order.
- * Asc is the exact reverse. The window and the rest are read in rowid order, so LIMIT stops the full-text scan
- * early: a page costs O(window + offset + limit), not O(matches).
+ * Asc is the exact reverse. Matches are read once, in rowid order, and LIMIT stops the full-text read early: a
+ * page costs O(window + offset + limit), not O(matches).
  */
 function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: CatalogPage): SqlStatement {
-  const c = candidates(filters, { ranked: true });
+  const c = candidates(filters, { ranked: true, readsProducts: false });
   const facetParams: unknown[] = [];
   const exactFacets = facetConditions(filters, facetParams)
     .map((condition) => ` AND ${condition}`)
     .join("");
   const desc = page.sortDirection === "Desc";
-  const restLimit = desc ? page.offset + page.limit : -1;
+  const matchLimit = desc ? RANK_WINDOW + page.offset + page.limit : -1;
   const direction = desc ? "ASC" : "DESC";
+  // A match is in the window when its rowid is at most the RANK_WINDOW-th matched rowid (all are, if fewer).
+  const inWindow = "matched.r <= edge.r";
   return {
     sql:
       "WITH exact AS MATERIALIZED (" +
       `SELECT products.rowid AS r FROM products WHERE products.normalized_part_number = ?${exactFacets} UNION ` +
       `SELECT products.rowid FROM products WHERE ltrim(products.normalized_part_number, '${LETTERS}') = ?${exactFacets}), ` +
-      `scored AS MATERIALIZED (SELECT products_fts.rowid AS r, ${BM25} AS score FROM ${c.from} ${c.where} LIMIT ${RANK_WINDOW}), ` +
-      `rest AS MATERIALIZED (SELECT products_fts.rowid AS r FROM ${c.from} ${c.where} ` +
-      `AND products_fts.rowid > (SELECT MAX(r) FROM scored) AND (SELECT COUNT(*) FROM scored) = ${RANK_WINDOW} LIMIT ?), ` +
-      "ranked AS (SELECT r, 0 AS tier, 0.0 AS score FROM exact " +
-      "UNION ALL SELECT r, 1, score FROM scored WHERE r NOT IN (SELECT r FROM exact) " +
-      "UNION ALL SELECT r, 2, 0.0 FROM rest WHERE r NOT IN (SELECT r FROM exact)), " +
+      // bm25() costs a pass over every query term's full doclist: skipped when the exact part number was found
+      // (one of the two reads runs, the other has LIMIT 0), where the rest is listed in rank order.
+      `matched AS MATERIALIZED (SELECT * FROM (SELECT products_fts.rowid AS r, ${BM25} AS score FROM ${c.from} ${c.where} ` +
+      "LIMIT (CASE WHEN EXISTS (SELECT 1 FROM exact) THEN 0 ELSE ? END)) UNION ALL " +
+      `SELECT * FROM (SELECT products_fts.rowid AS r, 0.0 AS score FROM ${c.from} ${c.where} ` +
+      "LIMIT (CASE WHEN EXISTS (SELECT 1 FROM exact) THEN ? ELSE 0 END))), " +
+      `edge AS MATERIALIZED (SELECT COALESCE((SELECT r FROM matched ORDER BY r LIMIT 1 OFFSET ${RANK_WINDOW - 1}), ${Number.MAX_SAFE_INTEGER}) AS r), ` +
+      "ranked AS (SELECT r, 0 AS tier, 0.0 AS score FROM exact UNION ALL " +
+      `SELECT matched.r, CASE WHEN ${inWindow} THEN 1 ELSE 2 END, CASE WHEN ${inWindow} THEN matched.score ELSE 0.0 END ` +
+      "FROM matched, edge WHERE matched.r NOT IN (SELECT r FROM exact)), " +
       `page AS MATERIALIZED (SELECT r AS product_rowid, tier, score FROM ranked ORDER BY tier ${direction}, score ${direction}, r ${direction} LIMIT ? OFFSET ?) ` +
       readPage(`page.tier ${direction}, page.score ${direction}, page.product_rowid ${direction}`),
     params: [
@@ -235,8 +243,9 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
       keywords.partNumberKey,
       ...facetParams,
       ...c.params,
+      matchLimit,
       ...c.params,
-      restLimit,
+      matchLimit,
       page.limit,
       page.offset,
     ],
@@ -246,73 +255,78 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
 /** How far counting goes: EXACT_COUNT_LIMIT, or the page's end if further (so `hasMore` is always right). */
 const countBound = (page: CatalogPage) => Math.max(EXACT_COUNT_LIMIT, page.offset + page.limit);
 
+export type CountKind = "total" | FacetField;
+
+/** A row of a counts statement: the total (value null) or a facet value, and how many matches were counted. */
+export interface CountRow {
+  kind: CountKind;
+  value: string | null;
+  count: number;
+  sampled: number;
+}
+
+const facetTail = `ORDER BY count DESC, value ASC LIMIT ${MAX_FACET_VALUES}`;
+
 /**
- * Number of products matching the filters, as `total`: exact up to the count bound, which one more match shows
- * is passed (the route then reports the bound with totalRelation "gte"). The whole catalog from the counters.
+ * The total and/or facet counts over one candidate set, in one statement of CountRow rows. Over the whole catalog
+ * they come from the counters (exact). Otherwise the candidates are read once, up to one past the count bound (in
+ * rank order), and everything is counted over that sample: when `sampled` exceeds the bound, the counts are lower
+ * bounds (totalRelation / countsRelation "gte").
  */
-export function countStatement(filters: CatalogFilters, page: CatalogPage): SqlStatement {
-  if (!hasAnyFilter(filters)) {
-    return { sql: "SELECT COALESCE(SUM(product_count), 0) AS total FROM catalog_manufacturer_counts", params: [] };
-  }
+function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], page: CatalogPage): SqlStatement {
+  const parts: Record<CountKind, string> = hasAnyFilter(filters)
+    ? {
+        total: "SELECT 'total' AS kind, NULL AS value, COUNT(*) AS count, COUNT(*) AS sampled FROM sample",
+        manufacturer:
+          "SELECT * FROM (SELECT 'manufacturer' AS kind, manufacturers.name AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
+          `FROM sample JOIN manufacturers ON manufacturers.id = sample.manufacturer_id GROUP BY sample.manufacturer_id ${facetTail})`,
+        category:
+          "SELECT * FROM (SELECT 'category' AS kind, product_categories.category AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
+          // CROSS JOIN keeps the (small) sample outside: SQLite would otherwise scan product_categories.
+          `FROM sample CROSS JOIN product_categories ON product_categories.product_id = sample.product_id GROUP BY product_categories.category ${facetTail})`,
+      }
+    : {
+        total:
+          "SELECT 'total' AS kind, NULL AS value, COALESCE(SUM(product_count), 0) AS count, 0 AS sampled FROM catalog_manufacturer_counts",
+        manufacturer:
+          "SELECT * FROM (SELECT 'manufacturer' AS kind, manufacturers.name AS value, catalog_manufacturer_counts.product_count AS count, 0 AS sampled " +
+          "FROM catalog_manufacturer_counts JOIN manufacturers ON manufacturers.id = catalog_manufacturer_counts.manufacturer_id " +
+          `WHERE catalog_manufacturer_counts.product_count > 0 ${facetTail})`,
+        category:
+          "SELECT * FROM (SELECT 'category' AS kind, category AS value, product_count AS count, 0 AS sampled FROM catalog_category_counts " +
+          `WHERE product_count > 0 ${facetTail})`,
+      };
+  const union = kinds.map((kind) => parts[kind]).join(" UNION ALL ");
+  if (!hasAnyFilter(filters)) return { sql: union, params: [] };
   const c = candidates(filters);
-  // Keywords alone are counted in the full-text index, without reading a product.
-  const from = filters.manufacturers === null && filters.categories === null ? "products_fts" : c.from;
-  return { sql: `SELECT COUNT(*) AS total FROM (SELECT 1 FROM ${from} ${c.where} LIMIT ?)`, params: [...c.params, countBound(page) + 1] };
+  return {
+    sql: `WITH sample AS MATERIALIZED (SELECT products.id AS product_id, products.manufacturer_id AS manufacturer_id FROM ${c.from} ${c.where} LIMIT ?) ${union}`,
+    params: [...c.params, countBound(page) + 1],
+  };
 }
 
 /**
- * Counts per value of one facet. The facet's own selection is left out (the other filters apply), so the counts
- * tell a buyer what each alternative would give and several values can be combined. Over the first count-bound
- * matches (in rank order) when there are more: then every row has `sampled` above the bound, and the counts are
- * lower bounds (countsRelation "gte").
+ * The counts statements of a search: the total and every facet without a selection share the search's own
+ * candidates (one statement, one full-text read); a facet with a selection is counted without it (the other filters
+ * apply), so the counts tell a buyer what each alternative would give and several values can be combined.
  */
-export function facetStatement(field: FacetField, filters: CatalogFilters, page: CatalogPage): SqlStatement {
-  const others: CatalogFilters = field === "manufacturer" ? { ...filters, manufacturers: null } : { ...filters, categories: null };
-  const tail = `ORDER BY count DESC, value ASC LIMIT ${MAX_FACET_VALUES}`;
-  if (!hasAnyFilter(others)) {
-    return field === "manufacturer"
-      ? {
-          sql:
-            "SELECT manufacturers.name AS value, catalog_manufacturer_counts.product_count AS count, 0 AS sampled FROM catalog_manufacturer_counts " +
-            `JOIN manufacturers ON manufacturers.id = catalog_manufacturer_counts.manufacturer_id WHERE catalog_manufacturer_counts.product_count > 0 ${tail}`,
-          params: [],
-        }
-      : {
-          sql: `SELECT category AS value, product_count AS count, 0 AS sampled FROM catalog_category_counts WHERE product_count > 0 ${tail}`,
-          params: [],
-        };
-  }
-  const c = candidates(others);
-  const sample = `WITH sample AS MATERIALIZED (SELECT products.id AS product_id, products.manufacturer_id AS manufacturer_id FROM ${c.from} ${c.where} LIMIT ?)`;
-  const sampled = "(SELECT COUNT(*) FROM sample) AS sampled";
-  return field === "manufacturer"
-    ? {
-        sql:
-          `${sample} SELECT manufacturers.name AS value, COUNT(*) AS count, ${sampled} FROM sample ` +
-          `JOIN manufacturers ON manufacturers.id = sample.manufacturer_id GROUP BY sample.manufacturer_id ${tail}`,
-        params: [...c.params, countBound(page) + 1],
-      }
-    : {
-        sql:
-          `${sample} SELECT product_categories.category AS value, COUNT(*) AS count, ${sampled} FROM sample ` +
-          `JOIN product_categories ON product_categories.product_id = sample.product_id GROUP BY product_categories.category ${tail}`,
-        params: [...c.params, countBound(page) + 1],
-      };
+export function countsStatements(filters: CatalogFilters, page: CatalogPage): SqlStatement[] {
+  const selected = (field: FacetField) => (field === "manufacturer" ? filters.manufacturers : filters.categories) !== null;
+  const own: CountKind[] = ["total", ...FACET_FIELDS.filter((field) => !selected(field))];
+  const withoutOwnSelection = FACET_FIELDS.filter(selected).map((field) =>
+    countsStatement(field === "manufacturer" ? { ...filters, manufacturers: null } : { ...filters, categories: null }, [field], page),
+  );
+  return [countsStatement(filters, own, page), ...withoutOwnSelection];
 }
 
 export interface CatalogSearchStatements {
   items: SqlStatement[];
-  total: SqlStatement;
-  facets: Record<FacetField, SqlStatement>;
+  /** Rows of CountRow: the total and the facet counts. */
+  counts: SqlStatement[];
   /** Counts above this are lower bounds: the bound is reported with relation "gte". */
   countBound: number;
 }
 
 export function catalogSearchStatements(filters: CatalogFilters, page: CatalogPage): CatalogSearchStatements {
-  return {
-    items: itemsStatements(filters, page),
-    total: countStatement(filters, page),
-    facets: { manufacturer: facetStatement("manufacturer", filters, page), category: facetStatement("category", filters, page) },
-    countBound: countBound(page),
-  };
+  return { items: itemsStatements(filters, page), counts: countsStatements(filters, page), countBound: countBound(page) };
 }

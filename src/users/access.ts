@@ -2,6 +2,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { companies, facilities, userFacilities, users } from "../db/schema";
 import { forbidden } from "../platform/errors";
+import { Remembered } from "../platform/remembered";
 
 export interface OrderingContext {
   userId: number;
@@ -29,6 +30,28 @@ export function requireFacilityAccess(
     "The requester may not order for this facility.",
   );
 }
+
+/**
+ * Per-isolate memory of granted facility access, for reads of data that is not the tenant's (the catalog): an
+ * isolate asks D1 again after `ttlSeconds` (ACCESS_CACHE_SECONDS), so a revoked access stops there within that
+ * delay. Writes (quotes, orders) always check D1. A refusal is never remembered.
+ */
+const grantedAccess = new Remembered<OrderingContext>();
+
+export function requireRememberedFacilityAccess(
+  db: Database,
+  tenantId: number,
+  requesterContactId: number,
+  facilityId: number,
+  ttlSeconds: number,
+): Promise<OrderingContext> {
+  return grantedAccess.get(`${tenantId}:${requesterContactId}:${facilityId}`, ttlSeconds, () =>
+    requireFacilityAccess(db, tenantId, requesterContactId, facilityId),
+  );
+}
+
+/** Forgets remembered access (test files that recreate the database). */
+export const forgetGrantedAccess = () => grantedAccess.clear();
 
 /** The same rule for a user given by userId (the user placing an order). */
 export function requireUserFacilityAccess(db: Database, tenantId: number, userId: number, facilityId: number): Promise<OrderingContext> {

@@ -5,6 +5,7 @@ import {
   CATALOG_SORT_FIELDS,
   type CatalogFilters,
   catalogSearchStatements,
+  EXACT_COUNT_LIMIT,
   RANK_WINDOW,
   type SqlStatement,
 } from "../../src/catalog/search-sql";
@@ -107,10 +108,8 @@ describe("catalog search query plans", () => {
     const statements = catalogSearchStatements(filters, page);
     for (const [label, statement] of [
       ...statements.items.map((items) => ["items", items] as const),
-      ["total", statements.total],
-      ["manufacturer facet", statements.facets.manufacturer],
-      ["category facet", statements.facets.category],
-    ] as const) {
+      ...statements.counts.map((counts) => ["counts", counts] as const),
+    ]) {
       const steps = await planSteps(statement);
       expect(fullScans(steps, label === "items"), `${label}: ${steps.map((s) => s.detail).join(" | ")}`).toEqual([]);
       // The statement also runs (the plan is of a valid query).
@@ -123,7 +122,7 @@ describe("catalog search query plans", () => {
   it("keyword searches start from the full-text index", async () => {
     const statements = catalogSearchStatements(FILTERS.keywords!, { limit: 50, offset: 0, sortBy: "Relevance", sortDirection: "Desc" });
     // The page first looks the query up as an exact part number (two index searches), then reads the full-text index.
-    for (const statement of [...statements.items, statements.total]) {
+    for (const statement of [...statements.items, ...statements.counts]) {
       const reads = (await plan(statement)).filter((step) => /^(SCAN|SEARCH) products/.test(step));
       expect(
         reads.find((step) => !/^SEARCH products USING COVERING INDEX products_(normalized|unprefixed)_part_number/.test(step)),
@@ -174,11 +173,18 @@ describe("catalog search query plans", () => {
     }
   });
 
-  it("relevance scores a bounded window: the full-text reads have a LIMIT, and no statement sorts every match", async () => {
-    const [items] = catalogSearchStatements(FILTERS.keywords!, { limit: 50, offset: 0, sortBy: "Relevance", sortDirection: "Desc" }).items;
-    expect(items!.sql).toContain(`LIMIT ${RANK_WINDOW}`);
+  it("relevance reads the matches once (scored, or unscored after an exact part number), and counts read them once", async () => {
+    const statements = catalogSearchStatements(FILTERS.keywords!, { limit: 50, offset: 0, sortBy: "Relevance", sortDirection: "Desc" });
+    const [items] = statements.items;
+    expect(items!.params).toContain(RANK_WINDOW + 50);
+    expect(statements.counts).toHaveLength(1);
+    expect(statements.counts[0]!.params.at(-1)).toBe(EXACT_COUNT_LIMIT + 1);
+    expect((await plan(statements.counts[0]!)).filter((d) => /^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/.test(d))).toHaveLength(1);
     const details = await plan(items!);
+    // Two reads in the plan, of which one has LIMIT 0: with bm25 unless the exact part number was found.
     expect(details.filter((d) => /^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/.test(d)).length, details.join(" | ")).toBe(2);
+    expect(items!.sql).toContain("LIMIT (CASE WHEN EXISTS (SELECT 1 FROM exact) THEN 0 ELSE ? END)");
+    expect(items!.sql).toContain("LIMIT (CASE WHEN EXISTS (SELECT 1 FROM exact) THEN ? ELSE 0 END)");
     expect(
       details.some((d) => /^SEARCH products USING (COVERING )?INDEX products_normalized_part_number/.test(d)),
       details.join(" | "),

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CACHE_STATUS_HEADER, catalogVersion, forgetCatalogVersion } from "../../src/catalog/search-cache";
-import { expectProblem, json, TENANT_B, tokenFor } from "../helpers/api";
-import { type SearchBody, searchRaw } from "../helpers/catalog";
+import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { JSMITH, type SearchBody, searchRaw } from "../helpers/catalog";
+import { contractCall } from "../helpers/contract";
 
 /** A page size no other test uses, so that each test starts with an empty cache entry of its own. */
 const freshLimit = () => 1000 + Math.floor(Math.random() * 9000);
@@ -42,6 +43,32 @@ describe("edge cache of catalog searches", () => {
     ]) {
       expect((await searched(other)).cache, JSON.stringify(other)).toBe("MISS");
     }
+  });
+
+  it("Cache-Control: no-cache or no-store gets an answer searched now (BYPASS); no-cache's then serves the others", async () => {
+    const withCacheControl = async (body: SearchBody, cacheControl: string) => {
+      const res = await contractCall(await tokenFor(TENANT_A), "/catalog/search", {
+        method: "POST",
+        json: { ...JSMITH, ...body },
+        headers: { "Cache-Control": cacheControl },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get(CACHE_STATUS_HEADER), cacheControl).toBe("BYPASS");
+      return (await json(res)).data;
+    };
+    const stored = { filters: { query: "valve" }, pagination: { limit: freshLimit() } };
+    const first = await searched(stored);
+    for (const cacheControl of ["no-cache", "max-age=0", "No-Store, private"]) {
+      expect(await withCacheControl(stored, cacheControl)).toEqual(first.data);
+    }
+    expect((await searched(stored)).cache).toBe("HIT");
+
+    const refreshed = { filters: { query: "valve" }, pagination: { limit: freshLimit() } };
+    await withCacheControl(refreshed, "no-cache");
+    expect((await searched(refreshed)).cache).toBe("HIT");
+    const neverStored = { filters: { query: "valve" }, pagination: { limit: freshLimit() } };
+    await withCacheControl(neverStored, "no-store");
+    expect((await searched(neverStored)).cache).toBe("MISS");
   });
 
   it("a cached answer is never served past the access check: a requester without access is still 403", async () => {

@@ -1,6 +1,7 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { clientStatus } from "../../src/auth/client-status";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
+import { forgetGrantedAccess } from "../../src/users/access";
 import { forgetCachedTokens } from "../helpers/api";
 
 /**
@@ -21,6 +22,7 @@ async function dropEverything(db: D1Database): Promise<void> {
 
 forgetCachedTokens();
 clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
+forgetGrantedAccess();
 await Promise.all([dropEverything(env.DB), dropEverything(env.CATALOG)]);
 await Promise.all([applyD1Migrations(env.DB, env.TEST_MIGRATIONS), applyD1Migrations(env.CATALOG, env.TEST_CATALOG_MIGRATIONS)]);
 await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });

@@ -1,0 +1,35 @@
+/**
+ * Per-isolate memory of positive answers (a client found enabled, an access found granted), each trusted for a
+ * number of seconds so that a request does not spend a sequential D1 round trip on it. Only what `keep` accepts is
+ * remembered; a negative answer (or an error) is asked about again every time. Bounded: past `max` entries the
+ * oldest is forgotten. A revocation therefore takes effect on every isolate within the TTL (docs/security.md).
+ */
+export class Remembered<V> {
+  private readonly entries = new Map<string, { value: V; at: number }>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly max = 10_000,
+  ) {}
+
+  async get(key: string, ttlSeconds: number, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry !== undefined && this.now() - entry.at < ttlSeconds * 1000) return entry.value;
+    this.entries.delete(key);
+    const value = await load();
+    if (ttlSeconds > 0 && keep(value)) this.remember(key, value);
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private remember(key: string, value: V): void {
+    if (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, { value, at: this.now() });
+  }
+}
