@@ -38,6 +38,7 @@ const { values } = parseArgs({
     rtt: { type: "string", default: "0,50" },
     scale: { type: "string", default: "" },
     "scale-duration": { type: "string", default: "5" },
+    "scale-connections": { type: "string", default: "1" },
     "order-pool": { type: "string", default: "300" },
     only: { type: "string", default: "" },
     out: { type: "string", default: "bench-results" },
@@ -54,6 +55,8 @@ const settings = {
   connections: smoke ? 2 : positiveInt(values.connections, "--connections"),
   rtts: values.rtt.split(",").map((n) => wholeNumber(n, "--rtt")),
   scaleDuration: positiveInt(values["scale-duration"], "--scale-duration"),
+  /** The scale table measures latency without queueing: 1 connection unless told (search-popular has its own). */
+  scaleConnections: positiveInt(values["scale-connections"], "--scale-connections"),
   orderPool: smoke ? 10 : positiveInt(values["order-pool"], "--order-pool"),
   scale: smoke
     ? []
@@ -139,12 +142,19 @@ async function sampleRoundTrips(baseUrl: string, prepared: PreparedScenario, exp
   return { d1: mean(total.d1), kv: mean(total.kv), do: mean(total.do) };
 }
 
-async function measure(scenario: Scenario, ctx: BenchContext, duration: number, rttMs: number, bareReqPerSec: number) {
+async function measure(
+  scenario: Scenario,
+  ctx: BenchContext,
+  duration: number,
+  rttMs: number,
+  bareReqPerSec: number,
+  connections = settings.connections,
+) {
   const prepared = await scenario.prepare(ctx);
   const roundTrips = await sampleRoundTrips(ctx.baseUrl, prepared, scenario.expectedStatus);
   const result = await runLoad({
     baseUrl: ctx.baseUrl,
-    connections: scenario.connections ?? settings.connections,
+    connections: scenario.connections ?? connections,
     duration,
     expectedStatus: scenario.expectedStatus,
     ...prepared,
@@ -176,7 +186,10 @@ if (values["seed-only"]) {
 const bundle = buildBenchBundle();
 try {
   // The ceiling at --connections, and at any other connection count a scenario runs at (its share compares with it).
-  const connectionCounts = new Set([settings.connections, ...(settings.scale.length > 0 ? [POPULAR_SEARCH_SCENARIO.connections!] : [])]);
+  const connectionCounts = new Set([
+    settings.connections,
+    ...(settings.scale.length > 0 ? [settings.scaleConnections, POPULAR_SEARCH_SCENARIO.connections!] : []),
+  ]);
   const bareAt = new Map<number, LoadResult>();
   const bareRuntime = await startBareRuntime(settings.port);
   try {
@@ -203,7 +216,8 @@ try {
     { d1: 0, kv: 0, do: 0 },
     bareResult.requestsPerSecond,
   );
-  const bareFor = (scenario: Scenario) => bareAt.get(scenario.connections ?? settings.connections)!.requestsPerSecond;
+  const bareFor = (scenario: Scenario, connections = settings.connections) =>
+    bareAt.get(scenario.connections ?? connections)!.requestsPerSecond;
 
   const scenarios: ScenarioReport[] = [];
   for (const rttMs of settings.rtts) {
@@ -219,11 +233,14 @@ try {
 
   const scale: ScaleReport[] = [];
   for (const products of settings.scale) {
-    console.log(`Catalog search on ${products.toLocaleString("en-US")} products, rtt 0, ${settings.scaleDuration} s each:`);
+    console.log(
+      `Catalog search on ${products.toLocaleString("en-US")} products, rtt 0, ${settings.scaleConnections} connections, ${settings.scaleDuration} s each:`,
+    );
     const { reports, relevance } = await withApp(bundle.file, products, 0, async (ctx) => {
       const reports: ScenarioReport[] = [];
       for (const scenario of selected([...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO])) {
-        reports.push(await measure(scenario, ctx, settings.scaleDuration, 0, bareFor(scenario)));
+        const connections = settings.scaleConnections;
+        reports.push(await measure(scenario, ctx, settings.scaleDuration, 0, bareFor(scenario, connections), connections));
       }
       return { reports, relevance: await measureRelevance(ctx) };
     });
@@ -240,6 +257,7 @@ try {
       products: settings.products,
       duration: settings.duration,
       connections: settings.connections,
+      scaleConnections: settings.scaleConnections,
       rtts: settings.rtts,
       runtime: "The deploy bundle (wrangler deploy --dry-run) on workerd through Miniflare, no dev proxy",
     },

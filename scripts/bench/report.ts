@@ -31,7 +31,7 @@ export interface ScaleReport {
 export interface BenchReport {
   startedAt: string;
   machine: { cpus: string; cores: number; memoryGiB: number; node: string; platform: string };
-  settings: { products: number; duration: number; connections: number; rtts: number[]; runtime: string };
+  settings: { products: number; duration: number; connections: number; scaleConnections?: number; rtts: number[]; runtime: string };
   bare: ScenarioReport;
   scenarios: ScenarioReport[];
   scale: ScaleReport[];
@@ -100,7 +100,7 @@ export function toMarkdown(report: BenchReport): string {
     const scaleNames = report.scale[0]!.scenarios.map((s) => s.name);
     lines.push(
       "",
-      "Catalog search latency by catalog size, rtt 0 (p50 / p99 ms):",
+      `Catalog search latency by catalog size, rtt 0, ${report.settings.scaleConnections ?? 1} connection(s) (search-popular: 10) (p50 / p99 ms):`,
       "",
       `| Products | Seed s | ${scaleNames.join(" | ")} |`,
       `|---:|---:|${scaleNames.map(() => "---:").join("|")}|`,

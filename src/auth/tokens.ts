@@ -36,8 +36,35 @@ export async function issueAccessToken(env: TokenEnv, client: AuthenticatedClien
 
 export class InvalidTokenError extends Error {}
 
+type VerifiedClaims = Awaited<ReturnType<typeof verifyClaims>>;
+
+/**
+ * Per-isolate memory of tokens already verified, so that a client's many requests with one token pay for the RS256
+ * check once a minute instead of every time. Keyed by the exact token with the issuer and audience it was checked
+ * against; an entry is trusted until the token's own expiry (with the same 30 s tolerance) or for VERIFIED_TOKEN_TTL_MS,
+ * whichever comes first. Only successes are remembered. A signing key withdrawn from the keyring stops opening the
+ * API within that minute.
+ */
+const VERIFIED_TOKEN_TTL_MS = 60_000;
+const MAX_VERIFIED_TOKENS = 10_000;
+const verifiedTokens = new Map<string, { claims: VerifiedClaims; until: number }>();
+
 /** Verifies signature (RS256 only, key chosen by `kid`), issuer, audience, type, lifetime and the owner claim. */
-async function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid") {
+async function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid", now = Date.now()) {
+  const key = `${env.ISSUER}\n${audience}\n${ownerClaim}\n${token}`;
+  const known = verifiedTokens.get(key);
+  if (known && now < known.until) return known.claims;
+  verifiedTokens.delete(key);
+  const claims = await verifyClaims(env, token, audience, ownerClaim);
+  if (verifiedTokens.size >= MAX_VERIFIED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+  verifiedTokens.set(key, { claims, until: Math.min(now + VERIFIED_TOKEN_TTL_MS, (claims.expiresAt + 30) * 1000) });
+  return claims;
+}
+
+/** Forgets verified tokens (tests that change keys or clocks). */
+export const forgetVerifiedTokens = () => verifiedTokens.clear();
+
+async function verifyClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid") {
   const keys = await keyring(env);
   try {
     const { payload } = await jwtVerify<AccessTokenClaims>(
@@ -63,6 +90,8 @@ async function verifiedClaims(env: TokenEnv, token: string, audience: string, ow
       clientId: payload.sub,
       scopes: new Set(typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : []),
       tokenId: payload.jti!,
+      /** The token's `exp` (seconds). */
+      expiresAt: payload.exp!,
     };
   } catch (err) {
     if (err instanceof InvalidTokenError) throw err;
@@ -76,12 +105,12 @@ async function verifiedClaims(env: TokenEnv, token: string, audience: string, ow
 
 /** A customer API token (audience AUDIENCE, claim `tid`). */
 export async function verifyAccessToken(env: TokenEnv, token: string): Promise<Principal> {
-  const { owner, ...rest } = await verifiedClaims(env, token, env.AUDIENCE, "tid");
+  const { owner, expiresAt: _expiresAt, ...rest } = await verifiedClaims(env, token, env.AUDIENCE, "tid");
   return { ...rest, tenantId: owner };
 }
 
 /** A vendor API token (audience VENDOR_AUDIENCE, claim `vid`). */
 export async function verifyVendorAccessToken(env: TokenEnv, token: string): Promise<VendorPrincipal> {
-  const { owner, ...rest } = await verifiedClaims(env, token, env.VENDOR_AUDIENCE, "vid");
+  const { owner, expiresAt: _expiresAt, ...rest } = await verifiedClaims(env, token, env.VENDOR_AUDIENCE, "vid");
   return { ...rest, vendorId: owner };
 }

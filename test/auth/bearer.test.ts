@@ -49,6 +49,16 @@ describe("bearer token verification", () => {
     await expect401(await validFor({ aud: "another-api" }));
   });
 
+  it("a token verified once is remembered only for the issuer and audience it was verified against", async () => {
+    expect((await call(valid, "/users/lookup?userId=1")).status).toBe(200);
+    // The same token, right after, where another issuer or audience is configured: checked again, and refused.
+    for (const vars of [{ ISSUER: "https://elsewhere.example/auth" }, { AUDIENCE: "another-api" }] as Record<string, string>[]) {
+      const res = await call(valid, "/users/lookup?userId=1", { headers: testVars(vars) });
+      expect(res.status, JSON.stringify(vars)).toBe(401);
+    }
+    expect((await call(valid, "/users/lookup?userId=1")).status).toBe(200);
+  });
+
   it("alg none: 401", async () => {
     const payload = {
       sub: clientId,
