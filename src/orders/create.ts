@@ -79,6 +79,7 @@ export async function createOrder(
   const violations = [
     ...addressViolations(command, requester.companyId, refs.addresses),
     ...command.lines.flatMap((line, i) => lineViolations(i, line, lineQuotes[i]!)),
+    ...withdrawnProductViolations(command.lines, lineQuotes, refs.products),
   ];
   if (violations.length > 0) throw new BusinessRuleError(422, violations);
 
@@ -86,6 +87,23 @@ export async function createOrder(
   const created: OrderCreated = { orderNumber: order.orderNumber, createdAt: order.createdAt, success: true, eventId: order.eventId };
   await writeOrder(db, order, commitWith ? commitWith(created) : []);
   return created;
+}
+
+/**
+ * A live quote whose product has since left the catalog (another database, so no foreign key holds them together)
+ * cannot be ordered: the line would have no part number or description. 422, naming the line. (Products are read by
+ * the lines' productId; a line naming another product than its quote's already has its own violation.)
+ */
+function withdrawnProductViolations(
+  lines: readonly OrderLineInput[],
+  lineQuotes: readonly QuoteRecord[],
+  products: ReadonlyMap<string, unknown>,
+): string[] {
+  return lineQuotes.flatMap((quote, i) =>
+    lines[i]!.productId !== quote.productId || products.has(quote.productId)
+      ? []
+      : [`quoteItems[${i}]: product "${quote.productId}" of price option "${quote.priceOptionId}" is no longer in the catalog.`],
+  );
 }
 
 /** The requester's name and the addresses from the transactional database, the products from the catalog's, side by side. */

@@ -230,6 +230,34 @@ describe("POST /orders: 422 business rules, nothing written", () => {
     expect(errors[0]).toContain((plain.priceCents / 100).toFixed(2));
   });
 
+  it("a live quote whose product has left the catalog since: 422 naming the line, nothing written", async () => {
+    const productId = plain.productId;
+    const product = await env.CATALOG.prepare("SELECT * FROM products WHERE id = ?").bind(productId).first<Record<string, unknown>>();
+    const { results: categories } = await env.CATALOG.prepare("SELECT category FROM product_categories WHERE product_id = ?")
+      .bind(productId)
+      .all<{ category: string }>();
+    await env.CATALOG.batch([
+      env.CATALOG.prepare("DELETE FROM product_categories WHERE product_id = ?").bind(productId),
+      env.CATALOG.prepare("DELETE FROM products WHERE id = ?").bind(productId),
+    ]);
+    try {
+      const errors = expectControllerError(await rejected(valid(), 422));
+      expect(errors).toEqual([
+        `quoteItems[0]: product "${productId}" of price option "${plain.priceOptionId}" is no longer in the catalog.`,
+      ]);
+    } finally {
+      const columns = Object.keys(product!);
+      await env.CATALOG.batch([
+        env.CATALOG.prepare(`INSERT INTO products (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).bind(
+          ...columns.map((c) => product![c]),
+        ),
+        ...categories.map(({ category }) =>
+          env.CATALOG.prepare("INSERT INTO product_categories (category, product_id) VALUES (?, ?)").bind(category, productId),
+        ),
+      ]);
+    }
+  });
+
   it("a productId that is not the quote's product", async () => {
     const errors = expectControllerError(await rejected(withItem(1, { productId: "MP-0000999" }), 422));
     expect(errors).toEqual([expect.stringMatching(/^quoteItems\[1\]: productId "MP-0000999"/)]);
