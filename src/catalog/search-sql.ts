@@ -81,11 +81,21 @@ function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters): string
  * read, and it scores every phrase of the MATCH; facet phrases would score products of different facet values
  * differently, so the MATCH keeps the keywords alone and the narrowed matches come from a second full-text read.
  */
-function candidates(filters: CatalogFilters, { ranked = false, readsProducts = true } = {}): Candidates {
+function candidates(
+  filters: CatalogFilters,
+  { ranked = false, readsProducts = true, coveredByManufacturerIndex = false } = {},
+): Candidates {
   const conditions: string[] = [];
   const params: unknown[] = [];
   let from = "products";
-  if (filters.keywords) {
+  if (filters.keywords && filters.manufacturers && coveredByManufacturerIndex && !ranked) {
+    // Keywords within chosen manufacturers, reading only what the (manufacturer, part number, id) index covers: walk
+    // those manufacturers' index entries and keep the ones in the full-text matches. No product row is read, where
+    // reading the matches' rows one by one costs a page each (docs/benchmarks.md, "Catalog at scale").
+    from = "products INDEXED BY products_manufacturer_part_number_id";
+    conditions.push("products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)");
+    params.push(fullTextMatch(filters.keywords, filters));
+  } else if (filters.keywords) {
     const needsProducts = readsProducts || filters.manufacturers !== null || filters.categories !== null;
     from = needsProducts ? "products_fts JOIN products ON products.rowid = products_fts.rowid" : "products_fts";
     conditions.push("products_fts MATCH ?");
@@ -174,7 +184,8 @@ export function itemsStatements(filters: CatalogFilters, page: CatalogPage): Sql
  * LIMIT (a WHERE condition would still walk the index past the offset, testing it on every entry).
  */
 function sortedPage(filters: CatalogFilters, page: CatalogPage, onlyIf?: { condition: string; params: unknown[] }): SqlStatement {
-  const c = candidates(filters);
+  // Part number and manufacturer orders read only what the manufacturer index covers; a description order reads rows.
+  const c = candidates(filters, { coveredByManufacturerIndex: page.sortBy === "PartNumber" || page.sortBy === "Manufacturer" });
   const terms = sortTerms(page);
   const keys = terms.map((term, index) => `${term.expr} AS ${sortKey(index)}`).join(", ");
   const readsManufacturer = terms.some((term) => term.expr.startsWith("manufacturers."));
@@ -298,7 +309,7 @@ function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], p
       };
   const union = kinds.map((kind) => parts[kind]).join(" UNION ALL ");
   if (!hasAnyFilter(filters)) return { sql: union, params: [] };
-  const c = candidates(filters);
+  const c = candidates(filters, { coveredByManufacturerIndex: true });
   return {
     sql: `WITH sample AS MATERIALIZED (SELECT products.id AS product_id, products.manufacturer_id AS manufacturer_id FROM ${c.from} ${c.where} LIMIT ?) ${union}`,
     params: [...c.params, countBound(page) + 1],
