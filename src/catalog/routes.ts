@@ -100,7 +100,7 @@ const FacetCountsSchema = z
     field: z.enum(FACET_FIELDS),
     values: z.array(z.object({ value: z.string(), count: z.number().int() })),
     countsRelation: COUNT_RELATION.openapi({
-      description: `"eq": exact counts. "gte": more than ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} products are counted, and the counts are those of the first ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} in rank order (each a lower bound)`,
+      description: `"eq": exact counts. "gte": more than ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} products are counted, and the counts are those of the first ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} read (each a lower bound)`,
     }),
   })
   .openapi("CatalogFacetCounts", {

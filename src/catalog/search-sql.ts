@@ -281,7 +281,8 @@ const facetTail = `ORDER BY count DESC, value ASC LIMIT ${MAX_FACET_VALUES}`;
 /**
  * The total and/or facet counts over one candidate set, in one statement of CountRow rows. Over the whole catalog
  * they come from the counters (exact). Otherwise the candidates are read once, up to one past the count bound (in
- * rank order), and everything is counted over that sample: when `sampled` exceeds the bound, the counts are lower
+ * rank order, or in the manufacturer index's order with a manufacturer facet), and everything is counted over that
+ * sample: when `sampled` exceeds the bound, the counts are lower
  * bounds (totalRelation / countsRelation "gte").
  */
 function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], page: CatalogPage): SqlStatement {
