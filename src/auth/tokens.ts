@@ -1,6 +1,7 @@
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Bindings } from "../env";
 import type { Principal, VendorPrincipal } from "../platform/principal";
+import { Remembered } from "../platform/remembered";
 import type { AuthenticatedClient } from "./clients";
 import { keyring } from "./keys";
 
@@ -39,30 +40,20 @@ export class InvalidTokenError extends Error {}
 type VerifiedClaims = Awaited<ReturnType<typeof verifyClaims>>;
 
 /**
- * Per-isolate memory of tokens already verified, so that a client's many requests with one token pay for the RS256
- * check once a minute instead of every time. Keyed by the exact token with the issuer and audience it was checked
- * against; an entry is trusted until the token's own expiry (with the same 30 s tolerance) or for VERIFIED_TOKEN_TTL_MS,
- * whichever comes first. Only successes are remembered. A signing key withdrawn from the keyring stops opening the
- * API within that minute.
+ * Per-isolate memory of tokens already verified (src/platform/remembered.ts), so that a client's many requests with
+ * one token pay for the RS256 check once a minute instead of every time. Keyed by the exact token with the issuer and
+ * audience it was checked against; an entry is trusted for VERIFIED_TOKEN_TTL_SECONDS, and never past the token's own
+ * expiry (with the same 30 s tolerance). Only successes are remembered. A signing key withdrawn from the keyring
+ * stops opening the API within that minute.
  */
-const VERIFIED_TOKEN_TTL_MS = 60_000;
-const MAX_VERIFIED_TOKENS = 10_000;
-const verifiedTokens = new Map<string, { claims: VerifiedClaims; until: number }>();
+const VERIFIED_TOKEN_TTL_SECONDS = 60;
+const verifiedTokens = new Remembered<VerifiedClaims>(Date.now, 10_000, (claims) => (claims.expiresAt + 30) * 1000);
 
 /** Verifies signature (RS256 only, key chosen by `kid`), issuer, audience, type, lifetime and the owner claim. */
-async function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid", now = Date.now()) {
+function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid"): Promise<VerifiedClaims> {
   const key = `${env.ISSUER}\n${audience}\n${ownerClaim}\n${token}`;
-  const known = verifiedTokens.get(key);
-  if (known && now < known.until) return known.claims;
-  verifiedTokens.delete(key);
-  const claims = await verifyClaims(env, token, audience, ownerClaim);
-  if (verifiedTokens.size >= MAX_VERIFIED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value!);
-  verifiedTokens.set(key, { claims, until: Math.min(now + VERIFIED_TOKEN_TTL_MS, (claims.expiresAt + 30) * 1000) });
-  return claims;
+  return verifiedTokens.get(key, VERIFIED_TOKEN_TTL_SECONDS, () => verifyClaims(env, token, audience, ownerClaim));
 }
-
-/** Forgets verified tokens (tests that change keys or clocks). */
-export const forgetVerifiedTokens = () => verifiedTokens.clear();
 
 async function verifyClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid") {
   const keys = await keyring(env);

@@ -1,3 +1,4 @@
+import { Remembered } from "../platform/remembered";
 import type { CatalogFilters, CatalogPage } from "./search-sql";
 
 /**
@@ -26,25 +27,20 @@ export function requestedCaching(request: Request): "use" | "refresh" | "none" {
 /** How long an entry may live at the edge; a catalog change retires it sooner (a new version, a new key). */
 const ENTRY_MAX_AGE_SECONDS = 3600;
 
-/** The isolate's memory of the catalog version, so that a cache hit costs no database round trip. */
-let remembered: { version: string; until: number } | undefined;
+/** The isolate's memory of the catalog version (src/platform/remembered.ts), so that a cache hit costs no database round trip. */
+const rememberedVersion = new Remembered<string>();
+const VERSION_KEY = "catalog";
 
 /**
  * The current catalog version, read from the catalog database at most once per `maxAgeSeconds` per isolate: a
  * catalog change shows in search results within that delay (CATALOG_VERSION_CACHE_SECONDS; 0 reads it every time).
  */
-export async function catalogVersion(catalog: D1Database, maxAgeSeconds: number, now = Date.now()): Promise<string> {
-  if (remembered && now < remembered.until) return remembered.version;
-  const row = await catalog.prepare("SELECT version FROM catalog_version WHERE id = 1").first<{ version: string }>();
-  const version = row?.version ?? "none";
-  remembered = { version, until: now + maxAgeSeconds * 1000 };
-  return version;
+export function catalogVersion(catalog: D1Database, maxAgeSeconds: number, memory = rememberedVersion): Promise<string> {
+  return memory.get(VERSION_KEY, maxAgeSeconds, async () => {
+    const row = await catalog.prepare("SELECT version FROM catalog_version WHERE id = 1").first<{ version: string }>();
+    return row?.version ?? "none";
+  });
 }
-
-/** Forgets the remembered version (tests that change the catalog and must see it at once). */
-export const forgetCatalogVersion = () => {
-  remembered = undefined;
-};
 
 /**
  * The cache key: everything the SQL of a search depends on (the parsed keywords, the facet values as a set, the

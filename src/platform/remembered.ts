@@ -3,6 +3,7 @@
  * number of seconds so that a request does not spend a sequential D1 round trip on it. Only what `keep` accepts is
  * remembered; a negative answer (or an error) is asked about again every time. Bounded: past `max` entries the
  * oldest is forgotten. A revocation therefore takes effect on every isolate within the TTL (docs/security.md).
+ * `expiresAt`: a value's own end of validity (epoch ms, e.g. a token's expiry), before which the TTL may not reach.
  */
 export class Remembered<V> {
   private readonly entries = new Map<string, { value: V; at: number }>();
@@ -10,11 +11,12 @@ export class Remembered<V> {
   constructor(
     private readonly now: () => number = Date.now,
     private readonly max = 10_000,
+    private readonly expiresAt?: (value: V) => number,
   ) {}
 
   async get(key: string, ttlSeconds: number, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     const entry = this.entries.get(key);
-    if (entry !== undefined && this.now() - entry.at < ttlSeconds * 1000) return entry.value;
+    if (entry !== undefined && this.isFresh(entry, ttlSeconds)) return entry.value;
     this.entries.delete(key);
     const value = await load();
     if (ttlSeconds > 0 && keep(value)) this.remember(key, value);
@@ -23,6 +25,11 @@ export class Remembered<V> {
 
   clear(): void {
     this.entries.clear();
+  }
+
+  private isFresh(entry: { value: V; at: number }, ttlSeconds: number): boolean {
+    const now = this.now();
+    return now - entry.at < ttlSeconds * 1000 && (this.expiresAt === undefined || now < this.expiresAt(entry.value));
   }
 
   private remember(key: string, value: V): void {

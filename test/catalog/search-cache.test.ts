@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CACHE_STATUS_HEADER, catalogVersion, forgetCatalogVersion } from "../../src/catalog/search-cache";
+import { CACHE_STATUS_HEADER, catalogVersion } from "../../src/catalog/search-cache";
+import { Remembered } from "../../src/platform/remembered";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { JSMITH, type SearchBody, searchRaw } from "../helpers/catalog";
 import { contractCall } from "../helpers/contract";
@@ -103,14 +104,16 @@ describe("edge cache of catalog searches", () => {
   });
 
   it("an isolate rereads the catalog version only after its max age (CATALOG_VERSION_CACHE_SECONDS)", async () => {
-    forgetCatalogVersion();
-    const start = Date.now();
-    const before = await catalogVersion(env.CATALOG, 5, start);
+    let now = Date.now();
+    const memory = new Remembered<string>(() => now);
+    const start = now;
+    const before = await catalogVersion(env.CATALOG, 5, memory);
     await env.CATALOG.prepare("UPDATE manufacturers SET name = name WHERE id = 1").run();
-    expect(await catalogVersion(env.CATALOG, 5, start + 4_000)).toBe(before);
-    const after = await catalogVersion(env.CATALOG, 5, start + 5_000);
+    now = start + 4_000;
+    expect(await catalogVersion(env.CATALOG, 5, memory)).toBe(before);
+    now = start + 5_000;
+    const after = await catalogVersion(env.CATALOG, 5, memory);
     expect(after).not.toBe(before);
     expect(after).toMatch(/^[0-9a-f]{24}$/);
-    forgetCatalogVersion();
   });
 });

@@ -25,6 +25,23 @@ describe("Remembered: per-isolate memory of positive answers", () => {
     expect(asked).toBe(3);
   });
 
+  it("never trusts a value past its own expiry, even within the TTL", async () => {
+    let now = 0;
+    const memo = new Remembered<{ until: number }>(
+      () => now,
+      10,
+      (value) => value.until,
+    );
+    let asked = 0;
+    const load = async () => ({ until: ++asked * 1_000 + 5_000 });
+    expect(await memo.get("t", 60, load)).toEqual({ until: 6_000 });
+    now = 5_999;
+    expect(await memo.get("t", 60, load)).toEqual({ until: 6_000 });
+    now = 6_000;
+    expect(await memo.get("t", 60, load)).toEqual({ until: 7_000 });
+    expect(asked).toBe(2);
+  });
+
   it("forgets the oldest entry past its bound, and remembers nothing with a TTL of 0", async () => {
     const memo = new Remembered<number>(() => 0, 2);
     let asked = 0;
