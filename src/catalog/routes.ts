@@ -213,11 +213,13 @@ async function cachedOrSearched(
   filters: CatalogFilters,
   page: CatalogPage,
   caching: ReturnType<typeof requestedCaching>,
-) {
+): Promise<{ status: CacheStatus; result: CatalogSearchResult; storeAt?: Request }> {
+  // no-store: nothing is read from or written to the cache, so neither the version nor the key is needed.
+  if (caching === "none") return { status: "BYPASS", result: await searchCatalog(catalog, filters, page) };
   const key = await searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
   const cached = caching === "use" ? await readCachedSearch<CatalogSearchResult>(key) : undefined;
-  const status: CacheStatus = cached ? "HIT" : caching === "use" ? "MISS" : "BYPASS";
-  return { key, status, store: !cached && caching !== "none", result: cached ?? (await searchCatalog(catalog, filters, page)) };
+  if (cached) return { status: "HIT", result: cached };
+  return { status: caching === "use" ? "MISS" : "BYPASS", result: await searchCatalog(catalog, filters, page), storeAt: key };
 }
 
 /** Values of the same field given in several elements add up; null when the field is not filtered. */
@@ -253,7 +255,7 @@ export const catalogRoutes = createRouter()
       ),
       cachedOrSearched(c.env.CATALOG, appConfig(c.env).CATALOG_VERSION_CACHE_SECONDS, filters, page, requestedCaching(c.req.raw)),
     ]);
-    if (found.store) inBackground(c, cacheSearch(found.key, found.result));
+    if (found.storeAt) inBackground(c, cacheSearch(found.storeAt, found.result));
     c.header(CACHE_STATUS_HEADER, found.status);
     return c.json(envelope(c, found.result), 200);
   })
