@@ -1,6 +1,7 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
+import { dropEverything, resetDatabases } from "../helpers/databases";
 
 /**
  * Migration 0012 moves the catalog out of DB on a live database: it rebuilds vendor_offers, quotes, order_lines and
@@ -9,16 +10,6 @@ import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
  */
 const SPLIT = "0012_";
 const KEPT = ["vendor_offers", "quotes", "order_lines", "shipping_document_lines", "orders", "shipping_documents"];
-
-async function dropEverything(db: D1Database) {
-  const { results } = await db
-    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
-    .all<{ type: string; name: string }>();
-  await db.batch([
-    db.prepare("PRAGMA defer_foreign_keys = on"),
-    ...results.map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name}"`)),
-  ]);
-}
 
 const counts = async () =>
   Object.fromEntries(
@@ -69,8 +60,6 @@ describe("migration 0012 (the catalog in its own database) over a loaded databas
     ).rejects.toThrow(/FOREIGN KEY/);
 
     // Back to the schema every other test file expects.
-    await dropEverything(env.DB);
-    await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-    await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });
+    await resetDatabases();
   });
 });
