@@ -83,7 +83,7 @@ export const JUDGED_QUERIES: JudgedQuery[] = [
 ];
 
 /** How many products of a catalog of `products` each judged query has as right answers (one pass over the catalog). */
-export function relevantCounts(products: number): number[] {
+function relevantCounts(products: number): number[] {
   const counts = JUDGED_QUERIES.map(() => 0);
   for (let index = 0; index < products; index++) {
     const product = generateProduct(index);
@@ -95,7 +95,7 @@ export function relevantCounts(products: number): number[] {
 }
 
 /** Catalog ids are MP-<index + 1>, zero-padded (src/seed/catalog.ts productId). */
-export const indexOfProductId = (id: string) => Number(id.slice(3)) - 1;
+const indexOfProductId = (id: string) => Number(id.slice(3)) - 1;
 
 export interface JudgedResult {
   query: string;
@@ -107,7 +107,7 @@ export interface JudgedResult {
 }
 
 /** Judges one query's first results (catalog ids, in order). */
-export function judge(judged: JudgedQuery, relevantInCatalog: number, topIds: readonly string[]): JudgedResult {
+function judge(judged: JudgedQuery, relevantInCatalog: number, topIds: readonly string[]): JudgedResult {
   const top10 = topIds.slice(0, 10).map((id) => generateProduct(indexOfProductId(id)));
   const hits = top10.filter((product) => judged.relevant(product)).length;
   const possible = Math.min(10, relevantInCatalog);
@@ -129,7 +129,7 @@ export interface RelevanceSummary {
   results: JudgedResult[];
 }
 
-export function summarize(results: JudgedResult[]): RelevanceSummary {
+function summarize(results: JudgedResult[]): RelevanceSummary {
   const precisions = (of: JudgedResult[]) => of.map((r) => r.precisionAt10).filter((p): p is number => p !== null);
   const mean = (values: number[]) => Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
   const groups = [...new Set(results.map((r) => r.group))];
@@ -142,4 +142,12 @@ export function summarize(results: JudgedResult[]): RelevanceSummary {
     exactFirst: { of: partNumbers.length, first: partNumbers.filter((r) => r.exactFirst).length },
     results,
   };
+}
+
+/** Runs the whole judged set: `topIds` answers a query with the catalog ids of its first results by relevance. */
+export async function judgeAll(products: number, topIds: (query: string) => Promise<readonly string[]>): Promise<RelevanceSummary> {
+  const counts = relevantCounts(products);
+  const results: JudgedResult[] = [];
+  for (const [i, judged] of JUDGED_QUERIES.entries()) results.push(judge(judged, counts[i]!, await topIds(judged.query)));
+  return summarize(results);
 }

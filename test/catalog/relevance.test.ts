@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JUDGED_QUERIES, judge, relevantCounts, summarize } from "../../src/seed/judged-queries";
+import { judgeAll } from "../../src/seed/judged-queries";
 import { DEMO_PRODUCT_COUNT, search } from "../helpers/catalog";
 
 /**
@@ -8,32 +8,21 @@ import { DEMO_PRODUCT_COUNT, search } from "../helpers/catalog";
  */
 describe("catalog search relevance on the judged query set", () => {
   it("puts the exact part number first, however it is typed, and keeps precision@10 at least 0.95", async () => {
-    const counts = relevantCounts(DEMO_PRODUCT_COUNT);
-    const results = [];
-    for (const [i, judged] of JUDGED_QUERIES.entries()) {
-      const page = await search({
-        filters: { query: judged.query },
-        pagination: { limit: 10, sortBy: "Relevance", sortDirection: "Desc" },
-      });
-      results.push(
-        judge(
-          judged,
-          counts[i]!,
-          page.items.map((item) => item.id),
-        ),
-      );
-    }
-    const summary = summarize(results);
+    const summary = await judgeAll(DEMO_PRODUCT_COUNT, async (query) => {
+      const page = await search({ filters: { query }, pagination: { limit: 10, sortBy: "Relevance", sortDirection: "Desc" } });
+      return page.items.map((item) => item.id);
+    });
     expect(summary.measured).toBeGreaterThanOrEqual(30);
     expect(summary.exactFirst).toEqual({ of: 15, first: 15 });
-    const misses = results.filter((r) => r.precisionAt10 !== null && r.precisionAt10 < 1).map((r) => `${r.query}: ${r.precisionAt10}`);
+    const misses = summary.results
+      .filter((r) => r.precisionAt10 !== null && r.precisionAt10 < 1)
+      .map((r) => `${r.query}: ${r.precisionAt10}`);
     expect(summary.meanPrecisionAt10, misses.join("; ")).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("the judge can fail: a ranking that ignores the query scores low", () => {
-    const counts = relevantCounts(DEMO_PRODUCT_COUNT);
+  it("the judge can fail: a ranking that ignores the query scores low", async () => {
     const firstTen = Array.from({ length: 10 }, (_, i) => `MP-${String(i + 1).padStart(7, "0")}`);
-    const summary = summarize(JUDGED_QUERIES.map((judged, i) => judge(judged, counts[i]!, firstTen)));
+    const summary = await judgeAll(DEMO_PRODUCT_COUNT, async () => firstTen);
     expect(summary.meanPrecisionAt10).toBeLessThan(0.5);
     expect(summary.exactFirst.first).toBeLessThan(summary.exactFirst.of);
   });
