@@ -55,7 +55,7 @@ const BM25 = "bm25(products_fts, 10.0, 10.0, 10.0, 4.0, 1.0, 3.0, 2.0)";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 interface Candidates {
-  /** FROM and JOIN clauses, with products always present as `products`. */
+  /** FROM and JOIN clauses: `products` (or its manufacturer index), with or without `products_fts`, or `products_fts` alone. */
   from: string;
   where: string;
   params: unknown[];
@@ -282,8 +282,7 @@ const facetTail = `ORDER BY count DESC, value ASC LIMIT ${MAX_FACET_VALUES}`;
  * The total and/or facet counts over one candidate set, in one statement of CountRow rows. Over the whole catalog
  * they come from the counters (exact). Otherwise the candidates are read once, up to one past the count bound (in
  * rank order, or in the manufacturer index's order with a manufacturer facet), and everything is counted over that
- * sample: when `sampled` exceeds the bound, the counts are lower
- * bounds (totalRelation / countsRelation "gte").
+ * sample: when `sampled` exceeds the bound, the counts are lower bounds (totalRelation / countsRelation "gte").
  */
 function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], page: CatalogPage): SqlStatement {
   const parts: Record<CountKind, string> = hasAnyFilter(filters)
