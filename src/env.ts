@@ -51,6 +51,16 @@ export function appConfig(vars: ConfigVars): AppConfig {
   return config;
 }
 
+/**
+ * `env` with some bindings replaced (e.g. a D1 session standing in for its database), keeping the parsed settings
+ * of the original: a copy made per request must not cost a settings parse per request.
+ */
+export function envWith<E extends Bindings>(env: E, replaced: Partial<Bindings>): E {
+  const copy = { ...env, ...replaced };
+  parsedConfigs.set(copy, appConfig(env));
+  return copy;
+}
+
 export interface Variables {
   correlationId: string;
   /** The buyer-side caller on /customer/api (set by requireBearer). */

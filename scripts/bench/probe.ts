@@ -1,4 +1,4 @@
-import type { Bindings } from "../../src/env";
+import { type Bindings, envWith } from "../../src/env";
 
 export const ROUND_TRIPS_HEADER = "X-Bench-Round-Trips";
 
@@ -44,14 +44,13 @@ export class RoundTripProbe {
   }
 
   wrap(env: Bindings): Bindings {
-    return {
-      ...env,
+    return envWith(env, {
       DB: this.d1(env.DB),
       CATALOG: this.d1(env.CATALOG),
       QUOTES: this.service("kv", env.QUOTES, (name) => KV_CALLS.has(name)),
       IDEMPOTENCY: this.namespace(env.IDEMPOTENCY),
       RATE_LIMITER: this.namespace(env.RATE_LIMITER),
-    };
+    });
   }
 
   private async around<T>(service: Service, call: () => Promise<T>): Promise<T> {

@@ -21,7 +21,7 @@ function ownerOf(row: { tenantId: number | null; vendorId: number | null }): Cli
 
 /** Checks a client id and secret. Unknown ids cost the same hash work as known ones. */
 export async function authenticateClient(db: Database, clientId: string, secret: string): Promise<AuthenticatedClient | null> {
-  const client = await db.query.apiClients.findFirst({ where: eq(apiClients.clientId, clientId) });
+  const client = await db.select().from(apiClients).where(eq(apiClients.clientId, clientId)).get();
   const storedHash = client?.secretHash ?? DECOY_HASH;
   const matches = (client !== undefined && (await recentlyVerified(storedHash, secret))) || (await verifySecret(secret, storedHash));
   const owner = client ? ownerOf(client) : null;

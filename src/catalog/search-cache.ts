@@ -62,15 +62,36 @@ export async function searchCacheKey(version: string, filters: CatalogFilters, p
   return new Request(`https://catalog-search.cache.medparts.internal/v/${version}/${hash}`);
 }
 
-export async function readCachedSearch<T>(key: Request): Promise<T | undefined> {
-  const hit = await caches.default.match(key);
-  return hit ? ((await hit.json()) as T) : undefined;
+/**
+ * The isolate's own copies of recent entries, in front of the Cache API: a popular search answered again by the same
+ * isolate costs no cache lookup at all. Keys carry the catalog version, so a copy is never staler than the Cache API
+ * entry; the bounds keep the copies under ~8 MB of the isolate's 128 MB (larger answers go to the Cache API only).
+ */
+const MEMORY_ENTRIES = 128;
+const MEMORY_MAX_ENTRY_CHARS = 64 * 1024;
+const MEMORY_SECONDS = 60;
+const recentSearches = new Remembered<string | undefined>(Date.now, MEMORY_ENTRIES);
+const fitsInMemory = (json: string | undefined) => json !== undefined && json.length <= MEMORY_MAX_ENTRY_CHARS;
+
+export async function readCachedSearch<T>(key: Request, memory = recentSearches): Promise<T | undefined> {
+  const json = await memory.get(
+    key.url,
+    MEMORY_SECONDS,
+    async () => {
+      const hit = await caches.default.match(key);
+      return hit ? hit.text() : undefined;
+    },
+    fitsInMemory,
+  );
+  return json === undefined ? undefined : (JSON.parse(json) as T);
 }
 
-export function cacheSearch(key: Request, result: unknown): Promise<void> {
+export function cacheSearch(key: Request, result: unknown, memory = recentSearches): Promise<void> {
+  const json = JSON.stringify(result);
+  if (fitsInMemory(json)) memory.set(key.url, json);
   return caches.default.put(
     key,
-    new Response(JSON.stringify(result), {
+    new Response(json, {
       headers: { "Content-Type": "application/json", "Cache-Control": `public, max-age=${ENTRY_MAX_AGE_SECONDS}` },
     }),
   );

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import { type AppEnv, envWith } from "../env";
 import { ValidationError } from "./errors";
+import { setResponseHeaders } from "./responses";
 
 /**
  * D1 read replication through the Sessions API (docs/architecture.md, "Consistency"). Every customer API request
@@ -36,11 +37,11 @@ export function d1Sessions(
     // Everything below reads c.env.DB: the session stands in for the database for the rest of the request. The
     // catalog is written by imports only, never by the API: its reads go to the nearest replica, with no bookmark.
     const catalog = c.env.CATALOG.withSession("first-unconstrained");
-    c.env = { ...c.env, DB: session as unknown as D1Database, CATALOG: catalog as unknown as D1Database };
+    c.env = envWith(c.env, { DB: session as unknown as D1Database, CATALOG: catalog as unknown as D1Database });
     await next();
     // A request that never read DB (e.g. a catalog-only read) hands the caller's bookmark back, so a chain of
     // requests that passes it along keeps its read-your-writes guarantee.
     const latest = session.getBookmark() ?? bookmark;
-    if (latest) c.header(BOOKMARK_HEADER, latest);
+    if (latest) setResponseHeaders(c, { [BOOKMARK_HEADER]: latest });
   };
 }

@@ -23,6 +23,12 @@ export class Remembered<V> {
     return value;
   }
 
+  /** Remembers a value learned elsewhere (e.g. just computed), as `get` would after loading it. */
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.remember(key, value);
+  }
+
   clear(): void {
     this.entries.clear();
   }

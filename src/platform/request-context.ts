@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { CORRELATION_HEADER, correlationIdFor } from "./correlation";
 import { logEvent } from "./logging";
+import { setResponseHeaders } from "./responses";
 
 /** Correlation id in and out, API response headers, and one structured log line per request. */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -9,14 +10,16 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const correlationId = correlationIdFor(c.req.header(CORRELATION_HEADER));
   c.set("correlationId", correlationId);
   await next();
-  c.header(CORRELATION_HEADER, correlationId);
-  c.header("X-Content-Type-Options", "nosniff");
-  if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  setResponseHeaders(c, {
+    [CORRELATION_HEADER]: correlationId,
+    "X-Content-Type-Options": "nosniff",
+    ...(c.res.headers.has("Cache-Control") ? {} : { "Cache-Control": "no-store" }),
+  });
   const principal = c.get("principal");
   logEvent("info", {
     correlationId,
     method: c.req.method,
-    path: new URL(c.req.url).pathname,
+    path: c.req.path,
     status: c.res.status,
     durationMs: Date.now() - startedAt,
     clientId: principal?.clientId,

@@ -48,3 +48,21 @@ export function validationResponse(c: Context<AppEnv>, errors: FieldErrors, deta
 export function controllerFailureResponse(c: Context<AppEnv>, status: number, errors: string[]): Response {
   return c.json({ success: false, errors, correlationId: c.get("correlationId"), timestamp: now() }, status as 422);
 }
+
+/**
+ * Sets headers on the response a handler already produced. hono's `c.header` copies the whole Response on every
+ * call once it is final; this sets them in place, copying once only when the headers are immutable (a response from
+ * `fetch` or the Cache API).
+ */
+export function setResponseHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  const apply = (target: Headers) => {
+    for (const [name, value] of Object.entries(headers)) target.set(name, value);
+  };
+  try {
+    apply(c.res.headers);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    c.res = new Response(c.res.body, c.res);
+    apply(c.res.headers);
+  }
+}

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CACHE_STATUS_HEADER, catalogVersion } from "../../src/catalog/search-cache";
+import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch } from "../../src/catalog/search-cache";
 import { Remembered } from "../../src/platform/remembered";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { JSMITH, type SearchBody, searchRaw } from "../helpers/catalog";
@@ -115,5 +115,42 @@ describe("edge cache of catalog searches", () => {
     const after = await catalogVersion(env.CATALOG, 5, memory);
     expect(after).not.toBe(before);
     expect(after).toMatch(/^[0-9a-f]{24}$/);
+  });
+
+  describe("the isolate's copies in front of the Cache API", () => {
+    const keyFor = (name: string) => new Request(`https://catalog-search.cache.medparts.internal/test/${name}-${crypto.randomUUID()}`);
+
+    it("an entry stored by this isolate is answered from its memory, with no Cache API lookup", async () => {
+      const memory = new Remembered<string | undefined>();
+      const key = keyFor("stored");
+      await cacheSearch(key, { items: ["a"] }, memory);
+      expect(await caches.default.delete(key)).toBe(true); // only the isolate's copy is left
+      expect(await readCachedSearch(key, memory)).toEqual({ items: ["a"] });
+      expect(await readCachedSearch(key, new Remembered<string | undefined>())).toBeUndefined();
+    });
+
+    it("an entry another isolate stored comes from the Cache API once, then from memory", async () => {
+      const key = keyFor("shared");
+      await cacheSearch(key, { items: ["b"] }, new Remembered<string | undefined>());
+      const memory = new Remembered<string | undefined>();
+      expect(await readCachedSearch(key, memory)).toEqual({ items: ["b"] });
+      await caches.default.delete(key);
+      expect(await readCachedSearch(key, memory)).toEqual({ items: ["b"] });
+    });
+
+    it("a miss is not remembered, and an answer over 64 KiB stays in the Cache API only", async () => {
+      const memory = new Remembered<string | undefined>();
+      const missing = keyFor("missing");
+      expect(await readCachedSearch(missing, memory)).toBeUndefined();
+      await cacheSearch(missing, { items: ["c"] }, new Remembered<string | undefined>());
+      expect(await readCachedSearch(missing, memory)).toEqual({ items: ["c"] });
+
+      const large = keyFor("large");
+      const big = { items: ["x".repeat(70 * 1024)] };
+      await cacheSearch(large, big, memory);
+      expect(await readCachedSearch(large, memory)).toEqual(big);
+      await caches.default.delete(large);
+      expect(await readCachedSearch(large, memory)).toBeUndefined();
+    });
   });
 });

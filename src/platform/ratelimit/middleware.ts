@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../../env";
 import { basicCredentials } from "../basic-credentials";
 import { ProblemError } from "../errors";
+import { setResponseHeaders } from "../responses";
 import { localAllowances, type RateLimitDecision } from "./limiter";
 import { apiClientPolicy, bucketKey, tokenEndpointPolicy } from "./policy";
 import type { BucketConfig } from "./token-bucket";
@@ -30,7 +31,7 @@ async function consume(c: Context<AppEnv>, key: string, config: BucketConfig) {
 /** Runs `next` and stamps the decision's headers on whatever response (success or error) comes back. */
 async function withHeaders(c: Context<AppEnv>, d: RateLimitDecision | null, next: Next): Promise<void> {
   await next();
-  if (d) for (const [name, value] of Object.entries(rateLimitHeaders(d))) c.header(name, value);
+  if (d) setResponseHeaders(c, rateLimitHeaders(d));
 }
 
 /** Per-client bucket of the customer API; called by requireBearer once the client is known. */
@@ -76,5 +77,5 @@ export const limitTokenRequests: MiddlewareHandler<AppEnv> = async (c, next) => 
   await next();
   if (ipKey && c.res.status === 401) byIp = (await consume(c, ipKey, config)) ?? byIp;
   const tighter = byIp && byClient ? (byIp.remaining <= byClient.remaining ? byIp : byClient) : (byIp ?? byClient);
-  if (tighter) for (const [name, value] of Object.entries(rateLimitHeaders(tighter))) c.header(name, value);
+  if (tighter) setResponseHeaders(c, rateLimitHeaders(tighter));
 };

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
-import { type BucketConfig, type BucketState, msToRefill, refill, take } from "./token-bucket";
+import { type BucketConfig, type BucketState, msToRefill, take } from "./token-bucket";
 
 export interface AcquireRequest extends BucketConfig {
   /** Tokens wanted for a lease (the caller spends one now and keeps the rest locally). */
@@ -15,6 +15,17 @@ export interface AcquireResult {
   retryAfterSeconds: number;
 }
 
+/**
+ * A bucket is deleted once it is full again and has not been used for a minute: a client that keeps calling keeps
+ * its one row, instead of paying a deleted database and a new table for every lease.
+ */
+const KEEP_UNUSED_BUCKET_MS = 60_000;
+
+/** When the state of a bucket last counted at `state.updatedAtMs` may go: full again, and unused long enough. */
+function deletableAt(state: BucketState, config: BucketConfig): number {
+  return state.updatedAtMs + Math.max(msToRefill(config.capacity - state.tokens, config), KEEP_UNUSED_BUCKET_MS);
+}
+
 type BucketRow = {
   tokens: number;
   updated_at_ms: number;
@@ -26,8 +37,8 @@ type BucketRow = {
  * The authoritative token bucket of one key (an API client, a token-endpoint client id or a source IP).
  * One instance per key (idFromName), so requests for a key are serialized here. The state is one SQLite
  * row: the tokens left, when they were counted, and the bucket's configuration. A full bucket is the
- * same as no bucket, so an alarm deletes the state once the bucket has refilled: keys that stop
- * calling (source IPs, invented client ids) leave nothing behind.
+ * same as no bucket, so an alarm deletes the state once the bucket has refilled and gone unused for a minute: keys
+ * that stop calling (source IPs, invented client ids) leave nothing behind.
  */
 export class RateLimiter extends DurableObject<Bindings> {
   /** The bucket's clock (ms since the epoch). Tests replace it through runInDurableObject to let time pass without sleeping. */
@@ -51,19 +62,20 @@ export class RateLimiter extends DurableObject<Bindings> {
       config.capacity,
       config.refillPerMinute,
     );
-    await this.ctx.storage.setAlarm(now + msToRefill(config.capacity - result.state.tokens, config));
+    await this.ctx.storage.setAlarm(deletableAt(result.state, config));
     return { granted: result.granted, remaining: result.remaining, retryAfterSeconds: result.retryAfterSeconds };
   }
 
-  /** Deletes the state of a bucket that has refilled (and is therefore indistinguishable from a new one). */
+  /** Deletes the state of a bucket that has refilled and gone unused (and is therefore indistinguishable from a new one). */
   override async alarm(): Promise<void> {
     const row = this.readRow();
     if (!row) return;
-    const config = { capacity: row.capacity, refillPerMinute: row.refill_per_minute };
-    const now = this.now();
-    const missing = config.capacity - refill({ tokens: row.tokens, updatedAtMs: row.updated_at_ms }, config, now).tokens;
-    if (missing > 0) {
-      await this.ctx.storage.setAlarm(now + msToRefill(missing, config));
+    const due = deletableAt(
+      { tokens: row.tokens, updatedAtMs: row.updated_at_ms },
+      { capacity: row.capacity, refillPerMinute: row.refill_per_minute },
+    );
+    if (due > this.now()) {
+      await this.ctx.storage.setAlarm(due);
       return;
     }
     await this.ctx.storage.deleteAll();

@@ -79,7 +79,7 @@ describe("per-isolate allowance reconciled with the Durable Object", () => {
 });
 
 describe("cleanup of refilled buckets", () => {
-  it("an alarm deletes the state once the bucket is full again, and not before", async () => {
+  it("an alarm deletes the state once the bucket is full again and unused for a minute, and not before", async () => {
     const key = `unit:${crypto.randomUUID()}`;
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
     // 2 of 10 tokens taken at one token per second: full again after 2 s.
@@ -98,6 +98,11 @@ describe("cleanup of refilled buckets", () => {
     expect((await stored()).alarm).not.toBeNull();
 
     await advanceBucketClock(key, 1_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored()).toMatchObject({ tables: 1 }); // full, but used 2 s ago: a busy client keeps its row
+    expect((await stored()).alarm).not.toBeNull();
+
+    await advanceBucketClock(key, 58_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await stored()).toEqual({ tables: 0, alarm: null });
 

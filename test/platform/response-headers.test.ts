@@ -1,0 +1,54 @@
+import { env } from "cloudflare:test";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { appConfig, envWith } from "../../src/env";
+import { setResponseHeaders } from "../../src/platform/responses";
+
+describe("setResponseHeaders (headers added after the handler)", () => {
+  it("sets them on the handler's own response in place, with no copy", async () => {
+    let handlerResponse: Response | undefined;
+    let finalResponse: Response | undefined;
+    const app = new Hono();
+    app.use(async (c, next) => {
+      await next();
+      setResponseHeaders(c as never, { "X-One": "1", "X-Two": "2" });
+      finalResponse = c.res;
+    });
+    app.get("/", (c) => {
+      handlerResponse = c.json({ ok: true });
+      return handlerResponse;
+    });
+    const res = await app.request("/");
+    expect(res.headers.get("X-One")).toBe("1");
+    expect(res.headers.get("X-Two")).toBe("2");
+    expect(await res.json()).toEqual({ ok: true });
+    expect(finalResponse).toBe(handlerResponse);
+  });
+
+  it("copies a response whose headers are immutable once, keeping its status, headers and body", async () => {
+    const app = new Hono();
+    app.use(async (c, next) => {
+      await next();
+      setResponseHeaders(c as never, { "X-Added": "yes" });
+    });
+    app.get("/", () => Response.redirect("https://example.com/elsewhere", 302));
+    const immutable = Response.redirect("https://example.com/elsewhere", 302);
+    expect(() => immutable.headers.set("X-Added", "yes")).toThrow(TypeError);
+
+    const res = await app.request("/");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("https://example.com/elsewhere");
+    expect(res.headers.get("X-Added")).toBe("yes");
+  });
+});
+
+describe("envWith (bindings replaced per request)", () => {
+  it("keeps the settings parsed for the original bindings, and the other bindings", () => {
+    const original = { ...env, MAX_BODY_BYTES: "1234" };
+    const copy = envWith(original, { DB: env.CATALOG });
+    expect(copy.DB).toBe(env.CATALOG);
+    expect(copy.QUOTES).toBe(env.QUOTES);
+    expect(appConfig(copy)).toBe(appConfig(original));
+    expect(appConfig(copy).MAX_BODY_BYTES).toBe(1234);
+  });
+});
