@@ -2,6 +2,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildDocsUi } from "./scripts/build-docs-ui.ts";
 
 // Tests get their own throwaway signing key, generated per run, never stored.
@@ -44,10 +45,19 @@ function webhookReceiver() {
   };
 }
 
+/** The /docs Worker (docs-worker/wrangler.toml, assets only) behind the API Worker's DOCS binding, as in production. */
+function docsWorker(root: string) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "docs-worker/wrangler.toml"));
+  // Miniflare wants a script for every worker; with has_user_worker false the asset router never calls it.
+  const script = "export default {};";
+  const { compatibilityDate, assets } = workerOptions as { compatibilityDate?: string; assets?: { directory: string } };
+  return { name: "medparts-docs", modules: true, script, compatibilityDate, assets };
+}
+
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const root = import.meta.dirname;
   dropWorkerdDiagnostics();
-  buildDocsUi(root); // wrangler.toml's [assets] directory must exist before the Worker starts
+  buildDocsUi(root); // the docs Worker's assets directory must exist before it starts
   const migrations = await readD1Migrations(path.join(root, "migrations"));
   const catalogMigrations = await readD1Migrations(path.join(root, "catalog-migrations"));
   // The test key is bound below, over whatever wrangler reads (a developer's .dev.vars). wrangler.toml declares
@@ -74,6 +84,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               verbose: false,
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
+                workers: [docsWorker(root)],
                 outboundService: webhookReceiver(),
                 bindings: {
                   TEST_MIGRATIONS: migrations,

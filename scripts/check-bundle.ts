@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { wrangler } from "./local-platform";
+import { DOCS_WRANGLER_CONFIG, wrangler } from "./local-platform";
 
 /**
  * `npm run check:bundle`: builds the deploy bundle exactly as `wrangler deploy` would (--dry-run, nothing
  * is uploaded) and fails when its gzipped size exceeds the budget. The budget and why: docs/benchmarks.md.
+ * The /docs Worker (assets only) is dry-run deployed too, so that both halves of a deploy are known to build.
  */
 export const GZIP_BUDGET_BYTES = 200 * 1024;
 
@@ -23,6 +24,8 @@ try {
   } else {
     console.log(line);
   }
+  wrangler(["deploy", "--dry-run", "-c", DOCS_WRANGLER_CONFIG]);
+  console.log(`docs Worker (${DOCS_WRANGLER_CONFIG}): dry-run deploy ok`);
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }

@@ -11,6 +11,8 @@ import { buildDocsUi } from "./build-docs-ui";
 export const DEV_VARS = ".dev.vars";
 const WRANGLER = "node_modules/.bin/wrangler";
 const WRANGLER_CONFIG = "wrangler.toml";
+/** The assets-only Worker of the /docs page. */
+export const DOCS_WRANGLER_CONFIG = "docs-worker/wrangler.toml";
 /** wrangler's own default for local state (`--persist-to` changes it). */
 const DEFAULT_STATE_DIR = ".wrangler/state";
 
@@ -67,11 +69,13 @@ export function applyLocalMigrations(state: LocalState = {}): void {
  * `wrangler dev` on `port`. ISSUER follows the port (wrangler.toml's value names 8787): discovery, the token
  * endpoint and the /docs Authorize dialog must point to this very server, or OIDC clients refuse the issuer.
  * `--test-scheduled` serves GET /__scheduled to run the Cron Trigger's housekeeping by hand (crons do not fire locally).
+ * The docs Worker (docs-worker/wrangler.toml) runs in the same process, behind the API Worker's DOCS binding.
  */
 export function wranglerDevArgs(port: string, state: LocalState = {}, entry?: string): string[] {
   const issuer = ["--var", `ISSUER:http://localhost:${port}/auth`];
   const script = entry ? [entry] : []; // default: wrangler.toml's main
-  return ["dev", ...script, "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
+  const configs = ["-c", WRANGLER_CONFIG, "-c", DOCS_WRANGLER_CONFIG];
+  return ["dev", ...script, ...configs, "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
 }
 
 /** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */

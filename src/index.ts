@@ -50,8 +50,14 @@ async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
   await consumeEventBatch(batch, env);
 }
 
+/** The /docs page and its files belong to the docs Worker (docs-worker/wrangler.toml); every other path is the API's. */
+const isDocsPath = (pathname: string) => pathname === "/docs" || pathname.startsWith("/docs/");
+
 export default {
-  fetch: async (request, env, ctx) => (await appOnce()).fetch(request, env, ctx),
+  fetch: async (request, env, ctx) => {
+    if (isDocsPath(new URL(request.url).pathname)) return env.DOCS.fetch(request);
+    return (await appOnce()).fetch(request, env, ctx);
+  },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),
   queue: (batch, env, _ctx) => consume(batch, env),
 } satisfies ExportedHandler<Bindings>;

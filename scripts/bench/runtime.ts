@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { type LocalState, wrangler } from "../local-platform";
+import { DOCS_WRANGLER_CONFIG, type LocalState, wrangler } from "../local-platform";
 
 /**
  * The bench's Worker on the production runtime: the bundle `wrangler deploy --dry-run` builds (minified, as
@@ -40,23 +40,33 @@ export async function startAppRuntime(options: {
   // Source options (module rules, root) describe wrangler's own bundling; the bundle here is already built.
   const { modulesRules: _rules, rootPath: _root, ...workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml").workerOptions;
   const baseUrl = `http://127.0.0.1:${options.port}`;
+  const app = {
+    ...workerOptions,
+    name: "medparts",
+    modules: true,
+    scriptPath: options.bundle,
+    modulesRoot: path.dirname(options.bundle),
+    cronTriggers: [],
+    bindings: { ...(workerOptions.bindings as Record<string, unknown>), ...options.vars, ISSUER: `${baseUrl}/auth` },
+  };
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      ...workerOptions,
-      name: "medparts",
-      modules: true,
-      scriptPath: options.bundle,
-      modulesRoot: path.dirname(options.bundle),
-      cronTriggers: [],
-      bindings: { ...(workerOptions.bindings as Record<string, unknown>), ...options.vars, ISSUER: `${baseUrl}/auth` },
       host: "127.0.0.1",
       port: options.port,
       handleStructuredLogs: printErrorsOnly,
       resourcePersistencePath: path.join(options.state.persistTo ?? ".wrangler/state", "v3"),
+      // The first worker serves the port; the docs Worker answers the app's DOCS binding, as deployed.
+      workers: [app, docsWorker()],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   await mf.ready;
   return { baseUrl, stop: () => mf.dispose() };
+}
+
+/** The assets-only /docs Worker (docs-worker/wrangler.toml); Miniflare wants a script, which its asset router never calls. */
+function docsWorker() {
+  const { assets, compatibilityDate } = unstable_getMiniflareWorkerOptions(DOCS_WRANGLER_CONFIG).workerOptions;
+  return { name: "medparts-docs", modules: true, script: "export default {};", compatibilityDate, assets };
 }
 
 export async function startBareRuntime(port: number): Promise<BenchRuntime> {
