@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -31,12 +32,54 @@ const printErrorsOnly = (log: { level: string; message: string }) => {
   if (log.level === "error") console.error(log.message);
 };
 
-export async function startAppRuntime(options: {
+export interface AppRuntimeOptions {
   bundle: string;
   state: LocalState;
   port: number;
   vars: Record<string, string>;
-}): Promise<BenchRuntime> {
+}
+
+/** The app's runtime, hosted by a child process (scripts/bench/runtime-host.ts). */
+export const startAppRuntime = (options: AppRuntimeOptions) => startHosted({ kind: "app", options });
+
+/** The bare Worker's runtime, hosted the same way as the app's. */
+export const startBareRuntime = (port: number) => startHosted({ kind: "bare", port });
+
+export type HostedRuntime = { kind: "app"; options: AppRuntimeOptions } | { kind: "bare"; port: number };
+
+const HOST_ENTRY = "scripts/bench/runtime-host.ts";
+const READY = "READY ";
+
+/**
+ * Miniflare's Node side reads and parses every log line workerd prints: in this process that work would take turns
+ * with autocannon's event loop, and slow the load generator for the app (which logs a line per request) but not
+ * for the bare Worker. Each runtime therefore lives in a child process of its own, as a deployed Worker's logs are
+ * handled away from its clients.
+ */
+async function startHosted(runtime: HostedRuntime): Promise<BenchRuntime> {
+  const child = spawn("node_modules/.bin/tsx", [HOST_ENTRY, JSON.stringify(runtime)], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = output.split("\n").find((line) => line.startsWith(READY));
+      if (ready) resolve(ready.slice(READY.length).trim());
+    });
+    child.once("exit", (code) => reject(new Error(`bench runtime host exited with ${code} before it was ready:\n${output}`)));
+  });
+  child.stdout.resume(); // anything printed later (errors) must not fill the pipe
+  return {
+    baseUrl,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** Runs in the host process: the app's Worker (and the docs Worker) on workerd through Miniflare. */
+export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRuntime> {
   // Source options (module rules, root) describe wrangler's own bundling; the bundle here is already built.
   const { modulesRules: _rules, rootPath: _root, ...workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml").workerOptions;
   const baseUrl = `http://127.0.0.1:${options.port}`;
@@ -69,7 +112,8 @@ function docsWorker() {
   return { name: "medparts-docs", modules: true, script: "export default {};", compatibilityDate, assets };
 }
 
-export async function startBareRuntime(port: number): Promise<BenchRuntime> {
+/** Runs in the host process: the bare Worker on workerd through Miniflare. */
+export async function runBareRuntime(port: number): Promise<BenchRuntime> {
   const mf = new Miniflare(
     convertV4MiniflareOptions({ modules: true, script: BARE_WORKER, host: "127.0.0.1", port, compatibilityDate: "2026-04-20" }),
   );

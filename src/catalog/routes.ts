@@ -21,6 +21,7 @@ import {
   catalogVersion,
   readCachedSearch,
   requestedCaching,
+  type SearchCacheKey,
   searchCacheKey,
 } from "./search-cache";
 import { CATALOG_SORT_FIELDS, type CatalogFilters, type CatalogPage, EXACT_COUNT_LIMIT, FACET_FIELDS } from "./search-sql";
@@ -213,10 +214,10 @@ async function cachedOrSearched(
   filters: CatalogFilters,
   page: CatalogPage,
   caching: ReturnType<typeof requestedCaching>,
-): Promise<{ status: CacheStatus; result: CatalogSearchResult; storeAt?: Request }> {
+): Promise<{ status: CacheStatus; result: CatalogSearchResult; storeAt?: SearchCacheKey }> {
   // no-store: nothing is read from or written to the cache, so neither the version nor the key is needed.
   if (caching === "none") return { status: "BYPASS", result: await searchCatalog(catalog, filters, page) };
-  const key = await searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
+  const key = searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
   const cached = caching === "use" ? await readCachedSearch<CatalogSearchResult>(key) : undefined;
   if (cached) return { status: "HIT", result: cached };
   return { status: caching === "use" ? "MISS" : "BYPASS", result: await searchCatalog(catalog, filters, page), storeAt: key };

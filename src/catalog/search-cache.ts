@@ -43,10 +43,16 @@ export function catalogVersion(catalog: D1Database, maxAgeSeconds: number, memor
 }
 
 /**
- * The cache key: everything the SQL of a search depends on (the parsed keywords, the facet values as a set, the
- * page and the order) and the catalog version, hashed into a URL on a host that is never fetched.
+ * The key of a search in both caches: everything the SQL of a search depends on (the parsed keywords, the facet
+ * values as a set, the page and the order) and the catalog version. `id` keys the isolate's copies as is; the Cache
+ * API gets it hashed into a URL on a host that is never fetched, made only when the Cache API is asked.
  */
-export async function searchCacheKey(version: string, filters: CatalogFilters, page: CatalogPage): Promise<Request> {
+export interface SearchCacheKey {
+  id: string;
+  request(): Promise<Request>;
+}
+
+export function searchCacheKey(version: string, filters: CatalogFilters, page: CatalogPage): SearchCacheKey {
   const normalized = JSON.stringify([
     filters.keywords?.match ?? null,
     filters.keywords?.partNumberKey ?? null,
@@ -57,6 +63,11 @@ export async function searchCacheKey(version: string, filters: CatalogFilters, p
     page.sortBy,
     page.sortDirection,
   ]);
+  let request: Promise<Request> | undefined;
+  return { id: `${version}/${normalized}`, request: () => (request ??= cacheApiRequest(version, normalized)) };
+}
+
+async function cacheApiRequest(version: string, normalized: string): Promise<Request> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(normalized));
   const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
   return new Request(`https://catalog-search.cache.medparts.internal/v/${version}/${hash}`);
@@ -73,12 +84,12 @@ const MEMORY_SECONDS = 60;
 const recentSearches = new Remembered<string | undefined>(Date.now, MEMORY_ENTRIES);
 const fitsInMemory = (json: string | undefined) => json !== undefined && json.length <= MEMORY_MAX_ENTRY_CHARS;
 
-export async function readCachedSearch<T>(key: Request, memory = recentSearches): Promise<T | undefined> {
+export async function readCachedSearch<T>(key: SearchCacheKey, memory = recentSearches): Promise<T | undefined> {
   const json = await memory.get(
-    key.url,
+    key.id,
     MEMORY_SECONDS,
     async () => {
-      const hit = await caches.default.match(key);
+      const hit = await caches.default.match(await key.request());
       return hit ? hit.text() : undefined;
     },
     fitsInMemory,
@@ -86,11 +97,11 @@ export async function readCachedSearch<T>(key: Request, memory = recentSearches)
   return json === undefined ? undefined : (JSON.parse(json) as T);
 }
 
-export function cacheSearch(key: Request, result: unknown, memory = recentSearches): Promise<void> {
+export async function cacheSearch(key: SearchCacheKey, result: unknown, memory = recentSearches): Promise<void> {
   const json = JSON.stringify(result);
-  if (fitsInMemory(json)) memory.set(key.url, json);
-  return caches.default.put(
-    key,
+  if (fitsInMemory(json)) memory.set(key.id, json);
+  await caches.default.put(
+    await key.request(),
     new Response(json, {
       headers: { "Content-Type": "application/json", "Cache-Control": `public, max-age=${ENTRY_MAX_AGE_SECONDS}` },
     }),

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch } from "../../src/catalog/search-cache";
+import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch, type SearchCacheKey } from "../../src/catalog/search-cache";
 import { Remembered } from "../../src/platform/remembered";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { JSMITH, type SearchBody, searchRaw } from "../helpers/catalog";
@@ -118,13 +118,16 @@ describe("edge cache of catalog searches", () => {
   });
 
   describe("the isolate's copies in front of the Cache API", () => {
-    const keyFor = (name: string) => new Request(`https://catalog-search.cache.medparts.internal/test/${name}-${crypto.randomUUID()}`);
+    const keyFor = (name: string): SearchCacheKey => {
+      const id = `${name}-${crypto.randomUUID()}`;
+      return { id, request: async () => new Request(`https://catalog-search.cache.medparts.internal/test/${id}`) };
+    };
 
     it("an entry stored by this isolate is answered from its memory, with no Cache API lookup", async () => {
       const memory = new Remembered<string | undefined>();
       const key = keyFor("stored");
       await cacheSearch(key, { items: ["a"] }, memory);
-      expect(await caches.default.delete(key)).toBe(true); // only the isolate's copy is left
+      expect(await caches.default.delete(await key.request())).toBe(true); // only the isolate's copy is left
       expect(await readCachedSearch(key, memory)).toEqual({ items: ["a"] });
       expect(await readCachedSearch(key, new Remembered<string | undefined>())).toBeUndefined();
     });
@@ -134,7 +137,7 @@ describe("edge cache of catalog searches", () => {
       await cacheSearch(key, { items: ["b"] }, new Remembered<string | undefined>());
       const memory = new Remembered<string | undefined>();
       expect(await readCachedSearch(key, memory)).toEqual({ items: ["b"] });
-      await caches.default.delete(key);
+      await caches.default.delete(await key.request());
       expect(await readCachedSearch(key, memory)).toEqual({ items: ["b"] });
     });
 
@@ -149,7 +152,7 @@ describe("edge cache of catalog searches", () => {
       const big = { items: ["x".repeat(70 * 1024)] };
       await cacheSearch(large, big, memory);
       expect(await readCachedSearch(large, memory)).toEqual(big);
-      await caches.default.delete(large);
+      await caches.default.delete(await large.request());
       expect(await readCachedSearch(large, memory)).toBeUndefined();
     });
   });
