@@ -208,12 +208,34 @@ try {
   } finally {
     await bareRuntime.stop();
   }
+  console.log(`Floor: one D1 query per request, ${settings.connections} connections, ${settings.duration} s:`);
+  const floorRuntime = await startBareRuntime(settings.port, true);
+  let floorResult: LoadResult;
+  try {
+    floorResult = await runLoad({
+      baseUrl: floorRuntime.baseUrl,
+      connections: settings.connections,
+      duration: settings.duration,
+      expectedStatus: 200,
+      request: { method: "GET", path: "/" },
+    });
+    log("one-d1-query", floorResult);
+  } finally {
+    await floorRuntime.stop();
+  }
   const bareResult = bareAt.get(settings.connections)!;
   const bare = scenarioReport(
     { name: "bare-worker", what: "A Worker returning a constant (the ceiling)" },
     0,
     bareResult,
     { d1: 0, kv: 0, do: 0 },
+    bareResult.requestsPerSecond,
+  );
+  const oneD1Query = scenarioReport(
+    { name: "one-d1-query", what: "A Worker that makes one D1 query and answers a constant (the floor of a D1 read)" },
+    0,
+    floorResult,
+    { d1: 1, kv: 0, do: 0 },
     bareResult.requestsPerSecond,
   );
   const bareFor = (scenario: Scenario, connections = settings.connections) =>
@@ -262,6 +284,7 @@ try {
       runtime: "The deploy bundle (wrangler deploy --dry-run) on workerd through Miniflare, no dev proxy",
     },
     bare,
+    oneD1Query,
     scenarios,
     scale,
   };

@@ -5,7 +5,8 @@ import { type BenchRuntime, type HostedRuntime, runAppRuntime, runBareRuntime } 
  * prints `READY <baseUrl>`, and stops it on SIGTERM.
  */
 const runtime = JSON.parse(process.argv[2] ?? "") as HostedRuntime;
-const started: BenchRuntime = runtime.kind === "app" ? await runAppRuntime(runtime.options) : await runBareRuntime(runtime.port);
+const started: BenchRuntime =
+  runtime.kind === "app" ? await runAppRuntime(runtime.options) : await runBareRuntime(runtime.port, runtime.oneD1Query);
 console.log(`READY ${started.baseUrl}`);
 process.once("SIGTERM", () => {
   started.stop().then(

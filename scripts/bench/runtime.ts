@@ -19,6 +19,12 @@ export interface BenchRuntime {
 const BENCH_ENTRY = "scripts/bench/worker.ts";
 /** The ceiling: a Worker that answers a constant, on the same runtime, in the same run. */
 const BARE_WORKER = `export default { fetch() { return new Response("ok"); } };`;
+/**
+ * The floor of any request that reads D1 once: a Worker that makes one `SELECT 1` on a local D1 database and answers
+ * a constant. Locally a D1 query crosses two more isolates (Miniflare's D1 entry worker and the database's Durable
+ * Object), so this is what one round trip costs on this runtime, whatever the app does around it.
+ */
+const ONE_D1_QUERY_WORKER = `export default { async fetch(request, env) { await env.DB.prepare("SELECT 1").first(); return new Response("ok"); } };`;
 
 /** Builds the bench entry exactly as `wrangler deploy` bundles the production one; returns the module's path. */
 export function buildBenchBundle(): { file: string; dispose(): void } {
@@ -42,10 +48,10 @@ export interface AppRuntimeOptions {
 /** The app's runtime, hosted by a child process (scripts/bench/runtime-host.ts). */
 export const startAppRuntime = (options: AppRuntimeOptions) => startHosted({ kind: "app", options });
 
-/** The bare Worker's runtime, hosted the same way as the app's. */
-export const startBareRuntime = (port: number) => startHosted({ kind: "bare", port });
+/** The bare Worker's runtime, hosted the same way as the app's. `oneD1Query`: the floor variant (ONE_D1_QUERY_WORKER). */
+export const startBareRuntime = (port: number, oneD1Query = false) => startHosted({ kind: "bare", port, oneD1Query });
 
-export type HostedRuntime = { kind: "app"; options: AppRuntimeOptions } | { kind: "bare"; port: number };
+export type HostedRuntime = { kind: "app"; options: AppRuntimeOptions } | { kind: "bare"; port: number; oneD1Query: boolean };
 
 const HOST_ENTRY = "scripts/bench/runtime-host.ts";
 const READY = "READY ";
@@ -112,10 +118,11 @@ function docsWorker() {
   return { name: "medparts-docs", modules: true, script: "export default {};", compatibilityDate, assets };
 }
 
-/** Runs in the host process: the bare Worker on workerd through Miniflare. */
-export async function runBareRuntime(port: number): Promise<BenchRuntime> {
+/** Runs in the host process: the bare Worker (or its one-D1-query variant, on an in-memory database) through Miniflare. */
+export async function runBareRuntime(port: number, oneD1Query: boolean): Promise<BenchRuntime> {
+  const worker = oneD1Query ? { script: ONE_D1_QUERY_WORKER, d1Databases: { DB: "bench-floor" } } : { script: BARE_WORKER };
   const mf = new Miniflare(
-    convertV4MiniflareOptions({ modules: true, script: BARE_WORKER, host: "127.0.0.1", port, compatibilityDate: "2026-04-20" }),
+    convertV4MiniflareOptions({ modules: true, ...worker, host: "127.0.0.1", port, compatibilityDate: "2026-04-20" }),
   );
   await mf.ready;
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => mf.dispose() };
