@@ -6,7 +6,7 @@ import { refreshCatalogPositions } from "../src/catalog/positions";
 import { database } from "../src/db/client";
 import { fetchToken } from "./bench/client";
 import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
-import { parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
+import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
 import { measureRelevance } from "./bench/relevance";
 import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, scenarioReport, toMarkdown } from "./bench/report";
 import { buildBenchBundle, startAppRuntime, startBareRuntime } from "./bench/runtime";
@@ -132,7 +132,8 @@ async function sampleRoundTrips(baseUrl: string, prepared: PreparedScenario, exp
   const total: RoundTrips = { d1: 0, kv: 0, do: 0 };
   for (let i = 0; i < ROUND_TRIP_SAMPLES; i++) {
     const request: LoadRequest = prepared.nextRequest?.() ?? prepared.request;
-    const res = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    const headers = { ...request.headers, [COUNT_ROUND_TRIPS_HEADER]: "1" };
+    const res = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers, body: request.body });
     await res.arrayBuffer();
     if (res.status !== expectedStatus) throw new Error(`${request.method} ${request.path}: sample answered ${res.status}`);
     const counted = parseRoundTrips(res.headers.get(ROUND_TRIPS_HEADER));

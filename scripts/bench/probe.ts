@@ -1,6 +1,8 @@
 import { type Bindings, envWith } from "../../src/env";
 
 export const ROUND_TRIPS_HEADER = "X-Bench-Round-Trips";
+/** Sent by the bench on the requests whose round trips it samples (at rtt 0 the others are not probed). */
+export const COUNT_ROUND_TRIPS_HEADER = "X-Bench-Count-Round-Trips";
 
 export type Service = "d1" | "kv" | "do";
 export type RoundTrips = Record<Service, number>;

@@ -7,6 +7,10 @@ describe("local runs (npm start, bench, e2e)", () => {
     expect(wranglerDevArgs("8787").join(" ")).toContain("ISSUER:http://localhost:8787/auth");
   });
 
+  it("run the docs Worker beside the API Worker, which reaches it over its DOCS binding", () => {
+    expect(wranglerDevArgs("8787").join(" ")).toContain("-c wrangler.toml -c docs-worker/wrangler.toml");
+  });
+
   it("serve /__scheduled, so the Cron Trigger's housekeeping can be run by hand (and wrangler does not warn)", () => {
     expect(wranglerDevArgs("8787")).toContain("--test-scheduled");
   });

@@ -62,7 +62,8 @@ export class RateLimiter extends DurableObject<Bindings> {
       config.capacity,
       config.refillPerMinute,
     );
-    await this.ctx.storage.setAlarm(deletableAt(result.state, config));
+    // One pending alarm is enough: when it fires early (the bucket was used since), it re-arms for the new time.
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(deletableAt(result.state, config));
     return { granted: result.granted, remaining: result.remaining, retryAfterSeconds: result.retryAfterSeconds };
   }
 

@@ -111,6 +111,27 @@ describe("cleanup of refilled buckets", () => {
   });
 });
 
+describe("one pending cleanup alarm per bucket", () => {
+  it("a later request leaves the pending alarm where it is; the alarm then re-arms past the last use", async () => {
+    const key = `unit:${crypto.randomUUID()}`;
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
+    const alarm = () => runInDurableObject(stub as DurableObjectStub, (_, state) => state.storage.getAlarm());
+    await stub.acquire({ capacity: 10, refillPerMinute: 60, want: 1, giveBack: 0 });
+    const first = await alarm();
+    expect(first).not.toBeNull();
+
+    await advanceBucketClock(key, 30_000);
+    await stub.acquire({ capacity: 10, refillPerMinute: 60, want: 1, giveBack: 0 });
+    expect(await alarm()).toBe(first); // no storage write for the alarm on this request
+
+    await advanceBucketClock(key, 31_000); // past the first alarm's time, 31 s after the last use
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const rearmed = await alarm();
+    expect(rearmed).not.toBeNull();
+    expect(rearmed!).toBeGreaterThan(first!);
+  });
+});
+
 describe("concurrent requests in one isolate", () => {
   it("keeps the tokens of leases fetched at the same time, so none are lost", async () => {
     const key = `unit:${crypto.randomUUID()}`;
