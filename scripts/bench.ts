@@ -143,14 +143,10 @@ async function sampleRoundTrips(baseUrl: string, prepared: PreparedScenario, exp
   return { d1: mean(total.d1), kv: mean(total.kv), do: mean(total.do) };
 }
 
-async function measure(
-  scenario: Scenario,
-  ctx: BenchContext,
-  duration: number,
-  rttMs: number,
-  bareReqPerSec: number,
-  connections = settings.connections,
-) {
+/** Each measured scenario with the connections it ran at: its share of the ceiling is set once the run is over. */
+const measured: { report: ScenarioReport; connections: number }[] = [];
+
+async function measure(scenario: Scenario, ctx: BenchContext, duration: number, rttMs: number, connections = settings.connections) {
   const prepared = await scenario.prepare(ctx);
   const roundTrips = await sampleRoundTrips(ctx.baseUrl, prepared, scenario.expectedStatus);
   const result = await runLoad({
@@ -161,7 +157,35 @@ async function measure(
     ...prepared,
   });
   log(scenario.name, result, roundTrips);
-  return scenarioReport(scenario, rttMs, result, roundTrips, bareReqPerSec);
+  const report = scenarioReport(scenario, rttMs, result, roundTrips, 0);
+  measured.push({ report, connections: scenario.connections ?? connections });
+  return report;
+}
+
+/**
+ * The bare Worker at each connection count. The run measures it at its start and again at its end, and the ceiling
+ * is the higher of the two: a moment when this shared machine was busy never lowers it (so never raises a share).
+ */
+async function measureBare(connectionCounts: Set<number>, when: string): Promise<Map<number, LoadResult>> {
+  const bareAt = new Map<number, LoadResult>();
+  const bareRuntime = await startBareRuntime(settings.port);
+  try {
+    for (const connections of connectionCounts) {
+      console.log(`Ceiling (${when}): a bare Worker, ${connections} connections, ${settings.duration} s:`);
+      const result = await runLoad({
+        baseUrl: bareRuntime.baseUrl,
+        connections,
+        duration: settings.duration,
+        expectedStatus: 200,
+        request: { method: "GET", path: "/" },
+      });
+      log("bare-worker", result);
+      bareAt.set(connections, result);
+    }
+  } finally {
+    await bareRuntime.stop();
+  }
+  return bareAt;
 }
 
 function log(name: string, result: LoadResult, roundTrips?: RoundTrips) {
@@ -191,24 +215,7 @@ try {
     settings.connections,
     ...(settings.scale.length > 0 ? [settings.scaleConnections, POPULAR_SEARCH_SCENARIO.connections!] : []),
   ]);
-  const bareAt = new Map<number, LoadResult>();
-  const bareRuntime = await startBareRuntime(settings.port);
-  try {
-    for (const connections of connectionCounts) {
-      console.log(`Ceiling: a bare Worker, ${connections} connections, ${settings.duration} s:`);
-      const result = await runLoad({
-        baseUrl: bareRuntime.baseUrl,
-        connections,
-        duration: settings.duration,
-        expectedStatus: 200,
-        request: { method: "GET", path: "/" },
-      });
-      log("bare-worker", result);
-      bareAt.set(connections, result);
-    }
-  } finally {
-    await bareRuntime.stop();
-  }
+  const bareAtStart = await measureBare(connectionCounts, "start");
   console.log(`Floor: one D1 query per request, ${settings.connections} connections, ${settings.duration} s:`);
   const floorRuntime = await startBareRuntime(settings.port, true);
   let floorResult: LoadResult;
@@ -224,24 +231,6 @@ try {
   } finally {
     await floorRuntime.stop();
   }
-  const bareResult = bareAt.get(settings.connections)!;
-  const bare = scenarioReport(
-    { name: "bare-worker", what: "A Worker returning a constant (the ceiling)" },
-    0,
-    bareResult,
-    { d1: 0, kv: 0, do: 0 },
-    bareResult.requestsPerSecond,
-  );
-  const oneD1Query = scenarioReport(
-    { name: "one-d1-query", what: "A Worker that makes one D1 query and answers a constant (the floor of a D1 read)" },
-    0,
-    floorResult,
-    { d1: 1, kv: 0, do: 0 },
-    bareResult.requestsPerSecond,
-  );
-  const bareFor = (scenario: Scenario, connections = settings.connections) =>
-    bareAt.get(scenario.connections ?? connections)!.requestsPerSecond;
-
   const scenarios: ScenarioReport[] = [];
   for (const rttMs of settings.rtts) {
     console.log(
@@ -249,7 +238,7 @@ try {
     );
     await withApp(bundle.file, settings.products, rttMs, async (ctx) => {
       for (const scenario of selected([...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, ...ORDER_SCENARIOS])) {
-        scenarios.push(await measure(scenario, ctx, settings.duration, rttMs, bareFor(scenario)));
+        scenarios.push(await measure(scenario, ctx, settings.duration, rttMs));
       }
     });
   }
@@ -263,7 +252,7 @@ try {
       const reports: ScenarioReport[] = [];
       for (const scenario of selected([...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO])) {
         const connections = settings.scaleConnections;
-        reports.push(await measure(scenario, ctx, settings.scaleDuration, 0, bareFor(scenario, connections), connections));
+        reports.push(await measure(scenario, ctx, settings.scaleDuration, 0, connections));
       }
       return { reports, relevance: await measureRelevance(ctx) };
     });
@@ -272,6 +261,30 @@ try {
     );
     scale.push({ products, seedSeconds: seedSeconds.get(products) ?? null, scenarios: reports, relevance });
   }
+
+  const bareAtEnd = await measureBare(connectionCounts, "end");
+  const ceilingAt = (connections: number) =>
+    [bareAtStart.get(connections)!, bareAtEnd.get(connections)!].reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+  for (const { report, connections } of measured) report.shareOfBare = report.reqPerSec / ceilingAt(connections).requestsPerSecond;
+  const bareResult = ceilingAt(settings.connections);
+  const bare = scenarioReport(
+    { name: "bare-worker", what: "A Worker returning a constant (the ceiling: the higher of the run's start and end)" },
+    0,
+    bareResult,
+    { d1: 0, kv: 0, do: 0 },
+    bareResult.requestsPerSecond,
+  );
+  const oneD1Query = scenarioReport(
+    { name: "one-d1-query", what: "A Worker that makes one D1 query and answers a constant (the floor of a D1 read)" },
+    0,
+    floorResult,
+    { d1: 1, kv: 0, do: 0 },
+    bareResult.requestsPerSecond,
+  );
+  const bareMeasurements = {
+    start: bareAtStart.get(settings.connections)!.requestsPerSecond,
+    end: bareAtEnd.get(settings.connections)!.requestsPerSecond,
+  };
 
   const report: BenchReport = {
     startedAt,
@@ -285,6 +298,7 @@ try {
       runtime: "The deploy bundle (wrangler deploy --dry-run) on workerd through Miniflare, no dev proxy",
     },
     bare,
+    bareMeasurements,
     oneD1Query,
     scenarios,
     scale,

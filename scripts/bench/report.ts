@@ -33,6 +33,8 @@ export interface BenchReport {
   machine: { cpus: string; cores: number; memoryGiB: number; node: string; platform: string };
   settings: { products: number; duration: number; connections: number; scaleConnections?: number; rtts: number[]; runtime: string };
   bare: ScenarioReport;
+  /** The bare Worker's req/s at --connections at the start and at the end of the run; `bare` is the higher. */
+  bareMeasurements?: { start: number; end: number };
   /** A Worker that makes one D1 query and answers a constant: the floor of every scenario that reads D1 at all. */
   oneD1Query?: ScenarioReport;
   scenarios: ScenarioReport[];
@@ -83,7 +85,11 @@ export function toMarkdown(report: BenchReport): string {
   const lines = [
     `Run ${report.startedAt} on ${m.cpus} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}.`,
     `${report.settings.runtime}. Catalog: ${report.settings.products.toLocaleString("en-US")} products; ${report.settings.connections} connections; ${report.settings.duration} s per scenario.`,
-    `Ceiling: a bare Worker answering a constant on the same runtime, ${fixed(report.bare.reqPerSec)} req/s (p50 ${fixed(report.bare.p50Ms)} ms).`,
+    `Ceiling: a bare Worker answering a constant on the same runtime, ${fixed(report.bare.reqPerSec)} req/s (p50 ${fixed(report.bare.p50Ms)} ms)${
+      report.bareMeasurements
+        ? `, the higher of its runs at the start (${fixed(report.bareMeasurements.start)} req/s) and at the end (${fixed(report.bareMeasurements.end)} req/s)`
+        : ""
+    }.`,
     ...(report.oneD1Query
       ? [
           `Floor of one D1 round trip: a Worker that makes one \`SELECT 1\` on a local D1 database and answers a constant, ${fixed(report.oneD1Query.reqPerSec)} req/s (p50 ${fixed(report.oneD1Query.p50Ms)} ms), ${fixed(report.oneD1Query.shareOfBare * 100)} % of the bare Worker: no scenario that reads D1 can go above it on this runtime.`,
