@@ -118,7 +118,8 @@ async function withApp<T>(bundle: string, products: number, rttMs: number, work:
   const runtime = await startAppRuntime({ bundle, state, port: settings.port, vars: { ...BENCH_VARS, BENCH_RTT_MS: String(rttMs) } });
   try {
     const token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
-    return await work({ baseUrl: runtime.baseUrl, token, ...credentials, products, orderPool: settings.orderPool });
+    const runtimeCpuMs = () => runtime.cpuMs?.() ?? null;
+    return await work({ baseUrl: runtime.baseUrl, token, ...credentials, products, orderPool: settings.orderPool, runtimeCpuMs });
   } finally {
     await runtime.stop();
   }
@@ -149,38 +150,56 @@ const measured: { report: ScenarioReport; connections: number }[] = [];
 async function measure(scenario: Scenario, ctx: BenchContext, duration: number, rttMs: number, connections = settings.connections) {
   const prepared = await scenario.prepare(ctx);
   const roundTrips = await sampleRoundTrips(ctx.baseUrl, prepared, scenario.expectedStatus);
-  const result = await runLoad({
-    baseUrl: ctx.baseUrl,
-    connections: scenario.connections ?? connections,
-    duration,
-    expectedStatus: scenario.expectedStatus,
-    ...prepared,
-  });
-  log(scenario.name, result, roundTrips);
-  const report = scenarioReport(scenario, rttMs, result, roundTrips, 0);
+  const { result, cpuMsPerRequest } = await withRuntimeCpu(ctx.runtimeCpuMs ?? (() => null), () =>
+    runLoad({
+      baseUrl: ctx.baseUrl,
+      connections: scenario.connections ?? connections,
+      duration,
+      expectedStatus: scenario.expectedStatus,
+      ...prepared,
+    }),
+  );
+  log(scenario.name, result, roundTrips, cpuMsPerRequest);
+  const report = scenarioReport(scenario, rttMs, result, roundTrips, 0, cpuMsPerRequest);
   measured.push({ report, connections: scenario.connections ?? connections });
   return report;
+}
+
+/**
+ * A load run with the CPU time the runtime's workerd process spent per answered request: the runtime's own cost
+ * (every isolate of it, local D1 included), which the shared machine's other load does not change as it does req/s.
+ */
+async function withRuntimeCpu(cpuMs: () => number | null, run: () => Promise<LoadResult>) {
+  const before = cpuMs();
+  const result = await run();
+  const after = cpuMs();
+  const cpuMsPerRequest = before !== null && after !== null && result.requests > 0 ? (after - before) / result.requests : null;
+  return { result, cpuMsPerRequest };
 }
 
 /**
  * The bare Worker at each connection count. The run measures it at its start and again at its end, and the ceiling
  * is the higher of the two: a moment when this shared machine was busy never lowers it (so never raises a share).
  */
-async function measureBare(connectionCounts: Set<number>, when: string): Promise<Map<number, LoadResult>> {
-  const bareAt = new Map<number, LoadResult>();
+async function measureBare(connectionCounts: Set<number>, when: string) {
+  const bareAt = new Map<number, { result: LoadResult; cpuMsPerRequest: number | null }>();
   const bareRuntime = await startBareRuntime(settings.port);
   try {
     for (const connections of connectionCounts) {
       console.log(`Ceiling (${when}): a bare Worker, ${connections} connections, ${settings.duration} s:`);
-      const result = await runLoad({
-        baseUrl: bareRuntime.baseUrl,
-        connections,
-        duration: settings.duration,
-        expectedStatus: 200,
-        request: { method: "GET", path: "/" },
-      });
-      log("bare-worker", result);
-      bareAt.set(connections, result);
+      const measuredBare = await withRuntimeCpu(
+        () => bareRuntime.cpuMs?.() ?? null,
+        () =>
+          runLoad({
+            baseUrl: bareRuntime.baseUrl,
+            connections,
+            duration: settings.duration,
+            expectedStatus: 200,
+            request: { method: "GET", path: "/" },
+          }),
+      );
+      log("bare-worker", measuredBare.result, undefined, measuredBare.cpuMsPerRequest);
+      bareAt.set(connections, measuredBare);
     }
   } finally {
     await bareRuntime.stop();
@@ -188,11 +207,12 @@ async function measureBare(connectionCounts: Set<number>, when: string): Promise
   return bareAt;
 }
 
-function log(name: string, result: LoadResult, roundTrips?: RoundTrips) {
+function log(name: string, result: LoadResult, roundTrips?: RoundTrips, cpuMsPerRequest?: number | null) {
   const flag = result.errors > 0 ? `  (${result.errors} errors: ${JSON.stringify(result.statusCounts)})` : "";
   const trips = roundTrips ? `  round trips d1 ${roundTrips.d1} kv ${roundTrips.kv} do ${roundTrips.do}` : "";
+  const cpu = cpuMsPerRequest == null ? "" : `  workerd CPU ${cpuMsPerRequest.toFixed(2)} ms/req`;
   console.log(
-    `  ${name.padEnd(24)} ${result.requestsPerSecond.toFixed(1).padStart(9)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${trips}${flag}`,
+    `  ${name.padEnd(24)} ${result.requestsPerSecond.toFixed(1).padStart(9)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${trips}${cpu}${flag}`,
   );
 }
 
@@ -218,16 +238,20 @@ try {
   const bareAtStart = await measureBare(connectionCounts, "start");
   console.log(`Floor: one D1 query per request, ${settings.connections} connections, ${settings.duration} s:`);
   const floorRuntime = await startBareRuntime(settings.port, true);
-  let floorResult: LoadResult;
+  let floor: { result: LoadResult; cpuMsPerRequest: number | null };
   try {
-    floorResult = await runLoad({
-      baseUrl: floorRuntime.baseUrl,
-      connections: settings.connections,
-      duration: settings.duration,
-      expectedStatus: 200,
-      request: { method: "GET", path: "/" },
-    });
-    log("one-d1-query", floorResult);
+    floor = await withRuntimeCpu(
+      () => floorRuntime.cpuMs?.() ?? null,
+      () =>
+        runLoad({
+          baseUrl: floorRuntime.baseUrl,
+          connections: settings.connections,
+          duration: settings.duration,
+          expectedStatus: 200,
+          request: { method: "GET", path: "/" },
+        }),
+    );
+    log("one-d1-query", floor.result, undefined, floor.cpuMsPerRequest);
   } finally {
     await floorRuntime.stop();
   }
@@ -264,26 +288,30 @@ try {
 
   const bareAtEnd = await measureBare(connectionCounts, "end");
   const ceilingAt = (connections: number) =>
-    [bareAtStart.get(connections)!, bareAtEnd.get(connections)!].reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-  for (const { report, connections } of measured) report.shareOfBare = report.reqPerSec / ceilingAt(connections).requestsPerSecond;
-  const bareResult = ceilingAt(settings.connections);
+    [bareAtStart.get(connections)!, bareAtEnd.get(connections)!].reduce((a, b) =>
+      b.result.requestsPerSecond > a.result.requestsPerSecond ? b : a,
+    );
+  for (const { report, connections } of measured) report.shareOfBare = report.reqPerSec / ceilingAt(connections).result.requestsPerSecond;
+  const ceiling = ceilingAt(settings.connections);
   const bare = scenarioReport(
     { name: "bare-worker", what: "A Worker returning a constant (the ceiling: the higher of the run's start and end)" },
     0,
-    bareResult,
+    ceiling.result,
     { d1: 0, kv: 0, do: 0 },
-    bareResult.requestsPerSecond,
+    ceiling.result.requestsPerSecond,
+    ceiling.cpuMsPerRequest,
   );
   const oneD1Query = scenarioReport(
     { name: "one-d1-query", what: "A Worker that makes one D1 query and answers a constant (the floor of a D1 read)" },
     0,
-    floorResult,
+    floor.result,
     { d1: 1, kv: 0, do: 0 },
-    bareResult.requestsPerSecond,
+    ceiling.result.requestsPerSecond,
+    floor.cpuMsPerRequest,
   );
   const bareMeasurements = {
-    start: bareAtStart.get(settings.connections)!.requestsPerSecond,
-    end: bareAtEnd.get(settings.connections)!.requestsPerSecond,
+    start: bareAtStart.get(settings.connections)!.result.requestsPerSecond,
+    end: bareAtEnd.get(settings.connections)!.result.requestsPerSecond,
   };
 
   const report: BenchReport = {

@@ -18,6 +18,8 @@ export interface ScenarioReport {
   shareOfBare: number;
   /** Sequential round trips of one request, per service (mean over ROUND_TRIP_SAMPLES requests sent one at a time). */
   roundTrips: RoundTrips;
+  /** CPU time of the runtime's workerd process (all its isolates, local D1 included) per answered request; null off Linux. */
+  runtimeCpuMsPerRequest: number | null;
 }
 
 export interface ScaleReport {
@@ -58,6 +60,7 @@ export function scenarioReport(
   result: LoadResult,
   roundTrips: RoundTrips,
   bareReqPerSec: number,
+  runtimeCpuMsPerRequest: number | null = null,
 ): ScenarioReport {
   return {
     name: scenario.name,
@@ -71,11 +74,13 @@ export function scenarioReport(
     statusCounts: result.statusCounts,
     shareOfBare: bareReqPerSec > 0 ? result.requestsPerSecond / bareReqPerSec : 0,
     roundTrips,
+    runtimeCpuMsPerRequest,
   };
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const trips = (r: RoundTrips) => `${r.d1} / ${r.kv} / ${r.do}`;
+const cpu = (s: ScenarioReport) => (s.runtimeCpuMsPerRequest == null ? "n/a" : fixed(s.runtimeCpuMsPerRequest, 2));
 
 export function toMarkdown(report: BenchReport): string {
   const m = report.machine;
@@ -85,25 +90,25 @@ export function toMarkdown(report: BenchReport): string {
   const lines = [
     `Run ${report.startedAt} on ${m.cpus} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}.`,
     `${report.settings.runtime}. Catalog: ${report.settings.products.toLocaleString("en-US")} products; ${report.settings.connections} connections; ${report.settings.duration} s per scenario.`,
-    `Ceiling: a bare Worker answering a constant on the same runtime, ${fixed(report.bare.reqPerSec)} req/s (p50 ${fixed(report.bare.p50Ms)} ms)${
+    `Ceiling: a bare Worker answering a constant on the same runtime, ${fixed(report.bare.reqPerSec)} req/s (p50 ${fixed(report.bare.p50Ms)} ms, workerd CPU ${cpu(report.bare)} ms/req)${
       report.bareMeasurements
         ? `, the higher of its runs at the start (${fixed(report.bareMeasurements.start)} req/s) and at the end (${fixed(report.bareMeasurements.end)} req/s)`
         : ""
     }.`,
     ...(report.oneD1Query
       ? [
-          `Floor of one D1 round trip: a Worker that makes one \`SELECT 1\` on a local D1 database and answers a constant, ${fixed(report.oneD1Query.reqPerSec)} req/s (p50 ${fixed(report.oneD1Query.p50Ms)} ms), ${fixed(report.oneD1Query.shareOfBare * 100)} % of the bare Worker: no scenario that reads D1 can go above it on this runtime.`,
+          `Floor of one D1 round trip: a Worker that makes one \`SELECT 1\` on a local D1 database and answers a constant, ${fixed(report.oneD1Query.reqPerSec)} req/s (p50 ${fixed(report.oneD1Query.p50Ms)} ms, workerd CPU ${cpu(report.oneD1Query)} ms/req), ${fixed(report.oneD1Query.shareOfBare * 100)} % of the bare Worker: no scenario that reads D1 can go above it on this runtime.`,
         ]
       : []),
-    "Round trips: sequential calls of one request to D1 / KV / Durable Objects.",
+    "Round trips: sequential calls of one request to D1 / KV / Durable Objects. workerd CPU: user + system time of the runtime's workerd process (all its isolates, local D1 included) per answered request, steadier than req/s on a shared machine.",
     "",
-    `| Scenario | What | round trips D1 / KV / DO | ${rtts.map((r) => `rtt ${r}: req/s | p50 ms | p99 ms | share of bare`).join(" | ")} | errors |`,
-    `|---|---|---:|${rtts.map(() => "---:|---:|---:|---:").join("|")}|---:|`,
+    `| Scenario | What | round trips D1 / KV / DO | ${rtts.map((r) => `rtt ${r}: req/s | p50 ms | p99 ms | share of bare | workerd CPU ms/req`).join(" | ")} | errors |`,
+    `|---|---|---:|${rtts.map(() => "---:|---:|---:|---:|---:").join("|")}|---:|`,
     ...names.map((name) => {
       const rows = rtts.map((rtt) => cell(name, rtt));
       const first = rows.find(Boolean)!;
       const cells = rows.map((s) =>
-        s ? `${fixed(s.reqPerSec)} | ${fixed(s.p50Ms)} | ${fixed(s.p99Ms)} | ${fixed(s.shareOfBare * 100)} %` : " | | | ",
+        s ? `${fixed(s.reqPerSec)} | ${fixed(s.p50Ms)} | ${fixed(s.p99Ms)} | ${fixed(s.shareOfBare * 100)} % | ${cpu(s)}` : " | | | | ",
       );
       const errors = rows.reduce((sum, s) => sum + (s?.errors ?? 0), 0);
       return `| ${name} | ${first.what} | ${trips(first.roundTrips)} | ${cells.join(" | ")} | ${errors} |`;
@@ -131,7 +136,7 @@ export function toMarkdown(report: BenchReport): string {
       ...report.scale.map(
         (row) =>
           `- ${row.products.toLocaleString("en-US")} products: ${row.scenarios
-            .map((s) => `${s.name} ${fixed(s.reqPerSec)} req/s (${fixed(s.shareOfBare * 100)} %)`)
+            .map((s) => `${s.name} ${fixed(s.reqPerSec)} req/s (${fixed(s.shareOfBare * 100)} %, workerd CPU ${cpu(s)} ms/req)`)
             .join(", ")}`,
       ),
     );

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
@@ -14,6 +14,8 @@ import { DOCS_WRANGLER_CONFIG, type LocalState, wrangler } from "../local-platfo
 export interface BenchRuntime {
   baseUrl: string;
   stop(): Promise<void>;
+  /** CPU time (user + system, ms) the runtime's workerd process has used so far; null where /proc is not readable. */
+  cpuMs?(): number | null;
 }
 
 const BENCH_ENTRY = "scripts/bench/worker.ts";
@@ -75,13 +77,56 @@ async function startHosted(runtime: HostedRuntime): Promise<BenchRuntime> {
     child.once("exit", (code) => reject(new Error(`bench runtime host exited with ${code} before it was ready:\n${output}`)));
   });
   child.stdout.resume(); // anything printed later (errors) must not fill the pipe
+  let workerd: number | null | undefined;
   return {
     baseUrl,
+    cpuMs: () => {
+      workerd ??= child.pid === undefined ? null : workerdUnder(child.pid);
+      return workerd === null ? null : processCpuMs(workerd);
+    },
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
     },
   };
+}
+
+/** The workerd process among the descendants of `root` (the host runs tsx, which runs node, which runs workerd). */
+function workerdUnder(root: number): number | null {
+  try {
+    const parentOf = new Map<number, number>();
+    const names = new Map<number, string>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        parentOf.set(Number(entry), parent);
+        names.set(Number(entry), name);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    const descends = (pid: number): boolean => {
+      for (let at = parentOf.get(pid); at !== undefined && at > 1; at = parentOf.get(at)) if (at === root) return true;
+      return false;
+    };
+    return [...names].find(([pid, name]) => name === "workerd" && descends(pid))?.[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of a process (all its threads), in ms; /proc counts in ticks of 10 ms. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs in the host process: the app's Worker (and the docs Worker) on workerd through Miniflare. */

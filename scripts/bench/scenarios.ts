@@ -14,6 +14,8 @@ export interface BenchContext extends BenchTarget {
   products: number;
   /** Single-use quotes to pre-issue for the order-creation scenario. */
   orderPool: number;
+  /** CPU time the runtime's workerd process has used so far (ms), or null where it cannot be read. */
+  runtimeCpuMs?: () => number | null;
 }
 
 export interface PreparedScenario {
