@@ -169,7 +169,9 @@ async function measure(scenario: Scenario, ctx: BenchContext, duration: number, 
  * A load run with the CPU time the runtime's workerd process spent per answered request: the runtime's own cost
  * (every isolate of it, local D1 included), which the shared machine's other load does not change as it does req/s.
  */
-async function withRuntimeCpu(cpuMs: () => number | null, run: () => Promise<LoadResult>) {
+type Measured = { result: LoadResult; cpuMsPerRequest: number | null };
+
+async function withRuntimeCpu(cpuMs: () => number | null, run: () => Promise<LoadResult>): Promise<Measured> {
   const before = cpuMs();
   const result = await run();
   const after = cpuMs();
@@ -182,7 +184,7 @@ async function withRuntimeCpu(cpuMs: () => number | null, run: () => Promise<Loa
  * is the higher of the two: a moment when this shared machine was busy never lowers it (so never raises a share).
  */
 async function measureBare(connectionCounts: Set<number>, when: string) {
-  const bareAt = new Map<number, { result: LoadResult; cpuMsPerRequest: number | null }>();
+  const bareAt = new Map<number, Measured>();
   const bareRuntime = await startBareRuntime(settings.port);
   try {
     for (const connections of connectionCounts) {
@@ -238,7 +240,7 @@ try {
   const bareAtStart = await measureBare(connectionCounts, "start");
   console.log(`Floor: one D1 query per request, ${settings.connections} connections, ${settings.duration} s:`);
   const floorRuntime = await startBareRuntime(settings.port, true);
-  let floor: { result: LoadResult; cpuMsPerRequest: number | null };
+  let floor: Measured;
   try {
     floor = await withRuntimeCpu(
       () => floorRuntime.cpuMs?.() ?? null,
@@ -293,21 +295,15 @@ try {
     );
   for (const { report, connections } of measured) report.shareOfBare = report.reqPerSec / ceilingAt(connections).result.requestsPerSecond;
   const ceiling = ceilingAt(settings.connections);
-  const bare = scenarioReport(
-    { name: "bare-worker", what: "A Worker returning a constant (the ceiling: the higher of the run's start and end)" },
-    0,
-    ceiling.result,
-    { d1: 0, kv: 0, do: 0 },
-    ceiling.result.requestsPerSecond,
-    ceiling.cpuMsPerRequest,
-  );
-  const oneD1Query = scenarioReport(
-    { name: "one-d1-query", what: "A Worker that makes one D1 query and answers a constant (the floor of a D1 read)" },
-    0,
-    floor.result,
-    { d1: 1, kv: 0, do: 0 },
-    ceiling.result.requestsPerSecond,
-    floor.cpuMsPerRequest,
+  /** A reference Worker's run (not the app's), as a scenario of the report with its share of the ceiling. */
+  const reference = (name: string, what: string, run: Measured, d1: number) =>
+    scenarioReport({ name, what }, 0, run.result, { d1, kv: 0, do: 0 }, ceiling.result.requestsPerSecond, run.cpuMsPerRequest);
+  const bare = reference("bare-worker", "A Worker returning a constant (the ceiling: the higher of the run's start and end)", ceiling, 0);
+  const oneD1Query = reference(
+    "one-d1-query",
+    "A Worker that makes one D1 query and answers a constant (the floor of a D1 read)",
+    floor,
+    1,
   );
   const bareMeasurements = {
     start: bareAtStart.get(settings.connections)!.result.requestsPerSecond,
