@@ -1,5 +1,6 @@
 import type { Bindings } from "../../src/env";
 import production from "../../src/index";
+import { responseWithHeaders } from "../../src/platform/responses";
 import { COUNT_ROUND_TRIPS_HEADER, ROUND_TRIPS_HEADER, RoundTripProbe } from "./probe";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
@@ -20,17 +21,6 @@ export default {
     const probe = new RoundTripProbe(rttMs);
     const response = await production.fetch(request, probe.wrap(env), ctx);
     // In place when the headers are mutable (the app's own responses), so the harness adds no copy of its own.
-    const counted = mutableHeaders(response) ? response : new Response(response.body, response);
-    counted.headers.set(ROUND_TRIPS_HEADER, probe.summary());
-    return counted;
+    return responseWithHeaders(response, { [ROUND_TRIPS_HEADER]: probe.summary() });
   },
 } satisfies ExportedHandler<Bindings>;
-
-function mutableHeaders(response: Response): boolean {
-  try {
-    response.headers.set(ROUND_TRIPS_HEADER, "");
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -50,19 +50,29 @@ export function controllerFailureResponse(c: Context<AppEnv>, status: number, er
 }
 
 /**
- * Sets headers on the response a handler already produced. hono's `c.header` copies the whole Response on every
- * call once it is final; this sets them in place, copying once only when the headers are immutable (a response from
- * `fetch` or the Cache API).
+ * `response` with `headers` set: in place when its headers are mutable (a response the Worker built), otherwise on
+ * one copy (a response from `fetch` or the Cache API has immutable headers).
  */
-export function setResponseHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+export function responseWithHeaders(response: Response, headers: Record<string, string>): Response {
   const apply = (target: Headers) => {
     for (const [name, value] of Object.entries(headers)) target.set(name, value);
   };
   try {
-    apply(c.res.headers);
+    apply(response.headers);
+    return response;
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
-    c.res = new Response(c.res.body, c.res);
-    apply(c.res.headers);
+    const copy = new Response(response.body, response);
+    apply(copy.headers);
+    return copy;
   }
+}
+
+/**
+ * Sets headers on the response a handler already produced. hono's `c.header` copies the whole Response on every
+ * call once it is final; this sets them in place (responseWithHeaders).
+ */
+export function setResponseHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  const response = responseWithHeaders(c.res, headers);
+  if (response !== c.res) c.res = response;
 }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { appConfig, envWith } from "../../src/env";
-import { setResponseHeaders } from "../../src/platform/responses";
+import { responseWithHeaders, setResponseHeaders } from "../../src/platform/responses";
 
 describe("setResponseHeaders (headers added after the handler)", () => {
   it("sets them on the handler's own response in place, with no copy", async () => {
@@ -39,6 +39,21 @@ describe("setResponseHeaders (headers added after the handler)", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("https://example.com/elsewhere");
     expect(res.headers.get("X-Added")).toBe("yes");
+  });
+});
+
+describe("responseWithHeaders", () => {
+  it("returns the same response when its headers are mutable, and one copy when they are not", async () => {
+    const own = new Response("body", { status: 201 });
+    expect(responseWithHeaders(own, { "X-One": "1" })).toBe(own);
+    expect(own.headers.get("X-One")).toBe("1");
+
+    const immutable = Response.redirect("https://example.com/elsewhere", 302);
+    const copy = responseWithHeaders(immutable, { "X-One": "1" });
+    expect(copy).not.toBe(immutable);
+    expect(copy.status).toBe(302);
+    expect(copy.headers.get("Location")).toBe("https://example.com/elsewhere");
+    expect(copy.headers.get("X-One")).toBe("1");
   });
 });
 
