@@ -2,8 +2,8 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildDocsUi } from "./scripts/build-docs-ui.ts";
+import { docsWorkerOptions } from "./scripts/local-platform.ts";
 
 // Tests get their own throwaway signing key, generated per run, never stored.
 async function testSigningKey(): Promise<string> {
@@ -45,15 +45,6 @@ function webhookReceiver() {
   };
 }
 
-/** The /docs Worker (docs-worker/wrangler.toml, assets only) behind the API Worker's DOCS binding, as in production. */
-function docsWorker(root: string) {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "docs-worker/wrangler.toml"));
-  // Miniflare wants a script for every worker; with has_user_worker false the asset router never calls it.
-  const script = "export default {};";
-  const { compatibilityDate, assets } = workerOptions as { compatibilityDate?: string; assets?: { directory: string } };
-  return { name: "medparts-docs", modules: true, script, compatibilityDate, assets };
-}
-
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const root = import.meta.dirname;
   dropWorkerdDiagnostics();
@@ -84,7 +75,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               verbose: false,
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                workers: [docsWorker(root)],
+                // The /docs Worker behind the API Worker's DOCS binding, as in production.
+                workers: [docsWorkerOptions(root)],
                 outboundService: webhookReceiver(),
                 bindings: {
                   TEST_MIGRATIONS: migrations,

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { unstable_readConfig } from "wrangler";
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import type { Bindings } from "../src/env";
 import { buildDocsUi } from "./build-docs-ui";
 
@@ -13,6 +13,16 @@ const WRANGLER = "node_modules/.bin/wrangler";
 const WRANGLER_CONFIG = "wrangler.toml";
 /** The assets-only Worker of the /docs page. */
 export const DOCS_WRANGLER_CONFIG = "docs-worker/wrangler.toml";
+
+/**
+ * Miniflare options of the docs Worker, as an extra worker beside the API Worker (the tests, the bench), which
+ * reaches it over its DOCS binding. Miniflare wants a script for every worker; its asset router never calls this one.
+ */
+export function docsWorkerOptions(root = ".") {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, DOCS_WRANGLER_CONFIG));
+  const { compatibilityDate, assets } = workerOptions as { compatibilityDate?: string; assets?: { directory: string } };
+  return { name: "medparts-docs", modules: true, script: "export default {};", compatibilityDate, assets };
+}
 /** wrangler's own default for local state (`--persist-to` changes it). */
 const DEFAULT_STATE_DIR = ".wrangler/state";
 

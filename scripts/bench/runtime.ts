@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { DOCS_WRANGLER_CONFIG, type LocalState, wrangler } from "../local-platform";
+import { docsWorkerOptions, type LocalState, wrangler } from "../local-platform";
 
 /**
  * The bench's Worker on the production runtime: the bundle `wrangler deploy --dry-run` builds (minified, as
@@ -150,17 +150,11 @@ export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRu
       handleStructuredLogs: printErrorsOnly,
       resourcePersistencePath: path.join(options.state.persistTo ?? ".wrangler/state", "v3"),
       // The first worker serves the port; the docs Worker answers the app's DOCS binding, as deployed.
-      workers: [app, docsWorker()],
+      workers: [app, docsWorkerOptions()],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   await mf.ready;
   return { baseUrl, stop: () => mf.dispose() };
-}
-
-/** The assets-only /docs Worker (docs-worker/wrangler.toml); Miniflare wants a script, which its asset router never calls. */
-function docsWorker() {
-  const { assets, compatibilityDate } = unstable_getMiniflareWorkerOptions(DOCS_WRANGLER_CONFIG).workerOptions;
-  return { name: "medparts-docs", modules: true, script: "export default {};", compatibilityDate, assets };
 }
 
 /** Runs in the host process: the bare Worker (or its one-D1-query variant, on an in-memory database) through Miniflare. */
