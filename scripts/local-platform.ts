@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import type { Bindings } from "../src/env";
-import { buildDocsUi } from "./build-docs-ui";
+import { buildDocsUi } from "./build-docs-ui.ts";
 
 export const DEV_VARS = ".dev.vars";
 const WRANGLER = "node_modules/.bin/wrangler";

@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   CLIENT_STATUS_CACHE_SECONDS: nonNegativeNumber(30),
   /** How long an isolate trusts a granted facility access for catalog search (the delay before a revocation shows). */
   ACCESS_CACHE_SECONDS: nonNegativeNumber(30),
+  /** How long an isolate trusts a found user profile for GET /users/lookup (the delay before a directory change shows). */
+  USER_PROFILE_CACHE_SECONDS: nonNegativeNumber(30),
   /** How long an isolate trusts the catalog version that keys cached searches (the delay before a change shows). */
   CATALOG_VERSION_CACHE_SECONDS: nonNegativeNumber(5),
 });

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { addresses, companies, facilities, userCompanies, userFacilities, users } from "../db/schema";
 import { forbidden, notFound } from "../platform/errors";
+import { Remembered } from "../platform/remembered";
 
 export type UserRow = typeof users.$inferSelect;
 export type UserKey = { userId: number } | { loginUserId: string };
@@ -59,3 +60,24 @@ export async function lookupUserProfile(db: Database, tenantId: number, key: Use
     })),
   };
 }
+
+export type UserProfile = Awaited<ReturnType<typeof lookupUserProfile>>;
+
+/**
+ * Per-isolate memory of found profiles (USER_PROFILE_CACHE_SECONDS). The API never writes the directory (users,
+ * companies, addresses, facilities): it changes only by administration, which then shows on lookups within the TTL,
+ * as a replica's lag would. Orders and quotes check addresses and facilities on D1 every time, so a remembered
+ * profile can never place an order the directory no longer allows. Keyed by tenant: another tenant's token never
+ * reads a profile remembered for this one (it asks D1 and gets its 403). A 403 or 404 is never remembered.
+ */
+const rememberedProfiles = new Remembered<UserProfile>();
+
+const profileKey = (tenantId: number, key: UserKey) =>
+  "userId" in key ? `${tenantId}:id:${key.userId}` : `${tenantId}:login:${key.loginUserId}`;
+
+export function lookupRememberedUserProfile(db: Database, tenantId: number, key: UserKey, ttlSeconds: number): Promise<UserProfile> {
+  return rememberedProfiles.get(profileKey(tenantId, key), ttlSeconds, () => lookupUserProfile(db, tenantId, key));
+}
+
+/** Forgets remembered profiles (test files that recreate the database). */
+export const forgetUserProfiles = () => rememberedProfiles.clear();

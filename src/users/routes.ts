@@ -1,11 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
+import { appConfig } from "../env";
 import { ValidationError } from "../platform/errors";
+import { BOOKMARK_HEADER } from "../platform/read-replicas";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, queryId } from "../platform/schemas";
-import { lookupUserProfile } from "./lookup";
+import { lookupRememberedUserProfile, lookupUserProfile } from "./lookup";
 
 const AddressSchema = z
   .object({
@@ -123,5 +125,11 @@ export const userRoutes = createRouter().openapi(lookupRoute, async (c) => {
   }
   const db = database(c.env.DB);
   const key = userId !== undefined ? { userId } : { loginUserId: loginUserId! };
-  return c.json(envelope(c, await lookupUserProfile(db, c.get("principal").tenantId, key)), 200);
+  const tenantId = c.get("principal").tenantId;
+  // A caller that sends a session bookmark asks to read at least that state: it reads D1, never the memory.
+  const profile =
+    c.req.header(BOOKMARK_HEADER) === undefined
+      ? await lookupRememberedUserProfile(db, tenantId, key, appConfig(c.env).USER_PROFILE_CACHE_SECONDS)
+      : await lookupUserProfile(db, tenantId, key);
+  return c.json(envelope(c, profile), 200);
 });

@@ -1,5 +1,6 @@
 import { clientStatus } from "../../src/auth/client-status";
 import { forgetGrantedAccess } from "../../src/users/access";
+import { forgetUserProfiles } from "../../src/users/lookup";
 import { forgetCachedTokens } from "../helpers/api";
 import { resetDatabases } from "../helpers/databases";
 
@@ -12,4 +13,5 @@ import { resetDatabases } from "../helpers/databases";
 forgetCachedTokens();
 clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
 forgetGrantedAccess();
+forgetUserProfiles();
 await resetDatabases();

@@ -1,6 +1,10 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
+import { forgetUserProfiles } from "../../src/users/lookup";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
+import { testVars } from "../helpers/platform";
 
 describe("GET /users/lookup", () => {
   it("returns the user with companies, addresses and orderable facilities", async () => {
@@ -79,5 +83,65 @@ describe("GET /users/lookup", () => {
     }
     expect((await call(await tokenFor(TENANT_B), "/users/lookup?userId=6")).status).toBe(200);
     expect((await call(await tokenFor(TENANT_B), "/users/lookup?userId=1")).status).toBe(403);
+  });
+});
+
+describe("GET /users/lookup: profiles remembered per isolate (USER_PROFILE_CACHE_SECONDS)", () => {
+  const remembering = { headers: testVars({ USER_PROFILE_CACHE_SECONDS: 30 }) };
+  const rename = (firstName: string) => env.DB.prepare("UPDATE users SET first_name = ? WHERE id = 1").bind(firstName).run();
+  const firstName = async (res: Response) => {
+    expect(res.status).toBe(200);
+    return (await json(res)).data.firstName as string;
+  };
+
+  it("a found profile is answered from memory within the TTL; a bookmark or a TTL of 0 reads D1", async () => {
+    forgetUserProfiles();
+    const token = await tokenFor(TENANT_A);
+    try {
+      const first = await call(token, "/users/lookup?userId=1", remembering);
+      expect(await firstName(first)).toBe("John");
+      await rename("Jonathan");
+      expect(await firstName(await call(token, "/users/lookup?userId=1", remembering))).toBe("John");
+      const bookmark = first.headers.get(BOOKMARK_HEADER)!;
+      expect(bookmark).toMatch(/\S/);
+      const chained = await call(token, "/users/lookup?userId=1", { headers: { ...remembering.headers, [BOOKMARK_HEADER]: bookmark } });
+      expect(await firstName(chained)).toBe("Jonathan");
+      expect(await firstName(await call(token, "/users/lookup?userId=1"))).toBe("Jonathan");
+    } finally {
+      await rename("John");
+      forgetUserProfiles();
+    }
+  });
+
+  it("another tenant's token never reads a profile remembered for this tenant: still 403", async () => {
+    forgetUserProfiles();
+    try {
+      expect((await call(await tokenFor(TENANT_A), "/users/lookup?userId=1", remembering)).status).toBe(200);
+      expect((await call(await tokenFor(TENANT_A), "/users/lookup?loginUserId=jsmith", remembering)).status).toBe(200);
+      for (const query of ["userId=1", "loginUserId=jsmith"]) {
+        const body = await expectProblem(await call(await tokenFor(TENANT_B), `/users/lookup?${query}`, remembering), 403);
+        expect(JSON.stringify(body)).not.toContain("Smith");
+      }
+    } finally {
+      forgetUserProfiles();
+    }
+  });
+
+  it("a 404 is never remembered: a user added after it is found at once", async () => {
+    forgetUserProfiles();
+    const token = await tokenFor(TENANT_A);
+    const userId = 777_001;
+    try {
+      await expectProblem(await call(token, `/users/lookup?userId=${userId}`, remembering), 404);
+      await env.DB.prepare(
+        "INSERT INTO users (id, tenant_id, contact_id, login_user_id, first_name, last_name, email, created_at) SELECT ?, tenant_id, ?, 'newcomer', 'New', 'Comer', 'new@example.test', created_at FROM users WHERE id = 1",
+      )
+        .bind(userId, 777_001)
+        .run();
+      expect(await firstName(await call(token, `/users/lookup?userId=${userId}`, remembering))).toBe("New");
+    } finally {
+      await env.DB.prepare("DELETE FROM users WHERE id = ?").bind(userId).run();
+      forgetUserProfiles();
+    }
   });
 });
