@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { compactFullTextIndex } from "../src/catalog/full-text-index";
 import { refreshCatalogPositions } from "../src/catalog/positions";
 import { seedDemoData } from "../src/seed/seed";
 import { applyLocalMigrations, type LocalState, withLocalBindings } from "./local-platform";
@@ -19,6 +20,8 @@ export async function seedLocal(products: number, state: LocalState = {}): Promi
     );
     // What the scheduled housekeeping does after a catalog change, done now so that the first searches have them.
     await refreshCatalogPositions(env.CATALOG);
+    // And what its runs converge to: one full-text segment (src/catalog/full-text-index.ts).
+    await compactFullTextIndex(env.CATALOG, Number.POSITIVE_INFINITY);
   }, state);
   console.log(`Seeded demo data with ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -23,6 +23,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     { purgeOldDeliveries },
     { sweepUndispatched },
     { refreshCatalogPositions },
+    { compactFullTextIndex },
   ] = await Promise.all([
     import("./platform/housekeeping"),
     import("./platform/idempotency/results"),
@@ -31,6 +32,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     import("./webhooks/delivery"),
     import("./webhooks/dispatch"),
     import("./catalog/positions"),
+    import("./catalog/full-text-index"),
   ]);
   await housekeeping(env, new Date(scheduledTime), {
     // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
@@ -42,6 +44,8 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
   });
   // After a catalog change: the sort positions of deep pages (src/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);
+  // The full-text index's segments, merged in bounded steps (src/catalog/full-text-index.ts).
+  await compactFullTextIndex(env.CATALOG);
 }
 
 /** wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/webhooks/delivery.ts). */

@@ -1,0 +1,61 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { compactFullTextIndex, fullTextSegments, MERGE_STEPS_PER_RUN } from "../../src/catalog/full-text-index";
+import worker from "../../src/index";
+import { search } from "../helpers/catalog";
+
+/**
+ * The housekeeping merges the full-text index's segments in bounded steps (src/catalog/full-text-index.ts): searches
+ * answer the same before and after, and one run never takes more than its steps.
+ */
+
+/** Rewrites products one statement (one transaction) at a time: each adds a full-text segment, as imports do. */
+async function rewriteProducts(count: number): Promise<void> {
+  for (let rowid = 1; rowid <= count; rowid++) {
+    await env.CATALOG.prepare("UPDATE products SET title = title || '' WHERE rowid = ?").bind(rowid).run();
+  }
+}
+
+const QUERIES = ["battery pack", "sensor", "ge", "valve"];
+
+async function answers() {
+  const out: Record<string, { ids: string[]; total: number }> = {};
+  for (const query of QUERIES) {
+    const result = await search({ filters: { query }, pagination: { limit: 100 } });
+    out[query] = { ids: result.items.map((item) => item.id), total: result.pagination.total };
+  }
+  return out;
+}
+
+async function runHousekeeping(): Promise<void> {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/15 * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+describe("full-text index upkeep", () => {
+  it("the scheduled housekeeping merges the segments into one, and searches answer exactly as before", async () => {
+    await rewriteProducts(12);
+    expect(await fullTextSegments(env.CATALOG)).toBeGreaterThan(1);
+    const before = await answers();
+    expect(before["battery pack"]!.ids.length).toBeGreaterThan(0);
+
+    await runHousekeeping();
+    expect(await fullTextSegments(env.CATALOG)).toBe(1);
+    expect(await answers()).toEqual(before);
+  });
+
+  it("a run takes at most its steps, and nothing when the index is already one segment", async () => {
+    await rewriteProducts(30);
+    const segments = await fullTextSegments(env.CATALOG);
+    expect(segments).toBeGreaterThan(1);
+    const one = await compactFullTextIndex(env.CATALOG, 1);
+    expect(one.steps).toBe(1);
+    expect(one.segments).toBeLessThan(segments);
+
+    const rest = await compactFullTextIndex(env.CATALOG);
+    expect(rest.steps).toBeLessThanOrEqual(MERGE_STEPS_PER_RUN);
+    expect(rest.segments).toBe(1);
+    expect(await compactFullTextIndex(env.CATALOG)).toEqual({ steps: 0, segments: 1 });
+  });
+});
