@@ -5,7 +5,7 @@ import { appConfig } from "../env";
 import { inBackground } from "../platform/background";
 import { centsToDecimal } from "../platform/money";
 import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../platform/pagination";
-import { envelope } from "../platform/responses";
+import { envelope, envelopeResponse, type JsonText, jsonText } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
 import { sideBySide } from "../platform/side-by-side";
@@ -207,20 +207,26 @@ const detailRoute = createRoute({
 type FacetSelection = z.infer<typeof FacetFilterSchema>[];
 type CatalogSearchResult = Awaited<ReturnType<typeof searchCatalog>>;
 
-/** `caching`: what the request's Cache-Control asked (search-cache.ts requestedCaching). */
+/**
+ * The answer as JSON text: from the cache, or searched now (then also what `storeAt` is cached under). `caching`:
+ * what the request's Cache-Control asked (search-cache.ts requestedCaching).
+ */
 async function cachedOrSearched(
   catalog: D1Database,
   versionMaxAge: number,
   filters: CatalogFilters,
   page: CatalogPage,
   caching: ReturnType<typeof requestedCaching>,
-): Promise<{ status: CacheStatus; result: CatalogSearchResult; storeAt?: SearchCacheKey }> {
+): Promise<{ status: CacheStatus; json: string; storeAt?: SearchCacheKey }> {
+  const searched = async (): Promise<string> =>
+    JSON.stringify((await searchCatalog(catalog, filters, page)) satisfies z.infer<typeof CatalogSearchResultSchema>);
   // no-store: nothing is read from or written to the cache, so neither the version nor the key is needed.
-  if (caching === "none") return { status: "BYPASS", result: await searchCatalog(catalog, filters, page) };
+  if (caching === "none") return { status: "BYPASS", json: await searched() };
   const key = searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
-  const cached = caching === "use" ? await readCachedSearch<CatalogSearchResult>(key) : undefined;
-  if (cached) return { status: "HIT", result: cached };
-  return { status: caching === "use" ? "MISS" : "BYPASS", result: await searchCatalog(catalog, filters, page), storeAt: key };
+  // The cache holds only what `searched` made for the same key.
+  const cached: JsonText<CatalogSearchResult> | undefined = caching === "use" ? await readCachedSearch(key) : undefined;
+  if (cached !== undefined) return { status: "HIT", json: cached };
+  return { status: caching === "use" ? "MISS" : "BYPASS", json: await searched(), storeAt: key };
 }
 
 /** Values of the same field given in several elements add up; null when the field is not filtered. */
@@ -256,9 +262,9 @@ export const catalogRoutes = createRouter()
       ),
       cachedOrSearched(c.env.CATALOG, appConfig(c.env).CATALOG_VERSION_CACHE_SECONDS, filters, page, requestedCaching(c.req.raw)),
     ]);
-    if (found.storeAt) inBackground(c, cacheSearch(found.storeAt, found.result));
+    if (found.storeAt) inBackground(c, cacheSearch(found.storeAt, found.json));
     c.header(CACHE_STATUS_HEADER, found.status);
-    return c.json(envelope(c, found.result), 200);
+    return envelopeResponse<CatalogSearchResult>(c, found.json);
   })
   .openapi(detailRoute, async (c) => {
     const { productId, facilityId, requesterId } = c.req.valid("json");

@@ -84,8 +84,9 @@ const MEMORY_SECONDS = 60;
 const recentSearches = new Remembered<string | undefined>(Date.now, MEMORY_ENTRIES);
 const fitsInMemory = (json: string | undefined) => json !== undefined && json.length <= MEMORY_MAX_ENTRY_CHARS;
 
-export async function readCachedSearch<T>(key: SearchCacheKey, memory = recentSearches): Promise<T | undefined> {
-  const json = await memory.get(
+/** The JSON text of a cached answer (the isolate's copy, else the Cache API's), or undefined. */
+export function readCachedSearch(key: SearchCacheKey, memory = recentSearches): Promise<string | undefined> {
+  return memory.get(
     key.id,
     MEMORY_SECONDS,
     async () => {
@@ -94,11 +95,10 @@ export async function readCachedSearch<T>(key: SearchCacheKey, memory = recentSe
     },
     fitsInMemory,
   );
-  return json === undefined ? undefined : (JSON.parse(json) as T);
 }
 
-export async function cacheSearch(key: SearchCacheKey, result: unknown, memory = recentSearches): Promise<void> {
-  const json = JSON.stringify(result);
+/** Stores an answer's JSON text (made once for the response and the cache alike). */
+export async function cacheSearch(key: SearchCacheKey, json: string, memory = recentSearches): Promise<void> {
   if (fitsInMemory(json)) memory.set(key.id, json);
   await caches.default.put(
     await key.request(),

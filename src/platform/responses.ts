@@ -1,4 +1,5 @@
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../env";
 import type { FieldErrors } from "./errors";
 
@@ -10,6 +11,24 @@ const now = () => new Date().toISOString();
 /** Success envelope `{ success, data, correlationId, timestamp }` (spec section 1). */
 export function envelope<T>(c: Context<AppEnv>, data: T) {
   return { success: true as const, data, correlationId: c.get("correlationId"), timestamp: now() };
+}
+
+/** JSON text of a `T`, typed with what it holds (made by `jsonText`, or read back from where such text was kept). */
+export type JsonText<T> = string & { readonly __holds?: T };
+export const jsonText = <T>(value: T): JsonText<T> => JSON.stringify(value);
+
+/**
+ * The success envelope around data that is already JSON text (e.g. a cached answer), as a 200 response typed like
+ * `c.json(envelope(c, data), 200)`: the text is neither parsed nor serialized again.
+ */
+export function envelopeResponse<T>(
+  c: Context<AppEnv>,
+  data: JsonText<T>,
+): Response & TypedResponse<JSONParsed<ReturnType<typeof envelope<T>>>, 200, "json"> {
+  const text = `{"success":true,"data":${data},"correlationId":${JSON.stringify(c.get("correlationId"))},"timestamp":"${now()}"}`;
+  // c.body, not a new Response: headers the handler set with c.header() go out as with c.json.
+  return c.body(text, 200, { "Content-Type": "application/json" }) as unknown as Response &
+    TypedResponse<JSONParsed<ReturnType<typeof envelope<T>>>, 200, "json">;
 }
 
 export interface ProblemInit {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch, type SearchCacheKey } from "../../src/catalog/search-cache";
+import { CORRELATION_HEADER } from "../../src/platform/correlation";
 import { Remembered } from "../../src/platform/remembered";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { JSMITH, type SearchBody, searchRaw } from "../helpers/catalog";
@@ -24,6 +25,23 @@ describe("edge cache of catalog searches", () => {
     const second = await searched(body);
     expect(second.cache).toBe("HIT");
     expect(second.data).toEqual(first.data);
+  });
+
+  it("a HIT is the whole envelope of its own request: success, this request's correlation id, a fresh timestamp", async () => {
+    const body = { filters: { query: "valve" }, pagination: { limit: freshLimit() } };
+    expect((await searched(body)).cache).toBe("MISS");
+    const res = await contractCall(await tokenFor(TENANT_A), "/catalog/search", {
+      method: "POST",
+      json: { ...JSMITH, ...body },
+      headers: { [CORRELATION_HEADER]: "hit-correlation-1" },
+    });
+    expect(res.headers.get(CACHE_STATUS_HEADER)).toBe("HIT");
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+    const envelope = await json(res);
+    expect(Object.keys(envelope)).toEqual(["success", "data", "correlationId", "timestamp"]);
+    expect(envelope.success).toBe(true);
+    expect(envelope.correlationId).toBe("hit-correlation-1");
+    expect(Math.abs(Date.parse(envelope.timestamp) - Date.now())).toBeLessThan(60_000);
   });
 
   it("requests that mean the same search share an entry; another page, order or facet is another entry", async () => {
@@ -126,32 +144,32 @@ describe("edge cache of catalog searches", () => {
     it("an entry stored by this isolate is answered from its memory, with no Cache API lookup", async () => {
       const memory = new Remembered<string | undefined>();
       const key = keyFor("stored");
-      await cacheSearch(key, { items: ["a"] }, memory);
+      await cacheSearch(key, JSON.stringify({ items: ["a"] }), memory);
       expect(await caches.default.delete(await key.request())).toBe(true); // only the isolate's copy is left
-      expect(await readCachedSearch(key, memory)).toEqual({ items: ["a"] });
+      expect(await readCachedSearch(key, memory)).toBe(JSON.stringify({ items: ["a"] }));
       expect(await readCachedSearch(key, new Remembered<string | undefined>())).toBeUndefined();
     });
 
     it("an entry another isolate stored comes from the Cache API once, then from memory", async () => {
       const key = keyFor("shared");
-      await cacheSearch(key, { items: ["b"] }, new Remembered<string | undefined>());
+      await cacheSearch(key, JSON.stringify({ items: ["b"] }), new Remembered<string | undefined>());
       const memory = new Remembered<string | undefined>();
-      expect(await readCachedSearch(key, memory)).toEqual({ items: ["b"] });
+      expect(await readCachedSearch(key, memory)).toBe(JSON.stringify({ items: ["b"] }));
       await caches.default.delete(await key.request());
-      expect(await readCachedSearch(key, memory)).toEqual({ items: ["b"] });
+      expect(await readCachedSearch(key, memory)).toBe(JSON.stringify({ items: ["b"] }));
     });
 
     it("a miss is not remembered, and an answer over 64 KiB stays in the Cache API only", async () => {
       const memory = new Remembered<string | undefined>();
       const missing = keyFor("missing");
       expect(await readCachedSearch(missing, memory)).toBeUndefined();
-      await cacheSearch(missing, { items: ["c"] }, new Remembered<string | undefined>());
-      expect(await readCachedSearch(missing, memory)).toEqual({ items: ["c"] });
+      await cacheSearch(missing, JSON.stringify({ items: ["c"] }), new Remembered<string | undefined>());
+      expect(await readCachedSearch(missing, memory)).toBe(JSON.stringify({ items: ["c"] }));
 
       const large = keyFor("large");
       const big = { items: ["x".repeat(70 * 1024)] };
-      await cacheSearch(large, big, memory);
-      expect(await readCachedSearch(large, memory)).toEqual(big);
+      await cacheSearch(large, JSON.stringify(big), memory);
+      expect(await readCachedSearch(large, memory)).toBe(JSON.stringify(big));
       await caches.default.delete(await large.request());
       expect(await readCachedSearch(large, memory)).toBeUndefined();
     });
