@@ -217,9 +217,8 @@ async function cachedOrSearched(
   filters: CatalogFilters,
   page: CatalogPage,
   caching: ReturnType<typeof requestedCaching>,
-): Promise<{ status: CacheStatus; json: string; storeAt?: SearchCacheKey }> {
-  const searched = async (): Promise<string> =>
-    JSON.stringify((await searchCatalog(catalog, filters, page)) satisfies z.infer<typeof CatalogSearchResultSchema>);
+): Promise<{ status: CacheStatus; json: JsonText<CatalogSearchResult>; storeAt?: SearchCacheKey }> {
+  const searched = async () => jsonText(await searchCatalog(catalog, filters, page));
   // no-store: nothing is read from or written to the cache, so neither the version nor the key is needed.
   if (caching === "none") return { status: "BYPASS", json: await searched() };
   const key = searchCacheKey(await catalogVersion(catalog, versionMaxAge), filters, page);
