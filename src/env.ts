@@ -55,10 +55,12 @@ export function appConfig(vars: ConfigVars): AppConfig {
 
 /**
  * `env` with some bindings replaced (e.g. a D1 session standing in for its database), keeping the parsed settings
- * of the original: a copy made per request must not cost a settings parse per request.
+ * of the original: a view made per request must not cost a settings parse per request. The view inherits every
+ * other binding from `env` (no copy of all bindings per request).
  */
 export function envWith<E extends Bindings>(env: E, replaced: Partial<Bindings>): E {
-  const copy = { ...env, ...replaced };
+  // Own properties defined, never assigned: an assignment would pass through to `env` when it is a Proxy (as in tests).
+  const copy = Object.create(env, Object.getOwnPropertyDescriptors(replaced)) as E;
   parsedConfigs.set(copy, appConfig(env));
   return copy;
 }

@@ -8,7 +8,8 @@ const payloadTooLarge = (maxBytes: number) =>
 /**
  * Rejects request bodies over MAX_BODY_BYTES with 413. Content-Length is only a first, cheap check: the
  * body itself is counted while it is read (chunked bodies have no Content-Length, and a declared length
- * may lie), and the request is rebuilt from the bytes read, so no later reader can see more than the limit.
+ * may lie). The bytes read are what every later reader gets, through hono's body cache (c.req.json(), text(),
+ * arrayBuffer(), parseBody()), so no reader can see more than the limit; no Request is rebuilt around them.
  */
 export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const body = c.req.raw.body;
@@ -39,6 +40,10 @@ export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  c.req.raw = new Request(c.req.raw, { body: size > 0 ? bytes : null });
+  // Both forms readers ask for: JSON and form routes read text, the token endpoint's limiter bytes. hono keeps
+  // promises in its body cache (its type says values): test/platform/requests.test.ts covers every reader.
+  const cache = c.req.bodyCache as unknown as Record<"arrayBuffer" | "text", Promise<unknown>>;
+  cache.arrayBuffer = Promise.resolve(bytes.buffer);
+  cache.text = Promise.resolve(new TextDecoder().decode(bytes));
   await next();
 };

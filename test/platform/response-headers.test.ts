@@ -66,4 +66,15 @@ describe("envWith (bindings replaced per request)", () => {
     expect(appConfig(copy)).toBe(appConfig(original));
     expect(appConfig(copy).MAX_BODY_BYTES).toBe(1234);
   });
+
+  it("never changes the original, even behind a Proxy (the test runner's env is one)", () => {
+    const target = { ...env };
+    // Like the test runner's env: a set trap that writes to its target whatever the receiver.
+    const original = new Proxy(target, { set: (t, key, value) => Reflect.set(t, key, value) });
+    const copy = envWith(original, { DB: env.CATALOG });
+    expect(copy.DB).toBe(env.CATALOG);
+    expect(original.DB).toBe(env.DB);
+    expect(target.DB).toBe(env.DB);
+    expect(env.DB).not.toBe(env.CATALOG);
+  });
 });
