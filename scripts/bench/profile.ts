@@ -1,0 +1,148 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { createApiClient } from "../../src/auth/clients";
+import { randomToken } from "../../src/auth/secrets";
+import { database } from "../../src/db/client";
+import { docsWorkerOptions, withLocalBindings } from "../local-platform";
+import { fetchToken } from "./client";
+import { runLoad } from "./load";
+import { buildBenchBundle } from "./runtime";
+import { type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, POPULAR_SEARCH_SCENARIO, type Scenario } from "./scenarios";
+
+/**
+ * `npm run bench:profile -- --scenario search-popular`: a CPU profile of the app's isolate under one scenario's load,
+ * through workerd's inspector (V8's sampling profiler), summarized as the functions with the most self time. Uses a
+ * dataset `npm run bench` seeded (--products). For finding where a request's CPU goes; figures go to docs only from
+ * `npm run bench`.
+ */
+const { values } = parseArgs({
+  options: {
+    scenario: { type: "string", default: "search-popular" },
+    products: { type: "string", default: "10000" },
+    duration: { type: "string", default: "5" },
+    connections: { type: "string", default: "10" },
+    top: { type: "string", default: "30" },
+  },
+});
+const PORT = 8797;
+const INSPECTOR_PORT = 9231;
+const scenarios: Scenario[] = [...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO];
+const scenario = scenarios.find((s) => s.name === values.scenario);
+if (!scenario) throw new Error(`unknown scenario ${values.scenario}; one of ${scenarios.map((s) => s.name).join(", ")}`);
+
+const state = { persistTo: `.wrangler/bench/${values.products}` };
+const credentials = { clientId: "bench-profile-client", clientSecret: randomToken(24) };
+await withLocalBindings(async (env) => {
+  await env.DB.prepare("DELETE FROM api_clients WHERE client_id = ?").bind(credentials.clientId).run();
+  await createApiClient(database(env.DB), { tenantId: 1, name: "Profile client", ...credentials });
+}, state);
+
+const bundle = buildBenchBundle();
+const { modulesRules: _rules, rootPath: _root, ...workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml").workerOptions;
+const baseUrl = `http://127.0.0.1:${PORT}`;
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    host: "127.0.0.1",
+    port: PORT,
+    inspectorPort: INSPECTOR_PORT,
+    handleStructuredLogs: () => {},
+    resourcePersistencePath: path.join(state.persistTo, "v3"),
+    workers: [
+      {
+        ...workerOptions,
+        name: "medparts",
+        modules: true,
+        scriptPath: bundle.file,
+        modulesRoot: path.dirname(bundle.file),
+        cronTriggers: [],
+        bindings: {
+          ...(workerOptions.bindings as Record<string, unknown>),
+          RATE_LIMIT_PER_MINUTE: "100000000",
+          RATE_LIMIT_BURST: "1000000",
+          BENCH_RTT_MS: "0",
+          ISSUER: `${baseUrl}/auth`,
+        },
+      },
+      docsWorkerOptions(),
+    ],
+  } as Parameters<typeof convertV4MiniflareOptions>[0]),
+);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+try {
+  await mf.ready;
+  const token = await fetchToken(baseUrl, credentials.clientId, credentials.clientSecret);
+  const ctx: BenchContext = {
+    baseUrl,
+    token,
+    ...credentials,
+    products: Number(values.products),
+    orderPool: 100,
+    runtimeCpuMs: () => null,
+  };
+  const prepared = await scenario.prepare(ctx);
+  const load = () =>
+    runLoad({
+      baseUrl,
+      connections: Number(values.connections),
+      duration: Number(values.duration),
+      expectedStatus: scenario.expectedStatus,
+      request: prepared.request,
+      nextRequest: prepared.nextRequest,
+    });
+  await runLoad({ ...{ baseUrl, connections: 2, duration: 1, expectedStatus: scenario.expectedStatus }, ...prepared });
+
+  const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { id: string; title: string }[];
+  const target = targets.find((t) => t.title.includes("medparts") && !t.title.includes("docs")) ?? targets[0]!;
+  const ws = new WebSocket(`ws://127.0.0.1:${INSPECTOR_PORT}/${target.id}`);
+  await new Promise((resolve, reject) => {
+    ws.addEventListener("open", resolve);
+    ws.addEventListener("error", reject);
+  });
+  let nextId = 1;
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.addEventListener("message", (event: MessageEvent) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  });
+  const call = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 100 });
+  await call("Profiler.start");
+  const result = await load();
+  const { profile } = (await call("Profiler.stop")) as { profile: { nodes: ProfileNode[] } };
+  ws.close();
+
+  const total = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
+  const selfByFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const key = `${functionName || "(anonymous)"} ${path.basename(url)}:${lineNumber + 1}:${columnNumber + 1}`;
+    selfByFunction.set(key, (selfByFunction.get(key) ?? 0) + (node.hitCount ?? 0));
+  }
+  console.log(`${scenario.name}: ${result.requestsPerSecond.toFixed(1)} req/s, ${total} samples`);
+  // The bundle is minified: each row shows the start of the function's code, to find it in the source.
+  const lines = readFileSync(bundle.file, "utf8").split("\n");
+  for (const [key, hits] of [...selfByFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
+    const at = /worker\.js:(\d+):(\d+)$/.exec(key);
+    const code = at ? (lines[Number(at[1]) - 1] ?? "").slice(Number(at[2]) - 1, Number(at[2]) + 99) : "";
+    console.log(`${((100 * hits) / total).toFixed(1).padStart(5)} %  ${key}  ${code}`);
+  }
+} finally {
+  await mf.dispose();
+  bundle.dispose();
+}
