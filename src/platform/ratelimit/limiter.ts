@@ -22,16 +22,39 @@ interface Lease {
   tokens: number;
   bucketRemaining: number;
   expiresAtMs: number;
+  /** When it was granted, and how many tokens it held then: the next lease's size follows how fast it went. */
+  grantedAtMs: number;
+  size: number;
 }
 
 const LEASE_TTL_MS = 5_000;
 const MAX_LEASE_BATCH = 10;
+const MAX_GROWN_LEASE = 100;
+/** A lease spent within this time after its grant makes the next one twice as large (up to maxLeaseSize). */
+const QUICKLY_SPENT_MS = 1_000;
 const MAX_LEASES = 10_000;
 const LIMITER_TIMEOUT_MS = 1_000;
 
-/** A lease is at most 5 % of the burst (and 10 tokens), so small buckets are exact (one DO call per request). */
+/** A first lease is at most 5 % of the burst (and 10 tokens), so small buckets are exact (one DO call per request). */
 export function leaseBatchSize(config: BucketConfig): number {
   return Math.max(1, Math.min(MAX_LEASE_BATCH, Math.floor(config.capacity / 20)));
+}
+
+/** A busy client's leases grow to at most 10 % of the burst (and 100 tokens), never below the first lease's size. */
+export function maxLeaseSize(config: BucketConfig): number {
+  return Math.max(leaseBatchSize(config), Math.min(MAX_GROWN_LEASE, Math.floor(config.capacity / 10)));
+}
+
+/**
+ * The size of the lease to ask for after `previous`: the first size for a new key or after a lease expired with
+ * tokens left (the client slowed down); twice the last one when it was spent within QUICKLY_SPENT_MS (a busy client
+ * then calls the Durable Object every ~100 requests instead of every 10); else the same again.
+ */
+function nextLeaseSize(previous: Lease | undefined, config: BucketConfig, now: number): number {
+  const first = leaseBatchSize(config);
+  if (!previous || previous.tokens > 0) return first;
+  const size = now - previous.grantedAtMs < QUICKLY_SPENT_MS ? previous.size * 2 : previous.size;
+  return Math.max(first, Math.min(maxLeaseSize(config), size));
 }
 
 function decision(config: BucketConfig, allowed: boolean, remaining: number, retryAfterSeconds = 0): RateLimitDecision {
@@ -70,12 +93,22 @@ export class LocalAllowances {
     }
     this.leases.delete(leaseKey);
 
-    const result = await acquire(namespace, key, { ...config, want: leaseBatchSize(config), giveBack: lease?.tokens ?? 0 });
+    const want = nextLeaseSize(lease, config, now);
+    const result = await acquire(namespace, key, { ...config, want, giveBack: lease?.tokens ?? 0 });
     if (!result) return null;
     if (result.granted === 0) return decision(config, false, result.remaining, result.retryAfterSeconds);
 
     const kept = result.granted - 1;
-    if (kept > 0) this.remember(leaseKey, { tokens: kept, bucketRemaining: result.remaining, expiresAtMs: now + LEASE_TTL_MS });
+    if (kept > 0) {
+      const lease = {
+        tokens: kept,
+        bucketRemaining: result.remaining,
+        expiresAtMs: now + LEASE_TTL_MS,
+        grantedAtMs: now,
+        size: result.granted,
+      };
+      this.remember(leaseKey, lease);
+    }
     return decision(config, true, result.remaining + kept);
   }
 
@@ -90,6 +123,7 @@ export class LocalAllowances {
     const live = this.leases.get(leaseKey);
     if (live && live.expiresAtMs > this.now()) {
       live.tokens += lease.tokens;
+      live.size += lease.size;
       live.bucketRemaining = Math.min(live.bucketRemaining, lease.bucketRemaining);
       return;
     }

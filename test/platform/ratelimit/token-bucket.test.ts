@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LocalAllowances, leaseBatchSize } from "../../../src/platform/ratelimit/limiter";
+import { LocalAllowances, leaseBatchSize, maxLeaseSize } from "../../../src/platform/ratelimit/limiter";
 import { apiClientPolicy, tokenEndpointPolicy } from "../../../src/platform/ratelimit/policy";
 import { take } from "../../../src/platform/ratelimit/token-bucket";
 import { advanceBucketClock } from "../../helpers/platform";
@@ -39,6 +39,12 @@ describe("configuration", () => {
     expect(leaseBatchSize({ capacity: 100, refillPerMinute: 1 })).toBe(5);
     expect(leaseBatchSize({ capacity: 100_000, refillPerMinute: 1 })).toBe(10);
   });
+
+  it("lets a busy client's leases grow to 10 % of the burst and at most 100 tokens, never below the first size", () => {
+    expect(maxLeaseSize({ capacity: 10, refillPerMinute: 1 })).toBe(1);
+    expect(maxLeaseSize({ capacity: 100, refillPerMinute: 1 })).toBe(10);
+    expect(maxLeaseSize({ capacity: 100_000, refillPerMinute: 1 })).toBe(100);
+  });
 });
 
 describe("per-isolate allowance reconciled with the Durable Object", () => {
@@ -63,6 +69,38 @@ describe("per-isolate allowance reconciled with the Durable Object", () => {
     const afterExpiry = await allowances.consume(env.RATE_LIMITER, key, config);
     expect(afterExpiry).toMatchObject({ allowed: true, remaining: 97 });
     expect(await bucketTokens(key)).toBe(93); // 95 + 3 returned - 5 leased
+  });
+
+  it("a lease spent within a second doubles the next one up to 10 % of the burst; one left unspent brings it back", async () => {
+    let now = 2_000_000;
+    const allowances = new LocalAllowances(() => now);
+    const key = `unit:${crypto.randomUUID()}`;
+    const large = { capacity: 1000, refillPerMinute: 0.000001 };
+    const spend = async (requests: number) => {
+      for (let i = 0; i < requests; i++) expect((await allowances.consume(env.RATE_LIMITER, key, large))?.allowed).toBe(true);
+    };
+    // Leases of 10, 20, 40, 80, then 100 (the cap), each spent at once: the Durable Object holds what was leased.
+    await spend(10);
+    expect(await bucketTokens(key)).toBe(990);
+    await spend(1);
+    expect(await bucketTokens(key)).toBe(970);
+    await spend(19 + 1);
+    expect(await bucketTokens(key)).toBe(930);
+    await spend(39 + 1 + 79 + 1);
+    expect(await bucketTokens(key)).toBe(750);
+    await spend(99 + 1);
+    expect(await bucketTokens(key)).toBe(650);
+
+    // Spent slowly (over more than a second): the same size again.
+    await spend(50);
+    now += 2_000;
+    await spend(49 + 1);
+    expect(await bucketTokens(key)).toBe(550);
+
+    // The client slows down: the lease expires with tokens left, which go back, and the next lease is the first size.
+    now += 6_000;
+    await spend(1);
+    expect(await bucketTokens(key)).toBe(550 + 99 - 10);
   });
 
   it("never lets two isolates together exceed the burst", async () => {
