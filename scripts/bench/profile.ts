@@ -1,22 +1,21 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { createApiClient } from "../../src/auth/clients";
 import { randomToken } from "../../src/auth/secrets";
 import { database } from "../../src/db/client";
-import { docsWorkerOptions, withLocalBindings } from "../local-platform";
+import { withLocalBindings } from "../local-platform";
 import { fetchToken } from "./client";
 import { runLoad } from "./load";
-import { buildBenchBundle } from "./runtime";
+import { buildBenchBundle, runAppRuntime } from "./runtime";
 import { type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, POPULAR_SEARCH_SCENARIO, type Scenario } from "./scenarios";
 
 /**
  * `npm run bench:profile -- --scenario search-popular`: a CPU profile of the app's isolate under one scenario's load,
  * through workerd's inspector (V8's sampling profiler), summarized as the functions with the most self time. Uses a
  * dataset `npm run bench` seeded (--products). For finding where a request's CPU goes; figures go to docs only from
- * `npm run bench`.
+ * `npm run bench`. With the inspector attached workerd also sends every console line to it, so logging shows up
+ * costlier here than it is.
  */
 const { values } = parseArgs({
   options: {
@@ -41,35 +40,14 @@ await withLocalBindings(async (env) => {
 }, state);
 
 const bundle = buildBenchBundle();
-const { modulesRules: _rules, rootPath: _root, ...workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml").workerOptions;
 const baseUrl = `http://127.0.0.1:${PORT}`;
-const mf = new Miniflare(
-  convertV4MiniflareOptions({
-    host: "127.0.0.1",
-    port: PORT,
-    inspectorPort: INSPECTOR_PORT,
-    handleStructuredLogs: () => {},
-    resourcePersistencePath: path.join(state.persistTo, "v3"),
-    workers: [
-      {
-        ...workerOptions,
-        name: "medparts",
-        modules: true,
-        scriptPath: bundle.file,
-        modulesRoot: path.dirname(bundle.file),
-        cronTriggers: [],
-        bindings: {
-          ...(workerOptions.bindings as Record<string, unknown>),
-          RATE_LIMIT_PER_MINUTE: "100000000",
-          RATE_LIMIT_BURST: "1000000",
-          BENCH_RTT_MS: "0",
-          ISSUER: `${baseUrl}/auth`,
-        },
-      },
-      docsWorkerOptions(),
-    ],
-  } as Parameters<typeof convertV4MiniflareOptions>[0]),
-);
+const runtime = await runAppRuntime({
+  bundle: bundle.file,
+  state,
+  port: PORT,
+  inspectorPort: INSPECTOR_PORT,
+  vars: { RATE_LIMIT_PER_MINUTE: "100000000", RATE_LIMIT_BURST: "1000000", BENCH_RTT_MS: "0" },
+});
 
 interface ProfileNode {
   id: number;
@@ -79,7 +57,6 @@ interface ProfileNode {
 }
 
 try {
-  await mf.ready;
   const token = await fetchToken(baseUrl, credentials.clientId, credentials.clientSecret);
   const ctx: BenchContext = {
     baseUrl,
@@ -143,6 +120,6 @@ try {
     console.log(`${((100 * hits) / total).toFixed(1).padStart(5)} %  ${key}  ${code}`);
   }
 } finally {
-  await mf.dispose();
+  await runtime.stop();
   bundle.dispose();
 }

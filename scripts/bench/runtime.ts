@@ -45,6 +45,8 @@ export interface AppRuntimeOptions {
   state: LocalState;
   port: number;
   vars: Record<string, string>;
+  /** workerd's inspector port (npm run bench:profile); none by default. */
+  inspectorPort?: number;
 }
 
 /** The app's runtime, hosted by a child process (scripts/bench/runtime-host.ts). */
@@ -147,6 +149,7 @@ export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRu
     convertV4MiniflareOptions({
       host: "127.0.0.1",
       port: options.port,
+      inspectorPort: options.inspectorPort,
       handleStructuredLogs: printErrorsOnly,
       resourcePersistencePath: path.join(options.state.persistTo ?? ".wrangler/state", "v3"),
       // The first worker serves the port; the docs Worker answers the app's DOCS binding, as deployed.
