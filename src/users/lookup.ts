@@ -68,9 +68,10 @@ export type UserProfile = Awaited<ReturnType<typeof lookupUserProfile>>;
  * companies, addresses, facilities): it changes only by administration, which then shows on lookups within the TTL,
  * as a replica's lag would. Orders and quotes check addresses and facilities on D1 every time, so a remembered
  * profile can never place an order the directory no longer allows. Keyed by tenant: another tenant's token never
- * reads a profile remembered for this one (it asks D1 and gets its 403). A 403 or 404 is never remembered.
+ * reads a profile remembered for this one (it asks D1 and gets its 403). A 403 or 404 is never remembered. At most
+ * 1,000 profiles (a few MB of the isolate's 128 MB), the oldest forgotten first.
  */
-const rememberedProfiles = new Remembered<UserProfile>();
+const rememberedProfiles = new Remembered<UserProfile>(Date.now, 1_000);
 
 const profileKey = (tenantId: number, key: UserKey) =>
   "userId" in key ? `${tenantId}:id:${key.userId}` : `${tenantId}:login:${key.loginUserId}`;
