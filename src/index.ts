@@ -24,6 +24,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     { sweepUndispatched },
     { refreshCatalogPositions },
     { compactFullTextIndex },
+    { logEvent },
   ] = await Promise.all([
     import("./platform/housekeeping"),
     import("./platform/idempotency/results"),
@@ -33,6 +34,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     import("./webhooks/dispatch"),
     import("./catalog/positions"),
     import("./catalog/full-text-index"),
+    import("./platform/logging"),
   ]);
   await housekeeping(env, new Date(scheduledTime), {
     // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
@@ -44,8 +46,11 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
   });
   // After a catalog change: the sort positions of deep pages (src/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);
-  // The full-text index's segments, merged in bounded steps (src/catalog/full-text-index.ts).
-  await compactFullTextIndex(env.CATALOG);
+  // The full-text index's segments, merged in bounded steps (src/catalog/full-text-index.ts). Best effort: a compact
+  // index is a speed-up, and the next run tries again.
+  await compactFullTextIndex(env.CATALOG).catch((err: unknown) =>
+    logEvent("warn", { housekeeping: "full-text-compaction", message: err instanceof Error ? err.message : String(err) }),
+  );
 }
 
 /** wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/webhooks/delivery.ts). */
