@@ -9,7 +9,7 @@ import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
 import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
 import { measureRelevance } from "./bench/relevance";
 import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, scenarioReport, toMarkdown } from "./bench/report";
-import { buildBenchBundle, startAppRuntime, startBareRuntime } from "./bench/runtime";
+import { BENCH_VARS, buildBenchBundle, startAppRuntime, startBareRuntime } from "./bench/runtime";
 import {
   type BenchContext,
   CATALOG_SEARCH_SCENARIOS,
@@ -66,14 +66,6 @@ const settings = {
         .map((n) => positiveInt(n, "--scale")),
   only: values.only.split(",").filter(Boolean),
   port: positiveInt(values.port, "--port"),
-};
-
-/** Load runs must measure the service, not the rate limiter: the bench runtime gets generous limits. */
-const BENCH_VARS: Record<string, string> = {
-  RATE_LIMIT_PER_MINUTE: "100000000",
-  RATE_LIMIT_BURST: "1000000",
-  TOKEN_RATE_LIMIT_PER_MINUTE: "100000000",
-  TOKEN_RATE_LIMIT_BURST: "1000000",
 };
 
 function wholeNumber(text: string, flag: string): number {

@@ -7,7 +7,7 @@ import { database } from "../../src/db/client";
 import { withLocalBindings } from "../local-platform";
 import { fetchToken } from "./client";
 import { runLoad } from "./load";
-import { buildBenchBundle, runAppRuntime } from "./runtime";
+import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
 import { type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, POPULAR_SEARCH_SCENARIO, type Scenario } from "./scenarios";
 
 /**
@@ -46,14 +46,12 @@ const runtime = await runAppRuntime({
   state,
   port: PORT,
   inspectorPort: INSPECTOR_PORT,
-  vars: { RATE_LIMIT_PER_MINUTE: "100000000", RATE_LIMIT_BURST: "1000000", BENCH_RTT_MS: "0" },
+  vars: { ...BENCH_VARS, BENCH_RTT_MS: "0" },
 });
 
 interface ProfileNode {
-  id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
-  children?: number[];
 }
 
 try {
@@ -67,16 +65,16 @@ try {
     runtimeCpuMs: () => null,
   };
   const prepared = await scenario.prepare(ctx);
-  const load = () =>
+  const load = (duration: number, connections: number) =>
     runLoad({
       baseUrl,
-      connections: Number(values.connections),
-      duration: Number(values.duration),
+      connections,
+      duration,
       expectedStatus: scenario.expectedStatus,
       request: prepared.request,
       nextRequest: prepared.nextRequest,
     });
-  await runLoad({ ...{ baseUrl, connections: 2, duration: 1, expectedStatus: scenario.expectedStatus }, ...prepared });
+  await load(1, 2); // warm-up, not profiled
 
   const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { id: string; title: string }[];
   const target = targets.find((t) => t.title.includes("medparts") && !t.title.includes("docs")) ?? targets[0]!;
@@ -100,7 +98,7 @@ try {
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: 100 });
   await call("Profiler.start");
-  const result = await load();
+  const result = await load(Number(values.duration), Number(values.connections));
   const { profile } = (await call("Profiler.stop")) as { profile: { nodes: ProfileNode[] } };
   ws.close();
 
