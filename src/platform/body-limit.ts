@@ -2,6 +2,8 @@ import type { MiddlewareHandler } from "hono";
 import { type AppEnv, appConfig } from "../env";
 import { ProblemError } from "./errors";
 
+const utf8 = new TextDecoder();
+
 const payloadTooLarge = (maxBytes: number) =>
   new ProblemError(413, "payload-too-large", "Payload Too Large", `The request body exceeds the limit of ${maxBytes} bytes.`);
 
@@ -44,6 +46,6 @@ export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   // promises in its body cache (its type says values): test/platform/requests.test.ts covers every reader.
   const cache = c.req.bodyCache as unknown as Record<"arrayBuffer" | "text", Promise<unknown>>;
   cache.arrayBuffer = Promise.resolve(bytes.buffer);
-  cache.text = Promise.resolve(new TextDecoder().decode(bytes));
+  cache.text = Promise.resolve(utf8.decode(bytes));
   await next();
 };
