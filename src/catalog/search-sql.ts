@@ -292,9 +292,10 @@ function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], p
           "SELECT * FROM (SELECT 'manufacturer' AS kind, manufacturers.name AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
           `FROM sample JOIN manufacturers ON manufacturers.id = sample.manufacturer_id GROUP BY sample.manufacturer_id ${facetTail})`,
         category:
-          "SELECT * FROM (SELECT 'category' AS kind, product_categories.category AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
-          // CROSS JOIN keeps the (small) sample outside: SQLite would otherwise scan product_categories.
-          `FROM sample CROSS JOIN product_categories ON product_categories.product_id = sample.product_id GROUP BY product_categories.category ${facetTail})`,
+          "SELECT * FROM (SELECT 'category' AS kind, categories.value AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
+          // The categories come from the row already read (products.categories, the same list as product_categories):
+          // a product_categories lookup per counted match costs a B-tree search each (4 ms for 1,001 at 1M products).
+          `FROM sample, json_each(sample.categories) AS categories GROUP BY categories.value ${facetTail})`,
       }
     : {
         total:
@@ -309,9 +310,11 @@ function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], p
       };
   const union = kinds.map((kind) => parts[kind]).join(" UNION ALL ");
   if (!hasAnyFilter(filters)) return { sql: union, params: [] };
-  const c = candidates(filters, { coveredByManufacturerIndex: true });
+  const c = candidates(filters, { coveredByManufacturerIndex: !kinds.includes("category") });
   return {
-    sql: `WITH sample AS MATERIALIZED (SELECT products.id AS product_id, products.manufacturer_id AS manufacturer_id FROM ${c.from} ${c.where} LIMIT ?) ${union}`,
+    sql:
+      "WITH sample AS MATERIALIZED (SELECT products.manufacturer_id AS manufacturer_id, products.categories AS categories " +
+      `FROM ${c.from} ${c.where} LIMIT ?) ${union}`,
     params: [...c.params, countBound(page) + 1],
   };
 }

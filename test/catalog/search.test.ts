@@ -129,6 +129,23 @@ describe("POST /catalog/search: facets", () => {
     expect(facetOf(narrowed, "manufacturer")).toEqual(manufacturers);
   });
 
+  it("category counts follow the query and a manufacturer, and filtering by each category yields exactly its count", async () => {
+    const filters = { query: "cable", facets: [{ field: "manufacturer", values: ["GE Healthcare"] }] };
+    const result = await search({ filters, pagination: ALL });
+    const categories = facetOf(result, "category");
+    expect(categories.size).toBeGreaterThan(1);
+    // A product in two categories counts once in each.
+    expect([...categories.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(result.pagination.total);
+    for (const [category, count] of categories) {
+      const narrowed = await search({
+        filters: { ...filters, facets: [...filters.facets, { field: "category", values: [category] }] },
+        pagination: ALL,
+      });
+      expect(narrowed.pagination.total, category).toBe(count);
+      expect(narrowed.items.every((item) => item.categories.includes(category))).toBe(true);
+    }
+  });
+
   it("values of one facet are alternatives, different facets all apply, names match case-insensitively", async () => {
     const result = await search({
       filters: {
