@@ -10,20 +10,21 @@ export interface KeywordSearch {
   match: string;
   /** The query as a normalized part number: a product whose part number equals it ranks first. */
   partNumberKey: string;
+  /**
+   * What relevance looks for in a product's ranked fields (src/catalog/search-sql.ts, lower-cased, words apart): each
+   * word as the start of a word (" batt"), and a short word also as a whole word (" ge "), so "ge" ranks GE
+   * Healthcare above Getinge while matching both. At most MAX_RANK_TERMS, so a long query costs a bounded score.
+   */
+  rankTerms: string[];
 }
 
 const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 
-/**
- * A one-character word matches exactly: as a prefix it would expand to nearly every term. A longer word matches as
- * a prefix; a short one (2-3 characters, often a manufacturer's code such as "ge") is also a phrase of its own,
- * which adds nothing to what matches but lets bm25 rank the word itself above longer words that start with it
- * ("GE" above "Getinge").
- */
-const term = (word: string) => {
-  if (word.length === 1) return `"${word}"`;
-  return word.length <= 3 ? `("${word}" OR "${word}"*)` : `"${word}"*`;
-};
+/** Rank terms scored per product of the window; the words after them still match. */
+export const MAX_RANK_TERMS = 16;
+
+/** A one-character word matches exactly: as a prefix it would expand to nearly every term. A longer word matches as a prefix. */
+const term = (word: string) => (word.length === 1 ? `"${word}"` : `"${word}"*`);
 
 /** null when the text holds no letter or digit: an empty query lists the whole catalog. */
 export function parseKeywords(text: string | null | undefined): KeywordSearch | null {
@@ -34,7 +35,11 @@ export function parseKeywords(text: string | null | undefined): KeywordSearch | 
   const allWords = words.length === 1 ? term(words[0]!) : `(${words.map(term).join(" AND ")})`;
   // "12-345 A" is three words to the tokenizer; joined, it is the part number 12345A.
   const joinedPartNumber = words.length > 1 && /\d/.test(partNumberKey) ? ` OR (part_keys : "${partNumberKey.toLowerCase()}"*)` : "";
-  return { match: allWords + joinedPartNumber, partNumberKey };
+  const rankTerms = [...new Set(words.flatMap((word) => (word.length <= 3 ? [` ${word} `, ` ${word}`] : [` ${word}`])))].slice(
+    0,
+    MAX_RANK_TERMS,
+  );
+  return { match: allWords + joinedPartNumber, partNumberKey, rankTerms };
 }
 
 /**

@@ -35,8 +35,8 @@ export interface SqlStatement {
 export const MAX_FACET_VALUES = 100;
 
 /**
- * Matches scored with bm25() for a relevance order: the first RANK_WINDOW matches in static rank order (rowid, see
- * catalog-migrations/0001_catalog.sql). Scoring every match costs O(matches): 60 ms for 20,000 at 1M products.
+ * Matches scored for a relevance order: the first RANK_WINDOW matches in static rank order (rowid, see
+ * catalog-migrations/0001_catalog.sql). Scoring every match would cost O(matches).
  */
 export const RANK_WINDOW = 500;
 
@@ -45,12 +45,6 @@ export const RANK_WINDOW = 500;
  * count this many and say so (`totalRelation`/`countsRelation` "gte"), as counting every match costs O(matches).
  */
 export const EXACT_COUNT_LIMIT = 1000;
-
-/**
- * bm25() weights, in products_fts column order: part_number, display_part_number, part_keys, title,
- * description, manufacturer, categories. A hit in a part number outweighs one in running text.
- */
-const BM25 = "bm25(products_fts, 10.0, 10.0, 10.0, 4.0, 1.0, 3.0, 2.0)";
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -76,19 +70,12 @@ function fullTextMatch(keywords: KeywordSearch, filters: CatalogFilters): string
   return narrowing.length === 0 ? keywords.match : [`(${keywords.match})`, ...narrowing].join(" AND ");
 }
 
-/**
- * The products matching the filters. The FTS5 index drives the join when there are keywords. `ranked`: bm25() is
- * read, and it scores every phrase of the MATCH; facet phrases would score products of different facet values
- * differently, so the MATCH keeps the keywords alone and the narrowed matches come from a second full-text read.
- */
-function candidates(
-  filters: CatalogFilters,
-  { ranked = false, readsProducts = true, coveredByManufacturerIndex = false } = {},
-): Candidates {
+/** The products matching the filters. The FTS5 index drives the join when there are keywords. */
+function candidates(filters: CatalogFilters, { readsProducts = true, coveredByManufacturerIndex = false } = {}): Candidates {
   const conditions: string[] = [];
   const params: unknown[] = [];
   let from = "products";
-  if (filters.keywords && filters.manufacturers && coveredByManufacturerIndex && !ranked) {
+  if (filters.keywords && filters.manufacturers && coveredByManufacturerIndex) {
     // Keywords within chosen manufacturers, reading only what the (manufacturer, part number, id) index covers: walk
     // those manufacturers' index entries and keep the ones in the full-text matches. No product row is read, where
     // reading the matches' rows one by one costs a page each (docs/benchmarks.md, "Catalog at scale").
@@ -99,12 +86,7 @@ function candidates(
     const needsProducts = readsProducts || filters.manufacturers !== null || filters.categories !== null;
     from = needsProducts ? "products_fts JOIN products ON products.rowid = products_fts.rowid" : "products_fts";
     conditions.push("products_fts MATCH ?");
-    const narrowed = fullTextMatch(filters.keywords, filters);
-    if (ranked && narrowed !== filters.keywords.match) {
-      params.push(filters.keywords.match);
-      conditions.push("products_fts.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)");
-    }
-    params.push(narrowed);
+    params.push(fullTextMatch(filters.keywords, filters));
   }
   conditions.push(...facetConditions(filters, params));
   return { from, where: conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "", params };
@@ -215,13 +197,28 @@ function positionedPage(sortBy: PositionedSort, page: CatalogPage): SqlStatement
 }
 
 /**
+ * What relevance weighs, highest first: a query word found at the start of a word of the field adds the field's weight
+ * (a short word found whole adds it again). Only fields read with the product's row: scoring needs no pass over the
+ * full-text index, where bm25() first counts every product of each term (4.6 ms of 5.2 at 1M products for "battery
+ * pack", docs/benchmarks.md), and which field a word is in tells a buyer's intent (the part, the device, the maker).
+ * `text` is lower-cased and padded with spaces; the characters that separate words in it become spaces.
+ */
+const RANKED_FIELDS = [
+  { name: "part_numbers", text: "products.part_number || ' ' || replace(products.display_part_number, '-', ' ')", weight: 10 },
+  { name: "title", text: "replace(products.title, '-', ' ')", weight: 4 },
+  { name: "manufacturer", text: "manufacturers.name", weight: 3 },
+  // A JSON array of names: its quotes open and close words.
+  { name: "categories", text: "replace(products.categories, '\"', ' ')", weight: 2 },
+] as const;
+
+/**
  * Relevance (Desc = most relevant first): the product whose part number is the query comes first; then the first
- * RANK_WINDOW matches in static rank order, by bm25() (lower is better); then the other matches in rank order.
- * Asc is the exact reverse. Matches are read once, in rowid order, and LIMIT stops the full-text read early: a
- * page costs O(window + offset + limit), not O(matches).
+ * RANK_WINDOW matches in static rank order, by their score over RANKED_FIELDS (higher first, then rank order); then
+ * the other matches in rank order. Asc is the exact reverse. Matches are read once, in rowid order, and LIMIT stops
+ * the full-text read early: a page costs O(window + offset + limit), not O(matches).
  */
 function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: CatalogPage): SqlStatement {
-  const c = candidates(filters, { ranked: true, readsProducts: false });
+  const c = candidates(filters, { readsProducts: false });
   const facetParams: unknown[] = [];
   const exactFacets = facetConditions(filters, facetParams)
     .map((condition) => ` AND ${condition}`)
@@ -229,23 +226,24 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
   const desc = page.sortDirection === "Desc";
   const matchLimit = desc ? RANK_WINDOW + page.offset + page.limit : -1;
   const direction = desc ? "ASC" : "DESC";
-  // A match is in the window when its rowid is at most the RANK_WINDOW-th matched rowid (all are, if fewer).
-  const inWindow = "matched.r <= edge.r";
+  const fields = RANKED_FIELDS.map((field) => `' ' || lower(${field.text}) || ' ' AS ${field.name}`).join(", ");
+  const score = RANKED_FIELDS.map((field) => `${field.weight} * (instr(windowed.${field.name}, term.value) > 0)`).join(" + ");
   return {
     sql:
       "WITH exact AS MATERIALIZED (" +
       `SELECT products.rowid AS r FROM products WHERE products.normalized_part_number = ?${exactFacets} UNION ` +
       `SELECT products.rowid FROM products WHERE ltrim(products.normalized_part_number, '${LETTERS}') = ?${exactFacets}), ` +
-      // bm25() costs a pass over every query term's full doclist: skipped when the exact part number was found
-      // (one of the two reads runs, the other has LIMIT 0), where the rest is listed in rank order.
-      `matched AS MATERIALIZED (SELECT * FROM (SELECT products_fts.rowid AS r, ${BM25} AS score FROM ${c.from} ${c.where} ` +
-      "LIMIT (CASE WHEN EXISTS (SELECT 1 FROM exact) THEN 0 ELSE ? END)) UNION ALL " +
-      `SELECT * FROM (SELECT products_fts.rowid AS r, 0.0 AS score FROM ${c.from} ${c.where} ` +
-      "LIMIT (CASE WHEN EXISTS (SELECT 1 FROM exact) THEN ? ELSE 0 END))), " +
+      `matched AS MATERIALIZED (SELECT products_fts.rowid AS r FROM ${c.from} ${c.where} LIMIT ?), ` +
       `edge AS MATERIALIZED (SELECT COALESCE((SELECT r FROM matched ORDER BY r LIMIT 1 OFFSET ${RANK_WINDOW - 1}), ${Number.MAX_SAFE_INTEGER}) AS r), ` +
+      // The window's fields (null outside it, and when the exact part number was found: then the rest is in rank order).
+      `windowed AS MATERIALIZED (SELECT matched.r AS r, matched.r <= edge.r AS in_window, ${fields} FROM matched JOIN edge ` +
+      "LEFT JOIN products ON products.rowid = matched.r AND matched.r <= edge.r AND NOT EXISTS (SELECT 1 FROM exact) " +
+      "LEFT JOIN manufacturers ON manufacturers.id = products.manufacturer_id), " +
+      "terms AS MATERIALIZED (SELECT value FROM json_each(?)), " +
+      // Lower sorts first, as in the other orders: the score is negated.
       "ranked AS (SELECT r, 0 AS tier, 0.0 AS score FROM exact UNION ALL " +
-      `SELECT matched.r, CASE WHEN ${inWindow} THEN 1 ELSE 2 END, CASE WHEN ${inWindow} THEN matched.score ELSE 0.0 END ` +
-      "FROM matched, edge WHERE matched.r NOT IN (SELECT r FROM exact)), " +
+      `SELECT r, CASE WHEN in_window THEN 1 ELSE 2 END, CASE WHEN in_window THEN -(SELECT TOTAL(${score}) FROM terms AS term) ELSE 0.0 END ` +
+      "FROM windowed WHERE r NOT IN (SELECT r FROM exact)), " +
       `page AS MATERIALIZED (SELECT r AS product_rowid, tier, score FROM ranked ORDER BY tier ${direction}, score ${direction}, r ${direction} LIMIT ? OFFSET ?) ` +
       readPage(`page.tier ${direction}, page.score ${direction}, page.product_rowid ${direction}`),
     params: [
@@ -255,8 +253,7 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
       ...facetParams,
       ...c.params,
       matchLimit,
-      ...c.params,
-      matchLimit,
+      JSON.stringify(keywords.rankTerms),
       page.limit,
       page.offset,
     ],
