@@ -227,7 +227,12 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
   const matchLimit = desc ? RANK_WINDOW + page.offset + page.limit : -1;
   const direction = desc ? "ASC" : "DESC";
   const fields = RANKED_FIELDS.map((field) => `' ' || lower(${field.text}) || ' ' AS ${field.name}`).join(", ");
-  const score = RANKED_FIELDS.map((field) => `${field.weight} * (instr(windowed.${field.name}, term.value) > 0)`).join(" + ");
+  // One row of terms (t0, t1, ...) beside each window row: the score is one expression, no subquery per product.
+  const terms = keywords.rankTerms.map((_, i) => `? AS t${i}`).join(", ");
+  const score =
+    keywords.rankTerms
+      .flatMap((_, i) => RANKED_FIELDS.map((field) => `${field.weight} * (instr(windowed.${field.name}, terms.t${i}) > 0)`))
+      .join(" + ") || "0";
   return {
     sql:
       "WITH exact AS MATERIALIZED (" +
@@ -239,11 +244,11 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
       `windowed AS MATERIALIZED (SELECT matched.r AS r, matched.r <= edge.r AS in_window, ${fields} FROM matched JOIN edge ` +
       "LEFT JOIN products ON products.rowid = matched.r AND matched.r <= edge.r AND NOT EXISTS (SELECT 1 FROM exact) " +
       "LEFT JOIN manufacturers ON manufacturers.id = products.manufacturer_id), " +
-      "terms AS MATERIALIZED (SELECT value FROM json_each(?)), " +
+      `terms AS MATERIALIZED (SELECT ${terms || "NULL"}), ` +
       // Lower sorts first, as in the other orders: the score is negated.
       "ranked AS (SELECT r, 0 AS tier, 0.0 AS score FROM exact UNION ALL " +
-      `SELECT r, CASE WHEN in_window THEN 1 ELSE 2 END, CASE WHEN in_window THEN -(SELECT TOTAL(${score}) FROM terms AS term) ELSE 0.0 END ` +
-      "FROM windowed WHERE r NOT IN (SELECT r FROM exact)), " +
+      `SELECT r, CASE WHEN in_window THEN 1 ELSE 2 END, CASE WHEN in_window THEN -(${score}) ELSE 0 END ` +
+      "FROM windowed JOIN terms WHERE r NOT IN (SELECT r FROM exact)), " +
       `page AS MATERIALIZED (SELECT r AS product_rowid, tier, score FROM ranked ORDER BY tier ${direction}, score ${direction}, r ${direction} LIMIT ? OFFSET ?) ` +
       readPage(`page.tier ${direction}, page.score ${direction}, page.product_rowid ${direction}`),
     params: [
@@ -253,7 +258,7 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
       ...facetParams,
       ...c.params,
       matchLimit,
-      JSON.stringify(keywords.rankTerms),
+      ...keywords.rankTerms,
       page.limit,
       page.offset,
     ],
