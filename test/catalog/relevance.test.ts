@@ -26,4 +26,15 @@ describe("catalog search relevance on the judged query set", () => {
     expect(summary.meanPrecisionAt10).toBeLessThan(0.5);
     expect(summary.exactFirst.first).toBeLessThan(summary.exactFirst.of);
   });
+
+  it("a facet narrows a relevance order without reordering it", async () => {
+    const all = await search({ filters: { query: "cable" }, pagination: { limit: 500, sortBy: "Relevance", sortDirection: "Desc" } });
+    const manufacturer = all.items[3]!.oem;
+    const narrowed = await search({
+      filters: { query: "cable", facets: [{ field: "manufacturer", values: [manufacturer] }] },
+      pagination: { limit: 500, sortBy: "Relevance", sortDirection: "Desc" },
+    });
+    expect(narrowed.items.length).toBeGreaterThan(1);
+    expect(narrowed.items.map((item) => item.id)).toEqual(all.items.filter((item) => item.oem === manufacturer).map((item) => item.id));
+  });
 });
