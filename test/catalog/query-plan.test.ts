@@ -195,4 +195,21 @@ describe("catalog search query plans", () => {
       details.join(" | "),
     ).toBe(true);
   });
+
+  it("the largest search binds at most 100 values per statement (D1's limit) and runs", async () => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
+    const values = (prefix: string) => Array.from({ length: 50 }, (_, i) => `${prefix} ${i}`);
+    const filters: CatalogFilters = { keywords: parseKeywords(words), manufacturers: values("Maker"), categories: values("Category") };
+    for (const sortBy of CATALOG_SORT_FIELDS) {
+      for (const sortDirection of SORT_DIRECTIONS) {
+        const statements = catalogSearchStatements(filters, { limit: 100, offset: 5000, sortBy, sortDirection });
+        for (const statement of [...statements.items, ...statements.counts]) {
+          expect(statement.params.length, `${sortBy} ${sortDirection}`).toBeLessThanOrEqual(100);
+          await env.CATALOG.prepare(statement.sql)
+            .bind(...statement.params)
+            .all();
+        }
+      }
+    }
+  });
 });
