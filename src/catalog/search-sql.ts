@@ -294,9 +294,10 @@ function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], p
           "SELECT * FROM (SELECT 'manufacturer' AS kind, manufacturers.name AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
           `FROM sample JOIN manufacturers ON manufacturers.id = sample.manufacturer_id GROUP BY sample.manufacturer_id ${facetTail})`,
         category:
-          "SELECT * FROM (SELECT 'category' AS kind, categories.value AS value, COUNT(*) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
-          // The categories come from the row already read (products.categories, the same list as product_categories):
-          // a product_categories lookup per counted match costs a B-tree search each (4 ms for 1,001 at 1M products).
+          "SELECT * FROM (SELECT 'category' AS kind, categories.value AS value, COUNT(DISTINCT sample.r) AS count, (SELECT COUNT(*) FROM sample) AS sampled " +
+          // The categories come from the row already read (products.categories, which product_categories follows by
+          // trigger): a product_categories search per counted match costs 4 ms for 1,001 at 1M products. DISTINCT: a
+          // name the array repeats is one category, as in product_categories.
           `FROM sample, json_each(sample.categories) AS categories GROUP BY categories.value ${facetTail})`,
       }
     : {
@@ -315,7 +316,7 @@ function countsStatement(filters: CatalogFilters, kinds: readonly CountKind[], p
   const c = candidates(filters, { coveredByManufacturerIndex: !kinds.includes("category") });
   return {
     sql:
-      "WITH sample AS MATERIALIZED (SELECT products.manufacturer_id AS manufacturer_id, products.categories AS categories " +
+      "WITH sample AS MATERIALIZED (SELECT products.rowid AS r, products.manufacturer_id AS manufacturer_id, products.categories AS categories " +
       `FROM ${c.from} ${c.where} LIMIT ?) ${union}`,
     params: [...c.params, countBound(page) + 1],
   };

@@ -98,7 +98,10 @@ function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
   ];
 }
 
-/** Products in catalog order: their rowids are the static search rank (catalog-migrations/0001_catalog.sql). */
+/**
+ * Products in catalog order: their rowids are the static search rank (catalog-migrations/0001_catalog.sql). Their
+ * categories reach product_categories by trigger (catalog-migrations/0003).
+ */
 function catalogStatements<S>(d1: SeedDatabase<S>, products: readonly ProductRow[]): S[] {
   return [
     bulkInsertStatement(
@@ -115,12 +118,6 @@ function catalogStatements<S>(d1: SeedDatabase<S>, products: readonly ProductRow
         p.manufacturerId,
         JSON.stringify(p.categories),
       ]),
-    ),
-    bulkInsertStatement(
-      d1,
-      "product_categories",
-      ["category", "product_id"],
-      products.flatMap((p) => p.categories.map((c) => [c, p.id])),
     ),
   ];
 }

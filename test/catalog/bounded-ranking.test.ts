@@ -29,12 +29,7 @@ beforeAll(async () => {
     .split(", ")
     .map((_, i) => `json_extract(value, '$[${i}]')`)
     .join(", ");
-  await env.CATALOG.batch([
-    env.CATALOG.prepare(`INSERT INTO products (${columns}) SELECT ${extract} FROM json_each(?)`).bind(JSON.stringify(rows)),
-    env.CATALOG.prepare(
-      "INSERT INTO product_categories (category, product_id) SELECT 'Surgical', json_extract(value, '$[0]') FROM json_each(?)",
-    ).bind(JSON.stringify(rows)),
-  ]);
+  await env.CATALOG.prepare(`INSERT INTO products (${columns}) SELECT ${extract} FROM json_each(?)`).bind(JSON.stringify(rows)).run();
 });
 
 const ids = (items: CatalogItem[]) => items.map((item) => item.id);

@@ -46,9 +46,6 @@ beforeAll(async () => {
         manufacturerIds.get(p.manufacturer),
         JSON.stringify(p.categories),
       ),
-      ...p.categories.map((category) =>
-        env.CATALOG.prepare("INSERT INTO product_categories (product_id, category) VALUES (?, ?)").bind(p.id, category),
-      ),
     ]),
   ]);
 });
