@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXACT_COUNT_LIMIT, RANK_WINDOW } from "../../src/catalog/search-sql";
-import { type CatalogItem, search } from "../helpers/catalog";
+import { type CatalogItem, insertProducts, search } from "../helpers/catalog";
 
 /**
  * Relevance scores a bounded window of matches and counts stop at a bound (src/catalog/search-sql.ts). 1,100
@@ -16,20 +15,19 @@ const hasWordInTitle = (i: number) => i % 5 === 0;
 beforeAll(async () => {
   expect(MATCHES).toBeGreaterThan(EXACT_COUNT_LIMIT);
   expect(MATCHES).toBeGreaterThan(RANK_WINDOW);
-  const rows = Array.from({ length: MATCHES }, (_, i) => {
-    // The last one's part number is what a buyer types as "quokka 7": an exact part number, far past the window.
-    const partNumber = i === MATCHES - 1 ? "QUOKKA7" : hasWordInPartNumber(i) ? `QUOKKA${i}` : `QK${String(i).padStart(5, "0")}`;
-    // Every product has the word in its description; some also in the part number or the title, which weigh more, so
-    // the window is really reordered.
-    const title = hasWordInTitle(i) ? `Quokka bracket ${i}` : `Bracket ${i}`;
-    return [`QK-${i}`, partNumber, partNumber, partNumber, title, `Quokka bracket ${i}`, (i % MANUFACTURERS) + 1, '["Surgical"]'];
-  });
-  const columns = "id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories";
-  const extract = columns
-    .split(", ")
-    .map((_, i) => `json_extract(value, '$[${i}]')`)
-    .join(", ");
-  await env.CATALOG.prepare(`INSERT INTO products (${columns}) SELECT ${extract} FROM json_each(?)`).bind(JSON.stringify(rows)).run();
+  await insertProducts(
+    Array.from({ length: MATCHES }, (_, i) => ({
+      id: `QK-${i}`,
+      // The last one's part number is what a buyer types as "quokka 7": an exact part number, far past the window.
+      partNumber: i === MATCHES - 1 ? "QUOKKA7" : hasWordInPartNumber(i) ? `QUOKKA${i}` : `QK${String(i).padStart(5, "0")}`,
+      // Every product has the word in its description; some also in the part number or the title, which weigh more, so
+      // the window is really reordered.
+      title: hasWordInTitle(i) ? `Quokka bracket ${i}` : `Bracket ${i}`,
+      description: `Quokka bracket ${i}`,
+      manufacturerId: (i % MANUFACTURERS) + 1,
+      categories: ["Surgical"],
+    })),
+  );
 });
 
 const ids = (items: CatalogItem[]) => items.map((item) => item.id);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { facetNarrowing } from "../../src/catalog/keywords";
-import { facetOf, search } from "../helpers/catalog";
+import { facetOf, insertProducts, search } from "../helpers/catalog";
 
 /**
  * With keywords, the chosen facet values also narrow the full-text match (src/catalog/search-sql.ts).
@@ -29,25 +29,21 @@ const FIXTURES: Fixture[] = Array.from({ length: 36 }, (_, i) => ({
 
 beforeAll(async () => {
   const manufacturerIds = new Map(MANUFACTURERS.map((name, i) => [name, 9000 + i]));
-  await env.CATALOG.batch([
-    ...MANUFACTURERS.map((name) =>
+  await env.CATALOG.batch(
+    MANUFACTURERS.map((name) =>
       env.CATALOG.prepare("INSERT INTO manufacturers (id, name) VALUES (?, ?)").bind(manufacturerIds.get(name), name),
     ),
-    ...FIXTURES.flatMap((p) => [
-      env.CATALOG.prepare(
-        "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      ).bind(
-        p.id,
-        p.partNumber,
-        p.partNumber,
-        p.partNumber,
-        `${p.manufacturer} part`,
-        `A ${KEYWORD} by ${p.manufacturer}`,
-        manufacturerIds.get(p.manufacturer),
-        JSON.stringify(p.categories),
-      ),
-    ]),
-  ]);
+  );
+  await insertProducts(
+    FIXTURES.map((p) => ({
+      id: p.id,
+      partNumber: p.partNumber,
+      title: `${p.manufacturer} part`,
+      description: `A ${KEYWORD} by ${p.manufacturer}`,
+      manufacturerId: manufacturerIds.get(p.manufacturer)!,
+      categories: p.categories,
+    })),
+  );
 });
 
 /** SQLite's NOCASE: only ASCII letters fold. */

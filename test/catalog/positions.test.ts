@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { POSITIONED_ORDERS, refreshCatalogPositions } from "../../src/catalog/positions";
 import { SORT_DIRECTIONS } from "../../src/platform/pagination";
-import { DEMO_PRODUCT_COUNT, search } from "../helpers/catalog";
+import { DEMO_PRODUCT_COUNT, insertProducts, search } from "../helpers/catalog";
 
 /**
  * Deep pages of the whole catalog read precomputed positions while they hold for the current catalog version, and
@@ -52,10 +52,17 @@ describe("precomputed sort positions of the whole catalog", () => {
     expect(await refreshCatalogPositions(env.CATALOG)).toEqual([]);
     const before = await builtVersions();
     // A product whose part number sorts first: the positions no longer know it.
-    await env.CATALOG.prepare(
-      "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories) " +
-        "VALUES ('MP-FIRST', '0000FIRST', '0000-FIRST', '0000FIRST', 'First', 'First part', 1, '[]')",
-    ).run();
+    await insertProducts([
+      {
+        id: "MP-FIRST",
+        partNumber: "0000FIRST",
+        displayPartNumber: "0000-FIRST",
+        title: "First",
+        description: "First part",
+        manufacturerId: 1,
+        categories: [],
+      },
+    ]);
     const first = await search({ pagination: { limit: 3, sortBy: "PartNumber" } });
     expect(first.items[0]!.id).toBe("MP-FIRST");
     expect(await refreshCatalogPositions(env.CATALOG)).toEqual(SORTS);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { search } from "../helpers/catalog";
+import { insertProducts, search } from "../helpers/catalog";
 
 /** A product's categories have one source, products.categories; product_categories follows it (catalog-migrations/0003). */
 const categoriesOf = async (productId: string) =>
@@ -16,12 +16,7 @@ const countOf = async (category: string) =>
     .first<number>("product_count")) ?? 0;
 
 const insertProduct = (id: string, categories: string[]) =>
-  env.CATALOG.prepare(
-    "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories) " +
-      "VALUES (?, ?, ?, ?, 'Wombat clamp', 'Wombat clamp', 1, ?)",
-  )
-    .bind(id, id, id, id.replace(/[^A-Z0-9]/g, ""), JSON.stringify(categories))
-    .run();
+  insertProducts([{ id, partNumber: id, title: "Wombat clamp", description: "Wombat clamp", manufacturerId: 1, categories }]);
 
 describe("product_categories follows products.categories", () => {
   it("on insert, update and delete, with a repeated name counted once; filters and counts agree", async () => {

@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import type { CatalogItem, FacetCounts } from "../../src/catalog/catalog";
+import { normalizePartNumber } from "../../src/catalog/part-numbers";
 import { json, TENANT_A, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
@@ -39,4 +41,47 @@ export const facetOf = (result: SearchResult, field: FacetCounts["field"]) =>
 
 export async function detailRaw(body: Record<string, unknown>, token?: string): Promise<Response> {
   return contractCall(token ?? (await tokenFor(TENANT_A)), "/catalog/detail", { method: "POST", json: { ...JSMITH, ...body } });
+}
+
+export interface TestProduct {
+  id: string;
+  partNumber: string;
+  /** Default: the part number. */
+  displayPartNumber?: string;
+  title: string;
+  description: string;
+  manufacturerId: number;
+  categories: string[];
+}
+
+const PRODUCT_COLUMNS = [
+  "id",
+  "part_number",
+  "display_part_number",
+  "normalized_part_number",
+  "title",
+  "description",
+  "manufacturer_id",
+  "categories",
+];
+
+/**
+ * Adds products to the catalog as an import does, in one statement and in the given (rank) order: product_categories
+ * and the full-text index follow by trigger.
+ */
+export async function insertProducts(products: readonly TestProduct[]): Promise<void> {
+  const rows = products.map((p) => [
+    p.id,
+    p.partNumber,
+    p.displayPartNumber ?? p.partNumber,
+    normalizePartNumber(p.partNumber),
+    p.title,
+    p.description,
+    p.manufacturerId,
+    JSON.stringify(p.categories),
+  ]);
+  const fromJson = PRODUCT_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ");
+  await env.CATALOG.prepare(`INSERT INTO products (${PRODUCT_COLUMNS.join(", ")}) SELECT ${fromJson} FROM json_each(?)`)
+    .bind(JSON.stringify(rows))
+    .run();
 }
