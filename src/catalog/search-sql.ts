@@ -228,11 +228,11 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
   const direction = desc ? "ASC" : "DESC";
   const fields = RANKED_FIELDS.map((field) => `' ' || lower(${field.text}) || ' ' AS ${field.name}`).join(", ");
   // One row of terms (t0, t1, ...) beside each window row: the score is one expression, no subquery per product.
+  // parseKeywords gives at least one term (a query without a word has no keywords).
   const terms = keywords.rankTerms.map((_, i) => `? AS t${i}`).join(", ");
-  const score =
-    keywords.rankTerms
-      .flatMap((_, i) => RANKED_FIELDS.map((field) => `${field.weight} * (instr(windowed.${field.name}, terms.t${i}) > 0)`))
-      .join(" + ") || "0";
+  const score = keywords.rankTerms
+    .flatMap((_, i) => RANKED_FIELDS.map((field) => `${field.weight} * (instr(windowed.${field.name}, terms.t${i}) > 0)`))
+    .join(" + ");
   return {
     sql:
       "WITH exact AS MATERIALIZED (" +
@@ -244,7 +244,7 @@ function relevancePage(filters: CatalogFilters, keywords: KeywordSearch, page: C
       `windowed AS MATERIALIZED (SELECT matched.r AS r, matched.r <= edge.r AS in_window, ${fields} FROM matched JOIN edge ` +
       "LEFT JOIN products ON products.rowid = matched.r AND matched.r <= edge.r AND NOT EXISTS (SELECT 1 FROM exact) " +
       "LEFT JOIN manufacturers ON manufacturers.id = products.manufacturer_id), " +
-      `terms AS MATERIALIZED (SELECT ${terms || "NULL"}), ` +
+      `terms AS MATERIALIZED (SELECT ${terms}), ` +
       // Lower sorts first, as in the other orders: the score is negated.
       "ranked AS (SELECT r, 0 AS tier, 0.0 AS score FROM exact UNION ALL " +
       `SELECT r, CASE WHEN in_window THEN 1 ELSE 2 END, CASE WHEN in_window THEN -(${score}) ELSE 0 END ` +

@@ -100,14 +100,13 @@ export class LocalAllowances {
 
     const kept = result.granted - 1;
     if (kept > 0) {
-      const lease = {
+      this.remember(leaseKey, {
         tokens: kept,
         bucketRemaining: result.remaining,
         expiresAtMs: now + LEASE_TTL_MS,
         grantedAtMs: now,
         size: result.granted,
-      };
-      this.remember(leaseKey, lease);
+      });
     }
     return decision(config, true, result.remaining + kept);
   }
