@@ -25,7 +25,8 @@ export function envelopeResponse<T>(
   c: Context<AppEnv>,
   data: JsonText<T>,
 ): Response & TypedResponse<JSONParsed<ReturnType<typeof envelope<T>>>, 200, "json"> {
-  const text = `{"success":true,"data":${data},"correlationId":${JSON.stringify(c.get("correlationId"))},"timestamp":"${now()}"}`;
+  // The envelope's own fields, from `envelope` itself; `data` (the first null, right after `success`) is the text.
+  const text = JSON.stringify(envelope(c, null)).replace('"data":null', () => `"data":${data}`);
   // c.body, not a new Response: headers the handler set with c.header() go out as with c.json.
   return c.body(text, 200, { "Content-Type": "application/json" }) as unknown as Response &
     TypedResponse<JSONParsed<ReturnType<typeof envelope<T>>>, 200, "json">;
