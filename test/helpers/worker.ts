@@ -1,6 +1,7 @@
 import { API_BASE, createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
 import production from "../../src/index";
+import { received, track, trackedQueue } from "./background";
 import { isFault, withFault } from "./faults";
 import { testRoutes } from "./test-routes";
 
@@ -20,8 +21,21 @@ app.route(API_BASE, testRoutes);
 export const FAULT_HEADER = "X-Test-Fault";
 export const VARS_HEADER = "X-Test-Vars";
 
+/** The bindings as the test Worker sees them: queue sends are reported (test/helpers/background.ts). */
+const trackedEnv = (env: Bindings): Bindings => ({ ...env, EVENTS: trackedQueue(env.EVENTS) });
+
+/** The execution context with its `waitUntil` work reported (test/helpers/background.ts). */
+const trackedContext = (ctx: ExecutionContext, startedBy: string): ExecutionContext =>
+  new Proxy(ctx, {
+    get(target, key) {
+      if (key === "waitUntil") return (work: Promise<unknown>) => target.waitUntil(track(work, startedBy));
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+
 function testEnv(request: Request, env: Bindings): Bindings {
-  let result = env;
+  let result = trackedEnv(env);
   const vars = request.headers.get(VARS_HEADER);
   if (vars) result = { ...result, ...Object.fromEntries(new URLSearchParams(vars)) };
   const fault = request.headers.get(FAULT_HEADER);
@@ -33,7 +47,11 @@ function testEnv(request: Request, env: Bindings): Bindings {
 }
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, testEnv(request, env), ctx),
-  scheduled: production.scheduled,
-  queue: production.queue,
+  fetch: (request, env, ctx) =>
+    app.fetch(request, testEnv(request, env), trackedContext(ctx, `${request.method} ${new URL(request.url).pathname}`)),
+  scheduled: (controller, env, ctx) => production.scheduled(controller, trackedEnv(env), trackedContext(ctx, "scheduled")),
+  queue: (batch, env, ctx) => {
+    received(batch);
+    return track(production.queue(batch, trackedEnv(env), trackedContext(ctx, batch.queue)), `${batch.queue} consumer`);
+  },
 } satisfies ExportedHandler<Bindings>;

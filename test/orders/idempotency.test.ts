@@ -2,7 +2,8 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { idempotencyStore, MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/platform/idempotency/middleware";
 import { IDEMPOTENCY_ENTRY_KEY, type IdempotencyEntry, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/platform/idempotency/store";
-import { expectProblem, json, TENANT_A, TENANT_B } from "../helpers/api";
+import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { backgroundSettled } from "../helpers/background";
 import {
   issueQuote,
   JSMITH,
@@ -70,6 +71,24 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     expect(replay.headers.get(CACHED)).toBe("true");
     expect(replay.headers.get("Content-Type")).toContain("application/json");
     expect(await replay.text()).toBe(firstText);
+  });
+
+  it("a 201 the client never reads is recorded in the key's object all the same, and replayed", async () => {
+    const key = crypto.randomUUID();
+    const body = await freshBody();
+    const unread = await call(await tokenFor(TENANT_A, ["orders:write"]), "/orders", {
+      method: "POST",
+      json: body,
+      headers: { "Idempotency-Key": key },
+    });
+    expect(unread.status).toBe(201);
+
+    await backgroundSettled(); // the recording is the answer's background work
+    const { entry } = await storedEntry(TENANT_A, key);
+    expect(entry).toMatchObject({ state: "completed", response: { status: 201 } });
+    const replay = await placeOrder(body, { key });
+    expect(replay.headers.get(CACHED)).toBe("true");
+    expect(await replay.text()).toBe(entry!.state === "completed" ? entry!.response.body : "");
   });
 
   it("a replay does not depend on the order's reads: it answers the cached 201 even when access is gone since (the reads start alongside the key's check and are dropped)", async () => {

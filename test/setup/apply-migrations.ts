@@ -1,17 +1,22 @@
+import { afterAll } from "vitest";
 import { clientStatus } from "../../src/auth/client-status";
 import { forgetGrantedAccess } from "../../src/users/access";
 import { forgetUserProfiles } from "../../src/users/lookup";
 import { forgetCachedTokens } from "../helpers/api";
+import { backgroundSettled } from "../helpers/background";
 import { resetDatabases } from "../helpers/databases";
 
 /**
  * Runs before each test file. Test files share one Worker per vitest worker (`isolate: false`, which saves a
  * workerd start per file), so both D1 databases are reset here: every table is dropped, then the schemas come
  * from migrations/ (DB) and catalog-migrations/ (CATALOG), and the deterministic demo data set is seeded. Each file
- * starts from the same database.
+ * starts from the same database. A file ends only when the work its requests left in the background has settled, so
+ * none of it reaches the next file's database or logs after the last file.
  */
 forgetCachedTokens();
 clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
 forgetGrantedAccess();
 forgetUserProfiles();
 await resetDatabases();
+
+afterAll(backgroundSettled);

@@ -67,12 +67,19 @@ async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
 
 const isCacheable = (status: number) => (status >= 200 && status < 300) || status >= 500;
 
-async function snapshot(res: Response): Promise<StoredResponse> {
+/**
+ * The answer as stored, read whole now (it is JSON already in memory): recording it must not wait for the client to
+ * read its copy, which a clone's second branch would.
+ */
+async function snapshot(c: Context<AppEnv>): Promise<StoredResponse> {
+  const { res } = c;
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { status: res.status, headers, body: await res.clone().text() };
+  const stored = { status: res.status, headers, body: await res.text() };
+  c.res = new Response(stored.body, { status: stored.status, headers: res.headers });
+  return stored;
 }
 
 function replay(stored: StoredResponse): Response {
@@ -178,9 +185,7 @@ export const idempotentWith =
       if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
     }
 
-    const record = isCacheable(c.res.status)
-      ? snapshot(c.res).then((response) => store.complete(decision.attemptId, response))
-      : store.release(decision.attemptId);
+    const record = isCacheable(c.res.status) ? store.complete(decision.attemptId, await snapshot(c)) : store.release(decision.attemptId);
     const recorded = record.catch((err: unknown) => logRecordFailure(c, err));
     // A 2xx committed its result in the handler's D1 batch: it is recorded in the object in the background (the
     // answer does not wait; a retry meanwhile finds the marker, then the committed result in D1). A failure answer
