@@ -25,7 +25,10 @@ export function track<T>(work: Promise<T>, startedBy: string): Promise<T> {
 
 /** A producer that reports what it sends; delayed messages are a later test's business and are not awaited. */
 export function trackedQueue<Body>(queue: Queue<Body>): Queue<Body> {
-  const enqueue = (body: unknown) => queued.set(JSON.stringify(body), (queued.get(JSON.stringify(body)) ?? 0) + 1);
+  const enqueue = (body: unknown) => {
+    const key = JSON.stringify(body);
+    queued.set(key, (queued.get(key) ?? 0) + 1);
+  };
   return {
     send: async (body, options) => {
       const response = await queue.send(body, options);

@@ -4,7 +4,7 @@ import { backgroundSettled } from "../helpers/background";
 import { freshOrder } from "../helpers/orders";
 import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
-// Every test file ends with backgroundSettled (test/setup/apply-migrations.ts); these show what it waits for.
+// Every test file ends with backgroundSettled (test/setup/apply-migrations.ts); this shows what it waits for.
 describe("background work of the test Worker", () => {
   it("has settled once the order's dispatch (after the answer) and its delivery (through the real queue) are done", async () => {
     const path = receiverPath("ok");
