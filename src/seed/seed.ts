@@ -37,7 +37,7 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
     const end = Math.min(total, start + PRODUCTS_PER_BATCH);
     const products = Array.from({ length: end - start }, (_, i) => generateProduct(start + i));
     // One after the other: Miniflare's proxy to local D1 (scripts) does not take concurrent batches reliably.
-    await catalog.batch(catalogStatements(catalog, products));
+    await catalog.batch([productsStatement(catalog, products)]);
     await db.batch([offerStatement(db, start, end)]);
     options.onProgress?.(end, total);
   }
@@ -99,27 +99,25 @@ function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
 }
 
 /**
- * Products in catalog order: their rowids are the static search rank (catalog-migrations/0001_catalog.sql). Their
- * categories reach product_categories by trigger (catalog-migrations/0003).
+ * Products in catalog order, in one statement: their rowids are the static search rank (catalog-migrations/0001_catalog.sql).
+ * Their categories reach product_categories, and their words the full-text index, by trigger (catalog-migrations/0003).
  */
-function catalogStatements<S>(d1: SeedDatabase<S>, products: readonly ProductRow[]): S[] {
-  return [
-    bulkInsertStatement(
-      d1,
-      "products",
-      ["id", "part_number", "display_part_number", "normalized_part_number", "title", "description", "manufacturer_id", "categories"],
-      products.map((p) => [
-        p.id,
-        p.partNumber,
-        p.displayPartNumber,
-        p.normalizedPartNumber,
-        p.title,
-        p.description,
-        p.manufacturerId,
-        JSON.stringify(p.categories),
-      ]),
-    ),
-  ];
+export function productsStatement<S>(d1: SeedDatabase<S>, products: readonly ProductRow[]): S {
+  return bulkInsertStatement(
+    d1,
+    "products",
+    ["id", "part_number", "display_part_number", "normalized_part_number", "title", "description", "manufacturer_id", "categories"],
+    products.map((p) => [
+      p.id,
+      p.partNumber,
+      p.displayPartNumber,
+      p.normalizedPartNumber,
+      p.title,
+      p.description,
+      p.manufacturerId,
+      JSON.stringify(p.categories),
+    ]),
+  );
 }
 
 function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import type { CatalogItem, FacetCounts } from "../../src/catalog/catalog";
 import { normalizePartNumber } from "../../src/catalog/part-numbers";
+import { productsStatement } from "../../src/seed/seed";
 import { json, TENANT_A, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
@@ -54,34 +55,20 @@ export interface TestProduct {
   categories: string[];
 }
 
-const PRODUCT_COLUMNS = [
-  "id",
-  "part_number",
-  "display_part_number",
-  "normalized_part_number",
-  "title",
-  "description",
-  "manufacturer_id",
-  "categories",
-];
-
 /**
- * Adds products to the catalog as an import does, in one statement and in the given (rank) order: product_categories
- * and the full-text index follow by trigger.
+ * Adds products to the catalog as the seed does (one statement, in the given rank order): product_categories and the
+ * full-text index follow by trigger. An id already in the catalog is an error, never skipped.
  */
 export async function insertProducts(products: readonly TestProduct[]): Promise<void> {
-  const rows = products.map((p) => [
-    p.id,
-    p.partNumber,
-    p.displayPartNumber ?? p.partNumber,
-    normalizePartNumber(p.partNumber),
-    p.title,
-    p.description,
-    p.manufacturerId,
-    JSON.stringify(p.categories),
-  ]);
-  const fromJson = PRODUCT_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ");
-  await env.CATALOG.prepare(`INSERT INTO products (${PRODUCT_COLUMNS.join(", ")}) SELECT ${fromJson} FROM json_each(?)`)
-    .bind(JSON.stringify(rows))
-    .run();
+  const rows = products.map((p) => ({
+    ...p,
+    displayPartNumber: p.displayPartNumber ?? p.partNumber,
+    normalizedPartNumber: normalizePartNumber(p.partNumber),
+  }));
+  // The seed's statement skips an id it already has (re-seeding tops up); a test's product must be new.
+  const { results: taken } = await env.CATALOG.prepare("SELECT id FROM products WHERE id IN (SELECT value FROM json_each(?))")
+    .bind(JSON.stringify(products.map((p) => p.id)))
+    .all<{ id: string }>();
+  if (taken.length > 0) throw new Error(`already in the catalog: ${taken.map((row) => row.id).join(", ")}`);
+  await productsStatement(env.CATALOG, rows).run();
 }
