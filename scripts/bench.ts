@@ -1,10 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createApiClient } from "../src/auth/clients";
-import { randomToken } from "../src/auth/secrets";
 import { refreshCatalogPositions } from "../src/catalog/positions";
-import { database } from "../src/db/client";
-import { fetchToken } from "./bench/client";
+import { createBenchClient, fetchToken } from "./bench/client";
 import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
 import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
 import { measureRelevance } from "./bench/relevance";
@@ -102,10 +99,9 @@ async function ensureDataset(products: number): Promise<number | null> {
 
 async function withApp<T>(bundle: string, products: number, rttMs: number, work: (ctx: BenchContext) => Promise<T>): Promise<T> {
   const state = stateFor(products);
-  const credentials = { clientId: "bench-client", clientSecret: randomToken(24) };
-  await withLocalBindings(async (env) => {
-    await createApiClient(database(env.DB), { tenantId: 1, name: "Benchmark client", ...credentials });
+  const credentials = await withLocalBindings(async (env) => {
     await refreshCatalogPositions(env.CATALOG); // as the Cron Trigger would; nothing to do when they are current
+    return createBenchClient(env, "bench-client", "Benchmark client");
   }, state);
   const runtime = await startAppRuntime({ bundle, state, port: settings.port, vars: { ...BENCH_VARS, BENCH_RTT_MS: String(rttMs) } });
   try {

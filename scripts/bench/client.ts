@@ -1,3 +1,7 @@
+import { createApiClient } from "../../src/auth/clients";
+import { randomToken } from "../../src/auth/secrets";
+import { database } from "../../src/db/client";
+import type { Bindings } from "../../src/env";
 import type { LoadRequest } from "./load";
 
 /** Plain HTTP calls the harness makes itself while preparing scenarios (not measured). */
@@ -7,6 +11,11 @@ export interface BenchTarget {
 }
 
 export const API_PREFIX = "/customer/api";
+
+/** The harness's own API client of tenant 1, with a fresh secret (an existing client of that id gets the new one). */
+export function createBenchClient(env: Pick<Bindings, "DB">, clientId: string, name: string) {
+  return createApiClient(database(env.DB), { tenantId: 1, name, clientId, clientSecret: randomToken(24) });
+}
 
 export function jsonPost(path: string, token: string, body: unknown, headers: Record<string, string> = {}): LoadRequest {
   return {

@@ -1,11 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createApiClient } from "../../src/auth/clients";
-import { randomToken } from "../../src/auth/secrets";
-import { database } from "../../src/db/client";
 import { withLocalBindings } from "../local-platform";
-import { fetchToken } from "./client";
+import { createBenchClient, fetchToken } from "./client";
 import { runLoad } from "./load";
 import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
 import { type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, POPULAR_SEARCH_SCENARIO, type Scenario } from "./scenarios";
@@ -33,11 +30,7 @@ const scenario = scenarios.find((s) => s.name === values.scenario);
 if (!scenario) throw new Error(`unknown scenario ${values.scenario}; one of ${scenarios.map((s) => s.name).join(", ")}`);
 
 const state = { persistTo: `.wrangler/bench/${values.products}` };
-const credentials = { clientId: "bench-profile-client", clientSecret: randomToken(24) };
-await withLocalBindings(async (env) => {
-  await env.DB.prepare("DELETE FROM api_clients WHERE client_id = ?").bind(credentials.clientId).run();
-  await createApiClient(database(env.DB), { tenantId: 1, name: "Profile client", ...credentials });
-}, state);
+const credentials = await withLocalBindings((env) => createBenchClient(env, "bench-profile-client", "Profile client"), state);
 
 const bundle = buildBenchBundle();
 const baseUrl = `http://127.0.0.1:${PORT}`;
