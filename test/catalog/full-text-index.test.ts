@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compactFullTextIndex, fullTextSegments, MERGE_STEPS_PER_RUN } from "../../src/catalog/full-text-index";
 import worker from "../../src/index";
 import { search } from "../helpers/catalog";
+import { withMethods } from "../helpers/faults";
 
 /**
  * The housekeeping merges the full-text index's segments in bounded steps (src/catalog/full-text-index.ts): searches
@@ -35,14 +36,10 @@ async function runHousekeeping(bindings: typeof env = env): Promise<void> {
 
 /** CATALOG whose statements on the full-text index's own tables fail, as a database that refuses them would. */
 function catalogRefusingIndexUpkeep(): D1Database {
-  return new Proxy(env.CATALOG, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (prop !== "prepare" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
-      return (sql: string) => {
-        if (sql.includes("products_fts_idx") || sql.includes("'merge'")) throw new Error("D1_ERROR: not authorized");
-        return value.call(target, sql);
-      };
+  return withMethods(env.CATALOG, {
+    prepare: (prepare) => (sql: string) => {
+      if (sql.includes("products_fts_idx") || sql.includes("'merge'")) throw new Error("D1_ERROR: not authorized");
+      return prepare(sql);
     },
   });
 }

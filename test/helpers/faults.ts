@@ -2,8 +2,9 @@ import type { Bindings } from "../../src/env";
 
 /**
  * Failures of the platform services, as the Workers runtime reports them (messages copied from real
- * D1/KV/Durable Object errors), injected by wrapping the bindings. Only the test entry worker
- * (test/helpers/worker.ts) uses this; the production bundle (src/index.ts) never imports it.
+ * D1/KV/Durable Object errors), injected by wrapping the bindings (`withMethods`, which tests also use to put
+ * their own step between a binding's calls). The test entry worker (test/helpers/worker.ts) injects them; the
+ * production bundle (src/index.ts) never imports this.
  */
 export const FAULTS = {
   "d1-unavailable": () => new Error("D1_ERROR: Network connection lost."),
@@ -54,37 +55,50 @@ export const isFault = (name: string): name is Fault => Object.hasOwn(FAULTS, na
 /** The SQL text of a prepared statement (workerd keeps it in a `statement` field the types do not declare). */
 export const sqlOf = (statement: D1PreparedStatement): string => (statement as { statement?: string }).statement ?? "";
 
+type Method = (...args: any[]) => any;
+
+/**
+ * `target` with some methods replaced, each made from the original (bound to `target`); every other method is bound to
+ * `target` as well, as the runtime's bindings need their own `this`.
+ */
+export function withMethods<T extends object>(target: T, replacements: Record<string, (original: Method) => Method>): T {
+  return new Proxy(target, {
+    get(obj, prop) {
+      const value: unknown = Reflect.get(obj, prop, obj);
+      if (typeof value !== "function") return value;
+      const original = value.bind(obj) as Method;
+      const replace = typeof prop === "string" && Object.hasOwn(replacements, prop) ? replacements[prop] : undefined;
+      return replace ? replace(original) : original;
+    },
+  });
+}
+
 /**
  * D1 whose `batch` commits as usual, then calls `afterCommit` with the statements before answering: it may throw
  * (the reply is lost) or never return (the runtime dies there). Everything else passes through.
  */
 export function afterBatchCommits(db: D1Database, afterCommit: (statements: D1PreparedStatement[]) => Promise<void>): D1Database {
-  return new Proxy(db, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== "function") return value;
-      // The app runs each request in a D1 session: its batches commit through the session.
-      if (prop === "withSession") return (...args: unknown[]) => afterBatchCommits(value.apply(target, args), afterCommit);
-      if (prop !== "batch") return value.bind(target);
-      return async (statements: D1PreparedStatement[]) => {
-        const results = await value.call(target, statements);
-        await afterCommit(statements);
-        return results;
-      };
+  return withMethods(db, {
+    // The app runs each request in a D1 session: its batches commit through the session.
+    withSession:
+      (withSession) =>
+      (...args: unknown[]) =>
+        afterBatchCommits(withSession(...args), afterCommit),
+    batch: (batch) => async (statements: D1PreparedStatement[]) => {
+      const results = await batch(statements);
+      await afterCommit(statements);
+      return results;
     },
   });
 }
 
 /** The namespace with every stub it hands out (`get`, `getByName`) passed through `wrapStub`; ids keep working. */
 function mapStubs<T extends object>(namespace: T, wrapStub: (stub: object) => object): T {
-  return new Proxy(namespace, {
-    get(obj, prop, receiver) {
-      const value: unknown = Reflect.get(obj, prop, receiver);
-      if (typeof value !== "function") return value;
-      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => wrapStub(value.apply(obj, args) as object);
-      return value.bind(obj);
-    },
-  });
+  const wrapped =
+    (get: Method) =>
+    (...args: unknown[]) =>
+      wrapStub(get(...args));
+  return withMethods(namespace, { get: wrapped, getByName: wrapped });
 }
 
 /** Durable Object stubs of `namespace` whose named methods are replaced. */

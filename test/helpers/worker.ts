@@ -2,7 +2,7 @@ import { API_BASE, createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
 import production from "../../src/index";
 import { received, track, trackedQueue } from "./background";
-import { isFault, withFault } from "./faults";
+import { isFault, withFault, withMethods } from "./faults";
 import { testRoutes } from "./test-routes";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
@@ -26,13 +26,7 @@ const trackedEnv = (env: Bindings): Bindings => ({ ...env, EVENTS: trackedQueue(
 
 /** The execution context with its `waitUntil` work reported (test/helpers/background.ts). */
 const trackedContext = (ctx: ExecutionContext, startedBy: string): ExecutionContext =>
-  new Proxy(ctx, {
-    get(target, key) {
-      if (key === "waitUntil") return (work: Promise<unknown>) => target.waitUntil(track(work, startedBy));
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  withMethods(ctx, { waitUntil: (waitUntil) => (work: Promise<unknown>) => waitUntil(track(work, startedBy)) });
 
 function testEnv(request: Request, env: Bindings): Bindings {
   let result = trackedEnv(env);

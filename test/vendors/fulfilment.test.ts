@@ -9,6 +9,7 @@ import { MOVE_TARGETS, moveLine, type VendorAction, type VendorMove } from "../.
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { call, expectProblem, json, newVendorClient, requestToken, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
+import { withMethods } from "../helpers/faults";
 import { eventsOf, freshOrder, putLineIn, readOrder } from "../helpers/orders";
 
 const V = "/vendor/api";
@@ -292,17 +293,13 @@ describe("concurrent changes of one order", () => {
     const vendorId = await vendorOf(lineIds[0]!);
     // The real database, where the buyer cancels line 2 between the vendor's read and its write batch.
     let injected = false;
-    const racing = new Proxy(db, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (prop !== "batch" || typeof value !== "function") return value;
-        return async (statements: unknown[]) => {
-          if (!injected && statements.length > 2) {
-            injected = true;
-            await putLineIn(lineIds[1]!, "Cancelled");
-          }
-          return value.call(target, statements);
-        };
+    const racing = withMethods(db, {
+      batch: (batch) => async (statements: unknown[]) => {
+        if (!injected && statements.length > 2) {
+          injected = true;
+          await putLineIn(lineIds[1]!, "Cancelled");
+        }
+        return batch(statements);
       },
     });
     const rejected = moveLine(racing, vendorId, lineIds[0]!, { action: "reject", reason: "No stock" } satisfies VendorMove);
