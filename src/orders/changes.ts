@@ -53,9 +53,14 @@ export interface ChangeOutcome {
 /** The line columns a change's precondition compares, in the order the fingerprint lists them. */
 const linesFingerprint = (lines: readonly OrderLineState[]) => lines.map((l) => `${l.id}:${l.status}:${l.shippedQuantity}`).join(",");
 
-/** The order's status once `lineChanges` apply. */
+/** The order's status once `lineChanges` apply (a change that leaves the shipped quantity out keeps the line's). */
 export const statusAfter = (order: OrderSnapshot, lineChanges: OrderChange["lineChanges"]): OrderStatus =>
-  orderStatusOf(order.lines.map((l) => ({ ...l, ...lineChanges.get(l.id) })));
+  orderStatusOf(
+    order.lines.map((l) => {
+      const change = lineChanges.get(l.id);
+      return { status: change?.status ?? l.status, shippedQuantity: change?.shippedQuantity ?? l.shippedQuantity };
+    }),
+  );
 
 export const orderChanged = () =>
   new ProblemError(409, "order-changed", "Order changed", "The order changed while this request was applied; nothing was changed. Retry.");

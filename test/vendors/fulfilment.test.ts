@@ -232,6 +232,29 @@ describe("the line lifecycle, move by move", () => {
     });
   });
 
+  it("a line part-shipped and then re-acknowledged or backordered keeps its shipped quantity: the order stays PartiallyShipped", async () => {
+    for (const [action, body] of [
+      ["acknowledge", { promisedShipDate: "2099-02-01" }],
+      ["backorder", { expectedShipDate: "2099-02-01", reason: "Rest on backorder" }],
+    ] as const) {
+      const { orderNumber, lineIds } = await freshOrder(2, { quantity: 3 });
+      for (const lineId of lineIds) await move(lineId, "acknowledge", BODIES.acknowledge());
+      await move(lineIds[0]!, "ship", { trackingNumber: `1ZP${action.slice(0, 4).toUpperCase()}01`, quantity: 1 });
+      const moved = (await json(await move(lineIds[0]!, action, body))).data;
+      expect(moved.orderStatus, action).toBe("PartiallyShipped");
+      expect(moved.line.shippedQuantity, action).toBe(1);
+      const order = await readOrder(orderNumber);
+      expect(order.status, action).toBe("PartiallyShipped");
+      expect(order.lineItems[0].shippedQuantity, action).toBe(1);
+      const events = await eventsOf(orderNumber);
+      expect(JSON.parse(events.at(-1)!.payload).status, action).toBe("PartiallyShipped");
+      const found = await json(
+        await call(await tokenFor(TENANT_A), `/orders/search?q=${encodeURIComponent(`status:PartiallyShipped AND orderNumber:"${orderNumber}"`)}`),
+      );
+      expect(found.data.orders, action).toHaveLength(1);
+    }
+  });
+
   it("one tracking number for two lines of a vendor on an order is one parcel: one shipping document", async () => {
     // Two lines from the same vendor: options of vendor 4 (first choice for new OEM parts).
     const { orderNumber, lineIds } = await freshOrder(2, {
