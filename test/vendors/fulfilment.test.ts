@@ -249,7 +249,10 @@ describe("the line lifecycle, move by move", () => {
       const events = await eventsOf(orderNumber);
       expect(JSON.parse(events.at(-1)!.payload).status, action).toBe("PartiallyShipped");
       const found = await json(
-        await call(await tokenFor(TENANT_A), `/orders/search?q=${encodeURIComponent(`status:PartiallyShipped AND orderNumber:"${orderNumber}"`)}`),
+        await call(
+          await tokenFor(TENANT_A),
+          `/orders/search?q=${encodeURIComponent(`status:PartiallyShipped AND orderNumber:"${orderNumber}"`)}`,
+        ),
       );
       expect(found.data.orders, action).toHaveLength(1);
     }
