@@ -1,9 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import { orderLines, orders, outboxEvents, writePreconditions } from "../db/schema";
+import { orderLines, orders, outboxEvents, shippingDocumentLines, shippingDocuments, writePreconditions } from "../db/schema";
 import { ProblemError } from "../platform/errors";
-import { type OrderStatus, orderStatusOf } from "./lifecycle";
+import { NOTHING_LEFT_TO_SHIP, type OrderStatus, orderStatusOf } from "./lifecycle";
 
 /**
  * How every change to an existing order commits (buyer cancel, vendor acknowledge, backorder, ship, deliver,
@@ -78,6 +78,7 @@ export function orderChangeStatements(db: Database, change: OrderChange, eventId
         sql`select null where not exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.version} = ${order.version}) or ${current} is not ${linesFingerprint(order.lines)}`,
       ),
     ...change.statements,
+    ...toShipDocumentUpkeep(db, order.id),
     db.update(orders).set({ status, updatedAt: at.toISOString(), version }).where(eq(orders.id, order.id)),
     db.insert(outboxEvents).values({
       id: eventId,
@@ -89,6 +90,26 @@ export function orderChangeStatements(db: Database, change: OrderChange, eventId
       sequence: version,
     }),
     ...(change.also ?? []),
+  ];
+}
+
+/**
+ * The order's to-ship document (the one without a shipment) lists only what is still to ship, whatever closed a line
+ * (shipped in full, cancelled, rejected); it goes once nothing is left on it.
+ */
+function toShipDocumentUpkeep(db: Database, orderId: number): BatchItem<"sqlite">[] {
+  const toShip = sql`select ${shippingDocuments.id} from ${shippingDocuments} where ${shippingDocuments.orderId} = ${orderId} and ${shippingDocuments.shippedAt} is null`;
+  return [
+    db
+      .delete(shippingDocumentLines)
+      .where(
+        sql`${shippingDocumentLines.shippingDocumentId} in (${toShip}) and ${shippingDocumentLines.lineId} in (select ${orderLines.id} from ${orderLines} where ${orderLines.orderId} = ${orderId} and ${inArray(orderLines.statusName, [...NOTHING_LEFT_TO_SHIP])})`,
+      ),
+    db
+      .delete(shippingDocuments)
+      .where(
+        sql`${shippingDocuments.id} in (${toShip}) and not exists (select 1 from ${shippingDocumentLines} where ${shippingDocumentLines.shippingDocumentId} = ${shippingDocuments.id})`,
+      ),
   ];
 }
 

@@ -24,6 +24,9 @@ export function canMove(from: string, to: LineStatus): boolean {
 /** Lines taken out of the order (by the buyer or the vendor): they count for neither its progress nor a cancel. */
 export const isWithdrawn = (status: string) => status === "Cancelled" || status === "Rejected";
 
+/** Statuses of lines with nothing left to ship: the order's to-ship document no longer lists them. */
+export const NOTHING_LEFT_TO_SHIP: readonly LineStatus[] = ["Shipped", "Delivered", "Cancelled", "Rejected"];
+
 /** A line as its order's status sees it: its status, and how much of it has shipped (a part shipment counts). */
 export type LineProgress = string | { status: string; shippedQuantity: number };
 

@@ -104,7 +104,10 @@ export const orderSearch = defineSearchResource({
       column: shippingDocuments.trackingNumber,
       sortable: false,
       related: anyShippingDocument,
-      description: "Tracking number of any shipped parcel of the order (`trackingNumber:null`: nothing shipped yet)",
+      // Awaiting its first parcel: something left to ship (the to-ship document) and nothing shipped.
+      missing: sql`(${anyShippingDocument(sql`${shippingDocuments.shippedAt} is null`)} and not ${anyShippingDocument(sql`${shippingDocuments.trackingNumber} is not null`)})`,
+      description:
+        "Tracking number of any shipped parcel of the order (`trackingNumber:null`: nothing shipped yet and something left to ship; a fully cancelled or rejected order has neither)",
     },
   ],
 });

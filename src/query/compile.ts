@@ -12,7 +12,7 @@ import { printClause } from "./printer";
  * - `:` on Token/String: case-insensitive equality of the whole value (SQLite NOCASE: ASCII letters).
  * - `~`: case-insensitive substring (`instr` on lower-cased text: any operand length, no wildcard characters).
  * - Numeric and DateTime: `:` equality, `> < >= <=` ranges; a date covers its whole UTC day.
- * - `field:null` matches a missing value, `-field:null` a present one.
+ * - `field:null` matches a missing value (or what the field defines as missing), `-field:null` a present one.
  * - `-clause` is the exact complement of `clause`: it also matches records where the field is
  *   missing (NULL), which the positive clause can never match.
  * - Fields in related rows (a user's companies) match when any related row matches; negated, when none does.
@@ -37,7 +37,8 @@ function compileClause(resource: SearchResource, clause: Clause): SQL {
       `In '${printClause(clause)}': operator '${clause.operator}' is not supported for '${field.name}', a ${field.type} field; use ${allowed.map((o) => `'${o}'`).join(", ")}.`,
     );
   }
-  const positive = clause.value.kind === "null" ? nullCheck(field, clause) : onRow(field, predicate(field, clause));
+  if (clause.value.kind === "null") return nullCheck(field, clause);
+  const positive = onRow(field, predicate(field, clause));
   // NOT over a NULL result is still NULL (no match); coalescing makes negation the exact complement.
   return clause.negated ? not(sql`coalesce(${positive}, 0)`) : positive;
 }
@@ -48,8 +49,10 @@ function nullCheck(field: SearchField, clause: Clause): SQL {
       `In '${printClause(clause)}': null only works with ':' (${field.name}:null matches a missing value, -${field.name}:null a present one).`,
     );
   }
-  // A related field is missing when there is no related row with a value.
-  return field.related ? not(field.related(isNotNull(field.column))) : isNull(field.column);
+  // A related field is present when a related row has a value, and missing otherwise (unless the field says more).
+  const present = onRow(field, isNotNull(field.column));
+  if (clause.negated) return present;
+  return field.missing ?? (field.related ? not(present) : isNull(field.column));
 }
 
 function onRow(field: SearchField, condition: SQL): SQL {

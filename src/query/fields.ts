@@ -29,6 +29,11 @@ interface FieldBase {
    * a condition on the searched row, e.g. EXISTS (...). Such a field matches when any related row does.
    */
   related?: (condition: SQL) => SQL;
+  /**
+   * What `field:null` matches when a missing value means more than "no value" (say, an order's tracking number
+   * before anything shipped, but not once nothing is left to ship); `-field:null` still matches a present value.
+   */
+  missing?: SQL;
 }
 
 export type SearchField = FieldBase &

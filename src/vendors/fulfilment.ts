@@ -207,7 +207,7 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
     eq(shippingDocuments.vendorId, vendorId),
     eq(shippingDocuments.trackingNumber, move.trackingNumber),
   );
-  const toShip = and(eq(shippingDocuments.orderId, line.orderId), sql`${shippingDocuments.shippedAt} is null`);
+  // The line leaves the to-ship document with the change once it has shipped in full (src/orders/changes.ts).
   const statements: BatchItem<"sqlite">[] = [
     db
       .insert(shippingDocuments)
@@ -243,26 +243,6 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
       .set({ statusName: status, shippedQuantity: sql`${orderLines.shippedQuantity} + ${quantity}` })
       .where(eq(orderLines.id, line.id)),
   ];
-  if (complete) {
-    statements.push(
-      db
-        .delete(shippingDocumentLines)
-        .where(
-          and(
-            eq(shippingDocumentLines.lineId, line.id),
-            sql`${shippingDocumentLines.shippingDocumentId} in (select ${shippingDocuments.id} from ${shippingDocuments} where ${toShip})`,
-          ),
-        ),
-      db
-        .delete(shippingDocuments)
-        .where(
-          and(
-            toShip,
-            sql`not exists (select 1 from ${shippingDocumentLines} where ${shippingDocumentLines.shippingDocumentId} = ${shippingDocuments.id})`,
-          ),
-        ),
-    );
-  }
   return {
     status,
     shippedQuantity: line.shippedQuantity + quantity,

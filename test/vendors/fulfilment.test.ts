@@ -358,6 +358,48 @@ describe("concurrent changes of one order", () => {
 });
 
 describe("cancel meets fulfilment", () => {
+  const toShip = (order: any) => order.shippingInfo.filter((d: any) => d.trackingNumber === null);
+  const searchOrders = async (q: string) =>
+    (await json(await call(await tokenFor(TENANT_A), `/orders/search?q=${encodeURIComponent(q)}`))).data.orders.map((o: any) => o.orderId);
+
+  it("the to-ship document lists only what is left to ship, whatever closed a line, and goes when nothing is left", async () => {
+    const { orderNumber, lineIds } = await freshOrder(3);
+    const [rejected, cancelled, shipped] = lineIds as [number, number, number];
+    const orderId = (await readOrder(orderNumber)).orderId;
+    expect(await searchOrders(`trackingNumber:null AND orderNumber:"${orderNumber}"`)).toEqual([orderId]);
+
+    await move(rejected, "reject", { reason: "Discontinued" });
+    expect(toShip(await readOrder(orderNumber))[0].lineItemIds).toEqual([cancelled, shipped]);
+    const cancel = await contractCall(await tokenFor(TENANT_A), `/orders/${orderNumber}/cancel`, {
+      method: "POST",
+      json: { lineIds: [cancelled] },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(cancel.status).toBe(200);
+    expect(toShip(await readOrder(orderNumber))[0].lines).toEqual([{ lineId: shipped, quantity: 1 }]);
+
+    await move(shipped, "acknowledge", BODIES.acknowledge());
+    await move(shipped, "ship", { trackingNumber: "1ZLAST0001" });
+    const order = await readOrder(orderNumber);
+    expect(toShip(order)).toEqual([]);
+    expect(order.shippingInfo.map((d: any) => d.lineItemIds)).toEqual([[shipped]]);
+    expect(await searchOrders(`trackingNumber:null AND orderNumber:"${orderNumber}"`)).toEqual([]);
+    expect(await searchOrders(`-trackingNumber:null AND orderNumber:"${orderNumber}"`)).toEqual([orderId]);
+  });
+
+  it("a fully cancelled order has no to-ship document and is not found by trackingNumber:null", async () => {
+    const { orderNumber } = await freshOrder(2);
+    const res = await contractCall(await tokenFor(TENANT_A), `/orders/${orderNumber}/cancel`, {
+      method: "POST",
+      json: {},
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(res.status).toBe(200);
+    expect((await readOrder(orderNumber)).shippingInfo).toEqual([]);
+    expect(await searchOrders(`trackingNumber:null AND orderNumber:"${orderNumber}"`)).toEqual([]);
+    expect(await searchOrders(`-trackingNumber:null AND orderNumber:"${orderNumber}"`)).toEqual([]);
+  });
+
   it("a line of which part has shipped cannot be cancelled: 409 naming it; with partial, the rest is cancelled", async () => {
     const { orderNumber, lineIds } = await freshOrder(2, { quantity: 2 });
     await move(lineIds[0]!, "acknowledge", BODIES.acknowledge());
