@@ -32,7 +32,7 @@ async function call<T>(method: string, url: string, options: Parameters<typeof r
   const res = await fetch(url, requestInit(method, options));
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text.slice(0, 500)}`);
-  return JSON.parse(text) as T;
+  return (text ? JSON.parse(text) : undefined) as T; // a 204 has no body
 }
 
 export async function startWebhookListener(options: {
@@ -85,7 +85,10 @@ export async function startWebhookListener(options: {
     endpointId: endpoint.id,
     received,
     stop: async () => {
-      await call("DELETE", `${baseUrl}/customer/api/webhook-endpoints/${endpoint.id}`, { token }).catch(() => undefined);
+      // Said, not swallowed: an endpoint left behind gets every event a second time with the next listener.
+      await call("DELETE", `${baseUrl}/customer/api/webhook-endpoints/${endpoint.id}`, { token }).catch((error: unknown) =>
+        console.error(`Could not delete webhook endpoint ${endpoint.id}: ${String(error)}`),
+      );
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -58,7 +58,7 @@ const cancelRoute = createRoute({
   request: {
     params: OrderNumberParams,
     headers: idempotencyKeyHeaders("UUID (with dashes), one per logical cancel; results are replayed for 24 hours"),
-    body: { required: true, content: { "application/json": { schema: CancelOrderSchema } } },
+    body: { required: false, content: { "application/json": { schema: CancelOrderSchema } } },
   },
   responses: {
     200: {

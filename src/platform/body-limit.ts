@@ -1,8 +1,6 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type AppEnv, appConfig } from "../env";
 import { ProblemError } from "./errors";
-
-const utf8 = new TextDecoder();
 
 const payloadTooLarge = (maxBytes: number) =>
   new ProblemError(413, "payload-too-large", "Payload Too Large", `The request body exceeds the limit of ${maxBytes} bytes.`);
@@ -42,10 +40,13 @@ export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  // Both forms readers ask for: JSON and form routes read text, the token endpoint's limiter bytes. hono keeps
-  // promises in its body cache (its type says values): test/platform/requests.test.ts covers every reader.
-  const cache = c.req.bodyCache as unknown as Record<"arrayBuffer" | "text", Promise<unknown>>;
-  cache.arrayBuffer = Promise.resolve(bytes.buffer);
-  cache.text = Promise.resolve(utf8.decode(bytes));
+  // The bytes; the JSON check (src/platform/content-type.ts) puts its strictly decoded text beside them, and other
+  // readers (the token endpoint's form) get text decoded from them by hono. test/platform/requests.test.ts covers
+  // every reader.
+  cachedBody(c).arrayBuffer = Promise.resolve(bytes.buffer);
   await next();
 };
+
+/** hono's body cache, which keeps promises (its type says values). */
+export const cachedBody = (c: Context<AppEnv>) =>
+  c.req.bodyCache as unknown as Partial<Record<"arrayBuffer" | "text" | "json", Promise<unknown>>>;

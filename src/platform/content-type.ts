@@ -1,19 +1,34 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "../env";
-import { ProblemError } from "./errors";
+import { cachedBody } from "./body-limit";
+import { ProblemError, ValidationError } from "./errors";
 import { requireWellFormedText } from "./well-formed-text";
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
 
+/** Fatal: a body that is not UTF-8 is refused, never stored with U+FFFD in place of its bytes. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
 /**
- * The customer API's request bodies are JSON of well-formed Unicode text: a body of another (or no) media type is
- * 415, a lone surrogate anywhere in it is 400. Runs only when
- * a route matches, so a wrong method or path still gets 405 or 404. Requests without a body pass through
- * (the route's validation reports a missing body).
+ * The APIs' request bodies are JSON in UTF-8 of well-formed Unicode text: a body of another (or no) media type is
+ * 415, bytes that are not UTF-8 or a lone surrogate anywhere in it are 400. An empty body (`Content-Length: 0`, as
+ * Node's fetch sends a body-less POST) is no body, whatever its Content-Type: the route reads `{}`, and validation
+ * says what is missing. Runs
+ * only when a route matches, so a wrong method or path still gets 405 or 404. Requests without a body pass through
+ * too.
  */
 export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.raw.body && matchedRoutes(c).some((route) => route.method !== "ALL")) {
+    const bytes = new Uint8Array((await c.req.arrayBuffer()) as ArrayBuffer);
+    if (bytes.byteLength === 0) {
+      // Goes on as the request without a body it is, so no reader (nor @hono/zod-openapi's media type gate) sees one.
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete("Content-Type");
+      headers.delete("Content-Length");
+      c.req.raw = new Request(c.req.raw, { body: null, headers });
+      return next();
+    }
     const mediaType = c.req.header("Content-Type")?.split(";")[0]?.trim().toLowerCase() ?? "";
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       throw new ProblemError(
@@ -24,7 +39,19 @@ export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
         { headers: { "Accept-Post": "application/json" } },
       );
     }
+    cachedBody(c).text = Promise.resolve(utf8Text(bytes));
     await requireWellFormedText(c);
   }
   await next();
 };
+
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ValidationError(
+      { body: ["Must be UTF-8 encoded text (RFC 8259 8.1): it has bytes that are not UTF-8."] },
+      "The request body is not UTF-8.",
+    );
+  }
+}

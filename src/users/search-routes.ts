@@ -74,7 +74,7 @@ const postSearchRoute = createRoute({
   tags: ["Users"],
   summary: "Search the tenant's users with body filters; pagination is normalized silently",
   ...scopedAccess("users:read"),
-  request: { body: { required: true, content: { "application/json": { schema: PostSearchBodySchema } } } },
+  request: { body: { required: false, content: { "application/json": { schema: PostSearchBodySchema } } } },
   responses: {
     200: {
       description: "A page of users; `pagination` shows the limit and offset actually used",

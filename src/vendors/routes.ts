@@ -216,7 +216,8 @@ function moveRoute(action: VendorAction) {
     ...vendorScopedAccess("fulfilment:write"),
     request: {
       params: LineIdParams,
-      body: { required: true, content: { "application/json": { schema: MOVE_BODIES[action] } } },
+      // Optional where an empty body is a valid one (deliver).
+      body: { required: !MOVE_BODIES[action].safeParse({}).success, content: { "application/json": { schema: MOVE_BODIES[action] } } },
     },
     responses: {
       200: { description: "The line after the move", content: { "application/json": { schema: envelopeSchema(MoveResultSchema) } } },

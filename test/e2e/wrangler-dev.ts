@@ -5,6 +5,12 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startServer } from "../../scripts/bench/server";
 import { buildDocsUi } from "../../scripts/build-docs-ui";
+import { ensureLocalSigningKey, withLocalBindings } from "../../scripts/local-platform";
+import { seedLocal } from "../../scripts/seed";
+import { type ClientOwner, createApiClient } from "../../src/auth/clients";
+import { randomToken } from "../../src/auth/secrets";
+import { database } from "../../src/db/client";
+import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
 
 /**
  * Global setup of the e2e suite: `wrangler dev` on a free port (never 8787, which `npm start` uses) with
@@ -14,6 +20,9 @@ import { buildDocsUi } from "../../scripts/build-docs-ui";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** A buyer client of tenant 1 and a client of the demo vendor, in the seeded state the server runs on. */
+    buyer: { clientId: string; clientSecret: string };
+    vendor: { clientId: string; clientSecret: string };
   }
 }
 
@@ -32,13 +41,24 @@ export default async function setup(project: TestProject) {
   buildDocsUi();
   const port = await freePort();
   const persistTo = mkdtempSync(path.join(tmpdir(), "medparts-e2e-"));
+  await ensureLocalSigningKey();
+  await seedLocal(60, { persistTo });
+  const client = (owner: ClientOwner, clientId: string) =>
+    withLocalBindings((env) => createApiClient(database(env.DB), { ...owner, name: clientId, clientId, clientSecret: randomToken(24) }), {
+      persistTo,
+    });
+  const buyer = await client({ tenantId: 1 }, "e2e-buyer");
+  const vendor = await client({ vendorId: DEMO_VENDOR_ID }, "e2e-vendor");
   const server = await startServer({
     port,
     persistTo,
-    vars: { ISSUER: `http://127.0.0.1:${port}/auth` },
+    // Local webhook receivers: the raw-request tests listen on loopback.
+    vars: { ISSUER: `http://127.0.0.1:${port}/auth`, ALLOW_LOCAL_WEBHOOKS: "true" },
     logFile: path.join(persistTo, "wrangler-dev.log"),
   });
   project.provide("baseUrl", server.baseUrl);
+  project.provide("buyer", buyer);
+  project.provide("vendor", vendor);
   return async () => {
     await server.stop();
     rmSync(persistTo, { recursive: true, force: true });

@@ -117,6 +117,41 @@ describe("415 on JSON endpoints", () => {
   });
 });
 
+describe("empty and non-UTF-8 bodies", () => {
+  it("an empty body (Content-Length: 0) is no body, whatever its Content-Type: the route reads {}", async () => {
+    for (const contentType of [null, "text/plain", "application/json"]) {
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, "Content-Length": "0" };
+      if (contentType) headers["Content-Type"] = contentType;
+      // Not body "", for which fetch adds a text/plain Content-Type of its own.
+      const res = await SELF.fetch(`${API}/users/search`, { method: "POST", headers, body: new Uint8Array(0) });
+      expect(res.status, `${contentType} ${await res.clone().text()}`).toBe(200);
+      expect((await json(res)).data.pagination).toMatchObject({ limit: 50, offset: 0 });
+    }
+    // A route whose body is required says what is missing, as for {}.
+    const orderToken = await tokenFor(TENANT_A);
+    const problem = await expectProblem(
+      await SELF.fetch(`${API}/orders`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${orderToken}`, "Idempotency-Key": crypto.randomUUID(), "Content-Length": "0" },
+        body: new Uint8Array(0),
+      }),
+      400,
+    );
+    expect(Object.keys(problem.errors)).toEqual(expect.arrayContaining(["requesterId", "quoteItems"]));
+  });
+
+  it("a JSON body that is not UTF-8 is a 400 naming the body, never stored with U+FFFD", async () => {
+    for (const bytes of [
+      [0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d],
+      [0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xc3, 0x22, 0x7d],
+    ]) {
+      const problem = await expectProblem(await echo(new Uint8Array(bytes)), 400);
+      expect(problem.errors.body[0]).toContain("UTF-8");
+    }
+    expect((await echo(new TextEncoder().encode('{"text":"Müller ✓"}'))).status).toBe(200);
+  });
+});
+
 describe("405 with Allow", () => {
   it.each([
     ["POST", "/customer/api/users/lookup?userId=1", "GET, HEAD"],

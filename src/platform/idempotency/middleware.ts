@@ -56,8 +56,9 @@ function requireKey(value: string | undefined): string {
 async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
   let body: unknown;
   try {
-    // hono caches the parsed body, so the route's validator does not parse it again.
-    body = await c.req.json();
+    // hono caches the parsed body, so the route's validator does not parse it again. No body reads as {}, as an empty
+    // one does (src/platform/content-type.ts).
+    body = c.req.raw.body === null ? {} : await c.req.json();
   } catch {
     throw malformedJson();
   }
