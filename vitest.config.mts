@@ -25,17 +25,29 @@ function dropWorkerdDiagnostics(): void {
 /**
  * The only outbound host of the tests: https://receiver.test, a webhook receiver run here in Node. It records each
  * request and answers by the first path segment: /ok/... 200, /fail/... 500, /flaky/... 503 the first time an event id
- * arrives and 200 after. GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host
- * is refused.
+ * arrives and 200 after, /hang/... 200 only once GET /__release?path=/hang/x is called (recorded when it arrives).
+ * GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host is refused.
  */
 function webhookReceiver() {
   const received: { path: string; headers: Record<string, string>; body: string; status: number }[] = [];
   const seen = new Set<string>();
+  const hanging = new Map<string, (() => void)[]>();
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (url.hostname !== "receiver.test") return new Response(`no network in tests (${url.hostname})`, { status: 502 });
     if (url.pathname === "/__received") return Response.json(received.filter((r) => r.path === url.searchParams.get("path")));
+    if (url.pathname === "/__release") {
+      const path = url.searchParams.get("path") ?? "";
+      for (const release of hanging.get(path) ?? []) release();
+      hanging.delete(path);
+      return new Response("released");
+    }
     const body = await request.text();
+    if (url.pathname.startsWith("/hang/")) {
+      received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body, status: 200 });
+      await new Promise<void>((resolve) => hanging.set(url.pathname, [...(hanging.get(url.pathname) ?? []), resolve]));
+      return new Response("ok");
+    }
     const eventId = request.headers.get("Medparts-Event-Id") ?? "";
     const kind = url.pathname.split("/")[1];
     const status = kind === "ok" ? 200 : kind === "flaky" ? (seen.has(eventId) ? 200 : 503) : 500;

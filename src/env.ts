@@ -36,6 +36,8 @@ const ConfigSchema = z.object({
   USER_PROFILE_CACHE_SECONDS: nonNegativeNumber(30),
   /** How long an isolate trusts the catalog version that keys cached searches (the delay before a change shows). */
   CATALOG_VERSION_CACHE_SECONDS: nonNegativeNumber(5),
+  /** How long an owed webhook delivery may go untouched past its next step before the sweep sends it again. */
+  WEBHOOK_RESEND_AFTER_SECONDS: positiveNumber(300),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

@@ -21,7 +21,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     { purgeExpiredQuotes },
     { purgeOldEvents },
     { purgeOldDeliveries },
-    { sweepUndispatched },
+    { resendLostDeliveries, sweepUndispatched },
     { refreshCatalogPositions },
     { compactFullTextIndex },
     { logEvent },
@@ -39,6 +39,8 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
   await housekeeping(env, new Date(scheduledTime), {
     // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
     undispatchedEvents: sweepUndispatched(env),
+    // Then deliveries whose message was lost on the way (the queue, a consumer killed mid-batch, a restart).
+    lostDeliveries: resendLostDeliveries(env),
     idempotencyResults: purgeExpiredResults,
     quotes: purgeExpiredQuotes,
     events: purgeOldEvents,

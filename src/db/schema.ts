@@ -264,3 +264,15 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   latencyMs: integer("latency_ms").notNull(),
   createdAt: text("created_at").notNull(),
 });
+
+/** A delivery still owed to an endpoint (migrations/0014): sent again by the sweep when `dueAt` passes untouched. */
+export const webhookDeliveriesOwed = sqliteTable(
+  "webhook_deliveries_owed",
+  {
+    eventId: text("event_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    dueAt: text("due_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.endpointId] }), index("webhook_deliveries_owed_due").on(t.dueAt)],
+);

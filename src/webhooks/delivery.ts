@@ -1,8 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../db/client";
-import { outboxEvents, webhookDeliveries, webhookEndpoints } from "../db/schema";
-import type { Bindings } from "../env";
+import { outboxEvents, webhookDeliveries, webhookDeliveriesOwed, webhookEndpoints } from "../db/schema";
+import { appConfig, type Bindings, type ConfigVars } from "../env";
 import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
 import { deleteOldest } from "../platform/housekeeping";
 import { logEvent } from "../platform/logging";
@@ -25,9 +25,21 @@ const MAX_ERROR_LENGTH = 200;
 /** Seconds before attempt `attempt + 1`: 30 s doubling, at most 12 hours (about 3.2 days over 16 attempts). */
 export const backoffSeconds = (attempt: number) => Math.min(30 * 2 ** Math.max(0, attempt - 1), 12 * 3600);
 
+/**
+ * When an owed delivery whose next step is expected at `next` counts as lost, and the sweep sends it again
+ * (WEBHOOK_RESEND_AFTER_SECONDS later; src/webhooks/dispatch.ts).
+ */
+/** What the consumer needs of the bindings. */
+export type DeliveryEnv = Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
+
+export const lostAfter = (env: ConfigVars, next: Date) =>
+  new Date(next.getTime() + appConfig(env).WEBHOOK_RESEND_AFTER_SECONDS * 1000).toISOString();
+
 export interface DeliveryMessage {
   eventId: string;
   endpointId: string;
+  /** Attempts made before this message (a delivery the sweep sent again after its message was lost); default 0. */
+  attempts?: number;
 }
 
 /** What goes over the wire: the event as the feed shows it. */
@@ -126,47 +138,102 @@ export function recordDelivery(
   });
 }
 
-/** The queue consumer for medparts-events: one delivery attempt per message, in the batch's order. */
-export async function deliverBatch(
-  batch: MessageBatch<DeliveryMessage>,
-  env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS">,
-): Promise<void> {
+/** The owed delivery of `message` (migrations/0014), as every consumer step updates or ends it. */
+const owedDelivery = (message: DeliveryMessage) =>
+  and(eq(webhookDeliveriesOwed.eventId, message.eventId), eq(webhookDeliveriesOwed.endpointId, message.endpointId));
+
+/** The endpoint has the event, or will never get it: nothing is owed any more. */
+const settle = (db: Database, message: DeliveryMessage) => db.delete(webhookDeliveriesOwed).where(owedDelivery(message));
+
+/** The delivery goes on: `attempts` made so far, the next step expected at `next` (lost if nothing happens by then). */
+const postpone = (db: Database, env: ConfigVars, message: DeliveryMessage, attempts: number, next: Date) =>
+  db
+    .update(webhookDeliveriesOwed)
+    .set({ attempts, dueAt: lostAfter(env, next) })
+    .where(owedDelivery(message));
+
+/**
+ * The queue consumer for medparts-events. Deliveries to different endpoints run side by side, so one slow or
+ * hanging endpoint delays only its own; an endpoint's messages go one after another in the batch's order (in order
+ * per order), and once one of them fails, the rest of its messages in the batch wait for a later batch instead of
+ * each waiting out the timeout (a hanging endpoint costs a batch one DELIVERY_TIMEOUT_MS at most).
+ */
+export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: DeliveryEnv): Promise<void> {
   const db = database(env.DB);
+  const byEndpoint = new Map<string, Message<DeliveryMessage>[]>();
   for (const message of batch.messages) {
-    const found = await load(db, message.body);
-    if (!found) {
-      message.ack();
-      continue;
-    }
-    const { event, endpoint, waitingFor } = found;
-    // In order per order: while an earlier event of the order is still on its way to this endpoint, this one waits
-    // (as a fresh message, so that waiting spends none of its own retries).
-    if (waitingFor > 0 && Date.now() - Date.parse(event.createdAt) < MAX_ORDER_WAIT_MS) {
-      await env.EVENTS.send(message.body, { delaySeconds: ORDER_WAIT_SECONDS });
-      message.ack();
-      continue;
-    }
-    const result = await postEvent(endpoint.url, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
-    const now = new Date().toISOString();
-    await db.batch([
-      recordDelivery(db, endpoint.id, event.id, message.attempts, result),
-      db
-        .update(webhookEndpoints)
-        .set({ failingSince: result.ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${now})` })
-        .where(eq(webhookEndpoints.id, endpoint.id)),
-    ]);
-    logEvent(result.ok ? "info" : "warn", {
-      event: "webhook.delivery",
-      endpointId: endpoint.id,
-      eventId: event.id,
-      attempt: message.attempts,
-      statusCode: result.statusCode,
-      latencyMs: result.latencyMs,
-    });
-    if (result.ok) message.ack();
-    // On the last attempt the queue moves the retried message to the dead-letter queue.
-    else message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    const queued = byEndpoint.get(message.body.endpointId);
+    if (queued) queued.push(message);
+    else byEndpoint.set(message.body.endpointId, [message]);
   }
+  await Promise.all(
+    [...byEndpoint.values()].map(async (messages) => {
+      let failing = false;
+      for (const message of messages) {
+        if (failing) await waitForLaterBatch(db, env, message, ENDPOINT_FAILING_WAIT_SECONDS);
+        else failing = !(await deliverOne(db, env, message));
+      }
+    }),
+  );
+}
+
+/** A message put off without spending an attempt: sent again as a fresh message after `seconds`. */
+async function waitForLaterBatch(db: Database, env: DeliveryEnv, message: Message<DeliveryMessage>, seconds: number) {
+  const made = (message.body.attempts ?? 0) + message.attempts - 1;
+  await env.EVENTS.send({ ...message.body, attempts: made }, { delaySeconds: seconds });
+  await postpone(db, env, message.body, made, new Date(Date.now() + seconds * 1000));
+  message.ack();
+}
+
+/** How long the rest of a failing endpoint's messages in a batch wait: the first backoff step. */
+const ENDPOINT_FAILING_WAIT_SECONDS = 30;
+
+/** One delivery attempt; false when the endpoint failed it. */
+async function deliverOne(db: Database, env: DeliveryEnv, message: Message<DeliveryMessage>) {
+  const found = await load(db, message.body);
+  if (!found) {
+    await settle(db, message.body);
+    message.ack();
+    return true;
+  }
+  const { event, endpoint, waitingFor } = found;
+  // In order per order: while an earlier event of the order is still on its way to this endpoint, this one waits
+  // (as a fresh message, so that waiting spends none of its own retries).
+  if (waitingFor > 0 && Date.now() - Date.parse(event.createdAt) < MAX_ORDER_WAIT_MS) {
+    await waitForLaterBatch(db, env, message, ORDER_WAIT_SECONDS);
+    return true;
+  }
+  const attempt = (message.body.attempts ?? 0) + message.attempts;
+  const result = await postEvent(endpoint.url, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+  const now = new Date();
+  const last = !result.ok && attempt >= MAX_ATTEMPTS;
+  await db.batch([
+    recordDelivery(db, endpoint.id, event.id, attempt, result),
+    db
+      .update(webhookEndpoints)
+      .set({ failingSince: result.ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()})` })
+      .where(eq(webhookEndpoints.id, endpoint.id)),
+    result.ok
+      ? settle(db, message.body)
+      : postpone(db, env, message.body, attempt, new Date(now.getTime() + backoffSeconds(attempt) * 1000)),
+  ]);
+  logEvent(result.ok ? "info" : "warn", {
+    event: "webhook.delivery",
+    endpointId: endpoint.id,
+    eventId: event.id,
+    attempt,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+  });
+  if (result.ok) message.ack();
+  // The last attempt of a delivery sent again by the sweep: dead-lettered here, as the queue would after its own.
+  else if (last && message.attempts < MAX_ATTEMPTS) {
+    await deadLetter(db, { ...message.body, attempts: 0 }, attempt, now);
+    message.ack();
+  }
+  // On the last attempt the queue moves the retried message to the dead-letter queue.
+  else message.retry({ delaySeconds: backoffSeconds(attempt) });
+  return result.ok;
 }
 
 export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
@@ -178,32 +245,37 @@ export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
 export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env: Pick<Bindings, "DB">, now = new Date()): Promise<void> {
   const db = database(env.DB);
   for (const message of batch.messages) {
-    const { eventId, endpointId } = message.body;
-    const failingBefore = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString();
-    const reason = "Deliveries failed for 3 days.";
-    const disabled = await db
-      .update(webhookEndpoints)
-      .set({ enabled: false, disabledReason: reason })
-      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lt(webhookEndpoints.failingSince, failingBefore)))
-      .returning({ tenantId: webhookEndpoints.tenantId, url: webhookEndpoints.url });
-    const dead = { ok: false, statusCode: null, error: "Retries exhausted: moved to the dead-letter queue.", latencyMs: 0 };
-    const statements: BatchItem<"sqlite">[] = [recordDelivery(db, endpointId, eventId, message.attempts, dead, "dead-lettered")];
-    const [endpoint] = disabled;
-    if (endpoint) {
-      statements.push(
-        db.insert(outboxEvents).values({
-          id: crypto.randomUUID(),
-          type: ENDPOINT_DISABLED_EVENT,
-          tenantId: endpoint.tenantId,
-          aggregateId: endpointId,
-          payload: { endpointId, url: endpoint.url, reason, disabledAt: now.toISOString() },
-          createdAt: now.toISOString(),
-        }),
-      );
-    }
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    await deadLetter(db, message.body, (message.body.attempts ?? 0) + message.attempts, now);
     message.ack();
   }
+}
+
+/** A delivery that exhausted its retries: recorded, no longer owed, and its endpoint disabled if failing for long. */
+async function deadLetter(db: Database, body: DeliveryMessage, attempts: number, now: Date): Promise<void> {
+  const { eventId, endpointId } = body;
+  const failingBefore = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString();
+  const reason = "Deliveries failed for 3 days.";
+  const disabled = await db
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason })
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lt(webhookEndpoints.failingSince, failingBefore)))
+    .returning({ tenantId: webhookEndpoints.tenantId, url: webhookEndpoints.url });
+  const dead = { ok: false, statusCode: null, error: "Retries exhausted: moved to the dead-letter queue.", latencyMs: 0 };
+  const statements: BatchItem<"sqlite">[] = [recordDelivery(db, endpointId, eventId, attempts, dead, "dead-lettered"), settle(db, body)];
+  const [endpoint] = disabled;
+  if (endpoint) {
+    statements.push(
+      db.insert(outboxEvents).values({
+        id: crypto.randomUUID(),
+        type: ENDPOINT_DISABLED_EVENT,
+        tenantId: endpoint.tenantId,
+        aggregateId: endpointId,
+        payload: { endpointId, url: endpoint.url, reason, disabledAt: now.toISOString() },
+        createdAt: now.toISOString(),
+      }),
+    );
+  }
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
 
 /** Deliveries older than the event retention go with their events. */
@@ -211,7 +283,7 @@ export const purgeOldDeliveries = (db: Database, now: Date, limit: number) =>
   deleteOldest(db, webhookDeliveries, webhookDeliveries.id, beforeRetention(webhookDeliveries.createdAt, now), webhookDeliveries.id, limit);
 
 /** The queue handler: which consumer a batch is for, by its queue (wrangler.toml [[queues.consumers]]). */
-export async function consumeEventBatch(batch: MessageBatch, env: Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS">): Promise<void> {
+export async function consumeEventBatch(batch: MessageBatch, env: DeliveryEnv): Promise<void> {
   const messages = batch as MessageBatch<DeliveryMessage>;
   if (batch.queue === EVENTS_DEAD_LETTER_QUEUE) await deadLetterBatch(messages, env);
   else await deliverBatch(messages, env);

@@ -24,4 +24,9 @@ export async function registerEndpoint(url: string, eventTypes: string[] = ["*"]
 }
 
 /** A fresh receiver path of the kind: each test sees only its own deliveries. */
-export const receiverPath = (kind: "ok" | "fail" | "flaky") => `/${kind}/${crypto.randomUUID()}`;
+export const receiverPath = (kind: "ok" | "fail" | "flaky" | "hang") => `/${kind}/${crypto.randomUUID()}`;
+
+/** Lets the hanging requests at a /hang/... path answer. */
+export const releaseHanging = async (path: string) => {
+  await (await fetch(`${RECEIVER}/__release?path=${encodeURIComponent(path)}`)).text();
+};

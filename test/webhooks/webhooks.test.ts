@@ -1,16 +1,23 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { backoffSeconds, DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS } from "../../src/webhooks/delivery";
+import {
+  backoffSeconds,
+  DELIVERY_TIMEOUT_MS,
+  type DeliveryMessage,
+  DISABLE_AFTER_FAILING_MS,
+  MAX_ATTEMPTS,
+} from "../../src/webhooks/delivery";
 import { dispatchEvents } from "../../src/webhooks/dispatch";
 import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/webhooks/signing";
 import { webhookUrlProblem } from "../../src/webhooks/urls";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
-import { eventsOf, freshOrder } from "../helpers/orders";
+import { sqlOf, withMethods } from "../helpers/faults";
+import { eventsOf, freshOrder, KJOHNSON } from "../helpers/orders";
 import { eventually } from "../helpers/platform";
-import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
+import { RECEIVER, receivedAt, receiverPath, registerEndpoint, releaseHanging } from "../helpers/webhooks";
 
 // Each test's endpoints stop receiving when it ends: the real queue would otherwise keep delivering (and retrying)
 // later tests' events to them after the file is done.
@@ -30,7 +37,7 @@ const deliveriesOf = async (endpointId: string) =>
  * The queue consumer, as the queue calls it, with one message of `attempts` attempts. The retry delay the consumer
  * asks for is read off the message (the test batch's result does not report it).
  */
-async function consume(queue: string, message: { eventId: string; endpointId: string }, attempts = 1) {
+async function consume(queue: string, message: DeliveryMessage, attempts = 1) {
   const batch = createMessageBatch(queue, [{ id: crypto.randomUUID(), timestamp: new Date(), attempts, body: message }]);
   const [sent] = batch.messages;
   let retryDelaySeconds: number | undefined;
@@ -131,6 +138,12 @@ describe("webhook endpoints", () => {
   });
 });
 
+/** An endpoint gets the events written since it exists: this one as if it had existed before the test's order. */
+async function subscribedBefore<T extends { id: string }>(endpoint: T): Promise<T> {
+  await env.DB.prepare("UPDATE webhook_endpoints SET created_at = ?2 WHERE id = ?1").bind(endpoint.id, "2000-01-01T00:00:00.000Z").run();
+  return endpoint;
+}
+
 describe("delivery through the queue", () => {
   it("an order's events reach a subscribed endpoint, signed, with the event id, through the real queue", async () => {
     const path = receiverPath("ok");
@@ -214,7 +227,7 @@ describe("delivery through the queue", () => {
     const old = new Date(Date.now() - 5 * 60_000).toISOString();
     await env.DB.prepare("UPDATE outbox_events SET dispatched_at = NULL, created_at = ?2 WHERE id = ?1").bind(eventId, old).run();
     const path = receiverPath("ok");
-    await registerEndpoint(`${RECEIVER}${path}`);
+    await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env, ctx);
     await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
@@ -228,7 +241,7 @@ describe("delivery through the queue", () => {
 
   it("the dispatcher hands an order's events to the queue in sequence order, once each", async () => {
     const { orderNumber, lineIds } = await quietOrder();
-    await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`);
+    await subscribedBefore(await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`));
     await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
     // Three undispatched events of the order, written out of order.
     for (const [sequence, type] of [
@@ -273,13 +286,168 @@ describe("delivery through the queue", () => {
   });
 });
 
+describe("at least once, whatever is lost between the outbox and the receiver", () => {
+  const owed = async (eventId: string) =>
+    (
+      await env.DB.prepare("SELECT endpoint_id AS endpointId, attempts, due_at AS dueAt FROM webhook_deliveries_owed WHERE event_id = ?1")
+        .bind(eventId)
+        .all<{ endpointId: string; attempts: number; dueAt: string }>()
+    ).results;
+
+  /** The Cron Trigger's housekeeping as if it ran at `at`; its queue messages are then consumed by the real queue. */
+  async function sweepAt(at: Date) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: at.getTime(), cron: "*/15 * * * *" }), env, ctx);
+    await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
+  }
+
+  /** A queue that takes messages and loses them (a restart of a local queue, or a message lost in production). */
+  const losingQueue = { ...env, EVENTS: withMethods(env.EVENTS, { sendBatch: () => async () => {}, send: () => async () => {} }) };
+
+  /** An order's first event, dispatched now to one new endpoint at `path` through a queue that loses the message. */
+  async function lostOnTheWay(path: string) {
+    const { eventId } = await quietOrder();
+    const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
+    await env.DB.prepare("UPDATE outbox_events SET dispatched_at = NULL WHERE id = ?1").bind(eventId).run();
+    expect(await dispatchEvents(losingQueue, [eventId])).toBe(1);
+    return { eventId, endpoint };
+  }
+
+  it("a message the queue loses stays owed, and the sweep sends it again once overdue: delivered, then no longer owed", async () => {
+    const path = receiverPath("ok");
+    const { eventId, endpoint } = await lostOnTheWay(path);
+    const [row] = await owed(eventId);
+    expect(row).toMatchObject({ endpointId: endpoint.id, attempts: 0 });
+    // Not yet overdue: the sweep leaves it alone (a message may still be on its way).
+    await sweepAt(new Date());
+    expect(await owed(eventId)).toEqual([row]);
+    await sweepAt(new Date(Date.parse(row!.dueAt) + 1000));
+    // (The sweep, run as if minutes later, also dispatches other tests' old events to this endpoint: look for ours.)
+    const ours = (r: { body: string }) => JSON.parse(r.body).id === eventId;
+    const received = await eventually(
+      () => receivedAt(path),
+      (r) => r.some(ours),
+      15_000,
+    );
+    expect(received.filter(ours)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => owed(eventId),
+        (rows) => rows.length === 0,
+      ),
+    ).toEqual([]);
+    expect((await deliveriesOf(endpoint.id)).filter((d) => d.eventId === eventId).map((d) => [d.attempt, d.outcome])).toEqual([
+      [1, "succeeded"],
+    ]);
+  });
+
+  it("a consumer killed mid-batch (after its POST, before recording it): sent again by the sweep, the same event id twice", async () => {
+    const path = receiverPath("ok");
+    const { eventId, endpoint } = await lostOnTheWay(path);
+    // Its writes never answer: the runtime died between the POST and the record.
+    const dying = {
+      ...env,
+      DB: withMethods(env.DB, {
+        batch: (batch) => (statements: D1PreparedStatement[]) =>
+          statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s)))
+            ? Promise.reject(new Error("Network connection lost."))
+            : batch(statements),
+      }),
+    };
+    const batch = createMessageBatch<DeliveryMessage>(EVENTS_QUEUE, [
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { eventId, endpointId: endpoint.id } },
+    ]);
+    const ctx = createExecutionContext();
+    await expect(worker.queue(batch, dying, ctx)).rejects.toThrow("Network connection lost.");
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([]);
+    expect(await receivedAt(path)).toHaveLength(1);
+    const [row] = await owed(eventId);
+    expect(row).toMatchObject({ attempts: 0 });
+    await sweepAt(new Date(Date.parse(row!.dueAt) + 1000));
+    expect(
+      await eventually(
+        () => owed(eventId),
+        (rows) => rows.length === 0,
+        15_000,
+      ),
+    ).toEqual([]);
+    expect((await receivedAt(path)).map((r) => JSON.parse(r.body).id).filter((id) => id === eventId)).toEqual([eventId, eventId]);
+  });
+
+  it("a delivery sent again continues its attempts and backoff; its last failure is dead-lettered at once", async () => {
+    const { eventId } = await quietOrder();
+    const endpoint = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`);
+    const retried = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id, attempts: 4 }, 1);
+    expect(retried.retryDelaySeconds).toBe(backoffSeconds(5));
+    const last = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id, attempts: MAX_ATTEMPTS - 1 }, 1);
+    expect(last.retryMessages).toEqual([]);
+    expect(last.explicitAcks).toHaveLength(1);
+    expect((await deliveriesOf(endpoint.id)).map((d) => [d.attempt, d.outcome])).toEqual([
+      [MAX_ATTEMPTS, "dead-lettered"],
+      [MAX_ATTEMPTS, "failed"],
+      [5, "failed"],
+    ]);
+  });
+});
+
+describe("one endpoint's trouble is its own", () => {
+  it("an endpoint that hangs delays only its own deliveries: another tenant's in the same batch arrives meanwhile", async () => {
+    const hangPath = receiverPath("hang");
+    const okPath = receiverPath("ok");
+    const [hung] = await eventsOf((await freshOrder(1, { who: KJOHNSON })).orderNumber);
+    const { eventId } = await quietOrder();
+    const slow = await registerEndpoint(`${RECEIVER}${hangPath}`, ["*"], TENANT_B);
+    const fast = await registerEndpoint(`${RECEIVER}${okPath}`);
+    const batch = createMessageBatch<DeliveryMessage>(EVENTS_QUEUE, [
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { eventId: hung!.id, endpointId: slow.id } },
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { eventId, endpointId: fast.id } },
+    ]);
+    const ctx = createExecutionContext();
+    const consuming = worker.queue(batch, env, ctx);
+    // Looked for only while the hanging delivery cannot have timed out yet: one after the other, it would not be here.
+    const arrived = await eventually(
+      () => receivedAt(okPath),
+      (r) => r.length > 0,
+      DELIVERY_TIMEOUT_MS / 2,
+    );
+    expect(arrived).toHaveLength(1);
+    // The hanging request is still open: it arrived, and has not been answered.
+    expect(await receivedAt(hangPath)).toHaveLength(1);
+    expect((await deliveriesOf(fast.id)).map((d) => d.outcome)).toEqual(["succeeded"]);
+    await releaseHanging(hangPath);
+    await consuming;
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(2);
+  });
+
+  it("once an endpoint fails in a batch, its other messages there wait for a later batch without an attempt", async () => {
+    const path = receiverPath("fail");
+    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
+    const first = await quietOrder();
+    const second = await quietOrder();
+    const batch = createMessageBatch<DeliveryMessage>(
+      EVENTS_QUEUE,
+      [first, second].map(({ eventId }) => ({
+        id: crypto.randomUUID(),
+        timestamp: new Date(),
+        attempts: 1,
+        body: { eventId, endpointId: endpoint.id },
+      })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual([batch.messages[0]!.id]);
+    expect(result.explicitAcks).toEqual([batch.messages[1]!.id]);
+    expect((await receivedAt(path)).map((r) => JSON.parse(r.body).id)).toEqual([first.eventId]);
+  });
+});
+
 describe("in order per order", () => {
   it("an event waits while an earlier event of its order is still on its way to the endpoint, then follows it", async () => {
     const { orderNumber, lineIds, eventId: createdId } = await quietOrder();
     const path = receiverPath("flaky");
     // The endpoint exists before the order's events it is to get: register it, then move the line (event 2).
-    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
-    await env.DB.prepare("UPDATE webhook_endpoints SET created_at = ?2 WHERE id = ?1").bind(endpoint.id, "2000-01-01T00:00:00.000Z").run();
+    const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
     await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
     const acknowledgedId = crypto.randomUUID();
     await env.DB.prepare(
