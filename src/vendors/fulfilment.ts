@@ -74,6 +74,11 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
         orderStatus: orders.status,
         version: orders.version,
         shippingMethod: orders.shippingMethod,
+        orderedAt: orders.createdAt,
+        // The line's latest parcel: a delivery cannot come before it.
+        lastShippedAt: sql<
+          string | null
+        >`(select max(${shippingDocuments.shippedAt}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
         // Whether this parcel (tracking number) of the vendor already holds the line: a repeated ship.
         inParcel: sql<number>`exists (select 1 from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.vendorId} = ${vendorId} and ${shippingDocuments.trackingNumber} = ${trackingNumber})`,
       })
@@ -172,6 +177,9 @@ function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorM
       };
     case "deliver": {
       const deliveredAt = move.deliveredAt ?? at;
+      if (line.lastShippedAt && deliveredAt < line.lastShippedAt) {
+        throw new ValidationError({ deliveredAt: [`Must not be before the line's last shipment (${line.lastShippedAt}).`] });
+      }
       return { status: "Delivered", statements: [updateLine({ statusName: "Delivered", deliveredAt })], details: { deliveredAt } };
     }
     case "reject":
@@ -200,6 +208,8 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
   const carrierName = move.carrierName ?? planned?.carrierName ?? "Unknown";
   const serviceLevel = move.serviceLevel ?? planned?.serviceLevel ?? "Unknown";
   const shippedAt = move.shippedAt ?? at;
+  if (shippedAt < line.orderedAt)
+    throw new ValidationError({ shippedAt: [`Must not be before the order was placed (${line.orderedAt}).`] });
   const complete = quantity === remaining;
   const status: LineStatus = complete ? "Shipped" : (line.status as LineStatus);
   const parcel = and(

@@ -118,7 +118,8 @@ export async function listVendorLines(
   const where = and(...conditions);
   const { rows, total } = await pageWithTotal(
     db,
-    linesQuery(db).where(where).orderBy(asc(orderLines.id)).limit(page.limit).offset(page.offset),
+    // Oldest order first (orderDate), its lines in order; the line id makes every page stable.
+    linesQuery(db).where(where).orderBy(asc(orders.createdAt), asc(orderLines.id)).limit(page.limit).offset(page.offset),
     orderLines,
     where,
   );

@@ -129,6 +129,21 @@ describe("what a vendor sees", () => {
     expect(Object.keys(bad.errors)).toEqual(["status"]);
   });
 
+  it("lists oldest orders first (by order date, then line), whatever the line ids say", async () => {
+    const vendorId = DEMO_VENDOR_ID;
+    const all = (
+      await json(
+        await vendorCall(vendorId, "/order-lines?status=Ordered,Acknowledged,Backordered,Shipped,Delivered,Cancelled,Rejected&limit=100"),
+      )
+    ).data.lines as { lineId: number; orderDate: string }[];
+    expect(all.length).toBeGreaterThan(3);
+    const sorted = [...all].sort((a, b) => a.orderDate.localeCompare(b.orderDate) || a.lineId - b.lineId);
+    expect(all.map((l) => l.lineId)).toEqual(sorted.map((l) => l.lineId));
+    // The seeded orders are back-dated: by line id alone they would not come out in date order.
+    const byId = [...all].sort((a, b) => a.lineId - b.lineId);
+    expect(byId.map((l) => l.lineId)).not.toEqual(sorted.map((l) => l.lineId));
+  });
+
   it("an unknown line and another vendor's line get the same 404", async () => {
     const { lineIds } = await freshOrder();
     const stranger = await otherVendor(lineIds[0]!);
@@ -309,6 +324,29 @@ describe("the line lifecycle, move by move", () => {
       expect(Object.keys(problem.errors), `${action} ${JSON.stringify(body)}`).toEqual([field]);
     }
     expect(await lineStatus(lineId)).toBe("Ordered");
+  });
+});
+
+describe("vendor timestamps", () => {
+  it("a shipment before the order was placed, or a delivery before the line's last shipment, is a 400 naming it", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    await move(lineId, "acknowledge", BODIES.acknowledge());
+    for (const shippedAt of ["0001-01-01T00:00:00Z", "2020-01-01T00:00:00Z"]) {
+      const problem = await expectProblem(await move(lineId, "ship", { trackingNumber: "1ZEARLY001", shippedAt }), 400);
+      expect(problem.errors.shippedAt[0]).toContain("before the order was placed");
+    }
+    const shippedAt = new Date().toISOString();
+    expect((await move(lineId, "ship", { trackingNumber: "1ZTIME0001", shippedAt })).status).toBe(200);
+    const early = await expectProblem(
+      await move(lineId, "deliver", { deliveredAt: new Date(Date.parse(shippedAt) - 60_000).toISOString() }),
+      400,
+    );
+    expect(early.errors.deliveredAt[0]).toContain("last shipment");
+    expect(await lineStatus(lineId)).toBe("Shipped");
+    const delivered = (await json(await move(lineId, "deliver", { deliveredAt: shippedAt }))).data;
+    expect(delivered.line.deliveredAt).toBe(shippedAt);
+    expect((await readOrder(orderNumber)).status).toBe("Delivered");
   });
 });
 
