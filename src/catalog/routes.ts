@@ -7,7 +7,7 @@ import { centsToDecimal } from "../platform/money";
 import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../platform/pagination";
 import { envelope, envelopeResponse, type JsonText, jsonText } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, requesterForbiddenResponse } from "../platform/schemas";
 import { sideBySide } from "../platform/side-by-side";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
@@ -186,6 +186,7 @@ const searchRoute = createRoute({
       content: { "application/json": { schema: envelopeSchema(CatalogSearchResultSchema) } },
     },
     ...authenticatedErrorResponses,
+    ...requesterForbiddenResponse,
   },
 });
 
@@ -200,6 +201,7 @@ const detailRoute = createRoute({
       content: { "application/json": { schema: envelopeSchema(CatalogDetailSchema) } },
     },
     ...authenticatedErrorResponses,
+    ...requesterForbiddenResponse,
     ...notFoundResponse,
   },
 });

@@ -16,6 +16,7 @@ import {
   idempotencyKeyHeaders,
   ProblemSchema,
   problem,
+  requesterForbiddenResponse,
 } from "../platform/schemas";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type CreateOrderCommand, createOrder, type OrderCreated, type OrderInputs, readOrderInputs } from "./create";
@@ -169,6 +170,7 @@ const createOrderRoute = createRoute({
       content: { "application/json": { schema: envelopeSchema(OrderCreatedSchema) } },
     },
     ...authenticatedErrorResponses,
+    ...requesterForbiddenResponse,
     404: problem("A priceOptionId does not exist, has expired or is not for this requester and facility; the whole order fails"),
     409: {
       description: "Idempotency conflict ({ error }) or a price option already ordered (problem details)",

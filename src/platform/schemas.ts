@@ -111,7 +111,7 @@ export const platformErrorResponses = {
 export const authenticatedErrorResponses = {
   400: { description: "Validation failed", content: { "application/problem+json": { schema: ValidationProblemSchema } } },
   401: { description: "Missing, malformed, expired or invalid access token", content: problemContent },
-  403: { description: "Forbidden: missing scope, another tenant's data or a facility without access", content: problemContent },
+  403: { description: "Forbidden: the token lacks this operation's scope", content: problemContent },
   415: { description: "The request body is not JSON (send Content-Type: application/json)", content: problemContent },
   500: { description: "Unexpected error", content: problemContent },
   ...platformErrorResponses,
@@ -119,6 +119,16 @@ export const authenticatedErrorResponses = {
 
 /** A documented response whose body is problem details. */
 export const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
+
+/** The 403 of an operation that refuses more than a missing scope (spec 5.6): `reasons` says what. */
+export const forbiddenResponse = (reasons: string) => ({
+  403: problem(`Forbidden: the token lacks this operation's scope, or ${reasons}`),
+});
+
+/** The 403 of operations that act for a requester at a facility (access checks, src/users/access.ts). */
+export const requesterForbiddenResponse = forbiddenResponse(
+  "the requester (or user) is not one of the tenant's users, or has no access to the facility: the same answer whether the id exists elsewhere or nowhere",
+);
 
 export const notFoundResponse = { 404: { description: "Not found", content: problemContent } } as const;
 

@@ -21,7 +21,8 @@ const keyCondition = (key: UserKey) => ("userId" in key ? eq(users.id, key.userI
 
 /**
  * User (spec 2.1) with companies, their addresses, and the facilities the user may order for, in one D1
- * round trip. A user of another tenant is 403 (spec 5.6: cross-tenant access), an unknown one 404; the
+ * round trip. A user id of another tenant is 403 (spec 5.6: cross-tenant access), an unknown one 404, and a user name
+ * not of the tenant 404 (another tenant's or none); the
  * related rows are read through the caller's tenant only, so another tenant's data is never even loaded.
  */
 export async function lookupUserProfile(db: Database, tenantId: number, key: UserKey) {
@@ -42,7 +43,10 @@ export async function lookupUserProfile(db: Database, tenantId: number, key: Use
       .orderBy(facilities.id),
   ]);
   const user = userRows[0];
-  if (!user) throw notFound("No user matches the given id.");
+  // A user name is looked up in the caller's directory only: another tenant's name is as unknown as no name at all
+  // (names are personal data; an answer that differed would tell who has an account elsewhere). A user id is global:
+  // another tenant's is the spec's 403 (5.6), an id of no user its 404 (7.1). docs/decisions.md.
+  if (!user || (user.tenantId !== tenantId && "loginUserId" in key)) throw notFound("No user of your tenant matches the given id.");
   if (user.tenantId !== tenantId) throw forbidden("The user belongs to another tenant.");
   return {
     contactId: user.contactId,

@@ -6,7 +6,7 @@ import { ValidationError } from "../platform/errors";
 import { BOOKMARK_HEADER } from "../platform/read-replicas";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, queryId } from "../platform/schemas";
+import { authenticatedErrorResponses, envelopeSchema, forbiddenResponse, problem, queryId } from "../platform/schemas";
 import { lookupRememberedUserProfile, lookupUserProfile } from "./lookup";
 
 const AddressSchema = z
@@ -114,7 +114,8 @@ const lookupRoute = createRoute({
   responses: {
     200: { description: "The user", content: { "application/json": { schema: envelopeSchema(UserSchema) } } },
     ...authenticatedErrorResponses,
-    ...notFoundResponse,
+    ...forbiddenResponse("`userId` is another tenant's user (spec 5.6)"),
+    404: problem("No user has this `userId`; or no user of the tenant has this `loginUserId` (whether or not another tenant's has)"),
   },
 });
 

@@ -187,7 +187,8 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
 
   "get /customer/api/users/lookup": {
     cases: [
-      // 403 for another tenant's user is the spec's rule (7.1, cross-tenant access); nothing of the user is shown.
+      // 403 for another tenant's user id is the spec's rule (5.6, cross-tenant access); nothing of the user is shown. An id
+      // of no user is 404 (7.1): the answer tells that a number is a user id somewhere, and nothing else (docs/decisions.md).
       ...victimUsers.map((u) => ({
         input: `userId (${u.loginUserId})`,
         victim: () => u.id,
@@ -195,12 +196,14 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
         request: (v: Value) => get(`/users/lookup?userId=${v}`),
         expect: DENIED,
       })),
+      // A user name is looked up in the caller's directory: another tenant's is as unknown as a name of no one.
       ...victimUsers.map((u) => ({
         input: `loginUserId (${u.loginUserId})`,
         victim: () => u.loginUserId,
         own: "kjohnson",
+        unknown: "nobody-at-all",
         request: (v: Value) => get(`/users/lookup?loginUserId=${v}`),
-        expect: DENIED,
+        expect: { denied: [404] },
       })),
     ],
   },

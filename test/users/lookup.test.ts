@@ -73,14 +73,20 @@ describe("GET /users/lookup", () => {
     await expectProblem(await call(await tokenFor(TENANT_A), "/users/lookup?loginUserId=nobody"), 404);
   });
 
-  it("a user of another tenant is 403 and no byte of their data", async () => {
-    for (const query of ["userId=6", "loginUserId=kjohnson"]) {
+  it("a user id of another tenant is 403 (spec 5.6), a user name of another tenant 404 like no name at all; no byte of their data", async () => {
+    for (const [query, status] of [
+      ["userId=6", 403],
+      ["loginUserId=kjohnson", 404],
+    ] as const) {
       const res = await call(await tokenFor(TENANT_A), `/users/lookup?${query}`);
       await expectMatchesContract(res, "GET", "/users/lookup");
-      const body = await expectProblem(res, 403);
+      const body = await expectProblem(res, status);
       const text = JSON.stringify(body);
       for (const secret of ["Karen", "Johnson", "lakeside", "60001"]) expect(text).not.toContain(secret);
     }
+    const unknownName = await expectProblem(await call(await tokenFor(TENANT_A), "/users/lookup?loginUserId=nobody"), 404);
+    const foreignName = await expectProblem(await call(await tokenFor(TENANT_A), "/users/lookup?loginUserId=kjohnson"), 404);
+    expect([foreignName.title, foreignName.detail]).toEqual([unknownName.title, unknownName.detail]);
     expect((await call(await tokenFor(TENANT_B), "/users/lookup?userId=6")).status).toBe(200);
     expect((await call(await tokenFor(TENANT_B), "/users/lookup?userId=1")).status).toBe(403);
   });
@@ -113,13 +119,16 @@ describe("GET /users/lookup: profiles remembered per isolate (USER_PROFILE_CACHE
     }
   });
 
-  it("another tenant's token never reads a profile remembered for this tenant: still 403", async () => {
+  it("another tenant's token never reads a profile remembered for this tenant: still 403 (by id) or 404 (by name)", async () => {
     forgetUserProfiles();
     try {
       expect((await call(await tokenFor(TENANT_A), "/users/lookup?userId=1", remembering)).status).toBe(200);
       expect((await call(await tokenFor(TENANT_A), "/users/lookup?loginUserId=jsmith", remembering)).status).toBe(200);
-      for (const query of ["userId=1", "loginUserId=jsmith"]) {
-        const body = await expectProblem(await call(await tokenFor(TENANT_B), `/users/lookup?${query}`, remembering), 403);
+      for (const [query, status] of [
+        ["userId=1", 403],
+        ["loginUserId=jsmith", 404],
+      ] as const) {
+        const body = await expectProblem(await call(await tokenFor(TENANT_B), `/users/lookup?${query}`, remembering), status);
         expect(JSON.stringify(body)).not.toContain("Smith");
       }
     } finally {
