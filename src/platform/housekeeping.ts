@@ -1,7 +1,6 @@
 import { and, inArray, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, database } from "../db/client";
-import type { Bindings } from "../env";
 import { logEvent } from "./logging";
 
 /** Rows deleted per statement and statements per run and kind: one run stays short even with a large backlog. */
@@ -37,7 +36,8 @@ export async function deleteOldest(
  * features give their purges (src/index.ts); docs/architecture.md has the capacity math.
  */
 export async function housekeeping<K extends string>(
-  env: Pick<Bindings, "DB">,
+  // Only the database: platform files that env.ts depends on must not depend on env.ts (no import cycle).
+  env: { DB: D1Database },
   now: Date,
   purges: Record<K, Purge>,
 ): Promise<Record<K, number>> {
