@@ -7,7 +7,13 @@ import { centsToDecimal } from "../platform/money";
 import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../platform/pagination";
 import { envelope, envelopeResponse, type JsonText, jsonText } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, requesterForbiddenResponse } from "../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  notFoundResponse,
+  requesterForbiddenResponse,
+} from "../platform/schemas";
 import { sideBySide } from "../platform/side-by-side";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
@@ -33,55 +39,46 @@ const ids = {
   requesterId: z.number().int().positive().openapi({ description: "The user's contactId (GET /users/lookup)", example: 50001 }),
 };
 
-const FacetFilterSchema = z
-  .object({
-    field: z.enum(FACET_FIELDS, { error: `Unknown facet field; valid fields: ${listOf(FACET_FIELDS)}.` }),
-    values: z
-      .array(z.string().trim().min(1).max(200))
-      .min(1)
-      .max(50)
-      .openapi({ description: "Alternatives: a product matches when it has any of them (case-insensitive)", example: ["GE Healthcare"] }),
-  })
-  .openapi("CatalogFacetFilter");
+const FacetFilterSchema = closedObject({
+  field: z.enum(FACET_FIELDS, { error: `Unknown facet field; valid fields: ${listOf(FACET_FIELDS)}.` }),
+  values: z
+    .array(z.string().trim().min(1).max(200))
+    .min(1)
+    .max(50)
+    .openapi({ description: "Alternatives: a product matches when it has any of them (case-insensitive)", example: ["GE Healthcare"] }),
+}).openapi("CatalogFacetFilter");
 
-const CatalogSearchRequestSchema = z
-  .object({
-    filters: z
-      .object({
-        query: z.string().max(200).nullish().openapi({
-          description:
-            "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. Empty lists all.",
-          example: "12-345 A",
-        }),
-        facets: z.array(FacetFilterSchema).max(10).nullish().openapi({
-          description: "Narrow down: every facet given must hold. Values of one field are alternatives.",
-        }),
-      })
-      .nullish(),
-    pagination: z
-      .object({
-        limit: z.union([z.number(), z.string()]).nullish().openapi({
-          description:
-            "1 to 10,000, default 50; out-of-range or non-numeric values are corrected silently (above 10,000 -> 10,000, below 1 -> 50)",
-          example: 50,
-        }),
-        offset: z
-          .union([z.number(), z.string()])
-          .nullish()
-          .openapi({ description: "Default 0; negative or non-numeric becomes 0", example: 0 }),
-        sortBy: z
-          .enum(CATALOG_SORT_FIELDS, { error: `Unknown sortBy; valid values: ${listOf(CATALOG_SORT_FIELDS)}.` })
-          .nullish()
-          .openapi({ description: "Default Relevance with a query, PartNumber without" }),
-        sortDirection: z
-          .enum(SORT_DIRECTIONS, { error: `Unknown sortDirection; valid values: ${listOf(SORT_DIRECTIONS)}.` })
-          .nullish()
-          .openapi({ description: "Default Desc (most relevant first) for Relevance, Asc otherwise" }),
-      })
-      .nullish(),
-    ...ids,
-  })
-  .openapi("CatalogSearchRequest");
+const CatalogSearchRequestSchema = closedObject({
+  filters: closedObject({
+    query: z.string().max(200).nullish().openapi({
+      description: "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. Empty lists all.",
+      example: "12-345 A",
+    }),
+    facets: z.array(FacetFilterSchema).max(10).nullish().openapi({
+      description: "Narrow down: every facet given must hold. Values of one field are alternatives.",
+    }),
+  }).nullish(),
+  pagination: closedObject({
+    limit: z.union([z.number(), z.string()]).nullish().openapi({
+      description:
+        "1 to 10,000, default 50; out-of-range or non-numeric values are corrected silently (above 10,000 -> 10,000, below 1 -> 50)",
+      example: 50,
+    }),
+    offset: z
+      .union([z.number(), z.string()])
+      .nullish()
+      .openapi({ description: "Default 0; negative or non-numeric becomes 0", example: 0 }),
+    sortBy: z
+      .enum(CATALOG_SORT_FIELDS, { error: `Unknown sortBy; valid values: ${listOf(CATALOG_SORT_FIELDS)}.` })
+      .nullish()
+      .openapi({ description: "Default Relevance with a query, PartNumber without" }),
+    sortDirection: z
+      .enum(SORT_DIRECTIONS, { error: `Unknown sortDirection; valid values: ${listOf(SORT_DIRECTIONS)}.` })
+      .nullish()
+      .openapi({ description: "Default Desc (most relevant first) for Relevance, Asc otherwise" }),
+  }).nullish(),
+  ...ids,
+}).openapi("CatalogSearchRequest");
 
 const CatalogItemSchema = z
   .object({
@@ -122,9 +119,10 @@ const CatalogSearchResultSchema = z.object({
     .openapi({ description: "The order actually used" }),
 });
 
-const CatalogDetailRequestSchema = z
-  .object({ productId: z.string().min(1).max(64).openapi({ example: "MP-0000001" }), ...ids })
-  .openapi("CatalogDetailRequest");
+const CatalogDetailRequestSchema = closedObject({
+  productId: z.string().min(1).max(64).openapi({ example: "MP-0000001" }),
+  ...ids,
+}).openapi("CatalogDetailRequest");
 
 const CustomFieldSchema = z
   .object({

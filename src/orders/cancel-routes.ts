@@ -7,6 +7,7 @@ import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import {
   authenticatedErrorResponses,
+  closedObject,
   envelopeSchema,
   IdempotencyConflictSchema,
   idempotencyKeyHeaders,
@@ -18,24 +19,22 @@ import { type CancelOutcome, cancelOrder } from "./cancel";
 import { LINE_STATUSES, ORDER_STATUSES } from "./lifecycle";
 import { OrderNumberParams } from "./retrieve-routes";
 
-const CancelOrderSchema = z
-  .object({
-    lineIds: z
-      .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
-      .min(1)
-      .max(100)
-      .refine((ids) => new Set(ids).size === ids.length, "Each lineId once.")
-      .optional()
-      .openapi({
-        description: "Lines to cancel, each a line of this order (lineId of the order record); all lines when absent",
-        uniqueItems: true,
-      }),
-    reason: z.string().max(500).nullish().openapi({ description: "Why, for the vendor and the order.cancelled event" }),
-    partial: z.boolean().optional().openapi({
-      description: "true: cancel the lines that can be, report the others in notCancelled (default false: all or nothing, 409)",
+const CancelOrderSchema = closedObject({
+  lineIds: z
+    .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+    .min(1)
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, "Each lineId once.")
+    .optional()
+    .openapi({
+      description: "Lines to cancel, each a line of this order (lineId of the order record); all lines when absent",
+      uniqueItems: true,
     }),
-  })
-  .openapi("CancelOrderRequest", { example: { reason: "Ordered twice by mistake" } });
+  reason: z.string().max(500).nullish().openapi({ description: "Why, for the vendor and the order.cancelled event" }),
+  partial: z.boolean().optional().openapi({
+    description: "true: cancel the lines that can be, report the others in notCancelled (default false: all or nothing, 409)",
+  }),
+}).openapi("CancelOrderRequest", { example: { reason: "Ordered twice by mistake" } });
 
 const CancelOutcomeSchema = z
   .object({

@@ -1,7 +1,7 @@
 /**
  * Reference lists the spec leaves open (docs/decisions.md, "Orders and idempotency"): shipping methods,
  * with the carrier and service level each one puts on the shipping document, and payment methods.
- * Clients send the codes; matching is case-insensitive.
+ * Clients send the codes exactly as listed (the document's enums).
  */
 
 export const SHIPPING_METHODS = {

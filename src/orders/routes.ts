@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
+import { closestName } from "../platform/closest-name";
 import { IDEMPOTENCY_CACHED_HEADER, idempotentRequest, idempotentWith, prefetched, storedJson } from "../platform/idempotency/middleware";
 import { committedResultStatements } from "../platform/idempotency/results";
 import { decimalToCents } from "../platform/money";
@@ -11,6 +12,7 @@ import { createRouter } from "../platform/router";
 import {
   authenticatedErrorResponses,
   ControllerErrorSchema,
+  closedObject,
   envelopeSchema,
   IdempotencyConflictSchema,
   idempotencyKeyHeaders,
@@ -24,67 +26,63 @@ import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-/** A code from a reference list, matched case-insensitively. */
+/** A code from a reference list, exactly as the document's enum spells it (docs/decisions.md). */
 const code = <T extends string>(codes: readonly [T, ...T[]], what: string) =>
-  z
-    .string()
-    .trim()
-    .toUpperCase()
-    .pipe(z.enum(codes, { error: `Unknown ${what}; valid values: ${codes.join(", ")}.` }))
-    .openapi({ type: "string", enum: [...codes] });
+  z.enum(codes, {
+    error: (issue) => {
+      const meant = typeof issue.input === "string" ? closestName(issue.input, codes) : undefined;
+      return `Unknown ${what}; valid values: ${codes.join(", ")}.${meant ? ` Did you mean ${meant}?` : ""}`;
+    },
+  });
 
 /** Surrounding spaces are trimmed; a blank PO number is no PO number, so the document says "a non-space character". */
 const poNumber = z.string().max(ORDER_LIMITS.poNumberLength).regex(/\S/, "Must contain a non-space character.").trim();
 
-const RequiredFieldSchema = z.object({
+const RequiredFieldSchema = closedObject({
   fieldId: z.string().min(1).max(100),
   value: z.string().max(ORDER_LIMITS.requiredFieldValueLength),
 });
 
-const QuoteItemSchema = z
-  .object({
-    priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
-    productId: z.string().min(1).max(100),
-    quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
-    price: z
-      .number()
-      .positive()
-      .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
-      .openapi({ description: "Unit price; must equal the price option's price to the cent", multipleOf: 0.01 }),
-    requiredFields: z
-      .array(RequiredFieldSchema)
-      .max(50)
-      .nullish()
-      .openapi({ description: "Values for the option's customFields; fieldIds are unique" }),
-  })
-  .superRefine((item, ctx) => {
-    const seen = new Set<string>();
-    item.requiredFields?.forEach((field, i) => {
-      if (seen.has(field.fieldId)) ctx.addIssue({ code: "custom", path: ["requiredFields", i, "fieldId"], message: "Duplicate fieldId." });
-      seen.add(field.fieldId);
-    });
+const QuoteItemSchema = closedObject({
+  priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
+  productId: z.string().min(1).max(100),
+  quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
+  price: z
+    .number()
+    .positive()
+    .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
+    .openapi({ description: "Unit price; must equal the price option's price to the cent", multipleOf: 0.01 }),
+  requiredFields: z
+    .array(RequiredFieldSchema)
+    .max(50)
+    .nullish()
+    .openapi({ description: "Values for the option's customFields; fieldIds are unique" }),
+}).superRefine((item, ctx) => {
+  const seen = new Set<string>();
+  item.requiredFields?.forEach((field, i) => {
+    if (seen.has(field.fieldId)) ctx.addIssue({ code: "custom", path: ["requiredFields", i, "fieldId"], message: "Duplicate fieldId." });
+    seen.add(field.fieldId);
   });
+});
 
-const CreateOrderSchema = z
-  .object({
-    requesterId: id.openapi({ description: "The requester's contactId (users/lookup)" }),
-    userId: id.openapi({ description: "The user placing the order; needs access to the facility too" }),
-    facilityId: id,
-    shippingAddressId: id.openapi({ description: "A shipping address of the facility's company; shared by all lines" }),
-    billingAddressId: id.openapi({ description: "A billing address of the facility's company" }),
-    shippingMethod: code(SHIPPING_METHOD_CODES, "shippingMethod"),
-    quoteItems: z
-      .array(QuoteItemSchema)
-      .min(1)
-      .max(ORDER_LIMITS.maxLines)
-      .openapi({ description: "The order lines, each line its own priceOptionId" }),
-    poNumber: poNumber.nullish().openapi({ description: "Top-level form: payment by PO; must equal payment.poNumber when both are given" }),
-    payment: z
-      .object({ paymentMethod: code(PAYMENT_METHOD_CODES, "paymentMethod"), poNumber: poNumber.nullish() })
-      .nullish()
-      .openapi({ description: "Alternative form; PO requires poNumber" }),
-    notes: z.string().max(ORDER_LIMITS.notesLength).nullish(),
-  })
+const CreateOrderSchema = closedObject({
+  requesterId: id.openapi({ description: "The requester's contactId (users/lookup)" }),
+  userId: id.openapi({ description: "The user placing the order; needs access to the facility too" }),
+  facilityId: id,
+  shippingAddressId: id.openapi({ description: "A shipping address of the facility's company; shared by all lines" }),
+  billingAddressId: id.openapi({ description: "A billing address of the facility's company" }),
+  shippingMethod: code(SHIPPING_METHOD_CODES, "shippingMethod"),
+  quoteItems: z
+    .array(QuoteItemSchema)
+    .min(1)
+    .max(ORDER_LIMITS.maxLines)
+    .openapi({ description: "The order lines, each line its own priceOptionId" }),
+  poNumber: poNumber.nullish().openapi({ description: "Top-level form: payment by PO; must equal payment.poNumber when both are given" }),
+  payment: closedObject({ paymentMethod: code(PAYMENT_METHOD_CODES, "paymentMethod"), poNumber: poNumber.nullish() })
+    .nullish()
+    .openapi({ description: "Alternative form; PO requires poNumber" }),
+  notes: z.string().max(ORDER_LIMITS.notesLength).nullish(),
+})
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
     body.quoteItems.forEach((item, i) => {

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IDEMPOTENCY_KEY_HEADER, UUID_WITH_DASHES } from "./idempotency/middleware";
+import { unknownFieldMessage } from "./zod-errors";
 
 /** Shared response schemas: the success envelope and the error forms of spec 7.2. */
 
@@ -131,6 +132,19 @@ export const requesterForbiddenResponse = forbiddenResponse(
 );
 
 export const notFoundResponse = { 404: { description: "Not found", content: problemContent } } as const;
+
+/**
+ * An object of a request body that refuses unknown fields (docs/decisions.md): a misspelt optional field is a 400 naming
+ * it ("Unknown field; did you mean lineIds?"), never dropped in silence, and the document says `additionalProperties: false`.
+ */
+export function closedObject<S extends z.ZodRawShape>(shape: S) {
+  const fields = Object.keys(shape);
+  // A catchall that refuses every value (its issue's path ends with the key) rather than z.strictObject, which reports all
+  // unknown keys in one issue with no way to name the nearest field for each. The document would show this catchall as
+  // "any value": hence additionalProperties: false by hand.
+  const unknownField = z.unknown().refine(() => false, { error: (issue) => unknownFieldMessage(String(issue.path?.at(-1)), fields) });
+  return z.object(shape).catchall(unknownField).openapi({ additionalProperties: false });
+}
 
 /** A whole number sent as query text: digits only (no sign, exponent or fraction), from min to max. */
 export const wholeNumberText = (min: number, max: number, message: string) =>

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { closedObject } from "../platform/schemas";
 import type { Clause, Operator, Query } from "./ast";
 import type { SearchField, SearchResource } from "./fields";
 import { MIN_SUBSTRING_LENGTH } from "./operands";
@@ -40,7 +41,7 @@ function valueSchema(field: SearchField, filter: BodyFilter) {
   return checked.optional();
 }
 
-/** The zod schema of the `filters` object; unknown filter names are rejected rather than ignored. */
+/** The zod schema of the `filters` object; unknown filter names are refused rather than ignored. */
 export function bodyFiltersSchema(resource: SearchResource, filters: Record<string, BodyFilter>) {
   const shape = Object.fromEntries(
     Object.entries(filters).map(([name, filter]) => {
@@ -52,7 +53,7 @@ export function bodyFiltersSchema(resource: SearchResource, filters: Record<stri
       return [name, valueSchema(field, filter).openapi({ description })];
     }),
   );
-  return z.strictObject(shape);
+  return closedObject(shape);
 }
 
 /** The q-language query equivalent to the given filter values (absent values are no clause). */

@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { ValidationError } from "../platform/errors";
-import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS, type SortDirection } from "../platform/pagination";
+import { DEFAULT_LIMIT, type Page, SORT_DIRECTIONS } from "../platform/pagination";
 import { wholeNumberText } from "../platform/schemas";
 import type { SearchResource } from "./fields";
+import { sortByProblem } from "./sort";
 
 /**
  * Query parameters shared by every GET search endpoint (spec 4.11). Out-of-range values are a 400
@@ -12,11 +13,17 @@ import type { SearchResource } from "./fields";
 export const GET_MAX_LIMIT = 100;
 export const MAX_QUERY_LENGTH = 2000;
 
-/** The GET search parameters of one resource: its own `q` example and its sortable fields as the `sortBy` enum. */
+/**
+ * The GET search parameters of one resource: its own `q` example and its sortable fields (names and aliases) as the
+ * `sortBy` enum, accepted exactly as the enum spells them, as generated clients and validating proxies take it.
+ */
 export function searchQueryParams(resource: SearchResource, qExample: string) {
   return SearchQueryParamsSchema.extend({
     q: SearchQueryParamsSchema.shape.q.openapi({ example: qExample }),
-    sortBy: SearchQueryParamsSchema.shape.sortBy.openapi({ enum: resource.sortableNames() }),
+    sortBy: z
+      .enum(resource.sortableNames(), { error: (issue) => sortByProblem(resource, String(issue.input)) })
+      .optional()
+      .openapi({ param: { name: "sortBy", in: "query" }, description: "A sortable field of the resource, exactly as listed" }),
   });
 }
 
@@ -35,17 +42,10 @@ export const SearchQueryParamsSchema = z.object({
   offset: wholeNumberText(0, Number.MAX_SAFE_INTEGER, "Must be a whole number of 0 or more.")
     .optional()
     .openapi({ param: { name: "offset", in: "query" }, type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
-  sortBy: z
-    .string()
-    .max(64)
-    .optional()
-    .openapi({ param: { name: "sortBy", in: "query" }, description: "A sortable field of the resource (case-insensitive)" }),
   sortDir: z
-    .string()
-    .regex(/^(asc|desc)$/i, "Must be Asc or Desc.")
-    .transform((value): SortDirection => (value.toLowerCase() === "desc" ? "Desc" : "Asc"))
+    .enum(SORT_DIRECTIONS, { error: "Must be Asc or Desc." })
     .optional()
-    .openapi({ param: { name: "sortDir", in: "query" }, type: "string", enum: [...SORT_DIRECTIONS], default: "Asc" }),
+    .openapi({ param: { name: "sortDir", in: "query" }, default: "Asc" }),
 });
 
 export type SearchQueryParams = z.infer<typeof SearchQueryParamsSchema>;

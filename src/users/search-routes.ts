@@ -4,7 +4,7 @@ import { database } from "../db/client";
 import { normalizePostPage, PaginationSchema } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { envelopeSchema } from "../platform/schemas";
+import { closedObject, envelopeSchema } from "../platform/schemas";
 import { bodyFiltersFor, bodyFiltersSchema, queryFromFilters } from "../query/body-filters";
 import { getPage, searchQueryParams } from "../query/params";
 import { searchErrorResponses } from "../query/responses";
@@ -54,19 +54,25 @@ export const USER_BODY_FILTERS = bodyFiltersFor(userSearch, [
   "contactId",
 ]);
 
-const loosePaginationValue = z.unknown().optional().openapi({ type: "integer" });
+/** No type in the document either: the server takes any value and corrects it (normalizePostPage). */
+const loosePaginationValue = z.unknown().optional();
 
-const PostSearchBodySchema = z
-  .object({
-    filters: bodyFiltersSchema(userSearch, USER_BODY_FILTERS).optional(),
-    pagination: z
-      .object({
-        limit: loosePaginationValue.openapi({ description: "1 to 10,000, default 50; above 10,000 becomes 10,000, below 1 becomes 50" }),
-        offset: loosePaginationValue.openapi({ description: "Default 0; negative becomes 0" }),
-      })
-      .optional(),
-  })
-  .openapi("UserSearchRequest");
+const PostSearchBodySchema = closedObject({
+  filters: bodyFiltersSchema(userSearch, USER_BODY_FILTERS).optional(),
+  pagination: closedObject({
+    limit: loosePaginationValue.openapi({
+      description:
+        "Any JSON value, never refused (spec 4.16): a whole number or numeric text from 1 to 10,000 is used (fractions truncated); " +
+        "above 10,000 becomes 10,000; below 1 or not a number becomes 50, the default",
+      example: 50,
+    }),
+    offset: loosePaginationValue.openapi({
+      description:
+        "Any JSON value, never refused (spec 4.16): a whole number or numeric text; negative or not a number becomes 0, the default",
+      example: 0,
+    }),
+  }).optional(),
+}).openapi("UserSearchRequest");
 
 const postSearchRoute = createRoute({
   method: "post",

@@ -7,7 +7,14 @@ import { ORDER_NUMBER } from "../orders/retrieve-routes";
 import { PaginationSchema } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, ProblemSchema, wholeNumberText } from "../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  notFoundResponse,
+  ProblemSchema,
+  wholeNumberText,
+} from "../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../query/params";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
@@ -159,34 +166,30 @@ const MoveResultSchema = z
   .openapi("VendorMoveResult");
 
 const MOVE_BODIES = {
-  acknowledge: z.object({ promisedShipDate: shipDate("When the vendor will ship the line") }).openapi("AcknowledgeLineRequest"),
-  backorder: z
-    .object({
-      expectedShipDate: shipDate("When the vendor now expects to ship the line"),
-      reason: reason.nullish(),
-    })
-    .openapi("BackorderLineRequest"),
-  ship: z
-    .object({
-      trackingNumber: z
-        .string()
-        .max(64)
-        .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
-        .openapi({ description: "The carrier's tracking number: names the parcel" }),
-      carrierName: text(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
-      serviceLevel: text(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
-      quantity: z
-        .number()
-        .int()
-        .min(1)
-        .max(9999)
-        .optional()
-        .openapi({ description: "How much of the line is in this parcel; default all that remains" }),
-      shippedAt: pastInstant.optional(),
-    })
-    .openapi("ShipLineRequest", { example: { trackingNumber: "1Z999AA10123456784", carrierName: "UPS", serviceLevel: "Ground" } }),
-  deliver: z.object({ deliveredAt: pastInstant.optional() }).openapi("DeliverLineRequest"),
-  reject: z.object({ reason: reason.openapi({ description: "Why the vendor cannot fulfil the line" }) }).openapi("RejectLineRequest"),
+  acknowledge: closedObject({ promisedShipDate: shipDate("When the vendor will ship the line") }).openapi("AcknowledgeLineRequest"),
+  backorder: closedObject({
+    expectedShipDate: shipDate("When the vendor now expects to ship the line"),
+    reason: reason.nullish(),
+  }).openapi("BackorderLineRequest"),
+  ship: closedObject({
+    trackingNumber: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
+      .openapi({ description: "The carrier's tracking number: names the parcel" }),
+    carrierName: text(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
+    serviceLevel: text(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
+    quantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(9999)
+      .optional()
+      .openapi({ description: "How much of the line is in this parcel; default all that remains" }),
+    shippedAt: pastInstant.optional(),
+  }).openapi("ShipLineRequest", { example: { trackingNumber: "1Z999AA10123456784", carrierName: "UPS", serviceLevel: "Ground" } }),
+  deliver: closedObject({ deliveredAt: pastInstant.optional() }).openapi("DeliverLineRequest"),
+  reject: closedObject({ reason: reason.openapi({ description: "Why the vendor cannot fulfil the line" }) }).openapi("RejectLineRequest"),
 } satisfies Record<VendorAction, z.ZodType>;
 
 const MOVE_SUMMARIES: Record<VendorAction, string> = {

@@ -5,7 +5,7 @@ import { EVENT_TYPES } from "../events/types";
 import { ValidationError } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, envelopeSchema, notFoundResponse, problem } from "../platform/schemas";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../platform/schemas";
 import { postEvent, recordDelivery } from "./delivery";
 import {
   ALL_EVENT_TYPES,
@@ -36,24 +36,22 @@ const EndpointSchema = z
   })
   .openapi("WebhookEndpoint");
 
-const CreateEndpointSchema = z
-  .object({
-    url: z.string().max(2048).openapi({
-      description: "Where to POST events: an https URL of a public host (no credentials, default port, no private or loopback addresses)",
-      example: "https://erp.example-hospital.org/medparts/webhooks",
+const CreateEndpointSchema = closedObject({
+  url: z.string().max(2048).openapi({
+    description: "Where to POST events: an https URL of a public host (no credentials, default port, no private or loopback addresses)",
+    example: "https://erp.example-hospital.org/medparts/webhooks",
+  }),
+  eventTypes: z
+    .array(z.enum([ALL_EVENT_TYPES, ...EVENT_TYPES]))
+    .min(1)
+    .max(EVENT_TYPES.length + 1)
+    .refine((types) => new Set(types).size === types.length, "Each event type once.")
+    .openapi({
+      description: 'Event types to receive, each once; ["*"] for all',
+      uniqueItems: true,
+      example: ["order.shipped", "order.delivered"],
     }),
-    eventTypes: z
-      .array(z.enum([ALL_EVENT_TYPES, ...EVENT_TYPES]))
-      .min(1)
-      .max(EVENT_TYPES.length + 1)
-      .refine((types) => new Set(types).size === types.length, "Each event type once.")
-      .openapi({
-        description: 'Event types to receive, each once; ["*"] for all',
-        uniqueItems: true,
-        example: ["order.shipped", "order.delivered"],
-      }),
-  })
-  .openapi("CreateWebhookEndpointRequest");
+}).openapi("CreateWebhookEndpointRequest");
 
 const EndpointIdParams = z.object({
   id: z

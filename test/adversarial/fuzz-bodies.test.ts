@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
+import { fieldPath } from "../../src/platform/zod-errors";
 import type { VendorAction } from "../../src/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { demoOrderOf, expectNoWrites, expectSpecError } from "../helpers/adversarial";
@@ -49,9 +50,11 @@ interface Target {
   acceptsBase?: () => Promise<void>;
   /** The status of an accepted base body (default 200). */
   accepts?: number;
+  /** RFC 6749 3.2: the token endpoint ignores parameters it does not know; every other body refuses them. */
+  ignoresUnknownFields?: true;
 }
 
-const RUNS = { fields: 30, whole: 12, duplicates: 6 };
+const RUNS = { fields: 30, whole: 12, duplicates: 6, unknownFields: 12 };
 
 let orderBase: Record<string, unknown>;
 let tokenClient: ClientCredentials;
@@ -65,6 +68,7 @@ const facilityIds: Field[] = [
 const TARGETS: Target[] = [
   {
     path: "/auth/oauth2/token",
+    ignoresUnknownFields: true,
     token: async () => null,
     base: () => ({ grant_type: "client_credentials", client_id: tokenClient.clientId, client_secret: tokenClient.clientSecret }),
     fields: [
@@ -304,6 +308,26 @@ function vendorMoveTargets(): Target[] {
   }));
 }
 
+/** Where a body has objects (itself included), each as the path to it. */
+function objectPaths(node: unknown, path: Path = []): Path[] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => objectPaths(item, [...path, i]));
+  if (node === null || typeof node !== "object") return [];
+  return [path, ...Object.entries(node).flatMap(([key, value]) => objectPaths(value, [...path, key]))];
+}
+
+/** Every property name the document declares anywhere, so that a generated unknown name is surely unknown. */
+function declaredNames(document: unknown): Set<string> {
+  const names = new Set<string>();
+  const walk = (node: unknown) => {
+    if (node === null || typeof node !== "object") return;
+    const { properties } = node as { properties?: unknown };
+    if (properties && typeof properties === "object") for (const name of Object.keys(properties)) names.add(name);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(document);
+  return names;
+}
+
 function setAt(body: Record<string, unknown>, path: Path, value: unknown, remove: boolean): Record<string, unknown> {
   const copy = structuredClone(body);
   let node: any = copy;
@@ -383,6 +407,29 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
           ),
         );
       });
+
+      if (!target.ignoresUnknownFields) {
+        it("an unknown field in any object of the body is a 400 naming it, never dropped in silence", async () => {
+          const declared = declaredNames(await servedDocument());
+          const unknown = fc.record({
+            at: fc.constantFrom(...objectPaths(target.base())),
+            name: fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,15}$/).filter((name) => !declared.has(name) && !/stack|proto/i.test(name)),
+            value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }),
+          });
+          await expectNoWrites(() =>
+            fc.assert(
+              fc.asyncProperty(unknown, async ({ at, name, value }) => {
+                const res = await send(target, encodeBody(setAt(target.base(), [...at, name], value, false)));
+                const { body } = await expectSpecError(res, "POST", target.path);
+                expect(body.errors, JSON.stringify(body)).toEqual({
+                  [fieldPath([...at, name], "body")]: [expect.stringMatching(/^Unknown field; /)],
+                });
+              }),
+              { numRuns: RUNS.unknownFields },
+            ),
+          );
+        });
+      }
 
       it("duplicate keys in the raw text: the last, hostile one counts", async () => {
         const topLevel = target.fields.filter((f) => f.path.length === 1);

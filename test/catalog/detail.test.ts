@@ -147,6 +147,8 @@ describe("POST /catalog/detail", () => {
     expect(Object.keys(body.errors).sort()).toEqual(["facilityId", "productId", "requesterId"]);
     const missing = await expectProblem(await detailRaw({ productId: undefined }), 400);
     expect(Object.keys(missing.errors)).toEqual(["productId"]);
+    const unknown = await expectProblem(await detailRaw({ productId: "MP-0000001", productID: "MP-0000002" }), 400);
+    expect(unknown.errors).toEqual({ productID: ["Unknown field; did you mean productId?"] });
   });
 
   it("malformed JSON is a 400", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, search, searchRaw } from "../helpers/catalog";
+import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, type SearchBody, search, searchRaw } from "../helpers/catalog";
 
 const ALL = { limit: 10_000 };
 const ids = (items: CatalogItem[]) => items.map((i) => i.id);
@@ -238,6 +238,20 @@ describe("POST /catalog/search: sorting", () => {
   it("an unknown sortBy is a 400 listing the valid values", async () => {
     const body = await expectProblem(await searchRaw({ pagination: { sortBy: "Price" } }), 400);
     expect(body.errors["pagination.sortBy"][0]).toContain("PartNumber, Description, Manufacturer, Relevance");
+  });
+
+  it("an unknown field anywhere is a 400 naming it, never ignored: a misspelt filter would have listed the whole catalog", async () => {
+    for (const [body, errors] of [
+      [{ filters: { querry: "pump" } }, { "filters.querry": ["Unknown field; did you mean query?"] }],
+      [
+        { pagination: { sortBy: "PartNumber", sortDir: "Desc" } },
+        { "pagination.sortDir": ["Unknown field; expected one of: limit, offset, sortBy, sortDirection."] },
+      ],
+      [{ filters: { facets: [{ field: "category", values: ["Imaging"], op: "or" }] } }, { "filters.facets[0].op": [expect.any(String)] }],
+      [{ facilityID: 1001 }, { facilityID: ["Unknown field; did you mean facilityId?"] }],
+    ]) {
+      expect((await expectProblem(await searchRaw(body as SearchBody), 400)).errors, JSON.stringify(body)).toEqual(errors);
+    }
   });
 
   it("an unknown sortDirection is a 400 listing Asc and Desc", async () => {

@@ -133,7 +133,7 @@ describe("GET /customer/api/openapi.json", () => {
     expect([...used].sort()).toEqual([...declared].sort());
   });
 
-  it("each GET search's q example is a query its endpoint accepts; sortBy lists the sortable fields", async () => {
+  it("each GET search's q example is a query its endpoint accepts; sortBy lists the sortable fields, and the server takes exactly those", async () => {
     const document = await servedDocument();
     const searches = operationsOf(document).filter((o) => o.method === "get" && o.path.endsWith("/search"));
     expect(searches.length).toBe(3);
@@ -151,7 +151,45 @@ describe("GET /customer/api/openapi.json", () => {
         const sorted = await call(token, `${path}?sortBy=${field}`.replace("/customer/api", ""));
         expect(sorted.status, `${path} sortBy=${field}`).toBe(200);
       }
+      // What a validating proxy refuses, the server refuses: a value of either enum in another case is a 400 naming it.
+      const sortDir = parameters.find((p) => p.name === "sortDir")!;
+      for (const [name, values] of [
+        ["sortBy", sortBy.schema!.enum!],
+        ["sortDir", sortDir.schema!.enum!],
+      ] as const) {
+        for (const value of values) {
+          const respelt = (value[0] === value[0]!.toUpperCase() ? value[0]!.toLowerCase() : value[0]!.toUpperCase()) + value.slice(1);
+          if (values.includes(respelt)) continue;
+          const refused = await call(token, `${path}?${name}=${respelt}`.replace("/customer/api", ""));
+          await expectMatchesContract(refused, "GET", path);
+          expect(refused.status, `${path} ${name}=${respelt}`).toBe(400);
+          expect(Object.keys((await refused.json<any>()).errors), `${path} ${name}=${respelt}`).toEqual([name]);
+        }
+      }
     }
+  });
+
+  it("request bodies are closed: every object of every JSON request body is additionalProperties: false (the token endpoint excepted)", async () => {
+    const document = await servedDocument();
+    const resolve = (node: any): any => (node?.$ref ? resolve(document.components!.schemas![node.$ref.split("/").pop()]) : node);
+    const open: string[] = [];
+    const walk = (node: any, where: string) => {
+      const schema = resolve(node);
+      if (!schema || typeof schema !== "object") return;
+      const types = [schema.type ?? []].flat();
+      if ((types.includes("object") || schema.properties) && schema.additionalProperties !== false) open.push(where);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) walk(property, `${where}.${name}`);
+      if (schema.items) walk(schema.items, `${where}[]`);
+      for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(alternative, where);
+    };
+    const bodies = operationsOf(document).filter((o) => (o.operation.requestBody as any)?.content?.["application/json"]);
+    expect(bodies.length).toBeGreaterThanOrEqual(10);
+    for (const { method, path, operation } of bodies) {
+      // RFC 6749 3.2: the authorization server ignores request parameters it does not recognize.
+      if (path === "/auth/oauth2/token") continue;
+      walk((operation.requestBody as any).content["application/json"].schema, `${method} ${path}`);
+    }
+    expect(open).toEqual([]);
   });
 
   it("every operation: unique operationId, security as intended, a success response, headers and platform errors", async () => {

@@ -75,12 +75,13 @@ export function hostileText(max: number, options: { nullable?: boolean; min?: nu
   return fc.oneof(nonString(options.nullable), tooLong, ...tooShort);
 }
 
-/** Values a code list field (case-insensitive) refuses. */
+/** Values a code list field (an enum, exact) refuses: the codes in another case or with spaces around them among others. */
 export function hostileCode(codes: readonly string[], nullable = false) {
-  const known = new Set(codes.map((c) => c.toUpperCase()));
+  const respelt = codes.flatMap((c) => [c.toLowerCase(), c.toUpperCase(), ` ${c}`, `${c} `]).filter((s) => !codes.includes(s));
   return fc.oneof(
     nonString(nullable),
-    fc.oneof(unicodeText, fc.constantFrom(...NAN_LIKE)).filter((s) => !known.has(s.trim().toUpperCase())),
+    fc.oneof(unicodeText, fc.constantFrom(...NAN_LIKE)).filter((s) => !codes.includes(s)),
+    fc.constantFrom(...respelt),
   );
 }
 

@@ -133,6 +133,19 @@ describe("POST /orders/{orderNumber}/cancel", () => {
     expect((await env.DB.prepare("SELECT count(*) AS n FROM write_preconditions").first<{ n: number }>())!.n).toBe(0);
   });
 
+  it("a misspelt field is a 400 naming it, not dropped: {lineID: [first]} cancelled every line of the order", async () => {
+    const { orderNumber, lineIds } = await freshOrder(3);
+    for (const [body, errors] of [
+      [{ lineID: [lineIds[0]] }, { lineID: ["Unknown field; did you mean lineIds?"] }],
+      [{ lineIds: [lineIds[0]], Partial: true }, { Partial: ["Unknown field; did you mean partial?"] }],
+    ]) {
+      expect((await expectProblem(await cancel(orderNumber, body), 400)).errors).toEqual(errors);
+    }
+    const order = await readOrder(orderNumber);
+    expect(order.lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Ordered", "Ordered", "Ordered"]);
+    expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
+  });
+
   it("refuses what it cannot do: unknown lines 400, another tenant's order 404 like an unknown one, no key 400, no scope 403", async () => {
     const { orderNumber } = await freshOrder();
     const unknownLine = await expectProblem(await cancel(orderNumber, { lineIds: [999999999] }), 400);

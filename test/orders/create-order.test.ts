@@ -107,13 +107,13 @@ describe("POST /orders: success", () => {
     expect(written).toEqual({ orders: 1, orderLines: 50, usedQuotes: 50, shippingDocuments: 1, shippingDocumentLines: 50, events: 1 });
   });
 
-  it("accepts the payment object form and case-insensitive codes", async () => {
+  it("accepts the payment object form and the other codes", async () => {
     const quote = await issueQuote("MP-0000003");
     const res = await placeOrder(
       orderBody([lineFor(quote)], JSMITH, {
         poNumber: undefined,
-        shippingMethod: "next_day",
-        payment: { paymentMethod: "credit_card_on_file" },
+        shippingMethod: "NEXT_DAY",
+        payment: { paymentMethod: "CREDIT_CARD_ON_FILE" },
       }),
     );
     expect(res.status).toBe(201);

@@ -98,6 +98,21 @@ describe("POST /orders: 400 validation, nothing written", () => {
     ["a blank poNumber (the document asks for a non-space character)", () => valid({ poNumber: "   " }), "poNumber"],
     ["notes over 2000 characters", () => valid({ notes: "n".repeat(2001) }), "notes"],
     ["an array body", () => [valid()], "body"],
+    ["an unknown field", () => valid({ ponumber: "PO-2024-0001" }), "ponumber"],
+    ["an unknown field of a line", () => withItem(0, { qty: 2 }), "quoteItems[0].qty"],
+    [
+      "an unknown field of a required field",
+      () => withItem(1, { requiredFields: [{ fieldId: "coreSerialNumber", value: "SN-123456", note: "spare" }] }),
+      "quoteItems[1].requiredFields[0].note",
+    ],
+    [
+      "an unknown field of payment",
+      () => valid({ payment: { paymentMethod: "PO", poNumber: "PO-2024-0001", terms: 30 } }),
+      "payment.terms",
+    ],
+    ["shippingMethod in another case", () => valid({ shippingMethod: "ground" }), "shippingMethod"],
+    ["shippingMethod with spaces around it", () => valid({ shippingMethod: " GROUND" }), "shippingMethod"],
+    ["paymentMethod in another case", () => valid({ payment: { paymentMethod: "po", poNumber: "PO-2024-0001" } }), "payment.paymentMethod"],
   ];
 
   it.each(cases)("%s", async (_name, body, field) => {
@@ -110,6 +125,19 @@ describe("POST /orders: 400 validation, nothing written", () => {
   it("lists the valid shipping methods in the message", async () => {
     const problem = await rejected(valid({ shippingMethod: "TELEPORT" }), 400);
     expect(problem.errors.shippingMethod[0]).toContain("GROUND");
+  });
+
+  it("codes are exactly the document's enum values: another case is refused with the code meant", async () => {
+    const problem = await rejected(valid({ shippingMethod: "ground", payment: { paymentMethod: "po", poNumber: "PO-2024-0001" } }), 400);
+    expect(problem.errors).toEqual({
+      shippingMethod: [expect.stringMatching(/^Unknown shippingMethod; valid values: GROUND, .+\. Did you mean GROUND\?$/)],
+      "payment.paymentMethod": [expect.stringMatching(/^Unknown paymentMethod; valid values: PO, .+\. Did you mean PO\?$/)],
+    });
+  });
+
+  it("an unknown field is refused, not dropped, with the field meant", async () => {
+    const problem = await rejected(withItem(0, { quantiy: 5 }), 400);
+    expect(problem.errors).toEqual({ "quoteItems[0].quantiy": ["Unknown field; did you mean quantity?"] });
   });
 
   it("malformed JSON", async () => {

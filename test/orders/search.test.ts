@@ -259,7 +259,7 @@ describe("GET /orders/search: sorting and paging", () => {
     }
   });
 
-  it("accepts sortBy aliases and any case, and sortDir in any case", async () => {
+  it("accepts sortBy aliases; sortBy and sortDir are exactly the document's enum values, another case is a 400 naming the allowed ones", async () => {
     const expected = idsOf(
       sortedLike(
         A,
@@ -268,8 +268,16 @@ describe("GET /orders/search: sorting and paging", () => {
         "Desc",
       ),
     );
-    expect(await orderIds(TENANT_A, "", { sortBy: "createddate", sortDir: "desc" })).toEqual(expected);
-    expect(await orderIds(TENANT_A, "", { sortBy: "ORDERDATE", sortDir: "DESC" })).toEqual(expected);
+    expect(await orderIds(TENANT_A, "", { sortBy: "createdDate", sortDir: "Desc" })).toEqual(expected);
+    expect(await orderIds(TENANT_A, "", { sortBy: "orderDate", sortDir: "Desc" })).toEqual(expected);
+    const token = await tokenFor(TENANT_A);
+    const refused = async (params: Params) => (await expectProblem(await searchRaw(token, "/orders/search", params), 400)).errors;
+    expect(await refused({ sortBy: "ID", sortDir: "asc" })).toEqual({
+      sortBy: [expect.stringMatching(/^Unknown sort field 'ID'; did you mean id\? Sortable fields of orders: orderId, id, /)],
+      sortDir: ["Must be Asc or Desc."],
+    });
+    expect(Object.keys(await refused({ sortBy: "ORDERDATE" }))).toEqual(["sortBy"]);
+    expect(Object.keys(await refused({ sortDir: "DESC" }))).toEqual(["sortDir"]);
   });
 
   it("paging visits each record exactly once, also when sorting on a field with many ties", async () => {

@@ -148,6 +148,8 @@ describe("search errors: parameters are 400 validation problems", () => {
     [{ offset: "1.5" }, "offset"],
     [{ offset: "9007199254740992" }, "offset"],
     [{ sortDir: "up" }, "sortDir"],
+    [{ sortDir: "asc" }, "sortDir"],
+    [{ sortBy: "orderdate" }, "sortBy"],
     [{ q: "x".repeat(2001) }, "q"],
   ])("%j names %s", async (params, field) => {
     const errors = await validationErrors("/orders/search", params);
@@ -163,7 +165,10 @@ describe("search errors: parameters are 400 validation problems", () => {
     }
   });
 
-  it("sortBy must be a sortable field of the resource; the message lists them", async () => {
+  it("sortBy must be a sortable field of the resource, spelt as the document's enum; the message lists them", async () => {
+    expect(await validationErrors("/manufacturers/search", { sortBy: "Name" })).toEqual({
+      sortBy: ["Unknown sort field 'Name'; did you mean name? Sortable fields of manufacturers: manufacturerId, id, name."],
+    });
     expect(await validationErrors("/orders/search", { sortBy: "colour" })).toEqual({
       sortBy: [
         "Unknown sort field 'colour'. Sortable fields of orders: orderId, id, orderNumber, companyId, facilityId, requesterId, requesterName, poNumber, orderDate, createdDate, lastUpdated, total, shippingMethod, status.",

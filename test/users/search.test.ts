@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPANIES, USERS } from "../../src/seed/organizations";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { contractCall } from "../helpers/contract";
+import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
 import { allPages, searchData, sortedLike } from "../helpers/search";
 
 type DemoUser = (typeof USERS)[number];
@@ -24,6 +24,8 @@ async function userIds(tenantId: number, q: string, extra: Record<string, string
 async function postSearch(tenantId: number, body: unknown) {
   return contractCall(await tokenFor(tenantId), "/users/search", { method: "POST", json: body });
 }
+
+const POST_SEARCH_BODY = "#/paths/~1customer~1api~1users~1search/post/requestBody/content/application~1json/schema";
 
 describe("GET /users/search", () => {
   it("lists the tenant's users by lastName with the user search record", async () => {
@@ -150,8 +152,18 @@ describe("POST /users/search", () => {
       { limit: "lots", offset: null },
       { limit: 50, offset: 0 },
     ],
+    [
+      { limit: 2.9, offset: true },
+      { limit: 2, offset: 0 },
+    ],
+    [
+      { limit: [5], offset: { from: 1 } },
+      { limit: 50, offset: 0 },
+    ],
     [undefined, { limit: 50, offset: 0 }],
-  ])("normalizes pagination %j silently and echoes %j", async (pagination, used) => {
+  ])("normalizes pagination %j silently and echoes %j; the document allows what it corrects", async (pagination, used) => {
+    const valid = validateAgainst(await servedDocument(), POST_SEARCH_BODY, JSON.parse(JSON.stringify({ pagination })));
+    expect(valid.errors).toEqual([]);
     const res = await postSearch(TENANT_A, { pagination });
     expect(res.status).toBe(200);
     const body = await json(res);
@@ -162,7 +174,9 @@ describe("POST /users/search", () => {
   it("rejects unknown filters, short substrings and wrong types with the validation form", async () => {
     const cases: [unknown, string][] = [
       [{ filters: { emailContains: "ab" } }, "filters.emailContains"],
-      [{ filters: { shoeSize: 42 } }, "filters"],
+      [{ filters: { shoeSize: 42 } }, "filters.shoeSize"],
+      [{ filters: { lastName: "smith" }, pagination: { limit: 5, page: 2 } }, "pagination.page"],
+      [{ filter: { lastName: "smith" } }, "filter"],
       [{ filters: { customerId: "101" } }, "filters.customerId"],
       [{ filters: { lastName: "" } }, "filters.lastName"],
       [{ filters: "smith" }, "filters"],

@@ -325,6 +325,25 @@ describe("the line lifecycle, move by move", () => {
     }
     expect(await lineStatus(lineId)).toBe("Ordered");
   });
+
+  it("refuses an unknown field with a 400 naming it and the field meant, rather than moving the line without it", async () => {
+    const { orderNumber, lineIds } = await freshOrder();
+    const lineId = lineIds[0]!;
+    for (const [action, body, errors] of [
+      [
+        "acknowledge",
+        { promisedShipDate: tomorrow(), promisedShipdate: tomorrow() },
+        { promisedShipdate: ["Unknown field; did you mean promisedShipDate?"] },
+      ],
+      ["backorder", { expectedShipDate: tomorrow(), reasons: "Awaiting stock" }, { reasons: ["Unknown field; did you mean reason?"] }],
+      ["reject", { reason: "Discontinued", note: "x" }, { note: ["Unknown field; expected one of: reason."] }],
+    ] as const) {
+      const problem = await expectProblem(await move(lineId, action, body), 400);
+      expect(problem.errors, `${action} ${JSON.stringify(body)}`).toEqual(errors);
+    }
+    expect(await lineStatus(lineId)).toBe("Ordered");
+    expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
+  });
 });
 
 describe("vendor timestamps", () => {

@@ -100,6 +100,26 @@ describe("webhook URLs", () => {
       400,
     );
   });
+
+  it("refuses an unknown field with a 400 naming it and the field meant; nothing is registered", async () => {
+    const token = await tokenFor(TENANT_A);
+    const endpoints = async () => (await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints").first<{ n: number }>())!.n;
+    const before = await endpoints();
+    for (const [body, errors] of [
+      [
+        { url: `${RECEIVER}/ok/typo`, eventTypes: ["*"], eventType: ["order.shipped"] },
+        { eventType: ["Unknown field; did you mean eventTypes?"] },
+      ],
+      [
+        { url: `${RECEIVER}/ok/typo`, eventTypes: ["*"], secret: "whsec_mine" },
+        { secret: ["Unknown field; expected one of: url, eventTypes."] },
+      ],
+    ] as const) {
+      const problem = await expectProblem(await contractCall(token, "/webhook-endpoints", { method: "POST", json: body }), 400);
+      expect(problem.errors).toEqual(errors);
+    }
+    expect(await endpoints()).toBe(before);
+  });
 });
 
 describe("webhook endpoints", () => {
