@@ -23,6 +23,7 @@ import { userRoutes } from "./users/routes";
 import { userSearch } from "./users/search-fields";
 import { userSearchRoutes } from "./users/search-routes";
 import { VENDOR_API_BASE, VENDOR_WRITE_ROUTE, vendorRoutes } from "./vendors/routes";
+import { eventWebhooks } from "./webhooks/openapi";
 import { WEBHOOK_WRITE_ROUTES, webhookRoutes } from "./webhooks/routes";
 
 export const API_BASE = "/customer/api";
@@ -73,6 +74,7 @@ export function createApp() {
   app.route(API_BASE, customerApi);
   app.route(VENDOR_API_BASE, vendorRoutes);
   openApiDocumentRoute(app, API_BASE);
+  eventWebhooks(app);
   app.notFound(methodNotAllowedOrNotFound(app.router));
   app.onError(handleError);
   return app;

@@ -7,22 +7,10 @@ import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../platform/schemas";
 import { GET_MAX_LIMIT, parseNameList, SearchQueryParamsSchema } from "../query/params";
 import { findEvent, listEvents } from "./feed";
+import { type Event, EventSchema } from "./schemas";
 import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType } from "./types";
 
 const EventIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "Must be an event id (a UUID).");
-
-export const EventSchema = z
-  .object({
-    id: z.string().openapi({ description: "The event id: the same in the feed and in every webhook delivery of it" }),
-    type: z.enum(EVENT_TYPES),
-    createdAt: z.string().datetime(),
-    orderNumber: z.string().openapi({ description: "The order (for webhook_endpoint.* events, the endpoint id)" }),
-    sequence: z.number().int().nullable().openapi({
-      description: "The order's version after the change: 1, 2, 3... per order, so a gap shows a missed event",
-    }),
-    data: z.record(z.string(), z.unknown()).openapi({ description: "What changed (docs/api.md, Event types)" }),
-  })
-  .openapi("Event");
 
 const FeedParamsSchema = z.object({
   after: EventIdSchema.optional().openapi({
@@ -87,16 +75,14 @@ const eventRoute = createRoute({
   },
 });
 
-type EventOut = z.infer<typeof EventSchema>;
-
 export const eventRoutes = createRouter()
   .openapi(feedRoute, async (c) => {
     const { after, types, limit } = c.req.valid("query");
     const page = await listEvents(database(c.env.DB), c.get("principal").tenantId, { after, types: parseTypes(types), limit: limit ?? 50 });
-    return c.json(envelope(c, { ...page, events: page.events as EventOut[] }), 200);
+    return c.json(envelope(c, { ...page, events: page.events as Event[] }), 200);
   })
   .openapi(eventRoute, async (c) => {
     const event = await findEvent(database(c.env.DB), c.get("principal").tenantId, c.req.valid("param").eventId);
     if (!event) throw notFound("The tenant has no event with that id.");
-    return c.json(envelope(c, event as EventOut), 200);
+    return c.json(envelope(c, event as Event), 200);
   });

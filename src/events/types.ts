@@ -11,5 +11,12 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Sent only by POST /webhook-endpoints/{id}/test; never written to the feed, so no endpoint subscribes to it. */
+export const TEST_EVENT_TYPE = "webhook_endpoint.test";
+
+/** Every type a webhook delivery can have. */
+export const DELIVERED_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
+
 /** How long events stay in the feed (and delivery records with them); the scheduled housekeeping purges older ones. */
 export const EVENT_RETENTION_DAYS = 30;

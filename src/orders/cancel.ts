@@ -2,12 +2,14 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { orderLines, orders } from "../db/schema";
+import type { OrderChangePayload } from "../events/schemas";
+import type { EventType } from "../events/types";
 import { ProblemError, ValidationError } from "../platform/errors";
 import { commitOrderChange, type OrderLineState, orderLineStates, statusAfter } from "./changes";
 import { canMove, isWithdrawn, type LineStatus, type OrderStatus, TRANSITIONS } from "./lifecycle";
 import { orderNotFound } from "./search";
 
-export const ORDER_CANCELLED_EVENT = "order.cancelled";
+export const ORDER_CANCELLED_EVENT = "order.cancelled" satisfies EventType;
 const CANCELLED: LineStatus = "Cancelled";
 /** Line statuses from which a buyer may cancel: those whose transitions include Cancelled. */
 export const CANCELLABLE = (Object.keys(TRANSITIONS) as LineStatus[]).filter((s) => TRANSITIONS[s].includes(CANCELLED));
@@ -104,7 +106,11 @@ export async function cancelOrder(
     ],
     event: {
       type: ORDER_CANCELLED_EVENT,
-      payload: { cancelledLineIds: cancelIds, reason: request.reason ?? null, cancelledAt: now.toISOString() },
+      payload: {
+        cancelledLineIds: cancelIds,
+        reason: request.reason ?? null,
+        cancelledAt: now.toISOString(),
+      } satisfies OrderChangePayload<typeof ORDER_CANCELLED_EVENT>,
     },
     at: now,
     eventId,

@@ -2,6 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { orderLines, orders, outboxEvents, shippingDocumentLines, shippingDocuments, writePreconditions } from "../db/schema";
+import type { EventType } from "../events/types";
 import { ProblemError } from "../platform/errors";
 import { NOTHING_LEFT_TO_SHIP, type OrderStatus, orderStatusOf } from "./lifecycle";
 
@@ -35,7 +36,8 @@ export interface OrderChange {
   lineChanges: ReadonlyMap<number, { status: string; shippedQuantity?: number }>;
   /** Writes of the change itself (lines, shipments), after the check and before the order update. */
   statements: readonly BatchItem<"sqlite">[];
-  event: { type: string; payload: Record<string, unknown> };
+  /** The payload without `orderNumber` and `status`, which the commit adds (src/events/schemas.ts, OrderChangePayload). */
+  event: { type: EventType; payload: Record<string, unknown> };
   at: Date;
   /** The event's id when the caller needs it before the commit (e.g. in the idempotent result); else a new UUID. */
   eventId?: string;

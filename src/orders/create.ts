@@ -5,6 +5,8 @@ import { products } from "../db/catalog-schema";
 import { type Database, database } from "../db/client";
 import { addresses, orderLines, orders, outboxEvents, quotes, shippingDocumentLines, shippingDocuments, users } from "../db/schema";
 import type { Bindings } from "../env";
+import type { EventData } from "../events/schemas";
+import type { EventType } from "../events/types";
 import { BusinessRuleError, ProblemError } from "../platform/errors";
 import { centsToDecimal } from "../platform/money";
 import { sideBySide } from "../platform/side-by-side";
@@ -34,7 +36,7 @@ export interface OrderCreated {
   eventId: string;
 }
 
-export const ORDER_CREATED_EVENT = "order.created";
+export const ORDER_CREATED_EVENT = "order.created" satisfies EventType;
 export const LINE_STATUS_ORDERED = "Ordered";
 
 type OrderEnv = Pick<Bindings, "DB" | "CATALOG" | "QUOTES">;
@@ -320,11 +322,10 @@ async function rejectUsedQuotes(db: Database, command: CreateOrderCommand, quote
   );
 }
 
-function orderCreatedPayload(order: NewOrder) {
+function orderCreatedPayload(order: NewOrder): EventData<typeof ORDER_CREATED_EVENT> {
   const { command } = order;
   return {
     orderNumber: order.orderNumber,
-    tenantId: order.requester.tenantId,
     companyId: order.requester.companyId,
     facilityId: command.facilityId,
     requesterId: command.requesterId,

@@ -47,11 +47,16 @@ const QuoteItemSchema = closedObject({
   priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
   productId: z.string().min(1).max(100),
   quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
+  // Not `multipleOf: 0.01`: validators that divide in binary floating point (Ajv, Prism) refuse valid prices like 0.07.
   price: z
     .number()
     .positive()
     .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
-    .openapi({ description: "Unit price; must equal the price option's price to the cent", multipleOf: 0.01 }),
+    .openapi({
+      description:
+        "Unit price, a decimal with at most two decimal places (more is a 400); must equal the price option's price to the cent (else 422)",
+      example: 123.45,
+    }),
   requiredFields: z
     .array(RequiredFieldSchema)
     .max(50)

@@ -2,6 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { addresses, orderLines, orders, shippingDocumentLines, shippingDocuments } from "../db/schema";
+import type { LineMoveDetails } from "../events/schemas";
+import type { EventType } from "../events/types";
 import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
@@ -41,13 +43,13 @@ export const MOVE_TARGETS: Readonly<Record<VendorAction, LineStatus>> = {
 };
 
 /** The event each move writes. */
-export const MOVE_EVENTS: Readonly<Record<VendorAction, string>> = {
+export const MOVE_EVENTS = {
   acknowledge: "order.acknowledged",
   backorder: "order.backordered",
   ship: "order.shipped",
   deliver: "order.delivered",
   reject: "order.rejected",
-};
+} as const satisfies Readonly<Record<VendorAction, EventType>>;
 
 export interface MoveOutcome {
   /** The event of this move; null when the move was already in place (nothing changed). */
@@ -167,26 +169,32 @@ function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorM
       return {
         status: "Acknowledged",
         statements: [updateLine({ statusName: "Acknowledged", promisedShipDate: move.promisedShipDate, statusReason: null })],
-        details: { promisedShipDate: move.promisedShipDate },
+        details: { promisedShipDate: move.promisedShipDate } satisfies LineMoveDetails<typeof MOVE_EVENTS.acknowledge>,
       };
     case "backorder":
       return {
         status: "Backordered",
         statements: [updateLine({ statusName: "Backordered", expectedShipDate: move.expectedShipDate, statusReason: move.reason ?? null })],
-        details: { expectedShipDate: move.expectedShipDate, reason: move.reason ?? null },
+        details: { expectedShipDate: move.expectedShipDate, reason: move.reason ?? null } satisfies LineMoveDetails<
+          typeof MOVE_EVENTS.backorder
+        >,
       };
     case "deliver": {
       const deliveredAt = move.deliveredAt ?? at;
       if (line.lastShippedAt && deliveredAt < line.lastShippedAt) {
         throw new ValidationError({ deliveredAt: [`Must not be before the line's last shipment (${line.lastShippedAt}).`] });
       }
-      return { status: "Delivered", statements: [updateLine({ statusName: "Delivered", deliveredAt })], details: { deliveredAt } };
+      return {
+        status: "Delivered",
+        statements: [updateLine({ statusName: "Delivered", deliveredAt })],
+        details: { deliveredAt } satisfies LineMoveDetails<typeof MOVE_EVENTS.deliver>,
+      };
     }
     case "reject":
       return {
         status: "Rejected",
         statements: [updateLine({ statusName: "Rejected", statusReason: move.reason })],
-        details: { reason: move.reason },
+        details: { reason: move.reason } satisfies LineMoveDetails<typeof MOVE_EVENTS.reject>,
       };
     case "ship":
       return shipmentOf(db, vendorId, line, move, at);
@@ -264,6 +272,6 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
       quantity,
       shippedQuantity: line.shippedQuantity + quantity,
       shippedAt,
-    },
+    } satisfies LineMoveDetails<typeof MOVE_EVENTS.ship>,
   };
 }

@@ -4,6 +4,8 @@ import { type Database, database } from "../db/client";
 import { outboxEvents, webhookDeliveries, webhookDeliveriesOwed, webhookEndpoints } from "../db/schema";
 import { appConfig, type Bindings, type ConfigVars } from "../env";
 import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
+import type { EventData } from "../events/schemas";
+import type { EventType } from "../events/types";
 import { deleteOldest } from "../platform/housekeeping";
 import { logEvent } from "../platform/logging";
 import { EVENTS_DEAD_LETTER_QUEUE } from "./queues";
@@ -42,6 +44,9 @@ export interface DeliveryMessage {
   attempts?: number;
 }
 
+export const EVENT_ID_HEADER = "Medparts-Event-Id";
+export const EVENT_TYPE_HEADER = "Medparts-Event-Type";
+
 /** What goes over the wire: the event as the feed shows it. */
 export const deliveryBody = (event: EventRecord) => JSON.stringify(event);
 
@@ -64,8 +69,8 @@ export async function postEvent(url: string, secret: string, event: EventRecord,
       headers: {
         "Content-Type": "application/json",
         "User-Agent": "Medparts-Webhooks/1",
-        "Medparts-Event-Id": event.id,
-        "Medparts-Event-Type": event.type,
+        [EVENT_ID_HEADER]: event.id,
+        [EVENT_TYPE_HEADER]: event.type,
         [SIGNATURE_HEADER]: await signatureHeader(secret, body, now),
       },
       body,
@@ -236,7 +241,7 @@ async function deliverOne(db: Database, env: DeliveryEnv, message: Message<Deliv
   return result.ok;
 }
 
-export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled";
+export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled" satisfies EventType;
 
 /**
  * The consumer of medparts-events-dlq: a delivery that exhausted its retries. It is recorded, and an endpoint that has
@@ -270,7 +275,9 @@ async function deadLetter(db: Database, body: DeliveryMessage, attempts: number,
         type: ENDPOINT_DISABLED_EVENT,
         tenantId: endpoint.tenantId,
         aggregateId: endpointId,
-        payload: { endpointId, url: endpoint.url, reason, disabledAt: now.toISOString() },
+        payload: { endpointId, url: endpoint.url, reason, disabledAt: now.toISOString() } satisfies EventData<
+          typeof ENDPOINT_DISABLED_EVENT
+        >,
         createdAt: now.toISOString(),
       }),
     );

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
-import { EVENT_TYPES } from "../events/types";
+import type { Event } from "../events/schemas";
+import { EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
 import { ValidationError } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
@@ -22,7 +23,6 @@ import { SIGNATURE_HEADER, signingSecret } from "./signing";
 import { webhookUrlProblem } from "./urls";
 
 const TAG = "Webhooks";
-export const TEST_EVENT_TYPE = "webhook_endpoint.test";
 
 const EndpointSchema = z
   .object({
@@ -228,7 +228,7 @@ export const webhookRoutes = createRouter()
       orderNumber: endpoint.id,
       sequence: null,
       data: { endpointId: endpoint.id, message: "A test delivery from Medparts." },
-    };
+    } satisfies Event;
     const result = await postEvent(endpoint.url, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
     await recordDelivery(db, endpoint.id, event.id, 1, result);
     return c.json(

@@ -48,6 +48,7 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^q$/,
     statement: "Query in the q language",
   })),
+  { operation: "post /customer/api/orders", fields: /^quoteItems\[\d+\]\.price$/, statement: "a decimal with at most two decimal places" },
   { operation: "post /customer/api/orders", fields: /^payment\.poNumber$/, statement: "PO requires poNumber" },
   { operation: "post /customer/api/orders", fields: /^poNumber$/, statement: "must equal payment.poNumber when both are given" },
   {

@@ -1,21 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { generatedDocument } from "../helpers/generated-document";
 
-/**
- * Runs in Node (vitest project "node"): the OpenAPI 3.1 schema validator reads its schemas from disk,
- * which workerd cannot. The document comes from the same app the Worker serves; it needs no bindings
- * beyond the ISSUER var.
- */
-async function generatedDocument(issuer = "https://api.medparts.example/auth"): Promise<Record<string, unknown>> {
-  const res = await createApp().request(
-    "https://api.medparts.example/customer/api/openapi.json",
-    {},
-    { ISSUER: issuer, SERVICE_NAME: "medparts-customer-api" },
-  );
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
+/** Runs in Node (vitest project "node"): the OpenAPI 3.1 schema validator reads its schemas from disk, which workerd cannot. */
 
 describe("OpenAPI document against the OpenAPI 3.1 schema", () => {
   it("is valid", async () => {

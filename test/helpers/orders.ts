@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { quoteKvKey } from "../../src/catalog/quotes";
+import type { EventData } from "../../src/events/schemas";
 import { productId } from "../../src/seed/catalog";
 import { DEFAULT_PRODUCT_COUNT } from "../../src/seed/seed";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
@@ -229,6 +230,39 @@ export const eventsOf = async (orderNumber: string) =>
       .bind(orderNumber)
       .all<{ id: string; type: string; payload: string; sequence: number | null }>()
   ).results;
+
+type LineEventType = "order.acknowledged" | "order.shipped" | "order.delivered";
+
+/**
+ * Writes an event of a line of one of tenant A's orders straight into the outbox, as a test's precondition (events
+ * out of order, or not yet dispatched); its data is valid against the document, since the feed shows it. Returns its id.
+ */
+export async function writeLineEvent(orderNumber: string, lineId: number, type: LineEventType, sequence: number, dispatchedAt?: string) {
+  const at = new Date().toISOString();
+  const line = { orderNumber, lineId, at };
+  const data: { [T in LineEventType]: EventData<T> } = {
+    "order.acknowledged": { ...line, status: "Acknowledged", lineStatus: "Acknowledged", promisedShipDate: at.slice(0, 10) },
+    "order.shipped": {
+      ...line,
+      status: "Shipped",
+      lineStatus: "Shipped",
+      trackingNumber: "1ZTEST0001",
+      carrierName: "UPS",
+      serviceLevel: "Ground",
+      quantity: 1,
+      shippedQuantity: 1,
+      shippedAt: at,
+    },
+    "order.delivered": { ...line, status: "Delivered", lineStatus: "Delivered", deliveredAt: at },
+  };
+  const id = crypto.randomUUID();
+  await env.DB.prepare(
+    "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+  )
+    .bind(id, type, TENANT_A, orderNumber, JSON.stringify(data[type]), at, sequence, dispatchedAt ?? null)
+    .run();
+  return id;
+}
 
 /**
  * Puts an order line in a status directly, as the start of a transition under test (a state an integrator reaches

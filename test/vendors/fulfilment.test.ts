@@ -11,31 +11,10 @@ import { call, expectProblem, json, newVendorClient, requestToken, TENANT_A, tok
 import { contractCall } from "../helpers/contract";
 import { withMethods } from "../helpers/faults";
 import { eventsOf, freshOrder, putLineIn, readOrder } from "../helpers/orders";
-
-const V = "/vendor/api";
-const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-
-const vendorOf = async (lineId: number) =>
-  (await env.DB.prepare("SELECT vendor_id AS v FROM order_lines WHERE id = ?1").bind(lineId).first<{ v: number }>())!.v;
+import { BODIES, move, tomorrow, V, vendorCall, vendorOf } from "../helpers/vendors";
 
 /** The other demo vendor: one that does not fulfil `lineId`. */
 const otherVendor = async (lineId: number) => ((await vendorOf(lineId)) % 6) + 1;
-
-async function vendorCall(vendorId: number, path: string, init: { method?: string; json?: unknown } = {}) {
-  return contractCall(await vendorTokenFor(vendorId), `${V}${path}`, init);
-}
-
-async function move(lineId: number, action: VendorAction, body: unknown, vendorId?: number) {
-  return vendorCall(vendorId ?? (await vendorOf(lineId)), `/order-lines/${lineId}/${action}`, { method: "POST", json: body });
-}
-
-const BODIES: Record<VendorAction, () => unknown> = {
-  acknowledge: () => ({ promisedShipDate: tomorrow() }),
-  backorder: () => ({ expectedShipDate: tomorrow(), reason: "Awaiting stock" }),
-  ship: () => ({ trackingNumber: `1Z${crypto.randomUUID().slice(0, 8)}` }),
-  deliver: () => ({}),
-  reject: () => ({ reason: "Discontinued" }),
-};
 
 const lineStatus = async (lineId: number) =>
   (await env.DB.prepare("SELECT status_name AS s FROM order_lines WHERE id = ?1").bind(lineId).first<{ s: string }>())!.s;

@@ -15,7 +15,7 @@ import { webhookUrlProblem } from "../../src/webhooks/urls";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { sqlOf, withMethods } from "../helpers/faults";
-import { eventsOf, freshOrder, KJOHNSON } from "../helpers/orders";
+import { eventsOf, freshOrder, KJOHNSON, writeLineEvent } from "../helpers/orders";
 import { eventually } from "../helpers/platform";
 import { RECEIVER, receivedAt, receiverPath, registerEndpoint, releaseHanging } from "../helpers/webhooks";
 
@@ -264,16 +264,8 @@ describe("delivery through the queue", () => {
     await subscribedBefore(await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`));
     await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
     // Three undispatched events of the order, written out of order.
-    for (const [sequence, type] of [
-      [3, "order.delivered"],
-      [2, "order.shipped"],
-    ] as const) {
-      await env.DB.prepare(
-        "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence) VALUES (?1, ?2, 1, ?3, '{}', ?4, ?5)",
-      )
-        .bind(crypto.randomUUID(), type, orderNumber, new Date().toISOString(), sequence)
-        .run();
-    }
+    await writeLineEvent(orderNumber, lineIds[0]!, "order.delivered", 3);
+    await writeLineEvent(orderNumber, lineIds[0]!, "order.shipped", 2);
     const events = await eventsOf(orderNumber);
     await env.DB.prepare(`UPDATE outbox_events SET dispatched_at = NULL WHERE aggregate_id = ?1`).bind(orderNumber).run();
     const sent: { eventId: string }[] = [];
@@ -469,12 +461,7 @@ describe("in order per order", () => {
     // The endpoint exists before the order's events it is to get: register it, then move the line (event 2).
     const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
     await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
-    const acknowledgedId = crypto.randomUUID();
-    await env.DB.prepare(
-      "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?1, 'order.acknowledged', 1, ?2, '{}', ?3, 2, ?3)",
-    )
-      .bind(acknowledgedId, orderNumber, new Date().toISOString())
-      .run();
+    const acknowledgedId = await writeLineEvent(orderNumber, lineIds[0]!, "order.acknowledged", 2, new Date().toISOString());
     const second = { eventId: acknowledgedId, endpointId: endpoint.id };
     const first = { eventId: createdId, endpointId: endpoint.id };
     // Event 2 comes first: it waits (acknowledged here, sent again later), nothing is posted.

@@ -1,0 +1,202 @@
+import { createMessageBatch, env } from "cloudflare:test";
+import { type Schema, Validator } from "@cfworker/json-schema";
+import { beforeAll, describe, expect, it } from "vitest";
+import apiDoc from "../../docs/api.md?raw";
+import { DELIVERED_EVENT_TYPES, TEST_EVENT_TYPE } from "../../src/events/types";
+import type { OpenApiDocument } from "../../src/platform/openapi/document";
+import { type DeliveryMessage, DISABLE_AFTER_FAILING_MS, deadLetterBatch, MAX_ATTEMPTS } from "../../src/webhooks/delivery";
+import { EVENTS_DEAD_LETTER_QUEUE } from "../../src/webhooks/queues";
+import { json, TENANT_A, tokenFor } from "../helpers/api";
+import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
+import { eventsOf, freshOrder } from "../helpers/orders";
+import { BODIES, move } from "../helpers/vendors";
+import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
+
+/**
+ * Every event the API produces, as the feed and a webhook receiver get it, against the document: the `webhooks`
+ * entry of its type (what a generated receiver validates) and the `Event` union of the feed. One order goes through
+ * every vendor move and a buyer's cancel, an endpoint is disabled after 3 days of failures, and an endpoint is sent
+ * the test delivery.
+ */
+
+interface EventBody {
+  id: string;
+  type: string;
+  orderNumber: string;
+  data: Record<string, unknown>;
+}
+
+interface HeaderParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+let document: OpenApiDocument;
+
+const webhookOf = (type: string) => (document.webhooks as Record<string, { post: any }>)[type]?.post;
+/** The body a receiver of `type` deliveries validates against (`/` in a JSON pointer segment is `~1`). */
+const webhookBody = (type: string) => `#/webhooks/${type}/post/requestBody/content/application~1json/schema`;
+
+function expectValidFor(type: string, event: unknown): void {
+  expect(webhookOf(type), `the document has no webhook ${type}`).toBeDefined();
+  const asWebhook = validateAgainst(document, webhookBody(type), event);
+  expect(asWebhook.errors, `${type} against webhooks.${type}`).toEqual([]);
+  const asEvent = validateAgainst(document, "#/components/schemas/Event", event);
+  expect(asEvent.errors, `${type} against Event`).toEqual([]);
+}
+
+/** The tenant's whole feed, oldest first, every page checked against the document. */
+async function wholeFeed(token: string): Promise<EventBody[]> {
+  const events: EventBody[] = [];
+  let after = "";
+  for (;;) {
+    const page = (await json(await contractCall(token, `/events?limit=100${after && `&after=${after}`}`))).data;
+    events.push(...page.events);
+    if (!page.hasMore) return events;
+    after = page.nextCursor;
+  }
+}
+
+/** An endpoint disabled the way the dead-letter consumer does it: its deliveries failed for more than 3 days. */
+async function disabledEndpoint(eventId: string): Promise<string> {
+  const endpoint = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`, ["webhook_endpoint.disabled"]);
+  const since = new Date(Date.now() - DISABLE_AFTER_FAILING_MS - 60_000).toISOString();
+  await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ?2 WHERE id = ?1").bind(endpoint.id, since).run();
+  const message = { eventId, endpointId: endpoint.id };
+  const batch = createMessageBatch<DeliveryMessage>(EVENTS_DEAD_LETTER_QUEUE, [
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: MAX_ATTEMPTS, body: message },
+  ]);
+  await deadLetterBatch(batch, env);
+  return endpoint.id;
+}
+
+beforeAll(async () => {
+  document = await servedDocument();
+});
+
+describe("events against the document", () => {
+  it("the document has a webhook for every event type, each with its own body schema, and Event is their union on type", () => {
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort());
+    const schemas = document.components!.schemas as Record<string, any>;
+    const mapping = schemas.Event.discriminator.mapping as Record<string, string>;
+    expect(schemas.Event.discriminator.propertyName).toBe("type");
+    expect(Object.keys(mapping).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort());
+    for (const type of DELIVERED_EVENT_TYPES) {
+      expect(webhookOf(type).requestBody.content["application/json"].schema).toEqual({ $ref: mapping[type] });
+      const schema = schemas[mapping[type]!.split("/").pop()!];
+      expect(schema.properties.type.enum, type).toEqual([type]);
+      expect(schema.properties.data.required?.length, `${type}: data has required fields`).toBeGreaterThan(0);
+    }
+  });
+
+  it("docs/api.md's event table lists each type with exactly the data fields of its schema", () => {
+    const section = apiDoc.slice(apiDoc.indexOf("### Event types and payloads"), apiDoc.indexOf("### The feed"));
+    const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+    const documented = Object.fromEntries(
+      rows.map((row) => {
+        const [, type, , data] = row.split("|").map((cell) => cell.trim());
+        return [type!.replaceAll("`", ""), [...new Set([...data!.matchAll(/`(\w+)`/g)].map((m) => m[1]))].sort()];
+      }),
+    );
+    const schemas = document.components!.schemas as Record<string, any>;
+    const fieldsOf = (schema: any): string[] =>
+      Object.entries(schema.properties as Record<string, any>).flatMap(([name, property]) => [
+        name,
+        ...(property.items?.properties ? fieldsOf(property.items) : []),
+      ]);
+    const mapping = schemas.Event.discriminator.mapping as Record<string, string>;
+    const described = Object.fromEntries(
+      Object.entries(mapping).map(([type, ref]) => [type, [...new Set(fieldsOf(schemas[ref.split("/").pop()!].properties.data))].sort()]),
+    );
+    expect(documented).toEqual(described);
+  });
+
+  it("every event of an order's life, an endpoint's disabling and the test delivery match the document for their type", async () => {
+    const token = await tokenFor(TENANT_A);
+    const { orderNumber, lineIds } = await freshOrder(4, { quantity: 2 });
+    const [whole, backordered, rejected] = lineIds as [number, number, number, number];
+    // Every move: one line acknowledged, shipped in two parcels and delivered; one backordered, one rejected.
+    for (const [lineId, action, body] of [
+      [whole, "acknowledge", BODIES.acknowledge()],
+      [whole, "ship", { ...(BODIES.ship() as object), quantity: 1 }],
+      [whole, "ship", BODIES.ship()],
+      [whole, "deliver", BODIES.deliver()],
+      [backordered, "backorder", BODIES.backorder()],
+      [rejected, "reject", BODIES.reject()],
+    ] as const) {
+      const res = await move(lineId, action, body);
+      expect(res.status, `${action} ${lineId}: ${await res.clone().text()}`).toBe(200);
+    }
+    // The buyer cancels what is left: the backordered line and the untouched one.
+    const cancelled = await contractCall(token, `/orders/${orderNumber}/cancel`, {
+      method: "POST",
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      json: { partial: true, reason: "No longer needed" },
+    });
+    expect(cancelled.status).toBe(200);
+    const [created] = await eventsOf(orderNumber);
+    const endpointId = await disabledEndpoint(created!.id);
+
+    const feed = (await wholeFeed(token)).filter((e) => e.orderNumber === orderNumber || e.orderNumber === endpointId);
+    expect(feed.map((e) => e.type)).toEqual([
+      "order.created",
+      "order.acknowledged",
+      "order.shipped",
+      "order.shipped",
+      "order.delivered",
+      "order.backordered",
+      "order.rejected",
+      "order.cancelled",
+      "webhook_endpoint.disabled",
+    ]);
+    for (const event of feed) {
+      expectValidFor(event.type, event);
+      expect((await json(await contractCall(token, `/events/${event.id}`))).data).toEqual(event);
+    }
+    // docs/api.md: order.created lists the lines' vendors; the tenant is the receiver's own, so it is not repeated.
+    expect(feed[0]!.data).not.toHaveProperty("tenantId");
+    expect((feed[0]!.data.lines as { vendorId: number }[]).every((l) => Number.isInteger(l.vendorId))).toBe(true);
+
+    // The test delivery, as the receiver got it: body and every documented header.
+    const path = receiverPath("ok");
+    const pinged = await registerEndpoint(`${RECEIVER}${path}`, ["webhook_endpoint.disabled"]);
+    const answer = await contractCall(token, `/webhook-endpoints/${pinged.id}/test`, { method: "POST" });
+    expect((await json(answer)).data).toMatchObject({ delivered: true });
+    const [received] = await receivedAt(path);
+    const ping = JSON.parse(received!.body);
+    expect(ping.type).toBe(TEST_EVENT_TYPE);
+    expectValidFor(TEST_EVENT_TYPE, ping);
+    const parameters = webhookOf(TEST_EVENT_TYPE).parameters as HeaderParameter[];
+    expect(parameters.filter((p) => p.in === "header").length).toBeGreaterThan(0);
+    for (const parameter of parameters) {
+      expect(parameter.in).toBe("header");
+      const value = received!.headers[parameter.name.toLowerCase()];
+      if (value === undefined) {
+        expect(parameter.required, `required header ${parameter.name} missing`).not.toBe(true);
+        continue;
+      }
+      expect(new Validator(parameter.schema, "2020-12").validate(value).errors, `${parameter.name}: ${value}`).toEqual([]);
+    }
+
+    // The types produced are the types documented: each type above, and the test delivery.
+    expect(new Set([...feed.map((e) => e.type), ping.type])).toEqual(new Set(DELIVERED_EVENT_TYPES));
+  });
+
+  it("data is typed by type: a payload missing a field of its type, or under another type, is refused", async () => {
+    const { orderNumber } = await freshOrder();
+    const [created] = await eventsOf(orderNumber);
+    const event = (await json(await contractCall(await tokenFor(TENANT_A), `/events/${created!.id}`))).data;
+    expectValidFor("order.created", event);
+    const { lines: _lines, ...withoutLines } = event.data;
+    for (const wrong of [
+      { ...event, data: withoutLines },
+      { ...event, type: "order.shipped" },
+      { ...event, type: "order.lost" },
+    ]) {
+      expect(validateAgainst(document, "#/components/schemas/Event", wrong).valid, JSON.stringify(wrong).slice(0, 80)).toBe(false);
+    }
+    expect(validateAgainst(document, webhookBody("order.shipped"), { ...event, type: "order.shipped" }).valid).toBe(false);
+  });
+});

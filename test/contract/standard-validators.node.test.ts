@@ -1,0 +1,64 @@
+import Ajv2020 from "ajv/dist/2020";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { decimalToCents } from "../../src/platform/money";
+import { generatedDocument } from "../helpers/generated-document";
+
+/**
+ * The document under Ajv, the JSON Schema validator inside most OpenAPI tooling (Prism's validating proxy, request
+ * validation of generated clients): what it accepts must include everything the server accepts. Ajv evaluates
+ * `multipleOf` by dividing in binary floating point, where 0.07 / 0.01 is 7.000000000000001. Runs in Node: Ajv
+ * compiles validators to code, which workerd does not allow.
+ */
+
+const DOCUMENT_ID = "https://contract.medparts.test/openapi.json";
+
+let document: Record<string, any>;
+let validateOrder: ReturnType<Ajv2020["compile"]>;
+
+beforeAll(async () => {
+  document = await generatedDocument();
+  // Not strict: the document uses OpenAPI's `example` keyword, which is no JSON Schema keyword.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema(document, DOCUMENT_ID);
+  validateOrder = ajv.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/CreateOrderRequest` });
+});
+
+/** The documented example order, its line at `price`. */
+function orderAt(price: number) {
+  const example = document.components.schemas.CreateOrderRequest.example;
+  return { ...example, quoteItems: [{ ...example.quoteItems[0], price }] };
+}
+
+describe("the document under Ajv", () => {
+  it("accepts the documented example order", () => {
+    expect(validateOrder(document.components.schemas.CreateOrderRequest.example), JSON.stringify(validateOrder.errors)).toBe(true);
+  });
+
+  it("accepts every price with at most two decimals that the server accepts (0.07, 1.12, 1212.84 and random ones)", () => {
+    const prices = fc.oneof(
+      fc.constantFrom(0.07, 1.12, 1212.84, 0.01, 0.29, 4.35, 1_000_000.1),
+      fc.integer({ min: 1, max: 99_999_999_999 }).map((cents) => cents / 100),
+    );
+    fc.assert(
+      fc.property(prices, (price) => {
+        expect(decimalToCents(price), `the server refuses ${price}`).not.toBeNull();
+        expect(validateOrder(orderAt(price)), `${price}: ${JSON.stringify(validateOrder.errors)}`).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it("no schema uses a fractional multipleOf, which floating-point validators evaluate wrongly", () => {
+    const found: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "multipleOf" && typeof value === "number" && !Number.isInteger(value)) found.push(`${where}: ${value}`);
+        walk(value, `${where}/${key}`);
+      }
+    };
+    walk(document, "#");
+    expect(found).toEqual([]);
+  });
+});
