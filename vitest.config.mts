@@ -23,7 +23,7 @@ function dropWorkerdDiagnostics(): void {
 }
 
 /**
- * The only outbound host of the tests: https://receiver.test, a webhook receiver run here in Node. It records each
+ * The only outbound host of the tests: https://receiver.example.com, a webhook receiver run here in Node. It records each
  * request and answers by the first path segment: /ok/... 200, /fail/... 500, /flaky/... 503 the first time an event id
  * arrives and 200 after, /hang/... 200 only once GET /__release?path=/hang/x is called (recorded when it arrives).
  * GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host is refused.
@@ -34,7 +34,7 @@ function webhookReceiver() {
   const hanging = new Map<string, (() => void)[]>();
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    if (url.hostname !== "receiver.test") return new Response(`no network in tests (${url.hostname})`, { status: 502 });
+    if (url.hostname !== "receiver.example.com") return new Response(`no network in tests (${url.hostname})`, { status: 502 });
     if (url.pathname === "/__received") return Response.json(received.filter((r) => r.path === url.searchParams.get("path")));
     if (url.pathname === "/__release") {
       const path = url.searchParams.get("path") ?? "";

@@ -9,7 +9,12 @@ import { buildOpenApiDocument } from "../src/platform/openapi/document";
  * `npm run lint:openapi` (in .ci/run): the OpenAPI document exactly as the Worker serves it, linted by Spectral
  * (`spectral:oas`) and Redocly (`recommended`). Any error fails; warnings are printed for the reader.
  */
-const document = buildOpenApiDocument(createApp(), { origin: "http://localhost:8787", issuer: "http://localhost:8787/auth" });
+const document = buildOpenApiDocument(createApp(), {
+  origin: "http://localhost:8787",
+  issuer: "http://localhost:8787/auth",
+  audience: "medparts-customer-api",
+  vendorAudience: "medparts-vendor-api",
+});
 const dir = mkdtempSync(path.join(tmpdir(), "medparts-openapi-"));
 const file = path.join(dir, "openapi.json");
 writeFileSync(file, JSON.stringify(document, null, 2));

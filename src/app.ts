@@ -1,4 +1,4 @@
-import { authRoutes, wellKnownMetadataRoutes } from "./auth/routes";
+import { authRoutes, oauthErrorForm, wellKnownMetadataRoutes } from "./auth/routes";
 import { catalogRoutes } from "./catalog/routes";
 import { eventRoutes } from "./events/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
@@ -14,7 +14,6 @@ import { handleError } from "./platform/error-handler";
 import { healthRoutes } from "./platform/health";
 import { methodNotAllowedOrNotFound } from "./platform/method-not-allowed";
 import { openApiDocumentRoute } from "./platform/openapi/route";
-import { limitTokenRequests } from "./platform/ratelimit/middleware";
 import { d1Sessions } from "./platform/read-replicas";
 import { requestContext } from "./platform/request-context";
 import { createRouter } from "./platform/router";
@@ -61,9 +60,10 @@ export const customerApi = createRouter()
 export function createApp() {
   const app = createRouter();
   app.use("*", requestContext);
-  // Platform protections (docs/architecture.md); the per-client rate limit runs in requireBearer.
+  app.use("/auth/oauth2/token", oauthErrorForm);
+  // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in
+  // requireBearer, the token endpoint's in its route (alongside its read of the client).
   app.use("*", bodyLimit);
-  app.use("/auth/oauth2/token", limitTokenRequests);
   app.use(`${API_BASE}/*`, requireJsonBody);
   app.use(`${API_BASE}/*`, d1Sessions(isWriteRoute, new Set([`${API_BASE}/openapi.json`])));
   app.use(`${VENDOR_API_BASE}/*`, requireJsonBody);

@@ -77,6 +77,8 @@ export interface Variables {
   idempotentRequest?: IdempotentRequest;
   /** The route's prefetched reads, started while the idempotency object decided (platform/idempotency/middleware.ts). */
   prefetched?: Promise<{ value: unknown } | { error: unknown }>;
+  /** "oauth" on the token endpoint: errors are answered in the RFC 6749 5.2 form (platform/responses.ts). */
+  errorForm?: "oauth";
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -19,9 +19,15 @@ function ownerOf(row: { tenantId: number | null; vendorId: number | null }): Cli
   return null;
 }
 
-/** Checks a client id and secret. Unknown ids cost the same hash work as known ones. */
-export async function authenticateClient(db: Database, clientId: string, secret: string): Promise<AuthenticatedClient | null> {
-  const client = await db.select().from(apiClients).where(eq(apiClients.clientId, clientId)).get();
+export type StoredClient = typeof apiClients.$inferSelect;
+
+/** The stored client of an id, if any; the token endpoint reads it alongside its rate limits (one round trip). */
+export async function findClient(db: Database, clientId: string): Promise<StoredClient | undefined> {
+  return db.select().from(apiClients).where(eq(apiClients.clientId, clientId)).get();
+}
+
+/** Checks a secret against the client found for its id. Unknown ids cost the same hash work as known ones. */
+export async function authenticateClient(client: StoredClient | undefined, secret: string): Promise<AuthenticatedClient | null> {
   const storedHash = client?.secretHash ?? DECOY_HASH;
   const matches = (client !== undefined && (await recentlyVerified(storedHash, secret))) || (await verifySecret(secret, storedHash));
   const owner = client ? ownerOf(client) : null;

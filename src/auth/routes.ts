@@ -1,12 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../db/client";
-import type { AppEnv } from "../env";
+import type { AppEnv, Bindings } from "../env";
 import { basicCredentials } from "../platform/basic-credentials";
 import { SCOPES, VENDOR_SCOPES } from "../platform/principal";
+import { limitTokenRequest } from "../platform/ratelimit/middleware";
 import { createRouter } from "../platform/router";
-import { platformErrorResponses, ValidationProblemSchema } from "../platform/schemas";
-import { authenticateClient } from "./clients";
+import { sideBySide } from "../platform/side-by-side";
+import { authenticateClient, findClient } from "./clients";
 import { keyring } from "./keys";
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "./tokens";
 
@@ -45,12 +46,19 @@ const TokenResponseSchema = z
   });
 
 const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError", {
-  description: "RFC 6749 section 5.2 error",
+  description:
+    "RFC 6749 section 5.2 error, `application/json`: every error of the token endpoint has this form, including those the platform " +
+    "answers (413, 415, 429, 5xx), because OAuth clients (openid-client among them) read no other",
   example: { error: "invalid_client", error_description: "Client authentication failed." },
 });
 
+/** A documented error answer of the token endpoint (one form for all; the description names the codes). */
+const documentedOAuthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthErrorSchema } } });
+
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 const PUBLIC_CACHE = { "Cache-Control": "public, max-age=300" };
+/** No client id is this long (ours have 16 characters): a longer one is refused before any storage is asked. */
+const MAX_CLIENT_ID_LENGTH = 128;
 
 function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: string, basicUsed = false) {
   const status = error === "invalid_client" ? 401 : 400;
@@ -59,6 +67,15 @@ function oauthError(c: Context<AppEnv>, error: OAuthErrorCode, description: stri
   if (status === 401 && basicUsed) headers["WWW-Authenticate"] = `Basic realm="medparts"`;
   return c.json({ error, error_description: description }, status, headers);
 }
+
+/**
+ * Mounted on the token endpoint before every platform layer: its errors, whichever layer answers them (body limit,
+ * media type, rate limit, storage), are RFC 6749 5.2 bodies (src/platform/responses.ts), not problem details.
+ */
+export const oauthErrorForm: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === "POST") c.set("errorForm", "oauth");
+  await next();
+};
 
 const tokenRoute = createRoute({
   method: "post",
@@ -80,16 +97,19 @@ const tokenRoute = createRoute({
   },
   responses: {
     200: { description: "Access token", content: { "application/json": { schema: TokenResponseSchema } } },
-    400: {
-      description:
-        "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2); a JSON body that does not parse is a validation problem",
-      content: {
-        "application/json": { schema: OAuthErrorSchema },
-        "application/problem+json": { schema: ValidationProblemSchema },
-      },
-    },
-    401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorSchema } } },
-    ...platformErrorResponses,
+    400: documentedOAuthError(
+      "invalid_request (a parameter missing or malformed, or a JSON body that does not parse), unsupported_grant_type or invalid_scope",
+    ),
+    401: documentedOAuthError("invalid_client: unknown client, wrong secret, disabled client, or no client authentication"),
+    413: documentedOAuthError("invalid_request: the body is larger than the limit (1 MiB by default)"),
+    415: documentedOAuthError("invalid_request: the body is neither application/x-www-form-urlencoded nor JSON"),
+    429: documentedOAuthError(
+      "temporarily_unavailable: too many token requests for this client_id, or too many client ids failing authentication from " +
+        "this address; wait Retry-After seconds",
+    ),
+    500: documentedOAuthError("server_error: unexpected error; nothing internal is disclosed"),
+    503: documentedOAuthError("temporarily_unavailable: a storage service is unavailable; retry after Retry-After seconds"),
+    504: documentedOAuthError("temporarily_unavailable: a storage service did not answer in time; retry with backoff"),
   },
 });
 
@@ -107,16 +127,56 @@ const jwksRoute = createRoute({
   },
 });
 
-/** RFC 8414 authorization server metadata: what the OIDC discovery document says that applies to OAuth 2.0. */
-function authorizationServerMetadata(issuer: string) {
+const AuthorizationServerMetadataSchema = z
+  .object({
+    issuer: z.string().url(),
+    token_endpoint: z.string().url(),
+    jwks_uri: z.string().url().openapi({ description: "The keys that verify access tokens (RS256)" }),
+    grant_types_supported: z.array(z.literal("client_credentials")),
+    response_types_supported: z
+      .array(z.string())
+      .max(0)
+      .openapi({ description: "None: there is no authorization endpoint (RFC 8414 requires the member)" }),
+    token_endpoint_auth_methods_supported: z.array(z.enum(["client_secret_post", "client_secret_basic"])),
+    scopes_supported: z.array(z.enum([...SCOPES, ...VENDOR_SCOPES])),
+    access_token_audiences: z
+      .object({
+        customer_api: z.string().openapi({ description: "`aud` of a buyer (tenant) client's tokens; /customer/api accepts only it" }),
+        vendor_api: z.string().openapi({ description: "`aud` of a vendor client's tokens; /vendor/api accepts only it" }),
+      })
+      .openapi({
+        description: "Not a standard member: the `aud` of access tokens, decided by the client's kind (a request cannot ask for one)",
+      }),
+  })
+  .openapi("AuthorizationServerMetadata", {
+    description:
+      "RFC 8414 metadata, exactly what this server does: the client credentials grant at the token endpoint with a client secret; " +
+      "no authorization endpoint, no ID tokens, no signed client authentication. The discovery document is the same",
+    example: {
+      issuer: "https://api.medparts.example/auth",
+      token_endpoint: "https://api.medparts.example/auth/oauth2/token",
+      jwks_uri: "https://api.medparts.example/auth/.well-known/jwks.json",
+      grant_types_supported: ["client_credentials"],
+      response_types_supported: [],
+      token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+      scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
+      access_token_audiences: { customer_api: "medparts-customer-api", vendor_api: "medparts-vendor-api" },
+    },
+  });
+
+type MetadataEnv = Pick<Bindings, "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE">;
+
+/** RFC 8414 authorization server metadata, also served as the discovery document. */
+function authorizationServerMetadata(env: MetadataEnv): z.infer<typeof AuthorizationServerMetadataSchema> {
   return {
-    issuer,
-    token_endpoint: `${issuer}/oauth2/token`,
-    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    issuer: env.ISSUER,
+    token_endpoint: `${env.ISSUER}/oauth2/token`,
+    jwks_uri: `${env.ISSUER}/.well-known/jwks.json`,
     grant_types_supported: ["client_credentials"],
-    response_types_supported: ["token"],
+    response_types_supported: [],
     token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
     scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
+    access_token_audiences: { customer_api: env.AUDIENCE, vendor_api: env.VENDOR_AUDIENCE },
   };
 }
 
@@ -130,30 +190,18 @@ const metadataRoute = (path: string, summary: string) =>
     responses: {
       200: {
         description: "Authorization server metadata (RFC 8414)",
-        content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("AuthorizationServerMetadata") } },
+        content: { "application/json": { schema: AuthorizationServerMetadataSchema } },
       },
     },
   });
 
+const serveMetadata = (c: Context<AppEnv>) => c.json(authorizationServerMetadata(c.env), 200, PUBLIC_CACHE);
+
 /** RFC 8414 section 3: for the issuer `{origin}/auth` the metadata lives at `{origin}/.well-known/oauth-authorization-server/auth`. */
 export const wellKnownMetadataRoutes = createRouter().openapi(
   metadataRoute("/.well-known/oauth-authorization-server/auth", "Authorization server metadata (RFC 8414 location for the /auth issuer)"),
-  (c) => c.json(authorizationServerMetadata(c.env.ISSUER), 200, PUBLIC_CACHE),
+  serveMetadata,
 );
-
-const discoveryRoute = createRoute({
-  method: "get",
-  path: "/.well-known/openid-configuration",
-  security: [],
-  tags: ["Authentication"],
-  summary: "OpenID Connect discovery document",
-  responses: {
-    200: {
-      description: "Discovery document",
-      content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("OpenIdConfiguration") } },
-    },
-  },
-});
 
 export const authRoutes = createRouter()
   .openapi(
@@ -173,8 +221,16 @@ export const authRoutes = createRouter()
       const clientId = basic?.id ?? form.client_id;
       const clientSecret = basic?.secret ?? form.client_secret;
       if (!clientId || !clientSecret) return oauthError(c, "invalid_client", "Client authentication is required.", !!basic);
-      const client = await authenticateClient(database(c.env.DB), clientId, clientSecret);
-      if (!client) return oauthError(c, "invalid_client", "Client authentication failed.", !!basic);
+      if (clientId.length > MAX_CLIENT_ID_LENGTH) return oauthError(c, "invalid_client", "Client authentication failed.", !!basic);
+      // One round trip: the client's row is read while its rate limits decide. A refusal (429, the address's first)
+      // wins over whatever the read found, a storage failure included.
+      const limits = limitTokenRequest(c, clientId);
+      const [, stored] = await sideBySide([limits.admitted, findClient(database(c.env.DB), clientId)]);
+      const client = await authenticateClient(stored, clientSecret);
+      if (!client) {
+        await limits.failed();
+        return oauthError(c, "invalid_client", "Client authentication failed.", !!basic);
+      }
 
       let scopes = client.scopes;
       if (form.scope !== undefined) {
@@ -197,19 +253,11 @@ export const authRoutes = createRouter()
     },
   )
   .openapi(jwksRoute, async (c) => c.json((await keyring(c.env)).jwks, 200, PUBLIC_CACHE))
-  .openapi(discoveryRoute, (c) =>
-    c.json(
-      {
-        ...authorizationServerMetadata(c.env.ISSUER),
-        subject_types_supported: ["public"],
-        id_token_signing_alg_values_supported: ["RS256"],
-        token_endpoint_auth_signing_alg_values_supported: ["RS256"],
-      },
-      200,
-      PUBLIC_CACHE,
-    ),
+  .openapi(
+    metadataRoute("/.well-known/openid-configuration", "Discovery document: the RFC 8414 metadata (no OpenID Connect: no ID tokens)"),
+    serveMetadata,
   )
   .openapi(
-    metadataRoute("/.well-known/oauth-authorization-server", "Authorization server metadata (RFC 8414), beside the OIDC discovery"),
-    (c) => c.json(authorizationServerMetadata(c.env.ISSUER), 200, PUBLIC_CACHE),
+    metadataRoute("/.well-known/oauth-authorization-server", "Authorization server metadata (RFC 8414), beside the discovery document"),
+    serveMetadata,
   );

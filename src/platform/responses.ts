@@ -41,8 +41,9 @@ export interface ProblemInit {
   headers?: Record<string, string>;
 }
 
-/** RFC 7807 problem details (forms 2 and 3 of spec 7.2). */
+/** RFC 7807 problem details (forms 2 and 3 of spec 7.2); on the token endpoint, RFC 6749 5.2 errors instead. */
 export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response {
+  if (c.get("errorForm") === "oauth") return oauthErrorResponse(init);
   const body = {
     type: PROBLEM_TYPE_BASE + init.slug,
     title: init.title,
@@ -57,6 +58,24 @@ export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response
   return new Response(JSON.stringify(body), {
     status: init.status,
     headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...init.headers },
+  });
+}
+
+/**
+ * The RFC 6749 5.2 code of an error the platform answers on the token endpoint. A 429 is `temporarily_unavailable`
+ * ("try later", RFC 6749 4.1.2.1), not `slow_down`: that one means a pending device authorization whose polling
+ * interval grows by 5 s (RFC 8628 3.5), and openid-client gives it that meaning.
+ */
+function oauthErrorCode(status: number): "invalid_request" | "temporarily_unavailable" | "server_error" {
+  if (status === 429 || status === 503 || status === 504) return "temporarily_unavailable";
+  return status >= 500 ? "server_error" : "invalid_request";
+}
+
+/** `application/json` exactly: OAuth clients (openid-client) compare the media type as is and reject any other. */
+function oauthErrorResponse(init: ProblemInit): Response {
+  return new Response(JSON.stringify({ error: oauthErrorCode(init.status), error_description: init.detail }), {
+    status: init.status,
+    headers: { "Content-Type": "application/json", ...init.headers },
   });
 }
 

@@ -1,7 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, type SQL, sql } from "drizzle-orm";
 import { randomToken } from "../auth/secrets";
 import type { Database } from "../db/client";
-import { webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { tenants, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { notFound, ProblemError } from "../platform/errors";
 import { signingSecret } from "./signing";
 
@@ -28,21 +28,32 @@ export type EndpointView = ReturnType<typeof endpointView>;
 
 export const endpointNotFound = () => notFound("The tenant has no webhook endpoint with that id.");
 
+const endpointLimit = () =>
+  new ProblemError(
+    409,
+    "endpoint-limit",
+    "Too many webhook endpoints",
+    `A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`,
+  );
+
+/** The row's values as a SELECT list in the table's column order, which INSERT ... SELECT requires. */
+function selectedValues(row: EndpointRow) {
+  const columns = getTableColumns(webhookEndpoints);
+  return Object.fromEntries(
+    Object.entries(columns).map(([key, column]) => [key, sql`${sql.param(row[key as keyof EndpointRow], column)}`.as(column.name)]),
+  ) as Record<keyof EndpointRow, SQL.Aliased>;
+}
+
+/**
+ * Registers the endpoint unless the tenant already has the most allowed. Count and insert are one statement, so
+ * concurrent registrations cannot both see room for the last one.
+ */
 export async function createEndpoint(
   db: Database,
   secretKey: string,
   tenantId: number,
   input: { url: string; eventTypes: string[] },
 ): Promise<{ endpoint: EndpointView; secret: string }> {
-  const existing = await db.$count(webhookEndpoints, eq(webhookEndpoints.tenantId, tenantId));
-  if (existing >= MAX_ENDPOINTS_PER_TENANT) {
-    throw new ProblemError(
-      409,
-      "endpoint-limit",
-      "Too many webhook endpoints",
-      `A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`,
-    );
-  }
   const row: EndpointRow = {
     id: `we_${randomToken(16)}`,
     tenantId,
@@ -54,7 +65,18 @@ export async function createEndpoint(
     failingSince: null,
     createdAt: new Date().toISOString(),
   };
-  await db.insert(webhookEndpoints).values(row);
+  const inserted = await db
+    .insert(webhookEndpoints)
+    .select(
+      db
+        .select(selectedValues(row))
+        .from(tenants)
+        .where(
+          and(eq(tenants.id, tenantId), lt(db.$count(webhookEndpoints, eq(webhookEndpoints.tenantId, tenantId)), MAX_ENDPOINTS_PER_TENANT)),
+        ),
+    )
+    .returning({ id: webhookEndpoints.id });
+  if (inserted.length === 0) throw endpointLimit();
   return { endpoint: endpointView(row), secret: await signingSecret(secretKey, row.secretSalt) };
 }
 

@@ -38,7 +38,8 @@ const EndpointSchema = z
 
 const CreateEndpointSchema = closedObject({
   url: z.string().max(2048).openapi({
-    description: "Where to POST events: an https URL of a public host (no credentials, default port, no private or loopback addresses)",
+    description:
+      "Where to POST events: an https URL of a public host (default port, no credentials, no special-purpose address such as loopback or private, no special-use name such as localhost, .test or .internal)",
     example: "https://erp.example-hospital.org/medparts/webhooks",
   }),
   eventTypes: z
@@ -119,10 +120,7 @@ const routes = {
     ...scopedAccess("webhooks:manage"),
     request: { params: EndpointIdParams },
     responses: {
-      200: {
-        description: "Deleted",
-        content: { "application/json": { schema: envelopeSchema(z.object({ id: z.string(), deleted: z.literal(true) })) } },
-      },
+      204: { description: "Deleted; no body" },
       ...authenticatedErrorResponses,
       ...notFoundResponse,
     },
@@ -216,7 +214,7 @@ export const webhookRoutes = createRouter()
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
     if (!(await deleteEndpoint(database(c.env.DB), c.get("principal").tenantId, id))) throw endpointNotFound();
-    return c.json(envelope(c, { id, deleted: true as const }), 200);
+    return c.body(null, 204);
   })
   .openapi(routes.test, async (c) => {
     const db = database(c.env.DB);

@@ -1,7 +1,12 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { database } from "../../src/db/client";
+import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../../src/webhooks/endpoints";
 import { type TableCounts, tableCounts } from "../helpers/adversarial";
-import { call, json, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import { call, expectProblem, json, newClient, requestToken, TENANT_A, TENANT_B, TENANT_C, tokenFor } from "../helpers/api";
+import { statementsReleasedTogether } from "../helpers/faults";
 import { issueQuote, JSMITH, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { RECEIVER } from "../helpers/webhooks";
 
 /**
  * Races, on top of test/orders/single-use.test.ts (10 orders on one quote, different keys) and
@@ -110,5 +115,32 @@ describe("concurrency: counts in D1 match exactly what succeeded", () => {
     expect(added).toEqual(orderRows(0));
     const uses = await Promise.all(tokens.map((t) => call(t, "/users/lookup?userId=1")));
     expect(uses.map((r) => r.status)).toEqual(Array(8).fill(200));
+  });
+
+  it("24 webhook endpoint registrations of one tenant at once: exactly 16 (the limit) made, the others 409 endpoint-limit", async () => {
+    const token = await tokenFor(TENANT_C);
+    const register = () =>
+      call(token, "/webhook-endpoints", {
+        method: "POST",
+        json: { url: `${RECEIVER}/ok/${crypto.randomUUID()}`, eventTypes: ["order.shipped"] },
+      });
+    const { result, added } = await raceCounting(() => Promise.all(Array.from({ length: 24 }, register)));
+    expect(result.filter((r) => r.status === 201)).toHaveLength(MAX_ENDPOINTS_PER_TENANT);
+    for (const refused of result.filter((r) => r.status !== 201)) {
+      expect((await expectProblem(refused, 409)).type).toMatch(/\/endpoint-limit$/);
+    }
+    expect(added).toEqual({ ...orderRows(0), webhook_endpoints: MAX_ENDPOINTS_PER_TENANT });
+  });
+
+  it("the endpoint limit holds when every registration reaches D1 before any of them writes", async () => {
+    const racing = database(statementsReleasedTogether(env.DB, 24));
+    const input = { url: `${RECEIVER}/ok/held`, eventTypes: ["*"] };
+    const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => createEndpoint(racing, "key", TENANT_B, input)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(MAX_ENDPOINTS_PER_TENANT);
+    for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toMatchObject({ status: 409, slug: "endpoint-limit" });
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE tenant_id = ?1")
+      .bind(TENANT_B)
+      .first<{ n: number }>();
+    expect(stored!.n).toBe(MAX_ENDPOINTS_PER_TENANT);
   });
 });

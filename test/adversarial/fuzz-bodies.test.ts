@@ -22,6 +22,7 @@ import {
   rawNumber,
 } from "../helpers/hostile";
 import { issueQuote, JSMITH, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
+import { RECEIVER } from "../helpers/webhooks";
 
 /**
  * Every JSON endpoint gets random and malformed bodies (spec 7.2): the answer is a 4xx in one of the
@@ -225,7 +226,7 @@ const TARGETS: Target[] = [
   {
     path: "/webhook-endpoints",
     token: allScopes,
-    base: () => ({ url: "https://receiver.test/ok/fuzz", eventTypes: ["order.shipped"] }),
+    base: () => ({ url: `${RECEIVER}/ok/fuzz`, eventTypes: ["order.shipped"] }),
     fields: [
       {
         path: ["url"],
@@ -237,6 +238,10 @@ const TARGETS: Target[] = [
             "https://127.0.0.1/x",
             "https://169.254.169.254/",
             "https://intranet/x",
+            "https://localhost./x",
+            "https://0x7f.1/x",
+            "https://[::127.0.0.1]/x",
+            "http://user:pass@localhost/x",
             "javascript:alert(1)",
           ),
         ),

@@ -4,7 +4,7 @@ import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/
 import { API, call, newClient, OUTSIDE_API, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import { eventsOf, freshOrder, issueQuote, JSMITH, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
-import { registerEndpoint } from "../helpers/webhooks";
+import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
 import {
   type AttackCase,
   type AttackContext,
@@ -106,8 +106,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
     attackerVendorToken = await vendorTokenFor(VENDOR_ATTACKER);
     const attackerVendor = await attackerVendorLines();
     const [victimOrder, attackerOrder] = [await freshOrder(), await freshOrder(1, { who: KJOHNSON })];
-    const endpoint = async (tenantId: number) =>
-      (await registerEndpoint(`https://receiver.test/ok/${crypto.randomUUID()}`, ["*"], tenantId)).id;
+    const endpoint = async (tenantId: number) => (await registerEndpoint(`${RECEIVER}/ok/${crypto.randomUUID()}`, ["*"], tenantId)).id;
     ctx = {
       victimClient,
       attackerClient,

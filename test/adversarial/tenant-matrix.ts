@@ -6,6 +6,7 @@ import { DEMO_LINE_ID } from "../../src/vendors/routes";
 import { demoOrderOf } from "../helpers/adversarial";
 import type { ClientCredentials } from "../helpers/api";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, type Orderer, orderBody, withoutFields } from "../helpers/orders";
+import { RECEIVER } from "../helpers/webhooks";
 
 /**
  * THE tenant isolation matrix: every operation of the served OpenAPI document has a row (the test fails
@@ -411,7 +412,7 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   },
   "post /customer/api/webhook-endpoints": {
     noTenantData: "registers the caller's own endpoint; no id input",
-    request: post("/webhook-endpoints", { url: "https://receiver.test/ok/attacker", eventTypes: ["*"] }),
+    request: post("/webhook-endpoints", { url: `${RECEIVER}/ok/attacker`, eventTypes: ["*"] }),
   },
   "get /customer/api/webhook-endpoints": { noTenantData: "lists the caller's own endpoints; no id input" },
   "get /customer/api/webhook-endpoints/{id}": endpointRow(

@@ -1,10 +1,23 @@
 import { env } from "cloudflare:test";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
-import { BASE_URL, type ClientCredentials, call, json, newClient, requestToken, TENANT_A } from "../helpers/api";
-import { expectMatchesContract } from "../helpers/contract";
+import { SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
+import {
+  BASE_URL,
+  type ClientCredentials,
+  call,
+  expectOAuthError,
+  json,
+  newClient,
+  newVendorClient,
+  requestToken,
+  TENANT_A,
+} from "../helpers/api";
+import { expectMatchesContract, servedDocument } from "../helpers/contract";
+import { namespaceAround, withMethods } from "../helpers/faults";
+import { testFault, testVars } from "../helpers/platform";
 
 const TOKEN = "/auth/oauth2/token";
 
@@ -120,19 +133,19 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
     expect(await json(wrongGrant)).toMatchObject({ error: "unsupported_grant_type" });
   });
 
-  it("a JSON body that does not parse is a 400 validation problem, as documented", async () => {
+  it("a JSON body that does not parse is a 400 invalid_request, as documented", async () => {
     const res = await call(null, TOKEN, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{grant_type" });
-    expect(res.status).toBe(400);
+    await expectOAuthError(res, 400, "invalid_request");
     await expectMatchesContract(res, "POST", TOKEN);
   });
 
-  it("any other Content-Type is 415, as documented", async () => {
+  it("any other Content-Type is 415 invalid_request, as documented", async () => {
     const res = await call(null, TOKEN, {
       method: "POST",
       headers: { "Content-Type": "text/plain" },
       body: "grant_type=client_credentials",
     });
-    expect(res.status).toBe(415);
+    await expectOAuthError(res, 415, "invalid_request");
     await expectMatchesContract(res, "POST", TOKEN);
   });
 
@@ -145,20 +158,149 @@ describe("POST /auth/oauth2/token (client credentials)", () => {
   });
 });
 
+describe("every error of the token endpoint is an RFC 6749 5.2 body (what OAuth clients such as openid-client read)", () => {
+  const tokenBody = "grant_type=client_credentials&client_id=some-client&client_secret=some-secret";
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+
+  it("413 from the body limit: invalid_request", async () => {
+    const res = await call(null, TOKEN, { method: "POST", headers: { ...form, ...testVars({ MAX_BODY_BYTES: 10 }) }, body: tokenBody });
+    await expectOAuthError(res, 413, "invalid_request");
+    await expectMatchesContract(res, "POST", TOKEN);
+  });
+
+  it("429 from the rate limit: temporarily_unavailable, with Retry-After and RateLimit-*", async () => {
+    const creds = await newClient(TENANT_A);
+    const tight = testVars({ TOKEN_RATE_LIMIT_BURST: 1, TOKEN_RATE_LIMIT_PER_MINUTE: 1 });
+    const body = new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret });
+    expect((await call(null, TOKEN, { method: "POST", headers: { ...form, ...tight }, body })).status).toBe(200);
+    const res = await call(null, TOKEN, { method: "POST", headers: { ...form, ...tight }, body });
+    const error = await expectOAuthError(res, 429, "temporarily_unavailable");
+    expect(error.error_description).toBe("Too many token requests for this client. Retry after 60 seconds.");
+    expect(res.headers.get("Retry-After")).toBe("60");
+    expect(res.headers.get("RateLimit-Remaining")).toBe("0");
+    await expectMatchesContract(res, "POST", TOKEN);
+  });
+
+  it("503 and 504 from storage: temporarily_unavailable", async () => {
+    const unavailable = await call(null, TOKEN, { method: "POST", headers: { ...form, ...testFault("d1-unavailable") }, body: tokenBody });
+    await expectOAuthError(unavailable, 503, "temporarily_unavailable");
+    expect(unavailable.headers.get("Retry-After")).toBe("5");
+    await expectMatchesContract(unavailable, "POST", TOKEN);
+    const timeout = await call(null, TOKEN, { method: "POST", headers: { ...form, ...testFault("d1-timeout") }, body: tokenBody });
+    await expectOAuthError(timeout, 504, "temporarily_unavailable");
+    await expectMatchesContract(timeout, "POST", TOKEN);
+  });
+
+  it("500 for an unexpected error: server_error, nothing internal", async () => {
+    const { createApp } = await import("../../src/app");
+    const broken = withMethods(env.DB, {
+      prepare: () => () => {
+        throw new TypeError("cannot read properties of undefined (reading 'secret_hash')");
+      },
+    });
+    const res = await createApp().request(
+      `${BASE_URL}${TOKEN}`,
+      { method: "POST", headers: form, body: tokenBody },
+      { ...env, DB: broken },
+    );
+    const error = await expectOAuthError(res, 500, "server_error");
+    expect(error.error_description).not.toMatch(/secret_hash|TypeError/);
+  });
+
+  it("GET is still a 405 problem with Allow: it is not a token request", async () => {
+    const res = await call(null, TOKEN);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("POST");
+  });
+
+  it("the OpenAPI document says so: every error status of the operation is OAuthError as application/json", async () => {
+    const operation = (await servedDocument()).paths![TOKEN]!.post!;
+    const errors = Object.entries(operation.responses!).filter(([status]) => Number(status) >= 400);
+    expect(errors.map(([status]) => status).sort()).toEqual(["400", "401", "413", "415", "429", "500", "503", "504"]);
+    for (const [status, response] of errors) {
+      expect(Object.keys((response as any).content), status).toEqual(["application/json"]);
+      expect((response as any).content["application/json"].schema, status).toEqual({ $ref: "#/components/schemas/OAuthError" });
+    }
+    expect((operation.responses!["429"] as any).description).toMatch(/^temporarily_unavailable/);
+    expect((operation.responses!["429"] as any).headers).toHaveProperty("Retry-After");
+  });
+});
+
+describe("token issuance: one sequential round trip", () => {
+  it("the client's row is read while the rate limits decide, not after", async () => {
+    const creds = await newClient(TENANT_A);
+    const events: string[] = [];
+    const limiter = namespaceAround(env.RATE_LIMITER, {
+      acquire:
+        (acquire) =>
+        async (...request: unknown[]) => {
+          events.push("limiter asked");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const result = await acquire(...request);
+          events.push("limiter answered");
+          return result;
+        },
+    });
+    const db = withMethods(env.DB, {
+      prepare:
+        (prepare) =>
+        (...args: unknown[]) => {
+          events.push("D1 asked");
+          return prepare(...args);
+        },
+    });
+    const { createApp } = await import("../../src/app");
+    const res = await createApp().request(
+      `${BASE_URL}${TOKEN}`,
+      {
+        method: "POST",
+        // Behind Cloudflare: the address's bucket is asked too.
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": "2001:db8::7" },
+        body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret }),
+      },
+      { ...env, RATE_LIMITER: limiter, DB: db },
+    );
+    expect(res.status).toBe(200);
+    // The address's bucket and the client's, and the client's row, all before the first answer.
+    expect(events.slice(0, 3).sort()).toEqual(["D1 asked", "limiter asked", "limiter asked"]);
+    expect(events.slice(3)).toEqual(["limiter answered", "limiter answered"]);
+  });
+});
+
 describe("discovery", () => {
-  it("openid-configuration names the issuer, token endpoint, JWKS and supported methods", async () => {
+  it("openid-configuration lists exactly what the server does, and the tokens' audiences", async () => {
     const res = await call(null, "/auth/.well-known/openid-configuration");
     expect(res.status).toBe(200);
     await expectMatchesContract(res, "GET", "/auth/.well-known/openid-configuration");
-    const doc = await json(res);
-    expect(doc).toMatchObject({
+    expect(await json(res)).toEqual({
       issuer: env.ISSUER,
       token_endpoint: `${env.ISSUER}/oauth2/token`,
       jwks_uri: `${env.ISSUER}/.well-known/jwks.json`,
       grant_types_supported: ["client_credentials"],
+      response_types_supported: [],
       token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
-      id_token_signing_alg_values_supported: ["RS256"],
+      scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
+      access_token_audiences: { customer_api: env.AUDIENCE, vendor_api: env.VENDOR_AUDIENCE },
     });
+    expect(env.VENDOR_AUDIENCE).toBe("medparts-vendor-api");
+  });
+
+  it("the audiences it lists are the ones the tokens carry", async () => {
+    const { access_token_audiences: audiences } = await json(await call(null, "/auth/.well-known/openid-configuration"));
+    const buyer = await json(await requestToken(await newClient(TENANT_A)));
+    const vendor = await json(await requestToken(await newVendorClient(4)));
+    expect(decodeJwt(buyer.access_token).aud).toBe(audiences.customer_api);
+    expect(decodeJwt(vendor.access_token).aud).toBe(audiences.vendor_api);
+  });
+
+  it("the OpenAPI document names both audiences, in the security schemes and the metadata schema", async () => {
+    const document = await servedDocument();
+    const schemes = document.components!.securitySchemes as Record<string, { description: string }>;
+    expect(schemes.oauth2!.description).toContain(`\`${env.AUDIENCE}\``);
+    expect(schemes.vendorOAuth2!.description).toContain(`\`${env.VENDOR_AUDIENCE}\``);
+    const metadata = document.components!.schemas!.AuthorizationServerMetadata as any;
+    expect(Object.keys(metadata.properties.access_token_audiences.properties)).toEqual(["customer_api", "vendor_api"]);
+    expect(metadata.properties).not.toHaveProperty("id_token_signing_alg_values_supported");
   });
 
   it("publishes RFC 8414 authorization server metadata beside the discovery and at the RFC 8414 location", async () => {

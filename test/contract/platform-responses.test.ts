@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, call, expectProblem, issueToken, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import { BASE_URL, call, expectOAuthError, issueToken, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { testFault, testVars } from "../helpers/platform";
 
@@ -96,7 +96,7 @@ describe("platform responses match the OpenAPI document", () => {
     for (const status of ["413", "415"]) expect(Object.keys(searchResponses[status].headers)).toEqual(["X-Correlation-Id"]);
   });
 
-  it("the token endpoint: RateLimit-* on a keyed request, 413, and 415 for a body that is neither a form nor JSON", async () => {
+  it("the token endpoint: RateLimit-* on a keyed request, 413, and 415 for a body that is neither a form nor JSON (OAuth errors)", async () => {
     const creds = await newClient(TENANT_A, ["users:read"]);
     const issued = await requestToken(creds);
     expect(issued.status).toBe(200);
@@ -107,11 +107,12 @@ describe("platform responses match the OpenAPI document", () => {
       `grant_type=client_credentials&client_id=x&client_secret=${"y".repeat(200)}`,
       testVars({ MAX_BODY_BYTES: 100 }),
     );
-    expect(tooLarge.status).toBe(413);
+    await expectOAuthError(tooLarge, 413, "invalid_request");
     await expectMatchesContract(tooLarge, "POST", "/auth/oauth2/token");
 
     const plainText = await tokenRequest("grant_type=client_credentials", { "Content-Type": "text/plain" });
-    expect((await expectProblem(plainText, 415)).type).toMatch(/\/unsupported-media-type$/);
+    await expectOAuthError(plainText, 415, "invalid_request");
+    expectNoRateLimitHeaders(plainText);
     await expectMatchesContract(plainText, "POST", "/auth/oauth2/token");
   });
 

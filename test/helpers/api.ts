@@ -8,6 +8,7 @@ export const API = `${BASE_URL}/customer/api`;
 /** Demo tenants (src/seed/organizations.ts). */
 export const TENANT_A = 1;
 export const TENANT_B = 2;
+export const TENANT_C = 3;
 
 export interface ClientCredentials {
   clientId: string;
@@ -85,6 +86,26 @@ export async function expectProblem(res: Response, status: number): Promise<any>
     if (body[field] === undefined) throw new Error(`problem body lacks ${field}: ${JSON.stringify(body)}`);
   }
   if (body.status !== status) throw new Error(`problem status ${body.status} != ${status}`);
+  return body;
+}
+
+/**
+ * Asserts an RFC 6749 5.2 error as openid-client (oauth4webapi) reads one: `application/json` exactly (it compares the
+ * media type as is, and threw "unexpected response content-type" for problem details) with a non-empty `error`.
+ */
+export async function expectOAuthError(
+  res: Response,
+  status: number,
+  error: string,
+): Promise<{ error: string; error_description: string }> {
+  const text = await res.clone().text();
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
+  const mediaType = res.headers.get("Content-Type")?.split(";")[0];
+  if (mediaType !== "application/json") throw new Error(`not application/json but ${mediaType}: ${text}`);
+  const body = JSON.parse(text);
+  if (body.error !== error || typeof body.error_description !== "string" || !body.error_description) {
+    throw new Error(`expected error ${error} with a description: ${text}`);
+  }
   return body;
 }
 

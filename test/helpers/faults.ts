@@ -74,6 +74,42 @@ export function withMethods<T extends object>(target: T, replacements: Record<st
 }
 
 /**
+ * D1 whose statements are held until `count` of them have been issued, then all go at once: a race in which every
+ * racer's first statement (a check, say) runs before any racer's second (the write the check allows).
+ */
+export function statementsReleasedTogether(db: D1Database, count: number): D1Database {
+  let issued = 0;
+  let release = () => {};
+  const together = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held =
+    (execute: Method) =>
+    async (...args: unknown[]) => {
+      if (++issued >= count) release();
+      await together;
+      return execute(...args);
+    };
+  const statement = (s: D1PreparedStatement): D1PreparedStatement =>
+    withMethods(s, {
+      bind:
+        (bind) =>
+        (...args: unknown[]) =>
+          statement(bind(...args)),
+      all: held,
+      first: held,
+      raw: held,
+      run: held,
+    });
+  return withMethods(db, {
+    prepare:
+      (prepare) =>
+      (...args: unknown[]) =>
+        statement(prepare(...args)),
+  });
+}
+
+/**
  * D1 whose `batch` commits as usual, then calls `afterCommit` with the statements before answering: it may throw
  * (the reply is lost) or never return (the runtime dies there). Everything else passes through.
  */
@@ -101,18 +137,24 @@ function mapStubs<T extends object>(namespace: T, wrapStub: (stub: object) => ob
   return withMethods(namespace, { get: wrapped, getByName: wrapped });
 }
 
-/** Durable Object stubs of `namespace` whose named methods are replaced. */
-function namespaceWith<T extends object>(namespace: T, methods: Record<string, (...args: unknown[]) => Promise<unknown>>): T {
+/** Durable Object stubs of `namespace` whose named methods are replaced, each made from the stub's own method. */
+export function namespaceAround<T extends object>(namespace: T, replacements: Record<string, (original: Method) => Method>): T {
   return mapStubs(
     namespace,
     (stub) =>
       new Proxy(stub, {
         get(obj, prop, receiver) {
-          if (typeof prop === "string" && Object.hasOwn(methods, prop)) return methods[prop];
-          return Reflect.get(obj, prop, receiver);
+          const value = Reflect.get(obj, prop, receiver);
+          const replace = typeof prop === "string" && Object.hasOwn(replacements, prop) ? replacements[prop] : undefined;
+          return replace ? replace((...args: unknown[]) => value(...args)) : value;
         },
       }),
   );
+}
+
+/** Durable Object stubs of `namespace` whose named methods are replaced. */
+function namespaceWith<T extends object>(namespace: T, methods: Record<string, (...args: unknown[]) => Promise<unknown>>): T {
+  return namespaceAround(namespace, Object.fromEntries(Object.entries(methods).map(([name, method]) => [name, () => method])));
 }
 
 /** Every function-valued property of `target` rejects with `fail()`; `wrap` lets chained objects (statements, stubs) fail too. */

@@ -8,16 +8,27 @@ export const testVars = (vars: Record<string, string | number>) => ({
 });
 export const testFault = (fault: Fault) => ({ "X-Test-Fault": fault });
 
-/** Moves the clock of one RateLimiter Durable Object forward; no real time passes. */
-export async function advanceBucketClock(key: string, ms: number): Promise<void> {
+/** Replaces the clock of one RateLimiter Durable Object: `clock` gets the one it had and returns the new one. */
+async function setBucketClock(key: string, clock: (previous: () => number) => () => number): Promise<void> {
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
   // runInDurableObject wants objects typed with the test Env; RateLimiter is typed with the production Bindings.
   await runInDurableObject(stub as DurableObjectStub, (instance) => {
     const limiter = instance as unknown as RateLimiter;
-    const previous = limiter.now;
-    limiter.now = () => previous() + ms;
+    limiter.now = clock(limiter.now);
   });
 }
+
+/** Moves the clock of one RateLimiter Durable Object forward; no real time passes. */
+export const advanceBucketClock = (key: string, ms: number) => setBucketClock(key, (previous) => () => previous() + ms);
+
+/** Makes one RateLimiter Durable Object read its time from `now` (a test's own clock, shared with other objects or isolates). */
+export const useBucketClock = (key: string, now: () => number) => setBucketClock(key, () => now);
+
+/** The whole tokens left in a key's RateLimiter Durable Object (what isolates leased is no longer in it). */
+export const bucketTokens = (key: string) =>
+  runInDurableObject(env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as DurableObjectStub, (_, state) =>
+    Math.round(state.storage.sql.exec<{ tokens: number }>("SELECT tokens FROM bucket").one().tokens),
+  );
 
 export function rateLimitHeaders(res: Response) {
   const number = (name: string) => (res.headers.has(name) ? Number(res.headers.get(name)) : null);

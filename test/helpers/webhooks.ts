@@ -1,8 +1,11 @@
 import { json, TENANT_A, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
-/** The test receiver (vitest.config.mts): https://receiver.test/{ok,fail,flaky}/<anything>. */
-export const RECEIVER = "https://receiver.test";
+/**
+ * The test receiver (vitest.config.mts): https://receiver.example.com/{ok,fail,flaky}/<anything>. Its name is public,
+ * as the production URL rule requires, and no one else's: example.com is reserved for documentation (RFC 2606).
+ */
+export const RECEIVER = "https://receiver.example.com";
 
 export interface Received {
   path: string;

@@ -2,13 +2,13 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { backgroundSettled } from "../helpers/background";
 import { freshOrder } from "../helpers/orders";
-import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
+import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
 // Every test file ends with backgroundSettled (test/setup/apply-migrations.ts); this shows what it waits for.
 describe("background work of the test Worker", () => {
   it("has settled once the order's dispatch (after the answer) and its delivery (through the real queue) are done", async () => {
     const path = receiverPath("ok");
-    const endpoint = await registerEndpoint(`https://receiver.test${path}`);
+    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
     const { orderNumber } = await freshOrder();
 
     await backgroundSettled();

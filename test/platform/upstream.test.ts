@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadLiveQuotes } from "../../src/catalog/quotes";
 import { classifyUpstreamFailure, UpstreamError, withTimeout } from "../../src/platform/upstream";
-import { BASE_URL, call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
+import { BASE_URL, call, expectOAuthError, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
 import { FAULTS, type Fault, withFault } from "../helpers/faults";
 import { testFault } from "../helpers/platform";
 
@@ -35,13 +35,13 @@ describe("injected upstream failures over HTTP", () => {
     expect(res.headers.get("X-Correlation-Id")).toBe(problem.correlationId);
   });
 
-  it("D1 unavailable on the token endpoint -> 503, not an OAuth error and not 500", async () => {
+  it("D1 unavailable on the token endpoint -> 503 temporarily_unavailable (its OAuth error form), not 401 and not 500", async () => {
     const res = await SELF.fetch(`${BASE_URL}/auth/oauth2/token`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", ...testFault("d1-unavailable") },
       body: "grant_type=client_credentials&client_id=some-client&client_secret=some-secret",
     });
-    expectNoLeak(await expectProblem(res, 503));
+    expectNoLeak(await expectOAuthError(res, 503, "temporarily_unavailable"));
     expect(res.headers.get("Retry-After")).toBe("5");
   });
 

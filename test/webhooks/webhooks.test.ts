@@ -16,7 +16,7 @@ import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../help
 import { contractCall } from "../helpers/contract";
 import { sqlOf, withMethods } from "../helpers/faults";
 import { eventsOf, freshOrder, KJOHNSON, writeLineEvent } from "../helpers/orders";
-import { eventually } from "../helpers/platform";
+import { eventually, testVars } from "../helpers/platform";
 import { RECEIVER, receivedAt, receiverPath, registerEndpoint, releaseHanging } from "../helpers/webhooks";
 
 // Each test's endpoints stop receiving when it ends: the real queue would otherwise keep delivering (and retrying)
@@ -88,6 +88,96 @@ describe("webhook URLs", () => {
     expect(webhookUrlProblem("http://10.0.0.1/hooks", true)).not.toBeNull();
   });
 
+  it("refuses every special-purpose address in any notation the URL parser reads, special-use names and names with a trailing dot", () => {
+    for (const url of [
+      // A trailing dot is the same name, fully qualified (and %2e is a dot).
+      "https://localhost./",
+      "https://foo.localhost./",
+      "https://metadata.google.internal./",
+      "https://intranet./",
+      "https://localhost%2e/",
+      "https://router.home.arpa/",
+      "https://1.0.0.127.in-addr.arpa/",
+      "https://hooks.test/",
+      "https://erp.example/",
+      "https://erp.invalid/",
+      "https://abcdefghijklmnop.onion/",
+      "https://erp.alt/",
+      "https://erp..example-hospital.org/",
+      // IPv4 the way WHATWG URL normalizes it: 0x7f.1, 2130706433, 0177.0.0.1 and 127.1 are all 127.0.0.1.
+      "https://0x7f.1/",
+      "https://2130706433/",
+      "https://0177.0.0.1/",
+      "https://127.1/",
+      "https://0/",
+      "https://192.0.2.10/",
+      "https://198.51.100.10/",
+      "https://203.0.113.10/",
+      "https://100.64.0.1/",
+      "https://198.18.0.1/",
+      "https://192.0.0.170/",
+      "https://239.1.2.3/",
+      "https://255.255.255.255/",
+      // IPv6 parsed, whatever its spelling: NAT64, IPv4-compatible, IPv4-mapped (dotted or hex tail), 6to4, Teredo.
+      "https://[64:ff9b::7f00:1]/",
+      "https://[64:ff9b::127.0.0.1]/",
+      "https://[::127.0.0.1]/",
+      "https://[::ffff:7f00:1]/",
+      "https://[0:0:0:0:0:FFFF:127.0.0.1]/",
+      "https://[::ffff:8.8.8.8]/",
+      "https://[2002:7f00:1::]/",
+      "https://[2001::1]/",
+      "https://[fec0::1]/",
+      "https://[febf::1]/",
+      "https://[2001:db8::1]/",
+      "https://[2001:0DB8:0:0:0:0:0:1]/",
+      "https://[3fff::1]/",
+      "https://[::]/",
+      "https://[ff02::1]/",
+      "https://[4000::1]/",
+    ]) {
+      expect(webhookUrlProblem(url, false), url).not.toBeNull();
+    }
+    expect(webhookUrlProblem("https://0x7f.1/", false)).toBe("Must not point to a special-purpose address (loopback, 127.0.0.0/8).");
+    expect(webhookUrlProblem("https://[::ffff:7f00:1]/", false)).toBe(
+      "Must not point to a special-purpose address (IPv4-mapped, ::ffff:0:0/96).",
+    );
+    // Just outside the blocks, public names with a trailing dot, and the tests' receiver are public.
+    for (const url of [
+      "https://8.8.8.8/hooks",
+      "https://172.15.255.255/hooks",
+      "https://172.32.0.1/hooks",
+      "https://100.128.0.1/hooks",
+      "https://[2606:4700:4700::1111]/hooks",
+      "https://[2001:200::1]/hooks",
+      "https://erp.example-hospital.org./hooks",
+      `${RECEIVER}/ok/x`,
+    ]) {
+      expect(webhookUrlProblem(url, false), url).toBeNull();
+    }
+  });
+
+  it("refuses credentials in the URL in every mode; none are stored or listed back", async () => {
+    for (const [url, allowLocal] of [
+      ["http://user:pass@localhost/hooks", true],
+      ["http://user@127.0.0.1:9000/hooks", true],
+      ["https://:secret@erp.example-hospital.org/hooks", false],
+    ] as const) {
+      expect(webhookUrlProblem(url, allowLocal), url).toBe("Must not contain credentials.");
+    }
+    const token = await tokenFor(TENANT_A);
+    const refused = await expectProblem(
+      await call(token, "/webhook-endpoints", {
+        method: "POST",
+        headers: testVars({ ALLOW_LOCAL_WEBHOOKS: "true" }),
+        json: { url: "http://user:pass@localhost:9000/hooks", eventTypes: ["*"] },
+      }),
+      400,
+    );
+    expect(refused.errors).toEqual({ url: ["Must not contain credentials."] });
+    expect(await (await contractCall(token, "/webhook-endpoints")).text()).not.toContain("user:pass");
+  });
+
   it("the API refuses a bad URL with a 400 naming url, and unknown event types", async () => {
     const token = await tokenFor(TENANT_A);
     const bad = await expectProblem(
@@ -123,7 +213,7 @@ describe("webhook URLs", () => {
 });
 
 describe("webhook endpoints", () => {
-  it("the signing secret is in the creation answer only; list, get and delete are the tenant's own", async () => {
+  it("the signing secret is in the creation answer only; list, get and delete (204, no body) are the tenant's own", async () => {
     const created = await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`, ["order.shipped"]);
     expect(created.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     const token = await tokenFor(TENANT_A);
@@ -138,8 +228,11 @@ describe("webhook endpoints", () => {
     expect(JSON.stringify(row)).not.toContain(created.secret.slice(6));
     await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${created.id}`), 404);
     await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${created.id}`, { method: "DELETE" }), 404);
-    expect((await contractCall(token, `/webhook-endpoints/${created.id}`, { method: "DELETE" })).status).toBe(200);
+    const deleted = await contractCall(token, `/webhook-endpoints/${created.id}`, { method: "DELETE" });
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
     await expectProblem(await call(token, `/webhook-endpoints/${created.id}`), 404);
+    await expectProblem(await call(token, `/webhook-endpoints/${created.id}`, { method: "DELETE" }), 404);
   });
 
   it("test sends a signed test event now and reports the endpoint's answer", async () => {

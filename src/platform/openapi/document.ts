@@ -57,7 +57,7 @@ const HEADERS = {
   "Retry-After": { ...integerHeader("Seconds to wait before retrying."), required: true },
   "RateLimit-Limit": integerHeader(
     "Burst size of the caller's bucket (IETF RateLimit headers). Sent on every response counted against a bucket; absent when " +
-      "the request was refused before it was counted (401 for a missing or invalid token, 413, 415 on /customer/api) and while the limiter " +
+      "the request was refused before it was counted (401 for a missing or invalid token, 413, 415) and while the limiter " +
       "is unavailable (it fails open).",
   ),
   "RateLimit-Remaining": integerHeader("Requests left in the bucket."),
@@ -76,11 +76,10 @@ const HEADERS = {
 
 const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
 /**
- * Responses the platform middleware gives before the limiter runs (src/app.ts): never counted, never with
- * RateLimit-*. 413 everywhere; 415 on the customer API (its JSON check precedes authentication, whereas the
- * token endpoint's limiter runs before the route's own media-type check).
+ * Responses given before any limiter runs: never counted, never with RateLimit-*. 413 (the body limit) and 415 (the
+ * APIs' JSON check precedes authentication; the token endpoint limits in its handler, after its media-type check).
  */
-const refusedBeforeLimiter = (path: string, status: string) => status === "413" || (status === "415" && inApi(path));
+const refusedBeforeLimiter = (status: string) => status === "413" || status === "415";
 const IDEMPOTENCY_KEY = "idempotency-key";
 /** Customer and vendor API operations run in a D1 session (src/platform/read-replicas.ts), except the document itself. */
 const inD1Session = (path: string) => inApi(path) && path !== "/customer/api/openapi.json";
@@ -131,6 +130,9 @@ export interface DocumentContext {
   origin: string;
   /** The ISSUER var: `{auth_url}`. */
   issuer: string;
+  /** The `aud` of customer API tokens (AUDIENCE var) and of vendor API tokens (VENDOR_AUDIENCE var). */
+  audience: string;
+  vendorAudience: string;
 }
 
 export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: DocumentContext): OpenApiDocument {
@@ -146,8 +148,9 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
     oauth2: {
       type: "oauth2",
       description:
-        "OAuth 2.0 client credentials (machine to machine). Access tokens are RS256 JWTs valid 3600 s; keys at " +
-        `${context.issuer}/.well-known/jwks.json. Send them as \`Authorization: Bearer <token>\`.`,
+        "OAuth 2.0 client credentials (machine to machine). Access tokens are RS256 JWTs valid 3600 s with the audience " +
+        `\`${context.audience}\` (claim \`aud\`); keys at ${context.issuer}/.well-known/jwks.json. Send them as ` +
+        "`Authorization: Bearer <token>`.",
       flows: {
         clientCredentials: {
           tokenUrl: `${context.issuer}/oauth2/token`,
@@ -159,7 +162,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
       type: "oauth2",
       description:
         "The vendor API's OAuth 2.0 client credentials: the same token endpoint, with a vendor client. Its tokens carry the vendor " +
-        "(claim `vid`) and the audience of the vendor API; a customer token is refused there (401), and a vendor token on the customer API.",
+        `(claim \`vid\`) and the vendor API's audience \`${context.vendorAudience}\`; a customer token is refused there (401), ` +
+        "and a vendor token on the customer API.",
       flows: {
         clientCredentials: {
           tokenUrl: `${context.issuer}/oauth2/token`,
@@ -203,7 +207,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     const headers = response.headers;
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
     if (inSession && !refusedBeforeSession(status)) headers[BOOKMARK_HEADER] = ref("headers", BOOKMARK_HEADER);
-    if (rateLimited && !refusedBeforeLimiter(path, status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
+    if (rateLimited && !refusedBeforeLimiter(status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
     if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");
     if (idempotent && (status.startsWith("2") || status.startsWith("5"))) {
       headers["X-Idempotency-Cached"] = ref("headers", "X-Idempotency-Cached");

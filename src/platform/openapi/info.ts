@@ -18,8 +18,10 @@ then find orders with \`GET /customer/api/orders/search?include=lineItems,shippi
 **Errors** use three forms: RFC 7807 problem details (\`application/problem+json\`, schema \`Problem\`;
 400 validation problems carry \`errors\` as \`{ "field.path[0]": [messages] }\`, schema \`ValidationProblem\`),
 422 business-rule violations as \`{ success: false, errors: [...] }\` (\`ControllerError\`), and idempotency
-conflicts as \`{ error }\` (\`IdempotencyConflict\`). Do not retry a 4xx unchanged, except 409 "the request is
-currently being processed"; retry 5xx with exponential backoff and jitter, honouring \`Retry-After\`.
+conflicts as \`{ error }\` (\`IdempotencyConflict\`). The token endpoint answers every error (429 and 5xx
+included) in the RFC 6749 5.2 form instead: \`application/json\` \`{ error, error_description }\` (\`OAuthError\`).
+Do not retry a 4xx unchanged, except 409 "the request is currently being processed"; retry 5xx with exponential
+backoff and jitter, honouring \`Retry-After\`.
 
 **Headers**: every response carries \`X-Correlation-Id\` (send your own to trace a call); rate-limited
 operations carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and, on 429, \`Retry-After\`.

@@ -27,11 +27,16 @@ export function openApiDocumentRoute(app: OpenAPIHono<AppEnv>, base: string): vo
     summary: "This API's OpenAPI 3.1 contract (no token)",
     responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocumentSchema } } } },
   });
-  // Routes are fixed once the app is built; the document varies only with origin and issuer.
+  // Routes are fixed once the app is built; the document varies only with origin, issuer and audiences.
   const cache = new Map<string, OpenApiDocument>();
   app.openapi(route, (c) => {
-    const context = { origin: new URL(c.req.url).origin, issuer: c.env.ISSUER };
-    const key = `${context.origin} ${context.issuer}`;
+    const context = {
+      origin: new URL(c.req.url).origin,
+      issuer: c.env.ISSUER,
+      audience: c.env.AUDIENCE,
+      vendorAudience: c.env.VENDOR_AUDIENCE,
+    };
+    const key = Object.values(context).join(" ");
     let document = cache.get(key);
     if (!document) {
       document = buildOpenApiDocument(app, context);

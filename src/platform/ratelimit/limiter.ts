@@ -32,7 +32,7 @@ const MAX_LEASE_BATCH = 10;
 const MAX_GROWN_LEASE = 100;
 /** A lease spent within this time after its grant makes the next one twice as large (up to maxLeaseSize). */
 const QUICKLY_SPENT_MS = 1_000;
-const MAX_LEASES = 10_000;
+const MAX_KEYS = 10_000;
 const LIMITER_TIMEOUT_MS = 1_000;
 
 /** A first lease is at most 5 % of the burst (and 10 tokens), so small buckets are exact (one DO call per request). */
@@ -68,14 +68,38 @@ function decision(config: BucketConfig, allowed: boolean, remaining: number, ret
   };
 }
 
-/** Per-isolate allowances leased from the RateLimiter Durable Objects (see docs/architecture.md, Rate limiting). */
+/** How often a request waiting for this isolate's lease request in flight looks at the lease again. */
+const WAIT_POLL_MS = 2;
+
+/** What an isolate knows of one key. */
+interface KeyState {
+  lease?: Lease;
+  /** A lease request of this isolate for the key is in flight. */
+  asking: boolean;
+  /** Requests waiting for it (they size the next one). */
+  waiting: number;
+  /** The latest refusal of the bucket, numbered: a request that waited through one is refused with it. */
+  refusal?: { decision: RateLimitDecision; number: number };
+  refusals: number;
+}
+
+/**
+ * Per-isolate allowances leased from the RateLimiter Durable Objects (see docs/architecture.md, Rate limiting).
+ *
+ * One lease request per key and isolate at a time: a request that finds no leased token while another request of the
+ * isolate is asking waits for that lease (looking at it every WAIT_POLL_MS with a timer of its own, never awaiting a
+ * promise another request resolves, which Workers may cancel as hung) instead of leasing tokens of its own. When the
+ * lease does not cover every waiting request, the next one to look asks again, for as many as are waiting. So a full
+ * bucket admits a burst of its size however concurrent, with two or three Durable Object calls, and an isolate never
+ * holds more than a lease of its own sizing.
+ */
 export class LocalAllowances {
-  private readonly leases = new Map<string, Lease>();
+  private readonly keys = new Map<string, KeyState>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   clear(): void {
-    this.leases.clear();
+    this.keys.clear();
   }
 
   /**
@@ -84,31 +108,20 @@ export class LocalAllowances {
    */
   async consume(namespace: DurableObjectNamespace<RateLimiter>, key: string, config: BucketConfig): Promise<RateLimitDecision | null> {
     // The config is part of the lease key so that a changed limit never spends a lease granted under the old one.
-    const leaseKey = `${key}|${config.capacity}|${config.refillPerMinute}`;
-    const now = this.now();
-    const lease = this.leases.get(leaseKey);
-    if (lease && lease.tokens > 0 && lease.expiresAtMs > now) {
-      lease.tokens -= 1;
-      return decision(config, true, lease.bucketRemaining + lease.tokens);
+    const state = this.stateOf(`${key}|${config.capacity}|${config.refillPerMinute}`);
+    const seenRefusals = state.refusals;
+    const deadline = Date.now() + LIMITER_TIMEOUT_MS;
+    for (;;) {
+      const spent = this.spend(state, config);
+      if (spent) return spent;
+      if (state.refusal && state.refusal.number > seenRefusals) return state.refusal.decision;
+      if (!state.asking) return this.ask(namespace, key, config, state);
+      // Past the deadline the limiter counts as unavailable: fail open, as when the Durable Object does not answer.
+      if (Date.now() >= deadline) return null;
+      state.waiting++;
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      state.waiting--;
     }
-    this.leases.delete(leaseKey);
-
-    const want = nextLeaseSize(lease, config, now);
-    const result = await acquire(namespace, key, { ...config, want, giveBack: lease?.tokens ?? 0 });
-    if (!result) return null;
-    if (result.granted === 0) return decision(config, false, result.remaining, result.retryAfterSeconds);
-
-    const kept = result.granted - 1;
-    if (kept > 0) {
-      this.remember(leaseKey, {
-        tokens: kept,
-        bucketRemaining: result.remaining,
-        expiresAtMs: now + LEASE_TTL_MS,
-        grantedAtMs: now,
-        size: result.granted,
-      });
-    }
-    return decision(config, true, result.remaining + kept);
   }
 
   /** Whether `key` has a token left, without spending one (asks the Durable Object; null when it is unavailable). */
@@ -117,20 +130,63 @@ export class LocalAllowances {
     return result && decision(config, result.remaining >= 1, result.remaining, result.retryAfterSeconds);
   }
 
-  private remember(leaseKey: string, lease: Lease): void {
-    // Concurrent requests of one isolate may each have fetched a lease: keep the tokens of both.
-    const live = this.leases.get(leaseKey);
-    if (live && live.expiresAtMs > this.now()) {
-      live.tokens += lease.tokens;
-      live.size += lease.size;
-      live.bucketRemaining = Math.min(live.bucketRemaining, lease.bucketRemaining);
-      return;
+  private spend(state: KeyState, config: BucketConfig): RateLimitDecision | null {
+    const lease = state.lease;
+    if (!lease || lease.tokens <= 0 || lease.expiresAtMs <= this.now()) return null;
+    lease.tokens -= 1;
+    return decision(config, true, lease.bucketRemaining + lease.tokens);
+  }
+
+  /** The isolate's one lease request for the key: for this request and every one waiting, and at least the usual size. */
+  private async ask(
+    namespace: DurableObjectNamespace<RateLimiter>,
+    key: string,
+    config: BucketConfig,
+    state: KeyState,
+  ): Promise<RateLimitDecision | null> {
+    const now = this.now();
+    // The lease is spent or expired: it sizes the next one, and an expired one's tokens go back with this request.
+    const previous = state.lease;
+    state.lease = undefined;
+    state.asking = true;
+    let result: AcquireResult | null;
+    try {
+      const want = Math.max(nextLeaseSize(previous, config, now), state.waiting + 1);
+      result = await acquire(namespace, key, { ...config, want, giveBack: previous?.tokens ?? 0 });
+    } finally {
+      state.asking = false;
     }
-    if (this.leases.size >= MAX_LEASES) {
-      const oldest = this.leases.keys().next().value;
-      if (oldest !== undefined) this.leases.delete(oldest);
+    if (!result) return null;
+    if (result.granted === 0) {
+      const refused = decision(config, false, result.remaining, result.retryAfterSeconds);
+      state.refusals++;
+      state.refusal = { decision: refused, number: state.refusals };
+      return refused;
     }
-    this.leases.set(leaseKey, lease);
+    const kept = result.granted - 1;
+    if (kept > 0) {
+      state.lease = {
+        tokens: kept,
+        bucketRemaining: result.remaining,
+        expiresAtMs: now + LEASE_TTL_MS,
+        grantedAtMs: now,
+        size: result.granted,
+      };
+    }
+    return decision(config, true, result.remaining + kept);
+  }
+
+  private stateOf(leaseKey: string): KeyState {
+    let state = this.keys.get(leaseKey);
+    if (!state) {
+      if (this.keys.size >= MAX_KEYS) {
+        const oldest = this.keys.keys().next().value;
+        if (oldest !== undefined) this.keys.delete(oldest);
+      }
+      state = { asking: false, waiting: 0, refusals: 0 };
+      this.keys.set(leaseKey, state);
+    }
+    return state;
   }
 }
 

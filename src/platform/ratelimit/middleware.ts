@@ -1,10 +1,9 @@
-import type { Context, MiddlewareHandler, Next } from "hono";
+import type { Context, Next } from "hono";
 import type { AppEnv } from "../../env";
-import { basicCredentials } from "../basic-credentials";
 import { ProblemError } from "../errors";
 import { setResponseHeaders } from "../responses";
 import { localAllowances, type RateLimitDecision } from "./limiter";
-import { apiClientPolicy, bucketKey, tokenEndpointPolicy } from "./policy";
+import { apiClientPolicy, bucketKey, failingClientMarker, tokenEndpointPolicy } from "./policy";
 import type { BucketConfig } from "./token-bucket";
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), plus Retry-After when limited. */
@@ -41,41 +40,48 @@ export async function limitApiClient(c: Context<AppEnv>, clientId: string, next:
   await withHeaders(c, d, next);
 }
 
-const MAX_CLIENT_ID_LENGTH = 128;
-
-/** client_id of a token request, from HTTP Basic or the form body; undefined if absent or unusable. */
-async function tokenRequestClientId(c: Context<AppEnv>): Promise<string | undefined> {
-  const basic = basicCredentials(c.req.header("Authorization"));
-  let clientId = basic && basic !== "malformed" ? basic.id : undefined;
-  if (!clientId && c.req.header("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
-    // hono caches the body it read, so the route's form validator still sees it.
-    clientId = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer())).get("client_id") ?? undefined;
-  }
-  return clientId && clientId.length <= MAX_CLIENT_ID_LENGTH ? clientId : undefined;
+/** The limits of one token request: its own client's bucket and its address's bucket of failures. */
+export interface TokenRequestLimits {
+  /** Rejects with the address's 429, else the client's; once admitted, the tighter bucket's headers are on the answer. */
+  admitted: Promise<void>;
+  /** Counts a failed client authentication against the address: the first of its client_id there in a while only. */
+  failed(): Promise<void>;
 }
 
 /**
- * POST /auth/oauth2/token, with the stricter token-endpoint policy on two buckets:
- * - per client_id, every request (guessing one client's secret from many places, or one client asking too often);
- * - per source IP, failed client authentications only (guessing credentials from one place): many tenants can sit
- *   behind one egress IP (a hospital network, an integration platform), and one tenant's busy but valid traffic
- *   must never lock the others out. The address is checked before anything else, so a flood of invented client
- *   ids from one place is stopped without creating a Durable Object per id.
- * The response carries the headers of the bucket with fewer tokens left.
+ * POST /auth/oauth2/token (docs/architecture.md, "Token endpoint"), with the stricter token-endpoint policy:
+ * - per client_id, every request (guessing one client's secret from anywhere, or one client asking too often);
+ * - per source IP, checked on every request and spent by failed client authentications, one token per client_id
+ *   failing from that address (`failingClientMarker`): guessing across client ids from one place is stopped, while a
+ *   client failing again and again (a stale secret) spends only its own bucket. Many tenants sit behind one egress IP
+ *   (a hospital network, an integration platform); one tenant's broken client must not lock the others out.
+ * Both buckets are asked at once; the route reads the client alongside (one round trip for the three).
  */
-export const limitTokenRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method !== "POST") return next();
+export function limitTokenRequest(c: Context<AppEnv>, clientId: string): TokenRequestLimits {
   const config = tokenEndpointPolicy(c.env);
   // Set by Cloudflare's edge on every request (clients cannot forge it); absent only in local development.
   const ip = c.req.header("CF-Connecting-IP");
-  const ipKey = ip ? bucketKey.tokenIp(ip) : undefined;
-  let byIp = ipKey ? await localAllowances.peek(c.env.RATE_LIMITER, ipKey, config) : null;
-  if (byIp && !byIp.allowed) throw tooManyRequests(byIp, "Too many failed token requests from this address.");
-  const clientId = await tokenRequestClientId(c);
-  const byClient = clientId ? await consume(c, bucketKey.tokenClient(clientId), config) : null;
-  if (byClient && !byClient.allowed) throw tooManyRequests(byClient, "Too many token requests for this client.");
-  await next();
-  if (ipKey && c.res.status === 401) byIp = (await consume(c, ipKey, config)) ?? byIp;
-  const tighter = byIp && byClient ? (byIp.remaining <= byClient.remaining ? byIp : byClient) : (byIp ?? byClient);
-  if (tighter) setResponseHeaders(c, rateLimitHeaders(tighter));
-};
+  let byIp: RateLimitDecision | null = null;
+  let byClient: RateLimitDecision | null = null;
+  const stampTighter = () => {
+    const tighter = byIp && byClient ? (byIp.remaining <= byClient.remaining ? byIp : byClient) : (byIp ?? byClient);
+    if (tighter) for (const [name, value] of Object.entries(rateLimitHeaders(tighter))) c.header(name, value);
+  };
+  const admitted = Promise.all([
+    ip ? localAllowances.peek(c.env.RATE_LIMITER, bucketKey.tokenIp(ip), config) : null,
+    consume(c, bucketKey.tokenClient(clientId), config),
+  ]).then(([ipDecision, clientDecision]) => {
+    byIp = ipDecision;
+    byClient = clientDecision;
+    if (byIp && !byIp.allowed) throw tooManyRequests(byIp, "Too many failed token requests from this address.");
+    if (byClient && !byClient.allowed) throw tooManyRequests(byClient, "Too many token requests for this client.");
+    stampTighter();
+  });
+  const failed = async () => {
+    if (!ip) return;
+    const firstFailure = await consume(c, bucketKey.tokenFailure(ip, clientId), failingClientMarker);
+    if (firstFailure?.allowed) byIp = (await consume(c, bucketKey.tokenIp(ip), config)) ?? byIp;
+    stampTighter();
+  };
+  return { admitted, failed };
+}

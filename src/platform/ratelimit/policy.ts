@@ -13,9 +13,17 @@ export function tokenEndpointPolicy(env: ConfigVars): BucketConfig {
   return { capacity: config.TOKEN_RATE_LIMIT_BURST, refillPerMinute: config.TOKEN_RATE_LIMIT_PER_MINUTE };
 }
 
+/**
+ * One token per (source IP, client_id), back after 10 minutes: a failed authentication spends the address's bucket
+ * only when it takes this one, so the address pays once per client id failing from it, not once per failure.
+ */
+export const failingClientMarker: BucketConfig = { capacity: 1, refillPerMinute: 1 / 10 };
+
 /** Names of the RateLimiter Durable Objects, one bucket each. */
 export const bucketKey = {
   apiClient: (clientId: string) => `api:${clientId}`,
   tokenClient: (clientId: string) => `token-client:${clientId}`,
   tokenIp: (ip: string) => `token-ip:${ip}`,
+  // An address has no "|", so the pair's name is unambiguous whatever the client_id holds.
+  tokenFailure: (ip: string, clientId: string) => `token-failure:${ip}|${clientId}`,
 };

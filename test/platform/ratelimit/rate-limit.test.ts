@@ -2,8 +2,19 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fetchWithRetry } from "../../../src/client/retry";
 import { bucketKey } from "../../../src/platform/ratelimit/policy";
-import { API, BASE_URL, call, expectProblem, issueToken, newClient, TENANT_A, TENANT_B } from "../../helpers/api";
-import { advanceBucketClock, rateLimitHeaders, testFault, testVars } from "../../helpers/platform";
+import {
+  API,
+  BASE_URL,
+  type ClientCredentials,
+  call,
+  expectOAuthError,
+  expectProblem,
+  issueToken,
+  newClient,
+  TENANT_A,
+  TENANT_B,
+} from "../../helpers/api";
+import { advanceBucketClock, bucketTokens, rateLimitHeaders, testFault, testVars } from "../../helpers/platform";
 
 /** A fresh client (own buckets) and its token; the token request is not limited (generous test defaults). */
 const freshClient = () => issueToken(TENANT_A, ["users:read"]);
@@ -83,6 +94,26 @@ describe("per API client rate limit", () => {
     expect(remaining.slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, i) => 39 - i));
   });
 
+  it("a full bucket admits its whole burst to concurrent requests, and exactly k of burst + k are refused", async () => {
+    // Burst 100 (leases of 5), a negligible refill, so that what passes is exactly what the bucket held.
+    const burst = testVars({ RATE_LIMIT_BURST: 100, RATE_LIMIT_PER_MINUTE: 1 });
+    const burstOf = async (requests: number) => {
+      const { token } = await freshClient();
+      return Promise.all(Array.from({ length: requests }, () => call(token, LOOKUP, { headers: burst })));
+    };
+    const full = await burstOf(100);
+    expect(full.filter((res) => res.status === 200)).toHaveLength(100);
+
+    const over = await burstOf(110);
+    expect(over.filter((res) => res.status === 200)).toHaveLength(100);
+    const refused = over.filter((res) => res.status !== 200);
+    expect(refused).toHaveLength(10);
+    for (const res of refused) {
+      await expectProblem(res, 429);
+      expect(rateLimitHeaders(res)).toMatchObject({ limit: 100, remaining: 0, retryAfter: 60 });
+    }
+  });
+
   it("fails open when the limiter's Durable Object is unavailable: the request is served, without RateLimit headers", async () => {
     const { token } = await freshClient();
     const res = await call(token, LOOKUP, { headers: { ...tight, ...testFault("do-unavailable") } });
@@ -91,7 +122,7 @@ describe("per API client rate limit", () => {
   });
 });
 
-describe("token endpoint rate limit (per client_id and per source IP)", () => {
+describe("token endpoint rate limit (per client_id, and per source IP for failing client ids)", () => {
   const tight = testVars({ TOKEN_RATE_LIMIT_BURST: 2, TOKEN_RATE_LIMIT_PER_MINUTE: 6 });
   // Unique per call, so that no two tests share a bucket.
   const randomIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
@@ -101,6 +132,9 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded", ...tight, ...headers },
       body: new URLSearchParams({ grant_type: "client_credentials", ...body }),
     });
+  const valid = (creds: ClientCredentials) => ({ client_id: creds.clientId, client_secret: creds.clientSecret });
+  // A refill of one token a minute: nothing comes back while a test runs, however slowly (secrets are hashed slowly).
+  const steady = (burst: number) => testVars({ TOKEN_RATE_LIMIT_BURST: burst, TOKEN_RATE_LIMIT_PER_MINUTE: 1 });
 
   it("limits guessing one client's secret from many addresses", async () => {
     const { clientId } = await newClient(TENANT_A);
@@ -112,7 +146,7 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
     expect(statuses).toEqual([401, 401, 429]);
   });
 
-  it("limits guessing from one address across client ids, with headers and recovery", async () => {
+  it("limits one address guessing across client ids, with headers, an OAuth error body and recovery", async () => {
     const ip = randomIp();
     const guess = (n: number) => ({ client_id: `guess-${ip}-${n}`, client_secret: "x" });
     const first = await tokenRequest(guess(1), { "CF-Connecting-IP": ip });
@@ -120,12 +154,56 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
     expect(rateLimitHeaders(first)).toMatchObject({ limit: 2, remaining: 1 });
     expect((await tokenRequest(guess(2), { "CF-Connecting-IP": ip })).status).toBe(401);
     const limited = await tokenRequest(guess(3), { "CF-Connecting-IP": ip });
-    const problem = await expectProblem(limited, 429);
-    expect(problem.detail).toMatch(/from this address/);
+    const error = await expectOAuthError(limited, 429, "temporarily_unavailable");
+    expect(error.error_description).toMatch(/from this address. Retry after 10 seconds/);
     expect(rateLimitHeaders(limited)).toEqual({ limit: 2, remaining: 0, reset: 20, retryAfter: 10 });
 
     await advanceBucketClock(bucketKey.tokenIp(ip), 10_000);
     expect((await tokenRequest(guess(4), { "CF-Connecting-IP": ip })).status).toBe(401);
+  });
+
+  it("a client failing again and again from an address does not lock out another tenant's client there", async () => {
+    // The outside testers' case: a client with a stale secret retries while another tenant behind the same IP asks.
+    const ip = randomIp();
+    const broken = await newClient(TENANT_A);
+    const other = await newClient(TENANT_B);
+    const from = (body: Record<string, string>) => tokenRequest(body, { "CF-Connecting-IP": ip, ...steady(3) });
+    const brokenStatuses = [];
+    for (let i = 0; i < 10; i++) {
+      brokenStatuses.push((await from({ client_id: broken.clientId, client_secret: "stale" })).status);
+      if (i % 4 === 0) expect((await from(valid(other))).status, `other tenant, attempt ${i}`).toBe(200);
+    }
+    // The broken client is stopped by its own bucket, "for this client"; the address was charged once.
+    expect(brokenStatuses).toEqual([401, 401, 401, ...Array(7).fill(429)]);
+    const own = await from({ client_id: broken.clientId, client_secret: "stale" });
+    expect((await expectOAuthError(own, 429, "temporarily_unavailable")).error_description).toMatch(/for this client/);
+
+    // Guessing across client ids from that address is still stopped: the address's bucket holds 3, one of them spent
+    // by the broken client; two more failing ids empty it, and then every client id is refused there.
+    for (const n of [1, 2]) expect((await from({ client_id: `guess-${ip}-${n}`, client_secret: "x" })).status).toBe(401);
+    const guessing = await from({ client_id: `guess-${ip}-3`, client_secret: "x" });
+    expect((await expectOAuthError(guessing, 429, "temporarily_unavailable")).error_description).toMatch(/from this address/);
+    const third = await from(valid(await newClient(TENANT_B)));
+    expect((await expectOAuthError(third, 429, "temporarily_unavailable")).error_description).toMatch(/from this address/);
+  });
+
+  it("charges the address once per failing client id, again only after 10 minutes", async () => {
+    const ip = randomIp();
+    const broken = await newClient(TENANT_A);
+    const from = (body: Record<string, string>) => tokenRequest(body, { "CF-Connecting-IP": ip, ...steady(2) });
+    const fail = () => from({ client_id: broken.clientId, client_secret: "stale" });
+    expect((await fail()).status).toBe(401);
+    expect(await bucketTokens(bucketKey.tokenIp(ip))).toBe(1);
+    await advanceBucketClock(bucketKey.tokenClient(broken.clientId), 60_000); // its own bucket full again
+    expect((await fail()).status).toBe(401);
+    expect(await bucketTokens(bucketKey.tokenIp(ip))).toBe(1); // the same client id again: the address is not charged
+    expect((await from(valid(await newClient(TENANT_B)))).status).toBe(200);
+
+    await advanceBucketClock(bucketKey.tokenClient(broken.clientId), 60_000);
+    await advanceBucketClock(bucketKey.tokenFailure(ip, broken.clientId), 10 * 60_000);
+    expect((await fail()).status).toBe(401); // 10 minutes later it counts again, and empties the address
+    expect(await bucketTokens(bucketKey.tokenIp(ip))).toBe(0);
+    expect((await from(valid(await newClient(TENANT_B)))).status).toBe(429);
   });
 
   it("counts only failed authentications per address: tenants behind one egress IP never lock each other out", async () => {
@@ -133,20 +211,22 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
     for (const tenantId of [TENANT_A, TENANT_A, TENANT_A]) {
       const creds = await newClient(tenantId);
       for (let i = 0; i < 2; i++) {
-        const ok = await tokenRequest({ client_id: creds.clientId, client_secret: creds.clientSecret }, { "CF-Connecting-IP": ip });
+        const ok = await tokenRequest(valid(creds), { "CF-Connecting-IP": ip });
         expect(ok.status).toBe(200);
       }
     }
     // Six successful requests from the address, three times the burst: tenant 2 behind the same IP still gets its token.
     const other = await newClient(TENANT_B);
-    const res = await tokenRequest({ client_id: other.clientId, client_secret: other.clientSecret }, { "CF-Connecting-IP": ip });
+    const res = await tokenRequest(valid(other), { "CF-Connecting-IP": ip });
     expect(res.status).toBe(200);
     // Failures from that address are still counted and stopped.
     for (const n of [1, 2]) {
       expect((await tokenRequest({ client_id: `guess-${ip}-${n}`, client_secret: "x" }, { "CF-Connecting-IP": ip })).status).toBe(401);
     }
-    const stopped = await tokenRequest({ client_id: other.clientId, client_secret: other.clientSecret }, { "CF-Connecting-IP": ip });
-    expect((await expectProblem(stopped, 429)).detail).toMatch(/failed token requests from this address/);
+    const stopped = await tokenRequest(valid(other), { "CF-Connecting-IP": ip });
+    expect((await expectOAuthError(stopped, 429, "temporarily_unavailable")).error_description).toMatch(
+      /failed token requests from this address/,
+    );
   });
 
   it("still issues tokens to a legitimate client from another address, and limits HTTP Basic the same way", async () => {
@@ -157,6 +237,30 @@ describe("token endpoint rate limit (per client_id and per source IP)", () => {
     expect(rateLimitHeaders(ok).limit).toBe(2);
     expect((await tokenRequest({}, { ...basic, "CF-Connecting-IP": randomIp() })).status).toBe(200);
     expect((await tokenRequest({}, { ...basic, "CF-Connecting-IP": randomIp() })).status).toBe(429);
+  });
+
+  it("precedence: the address's 429, then the client's 429, then a storage failure, then the secret", async () => {
+    const ip = randomIp();
+    const creds = await newClient(TENANT_A);
+    const d1Down = testFault("d1-unavailable");
+    const from = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+      tokenRequest(body, { "CF-Connecting-IP": ip, ...steady(2), ...headers });
+    // Not throttled, D1 down: 503, as an OAuth error.
+    const unavailable = await from(valid(creds), d1Down);
+    await expectOAuthError(unavailable, 503, "temporarily_unavailable");
+    expect(unavailable.headers.get("Retry-After")).toBe("5");
+    // One more request empties the client's bucket (2): then 429 whatever D1 or the secret would say.
+    expect((await from(valid(creds))).status).toBe(200);
+    for (const body of [valid(creds), { client_id: creds.clientId, client_secret: "wrong" }]) {
+      for (const headers of [{}, d1Down]) {
+        const res = await from(body, headers);
+        expect((await expectOAuthError(res, 429, "temporarily_unavailable")).error_description).toMatch(/for this client/);
+      }
+    }
+    // The address's bucket emptied by two failing ids: its 429 comes first, for a throttled client too.
+    for (const n of [1, 2]) expect((await from({ client_id: `guess-${ip}-${n}`, client_secret: "x" })).status).toBe(401);
+    const both = await from(valid(creds), d1Down);
+    expect((await expectOAuthError(both, 429, "temporarily_unavailable")).error_description).toMatch(/from this address/);
   });
 });
 

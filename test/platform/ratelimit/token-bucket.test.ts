@@ -1,9 +1,12 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
-import { LocalAllowances, leaseBatchSize, maxLeaseSize } from "../../../src/platform/ratelimit/limiter";
+import fc from "fast-check";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { LocalAllowances, leaseBatchSize, maxLeaseSize, type RateLimitDecision } from "../../../src/platform/ratelimit/limiter";
+import { rateLimitHeaders } from "../../../src/platform/ratelimit/middleware";
 import { apiClientPolicy, tokenEndpointPolicy } from "../../../src/platform/ratelimit/policy";
-import { take } from "../../../src/platform/ratelimit/token-bucket";
-import { advanceBucketClock } from "../../helpers/platform";
+import { type BucketConfig, take } from "../../../src/platform/ratelimit/token-bucket";
+import { namespaceAround } from "../../helpers/faults";
+import { advanceBucketClock, bucketTokens, useBucketClock } from "../../helpers/platform";
 
 describe("token bucket arithmetic", () => {
   const config = { capacity: 10, refillPerMinute: 60 };
@@ -49,10 +52,6 @@ describe("configuration", () => {
 
 describe("per-isolate allowance reconciled with the Durable Object", () => {
   const config = { capacity: 100, refillPerMinute: 0.000001 };
-  const bucketTokens = (key: string) =>
-    runInDurableObject(env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as DurableObjectStub, (_, state) =>
-      Math.round(state.storage.sql.exec<{ tokens: number }>("SELECT tokens FROM bucket").one().tokens),
-    );
 
   it("leases a batch, spends it locally, and returns the unused rest when the lease expires", async () => {
     let now = 1_000_000;
@@ -170,18 +169,141 @@ describe("one pending cleanup alarm per bucket", () => {
   });
 });
 
+/** A fresh key whose Durable Object's clock stands still (nothing refills while the test runs); real time again after. */
+async function standingKey(): Promise<string> {
+  const key = `unit:${crypto.randomUUID()}`;
+  const at = Date.now();
+  await useBucketClock(key, () => at);
+  // A clock left behind real time would make the bucket's cleanup alarm re-arm into the past again and again.
+  onTestFinished(() => useBucketClock(key, () => Date.now()));
+  return key;
+}
+
+/** `n` requests of one isolate at the same time. */
+const concurrently = (allowances: LocalAllowances, key: string, config: BucketConfig, n: number) =>
+  Promise.all(Array.from({ length: n }, () => allowances.consume(env.RATE_LIMITER, key, config)));
+
+const admitted = (decisions: (RateLimitDecision | null)[]) => decisions.filter((d) => d?.allowed).length;
+
 describe("concurrent requests in one isolate", () => {
-  it("keeps the tokens of leases fetched at the same time, so none are lost", async () => {
-    const key = `unit:${crypto.randomUUID()}`;
-    const config = { capacity: 100, refillPerMinute: 0.000001 };
+  // Burst 100 and 10 tokens a second, as the default policy: the first lease is 5 tokens.
+  const config = { capacity: 100, refillPerMinute: 600 };
+
+  it("a full bucket admits every one of up to its burst of concurrent requests, leasing no token beyond them", async () => {
+    for (const n of [30, 50, 100]) {
+      const key = await standingKey();
+      const decisions = await concurrently(new LocalAllowances(), key, config, n);
+      expect(admitted(decisions), `${n} concurrent`).toBe(n);
+      // Each told a different remaining count, as if they had come one after the other.
+      expect(decisions.map((d) => d!.remaining).sort((a, b) => b - a)).toEqual(Array.from({ length: n }, (_, i) => 99 - i));
+      // The first lease request brought 5; the one after it, sized by the requests still waiting, brought the rest.
+      expect(await bucketTokens(key)).toBe(100 - n);
+    }
+  });
+
+  it("N + k concurrent requests on a full bucket of burst N: exactly k refused, each with the bucket's Retry-After", async () => {
+    for (const k of [1, 30]) {
+      const key = await standingKey();
+      const decisions = await concurrently(new LocalAllowances(), key, config, 100 + k);
+      expect(admitted(decisions), `100 + ${k} concurrent`).toBe(100);
+      const refused = decisions.filter((d) => d && !d.allowed);
+      expect(refused).toHaveLength(k);
+      expect(refused.every((d) => d!.remaining === 0 && d!.retryAfterSeconds === 1)).toBe(true);
+      expect(rateLimitHeaders(refused[0]!)["Retry-After"]).toBe("1");
+      expect(await bucketTokens(key)).toBe(0);
+    }
+  });
+
+  it("one lease request at a time: requests finding no token wait for the one in flight, the next is sized by them", async () => {
+    const key = await standingKey();
+    let calls = 0;
+    const counted = namespaceAround(env.RATE_LIMITER, {
+      acquire:
+        (acquire) =>
+        (...request: unknown[]) => {
+          calls++;
+          return acquire(...request);
+        },
+    });
     const allowances = new LocalAllowances();
-    // Two concurrent first requests both lease 5; 8 tokens stay in this isolate and serve the next 8 locally.
-    await Promise.all([allowances.consume(env.RATE_LIMITER, key, config), allowances.consume(env.RATE_LIMITER, key, config)]);
-    for (let i = 0; i < 8; i++) await allowances.consume(env.RATE_LIMITER, key, config);
-    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as DurableObjectStub;
-    const tokens = await runInDurableObject(stub, (_, state) =>
-      Math.round(state.storage.sql.exec<{ tokens: number }>("SELECT tokens FROM bucket").one().tokens),
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => allowances.consume(counted, key, config)));
+    expect(admitted(decisions)).toBe(30);
+    // The first request's lease of 5, then one of 25 for the requests still waiting (it was 30 leases of 5 each).
+    expect(calls).toBe(2);
+    expect(await bucketTokens(key)).toBe(70);
+  });
+});
+
+describe("several isolates against one bucket (separate LocalAllowances, one Durable Object)", () => {
+  it("concurrent bursts from three isolates admit exactly the burst together", async () => {
+    const config = { capacity: 100, refillPerMinute: 600 };
+    const key = await standingKey();
+    const isolates = [new LocalAllowances(), new LocalAllowances(), new LocalAllowances()];
+    const decisions = (await Promise.all(isolates.map((isolate) => concurrently(isolate, key, config, 60)))).flat();
+    expect(admitted(decisions)).toBe(100);
+    expect(await bucketTokens(key)).toBe(0);
+  });
+
+  it("tokens one isolate holds are refused to another until its lease expires and it gives them back", async () => {
+    const config = { capacity: 100, refillPerMinute: 0.000001 };
+    const key = await standingKey();
+    let now = Date.now();
+    const a = new LocalAllowances(() => now);
+    const b = new LocalAllowances(() => now);
+    expect((await a.consume(env.RATE_LIMITER, key, config))?.allowed).toBe(true); // a lease of 5: a holds 4
+    // b is refused while 4 tokens sit in a: under-admission, at most (isolates - 1) x (largest lease - 1) = 9 here.
+    expect(admitted(await concurrently(b, key, config, 100))).toBe(95);
+    now += 6_000; // a's lease expires; its next request gives the 4 back and takes one of them
+    expect((await a.consume(env.RATE_LIMITER, key, config))?.allowed).toBe(true);
+    expect(admitted(await concurrently(b, key, config, 10))).toBe(0); // a's new lease holds the other 3
+    expect(admitted(await concurrently(a, key, config, 10))).toBe(3);
+    expect(await bucketTokens(key)).toBe(0);
+  });
+
+  it("never admit more than the stated bound, in total and in any window, as time passes (property)", async () => {
+    // Burst 100 and one token a second; leases of 5 growing to 10 (the largest lease, L).
+    const config = { capacity: 100, refillPerMinute: 60 };
+    const held = 3 * (maxLeaseSize(config) - 1); // I x (L - 1): what three isolates can hold unspent
+    const perMs = config.refillPerMinute / 60_000;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            advanceMs: fc.integer({ min: 0, max: 4_000 }),
+            requests: fc.tuple(fc.nat({ max: 30 }), fc.nat({ max: 30 }), fc.nat({ max: 30 })),
+          }),
+          { minLength: 3, maxLength: 20 },
+        ),
+        async (rounds) => {
+          const key = `unit:${crypto.randomUUID()}`;
+          // One clock for the Durable Object and the three isolates, ahead of real time by what the rounds advanced.
+          let offset = 0;
+          const clock = () => Date.now() + offset;
+          await useBucketClock(key, clock);
+          const isolates = [new LocalAllowances(clock), new LocalAllowances(clock), new LocalAllowances(clock)];
+          const start = clock();
+          const seen: { from: number; to: number; admitted: number }[] = [];
+          for (const round of rounds) {
+            offset += round.advanceMs;
+            const from = clock();
+            const decisions = (
+              await Promise.all(isolates.map((isolate, i) => concurrently(isolate, key, config, round.requests[i]!)))
+            ).flat();
+            seen.push({ from, to: clock(), admitted: admitted(decisions) });
+          }
+          let total = 0;
+          for (const [i, round] of seen.entries()) {
+            total += round.admitted;
+            expect(total, "in total").toBeLessThanOrEqual(config.capacity + perMs * (round.to - start));
+            let inWindow = 0;
+            for (const later of seen.slice(i)) {
+              inWindow += later.admitted;
+              expect(inWindow, "in a window").toBeLessThanOrEqual(config.capacity + perMs * (later.to - round.from) + held);
+            }
+          }
+        },
+      ),
+      { numRuns: 10 },
     );
-    expect(tokens).toBe(90);
   });
 });
