@@ -31,8 +31,12 @@ afterAll(async () => browser?.close());
 async function documentedOperations(): Promise<string[]> {
   const res = await fetch(`${baseUrl}/customer/api/openapi.json`);
   expect(res.status).toBe(200);
-  const document = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
-  return Object.entries(document.paths).flatMap(([path, item]) =>
+  const document = (await res.json()) as {
+    paths: Record<string, Record<string, unknown>>;
+    webhooks?: Record<string, Record<string, unknown>>;
+  };
+  // Operations, then the webhooks (one per event type), which Swagger UI renders as operations named by the webhook.
+  return [...Object.entries(document.paths), ...Object.entries(document.webhooks ?? {})].flatMap(([path, item]) =>
     Object.keys(item)
       .filter((m) => HTTP_METHODS.includes(m))
       .map((m) => `${m.toUpperCase()} ${path}`),

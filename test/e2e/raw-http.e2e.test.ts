@@ -139,7 +139,7 @@ describe("requests without a body where the document declares none (or an option
         },
       });
       const { orderNumber } = order.data;
-      const read = await api(`/customer/api/orders/${orderNumber}`, { token: buyer });
+      const read = await api(`/customer/api/orders/${orderNumber}?include=lineItems`, { token: buyer });
       return { orderNumber, lineId: read.data.lineItems[0].lineId };
     }
     throw new Error("no demo product has an option of the demo vendor without custom fields");
