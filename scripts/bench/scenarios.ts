@@ -87,7 +87,7 @@ const detailRequest = (ctx: BenchContext, id: string) =>
   });
 
 export function orderRequest(
-  ctx: BenchContext,
+  ctx: Pick<BenchContext, "token">,
   line: { priceOptionId: string; productId: string; price: number },
   key: string,
 ): LoadRequest {

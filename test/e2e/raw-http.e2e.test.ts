@@ -1,6 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { send } from "../../scripts/bench/client";
+import { orderRequest } from "../../scripts/bench/scenarios";
 
 /**
  * Requests that fetch() cannot make (so the workerd tests cannot either) written byte by byte to a raw socket of
@@ -117,27 +119,18 @@ describe("requests without a body where the document declares none (or an option
   });
   afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-  /** A new order of one line of the demo vendor, as jsmith for facility 1001. */
+  /** A new order of one line of the demo vendor (the bench's order, as jsmith for facility 1001). */
   async function orderOfDemoVendor(): Promise<{ orderNumber: string; lineId: number }> {
     for (let n = 1; n <= 60; n++) {
       const productId = `MP-${String(n).padStart(7, "0")}`;
       const detail = await api(`/customer/api/catalog/detail`, { token: buyer, json: { productId, requesterId: 50001, facilityId: 1001 } });
       const option = detail.data.options.find((o: any) => o.customFields.length === 0 && o.vendorName === "OEM Authorized Distribution");
       if (!option) continue;
-      const order = await api("/customer/api/orders", {
-        token: buyer,
-        headers: { "Idempotency-Key": crypto.randomUUID() },
-        json: {
-          requesterId: 50001,
-          userId: 1,
-          facilityId: 1001,
-          shippingAddressId: 11,
-          billingAddressId: 13,
-          shippingMethod: "GROUND",
-          poNumber: "PO-RAW",
-          quoteItems: [{ priceOptionId: option.priceOptionId, productId, quantity: 1, price: option.price }],
-        },
-      });
+      const order = await send<{ data: { orderNumber: string } }>(
+        baseUrl.origin,
+        orderRequest({ token: buyer }, { priceOptionId: option.priceOptionId, productId, price: option.price }, crypto.randomUUID()),
+        201,
+      );
       const { orderNumber } = order.data;
       const read = await api(`/customer/api/orders/${orderNumber}?include=lineItems`, { token: buyer });
       return { orderNumber, lineId: read.data.lineItems[0].lineId };
