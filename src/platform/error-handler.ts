@@ -57,7 +57,8 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     status: 500,
     slug: "internal",
     title: "Internal Server Error",
-    detail: "An unexpected error occurred. Quote the correlationId (also sent as the X-Correlation-Id response header) when contacting support.",
+    detail:
+      "An unexpected error occurred. Quote the correlationId (also sent as the X-Correlation-Id response header) when contacting support.",
   });
 }
 
