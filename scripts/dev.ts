@@ -8,7 +8,7 @@ import { DEMO_VENDOR_ID } from "../src/vendors/routes";
 import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 
-/** `npm start`: signing key, migrations, demo data, demo clients (buyer and vendor), then `wrangler dev` on port 8787. */
+/** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator), then `wrangler dev` on port 8787. */
 const DEMO_FILE = ".medparts-demo.json";
 const PORT = process.env.PORT ?? "8787";
 
@@ -17,8 +17,8 @@ interface DemoClient {
   clientSecret: string;
 }
 
-/** The buyer's demo client (top level, as before) and the demo vendor's client (`vendor`). */
-type DemoClients = DemoClient & { vendor?: DemoClient };
+/** The buyer's demo client (top level, as before), the demo vendor's client (`vendor`) and the operator's (`operator`). */
+type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient };
 
 /** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
 function demoClientCredentials(): Required<DemoClients> {
@@ -27,14 +27,15 @@ function demoClientCredentials(): Required<DemoClients> {
     clientId: saved?.clientId ?? "demo-stmarys",
     clientSecret: saved?.clientSecret ?? randomToken(24),
     vendor: saved?.vendor ?? { clientId: "demo-oem-vendor", clientSecret: randomToken(24) },
+    operator: saved?.operator ?? { clientId: "demo-operator", clientSecret: randomToken(24) },
   };
-  if (!saved?.vendor) writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  if (!saved?.vendor || !saved.operator) writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
 }
 
 await ensureLocalSigningKey();
 await seedLocal(DEFAULT_PRODUCT_COUNT);
-const { vendor, ...demo } = demoClientCredentials();
+const { vendor, operator, ...demo } = demoClientCredentials();
 await withLocalBindings(async (env) => {
   await createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo });
   await createApiClient(database(env.DB), {
@@ -42,6 +43,7 @@ await withLocalBindings(async (env) => {
     name: "Demo vendor client (OEM Authorized Distribution)",
     ...vendor,
   });
+  await createApiClient(database(env.DB), { operator: true, name: "Demo operator client (the marketplace)", ...operator });
 });
 
 const base = `http://localhost:${PORT}`;
@@ -55,6 +57,9 @@ Medparts is starting on ${base}
   Demo vendor client (vendor ${DEMO_VENDOR_ID}, OEM Authorized Distribution; the vendor API at ${base}/vendor/api):
     client_id:     ${vendor.clientId}
     client_secret: ${vendor.clientSecret}
+  Demo operator client (the marketplace itself; token audience medparts-admin-api, scope catalog:import):
+    client_id:     ${operator.clientId}
+    client_secret: ${operator.clientSecret}
 `);
 
 // Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).

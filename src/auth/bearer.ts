@@ -2,10 +2,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import { type AppEnv, appConfig } from "../env";
 import { ProblemError } from "../platform/errors";
-import type { Scope, VendorScope } from "../platform/principal";
+import type { OperatorScope, Scope, VendorScope } from "../platform/principal";
 import { limitApiClient } from "../platform/ratelimit/middleware";
 import { clientStatus } from "./client-status";
-import { InvalidTokenError, verifyAccessToken, verifyVendorAccessToken } from "./tokens";
+import { InvalidTokenError, verifyAccessToken, verifyOperatorAccessToken, verifyVendorAccessToken } from "./tokens";
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
 const MAX_TOKEN_LENGTH = 4096;
@@ -54,10 +54,13 @@ export const requireBearer = bearerFor(verifyAccessToken, (c, principal) => c.se
 /** Requires a vendor API access token from an enabled vendor client; sets the `vendorPrincipal` for the request. */
 export const requireVendorBearer = bearerFor(verifyVendorAccessToken, (c, principal) => c.set("vendorPrincipal", principal));
 
+/** Requires an operator API access token from an enabled operator client; sets the `operatorPrincipal`. */
+export const requireOperatorBearer = bearerFor(verifyOperatorAccessToken, (c, principal) => c.set("operatorPrincipal", principal));
+
 /** 403 unless the token carries the scope. */
-export function requireScope(scope: Scope | VendorScope): MiddlewareHandler<AppEnv> {
+export function requireScope(scope: Scope | VendorScope | OperatorScope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = c.get("principal") ?? c.get("vendorPrincipal");
+    const principal = c.get("principal") ?? c.get("vendorPrincipal") ?? c.get("operatorPrincipal");
     if (!principal?.scopes.has(scope)) {
       throw new ProblemError(403, "insufficient-scope", "Forbidden", `This operation needs the ${scope} scope.`, {
         headers: { "WWW-Authenticate": `Bearer realm="medparts", error="insufficient_scope", scope="${scope}"` },
@@ -78,4 +81,9 @@ export function scopedAccess(scope: Scope, ...after: MiddlewareHandler<AppEnv>[]
 /** The same for a vendor API route: a vendor token (security scheme vendorOAuth2) with the vendor scope. */
 export function vendorScopedAccess(scope: VendorScope, ...after: MiddlewareHandler<AppEnv>[]) {
   return { security: [{ vendorOAuth2: [scope] }], middleware: [requireVendorBearer, requireScope(scope), ...after] };
+}
+
+/** The same for an operator API route (`/admin/api`): an operator token (security scheme operatorOAuth2) with the scope. */
+export function operatorScopedAccess(scope: OperatorScope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: [{ operatorOAuth2: [scope] }], middleware: [requireOperatorBearer, requireScope(scope), ...after] };
 }

@@ -1,23 +1,33 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiClients } from "../db/schema";
-import { SCOPES, VENDOR_SCOPES } from "../platform/principal";
+import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../platform/principal";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 
-/** Whose client it is: a buyer tenant's (customer API) or a vendor's (vendor API), never both. */
-export type ClientOwner = { tenantId: number; vendorId?: undefined } | { vendorId: number; tenantId?: undefined };
+/** Whose client it is: a buyer tenant's (customer API), a vendor's (vendor API) or the operator's (/admin/api); one only. */
+export type ClientOwner =
+  | { tenantId: number; vendorId?: undefined; operator?: undefined }
+  | { vendorId: number; tenantId?: undefined; operator?: undefined }
+  | { operator: true; tenantId?: undefined; vendorId?: undefined };
+
+/** The client's kind, from its owner. */
+export const clientKind = (owner: ClientOwner) => (owner.operator ? "operator" : owner.vendorId !== undefined ? "vendor" : "tenant");
 
 export type AuthenticatedClient = ClientOwner & {
   clientId: string;
   scopes: string[];
 };
 
-function ownerOf(row: { tenantId: number | null; vendorId: number | null }): ClientOwner | null {
+function ownerOf(row: { tenantId: number | null; vendorId: number | null; operator: boolean }): ClientOwner | null {
   if (row.tenantId !== null) return { tenantId: row.tenantId };
   if (row.vendorId !== null) return { vendorId: row.vendorId };
+  if (row.operator) return { operator: true };
   return null;
 }
+
+const DEFAULT_SCOPES = { tenant: SCOPES, vendor: VENDOR_SCOPES, operator: OPERATOR_SCOPES } as const;
+const CLIENT_ID_PREFIX = { tenant: "mpc", vendor: "mpv", operator: "mpo" } as const;
 
 export type StoredClient = typeof apiClients.$inferSelect;
 
@@ -43,7 +53,7 @@ export async function isClientEnabled(db: Database, clientId: string): Promise<b
 
 export type NewClient = ClientOwner & {
   name: string;
-  /** Default: every scope of the owner's API (SCOPES for a tenant, VENDOR_SCOPES for a vendor). */
+  /** Default: every scope of the owner's API (SCOPES for a tenant, VENDOR_SCOPES for a vendor, OPERATOR_SCOPES for the operator). */
   scopes?: readonly string[];
   /** Fixed id and secret, for the local demo clients only; otherwise both are random. */
   clientId?: string;
@@ -52,16 +62,16 @@ export type NewClient = ClientOwner & {
 
 /** Creates (or, for a fixed id, replaces) an API client. The secret is returned once and stored only as a hash. */
 export async function createApiClient(db: Database, input: NewClient): Promise<{ clientId: string; clientSecret: string }> {
-  const forVendor = input.vendorId !== undefined;
-  const clientId = input.clientId ?? `${forVendor ? "mpv" : "mpc"}_${randomToken(12)}`;
+  const kind = clientKind(input);
+  const clientId = input.clientId ?? `${CLIENT_ID_PREFIX[kind]}_${randomToken(12)}`;
   const clientSecret = input.clientSecret ?? randomToken(32);
-  const owner = { tenantId: input.tenantId ?? null, vendorId: input.vendorId ?? null };
+  const owner = { tenantId: input.tenantId ?? null, vendorId: input.vendorId ?? null, operator: input.operator === true };
   const row = {
     clientId,
     secretHash: await hashSecret(clientSecret),
     ...owner,
     name: input.name,
-    scopes: (input.scopes ?? (forVendor ? VENDOR_SCOPES : SCOPES)).join(" "),
+    scopes: (input.scopes ?? DEFAULT_SCOPES[kind]).join(" "),
     enabled: true,
     createdAt: new Date().toISOString(),
   };

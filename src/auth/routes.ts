@@ -3,13 +3,16 @@ import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import type { AppEnv, Bindings } from "../env";
 import { basicCredentials } from "../platform/basic-credentials";
-import { SCOPES, VENDOR_SCOPES } from "../platform/principal";
+import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../platform/principal";
 import { limitTokenRequest } from "../platform/ratelimit/middleware";
 import { createRouter } from "../platform/router";
 import { sideBySide } from "../platform/side-by-side";
 import { authenticateClient, findClient } from "./clients";
 import { keyring } from "./keys";
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "./tokens";
+
+/** Every scope a client of any kind can hold (discovery's `scopes_supported`). */
+const ALL_SCOPES = [...SCOPES, ...VENDOR_SCOPES, ...OPERATOR_SCOPES];
 
 type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
 
@@ -138,11 +141,12 @@ const AuthorizationServerMetadataSchema = z
       .max(0)
       .openapi({ description: "None: there is no authorization endpoint (RFC 8414 requires the member)" }),
     token_endpoint_auth_methods_supported: z.array(z.enum(["client_secret_post", "client_secret_basic"])),
-    scopes_supported: z.array(z.enum([...SCOPES, ...VENDOR_SCOPES])),
+    scopes_supported: z.array(z.enum(ALL_SCOPES)),
     access_token_audiences: z
       .object({
         customer_api: z.string().openapi({ description: "`aud` of a buyer (tenant) client's tokens; /customer/api accepts only it" }),
         vendor_api: z.string().openapi({ description: "`aud` of a vendor client's tokens; /vendor/api accepts only it" }),
+        operator_api: z.string().openapi({ description: "`aud` of an operator client's tokens; /admin/api accepts only it" }),
       })
       .openapi({
         description: "Not a standard member: the `aud` of access tokens, decided by the client's kind (a request cannot ask for one)",
@@ -159,12 +163,16 @@ const AuthorizationServerMetadataSchema = z
       grant_types_supported: ["client_credentials"],
       response_types_supported: [],
       token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
-      scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
-      access_token_audiences: { customer_api: "medparts-customer-api", vendor_api: "medparts-vendor-api" },
+      scopes_supported: ALL_SCOPES,
+      access_token_audiences: {
+        customer_api: "medparts-customer-api",
+        vendor_api: "medparts-vendor-api",
+        operator_api: "medparts-admin-api",
+      },
     },
   });
 
-type MetadataEnv = Pick<Bindings, "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE">;
+type MetadataEnv = Pick<Bindings, "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE" | "OPERATOR_AUDIENCE">;
 
 /** RFC 8414 authorization server metadata, also served as the discovery document. */
 function authorizationServerMetadata(env: MetadataEnv): z.infer<typeof AuthorizationServerMetadataSchema> {
@@ -175,8 +183,8 @@ function authorizationServerMetadata(env: MetadataEnv): z.infer<typeof Authoriza
     grant_types_supported: ["client_credentials"],
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
-    scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
-    access_token_audiences: { customer_api: env.AUDIENCE, vendor_api: env.VENDOR_AUDIENCE },
+    scopes_supported: ALL_SCOPES,
+    access_token_audiences: { customer_api: env.AUDIENCE, vendor_api: env.VENDOR_AUDIENCE, operator_api: env.OPERATOR_AUDIENCE },
   };
 }
 

@@ -1,6 +1,6 @@
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Bindings } from "../env";
-import type { Principal, VendorPrincipal } from "../platform/principal";
+import type { OperatorPrincipal, Principal, VendorPrincipal } from "../platform/principal";
 import { Remembered } from "../platform/remembered";
 import type { AuthenticatedClient } from "./clients";
 import { keyring } from "./keys";
@@ -8,26 +8,35 @@ import { keyring } from "./keys";
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const TOKEN_TYPE = "at+jwt"; // RFC 9068 access token
 
-type TokenEnv = Pick<Bindings, "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE" | "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS">;
+type TokenEnv = Pick<
+  Bindings,
+  "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE" | "OPERATOR_AUDIENCE" | "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS"
+>;
 
 /**
  * A buyer tenant's token carries `tid` and the customer API audience; a vendor's carries `vid` and the vendor API
- * audience. Each API verifies its own audience and claim, so neither token opens the other API.
+ * audience; the operator's carries `opr` (1) and the operator API audience. Each API verifies its own audience and
+ * claim, so no token opens another API.
  */
 interface AccessTokenClaims extends JWTPayload {
   tid?: number;
   vid?: number;
+  opr?: number;
   scope: string;
   client_id: string;
 }
 
 export async function issueAccessToken(env: TokenEnv, client: AuthenticatedClient): Promise<string> {
   const keys = await keyring(env);
-  const owner = client.vendorId !== undefined ? { vid: client.vendorId } : { tid: client.tenantId };
+  const { owner, audience } = client.operator
+    ? { owner: { opr: 1 }, audience: env.OPERATOR_AUDIENCE }
+    : client.vendorId !== undefined
+      ? { owner: { vid: client.vendorId }, audience: env.VENDOR_AUDIENCE }
+      : { owner: { tid: client.tenantId }, audience: env.AUDIENCE };
   return new SignJWT({ ...owner, scope: client.scopes.join(" "), client_id: client.clientId })
     .setProtectedHeader({ alg: "RS256", kid: keys.kid, typ: TOKEN_TYPE })
     .setIssuer(env.ISSUER)
-    .setAudience(client.vendorId !== undefined ? env.VENDOR_AUDIENCE : env.AUDIENCE)
+    .setAudience(audience)
     .setSubject(client.clientId)
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
@@ -50,12 +59,12 @@ const VERIFIED_TOKEN_TTL_SECONDS = 60;
 const verifiedTokens = new Remembered<VerifiedClaims>(Date.now, 10_000, (claims) => (claims.expiresAt + 30) * 1000);
 
 /** Verifies signature (RS256 only, key chosen by `kid`), issuer, audience, type, lifetime and the owner claim. */
-function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid"): Promise<VerifiedClaims> {
+function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid" | "opr"): Promise<VerifiedClaims> {
   const key = `${env.ISSUER}\n${audience}\n${ownerClaim}\n${token}`;
   return verifiedTokens.get(key, VERIFIED_TOKEN_TTL_SECONDS, () => verifyClaims(env, token, audience, ownerClaim));
 }
 
-async function verifyClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid") {
+async function verifyClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid" | "opr") {
   const keys = await keyring(env);
   try {
     const { payload } = await jwtVerify<AccessTokenClaims>(
@@ -104,4 +113,10 @@ export async function verifyAccessToken(env: TokenEnv, token: string): Promise<P
 export async function verifyVendorAccessToken(env: TokenEnv, token: string): Promise<VendorPrincipal> {
   const { owner, expiresAt: _expiresAt, ...rest } = await verifiedClaims(env, token, env.VENDOR_AUDIENCE, "vid");
   return { ...rest, vendorId: owner };
+}
+
+/** An operator API token (audience OPERATOR_AUDIENCE, claim `opr`). */
+export async function verifyOperatorAccessToken(env: TokenEnv, token: string): Promise<OperatorPrincipal> {
+  const { owner: _owner, expiresAt: _expiresAt, ...rest } = await verifiedClaims(env, token, env.OPERATOR_AUDIENCE, "opr");
+  return rest;
 }

@@ -13,9 +13,10 @@ export const apiClients = sqliteTable("api_clients", {
   id: integer("id").primaryKey(),
   clientId: text("client_id").notNull().unique(),
   secretHash: text("secret_hash").notNull(),
-  /** A buyer tenant's client, or else (vendor_id) a vendor's: exactly one of the two is set. */
+  /** Exactly one owner: a buyer tenant (tenant_id), a vendor (vendor_id), or the operator (operator, /admin/api). */
   tenantId: integer("tenant_id"),
   vendorId: integer("vendor_id"),
+  operator: integer("operator", { mode: "boolean" }).notNull().default(false),
   name: text("name").notNull(),
   scopes: text("scopes").notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),

@@ -14,6 +14,13 @@ export interface VendorPrincipal {
   tokenId: string;
 }
 
+/** The operator's caller (the marketplace itself), from a verified operator access token (`/admin/api`). */
+export interface OperatorPrincipal {
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  tokenId: string;
+}
+
 export const SCOPES = [
   "users:read",
   "catalog:read",
@@ -28,3 +35,7 @@ export type Scope = (typeof SCOPES)[number];
 /** Scopes of vendor clients: read the lines they fulfil, and move them along the lifecycle. */
 export const VENDOR_SCOPES = ["fulfilment:read", "fulfilment:write"] as const;
 export type VendorScope = (typeof VENDOR_SCOPES)[number];
+
+/** Scopes of operator clients (`/admin/api`): load the catalog. */
+export const OPERATOR_SCOPES = ["catalog:import"] as const;
+export type OperatorScope = (typeof OPERATOR_SCOPES)[number];

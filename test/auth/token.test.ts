@@ -3,7 +3,7 @@ import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "
 import { beforeAll, describe, expect, it } from "vitest";
 import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
-import { SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
+import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 import {
   BASE_URL,
   type ClientCredentials,
@@ -11,6 +11,7 @@ import {
   expectOAuthError,
   json,
   newClient,
+  newOperatorClient,
   newVendorClient,
   requestToken,
   TENANT_A,
@@ -279,10 +280,11 @@ describe("discovery", () => {
       grant_types_supported: ["client_credentials"],
       response_types_supported: [],
       token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
-      scopes_supported: [...SCOPES, ...VENDOR_SCOPES],
-      access_token_audiences: { customer_api: env.AUDIENCE, vendor_api: env.VENDOR_AUDIENCE },
+      scopes_supported: [...SCOPES, ...VENDOR_SCOPES, ...OPERATOR_SCOPES],
+      access_token_audiences: { customer_api: env.AUDIENCE, vendor_api: env.VENDOR_AUDIENCE, operator_api: env.OPERATOR_AUDIENCE },
     });
     expect(env.VENDOR_AUDIENCE).toBe("medparts-vendor-api");
+    expect(env.OPERATOR_AUDIENCE).toBe("medparts-admin-api");
   });
 
   it("the audiences it lists are the ones the tokens carry", async () => {
@@ -291,15 +293,17 @@ describe("discovery", () => {
     const vendor = await json(await requestToken(await newVendorClient(4)));
     expect(decodeJwt(buyer.access_token).aud).toBe(audiences.customer_api);
     expect(decodeJwt(vendor.access_token).aud).toBe(audiences.vendor_api);
+    const operator = await json(await requestToken(await newOperatorClient()));
+    expect(decodeJwt(operator.access_token).aud).toBe(audiences.operator_api);
   });
 
-  it("the OpenAPI document names both audiences, in the security schemes and the metadata schema", async () => {
+  it("the OpenAPI document names the audiences: the APIs' in their security schemes, all three in the metadata schema", async () => {
     const document = await servedDocument();
     const schemes = document.components!.securitySchemes as Record<string, { description: string }>;
     expect(schemes.oauth2!.description).toContain(`\`${env.AUDIENCE}\``);
     expect(schemes.vendorOAuth2!.description).toContain(`\`${env.VENDOR_AUDIENCE}\``);
     const metadata = document.components!.schemas!.AuthorizationServerMetadata as any;
-    expect(Object.keys(metadata.properties.access_token_audiences.properties)).toEqual(["customer_api", "vendor_api"]);
+    expect(Object.keys(metadata.properties.access_token_audiences.properties)).toEqual(["customer_api", "vendor_api", "operator_api"]);
     expect(metadata.properties).not.toHaveProperty("id_token_signing_alg_values_supported");
   });
 

@@ -114,6 +114,20 @@ export function newVendorClient(vendorId: number, scopes?: string[]): Promise<Cl
   return createApiClient(database(env.DB), { vendorId, name: `test vendor client ${vendorId}`, scopes });
 }
 
+/** A fresh operator client (the marketplace's own, /admin/api). */
+export function newOperatorClient(scopes?: string[]): Promise<ClientCredentials> {
+  return createApiClient(database(env.DB), { operator: true, name: "test operator client", scopes });
+}
+
+/** An access token really issued to a fresh operator client, cached per test file. */
+export function operatorTokenFor(scopes?: string[]): Promise<string> {
+  return cachedToken(`operator:${scopes?.join(" ") ?? "*"}`, async () => {
+    const res = await requestToken(await newOperatorClient(scopes));
+    if (res.status !== 200) throw new Error(`operator token request failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  });
+}
+
 /** An access token really issued to a fresh client of the vendor, cached per test file. */
 export function vendorTokenFor(vendorId: number, scopes?: string[]): Promise<string> {
   return cachedToken(`vendor ${vendorId}:${scopes?.join(" ") ?? "*"}`, async () => {

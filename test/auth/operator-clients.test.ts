@@ -1,0 +1,61 @@
+import { env } from "cloudflare:test";
+import { decodeJwt } from "jose";
+import { describe, expect, it } from "vitest";
+import { createApiClient, setClientEnabled } from "../../src/auth/clients";
+import { InvalidTokenError, verifyOperatorAccessToken } from "../../src/auth/tokens";
+import { database } from "../../src/db/client";
+import {
+  call,
+  expectProblem,
+  json,
+  newOperatorClient,
+  operatorTokenFor,
+  requestToken,
+  TENANT_A,
+  tokenFor,
+  vendorTokenFor,
+} from "../helpers/api";
+
+describe("operator clients: the marketplace's own, a third kind beside buyers and vendors", () => {
+  it("get a token for the operator audience with the operator's scopes, and no tenant or vendor claim", async () => {
+    const res = await requestToken(await newOperatorClient());
+    expect(res.status).toBe(200);
+    const body = await res.json<{ access_token: string; scope: string }>();
+    expect(body.scope).toBe("catalog:import");
+    const claims = decodeJwt(body.access_token);
+    expect(claims).toMatchObject({ aud: "medparts-admin-api", opr: 1, scope: "catalog:import" });
+    expect(claims.tid).toBeUndefined();
+    expect(claims.vid).toBeUndefined();
+    // A buyer client cannot ask for an operator scope.
+    const buyer = await requestToken(await createApiClient(database(env.DB), { tenantId: TENANT_A, name: "buyer asking too much" }), {
+      scope: "catalog:import",
+    });
+    expect(buyer.status).toBe(400);
+  });
+
+  it("an operator token opens neither the customer nor the vendor API (401), and no other token passes as an operator's", async () => {
+    const operator = await operatorTokenFor();
+    await expectProblem(await call(operator, "/users/lookup?userId=1"), 401);
+    await expectProblem(await call(operator, "/vendor/api/order-lines"), 401);
+    // The operator plane's bearer check (requireOperatorBearer) verifies with this: only an operator token passes.
+    expect((await verifyOperatorAccessToken(env, operator)).scopes).toEqual(new Set(["catalog:import"]));
+    for (const other of [await tokenFor(TENANT_A), await vendorTokenFor(4)]) {
+      await expect(verifyOperatorAccessToken(env, other)).rejects.toBeInstanceOf(InvalidTokenError);
+    }
+  });
+
+  it("a disabled operator client gets no token; discovery names the operator audience and scopes", async () => {
+    const client = await newOperatorClient();
+    await setClientEnabled(database(env.DB), client.clientId, false);
+    expect((await requestToken(client)).status).toBe(401);
+    const discovery = await json(await call(null, "/auth/.well-known/openid-configuration"));
+    expect(discovery.access_token_audiences.operator_api).toBe("medparts-admin-api");
+    expect(discovery.scopes_supported).toContain("catalog:import");
+    // The database refuses a client with two owners (or none).
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO api_clients (client_id, secret_hash, tenant_id, operator, name, scopes, created_at) VALUES ('x', 'h', 1, 1, 'n', '', '2026-01-01')",
+      ).run(),
+    ).rejects.toThrow(/CHECK/);
+  });
+});
