@@ -5,6 +5,12 @@
 
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty FieldErrors to fill by field name: without a prototype, so that a name taken from a request ("toString",
+ * "__proto__") is a field like any other instead of reaching Object.prototype.
+ */
+export const noFieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
+
 /** RFC 7807 problem details (form 2). `slug` becomes the problem `type` URI. */
 export class ProblemError extends Error {
   constructor(

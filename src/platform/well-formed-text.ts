@@ -1,11 +1,14 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { type FieldErrors, ValidationError } from "./errors";
+import { noFieldErrors, ValidationError } from "./errors";
 import { fieldPath } from "./zod-errors";
 
 /** A UTF-16 surrogate without its pair: JSON can carry one (`"\ud800"`), UTF-8 storage cannot, and D1 would alter it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const MESSAGE = "Must be well-formed Unicode text: it contains a lone UTF-16 surrogate.";
+/** No request body defines it, and zod skips it (so closed objects could not refuse it as an unknown field). */
+const PROTOTYPE_KEY = "__proto__";
+const PROTOTYPE_KEY_MESSAGE = "Unknown field.";
 const MAX_REPORTED = 20;
 
 type Trail = { key: PropertyKey; parent: Trail } | null;
@@ -18,8 +21,8 @@ function pathOf(trail: Trail): PropertyKey[] {
 
 /**
  * Refuses (400, validation form) a JSON body any of whose strings or keys is ill-formed Unicode, wherever it is:
- * stored text must come back as it was sent, or searching by the submitted value finds nothing. A body that is not
- * JSON is left to the route's validation, which reports it.
+ * stored text must come back as it was sent, or searching by the submitted value finds nothing. A `__proto__` key,
+ * wherever it is, is refused as an unknown field too. A body that is not JSON is left to the route's validation.
  */
 export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
   let body: unknown;
@@ -28,10 +31,10 @@ export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
   } catch {
     return;
   }
-  const errors: FieldErrors = {};
+  const errors = noFieldErrors();
   let reported = 0;
-  const report = (at: Trail) => {
-    errors[fieldPath(pathOf(at), "body")] = [MESSAGE];
+  const report = (at: Trail, message = MESSAGE) => {
+    errors[fieldPath(pathOf(at), "body")] = [message];
     reported++;
   };
   // Iterative, with the path kept as a trail of parents: bodies may nest hundreds of thousands deep.
@@ -48,9 +51,10 @@ export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
       for (const [key, item] of Object.entries(value)) {
         const at = { key, parent: trail };
         if (LONE_SURROGATE.test(key)) report(at);
+        else if (key === PROTOTYPE_KEY) report(at, PROTOTYPE_KEY_MESSAGE);
         pending.push([item, at]);
       }
     }
   }
-  if (reported > 0) throw new ValidationError(errors, "The request body has text that is not well-formed Unicode.");
+  if (reported > 0) throw new ValidationError(errors, "The request body has a field name or text it cannot have.");
 }

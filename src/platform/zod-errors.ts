@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { closestName } from "./closest-name";
-import type { FieldErrors } from "./errors";
+import { type FieldErrors, noFieldErrors } from "./errors";
 
 /** `["quoteItems", 1, "quantity"]` -> `quoteItems[1].quantity`. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>, root: string): string {
@@ -20,7 +20,7 @@ export function unknownFieldMessage(name: string, fields: readonly string[]): st
 
 /** Groups zod issues by camelCase field path, the 400 validation form of spec 7.2. */
 export function fieldErrorsFromZod(error: z.ZodError, root = "body"): FieldErrors {
-  const errors: FieldErrors = {};
+  const errors = noFieldErrors();
   for (const issue of error.issues) {
     const key = fieldPath(issue.path, root);
     errors[key] = [...(errors[key] ?? []), issue.message];

@@ -27,13 +27,13 @@ const MAX_ERROR_LENGTH = 200;
 /** Seconds before attempt `attempt + 1`: 30 s doubling, at most 12 hours (about 3.2 days over 16 attempts). */
 export const backoffSeconds = (attempt: number) => Math.min(30 * 2 ** Math.max(0, attempt - 1), 12 * 3600);
 
+/** What the consumer needs of the bindings. */
+export type DeliveryEnv = Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
+
 /**
  * When an owed delivery whose next step is expected at `next` counts as lost, and the sweep sends it again
  * (WEBHOOK_RESEND_AFTER_SECONDS later; src/webhooks/dispatch.ts).
  */
-/** What the consumer needs of the bindings. */
-export type DeliveryEnv = Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
-
 export const lostAfter = (env: ConfigVars, next: Date) =>
   new Date(next.getTime() + appConfig(env).WEBHOOK_RESEND_AFTER_SECONDS * 1000).toISOString();
 

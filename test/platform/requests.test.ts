@@ -153,6 +153,23 @@ describe("empty and non-UTF-8 bodies", () => {
   });
 });
 
+describe("field names that Object.prototype has", () => {
+  it("toString, constructor, __proto__ and hasOwnProperty are unknown fields like any other: a 400 naming them, never a 500", async () => {
+    const everyScope = await tokenFor(TENANT_A);
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) {
+      for (const path of ["/catalog/search", "/users/search", "/catalog/detail"]) {
+        const res = await SELF.fetch(API + path, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${everyScope}`, "Content-Type": "application/json" },
+          body: `{"${name}":0}`,
+        });
+        const problem = await expectProblem(res, 400);
+        expect(Object.keys(problem.errors), `${path} ${name}`).toContain(name);
+      }
+    }
+  });
+});
+
 describe("405 with Allow", () => {
   it.each([
     ["POST", "/customer/api/users/lookup?userId=1", "GET, HEAD"],
