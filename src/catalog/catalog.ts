@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { manufacturers, products } from "../db/catalog-schema";
+import { eq, sql } from "drizzle-orm";
+import { deviceIdentifiers, manufacturers, products } from "../db/catalog-schema";
 import type { Database } from "../db/client";
 import { notFound } from "../platform/errors";
 import { paginationOf } from "../platform/pagination";
@@ -63,20 +63,34 @@ export async function searchCatalog(d1: D1Database, filters: CatalogFilters, pag
   };
 }
 
-/** Catalog detail product, spec 2.5; 404 when the product does not exist. */
+/** A device identifier of a product, as detail shows it (catalog-migrations/0004). */
+export interface DeviceIdentifier {
+  agency: "GS1" | "HIBCC" | "ICCBBA";
+  deviceId: string;
+  /** A package level: the identifier of what it contains, and how many. Both null for the unit level. */
+  containsDeviceId: string | null;
+  quantity: number | null;
+}
+
+/**
+ * Catalog detail product, spec 2.5, with its status and device identifiers (unit level first), in one statement;
+ * 404 when the product does not exist.
+ */
 export async function findCatalogProduct(db: Database, productId: string) {
-  const product = await db
+  const row = await db
     .select({
       id: products.id,
       partNumber: products.partNumber,
       title: products.title,
       description: products.description,
       manufacturer: manufacturers.name,
+      status: products.status,
+      deviceIdentifiers: sql<string>`(select json_group_array(json_object('agency', ${deviceIdentifiers.agency}, 'deviceId', ${deviceIdentifiers.deviceId}, 'containsDeviceId', ${deviceIdentifiers.containsDeviceId}, 'quantity', ${deviceIdentifiers.quantity})) from (select * from ${deviceIdentifiers} where ${deviceIdentifiers.productId} = ${products.id} order by ${deviceIdentifiers.quantity} is not null, ${deviceIdentifiers.quantity}, ${deviceIdentifiers.deviceId}) as ${deviceIdentifiers})`,
     })
     .from(products)
     .innerJoin(manufacturers, eq(manufacturers.id, products.manufacturerId))
     .where(eq(products.id, productId))
     .get();
-  if (!product) throw notFound(`No product has id ${JSON.stringify(productId)}.`);
-  return product;
+  if (!row) throw notFound(`No product has id ${JSON.stringify(productId)}.`);
+  return { ...row, deviceIdentifiers: JSON.parse(row.deviceIdentifiers) as DeviceIdentifier[] };
 }

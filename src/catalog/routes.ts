@@ -151,7 +151,31 @@ const PriceOptionSchema = z
 
 export const CatalogDetailSchema = z.object({
   product: z
-    .object({ id: z.string(), partNumber: z.string(), title: z.string(), description: z.string(), manufacturer: z.string() })
+    .object({
+      id: z.string(),
+      partNumber: z.string(),
+      title: z.string(),
+      description: z.string(),
+      manufacturer: z.string(),
+      status: z.enum(["active", "discontinued", "withdrawn"]).openapi({
+        description: "active; discontinued (no longer made, quoted while vendors offer it); withdrawn (never quoted: no options)",
+      }),
+      deviceIdentifiers: z
+        .array(
+          z
+            .object({
+              agency: z.enum(["GS1", "HIBCC", "ICCBBA"]).openapi({ description: "The UDI issuing agency" }),
+              deviceId: z.string().openapi({ description: "The device identifier; a GS1 GTIN as GTIN-14", example: "00614100000022" }),
+              containsDeviceId: z
+                .string()
+                .nullable()
+                .openapi({ description: "A package level (e.g. a case): the device identifier it contains; null for the unit" }),
+              quantity: z.number().int().min(1).nullable().openapi({ description: "How many of `containsDeviceId` the package holds" }),
+            })
+            .openapi("DeviceIdentifier"),
+        )
+        .openapi({ description: "UDI device identifiers of the product, unit level first (empty when none is known)" }),
+    })
     .openapi("CatalogProduct"),
   options: z.array(PriceOptionSchema),
 });
@@ -275,12 +299,11 @@ export const catalogRoutes = createRouter()
       findCatalogProduct(database(c.env.CATALOG), productId),
       loadVendorOffers(db, productId),
     ]);
-    const quotes = await issueQuotes(
-      c.env,
-      { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
-      product.id,
-      offers,
-    );
+    // A withdrawn product is never quoted (catalog-migrations/0004): its detail shows it without options.
+    const quotes =
+      product.status === "withdrawn"
+        ? []
+        : await issueQuotes(c.env, { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId }, product.id, offers);
     const options = quotes.map((quote) => ({
       priceOptionId: quote.priceOptionId,
       price: centsToDecimal(quote.priceCents),

@@ -18,6 +18,10 @@ export const products = sqliteTable(
     description: text("description").notNull(),
     manufacturerId: integer("manufacturer_id").notNull(),
     categories: text("categories", { mode: "json" }).$type<string[]>().notNull(),
+    /** active, discontinued or withdrawn (catalog-migrations/0004): a withdrawn product is not quoted. */
+    status: text("status", { enum: ["active", "discontinued", "withdrawn"] })
+      .notNull()
+      .default("active"),
   },
   // Sort-order indexes of migrations/0003; the full-text index products_fts (FTS5, kept in sync by
   // triggers) is queried with bound SQL in src/catalog/search-sql.ts, drizzle has no FTS5 support.
@@ -51,3 +55,16 @@ export const catalogVersion = sqliteTable("catalog_version", {
   id: integer("id").primaryKey(),
   version: text("version").notNull(),
 });
+
+/** The device identifiers of a product (catalog-migrations/0004): GS1 GTIN-14, HIBCC or ICCBBA, unit or package level. */
+export const deviceIdentifiers = sqliteTable(
+  "device_identifiers",
+  {
+    agency: text("agency", { enum: ["GS1", "HIBCC", "ICCBBA"] }).notNull(),
+    deviceId: text("device_id").notNull(),
+    productId: text("product_id").notNull(),
+    containsDeviceId: text("contains_device_id"),
+    quantity: integer("quantity"),
+  },
+  (t) => [primaryKey({ columns: [t.agency, t.deviceId] }), index("device_identifiers_product").on(t.productId)],
+);

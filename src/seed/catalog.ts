@@ -1,3 +1,4 @@
+import { gtin14Of } from "../catalog/gtin";
 import { normalizePartNumber } from "../catalog/part-numbers";
 import type { CustomFieldDefinition } from "../db/schema";
 
@@ -245,4 +246,39 @@ export function generateOffers(index: number): OfferRow[] {
     });
   }
   return offers;
+}
+
+/** A device identifier of a demo product (catalog-migrations/0004). */
+export interface DeviceIdentifierRow {
+  agency: "GS1";
+  deviceId: string;
+  productId: string;
+  containsDeviceId: string | null;
+  quantity: number | null;
+}
+
+/** Every tenth demo product is also sold by the case: a case DI of this many units. */
+export const DEMO_CASE_QUANTITY = 10;
+
+/**
+ * The GS1 device identifiers of demo product `index`: a unit GTIN-14 (indicator 0, an invented company prefix 06141,
+ * the index as item reference; valid check digit), and for every tenth product a case of DEMO_CASE_QUANTITY units
+ * (indicator 1).
+ */
+export function generateDeviceIdentifiers(index: number): DeviceIdentifierRow[] {
+  const itemReference = `06141${String(index).padStart(7, "0")}`;
+  const unit = gtin14Of(`0${itemReference}`);
+  const rows: DeviceIdentifierRow[] = [
+    { agency: "GS1", deviceId: unit, productId: productId(index), containsDeviceId: null, quantity: null },
+  ];
+  if (index % 10 === 0) {
+    rows.push({
+      agency: "GS1",
+      deviceId: gtin14Of(`1${itemReference}`),
+      productId: productId(index),
+      containsDeviceId: unit,
+      quantity: DEMO_CASE_QUANTITY,
+    });
+  }
+  return rows;
 }

@@ -1,5 +1,5 @@
 import { bulkInsertStatement, type SeedDatabase } from "../db/bulk-insert";
-import { generateOffers, generateProduct, MANUFACTURERS, type ProductRow, VENDORS } from "./catalog";
+import { generateDeviceIdentifiers, generateOffers, generateProduct, MANUFACTURERS, type ProductRow, VENDORS } from "./catalog";
 import { demoOrders, orderStatements } from "./orders";
 import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
 
@@ -9,6 +9,8 @@ const SEEDED_AT = "2026-01-01T00:00:00.000Z";
 
 export interface SeedOptions {
   products?: number;
+  /** Device identifiers of the products (catalog-migrations/0004); off for a catalog schema from before them. */
+  deviceIdentifiers?: boolean;
   onProgress?: (inserted: number, total: number) => void;
 }
 
@@ -37,7 +39,8 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
     const end = Math.min(total, start + PRODUCTS_PER_BATCH);
     const products = Array.from({ length: end - start }, (_, i) => generateProduct(start + i));
     // One after the other: Miniflare's proxy to local D1 (scripts) does not take concurrent batches reliably.
-    await catalog.batch([productsStatement(catalog, products)]);
+    const identifiers = options.deviceIdentifiers === false ? [] : [deviceIdentifiersStatement(catalog, start, end)];
+    await catalog.batch([productsStatement(catalog, products), ...identifiers]);
     await db.batch([offerStatement(db, start, end)]);
     options.onProgress?.(end, total);
   }
@@ -117,6 +120,17 @@ export function productsStatement<S>(d1: SeedDatabase<S>, products: readonly Pro
       p.manufacturerId,
       JSON.stringify(p.categories),
     ]),
+  );
+}
+
+function deviceIdentifiersStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {
+  const rows = [];
+  for (let i = start; i < end; i++) rows.push(...generateDeviceIdentifiers(i));
+  return bulkInsertStatement(
+    d1,
+    "device_identifiers",
+    ["agency", "device_id", "product_id", "contains_device_id", "quantity"],
+    rows.map((r) => [r.agency, r.deviceId, r.productId, r.containsDeviceId, r.quantity]),
   );
 }
 

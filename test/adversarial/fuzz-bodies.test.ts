@@ -419,7 +419,8 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
           const unknown = fc.record({
             at: fc.constantFrom(...objectPaths(target.base())),
             name: fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,15}$/).filter((name) => !declared.has(name) && !/stack|proto/i.test(name)),
-            value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }),
+            // A __proto__ key inside the value would be refused on its own (test/platform/requests.test.ts), not as `name`.
+            value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }).filter((value) => !JSON.stringify(value).includes('"__proto__"')),
           });
           await expectNoWrites(() =>
             fc.assert(

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { isGtin } from "../../src/catalog/gtin";
+import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/seed/catalog";
 import { call, expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { detailRaw, JSMITH } from "../helpers/catalog";
 
@@ -33,6 +35,13 @@ describe("POST /catalog/detail", () => {
       title: "Siemens Healthineers Monitor Mounting Bracket",
       description: expect.stringContaining("OEM part SH-115-838 A"),
       manufacturer: "Siemens Healthineers",
+      status: "active",
+      deviceIdentifiers: generateDeviceIdentifiers(2).map(({ agency, deviceId, containsDeviceId, quantity }) => ({
+        agency,
+        deviceId,
+        containsDeviceId,
+        quantity,
+      })),
     });
     const offers = await offersOf("MP-0000003");
     expect(offers.length).toBeGreaterThanOrEqual(2);
@@ -44,6 +53,34 @@ describe("POST /catalog/detail", () => {
       expect(option.priceOptionId).toMatch(/^po_[A-Za-z0-9_-]{32}$/);
     }
     expect(new Set(body.data.options.map((o: any) => o.vendorName)).size).toBe(offers.length);
+  });
+
+  it("shows the product's device identifiers: a GTIN-14 unit, and a case holding N units of it", async () => {
+    const { product } = (await detail("MP-0000001")).data;
+    expect(product.deviceIdentifiers).toHaveLength(2);
+    const [unit, box] = product.deviceIdentifiers;
+    expect(unit).toMatchObject({ agency: "GS1", containsDeviceId: null, quantity: null });
+    expect(box).toMatchObject({ agency: "GS1", containsDeviceId: unit.deviceId, quantity: DEMO_CASE_QUANTITY });
+    for (const { deviceId } of product.deviceIdentifiers) {
+      expect(deviceId).toMatch(/^\d{14}$/);
+      expect(isGtin(deviceId)).toBe(true);
+    }
+  });
+
+  it("a withdrawn product is shown without options and is not quoted; a discontinued one still is", async () => {
+    const quotesOf = async () =>
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000004'").first<{ n: number }>())!.n;
+    await env.CATALOG.prepare("UPDATE products SET status = 'discontinued' WHERE id = 'MP-0000004'").run();
+    const discontinued = (await detail("MP-0000004")).data;
+    expect(discontinued.product.status).toBe("discontinued");
+    expect(discontinued.options.length).toBeGreaterThan(0);
+    await env.CATALOG.prepare("UPDATE products SET status = 'withdrawn' WHERE id = 'MP-0000004'").run();
+    const before = await quotesOf();
+    const withdrawn = (await detail("MP-0000004")).data;
+    expect(withdrawn.product.status).toBe("withdrawn");
+    expect(withdrawn.options).toEqual([]);
+    expect(await quotesOf()).toBe(before);
+    await env.CATALOG.prepare("UPDATE products SET status = 'active' WHERE id = 'MP-0000004'").run();
   });
 
   it("prices are JSON numbers with at most two decimal places", async () => {

@@ -261,7 +261,14 @@ describe("POST /orders: 422 business rules, nothing written", () => {
   it("a live quote whose product has left the catalog since: 422 naming the line, nothing written", async () => {
     const productId = plain.productId;
     const product = await env.CATALOG.prepare("SELECT * FROM products WHERE id = ?").bind(productId).first<Record<string, unknown>>();
-    await env.CATALOG.prepare("DELETE FROM products WHERE id = ?").bind(productId).run();
+    // (Products are never deleted, only withdrawn: this is what a catalog change outside the API could leave.)
+    const { results: identifiers } = await env.CATALOG.prepare("SELECT * FROM device_identifiers WHERE product_id = ?")
+      .bind(productId)
+      .all<Record<string, unknown>>();
+    await env.CATALOG.batch([
+      env.CATALOG.prepare("DELETE FROM device_identifiers WHERE product_id = ?").bind(productId),
+      env.CATALOG.prepare("DELETE FROM products WHERE id = ?").bind(productId),
+    ]);
     try {
       const errors = expectControllerError(await rejected(valid(), 422));
       expect(errors).toEqual([
@@ -272,6 +279,12 @@ describe("POST /orders: 422 business rules, nothing written", () => {
       await env.CATALOG.prepare(`INSERT INTO products (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
         .bind(...columns.map((c) => product![c]))
         .run();
+      for (const row of identifiers) {
+        const names = Object.keys(row);
+        await env.CATALOG.prepare(`INSERT INTO device_identifiers (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`)
+          .bind(...names.map((n) => row[n]))
+          .run();
+      }
     }
   });
 
