@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { type ClientOwner, clientKind, createApiClient } from "../src/auth/clients";
+import { type ClientOwner, clientKind, createApiClient, SCOPES_OF_KIND } from "../src/auth/clients";
 import { database } from "../src/db/client";
-import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../src/platform/principal";
 import { withLocalBindings } from "./local-platform";
 
 /**
@@ -35,7 +34,7 @@ const owner: ClientOwner = values.operator
     ? { vendorId: ownerId }
     : { tenantId: ownerId };
 const kind = clientKind(owner);
-const valid: readonly string[] = { tenant: SCOPES, vendor: VENDOR_SCOPES, operator: OPERATOR_SCOPES }[kind];
+const valid: readonly string[] = SCOPES_OF_KIND[kind];
 const scopes = values.scopes ? values.scopes.split(" ").filter(Boolean) : [...valid];
 const unknown = scopes.filter((s) => !valid.includes(s));
 if (unknown.length > 0) {

@@ -26,7 +26,8 @@ function ownerOf(row: { tenantId: number | null; vendorId: number | null; operat
   return null;
 }
 
-const DEFAULT_SCOPES = { tenant: SCOPES, vendor: VENDOR_SCOPES, operator: OPERATOR_SCOPES } as const;
+/** Every scope a client of each kind can hold; a new client gets them all unless it names fewer. */
+export const SCOPES_OF_KIND = { tenant: SCOPES, vendor: VENDOR_SCOPES, operator: OPERATOR_SCOPES } as const;
 const CLIENT_ID_PREFIX = { tenant: "mpc", vendor: "mpv", operator: "mpo" } as const;
 
 export type StoredClient = typeof apiClients.$inferSelect;
@@ -71,7 +72,7 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
     secretHash: await hashSecret(clientSecret),
     ...owner,
     name: input.name,
-    scopes: (input.scopes ?? DEFAULT_SCOPES[kind]).join(" "),
+    scopes: (input.scopes ?? SCOPES_OF_KIND[kind]).join(" "),
     enabled: true,
     createdAt: new Date().toISOString(),
   };

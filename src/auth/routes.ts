@@ -3,16 +3,15 @@ import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import type { AppEnv, Bindings } from "../env";
 import { basicCredentials } from "../platform/basic-credentials";
-import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../platform/principal";
 import { limitTokenRequest } from "../platform/ratelimit/middleware";
 import { createRouter } from "../platform/router";
 import { sideBySide } from "../platform/side-by-side";
-import { authenticateClient, findClient } from "./clients";
+import { authenticateClient, findClient, SCOPES_OF_KIND } from "./clients";
 import { keyring } from "./keys";
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "./tokens";
 
 /** Every scope a client of any kind can hold (discovery's `scopes_supported`). */
-const ALL_SCOPES = [...SCOPES, ...VENDOR_SCOPES, ...OPERATOR_SCOPES];
+const ALL_SCOPES = Object.values(SCOPES_OF_KIND).flat();
 
 type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
 

@@ -123,9 +123,12 @@ export function productsStatement<S>(d1: SeedDatabase<S>, products: readonly Pro
   );
 }
 
+/** The rows `generate` makes for each demo product index from `start` to `end` (exclusive), in order. */
+const rowsOfProducts = <T>(start: number, end: number, generate: (index: number) => T[]): T[] =>
+  Array.from({ length: end - start }, (_, i) => generate(start + i)).flat();
+
 function deviceIdentifiersStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {
-  const rows = [];
-  for (let i = start; i < end; i++) rows.push(...generateDeviceIdentifiers(i));
+  const rows = rowsOfProducts(start, end, generateDeviceIdentifiers);
   return bulkInsertStatement(
     d1,
     "device_identifiers",
@@ -135,8 +138,7 @@ function deviceIdentifiersStatement<S>(d1: SeedDatabase<S>, start: number, end: 
 }
 
 function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {
-  const offers = [];
-  for (let i = start; i < end; i++) offers.push(...generateOffers(i));
+  const offers = rowsOfProducts(start, end, generateOffers);
   return bulkInsertStatement(
     d1,
     "vendor_offers",
