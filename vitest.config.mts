@@ -88,8 +88,20 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 // The /docs Worker behind the API Worker's DOCS binding, as in production.
-                workers: [docsWorkerOptions(root)],
+                // The operator plane's Worker stands behind ADMIN in production; here the test Worker serves /admin/api
+                // itself (test/helpers/worker.ts), and this stand-in only satisfies the binding.
+                workers: [
+                  docsWorkerOptions(root),
+                  {
+                    name: "medparts-admin",
+                    modules: true,
+                    script: 'export default { fetch: () => new Response("served by the test Worker", { status: 500 }) };',
+                  },
+                ],
                 outboundService: webhookReceiver(),
+                // The operator plane's bindings (admin/wrangler.toml), served by the same test Worker.
+                r2Buckets: ["IMPORTS"],
+                workflows: { CATALOG_IMPORTS: { name: "medparts-catalog-import", className: "CatalogImportWorkflow" } },
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_CATALOG_MIGRATIONS: catalogMigrations,

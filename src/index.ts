@@ -61,12 +61,16 @@ async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
   await consumeEventBatch(batch, env);
 }
 
-/** The /docs page and its files belong to the docs Worker (docs-worker/wrangler.toml); every other path is the API's. */
+/** The /docs page and its files belong to the docs Worker (docs-worker/wrangler.toml). */
 const isDocsPath = (pathname: string) => pathname === "/docs" || pathname.startsWith("/docs/");
+/** The operator API belongs to the operator plane's Worker (admin/wrangler.toml); every other path is this API's. */
+export const isAdminPath = (pathname: string) => pathname === "/admin/api" || pathname.startsWith("/admin/api/");
 
 export default {
   fetch: async (request, env, ctx) => {
-    if (isDocsPath(new URL(request.url).pathname)) return env.DOCS.fetch(request);
+    const { pathname } = new URL(request.url);
+    if (isDocsPath(pathname)) return env.DOCS.fetch(request);
+    if (isAdminPath(pathname)) return env.ADMIN.fetch(request);
     return (await appOnce()).fetch(request, env, ctx);
   },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),

@@ -3,3 +3,9 @@ declare module "*.md?raw" {
   const text: string;
   export default text;
 }
+
+/** Fixture files read whole (test/fixtures). */
+declare module "*.txt?raw" {
+  const text: string;
+  export default text;
+}

@@ -47,3 +47,38 @@ async function loadKeyring(env: Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS
     verificationKeys,
   };
 }
+
+/**
+ * The keys that verify access tokens: the signing keyring's where this Worker signs them (JWT_PRIVATE_KEY); elsewhere
+ * (the operator plane's Worker, which holds no signing key) the keys the API publishes, read over its API binding
+ * from {ISSUER}/.well-known/jwks.json, kept 5 minutes, and read again at most every 30 s when a token names a key
+ * not among them (a rotation).
+ */
+export async function verificationKey(env: VerifyingEnv, kid: string): Promise<CryptoKey | undefined> {
+  if (env.JWT_PRIVATE_KEY) return (await keyring(env)).verificationKeys.get(kid);
+  if (!env.API) throw new Error("JWT_PRIVATE_KEY or an API binding is needed to verify tokens");
+  const now = Date.now();
+  if (
+    !published ||
+    now - published.at > PUBLISHED_KEYS_TTL_MS ||
+    (!published.keys.has(kid) && now - published.at > PUBLISHED_KEYS_RETRY_MS)
+  ) {
+    published = { at: now, keys: await fetchPublishedKeys(env.API, env.ISSUER) };
+  }
+  return published.keys.get(kid);
+}
+
+export type VerifyingEnv = Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS" | "ISSUER"> & { API?: Fetcher };
+
+const PUBLISHED_KEYS_TTL_MS = 5 * 60_000;
+const PUBLISHED_KEYS_RETRY_MS = 30_000;
+let published: { at: number; keys: Map<string, CryptoKey> } | undefined;
+
+async function fetchPublishedKeys(api: Fetcher, issuer: string): Promise<Map<string, CryptoKey>> {
+  const response = await api.fetch(new Request(`${issuer}/.well-known/jwks.json`));
+  if (!response.ok) throw new Error(`the published keys answered ${response.status}`);
+  const { keys } = (await response.json()) as { keys: JWK[] };
+  const imported = new Map<string, CryptoKey>();
+  for (const jwk of keys) if (jwk.kid && jwk.alg === "RS256") imported.set(jwk.kid, (await importJWK(jwk, "RS256")) as CryptoKey);
+  return imported;
+}

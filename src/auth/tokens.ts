@@ -3,7 +3,7 @@ import type { Bindings } from "../env";
 import type { OperatorPrincipal, Principal, VendorPrincipal } from "../platform/principal";
 import { Remembered } from "../platform/remembered";
 import type { AuthenticatedClient } from "./clients";
-import { keyring } from "./keys";
+import { keyring, type VerifyingEnv, verificationKey } from "./keys";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const TOKEN_TYPE = "at+jwt"; // RFC 9068 access token
@@ -11,7 +11,8 @@ const TOKEN_TYPE = "at+jwt"; // RFC 9068 access token
 type TokenEnv = Pick<
   Bindings,
   "ISSUER" | "AUDIENCE" | "VENDOR_AUDIENCE" | "OPERATOR_AUDIENCE" | "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS"
->;
+> &
+  VerifyingEnv;
 
 /**
  * A buyer tenant's token carries `tid` and the customer API audience; a vendor's carries `vid` and the vendor API
@@ -65,12 +66,11 @@ function verifiedClaims(env: TokenEnv, token: string, audience: string, ownerCla
 }
 
 async function verifyClaims(env: TokenEnv, token: string, audience: string, ownerClaim: "tid" | "vid" | "opr") {
-  const keys = await keyring(env);
   try {
     const { payload } = await jwtVerify<AccessTokenClaims>(
       token,
-      (header) => {
-        const key = header.kid ? keys.verificationKeys.get(header.kid) : undefined;
+      async (header) => {
+        const key = header.kid ? await verificationKey(env, header.kid) : undefined;
         if (!key) throw new InvalidTokenError("unknown signing key");
         return key;
       },

@@ -1,11 +1,14 @@
+import { createAdminApp } from "../../src/admin/app";
 import { API_BASE, createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
-import production from "../../src/index";
+import production, { isAdminPath } from "../../src/index";
 import { received, track, trackedQueue } from "./background";
 import { isFault, withFault, withMethods } from "./faults";
 import { testRoutes } from "./test-routes";
 
-// The Durable Object classes of the production entry (wrangler.toml names them).
+export { CatalogImportWorkflow } from "../../src/admin/index";
+// The Durable Object classes of the production entry (wrangler.toml names them), and the operator plane's Workflow
+// (admin/wrangler.toml): in tests one Worker serves both planes, as the API Worker and its ADMIN binding do.
 export * from "../../src/index";
 
 /**
@@ -17,12 +20,20 @@ export * from "../../src/index";
  */
 const app = createApp();
 app.route(API_BASE, testRoutes);
+const adminApp = createAdminApp();
 
 export const FAULT_HEADER = "X-Test-Fault";
 export const VARS_HEADER = "X-Test-Vars";
 
-/** The bindings as the test Worker sees them: queue sends are reported (test/helpers/background.ts). */
-const trackedEnv = (env: Bindings): Bindings => ({ ...env, EVENTS: trackedQueue(env.EVENTS) });
+/**
+ * The bindings as the test Worker sees them: queue sends are reported (test/helpers/background.ts), and the ADMIN
+ * binding is the operator plane's app in this same Worker.
+ */
+const trackedEnv = (env: Bindings): Bindings => {
+  const tracked: Bindings = { ...env, EVENTS: trackedQueue(env.EVENTS) };
+  const admin = { fetch: (input: RequestInfo | URL, init?: RequestInit) => adminApp.fetch(new Request(input, init), tracked) };
+  return Object.assign(tracked, { ADMIN: admin as unknown as Fetcher });
+};
 
 /** The execution context with its `waitUntil` work reported (test/helpers/background.ts). */
 const trackedContext = (ctx: ExecutionContext, startedBy: string): ExecutionContext =>
@@ -41,8 +52,11 @@ function testEnv(request: Request, env: Bindings): Bindings {
 }
 
 export default {
-  fetch: (request, env, ctx) =>
-    app.fetch(request, testEnv(request, env), trackedContext(ctx, `${request.method} ${new URL(request.url).pathname}`)),
+  fetch: (request, env, ctx) => {
+    const { pathname } = new URL(request.url);
+    const served = isAdminPath(pathname) ? adminApp : app;
+    return served.fetch(request, testEnv(request, env), trackedContext(ctx, `${request.method} ${pathname}`));
+  },
   scheduled: (controller, env, ctx) => production.scheduled(controller, trackedEnv(env), trackedContext(ctx, "scheduled")),
   queue: (batch, env, ctx) => {
     received(batch);

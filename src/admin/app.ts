@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ADMIN_API_BASE, importRoutes } from "../imports/routes";
+import { bodyLimit } from "../platform/body-limit";
+import { requireJsonBody } from "../platform/content-type";
+import { handleError } from "../platform/error-handler";
+import { methodNotAllowedOrNotFound } from "../platform/method-not-allowed";
+import { openApiDocumentRoute } from "../platform/openapi/route";
+import { requestContext } from "../platform/request-context";
+import { createRouter } from "../platform/router";
+import { operatorEventRoutes } from "./events";
+
+/** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
+const isUpload = (method: string, path: string) => method === "PUT" && /^\/admin\/api\/catalog\/imports\/[^/]+\/files\//.test(path);
+const exceptUploads =
+  (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  (c, next) =>
+    isUpload(c.req.method, c.req.path) ? next() : middleware(c, next);
+
+/** The operator API, mounted at /admin/api (docs/api.md, "Catalog import"). */
+export const adminApi = createRouter().route("/", importRoutes).route("/", operatorEventRoutes);
+
+/** The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api and its OpenAPI document. */
+export function createAdminApp() {
+  const app = createRouter();
+  app.use("*", requestContext);
+  app.use("*", exceptUploads(bodyLimit));
+  app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
+  app.route(ADMIN_API_BASE, adminApi);
+  openApiDocumentRoute(app, ADMIN_API_BASE);
+  app.notFound(methodNotAllowedOrNotFound(app.router));
+  app.onError(handleError);
+  return app;
+}

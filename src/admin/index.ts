@@ -1,0 +1,24 @@
+import type { Bindings } from "../env";
+import type { ImportBindings } from "../imports/bindings";
+
+export { CatalogImportWorkflow } from "../imports/workflow";
+
+/**
+ * The operator plane's Worker (admin/wrangler.toml; docs/architecture.md, "The operator plane"): /admin/api, reached
+ * through the API Worker's ADMIN service binding, and the catalog import Workflow. Its code never weighs on the
+ * buyer path's bundle or cold start.
+ */
+export type AdminBindings = Bindings & ImportBindings;
+
+let app: Promise<{ fetch: ExportedHandlerFetchHandler<AdminBindings> }> | undefined;
+const appOnce = () => {
+  app ??= import("./app").then(
+    ({ createAdminApp }) => createAdminApp() as unknown as { fetch: ExportedHandlerFetchHandler<AdminBindings> },
+  );
+  return app;
+};
+
+export default {
+  fetch: async (request, env, ctx) => (await appOnce()).fetch(request, env, ctx),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(import("../imports/sweep").then(({ sweepImportJobs }) => sweepImportJobs(env))),
+} satisfies ExportedHandler<AdminBindings>;

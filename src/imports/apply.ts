@@ -1,0 +1,104 @@
+/**
+ * The apply pass (docs/architecture.md, "Catalog imports"): the staged rows that create or update, in line order, a
+ * chunk per Workflow step, written by SQL from the staging table (no row travels through the Worker again). Every
+ * statement is safe to run twice: an upsert whose content hash is already stored writes nothing, so a step that runs
+ * again after its batch committed changes nothing. New products are inserted in line order, so their rowids (the
+ * static rank of search, catalog-migrations/0001) follow the file's order after the products already there.
+ */
+
+/** Staged rows applied per step: one D1 batch, well under a second locally. */
+export const APPLY_CHUNK_ROWS = 2000;
+
+const RANGE = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.record IS NOT NULL";
+
+/** The last line of the next chunk after `afterSeq`, and how many rows it holds (0: nothing left). */
+export async function nextChunk(catalog: D1Database, jobId: string, afterSeq: number): Promise<{ lastSeq: number; rows: number }> {
+  const row = await catalog
+    .prepare(
+      "SELECT max(seq) AS lastSeq, count(*) AS rows FROM (SELECT seq FROM catalog_import_rows " +
+        "WHERE job_id = ?1 AND seq > ?2 AND record IS NOT NULL ORDER BY seq LIMIT ?3)",
+    )
+    .bind(jobId, afterSeq, APPLY_CHUNK_ROWS)
+    .first<{ lastSeq: number | null; rows: number }>();
+  return { lastSeq: row?.lastSeq ?? afterSeq, rows: row?.rows ?? 0 };
+}
+
+/** Writes the staged rows of (afterSeq, lastSeq] to the catalog, with the job's progress, in one transaction. */
+export async function applyChunk(
+  catalog: D1Database,
+  jobId: string,
+  afterSeq: number,
+  lastSeq: number,
+  appliedBefore: number,
+  rows: number,
+) {
+  const field = (path: string) => `json_extract(r.record, '$.${path}')`;
+  await catalog.batch([
+    catalog
+      .prepare(
+        `INSERT INTO manufacturers (name) SELECT DISTINCT ${field("manufacturer")} FROM catalog_import_rows r WHERE ${RANGE} ` +
+          "ON CONFLICT (name) DO NOTHING",
+      )
+      .bind(jobId, afterSeq, lastSeq),
+    catalog
+      .prepare(
+        `DELETE FROM device_identifiers WHERE product_id IN (SELECT r.product_id FROM catalog_import_rows r WHERE ${RANGE} AND r.action = 'update')`,
+      )
+      .bind(jobId, afterSeq, lastSeq),
+    catalog
+      .prepare(
+        "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, " +
+          "categories, status, content_hash) " +
+          `SELECT r.product_id, ${field("partNumber")}, ${field("displayPartNumber")}, ${field("normalizedPartNumber")}, ${field("title")}, ` +
+          `${field("description")}, (SELECT id FROM manufacturers WHERE name = ${field("manufacturer")}), json(${field("categories")}), ` +
+          `${field("status")}, r.content_hash FROM catalog_import_rows r WHERE ${RANGE} ORDER BY r.seq ` +
+          "ON CONFLICT (id) DO UPDATE SET part_number = excluded.part_number, display_part_number = excluded.display_part_number, " +
+          "normalized_part_number = excluded.normalized_part_number, title = excluded.title, description = excluded.description, " +
+          "manufacturer_id = excluded.manufacturer_id, categories = excluded.categories, status = excluded.status, " +
+          "content_hash = excluded.content_hash WHERE products.content_hash IS NOT excluded.content_hash",
+      )
+      .bind(jobId, afterSeq, lastSeq),
+    catalog
+      .prepare(
+        "INSERT INTO device_identifiers (agency, device_id, product_id, contains_device_id, quantity) " +
+          "SELECT json_extract(d.value, '$.agency'), json_extract(d.value, '$.deviceId'), r.product_id, " +
+          "json_extract(d.value, '$.containsDeviceId'), json_extract(d.value, '$.quantity') " +
+          `FROM catalog_import_rows r, json_each(r.record, '$.deviceIdentifiers') d WHERE ${RANGE} ` +
+          "ON CONFLICT (agency, device_id) DO UPDATE SET product_id = excluded.product_id, " +
+          "contains_device_id = excluded.contains_device_id, quantity = excluded.quantity",
+      )
+      .bind(jobId, afterSeq, lastSeq),
+    catalog.prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2) WHERE id = ?1").bind(jobId, appliedBefore + rows),
+  ]);
+}
+
+/** Products the file lacks that a replace withdraws: active or discontinued, and not staged by this job. */
+const LACKING = "p.status != 'withdrawn' AND NOT EXISTS (SELECT 1 FROM catalog_import_rows r WHERE r.job_id = ?1 AND r.product_id = p.id)";
+
+export async function countLacking(catalog: D1Database, jobId: string): Promise<{ lacking: number; active: number }> {
+  const row = await catalog
+    .prepare(
+      `SELECT (SELECT count(*) FROM products p WHERE ${LACKING}) AS lacking, (SELECT count(*) FROM products WHERE status != 'withdrawn') AS active`,
+    )
+    .bind(jobId)
+    .first<{ lacking: number; active: number }>();
+  return row ?? { lacking: 0, active: 0 };
+}
+
+/** Products withdrawn per step by a replace, walking rowids. */
+export const WITHDRAW_CHUNK_ROWIDS = 20_000;
+
+/**
+ * Withdraws the lacking products with rowids in (afterRowid, afterRowid + WITHDRAW_CHUNK_ROWIDS]; returns the next
+ * start or null at the end. The content hash is cleared: the same record imported again later restores the product.
+ */
+export async function withdrawChunk(catalog: D1Database, jobId: string, afterRowid: number): Promise<number | null> {
+  const [, last] = await catalog.batch([
+    catalog
+      .prepare(`UPDATE products AS p SET status = 'withdrawn', content_hash = NULL WHERE p.rowid > ?2 AND p.rowid <= ?3 AND ${LACKING}`)
+      .bind(jobId, afterRowid, afterRowid + WITHDRAW_CHUNK_ROWIDS),
+    catalog.prepare("SELECT max(rowid) AS last FROM products"),
+  ]);
+  const lastRowid = (last!.results[0] as { last: number | null }).last ?? 0;
+  return afterRowid + WITHDRAW_CHUNK_ROWIDS >= lastRowid ? null : afterRowid + WITHDRAW_CHUNK_ROWIDS;
+}

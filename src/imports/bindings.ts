@@ -1,0 +1,11 @@
+/** What a catalog import's Workflow instance is given: its job. */
+export interface ImportParams {
+  jobId: string;
+}
+
+/** What catalog imports use (the admin Worker's bindings, admin/wrangler.toml). */
+export interface ImportBindings {
+  CATALOG: D1Database;
+  IMPORTS: R2Bucket;
+  CATALOG_IMPORTS: Workflow<ImportParams>;
+}

@@ -1,0 +1,457 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { operatorScopedAccess } from "../auth/bearer";
+import type { AppEnv } from "../env";
+import { ProblemError } from "../platform/errors";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import type { ImportBindings } from "./bindings";
+import { ImportErrorSchema, importErrorsPage, streamImportErrors } from "./errors";
+import {
+  ERROR_POLICIES,
+  FILE_NAME,
+  type FileRow,
+  IMPORT_FORMATS,
+  IMPORT_MODES,
+  JOB_STATES,
+  type JobRow,
+  presentJob,
+  readJobWithFiles,
+} from "./jobs";
+import {
+  beginMultipart,
+  completeMultipart,
+  MAX_PARTS,
+  MAX_SINGLE_UPLOAD_BYTES,
+  PART_SIZE,
+  partsOf,
+  uploadPart,
+  uploadWhole,
+} from "./uploads";
+
+const TAG = "Catalog import";
+export const ADMIN_API_BASE = "/admin/api";
+const access = operatorScopedAccess("catalog:import");
+
+type ImportContext = Context<AppEnv & { Bindings: ImportBindings }>;
+const bindings = (c: Context<AppEnv>) => c.env as unknown as ImportBindings;
+
+const CountsSchema = z.object({
+  read: z.number().int().openapi({ description: "Rows read (device rows for gudid)" }),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int().openapi({ description: "Rows equal to the product already there: nothing written" }),
+  withdrawn: z.number().int().openapi({ description: "replace: products the file lacks, withdrawn (never deleted)" }),
+  rejected: z.number().int(),
+});
+
+const JobSchema = z
+  .object({
+    id: z.string(),
+    format: z.enum(IMPORT_FORMATS),
+    mode: z.enum(IMPORT_MODES),
+    dryRun: z.boolean(),
+    onError: z.enum(ERROR_POLICIES),
+    maxErrors: z.number().int(),
+    maxWithdrawPercent: z.number().int(),
+    state: z.enum(JOB_STATES),
+    failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+    counts: CountsSchema.openapi({ description: "Final once validation has ended (a dry run ends there)" }),
+    progress: z.object({
+      phase: z.enum(["upload", "validating", "applying", "done"]),
+      fraction: z.number().min(0).max(1),
+      rowsPerSecond: z.number().int().nullable(),
+      secondsLeft: z.number().int().nullable().openapi({ description: "Estimate for the phase under way" }),
+      bytesTotal: z.number().int(),
+      bytesDone: z.number().int(),
+      rowsRead: z.number().int(),
+      rowsToApply: z.number().int(),
+      rowsApplied: z.number().int(),
+    }),
+    files: z.array(z.object({ name: z.string(), size: z.number().int().nullable(), gzip: z.boolean(), uploaded: z.boolean() })),
+    createdAt: z.string().datetime(),
+    startedAt: z.string().datetime().nullable(),
+    finishedAt: z.string().datetime().nullable(),
+    links: z.object({ self: z.string(), errors: z.string(), upload: z.string(), start: z.string() }),
+  })
+  .openapi("CatalogImport");
+
+const CreateJobSchema = closedObject({
+  format: z
+    .enum(IMPORT_FORMATS)
+    .openapi({ description: "ndjson (one record per line), csv (header row) or gudid (the FDA AccessGUDID delimited release)" }),
+  mode: z.enum(IMPORT_MODES).default("upsert").openapi({ description: "replace also withdraws every product the file lacks" }),
+  dryRun: z.boolean().default(false).openapi({ description: "Validate and count only; the catalog is not written" }),
+  onError: z.enum(ERROR_POLICIES).default("rejectAll").openapi({
+    description: "rejectAll: any rejected row fails the job and nothing is applied; skipFailedRows: the valid rows are applied",
+  }),
+  maxErrors: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(1000)
+    .openapi({ description: "More rejected rows fail the job (validation stops there)" }),
+  maxWithdrawPercent: z.number().int().min(0).max(100).default(10).openapi({
+    description: "replace: the job fails before applying anything when the file lacks more than this percentage of the catalog's products",
+  }),
+}).openapi("CreateCatalogImportRequest");
+
+const JobIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^imp_[A-Za-z0-9]{20}$/, "Must be an import id (imp_...).")
+    .openapi({ param: { name: "id", in: "path" }, example: "imp_4f9QJ2mX8pL1vN7rT3kA" }),
+});
+const FileParams = JobIdParams.extend({
+  name: z
+    .string()
+    .regex(FILE_NAME, "A file name is 1 to 100 letters, digits, dots, dashes and underscores.")
+    .openapi({ param: { name: "name", in: "path" }, example: "catalog.ndjson" }),
+});
+const PartParams = FileParams.extend({
+  partNumber: wholeNumberText(1, MAX_PARTS, `A part number from 1 to ${MAX_PARTS}.`).openapi({
+    param: { name: "partNumber", in: "path" },
+    type: "integer",
+    example: "1",
+  }),
+});
+
+const FileUploadSchema = z
+  .object({
+    name: z.string(),
+    size: z.number().int().nullable(),
+    uploaded: z.boolean(),
+    partSize: z.number().int(),
+    parts: z.array(z.object({ partNumber: z.number().int(), size: z.number().int() })),
+  })
+  .openapi("CatalogImportFile");
+
+const binaryBody = (description: string) => ({
+  required: true,
+  description,
+  content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+});
+
+const json = <T extends z.ZodTypeAny>(description: string, schema: T) => ({
+  description,
+  content: { "application/json": { schema: envelopeSchema(schema) } },
+});
+const conflict = problem("The job is not in a state that allows this (the detail says which)");
+
+const routes = {
+  create: createRoute({
+    method: "post",
+    path: "/catalog/imports",
+    tags: [TAG],
+    summary: "Create an import job; then upload its file(s) and start it",
+    ...access,
+    request: { body: { required: true, content: { "application/json": { schema: CreateJobSchema } } } },
+    responses: { 201: json("Created, awaiting upload", JobSchema), ...authenticatedErrorResponses },
+  }),
+  list: createRoute({
+    method: "get",
+    path: "/catalog/imports",
+    tags: [TAG],
+    summary: "Import jobs, newest first",
+    ...access,
+    request: {
+      query: z.object({ limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", example: "20" }) }),
+    },
+    responses: { 200: json("Jobs", z.object({ items: z.array(JobSchema) })), ...authenticatedErrorResponses },
+  }),
+  get: createRoute({
+    method: "get",
+    path: "/catalog/imports/{id}",
+    tags: [TAG],
+    summary: "An import job: state, counts, progress (rows/s, time left)",
+    ...access,
+    request: { params: JobIdParams },
+    responses: { 200: json("The job", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+  }),
+  upload: createRoute({
+    method: "put",
+    path: "/catalog/imports/{id}/files/{name}",
+    tags: [TAG],
+    summary: `Upload a file in one request (at most ${MAX_SINGLE_UPLOAD_BYTES} bytes; gzip accepted)`,
+    description:
+      "ndjson and csv jobs take one file of any name; gudid jobs take device.txt, identifiers.txt, gmdnTerms.txt and productCodes.txt.",
+    ...access,
+    request: { params: FileParams, body: binaryBody("The file's bytes, as they are (gzip is detected); Content-Length required") },
+    responses: {
+      200: json("Stored", FileUploadSchema),
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+      409: conflict,
+      411: problem("No Content-Length"),
+    },
+  }),
+  beginMultipart: createRoute({
+    method: "post",
+    path: "/catalog/imports/{id}/files/{name}/uploads",
+    tags: [TAG],
+    summary: `Start (or resume) a multipart upload of a large file: parts of ${PART_SIZE} bytes`,
+    ...access,
+    request: { params: FileParams },
+    responses: { 201: json("Under way", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
+  }),
+  part: createRoute({
+    method: "put",
+    path: "/catalog/imports/{id}/files/{name}/parts/{partNumber}",
+    tags: [TAG],
+    summary: `Upload one part (every part but the last exactly ${PART_SIZE} bytes); sending a part again replaces it`,
+    ...access,
+    request: { params: PartParams, body: binaryBody("The part's bytes; Content-Length required") },
+    responses: {
+      200: json("Stored", z.object({ partNumber: z.number().int(), size: z.number().int() })),
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+      409: conflict,
+      411: problem("No Content-Length"),
+    },
+  }),
+  file: createRoute({
+    method: "get",
+    path: "/catalog/imports/{id}/files/{name}",
+    tags: [TAG],
+    summary: "A file's upload: the parts received so far (to resume, send the others)",
+    ...access,
+    request: { params: FileParams },
+    responses: { 200: json("The file", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+  }),
+  complete: createRoute({
+    method: "post",
+    path: "/catalog/imports/{id}/files/{name}/complete",
+    tags: [TAG],
+    summary: "Complete a multipart upload",
+    ...access,
+    request: { params: FileParams },
+    responses: { 200: json("Stored", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
+  }),
+  start: createRoute({
+    method: "post",
+    path: "/catalog/imports/{id}/start",
+    tags: [TAG],
+    summary: "Start the job once its files are uploaded (asking again answers the job as it is)",
+    ...access,
+    request: { params: JobIdParams },
+    responses: { 202: json("Started", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
+  }),
+  cancel: createRoute({
+    method: "post",
+    path: "/catalog/imports/{id}/cancel",
+    tags: [TAG],
+    summary: "Cancel a job awaiting upload or validating; once it applies, it runs to its end (nothing is half-applied)",
+    ...access,
+    request: { params: JobIdParams },
+    responses: {
+      200: json("Cancelled, or cancelling at the next window", JobSchema),
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+      409: conflict,
+    },
+  }),
+  errors: createRoute({
+    method: "get",
+    path: "/catalog/imports/{id}/errors",
+    tags: [TAG],
+    summary: "The rejected rows, a page at a time, by file and line",
+    ...access,
+    request: {
+      params: JobIdParams,
+      query: z.object({
+        limit: wholeNumberText(1, 1000, "A limit from 1 to 1000.").optional().openapi({ type: "integer", example: "100" }),
+        cursor: z.string().max(200).optional().openapi({ description: "nextCursor of the previous page" }),
+      }),
+    },
+    responses: {
+      200: json("Rejected rows", z.object({ items: z.array(ImportErrorSchema), nextCursor: z.string().nullable() })),
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  errorsFile: createRoute({
+    method: "get",
+    path: "/catalog/imports/{id}/errors.ndjson",
+    tags: [TAG],
+    summary: "All rejected rows, one JSON object per line",
+    ...access,
+    request: { params: JobIdParams },
+    responses: {
+      200: { description: "NDJSON", content: { "application/x-ndjson": { schema: z.string() } } },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+};
+
+async function jobOr404(c: Context<AppEnv>, id: string) {
+  const found = await readJobWithFiles(bindings(c).CATALOG, id);
+  if (!found) throw new ProblemError(404, "not-found", "Not Found", `No import ${id}.`);
+  return found;
+}
+
+const baseOf = (c: Context<AppEnv>) => `${new URL(c.req.url).origin}${ADMIN_API_BASE}`;
+const show = (c: Context<AppEnv>, job: JobRow, files: FileRow[]) => presentJob(job, files, baseOf(c));
+
+const newJobId = () => {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return `imp_${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => alphabet[b % alphabet.length]).join("")}`;
+};
+
+async function fileView(c: Context<AppEnv>, jobId: string, name: string) {
+  const { files } = await jobOr404(c, jobId);
+  const file = files.find((f) => f.name === name);
+  if (!file) throw new ProblemError(404, "not-found", "Not Found", `The job has no file ${name}.`);
+  const parts = await partsOf(bindings(c).CATALOG, jobId, name);
+  return {
+    name,
+    size: file.size,
+    uploaded: file.uploaded_at !== null,
+    partSize: PART_SIZE,
+    parts: parts.map((part) => ({ partNumber: part.part_number, size: part.size })),
+  };
+}
+
+export const importRoutes = createRouter()
+  .openapi(routes.create, async (c) => {
+    const body = c.req.valid("json");
+    const id = newJobId();
+    const catalog = bindings(c).CATALOG;
+    await catalog
+      .prepare(
+        "INSERT INTO catalog_imports (id, format, mode, dry_run, on_error, max_errors, max_withdraw_percent, state, client_id, created_at) " +
+          "VALUES (?, ?, ?, ?, ?, ?, ?, 'awaiting_upload', ?, ?)",
+      )
+      .bind(
+        id,
+        body.format,
+        body.mode,
+        body.dryRun ? 1 : 0,
+        body.onError,
+        body.maxErrors,
+        body.maxWithdrawPercent,
+        c.get("operatorPrincipal").clientId,
+        new Date().toISOString(),
+      )
+      .run();
+    const { job, files } = await jobOr404(c, id);
+    return c.json(envelope(c, show(c, job, files)), 201, { Location: `${baseOf(c)}/catalog/imports/${id}` });
+  })
+  .openapi(routes.list, async (c) => {
+    const limit = c.req.valid("query").limit ?? 20;
+    const catalog = bindings(c).CATALOG;
+    const { results } = await catalog
+      .prepare("SELECT * FROM catalog_imports ORDER BY created_at DESC, id DESC LIMIT ?")
+      .bind(limit)
+      .all<JobRow>();
+    return c.json(envelope(c, { items: results.map((job) => show(c, job, [])) }), 200);
+  })
+  .openapi(routes.get, async (c) => {
+    const { job, files } = await jobOr404(c, c.req.valid("param").id);
+    return c.json(envelope(c, show(c, job, files)), 200);
+  })
+  .openapi(routes.upload, async (c) => {
+    const { id, name } = c.req.valid("param");
+    const { job } = await jobOr404(c, id);
+    await uploadWhole(bindings(c).CATALOG, bindings(c).IMPORTS, job, name, c.req.raw);
+    return c.json(envelope(c, await fileView(c, id, name)), 200);
+  })
+  .openapi(routes.beginMultipart, async (c) => {
+    const { id, name } = c.req.valid("param");
+    const { job } = await jobOr404(c, id);
+    await beginMultipart(bindings(c).CATALOG, bindings(c).IMPORTS, job, name);
+    return c.json(envelope(c, await fileView(c, id, name)), 201);
+  })
+  .openapi(routes.part, async (c) => {
+    const { id, name, partNumber } = c.req.valid("param");
+    const { job } = await jobOr404(c, id);
+    return c.json(envelope(c, await uploadPart(bindings(c).CATALOG, bindings(c).IMPORTS, job, name, partNumber, c.req.raw)), 200);
+  })
+  .openapi(routes.file, async (c) => {
+    const { id, name } = c.req.valid("param");
+    return c.json(envelope(c, await fileView(c, id, name)), 200);
+  })
+  .openapi(routes.complete, async (c) => {
+    const { id, name } = c.req.valid("param");
+    const { job } = await jobOr404(c, id);
+    await completeMultipart(bindings(c).CATALOG, bindings(c).IMPORTS, job, name);
+    return c.json(envelope(c, await fileView(c, id, name)), 200);
+  })
+  .openapi(routes.start, async (c) => {
+    const { id } = c.req.valid("param");
+    const { job, files } = await jobOr404(c, id);
+    if (job.state === "awaiting_upload") await startJob(c as unknown as ImportContext, job, files);
+    const current = await jobOr404(c, id);
+    return c.json(envelope(c, show(c, current.job, current.files)), 202);
+  })
+  .openapi(routes.cancel, async (c) => {
+    const { id } = c.req.valid("param");
+    await jobOr404(c, id);
+    const catalog = bindings(c).CATALOG;
+    const cancelled = await catalog
+      .prepare(
+        "UPDATE catalog_imports SET cancel_requested = 1, state = CASE WHEN state = 'awaiting_upload' THEN 'cancelled' ELSE state END, " +
+          "finished_at = CASE WHEN state = 'awaiting_upload' THEN ?2 ELSE finished_at END " +
+          "WHERE id = ?1 AND (state IN ('awaiting_upload', 'validating') OR (state = 'cancelled')) RETURNING state",
+      )
+      .bind(id, new Date().toISOString())
+      .first<{ state: string }>();
+    const { job, files } = await jobOr404(c, id);
+    if (!cancelled) {
+      const detail =
+        job.state === "running"
+          ? "The job is applying its rows; it runs to its end so that nothing is half-applied."
+          : `The job has already ${job.state}.`;
+      throw new ProblemError(409, "conflict", "Conflict", detail);
+    }
+    return c.json(envelope(c, show(c, job, files)), 200);
+  })
+  .openapi(routes.errors, async (c) => {
+    const { id } = c.req.valid("param");
+    await jobOr404(c, id);
+    const { limit, cursor } = c.req.valid("query");
+    return c.json(envelope(c, await importErrorsPage(bindings(c).CATALOG, id, limit ?? 100, cursor)), 200);
+  })
+  .openapi(routes.errorsFile, async (c) => {
+    const { id } = c.req.valid("param");
+    await jobOr404(c, id);
+    return c.body(streamImportErrors(bindings(c).CATALOG, id), 200, {
+      "Content-Type": "application/x-ndjson",
+      "Content-Disposition": `attachment; filename="${id}-errors.ndjson"`,
+    }) as never;
+  });
+
+/**
+ * Starts a job whose files are uploaded: validating from now, and its Workflow instance (named by the job id, so a
+ * start asked twice creates one). A job left validating without an instance (a crash between the two) is started
+ * by the sweep (src/imports/sweep.ts).
+ */
+async function startJob(c: ImportContext, job: JobRow, files: FileRow[]) {
+  const uploaded = files.filter((file) => file.uploaded_at !== null);
+  const missing =
+    job.format === "gudid"
+      ? uploaded.some((file) => file.name === "device.txt")
+        ? null
+        : "device.txt"
+      : uploaded.length === 0
+        ? "the file"
+        : null;
+  if (missing) throw new ProblemError(409, "conflict", "Conflict", `Upload ${missing} before starting the job.`);
+  const started = await c.env.CATALOG.prepare(
+    "UPDATE catalog_imports SET state = 'validating', started_at = ?2 WHERE id = ?1 AND state = 'awaiting_upload' AND cancel_requested = 0",
+  )
+    .bind(job.id, new Date().toISOString())
+    .run();
+  if (started.meta.changes === 1) await createInstance(c.env, job.id);
+}
+
+export async function createInstance(env: ImportBindings, jobId: string): Promise<void> {
+  try {
+    await env.CATALOG_IMPORTS.create({ id: jobId, params: { jobId } });
+  } catch (err) {
+    // Already created (a start asked twice, or the sweep): that instance goes on.
+    if (!(err instanceof Error && /already exists/i.test(err.message))) throw err;
+  }
+}

@@ -1,0 +1,180 @@
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
+import { compactFullTextIndex } from "../catalog/full-text-index";
+import { refreshCatalogPositions } from "../catalog/positions";
+import { logEvent } from "../platform/logging";
+import { applyChunk, countLacking, nextChunk, withdrawChunk } from "./apply";
+import type { ImportBindings, ImportParams } from "./bindings";
+import { type DecompressedFile, decompressedFile } from "./gzip";
+import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
+import { cleanUpStaging, finishJob, type JobOutcome, recordProgressStart } from "./outcomes";
+import { type ImportFile, type ValidationCursor, validateWindow } from "./validate";
+
+/** Every step: a few quick retries (D1 or R2 hiccups); each step is safe to run again (src/imports/validate.ts, apply.ts). */
+const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" };
+
+/** GUDID companions first (staged by PrimaryDI), then device.txt, which reads them. */
+const fileOrder = (name: string) => {
+  const index = (GUDID_FILE_NAMES as readonly string[]).indexOf(name);
+  return index <= 0 ? GUDID_FILE_NAMES.length : index;
+};
+
+/**
+ * A catalog import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per
+ * window of at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step
+ * per chunk of staged rows; the withdrawals of a replace; then the job's end, and the catalog's upkeep (sort positions,
+ * full-text compaction). A crash or a redeploy resumes at the step under way; completed steps are not run again.
+ */
+export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, ImportParams> {
+  override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
+    const { jobId } = event.payload;
+    const env = this.env;
+    const plan = await step.do("plan", STEP, () => planOf(env, jobId));
+    if (!plan) return { state: "failed", code: "job_not_startable" };
+    const end = async (outcome: JobOutcome) => {
+      const ended = await step.do("finish", STEP, () => finishJob(env.CATALOG, jobId, outcome));
+      for (let slice = 0; !(await step.do(`clean up ${slice}`, STEP, () => cleanUpStaging(env.CATALOG, jobId))); slice++);
+      return ended;
+    };
+
+    const files: ImportFile[] = [];
+    for (const file of plan.files) {
+      if (!file.gzip) {
+        files.push(file);
+        continue;
+      }
+      const plain: DecompressedFile = await step.do(`decompress ${file.name}`, STEP, () => decompressedFile(env.IMPORTS, file));
+      if ("fault" in plain) return end({ state: "failed", code: plain.fault.code, message: plain.fault.message });
+      files.push(plain);
+    }
+    await step.do("measure", STEP, () =>
+      recordProgressStart(
+        env.CATALOG,
+        jobId,
+        files.reduce((sum, file) => sum + file.size, 0),
+      ),
+    );
+
+    let bytesBefore = 0;
+    for (const file of files) {
+      let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
+      for (let window = 0; ; window++) {
+        const result = await step.do(`validate ${file.name} ${window}`, STEP, async () =>
+          validateWindow(env, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
+        );
+        if (result.outcome === "cancelled") return end({ state: "cancelled" });
+        if (result.outcome === "fault") return end({ state: "failed", code: result.code, message: `${file.name}: ${result.message}` });
+        if (result.outcome === "too_many_errors") return end({ state: "failed", code: "too_many_errors" });
+        cursor = result.cursor;
+        if (result.done) break;
+      }
+      bytesBefore += file.size;
+    }
+
+    const verdict = await step.do("verdict", STEP, () => concludeValidation(env.CATALOG, jobId));
+    if (verdict.outcome) return end(verdict.outcome);
+
+    let afterSeq = 0;
+    let applied = 0;
+    for (let chunk = 0; ; chunk++) {
+      const done = await step.do(`apply ${chunk}`, STEP, async () => {
+        const next = await nextChunk(env.CATALOG, jobId, afterSeq);
+        if (next.rows === 0) return null;
+        await applyChunk(env.CATALOG, jobId, afterSeq, next.lastSeq, applied, next.rows);
+        return next;
+      });
+      if (!done) break;
+      afterSeq = done.lastSeq;
+      applied += done.rows;
+    }
+    if (verdict.withdraw) {
+      let afterRowid: number | null = 0;
+      for (let chunk = 0; afterRowid !== null; chunk++) {
+        const from: number = afterRowid;
+        afterRowid = await step.do(`withdraw ${chunk}`, STEP, () => withdrawChunk(env.CATALOG, jobId, from));
+      }
+    }
+    const outcome = await end({ state: "succeeded" });
+    await step.do("catalog upkeep", STEP, async () => {
+      // Best effort, like the housekeeping that also runs them: the import has succeeded whatever happens here.
+      try {
+        await refreshCatalogPositions(env.CATALOG);
+        await compactFullTextIndex(env.CATALOG);
+      } catch (err) {
+        logEvent("warn", { import: jobId, upkeep: err instanceof Error ? err.message : String(err) });
+      }
+    });
+    return outcome;
+  }
+}
+
+/** The job's files in the order validation reads them; null when the job is not validating (cancelled meanwhile). */
+async function planOf(env: ImportBindings, jobId: string) {
+  const job = await readJob(env.CATALOG, jobId);
+  if (job?.state !== "validating") return null;
+  const { results } = await env.CATALOG.prepare(
+    "SELECT name, object_key, size, gzip FROM catalog_import_files WHERE job_id = ? AND uploaded_at IS NOT NULL",
+  )
+    .bind(jobId)
+    .all<{ name: string; object_key: string; size: number; gzip: number }>();
+  const files = results
+    .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1 }))
+    .sort((a, b) => fileOrder(a.name) - fileOrder(b.name) || a.name.localeCompare(b.name));
+  return { files };
+}
+
+/**
+ * The end of validation, in one transaction: the counts become final, and the job fails (the error policy, the
+ * replace guard), ends (a dry run) or moves on to applying. A cancel that arrived during validation wins here.
+ */
+async function concludeValidation(catalog: D1Database, jobId: string): Promise<{ outcome?: JobOutcome; withdraw: boolean }> {
+  const job = (await readJob(catalog, jobId))!;
+  if (job.cancel_requested) return { outcome: { state: "cancelled" }, withdraw: false };
+  const [actions, rejected] = await catalog.batch([
+    catalog.prepare("SELECT action, count(*) AS n FROM catalog_import_rows WHERE job_id = ? GROUP BY action").bind(jobId),
+    catalog.prepare("SELECT count(*) AS n FROM catalog_import_errors WHERE job_id = ?").bind(jobId),
+  ]);
+  const count = (action: string) => (actions!.results as { action: string; n: number }[]).find((row) => row.action === action)?.n ?? 0;
+  const counts = {
+    created: count("create"),
+    updated: count("update"),
+    unchanged: count("unchanged"),
+    rejected: (rejected!.results[0] as { n: number }).n,
+  };
+  const { lacking, active } = job.mode === "replace" ? await countLacking(catalog, jobId) : { lacking: 0, active: 0 };
+  const outcome = verdictOf(job, counts.rejected, lacking, active);
+  const changed = await catalog
+    .prepare(
+      "UPDATE catalog_imports SET created = ?2, updated = ?3, unchanged = ?4, rejected = ?5, withdrawn = ?6, rows_to_apply = ?7, " +
+        "validated_at = ?8, state = ?9 WHERE id = ?1 AND state = 'validating' AND cancel_requested = 0",
+    )
+    .bind(
+      jobId,
+      counts.created,
+      counts.updated,
+      counts.unchanged,
+      counts.rejected,
+      lacking,
+      counts.created + counts.updated,
+      new Date().toISOString(),
+      outcome ? "validating" : "running",
+    )
+    .run();
+  if (changed.meta.changes === 0) return { outcome: { state: "cancelled" }, withdraw: false };
+  return outcome ? { outcome, withdraw: false } : { withdraw: job.mode === "replace" && lacking > 0 };
+}
+
+/** How validation ends the job, if it does: the error policy, the replace guard, a dry run. */
+function verdictOf(job: JobRow, rejected: number, lacking: number, active: number): JobOutcome | undefined {
+  if (job.on_error === "rejectAll" && rejected > 0) {
+    return { state: "failed", code: "rows_rejected", message: `${rejected} rows were rejected; nothing was applied (onError rejectAll).` };
+  }
+  if (rejected > job.max_errors) return { state: "failed", code: "too_many_errors" };
+  if (job.mode === "replace" && lacking > (active * job.max_withdraw_percent) / 100) {
+    const message =
+      `The file lacks ${lacking} of the catalog's ${active} products; a replace withdraws at most ${job.max_withdraw_percent} % ` +
+      "of them (maxWithdrawPercent). Nothing was applied.";
+    return { state: "failed", code: "withdraw_guard", message };
+  }
+  if (job.dry_run) return { state: "succeeded" };
+  return undefined;
+}
