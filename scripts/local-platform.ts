@@ -13,6 +13,8 @@ const WRANGLER = "node_modules/.bin/wrangler";
 const WRANGLER_CONFIG = "wrangler.toml";
 /** The assets-only Worker of the /docs page. */
 export const DOCS_WRANGLER_CONFIG = "docs-worker/wrangler.toml";
+/** The operator plane's Worker (/admin/api, the catalog import Workflow). */
+export const ADMIN_WRANGLER_CONFIG = "admin/wrangler.toml";
 
 /**
  * Miniflare options of the docs Worker, as an extra worker beside the API Worker (the tests, the bench), which
@@ -79,12 +81,13 @@ export function applyLocalMigrations(state: LocalState = {}): void {
  * `wrangler dev` on `port`. ISSUER follows the port (wrangler.toml's value names 8787): discovery, the token
  * endpoint and the /docs Authorize dialog must point to this very server, or OIDC clients refuse the issuer.
  * `--test-scheduled` serves GET /__scheduled to run the Cron Trigger's housekeeping by hand (crons do not fire locally).
- * The docs Worker (docs-worker/wrangler.toml) runs in the same process, behind the API Worker's DOCS binding.
+ * The docs Worker (docs-worker/wrangler.toml) and the operator plane's (admin/wrangler.toml) run in the same process,
+ * behind the API Worker's DOCS and ADMIN bindings.
  */
 export function wranglerDevArgs(port: string, state: LocalState = {}, entry?: string): string[] {
   const issuer = ["--var", `ISSUER:http://localhost:${port}/auth`];
   const script = entry ? [entry] : []; // default: wrangler.toml's main
-  const configs = ["-c", WRANGLER_CONFIG, "-c", DOCS_WRANGLER_CONFIG];
+  const configs = ["-c", WRANGLER_CONFIG, "-c", DOCS_WRANGLER_CONFIG, "-c", ADMIN_WRANGLER_CONFIG];
   return ["dev", ...script, ...configs, "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
 }
 

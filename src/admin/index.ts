@@ -1,3 +1,4 @@
+import { publishedAuthority } from "../auth/keys";
 import type { Bindings } from "../env";
 import type { ImportBindings } from "../imports/bindings";
 
@@ -8,7 +9,13 @@ export { CatalogImportWorkflow } from "../imports/workflow";
  * through the API Worker's ADMIN service binding, and the catalog import Workflow. Its code never weighs on the
  * buyer path's bundle or cold start.
  */
-export type AdminBindings = Bindings & ImportBindings;
+export type AdminBindings = Bindings & ImportBindings & { API: Fetcher };
+
+/** The bindings with the API's issuer, which operator tokens must carry (learnt from the API, src/auth/keys.ts). */
+async function withIssuer(env: AdminBindings): Promise<AdminBindings> {
+  const { issuer } = await publishedAuthority(env.API);
+  return Object.create(env, { ISSUER: { value: issuer } }) as AdminBindings;
+}
 
 let app: Promise<{ fetch: ExportedHandlerFetchHandler<AdminBindings> }> | undefined;
 const appOnce = () => {
@@ -19,6 +26,6 @@ const appOnce = () => {
 };
 
 export default {
-  fetch: async (request, env, ctx) => (await appOnce()).fetch(request, env, ctx),
+  fetch: async (request, env, ctx) => (await appOnce()).fetch(request, await withIssuer(env), ctx),
   scheduled: (_controller, env, ctx) => ctx.waitUntil(import("../imports/sweep").then(({ sweepImportJobs }) => sweepImportJobs(env))),
 } satisfies ExportedHandler<AdminBindings>;

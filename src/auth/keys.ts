@@ -50,35 +50,49 @@ async function loadKeyring(env: Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS
 
 /**
  * The keys that verify access tokens: the signing keyring's where this Worker signs them (JWT_PRIVATE_KEY); elsewhere
- * (the operator plane's Worker, which holds no signing key) the keys the API publishes, read over its API binding
- * from {ISSUER}/.well-known/jwks.json, kept 5 minutes, and read again at most every 30 s when a token names a key
- * not among them (a rotation).
+ * (the operator plane's Worker, which holds no signing key) the keys the API publishes (publishedAuthority).
  */
 export async function verificationKey(env: VerifyingEnv, kid: string): Promise<CryptoKey | undefined> {
   if (env.JWT_PRIVATE_KEY) return (await keyring(env)).verificationKeys.get(kid);
   if (!env.API) throw new Error("JWT_PRIVATE_KEY or an API binding is needed to verify tokens");
-  const now = Date.now();
-  if (
-    !published ||
-    now - published.at > PUBLISHED_KEYS_TTL_MS ||
-    (!published.keys.has(kid) && now - published.at > PUBLISHED_KEYS_RETRY_MS)
-  ) {
-    published = { at: now, keys: await fetchPublishedKeys(env.API, env.ISSUER) };
-  }
-  return published.keys.get(kid);
+  return (await publishedAuthority(env.API, kid)).keys.get(kid);
 }
 
-export type VerifyingEnv = Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS" | "ISSUER"> & { API?: Fetcher };
+export type VerifyingEnv = Pick<Bindings, "JWT_PRIVATE_KEY" | "JWT_PREVIOUS_PUBLIC_KEYS"> & { API?: Fetcher };
 
-const PUBLISHED_KEYS_TTL_MS = 5 * 60_000;
-const PUBLISHED_KEYS_RETRY_MS = 30_000;
-let published: { at: number; keys: Map<string, CryptoKey> } | undefined;
+const AUTHORITY_TTL_MS = 5 * 60_000;
+const AUTHORITY_RETRY_MS = 30_000;
+let authority: { at: number; pending: Promise<{ issuer: string; keys: Map<string, CryptoKey> }> } | undefined;
 
-async function fetchPublishedKeys(api: Fetcher, issuer: string): Promise<Map<string, CryptoKey>> {
-  const response = await api.fetch(new Request(`${issuer}/.well-known/jwks.json`));
-  if (!response.ok) throw new Error(`the published keys answered ${response.status}`);
-  const { keys } = (await response.json()) as { keys: JWK[] };
+/**
+ * The authorization server as a resource server learns it (RFC 8414): its issuer and published keys, read over the
+ * API binding from /.well-known/oauth-authorization-server/auth and its jwks_uri. Kept 5 minutes per isolate, and
+ * read again at most every 30 s when a token names a key not among them (a rotation). The issuer comes from there
+ * too, so the operator plane needs no copy of the API's ISSUER.
+ */
+export async function publishedAuthority(api: Fetcher, wantedKid?: string): Promise<{ issuer: string; keys: Map<string, CryptoKey> }> {
+  const now = Date.now();
+  const stale = !authority || now - authority.at > AUTHORITY_TTL_MS;
+  if (!stale && wantedKid && now - authority!.at > AUTHORITY_RETRY_MS && !(await authority!.pending).keys.has(wantedKid)) authority = undefined;
+  if (stale || !authority) {
+    const pending = readAuthority(api);
+    authority = { at: now, pending };
+    pending.catch(() => {
+      if (authority?.pending === pending) authority = undefined;
+    });
+  }
+  return authority.pending;
+}
+
+async function readAuthority(api: Fetcher): Promise<{ issuer: string; keys: Map<string, CryptoKey> }> {
+  const read = async <T>(url: string): Promise<T> => {
+    const response = await api.fetch(new Request(url));
+    if (!response.ok) throw new Error(`${new URL(url).pathname} answered ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const metadata = await read<{ issuer: string; jwks_uri: string }>("https://api.internal/.well-known/oauth-authorization-server/auth");
+  const { keys } = await read<{ keys: JWK[] }>(metadata.jwks_uri);
   const imported = new Map<string, CryptoKey>();
   for (const jwk of keys) if (jwk.kid && jwk.alg === "RS256") imported.set(jwk.kid, (await importJWK(jwk, "RS256")) as CryptoKey);
-  return imported;
+  return { issuer: metadata.issuer, keys: imported };
 }

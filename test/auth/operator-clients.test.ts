@@ -59,3 +59,19 @@ describe("operator clients: the marketplace's own, a third kind beside buyers an
     ).rejects.toThrow(/CHECK/);
   });
 });
+
+describe("the operator plane's Worker verifies with the keys the API publishes (it holds no signing key)", () => {
+  it("learns the issuer and keys from the API's authorization server metadata, and refuses a token of another audience", async () => {
+    const { SELF } = await import("cloudflare:test");
+    const { publishedAuthority } = await import("../../src/auth/keys");
+    const api = { fetch: (input: RequestInfo | URL, init?: RequestInit) => SELF.fetch(input, init) } as unknown as Fetcher;
+    const authority = await publishedAuthority(api);
+    expect(authority.issuer).toBe(env.ISSUER);
+    const withoutKey = { ...env, JWT_PRIVATE_KEY: "", API: api };
+    // A token never verified before (verified tokens are remembered), so the published keys are what checks it.
+    const fresh = (await (await requestToken(await newOperatorClient())).json<{ access_token: string }>()).access_token;
+    const principal = await verifyOperatorAccessToken(withoutKey, fresh);
+    expect(principal.scopes.has("catalog:import")).toBe(true);
+    await expect(verifyOperatorAccessToken(withoutKey, await tokenFor(TENANT_A))).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+});
