@@ -2,19 +2,13 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createApp } from "../src/app";
-import { buildOpenApiDocument } from "../src/platform/openapi/document";
+import { servedOpenApiDocument } from "./openapi-document";
 
 /**
  * `npm run lint:openapi` (in .ci/run): the OpenAPI document exactly as the Worker serves it, linted by Spectral
  * (`spectral:oas`) and Redocly (`recommended`). Any error fails; warnings are printed for the reader.
  */
-const document = buildOpenApiDocument(createApp(), {
-  origin: "http://localhost:8787",
-  issuer: "http://localhost:8787/auth",
-  audience: "medparts-customer-api",
-  vendorAudience: "medparts-vendor-api",
-});
+const document = await servedOpenApiDocument("http://localhost:8787");
 const dir = mkdtempSync(path.join(tmpdir(), "medparts-openapi-"));
 const file = path.join(dir, "openapi.json");
 writeFileSync(file, JSON.stringify(document, null, 2));

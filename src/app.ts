@@ -1,5 +1,7 @@
+import type { Context } from "hono";
 import { authRoutes, oauthErrorForm, wellKnownMetadataRoutes } from "./auth/routes";
 import { catalogRoutes } from "./catalog/routes";
+import type { AppEnv } from "./env";
 import { eventRoutes } from "./events/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
@@ -13,6 +15,7 @@ import { requireJsonBody } from "./platform/content-type";
 import { handleError } from "./platform/error-handler";
 import { healthRoutes } from "./platform/health";
 import { methodNotAllowedOrNotFound } from "./platform/method-not-allowed";
+import type { OpenApiDocument } from "./platform/openapi/document";
 import { openApiDocumentRoute } from "./platform/openapi/route";
 import { d1Sessions } from "./platform/read-replicas";
 import { requestContext } from "./platform/request-context";
@@ -26,6 +29,16 @@ import { eventWebhooks } from "./webhooks/openapi";
 import { WEBHOOK_WRITE_ROUTES, webhookRoutes } from "./webhooks/routes";
 
 export const API_BASE = "/customer/api";
+
+/** The operator plane's document (its own Worker, over the ADMIN binding), merged into this one: one contract. */
+async function operatorPlaneDocument(c: Context<AppEnv>): Promise<OpenApiDocument | null> {
+  try {
+    const res = await c.env.ADMIN.fetch(new Request(new URL("/admin/api/openapi.json", c.req.url)));
+    return res.ok ? ((await res.json()) as OpenApiDocument) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Every resource with GET search (the q language), in the order docs/api.md lists their fields. */
 export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
@@ -73,7 +86,7 @@ export function createApp() {
   app.route("/", wellKnownMetadataRoutes);
   app.route(API_BASE, customerApi);
   app.route(VENDOR_API_BASE, vendorRoutes);
-  openApiDocumentRoute(app, API_BASE);
+  openApiDocumentRoute(app, API_BASE, operatorPlaneDocument);
   eventWebhooks(app);
   app.notFound(methodNotAllowedOrNotFound(app.router));
   app.onError(handleError);

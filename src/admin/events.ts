@@ -21,8 +21,12 @@ const route = createRoute({
   ...operatorScopedAccess("catalog:import"),
   request: {
     query: z.object({
-      after: wholeNumberText(0, Number.MAX_SAFE_INTEGER, "The nextCursor of a previous page.").optional().openapi({ type: "integer" }),
-      limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", example: "50" }),
+      after: wholeNumberText(0, Number.MAX_SAFE_INTEGER, "The nextCursor of a previous page.")
+        .optional()
+        .openapi({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+      limit: wholeNumberText(1, 100, "A limit from 1 to 100.")
+        .optional()
+        .openapi({ type: "integer", minimum: 1, maximum: 100, example: 50 }),
     }),
   },
   responses: {

@@ -73,7 +73,8 @@ let authority: { at: number; pending: Promise<{ issuer: string; keys: Map<string
 export async function publishedAuthority(api: Fetcher, wantedKid?: string): Promise<{ issuer: string; keys: Map<string, CryptoKey> }> {
   const now = Date.now();
   const stale = !authority || now - authority.at > AUTHORITY_TTL_MS;
-  if (!stale && wantedKid && now - authority!.at > AUTHORITY_RETRY_MS && !(await authority!.pending).keys.has(wantedKid)) authority = undefined;
+  if (!stale && wantedKid && now - authority!.at > AUTHORITY_RETRY_MS && !(await authority!.pending).keys.has(wantedKid))
+    authority = undefined;
   if (stale || !authority) {
     const pending = readAuthority(api);
     authority = { at: now, pending };

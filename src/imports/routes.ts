@@ -114,7 +114,9 @@ const PartParams = FileParams.extend({
   partNumber: wholeNumberText(1, MAX_PARTS, `A part number from 1 to ${MAX_PARTS}.`).openapi({
     param: { name: "partNumber", in: "path" },
     type: "integer",
-    example: "1",
+    minimum: 1,
+    maximum: MAX_PARTS,
+    example: 1,
   }),
 });
 
@@ -157,7 +159,11 @@ const routes = {
     summary: "Import jobs, newest first",
     ...access,
     request: {
-      query: z.object({ limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", example: "20" }) }),
+      query: z.object({
+        limit: wholeNumberText(1, 100, "A limit from 1 to 100.")
+          .optional()
+          .openapi({ type: "integer", minimum: 1, maximum: 100, example: 20 }),
+      }),
     },
     responses: { 200: json("Jobs", z.object({ items: z.array(JobSchema) })), ...authenticatedErrorResponses },
   }),
@@ -261,7 +267,9 @@ const routes = {
     request: {
       params: JobIdParams,
       query: z.object({
-        limit: wholeNumberText(1, 1000, "A limit from 1 to 1000.").optional().openapi({ type: "integer", example: "100" }),
+        limit: wholeNumberText(1, 1000, "A limit from 1 to 1000.")
+          .optional()
+          .openapi({ type: "integer", minimum: 1, maximum: 1000, example: 100 }),
         cursor: z.string().max(200).optional().openapi({ description: "nextCursor of the previous page" }),
       }),
     },

@@ -38,6 +38,7 @@ const orderRows = (orders: number, lines = orders) => ({
   api_clients: 0,
   order_versions: orders, // each new order at version 1, no other order changed
   webhook_endpoints: 0,
+  catalog_imports: 0,
 });
 
 async function summarize(responses: Response[]) {

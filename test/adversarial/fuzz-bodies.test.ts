@@ -1,13 +1,14 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
+import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/imports/jobs";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
 import { fieldPath } from "../../src/platform/zod-errors";
 import type { VendorAction } from "../../src/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { demoOrderOf, expectNoWrites, expectSpecError } from "../helpers/adversarial";
-import { type ClientCredentials, call, newClient, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
+import { type ClientCredentials, call, newClient, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import {
   DEEP_BODIES,
@@ -257,6 +258,21 @@ const TARGETS: Target[] = [
     accepts: 201,
   },
   ...vendorMoveTargets(),
+  {
+    path: "/admin/api/catalog/imports",
+    token: () => operatorTokenFor(),
+    base: () => ({ format: "ndjson", mode: "upsert", dryRun: false, onError: "skipFailedRows", maxErrors: 10, maxWithdrawPercent: 5 }),
+    fields: [
+      { path: ["format"], hostile: hostileCode(IMPORT_FORMATS), required: true },
+      { path: ["mode"], hostile: hostileCode(IMPORT_MODES) },
+      { path: ["dryRun"], hostile: fc.oneof(fc.constantFrom("true", "false", 0, 1, null), fc.string()) },
+      { path: ["onError"], hostile: hostileCode(ERROR_POLICIES) },
+      { path: ["maxErrors"], hostile: fc.oneof(hostileId(), fc.constant(100_001)) },
+      { path: ["maxWithdrawPercent"], hostile: fc.oneof(hostileId(), fc.constantFrom(101, -1, 12.5)) },
+    ],
+    readOnly: false,
+    accepts: 201,
+  },
 ];
 
 /**
@@ -364,7 +380,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
   beforeAll(async () => {
     tokenClient = await newClient(TENANT_A, ["catalog:read"]);
     orderBase = orderBody([lineFor(await issueQuote("MP-0000041", JSMITH, withoutFields))]);
-    await Promise.all([allScopes(), TARGETS[4]!.token(), vendorTokenFor(DEMO_VENDOR_ID)]);
+    await Promise.all([allScopes(), TARGETS[4]!.token(), vendorTokenFor(DEMO_VENDOR_ID), operatorTokenFor()]);
     const closed = await call(await allScopes(), `/orders/${DEMO_ORDER_NUMBER}/cancel`, {
       method: "POST",
       json: { partial: true },

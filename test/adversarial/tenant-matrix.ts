@@ -32,10 +32,12 @@ export interface AttackContext {
   /** A webhook endpoint of tenant 1, and tenant 2's own: one per operation that may use it up (delete). */
   victimEndpointId: string;
   attackerEndpointIds: { read: string; delete: string };
+  /** An import job of the operator (the operator plane, /admin/api). */
+  victimImportId: string;
 }
 
 export interface AttackRequest {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** As for `call()`: relative to /customer/api unless it starts with /auth or /health. */
   path: string;
   json?: unknown;
@@ -158,6 +160,34 @@ function orderFieldCase(input: string, field: keyof Orderer, ownValue: number, s
     expect: { denied: statuses },
   };
 }
+
+/**
+ * The operator plane (/admin/api) takes operator tokens only: a buyer's (tenant 2) and a vendor's are refused with the
+ * same 401 whether the import exists or not (`path` builds the request from an import id).
+ */
+const UNKNOWN_IMPORT = "imp_unknownunknownunkno";
+const operatorRow = (method: AttackRequest["method"], path: (importId: Value) => string, json?: unknown): MatrixRow => {
+  const request = (v: Value): AttackRequest => ({ method, path: path(v), json, bearer: true });
+  return {
+    cases: [
+      {
+        input: "a buyer's token (tenant 2) on the operator API",
+        victim: (ctx) => ctx.victimImportId,
+        unknown: UNKNOWN_IMPORT,
+        request,
+        expect: { denied: [401] },
+      },
+      {
+        input: "a vendor's token on the operator API",
+        victim: (ctx) => ctx.victimImportId,
+        unknown: UNKNOWN_IMPORT,
+        request: (v) => asVendor(request(v)),
+        expect: { denied: [401] },
+      },
+    ],
+  };
+};
+const IMPORTS = "/admin/api/catalog/imports";
 
 export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /health/live": { noTenantData: "liveness probe, no parameters" },
@@ -467,4 +497,24 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "post /vendor/api/order-lines/{lineId}/ship": vendorMoveRow("ship"),
   "post /vendor/api/order-lines/{lineId}/deliver": vendorMoveRow("deliver"),
   "post /vendor/api/order-lines/{lineId}/reject": vendorMoveRow("reject"),
+  "post /admin/api/catalog/imports": operatorRow("POST", () => IMPORTS, { format: "ndjson" }),
+  "get /admin/api/catalog/imports": operatorRow("GET", () => IMPORTS),
+  "get /admin/api/catalog/imports/{id}": operatorRow("GET", (id) => `${IMPORTS}/${id}`),
+  "put /admin/api/catalog/imports/{id}/files/{name}": operatorRow("PUT", (id) => `${IMPORTS}/${id}/files/victim.ndjson`, {}),
+  "post /admin/api/catalog/imports/{id}/files/{name}/uploads": operatorRow("POST", (id) => `${IMPORTS}/${id}/files/victim.ndjson/uploads`),
+  "put /admin/api/catalog/imports/{id}/files/{name}/parts/{partNumber}": operatorRow(
+    "PUT",
+    (id) => `${IMPORTS}/${id}/files/victim.ndjson/parts/1`,
+    {},
+  ),
+  "get /admin/api/catalog/imports/{id}/files/{name}": operatorRow("GET", (id) => `${IMPORTS}/${id}/files/victim.ndjson`),
+  "post /admin/api/catalog/imports/{id}/files/{name}/complete": operatorRow(
+    "POST",
+    (id) => `${IMPORTS}/${id}/files/victim.ndjson/complete`,
+  ),
+  "post /admin/api/catalog/imports/{id}/start": operatorRow("POST", (id) => `${IMPORTS}/${id}/start`),
+  "post /admin/api/catalog/imports/{id}/cancel": operatorRow("POST", (id) => `${IMPORTS}/${id}/cancel`),
+  "get /admin/api/catalog/imports/{id}/errors": operatorRow("GET", (id) => `${IMPORTS}/${id}/errors`),
+  "get /admin/api/catalog/imports/{id}/errors.ndjson": operatorRow("GET", (id) => `${IMPORTS}/${id}/errors.ndjson`),
+  "get /admin/api/events": operatorRow("GET", () => "/admin/api/events"),
 };

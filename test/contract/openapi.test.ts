@@ -1,9 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
-import { SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
+import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 import { call, TENANT_A, tokenFor } from "../helpers/api";
-import { expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
+import { expectMatchesContract, operationsOf, servedDocument, servedRoutes, validateAgainst } from "../helpers/contract";
 
 /** Public operations: everything else must declare the oauth2 scheme with one of our scopes. */
 const PUBLIC = /^(get|post) \/(health\/|auth\/|\.well-known\/|customer\/api\/openapi\.json$)/;
@@ -11,13 +10,6 @@ const PUBLIC = /^(get|post) \/(health\/|auth\/|\.well-known\/|customer\/api\/ope
 const IDEMPOTENT = ["post /customer/api/orders"];
 
 /** What the app routes, as `method /path/{param}`, from Hono's route table (middleware entries excluded). */
-function servedRoutes(): Set<string> {
-  const app = createApp();
-  return new Set(
-    app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),
-  );
-}
-
 describe("GET /customer/api/openapi.json", () => {
   it("is an OpenAPI 3.1 document served without a token, with the OAuth2 client credentials scheme", async () => {
     const res = await call(null, "/openapi.json");
@@ -209,8 +201,13 @@ describe("GET /customer/api/openapi.json", () => {
         expect(operation.security, `${name} says security: [] explicitly`).toEqual([]);
       } else {
         expect(security.length, `${name} declares no security`).toBeGreaterThan(0);
-        // The vendor API takes vendor tokens only (scheme vendorOAuth2, vendor scopes); everything else, buyer tokens.
-        const [scheme, scopes] = path.startsWith("/vendor/api/") ? ["vendorOAuth2", VENDOR_SCOPES] : ["oauth2", SCOPES];
+        // The vendor API takes vendor tokens only (scheme vendorOAuth2, vendor scopes), the operator plane operator tokens
+        // only (operatorOAuth2); everything else, buyer tokens.
+        const [scheme, scopes] = path.startsWith("/vendor/api/")
+          ? ["vendorOAuth2", VENDOR_SCOPES]
+          : path.startsWith("/admin/api/")
+            ? ["operatorOAuth2", OPERATOR_SCOPES]
+            : ["oauth2", SCOPES];
         for (const requirement of security) {
           expect(Object.keys(requirement), name).toEqual([scheme]);
           for (const scope of requirement[scheme]!) expect(scopes, name).toContain(scope);

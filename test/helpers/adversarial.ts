@@ -52,6 +52,8 @@ export interface TableCounts {
   /** Sum of the orders' versions: every change to an existing order (cancel, vendor move) raises it. */
   order_versions: number;
   webhook_endpoints: number;
+  /** The operator plane's import jobs (catalog database). */
+  catalog_imports: number;
 }
 
 export async function tableCounts(): Promise<TableCounts> {
@@ -71,7 +73,9 @@ export async function tableCounts(): Promise<TableCounts> {
     ].map((sql) => env.DB.prepare(sql)),
   );
   const n = (r: D1Result<{ n: number }> | undefined) => r!.results[0]!.n;
+  const imports = await env.CATALOG.prepare("SELECT count(*) AS n FROM catalog_imports").first<{ n: number }>();
   return {
+    catalog_imports: imports!.n,
     orders: n(orders),
     order_lines: n(orderLines),
     quotes: n(quotes),

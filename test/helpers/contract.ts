@@ -1,5 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { type Schema, Validator } from "@cfworker/json-schema";
+import { createAdminApp } from "../../src/admin/app";
+import { createApp } from "../../src/app";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/platform/openapi/document";
 import { API, call, OUTSIDE_API } from "./api";
 
@@ -137,4 +139,16 @@ export async function contractCall(token: string | null, path: string, init: Req
   const res = await call(token, path, init);
   await expectMatchesContract(res, init.method ?? "GET", path);
   return res;
+}
+
+/**
+ * Every route the service answers, as `method /path/{param}`: the API Worker's app and the operator plane's (its own
+ * Worker behind the ADMIN binding), whose document is part of the API's; the operator plane's own copy of the
+ * document at /admin/api/openapi.json is not a second contract.
+ */
+export function servedRoutes(): Set<string> {
+  const routes = [...createApp().routes, ...createAdminApp().routes.filter((r) => r.path !== "/admin/api/openapi.json")];
+  return new Set(
+    routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),
+  );
 }

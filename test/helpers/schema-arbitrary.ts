@@ -150,7 +150,7 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
     const pattern = new RegExp(schema.pattern);
     return fc.stringMatching(pattern).filter((s) => [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Infinity));
   }
-  if (schema.format && !["password", "uri", "email"].includes(schema.format)) {
+  if (schema.format && !["password", "uri", "email", "binary"].includes(schema.format)) {
     throw new Error(`schemaArbitrary: unsupported string format ${schema.format}`);
   }
   // Well-formed Unicode of every plane (graphemes, so no lone surrogates: JSON Schema strings are Unicode text).

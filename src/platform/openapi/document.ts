@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { SCOPES, type Scope, VENDOR_SCOPES, type VendorScope } from "../principal";
+import { OPERATOR_SCOPES, type OperatorScope, SCOPES, type Scope, VENDOR_SCOPES, type VendorScope } from "../principal";
 import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
 import { API_INFO, TAGS } from "./info";
 
@@ -31,6 +31,10 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "manufacturers:read": "Search manufacturers",
   "events:read": "Read the tenant's order events (the feed)",
   "webhooks:manage": "Register, list, test and delete webhook endpoints",
+};
+
+const OPERATOR_SCOPE_DESCRIPTIONS: Record<OperatorScope, string> = {
+  "catalog:import": "Load the catalog: import jobs, their files, progress and errors; the operator's events",
 };
 
 const VENDOR_SCOPE_DESCRIPTIONS: Record<VendorScope, string> = {
@@ -133,6 +137,8 @@ export interface DocumentContext {
   /** The `aud` of customer API tokens (AUDIENCE var) and of vendor API tokens (VENDOR_AUDIENCE var). */
   audience: string;
   vendorAudience: string;
+  /** The `aud` of operator tokens (OPERATOR_AUDIENCE var): the operator plane, /admin/api. */
+  operatorAudience: string;
 }
 
 export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: DocumentContext): OpenApiDocument {
@@ -168,6 +174,19 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
         clientCredentials: {
           tokenUrl: `${context.issuer}/oauth2/token`,
           scopes: Object.fromEntries(VENDOR_SCOPES.map((s) => [s, VENDOR_SCOPE_DESCRIPTIONS[s]])),
+        },
+      },
+    },
+    operatorOAuth2: {
+      type: "oauth2",
+      description:
+        "The operator plane's OAuth 2.0 client credentials (/admin/api): the same token endpoint, with an operator client (the " +
+        `marketplace itself). Its tokens carry claim \`opr\` and the audience \`${context.operatorAudience}\`; buyer and vendor ` +
+        "tokens are refused there (401), and an operator token on the buyer and vendor APIs.",
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${context.issuer}/oauth2/token`,
+          scopes: Object.fromEntries(OPERATOR_SCOPES.map((s) => [s, OPERATOR_SCOPE_DESCRIPTIONS[s]])),
         },
       },
     },
@@ -224,6 +243,7 @@ export function operationIdFor(path: string, method: HttpMethod): string {
   const words = path
     .replace(/^\/customer\/api/, "")
     .replace(/^\/vendor\/api/, "/vendor")
+    .replace(/^\/admin\/api/, "/admin")
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
   return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");

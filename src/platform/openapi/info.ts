@@ -29,7 +29,10 @@ Order creation requires \`Idempotency-Key\` (a UUID with dashes); replays carry 
 
 **Vendors** fulfil order lines through \`/vendor/api\` with their own clients (security scheme \`vendorOAuth2\`):
 list their open lines, then acknowledge, backorder, ship (with a tracking number), deliver or reject them. Buyers
-follow the result through \`GET /customer/api/orders/{orderNumber}\`.`,
+follow the result through \`GET /customer/api/orders/{orderNumber}\`.
+
+**The operator** (the marketplace itself) loads the catalog through \`/admin/api\` with an operator client (security
+scheme \`operatorOAuth2\`): create an import job, upload its file, start it, and follow its progress and errors.`,
 };
 
 export const TAGS = [
@@ -41,6 +44,12 @@ export const TAGS = [
   { name: "Events", description: "The tenant's order events: the feed (cursor paging), the same events webhooks deliver" },
   { name: "Webhooks", description: "Endpoints that receive order events, signed, through Cloudflare Queues" },
   { name: "Vendor fulfilment", description: "For vendors (vendor clients only): the order lines they fulfil, moved along the lifecycle" },
+  {
+    name: "Catalog import",
+    description:
+      "For the operator (operator clients only, /admin/api): load the catalog from NDJSON, CSV or the FDA AccessGUDID release through durable import jobs",
+  },
+  { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },
 ];

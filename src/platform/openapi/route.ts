@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ControllerErrorSchema, IdempotencyConflictSchema, ProblemSchema, ValidationProblemSchema } from "../schemas";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
@@ -14,8 +15,15 @@ const ERROR_FORMS = {
 
 const CACHE = { "Cache-Control": "public, max-age=300" };
 
-/** Registers GET {base}/openapi.json on the top-level app, documenting the app's own registry. */
-export function openApiDocumentRoute(app: OpenAPIHono<AppEnv>, base: string): void {
+/**
+ * Registers GET {base}/openapi.json on the top-level app, documenting the app's own registry, plus the operations of
+ * `included` (another Worker's document, e.g. the operator plane's), when given and answering: one contract.
+ */
+export function openApiDocumentRoute(
+  app: OpenAPIHono<AppEnv>,
+  base: string,
+  included?: (c: Context<AppEnv>) => Promise<OpenApiDocument | null>,
+): void {
   // The error forms of spec 7.2 are part of the contract whichever routes use them; the platform
   // responses added by buildOpenApiDocument reference Problem by name.
   for (const [name, schema] of Object.entries(ERROR_FORMS)) app.openAPIRegistry.register(name, schema);
@@ -29,19 +37,38 @@ export function openApiDocumentRoute(app: OpenAPIHono<AppEnv>, base: string): vo
   });
   // Routes are fixed once the app is built; the document varies only with origin, issuer and audiences.
   const cache = new Map<string, OpenApiDocument>();
-  app.openapi(route, (c) => {
+  app.openapi(route, async (c) => {
     const context = {
       origin: new URL(c.req.url).origin,
       issuer: c.env.ISSUER,
       audience: c.env.AUDIENCE,
       vendorAudience: c.env.VENDOR_AUDIENCE,
+      operatorAudience: c.env.OPERATOR_AUDIENCE,
     };
     const key = Object.values(context).join(" ");
     let document = cache.get(key);
     if (!document) {
-      document = buildOpenApiDocument(app, context);
-      if (cache.size < 16) cache.set(key, document);
+      const other = included ? await included(c) : null;
+      document = other ? withOperationsOf(buildOpenApiDocument(app, context), other) : buildOpenApiDocument(app, context);
+      // Without the included document (its Worker not answering), the next request tries again.
+      if (cache.size < 16 && (other || !included)) cache.set(key, document);
     }
     return c.json(document, 200, CACHE);
   });
+}
+
+/**
+ * `document` with the operations of `other` added (its own openapi.json operation left out), and the schemas, tags and
+ * security schemes they use; what both define (the error forms) is the same definition and kept once.
+ */
+export function withOperationsOf(document: OpenApiDocument, other: OpenApiDocument): OpenApiDocument {
+  const paths = { ...document.paths };
+  for (const [path, item] of Object.entries(other.paths ?? {})) if (!path.endsWith("/openapi.json")) paths[path] ??= item;
+  const components = { ...document.components };
+  for (const kind of ["schemas", "securitySchemes", "parameters", "headers", "responses"] as const) {
+    components[kind] = { ...(other.components?.[kind] ?? {}), ...(document.components?.[kind] ?? {}) } as never;
+  }
+  const tags = [...(document.tags ?? [])];
+  for (const tag of other.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
+  return { ...document, paths, components, tags };
 }
