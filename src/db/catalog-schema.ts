@@ -24,6 +24,8 @@ export const products = sqliteTable(
       .default("active"),
     /** The hash of the import record it was last written from (catalog-migrations/0005); null when written otherwise. */
     contentHash: text("content_hash"),
+    /** The hash of the import source it was last written from (catalog-migrations/0006). */
+    sourceHash: text("source_hash"),
   },
   // Sort-order indexes of migrations/0003; the full-text index products_fts (FTS5, kept in sync by
   // triggers) is queried with bound SQL in src/catalog/search-sql.ts, drizzle has no FTS5 support.

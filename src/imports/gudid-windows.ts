@@ -84,7 +84,7 @@ export async function gudidDeviceWindow(
   const primaryDis = window.rows.map(({ fields }) => (fields[columns.PrimaryDI!] ?? "").trim());
   const { results } = await catalog
     .prepare(
-      "SELECT g.primary_di, g.kind, g.value FROM json_each(?2) j JOIN catalog_import_gudid g ON g.job_id = ?1 AND g.primary_di = j.value " +
+      "SELECT g.primary_di, g.kind, g.value FROM json_each(?2) j CROSS JOIN catalog_import_gudid g ON g.job_id = ?1 AND g.primary_di = j.value " +
         "ORDER BY g.primary_di, g.kind, g.seq",
     )
     .bind(jobId, json([...new Set(primaryDis)]))
@@ -99,7 +99,8 @@ export async function gudidDeviceWindow(
   const rows: WindowRow[] = window.rows.map(({ line, fields }, i) => {
     const primaryDi = primaryDis[i]!;
     try {
-      return { line, value: recordOfGudidDevice(fields, columns, identifiers.get(primaryDi) ?? [], gmdnNames.get(primaryDi) ?? []) };
+      const value = recordOfGudidDevice(fields, columns, identifiers.get(primaryDi) ?? [], gmdnNames.get(primaryDi) ?? []);
+      return { line, value, source: JSON.stringify(value) };
     } catch (err) {
       return { line, problem: { field: "PrimaryDI", code: "invalid_value", message: (err as Error).message } };
     }

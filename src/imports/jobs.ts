@@ -40,6 +40,7 @@ export interface JobRow {
   withdrawn: number;
   rejected: number;
   cancel_requested: number;
+  progressed_at: string | null;
 }
 
 export interface FileRow {

@@ -41,7 +41,10 @@ export async function finishJob(catalog: D1Database, jobId: string, outcome: Job
 
 /** Validation starts: the total size of the files (decompressed), from which its progress is measured. */
 export async function recordProgressStart(catalog: D1Database, jobId: string, bytesTotal: number): Promise<void> {
-  await catalog.prepare("UPDATE catalog_imports SET bytes_total = ? WHERE id = ?").bind(bytesTotal, jobId).run();
+  await catalog
+    .prepare("UPDATE catalog_imports SET bytes_total = ?, progressed_at = ? WHERE id = ?")
+    .bind(bytesTotal, new Date().toISOString(), jobId)
+    .run();
 }
 
 /** Staging rows removed per step once a job has ended (its errors stay, for GET .../errors). */

@@ -8,6 +8,7 @@ import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
 import type { ImportBindings } from "./bindings";
 import { ImportErrorSchema, importErrorsPage, streamImportErrors } from "./errors";
+import { createInstance } from "./instances";
 import {
   ERROR_POLICIES,
   FILE_NAME,
@@ -19,6 +20,7 @@ import {
   presentJob,
   readJobWithFiles,
 } from "./jobs";
+import { isStalled, sweepImportJob } from "./sweep";
 import {
   beginMultipart,
   completeMultipart,
@@ -358,6 +360,7 @@ export const importRoutes = createRouter()
   })
   .openapi(routes.get, async (c) => {
     const { job, files } = await jobOr404(c, c.req.valid("param").id);
+    if (isStalled(job)) c.executionCtx.waitUntil(sweepImportJob(bindings(c), job.id));
     return c.json(envelope(c, show(c, job, files)), 200);
   })
   .openapi(routes.upload, async (c) => {
@@ -453,13 +456,4 @@ async function startJob(c: ImportContext, job: JobRow, files: FileRow[]) {
     .bind(job.id, new Date().toISOString())
     .run();
   if (started.meta.changes === 1) await createInstance(c.env, job.id);
-}
-
-export async function createInstance(env: ImportBindings, jobId: string): Promise<void> {
-  try {
-    await env.CATALOG_IMPORTS.create({ id: jobId, params: { jobId } });
-  } catch (err) {
-    // Already created (a start asked twice, or the sweep): that instance goes on.
-    if (!(err instanceof Error && /already exists/i.test(err.message))) throw err;
-  }
 }

@@ -5,7 +5,7 @@ import { type FileCursor, FileFault, WINDOW_BYTES, type WindowRow } from "./form
 import { gudidCompanionWindow, gudidDeviceWindow } from "./gudid-windows";
 import type { JobRow } from "./jobs";
 import { type CatalogMatches, deviceKey, productIdOf } from "./keys";
-import { contentHash, type ImportRecord, type Rejection, type RowProblem, RowRejected, recordOf } from "./records";
+import { contentHash, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
 
 /**
  * The validation pass (docs/architecture.md, "Catalog imports"): one window of a file per Workflow step. It reads the
@@ -82,7 +82,7 @@ function csvWindow(bytes: Uint8Array, eof: boolean, cursor: FileCursor) {
   if (!cursor.header) checkCsvHeader(window.header);
   const rows: WindowRow[] = window.rows.map(({ line, fields }) => {
     try {
-      return { line, value: csvRecordInput(window.header, fields) };
+      return { line, value: csvRecordInput(window.header, fields), source: JSON.stringify([window.header, fields]) };
     } catch (err) {
       if (err instanceof RowRejected) return { line, problem: err.problem };
       throw err;
@@ -93,7 +93,11 @@ function csvWindow(bytes: Uint8Array, eof: boolean, cursor: FileCursor) {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** Validates and stages the rows of one window, with its progress, in one batch after at most two reads. */
+/**
+ * Validates and stages the rows of one window, with its progress, in one batch after one or two reads. A row whose
+ * source (its line, or its fields and the header) hashes to what the product was last written from is unchanged
+ * without being validated again: re-importing a file costs a parse and a hash per row.
+ */
 async function stageWindow(
   catalog: D1Database,
   job: JobRow,
@@ -104,74 +108,80 @@ async function stageWindow(
   done: boolean,
 ): Promise<ValidationStep> {
   const rejections: Rejection[] = [];
-  const valid: StagedRow[] = [];
   const csvField = job.format === "csv" ? csvColumnOf : (field: string | null) => field;
-  for (const row of rows) {
-    if ("problem" in row) {
-      rejections.push({ line: row.line, key: null, problem: row.problem });
+  const read = rows.flatMap((row) => ("problem" in row ? [] : [{ ...row, sourceHash: sourceHash(row.source), rawId: rawIdOf(row.value) }]));
+  for (const row of rows) if ("problem" in row) rejections.push({ line: row.line, key: null, problem: row.problem });
+
+  const rawIds = [...new Set(read.flatMap((row) => (row.rawId ? [row.rawId] : [])))];
+  const [jobRead, ...rawProducts] = await catalog.batch([
+    catalog.prepare("SELECT cancel_requested FROM catalog_imports WHERE id = ?").bind(job.id),
+    ...productReads(catalog, job.id, rawIds),
+  ]);
+  if ((jobRead!.results[0] as { cancel_requested: number } | undefined)?.cancel_requested) return { outcome: "cancelled" };
+  let known = productStates(rawProducts);
+
+  const unchanged: { line: number; productId: string; hash: string; sourceHash: string }[] = [];
+  const valid: (StagedRow & { sourceHash: string })[] = [];
+  for (const row of read) {
+    const existing = row.rawId ? known.existing.get(row.rawId) : undefined;
+    if (row.rawId && existing?.sourceHash === row.sourceHash) {
+      unchanged.push({ line: row.line, productId: row.rawId, hash: existing.hash, sourceHash: row.sourceHash });
       continue;
     }
     try {
-      valid.push({ line: row.line, record: recordOf(row.value) });
+      valid.push({ line: row.line, record: recordOf(row.value), sourceHash: row.sourceHash });
     } catch (err) {
       if (!(err instanceof RowRejected)) throw err;
-      const key = typeof row.value === "object" && row.value && "id" in row.value && typeof row.value.id === "string" ? row.value.id : null;
-      rejections.push({ line: row.line, key, problem: { ...err.problem, field: csvField(err.problem.field) } });
+      rejections.push({ line: row.line, key: row.rawId ?? null, problem: { ...err.problem, field: csvField(err.problem.field) } });
     }
   }
 
-  const deviceIds = valid.flatMap(({ record }) => record.deviceIdentifiers.map((di) => [di.agency, di.deviceId]));
-  const idless = valid.filter(({ record }) => !record.id);
-  const categories = [...new Set(valid.flatMap(({ record }) => record.categories))];
-  const explicitIds = valid.flatMap(({ record }) => (record.id ? [record.id] : []));
-  const reads = [
-    catalog.prepare("SELECT cancel_requested FROM catalog_imports WHERE id = ?").bind(job.id),
-    catalog
-      .prepare(
-        "SELECT d.agency, d.device_id, d.product_id FROM json_each(?) j JOIN device_identifiers d " +
-          "ON d.agency = json_extract(j.value, '$[0]') AND d.device_id = json_extract(j.value, '$[1]')",
-      )
-      .bind(json(deviceIds)),
-    catalog
-      .prepare(
-        "SELECT s.agency, s.device_id, s.line FROM json_each(?2) j JOIN catalog_import_device_ids s " +
-          "ON s.job_id = ?1 AND s.agency = json_extract(j.value, '$[0]') AND s.device_id = json_extract(j.value, '$[1]')",
-      )
-      .bind(job.id, json(deviceIds)),
-    catalog
-      .prepare(
-        "SELECT p.id, p.normalized_part_number AS part, m.name AS manufacturer FROM json_each(?) j " +
-          "JOIN products p ON p.normalized_part_number = j.value JOIN manufacturers m ON m.id = p.manufacturer_id",
-      )
-      .bind(json([...new Set(idless.map(({ record }) => record.normalizedPartNumber))])),
-    catalog
-      .prepare("SELECT category FROM catalog_category_counts WHERE lower(category) IN (SELECT lower(value) FROM json_each(?))")
-      .bind(json(categories)),
-    ...productReads(catalog, job.id, explicitIds),
-  ];
-  const [jobRead, catalogDevices, stagedDevices, partNumbers, knownCategories, ...productResults] = await catalog.batch(reads);
-  if ((jobRead!.results[0] as { cancel_requested: number } | undefined)?.cancel_requested) return { outcome: "cancelled" };
-
   const matches: CatalogMatches = { byDeviceId: new Map(), byPartNumber: new Map() };
-  for (const row of catalogDevices!.results as { agency: string; device_id: string; product_id: string }[]) {
-    matches.byDeviceId.set(deviceKey(row.agency, row.device_id), row.product_id);
+  const stagedDeviceLines = new Map<string, number>();
+  const canonicalCategory = new Map<string, string>();
+  if (valid.length > 0) {
+    const deviceIds = valid.flatMap(({ record }) => record.deviceIdentifiers.map((di) => [di.agency, di.deviceId]));
+    const idless = valid.filter(({ record }) => !record.id);
+    const categories = [...new Set(valid.flatMap(({ record }) => record.categories))];
+    const [catalogDevices, stagedDevices, partNumbers, knownCategories] = await catalog.batch([
+      catalog
+        .prepare(
+          "SELECT d.agency, d.device_id, d.product_id FROM json_each(?) j CROSS JOIN device_identifiers d " +
+            "ON d.agency = json_extract(j.value, '$[0]') AND d.device_id = json_extract(j.value, '$[1]')",
+        )
+        .bind(json(deviceIds)),
+      catalog
+        .prepare(
+          "SELECT s.agency, s.device_id, s.line FROM json_each(?2) j CROSS JOIN catalog_import_device_ids s " +
+            "ON s.job_id = ?1 AND s.agency = json_extract(j.value, '$[0]') AND s.device_id = json_extract(j.value, '$[1]')",
+        )
+        .bind(job.id, json(deviceIds)),
+      catalog
+        .prepare(
+          "SELECT p.id, p.normalized_part_number AS part, m.name AS manufacturer FROM json_each(?) j " +
+            "CROSS JOIN products p ON p.normalized_part_number = j.value JOIN manufacturers m ON m.id = p.manufacturer_id",
+        )
+        .bind(json([...new Set(idless.map(({ record }) => record.normalizedPartNumber))])),
+      catalog
+        .prepare("SELECT category FROM catalog_category_counts WHERE lower(category) IN (SELECT lower(value) FROM json_each(?))")
+        .bind(json(categories)),
+    ]);
+    for (const row of catalogDevices!.results as { agency: string; device_id: string; product_id: string }[]) {
+      matches.byDeviceId.set(deviceKey(row.agency, row.device_id), row.product_id);
+    }
+    for (const row of partNumbers!.results as { id: string; part: string; manufacturer: string }[]) {
+      matches.byPartNumber.set(row.part, [...(matches.byPartNumber.get(row.part) ?? []), row]);
+    }
+    for (const row of stagedDevices!.results as { agency: string; device_id: string; line: number }[]) {
+      stagedDeviceLines.set(deviceKey(row.agency, row.device_id), row.line);
+    }
+    for (const row of knownCategories!.results as { category: string }[]) canonicalCategory.set(row.category.toLowerCase(), row.category);
   }
-  for (const row of partNumbers!.results as { id: string; part: string; manufacturer: string }[]) {
-    matches.byPartNumber.set(row.part, [...(matches.byPartNumber.get(row.part) ?? []), row]);
-  }
-  const stagedDeviceLines = new Map(
-    (stagedDevices!.results as { agency: string; device_id: string; line: number }[]).map((row) => [
-      deviceKey(row.agency, row.device_id),
-      row.line,
-    ]),
-  );
-  const canonicalCategory = new Map(
-    (knownCategories!.results as { category: string }[]).map((row) => [row.category.toLowerCase(), row.category]),
-  );
 
   const productIds = valid.map(({ record }) => productIdOf(record, matches));
-  let known = productStates(productResults);
-  const resolvedIds = [...new Set(productIds.filter((_id, i) => !valid[i]!.record.id))];
+  const resolvedIds = [
+    ...new Set(productIds.filter((id) => !known.existing.has(id) && !known.stagedLines.has(id) && !rawIds.includes(id))),
+  ];
   if (resolvedIds.length > 0) {
     const more = productStates(await catalog.batch(productReads(catalog, job.id, resolvedIds)));
     known = { existing: new Map([...known.existing, ...more.existing]), stagedLines: new Map([...known.stagedLines, ...more.stagedLines]) };
@@ -181,16 +191,24 @@ async function stageWindow(
   const stagedDeviceRows: unknown[] = [];
   const keyLines = new Map<string, number>();
   const deviceLines = new Map<string, number>();
-  for (const [i, { line, record }] of valid.entries()) {
-    const productId = productIds[i]!;
-    const reject = (problem: RowProblem) => rejections.push({ line, key: productId, problem });
+  /** The first line with a key wins: a later one (in this window or an earlier one) is rejected. */
+  const isDuplicate = (productId: string, line: number, field: string | null) => {
     const firstLine = keyLines.get(productId) ?? known.stagedLines.get(productId);
-    if (firstLine !== undefined && firstLine !== line) {
-      reject({
-        field: record.id ? "id" : null,
-        code: "duplicate_key",
-        message: `Product ${productId} is also on line ${firstLine}; the first line with a key wins.`,
-      });
+    if (firstLine === undefined || firstLine === line) return false;
+    const message = `Product ${productId} is also on line ${firstLine}; the first line with a key wins.`;
+    rejections.push({ line, key: productId, problem: { field, code: "duplicate_key", message } });
+    return true;
+  };
+  const candidates = [
+    ...unchanged.map((row) => ({ ...row, record: undefined })),
+    ...valid.map((row, i) => ({ ...row, productId: productIds[i]!, hash: "" })),
+  ].sort((a, b) => a.line - b.line);
+  for (const row of candidates) {
+    const { line, productId, record } = row;
+    if (isDuplicate(productId, line, !record || record.id ? "id" : null)) continue;
+    if (!record) {
+      keyLines.set(productId, line);
+      staged.push([line, productId, "unchanged", row.hash, null, row.sourceHash]);
       continue;
     }
     const conflict = record.deviceIdentifiers.findIndex((di) => {
@@ -203,13 +221,17 @@ async function stageWindow(
       const di = record.deviceIdentifiers[conflict]!;
       const key = deviceKey(di.agency, di.deviceId);
       const owner = matches.byDeviceId.get(key);
-      reject({
-        field: csvField(`deviceIdentifiers.${conflict}.deviceId`),
-        code: owner !== undefined && owner !== productId ? "device_identifier_taken" : "duplicate_device_identifier",
-        message:
-          owner !== undefined && owner !== productId
+      const taken = owner !== undefined && owner !== productId;
+      rejections.push({
+        line,
+        key: productId,
+        problem: {
+          field: csvField(`deviceIdentifiers.${conflict}.deviceId`),
+          code: taken ? "device_identifier_taken" : "duplicate_device_identifier",
+          message: taken
             ? `${di.agency} ${di.deviceId} belongs to product ${owner}.`
             : `${di.agency} ${di.deviceId} is also on line ${deviceLines.get(key) ?? stagedDeviceLines.get(key)}.`,
+        },
       });
       continue;
     }
@@ -223,19 +245,19 @@ async function stageWindow(
       id: productId,
       categories: record.categories.map((name) => canonicalCategory.get(name.toLowerCase()) ?? name),
     };
-    const hash = await contentHash(canonical);
+    const hash = contentHash(canonical);
     const existing = known.existing.get(productId);
-    const action = existing === undefined ? "create" : existing === hash ? "unchanged" : "update";
-    staged.push([line, productId, action, hash, action === "unchanged" ? null : json(canonical)]);
+    const action = existing === undefined ? "create" : existing.hash === hash ? "unchanged" : "update";
+    staged.push([line, productId, action, hash, action === "unchanged" ? null : json(canonical), row.sourceHash]);
   }
 
   const rowsRead = cursor.rows + rows.length;
   const writes = [
     catalog
       .prepare(
-        "INSERT INTO catalog_import_rows (job_id, seq, product_id, line, action, content_hash, record) " +
+        "INSERT INTO catalog_import_rows (job_id, seq, product_id, line, action, content_hash, record, source_hash) " +
           "SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[0]'), json_extract(value, '$[2]'), " +
-          "json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
+          "json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]') FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
       )
       .bind(job.id, json(staged)),
     catalog
@@ -248,10 +270,10 @@ async function stageWindow(
     ...errorWrites(catalog, job.id, file.name, rejections),
     catalog
       .prepare(
-        "UPDATE catalog_imports SET bytes_done = max(bytes_done, ?2), rows_read = max(rows_read, ?3), " +
+        "UPDATE catalog_imports SET bytes_done = max(bytes_done, ?2), rows_read = max(rows_read, ?3), progressed_at = ?4, " +
           "rejected = (SELECT count(*) FROM catalog_import_errors WHERE job_id = ?1) WHERE id = ?1 RETURNING rejected",
       )
-      .bind(job.id, cursor.bytesBefore + next.offset, rowsRead),
+      .bind(job.id, cursor.bytesBefore + next.offset, rowsRead, new Date().toISOString()),
   ];
   const results = await catalog.batch(writes);
   const rejected = (results.at(-1)!.results[0] as { rejected: number }).rejected;
@@ -259,13 +281,21 @@ async function stageWindow(
   return { outcome: "next", cursor: { ...next, rows: rowsRead, bytesBefore: cursor.bytesBefore }, done };
 }
 
+/** The record's own id as sent, if it is a string (the fast path's key; validation decides whether it is a valid one). */
+const rawIdOf = (value: unknown): string | undefined =>
+  typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string"
+    ? (value as { id: string }).id
+    : undefined;
+
 /** Reads of the catalog's content hash and of the staged line of each product id (two statements). */
 function productReads(catalog: D1Database, jobId: string, ids: string[]): D1PreparedStatement[] {
   return [
-    catalog.prepare("SELECT p.id, p.content_hash AS hash FROM json_each(?) j JOIN products p ON p.id = j.value").bind(json(ids)),
+    catalog
+      .prepare("SELECT p.id, p.content_hash AS hash, p.source_hash AS source FROM json_each(?) j CROSS JOIN products p ON p.id = j.value")
+      .bind(json(ids)),
     catalog
       .prepare(
-        "SELECT r.product_id AS id, r.line FROM json_each(?2) j JOIN catalog_import_rows r ON r.job_id = ?1 AND r.product_id = j.value",
+        "SELECT r.product_id AS id, r.line FROM json_each(?2) j CROSS JOIN catalog_import_rows r ON r.job_id = ?1 AND r.product_id = j.value",
       )
       .bind(jobId, json(ids)),
   ];
@@ -274,8 +304,13 @@ function productReads(catalog: D1Database, jobId: string, ids: string[]): D1Prep
 function productStates(results: D1Result[]) {
   const [products, staged] = results;
   return {
-    /** Existing products by id: their content hash ("" when written otherwise, so it never equals a record's). */
-    existing: new Map((products!.results as { id: string; hash: string | null }[]).map((row) => [row.id, row.hash ?? ""])),
+    /** Existing products by id: their content and source hashes ("" when written otherwise: never equal to a record's). */
+    existing: new Map(
+      (products!.results as { id: string; hash: string | null; source: string | null }[]).map((row) => [
+        row.id,
+        { hash: row.hash ?? "", sourceHash: row.source ?? "" },
+      ]),
+    ),
     stagedLines: new Map((staged!.results as { id: string; line: number }[]).map((row) => [row.id, row.line])),
   };
 }
@@ -308,10 +343,10 @@ async function commitCompanion(
     ...errorWrites(catalog, job.id, file.name, window.rejections),
     catalog
       .prepare(
-        "UPDATE catalog_imports SET bytes_done = max(bytes_done, ?2), rejected = (SELECT count(*) FROM catalog_import_errors WHERE job_id = ?1) " +
-          "WHERE id = ?1 RETURNING rejected, cancel_requested",
+        "UPDATE catalog_imports SET bytes_done = max(bytes_done, ?2), progressed_at = ?3, " +
+          "rejected = (SELECT count(*) FROM catalog_import_errors WHERE job_id = ?1) WHERE id = ?1 RETURNING rejected, cancel_requested",
       )
-      .bind(job.id, cursor.bytesBefore + window.next.offset),
+      .bind(job.id, cursor.bytesBefore + window.next.offset, new Date().toISOString()),
   ]);
   const row = results.at(-1)!.results[0] as { rejected: number; cancel_requested: number };
   if (row.cancel_requested) return { outcome: "cancelled" };

@@ -1,6 +1,7 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { gtin14Of } from "../../src/catalog/gtin";
+import { sweepImportJobs } from "../../src/imports/sweep";
 import device from "../fixtures/gudid/device.txt?raw";
 import gmdnTerms from "../fixtures/gudid/gmdnTerms.txt?raw";
 import identifiers from "../fixtures/gudid/identifiers.txt?raw";
@@ -377,6 +378,32 @@ describe("catalog import: the job's life", () => {
     await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/start`, { method: "POST" });
     await instance.waitForStatus("complete");
     expect((await getJob(job.id)).counts).toMatchObject({ read: 2, created: 2, rejected: 0 });
+  });
+
+  it("a started job left without its instance is started when read after 30 s without progress (the sweep)", async () => {
+    const job = await createImport({ format: "ndjson" }, { "s.ndjson": ndjson([product(130)]) });
+    const longAgo = new Date(Date.now() - 60_000).toISOString();
+    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'validating', started_at = ?, progressed_at = ? WHERE id = ?")
+      .bind(longAgo, longAgo, job.id)
+      .run();
+    await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, job.id);
+    expect((await getJob(job.id)).state).toBe("validating"); // this read starts the instance
+    await instance.waitForStatus("complete");
+    expect(await getJob(job.id)).toMatchObject({ state: "succeeded", counts: expect.objectContaining({ created: 1 }) });
+  });
+
+  it("a job whose instance errored (a step failing past its retries) is failed by the sweep, nothing applied", async () => {
+    const job = await createImport({ format: "ndjson" }, { "e.ndjson": ndjson([product(131)]) });
+    await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, job.id);
+    await instance.modify(async (m) => {
+      await m.disableRetryDelays();
+      await m.mockStepError({ name: "verdict" }, new Error("D1 is gone for good"));
+    });
+    await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/start`, { method: "POST" });
+    await instance.waitForStatus("errored");
+    await sweepImportJobs(env);
+    expect((await getJob(job.id)).failure).toEqual({ code: "internal_error", message: "The import stopped on an unexpected error." });
+    expect(await productRow("IMP-131")).toBeNull();
   });
 
   it("errors page by cursor and download whole as NDJSON; the finished job is an operator event", async () => {

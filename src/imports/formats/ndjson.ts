@@ -16,7 +16,7 @@ export function readNdjsonWindow(bytes: Uint8Array, eof: boolean, cursor: FileCu
     const content = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (content.trim() === "") return;
     try {
-      rows.push({ line, value: JSON.parse(content) });
+      rows.push({ line, value: JSON.parse(content), source: content });
     } catch (err) {
       rows.push({ line, problem: { field: null, code: "malformed_json", message: `Not JSON: ${(err as Error).message}` } });
     }

@@ -14,8 +14,11 @@ export interface FileCursor {
   header?: string[];
 }
 
-/** One row of a window: its first line number and either the parsed value or why it was rejected. */
-export type WindowRow = { line: number; value: unknown } | { line: number; problem: RowProblem };
+/**
+ * One row of a window: its first line number and either the parsed value, with the source text it was read from
+ * (what the source hash covers), or why it was rejected.
+ */
+export type WindowRow = { line: number; value: unknown; source: string } | { line: number; problem: RowProblem };
 
 export interface WindowRead {
   rows: WindowRow[];
