@@ -35,6 +35,7 @@ export async function startServer(options: ServerOptions): Promise<LocalServer> 
   }
   const killOnExit = () => running(child) && process.kill(-child.pid, "SIGKILL");
   process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit)); // restarts (the crash tests) leave no listener behind
   const baseUrl = `http://127.0.0.1:${options.port}`;
   await waitUntilLive(baseUrl, child, options.logFile);
   return { baseUrl, stop: () => stopProcessGroup(child), kill: () => killProcessGroup(child) };

@@ -241,7 +241,7 @@ const routes = {
     method: "post",
     path: "/catalog/imports/{id}/start",
     tags: [TAG],
-    summary: "Start the job once its files are uploaded (asking again answers the job as it is)",
+    summary: "Start the job once its files are uploaded; asking again resumes a started job left idle and answers it as it is",
     ...access,
     request: { params: JobIdParams },
     responses: { 202: json("Started", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
@@ -394,6 +394,8 @@ export const importRoutes = createRouter()
     const { id } = c.req.valid("param");
     const { job, files } = await jobOr404(c, id);
     if (job.state === "awaiting_upload") await startJob(c as unknown as ImportContext, job, files);
+    // Asking again makes sure a started job is moving (the sweep's nudge: a runtime restarted under it, src/imports/sweep.ts).
+    else if (job.state === "validating" || job.state === "running") await sweepImportJob(bindings(c), job.id);
     const current = await jobOr404(c, id);
     return c.json(envelope(c, show(c, current.job, current.files)), 202);
   })

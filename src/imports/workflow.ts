@@ -9,6 +9,13 @@ import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
 import { cleanUpStaging, finishJob, type JobOutcome, recordProgressStart } from "./outcomes";
 import { type ImportFile, type ValidationCursor, validateWindow } from "./validate";
 
+/**
+ * A moment on a timer at the start of each step: the local runtime (one workerd process for every Worker, D1 and the
+ * Workflows engine) otherwise runs the steps back to back without serving a single request in between, so a
+ * progress poll, or any API request, waited for the whole import. 1 ms per step, about 1 s for a million products.
+ */
+const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+
 /** Every step: a few quick retries (D1 or R2 hiccups); each step is safe to run again (src/imports/validate.ts, apply.ts). */
 const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" };
 
@@ -28,11 +35,16 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
   override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
     const { jobId } = event.payload;
     const env = this.env;
-    const plan = await step.do("plan", STEP, () => planOf(env, jobId));
+    const run = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) =>
+      step.do(name, STEP, async () => {
+        await letOthersIn();
+        return work();
+      });
+    const plan = await run("plan", () => planOf(env, jobId));
     if (!plan) return { state: "failed", code: "job_not_startable" };
     const end = async (outcome: JobOutcome) => {
-      const ended = await step.do("finish", STEP, () => finishJob(env.CATALOG, jobId, outcome));
-      for (let slice = 0; !(await step.do(`clean up ${slice}`, STEP, () => cleanUpStaging(env.CATALOG, jobId))); slice++);
+      const ended = await run("finish", () => finishJob(env.CATALOG, jobId, outcome));
+      for (let slice = 0; !(await run(`clean up ${slice}`, () => cleanUpStaging(env.CATALOG, jobId))); slice++);
       return ended;
     };
 
@@ -42,11 +54,11 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
         files.push(file);
         continue;
       }
-      const plain: DecompressedFile = await step.do(`decompress ${file.name}`, STEP, () => decompressedFile(env.IMPORTS, file));
+      const plain: DecompressedFile = await run(`decompress ${file.name}`, () => decompressedFile(env.IMPORTS, file));
       if ("fault" in plain) return end({ state: "failed", code: plain.fault.code, message: plain.fault.message });
       files.push(plain);
     }
-    await step.do("measure", STEP, () =>
+    await run("measure", () =>
       recordProgressStart(
         env.CATALOG,
         jobId,
@@ -58,7 +70,7 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
     for (const file of files) {
       let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
       for (let window = 0; ; window++) {
-        const result = await step.do(`validate ${file.name} ${window}`, STEP, async () =>
+        const result = await run(`validate ${file.name} ${window}`, async () =>
           validateWindow(env, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
         );
         if (result.outcome === "cancelled") return end({ state: "cancelled" });
@@ -70,13 +82,13 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
       bytesBefore += file.size;
     }
 
-    const verdict = await step.do("verdict", STEP, () => concludeValidation(env.CATALOG, jobId));
+    const verdict = await run("verdict", () => concludeValidation(env.CATALOG, jobId));
     if (verdict.outcome) return end(verdict.outcome);
 
     let afterSeq = 0;
     let applied = 0;
     for (let chunk = 0; ; chunk++) {
-      const done = await step.do(`apply ${chunk}`, STEP, async () => {
+      const done = await run(`apply ${chunk}`, async () => {
         const next = await nextChunk(env.CATALOG, jobId, afterSeq);
         if (next.rows === 0) return null;
         await applyChunk(env.CATALOG, jobId, afterSeq, next.lastSeq, applied, next.rows);
@@ -90,11 +102,11 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
       let afterRowid: number | null = 0;
       for (let chunk = 0; afterRowid !== null; chunk++) {
         const from: number = afterRowid;
-        afterRowid = await step.do(`withdraw ${chunk}`, STEP, () => withdrawChunk(env.CATALOG, jobId, from));
+        afterRowid = await run(`withdraw ${chunk}`, () => withdrawChunk(env.CATALOG, jobId, from));
       }
     }
     const outcome = await end({ state: "succeeded" });
-    await step.do("catalog upkeep", STEP, async () => {
+    await run("catalog upkeep", async () => {
       // Best effort, like the housekeeping that also runs them: the import has succeeded whatever happens here.
       try {
         await refreshCatalogPositions(env.CATALOG);
