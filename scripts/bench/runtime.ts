@@ -139,6 +139,12 @@ function processCpuMs(pid: number): number | null {
   }
 }
 
+const ADMIN_STAND_IN = {
+  name: "medparts-admin",
+  modules: true,
+  script: 'export default { fetch: () => new Response("the operator plane is not part of this bench", { status: 503 }) };',
+};
+
 /** Runs in the host process: the app's Worker (and the docs Worker) on workerd through Miniflare. */
 export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRuntime> {
   // Source options (module rules, root) describe wrangler's own bundling; the bundle here is already built.
@@ -160,8 +166,10 @@ export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRu
       inspectorPort: options.inspectorPort,
       handleStructuredLogs: printErrorsOnly,
       resourcePersistencePath: path.join(options.state.persistTo ?? ".wrangler/state", "v3"),
-      // The first worker serves the port; the docs Worker answers the app's DOCS binding, as deployed.
-      workers: [app, docsWorkerOptions()],
+      // The first worker serves the port; the docs Worker answers the app's DOCS binding, as deployed. The operator
+      // plane (ADMIN binding) is not on the buyer path this bench measures: a stand-in answers 503 for it
+      // (npm run bench:import runs the real one under wrangler dev).
+      workers: [app, docsWorkerOptions(), ADMIN_STAND_IN],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   await mf.ready;
