@@ -17,6 +17,7 @@ import {
 import { sideBySide } from "../platform/side-by-side";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
+import { toGtin14 } from "./gtin";
 import { parseKeywords } from "./keywords";
 import { issueQuotes, loadVendorOffers } from "./quotes";
 import {
@@ -258,12 +259,29 @@ function facetValues(facets: FacetSelection | null | undefined, field: (typeof F
   return values.length > 0 ? [...new Set(values)] : null;
 }
 
+/**
+ * A query that is exactly a GTIN (8, 12, 13 or 14 digits, valid check digit; a scanner's or a label's) of a product in
+ * the catalog searches that product's part number instead, so the product comes first and the counts are those of
+ * the part-number search (docs/decisions.md). One indexed read, before the search, for such queries only.
+ */
+async function queryForGtin(catalog: D1Database, query: string | null | undefined): Promise<string | null | undefined> {
+  const gtin = query ? toGtin14(query.trim()) : null;
+  if (!gtin) return query;
+  const found = await catalog
+    .prepare(
+      "SELECT p.part_number FROM device_identifiers d JOIN products p ON p.id = d.product_id WHERE d.agency = 'GS1' AND d.device_id = ?",
+    )
+    .bind(gtin)
+    .first<{ part_number: string }>();
+  return found?.part_number ?? query;
+}
+
 export const catalogRoutes = createRouter()
   .openapi(searchRoute, async (c) => {
     const body = c.req.valid("json");
     const principal = c.get("principal");
     const filters: CatalogFilters = {
-      keywords: parseKeywords(body.filters?.query),
+      keywords: parseKeywords(await queryForGtin(c.env.CATALOG, body.filters?.query)),
       manufacturers: facetValues(body.filters?.facets, "manufacturer"),
       categories: facetValues(body.filters?.facets, "category"),
     };

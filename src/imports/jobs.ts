@@ -159,6 +159,7 @@ export function presentJob(job: JobRow, files: FileRow[], base: string, now = ne
     files: files.map((file) => ({ name: file.name, size: file.size, gzip: file.gzip === 1, uploaded: file.uploaded_at !== null })),
     createdAt: job.created_at,
     startedAt: job.started_at,
+    validatedAt: job.validated_at,
     finishedAt: job.finished_at,
     links: { self, errors: `${self}/errors`, upload: `${self}/files/{name}`, start: `${self}/start` },
   };

@@ -74,6 +74,7 @@ const JobSchema = z
     files: z.array(z.object({ name: z.string(), size: z.number().int().nullable(), gzip: z.boolean(), uploaded: z.boolean() })),
     createdAt: z.string().datetime(),
     startedAt: z.string().datetime().nullable(),
+    validatedAt: z.string().datetime().nullable().openapi({ description: "When validation ended (the apply pass began)" }),
     finishedAt: z.string().datetime().nullable(),
     links: z.object({ self: z.string(), errors: z.string(), upload: z.string(), start: z.string() }),
   })

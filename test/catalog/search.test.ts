@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { generateDeviceIdentifiers } from "../../src/seed/catalog";
 import { expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, type SearchBody, search, searchRaw } from "../helpers/catalog";
 
@@ -98,6 +99,30 @@ describe("POST /catalog/search: part numbers and relevance", () => {
     // "Module" appears in titles and descriptions; the exact part comes first nonetheless.
     const result = await search({ filters: { query: "GE100000" }, pagination: ALL });
     expect(result.items[0]!.id).toBe("MP-0000001");
+  });
+});
+
+describe("POST /catalog/search: a GTIN typed or scanned", () => {
+  // MP-0000003 (index 2) has the unit GTIN 00614100000022 (src/seed/catalog.ts).
+  const unit = generateDeviceIdentifiers(2)[0]!.deviceId;
+
+  it.each([unit, unit.slice(2), ` ${unit}\r\n`])(
+    "%j finds its product first, with the counts of its part number's search",
+    async (query) => {
+      const result = await search({ filters: { query }, pagination: ALL });
+      expect(result.items[0]).toMatchObject({ id: "MP-0000003", partNumber: "SH115838A" });
+      const byPartNumber = await search({ filters: { query: "SH115838A" }, pagination: ALL });
+      expect(result.pagination.total).toBe(byPartNumber.pagination.total);
+      expect(ids(result.items)).toEqual(ids(byPartNumber.items));
+    },
+  );
+
+  it("digits that are not a GTIN of the catalog (a wrong check digit, an unknown GTIN) are searched as typed", async () => {
+    const wrongCheckDigit = `${unit.slice(0, -1)}${(Number(unit.at(-1)) + 1) % 10}`;
+    for (const query of [wrongCheckDigit, "00000000000000"]) {
+      const result = await search({ filters: { query } });
+      expect(ids(result.items)).not.toContain("MP-0000003");
+    }
   });
 });
 
