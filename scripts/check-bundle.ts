@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { DOCS_WRANGLER_CONFIG, wrangler } from "./local-platform";
+import { ADMIN_WRANGLER_CONFIG, DOCS_WRANGLER_CONFIG, wrangler } from "./local-platform";
 
 /**
  * `npm run check:bundle`: builds the deploy bundle exactly as `wrangler deploy` would (--dry-run, nothing
  * is uploaded) and fails when its gzipped size exceeds the budget. The budget and why: docs/benchmarks.md.
- * The /docs Worker (assets only) is dry-run deployed too, so that both halves of a deploy are known to build.
+ * The /docs Worker (assets only) and the operator plane's Worker are dry-run deployed too, so that every part of a
+ * deploy is known to build; the operator plane's size is printed (it is off the buyer path: no budget of its own
+ * beyond the platform's Worker size limit).
  */
 export const GZIP_BUDGET_BYTES = 200 * 1024;
 
@@ -26,6 +28,10 @@ try {
   }
   wrangler(["deploy", "--dry-run", "-c", DOCS_WRANGLER_CONFIG]);
   console.log(`docs Worker (${DOCS_WRANGLER_CONFIG}): dry-run deploy ok`);
+  const adminOut = path.join(outdir, "admin");
+  wrangler(["deploy", "--dry-run", "-c", ADMIN_WRANGLER_CONFIG, "--outdir", adminOut]);
+  const admin = readFileSync(path.join(adminOut, "index.js"));
+  console.log(`operator plane (${ADMIN_WRANGLER_CONFIG}): ${kib(admin.byteLength)}, gzip ${kib(gzipSync(admin, { level: 9 }).byteLength)}`);
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }

@@ -272,11 +272,13 @@ describe("catalog import: files", () => {
     expect(job.counts).toMatchObject({ created: 2 });
   });
 
-  it("file faults fail the job with a clear reason: empty, not UTF-8, not NDJSON", async () => {
+  it("file faults fail the job with a clear reason: empty, not UTF-8, not NDJSON, not gzip", async () => {
     const cases: [string | Uint8Array, string][] = [
       ["\n\n  \n", "empty_file"],
       [new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]), "not_utf8"],
       ["id,partNumber\nX,1\n", "not_ndjson"],
+      // gzip's magic bytes, then no gzip stream
+      [new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07]), "not_gzip"],
     ];
     for (const [content, code] of cases) {
       const job = await runImport({ format: "ndjson" }, { "f.ndjson": content });
