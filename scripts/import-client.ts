@@ -178,7 +178,7 @@ export interface Job {
   failure: { code: string; message: string } | null;
   counts: { read: number; created: number; updated: number; unchanged: number; withdrawn: number; rejected: number };
   progress: {
-    phase: "upload" | "validating" | "applying" | "done";
+    phase: "upload" | "validating" | "applying" | "upkeep" | "done";
     fraction: number;
     rowsPerSecond: number | null;
     secondsLeft: number | null;
@@ -229,8 +229,9 @@ export interface ProgressLine {
   left: string;
 }
 
-/** The progress line of a job that validates or applies; null in the other phases. */
+/** The progress line of a job that validates, applies or keeps the catalog up; null in the other phases. */
 export function jobProgressLine(progress: Job["progress"]): ProgressLine | null {
+  if (progress.phase === "upkeep") return { phase: "upkeep", fraction: 1, done: "sort positions, full-text merge", rate: "", left: "" };
   if (progress.phase !== "validating" && progress.phase !== "applying") return null;
   return {
     phase: progress.phase,
@@ -249,6 +250,7 @@ export function jobProgressLine(progress: Job["progress"]): ProgressLine | null 
  * last seen (the job's own is then the whole run's) and no time left.
  */
 export function closingLine(last: ProgressLine, job: Job): ProgressLine {
+  if (last.phase === "upkeep") return last;
   const line = jobProgressLine({ ...job.progress, phase: last.phase === "applying" ? "applying" : "validating" });
   return { ...last, done: line?.done ?? last.done, fraction: 1, left: "" };
 }

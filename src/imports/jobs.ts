@@ -34,6 +34,7 @@ export interface JobRow {
   rows_to_apply: number;
   rows_applied: number;
   validated_at: string | null;
+  upkeep_started_at: string | null;
   created: number;
   updated: number;
   unchanged: number;
@@ -88,6 +89,7 @@ const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)
  * Progress of the pass under way: validation reads every byte of the files (rows/s counted on rows read), the apply
  * pass writes the rows that create or update. Each pass's rate is measured from its own start, and the time left is
  * what remains of the pass under way at that rate plus, while validating, the apply pass estimated at the same rate.
+ * After the writes, the catalog's upkeep (phase `upkeep`) has no estimate.
  */
 export function progressOf(job: JobRow, now: string) {
   const base = {
@@ -120,6 +122,10 @@ export function progressOf(job: JobRow, now: string) {
       rowsPerSecond: rate > 0 ? Math.round(rate) : null,
       secondsLeft: left === null ? null : Math.ceil(left),
     };
+  }
+  if (job.upkeep_started_at) {
+    // Sort positions and the full-text merge: bounded steps whose number is not known ahead.
+    return { ...base, phase: "upkeep" as const, fraction: 1, rowsPerSecond: null, secondsLeft: null };
   }
   const elapsed = job.validated_at ? seconds(job.validated_at, now) : 0;
   const fraction = job.rows_to_apply > 0 ? Math.min(1, job.rows_applied / job.rows_to_apply) : 1;

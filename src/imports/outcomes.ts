@@ -39,6 +39,15 @@ export async function finishJob(catalog: D1Database, jobId: string, outcome: Job
   return outcome;
 }
 
+/** The job is in its upkeep (src/imports/workflow.ts catalogUpkeep) and moving. */
+export async function markUpkeep(catalog: D1Database, jobId: string): Promise<void> {
+  const now = new Date().toISOString();
+  await catalog
+    .prepare("UPDATE catalog_imports SET upkeep_started_at = coalesce(upkeep_started_at, ?2), progressed_at = ?2 WHERE id = ?1")
+    .bind(jobId, now)
+    .run();
+}
+
 /** Validation starts: the total size of the files (decompressed), from which its progress is measured. */
 export async function recordProgressStart(catalog: D1Database, jobId: string, bytesTotal: number): Promise<void> {
   await catalog

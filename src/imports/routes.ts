@@ -61,7 +61,7 @@ const JobSchema = z
     failure: z.object({ code: z.string(), message: z.string() }).nullable(),
     counts: CountsSchema.openapi({ description: "Final once validation has ended (a dry run ends there)" }),
     progress: z.object({
-      phase: z.enum(["upload", "validating", "applying", "done"]),
+      phase: z.enum(["upload", "validating", "applying", "upkeep", "done"]),
       fraction: z.number().min(0).max(1),
       rowsPerSecond: z.number().int().nullable(),
       secondsLeft: z.number().int().nullable().openapi({ description: "Estimate for the phase under way" }),

@@ -6,7 +6,7 @@ import { applyChunk, countLacking, nextChunk, withdrawChunk } from "./apply";
 import type { ImportBindings, ImportParams } from "./bindings";
 import { type DecompressedFile, decompressedFile } from "./gzip";
 import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
-import { cleanUpStaging, finishJob, type JobOutcome, recordProgressStart } from "./outcomes";
+import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
 import { type ImportFile, type ValidationCursor, validateWindow } from "./validate";
 
 /**
@@ -28,14 +28,14 @@ const fileOrder = (name: string) => {
 /**
  * A catalog import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per
  * window of at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step
- * per chunk of staged rows; the withdrawals of a replace; then the job's end, and the catalog's upkeep (sort positions,
- * full-text compaction). A crash or a redeploy resumes at the step under way; completed steps are not run again.
+ * per chunk of staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction);
+ * then the job's end. A crash or a redeploy resumes at the step under way; completed steps are not run again.
  */
 export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, ImportParams> {
   override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
     const { jobId } = event.payload;
     const env = this.env;
-    const run = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) =>
+    const run: StepRunner = (name, work) =>
       step.do(name, STEP, async () => {
         await letOthersIn();
         return work();
@@ -105,17 +105,41 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
         afterRowid = await run(`withdraw ${chunk}`, () => withdrawChunk(env.CATALOG, jobId, from));
       }
     }
-    const outcome = await end({ state: "succeeded" });
-    await run("catalog upkeep", async () => {
-      // Best effort, like the housekeeping that also runs them: the import has succeeded whatever happens here.
-      try {
-        await refreshCatalogPositions(env.CATALOG);
-        await compactFullTextIndex(env.CATALOG);
-      } catch (err) {
-        logEvent("warn", { import: jobId, upkeep: err instanceof Error ? err.message : String(err) });
-      }
+    await catalogUpkeep(run, env.CATALOG, jobId);
+    return end({ state: "succeeded" });
+  }
+}
+
+type StepRunner = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) => Promise<T>;
+
+/** Upkeep steps at most, so that a merge that stops shrinking the index cannot hold the job open. */
+const MAX_UPKEEP_STEPS = 200;
+
+/**
+ * The catalog's upkeep after the writes, before the job ends: the sort positions of deep pages, then the full-text
+ * index merged to one segment, in bounded steps so that searches interleave (src/catalog/full-text-index.ts). A job
+ * is done when its catalog searches as fast as a seeded one. Best effort, like the housekeeping that runs the same
+ * upkeep: a failure is logged, the job still succeeds, and the next housekeeping run finishes it.
+ */
+async function catalogUpkeep(run: StepRunner, catalog: D1Database, jobId: string): Promise<void> {
+  const bestEffort = async <T>(work: () => Promise<T>, fallback: T): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      logEvent("warn", { import: jobId, upkeep: err instanceof Error ? err.message : String(err) });
+      return fallback;
+    }
+  };
+  // Each step first says the job is in its upkeep and moving (the sweep nudges a job whose progress stands still).
+  const upkeepStep = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>, fallback: T) =>
+    run(`upkeep: ${name}`, async () => {
+      await markUpkeep(catalog, jobId);
+      return bestEffort(work, fallback);
     });
-    return outcome;
+  await upkeepStep("sort positions", async () => (await refreshCatalogPositions(catalog)).length, 0);
+  for (let step = 0; step < MAX_UPKEEP_STEPS; step++) {
+    const left = await upkeepStep(`full-text merge ${step}`, async () => (await compactFullTextIndex(catalog)).segments, 0);
+    if (left <= 1) break;
   }
 }
 

@@ -1,6 +1,8 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { fullTextSegments } from "../../src/catalog/full-text-index";
 import { gtin14Of } from "../../src/catalog/gtin";
+import { progressOf, readJob } from "../../src/imports/jobs";
 import { sweepImportJobs } from "../../src/imports/sweep";
 import device from "../fixtures/gudid/device.txt?raw";
 import gmdnTerms from "../fixtures/gudid/gmdnTerms.txt?raw";
@@ -42,6 +44,16 @@ describe("catalog import: NDJSON through the Workflow", () => {
     expect(first.state).toBe("succeeded");
     expect(first.counts).toMatchObject({ read: 3, created: 3, updated: 0, unchanged: 0, rejected: 0 });
     expect(first.progress).toMatchObject({ phase: "done", fraction: 1 });
+    // The job ends after the catalog's upkeep: deep pages' sort positions hold for the new catalog, the index is merged.
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM catalog_positions_built b JOIN catalog_version v ON v.id = 1 AND v.version = b.catalog_version",
+      ),
+    ).toBe(3);
+    expect(await fullTextSegments(env.CATALOG)).toBe(1);
+    const row = (await readJob(env.CATALOG, first.id))!;
+    expect(row.upkeep_started_at).not.toBeNull();
+    expect(progressOf({ ...row, state: "running" }, new Date().toISOString())).toMatchObject({ phase: "upkeep", fraction: 1 });
     expect(await productRow("IMP-2")).toMatchObject({
       title: "Imported pump part 2",
       manufacturer: "Importwerk Medical",

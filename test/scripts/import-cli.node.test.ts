@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  closingLine,
   gudidFilesOf,
   inferFormat,
   isRetryable,
+  jobProgressLine,
   parseImportArgs,
   planParts,
   SINGLE_UPLOAD_MAX_BYTES,
@@ -166,5 +168,36 @@ describe("npm run import: its command line", () => {
     ]) {
       expect(parseImportArgs(args)).toEqual({ usageError: expect.stringMatching(/\w/) });
     }
+  });
+});
+
+describe("npm run import: progress lines", () => {
+  const progress = {
+    fraction: 0.5,
+    rowsPerSecond: 5000,
+    secondsLeft: 20,
+    bytesTotal: 100,
+    bytesDone: 50,
+    rowsRead: 100_000,
+    rowsToApply: 100_000,
+    rowsApplied: 50_000,
+  };
+
+  it("shows rows, rate and time left while validating and applying, the upkeep as a phase of its own, nothing before", () => {
+    expect(jobProgressLine({ ...progress, phase: "validating" })).toEqual({
+      phase: "validating",
+      fraction: 0.5,
+      done: "100,000 rows read",
+      rate: "5,000 rows/s",
+      left: "20s left",
+    });
+    expect(jobProgressLine({ ...progress, phase: "applying" })).toMatchObject({ done: "50,000 / 100,000 rows" });
+    expect(jobProgressLine({ ...progress, phase: "upkeep" })).toMatchObject({ phase: "upkeep", fraction: 1, left: "" });
+    expect(jobProgressLine({ ...progress, phase: "upload" })).toBeNull();
+  });
+
+  it("closes the upkeep as it was shown: it has no rows to recount", () => {
+    const upkeep = jobProgressLine({ ...progress, phase: "upkeep" })!;
+    expect(closingLine(upkeep, { progress: { ...progress, phase: "done" } } as Parameters<typeof closingLine>[1])).toEqual(upkeep);
   });
 });
