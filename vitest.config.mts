@@ -68,6 +68,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   const signingKey = await testSigningKey();
   process.env.JWT_PRIVATE_KEY = signingKey;
   process.env.WEBHOOK_SECRET_KEY = "test-webhook-secret-key-not-for-production";
+  process.env.QUOTE_SIGNING_KEY = "test-quote-signing-key-not-for-production";
   // Wrangler only parses wrangler.toml here; its informational lines ("Using secrets defined in process.env")
   // are not test output. Warnings and errors still show.
   process.env.WRANGLER_LOG ??= "warn";
@@ -107,6 +108,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   TEST_CATALOG_MIGRATIONS: catalogMigrations,
                   JWT_PRIVATE_KEY: signingKey,
                   WEBHOOK_SECRET_KEY: "test-webhook-secret-key-not-for-production",
+                  QUOTE_SIGNING_KEY: "test-quote-signing-key-not-for-production",
                   // As in production, whatever a developer's .dev.vars allows for local receivers.
                   ALLOW_LOCAL_WEBHOOKS: "false",
                   // Every search rereads the catalog version, so a test that changes the catalog sees it at once.

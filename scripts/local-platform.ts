@@ -43,8 +43,9 @@ export function wrangler(args: string[], options: { verbose?: boolean } = {}): v
 }
 
 /**
- * Local secrets in .dev.vars (git-ignored), each made once: the RS256 signing key, the webhook secret key, and the
- * local-only permission to deliver webhooks to http://localhost. Production uses `wrangler secret put`.
+ * Local secrets in .dev.vars (git-ignored), each made once: the RS256 signing key, the webhook secret key, the quote
+ * signing key, and the local-only permission to deliver webhooks to http://localhost. Production uses `wrangler
+ * secret put`.
  */
 export async function ensureLocalSigningKey(): Promise<void> {
   let current = existsSync(DEV_VARS) ? readFileSync(DEV_VARS, "utf8") : "";
@@ -58,6 +59,7 @@ export async function ensureLocalSigningKey(): Promise<void> {
   const added = [
     add("JWT_PRIVATE_KEY", JSON.stringify(jwk)) && "signing key",
     add("WEBHOOK_SECRET_KEY", randomBytes(32).toString("base64url")) && "webhook secret key",
+    add("QUOTE_SIGNING_KEY", randomBytes(32).toString("base64url")) && "quote signing key",
     add("ALLOW_LOCAL_WEBHOOKS", "true") && "local webhooks",
   ].filter(Boolean);
   if (added.length === 0) return;

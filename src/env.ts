@@ -10,6 +10,8 @@ import type { OperatorPrincipal, Principal, VendorPrincipal } from "./platform/p
 export type Bindings = Env & {
   /** Optional JSON array of public JWKs still published during key rotation. */
   JWT_PREVIOUS_PUBLIC_KEYS?: string;
+  /** Optional: the price option key before a rotation, which still verifies quotes it signed (for their 30 days). */
+  QUOTE_SIGNING_KEY_PREVIOUS?: string;
 };
 
 /** A positive number from a wrangler.toml var (always a string); unset or invalid falls back to the default. */

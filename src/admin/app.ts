@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ADMIN_API_BASE, importRoutes } from "../imports/routes";
+import { tierRoutes } from "../offers/tier-routes";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { handleError } from "../platform/error-handler";
@@ -17,8 +18,8 @@ const exceptUploads =
   (c, next) =>
     isUpload(c.req.method, c.req.path) ? next() : middleware(c, next);
 
-/** The operator API, mounted at /admin/api (docs/api.md, "Catalog import"). */
-export const adminApi = createRouter().route("/", importRoutes).route("/", operatorEventRoutes);
+/** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
+export const adminApi = createRouter().route("/", importRoutes).route("/", operatorEventRoutes).route("/", tierRoutes);
 
 /** The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api and its OpenAPI document. */
 export function createAdminApp() {

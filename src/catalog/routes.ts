@@ -17,9 +17,10 @@ import {
 import { sideBySide } from "../platform/side-by-side";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
+import { loadEligibleOffers } from "./eligible-prices";
 import { toGtin14 } from "./gtin";
 import { parseKeywords } from "./keywords";
-import { issueQuotes, loadVendorOffers } from "./quotes";
+import { issuePriceOptions, priceOptionKeys } from "./quotes";
 import {
   CACHE_STATUS_HEADER,
   CACHE_STATUSES,
@@ -147,6 +148,22 @@ const PriceOptionSchema = z
     leadTimeDays: z.number().int(),
     returnPolicy: z.string(),
     expiresAt: z.string().datetime(),
+    priceSource: z.enum(["list", "contract"]).openapi({
+      description:
+        "Where `price` comes from: the offer's list price, or a price agreement of the vendor that applies to this tenant, facility or its tier (the lowest such price wins over the list price)",
+    }),
+    agreementId: z.number().int().nullable().openapi({ description: "The price agreement whose price this is; null for a list price" }),
+    agreementReference: z.string().nullable().openapi({ description: "The vendor's reference of that agreement (its contract number)" }),
+    listPrice: z.number().openapi({ description: "The offer's list price, decimal with two places (equal to `price` for a list price)" }),
+    vendorSku: z.string().openapi({ description: "The vendor's own number for this offer" }),
+    unitOfMeasure: z.string().openapi({ description: "What one unit of `price` is, e.g. EA (each), BX (box)", example: "EA" }),
+    packQuantity: z.number().int().openapi({ description: "Items in one unit of measure", example: 1 }),
+    quantityAvailable: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "What the vendor last said it had in stock; null when not said" }),
+    quantityCountedAt: z.string().datetime().nullable().openapi({ description: "When quantityAvailable was counted" }),
   })
   .openapi("PriceOption");
 
@@ -216,7 +233,7 @@ const searchRoute = createRoute({
 const detailRoute = createRoute({
   ...routeBasics,
   path: "/catalog/detail",
-  summary: "A product with its price options; every call issues fresh 30-day quotes",
+  summary: "A product with its price options at the buyer's eligible price; every call issues fresh 30-day quotes",
   request: jsonBody(CatalogDetailRequestSchema),
   responses: {
     200: {
@@ -310,29 +327,43 @@ export const catalogRoutes = createRouter()
   .openapi(detailRoute, async (c) => {
     const { productId, facilityId, requesterId } = c.req.valid("json");
     const principal = c.get("principal");
-    const db = database(c.env.DB);
-    // Reads side by side (one round trip), then the quotes are written only once access is proven.
+    const now = new Date();
+    // Reads side by side (one round trip); the quotes are signed, not stored, so nothing is written.
     const [, product, offers] = await sideBySide([
-      requireFacilityAccess(db, principal.tenantId, requesterId, facilityId),
+      requireFacilityAccess(database(c.env.DB), principal.tenantId, requesterId, facilityId),
       findCatalogProduct(database(c.env.CATALOG), productId),
-      loadVendorOffers(db, productId),
+      loadEligibleOffers(c.env.DB, { tenantId: principal.tenantId, facilityId, productId }, now),
     ]);
     // A withdrawn product is never quoted (catalog-migrations/0004): its detail shows it without options.
-    const quotes =
+    const issued =
       product.status === "withdrawn"
         ? []
-        : await issueQuotes(c.env, { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId }, product.id, offers);
-    const options = quotes.map((quote) => ({
-      priceOptionId: quote.priceOptionId,
-      price: centsToDecimal(quote.priceCents),
-      condition: quote.condition,
-      warranty: quote.warranty,
-      purchaseChoice: quote.purchaseChoice,
-      customFields: quote.customFields,
-      vendorName: quote.vendorName,
-      leadTimeDays: quote.leadTimeDays,
-      returnPolicy: quote.returnPolicy,
-      expiresAt: quote.expiresAt,
+        : await issuePriceOptions(
+            priceOptionKeys(c.env),
+            { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
+            offers,
+            now,
+          );
+    const options = issued.map(({ priceOptionId, offer, expiresAt }) => ({
+      priceOptionId,
+      price: centsToDecimal(offer.priceCents),
+      condition: offer.condition,
+      warranty: offer.warranty,
+      purchaseChoice: offer.purchaseChoice,
+      customFields: offer.customFields,
+      vendorName: offer.vendorName,
+      leadTimeDays: offer.leadTimeDays,
+      returnPolicy: offer.returnPolicy,
+      expiresAt,
+      priceSource: offer.contract ? ("contract" as const) : ("list" as const),
+      agreementId: offer.contract?.agreementId ?? null,
+      agreementReference: offer.contract?.reference ?? null,
+      listPrice: centsToDecimal(offer.listPriceCents),
+      vendorSku: offer.sku,
+      unitOfMeasure: offer.unitOfMeasure,
+      packQuantity: offer.packQuantity,
+      quantityAvailable: offer.quantityAvailable,
+      quantityCountedAt: offer.quantityCountedAt,
     }));
     return c.json(envelope(c, { product, options }), 200);
   });

@@ -94,6 +94,61 @@ export const vendorOffers = sqliteTable("vendor_offers", {
   priceCents: integer("price_cents").notNull(),
   leadTimeDays: integer("lead_time_days").notNull(),
   customFields: text("custom_fields", { mode: "json" }).$type<CustomFieldDefinition[]>().notNull(),
+  /** The vendor's own key of the offer (migration 0016); one current revision per (vendor, sku). */
+  sku: text("sku").notNull(),
+  unitOfMeasure: text("unit_of_measure").notNull(),
+  packQuantity: integer("pack_quantity").notNull(),
+  quantityAvailable: integer("quantity_available"),
+  quantityCountedAt: text("quantity_counted_at"),
+  effectiveFrom: text("effective_from"),
+  effectiveTo: text("effective_to"),
+  futurePriceCents: integer("future_price_cents"),
+  futurePriceFrom: text("future_price_from"),
+  withdrawnAt: text("withdrawn_at"),
+  /** A later revision of the SKU took this row's place (its terms changed). */
+  replacedAt: text("replaced_at"),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const priceTiers = sqliteTable("price_tiers", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const tenantPriceTiers = sqliteTable(
+  "tenant_price_tiers",
+  { tenantId: integer("tenant_id").notNull(), tierId: integer("tier_id").notNull() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.tierId] })],
+);
+
+export const priceAgreements = sqliteTable("price_agreements", {
+  id: integer("id").primaryKey(),
+  vendorId: integer("vendor_id").notNull(),
+  reference: text("reference").notNull(),
+  scope: text("scope", { enum: ["tenant", "facilities", "tier"] }).notNull(),
+  tenantId: integer("tenant_id"),
+  tierId: integer("tier_id"),
+  effectiveFrom: text("effective_from").notNull(),
+  effectiveTo: text("effective_to"),
+  endedAt: text("ended_at"),
+  createdAt: text("created_at").notNull(),
+  creationKey: text("creation_key").notNull(),
+});
+
+export const priceAgreementFacilities = sqliteTable(
+  "price_agreement_facilities",
+  { agreementId: integer("agreement_id").notNull(), facilityId: integer("facility_id").notNull() },
+  (t) => [primaryKey({ columns: [t.agreementId, t.facilityId] })],
+);
+
+export const priceAgreementPrices = sqliteTable("price_agreement_prices", {
+  id: integer("id").primaryKey(),
+  agreementId: integer("agreement_id").notNull(),
+  vendorId: integer("vendor_id").notNull(),
+  productId: text("product_id").notNull(),
+  sku: text("sku"),
+  priceCents: integer("price_cents").notNull(),
 });
 
 export const quotes = sqliteTable("quotes", {

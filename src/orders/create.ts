@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { isSignedPriceOptionId } from "../catalog/price-option-ids";
 import { loadLiveQuotes, type QuoteRecord } from "../catalog/quotes";
 import { products } from "../db/catalog-schema";
 import { type Database, database } from "../db/client";
@@ -39,7 +40,7 @@ export interface OrderCreated {
 export const ORDER_CREATED_EVENT = "order.created" satisfies EventType;
 export const LINE_STATUS_ORDERED = "Ordered";
 
-type OrderEnv = Pick<Bindings, "DB" | "CATALOG" | "QUOTES">;
+type OrderEnv = Pick<Bindings, "DB" | "CATALOG" | "QUOTES" | "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">;
 type ProductRow = typeof products.$inferSelect;
 type AddressRow = typeof addresses.$inferSelect;
 
@@ -205,6 +206,8 @@ type NewOrder = ReturnType<typeof buildOrder>;
 
 /** 14 bound values per line, and D1 allows 100 per statement. */
 const LINES_PER_INSERT = 7;
+/** 16 bound values per ordered quote (the order id is a subquery of one more). */
+const QUOTES_PER_INSERT = 5;
 
 /**
  * Order, lines, quote consumption, shipping document and outbox event in one D1 batch (one transaction).
@@ -235,6 +238,28 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
     requiredFields: l.requiredFields,
   }));
   const lineInserts = chunk(lineRows, LINES_PER_INSERT).map((rows) => db.insert(orderLines).values(rows));
+  const orderedQuoteRows = order.lines
+    .filter((l) => isSignedPriceOptionId(l.quote.priceOptionId))
+    .map(({ quote }) => ({
+      id: quote.priceOptionId,
+      tenantId: quote.tenantId,
+      requesterContactId: quote.requesterContactId,
+      facilityId: quote.facilityId,
+      productId: quote.productId,
+      offerId: quote.offerId,
+      vendorId: quote.vendorId,
+      priceCents: quote.priceCents,
+      condition: quote.condition,
+      warranty: quote.warranty,
+      purchaseChoice: quote.purchaseChoice,
+      leadTimeDays: quote.leadTimeDays,
+      returnPolicy: quote.returnPolicy,
+      customFields: quote.customFields,
+      createdAt: quote.createdAt,
+      expiresAt: quote.expiresAt,
+      usedByOrderId: orderId,
+    }));
+  const orderedQuoteInserts = chunk(orderedQuoteRows, QUOTES_PER_INSERT).map((rows) => db.insert(quotes).values(rows));
 
   try {
     await db.batch([
@@ -258,7 +283,11 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
         createdAt: order.createdAt,
         updatedAt: order.createdAt,
       }),
+      // Each ordered signed quote becomes the record of the terms the line was ordered on (its lines refer to it); its
+      // primary key, like order_lines(quote_id), lets a quote be ordered once.
+      ...orderedQuoteInserts,
       ...lineInserts,
+      // Stored quotes (issued before signed ids) are marked used, so that the housekeeping keeps them.
       db
         .update(quotes)
         .set({ usedByOrderId: orderId })
@@ -299,13 +328,13 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
   }
 }
 
-/** After a failed batch: 409 when the cause is a quote that an order already consumed. */
+/** After a failed batch: 409 when the cause is a quote that an order already consumed (order_lines.quote_id is unique). */
 async function rejectUsedQuotes(db: Database, command: CreateOrderCommand, quoteIds: string[]): Promise<void> {
   const used = await db
-    .select({ id: quotes.id, orderNumber: orders.orderNumber })
-    .from(quotes)
-    .innerJoin(orders, eq(orders.id, quotes.usedByOrderId))
-    .where(inArray(quotes.id, quoteIds));
+    .select({ id: orderLines.quoteId, orderNumber: orders.orderNumber })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(inArray(orderLines.quoteId, quoteIds));
   if (used.length === 0) return;
   const usedBy = new Map(used.map((u) => [u.id, u.orderNumber]));
   throw new ProblemError(

@@ -6,13 +6,13 @@ import type { AppEnv } from "../env";
 import { closestName } from "../platform/closest-name";
 import { IDEMPOTENCY_CACHED_HEADER, idempotentRequest, idempotentWith, prefetched, storedJson } from "../platform/idempotency/middleware";
 import { committedResultStatements } from "../platform/idempotency/results";
-import { decimalToCents } from "../platform/money";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import {
   authenticatedErrorResponses,
   ControllerErrorSchema,
   closedObject,
+  decimalPrice,
   envelopeSchema,
   IdempotencyConflictSchema,
   idempotencyKeyHeaders,
@@ -47,16 +47,9 @@ const QuoteItemSchema = closedObject({
   priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
   productId: z.string().min(1).max(100),
   quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
-  // Not `multipleOf: 0.01`: validators that divide in binary floating point (Ajv, Prism) refuse valid prices like 0.07.
-  price: z
-    .number()
-    .positive()
-    .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
-    .openapi({
-      description:
-        "Unit price, a decimal with at most two decimal places (more is a 400); must equal the price option's price to the cent (else 422)",
-      example: 123.45,
-    }),
+  price: decimalPrice(
+    "Unit price, a decimal with at most two decimal places (more is a 400); must equal the price option's price to the cent (else 422)",
+  ),
   requiredFields: z
     .array(RequiredFieldSchema)
     .max(50)

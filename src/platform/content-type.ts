@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "../env";
 import { cachedBody } from "./body-limit";
-import { ProblemError, ValidationError } from "./errors";
+import { malformedJson, ProblemError, ValidationError } from "./errors";
+import { requireShallowJson } from "./json-depth";
 import { requireWellFormedText } from "./well-formed-text";
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
@@ -54,4 +55,20 @@ function utf8Text(bytes: Uint8Array): string {
       "The request body is not UTF-8.",
     );
   }
+}
+
+/**
+ * The request's JSON body, for a route that validates it itself (a batch validated row by row): malformed JSON is the
+ * 400 of spec 7.2, and no body reads as {}, as an empty one does. hono caches the parsed body, so a route's validator
+ * does not parse it again.
+ */
+export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
+  let body: unknown;
+  try {
+    body = c.req.raw.body === null ? {} : await c.req.json();
+  } catch {
+    throw malformedJson();
+  }
+  requireShallowJson(body);
+  return body;
 }

@@ -32,10 +32,13 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Scopes of vendor clients: read the lines they fulfil, and move them along the lifecycle. */
-export const VENDOR_SCOPES = ["fulfilment:read", "fulfilment:write"] as const;
+/**
+ * Scopes of vendor clients: read the lines they fulfil, and move them along the lifecycle; read and publish their offers
+ * and price agreements.
+ */
+export const VENDOR_SCOPES = ["fulfilment:read", "fulfilment:write", "offers:read", "offers:write"] as const;
 export type VendorScope = (typeof VENDOR_SCOPES)[number];
 
-/** Scopes of operator clients (`/admin/api`): load the catalog. */
-export const OPERATOR_SCOPES = ["catalog:import"] as const;
+/** Scopes of operator clients (`/admin/api`): load the catalog; assign tenants to price tiers. */
+export const OPERATOR_SCOPES = ["catalog:import", "tiers:write"] as const;
 export type OperatorScope = (typeof OPERATOR_SCOPES)[number];

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IDEMPOTENCY_KEY_HEADER, UUID_WITH_DASHES } from "./idempotency/middleware";
+import { decimalToCents } from "./money";
 import { unknownFieldMessage } from "./zod-errors";
 
 /** Shared response schemas: the success envelope and the error forms of spec 7.2. */
@@ -165,3 +166,15 @@ export const idempotencyKeyHeaders = (description: string) =>
       example: "3f1c2a4e-8b7d-4c6e-9a1f-2b3c4d5e6f70",
     }),
   });
+
+/**
+ * A price in JSON: a positive decimal with at most two places (more is refused, not rounded), up to `max`. Not
+ * `multipleOf: 0.01`: validators that divide in binary floating point (Ajv, Prism) refuse valid prices like 0.07.
+ */
+export const decimalPrice = (description: string, max = Number.MAX_SAFE_INTEGER / 100) =>
+  z
+    .number()
+    .positive()
+    .max(max)
+    .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
+    .openapi({ description, example: 123.45 });

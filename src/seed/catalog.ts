@@ -194,6 +194,8 @@ export function generateProduct(index: number): ProductRow {
 }
 
 export interface OfferRow {
+  /** The vendor's SKU of the offer: `MP-OFFER-<id>` (migrations/0016). */
+  sku: string;
   id: number;
   productId: string;
   vendorId: number;
@@ -233,8 +235,10 @@ export function generateOffers(index: number): OfferRow[] {
           : vendorId === 3
             ? [COST_CENTER]
             : [];
+    const id = (index + 1) * 10 + offers.length;
     offers.push({
-      id: (index + 1) * 10 + offers.length,
+      id,
+      sku: `MP-OFFER-${id}`,
       productId: productId(index),
       vendorId,
       condition: kind.condition,

@@ -11,6 +11,8 @@ export interface SeedOptions {
   products?: number;
   /** Device identifiers of the products (catalog-migrations/0004); off for a catalog schema from before them. */
   deviceIdentifiers?: boolean;
+  /** The offers' SKUs (migrations/0016); off for a schema from before them. */
+  offerSkus?: boolean;
   onProgress?: (inserted: number, total: number) => void;
 }
 
@@ -41,7 +43,7 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
     // One after the other: Miniflare's proxy to local D1 (scripts) does not take concurrent batches reliably.
     const identifiers = options.deviceIdentifiers === false ? [] : [deviceIdentifiersStatement(catalog, start, end)];
     await catalog.batch([productsStatement(catalog, products), ...identifiers]);
-    await db.batch([offerStatement(db, start, end)]);
+    await db.batch([offerStatement(db, start, end, options.offerSkus !== false)]);
     options.onProgress?.(end, total);
   }
   const orders = orderStatements(db, demoOrders(total));
@@ -137,12 +139,26 @@ function deviceIdentifiersStatement<S>(d1: SeedDatabase<S>, start: number, end: 
   );
 }
 
-function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {
+/** When the demo offers were last updated, as their vendors would have it: fixed, so that seeding again changes nothing. */
+const SEED_OFFERS_UPDATED_AT = "2026-11-01T00:00:00.000Z";
+
+function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number, withSkus: boolean): S {
   const offers = rowsOfProducts(start, end, generateOffers);
+  const columns = [
+    "id",
+    "product_id",
+    "vendor_id",
+    "condition",
+    "purchase_choice",
+    "warranty",
+    "price_cents",
+    "lead_time_days",
+    "custom_fields",
+  ];
   return bulkInsertStatement(
     d1,
     "vendor_offers",
-    ["id", "product_id", "vendor_id", "condition", "purchase_choice", "warranty", "price_cents", "lead_time_days", "custom_fields"],
+    withSkus ? [...columns, "sku", "updated_at"] : columns,
     offers.map((o) => [
       o.id,
       o.productId,
@@ -153,6 +169,7 @@ function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number): S {
       o.priceCents,
       o.leadTimeDays,
       JSON.stringify(o.customFields),
+      ...(withSkus ? [o.sku, SEED_OFFERS_UPDATED_AT] : []),
     ]),
   );
 }

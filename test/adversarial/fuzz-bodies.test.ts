@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
@@ -39,6 +40,8 @@ interface Field {
   required?: boolean;
 }
 interface Target {
+  /** Default POST. */
+  method?: "POST" | "PUT" | "PATCH";
   path: string;
   /** The documented path template, when `path` fills in a parameter. */
   operation?: string;
@@ -54,6 +57,11 @@ interface Target {
   accepts?: number;
   /** RFC 6749 3.2: the token endpoint ignores parameters it does not know; every other body refuses them. */
   ignoresUnknownFields?: true;
+  /**
+   * A batch validated row by row (POST /vendor/api/offers/batch): an unknown field inside a row at this array rejects
+   * that row (200, the row's result naming the field), not the request.
+   */
+  rowsAt?: Path;
 }
 
 const RUNS = { fields: 30, whole: 12, duplicates: 6, unknownFields: 12 };
@@ -66,6 +74,16 @@ const facilityIds: Field[] = [
   { path: ["requesterId"], hostile: hostileId(), required: true },
   { path: ["facilityId"], hostile: hostileId(), required: true },
 ];
+
+/** A hostile instant: wrong types, impossible dates, no offset. */
+const hostileInstant = (nullable = false) =>
+  fc.oneof(
+    nonString(nullable),
+    fc.constantFrom("2999-13-01T00:00:00Z", "yesterday", "2024-01-01", "", "2024-01-01T25:00:00Z", "2024-01-01T00:00:00"),
+  );
+
+/** The fuzzed agreement (beforeAll writes it for the demo vendor): PATCH changes its end. */
+const FUZZ_AGREEMENT_ID = 700_001;
 
 const TARGETS: Target[] = [
   {
@@ -273,7 +291,106 @@ const TARGETS: Target[] = [
     readOnly: false,
     accepts: 201,
   },
+  ...pricingTargets(),
 ];
+
+/** Offers, a batch of them, an agreement, its end (the demo vendor's), and a price tier (the operator's). */
+function pricingTargets(): Target[] {
+  const vendor = () => vendorTokenFor(DEMO_VENDOR_ID);
+  const offer = {
+    productId: "MP-0000001",
+    condition: "New OEM",
+    purchaseChoice: "Buy",
+    warranty: "12 months",
+    price: 99.5,
+    leadTimeDays: 3,
+  };
+  const price = fc.oneof(hostileId(), fc.constantFrom(0.001, 1.005, -1, 0, 1e-7, 10_000_000));
+  return [
+    {
+      method: "PUT",
+      path: "/vendor/api/offers/T-FUZZ-1",
+      operation: "/vendor/api/offers/{sku}",
+      token: vendor,
+      base: () => ({ ...offer, quantityAvailable: 4, quantityCountedAt: "2026-11-01T08:00:00Z" }),
+      fields: [
+        { path: ["productId"], hostile: fc.oneof(hostileText(64, { min: 1 }), fc.constantFrom("MP-9999999", "")) },
+        { path: ["condition"], hostile: fc.oneof(hostileText(50), fc.constantFrom("", "  ")), required: true },
+        { path: ["price"], hostile: price, required: true },
+        { path: ["leadTimeDays"], hostile: fc.oneof(hostileId(), fc.constantFrom(366, -1, 1.5)), required: true },
+        { path: ["unitOfMeasure"], hostile: fc.oneof(nonString(), fc.constantFrom("each", "E", "EACH", "")) },
+        { path: ["quantityAvailable"], hostile: fc.oneof(hostileId(true), fc.constant(1_000_000_001)) },
+        { path: ["quantityCountedAt"], hostile: hostileInstant() },
+        { path: ["effectiveFrom"], hostile: hostileInstant() },
+        { path: ["gtin"], hostile: fc.oneof(hostileText(14), fc.constantFrom("00614100000015", "123")) },
+        {
+          path: ["futurePrice"],
+          hostile: fc.oneof(hostileObject(true), fc.record({ price, effectiveFrom: fc.constant("2099-01-01T00:00:00Z") })),
+        },
+        {
+          path: ["customFields"],
+          hostile: fc.oneof(
+            hostileArray(10, true),
+            fc
+              .constantFrom("^(a+)+$", "(x+x+)+y", "^(a|a)*$", "([a-z", "a".repeat(201))
+              .map((formatRegex) => [{ fieldId: "serial", prompt: "Serial", isRequired: true, formatRegex, errorMessage: "No." }]),
+          ),
+        },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      path: "/vendor/api/offers/batch",
+      token: vendor,
+      base: () => ({ offers: [{ sku: "T-FUZZ-B1", ...offer }] }),
+      fields: [{ path: ["offers"], hostile: fc.oneof(hostileArray(1000), fc.constant([])), required: true }],
+      rowsAt: ["offers"],
+      readOnly: false,
+    },
+    {
+      path: "/vendor/api/agreements",
+      token: vendor,
+      base: () => ({
+        reference: "FUZZ-1",
+        scope: { kind: "facilities", tenantId: TENANT_A, facilityIds: [JSMITH.facilityId] },
+        effectiveFrom: "2098-01-01T00:00:00Z",
+        prices: [{ productId: "MP-0000001", price: 88 }],
+      }),
+      fields: [
+        { path: ["reference"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", "   ")), required: true },
+        { path: ["scope"], hostile: hostileObject(), required: true },
+        { path: ["scope", "kind"], hostile: hostileCode(["tenant", "facilities", "tier"]), required: true },
+        { path: ["scope", "tenantId"], hostile: fc.oneof(hostileId(), fc.constantFrom(2, 999_999)), required: true },
+        { path: ["scope", "facilityIds"], hostile: fc.oneof(hostileArray(100), fc.constant([]), fc.constant([2001])), required: true },
+        { path: ["effectiveFrom"], hostile: hostileInstant(), required: true },
+        { path: ["effectiveTo"], hostile: fc.oneof(hostileInstant(), fc.constant("2097-01-01T00:00:00Z")) },
+        { path: ["prices"], hostile: fc.oneof(hostileArray(1000), fc.constant([])), required: true },
+        { path: ["prices", 0, "price"], hostile: price, required: true },
+        { path: ["prices", 0, "sku"], hostile: fc.oneof(hostileText(64), fc.constant("NO-SUCH-SKU")) },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      method: "PATCH",
+      path: `/vendor/api/agreements/${FUZZ_AGREEMENT_ID}`,
+      operation: "/vendor/api/agreements/{agreementId}",
+      token: vendor,
+      base: () => ({ effectiveTo: "2099-06-01T00:00:00Z" }),
+      fields: [{ path: ["effectiveTo"], hostile: fc.oneof(hostileInstant(true), fc.constant("2001-01-01T00:00:00Z")), required: true }],
+      readOnly: false,
+    },
+    {
+      path: "/admin/api/tiers",
+      token: () => operatorTokenFor(),
+      base: () => ({ name: "Fuzz tier" }),
+      fields: [{ path: ["name"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", "   ")), required: true }],
+      readOnly: false,
+      accepts: 201,
+    },
+  ];
+}
 
 /**
  * The vendor moves, aimed by the demo vendor at its line of the demo order, which beforeAll cancels: a valid body is
@@ -362,9 +479,11 @@ function setAt(body: Record<string, unknown>, path: Path, value: unknown, remove
   return copy;
 }
 
+const methodOf = (target: Target) => target.method ?? "POST";
+
 async function send(target: Target, text: string): Promise<Response> {
   return call(await target.token(), target.path, {
-    method: "POST",
+    method: methodOf(target),
     body: text,
     headers: { "Content-Type": "application/json", ...target.headers?.() },
   });
@@ -372,8 +491,8 @@ async function send(target: Target, text: string): Promise<Response> {
 
 /** A 4xx in a spec error form; a read endpoint may instead answer a documented 2xx. */
 async function expectRefusedOrHarmless(target: Target, res: Response, allowSuccess: boolean) {
-  if (allowSuccess && target.readOnly && res.status === 200) return expectMatchesContract(res, "POST", target.path);
-  await expectSpecError(res, "POST", target.path);
+  if (allowSuccess && target.readOnly && res.status === 200) return expectMatchesContract(res, methodOf(target), target.path);
+  await expectSpecError(res, methodOf(target), target.path);
 }
 
 describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error form, never a 5xx, never a write", () => {
@@ -381,6 +500,13 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
     tokenClient = await newClient(TENANT_A, ["catalog:read"]);
     orderBase = orderBody([lineFor(await issueQuote("MP-0000041", JSMITH, withoutFields))]);
     await Promise.all([allScopes(), TARGETS[4]!.token(), vendorTokenFor(DEMO_VENDOR_ID), operatorTokenFor()]);
+    // The agreement the PATCH target changes: the demo vendor's, for one facility of tenant 1, far in the future.
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO price_agreements (id, vendor_id, reference, scope, tenant_id, effective_from, created_at, creation_key) " +
+        "VALUES (?1, ?2, 'FUZZ-PATCH', 'tenant', ?3, '2090-01-01T00:00:00.000Z', '2026-11-26T00:00:00.000Z', 'fuzz-patch')",
+    )
+      .bind(FUZZ_AGREEMENT_ID, DEMO_VENDOR_ID, TENANT_A)
+      .run();
     const closed = await call(await allScopes(), `/orders/${DEMO_ORDER_NUMBER}/cancel`, {
       method: "POST",
       json: { partial: true },
@@ -408,7 +534,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
           fc.assert(
             fc.asyncProperty(mutation, async ({ field, value, remove }) => {
               const res = await send(target, encodeBody(setAt(target.base(), field.path, value, remove)));
-              await expectSpecError(res, "POST", target.path);
+              await expectSpecError(res, methodOf(target), target.path);
             }),
             { numRuns: RUNS.fields },
           ),
@@ -442,7 +568,18 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
             fc.assert(
               fc.asyncProperty(unknown, async ({ at, name, value }) => {
                 const res = await send(target, encodeBody(setAt(target.base(), [...at, name], value, false)));
-                const { body } = await expectSpecError(res, "POST", target.path);
+                const rows = target.rowsAt;
+                if (rows && at.length > rows.length && rows.every((key, i) => at[i] === key)) {
+                  // Inside a row: that row is rejected, naming the field relative to the row; nothing is written.
+                  expect(res.status).toBe(200);
+                  const { results } = (await res.json<{ data: { results: { outcome: string; errors: unknown }[] } }>()).data;
+                  expect(results[at[rows.length] as number]).toMatchObject({
+                    outcome: "rejected",
+                    errors: { [fieldPath([...at.slice(rows.length + 1), name], "row")]: [expect.stringMatching(/^Unknown field; /)] },
+                  });
+                  return;
+                }
+                const { body } = await expectSpecError(res, methodOf(target), target.path);
                 expect(body.errors, JSON.stringify(body)).toEqual({
                   [fieldPath([...at, name], "body")]: [expect.stringMatching(/^Unknown field; /)],
                 });
@@ -462,7 +599,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
           fc.assert(
             fc.asyncProperty(duplicate, async ({ name, value }) => {
               const text = `${encodeBody(target.base()).slice(0, -1)},${JSON.stringify(name)}:${encodeBody(value)}}`;
-              await expectSpecError(await send(target, text), "POST", target.path);
+              await expectSpecError(await send(target, text), methodOf(target), target.path);
             }),
             { numRuns: RUNS.duplicates },
           ),

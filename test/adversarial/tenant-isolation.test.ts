@@ -1,4 +1,7 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_OFFER_SKU } from "../../src/offers/schemas";
+import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
 import { API, call, newClient, OUTSIDE_API, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
@@ -95,6 +98,45 @@ async function attackerVendorLines(): Promise<AttackContext["attackerVendorLines
   return { read, acknowledge, backorder, reject, ship, deliver };
 }
 
+/**
+ * Offers and agreements: the demo vendor's (the victim's) and the attacking vendor's own. Agreements are written
+ * straight to the database, each with a scope of its own so that none overlaps another.
+ */
+async function pricingFixtures() {
+  const offer = {
+    productId: "MP-0000002",
+    condition: "Refurbished",
+    purchaseChoice: "Buy",
+    warranty: "6 months",
+    price: 20,
+    leadTimeDays: 5,
+  };
+  for (const sku of ["ATTACKER-OWN-1", "ATTACKER-OWN-DEL"]) {
+    const res = await call(attackerVendorToken, `/vendor/api/offers/${sku}`, { method: "PUT", json: offer });
+    if (res.status >= 300) throw new Error(`setting up offer ${sku}: ${res.status} ${await res.text()}`);
+  }
+  const agreement = async (vendorId: number, id: number) => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO price_agreements (id, vendor_id, reference, scope, tenant_id, effective_from, effective_to, created_at, creation_key) " +
+        "VALUES (?1, ?2, ?3, 'tenant', 3, ?4, ?5, '2026-11-26T00:00:00.000Z', ?3)",
+    )
+      // 600_00n runs through the year 209n only.
+      .bind(id, vendorId, `MATRIX-${id}`, `209${id % 10}-01-01T00:00:00.000Z`, `209${(id % 10) + 1}-01-01T00:00:00.000Z`)
+      .run();
+    return id;
+  };
+  return {
+    victimOfferSku: DEMO_OFFER_SKU,
+    attackerOfferSkus: { read: "ATTACKER-OWN-1", delete: "ATTACKER-OWN-DEL" },
+    victimAgreementId: await agreement(DEMO_VENDOR_ID, 600_001),
+    attackerAgreementIds: {
+      read: await agreement(VENDOR_ATTACKER, 600_002),
+      patch: await agreement(VENDOR_ATTACKER, 600_003),
+      delete: await agreement(VENDOR_ATTACKER, 600_004),
+    },
+  };
+}
+
 describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
   beforeAll(async () => {
     const [victimClient, attackerClient] = await Promise.all([
@@ -117,6 +159,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       victimEndpointId: await endpoint(TENANT_A),
       attackerEndpointIds: { read: await endpoint(TENANT_B), delete: await endpoint(TENANT_B) },
       victimImportId: (await createImport({ format: "ndjson" }, { "victim.ndjson": '{"id":"x"}\n' })).id,
+      ...(await pricingFixtures()),
     };
   });
 

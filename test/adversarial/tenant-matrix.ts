@@ -34,10 +34,15 @@ export interface AttackContext {
   attackerEndpointIds: { read: string; delete: string };
   /** An import job of the operator (the operator plane, /admin/api). */
   victimImportId: string;
+  /** The demo vendor's offer (its SKU) and price agreement; the attacking vendor's own, one per operation that may use it up. */
+  victimOfferSku: string;
+  attackerOfferSkus: { read: string; delete: string };
+  victimAgreementId: number;
+  attackerAgreementIds: { read: number; patch: number; delete: number };
 }
 
 export interface AttackRequest {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** As for `call()`: relative to /customer/api unless it starts with /auth or /health. */
   path: string;
   json?: unknown;
@@ -188,6 +193,64 @@ const operatorRow = (method: AttackRequest["method"], path: (importId: Value) =>
   };
 };
 const IMPORTS = "/admin/api/catalog/imports";
+
+/** The vendor API's offers and agreements: another vendor's SKU or agreement is a 404 exactly like an unknown one. */
+const OFFERS = "/vendor/api/offers";
+const AGREEMENTS = "/vendor/api/agreements";
+const UNKNOWN_SKU = "NO-SUCH-SKU-000";
+const UNKNOWN_AGREEMENT = 2_000_000_000;
+const OFFER_BODY = {
+  productId: "MP-0000001",
+  condition: "New OEM",
+  purchaseChoice: "Buy",
+  warranty: "12 months",
+  price: 10,
+  leadTimeDays: 2,
+};
+const buyerOnVendorApi = (victim: (ctx: AttackContext) => Value, unknown: Value, request: (v: Value) => AttackRequest): AttackCase => ({
+  input: "a buyer's token (tenant 2) on the vendor API",
+  victim,
+  unknown,
+  request,
+  expect: { denied: [401] },
+});
+const foreignSkuRow = (request: (sku: Value) => AttackRequest, own: (ctx: AttackContext) => string): MatrixRow => ({
+  cases: [
+    {
+      input: "path sku (another vendor's offer)",
+      victim: (ctx) => ctx.victimOfferSku,
+      own,
+      unknown: UNKNOWN_SKU,
+      request: (v) => asVendor(request(v)),
+      expect: { denied: [404] },
+    },
+    buyerOnVendorApi((ctx) => ctx.victimOfferSku, UNKNOWN_SKU, request),
+  ],
+});
+const foreignAgreementRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackContext) => number): MatrixRow => ({
+  cases: [
+    {
+      input: "path agreementId (another vendor's agreement)",
+      victim: (ctx) => ctx.victimAgreementId,
+      own,
+      unknown: UNKNOWN_AGREEMENT,
+      request: (v) => asVendor(request(v)),
+      expect: { denied: [404] },
+    },
+    buyerOnVendorApi((ctx) => ctx.victimAgreementId, UNKNOWN_AGREEMENT, request),
+  ],
+});
+/** A write whose body carries no other vendor's id: only the token is under test (a buyer's is refused). */
+const vendorWriteRow = (request: AttackRequest): MatrixRow => ({
+  cases: [
+    buyerOnVendorApi(
+      (ctx) => ctx.victimOfferSku,
+      UNKNOWN_SKU,
+      () => request,
+    ),
+  ],
+});
+const TIERS = "/admin/api/tiers";
 
 export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /health/live": { noTenantData: "liveness probe, no parameters" },
@@ -517,4 +580,69 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /admin/api/catalog/imports/{id}/errors": operatorRow("GET", (id) => `${IMPORTS}/${id}/errors`),
   "get /admin/api/catalog/imports/{id}/errors.ndjson": operatorRow("GET", (id) => `${IMPORTS}/${id}/errors.ndjson`),
   "get /admin/api/events": operatorRow("GET", () => "/admin/api/events"),
+
+  "get /vendor/api/offers": {
+    cases: [
+      {
+        input: "q sku (another vendor's offer)",
+        victim: (ctx) => ctx.victimOfferSku,
+        own: (ctx) => ctx.attackerOfferSkus.read,
+        request: (v) => asVendor(q(OFFERS, `sku:"${v}"`)),
+        expect: { empty: "data.offers" },
+      },
+      buyerOnVendorApi(
+        (ctx) => ctx.victimOfferSku,
+        UNKNOWN_SKU,
+        (v) => q(OFFERS, `sku:"${v}"`),
+      ),
+    ],
+  },
+  "get /vendor/api/offers/{sku}": foreignSkuRow(
+    (v) => get(`${OFFERS}/${v}`),
+    (ctx) => ctx.attackerOfferSkus.read,
+  ),
+  "delete /vendor/api/offers/{sku}": foreignSkuRow(
+    (v) => ({ method: "DELETE", path: `${OFFERS}/${v}`, bearer: true }),
+    (ctx) => ctx.attackerOfferSkus.delete,
+  ),
+  // A SKU names an offer within the vendor's own offers: a PUT under another vendor's SKU makes the caller's own offer
+  // (test/offers/offers.test.ts shows the other vendor's is untouched), so only the token is under test here.
+  "put /vendor/api/offers/{sku}": {
+    cases: [
+      buyerOnVendorApi(
+        (ctx) => ctx.victimOfferSku,
+        UNKNOWN_SKU,
+        (v) => ({ method: "PUT", path: `${OFFERS}/${v}`, json: OFFER_BODY, bearer: true }),
+      ),
+    ],
+  },
+  "post /vendor/api/offers/batch": vendorWriteRow(post(`${OFFERS}/batch`, { offers: [{ sku: "MATRIX-1", ...OFFER_BODY }] })),
+  "post /vendor/api/agreements": vendorWriteRow(
+    post(AGREEMENTS, {
+      reference: "MATRIX",
+      scope: { kind: "tenant", tenantId: 2 },
+      effectiveFrom: "2099-01-01T00:00:00Z",
+      prices: [{ productId: "MP-0000001", price: 5 }],
+    }),
+  ),
+  "get /vendor/api/agreements": {
+    noTenantData: "the attacking vendor's own agreements only (another vendor's are 404 by id, below)",
+    request: asVendor(get(AGREEMENTS)),
+  },
+  "get /vendor/api/agreements/{agreementId}": foreignAgreementRow(
+    (v) => get(`${AGREEMENTS}/${v}`),
+    (ctx) => ctx.attackerAgreementIds.read,
+  ),
+  "patch /vendor/api/agreements/{agreementId}": foreignAgreementRow(
+    (v) => ({ method: "PATCH", path: `${AGREEMENTS}/${v}`, json: { effectiveTo: "2093-06-01T00:00:00Z" }, bearer: true }),
+    (ctx) => ctx.attackerAgreementIds.patch,
+  ),
+  "delete /vendor/api/agreements/{agreementId}": foreignAgreementRow(
+    (v) => ({ method: "DELETE", path: `${AGREEMENTS}/${v}`, bearer: true }),
+    (ctx) => ctx.attackerAgreementIds.delete,
+  ),
+  "post /admin/api/tiers": operatorRow("POST", () => TIERS, { name: "Matrix tier" }),
+  "get /admin/api/tiers": operatorRow("GET", () => TIERS),
+  "put /admin/api/tiers/{tierId}/tenants/{tenantId}": operatorRow("PUT", () => `${TIERS}/1/tenants/1`),
+  "delete /admin/api/tiers/{tierId}/tenants/{tenantId}": operatorRow("DELETE", () => `${TIERS}/1/tenants/1`),
 };

@@ -1,12 +1,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { isGtin } from "../../src/catalog/gtin";
+import { readPriceOption } from "../../src/catalog/price-option-ids";
+import { priceOptionKeys } from "../../src/catalog/quotes";
 import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/seed/catalog";
 import { call, expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { detailRaw, JSMITH } from "../helpers/catalog";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const QUOTE_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Quotes stored in D1 and KV (before signed ids): detail adds none. */
+const storedQuotes = async () => ({
+  d1: (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes").first<{ n: number }>())!.n,
+  kv: (await env.QUOTES.list({ prefix: "quote:" })).keys.length,
+});
 
 async function detail(productId: string) {
   const res = await detailRaw({ productId });
@@ -18,10 +23,19 @@ async function detail(productId: string) {
 /** The vendor offers of a product as stored, cheapest first (the order options are listed in). */
 async function offersOf(productId: string) {
   const { results } = await env.DB.prepare(
-    "SELECT id, vendor_id, price_cents, condition, purchase_choice, warranty FROM vendor_offers WHERE product_id = ? ORDER BY price_cents, id",
+    "SELECT id, vendor_id, sku, product_id, price_cents, condition, purchase_choice, warranty FROM vendor_offers WHERE product_id = ? AND replaced_at IS NULL AND withdrawn_at IS NULL ORDER BY price_cents, id",
   )
     .bind(productId)
-    .all<{ id: number; vendor_id: number; price_cents: number; condition: string; purchase_choice: string; warranty: string }>();
+    .all<{
+      id: number;
+      vendor_id: number;
+      sku: string;
+      product_id: string;
+      price_cents: number;
+      condition: string;
+      purchase_choice: string;
+      warranty: string;
+    }>();
   return results;
 }
 
@@ -50,7 +64,7 @@ describe("POST /catalog/detail", () => {
     );
     for (const option of body.data.options) {
       expect(option).toMatchObject({ vendorName: expect.any(String), leadTimeDays: expect.any(Number), returnPolicy: expect.any(String) });
-      expect(option.priceOptionId).toMatch(/^po_[A-Za-z0-9_-]{32}$/);
+      expect(option.priceOptionId).toMatch(/^po_[A-Za-z0-9_-]{68}$/);
     }
     expect(new Set(body.data.options.map((o: any) => o.vendorName)).size).toBe(offers.length);
   });
@@ -68,18 +82,14 @@ describe("POST /catalog/detail", () => {
   });
 
   it("a withdrawn product is shown without options and is not quoted; a discontinued one still is", async () => {
-    const quotesOf = async () =>
-      (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000004'").first<{ n: number }>())!.n;
     await env.CATALOG.prepare("UPDATE products SET status = 'discontinued' WHERE id = 'MP-0000004'").run();
     const discontinued = (await detail("MP-0000004")).data;
     expect(discontinued.product.status).toBe("discontinued");
     expect(discontinued.options.length).toBeGreaterThan(0);
     await env.CATALOG.prepare("UPDATE products SET status = 'withdrawn' WHERE id = 'MP-0000004'").run();
-    const before = await quotesOf();
     const withdrawn = (await detail("MP-0000004")).data;
     expect(withdrawn.product.status).toBe("withdrawn");
     expect(withdrawn.options).toEqual([]);
-    expect(await quotesOf()).toBe(before);
     await env.CATALOG.prepare("UPDATE products SET status = 'active' WHERE id = 'MP-0000004'").run();
   });
 
@@ -105,66 +115,48 @@ describe("POST /catalog/detail", () => {
     expect(newOem.customFields).toEqual([]);
   });
 
-  it("issues fresh quotes on every call, stored in D1 and in KV with a 30-day expiry", async () => {
-    const before = Date.now();
+  it("issues fresh quotes on every call, storing nothing: each id carries its scope, price, offer and issue time (30 days)", async () => {
+    const storedBefore = await storedQuotes();
+    const before = Math.floor(Date.now() / 1000);
     const first = (await detail("MP-0000007")).data.options;
     const second = (await detail("MP-0000007")).data.options;
-    const after = Date.now();
+    const after = Math.ceil(Date.now() / 1000);
     const firstIds = first.map((o: any) => o.priceOptionId);
     expect(new Set([...firstIds, ...second.map((o: any) => o.priceOptionId)]).size).toBe(first.length * 2);
 
+    const offers = await offersOf("MP-0000007");
     for (const option of first) {
-      const row = await env.DB.prepare("SELECT * FROM quotes WHERE id = ?").bind(option.priceOptionId).first<any>();
-      expect(row).toMatchObject({
-        tenant_id: 1,
-        requester_contact_id: JSMITH.requesterId,
-        facility_id: JSMITH.facilityId,
-        product_id: "MP-0000007",
-        price_cents: Math.round(option.price * 100),
-        condition: option.condition,
-        warranty: option.warranty,
-        purchase_choice: option.purchaseChoice,
-        used_by_order_id: null,
-      });
-      expect(JSON.parse(row.custom_fields)).toEqual(option.customFields);
-      const created = Date.parse(row.created_at);
-      expect(created).toBeGreaterThanOrEqual(before - 1000);
-      expect(created).toBeLessThanOrEqual(after + 1000);
-      expect(Date.parse(row.expires_at) - created).toBe(30 * DAY_MS);
-      expect(option.expiresAt).toBe(row.expires_at);
-
-      const key = `quote:${option.priceOptionId}`;
-      const cached = await env.QUOTES.get<any>(key, "json");
-      expect(cached).toMatchObject({
-        priceOptionId: option.priceOptionId,
+      const terms = (await readPriceOption(priceOptionKeys(env), option.priceOptionId))!;
+      expect(terms).toMatchObject({
         tenantId: 1,
-        priceCents: row.price_cents,
-        expiresAt: row.expires_at,
+        requesterContactId: JSMITH.requesterId,
+        facilityId: JSMITH.facilityId,
+        priceCents: Math.round(option.price * 100),
+        agreementId: 0,
       });
-      const { keys } = await env.QUOTES.list({ prefix: key });
-      expect(keys).toHaveLength(1);
-      const ttl = keys[0]!.expiration! - after / 1000;
-      expect(ttl).toBeGreaterThan(QUOTE_TTL_SECONDS - 60);
-      expect(ttl).toBeLessThanOrEqual(QUOTE_TTL_SECONDS + 1);
+      const offer = offers.find((o) => o.id === terms.offerId)!;
+      expect(offer).toMatchObject({ product_id: "MP-0000007", condition: option.condition, warranty: option.warranty });
+      expect(terms.issuedAt).toBeGreaterThanOrEqual(before);
+      expect(terms.issuedAt).toBeLessThanOrEqual(after);
+      expect(Date.parse(option.expiresAt) / 1000 - terms.issuedAt).toBe(30 * 86_400);
+      expect(option).toMatchObject({ priceSource: "list", agreementId: null, listPrice: option.price, vendorSku: offer.sku });
     }
+    expect(await storedQuotes()).toEqual(storedBefore);
   });
 
-  it("a product with many offers gets a quote for each (beyond one D1 statement's parameter limit)", async () => {
+  it("a product with many offers gets a quote for each, each id its own", async () => {
     const insert = env.DB.prepare(
-      "INSERT INTO vendor_offers (id, product_id, vendor_id, condition, purchase_choice, warranty, price_cents, lead_time_days) VALUES (?, 'MP-0000010', ?, 'Aftermarket', 'Buy', '30 days', ?, 3)",
+      "INSERT INTO vendor_offers (id, product_id, vendor_id, condition, purchase_choice, warranty, price_cents, lead_time_days, sku) VALUES (?, 'MP-0000010', ?, 'Aftermarket', 'Buy', '30 days', ?, 3, ?)",
     );
-    await env.DB.batch(Array.from({ length: 10 }, (_, i) => insert.bind(9_000_000 + i, (i % 6) + 1, 1000 + i)));
+    await env.DB.batch(Array.from({ length: 10 }, (_, i) => insert.bind(9_000_000 + i, (i % 6) + 1, 1000 + i, `MANY-${i}`)));
     const offers = await offersOf("MP-0000010");
     expect(offers.length).toBeGreaterThanOrEqual(12);
     const { data } = await detail("MP-0000010");
     expect(data.options).toHaveLength(offers.length);
-    const ids: string[] = data.options.map((o: { priceOptionId: string }) => o.priceOptionId);
-    const stored = await env.DB.prepare(
-      "SELECT COUNT(*) AS n FROM quotes WHERE product_id = 'MP-0000010' AND id IN (SELECT value FROM json_each(?))",
-    )
-      .bind(JSON.stringify(ids))
-      .first<{ n: number }>();
-    expect(stored!.n).toBe(offers.length);
+    const terms = await Promise.all(
+      data.options.map((o: { priceOptionId: string }) => readPriceOption(priceOptionKeys(env), o.priceOptionId)),
+    );
+    expect(new Set(terms.map((t) => t!.offerId))).toEqual(new Set(offers.map((o) => o.id)));
   });
 
   it("an unknown product is 404", async () => {
@@ -197,22 +189,22 @@ describe("POST /catalog/detail", () => {
     await expectProblem(res, 400);
   });
 
-  it("is 403, issuing no quote, without facility access or across tenants", async () => {
-    const count = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes").first<{ n: number }>())!.n;
-    const before = await count();
-    await expectProblem(await detailRaw({ productId: "MP-0000001", requesterId: 50004 }), 403);
-    await expectProblem(await detailRaw({ productId: "MP-0000001", facilityId: 2001 }), 403);
-    await expectProblem(await detailRaw({ productId: "MP-0000001" }, await tokenFor(TENANT_B)), 403);
-    expect(await count()).toBe(before);
+  it("is 403, with no price option in the answer, without facility access or across tenants", async () => {
+    for (const res of [
+      await detailRaw({ productId: "MP-0000001", requesterId: 50004 }),
+      await detailRaw({ productId: "MP-0000001", facilityId: 2001 }),
+      await detailRaw({ productId: "MP-0000001" }, await tokenFor(TENANT_B)),
+    ]) {
+      const body = await expectProblem(res, 403);
+      expect(JSON.stringify(body)).not.toContain("po_");
+    }
   });
 
   it("binds tenant-2 quotes to tenant 2", async () => {
     const res = await detailRaw({ productId: "MP-0000001", requesterId: 60001, facilityId: 2002 }, await tokenFor(TENANT_B));
     expect(res.status).toBe(200);
     const { data } = await res.json<any>();
-    const row = await env.DB.prepare("SELECT tenant_id, requester_contact_id, facility_id FROM quotes WHERE id = ?")
-      .bind(data.options[0].priceOptionId)
-      .first();
-    expect(row).toEqual({ tenant_id: 2, requester_contact_id: 60001, facility_id: 2002 });
+    const terms = await readPriceOption(priceOptionKeys(env), data.options[0].priceOptionId);
+    expect(terms).toMatchObject({ tenantId: 2, requesterContactId: 60001, facilityId: 2002 });
   });
 });

@@ -43,7 +43,12 @@ interface ProseRule {
 /** Cross-field and grammar rules JSON Schema cannot express, stated in the document's prose. */
 const PROSE_RULES: ProseRule[] = [
   { operation: "get /customer/api/users/lookup", fields: /^(userId|loginUserId)$/, statement: "Exactly one of userId and loginUserId" },
-  ...["get /customer/api/users/search", "get /customer/api/orders/search", "get /customer/api/manufacturers/search"].map((operation) => ({
+  ...[
+    "get /customer/api/users/search",
+    "get /customer/api/orders/search",
+    "get /customer/api/manufacturers/search",
+    "get /vendor/api/offers",
+  ].map((operation) => ({
     operation,
     fields: /^q$/,
     statement: "Query in the q language",
@@ -82,6 +87,33 @@ const PROSE_RULES: ProseRule[] = [
   { operation: "get /customer/api/events", fields: /^types$/, statement: "any other type is a 400" },
   { operation: "get /customer/api/events", fields: /^after$/, statement: "Unknown ids are a 400" },
   { operation: "post /customer/api/webhook-endpoints", fields: /^url$/, statement: "an https URL of a public host" },
+  // Offers: the cross-field rules of OfferInput, and prices of at most two decimal places.
+  { operation: "put /vendor/api/offers/{sku}", fields: /^(productId|manufacturer|partNumber)$/, statement: "the product is named once" },
+  {
+    operation: "put /vendor/api/offers/{sku}",
+    fields: /^effectiveTo$/,
+    statement: "Quoted until this instant (exclusive), after effectiveFrom",
+  },
+  {
+    operation: "put /vendor/api/offers/{sku}",
+    fields: /^quantityCountedAt$/,
+    statement: "When quantityAvailable was counted (required with it)",
+  },
+  { operation: "put /vendor/api/offers/{sku}", fields: /^futurePrice\.effectiveFrom$/, statement: "before the offer's effectiveTo" },
+  { operation: "put /vendor/api/offers/{sku}", fields: /^customFields\[\d+\]\.fieldId$/, statement: "their fieldIds are unique" },
+  {
+    operation: "put /vendor/api/offers/{sku}",
+    fields: /^customFields\[\d+\]\.formatRegex$/,
+    statement: "refused when it can backtrack catastrophically",
+  },
+  { operation: "put /vendor/api/offers/{sku}", fields: /^(price|futurePrice\.price)$/, statement: "a decimal with at most two places" },
+  { operation: "post /vendor/api/agreements", fields: /^effectiveTo$/, statement: "Until this instant (exclusive), after effectiveFrom" },
+  {
+    operation: "post /vendor/api/agreements",
+    fields: /^prices(\[\d+\](\.sku)?)?$/,
+    statement: "Each line names exactly one of sku and productId",
+  },
+  { operation: "post /vendor/api/agreements", fields: /^prices\[\d+\]\.price$/, statement: "a decimal with at most two places" },
 ];
 
 /** Statuses a request valid against the document can never deserve (401 too, where it carries a valid token). */
@@ -200,6 +232,30 @@ const WEBHOOK_OPERATIONS = [
   "post /customer/api/webhook-endpoints/{id}/test",
   "get /customer/api/webhook-endpoints/{id}/deliveries",
 ];
+/** Vendor offers and agreements, operator tiers: a 201 or 204 is their success, or their documented example id is none. */
+const PRICING_OPERATIONS = [
+  "get /vendor/api/offers",
+  "get /vendor/api/offers/{sku}",
+  "put /vendor/api/offers/{sku}",
+  "delete /vendor/api/offers/{sku}",
+  "post /vendor/api/offers/batch",
+  "post /vendor/api/agreements",
+  "get /vendor/api/agreements",
+  "get /vendor/api/agreements/{agreementId}",
+  "patch /vendor/api/agreements/{agreementId}",
+  "delete /vendor/api/agreements/{agreementId}",
+  "post /admin/api/tiers",
+  "get /admin/api/tiers",
+  "put /admin/api/tiers/{tierId}/tenants/{tenantId}",
+  "delete /admin/api/tiers/{tierId}/tenants/{tenantId}",
+];
+const PRICING_OPERATIONS_REACHING_200 = [
+  "get /vendor/api/offers",
+  "get /vendor/api/offers/{sku}",
+  "post /vendor/api/offers/batch",
+  "get /vendor/api/agreements",
+  "get /admin/api/tiers",
+];
 const VENDOR_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((a) => `post /vendor/api/order-lines/{lineId}/${a}`);
 
 const isSecured = (operation: DocumentedOperation) => (operation.operation.security ?? document.security ?? []).length > 0;
@@ -277,6 +333,7 @@ describe("document-driven contract fuzzing", () => {
     "get /admin/api/catalog/imports",
     ...IMPORT_JOB_OPERATIONS,
     "get /admin/api/events",
+    ...PRICING_OPERATIONS,
   ];
 
   it("the list below names exactly the documented operations", () => {
@@ -328,6 +385,7 @@ describe("document-driven contract fuzzing", () => {
         ...WEBHOOK_OPERATIONS.filter((o) => o !== "get /customer/api/webhook-endpoints"),
         ...IMPORT_JOB_OPERATIONS,
         "post /admin/api/catalog/imports", // 201
+        ...PRICING_OPERATIONS.filter((o) => !PRICING_OPERATIONS_REACHING_200.includes(o)),
       ].includes(name);
       if (reachesA200) {
         expect(statuses.get(200), `${name}: no valid request succeeded (${JSON.stringify([...statuses])})`).toBeGreaterThan(0);

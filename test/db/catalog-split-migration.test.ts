@@ -25,8 +25,8 @@ describe("migration 0012 (the catalog in its own database) over a loaded databas
       env.DB,
       env.TEST_MIGRATIONS.filter((m) => m.name < SPLIT),
     );
-    // Before 0012 the catalog lived in DB: seed it there, as it was then (device identifiers came later).
-    await seedDemoData({ db: env.DB, catalog: env.DB }, { products: DEFAULT_PRODUCT_COUNT, deviceIdentifiers: false });
+    // Before 0012 the catalog lived in DB: seed it there, as it was then (device identifiers and SKUs came later).
+    await seedDemoData({ db: env.DB, catalog: env.DB }, { products: DEFAULT_PRODUCT_COUNT, deviceIdentifiers: false, offerSkus: false });
     const before = await counts();
     expect(before.order_lines).toBeGreaterThan(0);
     expect(before.shipping_document_lines).toBeGreaterThan(0);

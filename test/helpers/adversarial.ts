@@ -54,24 +54,32 @@ export interface TableCounts {
   webhook_endpoints: number;
   /** The operator plane's import jobs (catalog database). */
   catalog_imports: number;
+  /** Offer revisions, price agreements and tiers (migrations/0016). */
+  vendor_offers: number;
+  price_agreements: number;
+  price_tiers: number;
 }
 
 export async function tableCounts(): Promise<TableCounts> {
-  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions, endpoints] = await env.DB.batch<{
-    n: number;
-  }>(
-    [
-      "SELECT count(*) AS n FROM orders",
-      "SELECT count(*) AS n FROM order_lines",
-      "SELECT count(*) AS n FROM quotes",
-      "SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL",
-      "SELECT count(*) AS n FROM shipping_documents",
-      "SELECT count(*) AS n FROM outbox_events",
-      "SELECT count(*) AS n FROM api_clients",
-      "SELECT coalesce(sum(version), 0) AS n FROM orders",
-      "SELECT count(*) AS n FROM webhook_endpoints",
-    ].map((sql) => env.DB.prepare(sql)),
-  );
+  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions, endpoints, offers, agreements, tiers] =
+    await env.DB.batch<{
+      n: number;
+    }>(
+      [
+        "SELECT count(*) AS n FROM orders",
+        "SELECT count(*) AS n FROM order_lines",
+        "SELECT count(*) AS n FROM quotes",
+        "SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL",
+        "SELECT count(*) AS n FROM shipping_documents",
+        "SELECT count(*) AS n FROM outbox_events",
+        "SELECT count(*) AS n FROM api_clients",
+        "SELECT coalesce(sum(version), 0) AS n FROM orders",
+        "SELECT count(*) AS n FROM webhook_endpoints",
+        "SELECT count(*) AS n FROM vendor_offers",
+        "SELECT count(*) AS n FROM price_agreements",
+        "SELECT count(*) AS n FROM price_tiers",
+      ].map((sql) => env.DB.prepare(sql)),
+    );
   const n = (r: D1Result<{ n: number }> | undefined) => r!.results[0]!.n;
   const imports = await env.CATALOG.prepare("SELECT count(*) AS n FROM catalog_imports").first<{ n: number }>();
   return {
@@ -85,6 +93,9 @@ export async function tableCounts(): Promise<TableCounts> {
     api_clients: n(clients),
     order_versions: n(versions),
     webhook_endpoints: n(endpoints),
+    vendor_offers: n(offers),
+    price_agreements: n(agreements),
+    price_tiers: n(tiers),
   };
 }
 

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
-import { quoteKvKey } from "../../src/catalog/quotes";
+import { readPriceOption, signPriceOption } from "../../src/catalog/price-option-ids";
+import { priceOptionKeys, QUOTE_VALIDITY_SECONDS, quoteKvKey } from "../../src/catalog/quotes";
 import type { EventData } from "../../src/events/schemas";
 import { productId } from "../../src/seed/catalog";
 import { DEFAULT_PRODUCT_COUNT } from "../../src/seed/seed";
@@ -76,22 +77,75 @@ export async function findQuote(pick: (q: Quote) => boolean, who: Orderer = JSMI
   throw new Error("no demo product has a matching option");
 }
 
-/** Moves the quote's issue and expiry `ms` into the past in D1 and KV, as if that much time had gone by. */
+/**
+ * As if `ms` had gone by since the quote was issued: its id is signed again with an issue time `ms` earlier (the
+ * same terms otherwise), and the quote object takes the new id and expiry.
+ */
 export async function ageQuote(quote: Quote, ms: number): Promise<void> {
-  const shift = (iso: string) => new Date(Date.parse(iso) - ms).toISOString();
-  const row = (await env.DB.prepare("SELECT created_at, expires_at FROM quotes WHERE id = ?")
-    .bind(quote.priceOptionId)
-    .first<{ created_at: string; expires_at: string }>())!;
-  await env.DB.prepare("UPDATE quotes SET created_at = ?, expires_at = ? WHERE id = ?")
-    .bind(shift(row.created_at), shift(row.expires_at), quote.priceOptionId)
+  const keys = priceOptionKeys(env);
+  const terms = (await readPriceOption(keys, quote.priceOptionId))!;
+  const issuedAt = terms.issuedAt - Math.round(ms / 1000);
+  quote.priceOptionId = await signPriceOption(keys, { ...terms, issuedAt });
+  quote.expiresAt = new Date((issuedAt + QUOTE_VALIDITY_SECONDS) * 1000).toISOString();
+}
+
+/**
+ * A quote stored as they were before signed ids (migrations/0002: a random id, its record in D1 and KV) with the
+ * terms of `quote`, issued `ageMs` ago: orders still honour such quotes until they expire.
+ */
+export async function storedQuoteLike(quote: Quote, ageMs = 0): Promise<Quote> {
+  const keys = priceOptionKeys(env);
+  const terms = (await readPriceOption(keys, quote.priceOptionId))!;
+  const offer = (await env.DB.prepare("SELECT * FROM vendor_offers WHERE id = ?").bind(terms.offerId).first<Record<string, unknown>>())!;
+  const vendor = (await env.DB.prepare("SELECT name, return_policy FROM vendors WHERE id = ?")
+    .bind(offer.vendor_id)
+    .first<{ name: string; return_policy: string }>())!;
+  const createdAt = new Date(Date.now() - ageMs).toISOString();
+  const expiresAt = new Date(Date.now() - ageMs + QUOTE_VALIDITY_SECONDS * 1000).toISOString();
+  const id = `po_${crypto.randomUUID().replaceAll("-", "")}`;
+  const record = {
+    priceOptionId: id,
+    tenantId: terms.tenantId,
+    requesterContactId: terms.requesterContactId,
+    facilityId: terms.facilityId,
+    productId: offer.product_id as string,
+    offerId: terms.offerId,
+    vendorId: offer.vendor_id as number,
+    vendorName: vendor.name,
+    priceCents: terms.priceCents,
+    condition: offer.condition as string,
+    warranty: offer.warranty as string,
+    purchaseChoice: offer.purchase_choice as string,
+    leadTimeDays: offer.lead_time_days as number,
+    customFields: JSON.parse(offer.custom_fields as string),
+    createdAt,
+    expiresAt,
+  };
+  await env.DB.prepare(
+    "INSERT INTO quotes (id, tenant_id, requester_contact_id, facility_id, product_id, offer_id, vendor_id, price_cents, condition, warranty, " +
+      "purchase_choice, lead_time_days, return_policy, custom_fields, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+  )
+    .bind(
+      id,
+      record.tenantId,
+      record.requesterContactId,
+      record.facilityId,
+      record.productId,
+      record.offerId,
+      record.vendorId,
+      record.priceCents,
+      record.condition,
+      record.warranty,
+      record.purchaseChoice,
+      record.leadTimeDays,
+      vendor.return_policy,
+      JSON.stringify(record.customFields),
+      createdAt,
+      expiresAt,
+    )
     .run();
-  const cached = await env.QUOTES.get<{ createdAt: string; expiresAt: string }>(quoteKvKey(quote.priceOptionId), "json");
-  if (cached) {
-    await env.QUOTES.put(
-      quoteKvKey(quote.priceOptionId),
-      JSON.stringify({ ...cached, createdAt: shift(cached.createdAt), expiresAt: shift(cached.expiresAt) }),
-    );
-  }
+  await env.QUOTES.put(quoteKvKey(id), JSON.stringify(record));
+  return { ...quote, priceOptionId: id, expiresAt };
 }
 
 export const hasField = (fieldId: string) => (q: Quote) => q.customFields.some((f) => f.fieldId === fieldId);
@@ -148,7 +202,6 @@ export async function placeOrder(
 export interface RowCounts {
   orders: number;
   orderLines: number;
-  usedQuotes: number;
   shippingDocuments: number;
   shippingDocumentLines: number;
   events: number;
@@ -159,7 +212,6 @@ export async function rowCounts(): Promise<RowCounts> {
   return {
     orders: await count("SELECT count(*) AS n FROM orders"),
     orderLines: await count("SELECT count(*) AS n FROM order_lines"),
-    usedQuotes: await count("SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL"),
     shippingDocuments: await count("SELECT count(*) AS n FROM shipping_documents"),
     shippingDocumentLines: await count("SELECT count(*) AS n FROM shipping_document_lines"),
     events: await count("SELECT count(*) AS n FROM outbox_events"),
@@ -178,13 +230,12 @@ export async function rowsWrittenBy<T>(action: () => Promise<T>): Promise<{ resu
 export const NOTHING_WRITTEN: RowCounts = {
   orders: 0,
   orderLines: 0,
-  usedQuotes: 0,
   shippingDocuments: 0,
   shippingDocumentLines: 0,
   events: 0,
 };
 
-/** Makes the quote look as if KV had never seen it (eventual consistency, or its TTL ran out). */
+/** Makes a stored quote look as if KV had never seen it (eventual consistency, or its TTL ran out). */
 export const dropFromKv = (quote: Quote) => env.QUOTES.delete(quoteKvKey(quote.priceOptionId));
 
 let nextProduct = 300;

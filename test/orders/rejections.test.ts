@@ -16,6 +16,7 @@ import {
   type Quote,
   type QuoteItem,
   rowsWrittenBy,
+  storedQuoteLike,
   withoutFields,
 } from "../helpers/orders";
 
@@ -216,19 +217,42 @@ describe("POST /orders: 404 price option, the whole order fails", () => {
     await rejected(orderBody([lineFor(forBiomed)]), 404);
   });
 
+  const THIRTY_ONE_DAYS = 31 * 24 * 60 * 60 * 1000;
   const issuedLongAgo = async () => {
     const quote = await issueQuote("MP-0000014", JSMITH, withoutFields);
-    await ageQuote(quote, 31 * 24 * 60 * 60 * 1000);
+    await ageQuote(quote, THIRTY_ONE_DAYS);
     return quote;
   };
 
-  it("an expired quote that KV still serves (expiresAt is enforced on the KV path)", async () => {
+  it("an expired quote: its own signed issue time says so", async () => {
     const expired = await issuedLongAgo();
+    expect(expired.expiresAt < new Date().toISOString()).toBe(true);
+    const problem = await rejected(orderBody([lineFor(plain), lineFor(expired)]), 404);
+    expect(problem.errors).toEqual([expect.stringContaining("quoteItems[1]")]);
+  });
+
+  it("a quote 29 days old is still good", async () => {
+    const quote = await issueQuote("MP-0000015", JSMITH, withoutFields);
+    await ageQuote(quote, 29 * 24 * 60 * 60 * 1000);
+    expect((await placeOrder(orderBody([lineFor(quote)]))).status).toBe(201);
+  });
+
+  it("a price option id altered in any one character is unknown (the signature fails), not another quote", async () => {
+    const quote = await issueQuote("MP-0000016", JSMITH, withoutFields);
+    const id = quote.priceOptionId;
+    for (const at of [3, 10, 40, id.length - 1]) {
+      const altered = `${id.slice(0, at)}${id[at] === "A" ? "B" : "A"}${id.slice(at + 1)}`;
+      await rejected(orderBody([{ ...lineFor(quote), priceOptionId: altered }]), 404);
+    }
+  });
+
+  it("an expired stored quote (issued before signed ids) that KV still serves: expiresAt is enforced on the KV path", async () => {
+    const expired = await storedQuoteLike(await issueQuote("MP-0000017", JSMITH, withoutFields), THIRTY_ONE_DAYS);
     await rejected(orderBody([lineFor(plain), lineFor(expired)]), 404);
   });
 
-  it("an expired quote missing from KV (D1 fallback enforces expiresAt too)", async () => {
-    const expired = await issuedLongAgo();
+  it("an expired stored quote missing from KV (D1 fallback enforces expiresAt too)", async () => {
+    const expired = await storedQuoteLike(await issueQuote("MP-0000018", JSMITH, withoutFields), THIRTY_ONE_DAYS);
     await dropFromKv(expired);
     const stored = await env.DB.prepare("SELECT expires_at FROM quotes WHERE id = ?")
       .bind(expired.priceOptionId)

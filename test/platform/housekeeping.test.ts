@@ -5,7 +5,7 @@ import { EVENT_RETENTION_DAYS } from "../../src/events/types";
 import worker from "../../src/index";
 import { PURGE_BATCH_SIZE } from "../../src/platform/housekeeping";
 import { RESULT_TTL_MS } from "../../src/platform/idempotency/store";
-import { findQuote, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { findQuote, lineFor, orderBody, placeOrder, storedQuoteLike, withoutFields } from "../helpers/orders";
 
 /** The Cron Trigger (wrangler.toml [triggers]) through the deployed entry's scheduled handler, against real D1. */
 
@@ -92,7 +92,8 @@ describe("scheduled housekeeping", () => {
     const now = Date.now();
     const used = await findQuote(withoutFields);
     expect((await placeOrder(orderBody([lineFor(used)]))).status).toBe(201);
-    const unused = await findQuote(withoutFields);
+    // Quotes are stored only as issued before signed ids (and, once ordered, as the order's record of them).
+    const unused = await storedQuoteLike(await findQuote(withoutFields));
     await copyQuote(unused.priceOptionId, PURGE_BATCH_SIZE + 12, new Date(now - QUOTE_PURGE_GRACE_MS - HOUR), "stale");
     await copyQuote(unused.priceOptionId, 3, new Date(now - QUOTE_PURGE_GRACE_MS + HOUR), "grace");
     // The used quote expired long ago too: it stays, its order line references it.

@@ -26,7 +26,7 @@ describe("vendor clients and tokens", () => {
     const res = await requestToken(creds);
     expect(res.status).toBe(200);
     const body = await json(res);
-    expect(body.scope).toBe("fulfilment:read fulfilment:write");
+    expect(body.scope).toBe("fulfilment:read fulfilment:write offers:read offers:write");
     const claims = decodeJwt(body.access_token);
     expect(claims).toMatchObject({ vid: 4, aud: env.VENDOR_AUDIENCE, sub: creds.clientId });
     expect(claims).not.toHaveProperty("tid");

@@ -2,8 +2,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../../db/client";
 import type { AppEnv, Bindings } from "../../env";
 import { inBackground } from "../background";
-import { IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "../errors";
-import { requireShallowJson } from "../json-depth";
+import { readJsonBody } from "../content-type";
+import { IdempotencyConflictError, ProblemError, ValidationError } from "../errors";
 import { logEvent } from "../logging";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
 import type { BeginOutcome, StoredResponse } from "./store";
@@ -51,19 +51,6 @@ function requireKey(value: string | undefined): string {
     { idempotencyKey: [`The ${IDEMPOTENCY_KEY_HEADER} header is required and must be a UUID with dashes.`] },
     `Missing or invalid ${IDEMPOTENCY_KEY_HEADER} header.`,
   );
-}
-
-async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
-  let body: unknown;
-  try {
-    // hono caches the parsed body, so the route's validator does not parse it again. No body reads as {}, as an empty
-    // one does (src/platform/content-type.ts).
-    body = c.req.raw.body === null ? {} : await c.req.json();
-  } catch {
-    throw malformedJson();
-  }
-  requireShallowJson(body); // canonicalJson below recurses
-  return body;
 }
 
 const isCacheable = (status: number) => (status >= 200 && status < 300) || status >= 500;
@@ -142,7 +129,7 @@ export const idempotentWith =
   (prefetch?: Prefetch): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
-    const body = await jsonBody(c);
+    const body = await readJsonBody(c);
     const fingerprint = await requestFingerprint(c.req.method, c.req.path, body);
     const tenantId = c.get("principal").tenantId;
     const store = idempotencyStore(c.env, tenantId, key);

@@ -35,11 +35,14 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 const OPERATOR_SCOPE_DESCRIPTIONS: Record<OperatorScope, string> = {
   "catalog:import": "Load the catalog: import jobs, their files, progress and errors; the operator's events",
+  "tiers:write": "Create price tiers and assign buyer tenants to them (the scope of tier price agreements)",
 };
 
 const VENDOR_SCOPE_DESCRIPTIONS: Record<VendorScope, string> = {
   "fulfilment:read": "List and read the order lines the vendor fulfils",
   "fulfilment:write": "Acknowledge, backorder, ship, deliver or reject the vendor's order lines",
+  "offers:read": "Read the vendor's offers and price agreements",
+  "offers:write": "Publish, change and withdraw the vendor's offers; make, change and end its price agreements",
 };
 
 /** The two APIs whose operations run in a D1 session and check JSON bodies before authentication. */

@@ -45,10 +45,16 @@ export const TAGS = [
   { name: "Webhooks", description: "Endpoints that receive order events, signed, through Cloudflare Queues" },
   { name: "Vendor fulfilment", description: "For vendors (vendor clients only): the order lines they fulfil, moved along the lifecycle" },
   {
+    name: "Vendor offers and contract prices",
+    description:
+      "For vendors: the offers they publish (by their own SKU) and their price agreements with buyer tenants, facilities or tiers; catalog detail quotes each buyer its eligible price",
+  },
+  {
     name: "Catalog import",
     description:
       "For the operator (operator clients only, /admin/api): load the catalog from NDJSON, CSV or the FDA AccessGUDID release through durable import jobs",
   },
+  { name: "Price tiers", description: "For the operator: tiers of buyer tenants that vendors' price agreements can name" },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },
