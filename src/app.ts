@@ -5,8 +5,6 @@ import type { AppEnv } from "./env";
 import { eventRoutes } from "./events/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
-import { agreementRoutes } from "./offers/agreement-routes";
-import { OFFER_WRITE_ROUTE, offerRoutes } from "./offers/routes";
 import { orderCancelRoutes } from "./orders/cancel-routes";
 import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderRoutes } from "./orders/routes";
@@ -50,7 +48,6 @@ const WRITE_ROUTES = [
   /^POST \/customer\/api\/orders$/,
   /^POST \/customer\/api\/orders\/[^/]+\/cancel$/,
   VENDOR_WRITE_ROUTE,
-  OFFER_WRITE_ROUTE,
   ...WEBHOOK_WRITE_ROUTES,
 ];
 export const isWriteRoute = (method: string, path: string) => WRITE_ROUTES.some((route) => route.test(`${method} ${path}`));
@@ -89,8 +86,6 @@ export function createApp() {
   app.route("/", wellKnownMetadataRoutes);
   app.route(API_BASE, customerApi);
   app.route(VENDOR_API_BASE, vendorRoutes);
-  app.route(VENDOR_API_BASE, offerRoutes);
-  app.route(VENDOR_API_BASE, agreementRoutes);
   openApiDocumentRoute(app, API_BASE, operatorPlaneDocument);
   eventWebhooks(app);
   app.notFound(methodNotAllowedOrNotFound(app.router));

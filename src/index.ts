@@ -1,4 +1,5 @@
 import type { Bindings } from "./env";
+import { isOperatorPlanePath } from "./platform/planes";
 
 export { IdempotencyStore } from "./platform/idempotency/store";
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
@@ -63,14 +64,12 @@ async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
 
 /** The /docs page and its files belong to the docs Worker (docs-worker/wrangler.toml). */
 const isDocsPath = (pathname: string) => pathname === "/docs" || pathname.startsWith("/docs/");
-/** The operator API belongs to the operator plane's Worker (admin/wrangler.toml); every other path is this API's. */
-export const isAdminPath = (pathname: string) => pathname === "/admin/api" || pathname.startsWith("/admin/api/");
 
 export default {
   fetch: async (request, env, ctx) => {
     const { pathname } = new URL(request.url);
     if (isDocsPath(pathname)) return env.DOCS.fetch(request);
-    if (isAdminPath(pathname)) return env.ADMIN.fetch(request);
+    if (isOperatorPlanePath(pathname)) return env.ADMIN.fetch(request);
     return (await appOnce()).fetch(request, env, ctx);
   },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),

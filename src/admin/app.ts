@@ -1,12 +1,15 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ADMIN_API_BASE, importRoutes } from "../imports/routes";
+import { agreementRoutes } from "../offers/agreement-routes";
+import { offerRoutes } from "../offers/routes";
 import { tierRoutes } from "../offers/tier-routes";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { handleError } from "../platform/error-handler";
 import { methodNotAllowedOrNotFound } from "../platform/method-not-allowed";
 import { openApiDocumentRoute } from "../platform/openapi/route";
+import { VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { requestContext } from "../platform/request-context";
 import { createRouter } from "../platform/router";
 import { operatorEventRoutes } from "./events";
@@ -21,13 +24,19 @@ const exceptUploads =
 /** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
 export const adminApi = createRouter().route("/", importRoutes).route("/", operatorEventRoutes).route("/", tierRoutes);
 
-/** The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api and its OpenAPI document. */
+/**
+ * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing
+ * (offers and price agreements, under /vendor/api) and its OpenAPI document.
+ */
 export function createAdminApp() {
   const app = createRouter();
   app.use("*", requestContext);
   app.use("*", exceptUploads(bodyLimit));
   app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
+  for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, requireJsonBody);
   app.route(ADMIN_API_BASE, adminApi);
+  app.route(VENDOR_API_BASE, offerRoutes);
+  app.route(VENDOR_API_BASE, agreementRoutes);
   openApiDocumentRoute(app, ADMIN_API_BASE);
   app.notFound(methodNotAllowedOrNotFound(app.router));
   app.onError(handleError);

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { operatorScopedAccess } from "../auth/bearer";
 import type { AppEnv } from "../env";
 import { ProblemError } from "../platform/errors";
+import { ADMIN_API_BASE } from "../platform/planes";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
@@ -33,7 +34,9 @@ import {
 } from "./uploads";
 
 const TAG = "Catalog import";
-export const ADMIN_API_BASE = "/admin/api";
+
+export { ADMIN_API_BASE };
+
 const access = operatorScopedAccess("catalog:import");
 
 type ImportContext = Context<AppEnv & { Bindings: ImportBindings }>;

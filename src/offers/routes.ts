@@ -15,11 +15,11 @@ import { OFFER_BATCH_MAX, OfferBatchRowSchema, OfferInputSchema, OfferSchema, sk
 import { offerSearch, searchOffers } from "./search";
 import { unprocessable } from "./unprocessable";
 
-/** The vendor API's offers (docs/api.md, "Offers and contract prices"), mounted at /vendor/api. */
+/**
+ * The vendor API's offers (docs/api.md, "Offers and contract prices"), mounted at /vendor/api by the operator plane's
+ * Worker (src/platform/planes.ts): publishing weighs on no buyer request.
+ */
 export const OFFERS_TAG = "Vendor offers and contract prices";
-
-/** The offers' and agreements' writes: their D1 session starts on the primary (src/platform/read-replicas.ts). */
-export const OFFER_WRITE_ROUTE = /^(PUT|PATCH|POST|DELETE) \/vendor\/api\/(offers|agreements)(\/[^/]+)*$/;
 
 const SkuParams = z.object({ sku: skuSchema.openapi({ param: { name: "sku", in: "path" } }) });
 

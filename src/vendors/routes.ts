@@ -5,6 +5,7 @@ import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecy
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { ORDER_NUMBER } from "../orders/retrieve-routes";
 import { PaginationSchema } from "../platform/pagination";
+import { VENDOR_API_BASE } from "../platform/planes";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import {
@@ -21,7 +22,8 @@ import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "
 import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
-export const VENDOR_API_BASE = "/vendor/api";
+export { VENDOR_API_BASE };
+
 const TAG = "Vendor fulfilment";
 
 /** The demo vendor (OEM Authorized Distribution) and its first line, of the demo order: /docs "Try it out" finds it. */

@@ -160,10 +160,12 @@ describe("source dependency rule", () => {
 });
 
 describe("cold start: the entry module builds nothing at load", () => {
-  it("src/index.ts statically imports only the Durable Object classes and types; the app comes by dynamic import", () => {
+  it("src/index.ts statically imports only the Durable Object classes, the planes' paths and types; the app comes by dynamic import", () => {
     const source = readFileSync(path.join(SRC, "index.ts"), "utf8");
     const staticImports = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
-    expect(staticImports.sort()).toEqual(["./platform/idempotency/store", "./platform/ratelimit/rate-limiter"]);
+    expect(staticImports.sort()).toEqual(["./platform/idempotency/store", "./platform/planes", "./platform/ratelimit/rate-limiter"]);
+    // Which Worker serves a path is decided before the app loads, by a module that imports nothing.
+    expect(readFileSync(path.join(SRC, "platform/planes.ts"), "utf8")).not.toMatch(/^import /m);
     expect(source).toMatch(/import\("\.\/app"\)/);
   });
 });

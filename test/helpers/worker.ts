@@ -1,7 +1,8 @@
 import { createAdminApp } from "../../src/admin/app";
 import { API_BASE, createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
-import production, { isAdminPath } from "../../src/index";
+import production from "../../src/index";
+import { isOperatorPlanePath } from "../../src/platform/planes";
 import { received, track, trackedQueue } from "./background";
 import { isFault, withFault, withMethods } from "./faults";
 import { testRoutes } from "./test-routes";
@@ -54,7 +55,7 @@ function testEnv(request: Request, env: Bindings): Bindings {
 export default {
   fetch: (request, env, ctx) => {
     const { pathname } = new URL(request.url);
-    const served = isAdminPath(pathname) ? adminApp : app;
+    const served = isOperatorPlanePath(pathname) ? adminApp : app;
     return served.fetch(request, testEnv(request, env), trackedContext(ctx, `${request.method} ${pathname}`));
   },
   scheduled: (controller, env, ctx) => production.scheduled(controller, trackedEnv(env), trackedContext(ctx, "scheduled")),

@@ -1,0 +1,15 @@
+/**
+ * Which Worker serves a path (docs/architecture.md, "The operator plane"): the API Worker serves the buyer and vendor
+ * APIs; the operator plane's Worker (admin/wrangler.toml, behind the API Worker's ADMIN binding) serves the write side
+ * of the marketplace that weighs on no buyer request: the operator API and vendors' publishing (offers, agreements).
+ */
+export const ADMIN_API_BASE = "/admin/api";
+export const VENDOR_API_BASE = "/vendor/api";
+/** The vendor API's publishing: offers and price agreements. */
+export const VENDOR_PUBLISHING_PATHS = [`${VENDOR_API_BASE}/offers`, `${VENDOR_API_BASE}/agreements`] as const;
+
+const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
+
+/** True for the paths the operator plane's Worker serves. */
+export const isOperatorPlanePath = (pathname: string) =>
+  under(pathname, ADMIN_API_BASE) || VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));
