@@ -233,7 +233,7 @@ export const POPULAR_SEARCH_SCENARIO: Scenario = {
 export const ORDER_SCENARIOS: Scenario[] = [
   {
     name: "catalog-detail",
-    what: "POST /catalog/detail, random product (issues 2-4 quotes: D1 + KV writes)",
+    what: "POST /catalog/detail, random product (2-4 signed quotes at the eligible price: nothing written)",
     expectedStatus: 200,
     prepare: async (ctx) => ({
       request: detailRequest(ctx, productId(1)),

@@ -1,0 +1,88 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createApiClient } from "../../src/auth/clients";
+import { randomToken } from "../../src/auth/secrets";
+import { database } from "../../src/db/client";
+import { productId } from "../../src/seed/catalog";
+import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
+import { seedLocal } from "../seed";
+import { fetchToken } from "./client";
+import { machineFacts } from "./report";
+import { startServer } from "./server";
+
+/**
+ * `npm run bench:offers -- --offers 100000`: vendor offer writes through the vendor API under `wrangler dev` (the API
+ * and the operator plane's Worker, which serves publishing), in batches of 1,000 (POST /vendor/api/offers/batch), one
+ * batch at a time: every offer new, the same offers again (nothing to write), every price changed (in place). Then a
+ * catalog detail shows the new price (docs/benchmarks.md, "Offers").
+ */
+const { values } = parseArgs({
+  options: {
+    offers: { type: "string", default: "100000" },
+    products: { type: "string", default: "10000" },
+    port: { type: "string", default: "8797" },
+  },
+});
+const offers = Number(values.offers);
+const products = Number(values.products);
+const port = Number(values.port);
+const BATCH = 1000;
+const VENDOR = 6;
+const state = { persistTo: path.join(".wrangler/bench-offers", String(offers)) };
+
+rmSync(state.persistTo, { recursive: true, force: true });
+await ensureLocalSigningKey();
+await seedLocal(products, state);
+const vendor = { clientId: `mpv_bench_${randomToken(6)}`, clientSecret: randomToken(24) };
+await withLocalBindings((env) => createApiClient(database(env.DB), { vendorId: VENDOR, name: "Offers bench vendor", ...vendor }), state);
+
+const offerOf = (i: number, price: number) => ({
+  sku: `BENCH-${i}`,
+  productId: productId(i % products),
+  condition: "New OEM",
+  purchaseChoice: "Buy",
+  warranty: "12 months",
+  price,
+  leadTimeDays: 3,
+  quantityAvailable: 10,
+  quantityCountedAt: "2026-11-26T08:00:00Z",
+});
+
+const server = await startServer({ port, ...state, logFile: path.join(state.persistTo, "wrangler.log") });
+const rows: string[] = [];
+try {
+  const token = await fetchToken(server.baseUrl, vendor.clientId, vendor.clientSecret);
+  const publish = async (label: string, price: (i: number) => number) => {
+    const counts = { created: 0, updated: 0, unchanged: 0, rejected: 0 };
+    const started = performance.now();
+    for (let from = 0; from < offers; from += BATCH) {
+      const batch = Array.from({ length: Math.min(BATCH, offers - from) }, (_, k) => offerOf(from + k, price(from + k)));
+      const res = await fetch(`${server.baseUrl}/vendor/api/offers/batch`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ offers: batch }),
+      });
+      if (res.status !== 200) throw new Error(`batch at ${from}: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { data: { counts: typeof counts } };
+      for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += body.data.counts[key];
+    }
+    const seconds = (performance.now() - started) / 1000;
+    rows.push(`| ${label} | ${JSON.stringify(counts)} | ${seconds.toFixed(1)} s | ${Math.round(offers / seconds)} |`);
+    console.log(rows.at(-1));
+  };
+  await publish("every offer new", (i) => 100 + (i % 50));
+  await publish("the same offers again", (i) => 100 + (i % 50));
+  await publish("every price changed", (i) => 200 + (i % 50));
+} finally {
+  await server.stop();
+}
+
+const machine = machineFacts();
+console.log(`
+Offer writes, ${offers} offers in batches of ${BATCH}, one batch at a time (${machine.cpus}, ${machine.cores} cores, Node ${machine.node})
+
+| Run | Counts | Time | Offers/s |
+|---|---|---:|---:|
+${rows.join("\n")}
+`);
