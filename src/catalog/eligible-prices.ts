@@ -57,7 +57,7 @@ export const OFFER_IN_EFFECT =
 export const LIST_PRICE =
   "CASE WHEN o.future_price_cents IS NOT NULL AND o.future_price_from <= ?4 THEN o.future_price_cents ELSE o.price_cents END";
 
-const ELIGIBLE_OFFERS_SQL =
+export const ELIGIBLE_OFFERS_SQL =
   "SELECT o.id, o.vendor_id, v.name AS vendor_name, v.return_policy, o.sku, o.condition, o.purchase_choice, o.warranty, " +
   "o.lead_time_days, o.unit_of_measure, o.pack_quantity, o.quantity_available, o.quantity_counted_at, o.custom_fields, " +
   `${LIST_PRICE} AS list_price_cents, ` +

@@ -4,7 +4,14 @@ import { notFound } from "../platform/errors";
 import { PaginationSchema, paginationOf } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  problem,
+} from "../platform/schemas";
 import { getPage, SearchQueryParamsSchema } from "../query/params";
 import {
   AgreementInputSchema,
@@ -20,15 +27,8 @@ import { instant } from "./schemas";
 
 /** The vendor API's price agreements (contract prices), mounted at /vendor/api. */
 
-const IdParams = z.object({
-  agreementId: wholeNumberText(1, 2_147_483_647, "Must be a positive integer.").openapi({
-    param: { name: "agreementId", in: "path" },
-    type: "integer",
-    minimum: 1,
-    maximum: 2_147_483_647,
-    example: 1,
-  }),
-});
+/** Agreement ids are SQLite rowids below 2^31 (they travel in price option ids as 32-bit integers). */
+const IdParams = z.object({ agreementId: integerPathParam("agreementId", 1, 2_147_483_647) });
 
 const agreementResponse = (description: string) => ({
   description,

@@ -70,10 +70,9 @@ export function presentOffer(row: OfferRow): Offer {
   };
 }
 
-/** The vendor's current offers of these SKUs. */
-export async function currentOffers(d1: D1Database, vendorId: number, skus: readonly string[]): Promise<Map<string, OfferRow>> {
-  if (skus.length === 0) return new Map();
-  const rows = await database(d1)
+/** The query of the vendor's current offers of these SKUs (driven by the SKUs: test/offers/query-plan.test.ts). */
+export const currentOffersQuery = (d1: D1Database, vendorId: number, skus: readonly string[]) =>
+  database(d1)
     .select()
     .from(vendorOffers)
     .where(
@@ -83,6 +82,11 @@ export async function currentOffers(d1: D1Database, vendorId: number, skus: read
         sql`${vendorOffers.sku} IN (SELECT value FROM json_each(${JSON.stringify(skus)}))`,
       ),
     );
+
+/** The vendor's current offers of these SKUs. */
+export async function currentOffers(d1: D1Database, vendorId: number, skus: readonly string[]): Promise<Map<string, OfferRow>> {
+  if (skus.length === 0) return new Map();
+  const rows = await currentOffersQuery(d1, vendorId, skus);
   return new Map(rows.map((row) => [row.sku, row]));
 }
 
@@ -169,6 +173,37 @@ const sameMutable = (row: OfferRow, m: Mutable) =>
   row.futurePriceFrom === m.futurePriceFrom &&
   row.withdrawnAt === null;
 
+const value = (field: string) => `j.value ->> '${field}'`;
+/** The vendor's (?1) current offer of each row of the batch (?2): driven by the batch, one index seek per row. */
+const CURRENT_OF_ROWS = `FROM json_each(?2) j CROSS JOIN vendor_offers o ON o.vendor_id = ?1 AND o.sku = ${value("sku")} AND o.replaced_at IS NULL`;
+
+/**
+ * The statements of an offer write, each bound to (?1 vendor, ?2 the rows as JSON, ?3 now); src/offers/offers.ts
+ * writeOffers. Every one is driven by the rows (test/offers/query-plan.test.ts): with UPDATE ... FROM json_each, SQLite
+ * walked every current offer of the vendor and the batch for each, quadratic in the vendor's offers.
+ */
+export const OFFER_WRITES = [
+  // A change of terms: the current revision steps aside...
+  `UPDATE vendor_offers SET replaced_at = ?3 WHERE id IN (SELECT o.id ${CURRENT_OF_ROWS} WHERE ${value("replace")} = 1)`,
+  // ...and a new one (or the SKU's first) is written.
+  "INSERT INTO vendor_offers (product_id, vendor_id, sku, condition, purchase_choice, warranty, lead_time_days, unit_of_measure, " +
+    "pack_quantity, custom_fields, price_cents, quantity_available, quantity_counted_at, effective_from, effective_to, " +
+    "future_price_cents, future_price_from, updated_at) " +
+    `SELECT ${value("productId")}, ?1, ${value("sku")}, ${value("condition")}, ${value("purchaseChoice")}, ${value("warranty")}, ` +
+    `${value("leadTimeDays")}, ${value("unitOfMeasure")}, ${value("packQuantity")}, ${value("customFields")}, ${value("priceCents")}, ` +
+    `${value("quantityAvailable")}, ${value("quantityCountedAt")}, ${value("effectiveFrom")}, ${value("effectiveTo")}, ` +
+    `${value("futurePriceCents")}, ${value("futurePriceFrom")}, ?3 FROM json_each(?2) j WHERE NOT EXISTS (SELECT 1 FROM vendor_offers o ` +
+    `WHERE o.vendor_id = ?1 AND o.sku = ${value("sku")} AND o.replaced_at IS NULL) ORDER BY j.key`,
+  // Price, stock and dates in place (a no-op on a revision just written): the rows' values, materialized first.
+  `WITH n AS MATERIALIZED (SELECT o.id AS id, ${value("priceCents")} AS price_cents, ${value("quantityAvailable")} AS quantity_available, ` +
+    `${value("quantityCountedAt")} AS quantity_counted_at, ${value("effectiveFrom")} AS effective_from, ${value("effectiveTo")} AS effective_to, ` +
+    `${value("futurePriceCents")} AS future_price_cents, ${value("futurePriceFrom")} AS future_price_from ${CURRENT_OF_ROWS}) ` +
+    "UPDATE vendor_offers SET price_cents = n.price_cents, quantity_available = n.quantity_available, " +
+    "quantity_counted_at = n.quantity_counted_at, effective_from = n.effective_from, effective_to = n.effective_to, " +
+    "future_price_cents = n.future_price_cents, future_price_from = n.future_price_from, withdrawn_at = NULL, updated_at = ?3 " +
+    "FROM n WHERE vendor_offers.id = n.id",
+] as const;
+
 /**
  * Writes offers whose products are resolved, all in one transaction (three statements whatever the count: rows travel
  * as one JSON parameter). A SKU whose terms changed gets a new revision; one whose price, stock or dates changed is
@@ -201,38 +236,7 @@ export async function writeOffers(
   if (rows.length === 0) return outcomes;
   const at = now.toISOString();
   const json = JSON.stringify(rows);
-  const value = (field: string) => `j.value ->> '${field}'`;
-  await db.batch([
-    // A change of terms: the current revision steps aside...
-    db
-      .prepare(
-        "UPDATE vendor_offers SET replaced_at = ?3 FROM json_each(?2) j WHERE vendor_offers.vendor_id = ?1 AND vendor_offers.replaced_at IS NULL " +
-          `AND vendor_offers.sku = ${value("sku")} AND ${value("replace")} = 1`,
-      )
-      .bind(vendorId, json, at),
-    // ...and a new one (or the SKU's first) is written.
-    db
-      .prepare(
-        "INSERT INTO vendor_offers (product_id, vendor_id, sku, condition, purchase_choice, warranty, lead_time_days, unit_of_measure, " +
-          "pack_quantity, custom_fields, price_cents, quantity_available, quantity_counted_at, effective_from, effective_to, " +
-          "future_price_cents, future_price_from, updated_at) " +
-          `SELECT ${value("productId")}, ?1, ${value("sku")}, ${value("condition")}, ${value("purchaseChoice")}, ${value("warranty")}, ` +
-          `${value("leadTimeDays")}, ${value("unitOfMeasure")}, ${value("packQuantity")}, ${value("customFields")}, ${value("priceCents")}, ` +
-          `${value("quantityAvailable")}, ${value("quantityCountedAt")}, ${value("effectiveFrom")}, ${value("effectiveTo")}, ` +
-          `${value("futurePriceCents")}, ${value("futurePriceFrom")}, ?3 FROM json_each(?2) j WHERE NOT EXISTS (SELECT 1 FROM vendor_offers o ` +
-          `WHERE o.vendor_id = ?1 AND o.sku = ${value("sku")} AND o.replaced_at IS NULL) ORDER BY j.key`,
-      )
-      .bind(vendorId, json, at),
-    // Price, stock and dates in place (a no-op on a revision just written).
-    db
-      .prepare(
-        `UPDATE vendor_offers SET price_cents = ${value("priceCents")}, quantity_available = ${value("quantityAvailable")}, ` +
-          `quantity_counted_at = ${value("quantityCountedAt")}, effective_from = ${value("effectiveFrom")}, effective_to = ${value("effectiveTo")}, ` +
-          `future_price_cents = ${value("futurePriceCents")}, future_price_from = ${value("futurePriceFrom")}, withdrawn_at = NULL, updated_at = ?3 ` +
-          `FROM json_each(?2) j WHERE vendor_offers.vendor_id = ?1 AND vendor_offers.replaced_at IS NULL AND vendor_offers.sku = ${value("sku")}`,
-      )
-      .bind(vendorId, json, at),
-  ]);
+  await db.batch(OFFER_WRITES.map((statement) => db.prepare(statement).bind(vendorId, json, at)));
   return outcomes;
 }
 

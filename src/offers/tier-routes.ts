@@ -3,7 +3,14 @@ import { operatorScopedAccess } from "../auth/bearer";
 import { notFound, ProblemError } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  problem,
+} from "../platform/schemas";
 
 /**
  * Price tiers (the operator plane, /admin/api): tiers of buyer tenants, such as a group purchasing organisation's,
@@ -20,15 +27,10 @@ const TierSchema = z
   })
   .openapi("PriceTier");
 
-const pathId = (name: string, example: number) =>
-  wholeNumberText(1, 2_147_483_647, "Must be a positive integer.").openapi({
-    param: { name, in: "path" },
-    type: "integer",
-    minimum: 1,
-    maximum: 2_147_483_647,
-    example,
-  });
-const MembershipParams = z.object({ tierId: pathId("tierId", 1), tenantId: pathId("tenantId", 1) });
+const MembershipParams = z.object({
+  tierId: integerPathParam("tierId", 1, 2_147_483_647),
+  tenantId: integerPathParam("tenantId", 1, 2_147_483_647),
+});
 
 const createTierRoute = createRoute({
   method: "post",

@@ -155,6 +155,16 @@ export const wholeNumberText = (min: number, max: number, message: string) =>
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message));
 
+/** A positive integer id in the path (`/agreements/{agreementId}`), documented as an integer; `max` bounds it. */
+export const integerPathParam = (name: string, example: number, max = Number.MAX_SAFE_INTEGER) =>
+  wholeNumberText(1, max, "Must be a positive integer.").openapi({
+    param: { name, in: "path" },
+    type: "integer",
+    minimum: 1,
+    maximum: max,
+    example,
+  });
+
 /** Integer ids in query strings: digits only, positive, within safe range. */
 export const queryId = wholeNumberText(1, Number.MAX_SAFE_INTEGER, "Must be a positive integer.");
 

@@ -12,9 +12,9 @@ import {
   authenticatedErrorResponses,
   closedObject,
   envelopeSchema,
+  integerPathParam,
   notFoundResponse,
   ProblemSchema,
-  wholeNumberText,
 } from "../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../query/params";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
@@ -93,15 +93,7 @@ export const VendorOrderLineSchema = z
   })
   .openapi("VendorOrderLine");
 
-const LineIdParams = z.object({
-  lineId: wholeNumberText(1, Number.MAX_SAFE_INTEGER, "Must be a positive integer.").openapi({
-    param: { name: "lineId", in: "path" },
-    type: "integer",
-    minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
-    example: DEMO_LINE_ID,
-  }),
-});
+const LineIdParams = z.object({ lineId: integerPathParam("lineId", DEMO_LINE_ID) });
 
 const ListParamsSchema = z.object({
   status: z
