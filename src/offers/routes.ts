@@ -211,7 +211,7 @@ async function publishBatch(env: { DB: D1Database; CATALOG: D1Database }, vendor
       firstOfSku.set(sku, index);
       valid.push({ index, sku, input });
     } else {
-      reject(index, sku, { sku: [`The same sku as offers[${first}], which is the one written.`] });
+      reject(index, sku, { sku: [`The same sku as offers[${first}]: a batch takes each sku once, from its first row.`] });
     }
   });
   const resolutions = await resolveProducts(

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
 import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/imports/jobs";
+import { MAX_PRICE } from "../../src/offers/schemas";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
 import { fieldPath } from "../../src/platform/zod-errors";
@@ -16,8 +17,10 @@ import {
   encodeBody,
   hostileArray,
   hostileCode,
+  hostileCount,
   hostileId,
   hostileObject,
+  hostilePrice,
   hostileText,
   MALFORMED_BODIES,
   nonString,
@@ -285,8 +288,8 @@ const TARGETS: Target[] = [
       { path: ["mode"], hostile: hostileCode(IMPORT_MODES) },
       { path: ["dryRun"], hostile: fc.oneof(fc.constantFrom("true", "false", 0, 1, null), fc.string()) },
       { path: ["onError"], hostile: hostileCode(ERROR_POLICIES) },
-      { path: ["maxErrors"], hostile: fc.oneof(hostileId(), fc.constant(100_001)) },
-      { path: ["maxWithdrawPercent"], hostile: fc.oneof(hostileId(), fc.constantFrom(101, -1, 12.5)) },
+      { path: ["maxErrors"], hostile: fc.oneof(hostileCount(), fc.constant(100_001)) },
+      { path: ["maxWithdrawPercent"], hostile: fc.oneof(hostileCount(), fc.constantFrom(101, -1, 12.5)) },
     ],
     readOnly: false,
     accepts: 201,
@@ -305,7 +308,7 @@ function pricingTargets(): Target[] {
     price: 99.5,
     leadTimeDays: 3,
   };
-  const price = fc.oneof(hostileId(), fc.constantFrom(0.001, 1.005, -1, 0, 1e-7, 10_000_000));
+  const price = hostilePrice(MAX_PRICE);
   return [
     {
       method: "PUT",
@@ -317,11 +320,12 @@ function pricingTargets(): Target[] {
         { path: ["productId"], hostile: fc.oneof(hostileText(64, { min: 1 }), fc.constantFrom("MP-9999999", "")) },
         { path: ["condition"], hostile: fc.oneof(hostileText(50), fc.constantFrom("", "  ")), required: true },
         { path: ["price"], hostile: price, required: true },
-        { path: ["leadTimeDays"], hostile: fc.oneof(hostileId(), fc.constantFrom(366, -1, 1.5)), required: true },
+        { path: ["leadTimeDays"], hostile: fc.oneof(hostileCount(), fc.constantFrom(366, -1, 1.5)), required: true },
         { path: ["unitOfMeasure"], hostile: fc.oneof(nonString(), fc.constantFrom("each", "E", "EACH", "")) },
-        { path: ["quantityAvailable"], hostile: fc.oneof(hostileId(true), fc.constant(1_000_000_001)) },
+        { path: ["quantityAvailable"], hostile: fc.oneof(hostileCount(true), fc.constant(1_000_000_001)) },
         { path: ["quantityCountedAt"], hostile: hostileInstant() },
-        { path: ["effectiveFrom"], hostile: hostileInstant() },
+        // null is valid for the optional dates (from now; no end): not a hostile value there.
+        { path: ["effectiveFrom"], hostile: hostileInstant(true) },
         { path: ["gtin"], hostile: fc.oneof(hostileText(14), fc.constantFrom("00614100000015", "123")) },
         {
           path: ["futurePrice"],
@@ -364,7 +368,7 @@ function pricingTargets(): Target[] {
         { path: ["scope", "tenantId"], hostile: fc.oneof(hostileId(), fc.constantFrom(2, 999_999)), required: true },
         { path: ["scope", "facilityIds"], hostile: fc.oneof(hostileArray(100), fc.constant([]), fc.constant([2001])), required: true },
         { path: ["effectiveFrom"], hostile: hostileInstant(), required: true },
-        { path: ["effectiveTo"], hostile: fc.oneof(hostileInstant(), fc.constant("2097-01-01T00:00:00Z")) },
+        { path: ["effectiveTo"], hostile: fc.oneof(hostileInstant(true), fc.constant("2097-01-01T00:00:00Z")) },
         { path: ["prices"], hostile: fc.oneof(hostileArray(1000), fc.constant([])), required: true },
         { path: ["prices", 0, "price"], hostile: price, required: true },
         { path: ["prices", 0, "sku"], hostile: fc.oneof(hostileText(64), fc.constant("NO-SUCH-SKU")) },

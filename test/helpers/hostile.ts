@@ -53,14 +53,21 @@ export function nonString(nullable = false) {
   );
 }
 
-/** Values a positive integer id refuses: NaN-like and numeric strings, fractions, zero and negatives, unsafe and infinite numbers, other types. */
-export function hostileId(nullable = false) {
+/** Raw literals that parse as zero: hostile to an id, a valid 0 for a count. */
+const ZERO_LITERALS = new Set(["-0", "0e0"]);
+
+/**
+ * Values a whole number from `min` refuses: NaN-like and numeric strings, fractions, numbers below `min`, unsafe and
+ * infinite numbers, other types (zero and its spellings -0 and 0e0 only when `min` is 1).
+ */
+function hostileWholeNumber(min: 0 | 1, nullable: boolean) {
+  const raw = RAW_NUMBERS.filter((literal) => min === 1 || !ZERO_LITERALS.has(literal));
   return fc.oneof(
     fc.constantFrom(...NAN_LIKE, "1", "50001"),
     unicodeText,
     fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
-    fc.integer({ max: 0 }),
-    fc.constantFrom(2 ** 53, 1e21, 1e308, Number.MAX_VALUE, ...RAW_NUMBERS.map(rawNumber)),
+    fc.integer({ max: min - 1 }),
+    fc.constantFrom(2 ** 53, 1e21, 1e308, Number.MAX_VALUE, ...raw.map(rawNumber)),
     fc.boolean(),
     fc.array(fc.integer(), { maxLength: 3 }),
     fc.dictionary(unicodeText, smallJson, { maxKeys: 3 }),
@@ -68,7 +75,29 @@ export function hostileId(nullable = false) {
   );
 }
 
-/** Values a string field of at most `max` characters refuses: other types, or too long (unicode). */
+/** Values a positive integer id refuses (zero among them). */
+export const hostileId = (nullable = false) => hostileWholeNumber(1, nullable);
+
+/** Values a count from 0 refuses (a limit, a percentage, a quantity in stock): zero is valid there. */
+export const hostileCount = (nullable = false) => hostileWholeNumber(0, nullable);
+
+/**
+ * Values a price (a positive decimal with at most two places, up to `max`) refuses: other types, NaN-like strings, and
+ * numbers outside its domain (zero and below, above `max`, more than two decimals).
+ */
+export function hostilePrice(max: number) {
+  const outside = (d: number) => d <= 0 || d > max || !/^-?\d+(\.\d{1,2})?$/.test(String(d));
+  return fc.oneof(
+    fc.constantFrom(...NAN_LIKE, "12.50"),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(unicodeText, smallJson, { maxKeys: 3 }),
+    fc.constantFrom(0, -1, 0.001, 1.005, 1e-7, 12.345, max + 0.01, 1e308, ...RAW_NUMBERS.map(rawNumber)),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter(outside),
+  );
+}
+
 export function hostileText(max: number, options: { nullable?: boolean; min?: number } = {}) {
   const tooLong = fc.string({ unit: "grapheme", minLength: max + 1, maxLength: max + 20 }).filter((s) => s.length > max);
   const tooShort = options.min ? [fc.string({ unit: "grapheme-ascii", maxLength: options.min - 1 })] : [];
