@@ -240,10 +240,15 @@ export async function writeOffers(
   return outcomes;
 }
 
+/** The vendor's current offers of these SKUs, as the API shows them. */
+export async function presentedOffers(db: D1Database, vendorId: number, skus: readonly string[]): Promise<Map<string, Offer>> {
+  const rows = await currentOffers(db, vendorId, skus);
+  return new Map([...rows].map(([sku, row]) => [sku, presentOffer(row)]));
+}
+
 /** The vendor's current offer of a SKU, as the API shows it; null when the vendor has none. */
 export async function findOffer(db: D1Database, vendorId: number, sku: string): Promise<Offer | null> {
-  const row = (await currentOffers(db, vendorId, [sku])).get(sku);
-  return row ? presentOffer(row) : null;
+  return (await presentedOffers(db, vendorId, [sku])).get(sku) ?? null;
 }
 
 /** Withdraws the vendor's offer of a SKU (no new quotes); false when the vendor has none. Withdrawing twice is fine. */

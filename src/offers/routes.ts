@@ -10,7 +10,7 @@ import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResp
 import { fieldErrorsFromZod } from "../platform/zod-errors";
 import { getPage, searchQueryParams } from "../query/params";
 import { searchErrorResponses } from "../query/responses";
-import { currentOffers, findOffer, type OfferOutcome, presentOffer, resolveProducts, withdrawOffer, writeOffers } from "./offers";
+import { findOffer, type OfferOutcome, presentedOffers, resolveProducts, withdrawOffer, writeOffers } from "./offers";
 import { OFFER_BATCH_MAX, OfferBatchRowSchema, OfferInputSchema, OfferSchema, skuSchema } from "./schemas";
 import { offerSearch, searchOffers } from "./search";
 import { unprocessable } from "./unprocessable";
@@ -226,7 +226,7 @@ async function publishBatch(env: { DB: D1Database; CATALOG: D1Database }, vendor
   });
   const outcomes: OfferOutcome[] = writes.length > 0 ? await writeOffers(env.DB, vendorId, writes, new Date()) : [];
   if (writes.length > 0) {
-    const written = await searchWritten(
+    const written = await presentedOffers(
       env.DB,
       vendorId,
       writes.map((w) => w.sku),
@@ -248,8 +248,3 @@ const skuOf = (row: unknown): string | null => {
   const sku = typeof row === "object" && row !== null ? (row as { sku?: unknown }).sku : undefined;
   return typeof sku === "string" && skuSchema.safeParse(sku).success ? sku : null;
 };
-
-async function searchWritten(db: D1Database, vendorId: number, skus: string[]) {
-  const rows = await currentOffers(db, vendorId, skus);
-  return new Map([...rows].map(([sku, row]) => [sku, presentOffer(row)]));
-}

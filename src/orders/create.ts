@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { isSignedPriceOptionId } from "../catalog/price-option-ids";
 import { loadLiveQuotes, type QuoteRecord } from "../catalog/quotes";
+import { chunk } from "../db/bulk-insert";
 import { products } from "../db/catalog-schema";
 import { type Database, database } from "../db/client";
 import { addresses, orderLines, orders, outboxEvents, quotes, shippingDocumentLines, shippingDocuments, users } from "../db/schema";
@@ -238,27 +239,10 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
     requiredFields: l.requiredFields,
   }));
   const lineInserts = chunk(lineRows, LINES_PER_INSERT).map((rows) => db.insert(orderLines).values(rows));
+  // An ordered signed quote's record is its terms as loaded (loadLiveQuotes), under its id.
   const orderedQuoteRows = order.lines
     .filter((l) => isSignedPriceOptionId(l.quote.priceOptionId))
-    .map(({ quote }) => ({
-      id: quote.priceOptionId,
-      tenantId: quote.tenantId,
-      requesterContactId: quote.requesterContactId,
-      facilityId: quote.facilityId,
-      productId: quote.productId,
-      offerId: quote.offerId,
-      vendorId: quote.vendorId,
-      priceCents: quote.priceCents,
-      condition: quote.condition,
-      warranty: quote.warranty,
-      purchaseChoice: quote.purchaseChoice,
-      leadTimeDays: quote.leadTimeDays,
-      returnPolicy: quote.returnPolicy,
-      customFields: quote.customFields,
-      createdAt: quote.createdAt,
-      expiresAt: quote.expiresAt,
-      usedByOrderId: orderId,
-    }));
+    .map(({ quote: { priceOptionId, vendorName: _vendorName, ...terms } }) => ({ ...terms, id: priceOptionId, usedByOrderId: orderId }));
   const orderedQuoteInserts = chunk(orderedQuoteRows, QUOTES_PER_INSERT).map((rows) => db.insert(quotes).values(rows));
 
   try {
@@ -374,10 +358,4 @@ function orderCreatedPayload(order: NewOrder): EventData<typeof ORDER_CREATED_EV
       extendedPrice: centsToDecimal(l.extendedPriceCents),
     })),
   };
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
 }
