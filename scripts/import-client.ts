@@ -17,6 +17,7 @@ export const GUDID_FILES = ["device.txt", "identifiers.txt", "gmdnTerms.txt", "p
 export const DEFAULT_URL = "http://localhost:8787";
 
 export const USAGE = `usage: npm run import -- <file, or a GUDID folder> [options]
+  --offers                     a vendor's price file (offers, ndjson or csv) instead of the catalog, with a vendor client
   --format ndjson|csv|gudid    default: from the extension (.ndjson/.jsonl, .csv, a folder; .gz is stripped first)
   --mode upsert|replace        default upsert; replace withdraws the products the file lacks
   --dry-run                    validate and count only; the catalog is not changed
@@ -25,10 +26,16 @@ export const USAGE = `usage: npm run import -- <file, or a GUDID folder> [option
   --max-withdraw-percent N     replace: fail when the file lacks more than N% of the catalog (server default 10)
   --url <base>                 default ${DEFAULT_URL}
   --client-id <id> --client-secret <secret>
-                               an operator client (scope catalog:import); default: the demo operator of .medparts-demo.json`;
+                               an operator client (scope catalog:import), or with --offers a vendor client (offers:write);
+                               default: the demo operator (or demo vendor) of .medparts-demo.json`;
+
+/** Where each kind of job lives. */
+export const JOBS_PATHS = { catalog: "/admin/api/catalog/imports", offers: "/vendor/api/offer-imports" } as const;
 
 export interface ImportOptions {
   path: string;
+  /** A vendor's price file (offers) rather than the catalog. */
+  offers: boolean;
   format: ImportFormat | undefined;
   mode: ImportMode;
   dryRun: boolean;
@@ -48,6 +55,7 @@ function wholeNumber(option: string, text: string | undefined, max: number): num
 }
 
 const OPTIONS = {
+  offers: { type: "boolean" },
   format: { type: "string" },
   mode: { type: "string" },
   "dry-run": { type: "boolean" },
@@ -76,7 +84,11 @@ export function parseImportArgs(argv: readonly string[]): ImportOptions | { usag
   if (values.format !== undefined && !oneOf(IMPORT_FORMATS, values.format)) {
     return { usageError: `--format is one of ${IMPORT_FORMATS.join(", ")}, not "${values.format}".` };
   }
+  const offers = values.offers ?? false;
+  if (offers && values.format === "gudid") return { usageError: "A price file is ndjson or csv." };
   const mode = values.mode ?? "upsert";
+  if (offers && mode !== "upsert")
+    return { usageError: "A price file is upsert only: withdraw offers with DELETE /vendor/api/offers/{sku}." };
   if (!oneOf(IMPORT_MODES, mode)) return { usageError: `--mode is one of ${IMPORT_MODES.join(", ")}, not "${mode}".` };
   const maxErrors = wholeNumber("max-errors", values["max-errors"], 100_000);
   if (typeof maxErrors === "string") return { usageError: maxErrors };
@@ -88,6 +100,7 @@ export function parseImportArgs(argv: readonly string[]): ImportOptions | { usag
   if ((clientId === undefined) !== (clientSecret === undefined)) return { usageError: "Give --client-id and --client-secret together." };
   return {
     path: positionals[0]!,
+    offers,
     format: values.format,
     mode,
     dryRun: values["dry-run"] ?? false,

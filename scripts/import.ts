@@ -17,6 +17,7 @@ import {
   inferFormat,
   isFinal,
   isRetryable,
+  JOBS_PATHS,
   type Job,
   jobProgressLine,
   type ProgressLine,
@@ -31,7 +32,8 @@ import {
 
 /**
  * `npm run import -- <file, or a GUDID folder> [--format ndjson|csv|gudid] [--mode upsert|replace] [--dry-run] ...`
- * (`--help` for all): loads a catalog file through the operator API (/admin/api/catalog/imports): creates the job,
+ * (`--help` for all): loads a catalog file through the operator API (/admin/api/catalog/imports), or with --offers a
+ * vendor's price file through the vendor API (/vendor/api/offer-imports): creates the job,
  * uploads the file(s), starts it and follows it to its end with a progress bar, then prints the outcome and the first
  * rejected rows. Exit 0 when the job succeeded, 1 when it failed or was cancelled (or the server could not be used),
  * 2 for a usage error, 130 on Ctrl-C (which cancels the job).
@@ -98,6 +100,8 @@ class AdminApi {
 
   constructor(
     readonly base: string,
+    /** The path of the jobs: the catalog's, or a vendor's price files. */
+    readonly jobs: string,
     private readonly credentials: Credentials,
   ) {}
 
@@ -263,7 +267,7 @@ async function withRetries(what: string, attempt: () => Promise<void>): Promise<
 
 /** One file of the job: in one request up to SINGLE_UPLOAD_MAX_BYTES, else in parts (only the missing ones), then completed. */
 async function uploadFile(api: AdminApi, jobId: string, upload: Upload, meter: UploadMeter): Promise<void> {
-  const filePath = `/admin/api/catalog/imports/${jobId}/files/${encodeURIComponent(upload.name)}`;
+  const filePath = `${api.jobs}/${jobId}/files/${encodeURIComponent(upload.name)}`;
   const sendBytes = (pathname: string, offset: number, size: number, what: string) =>
     withRetries(what, async () => {
       let counted = 0;
@@ -316,12 +320,12 @@ async function follow(api: AdminApi, jobId: string): Promise<Job> {
   for (;;) {
     let job: Job;
     try {
-      job = await api.data<Job>("GET", `/admin/api/catalog/imports/${jobId}`);
+      job = await api.data<Job>("GET", `${api.jobs}/${jobId}`);
       failures = 0;
     } catch (error) {
       if (!(error instanceof ApiError) || !isRetryable(error.status) || ++failures > POLL_FAILURES) {
         if (!(error instanceof Error)) throw error;
-        const where = `GET ${api.base}/admin/api/catalog/imports/${jobId}`;
+        const where = `GET ${api.base}${api.jobs}/${jobId}`;
         throw new ApiError(undefined, `${error.message}\nThe import may go on on the server: ${where} shows how it ends.`);
       }
       if (failures === 1) view.note(`The job could not be read (${error.detail}); trying again.`);
@@ -346,15 +350,12 @@ async function follow(api: AdminApi, jobId: string): Promise<Job> {
 
 async function printErrors(api: AdminApi, job: Job): Promise<void> {
   if (job.counts.rejected === 0 && job.state !== "failed") return;
-  const page = await api.data<{ items: ImportErrorItem[]; nextCursor: string | null }>(
-    "GET",
-    `/admin/api/catalog/imports/${job.id}/errors?limit=10`,
-  );
+  const page = await api.data<{ items: ImportErrorItem[]; nextCursor: string | null }>("GET", `${api.jobs}/${job.id}/errors?limit=10`);
   if (page.items.length === 0) return;
   const of = job.counts.rejected > page.items.length ? ` of ${count(job.counts.rejected)}` : "";
   console.log(`\nFirst ${page.items.length}${of} errors:`);
   for (const item of page.items) console.log(errorLine(item));
-  console.log(`All errors (NDJSON, with an operator token): GET ${api.base}/admin/api/catalog/imports/${job.id}/errors.ndjson`);
+  console.log(`All errors (NDJSON, with an operator token): GET ${api.base}${api.jobs}/${job.id}/errors.ndjson`);
 }
 
 /** What to upload: the file itself (ndjson, csv), or the release files a GUDID folder holds. */
@@ -387,14 +388,16 @@ function uploadsOf(options: ImportOptions): { format: Job["format"]; uploads: Up
 function credentialsOf(options: ImportOptions): Credentials {
   if (options.credentials) return options.credentials;
   const saved = existsSync(".medparts-demo.json")
-    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { operator?: Credentials })
+    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { operator?: Credentials; vendor?: Credentials })
     : {};
-  if (!saved.operator) {
+  const demo = options.offers ? saved.vendor : saved.operator;
+  if (!demo) {
+    const kind = options.offers ? "a vendor" : "an operator";
     throw new UsageError(
-      "No credentials: pass --client-id and --client-secret of an operator client, or run `npm start` first (it writes the demo operator's to .medparts-demo.json).",
+      `No credentials: pass --client-id and --client-secret of ${kind} client, or run \`npm start\` first (it writes the demo clients to .medparts-demo.json).`,
     );
   }
-  return saved.operator;
+  return demo;
 }
 
 let interrupted = false;
@@ -408,7 +411,7 @@ process.on("SIGINT", () => {
   const { api, id } = underWay;
   console.error(`\nCancelling import ${id} ...`);
   api
-    .data<Job>("POST", `/admin/api/catalog/imports/${id}/cancel`)
+    .data<Job>("POST", `${api.jobs}/${id}/cancel`)
     .then(
       (job) =>
         console.error(
@@ -416,7 +419,7 @@ process.on("SIGINT", () => {
         ),
       (error: Error) => {
         const why = error instanceof ApiError ? error.detail : error.message;
-        console.error(`Import ${id} was not cancelled: ${why}\nFollow it with GET ${api.base}/admin/api/catalog/imports/${id}`);
+        console.error(`Import ${id} was not cancelled: ${why}\nFollow it with GET ${api.base}${api.jobs}/${id}`);
       },
     )
     .finally(() => process.exit(130));
@@ -432,9 +435,9 @@ async function main(): Promise<number> {
     throw new UsageError(options.usageError);
   }
   const { format, uploads } = uploadsOf(options);
-  const api = new AdminApi(options.url, credentialsOf(options));
+  const api = new AdminApi(options.url, JOBS_PATHS[options.offers ? "offers" : "catalog"], credentialsOf(options));
 
-  const job = await api.data<Job>("POST", "/admin/api/catalog/imports", {
+  const job = await api.data<Job>("POST", api.jobs, {
     format,
     mode: options.mode,
     dryRun: options.dryRun,
@@ -453,7 +456,7 @@ async function main(): Promise<number> {
     view.stop();
     if (!interrupted) {
       // Nothing resumes a job this command created, so it does not wait for uploads that will not come.
-      await api.data("POST", `/admin/api/catalog/imports/${job.id}/cancel`).then(
+      await api.data("POST", `${api.jobs}/${job.id}/cancel`).then(
         () => console.error(`Import ${job.id} cancelled: its upload did not complete.`),
         () => {},
       );
@@ -462,7 +465,7 @@ async function main(): Promise<number> {
   }
   meter.finish();
 
-  await api.data<Job>("POST", `/admin/api/catalog/imports/${job.id}/start`);
+  await api.data<Job>("POST", `${api.jobs}/${job.id}/start`);
   const finished = await follow(api, job.id);
   underWay = undefined;
 

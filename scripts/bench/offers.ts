@@ -14,8 +14,9 @@ import { startServer } from "./server";
 /**
  * `npm run bench:offers -- --offers 100000`: vendor offer writes through the vendor API under `wrangler dev` (the API
  * and the operator plane's Worker, which serves publishing), in batches of 1,000 (POST /vendor/api/offers/batch), one
- * batch at a time: every offer new, the same offers again (nothing to write), every price changed (in place). Then a
- * catalog detail shows the new price (docs/benchmarks.md, "Offers").
+ * batch at a time: every offer new, the same offers again (nothing to write), every price changed (in place). Then the
+ * same through price files (one NDJSON file of every offer, an import job from upload to its end; docs/benchmarks.md,
+ * "Offers").
  */
 const { values } = parseArgs({
   options: {
@@ -74,6 +75,41 @@ try {
   await publish("every offer new", (i) => 100 + (i % 50));
   await publish("the same offers again", (i) => 100 + (i % 50));
   await publish("every price changed", (i) => 200 + (i % 50));
+
+  /** The same offers as one price file (NDJSON) through an import job: created, uploaded, started, polled to its end. */
+  const priceFile = async (label: string, price: (i: number) => number) => {
+    const file = Array.from({ length: offers }, (_, i) => `${JSON.stringify({ ...offerOf(i, price(i)), sku: `FILE-${i}` })}\n`).join("");
+    const call = async (method: string, pathname: string, body?: BodyInit, type = "application/json") => {
+      const res = await fetch(`${server.baseUrl}/vendor/api/offer-imports${pathname}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": type },
+        body,
+      });
+      if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
+      return (
+        (await res.json()) as { data: { id: string; state: string; counts: Record<string, number>; progress: { rowsPerSecond: number } } }
+      ).data;
+    };
+    const started = performance.now();
+    const job = await call("POST", "", JSON.stringify({ format: "ndjson" }));
+    await call("PUT", `/${job.id}/files/prices.ndjson`, file, "application/octet-stream");
+    await call("POST", `/${job.id}/start`);
+    let current = job;
+    while (!["succeeded", "failed", "cancelled"].includes(current.state)) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      current = await call("GET", `/${job.id}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (current.state !== "succeeded") throw new Error(`price file ${job.id} ${current.state}`);
+    const { created, updated, unchanged, rejected } = current.counts;
+    rows.push(
+      `| price file: ${label} (${(file.length / 1e6).toFixed(1)} MB) | ${JSON.stringify({ created, updated, unchanged, rejected })} | ${seconds.toFixed(1)} s | ${Math.round(offers / seconds)} |`,
+    );
+    console.log(rows.at(-1));
+  };
+  await priceFile("every offer new", (i) => 100 + (i % 50));
+  await priceFile("the same file again", (i) => 100 + (i % 50));
+  await priceFile("every price changed", (i) => 300 + (i % 50));
 } finally {
   await server.stop();
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { offerImportRoutes } from "../imports/offer-routes";
 import { ADMIN_API_BASE, importRoutes } from "../imports/routes";
 import { agreementRoutes } from "../offers/agreement-routes";
 import { offerRoutes } from "../offers/routes";
@@ -15,7 +16,8 @@ import { createRouter } from "../platform/router";
 import { operatorEventRoutes } from "./events";
 
 /** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
-const isUpload = (method: string, path: string) => method === "PUT" && /^\/admin\/api\/catalog\/imports\/[^/]+\/files\//.test(path);
+const isUpload = (method: string, path: string) =>
+  method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path);
 const exceptUploads =
   (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   (c, next) =>
@@ -33,9 +35,10 @@ export function createAdminApp() {
   app.use("*", requestContext);
   app.use("*", exceptUploads(bodyLimit));
   app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
-  for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, requireJsonBody);
+  for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, exceptUploads(requireJsonBody));
   app.route(ADMIN_API_BASE, adminApi);
   app.route(VENDOR_API_BASE, offerRoutes);
+  app.route(VENDOR_API_BASE, offerImportRoutes);
   app.route(VENDOR_API_BASE, agreementRoutes);
   openApiDocumentRoute(app, ADMIN_API_BASE);
   app.notFound(methodNotAllowedOrNotFound(app.router));

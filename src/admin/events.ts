@@ -9,7 +9,10 @@ const OperatorEventSchema = z
     id: z.string(),
     type: z.string().openapi({ example: "catalog.import.finished" }),
     createdAt: z.string().datetime(),
-    data: z.record(z.string(), z.unknown()).openapi({ description: "catalog.import.finished: importId, state, dryRun, failure, counts" }),
+    data: z.record(z.string(), z.unknown()).openapi({
+      description:
+        "catalog.import.finished and offers.import.finished (a vendor's price file): importId, vendorId (null for the catalog), state, dryRun, failure, counts",
+    }),
   })
   .openapi("OperatorEvent");
 

@@ -1,3 +1,5 @@
+import type { JobKind } from "./jobs";
+
 /**
  * The apply pass (docs/architecture.md, "Catalog imports"): the staged rows that create or update, in line order, a
  * chunk per Workflow step, written by SQL from the staging table (no row travels through the Worker again). Every
@@ -15,11 +17,19 @@ export const APPLY_CHUNK_ROWS = 2000;
 
 const RANGE = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.record IS NOT NULL";
 
+/** The staging table of each kind of job. */
+export const STAGED_ROWS = { catalog: "catalog_import_rows", offers: "offer_import_rows" } as const;
+
 /** The last line of the next chunk after `afterSeq`, and how many rows it holds (0: nothing left). */
-export async function nextChunk(catalog: D1Database, jobId: string, afterSeq: number): Promise<{ lastSeq: number; rows: number }> {
+export async function nextChunk(
+  catalog: D1Database,
+  kind: JobKind,
+  jobId: string,
+  afterSeq: number,
+): Promise<{ lastSeq: number; rows: number }> {
   const row = await catalog
     .prepare(
-      "SELECT max(seq) AS lastSeq, count(*) AS rows FROM (SELECT seq FROM catalog_import_rows " +
+      `SELECT max(seq) AS lastSeq, count(*) AS rows FROM (SELECT seq FROM ${STAGED_ROWS[kind]} ` +
         "WHERE job_id = ?1 AND seq > ?2 AND record IS NOT NULL ORDER BY seq LIMIT ?3)",
     )
     .bind(jobId, afterSeq, APPLY_CHUNK_ROWS)

@@ -5,6 +5,8 @@ export interface ImportParams {
 
 /** What catalog imports use (the admin Worker's bindings, admin/wrangler.toml). */
 export interface ImportBindings {
+  /** The main database: offer jobs write the vendor's offers there. */
+  DB: D1Database;
   CATALOG: D1Database;
   IMPORTS: R2Bucket;
   CATALOG_IMPORTS: Workflow<ImportParams>;

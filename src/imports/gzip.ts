@@ -1,4 +1,4 @@
-import type { ImportFile } from "./validate";
+import type { ImportFile } from "./staging";
 
 /** The largest decompressed file an import reads (a million-product NDJSON file is about 300 MB). */
 export const MAX_DECOMPRESSED_BYTES = 4 * 1024 ** 3;

@@ -5,6 +5,9 @@
  */
 
 export const IMPORT_FORMATS = ["ndjson", "csv", "gudid"] as const;
+/** What a job imports: the operator's catalog, or a vendor's offers (its price file). */
+export const JOB_KINDS = ["catalog", "offers"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 export const IMPORT_MODES = ["upsert", "replace"] as const;
 export const ERROR_POLICIES = ["rejectAll", "skipFailedRows"] as const;
 export const JOB_STATES = ["awaiting_upload", "validating", "running", "succeeded", "failed", "cancelled"] as const;
@@ -15,6 +18,9 @@ export const FINAL_STATES: readonly JobState[] = ["succeeded", "failed", "cancel
 
 export interface JobRow {
   id: string;
+  kind: JobKind;
+  /** The vendor that owns an offer job (null for catalog jobs). */
+  vendor_id: number | null;
   format: ImportFormat;
   mode: (typeof IMPORT_MODES)[number];
   dry_run: number;
@@ -140,9 +146,9 @@ export function progressOf(job: JobRow, now: string) {
   };
 }
 
-/** The job as the API shows it. */
-export function presentJob(job: JobRow, files: FileRow[], base: string, now = new Date().toISOString()) {
-  const self = `${base}/catalog/imports/${job.id}`;
+/** The job as the API shows it; `collection` is the URL of its kind's jobs (…/catalog/imports or …/offer-imports). */
+export function presentJob(job: JobRow, files: FileRow[], collection: string, now = new Date().toISOString()) {
+  const self = `${collection}/${job.id}`;
   return {
     id: job.id,
     format: job.format,

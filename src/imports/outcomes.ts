@@ -10,6 +10,8 @@ const DEFAULT_MESSAGES: Record<string, string> = {
 
 /** The event the operator follows (GET /admin/api/events): one per finished import. */
 export const IMPORT_FINISHED_EVENT = "catalog.import.finished";
+/** The same for a vendor's price file (its data names the vendor). */
+export const OFFER_IMPORT_FINISHED_EVENT = "offers.import.finished";
 
 /**
  * Ends the job once, in one transaction with its event: a job already in a final state keeps it (a step that runs
@@ -28,13 +30,14 @@ export async function finishJob(catalog: D1Database, jobId: string, outcome: Job
       .bind(jobId, outcome.state, code, message, now),
     catalog
       .prepare(
-        "INSERT INTO operator_events (id, type, created_at, data) SELECT ?2, ?3, ?4, json_object('importId', id, 'state', state, " +
+        "INSERT INTO operator_events (id, type, created_at, data) SELECT ?2, CASE kind WHEN 'offers' THEN ?5 ELSE ?3 END, ?4, " +
+          "json_object('importId', id, 'vendorId', vendor_id, 'state', state, " +
           "'dryRun', json(CASE WHEN dry_run = 1 THEN 'true' ELSE 'false' END), 'failure', CASE WHEN failure_code IS NULL THEN NULL " +
           "ELSE json_object('code', failure_code, 'message', failure_message) END, 'counts', json_object('read', rows_read, 'created', created, " +
           "'updated', updated, 'unchanged', unchanged, 'withdrawn', withdrawn, 'rejected', rejected)) FROM catalog_imports " +
           "WHERE id = ?1 AND finished_at = ?4 ON CONFLICT (id) DO NOTHING",
       )
-      .bind(jobId, `evt_import_${jobId}`, IMPORT_FINISHED_EVENT, now),
+      .bind(jobId, `evt_import_${jobId}`, IMPORT_FINISHED_EVENT, now, OFFER_IMPORT_FINISHED_EVENT),
   ]);
   return outcome;
 }
@@ -64,6 +67,7 @@ const STAGING_KEYS = {
   catalog_import_rows: "seq",
   catalog_import_device_ids: "agency, device_id",
   catalog_import_gudid: "primary_di, kind, seq",
+  offer_import_rows: "seq",
 };
 
 /** Removes a slice of the ended job's staging rows; true when none are left. */

@@ -96,11 +96,11 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return at;
 }
 
-function problemOf(error: z.ZodError, input: unknown): RowProblem {
+function problemOf(error: z.ZodError, input: unknown, fields: readonly string[]): RowProblem {
   const issue = error.issues[0]!;
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0]!;
-    const suggestion = closestName(key, Object.keys(ImportRecordSchema.shape));
+    const suggestion = closestName(key, fields);
     return {
       field: [...issue.path, key].join("."),
       code: "unknown_field",
@@ -108,6 +108,10 @@ function problemOf(error: z.ZodError, input: unknown): RowProblem {
     };
   }
   const field = issue.path.join(".") || null;
+  // closedObject's catchall (src/platform/schemas.ts) names an unknown top-level field in a custom issue.
+  if (issue.path.length === 1 && !fields.includes(String(issue.path[0]))) {
+    return { field, code: "unknown_field", message: issue.message };
+  }
   const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
   return {
     field,
@@ -184,16 +188,25 @@ function normalize(parsed: ParsedRecord): ImportRecord {
 /** A lone UTF-16 surrogate (JSON can carry one; UTF-8 storage cannot). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The record of one row, normalized, or a RowRejected naming the field and the reason. */
-export function recordOf(value: unknown): ImportRecord {
+/**
+ * A row of any kind of import parsed by its schema (a catalog record, a vendor's offer), or a RowRejected naming the
+ * first field at fault and why: a missing field, a wrong type, an unknown field (with the closest known name), an
+ * invalid value, ill-formed text.
+ */
+export function parseRow<S extends z.ZodType>(schema: S, fields: readonly string[], value: unknown): z.output<S> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new RowRejected({ field: null, code: "wrong_type", message: "A record is a JSON object." });
   }
   const ill = wellFormedProblem(value);
   if (ill) throw new RowRejected(ill);
-  const parsed = ImportRecordSchema.safeParse(value);
-  if (!parsed.success) throw new RowRejected(problemOf(parsed.error, value));
-  return normalize(parsed.data);
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RowRejected(problemOf(parsed.error, value, fields));
+  return parsed.data;
+}
+
+/** The record of one row, normalized, or a RowRejected naming the field and the reason. */
+export function recordOf(value: unknown): ImportRecord {
+  return normalize(parseRow(ImportRecordSchema, Object.keys(ImportRecordSchema.shape), value));
 }
 
 function wellFormedProblem(value: object, path: string[] = []): RowProblem | undefined {

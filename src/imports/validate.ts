@@ -5,7 +5,9 @@ import { type FileCursor, FileFault, WINDOW_BYTES, type WindowRow } from "./form
 import { gudidCompanionWindow, gudidDeviceWindow } from "./gudid-windows";
 import type { JobRow } from "./jobs";
 import { type CatalogMatches, deviceKey, productIdOf } from "./keys";
+import { OFFER_CSV, stageOfferWindow } from "./price-files";
 import { contentHash, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
+import { type CsvShape, commitWindow, errorWrites, type ImportFile, type ValidationCursor, type ValidationStep } from "./staging";
 
 /**
  * The validation pass (docs/architecture.md, "Catalog imports"): one window of a file per Workflow step. It reads the
@@ -15,24 +17,6 @@ import { contentHash, type ImportRecord, type Rejection, RowRejected, recordOf, 
  * staging writes ignore what is already there, and the progress columns take the larger value.
  */
 
-/** Where validation stands in a file: the window cursor, the file's rows so far and the bytes of the files before it. */
-export interface ValidationCursor extends FileCursor {
-  rows: number;
-  bytesBefore: number;
-}
-
-export interface ImportFile {
-  name: string;
-  objectKey: string;
-  size: number;
-}
-
-export type ValidationStep =
-  | { outcome: "next"; cursor: ValidationCursor; done: boolean }
-  | { outcome: "cancelled" }
-  | { outcome: "fault"; code: string; message: string }
-  | { outcome: "too_many_errors" };
-
 interface StagedRow {
   line: number;
   record: ImportRecord;
@@ -40,6 +24,7 @@ interface StagedRow {
 
 export interface ValidationEnv {
   CATALOG: D1Database;
+  DB: D1Database;
   IMPORTS: R2Bucket;
 }
 
@@ -54,11 +39,12 @@ export async function validateWindow(env: ValidationEnv, job: JobRow, file: Impo
       const window = await gudidCompanionWindow(env.CATALOG, job.id, file.name, bytes, eof, cursor);
       return await commitCompanion(env.CATALOG, job, file, cursor, window);
     }
+    const shape = job.kind === "offers" ? OFFER_CSV : CATALOG_CSV;
     const window =
       job.format === "ndjson"
         ? readNdjsonWindow(bytes, eof, cursor)
         : job.format === "csv"
-          ? csvWindow(bytes, eof, cursor)
+          ? csvWindow(bytes, eof, cursor, shape)
           : await gudidDeviceWindow(env.CATALOG, job.id, bytes, eof, cursor);
     if (
       job.format === "ndjson" &&
@@ -68,6 +54,7 @@ export async function validateWindow(env: ValidationEnv, job: JobRow, file: Impo
     ) {
       throw new FileFault("not_ndjson", `${file.name} is not NDJSON: no line of its first ${WINDOW_BYTES} bytes is a JSON object.`);
     }
+    if (job.kind === "offers") return await stageOfferWindow(env, job, file, cursor, window);
     return await stageWindow(env.CATALOG, job, file, cursor, window.rows, window.next, window.done);
   } catch (err) {
     if (err instanceof FileFault) return { outcome: "fault", code: err.code, message: err.message };
@@ -77,12 +64,14 @@ export async function validateWindow(env: ValidationEnv, job: JobRow, file: Impo
 
 const isBlank = (bytes: Uint8Array) => bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
 
-function csvWindow(bytes: Uint8Array, eof: boolean, cursor: FileCursor) {
+const CATALOG_CSV: CsvShape = { checkHeader: checkCsvHeader, input: csvRecordInput };
+
+function csvWindow(bytes: Uint8Array, eof: boolean, cursor: FileCursor, shape: CsvShape) {
   const window = readDelimitedWindow(bytes, eof, cursor, CSV);
-  if (!cursor.header) checkCsvHeader(window.header);
+  if (!cursor.header) shape.checkHeader(window.header);
   const rows: WindowRow[] = window.rows.map(({ line, fields }) => {
     try {
-      return { line, value: csvRecordInput(window.header, fields), source: JSON.stringify([window.header, fields]) };
+      return { line, value: shape.input(window.header, fields), source: JSON.stringify([window.header, fields]) };
     } catch (err) {
       if (err instanceof RowRejected) return { line, problem: err.problem };
       throw err;
@@ -251,8 +240,7 @@ async function stageWindow(
     staged.push([line, productId, action, hash, action === "unchanged" ? null : json(canonical), row.sourceHash]);
   }
 
-  const rowsRead = cursor.rows + rows.length;
-  const writes = [
+  return commitWindow(catalog, job, file, cursor, { next, done, rowsRead: cursor.rows + rows.length, rejections }, [
     catalog
       .prepare(
         "INSERT INTO catalog_import_rows (job_id, seq, product_id, line, action, content_hash, record, source_hash) " +
@@ -267,18 +255,7 @@ async function stageWindow(
           "ON CONFLICT DO NOTHING",
       )
       .bind(job.id, json(stagedDeviceRows)),
-    ...errorWrites(catalog, job.id, file.name, rejections),
-    catalog
-      .prepare(
-        "UPDATE catalog_imports SET bytes_done = max(bytes_done, ?2), rows_read = max(rows_read, ?3), progressed_at = ?4, " +
-          "rejected = (SELECT count(*) FROM catalog_import_errors WHERE job_id = ?1) WHERE id = ?1 RETURNING rejected",
-      )
-      .bind(job.id, cursor.bytesBefore + next.offset, rowsRead, new Date().toISOString()),
-  ];
-  const results = await catalog.batch(writes);
-  const rejected = (results.at(-1)!.results[0] as { rejected: number }).rejected;
-  if (rejected > job.max_errors) return { outcome: "too_many_errors" };
-  return { outcome: "next", cursor: { ...next, rows: rowsRead, bytesBefore: cursor.bytesBefore }, done };
+  ]);
 }
 
 /** The record's own id as sent, if it is a string (the fast path's key; validation decides whether it is a valid one). */
@@ -313,21 +290,6 @@ function productStates(results: D1Result[]) {
     ),
     stagedLines: new Map((staged!.results as { id: string; line: number }[]).map((row) => [row.id, row.line])),
   };
-}
-
-/** The rejected rows of a window, each kept once (a step that runs again writes the same rows). */
-export function errorWrites(catalog: D1Database, jobId: string, file: string, rejections: Rejection[]): D1PreparedStatement[] {
-  if (rejections.length === 0) return [];
-  const rows = rejections.map(({ line, key, problem }) => [line, key, problem.field, problem.code, problem.message.slice(0, 500)]);
-  return [
-    catalog
-      .prepare(
-        "INSERT INTO catalog_import_errors (job_id, file, line, product_key, field, code, message) " +
-          "SELECT ?1, ?2, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), " +
-          "json_extract(value, '$[4]') FROM json_each(?3) WHERE true ON CONFLICT DO NOTHING",
-      )
-      .bind(jobId, file, json(rows)),
-  ];
 }
 
 /** Progress and rejections of a GUDID companion file's window (its rows are staged by gudidCompanionWindow). */

@@ -2,12 +2,14 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { compactFullTextIndex } from "../catalog/full-text-index";
 import { refreshCatalogPositions } from "../catalog/positions";
 import { logEvent } from "../platform/logging";
-import { applyChunk, countLacking, nextChunk, withdrawChunk } from "./apply";
+import { applyChunk, countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
 import type { ImportBindings, ImportParams } from "./bindings";
 import { type DecompressedFile, decompressedFile } from "./gzip";
 import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
-import { type ImportFile, type ValidationCursor, validateWindow } from "./validate";
+import { applyOfferChunk } from "./price-files";
+import type { ImportFile, ValidationCursor } from "./staging";
+import { validateWindow } from "./validate";
 
 /**
  * A moment on a timer at the start of each step: the local runtime (one workerd process for every Worker, D1 and the
@@ -26,10 +28,10 @@ const fileOrder = (name: string) => {
 };
 
 /**
- * A catalog import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per
- * window of at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step
- * per chunk of staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction);
- * then the job's end. A crash or a redeploy resumes at the step under way; completed steps are not run again.
+ * An import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per window of
+ * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
+ * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
+ * job's end. A vendor's price file (src/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep. A crash or a redeploy resumes at the step under way; completed steps are not run again.
  */
 export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, ImportParams> {
   override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
@@ -89,9 +91,10 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
     let applied = 0;
     for (let chunk = 0; ; chunk++) {
       const done = await run(`apply ${chunk}`, async () => {
-        const next = await nextChunk(env.CATALOG, jobId, afterSeq);
+        const next = await nextChunk(env.CATALOG, plan.kind, jobId, afterSeq);
         if (next.rows === 0) return null;
-        await applyChunk(env.CATALOG, jobId, afterSeq, next.lastSeq, applied, next.rows);
+        if (plan.kind === "offers") await applyOfferChunk(env, { id: jobId, vendor_id: plan.vendorId }, afterSeq, next.lastSeq, applied);
+        else await applyChunk(env.CATALOG, jobId, afterSeq, next.lastSeq, applied, next.rows);
         return next;
       });
       if (!done) break;
@@ -105,7 +108,7 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
         afterRowid = await run(`withdraw ${chunk}`, () => withdrawChunk(env.CATALOG, jobId, from));
       }
     }
-    await catalogUpkeep(run, env.CATALOG, jobId);
+    if (plan.kind === "catalog") await catalogUpkeep(run, env.CATALOG, jobId);
     return end({ state: "succeeded" });
   }
 }
@@ -155,7 +158,7 @@ async function planOf(env: ImportBindings, jobId: string) {
   const files = results
     .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1 }))
     .sort((a, b) => fileOrder(a.name) - fileOrder(b.name) || a.name.localeCompare(b.name));
-  return { files };
+  return { files, kind: job.kind, vendorId: job.vendor_id };
 }
 
 /**
@@ -166,7 +169,7 @@ async function concludeValidation(catalog: D1Database, jobId: string): Promise<{
   const job = (await readJob(catalog, jobId))!;
   if (job.cancel_requested) return { outcome: { state: "cancelled" }, withdraw: false };
   const [actions, rejected] = await catalog.batch([
-    catalog.prepare("SELECT action, count(*) AS n FROM catalog_import_rows WHERE job_id = ? GROUP BY action").bind(jobId),
+    catalog.prepare(`SELECT action, count(*) AS n FROM ${STAGED_ROWS[job.kind]} WHERE job_id = ? GROUP BY action`).bind(jobId),
     catalog.prepare("SELECT count(*) AS n FROM catalog_import_errors WHERE job_id = ?").bind(jobId),
   ]);
   const count = (action: string) => (actions!.results as { action: string; n: number }[]).find((row) => row.action === action)?.n ?? 0;

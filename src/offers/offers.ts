@@ -204,6 +204,25 @@ export const OFFER_WRITES = [
     "FROM n WHERE vendor_offers.id = n.id",
 ] as const;
 
+type PlannedRow = Terms & Mutable & { sku: string; replace: boolean };
+
+/**
+ * What writing an offer does to the vendor's current offer of its SKU: nothing (unchanged), a new revision (terms
+ * changed, or the SKU's first), or an update in place; with the row to write, if any.
+ */
+export function planOfferWrite(
+  existing: OfferRow | undefined,
+  write: OfferWrite & { productId: string },
+): { outcome: OfferOutcome; row: PlannedRow | null } {
+  const terms = termsOf(write.productId, write.input);
+  const mutable = mutableOf(write.input);
+  if (existing && sameTerms(existing, terms) && sameMutable(existing, mutable)) return { outcome: "unchanged", row: null };
+  return {
+    outcome: existing ? "updated" : "created",
+    row: { sku: write.sku, ...terms, ...mutable, replace: existing !== undefined && !sameTerms(existing, terms) },
+  };
+}
+
 /**
  * Writes offers whose products are resolved, all in one transaction (three statements whatever the count: rows travel
  * as one JSON parameter). A SKU whose terms changed gets a new revision; one whose price, stock or dates changed is
@@ -220,19 +239,9 @@ export async function writeOffers(
     vendorId,
     writes.map((w) => w.sku),
   );
-  const outcomes: OfferOutcome[] = [];
-  const rows: (Terms & Mutable & { sku: string; replace: boolean })[] = [];
-  for (const write of writes) {
-    const terms = termsOf(write.productId, write.input);
-    const mutable = mutableOf(write.input);
-    const existing = current.get(write.sku);
-    if (existing && sameTerms(existing, terms) && sameMutable(existing, mutable)) {
-      outcomes.push("unchanged");
-      continue;
-    }
-    outcomes.push(existing ? "updated" : "created");
-    rows.push({ sku: write.sku, ...terms, ...mutable, replace: existing !== undefined && !sameTerms(existing, terms) });
-  }
+  const planned = writes.map((write) => planOfferWrite(current.get(write.sku), write));
+  const outcomes = planned.map((plan) => plan.outcome);
+  const rows = planned.flatMap((plan) => (plan.row ? [plan.row] : []));
   if (rows.length === 0) return outcomes;
   const at = now.toISOString();
   const json = JSON.stringify(rows);

@@ -5,8 +5,12 @@
  */
 export const ADMIN_API_BASE = "/admin/api";
 export const VENDOR_API_BASE = "/vendor/api";
-/** The vendor API's publishing: offers and price agreements. */
-export const VENDOR_PUBLISHING_PATHS = [`${VENDOR_API_BASE}/offers`, `${VENDOR_API_BASE}/agreements`] as const;
+/** The vendor API's publishing: offers, price files and price agreements. */
+export const VENDOR_PUBLISHING_PATHS = [
+  `${VENDOR_API_BASE}/offers`,
+  `${VENDOR_API_BASE}/offer-imports`,
+  `${VENDOR_API_BASE}/agreements`,
+] as const;
 
 const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
 

@@ -280,6 +280,20 @@ const TARGETS: Target[] = [
   },
   ...vendorMoveTargets(),
   {
+    path: "/vendor/api/offer-imports",
+    token: () => vendorTokenFor(DEMO_VENDOR_ID),
+    base: () => ({ format: "csv", mode: "upsert", dryRun: true, onError: "rejectAll", maxErrors: 0 }),
+    fields: [
+      { path: ["format"], hostile: fc.oneof(hostileCode(["ndjson", "csv"]), fc.constant("gudid")), required: true },
+      { path: ["mode"], hostile: fc.oneof(hostileCode(["upsert"]), fc.constant("replace")) },
+      { path: ["dryRun"], hostile: fc.oneof(fc.constantFrom("true", "false", 0, 1, null), fc.string()) },
+      { path: ["onError"], hostile: hostileCode(ERROR_POLICIES) },
+      { path: ["maxErrors"], hostile: fc.oneof(hostileCount(), fc.constant(100_001)) },
+    ],
+    readOnly: false,
+    accepts: 201,
+  },
+  {
     path: "/admin/api/catalog/imports",
     token: () => operatorTokenFor(),
     base: () => ({ format: "ndjson", mode: "upsert", dryRun: false, onError: "skipFailedRows", maxErrors: 10, maxWithdrawPercent: 5 }),

@@ -5,7 +5,7 @@ import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
 import { API, call, newClient, OUTSIDE_API, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
-import { createImport } from "../helpers/imports";
+import { createImport, OFFER_IMPORTS } from "../helpers/imports";
 import { eventsOf, freshOrder, issueQuote, JSMITH, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
 import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
 import {
@@ -125,7 +125,17 @@ async function pricingFixtures() {
       .run();
     return id;
   };
+  const priceFile = async (vendorId: number) =>
+    (
+      await createImport(
+        { format: "ndjson" },
+        { "price.ndjson": '{"sku":"MATRIX-PF"}\n' },
+        { collection: OFFER_IMPORTS, token: await vendorTokenFor(vendorId) },
+      )
+    ).id;
   return {
+    victimOfferImportId: await priceFile(DEMO_VENDOR_ID),
+    attackerOfferImportId: await priceFile(VENDOR_ATTACKER),
     victimOfferSku: DEMO_OFFER_SKU,
     attackerOfferSkus: { read: "ATTACKER-OWN-1", delete: "ATTACKER-OWN-DEL" },
     victimAgreementId: await agreement(DEMO_VENDOR_ID, 600_001),

@@ -39,6 +39,9 @@ export interface AttackContext {
   attackerOfferSkus: { read: string; delete: string };
   victimAgreementId: number;
   attackerAgreementIds: { read: number; patch: number; delete: number };
+  /** A price file (offer import job, file price.ndjson) of the demo vendor, and the attacking vendor's own. */
+  victimOfferImportId: string;
+  attackerOfferImportId: string;
 }
 
 export interface AttackRequest {
@@ -170,7 +173,7 @@ function orderFieldCase(input: string, field: keyof Orderer, ownValue: number, s
  * The operator plane (/admin/api) takes operator tokens only: a buyer's (tenant 2) and a vendor's are refused with the
  * same 401 whether the import exists or not (`path` builds the request from an import id).
  */
-const UNKNOWN_IMPORT = "imp_unknownunknownunkno";
+const UNKNOWN_IMPORT = "imp_unknownunknownunknow";
 const operatorRow = (method: AttackRequest["method"], path: (importId: Value) => string, json?: unknown): MatrixRow => {
   const request = (v: Value): AttackRequest => ({ method, path: path(v), json, bearer: true });
   return {
@@ -251,6 +254,25 @@ const vendorWriteRow = (request: AttackRequest): MatrixRow => ({
   ],
 });
 const TIERS = "/admin/api/tiers";
+
+/** A vendor's price files: another vendor's job is a 404 exactly like an unknown one; `own` for the reads. */
+const OFFER_IMPORTS = "/vendor/api/offer-imports";
+const foreignOfferImportRow = (path: (id: Value) => string, method: AttackRequest["method"] = "GET", json?: unknown): MatrixRow => {
+  const request = (v: Value): AttackRequest => ({ method, path: path(v), json, bearer: true });
+  return {
+    cases: [
+      {
+        input: "path id (another vendor's price file)",
+        victim: (ctx) => ctx.victimOfferImportId,
+        ...(method === "GET" ? { own: (ctx: AttackContext) => ctx.attackerOfferImportId } : {}),
+        unknown: UNKNOWN_IMPORT,
+        request: (v) => asVendor(request(v)),
+        expect: { denied: [404] },
+      },
+      buyerOnVendorApi((ctx) => ctx.victimOfferImportId, UNKNOWN_IMPORT, request),
+    ],
+  };
+};
 
 export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /health/live": { noTenantData: "liveness probe, no parameters" },
@@ -617,6 +639,31 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     ],
   },
   "post /vendor/api/offers/batch": vendorWriteRow(post(`${OFFERS}/batch`, { offers: [{ sku: "MATRIX-1", ...OFFER_BODY }] })),
+  "post /vendor/api/offer-imports": vendorWriteRow(post(OFFER_IMPORTS, { format: "ndjson" })),
+  "get /vendor/api/offer-imports": {
+    noTenantData: "the attacking vendor's own price files only (another vendor's are 404 by id, below)",
+    request: asVendor(get(OFFER_IMPORTS)),
+  },
+  "get /vendor/api/offer-imports/{id}": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}`),
+  "get /vendor/api/offer-imports/{id}/files/{name}": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}/files/price.ndjson`),
+  "get /vendor/api/offer-imports/{id}/errors": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}/errors`),
+  "get /vendor/api/offer-imports/{id}/errors.ndjson": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}/errors.ndjson`),
+  "put /vendor/api/offer-imports/{id}/files/{name}": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}/files/price.ndjson`, "PUT", {}),
+  "post /vendor/api/offer-imports/{id}/files/{name}/uploads": foreignOfferImportRow(
+    (id) => `${OFFER_IMPORTS}/${id}/files/price.ndjson/uploads`,
+    "POST",
+  ),
+  "put /vendor/api/offer-imports/{id}/files/{name}/parts/{partNumber}": foreignOfferImportRow(
+    (id) => `${OFFER_IMPORTS}/${id}/files/price.ndjson/parts/1`,
+    "PUT",
+    {},
+  ),
+  "post /vendor/api/offer-imports/{id}/files/{name}/complete": foreignOfferImportRow(
+    (id) => `${OFFER_IMPORTS}/${id}/files/price.ndjson/complete`,
+    "POST",
+  ),
+  "post /vendor/api/offer-imports/{id}/start": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}/start`, "POST"),
+  "post /vendor/api/offer-imports/{id}/cancel": foreignOfferImportRow((id) => `${OFFER_IMPORTS}/${id}/cancel`, "POST"),
   "post /vendor/api/agreements": vendorWriteRow(
     post(AGREEMENTS, {
       reference: "MATRIX",

@@ -224,6 +224,8 @@ const IMPORT_JOB_OPERATIONS = [
   "get /admin/api/catalog/imports/{id}/errors",
   "get /admin/api/catalog/imports/{id}/errors.ndjson",
 ];
+/** A vendor's price files: the same operations on the vendor plane; no demo job exists either. */
+const OFFER_IMPORT_JOB_OPERATIONS = IMPORT_JOB_OPERATIONS.map((o) => o.replace("/admin/api/catalog/imports", "/vendor/api/offer-imports"));
 const WEBHOOK_OPERATIONS = [
   "post /customer/api/webhook-endpoints",
   "get /customer/api/webhook-endpoints",
@@ -332,6 +334,9 @@ describe("document-driven contract fuzzing", () => {
     "post /admin/api/catalog/imports",
     "get /admin/api/catalog/imports",
     ...IMPORT_JOB_OPERATIONS,
+    "post /vendor/api/offer-imports",
+    "get /vendor/api/offer-imports",
+    ...OFFER_IMPORT_JOB_OPERATIONS,
     "get /admin/api/events",
     ...PRICING_OPERATIONS,
   ];
@@ -385,6 +390,8 @@ describe("document-driven contract fuzzing", () => {
         ...WEBHOOK_OPERATIONS.filter((o) => o !== "get /customer/api/webhook-endpoints"),
         ...IMPORT_JOB_OPERATIONS,
         "post /admin/api/catalog/imports", // 201
+        ...OFFER_IMPORT_JOB_OPERATIONS,
+        "post /vendor/api/offer-imports", // 201
         ...PRICING_OPERATIONS.filter((o) => !PRICING_OPERATIONS_REACHING_200.includes(o)),
       ].includes(name);
       if (reachesA200) {

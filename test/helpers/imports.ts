@@ -2,6 +2,14 @@ import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { call, json, operatorTokenFor } from "./api";
 
 export const IMPORTS = "/admin/api/catalog/imports";
+/** A vendor's price files (offer import jobs). */
+export const OFFER_IMPORTS = "/vendor/api/offer-imports";
+
+/** Where a job's routes are and who calls them: the operator's catalog imports by default. */
+export interface JobCaller {
+  collection?: string;
+  token?: string;
+}
 
 export interface ImportOptions {
   format: "ndjson" | "csv" | "gudid";
@@ -15,14 +23,18 @@ export interface ImportOptions {
 export type Job = Record<string, any> & { id: string; state: string; counts: Record<string, number> };
 
 /** Creates a job and uploads its files in one request each; returns the job (awaiting its start). */
-export async function createImport(options: ImportOptions, files: Record<string, string | Uint8Array>, token?: string): Promise<Job> {
+export async function createImport(
+  options: ImportOptions,
+  files: Record<string, string | Uint8Array>,
+  { collection = IMPORTS, token }: JobCaller = {},
+): Promise<Job> {
   const operator = token ?? (await operatorTokenFor());
-  const created = await call(operator, IMPORTS, { method: "POST", json: options });
+  const created = await call(operator, collection, { method: "POST", json: options });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
   const job = (await json(created)).data as Job;
   for (const [name, content] of Object.entries(files)) {
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
-    const res = await call(operator, `${IMPORTS}/${job.id}/files/${name}`, {
+    const res = await call(operator, `${collection}/${job.id}/files/${name}`, {
       method: "PUT",
       body: bytes,
       headers: { "Content-Type": "application/octet-stream" },
@@ -33,31 +45,31 @@ export async function createImport(options: ImportOptions, files: Record<string,
 }
 
 /** Starts a job and waits for its Workflow to end; returns the job as the API then shows it. */
-export async function startAndWait(jobId: string, token?: string): Promise<Job> {
+export async function startAndWait(jobId: string, { collection = IMPORTS, token }: JobCaller = {}): Promise<Job> {
   const operator = token ?? (await operatorTokenFor());
   await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, jobId);
   await instance.modify(async (m) => {
     await m.disableRetryDelays();
   });
-  const started = await call(operator, `${IMPORTS}/${jobId}/start`, { method: "POST" });
+  const started = await call(operator, `${collection}/${jobId}/start`, { method: "POST" });
   if (started.status !== 202) throw new Error(`start answered ${started.status}: ${await started.text()}`);
   await instance.waitForStatus("complete");
-  return getJob(jobId, operator);
+  return getJob(jobId, { collection, token: operator });
 }
 
-export async function getJob(jobId: string, token?: string): Promise<Job> {
-  const res = await call(token ?? (await operatorTokenFor()), `${IMPORTS}/${jobId}`);
+export async function getJob(jobId: string, { collection = IMPORTS, token }: JobCaller = {}): Promise<Job> {
+  const res = await call(token ?? (await operatorTokenFor()), `${collection}/${jobId}`);
   return (await json(res)).data as Job;
 }
 
 /** Creates, uploads, starts and waits: the job at its end. */
-export async function runImport(options: ImportOptions, files: Record<string, string | Uint8Array>): Promise<Job> {
-  const job = await createImport(options, files);
-  return startAndWait(job.id);
+export async function runImport(options: ImportOptions, files: Record<string, string | Uint8Array>, caller: JobCaller = {}): Promise<Job> {
+  const job = await createImport(options, files, caller);
+  return startAndWait(job.id, caller);
 }
 
-export async function importErrors(jobId: string): Promise<Record<string, unknown>[]> {
-  const res = await call(await operatorTokenFor(), `${IMPORTS}/${jobId}/errors?limit=1000`);
+export async function importErrors(jobId: string, { collection = IMPORTS, token }: JobCaller = {}): Promise<Record<string, unknown>[]> {
+  const res = await call(token ?? (await operatorTokenFor()), `${collection}/${jobId}/errors?limit=1000`);
   return (await json(res)).data.items;
 }
 

@@ -125,6 +125,7 @@ describe("npm run import: its command line", () => {
   it("defaults to upsert, reject-all, the local server and the demo credentials", () => {
     expect(parseImportArgs(["catalog.csv"])).toEqual({
       path: "catalog.csv",
+      offers: false,
       format: undefined,
       mode: "upsert",
       dryRun: false,
@@ -142,6 +143,7 @@ describe("npm run import: its command line", () => {
       parseImportArgs([...args.split(" "), "--url", "https://api.example.com/", "--client-id", "mpo_1", "--client-secret", "s"]),
     ).toEqual({
       path: "release",
+      offers: false,
       format: "gudid",
       mode: "replace",
       dryRun: true,
@@ -150,6 +152,15 @@ describe("npm run import: its command line", () => {
       maxWithdrawPercent: 5,
       url: "https://api.example.com",
       credentials: { clientId: "mpo_1", clientSecret: "s" },
+    });
+  });
+
+  it("--offers: a vendor's price file, upsert", () => {
+    expect(parseImportArgs(["prices.csv", "--offers", "--dry-run"])).toMatchObject({
+      path: "prices.csv",
+      offers: true,
+      mode: "upsert",
+      dryRun: true,
     });
   });
 
@@ -165,6 +176,8 @@ describe("npm run import: its command line", () => {
       ["a.csv", "--client-id", "mpo_1"],
       ["a.csv", "--url", "localhost:8787"],
       ["a.csv", "--unknown"],
+      ["a.csv", "--offers", "--mode", "replace"],
+      ["release", "--offers", "--format", "gudid"],
     ]) {
       expect(parseImportArgs(args)).toEqual({ usageError: expect.stringMatching(/\w/) });
     }

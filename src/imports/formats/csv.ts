@@ -23,32 +23,40 @@ export const CSV_COLUMNS = [
 
 const REQUIRED = ["partNumber", "title", "manufacturer"] as const;
 
+/** Checks a catalog CSV's header row. */
+export const checkCsvHeader = (header: string[]) => checkCsvColumns(header, CSV_COLUMNS, REQUIRED);
+
 /** Checks a header row: every column known, none twice, the required ones present. The file fails otherwise. */
-export function checkCsvHeader(header: string[]): void {
+export function checkCsvColumns(header: string[], columns: readonly string[], required: readonly string[]): void {
   const seen = new Set<string>();
   for (const name of header) {
-    if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
-      const suggestion = closestName(name, CSV_COLUMNS);
+    if (!columns.includes(name)) {
+      const suggestion = closestName(name, columns);
       throw new FileFault("unknown_column", `Unknown column "${name}".${suggestion ? ` Did you mean ${suggestion}?` : ""}`);
     }
     if (seen.has(name)) throw new FileFault("duplicate_column", `Column "${name}" appears twice.`);
     seen.add(name);
   }
-  const missing = REQUIRED.filter((name) => !seen.has(name));
+  const missing = required.filter((name) => !seen.has(name));
   if (missing.length > 0) throw new FileFault("missing_column", `Missing column${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`);
 }
 
-/** The record input of one CSV row (validated afterwards like an NDJSON line). */
-export function csvRecordInput(header: string[], fields: string[]): unknown {
+/** A CSV row's field by column name (undefined when empty or absent); the row is rejected when its field count is wrong. */
+export function csvFieldsOf(header: string[], fields: string[]): (name: string) => string | undefined {
   if (fields.length !== header.length) {
     const message = `The row has ${fields.length} fields; the header has ${header.length}.`;
     throw new RowRejected({ field: null, code: "wrong_field_count", message });
   }
-  const value = (name: string) => {
+  return (name: string) => {
     const index = header.indexOf(name);
     const field = index < 0 ? "" : fields[index]!;
     return field === "" ? undefined : field;
   };
+}
+
+/** The record input of one CSV row (validated afterwards like an NDJSON line). */
+export function csvRecordInput(header: string[], fields: string[]): unknown {
+  const value = csvFieldsOf(header, fields);
   const record: Record<string, unknown> = {};
   for (const name of ["id", "partNumber", "displayPartNumber", "title", "description", "manufacturer", "status"]) {
     const field = value(name);
