@@ -21,6 +21,7 @@ import { d1Sessions } from "./platform/read-replicas";
 import { requestContext } from "./platform/request-context";
 import { createRouter } from "./platform/router";
 import type { SearchResource } from "./query/fields";
+import { resolveRoutes } from "./udi/routes";
 import { userRoutes } from "./users/routes";
 import { userSearch } from "./users/search-fields";
 import { userSearchRoutes } from "./users/search-routes";
@@ -57,6 +58,7 @@ export const customerApi = createRouter()
   .route("/", userRoutes)
   .route("/", userSearchRoutes)
   .route("/", catalogRoutes)
+  .route("/", resolveRoutes)
   .route("/", orderRoutes)
   .route("/", orderSearchRoutes)
   // After search: GET /orders/search must never be read as the order numbered "search".

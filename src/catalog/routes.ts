@@ -20,7 +20,7 @@ import { findCatalogProduct, searchCatalog } from "./catalog";
 import { loadEligibleOffers } from "./eligible-prices";
 import { toGtin14 } from "./gtin";
 import { parseKeywords } from "./keywords";
-import { issuePriceOptions, priceOptionKeys } from "./quotes";
+import { type IssuedOption, issuePriceOptions, priceOptionKeys } from "./quotes";
 import {
   CACHE_STATUS_HEADER,
   CACHE_STATUSES,
@@ -137,7 +137,7 @@ const CustomFieldSchema = z
   })
   .openapi("CustomField");
 
-const PriceOptionSchema = z
+export const PriceOptionSchema = z
   .object({
     priceOptionId: z.string().openapi({ description: "Quote id for POST /orders, valid until expiresAt (30 days)" }),
     price: z.number().openapi({ description: "Unit price, decimal with two places", example: 1249.5 }),
@@ -345,26 +345,29 @@ export const catalogRoutes = createRouter()
             offers,
             now,
           );
-    const options = issued.map(({ priceOptionId, offer, expiresAt }) => ({
-      priceOptionId,
-      price: centsToDecimal(offer.priceCents),
-      condition: offer.condition,
-      warranty: offer.warranty,
-      purchaseChoice: offer.purchaseChoice,
-      customFields: offer.customFields,
-      vendorName: offer.vendorName,
-      leadTimeDays: offer.leadTimeDays,
-      returnPolicy: offer.returnPolicy,
-      expiresAt,
-      priceSource: offer.contract ? ("contract" as const) : ("list" as const),
-      agreementId: offer.contract?.agreementId ?? null,
-      agreementReference: offer.contract?.reference ?? null,
-      listPrice: centsToDecimal(offer.listPriceCents),
-      vendorSku: offer.sku,
-      unitOfMeasure: offer.unitOfMeasure,
-      packQuantity: offer.packQuantity,
-      quantityAvailable: offer.quantityAvailable,
-      quantityCountedAt: offer.quantityCountedAt,
-    }));
+    const options = issued.map(presentPriceOption);
     return c.json(envelope(c, { product, options }), 200);
   });
+
+/** A price option as detail (and scan to order) shows it. */
+export const presentPriceOption = ({ priceOptionId, offer, expiresAt }: IssuedOption) => ({
+  priceOptionId,
+  price: centsToDecimal(offer.priceCents),
+  condition: offer.condition,
+  warranty: offer.warranty,
+  purchaseChoice: offer.purchaseChoice,
+  customFields: offer.customFields,
+  vendorName: offer.vendorName,
+  leadTimeDays: offer.leadTimeDays,
+  returnPolicy: offer.returnPolicy,
+  expiresAt,
+  priceSource: offer.contract ? ("contract" as const) : ("list" as const),
+  agreementId: offer.contract?.agreementId ?? null,
+  agreementReference: offer.contract?.reference ?? null,
+  listPrice: centsToDecimal(offer.listPriceCents),
+  vendorSku: offer.sku,
+  unitOfMeasure: offer.unitOfMeasure,
+  packQuantity: offer.packQuantity,
+  quantityAvailable: offer.quantityAvailable,
+  quantityCountedAt: offer.quantityCountedAt,
+});

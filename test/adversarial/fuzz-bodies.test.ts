@@ -153,6 +153,24 @@ const TARGETS: Target[] = [
     readOnly: false,
   },
   {
+    path: "/catalog/resolve",
+    token: allScopes,
+    base: () => ({ codes: ["(01)00614100000015(10)LOT1", "10D9T"], requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId }),
+    fields: [
+      // Without one of requesterId and facilityId the other is refused: they go together (asking for quotes).
+      ...facilityIds,
+      {
+        path: ["codes"],
+        hostile: fc.oneof(
+          hostileArray(50),
+          fc.constantFrom([], [""], ["x".repeat(513)], [1], [null], [["(01)00614100000015"]], [{ code: "x" }]),
+        ),
+        required: true,
+      },
+    ],
+    readOnly: false,
+  },
+  {
     path: "/users/search",
     token: allScopes,
     base: () => ({ filters: { lastNameContains: "smi" }, pagination: { limit: 5 } }),
@@ -513,11 +531,13 @@ async function expectRefusedOrHarmless(target: Target, res: Response, allowSucce
   await expectSpecError(res, methodOf(target), target.path);
 }
 
+const targetAt = (path: string) => TARGETS.find((target) => target.path === path)!;
+
 describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error form, never a 5xx, never a write", () => {
   beforeAll(async () => {
     tokenClient = await newClient(TENANT_A, ["catalog:read"]);
     orderBase = orderBody([lineFor(await issueQuote("MP-0000041", JSMITH, withoutFields))]);
-    await Promise.all([allScopes(), TARGETS[4]!.token(), vendorTokenFor(DEMO_VENDOR_ID), operatorTokenFor()]);
+    await Promise.all([allScopes(), targetAt("/orders").token(), vendorTokenFor(DEMO_VENDOR_ID), operatorTokenFor()]);
     // The agreement the PATCH target changes: the demo vendor's, for one facility of tenant 1, far in the future.
     await env.DB.prepare(
       "INSERT OR IGNORE INTO price_agreements (id, vendor_id, reference, scope, tenant_id, effective_from, created_at, creation_key) " +
@@ -676,7 +696,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
         .array(fc.oneof(fc.constantFrom(...fts), fc.string({ maxLength: 6 })), { maxLength: 25 })
         .map((parts) => parts.join(" ").slice(0, 200)),
     );
-    const catalog = TARGETS[1]!;
+    const catalog = targetAt("/catalog/search");
     const statuses = new Set<number>();
     await fc.assert(
       fc.asyncProperty(query, async (text) => {
@@ -690,7 +710,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
   });
 
   it("regression: POST /orders nested 100,000 deep was a 500 (the idempotency fingerprint recursed); now a 400 naming the body", async () => {
-    const res = await send(TARGETS[4]!, `{"notes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    const res = await send(targetAt("/orders"), `{"notes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
     const { form, body } = await expectSpecError(res, "POST", "/orders");
     expect(form).toBe("validation");
     expect(body.errors).toEqual({ body: ["JSON nested deeper than 32 levels."] });

@@ -406,6 +406,7 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
 
   "post /customer/api/catalog/search": { cases: catalogCases("/catalog/search", { filters: { query: "pump" } }) },
   "post /customer/api/catalog/detail": { cases: catalogCases("/catalog/detail", { productId: "MP-0000001" }) },
+  "post /customer/api/catalog/resolve": { cases: catalogCases("/catalog/resolve", { codes: ["(01)00614100000015"] }) },
 
   "post /customer/api/orders": {
     cases: [

@@ -1,0 +1,184 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
+import { GS } from "../../src/udi/gs1";
+import { hibccCheckCharacter } from "../../src/udi/hibcc";
+import { call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { JSMITH, KJOHNSON } from "../helpers/orders";
+
+const resolve = async (body: unknown) => call(await tokenFor(TENANT_A), "/catalog/resolve", { method: "POST", json: body });
+const results = async (codes: string[], extra: Record<string, unknown> = {}) => {
+  const res = await resolve({ codes, ...extra });
+  expect(res.status).toBe(200);
+  return (await json(res)).data.results as Record<string, any>[];
+};
+
+const unitGtin = (index: number) => generateDeviceIdentifiers(index)[0]!.deviceId;
+const caseGtin = (index: number) => generateDeviceIdentifiers(index)[1]!.deviceId;
+const withCheck = (data: string) => `${data}${hibccCheckCharacter(data)}`;
+
+/** Products of other agencies (and a part number that reads as GS1), inserted beside the seeded catalog. */
+beforeAll(async () => {
+  const product = (id: string, part: string) =>
+    env.CATALOG.prepare(
+      "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories, status) " +
+        "VALUES (?1, ?2, ?2, ?2, 'Scan test part', '', 1, '[]', 'active')",
+    ).bind(id, part);
+  const identifier = (agency: string, deviceId: string, product: string) =>
+    env.CATALOG.prepare("INSERT INTO device_identifiers (agency, device_id, product_id) VALUES (?, ?, ?)").bind(agency, deviceId, product);
+  await env.CATALOG.batch([
+    product("SCAN-HIBCC", "SCANHIBCC1"),
+    identifier("HIBCC", "A99912345", "SCAN-HIBCC"),
+    product("SCAN-ISBT", "SCANISBT1"),
+    identifier("ICCBBA", "08717648200274", "SCAN-ISBT"),
+    product("SCAN-PART", "10D9T"),
+  ]);
+});
+
+describe("scan to order: every format resolves to its product", () => {
+  it("a GS1 DataMatrix, a GS1-128 in brackets, a Digital Link and a bare GTIN name the same product with their data", async () => {
+    const gtin = unitGtin(7);
+    const found = await results([
+      `]d201${gtin}17301200` + `10LOT7${GS}21SN-0007`,
+      `(01)${gtin}(11)250101(17)301231(10)LOT7(240)PUMP-7(241)CPN7`,
+      `https://example.com/01/${gtin}/10/LOT7/21/SN-0007?17=301231`,
+      ` ${gtin}\r\n`,
+    ]);
+    for (const result of found) expect(result).toMatchObject({ status: "resolved", product: { id: productId(7) }, problem: null });
+    expect(found.map((r) => [r.reading, r.form])).toEqual([
+      ["gs1", "element-string"],
+      ["gs1", "bracketed"],
+      ["gs1", "digital-link"],
+      ["gtin", "gtin"],
+    ]);
+    expect(found[0]!.udi).toMatchObject({ agency: "GS1", deviceId: gtin, lot: "LOT7", serial: "SN-0007", expiry: "2030-12-31" });
+    expect(found[1]!.udi).toMatchObject({ production: "2025-01-01", additionalProductId: "PUMP-7", customerPartNumber: "CPN7" });
+    expect(found[3]!.packaging).toEqual({ level: "unit", deviceId: gtin, containsDeviceId: null, quantity: 1 });
+    expect(found[0]!.product.deviceIdentifiers[0]).toMatchObject({ agency: "GS1", deviceId: gtin });
+  });
+
+  it("a case's GTIN resolves to its unit product with the pack quantity", async () => {
+    const [result] = await results([`(01)${caseGtin(20)}`]);
+    expect(result).toMatchObject({
+      status: "resolved",
+      product: { id: productId(20) },
+      packaging: { level: "package", deviceId: caseGtin(20), containsDeviceId: unitGtin(20), quantity: DEMO_CASE_QUANTITY },
+    });
+  });
+
+  it("HIBCC concatenated, and primary and secondary scanned as two codes (linked by the link character)", async () => {
+    const primary = withCheck("+A99912345");
+    const check = primary.at(-1)!;
+    const found = await results(["+A99912345/$$52001510X3/16D20111212/S77DEFG457", withCheck(`+$$3301231LOT9${check}`), primary]);
+    expect(found[0]).toMatchObject({
+      status: "resolved",
+      reading: "hibcc",
+      form: "hibcc-concatenated",
+      product: { id: "SCAN-HIBCC" },
+      udi: { agency: "HIBCC", deviceId: "A99912345", lot: "10X3", serial: "77DEFG45", expiry: "2020-01-15", production: "2011-12-12" },
+    });
+    expect(found[1]).toMatchObject({
+      status: "resolved",
+      form: "hibcc-secondary",
+      linkedTo: 2,
+      product: { id: "SCAN-HIBCC" },
+      udi: { lot: "LOT9" },
+    });
+    expect(found[2]).toMatchObject({ status: "resolved", form: "hibcc-primary", linkedTo: 1, udi: { lot: "LOT9", expiry: "2030-12-31" } });
+  });
+
+  it("ISBT 128 as AccessGUDID parses it", async () => {
+    const [result] = await results(["=/08717648200274=,000025=A99971312345600=>014032=}013032&,1000000000000XYZ123"]);
+    expect(result).toMatchObject({
+      status: "resolved",
+      reading: "isbt128",
+      product: { id: "SCAN-ISBT" },
+      udi: { agency: "ICCBBA", deviceId: "08717648200274", serial: "000025", lot: "000000000000XYZ123", expiry: "2014-02-01" },
+    });
+  });
+
+  it("a code that is both a part number and GS1 data: an exact part number of the catalog wins, and says so", async () => {
+    const [part, lotOnly] = await results(["10D9T", "10ZZZ"]);
+    expect(part).toMatchObject({
+      status: "resolved",
+      reading: "partNumber",
+      alternatives: ["gs1"],
+      product: { id: "SCAN-PART" },
+      udi: null,
+    });
+    expect(lotOnly).toMatchObject({ status: "unresolved", reading: "gs1", problem: { element: "01", code: "no_device_identifier" } });
+  });
+});
+
+describe("scan to order: a code that fails says which element and why, without failing the others", () => {
+  it("check digits, dates, unknown AIs, lengths, unknown identifiers, unlinked secondaries", async () => {
+    const gtin = unitGtin(8);
+    const wrongCheck = `${gtin.slice(0, 13)}${(Number(gtin[13]) + 1) % 10}`;
+    const found = await results([
+      `(01)${wrongCheck}(10)L1`,
+      `(01)${gtin}(17)301332`,
+      `]d201${gtin}99X${GS}7777ABC`,
+      `(01)${gtin}(10)${"L".repeat(21)}`,
+      "(01)00000000000017",
+      withCheck("+$$3301231LOT9%"),
+      "+A99912345Q",
+      gtin,
+    ]);
+    expect(found.map((r) => [r.status, r.problem?.element ?? null, r.problem?.code ?? null])).toEqual([
+      ["unresolved", "01", "check_digit"],
+      ["unresolved", "17", "bad_date"],
+      ["unresolved", "7777", "unknown_ai"],
+      ["unresolved", "10", "too_long"],
+      ["unresolved", "01", "unknown_device_identifier"],
+      ["unresolved", "link", "unlinked_secondary"],
+      ["unresolved", "check", "check_character"],
+      ["resolved", null, null],
+    ]);
+    for (const result of found.slice(0, 7)) expect(result.problem.message).toMatch(/\w/);
+  });
+});
+
+describe("scan to order: quotes in the same call", () => {
+  it("with requesterId and facilityId, each product's price options are issued as catalog detail issues them", async () => {
+    const [result] = await results([`(01)${unitGtin(3)}`], { requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId });
+    const detail = (
+      await json(
+        await call(await tokenFor(TENANT_A), "/catalog/detail", {
+          method: "POST",
+          json: { productId: productId(3), requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
+        }),
+      )
+    ).data;
+    expect(result!.priceOptions.length).toBeGreaterThan(0);
+    const shape = (options: Record<string, unknown>[]) => options.map(({ priceOptionId: _, expiresAt: __, ...rest }) => rest);
+    expect(shape(result!.priceOptions)).toEqual(shape(detail.options));
+    expect(result!.priceOptions[0].priceOptionId).toHaveLength(71);
+    // Without them, no quotes are issued.
+    const [plain] = await results([`(01)${unitGtin(3)}`]);
+    expect(plain!.priceOptions).toBeNull();
+  });
+
+  it("another tenant's requester or facility is the same 403 as on detail", async () => {
+    await expectProblem(
+      await resolve({ codes: [unitGtin(3)], requesterId: KJOHNSON.requesterContactId, facilityId: JSMITH.facilityId }),
+      403,
+    );
+    await expectProblem(
+      await resolve({ codes: [unitGtin(3)], requesterId: JSMITH.requesterContactId, facilityId: KJOHNSON.facilityId }),
+      403,
+    );
+  });
+
+  it("bad requests are 400s naming the field: no codes, too many, a code too long, requesterId without facilityId", async () => {
+    for (const body of [
+      { codes: [] },
+      { codes: Array.from({ length: 51 }, () => "x") },
+      { codes: ["x".repeat(513)] },
+      { codes: [""] },
+      { codes: ["x"], requesterId: JSMITH.requesterContactId },
+      { codes: "x" },
+    ]) {
+      await expectProblem(await resolve(body), 400);
+    }
+  });
+});
