@@ -258,6 +258,20 @@ export const shippingDocumentLines = sqliteTable(
   (t) => [primaryKey({ columns: [t.shippingDocumentId, t.lineId] })],
 );
 
+/** The UDIs of the units shipped in a parcel (migrations/0017): what a recall searches by lot or serial. */
+export const shippedUnits = sqliteTable("shipped_units", {
+  id: integer("id").primaryKey(),
+  orderId: integer("order_id").notNull(),
+  lineId: integer("line_id").notNull(),
+  shippingDocumentId: integer("shipping_document_id").notNull(),
+  agency: text("agency").notNull(),
+  deviceId: text("device_id").notNull(),
+  lot: text("lot"),
+  serial: text("serial"),
+  expiry: text("expiry"),
+  units: integer("units").notNull(),
+});
+
 export const outboxEvents = sqliteTable("outbox_events", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),

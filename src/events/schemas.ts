@@ -73,6 +73,19 @@ const EVENTS = {
       quantity: z.number().int().openapi({ description: "How much of the line is in this parcel" }),
       shippedQuantity: z.number().int().openapi({ description: "How much of the line has shipped so far" }),
       shippedAt: instant,
+      units: z
+        .array(
+          z.object({
+            agency: z.enum(["GS1", "HIBCC", "ICCBBA"]),
+            deviceId: z.string(),
+            lot: z.string().nullable(),
+            serial: z.string().nullable(),
+            expiry: z.string().nullable(),
+            units: z.number().int().openapi({ description: "Units the code names: 1, or a case's quantity" }),
+          }),
+        )
+        .optional()
+        .openapi({ description: "The UDIs the vendor scanned from the parcel's units, when it sent them (lot and serial for recalls)" }),
     }),
   },
   "order.delivered": { when: "A vendor marked a line delivered", data: lineMove.extend({ deliveredAt: instant }) },

@@ -43,7 +43,12 @@ const createTierRoute = createRoute({
       content: {
         "application/json": {
           schema: closedObject({
-            name: z.string().trim().min(1).max(100).openapi({ description: "Unique, ignoring case", example: "Premier GPO Tier 1" }),
+            name: z
+              .string()
+              .max(100)
+              .regex(/\S/, "Must contain a non-space character.")
+              .trim()
+              .openapi({ description: "Unique, ignoring case; spaces around it are dropped", example: "Premier GPO Tier 1" }),
           }).openapi("PriceTierInput"),
         },
       },

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { orderLines, orders, shippingDocuments } from "../db/schema";
+import { orderLines, orders, shippedUnits, shippingDocuments } from "../db/schema";
 import { defineSearchResource } from "../query/fields";
 
 /** An order matches when any of its lines satisfies the condition. */
@@ -8,6 +8,10 @@ const anyLine = (condition: SQL) => sql`exists (select 1 from ${orderLines} wher
 /** An order matches when any of its shipping documents satisfies the condition. */
 const anyShippingDocument = (condition: SQL) =>
   sql`exists (select 1 from ${shippingDocuments} where ${shippingDocuments.orderId} = ${orders.id} and ${condition})`;
+
+/** An order matches when any unit shipped on it (its UDI as the vendor scanned it) satisfies the condition. */
+const anyShippedUnit = (condition: SQL) =>
+  sql`exists (select 1 from ${shippedUnits} where ${shippedUnits.orderId} = ${orders.id} and ${condition})`;
 
 /** GET /orders/search: orders of the caller's tenant. */
 export const orderSearch = defineSearchResource({
@@ -108,6 +112,22 @@ export const orderSearch = defineSearchResource({
       missing: sql`(${anyShippingDocument(sql`${shippingDocuments.shippedAt} is null`)} and not ${anyShippingDocument(sql`${shippingDocuments.trackingNumber} is not null`)})`,
       description:
         "Tracking number of any shipped parcel of the order (`trackingNumber:null`: nothing shipped yet and something left to ship; a fully cancelled or rejected order has neither)",
+    },
+    {
+      name: "lotNumber",
+      type: "String",
+      column: shippedUnits.lot,
+      sortable: false,
+      related: anyShippedUnit,
+      description: 'Lot of any unit shipped on the order, from the UDIs the vendor scanned (recalls: `lotNumber:"A213B1"`)',
+    },
+    {
+      name: "serialNumber",
+      type: "String",
+      column: shippedUnits.serial,
+      sortable: false,
+      related: anyShippedUnit,
+      description: "Serial number of any unit shipped on the order, from the UDIs the vendor scanned",
     },
   ],
 });

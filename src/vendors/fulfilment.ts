@@ -1,13 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import { addresses, orderLines, orders, shippingDocumentLines, shippingDocuments } from "../db/schema";
+import { addresses, orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../db/schema";
 import type { LineMoveDetails } from "../events/schemas";
 import type { EventType } from "../events/types";
 import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
 import { ProblemError, ValidationError } from "../platform/errors";
+import type { ShippedUnit } from "../udi/shipped-units";
 import { shipToColumns, vendorLineNotFound } from "./lines";
 
 /**
@@ -27,6 +28,8 @@ export type VendorMove =
       serviceLevel?: string | undefined;
       quantity?: number | undefined;
       shippedAt?: string | undefined;
+      /** The UDIs scanned from the shipped units, checked against the line's product (src/udi/shipped-units.ts). */
+      units?: ShippedUnit[] | undefined;
     }
   | { action: "deliver"; deliveredAt?: string | undefined }
   | { action: "reject"; reason: string };
@@ -218,6 +221,11 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
   const shippedAt = move.shippedAt ?? at;
   if (shippedAt < line.orderedAt)
     throw new ValidationError({ shippedAt: [`Must not be before the order was placed (${line.orderedAt}).`] });
+  const units = move.units ?? [];
+  const named = units.reduce((sum, unit) => sum + unit.units, 0);
+  if (named > quantity) {
+    throw new ValidationError({ units: [`The codes name ${named} units; this parcel holds ${quantity} of line ${line.id}.`] });
+  }
   const complete = quantity === remaining;
   const status: LineStatus = complete ? "Shipped" : (line.status as LineStatus);
   const parcel = and(
@@ -261,6 +269,30 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
       .set({ statusName: status, shippedQuantity: sql`${orderLines.shippedQuantity} + ${quantity}` })
       .where(eq(orderLines.id, line.id)),
   ];
+  if (units.length > 0) {
+    // The units, one JSON parameter, each row in this parcel's shipping document.
+    const unit = (field: keyof ShippedUnit, column: string) => sql.raw(`u.value ->> '${field}'`).as(column);
+    statements.push(
+      db.insert(shippedUnits).select(
+        db
+          .select({
+            id: sql`null`.as("id"),
+            orderId: sql`${line.orderId}`.as("order_id"),
+            lineId: sql`${line.id}`.as("line_id"),
+            shippingDocumentId: sql`${shippingDocuments.id}`.as("shipping_document_id"),
+            agency: unit("agency", "agency"),
+            deviceId: unit("deviceId", "device_id"),
+            lot: unit("lot", "lot"),
+            serial: unit("serial", "serial"),
+            expiry: unit("expiry", "expiry"),
+            units: unit("units", "units"),
+          })
+          .from(shippingDocuments)
+          .innerJoin(sql`json_each(${JSON.stringify(units)}) u`, sql`true`)
+          .where(parcel),
+      ),
+    );
+  }
   return {
     status,
     shippedQuantity: line.shippedQuantity + quantity,
@@ -272,6 +304,7 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
       quantity,
       shippedQuantity: line.shippedQuantity + quantity,
       shippedAt,
+      ...(units.length > 0 ? { units } : {}),
     } satisfies LineMoveDetails<typeof MOVE_EVENTS.ship>,
   };
 }

@@ -17,6 +17,7 @@ import {
   ProblemSchema,
 } from "../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../query/params";
+import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../udi/shipped-units";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
@@ -181,6 +182,10 @@ const MOVE_BODIES = {
       .optional()
       .openapi({ description: "How much of the line is in this parcel; default all that remains" }),
     shippedAt: pastInstant.optional(),
+    units: z.array(z.string().min(1).max(512)).min(1).max(MAX_SHIPPED_UNIT_CODES).optional().openapi({
+      description:
+        "The UDIs of the shipped units as scanned (GS1, HIBCC, ISBT 128; as POST /customer/api/catalog/resolve reads them), each of the line's product; a case's code counts its quantity. Their lots and serials go into order.shipped and order search (recalls)",
+    }),
   }).openapi("ShipLineRequest", { example: { trackingNumber: "1Z999AA10123456784", carrierName: "UPS", serviceLevel: "Ground" } }),
   deliver: closedObject({ deliveredAt: pastInstant.optional() }).openapi("DeliverLineRequest"),
   reject: closedObject({ reason: reason.openapi({ description: "Why the vendor cannot fulfil the line" }) }).openapi("RejectLineRequest"),
@@ -251,7 +256,9 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
     const db = database(c.env.DB);
     const { vendorId } = c.get("vendorPrincipal");
     const { lineId } = c.req.valid("param");
-    const move = { action, ...(c.req.valid("json") as object) } as VendorMove;
+    const body = c.req.valid("json") as { units?: string[] };
+    const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
+    const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
     dispatchAfterResponse(c, outcome.eventId);
     const line = await lineOrThrow(db, vendorId, lineId);

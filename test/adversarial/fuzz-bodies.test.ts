@@ -457,6 +457,14 @@ function vendorMoveTargets(): Target[] {
         { path: ["serviceLevel"], hostile: fc.oneof(hostileText(100, { nullable: false }), fc.constantFrom("", "  ")) },
         { path: ["quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })) },
         { path: ["shippedAt"], hostile: instant },
+        {
+          path: ["units"],
+          // Unreadable codes, codes of no product, too many, none: each a 400 before anything ships.
+          hostile: fc.oneof(
+            hostileArray(500),
+            fc.constantFrom([], [""], ["(01)00000000000018"], ["(01)09506000134352"], ["+$$7LOT1AD"], [42]),
+          ),
+        },
       ],
     },
     deliver: { base: {}, fields: [{ path: ["deliveredAt"], hostile: instant }] },

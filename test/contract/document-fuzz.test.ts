@@ -85,6 +85,11 @@ const PROSE_RULES: ProseRule[] = [
   })),
   { operation: "post /vendor/api/order-lines/{lineId}/ship", fields: /^quantity$/, statement: "may not exceed what remains to ship" },
   {
+    operation: "post /vendor/api/order-lines/{lineId}/ship",
+    fields: /^units(\[\d+\])?$/,
+    statement: "each of the line's product; a case's code counts its quantity",
+  },
+  {
     operation: "post /customer/api/catalog/resolve",
     fields: /^(requesterId|facilityId)$/,
     statement: "With facilityId: also issue the product's price options",

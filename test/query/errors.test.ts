@@ -20,7 +20,7 @@ async function validationErrors(path: string, params: Record<string, string>) {
 describe("search errors: 400 Invalid search query with a precise detail", () => {
   it("unknown field, listing the valid fields of the resource", async () => {
     expect(await queryProblem("/orders/search", 'colour:"red"')).toBe(
-      "Unknown field 'colour' for orders. Valid fields: orderId, id, orderNumber, companyId, facilityId, requesterId, requesterName, poNumber, orderDate, createdDate, lastUpdated, total, shippingMethod, status, paymentMethod, partNumber, lineStatus, trackingNumber.",
+      "Unknown field 'colour' for orders. Valid fields: orderId, id, orderNumber, companyId, facilityId, requesterId, requesterName, poNumber, orderDate, createdDate, lastUpdated, total, shippingMethod, status, paymentMethod, partNumber, lineStatus, trackingNumber, lotNumber, serialNumber.",
     );
     expect(await queryProblem("/users/search", "tenantId:2")).toBe(
       "Unknown field 'tenantId' for users. Valid fields: id, userId, contactId, userName, loginUserId, email, firstName, lastName, customerId, companyId, companyName.",
