@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { CatalogItem } from "../../src/catalog/catalog";
 import type { CatalogDetailSchema } from "../../src/catalog/routes";
+import { generateDeviceIdentifiers } from "../../src/seed/catalog";
 import { API_PREFIX, authedGet, type BenchTarget, jsonPost, send, tokenRequest } from "./client";
 import type { LoadRequest } from "./load";
 
@@ -78,6 +79,26 @@ const POPULAR_QUERIES = [
 ];
 
 type PriceOption = z.infer<typeof CatalogDetailSchema>["options"][number];
+
+/** A scanned GS1 DataMatrix label of demo product `n` (its unit GTIN, src/seed/catalog.ts), with expiry and lot. */
+const scanOf = (n: number) => `]d201${generateDeviceIdentifiers(n - 1)[0]!.deviceId}17301231` + `10LOT${n}`;
+const resolveRequest = (ctx: BenchContext, n: number, quotes: boolean) =>
+  jsonPost(`${API_PREFIX}/catalog/resolve`, ctx.token, {
+    codes: [scanOf(n)],
+    ...(quotes ? { facilityId: REQUESTER.facilityId, requesterId: REQUESTER.requesterId } : {}),
+  });
+const randomN = (products: number) => 1 + Math.floor(Math.random() * products);
+
+/** Scan to order, without quotes (the scale table) and with them (beside catalog-detail). */
+export const resolveScenario = (quotes: boolean): Scenario => ({
+  name: quotes ? "catalog-resolve-quotes" : "catalog-resolve",
+  what: `POST /catalog/resolve, a random product's GS1 DataMatrix label${quotes ? ", with its price options (quotes)" : ""}`,
+  expectedStatus: 200,
+  prepare: async (ctx) => ({
+    request: resolveRequest(ctx, 1, quotes),
+    nextRequest: () => resolveRequest(ctx, randomN(ctx.products), quotes),
+  }),
+});
 
 const detailRequest = (ctx: BenchContext, id: string) =>
   jsonPost(`${API_PREFIX}/catalog/detail`, ctx.token, {
@@ -176,6 +197,7 @@ export const CORE_SCENARIOS: Scenario[] = [
 ];
 
 export const CATALOG_SEARCH_SCENARIOS: Scenario[] = [
+  resolveScenario(false),
   {
     name: "search-keyword",
     what: 'POST /catalog/search, keywords "battery pack" (relevance)',
@@ -231,6 +253,7 @@ export const POPULAR_SEARCH_SCENARIO: Scenario = {
 };
 
 export const ORDER_SCENARIOS: Scenario[] = [
+  resolveScenario(true),
   {
     name: "catalog-detail",
     what: "POST /catalog/detail, random product (2-4 signed quotes at the eligible price: nothing written)",
