@@ -187,7 +187,7 @@ async function main(): Promise<void> {
   if (items.length === 0) throw new StepFailed(`The catalog search for "${query}" found nothing; set DEMO_QUERY.`);
 
   step("Catalog detail: price options (quotes valid 30 days)");
-  let chosen: { item: CatalogItem; option: PriceOption } | undefined;
+  let chosen: { item: CatalogItem; option: PriceOption; gtin: string | undefined } | undefined;
   for (const item of items) {
     const detail = await send<Envelope<CatalogDetail>>("POST", `${API}/catalog/detail`, {
       token: accessToken,
@@ -203,7 +203,8 @@ async function main(): Promise<void> {
     // demo vendor, whose client plays the vendor's side below.
     const option = detail.body.data.options.find((o) => !o.customFields.some((f) => f.isRequired) && o.vendorName === DEMO_VENDOR_NAME);
     if (option) {
-      chosen = { item, option };
+      const gtin = detail.body.data.product.deviceIdentifiers.find((d) => d.agency === "GS1" && d.containsDeviceId === null)?.deviceId;
+      chosen = { item, option, gtin };
       break;
     }
   }
@@ -212,6 +213,25 @@ async function main(): Promise<void> {
     "chosen",
     `${chosen.item.id} ${chosen.option.condition} at ${chosen.option.price.toFixed(2)} (priceOptionId ${chosen.option.priceOptionId})`,
   );
+
+  // The label a scanner reads off the part: GS1 DataMatrix (]d2), GTIN, expiry, lot, serial, GS after the lot.
+  const label = chosen.gtin ? `]d201${chosen.gtin}17301231` + `10DEMO-LOT-7\u001d21SN-0001\r\n` : undefined;
+  if (label) {
+    step("Scan to order: the part's UDI label, as the scanner sends it, resolves to the product and its quotes");
+    const resolved = await send<Envelope<{ results: Record<string, any>[] }>>("POST", `${API}/catalog/resolve`, {
+      token: accessToken,
+      json: { codes: [label], ...ids },
+    });
+    const [scan] = resolved.body.data.results;
+    show("scanned", JSON.stringify(label));
+    show(
+      "read as",
+      `${scan!.reading} (${scan!.form}): GTIN ${scan!.udi.deviceId}, lot ${scan!.udi.lot}, serial ${scan!.udi.serial}, expires ${scan!.udi.expiry}`,
+    );
+    show("product", `${scan!.product?.id} ${scan!.product?.title}`);
+    show("quotes", `${scan!.priceOptions?.length ?? 0} price options issued in the same call`);
+    if (scan!.product?.id !== chosen.item.id) throw new StepFailed(`The scan resolved to ${scan!.product?.id}, not ${chosen.item.id}.`);
+  }
 
   step("Create the order with an Idempotency-Key");
   const poNumber = `DEMO-${Date.now()}`;
@@ -316,7 +336,8 @@ async function main(): Promise<void> {
 
   step("The vendor ships 1 of 2 with a tracking number; the buyer follows it by order number");
   const firstParcel = `1ZDEMO${Date.now().toString().slice(-10)}`;
-  await moveLine("ship", { trackingNumber: firstParcel, quantity: 1 });
+  // With the shipped unit's UDI (its label scanned at packing): its lot and serial go into order.shipped and order search.
+  await moveLine("ship", { trackingNumber: firstParcel, quantity: 1, ...(label ? { units: [label] } : {}) });
   const partly = await readOrder();
   if (partly.status !== "PartiallyShipped") throw new StepFailed(`Expected PartiallyShipped, the buyer sees ${partly.status}.`);
 
