@@ -215,7 +215,7 @@ async function main(): Promise<void> {
   );
 
   // The label a scanner reads off the part: GS1 DataMatrix (]d2), GTIN, expiry, lot, serial, GS after the lot.
-  const label = chosen.gtin ? `]d201${chosen.gtin}17301231` + `10DEMO-LOT-7\u001d21SN-0001\r\n` : undefined;
+  const label = chosen.gtin ? `]d201${chosen.gtin}1730123110DEMO-LOT-7\u001d21SN-0001\r\n` : undefined;
   if (label) {
     step("Scan to order: the part's UDI label, as the scanner sends it, resolves to the product and its quotes");
     const resolved = await send<Envelope<{ results: Record<string, any>[] }>>("POST", `${API}/catalog/resolve`, {
