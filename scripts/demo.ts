@@ -218,7 +218,14 @@ async function main(): Promise<void> {
   const label = chosen.gtin ? `]d201${chosen.gtin}1730123110DEMO-LOT-7\u001d21SN-0001\r\n` : undefined;
   if (label) {
     step("Scan to order: the part's UDI label, as the scanner sends it, resolves to the product and its quotes");
-    const resolved = await send<Envelope<{ results: Record<string, any>[] }>>("POST", `${API}/catalog/resolve`, {
+    interface Scanned {
+      reading: string;
+      form: string;
+      udi: { deviceId: string; lot: string | null; serial: string | null; expiry: string | null };
+      product: { id: string; title: string } | null;
+      priceOptions: unknown[] | null;
+    }
+    const resolved = await send<Envelope<{ results: Scanned[] }>>("POST", `${API}/catalog/resolve`, {
       token: accessToken,
       json: { codes: [label], ...ids },
     });

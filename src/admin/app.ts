@@ -5,6 +5,7 @@ import { ADMIN_API_BASE, importRoutes } from "../imports/routes";
 import { agreementRoutes } from "../offers/agreement-routes";
 import { offerRoutes } from "../offers/routes";
 import { tierRoutes } from "../offers/tier-routes";
+import { onboardingRoutes } from "../onboarding/client-routes";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { handleError } from "../platform/error-handler";
@@ -24,7 +25,11 @@ const exceptUploads =
     isUpload(c.req.method, c.req.path) ? next() : middleware(c, next);
 
 /** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
-export const adminApi = createRouter().route("/", importRoutes).route("/", operatorEventRoutes).route("/", tierRoutes);
+export const adminApi = createRouter()
+  .route("/", importRoutes)
+  .route("/", operatorEventRoutes)
+  .route("/", tierRoutes)
+  .route("/", onboardingRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing

@@ -25,7 +25,22 @@ const appOnce = () => {
   return app;
 };
 
+/**
+ * The operator plane's Cron Trigger: keeps started import jobs moving, tells the operator of secrets about to expire,
+ * and purges audit entries past their retention. Each part runs even when another fails.
+ */
+async function housekeeping(env: AdminBindings): Promise<void> {
+  const [{ sweepImportJobs }, { warnExpiringSecrets }, { purgeAudit }] = await Promise.all([
+    import("../imports/sweep"),
+    import("../onboarding/clients"),
+    import("../onboarding/audit"),
+  ]);
+  const results = await Promise.allSettled([sweepImportJobs(env), warnExpiringSecrets(env), purgeAudit(env.DB, new Date())]);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 export default {
   fetch: async (request, env, ctx) => (await appOnce()).fetch(request, await withIssuer(env), ctx),
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(import("../imports/sweep").then(({ sweepImportJobs }) => sweepImportJobs(env))),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(housekeeping(env)),
 } satisfies ExportedHandler<AdminBindings>;

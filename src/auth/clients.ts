@@ -37,14 +37,46 @@ export async function findClient(db: Database, clientId: string): Promise<Stored
   return db.select().from(apiClients).where(eq(apiClients.clientId, clientId)).get();
 }
 
-/** Checks a secret against the client found for its id. Unknown ids cost the same hash work as known ones. */
-export async function authenticateClient(client: StoredClient | undefined, secret: string): Promise<AuthenticatedClient | null> {
-  const storedHash = client?.secretHash ?? DECOY_HASH;
-  const matches = (client !== undefined && (await recentlyVerified(storedHash, secret))) || (await verifySecret(secret, storedHash));
+/** Which of a client's secrets a token request used. */
+export type SecretSlot = "current" | "previous";
+
+/** The previous secret is live until its expiry (exclusive). */
+export const previousSecretLive = (client: Pick<StoredClient, "previousSecretHash" | "previousSecretExpiresAt">, now: Date) =>
+  client.previousSecretHash !== null && client.previousSecretExpiresAt !== null && now.toISOString() < client.previousSecretExpiresAt;
+
+/**
+ * Checks a secret against the client found for its id: its current secret, then its previous one while that is live
+ * (a rotation's overlap). Unknown ids cost the same hash work as known ones; a wrong secret of a client in its
+ * overlap costs a second hash.
+ */
+export async function authenticateClient(
+  client: StoredClient | undefined,
+  secret: string,
+  now = new Date(),
+): Promise<(AuthenticatedClient & { secretSlot: SecretSlot }) | null> {
+  const matches = async (storedHash: string) =>
+    (client !== undefined && (await recentlyVerified(storedHash, secret))) || (await verifySecret(secret, storedHash));
+  const currentHash = client?.secretHash ?? DECOY_HASH;
+  let slot: SecretSlot | null = (await matches(currentHash)) ? "current" : null;
+  if (!slot && client && previousSecretLive(client, now) && (await matches(client.previousSecretHash!))) slot = "previous";
   const owner = client ? ownerOf(client) : null;
-  if (!client || !owner || !matches || !client.enabled) return null;
-  await rememberVerified(storedHash, secret);
-  return { ...owner, clientId: client.clientId, scopes: client.scopes.split(" ").filter(Boolean) };
+  if (!client || !owner || !slot || !client.enabled) return null;
+  await rememberVerified(slot === "current" ? currentHash : client.previousSecretHash!, secret);
+  return { ...owner, clientId: client.clientId, scopes: client.scopes.split(" ").filter(Boolean), secretSlot: slot };
+}
+
+/** How stale a secret's lastUsedAt may get before a token request writes it again: at most one write an hour. */
+export const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
+
+/** Records that a secret was used, when its lastUsedAt is older than the resolution (run after the answer). */
+export async function recordSecretUse(db: Database, client: StoredClient, slot: SecretSlot, now = new Date()): Promise<void> {
+  const last = slot === "current" ? client.secretLastUsedAt : client.previousSecretLastUsedAt;
+  if (last !== null && now.getTime() - Date.parse(last) < LAST_USED_RESOLUTION_MS) return;
+  const at = now.toISOString();
+  await db
+    .update(apiClients)
+    .set(slot === "current" ? { secretLastUsedAt: at } : { previousSecretLastUsedAt: at })
+    .where(eq(apiClients.clientId, client.clientId));
 }
 
 export async function isClientEnabled(db: Database, clientId: string): Promise<boolean> {
@@ -75,13 +107,14 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
     scopes: (input.scopes ?? SCOPES_OF_KIND[kind]).join(" "),
     enabled: true,
     createdAt: new Date().toISOString(),
+    secretCreatedAt: new Date().toISOString(),
   };
   await db
     .insert(apiClients)
     .values(row)
     .onConflictDoUpdate({
       target: apiClients.clientId,
-      set: { secretHash: row.secretHash, ...owner, scopes: row.scopes, enabled: true },
+      set: { secretHash: row.secretHash, ...owner, scopes: row.scopes, enabled: true, secretCreatedAt: row.secretCreatedAt },
     });
   return { clientId, clientSecret };
 }

@@ -2,11 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../db/client";
 import type { AppEnv, Bindings } from "../env";
+import { inBackground } from "../platform/background";
 import { basicCredentials } from "../platform/basic-credentials";
 import { limitTokenRequest } from "../platform/ratelimit/middleware";
 import { createRouter } from "../platform/router";
 import { sideBySide } from "../platform/side-by-side";
-import { authenticateClient, findClient, SCOPES_OF_KIND } from "./clients";
+import { authenticateClient, findClient, recordSecretUse, SCOPES_OF_KIND } from "./clients";
 import { keyring } from "./keys";
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from "./tokens";
 
@@ -238,6 +239,8 @@ export const authRoutes = createRouter()
         await limits.failed();
         return oauthError(c, "invalid_client", "Client authentication failed.", !!basic);
       }
+      // lastUsedAt of the secret used, after the answer and at most hourly (src/auth/clients.ts).
+      inBackground(c, recordSecretUse(database(c.env.DB), stored!, client.secretSlot));
 
       let scopes = client.scopes;
       if (form.scope !== undefined) {

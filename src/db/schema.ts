@@ -21,6 +21,26 @@ export const apiClients = sqliteTable("api_clients", {
   scopes: text("scopes").notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
   createdAt: text("created_at").notNull(),
+  /** Secret rotation (migrations/0018): the current secret's dates, and the previous secret until it expires. */
+  secretCreatedAt: text("secret_created_at"),
+  secretLastUsedAt: text("secret_last_used_at"),
+  previousSecretHash: text("previous_secret_hash"),
+  previousSecretCreatedAt: text("previous_secret_created_at"),
+  previousSecretExpiresAt: text("previous_secret_expires_at"),
+  previousSecretLastUsedAt: text("previous_secret_last_used_at"),
+  previousSecretWarnedAt: text("previous_secret_warned_at"),
+});
+
+/** Every admin change: who, what, when, before and after (migrations/0018; GET /admin/api/audit). */
+export const auditLog = sqliteTable("audit_log", {
+  id: integer("id").primaryKey(),
+  at: text("at").notNull(),
+  actor: text("actor").notNull(),
+  action: text("action").notNull(),
+  targetType: text("target_type").notNull(),
+  targetId: text("target_id").notNull(),
+  before: text("before", { mode: "json" }),
+  after: text("after", { mode: "json" }),
 });
 
 export const users = sqliteTable("users", {

@@ -40,5 +40,5 @@ export const VENDOR_SCOPES = ["fulfilment:read", "fulfilment:write", "offers:rea
 export type VendorScope = (typeof VENDOR_SCOPES)[number];
 
 /** Scopes of operator clients (`/admin/api`): load the catalog; assign tenants to price tiers. */
-export const OPERATOR_SCOPES = ["catalog:import", "tiers:write"] as const;
+export const OPERATOR_SCOPES = ["catalog:import", "tiers:write", "clients:manage"] as const;
 export type OperatorScope = (typeof OPERATOR_SCOPES)[number];

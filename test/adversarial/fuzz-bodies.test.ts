@@ -9,7 +9,7 @@ import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
 import { fieldPath } from "../../src/platform/zod-errors";
 import type { VendorAction } from "../../src/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
-import { demoOrderOf, expectNoWrites, expectSpecError } from "../helpers/adversarial";
+import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
 import { type ClientCredentials, call, newClient, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import {
@@ -87,6 +87,8 @@ const hostileInstant = (nullable = false) =>
 
 /** The fuzzed agreement (beforeAll writes it for the demo vendor): PATCH changes its end. */
 const FUZZ_AGREEMENT_ID = 700_001;
+/** The API client whose secret the rotation target rotates (beforeAll writes it; acceptsBase ends its overlap). */
+const FUZZ_CLIENT_ID = "mpc_fuzzrotation";
 
 const TARGETS: Target[] = [
   {
@@ -310,6 +312,33 @@ const TARGETS: Target[] = [
     ],
     readOnly: false,
     accepts: 201,
+  },
+  {
+    path: "/admin/api/clients",
+    token: () => operatorTokenFor(),
+    base: () => ({ kind: "tenant", tenantId: TENANT_A, name: "Fuzz ERP", scopes: ["catalog:read"] }),
+    fields: [
+      { path: ["kind"], hostile: hostileCode(["tenant", "vendor", "operator"]), required: true },
+      { path: ["tenantId"], hostile: fc.oneof(hostileId(), fc.constant(999_999_999)), required: true },
+      { path: ["name"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", "   ")), required: true },
+      { path: ["scopes"], hostile: fc.oneof(hostileArray(20), fc.constant([]), fc.constant(["offers:write"]), fc.constant(["nope"])) },
+    ],
+    readOnly: false,
+    accepts: 201,
+  },
+  {
+    path: `/admin/api/clients/${FUZZ_CLIENT_ID}/secrets`,
+    operation: "/admin/api/clients/{clientId}/secrets",
+    token: () => operatorTokenFor(),
+    base: () => ({ previousExpiresInSeconds: 60 }),
+    fields: [{ path: ["previousExpiresInSeconds"], hostile: fc.oneof(hostileCount(), fc.constantFrom(604_801, 1.5, -1)), required: true }],
+    readOnly: false,
+    accepts: 201,
+    acceptsBase: async () => {
+      await env.DB.prepare("UPDATE api_clients SET previous_secret_hash = NULL, previous_secret_expires_at = NULL WHERE client_id = ?")
+        .bind(FUZZ_CLIENT_ID)
+        .run();
+    },
   },
   {
     path: "/admin/api/catalog/imports",
@@ -553,6 +582,12 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
     )
       .bind(FUZZ_AGREEMENT_ID, DEMO_VENDOR_ID, TENANT_A)
       .run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO api_clients (client_id, secret_hash, tenant_id, name, scopes, enabled, created_at) " +
+        "VALUES (?1, 'not-a-hash', ?2, 'Fuzz rotation', 'catalog:read', 1, '2026-11-26T00:00:00.000Z')",
+    )
+      .bind(FUZZ_CLIENT_ID, TENANT_A)
+      .run();
     const closed = await call(await allScopes(), `/orders/${DEMO_ORDER_NUMBER}/cancel`, {
       method: "POST",
       json: { partial: true },
@@ -606,7 +641,10 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
           const declared = declaredNames(await servedDocument());
           const unknown = fc.record({
             at: fc.constantFrom(...objectPaths(target.base())),
-            name: fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,15}$/).filter((name) => !declared.has(name) && !/stack|proto/i.test(name)),
+            // A name the answer echoes must not read as a leak itself (D1_..., ...TypeError...): those are the markers' own.
+            name: fc
+              .stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,15}$/)
+              .filter((name) => !declared.has(name) && !/proto/i.test(name) && !LEAK_MARKERS.test(name)),
             // A __proto__ key inside the value would be refused on its own (test/platform/requests.test.ts), not as `name`.
             value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }).filter((value) => !JSON.stringify(value).includes('"__proto__"')),
           });

@@ -583,6 +583,13 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "post /vendor/api/order-lines/{lineId}/ship": vendorMoveRow("ship"),
   "post /vendor/api/order-lines/{lineId}/deliver": vendorMoveRow("deliver"),
   "post /vendor/api/order-lines/{lineId}/reject": vendorMoveRow("reject"),
+  // API clients and the audit log: the operator's only (a buyer's or a vendor's token is the same 401 on any id).
+  "post /admin/api/clients": operatorRow("POST", () => "/admin/api/clients", { kind: "tenant", tenantId: 2, name: "matrix" }),
+  "get /admin/api/clients": operatorRow("GET", () => "/admin/api/clients"),
+  "get /admin/api/clients/{clientId}": operatorRow("GET", (id) => `/admin/api/clients/${id}`),
+  "post /admin/api/clients/{clientId}/disable": operatorRow("POST", (id) => `/admin/api/clients/${id}/disable`),
+  "post /admin/api/clients/{clientId}/secrets": operatorRow("POST", (id) => `/admin/api/clients/${id}/secrets`, {}),
+  "get /admin/api/audit": operatorRow("GET", () => "/admin/api/audit"),
   "post /admin/api/catalog/imports": operatorRow("POST", () => IMPORTS, { format: "ndjson" }),
   "get /admin/api/catalog/imports": operatorRow("GET", () => IMPORTS),
   "get /admin/api/catalog/imports/{id}": operatorRow("GET", (id) => `${IMPORTS}/${id}`),

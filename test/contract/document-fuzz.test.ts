@@ -94,6 +94,8 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^(requesterId|facilityId)$/,
     statement: "With facilityId: also issue the product's price options",
   },
+  { operation: "post /admin/api/clients", fields: /^(tenantId|vendorId)$/, statement: "and only with it" },
+  { operation: "post /admin/api/clients", fields: /^scopes\[\d+\]$/, statement: "each must be one of the kind's scopes" },
   { operation: "get /customer/api/events", fields: /^types$/, statement: "any other type is a 400" },
   { operation: "get /customer/api/events", fields: /^after$/, statement: "Unknown ids are a 400" },
   { operation: "post /customer/api/webhook-endpoints", fields: /^url$/, statement: "an https URL of a public host" },
@@ -236,6 +238,15 @@ const IMPORT_JOB_OPERATIONS = [
 ];
 /** A vendor's price files: the same operations on the vendor plane; no demo job exists either. */
 const OFFER_IMPORT_JOB_OPERATIONS = IMPORT_JOB_OPERATIONS.map((o) => o.replace("/admin/api/catalog/imports", "/vendor/api/offer-imports"));
+/** API clients and the audit log: no documented example id names a client, so the per-client operations are 404s. */
+const ONBOARDING_OPERATIONS = [
+  "post /admin/api/clients",
+  "get /admin/api/clients",
+  "get /admin/api/clients/{clientId}",
+  "post /admin/api/clients/{clientId}/disable",
+  "post /admin/api/clients/{clientId}/secrets",
+  "get /admin/api/audit",
+];
 const WEBHOOK_OPERATIONS = [
   "post /customer/api/webhook-endpoints",
   "get /customer/api/webhook-endpoints",
@@ -349,6 +360,7 @@ describe("document-driven contract fuzzing", () => {
     "get /vendor/api/offer-imports",
     ...OFFER_IMPORT_JOB_OPERATIONS,
     "get /admin/api/events",
+    ...ONBOARDING_OPERATIONS,
     ...PRICING_OPERATIONS,
   ];
 
@@ -403,6 +415,10 @@ describe("document-driven contract fuzzing", () => {
         "post /admin/api/catalog/imports", // 201
         ...OFFER_IMPORT_JOB_OPERATIONS,
         "post /vendor/api/offer-imports", // 201
+        "post /admin/api/clients", // 201 (or 422 for an unknown owner)
+        "get /admin/api/clients/{clientId}",
+        "post /admin/api/clients/{clientId}/disable",
+        "post /admin/api/clients/{clientId}/secrets",
         ...PRICING_OPERATIONS.filter((o) => !PRICING_OPERATIONS_REACHING_200.includes(o)),
       ].includes(name);
       if (reachesA200) {

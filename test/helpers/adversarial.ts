@@ -8,6 +8,9 @@ import { expectMatchesContract } from "./contract";
 
 /** Shared checks of the adversarial suite: the error forms of spec 7.2, row counts, tenant data markers. */
 
+/** What an error answer must never contain: stack frames, source paths, SQL, storage errors. */
+export const LEAK_MARKERS = /\bat \S+ \(|\.ts:\d+|SQLITE|D1_|\bselect\b.+\bfrom\b|stack|TypeError|RangeError|undefined is not/i;
+
 export type ErrorForm = "problem" | "validation" | "controller" | "idempotency" | "oauth";
 
 /**
@@ -38,7 +41,7 @@ export async function expectSpecError(res: Response, method: string, path: strin
 
 /** Error bodies name no internals: no stack traces, SQL, binding names or storage errors. */
 export function expectNothingInternal(text: string) {
-  expect(text).not.toMatch(/\bat \S+ \(|\.ts:\d+|SQLITE|D1_|\bselect\b.+\bfrom\b|stack|TypeError|RangeError|undefined is not/i);
+  expect(text).not.toMatch(LEAK_MARKERS);
 }
 
 export interface TableCounts {

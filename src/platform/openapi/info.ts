@@ -55,6 +55,10 @@ export const TAGS = [
       "For the operator (operator clients only, /admin/api): load the catalog from NDJSON, CSV or the FDA AccessGUDID release through durable import jobs",
   },
   { name: "Price tiers", description: "For the operator: tiers of buyer tenants that vendors' price agreements can name" },
+  {
+    name: "Onboarding",
+    description: "For the operator: API clients of every kind, their secrets rotated with an overlap, and the audit log of every change",
+  },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },
