@@ -37,21 +37,10 @@ export const OFFER_CSV_COLUMNS = [
 ] as const;
 
 const REQUIRED_COLUMNS = ["sku", "condition", "purchaseChoice", "warranty", "price", "leadTimeDays"] as const;
-const TEXT_COLUMNS = [
-  "sku",
-  "productId",
-  "gtin",
-  "manufacturer",
-  "partNumber",
-  "condition",
-  "purchaseChoice",
-  "warranty",
-  "unitOfMeasure",
-  "quantityCountedAt",
-  "effectiveFrom",
-  "effectiveTo",
-] as const;
-const NUMBER_COLUMNS = ["price", "packQuantity", "leadTimeDays", "quantityAvailable"] as const;
+const NUMBER_COLUMNS: readonly string[] = ["price", "packQuantity", "leadTimeDays", "quantityAvailable"];
+/** Columns read their own way below: the future price's two, and custom fields as JSON. */
+const OWN_WAY_COLUMNS: readonly string[] = ["futurePrice", "futurePriceEffectiveFrom", "customFields"];
+const TEXT_COLUMNS = OFFER_CSV_COLUMNS.filter((name) => !NUMBER_COLUMNS.includes(name) && !OWN_WAY_COLUMNS.includes(name));
 /** A number as CSV writes it; anything else stays text, for the schema to refuse with the field's own message. */
 const NUMBER = /^-?\d{1,15}(\.\d+)?$/;
 const numberOf = (field: string) => (NUMBER.test(field) ? Number(field) : field);
