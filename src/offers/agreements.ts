@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { ProblemError } from "../platform/errors";
+import { ProblemError, unprocessable } from "../platform/errors";
 import { centsToDecimal, decimalToCents } from "../platform/money";
 import { closedObject, decimalPrice } from "../platform/schemas";
 import { instant, MAX_PRICE, skuSchema } from "./schemas";
-import { unprocessable } from "./unprocessable";
 
 /**
  * Price agreements (contract prices): a vendor's prices for a buyer tenant, some of its facilities, or a tier of

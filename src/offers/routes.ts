@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { vendorScopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
 import { readJsonBody } from "../platform/content-type";
-import { type FieldErrors, notFound } from "../platform/errors";
+import { type FieldErrors, notFound, unprocessable } from "../platform/errors";
 import { PaginationSchema } from "../platform/pagination";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
@@ -13,7 +13,6 @@ import { searchErrorResponses } from "../query/responses";
 import { findOffer, type OfferOutcome, presentedOffers, resolveProducts, withdrawOffer, writeOffers } from "./offers";
 import { OFFER_BATCH_MAX, OfferBatchRowSchema, OfferInputSchema, OfferSchema, skuSchema } from "./schemas";
 import { offerSearch, searchOffers } from "./search";
-import { unprocessable } from "./unprocessable";
 
 /**
  * The vendor API's offers (docs/api.md, "Offers and contract prices"), mounted at /vendor/api by the operator plane's

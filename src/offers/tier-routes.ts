@@ -1,5 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { operatorScopedAccess } from "../auth/bearer";
+import type { AppEnv } from "../env";
+import { auditStatement } from "../onboarding/audit";
 import { notFound, ProblemError } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
@@ -116,14 +119,25 @@ async function requireTierAndTenant(db: D1Database, tierId: number, tenantId: nu
   if (!row.tenant) throw notFound(`No tenant ${tenantId}.`);
 }
 
+/** Who changes a tier, and which (null: the one the change inserts). Audited with the change (src/onboarding/audit.ts). */
+const tierEntry = (c: Context<AppEnv>, action: string, tierId: number | null) => ({
+  actor: c.get("operatorPrincipal").clientId,
+  action,
+  targetType: "price_tier",
+  targetId: tierId === null ? null : String(tierId),
+});
+
 export const tierRoutes = createRouter()
   .openapi(createTierRoute, async (c) => {
     const { name } = c.req.valid("json");
-    const row = await c.env.DB.prepare(
-      `INSERT INTO price_tiers (name, created_at) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING RETURNING id, name, created_at, '[]' AS tenants`,
-    )
-      .bind(name, new Date().toISOString())
-      .first<TierRow>();
+    const at = new Date().toISOString();
+    const [inserted] = await c.env.DB.batch([
+      c.env.DB.prepare(
+        `INSERT INTO price_tiers (name, created_at) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING RETURNING id, name, created_at, '[]' AS tenants`,
+      ).bind(name, at),
+      auditStatement(c.env.DB, { ...tierEntry(c, "tier.created", null), before: null, after: { name } }, at),
+    ]);
+    const row = inserted!.results[0] as TierRow | undefined;
     if (!row)
       throw new ProblemError(409, "tier-exists", "Tier exists", "A price tier of that name exists (names are unique ignoring case).");
     c.header("Location", `${new URL(c.req.url).pathname}/${row.id}`);
@@ -136,14 +150,20 @@ export const tierRoutes = createRouter()
   .openapi(membershipRoute("put", "Put a tenant in a tier"), async (c) => {
     const { tierId, tenantId } = c.req.valid("param");
     await requireTierAndTenant(c.env.DB, tierId, tenantId);
-    await c.env.DB.prepare("INSERT INTO tenant_price_tiers (tenant_id, tier_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
-      .bind(tenantId, tierId)
-      .run();
+    const at = new Date().toISOString();
+    await c.env.DB.batch([
+      c.env.DB.prepare("INSERT INTO tenant_price_tiers (tenant_id, tier_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(tenantId, tierId),
+      auditStatement(c.env.DB, { ...tierEntry(c, "tier.tenant.added", tierId), before: null, after: { tenantId } }, at),
+    ]);
     return c.body(null, 204);
   })
   .openapi(membershipRoute("delete", "Take a tenant out of a tier"), async (c) => {
     const { tierId, tenantId } = c.req.valid("param");
     await requireTierAndTenant(c.env.DB, tierId, tenantId);
-    await c.env.DB.prepare("DELETE FROM tenant_price_tiers WHERE tenant_id = ?1 AND tier_id = ?2").bind(tenantId, tierId).run();
+    const at = new Date().toISOString();
+    await c.env.DB.batch([
+      c.env.DB.prepare("DELETE FROM tenant_price_tiers WHERE tenant_id = ?1 AND tier_id = ?2").bind(tenantId, tierId),
+      auditStatement(c.env.DB, { ...tierEntry(c, "tier.tenant.removed", tierId), before: { tenantId }, after: null }, at),
+    ]);
     return c.body(null, 204);
   });

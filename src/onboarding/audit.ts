@@ -11,7 +11,8 @@ export interface AuditEntry {
   actor: string;
   action: string;
   targetType: string;
-  targetId: string;
+  /** The target's id; `null` for a row the change just inserted (its rowid, last_insert_rowid()). */
+  targetId: string | null;
   before: unknown;
   after: unknown;
 }
@@ -20,7 +21,8 @@ export interface AuditEntry {
 export function auditStatement(db: D1Database, entry: AuditEntry, at: string): D1PreparedStatement {
   return db
     .prepare(
-      "INSERT INTO audit_log (at, actor, action, target_type, target_id, before, after) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE changes() > 0",
+      "INSERT INTO audit_log (at, actor, action, target_type, target_id, before, after) " +
+        "SELECT ?1, ?2, ?3, ?4, coalesce(?5, CAST(last_insert_rowid() AS TEXT)), ?6, ?7 WHERE changes() > 0",
     )
     .bind(
       at,

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { operatorScopedAccess } from "../auth/bearer";
 import { SCOPES_OF_KIND } from "../auth/clients";
 import type { AppEnv } from "../env";
-import { unprocessable } from "../offers/unprocessable";
+import { unprocessable } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";

@@ -49,6 +49,9 @@ export class IdempotencyConflictError extends Error {}
 
 export const notFound = (detail: string) => new ProblemError(404, "not-found", "Not Found", detail);
 export const forbidden = (detail: string) => new ProblemError(403, "forbidden", "Forbidden", detail);
+/** 422 for a reference in a request that does not hold (an unknown product, tenant, vendor, SKU...), each named in `errors`. */
+export const unprocessable = (errors: string[]) =>
+  new ProblemError(422, "unprocessable", "Unprocessable", "A reference in the request does not hold; `errors` names each.", { errors });
 export const malformedJson = () =>
   new ValidationError({ body: ["Malformed JSON in request body."] }, "The request body is not valid JSON.");
 export const invalidSearchQuery = (detail: string) => new ProblemError(400, "invalid-search-query", "Invalid search query", detail);

@@ -168,6 +168,20 @@ describe("onboarding: the audit log", () => {
     for (const hidden of [secret, rotated.secret, creator.secret_hash, creator.previous_secret_hash]) expect(text).not.toContain(hidden);
   });
 
+  it("price tier changes are audited too, only when something changed", async () => {
+    const name = `Audit tier ${crypto.randomUUID().slice(0, 8)}`;
+    const tier = (await json(await admin("/admin/api/tiers", { method: "POST", json: { name } }))).data;
+    await expectProblem(await admin("/admin/api/tiers", { method: "POST", json: { name } }), 409);
+    const member = `/admin/api/tiers/${tier.tierId}/tenants/${TENANT_A}`;
+    for (const method of ["PUT", "PUT", "DELETE", "DELETE"]) expect((await admin(member, { method })).status).toBe(204);
+    const entries = await auditOf(String(tier.tierId));
+    expect(entries.map((e) => [e.action, e.before, e.after])).toEqual([
+      ["tier.tenant.removed", { tenantId: TENANT_A }, null],
+      ["tier.tenant.added", null, { tenantId: TENANT_A }],
+      ["tier.created", null, { name }],
+    ]);
+  });
+
   it("pages newest first with nextBefore, and entries past the retention are purged", async () => {
     for (let i = 0; i < 3; i++) await created();
     const first = (await json(await admin("/admin/api/audit?limit=2"))).data;
