@@ -6,6 +6,7 @@ import { agreementRoutes } from "../offers/agreement-routes";
 import { offerRoutes } from "../offers/routes";
 import { tierRoutes } from "../offers/tier-routes";
 import { onboardingRoutes } from "../onboarding/client-routes";
+import { tenantRoutes, vendorRoutes } from "../onboarding/organizations";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { handleError } from "../platform/error-handler";
@@ -29,7 +30,9 @@ export const adminApi = createRouter()
   .route("/", importRoutes)
   .route("/", operatorEventRoutes)
   .route("/", tierRoutes)
-  .route("/", onboardingRoutes);
+  .route("/", onboardingRoutes)
+  .route("/", tenantRoutes)
+  .route("/", vendorRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing

@@ -7,6 +7,8 @@ export const tenants = sqliteTable("tenants", {
   id: integer("id").primaryKey(),
   name: text("name").notNull(),
   createdAt: text("created_at").notNull(),
+  /** The operator's own id for the tenant (migrations/0019): creating it again with it answers this one. */
+  externalId: text("external_id"),
 });
 
 export const apiClients = sqliteTable("api_clients", {
@@ -94,6 +96,8 @@ export const vendors = sqliteTable("vendors", {
   id: integer("id").primaryKey(),
   name: text("name").notNull(),
   returnPolicy: text("return_policy").notNull(),
+  externalId: text("external_id"),
+  createdAt: text("created_at"),
 });
 
 export interface CustomFieldDefinition {

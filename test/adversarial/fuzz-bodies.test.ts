@@ -326,6 +326,36 @@ const TARGETS: Target[] = [
     readOnly: false,
     accepts: 201,
   },
+  ...(["tenants", "vendors"] as const).flatMap((kind): Target[] => {
+    const fields = kind === "tenants" ? { name: "Fuzz Health" } : { name: "Fuzz Supply", returnPolicy: "30 days" };
+    const hostileFields = Object.keys(fields).map((name) => ({
+      path: [name],
+      hostile: fc.oneof(hostileText(name === "returnPolicy" ? 500 : 200), fc.constantFrom("", "   ")),
+      required: true,
+    }));
+    return [
+      {
+        path: `/admin/api/${kind}`,
+        token: () => operatorTokenFor(),
+        base: () => ({ externalId: `FUZZ-${kind}-${crypto.randomUUID().slice(0, 8)}`, ...fields }),
+        fields: [
+          { path: ["externalId"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", " x", "a b", "-x")), required: true },
+          ...hostileFields,
+        ],
+        readOnly: false,
+        accepts: 201,
+      },
+      {
+        method: "PATCH",
+        path: `/admin/api/${kind}/1`,
+        operation: `/admin/api/${kind}/{${kind === "tenants" ? "tenantId" : "vendorId"}}`,
+        token: () => operatorTokenFor(),
+        base: () => fields,
+        fields: hostileFields.map((field) => ({ ...field, required: false })),
+        readOnly: false,
+      },
+    ];
+  }),
   {
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}/secrets`,
     operation: "/admin/api/clients/{clientId}/secrets",

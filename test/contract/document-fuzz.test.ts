@@ -95,6 +95,11 @@ const PROSE_RULES: ProseRule[] = [
     statement: "With facilityId: also issue the product's price options",
   },
   { operation: "post /admin/api/clients", fields: /^(tenantId|vendorId)$/, statement: "and only with it" },
+  ...["patch /admin/api/tenants/{tenantId}", "patch /admin/api/vendors/{vendorId}"].map((operation) => ({
+    operation,
+    fields: /^body$/,
+    statement: "The fields to change; at least one",
+  })),
   { operation: "post /admin/api/clients", fields: /^scopes\[\d+\]$/, statement: "each must be one of the kind's scopes" },
   { operation: "get /customer/api/events", fields: /^types$/, statement: "any other type is a 400" },
   { operation: "get /customer/api/events", fields: /^after$/, statement: "Unknown ids are a 400" },
@@ -246,6 +251,10 @@ const ONBOARDING_OPERATIONS = [
   "post /admin/api/clients/{clientId}/disable",
   "post /admin/api/clients/{clientId}/secrets",
   "get /admin/api/audit",
+  ...["tenants", "vendors"].flatMap((kind) => {
+    const id = kind === "tenants" ? "{tenantId}" : "{vendorId}";
+    return [`post /admin/api/${kind}`, `get /admin/api/${kind}`, `get /admin/api/${kind}/${id}`, `patch /admin/api/${kind}/${id}`];
+  }),
 ];
 const WEBHOOK_OPERATIONS = [
   "post /customer/api/webhook-endpoints",
@@ -416,6 +425,8 @@ describe("document-driven contract fuzzing", () => {
         ...OFFER_IMPORT_JOB_OPERATIONS,
         "post /vendor/api/offer-imports", // 201
         "post /admin/api/clients", // 201 (or 422 for an unknown owner)
+        "post /admin/api/tenants", // 201
+        "post /admin/api/vendors", // 201
         "get /admin/api/clients/{clientId}",
         "post /admin/api/clients/{clientId}/disable",
         "post /admin/api/clients/{clientId}/secrets",

@@ -1,0 +1,248 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { operatorScopedAccess } from "../auth/bearer";
+import type { AppEnv } from "../env";
+import { notFound, ProblemError } from "../platform/errors";
+import { envelope } from "../platform/responses";
+import { createRouter } from "../platform/router";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import { auditStatement } from "./audit";
+import { ONBOARDING_TAG } from "./client-routes";
+
+/**
+ * Buyer tenants (health systems) and vendors as the operator onboards them (docs/api.md, "Onboarding"): created
+ * idempotently by the operator's `externalId` (the same externalId again answers the one there: 200 when the fields
+ * agree, 409 naming the fields that differ), read, listed, renamed (PATCH); each change commits with its audit entry.
+ * One definition serves both (`organizationRoutes`).
+ */
+
+/** A field of a resource: its column and its schema. */
+interface FieldSpec {
+  column: string;
+  schema: z.ZodString;
+}
+
+export interface OrganizationSpec {
+  /** The audit target type and the words of messages, e.g. tenant. */
+  kind: "tenant" | "vendor";
+  table: "tenants" | "vendors";
+  path: "/tenants" | "/vendors";
+  idParam: "tenantId" | "vendorId";
+  schemaName: string;
+  fields: Record<string, FieldSpec>;
+}
+
+const text = (max: number, example: string) =>
+  z.string().max(max).regex(/\S/, "Must contain a non-space character.").trim().openapi({ example });
+
+export const EXTERNAL_ID = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, "1-100 letters, digits and . _ : / -, starting with a letter or digit.")
+  .openapi({
+    description: "The operator's own id for it: creating it again with the same externalId answers the one there",
+    example: "HS-0042",
+  });
+
+type Row = Record<string, unknown> & { id: number; external_id: string | null; created_at: string | null };
+
+function routesOf(spec: OrganizationSpec) {
+  const access = operatorScopedAccess("clients:manage");
+  const fieldSchemas = Object.fromEntries(Object.entries(spec.fields).map(([name, field]) => [name, field.schema]));
+  const ResourceSchema = z
+    .object({
+      [spec.idParam]: z.number().int(),
+      externalId: z.string().nullable().openapi({ description: "null for the seed's" }),
+      ...fieldSchemas,
+      createdAt: z.string().datetime().nullable(),
+    })
+    .openapi(spec.schemaName);
+  const CreateSchema = closedObject({ externalId: EXTERNAL_ID, ...fieldSchemas }).openapi(`Create${spec.schemaName}Request`);
+  const UpdateSchema = closedObject(Object.fromEntries(Object.entries(fieldSchemas).map(([name, schema]) => [name, schema.optional()])))
+    .refine((body) => Object.keys(body).length > 0, "Give at least one field to change.")
+    .openapi(`Update${spec.schemaName}Request`, { description: "The fields to change; at least one" });
+  const IdParams = z.object({
+    [spec.idParam]: wholeNumberText(1, 2_147_483_647, `A ${spec.kind} id.`).openapi({
+      param: { name: spec.idParam, in: "path" },
+      type: "integer",
+      minimum: 1,
+      maximum: 2_147_483_647,
+    }),
+  });
+  const json = (description: string, schema: z.ZodTypeAny) => ({
+    description,
+    content: { "application/json": { schema: envelopeSchema(schema) } },
+  });
+  const body = (schema: z.ZodTypeAny) => ({ body: { required: true, content: { "application/json": { schema } } } });
+  const tags = [ONBOARDING_TAG];
+  return {
+    ResourceSchema,
+    create: createRoute({
+      method: "post",
+      path: spec.path,
+      tags,
+      summary: `Create a ${spec.kind}, idempotently by externalId`,
+      ...access,
+      request: body(CreateSchema),
+      responses: {
+        201: json("Created", ResourceSchema),
+        200: json("Already there with the same fields (the same externalId)", ResourceSchema),
+        ...authenticatedErrorResponses,
+        409: problem("The externalId names one with other fields (the detail names them; change it with PATCH)"),
+      },
+    }),
+    list: createRoute({
+      method: "get",
+      path: spec.path,
+      tags,
+      summary: `The ${spec.table}, oldest first`,
+      ...access,
+      request: {
+        query: z.object({
+          limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", minimum: 1, maximum: 100 }),
+          offset: wholeNumberText(0, 1_000_000, "An offset from 0 to 1000000.")
+            .optional()
+            .openapi({ type: "integer", minimum: 0, maximum: 1_000_000 }),
+          externalId: EXTERNAL_ID.optional().openapi({ description: "Only the one of this externalId" }),
+        }),
+      },
+      responses: { 200: json(`The ${spec.table}`, z.object({ items: z.array(ResourceSchema) })), ...authenticatedErrorResponses },
+    }),
+    get: createRoute({
+      method: "get",
+      path: `${spec.path}/{${spec.idParam}}`,
+      tags,
+      summary: `One ${spec.kind}`,
+      ...access,
+      request: { params: IdParams },
+      responses: { 200: json(`The ${spec.kind}`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+    }),
+    update: createRoute({
+      method: "patch",
+      path: `${spec.path}/{${spec.idParam}}`,
+      tags,
+      summary: `Change a ${spec.kind}'s fields`,
+      ...access,
+      request: { params: IdParams, ...body(UpdateSchema) },
+      responses: { 200: json(`The ${spec.kind}`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+    }),
+  };
+}
+
+/** The routes of one kind of organization (see OrganizationSpec). */
+export function organizationRoutes(spec: OrganizationSpec) {
+  const routes = routesOf(spec);
+  const names = Object.keys(spec.fields);
+  const present = (row: Row) => ({
+    [spec.idParam]: row.id,
+    externalId: row.external_id,
+    ...Object.fromEntries(names.map((name) => [name, row[spec.fields[name]!.column]])),
+    createdAt: row.created_at,
+  });
+  const columns = names.map((name) => spec.fields[name]!.column);
+  const entry = (c: Context<AppEnv>, action: string, targetId: string | null, before: unknown, after: unknown) => ({
+    actor: c.get("operatorPrincipal").clientId,
+    action: `${spec.kind}.${action}`,
+    targetType: spec.kind,
+    targetId,
+    before,
+    after,
+  });
+  const read = (db: D1Database, id: number) => db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?`).bind(id).first<Row>();
+  const readOr404 = async (db: D1Database, id: number) => {
+    const row = await read(db, id);
+    if (!row) throw notFound(`No ${spec.kind} ${id}.`);
+    return row;
+  };
+  const idOf = (params: Record<string, unknown>) => params[spec.idParam] as number;
+
+  return createRouter()
+    .openapi(routes.create, async (c) => {
+      const input = c.req.valid("json") as Record<string, string>;
+      const at = new Date().toISOString();
+      const values = names.map((name) => input[name]!);
+      const [inserted] = await c.env.DB.batch([
+        c.env.DB.prepare(
+          `INSERT INTO ${spec.table} (external_id, ${columns.join(", ")}, created_at) VALUES (${["?1", ...values.map((_, i) => `?${i + 2}`), `?${values.length + 2}`].join(", ")}) ` +
+            "ON CONFLICT (external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING *",
+        ).bind(input.externalId!, ...values, at),
+        auditStatement(
+          c.env.DB,
+          entry(c, "created", null, null, { externalId: input.externalId, ...Object.fromEntries(names.map((n) => [n, input[n]])) }),
+          at,
+        ),
+      ]);
+      const created = (inserted!.results as Row[])[0];
+      if (created) {
+        c.header("Location", `${new URL(c.req.url).pathname}/${created.id}`);
+        return c.json(envelope(c, present(created)), 201);
+      }
+      const existing = await c.env.DB.prepare(`SELECT * FROM ${spec.table} WHERE external_id = ?`).bind(input.externalId!).first<Row>();
+      const differing = names.filter((name) => existing?.[spec.fields[name]!.column] !== input[name]);
+      if (!existing || differing.length > 0) {
+        throw new ProblemError(
+          409,
+          "conflict",
+          "Conflict",
+          `${spec.kind} ${existing?.id} has externalId ${input.externalId} with another ${differing.join(", ")}: change it with PATCH.`,
+        );
+      }
+      return c.json(envelope(c, present(existing)), 200);
+    })
+    .openapi(routes.list, async (c) => {
+      const { limit, offset, externalId } = c.req.valid("query") as { limit?: number; offset?: number; externalId?: string };
+      const { results } = await c.env.DB.prepare(
+        `SELECT * FROM ${spec.table} WHERE (?1 IS NULL OR external_id = ?1) ORDER BY id LIMIT ?2 OFFSET ?3`,
+      )
+        .bind(externalId ?? null, limit ?? 20, offset ?? 0)
+        .all<Row>();
+      return c.json(envelope(c, { items: results.map(present) }), 200);
+    })
+    .openapi(routes.get, async (c) => c.json(envelope(c, present(await readOr404(c.env.DB, idOf(c.req.valid("param"))))), 200))
+    .openapi(routes.update, async (c) => {
+      const id = idOf(c.req.valid("param"));
+      const changes = c.req.valid("json") as Record<string, string | undefined>;
+      const before = await readOr404(c.env.DB, id);
+      const given = names.filter((name) => changes[name] !== undefined);
+      const after = { ...before, ...Object.fromEntries(given.map((name) => [spec.fields[name]!.column, changes[name]])) } as Row;
+      const at = new Date().toISOString();
+      // Conditional on the row as read, so that the audit's "before" is what the change replaced.
+      const same = columns.map((column, i) => `${column} = ?${i + 2 + given.length}`).join(" AND ");
+      const [updated] = await c.env.DB.batch([
+        c.env.DB.prepare(
+          `UPDATE ${spec.table} SET ${given.map((name, i) => `${spec.fields[name]!.column} = ?${i + 2}`).join(", ")} WHERE id = ?1 AND ${same} ` +
+            `AND (${given.map((name, i) => `${spec.fields[name]!.column} IS NOT ?${i + 2}`).join(" OR ")})`,
+        ).bind(id, ...given.map((name) => changes[name]!), ...columns.map((column) => before[column])),
+        auditStatement(c.env.DB, entry(c, "updated", String(id), present(before), present(after)), at),
+      ]);
+      const current = await readOr404(c.env.DB, id);
+      // Nothing written: either nothing to change, or another change came first (then say so, rather than drop this one).
+      if (updated!.meta.changes === 0 && given.some((name) => current[spec.fields[name]!.column] !== changes[name])) {
+        throw new ProblemError(409, "conflict", "Conflict", `The ${spec.kind} changed meanwhile; read it and retry.`);
+      }
+      return c.json(envelope(c, present(current)), 200);
+    });
+}
+
+export const TENANTS: OrganizationSpec = {
+  kind: "tenant",
+  table: "tenants",
+  path: "/tenants",
+  idParam: "tenantId",
+  schemaName: "Tenant",
+  fields: { name: { column: "name", schema: text(200, "Riverside Health System") } },
+};
+
+export const VENDORS: OrganizationSpec = {
+  kind: "vendor",
+  table: "vendors",
+  path: "/vendors",
+  idParam: "vendorId",
+  schemaName: "Vendor",
+  fields: {
+    name: { column: "name", schema: text(200, "Northwind Medical Supply") },
+    returnPolicy: { column: "return_policy", schema: text(500, "Returns within 30 days, unopened") },
+  },
+};
+
+export const tenantRoutes = organizationRoutes(TENANTS);
+export const vendorRoutes = organizationRoutes(VENDORS);

@@ -1,0 +1,105 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { productId } from "../../src/seed/catalog";
+import { call, expectProblem, json, operatorTokenFor, requestToken } from "../helpers/api";
+
+const admin = async (path: string, init: { method?: string; json?: unknown } = {}) => call(await operatorTokenFor(), path, init);
+const externalId = () => `EXT-${crypto.randomUUID().slice(0, 12)}`;
+const auditOf = async (targetId: string) =>
+  (await json(await admin(`/admin/api/audit?targetId=${targetId}`))).data.entries as Record<string, any>[];
+
+describe("onboarding: tenants and vendors, idempotent by externalId", () => {
+  it("creates a tenant (201); the same externalId and fields again answer it (200); other fields are a 409 naming them", async () => {
+    const ext = externalId();
+    const first = await admin("/admin/api/tenants", { method: "POST", json: { externalId: ext, name: "Riverside Health" } });
+    expect(first.status).toBe(201);
+    const tenant = (await json(first)).data;
+    expect(tenant).toMatchObject({ externalId: ext, name: "Riverside Health", createdAt: expect.any(String) });
+    expect(first.headers.get("Location")).toBe(`/admin/api/tenants/${tenant.tenantId}`);
+    const again = await admin("/admin/api/tenants", { method: "POST", json: { externalId: ext, name: "  Riverside Health " } });
+    expect(again.status).toBe(200);
+    expect((await json(again)).data).toEqual(tenant);
+    const other = await expectProblem(
+      await admin("/admin/api/tenants", { method: "POST", json: { externalId: ext, name: "Elsewhere" } }),
+      409,
+    );
+    expect(other.detail).toContain("name");
+    expect((await json(await admin(`/admin/api/tenants?externalId=${ext}`))).data.items).toEqual([tenant]);
+    expect((await json(await admin(`/admin/api/tenants/${tenant.tenantId}`))).data).toEqual(tenant);
+    expect((await auditOf(String(tenant.tenantId))).map((e) => e.action)).toEqual(["tenant.created"]);
+  });
+
+  it("10 concurrent creates of one externalId: exactly one 201, the others 200 with it, one row", async () => {
+    const ext = externalId();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        admin("/admin/api/vendors", { method: "POST", json: { externalId: ext, name: "Northwind", returnPolicy: "30 days" } }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM vendors WHERE external_id = ?").bind(ext).first<{ n: number }>();
+    expect(count!.n).toBe(1);
+  });
+
+  it("PATCH changes the fields given, audited with before and after; the same values again write nothing", async () => {
+    const vendor = (
+      await json(
+        await admin("/admin/api/vendors", { method: "POST", json: { externalId: externalId(), name: "Acme", returnPolicy: "None" } }),
+      )
+    ).data;
+    const path = `/admin/api/vendors/${vendor.vendorId}`;
+    const patched = await admin(path, { method: "PATCH", json: { returnPolicy: "Returns within 30 days" } });
+    expect(patched.status).toBe(200);
+    expect((await json(patched)).data).toMatchObject({ name: "Acme", returnPolicy: "Returns within 30 days" });
+    expect((await admin(path, { method: "PATCH", json: { returnPolicy: "Returns within 30 days" } })).status).toBe(200);
+    const entries = await auditOf(String(vendor.vendorId));
+    expect(entries.map((e) => e.action)).toEqual(["vendor.updated", "vendor.created"]);
+    expect(entries[0]!.before.returnPolicy).toBe("None");
+    expect(entries[0]!.after.returnPolicy).toBe("Returns within 30 days");
+    for (const body of [{}, { name: "" }, { name: "   " }, { vendorId: 3 }, { externalId: "X" }])
+      await expectProblem(await admin(path, { method: "PATCH", json: body }), 400);
+    await expectProblem(await admin("/admin/api/vendors/2000000000", { method: "PATCH", json: { name: "x" } }), 404);
+    await expectProblem(await admin("/admin/api/tenants/2000000000"), 404);
+  });
+
+  it("refuses bad input: no externalId, a bad one, empty or missing fields, unknown fields", async () => {
+    for (const body of [
+      { name: "x" },
+      { externalId: "", name: "x" },
+      { externalId: "has space", name: "x" },
+      { externalId: externalId() },
+      { externalId: externalId(), name: "x", color: "red" },
+    ]) {
+      await expectProblem(await admin("/admin/api/tenants", { method: "POST", json: body }), 400);
+    }
+  });
+
+  it("a vendor onboarded through the API gets a client and publishes an offer: the whole way in", async () => {
+    const vendor = (
+      await json(
+        await admin("/admin/api/vendors", {
+          method: "POST",
+          json: { externalId: externalId(), name: "Onboarded OEM", returnPolicy: "30 days" },
+        }),
+      )
+    ).data;
+    const client = (
+      await json(
+        await admin("/admin/api/clients", {
+          method: "POST",
+          json: { kind: "vendor", vendorId: vendor.vendorId, name: "Onboarded OEM feed" },
+        }),
+      )
+    ).data;
+    const token = (
+      (await (await requestToken({ clientId: client.client.clientId, clientSecret: client.secret })).json()) as { access_token: string }
+    ).access_token;
+    const offer = await call(token, "/vendor/api/offers/ONB-1", {
+      method: "PUT",
+      json: { productId: productId(5), condition: "New OEM", purchaseChoice: "Buy", warranty: "12 months", price: 42, leadTimeDays: 3 },
+    });
+    expect(offer.status).toBe(201);
+    const row = await env.DB.prepare("SELECT vendor_id FROM vendor_offers WHERE sku = 'ONB-1'").first<{ vendor_id: number }>();
+    expect(row!.vendor_id).toBe(vendor.vendorId);
+  });
+});
