@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiClients } from "../db/schema";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../platform/principal";
@@ -54,11 +54,15 @@ export async function authenticateClient(
   secret: string,
   now = new Date(),
 ): Promise<(AuthenticatedClient & { secretSlot: SecretSlot }) | null> {
-  const matches = async (storedHash: string) =>
-    (client !== undefined && (await recentlyVerified(storedHash, secret))) || (await verifySecret(secret, storedHash));
+  const live = client !== undefined && previousSecretLive(client, now);
   const currentHash = client?.secretHash ?? DECOY_HASH;
-  let slot: SecretSlot | null = (await matches(currentHash)) ? "current" : null;
-  if (!slot && client && previousSecretLive(client, now) && (await matches(client.previousSecretHash!))) slot = "previous";
+  // Remembered successes first, for both live secrets: a client in its overlap that still uses the previous secret
+  // pays the slow hash once per isolate and window, like any other.
+  let slot: SecretSlot | null = null;
+  if (client && (await recentlyVerified(currentHash, secret))) slot = "current";
+  else if (live && (await recentlyVerified(client.previousSecretHash!, secret))) slot = "previous";
+  else if (await verifySecret(secret, currentHash)) slot = "current";
+  else if (live && (await verifySecret(secret, client.previousSecretHash!))) slot = "previous";
   const owner = client ? ownerOf(client) : null;
   if (!client || !owner || !slot || !client.enabled) return null;
   await rememberVerified(slot === "current" ? currentHash : client.previousSecretHash!, secret);
@@ -73,9 +77,14 @@ export async function recordSecretUse(db: Database, client: StoredClient, slot: 
   const last = slot === "current" ? client.secretLastUsedAt : client.previousSecretLastUsedAt;
   if (last !== null && now.getTime() - Date.parse(last) < LAST_USED_RESOLUTION_MS) return;
   const at = now.toISOString();
+  const usedHash = slot === "current" ? client.secretHash : client.previousSecretHash!;
+  // By the hash that matched, not the slot: a rotation committed meanwhile moved that secret to the previous slot.
   await db
     .update(apiClients)
-    .set(slot === "current" ? { secretLastUsedAt: at } : { previousSecretLastUsedAt: at })
+    .set({
+      secretLastUsedAt: sql`CASE WHEN ${apiClients.secretHash} = ${usedHash} THEN ${at} ELSE ${apiClients.secretLastUsedAt} END`,
+      previousSecretLastUsedAt: sql`CASE WHEN ${apiClients.previousSecretHash} = ${usedHash} THEN ${at} ELSE ${apiClients.previousSecretLastUsedAt} END`,
+    })
     .where(eq(apiClients.clientId, client.clientId));
 }
 
@@ -114,7 +123,20 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
     .values(row)
     .onConflictDoUpdate({
       target: apiClients.clientId,
-      set: { secretHash: row.secretHash, ...owner, scopes: row.scopes, enabled: true, secretCreatedAt: row.secretCreatedAt },
+      // A client made again with its id has this secret only: a rotation's previous secret does not survive it.
+      set: {
+        secretHash: row.secretHash,
+        ...owner,
+        scopes: row.scopes,
+        enabled: true,
+        secretCreatedAt: row.secretCreatedAt,
+        secretLastUsedAt: null,
+        previousSecretHash: null,
+        previousSecretCreatedAt: null,
+        previousSecretExpiresAt: null,
+        previousSecretLastUsedAt: null,
+        previousSecretWarnedAt: null,
+      },
     });
   return { clientId, clientSecret };
 }

@@ -94,6 +94,9 @@ export const OFFER_CSV: CsvShape = {
 const OFFER_FIELDS = Object.keys(OfferBatchRowSchema.shape);
 const json = (value: unknown) => JSON.stringify(value);
 
+/** The codes of a row whose fields were valid but whose product did not hold (src/offers/offers.ts resolveProducts). */
+const PRODUCT_PROBLEMS = ["invalid_gtin", "unknown_product", "ambiguous_product", "product_withdrawn"] as const;
+
 /** The offer a staged row writes. */
 type StagedOffer = OfferWrite & { productId: string };
 
@@ -133,14 +136,23 @@ export async function stageOfferWindow(
   }
 
   const skus = [...new Set(parsed.map((row) => row.sku))];
-  const [jobRead, staged] = await env.CATALOG.batch([
+  // The lines that claimed these SKUs before this window: staged rows, and rows whose product did not hold (rejected
+  // after their SKU was read, as a batch rejects them), so that a SKU's first line wins whichever window it is in.
+  const [jobRead, staged, refused] = await env.CATALOG.batch([
     env.CATALOG.prepare("SELECT cancel_requested FROM catalog_imports WHERE id = ?").bind(job.id),
     env.CATALOG.prepare(
       "SELECT s.sku, s.seq AS line FROM json_each(?2) j CROSS JOIN offer_import_rows s ON s.job_id = ?1 AND s.sku = j.value",
     ).bind(job.id, json(skus)),
+    env.CATALOG.prepare(
+      "SELECT product_key AS sku, min(line) AS line FROM catalog_import_errors WHERE job_id = ?1 AND file = ?3 " +
+        `AND code IN (${PRODUCT_PROBLEMS.map((code) => `'${code}'`).join(", ")}) AND product_key IN (SELECT value FROM json_each(?2)) GROUP BY product_key`,
+    ).bind(job.id, json(skus), file.name),
   ]);
   if ((jobRead!.results[0] as { cancel_requested: number } | undefined)?.cancel_requested) return { outcome: "cancelled" };
-  const firstLine = new Map((staged!.results as { sku: string; line: number }[]).map((row) => [row.sku, row.line]));
+  const firstLine = new Map<string, number>();
+  for (const row of [...(staged!.results as { sku: string; line: number }[]), ...(refused!.results as { sku: string; line: number }[])]) {
+    firstLine.set(row.sku, Math.min(row.line, firstLine.get(row.sku) ?? row.line));
+  }
   const unique = parsed.filter(({ line, sku }) => {
     const first = firstLine.get(sku);
     if (first !== undefined && first !== line) {

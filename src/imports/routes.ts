@@ -21,6 +21,7 @@ import {
   type JobKind,
   type JobRow,
   presentJob,
+  readJob,
   readJobWithFiles,
 } from "./jobs";
 import { isStalled, sweepImportJob } from "./sweep";
@@ -503,10 +504,16 @@ async function startJob(c: ImportContext, job: JobRow, files: FileRow[]) {
         ? "the file"
         : null;
   if (missing) throw new ProblemError(409, "conflict", "Conflict", `Upload ${missing} before starting the job.`);
+  // A vendor's price files run one at a time (they share the catalog database with every search); the check is part
+  // of the start's own update, so that two starts at once cannot both pass it.
   const started = await c.env.CATALOG.prepare(
-    "UPDATE catalog_imports SET state = 'validating', started_at = ?2 WHERE id = ?1 AND state = 'awaiting_upload' AND cancel_requested = 0",
+    "UPDATE catalog_imports SET state = 'validating', started_at = ?2 WHERE id = ?1 AND state = 'awaiting_upload' AND cancel_requested = 0 " +
+      "AND NOT EXISTS (SELECT 1 FROM catalog_imports o WHERE ?3 IS NOT NULL AND o.vendor_id = ?3 AND o.id != ?1 AND o.state IN ('validating', 'running'))",
   )
-    .bind(job.id, new Date().toISOString())
+    .bind(job.id, new Date().toISOString(), job.vendor_id)
     .run();
   if (started.meta.changes === 1) await createInstance(c.env, job.id);
+  else if (job.vendor_id !== null && (await readJob(c.env.CATALOG, job.id))?.state === "awaiting_upload") {
+    throw new ProblemError(409, "conflict", "Conflict", "Another price file of the vendor is under way: start this one once it has ended.");
+  }
 }

@@ -244,9 +244,35 @@ export async function writeOffers(
   const rows = planned.flatMap((plan) => (plan.row ? [plan.row] : []));
   if (rows.length === 0) return outcomes;
   const at = now.toISOString();
-  const json = JSON.stringify(rows);
-  await db.batch(OFFER_WRITES.map((statement) => db.prepare(statement).bind(vendorId, json, at)));
+  // The rows travel as JSON parameters of at most MAX_PARAMETER_BYTES (D1 refuses strings over 2 MB; offers with ten
+  // custom fields are about 9 KB each): the statements of every group in one batch, one transaction.
+  await db.batch(
+    jsonGroups(rows, MAX_PARAMETER_BYTES).flatMap((json) =>
+      OFFER_WRITES.map((statement) => db.prepare(statement).bind(vendorId, json, at)),
+    ),
+  );
   return outcomes;
+}
+
+/** The largest JSON parameter an offer write binds (bytes of UTF-8), well under D1's 2 MB per string. */
+export const MAX_PARAMETER_BYTES = 1_000_000;
+
+/** The rows as JSON arrays, in order, each at most `maxBytes` (a single larger row stands alone). */
+export function jsonGroups(rows: readonly unknown[], maxBytes: number): string[] {
+  const encoder = new TextEncoder();
+  const groups: string[][] = [[]];
+  let size = 2;
+  for (const row of rows) {
+    const json = JSON.stringify(row);
+    const bytes = encoder.encode(json).length + 1;
+    if (groups.at(-1)!.length > 0 && size + bytes > maxBytes) {
+      groups.push([]);
+      size = 2;
+    }
+    groups.at(-1)!.push(json);
+    size += bytes;
+  }
+  return groups.map((group) => `[${group.join(",")}]`);
 }
 
 /** The vendor's current offers of these SKUs, as the API shows them. */

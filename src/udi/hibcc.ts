@@ -67,10 +67,10 @@ export function readHibcc(input: string): HibccReading {
   // may add. A space check character dropped by the sender is not guessed back: that would accept a wrong check
   // character whenever the space happened to verify.
   const trimmed = data.trimEnd();
-  const verified = [data, trimmed].find(
+  const verified = [...new Set([data, trimmed])].filter(
     (candidate) => candidate.length >= 3 && hibccCheckCharacter(candidate.slice(0, -1)) === candidate.at(-1),
   );
-  if (verified === undefined) {
+  if (verified.length === 0) {
     if (trimmed.length < 3) return fail(null, "too_short", "The code is too short to be HIBCC data.");
     const expected = hibccCheckCharacter(trimmed.slice(0, -1));
     const space = hibccCheckCharacter(trimmed) === " " ? " (If the label's check character is a space, send it: it is data.)" : "";
@@ -80,6 +80,15 @@ export function readHibcc(input: string): HibccReading {
       `The check character is ${JSON.stringify(trimmed.at(-1))}; the data's modulo 43 check is ${JSON.stringify(expected)}.${space}`,
     );
   }
+  // Both verify when the check character is J (2 x 19 = 38, a space's value): with a trailing space, either the J is
+  // data and the space the label's check character, or the J is the check character and the space a scanner's. The
+  // code as sent is the label's data: it wins when it parses; the trimmed reading only when it does not.
+  const readings = verified.map(readVerified);
+  return readings.find((reading) => reading.ok) ?? readings[0]!;
+}
+
+/** The structure of data whose check character verified. */
+function readVerified(verified: string): HibccReading {
   const body = verified.slice(0, -1);
   const check = verified.at(-1)!;
   const content = body.slice(1);
@@ -194,7 +203,7 @@ function readExpiry(data: string): Part<{ expiry: string | null; rest: string }>
   if (flag === "0" || flag === "1") {
     // MMYY, the flag being the month's first digit: the last day of that month.
     const digits = data.slice(0, 4);
-    const expiry = /^\d{4}$/.test(digits) ? calendar(`20${digits.slice(2, 4)}`, digits.slice(0, 2), "00") : null;
+    const expiry = /^\d{4}$/.test(digits) ? calendar(`20${digits.slice(2, 4)}`, digits.slice(0, 2), null) : null;
     return expiry ? { expiry, rest: data.slice(4) } : problem("expiry", "bad_date", `${digits} is not a date MMYY.`);
   }
   if (flag === "7") return { expiry: null, rest: data.slice(1) };
@@ -230,14 +239,14 @@ function readSupplement(supplement: string, result: HibccSecondary): { problem: 
   return problem(null, "unknown_field", `Unknown supplemental data "/${supplement.slice(0, 3)}": HIBCC UDIs use /S, /14D, /16D and /Q.`);
 }
 
-/** A date (year, month, day; day 00 the month's last), with an hour if given, or null when it is none. */
-function calendar(year: string, month: string, day: string, hour?: string): string | null {
+/** A date (year, month, day), with an hour if given, or null when it is none. `day` null: the month's last (MMYY). */
+function calendar(year: string, month: string, day: string | null, hour?: string): string | null {
   const y = Number(year);
   const m = Number(month);
   if (m < 1 || m > 12) return null;
   const lastDay = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const d = Number(day) === 0 ? lastDay : Number(day);
-  if (d > lastDay) return null;
+  const d = day === null ? lastDay : Number(day);
+  if (d < 1 || d > lastDay) return null;
   if (hour !== undefined && Number(hour) > 23) return null;
   return `${year}-${month}-${String(d).padStart(2, "0")}`;
 }

@@ -1,4 +1,5 @@
 import type { DeviceIdentifier } from "../catalog/catalog";
+import { unitsNamedBy } from "./packaging";
 import type { ScannedCode, ScanProblem, UdiData } from "./scan";
 
 /**
@@ -23,7 +24,7 @@ export interface ResolvedProduct {
 }
 
 export interface Packaging {
-  /** unit: the identifier of the product itself; package: of a package level (a case) holding `quantity` units. */
+  /** unit: the identifier of the product itself; package: of a package level (a case) holding `quantity` units (nested levels multiplied). */
   level: "unit" | "package";
   deviceId: string;
   containsDeviceId: string | null;
@@ -138,7 +139,7 @@ function decide(scan: ScannedCode, hits: Hit[], products: Map<string, ResolvedPr
         level: device.contains ? "package" : "unit",
         deviceId: device.matched!,
         containsDeviceId: device.contains,
-        quantity: device.quantity ?? 1,
+        quantity: unitsNamedBy(products.get(device.product)?.deviceIdentifiers ?? [], device.matched!),
       },
       product: products.get(device.product) ?? null,
     };

@@ -1,4 +1,5 @@
 import { ValidationError } from "../platform/errors";
+import { unitsNamedBy } from "./packaging";
 import { type Agency, scanCode } from "./scan";
 
 /**
@@ -56,9 +57,10 @@ export async function readShippedUnits(
     env.DB.prepare("SELECT product_id FROM order_lines WHERE id = ? AND vendor_id = ?")
       .bind(lineId, vendorId)
       .first<{ product_id: string }>(),
+    // Every identifier of the products the codes name: a package's units multiply down its levels.
     env.CATALOG.prepare(
-      "SELECT d.agency, d.device_id, d.product_id, d.contains_device_id, d.quantity FROM json_each(?) j CROSS JOIN device_identifiers d " +
-        "ON d.agency = j.value ->> '$[0]' AND d.device_id = j.value ->> '$[1]'",
+      "SELECT agency, device_id, product_id, contains_device_id, quantity FROM device_identifiers WHERE product_id IN " +
+        "(SELECT d.product_id FROM json_each(?) j CROSS JOIN device_identifiers d ON d.agency = j.value ->> '$[0]' AND d.device_id = j.value ->> '$[1]')",
     )
       .bind(JSON.stringify(wanted))
       .all<{ agency: string; device_id: string; product_id: string; contains_device_id: string | null; quantity: number | null }>(),
@@ -77,7 +79,10 @@ export async function readShippedUnits(
           : `No product of the catalog has ${agency} device identifier ${deviceId}; this line's product is ${line.product_id}.`,
       ];
     }
-    return { agency, deviceId, lot, serial, expiry, units: found?.contains_device_id ? (found.quantity ?? 1) : 1 };
+    const levels = identifiers.results
+      .filter((row) => row.product_id === found?.product_id)
+      .map((row) => ({ deviceId: row.device_id, containsDeviceId: row.contains_device_id, quantity: row.quantity }));
+    return { agency, deviceId, lot, serial, expiry, units: found ? unitsNamedBy(levels, found.device_id) : 1 };
   });
   if (Object.keys(problems).length > 0) throw new ValidationError(problems);
   return units;

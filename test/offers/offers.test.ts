@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { jsonGroups } from "../../src/offers/offers";
 import { productId } from "../../src/seed/catalog";
 import { call, expectProblem, json, vendorTokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH, lineFor, orderBody, placeOrder } from "../helpers/orders";
@@ -223,6 +224,16 @@ describe("vendor offers: batch", () => {
     for (const body of [{}, { offers: [] }, { offers: Array.from({ length: 1001 }, () => ({})) }, { offers: [], extra: 1 }]) {
       await expectProblem(await call(await vendorTokenFor(VENDOR), "/vendor/api/offers/batch", { method: "POST", json: body }), 400);
     }
+  });
+});
+
+describe("vendor offers: large writes are cut by bytes", () => {
+  it("jsonGroups cuts rows into JSON arrays of at most the byte limit, in order, a larger row alone", () => {
+    const rows = [{ a: "x".repeat(10) }, { a: "y".repeat(10) }, { a: "z".repeat(50) }, { a: "w" }];
+    const groups = jsonGroups(rows, 40);
+    expect(groups.flatMap((group) => JSON.parse(group))).toEqual(rows);
+    expect(groups.map((group) => JSON.parse(group).length)).toEqual([2, 1, 1]);
+    for (const group of groups.slice(0, 1)) expect(new TextEncoder().encode(group).length).toBeLessThanOrEqual(40);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applyOfferChunk } from "../../src/imports/price-files";
 import { generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
 import { call, expectProblem, json, operatorTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
-import { createImport, IMPORTS, importErrors, type JobCaller, ndjson, OFFER_IMPORTS, runImport } from "../helpers/imports";
+import { createImport, IMPORTS, importErrors, type JobCaller, ndjson, OFFER_IMPORTS, runImport, startAndWait } from "../helpers/imports";
 import { issueQuotes } from "../helpers/orders";
 
 /** A vendor of the demo data, and another one that must never see its price files. */
@@ -156,6 +156,59 @@ describe("price files: a vendor's offers through an import job", () => {
     await applyOfferChunk(env, job, 0, 2, 0);
     expect(await rows()).toEqual(first);
     expect((await env.CATALOG.prepare("SELECT rows_applied FROM catalog_imports WHERE id = ?").bind(jobId).first())!.rows_applied).toBe(2);
+    // The fixture job ends, as the Workflow would end it: a job under way holds the vendor's next start (one at a time).
+    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'succeeded' WHERE id = ?").bind(jobId).run();
+  });
+
+  // Production D1 refuses a string over 2 MB; the local one does not, so jsonGroups (test/offers/offers.test.ts) is what
+  // keeps each bound group under 1 MB. Here: a 2,000-row chunk of such offers is over 2 MB of JSON, and it is written.
+  it("a chunk of offers with ten long custom fields each (over 2 MB of JSON) is written whole", async () => {
+    const customFields = Array.from({ length: 10 }, (_, i) => ({
+      fieldId: `field${i}`,
+      prompt: "P".repeat(200),
+      isRequired: false,
+      formatRegex: `^[A-Z]{1,${100 + i}}$`,
+      errorMessage: "E".repeat(300),
+    }));
+    const rows = Array.from({ length: 400 }, (_, i) => offer(`PF-BIG-${i}`, { productId: productId(50 + (i % 20)), customFields }));
+    const file = ndjson(rows);
+    expect(file.length).toBeGreaterThan(2_000_000);
+    const job = await runImport({ format: "ndjson" }, { "big.ndjson": file }, await as());
+    expect(job).toMatchObject({ state: "succeeded", counts: { created: 400, rejected: 0 } });
+    expect(await offerOf("PF-BIG-399")).toMatchObject({
+      customFields: expect.arrayContaining([expect.objectContaining({ fieldId: "field9" })]),
+    });
+  });
+
+  it("a SKU's first line wins across windows, even when that line was rejected for its product", async () => {
+    const padding = Array.from({ length: 4500 }, (_, i) =>
+      offer(`PF-PAD-${i}`, { warranty: `12 months ${"w".repeat(200)}`.slice(0, 100) }),
+    );
+    const file = ndjson([offer("PF-X", { productId: "MP-9999999" }), ...padding, offer("PF-X")]);
+    expect(file.length).toBeGreaterThan(1024 * 1024); // the last line is in a later window than the first
+    const job = await runImport({ format: "ndjson", onError: "skipFailedRows" }, { "w.ndjson": file }, await as());
+    const errors = await importErrors(job.id, await as());
+    expect(errors.map((e) => [e.line, e.code])).toEqual([
+      [1, "unknown_product"],
+      [4502, "duplicate_key"],
+    ]);
+    expect(await offerOf("PF-X")).toBeNull();
+  });
+
+  it("a vendor's price files run one at a time: starting another while one is under way is a 409", async () => {
+    const caller = await as();
+    const first = await createImport({ format: "ndjson" }, { "a.ndjson": ndjson([offer("PF-80")]) }, caller);
+    const second = await createImport({ format: "ndjson" }, { "b.ndjson": ndjson([offer("PF-81")]) }, caller);
+    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'validating', started_at = ?2, progressed_at = ?2 WHERE id = ?1")
+      .bind(first.id, new Date().toISOString())
+      .run();
+    const refused = await expectProblem(await call(caller.token!, `${OFFER_IMPORTS}/${second.id}/start`, { method: "POST" }), 409);
+    expect(refused.detail).toContain("Another price file");
+    // Another vendor is not held up by it.
+    const other = await createImport({ format: "ndjson" }, { "c.ndjson": ndjson([offer("PF-82")]) }, await as(OTHER_VENDOR));
+    expect((await startAndWait(other.id, await as(OTHER_VENDOR))).state).toBe("succeeded");
+    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'cancelled' WHERE id = ?").bind(first.id).run();
+    expect((await startAndWait(second.id, caller)).state).toBe("succeeded");
   });
 
   it("the operator's event feed says a price file finished, naming its vendor", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { findClient, LAST_USED_RESOLUTION_MS, recordSecretUse } from "../../src/auth/clients";
+import { createApiClient, findClient, LAST_USED_RESOLUTION_MS, recordSecretUse } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
 import { purgeAudit } from "../../src/onboarding/audit";
 import { SECRET_EXPIRING_EVENT, warnExpiringSecrets } from "../../src/onboarding/clients";
@@ -92,6 +92,25 @@ describe("onboarding: API clients through the admin API", () => {
     const later = new Date(now.getTime() + LAST_USED_RESOLUTION_MS + 1);
     await recordSecretUse(database(env.DB), await stored(), "current", later);
     expect((await stored()).secretLastUsedAt).toBe(later.toISOString());
+  });
+
+  it("a use recorded after a rotation lands on the secret that was used (now the previous one), not on the new one", async () => {
+    const { client } = await created();
+    const beforeRotation = (await findClient(database(env.DB), client.clientId))!;
+    await rotate(client.clientId, { previousExpiresInSeconds: 600 });
+    const now = new Date();
+    await recordSecretUse(database(env.DB), beforeRotation, "current", now);
+    const after = (await row(client.clientId))!;
+    expect(after.previous_secret_last_used_at).toBe(now.toISOString());
+    expect(after.secret_last_used_at).toBeNull();
+  });
+
+  it("making a client again with its id (npm run create-client) leaves no previous secret alive", async () => {
+    const { client, secret } = await created();
+    await rotate(client.clientId, { previousExpiresInSeconds: 600 });
+    await createApiClient(database(env.DB), { tenantId: TENANT_A, name: "Again", clientId: client.clientId, clientSecret: "x".repeat(40) });
+    expect(await tokenStatus(client.clientId, secret)).toBe(401);
+    expect(await tokenStatus(client.clientId, "x".repeat(40))).toBe(200);
   });
 
   it("a second rotation while two secrets are live is a 409; 0 s of overlap refuses the old secret at once", async () => {

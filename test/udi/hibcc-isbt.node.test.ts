@@ -75,6 +75,22 @@ describe("HIBCC: ANSI/HIBC 2.6 examples", () => {
     }
   });
 
+  it("a check character J with a trailing space: the code as sent wins when it parses, else the trimmed one", () => {
+    const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+    // A primary whose check character is J: as sent with a space, "J" would be its unit of measure (not a digit).
+    const primary = letters.flatMap((x) => letters.map((y) => `+A123${x}${y}1`)).find((data) => hibccCheckCharacter(data) === "J")!;
+    expect(readHibcc(`${primary}J `)).toMatchObject({ ok: true, structure: "primary", check: "J" });
+    // A concatenated code ending in J whose check character is a space: read as sent (the J is the lot's).
+    const concatenated = letters.map((x) => `+A123BJC5D6E71/$$3301231LOT${x}J`).find((data) => hibccCheckCharacter(data) === " ")!;
+    expect(readHibcc(`${concatenated} `)).toMatchObject({ ok: true, secondary: { lot: concatenated.slice(-5) } });
+  });
+
+  it("day 00 is the month's last day only in MMYY; elsewhere it is no date", () => {
+    for (const secondary of ["$$2010030LOT1", "$$3300100LOT1", "$LOT1/14D20300100", "$LOT1/16D20300100"]) {
+      expect(readHibcc(withCheck(`+A123BJC5D6E71/${secondary}`)), secondary).toMatchObject({ ok: false, problem: { code: "bad_date" } });
+    }
+  });
+
   it("small letters are read as capitals; a space check character is data, and a scanner's trailing space is not", () => {
     expect(readHibcc("+A123BJC5D6E71G  \r\n")).toMatchObject({ ok: true, check: "G" });
     expect(readHibcc("+a123bjc5d6e71g")).toMatchObject({ ok: true, check: "G" });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { gtin14Of } from "../../src/catalog/gtin";
 import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
 import { GS } from "../../src/udi/gs1";
 import { hibccCheckCharacter } from "../../src/udi/hibcc";
@@ -16,6 +17,7 @@ const results = async (codes: string[], extra: Record<string, unknown> = {}) => 
 const unitGtin = (index: number) => generateDeviceIdentifiers(index)[0]!.deviceId;
 const caseGtin = (index: number) => generateDeviceIdentifiers(index)[1]!.deviceId;
 const withCheck = (data: string) => `${data}${hibccCheckCharacter(data)}`;
+const NESTED = { unit: gtin14Of("0950600099001"), box: gtin14Of("1950600099001"), case: gtin14Of("2950600099001") };
 
 /** Products of other agencies (and a part number that reads as GS1), inserted beside the seeded catalog. */
 beforeAll(async () => {
@@ -32,6 +34,12 @@ beforeAll(async () => {
     product("SCAN-ISBT", "SCANISBT1"),
     identifier("ICCBBA", "08717648200274", "SCAN-ISBT"),
     product("SCAN-PART", "10D9T"),
+    // Nested levels: a case of 5 boxes of 10 units.
+    product("SCAN-NESTED", "SCANNESTED1"),
+    identifier("GS1", NESTED.unit, "SCAN-NESTED"),
+    env.CATALOG.prepare(
+      "INSERT INTO device_identifiers (agency, device_id, product_id, contains_device_id, quantity) VALUES ('GS1', ?1, 'SCAN-NESTED', ?2, 10), ('GS1', ?3, 'SCAN-NESTED', ?1, 5)",
+    ).bind(NESTED.box, NESTED.unit, NESTED.case),
   ]);
 });
 
@@ -64,6 +72,15 @@ describe("scan to order: every format resolves to its product", () => {
       product: { id: productId(20) },
       packaging: { level: "package", deviceId: caseGtin(20), containsDeviceId: unitGtin(20), quantity: DEMO_CASE_QUANTITY },
     });
+  });
+
+  it("nested packaging levels multiply: a case of 5 boxes of 10 is 50 units", async () => {
+    const [unit, box, kase] = await results([`(01)${NESTED.unit}`, `(01)${NESTED.box}`, `(01)${NESTED.case}`]);
+    expect([unit, box, kase].map((r) => [r!.product.id, r!.packaging.level, r!.packaging.quantity])).toEqual([
+      ["SCAN-NESTED", "unit", 1],
+      ["SCAN-NESTED", "package", 10],
+      ["SCAN-NESTED", "package", 50],
+    ]);
   });
 
   it("HIBCC concatenated, and primary and secondary scanned as two codes (linked by the link character)", async () => {
