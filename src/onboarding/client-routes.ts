@@ -99,6 +99,14 @@ const ClientIdParams = z.object({
     .openapi({ param: { name: "clientId", in: "path" }, example: "mpc_3kX9aQ2vL8pZ" }),
 });
 
+/** limit and offset of the onboarding lists. */
+export const PAGE_QUERY = {
+  limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", minimum: 1, maximum: 100 }),
+  offset: wholeNumberText(0, 1_000_000, "An offset from 0 to 1000000.")
+    .optional()
+    .openapi({ type: "integer", minimum: 0, maximum: 1_000_000 }),
+};
+
 const json = <T extends z.ZodTypeAny>(description: string, schema: T) => ({
   description,
   content: { "application/json": { schema: envelopeSchema(schema) } },
@@ -128,12 +136,7 @@ const routes = {
     summary: "API clients, newest first",
     ...access,
     request: {
-      query: z.object({
-        limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", minimum: 1, maximum: 100 }),
-        offset: wholeNumberText(0, 1_000_000, "An offset from 0 to 1000000.")
-          .optional()
-          .openapi({ type: "integer", minimum: 0, maximum: 1_000_000 }),
-      }),
+      query: z.object(PAGE_QUERY),
     },
     responses: { 200: json("Clients", z.object({ items: z.array(ClientSchema) })), ...authenticatedErrorResponses },
   }),

@@ -7,7 +7,7 @@ import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
 import { auditStatement } from "./audit";
-import { ONBOARDING_TAG } from "./client-routes";
+import { ONBOARDING_TAG, PAGE_QUERY } from "./client-routes";
 
 /**
  * Buyer tenants (health systems) and vendors as the operator onboards them (docs/api.md, "Onboarding"): created
@@ -98,10 +98,7 @@ function routesOf(spec: OrganizationSpec) {
       ...access,
       request: {
         query: z.object({
-          limit: wholeNumberText(1, 100, "A limit from 1 to 100.").optional().openapi({ type: "integer", minimum: 1, maximum: 100 }),
-          offset: wholeNumberText(0, 1_000_000, "An offset from 0 to 1000000.")
-            .optional()
-            .openapi({ type: "integer", minimum: 0, maximum: 1_000_000 }),
+          ...PAGE_QUERY,
           externalId: EXTERNAL_ID.optional().openapi({ description: "Only the one of this externalId" }),
         }),
       },
