@@ -6,7 +6,7 @@ import { agreementRoutes } from "../offers/agreement-routes";
 import { offerRoutes } from "../offers/routes";
 import { tierRoutes } from "../offers/tier-routes";
 import { onboardingRoutes } from "../onboarding/client-routes";
-import { tenantRoutes, vendorRoutes } from "../onboarding/organizations";
+import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorRoutes } from "../onboarding/organizations";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { handleError } from "../platform/error-handler";
@@ -32,7 +32,10 @@ export const adminApi = createRouter()
   .route("/", tierRoutes)
   .route("/", onboardingRoutes)
   .route("/", tenantRoutes)
-  .route("/", vendorRoutes);
+  .route("/", vendorRoutes)
+  .route("/", companyRoutes)
+  .route("/", facilityRoutes)
+  .route("/", addressRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing

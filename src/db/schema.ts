@@ -60,6 +60,8 @@ export const companies = sqliteTable("companies", {
   id: integer("id").primaryKey(),
   tenantId: integer("tenant_id").notNull(),
   name: text("name").notNull(),
+  externalId: text("external_id"),
+  createdAt: text("created_at"),
 });
 
 export const userCompanies = sqliteTable(
@@ -78,12 +80,18 @@ export const addresses = sqliteTable("addresses", {
   state: text("state").notNull(),
   zip: text("zip").notNull(),
   country: text("country").notNull(),
+  externalId: text("external_id"),
+  createdAt: text("created_at"),
 });
 
 export const facilities = sqliteTable("facilities", {
   id: integer("id").primaryKey(),
   companyId: integer("company_id").notNull(),
   name: text("name").notNull(),
+  externalId: text("external_id"),
+  createdAt: text("created_at"),
+  /** The facility's GS1 Global Location Number, if given (migrations/0020). */
+  gln: text("gln"),
 });
 
 export const userFacilities = sqliteTable(

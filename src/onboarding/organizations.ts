@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { operatorScopedAccess } from "../auth/bearer";
+import { gtinCheckDigit } from "../catalog/gtin";
 import type { AppEnv } from "../env";
-import { notFound, ProblemError } from "../platform/errors";
+import { notFound, ProblemError, unprocessable } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
@@ -19,16 +20,22 @@ import { ONBOARDING_TAG, PAGE_QUERY } from "./client-routes";
 /** A field of a resource: its column and its schema. */
 interface FieldSpec {
   column: string;
-  schema: z.ZodString;
+  schema: z.ZodTypeAny;
+  /** The table this field's id must name (422 otherwise); a parent is set at creation and never changed. */
+  parent?: "tenants" | "companies";
+  /** May be absent (null). */
+  optional?: true;
 }
 
 export interface OrganizationSpec {
   /** The audit target type and the words of messages, e.g. tenant. */
-  kind: "tenant" | "vendor";
-  table: "tenants" | "vendors";
-  path: "/tenants" | "/vendors";
-  idParam: "tenantId" | "vendorId";
+  kind: "tenant" | "vendor" | "company" | "facility" | "address";
+  table: "tenants" | "vendors" | "companies" | "facilities" | "addresses";
+  path: string;
+  idParam: string;
   schemaName: string;
+  /** A row of the demo data, the documented example of the path's id. */
+  exampleId: number;
   fields: Record<string, FieldSpec>;
 }
 
@@ -43,21 +50,25 @@ export const EXTERNAL_ID = z
     example: "HS-0042",
   });
 
+const article = (kind: string) => (/^[aeiou]/.test(kind) ? "an" : "a");
+
 type Row = Record<string, unknown> & { id: number; external_id: string | null; created_at: string | null };
 
 function routesOf(spec: OrganizationSpec) {
   const access = operatorScopedAccess("clients:manage");
-  const fieldSchemas = Object.fromEntries(Object.entries(spec.fields).map(([name, field]) => [name, field.schema]));
+  const fields = Object.entries(spec.fields);
+  const fieldSchemas = Object.fromEntries(fields.map(([name, field]) => [name, field.optional ? field.schema.optional() : field.schema]));
   const ResourceSchema = z
     .object({
       [spec.idParam]: z.number().int(),
       externalId: z.string().nullable().openapi({ description: "null for the seed's" }),
-      ...fieldSchemas,
-      createdAt: z.string().datetime().nullable(),
+      ...Object.fromEntries(fields.map(([name, field]) => [name, field.optional ? field.schema.nullable() : field.schema])),
+      createdAt: z.string().datetime().nullable().openapi({ description: "null for the seed's" }),
     })
     .openapi(spec.schemaName);
   const CreateSchema = closedObject({ externalId: EXTERNAL_ID, ...fieldSchemas }).openapi(`Create${spec.schemaName}Request`);
-  const UpdateSchema = closedObject(Object.fromEntries(Object.entries(fieldSchemas).map(([name, schema]) => [name, schema.optional()])))
+  const changeable = fields.filter(([, field]) => !field.parent);
+  const UpdateSchema = closedObject(Object.fromEntries(changeable.map(([name, field]) => [name, field.schema.optional()])))
     .refine((body) => Object.keys(body).length > 0, "Give at least one field to change.")
     .openapi(`Update${spec.schemaName}Request`, { description: "The fields to change; at least one" });
   const IdParams = z.object({
@@ -66,6 +77,7 @@ function routesOf(spec: OrganizationSpec) {
       type: "integer",
       minimum: 1,
       maximum: 2_147_483_647,
+      example: spec.exampleId,
     }),
   });
   const json = (description: string, schema: z.ZodTypeAny) => ({
@@ -80,7 +92,7 @@ function routesOf(spec: OrganizationSpec) {
       method: "post",
       path: spec.path,
       tags,
-      summary: `Create a ${spec.kind}, idempotently by externalId`,
+      summary: `Create ${article(spec.kind)} ${spec.kind}, idempotently by externalId`,
       ...access,
       request: body(CreateSchema),
       responses: {
@@ -88,6 +100,7 @@ function routesOf(spec: OrganizationSpec) {
         200: json("Already there with the same fields (the same externalId)", ResourceSchema),
         ...authenticatedErrorResponses,
         409: problem("The externalId names one with other fields (the detail names them; change it with PATCH)"),
+        ...(fields.some(([, field]) => field.parent) ? { 422: problem("A parent id names nothing (`errors` names the field)") } : {}),
       },
     }),
     list: createRoute({
@@ -117,7 +130,7 @@ function routesOf(spec: OrganizationSpec) {
       method: "patch",
       path: `${spec.path}/{${spec.idParam}}`,
       tags,
-      summary: `Change a ${spec.kind}'s fields`,
+      summary: `Change ${article(spec.kind)} ${spec.kind}'s fields (not its parent)`,
       ...access,
       request: { params: IdParams, ...body(UpdateSchema) },
       responses: { 200: json(`The ${spec.kind}`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -154,9 +167,17 @@ export function organizationRoutes(spec: OrganizationSpec) {
 
   return createRouter()
     .openapi(routes.create, async (c) => {
-      const input = c.req.valid("json") as Record<string, string>;
+      const input = c.req.valid("json") as Record<string, string | number | undefined>;
       const at = new Date().toISOString();
-      const values = names.map((name) => input[name]!);
+      const values = names.map((name) => input[name] ?? null);
+      const parents = names.filter((name) => spec.fields[name]!.parent);
+      if (parents.length > 0) {
+        const found = await c.env.DB.batch(
+          parents.map((name) => c.env.DB.prepare(`SELECT 1 AS found FROM ${spec.fields[name]!.parent} WHERE id = ?`).bind(input[name]!)),
+        );
+        const missing = parents.filter((_, i) => found[i]!.results.length === 0);
+        if (missing.length > 0) throw unprocessable(missing.map((name) => `${name}: nothing has id ${input[name]}.`));
+      }
       const [inserted] = await c.env.DB.batch([
         c.env.DB.prepare(
           `INSERT INTO ${spec.table} (external_id, ${columns.join(", ")}, created_at) VALUES (${["?1", ...values.map((_, i) => `?${i + 2}`), `?${values.length + 2}`].join(", ")}) ` +
@@ -173,8 +194,10 @@ export function organizationRoutes(spec: OrganizationSpec) {
         c.header("Location", `${new URL(c.req.url).pathname}/${created.id}`);
         return c.json(envelope(c, present(created)), 201);
       }
-      const existing = await c.env.DB.prepare(`SELECT * FROM ${spec.table} WHERE external_id = ?`).bind(input.externalId!).first<Row>();
-      const differing = names.filter((name) => existing?.[spec.fields[name]!.column] !== input[name]);
+      const existing = await c.env.DB.prepare(`SELECT * FROM ${spec.table} WHERE external_id = ?`)
+        .bind(input.externalId as string)
+        .first<Row>();
+      const differing = names.filter((name) => existing?.[spec.fields[name]!.column] !== (input[name] ?? null));
       if (!existing || differing.length > 0) {
         throw new ProblemError(
           409,
@@ -197,13 +220,13 @@ export function organizationRoutes(spec: OrganizationSpec) {
     .openapi(routes.get, async (c) => c.json(envelope(c, present(await readOr404(c.env.DB, idOf(c.req.valid("param"))))), 200))
     .openapi(routes.update, async (c) => {
       const id = idOf(c.req.valid("param"));
-      const changes = c.req.valid("json") as Record<string, string | undefined>;
+      const changes = c.req.valid("json") as Record<string, string | number | undefined>;
       const before = await readOr404(c.env.DB, id);
       const given = names.filter((name) => changes[name] !== undefined);
       const after = { ...before, ...Object.fromEntries(given.map((name) => [spec.fields[name]!.column, changes[name]])) } as Row;
       const at = new Date().toISOString();
       // Conditional on the row as read, so that the audit's "before" is what the change replaced.
-      const same = columns.map((column, i) => `${column} = ?${i + 2 + given.length}`).join(" AND ");
+      const same = columns.map((column, i) => `${column} IS ?${i + 2 + given.length}`).join(" AND ");
       const [updated] = await c.env.DB.batch([
         c.env.DB.prepare(
           `UPDATE ${spec.table} SET ${given.map((name, i) => `${spec.fields[name]!.column} = ?${i + 2}`).join(", ")} WHERE id = ?1 AND ${same} ` +
@@ -226,6 +249,7 @@ export const TENANTS: OrganizationSpec = {
   path: "/tenants",
   idParam: "tenantId",
   schemaName: "Tenant",
+  exampleId: 1,
   fields: { name: { column: "name", schema: text(200, "Riverside Health System") } },
 };
 
@@ -235,11 +259,80 @@ export const VENDORS: OrganizationSpec = {
   path: "/vendors",
   idParam: "vendorId",
   schemaName: "Vendor",
+  exampleId: 4,
   fields: {
     name: { column: "name", schema: text(200, "Northwind Medical Supply") },
     returnPolicy: { column: "return_policy", schema: text(500, "Returns within 30 days, unopened") },
   },
 };
 
+const parentId = (parent: "tenants" | "companies", description: string) => ({
+  column: parent === "tenants" ? "tenant_id" : "company_id",
+  schema: z.number().int().positive().max(2_147_483_647).openapi({ description }),
+  parent,
+});
+
+/** A GS1 Global Location Number: 13 digits, the last a GS1 check digit. */
+const GLN = z
+  .string()
+  .regex(/^\d{13}$/, "A GLN is 13 digits.")
+  .refine((gln) => gtinCheckDigit(gln.slice(0, 12)) === Number(gln[12]), "Not a GLN: its check digit is wrong.")
+  .openapi({ description: "The facility's GS1 Global Location Number (13 digits, check digit verified)", example: "0614141000036" });
+
+export const COMPANIES: OrganizationSpec = {
+  kind: "company",
+  table: "companies",
+  path: "/companies",
+  idParam: "companyId",
+  schemaName: "OrganizationCompany",
+  exampleId: 101,
+  fields: {
+    tenantId: parentId("tenants", "The buyer tenant (health system) it belongs to; set at creation"),
+    name: { column: "name", schema: text(200, "Riverside Regional Medical Center") },
+  },
+};
+
+export const FACILITIES: OrganizationSpec = {
+  kind: "facility",
+  table: "facilities",
+  path: "/facilities",
+  idParam: "facilityId",
+  schemaName: "OrganizationFacility",
+  exampleId: 1001,
+  fields: {
+    companyId: parentId("companies", "The company it belongs to; set at creation"),
+    name: { column: "name", schema: text(200, "Riverside Main Campus") },
+    gln: { column: "gln", schema: GLN, optional: true },
+  },
+};
+
+export const ADDRESSES: OrganizationSpec = {
+  kind: "address",
+  table: "addresses",
+  path: "/addresses",
+  idParam: "addressId",
+  schemaName: "OrganizationAddress",
+  exampleId: 11,
+  fields: {
+    companyId: parentId("companies", "The company whose address it is (orders ship to and bill its addresses); set at creation"),
+    kind: { column: "kind", schema: z.enum(["shipping", "billing"]).openapi({ description: "shipping or billing" }) },
+    attentionTo: { column: "attention_to", schema: text(200, "Biomed Dept."), optional: true },
+    line1: { column: "line1", schema: text(200, "100 River Rd") },
+    city: { column: "city", schema: text(100, "Riverside") },
+    state: { column: "state", schema: text(100, "CA") },
+    zip: { column: "zip", schema: text(20, "92501") },
+    country: {
+      column: "country",
+      schema: z
+        .string()
+        .regex(/^[A-Z]{2}$/, "An ISO 3166-1 alpha-2 code, e.g. US.")
+        .openapi({ example: "US" }),
+    },
+  },
+};
+
 export const tenantRoutes = organizationRoutes(TENANTS);
 export const vendorRoutes = organizationRoutes(VENDORS);
+export const companyRoutes = organizationRoutes(COMPANIES);
+export const facilityRoutes = organizationRoutes(FACILITIES);
+export const addressRoutes = organizationRoutes(ADDRESSES);

@@ -326,36 +326,7 @@ const TARGETS: Target[] = [
     readOnly: false,
     accepts: 201,
   },
-  ...(["tenants", "vendors"] as const).flatMap((kind): Target[] => {
-    const fields = kind === "tenants" ? { name: "Fuzz Health" } : { name: "Fuzz Supply", returnPolicy: "30 days" };
-    const hostileFields = Object.keys(fields).map((name) => ({
-      path: [name],
-      hostile: fc.oneof(hostileText(name === "returnPolicy" ? 500 : 200), fc.constantFrom("", "   ")),
-      required: true,
-    }));
-    return [
-      {
-        path: `/admin/api/${kind}`,
-        token: () => operatorTokenFor(),
-        base: () => ({ externalId: `FUZZ-${kind}-${crypto.randomUUID().slice(0, 8)}`, ...fields }),
-        fields: [
-          { path: ["externalId"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", " x", "a b", "-x")), required: true },
-          ...hostileFields,
-        ],
-        readOnly: false,
-        accepts: 201,
-      },
-      {
-        method: "PATCH",
-        path: `/admin/api/${kind}/1`,
-        operation: `/admin/api/${kind}/{${kind === "tenants" ? "tenantId" : "vendorId"}}`,
-        token: () => operatorTokenFor(),
-        base: () => fields,
-        fields: hostileFields.map((field) => ({ ...field, required: false })),
-        readOnly: false,
-      },
-    ];
-  }),
+  ...organizationTargets(),
   {
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}/secrets`,
     operation: "/admin/api/clients/{clientId}/secrets",
@@ -596,6 +567,95 @@ async function send(target: Target, text: string): Promise<Response> {
 async function expectRefusedOrHarmless(target: Target, res: Response, allowSuccess: boolean) {
   if (allowSuccess && target.readOnly && res.status === 200) return expectMatchesContract(res, methodOf(target), target.path);
   await expectSpecError(res, methodOf(target), target.path);
+}
+
+/**
+ * The operator's onboarding of tenants, vendors, companies, facilities and addresses: a create (idempotent by
+ * externalId) and a PATCH of a seeded row each. Parents are ids of the seed (tenant 1, its company 101).
+ */
+function organizationTargets(): Target[] {
+  const text = (max: number) => fc.oneof(hostileText(max), fc.constantFrom("", "   "));
+  const id = () => fc.oneof(hostileId(), fc.constant(2_000_000_000));
+  const kinds: {
+    kind: string;
+    id: string;
+    row: number;
+    fields: Record<string, unknown>;
+    hostile: Record<string, fc.Arbitrary<unknown>>;
+    optional?: string[];
+  }[] = [
+    { kind: "tenants", id: "tenantId", row: 1, fields: { name: "Fuzz Health" }, hostile: { name: text(200) } },
+    {
+      kind: "vendors",
+      id: "vendorId",
+      row: 1,
+      fields: { name: "Fuzz Supply", returnPolicy: "30 days" },
+      hostile: { name: text(200), returnPolicy: text(500) },
+    },
+    {
+      kind: "companies",
+      id: "companyId",
+      row: 101,
+      fields: { tenantId: TENANT_A, name: "Fuzz General" },
+      hostile: { tenantId: id(), name: text(200) },
+    },
+    {
+      kind: "facilities",
+      id: "facilityId",
+      row: 1001,
+      fields: { companyId: 101, name: "Fuzz Campus", gln: "0614141000036" },
+      hostile: {
+        companyId: id(),
+        name: text(200),
+        gln: fc.oneof(text(13), fc.constantFrom("0614141000037", "061414100003", 614141000036)),
+      },
+      optional: ["gln"],
+    },
+    {
+      kind: "addresses",
+      id: "addressId",
+      row: 11,
+      fields: { companyId: 101, kind: "shipping", line1: "1 Fuzz Rd", city: "Fuzz", state: "CA", zip: "90001", country: "US" },
+      hostile: {
+        companyId: id(),
+        kind: hostileCode(["shipping", "billing"]),
+        line1: text(200),
+        city: text(100),
+        state: text(100),
+        zip: text(20),
+        country: fc.oneof(hostileCode(["US"]), fc.constantFrom("us", "USA", "U1")),
+      },
+    },
+  ];
+  return kinds.flatMap(({ kind, id: idParam, row, fields, hostile, optional = [] }): Target[] => {
+    const parents = ["tenantId", "companyId"];
+    const fieldsOf = (patch: boolean) =>
+      Object.entries(hostile)
+        .filter(([name]) => !(patch && parents.includes(name)))
+        .map(([name, arbitrary]) => ({ path: [name], hostile: arbitrary, required: !patch && !optional.includes(name) }));
+    return [
+      {
+        path: `/admin/api/${kind}`,
+        token: () => operatorTokenFor(),
+        base: () => ({ externalId: `FUZZ-${kind}-${crypto.randomUUID().slice(0, 8)}`, ...fields }),
+        fields: [
+          { path: ["externalId"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", " x", "a b", "-x")), required: true },
+          ...fieldsOf(false),
+        ],
+        readOnly: false,
+        accepts: 201,
+      },
+      {
+        method: "PATCH",
+        path: `/admin/api/${kind}/${row}`,
+        operation: `/admin/api/${kind}/{${idParam}}`,
+        token: () => operatorTokenFor(),
+        base: () => Object.fromEntries(Object.entries(fields).filter(([name]) => !parents.includes(name))),
+        fields: fieldsOf(true),
+        readOnly: false,
+      },
+    ];
+  });
 }
 
 const targetAt = (path: string) => TARGETS.find((target) => target.path === path)!;

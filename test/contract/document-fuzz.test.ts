@@ -95,7 +95,18 @@ const PROSE_RULES: ProseRule[] = [
     statement: "With facilityId: also issue the product's price options",
   },
   { operation: "post /admin/api/clients", fields: /^(tenantId|vendorId)$/, statement: "and only with it" },
-  ...["patch /admin/api/tenants/{tenantId}", "patch /admin/api/vendors/{vendorId}"].map((operation) => ({
+  ...["post /admin/api/facilities", "patch /admin/api/facilities/{facilityId}"].map((operation) => ({
+    operation,
+    fields: /^gln$/,
+    statement: "13 digits, check digit verified",
+  })),
+  ...[
+    "patch /admin/api/tenants/{tenantId}",
+    "patch /admin/api/vendors/{vendorId}",
+    "patch /admin/api/companies/{companyId}",
+    "patch /admin/api/facilities/{facilityId}",
+    "patch /admin/api/addresses/{addressId}",
+  ].map((operation) => ({
     operation,
     fields: /^body$/,
     statement: "The fields to change; at least one",
@@ -251,8 +262,13 @@ const ONBOARDING_OPERATIONS = [
   "post /admin/api/clients/{clientId}/disable",
   "post /admin/api/clients/{clientId}/secrets",
   "get /admin/api/audit",
-  ...["tenants", "vendors"].flatMap((kind) => {
-    const id = kind === "tenants" ? "{tenantId}" : "{vendorId}";
+  ...Object.entries({
+    tenants: "{tenantId}",
+    vendors: "{vendorId}",
+    companies: "{companyId}",
+    facilities: "{facilityId}",
+    addresses: "{addressId}",
+  }).flatMap(([kind, id]) => {
     return [`post /admin/api/${kind}`, `get /admin/api/${kind}`, `get /admin/api/${kind}/${id}`, `patch /admin/api/${kind}/${id}`];
   }),
 ];
@@ -427,6 +443,9 @@ describe("document-driven contract fuzzing", () => {
         "post /admin/api/clients", // 201 (or 422 for an unknown owner)
         "post /admin/api/tenants", // 201
         "post /admin/api/vendors", // 201
+        "post /admin/api/companies", // 201, or 422 for an unknown parent
+        "post /admin/api/facilities",
+        "post /admin/api/addresses",
         "get /admin/api/clients/{clientId}",
         "post /admin/api/clients/{clientId}/disable",
         "post /admin/api/clients/{clientId}/secrets",

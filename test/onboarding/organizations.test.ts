@@ -74,6 +74,51 @@ describe("onboarding: tenants and vendors, idempotent by externalId", () => {
     }
   });
 
+  it("a health system's tree: a company of a tenant, a facility with a GLN, addresses; parents must exist and never change", async () => {
+    const post = async (path: string, body: Record<string, unknown>) =>
+      admin(path, { method: "POST", json: { externalId: externalId(), ...body } });
+    const tenant = (await json(await post("/admin/api/tenants", { name: "Lakeview Health" }))).data;
+    const company = (await json(await post("/admin/api/companies", { tenantId: tenant.tenantId, name: "Lakeview General" }))).data;
+    expect(company).toMatchObject({ tenantId: tenant.tenantId, name: "Lakeview General" });
+    const facility = await post("/admin/api/facilities", { companyId: company.companyId, name: "Lakeview Main", gln: "0614141000036" });
+    expect(facility.status).toBe(201);
+    expect((await json(facility)).data).toMatchObject({ companyId: company.companyId, gln: "0614141000036" });
+    const noGln = (await json(await post("/admin/api/facilities", { companyId: company.companyId, name: "Lakeview Annex" }))).data;
+    expect(noGln.gln).toBeNull();
+    const address = await post("/admin/api/addresses", {
+      companyId: company.companyId,
+      kind: "shipping",
+      line1: "1 Lake Rd",
+      city: "Lakeview",
+      state: "OR",
+      zip: "97630",
+      country: "US",
+    });
+    expect(address.status).toBe(201);
+    expect((await json(address)).data).toMatchObject({ kind: "shipping", attentionTo: null, country: "US" });
+    // Parents must exist (422 naming them); a bad GLN or country is a 400; a parent never changes (PATCH refuses it).
+    const missing = await expectProblem(await post("/admin/api/companies", { tenantId: 2_000_000_000, name: "x" }), 422);
+    expect(JSON.stringify(missing.errors)).toContain("tenantId");
+    await expectProblem(await post("/admin/api/facilities", { companyId: 2_000_000_000, name: "x" }), 422);
+    await expectProblem(await post("/admin/api/facilities", { companyId: company.companyId, name: "x", gln: "0614141000037" }), 400);
+    await expectProblem(
+      await post("/admin/api/addresses", {
+        companyId: company.companyId,
+        kind: "home",
+        line1: "x",
+        city: "x",
+        state: "x",
+        zip: "x",
+        country: "US",
+      }),
+      400,
+    );
+    await expectProblem(await admin(`/admin/api/facilities/${noGln.facilityId}`, { method: "PATCH", json: { companyId: 1 } }), 400);
+    const renamed = await admin(`/admin/api/facilities/${noGln.facilityId}`, { method: "PATCH", json: { gln: "0614141000036" } });
+    expect((await json(renamed)).data.gln).toBe("0614141000036");
+    expect((await auditOf(String(noGln.facilityId))).map((e) => e.action)).toEqual(["facility.updated", "facility.created"]);
+  });
+
   it("a vendor onboarded through the API gets a client and publishes an offer: the whole way in", async () => {
     const vendor = (
       await json(
