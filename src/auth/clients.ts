@@ -19,7 +19,7 @@ export type AuthenticatedClient = ClientOwner & {
   scopes: string[];
 };
 
-function ownerOf(row: { tenantId: number | null; vendorId: number | null; operator: boolean }): ClientOwner | null {
+export function ownerOf(row: { tenantId: number | null; vendorId: number | null; operator: boolean }): ClientOwner | null {
   if (row.tenantId !== null) return { tenantId: row.tenantId };
   if (row.vendorId !== null) return { vendorId: row.vendorId };
   if (row.operator) return { operator: true };
@@ -28,7 +28,8 @@ function ownerOf(row: { tenantId: number | null; vendorId: number | null; operat
 
 /** Every scope a client of each kind can hold; a new client gets them all unless it names fewer. */
 export const SCOPES_OF_KIND = { tenant: SCOPES, vendor: VENDOR_SCOPES, operator: OPERATOR_SCOPES } as const;
-const CLIENT_ID_PREFIX = { tenant: "mpc", vendor: "mpv", operator: "mpo" } as const;
+/** Client ids start with their kind: mpc_ (a buyer tenant's), mpv_ (a vendor's), mpo_ (the operator's). */
+export const CLIENT_ID_PREFIX = { tenant: "mpc", vendor: "mpv", operator: "mpo" } as const;
 
 export type StoredClient = typeof apiClients.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { clientKind, previousSecretLive, SCOPES_OF_KIND } from "../auth/clients";
+import { CLIENT_ID_PREFIX, clientKind, ownerOf, previousSecretLive, SCOPES_OF_KIND } from "../auth/clients";
 import { hashSecret, randomToken } from "../auth/secrets";
 import { ProblemError } from "../platform/errors";
 import { type AuditEntry, auditStatement } from "./audit";
@@ -32,8 +32,7 @@ type ClientRow = {
   previous_secret_last_used_at: string | null;
 };
 
-const owner = (row: ClientRow) =>
-  row.tenant_id !== null ? { tenantId: row.tenant_id } : row.vendor_id !== null ? { vendorId: row.vendor_id } : { operator: true as const };
+const owner = (row: ClientRow) => ownerOf({ tenantId: row.tenant_id, vendorId: row.vendor_id, operator: row.operator === 1 })!;
 
 /** A client as the admin API shows it: never a secret or its hash; its live secrets' dates. */
 export function presentClient(row: ClientRow, now = new Date()) {
@@ -96,8 +95,6 @@ export interface NewClientInput {
   name: string;
   scopes?: string[] | undefined;
 }
-
-const CLIENT_ID_PREFIX = { tenant: "mpc", vendor: "mpv", operator: "mpo" } as const;
 
 /** Creates a client (its secret returned once) with its audit entry, in one batch. */
 export async function createClient(db: D1Database, input: NewClientInput, actor: string, now = new Date()) {

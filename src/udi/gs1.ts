@@ -1,4 +1,5 @@
 import { gtinCheckDigit, toGtin14 } from "../catalog/gtin";
+import { isoDate } from "./dates";
 
 /**
  * GS1 data as a hospital scanner or a person sends it (issue 33, "Scan to order"): element strings (GS1 General
@@ -314,13 +315,8 @@ export function calendarDate(value: string, kind: "YYMMDD" | "YYMMDDHHMM", now =
   const difference = Number(yy) - (thisYear % 100);
   const century = Math.floor(thisYear / 100) + (difference >= 51 ? -1 : difference <= -50 ? 1 : 0);
   const year = century * 100 + Number(yy);
-  const month = Number(mm);
-  if (month < 1 || month > 12) return null;
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const day = Number(dd) === 0 ? lastDay : Number(dd);
-  if (day > lastDay) return null;
-  const date = `${String(year).padStart(4, "0")}-${mm}-${String(day).padStart(2, "0")}`;
-  if (kind === "YYMMDD") return date;
+  const date = isoDate(year, Number(mm), Number(dd) === 0 ? null : Number(dd));
+  if (!date || kind === "YYMMDD") return date;
   if (Number(hh) > 23 || Number(mi) > 59) return null;
   return `${date}T${hh}:${mi}Z`;
 }

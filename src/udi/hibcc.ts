@@ -1,3 +1,5 @@
+import { dayOfYear, isoDate } from "./dates";
+
 /**
  * HIBCC UDI data (ANSI/HIBC 2.6 Supplier Labeling Standard; docs/api.md, "Scan to order"), as a scanner sends it or as
  * printed under a Code 39 bar (with the `*` start and stop characters): the primary data structure (labeler, product,
@@ -241,23 +243,12 @@ function readSupplement(supplement: string, result: HibccSecondary): { problem: 
 
 /** A date (year, month, day), with an hour if given, or null when it is none. `day` null: the month's last (MMYY). */
 function calendar(year: string, month: string, day: string | null, hour?: string): string | null {
-  const y = Number(year);
-  const m = Number(month);
-  if (m < 1 || m > 12) return null;
-  const lastDay = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const d = day === null ? lastDay : Number(day);
-  if (d < 1 || d > lastDay) return null;
   if (hour !== undefined && Number(hour) > 23) return null;
-  return `${year}-${month}-${String(d).padStart(2, "0")}`;
+  return isoDate(Number(year), Number(month), day === null ? null : Number(day));
 }
 
 /** YYJJJ (year in 2000-2099, day of the year), with an hour if given. */
 function julianDate(digits: string, hour?: string): string | null {
-  const year = 2000 + Number(digits.slice(0, 2));
-  const day = Number(digits.slice(2, 5));
-  const days = isLeap(year) ? 366 : 365;
-  if (day < 1 || day > days || (hour !== undefined && Number(hour) > 23)) return null;
-  return new Date(Date.UTC(year, 0, day)).toISOString().slice(0, 10);
+  if (hour !== undefined && Number(hour) > 23) return null;
+  return dayOfYear(2000 + Number(digits.slice(0, 2)), Number(digits.slice(2, 5)));
 }
-
-const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;

@@ -1,3 +1,5 @@
+import { dayOfYear } from "./dates";
+
 /**
  * ISBT 128 (ICCBBA) device data, the subset AccessGUDID's parse_udi reads for medical products of human origin
  * (docs/api.md, "Scan to order"): data structures concatenated, each starting with its data identifier:
@@ -121,12 +123,8 @@ function isbtDate(digits: string, withTime: boolean): string | null {
   const match = (withTime ? /^(\d)(\d\d)(\d{3})(\d\d)(\d\d)$/ : /^(\d)(\d\d)(\d{3})$/).exec(digits);
   if (!match) return null;
   const [, century, yy, jjj, hh, mm] = match;
-  const year = 2000 + 100 * Number(century) + Number(yy);
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const day = Number(jjj);
-  if (day < 1 || day > (leap ? 366 : 365)) return null;
-  const date = new Date(Date.UTC(year, 0, day)).toISOString().slice(0, 10);
-  if (!withTime) return date;
+  const date = dayOfYear(2000 + 100 * Number(century) + Number(yy), Number(jjj));
+  if (!date || !withTime) return date;
   if (Number(hh) > 23 || Number(mm) > 59) return null;
   return `${date}T${hh}:${mm}Z`;
 }

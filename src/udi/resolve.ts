@@ -1,6 +1,6 @@
 import type { DeviceIdentifier } from "../catalog/catalog";
 import { unitsNamedBy } from "./packaging";
-import type { ScannedCode, ScanProblem, UdiData } from "./scan";
+import { type ScannedCode, type ScanProblem, storedDeviceIds, type UdiData } from "./scan";
 
 /**
  * Scanned codes to catalog products (docs/api.md, "Scan to order"): every device identifier and part number the codes
@@ -60,8 +60,9 @@ function lookupsOf(scanned: readonly ScannedCode[]) {
     const lookups: { k: number; kind: "di" | "part"; agency?: string; value: string }[] = [];
     const data = scan.reading?.data;
     if (data?.deviceId) {
-      lookups.push({ k, kind: "di", agency: data.agency, value: data.deviceId });
-      if (data.agency === "HIBCC") lookups.push({ k, kind: "di", agency: data.agency, value: `+${data.deviceId}` });
+      for (const value of storedDeviceIds({ agency: data.agency, deviceId: data.deviceId })) {
+        lookups.push({ k, kind: "di", agency: data.agency, value });
+      }
     }
     if (scan.partNumber) lookups.push({ k, kind: "part", value: scan.partNumber });
     return lookups;

@@ -32,6 +32,13 @@ export interface UdiData {
   donationId: string | null;
 }
 
+/**
+ * The device identifiers the catalog may hold for a scanned one: HIBCC's as read and with its `+` flag (catalogs and
+ * GUDID releases write both); the others as read.
+ */
+export const storedDeviceIds = ({ agency, deviceId }: { agency: Agency; deviceId: string }): string[] =>
+  agency === "HIBCC" ? [deviceId, `+${deviceId}`] : [deviceId];
+
 export interface ScanProblem {
   /** The element at fault (a GS1 AI, an HIBCC part, an ISBT 128 data identifier), or null for the whole code. */
   element: string | null;

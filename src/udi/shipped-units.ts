@@ -1,6 +1,7 @@
 import { ValidationError } from "../platform/errors";
+import { sideBySide } from "../platform/side-by-side";
 import { unitsNamedBy } from "./packaging";
-import { type Agency, scanCode } from "./scan";
+import { type Agency, scanCode, storedDeviceIds } from "./scan";
 
 /**
  * Traceability (docs/api.md, "Scan to order"): the UDIs a vendor scans from the units it ships, checked against the
@@ -46,14 +47,9 @@ export async function readShippedUnits(
   });
   if (Object.keys(problems).length > 0) throw new ValidationError(problems);
   const wanted = read.flatMap((data) =>
-    data!.agency === "HIBCC"
-      ? [
-          [data!.agency, data!.deviceId],
-          [data!.agency, `+${data!.deviceId}`],
-        ]
-      : [[data!.agency, data!.deviceId]],
+    storedDeviceIds({ agency: data!.agency, deviceId: data!.deviceId! }).map((deviceId) => [data!.agency, deviceId]),
   );
-  const [line, identifiers] = await Promise.all([
+  const [line, identifiers] = await sideBySide([
     env.DB.prepare("SELECT product_id FROM order_lines WHERE id = ? AND vendor_id = ?")
       .bind(lineId, vendorId)
       .first<{ product_id: string }>(),
@@ -69,9 +65,8 @@ export async function readShippedUnits(
   const units = read.map((data, i): ShippedUnit => {
     const { agency, lot, serial, expiry } = data!;
     const deviceId = data!.deviceId!;
-    const found = identifiers.results.find(
-      (row) => row.agency === agency && (row.device_id === deviceId || row.device_id === `+${deviceId}`),
-    );
+    const stored = storedDeviceIds({ agency, deviceId });
+    const found = identifiers.results.find((row) => row.agency === agency && stored.includes(row.device_id));
     if (found?.product_id !== line.product_id) {
       problems[`units[${i}]`] = [
         found
