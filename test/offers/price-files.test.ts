@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { applyOfferChunk } from "../../src/imports/price-files";
 import { generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
@@ -122,6 +122,23 @@ describe("price files: a vendor's offers through an import job", () => {
     for (const body of [{ format: "ndjson", mode: "replace" }, { format: "gudid" }]) {
       await expectProblem(await call(token, OFFER_IMPORTS, { method: "POST", json: body }), 400);
     }
+  });
+
+  it("validation and apply steps that fail are retried, and the job ends as a clean run would (mockStepError)", async () => {
+    const caller = await as();
+    const job = await createImport({ format: "ndjson" }, { "m.ndjson": ndjson([offer("PF-90"), offer("PF-91", { price: 91 })]) }, caller);
+    await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, job.id);
+    await instance.modify(async (m) => {
+      await m.disableRetryDelays();
+      await m.mockStepError({ name: "validate m.ndjson 0" }, new Error("D1 went away"), 2);
+      await m.mockStepError({ name: "apply 0" }, new Error("D1 went away"), 1);
+    });
+    expect((await call(caller.token!, `${OFFER_IMPORTS}/${job.id}/start`, { method: "POST" })).status).toBe(202);
+    await instance.waitForStatus("complete");
+    const done = (await json(await call(caller.token!, `${OFFER_IMPORTS}/${job.id}`))).data;
+    expect(done).toMatchObject({ state: "succeeded", counts: { read: 2, created: 2, rejected: 0 } });
+    expect(await offerOf("PF-91")).toMatchObject({ price: 91 });
+    expect(await revisions("PF-90")).toBe(1);
   });
 
   it("an apply step that runs again after its offers committed writes nothing more", async () => {
