@@ -28,6 +28,9 @@ const ConfigSchema = z.object({
   /** Stricter bucket on POST /auth/oauth2/token. */
   TOKEN_RATE_LIMIT_PER_MINUTE: positiveNumber(30),
   TOKEN_RATE_LIMIT_BURST: positiveNumber(10),
+  /** Token bucket per SCIM token on /scim/v2: an identity provider's first sync sends a request per user and group. */
+  SCIM_RATE_LIMIT_PER_MINUTE: positiveNumber(6000),
+  SCIM_RATE_LIMIT_BURST: positiveNumber(300),
   /** Largest accepted request body in bytes. */
   MAX_BODY_BYTES: positiveNumber(1024 * 1024),
   /** How long an isolate trusts that an API client is enabled (the delay before disabling a client takes effect). */

@@ -15,6 +15,9 @@ import { openApiDocumentRoute } from "../platform/openapi/route";
 import { VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { requestContext } from "../platform/request-context";
 import { createRouter } from "../platform/router";
+import { handleScimError, SCIM_BASE, ScimError } from "../scim/errors";
+import { scimRoutes } from "../scim/routes";
+import { requireScimToken, scimTokenRoutes } from "../scim/tokens";
 import { operatorEventRoutes } from "./events";
 
 /** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
@@ -35,7 +38,8 @@ export const adminApi = createRouter()
   .route("/", vendorRoutes)
   .route("/", companyRoutes)
   .route("/", facilityRoutes)
-  .route("/", addressRoutes);
+  .route("/", addressRoutes)
+  .route("/", scimTokenRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing
@@ -51,8 +55,15 @@ export function createAdminApp() {
   app.route(VENDOR_API_BASE, offerRoutes);
   app.route(VENDOR_API_BASE, offerImportRoutes);
   app.route(VENDOR_API_BASE, agreementRoutes);
+  app.use(`${SCIM_BASE}/*`, requireScimToken);
+  app.route(SCIM_BASE, scimRoutes);
   openApiDocumentRoute(app, ADMIN_API_BASE);
-  app.notFound(methodNotAllowedOrNotFound(app.router));
-  app.onError(handleError);
+  const notFound = methodNotAllowedOrNotFound(app.router);
+  // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
+  const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
+  app.notFound((c) =>
+    isScim(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : notFound(c),
+  );
+  app.onError((err, c) => (isScim(c.req.path) ? handleScimError(err, c) : handleError(err, c)));
   return app;
 }

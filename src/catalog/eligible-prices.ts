@@ -64,7 +64,7 @@ export const ELIGIBLE_OFFERS_SQL =
   "(SELECT json_array(ap.price_cents, a.id, a.reference) FROM price_agreement_prices ap JOIN price_agreements a ON a.id = ap.agreement_id " +
   `WHERE ap.vendor_id = o.vendor_id AND ap.product_id = o.product_id AND (ap.sku IS NULL OR ap.sku = o.sku) AND ${AGREEMENT_APPLIES} ` +
   `ORDER BY ap.price_cents, ${SCOPE_RANK}, a.id LIMIT 1) AS contract ` +
-  `FROM vendor_offers o JOIN vendors v ON v.id = o.vendor_id WHERE o.product_id = ?1 AND ${OFFER_IN_EFFECT}`;
+  `FROM vendor_offers o JOIN vendors v ON v.id = o.vendor_id AND v.disabled_at IS NULL WHERE o.product_id = ?1 AND ${OFFER_IN_EFFECT}`;
 
 interface EligibleRow {
   id: number;

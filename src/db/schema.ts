@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Mirrors migrations/*.sql (the migrations are the source of truth for the database).
 
@@ -9,6 +9,7 @@ export const tenants = sqliteTable("tenants", {
   createdAt: text("created_at").notNull(),
   /** The operator's own id for the tenant (migrations/0019): creating it again with it answers this one. */
   externalId: text("external_id"),
+  disabledAt: text("disabled_at"),
 });
 
 export const apiClients = sqliteTable("api_clients", {
@@ -49,12 +50,34 @@ export const users = sqliteTable("users", {
   id: integer("id").primaryKey(),
   tenantId: integer("tenant_id").notNull(),
   contactId: integer("contact_id").notNull(),
-  loginUserId: text("login_user_id").notNull(),
+  /** The user name, unique within the tenant (migrations/0021); `login_user_id` is only a unique internal key. */
+  loginUserId: text("user_name").notNull().default(""),
+  uniqueKey: text("login_user_id").notNull(),
   firstName: text("first_name").notNull(),
   lastName: text("last_name").notNull(),
   email: text("email"),
   createdAt: text("created_at").notNull(),
+  /** SCIM provisioning (migrations/0021): a deactivated user may not be a requester; a deleted one is gone from the APIs. */
+  active: integer("active", { mode: "boolean" }).notNull().default(true),
+  deletedAt: text("deleted_at"),
+  externalId: text("external_id"),
+  updatedAt: text("updated_at"),
+  version: integer("version").notNull().default(1),
+  /** The SCIM representation as the identity provider last sent it (src/scim/users.ts). */
+  scim: text("scim"),
 });
+
+/** Facility access granted directly (user_facilities) or by a SCIM group naming the facility (migrations/0021). */
+export const facilityGrants = sqliteView("facility_grants", {
+  userId: integer("user_id").notNull(),
+  facilityId: integer("facility_id").notNull(),
+}).existing();
+
+/** Company membership granted directly (user_companies) or through a facility a SCIM group grants (migrations/0021). */
+export const companyGrants = sqliteView("company_grants", {
+  userId: integer("user_id").notNull(),
+  companyId: integer("company_id").notNull(),
+}).existing();
 
 export const companies = sqliteTable("companies", {
   id: integer("id").primaryKey(),
@@ -92,6 +115,7 @@ export const facilities = sqliteTable("facilities", {
   createdAt: text("created_at"),
   /** The facility's GS1 Global Location Number, if given (migrations/0020). */
   gln: text("gln"),
+  disabledAt: text("disabled_at"),
 });
 
 export const userFacilities = sqliteTable(
@@ -106,6 +130,7 @@ export const vendors = sqliteTable("vendors", {
   returnPolicy: text("return_policy").notNull(),
   externalId: text("external_id"),
   createdAt: text("created_at"),
+  disabledAt: text("disabled_at"),
 });
 
 export interface CustomFieldDefinition {

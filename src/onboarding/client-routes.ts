@@ -225,12 +225,15 @@ export const onboardingRoutes = createRouter()
     const input = c.req.valid("json");
     const owner =
       input.kind === "tenant"
-        ? await c.env.DB.prepare("SELECT 1 AS found FROM tenants WHERE id = ?").bind(input.tenantId!).first()
+        ? await c.env.DB.prepare("SELECT 1 AS found FROM tenants WHERE id = ? AND disabled_at IS NULL").bind(input.tenantId!).first()
         : input.kind === "vendor"
-          ? await c.env.DB.prepare("SELECT 1 AS found FROM vendors WHERE id = ?").bind(input.vendorId!).first()
+          ? await c.env.DB.prepare("SELECT 1 AS found FROM vendors WHERE id = ? AND disabled_at IS NULL").bind(input.vendorId!).first()
           : { found: 1 };
-    if (!owner)
-      throw unprocessable([input.kind === "tenant" ? `tenantId: no tenant ${input.tenantId}.` : `vendorId: no vendor ${input.vendorId}.`]);
+    if (!owner) {
+      throw unprocessable([
+        input.kind === "tenant" ? `tenantId: no enabled tenant ${input.tenantId}.` : `vendorId: no enabled vendor ${input.vendorId}.`,
+      ]);
+    }
     const created = await createClient(c.env.DB, input, actorOf(c));
     return c.json(envelope(c, created), 201, { Location: `${new URL(c.req.url).pathname}/${created.client.clientId}` });
   })

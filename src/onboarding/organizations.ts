@@ -7,6 +7,7 @@ import { notFound, ProblemError, unprocessable } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import { remapGroupsStatement } from "../users/group-facilities";
 import { auditStatement } from "./audit";
 import { ONBOARDING_TAG, PAGE_QUERY } from "./client-routes";
 
@@ -37,6 +38,13 @@ export interface OrganizationSpec {
   /** A row of the demo data, the documented example of the path's id. */
   exampleId: number;
   fields: Record<string, FieldSpec>;
+  /** Statements to commit with a create or an update, after it (e.g. SCIM groups naming a facility find it). */
+  alsoOnWrite?: (db: D1Database, written: { id: number } | { input: Record<string, unknown> }) => D1PreparedStatement[];
+  /**
+   * POST {path}/{id}/disable: sets disabled_at; `effects` commit with it (e.g. the owner's API clients disabled).
+   * What a disabled one can no longer do is the kind's rule (docs/api.md, "Onboarding").
+   */
+  disable?: { effect: string; effects: (db: D1Database, id: number) => D1PreparedStatement[] };
 }
 
 const text = (max: number, example: string) =>
@@ -52,7 +60,7 @@ export const EXTERNAL_ID = z
 
 const article = (kind: string) => (/^[aeiou]/.test(kind) ? "an" : "a");
 
-type Row = Record<string, unknown> & { id: number; external_id: string | null; created_at: string | null };
+type Row = Record<string, unknown> & { id: number; external_id: string | null; created_at: string | null; disabled_at?: string | null };
 
 function routesOf(spec: OrganizationSpec) {
   const access = operatorScopedAccess("clients:manage");
@@ -64,6 +72,15 @@ function routesOf(spec: OrganizationSpec) {
       externalId: z.string().nullable().openapi({ description: "null for the seed's" }),
       ...Object.fromEntries(fields.map(([name, field]) => [name, field.optional ? field.schema.nullable() : field.schema])),
       createdAt: z.string().datetime().nullable().openapi({ description: "null for the seed's" }),
+      ...(spec.disable
+        ? {
+            disabledAt: z
+              .string()
+              .datetime()
+              .nullable()
+              .openapi({ description: `When it was disabled: ${spec.disable.effect}` }),
+          }
+        : {}),
     })
     .openapi(spec.schemaName);
   const CreateSchema = closedObject({ externalId: EXTERNAL_ID, ...fieldSchemas }).openapi(`Create${spec.schemaName}Request`);
@@ -126,6 +143,15 @@ function routesOf(spec: OrganizationSpec) {
       request: { params: IdParams },
       responses: { 200: json(`The ${spec.kind}`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
     }),
+    disable: createRoute({
+      method: "post",
+      path: `${spec.path}/{${spec.idParam}}/disable`,
+      tags,
+      summary: `Disable ${article(spec.kind)} ${spec.kind}: ${spec.disable?.effect ?? ""} (again: the same answer)`,
+      ...access,
+      request: { params: IdParams },
+      responses: { 200: json(`The ${spec.kind}, disabled`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+    }),
     update: createRoute({
       method: "patch",
       path: `${spec.path}/{${spec.idParam}}`,
@@ -147,6 +173,7 @@ export function organizationRoutes(spec: OrganizationSpec) {
     externalId: row.external_id,
     ...Object.fromEntries(names.map((name) => [name, row[spec.fields[name]!.column]])),
     createdAt: row.created_at,
+    ...(spec.disable ? { disabledAt: row.disabled_at ?? null } : {}),
   });
   const columns = names.map((name) => spec.fields[name]!.column);
   const entry = (c: Context<AppEnv>, action: string, targetId: string | null, before: unknown, after: unknown) => ({
@@ -165,7 +192,7 @@ export function organizationRoutes(spec: OrganizationSpec) {
   };
   const idOf = (params: Record<string, unknown>) => params[spec.idParam] as number;
 
-  return createRouter()
+  const router = createRouter()
     .openapi(routes.create, async (c) => {
       const input = c.req.valid("json") as Record<string, string | number | undefined>;
       const at = new Date().toISOString();
@@ -188,6 +215,7 @@ export function organizationRoutes(spec: OrganizationSpec) {
           entry(c, "created", null, null, { externalId: input.externalId, ...Object.fromEntries(names.map((n) => [n, input[n]])) }),
           at,
         ),
+        ...(spec.alsoOnWrite?.(c.env.DB, { input }) ?? []),
       ]);
       const created = (inserted!.results as Row[])[0];
       if (created) {
@@ -233,6 +261,7 @@ export function organizationRoutes(spec: OrganizationSpec) {
             `AND (${given.map((name, i) => `${spec.fields[name]!.column} IS NOT ?${i + 2}`).join(" OR ")})`,
         ).bind(id, ...given.map((name) => changes[name]!), ...columns.map((column) => before[column])),
         auditStatement(c.env.DB, entry(c, "updated", String(id), present(before), present(after)), at),
+        ...(spec.alsoOnWrite?.(c.env.DB, { id }) ?? []),
       ]);
       const current = await readOr404(c.env.DB, id);
       // Nothing written: either nothing to change, or another change came first (then say so, rather than drop this one).
@@ -241,6 +270,20 @@ export function organizationRoutes(spec: OrganizationSpec) {
       }
       return c.json(envelope(c, present(current)), 200);
     });
+  if (!spec.disable) return router;
+  const { effects } = spec.disable;
+  return router.openapi(routes.disable, async (c) => {
+    const id = idOf(c.req.valid("param"));
+    const before = await readOr404(c.env.DB, id);
+    if (before.disabled_at) return c.json(envelope(c, present(before)), 200);
+    const at = new Date().toISOString();
+    await c.env.DB.batch([
+      c.env.DB.prepare(`UPDATE ${spec.table} SET disabled_at = ?2 WHERE id = ?1 AND disabled_at IS NULL`).bind(id, at),
+      auditStatement(c.env.DB, entry(c, "disabled", String(id), present(before), { ...present(before), disabledAt: at }), at),
+      ...effects(c.env.DB, id),
+    ]);
+    return c.json(envelope(c, present(await readOr404(c.env.DB, id))), 200);
+  });
 }
 
 export const TENANTS: OrganizationSpec = {
@@ -251,6 +294,10 @@ export const TENANTS: OrganizationSpec = {
   schemaName: "Tenant",
   exampleId: 1,
   fields: { name: { column: "name", schema: text(200, "Riverside Health System") } },
+  disable: {
+    effect: "its API clients and SCIM tokens are refused",
+    effects: (db, id) => [db.prepare("UPDATE api_clients SET enabled = 0 WHERE tenant_id = ?").bind(id)],
+  },
 };
 
 export const VENDORS: OrganizationSpec = {
@@ -263,6 +310,10 @@ export const VENDORS: OrganizationSpec = {
   fields: {
     name: { column: "name", schema: text(200, "Northwind Medical Supply") },
     returnPolicy: { column: "return_policy", schema: text(500, "Returns within 30 days, unopened") },
+  },
+  disable: {
+    effect: "its API clients are refused and its offers no longer quoted",
+    effects: (db, id) => [db.prepare("UPDATE api_clients SET enabled = 0 WHERE vendor_id = ?").bind(id)],
   },
 };
 
@@ -304,6 +355,11 @@ export const FACILITIES: OrganizationSpec = {
     name: { column: "name", schema: text(200, "Riverside Main Campus") },
     gln: { column: "gln", schema: GLN, optional: true },
   },
+  // A SCIM group grants the facility its displayName names (externalId, GLN or name): a new or renamed one is found.
+  alsoOnWrite: (db, written) => [
+    remapGroupsStatement(db, null, "id" in written ? { facilityId: written.id } : { companyId: written.input.companyId as number }),
+  ],
+  disable: { effect: "nobody may order for it or be quoted for it", effects: () => [] },
 };
 
 export const ADDRESSES: OrganizationSpec = {

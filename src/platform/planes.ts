@@ -1,10 +1,13 @@
 /**
  * Which Worker serves a path (docs/architecture.md, "The operator plane"): the API Worker serves the buyer and vendor
  * APIs; the operator plane's Worker (admin/wrangler.toml, behind the API Worker's ADMIN binding) serves the write side
- * of the marketplace that weighs on no buyer request: the operator API and vendors' publishing (offers, agreements).
+ * of the marketplace that weighs on no buyer request: the operator API, vendors' publishing (offers, agreements) and
+ * SCIM provisioning.
  */
 export const ADMIN_API_BASE = "/admin/api";
 export const VENDOR_API_BASE = "/vendor/api";
+/** SCIM 2.0 for the tenants' identity providers (src/scim). */
+export const SCIM_API_BASE = "/scim/v2";
 /** The vendor API's publishing: offers, price files and price agreements. */
 export const VENDOR_PUBLISHING_PATHS = [
   `${VENDOR_API_BASE}/offers`,
@@ -16,4 +19,4 @@ const under = (pathname: string, base: string) => pathname === base || pathname.
 
 /** True for the paths the operator plane's Worker serves. */
 export const isOperatorPlanePath = (pathname: string) =>
-  under(pathname, ADMIN_API_BASE) || VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));
+  under(pathname, ADMIN_API_BASE) || under(pathname, SCIM_API_BASE) || VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));

@@ -13,6 +13,8 @@ export interface SeedOptions {
   deviceIdentifiers?: boolean;
   /** The offers' SKUs (migrations/0016); off for a schema from before them. */
   offerSkus?: boolean;
+  /** The users' user names (migrations/0021); off for a schema from before them. */
+  userNames?: boolean;
   onProgress?: (inserted: number, total: number) => void;
 }
 
@@ -27,7 +29,7 @@ export interface SeedDatabases<S> {
  * it (DB) and demo orders. Safe to run again.
  */
 export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options: SeedOptions = {}): Promise<void> {
-  await db.batch(organizationStatements(db));
+  await db.batch(organizationStatements(db, options.userNames !== false));
   await catalog.batch([
     bulkInsertStatement(
       catalog,
@@ -50,7 +52,7 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
   if (orders.length) await db.batch(orders);
 }
 
-function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
+function organizationStatements<S>(d1: SeedDatabase<S>, userNames: boolean): S[] {
   return [
     bulkInsertStatement(
       d1,
@@ -79,8 +81,28 @@ function organizationStatements<S>(d1: SeedDatabase<S>): S[] {
     bulkInsertStatement(
       d1,
       "users",
-      ["id", "tenant_id", "contact_id", "login_user_id", "first_name", "last_name", "email", "created_at"],
-      USERS.map((u) => [u.id, u.tenantId, u.contactId, u.loginUserId, u.firstName, u.lastName, u.email, SEEDED_AT]),
+      [
+        "id",
+        "tenant_id",
+        "contact_id",
+        "login_user_id",
+        "first_name",
+        "last_name",
+        "email",
+        "created_at",
+        ...(userNames ? ["user_name"] : []),
+      ],
+      USERS.map((u) => [
+        u.id,
+        u.tenantId,
+        u.contactId,
+        u.loginUserId,
+        u.firstName,
+        u.lastName,
+        u.email,
+        SEEDED_AT,
+        ...(userNames ? [u.loginUserId] : []),
+      ]),
     ),
     bulkInsertStatement(
       d1,

@@ -1,6 +1,6 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { companies, facilities, userFacilities, users } from "../db/schema";
+import { companies, facilities, facilityGrants, users } from "../db/schema";
 import { forbidden } from "../platform/errors";
 import { Remembered } from "../platform/remembered";
 
@@ -13,8 +13,9 @@ export interface OrderingContext {
 }
 
 /**
- * The requester (a contactId) must be a user of the caller's tenant who may order for the facility.
- * Every failure is the same 403, so a caller learns nothing about other tenants' ids.
+ * The requester (a contactId) must be an active user of the caller's tenant who may order for the facility: granted
+ * directly or by a SCIM group (facility_grants), the facility not disabled. Every failure is the same 403, so a
+ * caller learns nothing about other tenants' ids; a deactivated or deleted user is refused at once (docs/api.md, "SCIM").
  */
 export function requireFacilityAccess(
   db: Database,
@@ -62,10 +63,11 @@ async function facilityAccess(db: Database, tenantId: number, facilityId: number
   const row = await db
     .select({ userId: users.id, contactId: users.contactId, companyId: facilities.companyId })
     .from(users)
-    .innerJoin(userFacilities, and(eq(userFacilities.userId, users.id), eq(userFacilities.facilityId, facilityId)))
-    .innerJoin(facilities, eq(facilities.id, userFacilities.facilityId))
+    .innerJoin(facilityGrants, and(eq(facilityGrants.userId, users.id), eq(facilityGrants.facilityId, facilityId)))
+    .innerJoin(facilities, and(eq(facilities.id, facilityGrants.facilityId), isNull(facilities.disabledAt)))
     .innerJoin(companies, and(eq(companies.id, facilities.companyId), eq(companies.tenantId, tenantId)))
-    .where(and(user, eq(users.tenantId, tenantId)))
+    .where(and(user, eq(users.tenantId, tenantId), eq(users.active, true), isNull(users.deletedAt)))
+    .limit(1)
     .get();
   if (!row) throw forbidden(denial);
   return { ...row, tenantId, facilityId };

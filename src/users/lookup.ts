@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { addresses, companies, facilities, userCompanies, userFacilities, users } from "../db/schema";
+import { addresses, companies, companyGrants, facilities, facilityGrants, users } from "../db/schema";
 import { forbidden, notFound } from "../platform/errors";
 import { Remembered } from "../platform/remembered";
 
@@ -17,7 +17,12 @@ const addressView = (a: typeof addresses.$inferSelect) => ({
   country: a.country,
 });
 
-const keyCondition = (key: UserKey) => ("userId" in key ? eq(users.id, key.userId) : eq(users.loginUserId, key.loginUserId));
+/** A user id is global (another tenant's is a 403); a user name is looked up in the caller's tenant only. */
+const keyCondition = (key: UserKey, tenantId: number) =>
+  and(
+    "userId" in key ? eq(users.id, key.userId) : and(eq(users.loginUserId, key.loginUserId), eq(users.tenantId, tenantId)),
+    isNull(users.deletedAt),
+  );
 
 /**
  * User (spec 2.1) with companies, their addresses, and the facilities the user may order for, in one D1
@@ -29,17 +34,17 @@ export async function lookupUserProfile(db: Database, tenantId: number, key: Use
   const tenantUserId = db
     .select({ id: users.id })
     .from(users)
-    .where(and(keyCondition(key), eq(users.tenantId, tenantId)));
-  const companyIds = db.select({ id: userCompanies.companyId }).from(userCompanies).where(inArray(userCompanies.userId, tenantUserId));
+    .where(and(keyCondition(key, tenantId), eq(users.tenantId, tenantId)));
+  const companyIds = db.select({ id: companyGrants.companyId }).from(companyGrants).where(inArray(companyGrants.userId, tenantUserId));
   const [userRows, companyRows, addressRows, facilityRows] = await db.batch([
-    db.select().from(users).where(keyCondition(key)).limit(1),
+    db.select().from(users).where(keyCondition(key, tenantId)).limit(1),
     db.select().from(companies).where(inArray(companies.id, companyIds)).orderBy(companies.id),
     db.select().from(addresses).where(inArray(addresses.companyId, companyIds)).orderBy(addresses.id),
     db
-      .select({ id: facilities.id, name: facilities.name, companyId: facilities.companyId })
-      .from(userFacilities)
-      .innerJoin(facilities, eq(facilities.id, userFacilities.facilityId))
-      .where(inArray(userFacilities.userId, tenantUserId))
+      .selectDistinct({ id: facilities.id, name: facilities.name, companyId: facilities.companyId })
+      .from(facilityGrants)
+      .innerJoin(facilities, and(eq(facilities.id, facilityGrants.facilityId), isNull(facilities.disabledAt)))
+      .where(inArray(facilityGrants.userId, tenantUserId))
       .orderBy(facilities.id),
   ]);
   const user = userRows[0];
@@ -48,6 +53,8 @@ export async function lookupUserProfile(db: Database, tenantId: number, key: Use
   // another tenant's is the spec's 403 (5.6), an id of no user its 404 (7.1). docs/decisions.md.
   if (!user || (user.tenantId !== tenantId && "loginUserId" in key)) throw notFound("No user of your tenant matches the given id.");
   if (user.tenantId !== tenantId) throw forbidden("The user belongs to another tenant.");
+  // Deprovisioned by the tenant's identity provider (SCIM active=false): not a requester any more (docs/api.md, "SCIM").
+  if (!user.active) throw forbidden("The user is deactivated.");
   return {
     contactId: user.contactId,
     userId: user.id,

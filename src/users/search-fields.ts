@@ -1,10 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
-import { companies, userCompanies, users } from "../db/schema";
+import { companies, companyGrants, users } from "../db/schema";
 import { defineSearchResource } from "../query/fields";
 
 /** A user matches when any of the user's companies satisfies the condition. */
 const anyCompany = (condition: SQL) =>
-  sql`exists (select 1 from ${userCompanies} inner join ${companies} on ${companies.id} = ${userCompanies.companyId} where ${userCompanies.userId} = ${users.id} and ${condition})`;
+  sql`exists (select 1 from ${companyGrants} inner join ${companies} on ${companies.id} = ${companyGrants.companyId} where ${companyGrants.userId} = ${users.id} and ${condition})`;
 
 /** GET and POST /users/search: users of the caller's tenant. */
 export const userSearch = defineSearchResource({
@@ -46,7 +46,7 @@ export const userSearch = defineSearchResource({
       aliases: ["companyId"],
       type: "Numeric",
       unit: "integer",
-      column: userCompanies.companyId,
+      column: companyGrants.companyId,
       sortable: false,
       related: anyCompany,
       description: "Id of a company (customer account) the user belongs to; matches if any does",

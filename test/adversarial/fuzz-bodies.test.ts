@@ -10,7 +10,17 @@ import { fieldPath } from "../../src/platform/zod-errors";
 import type { VendorAction } from "../../src/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
-import { type ClientCredentials, call, newClient, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
+import {
+  type ClientCredentials,
+  call,
+  newClient,
+  operatorTokenFor,
+  scim,
+  scimTokenFor,
+  TENANT_A,
+  tokenFor,
+  vendorTokenFor,
+} from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import {
   DEEP_BODIES,
@@ -26,7 +36,7 @@ import {
   nonString,
   rawNumber,
 } from "../helpers/hostile";
-import { issueQuote, JSMITH, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
+import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
 import { RECEIVER } from "../helpers/webhooks";
 
 /**
@@ -58,7 +68,10 @@ interface Target {
   acceptsBase?: () => Promise<void>;
   /** The status of an accepted base body (default 200). */
   accepts?: number;
-  /** RFC 6749 3.2: the token endpoint ignores parameters it does not know; every other body refuses them. */
+  /**
+   * RFC 6749 3.2: the token endpoint ignores parameters it does not know; RFC 7643 3: SCIM resources are extensible (the
+   * attributes an identity provider maps are kept). Every other body refuses them.
+   */
   ignoresUnknownFields?: true;
   /**
    * A batch validated row by row (POST /vendor/api/offers/batch): an unknown field inside a row at this array rejects
@@ -327,6 +340,7 @@ const TARGETS: Target[] = [
     accepts: 201,
   },
   ...organizationTargets(),
+  ...scimTargets(),
   {
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}/secrets`,
     operation: "/admin/api/clients/{clientId}/secrets",
@@ -658,6 +672,138 @@ function organizationTargets(): Target[] {
   });
 }
 
+/**
+ * SCIM (/scim/v2) with tenant 1's SCIM token: users (the seed's user 1 for PUT and PATCH) and groups (group 1, made in
+ * beforeAll), and the operator's issuing of SCIM tokens.
+ */
+function scimTargets(): Target[] {
+  const token = () => scimTokenFor(TENANT_A);
+  const notBoolean = fc.oneof(fc.integer(), fc.constantFrom("yes", "1", "on", "", "truthy"), fc.constant({}), fc.constant([]));
+  const user = (userName: () => string) => () => ({
+    userName: userName(),
+    name: { givenName: "Fuzz", familyName: "User" },
+    emails: [{ value: "fuzz@riverside.example", type: "work", primary: true }],
+    active: true,
+  });
+  const userFields: Field[] = [
+    { path: ["userName"], hostile: fc.oneof(hostileText(256, { min: 1 }), fc.constantFrom("   ", "\u0001x")), required: true },
+    { path: ["externalId"], hostile: hostileText(256, { nullable: true }) },
+    { path: ["active"], hostile: notBoolean },
+    { path: ["name"], hostile: fc.oneof(fc.integer(), fc.constantFrom("Jane"), fc.constant([])) },
+    { path: ["name", "givenName"], hostile: hostileText(200, { nullable: true }) },
+    {
+      path: ["emails"],
+      hostile: fc.oneof(fc.integer(), fc.constant("a@b.example"), fc.constant({}), fc.constant(Array(21).fill({ value: "a@b.example" }))),
+    },
+    {
+      path: ["emails", 0, "value"],
+      hostile: fc.oneof(hostileText(320), fc.constantFrom("no-at", "a@b@c", "a b@c.example", "", "x@y\u0000")),
+      required: true,
+    },
+  ];
+  const operationFields = (value: fc.Arbitrary<unknown>): Field[] => [
+    {
+      path: ["Operations"],
+      hostile: fc.oneof(fc.constant([]), fc.integer(), fc.constant("x"), fc.constant(null), fc.constant({})),
+      required: true,
+    },
+    {
+      path: ["Operations", 0, "op"],
+      hostile: fc.oneof(nonString(), fc.constantFrom("move", "copy", "", "add ", "REPLACE!")),
+      required: true,
+    },
+    {
+      path: ["Operations", 0, "path"],
+      hostile: fc.oneof(fc.integer(), fc.constantFrom("emails[type eq", "name..x", "a b", "urn:x:", "members[", "x\u0001")),
+    },
+    { path: ["Operations", 0, "value"], hostile: value, required: true },
+  ];
+  const group = (displayName: () => string) => () => ({ displayName: displayName(), members: [{ value: String(JSMITH.userId) }] });
+  const groupFields: Field[] = [
+    { path: ["displayName"], hostile: fc.oneof(hostileText(200, { min: 1 }), fc.constantFrom("   ", "a\u0000")), required: true },
+    { path: ["externalId"], hostile: hostileText(256, { nullable: true }) },
+    { path: ["members"], hostile: fc.oneof(fc.integer(), fc.constant("1"), fc.constant({})) },
+    // Another tenant's user (kjohnson, tenant 2), no user, not an id.
+    {
+      path: ["members", 0, "value"],
+      hostile: fc.oneof(nonString(), fc.constantFrom("0", "abc", "999999999", String(KJOHNSON.userId))),
+      required: true,
+    },
+  ];
+  const unique = (prefix: string) => () => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+  return [
+    {
+      path: "/scim/v2/Users",
+      token,
+      base: user(() => `${unique("fuzz")()}@riverside.example`),
+      fields: userFields,
+      readOnly: false,
+      accepts: 201,
+      ignoresUnknownFields: true,
+    },
+    {
+      method: "PUT",
+      path: `/scim/v2/Users/${JSMITH.userId}`,
+      operation: "/scim/v2/Users/{id}",
+      token,
+      base: user(() => "jsmith"),
+      fields: userFields,
+      readOnly: false,
+      ignoresUnknownFields: true,
+    },
+    {
+      method: "PATCH",
+      path: `/scim/v2/Users/${JSMITH.userId}`,
+      operation: "/scim/v2/Users/{id}",
+      token,
+      base: () => ({ Operations: [{ op: "replace", path: "displayName", value: "Fuzz" }] }),
+      fields: operationFields(fc.oneof(fc.integer(), fc.constant({}), fc.constant([]), hostileText(256, { nullable: true }))),
+      readOnly: false,
+      ignoresUnknownFields: true,
+    },
+    {
+      path: "/scim/v2/Groups",
+      token,
+      base: group(unique("fuzz-group")),
+      fields: groupFields,
+      readOnly: false,
+      accepts: 201,
+      ignoresUnknownFields: true,
+    },
+    {
+      method: "PUT",
+      path: "/scim/v2/Groups/1",
+      operation: "/scim/v2/Groups/{id}",
+      token,
+      base: group(() => "Fuzz group"),
+      fields: groupFields,
+      readOnly: false,
+      ignoresUnknownFields: true,
+    },
+    {
+      method: "PATCH",
+      path: "/scim/v2/Groups/1",
+      operation: "/scim/v2/Groups/{id}",
+      token,
+      base: () => ({ Operations: [{ op: "add", path: "members", value: [{ value: String(JSMITH.userId) }] }] }),
+      fields: operationFields(
+        fc.oneof(fc.integer(), fc.constant([{ value: String(KJOHNSON.userId) }]), fc.constant([{}]), fc.constant("1")),
+      ),
+      readOnly: false,
+      ignoresUnknownFields: true,
+    },
+    {
+      path: `/admin/api/tenants/${TENANT_A}/scim-tokens`,
+      operation: "/admin/api/tenants/{tenantId}/scim-tokens",
+      token: () => operatorTokenFor(),
+      base: () => ({ name: "Fuzz IdP" }),
+      fields: [{ path: ["name"], hostile: fc.oneof(hostileText(100, { min: 1 }), fc.constantFrom("   ")), required: true }],
+      readOnly: false,
+      accepts: 201,
+    },
+  ];
+}
+
 const targetAt = (path: string) => TARGETS.find((target) => target.path === path)!;
 
 describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error form, never a 5xx, never a write", () => {
@@ -684,6 +830,10 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
       headers: { "Idempotency-Key": crypto.randomUUID() },
     });
     expect(closed.status).toBe(200);
+    // The SCIM group the PUT and PATCH targets change: the first of this file's fresh database.
+    const group = await scim(await scimTokenFor(TENANT_A), "/Groups", { method: "POST", body: { displayName: "Fuzz group" } });
+    expect(group.status).toBe(201);
+    expect((await group.json<{ id: string }>()).id).toBe("1");
   });
 
   it("the targets cover every documented JSON request body", async () => {

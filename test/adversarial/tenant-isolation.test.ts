@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_OFFER_SKU } from "../../src/offers/schemas";
 import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
-import { API, call, newClient, OUTSIDE_API, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
+import { API, call, newClient, OUTSIDE_API, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
 import { createImport, OFFER_IMPORTS } from "../helpers/imports";
 import { eventsOf, freshOrder, issueQuote, JSMITH, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
@@ -23,9 +23,12 @@ const DOCUMENTATION = new Set(["get /customer/api/openapi.json"]);
 let ctx: AttackContext;
 let attackerToken: string;
 let attackerVendorToken: string;
+let attackerScimToken: string;
 
 async function send(request: AttackRequest): Promise<Response> {
   const headers = request.idempotent ? { "Idempotency-Key": crypto.randomUUID() } : undefined;
+  if (request.bearer === "scim")
+    return scim(attackerScimToken, request.path.replace(/^\/scim\/v2/, ""), { method: request.method, body: request.json });
   const token = request.bearer === "vendor" ? attackerVendorToken : request.bearer ? attackerToken : null;
   return call(token, request.path, { method: request.method, json: request.json, headers });
 }
@@ -147,6 +150,32 @@ async function pricingFixtures() {
   };
 }
 
+/** SCIM users and groups of each tenant, made through /scim/v2 itself. */
+async function scimFixtures() {
+  const create = async (tenantId: number, kind: "Users" | "Groups", body: Record<string, unknown>) => {
+    const res = await scim(await scimTokenFor(tenantId), `/${kind}`, { method: "POST", body });
+    if (res.status !== 201) throw new Error(`setting up SCIM ${kind}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string; userName: string; displayName: string };
+  };
+  const user = async (tenantId: number, userName: string) => {
+    const { id } = await create(tenantId, "Users", { userName, name: { givenName: "Matrix", familyName: "User" } });
+    return { id, userName };
+  };
+  const group = async (tenantId: number, displayName: string) => ({
+    id: (await create(tenantId, "Groups", { displayName })).id,
+    displayName,
+  });
+  return {
+    victimScimUser: await user(TENANT_A, "victim-scim@stmarys.example"),
+    attackerScimUsers: {
+      read: await user(TENANT_B, "own-scim@lakeside.example"),
+      delete: await user(TENANT_B, "own-scim-delete@lakeside.example"),
+    },
+    victimScimGroup: await group(TENANT_A, "Victim facility group"),
+    attackerScimGroups: { read: await group(TENANT_B, "Own facility group"), delete: await group(TENANT_B, "Own group to delete") },
+  };
+}
+
 describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
   beforeAll(async () => {
     const [victimClient, attackerClient] = await Promise.all([
@@ -156,6 +185,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
     const victimQuote = await issueQuote("MP-0000002", JSMITH, withoutFields);
     attackerToken = await tokenFor(TENANT_B);
     attackerVendorToken = await vendorTokenFor(VENDOR_ATTACKER);
+    attackerScimToken = await scimTokenFor(TENANT_B);
     const attackerVendor = await attackerVendorLines();
     const [victimOrder, attackerOrder] = [await freshOrder(), await freshOrder(1, { who: KJOHNSON })];
     const endpoint = async (tenantId: number) => (await registerEndpoint(`${RECEIVER}/ok/${crypto.randomUUID()}`, ["*"], tenantId)).id;
@@ -170,6 +200,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       attackerEndpointIds: { read: await endpoint(TENANT_B), delete: await endpoint(TENANT_B) },
       victimImportId: (await createImport({ format: "ndjson" }, { "victim.ndjson": '{"id":"x"}\n' })).id,
       ...(await pricingFixtures()),
+      ...(await scimFixtures()),
     };
   });
 

@@ -42,6 +42,11 @@ export interface AttackContext {
   /** A price file (offer import job, file price.ndjson) of the demo vendor, and the attacking vendor's own. */
   victimOfferImportId: string;
   attackerOfferImportId: string;
+  /** SCIM: a user and a group of tenant 1, and tenant 2's own (one of each per operation that may use it up). */
+  victimScimUser: { id: string; userName: string };
+  attackerScimUsers: { read: { id: string; userName: string }; delete: { id: string; userName: string } };
+  victimScimGroup: { id: string; displayName: string };
+  attackerScimGroups: { read: { id: string; displayName: string }; delete: { id: string; displayName: string } };
 }
 
 export interface AttackRequest {
@@ -50,10 +55,11 @@ export interface AttackRequest {
   path: string;
   json?: unknown;
   /**
-   * Send the attacker's bearer token: true for tenant 2's (all scopes), "vendor" for the attacking vendor's (vendor API).
+   * Send the attacker's bearer token: true for tenant 2's (all scopes), "vendor" for the attacking vendor's (vendor API),
+   * "scim" for tenant 2's SCIM token (/scim/v2).
    * The token endpoint authenticates by itself.
    */
-  bearer: boolean | "vendor";
+  bearer: boolean | "vendor" | "scim";
   idempotent?: boolean;
 }
 
@@ -196,6 +202,61 @@ const operatorRow = (method: AttackRequest["method"], path: (importId: Value) =>
   };
 };
 const IMPORTS = "/admin/api/catalog/imports";
+
+/** SCIM (/scim/v2) with tenant 2's SCIM token: tenant 1's users and groups are 404s exactly like unknown ids. */
+const UNKNOWN_SCIM_ID = "999999999";
+const scimRequest = (method: AttackRequest["method"], path: string, json?: unknown): AttackRequest => ({
+  method,
+  path,
+  json,
+  bearer: "scim",
+});
+const scimResourceRow = (
+  kind: "Users" | "Groups",
+  method: AttackRequest["method"],
+  own: "read" | "delete",
+  json?: (ctx: AttackContext) => unknown,
+): MatrixRow => ({
+  cases: [
+    {
+      input: kind === "Users" ? "SCIM user id" : "SCIM group id",
+      victim: (ctx) => (kind === "Users" ? ctx.victimScimUser.id : ctx.victimScimGroup.id),
+      own: (ctx) => (kind === "Users" ? ctx.attackerScimUsers[own].id : ctx.attackerScimGroups[own].id),
+      unknown: UNKNOWN_SCIM_ID,
+      request: (id, ctx) => scimRequest(method, `/scim/v2/${kind}/${id}`, json?.(ctx)),
+      expect: { denied: [404] },
+    },
+  ],
+});
+const scimListRow = (kind: "Users" | "Groups"): MatrixRow => {
+  const attribute = kind === "Users" ? "userName" : "displayName";
+  const name = (ctx: AttackContext, who: "victim" | "attacker") =>
+    kind === "Users"
+      ? who === "victim"
+        ? ctx.victimScimUser.userName
+        : ctx.attackerScimUsers.read.userName
+      : who === "victim"
+        ? ctx.victimScimGroup.displayName
+        : ctx.attackerScimGroups.read.displayName;
+  return {
+    cases: [
+      {
+        input: `SCIM ${attribute} in a filter`,
+        victim: (ctx) => name(ctx, "victim"),
+        own: (ctx) => name(ctx, "attacker"),
+        request: (value) => scimRequest("GET", `/scim/v2/${kind}?filter=${encodeURIComponent(`${attribute} eq "${value}"`)}`),
+        expect: { empty: "Resources" },
+      },
+      {
+        input: "SCIM id in a filter",
+        victim: (ctx) => (kind === "Users" ? ctx.victimScimUser.id : ctx.victimScimGroup.id),
+        own: (ctx) => (kind === "Users" ? ctx.attackerScimUsers.read.id : ctx.attackerScimGroups.read.id),
+        request: (value) => scimRequest("GET", `/scim/v2/${kind}?filter=${encodeURIComponent(`id eq "${value}"`)}`),
+        expect: { empty: "Resources" },
+      },
+    ],
+  };
+};
 
 /** The vendor API's offers and agreements: another vendor's SKU or agreement is a 404 exactly like an unknown one. */
 const OFFERS = "/vendor/api/offers";
@@ -627,6 +688,40 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /admin/api/vendors": operatorRow("GET", () => "/admin/api/vendors"),
   "get /admin/api/vendors/{vendorId}": operatorRow("GET", () => "/admin/api/vendors/1"),
   "patch /admin/api/vendors/{vendorId}": operatorRow("PATCH", () => "/admin/api/vendors/1", { name: "matrix" }),
+  "post /admin/api/tenants/{tenantId}/disable": operatorRow("POST", () => "/admin/api/tenants/1/disable"),
+  "post /admin/api/vendors/{vendorId}/disable": operatorRow("POST", () => "/admin/api/vendors/1/disable"),
+  "post /admin/api/facilities/{facilityId}/disable": operatorRow("POST", () => "/admin/api/facilities/1001/disable"),
+  "post /admin/api/tenants/{tenantId}/scim-tokens": operatorRow("POST", () => "/admin/api/tenants/1/scim-tokens", { name: "matrix" }),
+  "get /admin/api/tenants/{tenantId}/scim-tokens": operatorRow("GET", () => "/admin/api/tenants/1/scim-tokens"),
+  "post /admin/api/tenants/{tenantId}/scim-tokens/{tokenId}/revoke": operatorRow("POST", () => "/admin/api/tenants/1/scim-tokens/1/revoke"),
+  "get /scim/v2/ServiceProviderConfig": {
+    noTenantData: "the service provider's configuration",
+    request: scimRequest("GET", "/scim/v2/ServiceProviderConfig"),
+  },
+  "get /scim/v2/ResourceTypes": { noTenantData: "the resource types", request: scimRequest("GET", "/scim/v2/ResourceTypes") },
+  "get /scim/v2/Schemas": { noTenantData: "the schemas", request: scimRequest("GET", "/scim/v2/Schemas") },
+  "get /scim/v2/Users": scimListRow("Users"),
+  "post /scim/v2/Users": {
+    noTenantData: "creates a user of the caller's tenant; user names are unique per tenant",
+    request: scimRequest("POST", "/scim/v2/Users", { userName: "matrix-created@lakeside.example" }),
+  },
+  "get /scim/v2/Users/{id}": scimResourceRow("Users", "GET", "read"),
+  "put /scim/v2/Users/{id}": scimResourceRow("Users", "PUT", "read", (ctx) => ({ userName: ctx.attackerScimUsers.read.userName })),
+  "patch /scim/v2/Users/{id}": scimResourceRow("Users", "PATCH", "read", () => ({
+    Operations: [{ op: "replace", path: "displayName", value: "matrix" }],
+  })),
+  "delete /scim/v2/Users/{id}": scimResourceRow("Users", "DELETE", "delete"),
+  "get /scim/v2/Groups": scimListRow("Groups"),
+  "post /scim/v2/Groups": {
+    noTenantData: "creates a group of the caller's tenant; group names are unique per tenant",
+    request: scimRequest("POST", "/scim/v2/Groups", { displayName: "matrix-created" }),
+  },
+  "get /scim/v2/Groups/{id}": scimResourceRow("Groups", "GET", "read"),
+  "put /scim/v2/Groups/{id}": scimResourceRow("Groups", "PUT", "read", (ctx) => ({ displayName: ctx.attackerScimGroups.read.displayName })),
+  "patch /scim/v2/Groups/{id}": scimResourceRow("Groups", "PATCH", "read", () => ({
+    Operations: [{ op: "add", path: "members", value: [] }],
+  })),
+  "delete /scim/v2/Groups/{id}": scimResourceRow("Groups", "DELETE", "delete"),
   "post /admin/api/catalog/imports": operatorRow("POST", () => IMPORTS, { format: "ndjson" }),
   "get /admin/api/catalog/imports": operatorRow("GET", () => IMPORTS),
   "get /admin/api/catalog/imports/{id}": operatorRow("GET", (id) => `${IMPORTS}/${id}`),

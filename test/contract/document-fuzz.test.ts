@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
-import { BASE_URL, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
+import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
 
@@ -142,6 +142,22 @@ const PROSE_RULES: ProseRule[] = [
     statement: "Each line names exactly one of sku and productId",
   },
   { operation: "post /vendor/api/agreements", fields: /^prices\[\d+\]\.price$/, statement: "a decimal with at most two places" },
+  // SCIM: a filter's grammar and attributes, a PATCH path's target and the resource it leaves, members that are users.
+  ...["get /scim/v2/Users", "get /scim/v2/Groups"].map((operation) => ({
+    operation,
+    fields: /^scim:invalidFilter$/,
+    statement: "A SCIM filter (RFC 7644 3.4.2.2)",
+  })),
+  ...["patch /scim/v2/Users/{id}", "patch /scim/v2/Groups/{id}"].map((operation) => ({
+    operation,
+    fields: /^scim:(invalidPath|noTarget|invalidValue|mutability)$/,
+    statement: "An attribute path (RFC 7644 3.5.2) to an attribute in /Schemas",
+  })),
+  ...["post /scim/v2/Groups", "put /scim/v2/Groups/{id}"].map((operation) => ({
+    operation,
+    fields: /^scim:invalidValue$/,
+    statement: "members' values are user ids of the tenant",
+  })),
 ];
 
 /** Statuses a request valid against the document can never deserve (401 too, where it carries a valid token). */
@@ -168,6 +184,7 @@ let documentText: string;
 let token: string;
 let vendorToken: string;
 let operatorToken: string;
+let scimToken: string;
 
 const resolver =
   (doc: OpenApiDocument): Resolver =>
@@ -222,7 +239,7 @@ function requestArbitrary(operation: DocumentedOperation): fc.Arbitrary<Generate
 
 /** The form body an OAuth client sends: only string members are representable; the schema's are all strings. */
 function encodeBody(mediaType: string, body: unknown): string {
-  if (mediaType === "application/json") return JSON.stringify(body);
+  if (mediaType === "application/json" || mediaType === "application/scim+json") return JSON.stringify(body);
   if (mediaType === "application/x-www-form-urlencoded") {
     return new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, asText(v)])).toString();
   }
@@ -230,9 +247,11 @@ function encodeBody(mediaType: string, body: unknown): string {
   throw new Error(`no encoder for ${mediaType}`);
 }
 
-/** What a 400 was about: the ValidationProblem's fields, `q` for a q-language problem, `oauth:<error>`. */
+/** What a 400 was about: the ValidationProblem's fields, `q` for a q-language problem, `oauth:<error>`, `scim:<scimType>`. */
 function refusedFields(body: Record<string, unknown>): string[] {
   if (typeof body.error === "string") return [`oauth:${body.error}`];
+  if (Array.isArray(body.schemas) && body.schemas[0] === "urn:ietf:params:scim:api:messages:2.0:Error")
+    return [`scim:${String(body.scimType)}`];
   if (body.errors && typeof body.errors === "object" && !Array.isArray(body.errors)) return Object.keys(body.errors);
   if (typeof body.type === "string" && body.type.endsWith("/invalid-search-query")) return ["q"];
   return [`(unattributed: ${String(body.detail ?? JSON.stringify(body))})`];
@@ -271,6 +290,44 @@ const ONBOARDING_OPERATIONS = [
   }).flatMap(([kind, id]) => {
     return [`post /admin/api/${kind}`, `get /admin/api/${kind}`, `get /admin/api/${kind}/${id}`, `patch /admin/api/${kind}/${id}`];
   }),
+];
+/**
+ * SCIM, tenant 1's token: run after every other operation, as a PUT or DELETE of the documented user id changes or
+ * removes a demo user. Creations answer 201, deletions 204; a PATCH of random paths is mostly refused.
+ */
+const SCIM_OPERATIONS = [
+  "get /scim/v2/ServiceProviderConfig",
+  "get /scim/v2/ResourceTypes",
+  "get /scim/v2/Schemas",
+  "get /scim/v2/Users",
+  "post /scim/v2/Users",
+  "get /scim/v2/Users/{id}",
+  "put /scim/v2/Users/{id}",
+  "patch /scim/v2/Users/{id}",
+  "get /scim/v2/Groups",
+  "post /scim/v2/Groups",
+  "get /scim/v2/Groups/{id}",
+  "put /scim/v2/Groups/{id}",
+  "patch /scim/v2/Groups/{id}",
+  "delete /scim/v2/Groups/{id}",
+  "delete /scim/v2/Users/{id}",
+];
+const SCIM_OPERATIONS_REACHING_200 = [
+  "get /scim/v2/ServiceProviderConfig",
+  "get /scim/v2/ResourceTypes",
+  "get /scim/v2/Schemas",
+  "get /scim/v2/Users",
+  "get /scim/v2/Users/{id}",
+  "get /scim/v2/Groups",
+];
+/** Last of all: revoking the documented SCIM token and disabling the documented tenant, vendor and facility end the demo's use. */
+const ENDING_OPERATIONS = [
+  "post /admin/api/tenants/{tenantId}/scim-tokens",
+  "get /admin/api/tenants/{tenantId}/scim-tokens",
+  "post /admin/api/tenants/{tenantId}/scim-tokens/{tokenId}/revoke",
+  "post /admin/api/facilities/{facilityId}/disable",
+  "post /admin/api/vendors/{vendorId}/disable",
+  "post /admin/api/tenants/{tenantId}/disable",
 ];
 const WEBHOOK_OPERATIONS = [
   "post /customer/api/webhook-endpoints",
@@ -313,7 +370,13 @@ async function send(operation: DocumentedOperation, request: GeneratedRequest): 
   for (const [name, value] of request.query) url.searchParams.append(name, value);
   const headers = new Headers(request.headers);
   if (isSecured(operation)) {
-    const bearer = usesScheme(operation, "vendorOAuth2") ? vendorToken : usesScheme(operation, "operatorOAuth2") ? operatorToken : token;
+    const bearer = usesScheme(operation, "vendorOAuth2")
+      ? vendorToken
+      : usesScheme(operation, "operatorOAuth2")
+        ? operatorToken
+        : usesScheme(operation, "scimToken")
+          ? scimToken
+          : token;
     headers.set("Authorization", `Bearer ${bearer}`);
   }
   if (request.mediaType) headers.set("Content-Type", request.mediaType);
@@ -336,6 +399,8 @@ beforeAll(async () => {
   // The demo vendor: the documented lineId example is its line.
   vendorToken = await vendorTokenFor(DEMO_VENDOR_ID);
   operatorToken = await operatorTokenFor();
+  // Tenant 1's: the documented SCIM ids are its demo users.
+  scimToken = await scimTokenFor(TENANT_A);
 });
 
 describe("document-driven contract fuzzing", () => {
@@ -387,6 +452,8 @@ describe("document-driven contract fuzzing", () => {
     "get /admin/api/events",
     ...ONBOARDING_OPERATIONS,
     ...PRICING_OPERATIONS,
+    ...SCIM_OPERATIONS,
+    ...ENDING_OPERATIONS,
   ];
 
   it("the list below names exactly the documented operations", () => {
@@ -450,6 +517,8 @@ describe("document-driven contract fuzzing", () => {
         "post /admin/api/clients/{clientId}/disable",
         "post /admin/api/clients/{clientId}/secrets",
         ...PRICING_OPERATIONS.filter((o) => !PRICING_OPERATIONS_REACHING_200.includes(o)),
+        ...SCIM_OPERATIONS.filter((o) => !SCIM_OPERATIONS_REACHING_200.includes(o)),
+        "post /admin/api/tenants/{tenantId}/scim-tokens", // 201
       ].includes(name);
       if (reachesA200) {
         expect(statuses.get(200), `${name}: no valid request succeeded (${JSON.stringify([...statuses])})`).toBeGreaterThan(0);

@@ -164,7 +164,7 @@ describe("GET /customer/api/openapi.json", () => {
     }
   });
 
-  it("request bodies are closed: every object of every JSON request body is additionalProperties: false (the token endpoint excepted)", async () => {
+  it("request bodies are closed: every object of every JSON request body is additionalProperties: false (the token endpoint and SCIM excepted)", async () => {
     const document = await servedDocument();
     const resolve = (node: any): any => (node?.$ref ? resolve(document.components!.schemas![node.$ref.split("/").pop()]) : node);
     const open: string[] = [];
@@ -182,6 +182,9 @@ describe("GET /customer/api/openapi.json", () => {
     for (const { method, path, operation } of bodies) {
       // RFC 6749 3.2: the authorization server ignores request parameters it does not recognize.
       if (path === "/auth/oauth2/token") continue;
+      // RFC 7643 3 and 7644 3.3: SCIM resources are extensible; an identity provider sends the attributes it maps
+      // (the enterprise extension, titles), which are kept and answered back (docs/decisions.md).
+      if (path.startsWith("/scim/v2/")) continue;
       walk((operation.requestBody as any).content["application/json"].schema, `${method} ${path}`);
     }
     expect(open).toEqual([]);
@@ -203,16 +206,21 @@ describe("GET /customer/api/openapi.json", () => {
         expect(security.length, `${name} declares no security`).toBeGreaterThan(0);
         // The vendor API takes vendor tokens only (scheme vendorOAuth2, vendor scopes), the operator plane operator tokens
         // only (operatorOAuth2); everything else, buyer tokens.
+        // /scim/v2 takes a tenant's SCIM token (scimToken, a bearer token without scopes).
         const [scheme, scopes] = path.startsWith("/vendor/api/")
           ? ["vendorOAuth2", VENDOR_SCOPES]
           : path.startsWith("/admin/api/")
             ? ["operatorOAuth2", OPERATOR_SCOPES]
-            : ["oauth2", SCOPES];
+            : path.startsWith("/scim/v2/")
+              ? ["scimToken", []]
+              : ["oauth2", SCOPES];
         for (const requirement of security) {
           expect(Object.keys(requirement), name).toEqual([scheme]);
           for (const scope of requirement[scheme]!) expect(scopes, name).toContain(scope);
         }
-        for (const status of ["401", "403", "429", "500", "503"]) expect(responses, `${name} lacks ${status}`).toHaveProperty(status);
+        // A SCIM token has no scopes: it is valid for its tenant's whole SCIM surface, or refused (401).
+        const refusals = scheme === "scimToken" ? ["401", "429", "500", "503"] : ["401", "403", "429", "500", "503"];
+        for (const status of refusals) expect(responses, `${name} lacks ${status}`).toHaveProperty(status);
         expect((responses["429"] as any).headers, name).toHaveProperty("Retry-After");
         expect(success[0]![1] as any, name).toHaveProperty("headers.RateLimit-Remaining");
       }

@@ -11,7 +11,7 @@ import { expectMatchesContract } from "./contract";
 /** What an error answer must never contain: stack frames, source paths, SQL, storage errors. */
 export const LEAK_MARKERS = /\bat \S+ \(|\.ts:\d+|SQLITE|D1_|\bselect\b.+\bfrom\b|stack|TypeError|RangeError|undefined is not/i;
 
-export type ErrorForm = "problem" | "validation" | "controller" | "idempotency" | "oauth";
+export type ErrorForm = "problem" | "validation" | "controller" | "idempotency" | "oauth" | "scim";
 
 /**
  * Asserts a 4xx (never a 5xx) whose body is one of the spec's error forms and matches the operation's
@@ -32,6 +32,13 @@ export async function expectSpecError(res: Response, method: string, path: strin
   else if (res.status === 409 && Object.keys(body).join() === "error") form = "idempotency";
   else if (path.startsWith("/auth/oauth2/token") && typeof body.error === "string" && typeof body.error_description === "string")
     form = "oauth";
+  else if (
+    path.startsWith("/scim/v2/") &&
+    mediaType.startsWith("application/scim+json") &&
+    body.schemas?.[0] === "urn:ietf:params:scim:api:messages:2.0:Error" &&
+    body.status === String(res.status)
+  )
+    form = "scim";
   expect(form, `not a spec error form: ${text.slice(0, 300)}`).toBeDefined();
   if (form === "validation") expect(res.status).toBe(400);
   if (form === "controller") expect(res.status).toBe(422);

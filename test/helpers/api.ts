@@ -57,8 +57,8 @@ export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
   return cachedToken(`${tenantId}:${scopes?.join(" ") ?? "*"}`, () => issueToken(tenantId, scopes).then((issued) => issued.token));
 }
 
-/** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor and operator APIs. */
-export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor|admin)(\/|$)/;
+/** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor and operator APIs, SCIM. */
+export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor|admin|scim)(\/|$)/;
 
 /** Calls the public HTTP surface the way an integrator does. */
 export async function call(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
@@ -134,5 +134,29 @@ export function vendorTokenFor(vendorId: number, scopes?: string[]): Promise<str
     const res = await requestToken(await newVendorClient(vendorId, scopes));
     if (res.status !== 200) throw new Error(`vendor token request failed: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { access_token: string }).access_token;
+  });
+}
+
+/** A SCIM token of the tenant, really issued through the operator's admin API; cached per test file. */
+export function scimTokenFor(tenantId: number): Promise<string> {
+  return cachedToken(`scim ${tenantId}`, async () => {
+    const res = await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/scim-tokens`, {
+      method: "POST",
+      json: { name: "test IdP" },
+    });
+    if (res.status !== 201) throw new Error(`SCIM token request failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: { token: string } }).data.token;
+  });
+}
+
+/** Calls /scim/v2 as an identity provider does: application/scim+json bodies. */
+export function scim(token: string | null, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  const headers = new Headers();
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  if (init.body !== undefined) headers.set("Content-Type", "application/scim+json");
+  return SELF.fetch(`${BASE_URL}/scim/v2${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 }

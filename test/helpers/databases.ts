@@ -1,10 +1,12 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
 
-/** Drops every table and view of a D1 database (foreign keys deferred, so the order does not matter). */
+/** Drops every view, then every table of a D1 database (foreign keys deferred, so the tables' order does not matter). */
 export async function dropEverything(db: D1Database): Promise<void> {
   const { results } = await db
-    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+    .prepare(
+      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY type = 'table'",
+    )
     .all<{ type: "table" | "view"; name: string }>();
   if (results.length === 0) return;
   await db.batch([

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { productId } from "../../src/seed/catalog";
-import { call, expectProblem, json, operatorTokenFor, requestToken } from "../helpers/api";
+import { call, expectProblem, json, operatorTokenFor, requestToken, scim, TENANT_A, tokenFor } from "../helpers/api";
 
 const admin = async (path: string, init: { method?: string; json?: unknown } = {}) => call(await operatorTokenFor(), path, init);
 const externalId = () => `EXT-${crypto.randomUUID().slice(0, 12)}`;
@@ -146,5 +146,88 @@ describe("onboarding: tenants and vendors, idempotent by externalId", () => {
     expect(offer.status).toBe(201);
     const row = await env.DB.prepare("SELECT vendor_id FROM vendor_offers WHERE sku = 'ONB-1'").first<{ vendor_id: number }>();
     expect(row!.vendor_id).toBe(vendor.vendorId);
+  });
+
+  it("disabling a vendor: its clients refused, its offers no longer quoted; audited; again is the same answer", async () => {
+    const vendor = (
+      await json(
+        await admin("/admin/api/vendors", {
+          method: "POST",
+          json: { externalId: externalId(), name: "Leaving OEM", returnPolicy: "None" },
+        }),
+      )
+    ).data;
+    const client = (
+      await json(await admin("/admin/api/clients", { method: "POST", json: { kind: "vendor", vendorId: vendor.vendorId, name: "feed" } }))
+    ).data;
+    const vendorToken = (
+      (await (await requestToken({ clientId: client.client.clientId, clientSecret: client.secret })).json()) as { access_token: string }
+    ).access_token;
+    const offer = {
+      productId: productId(7),
+      condition: "New OEM",
+      purchaseChoice: "Buy",
+      warranty: "12 months",
+      price: 1,
+      leadTimeDays: 3,
+    };
+    expect((await call(vendorToken, "/vendor/api/offers/LEAVING-1", { method: "PUT", json: offer })).status).toBe(201);
+    const quotedVendors = async () => {
+      const res = await call(await tokenFor(TENANT_A), "/catalog/detail", {
+        method: "POST",
+        json: { productId: productId(7), facilityId: 1001, requesterId: 50001 },
+      });
+      expect(res.status).toBe(200);
+      return ((await json(res)).data.options as { vendorName: string }[]).map((o) => o.vendorName);
+    };
+    expect(await quotedVendors()).toContain("Leaving OEM");
+    const disabled = await admin(`/admin/api/vendors/${vendor.vendorId}/disable`, { method: "POST" });
+    expect(disabled.status).toBe(200);
+    const body = (await json(disabled)).data;
+    expect(body.disabledAt).toEqual(expect.any(String));
+    expect((await json(await admin(`/admin/api/vendors/${vendor.vendorId}/disable`, { method: "POST" }))).data).toEqual(body);
+    expect(await quotedVendors()).not.toContain("Leaving OEM");
+    expect((await requestToken({ clientId: client.client.clientId, clientSecret: client.secret })).status).toBe(401);
+    await expectProblem(
+      await admin("/admin/api/clients", { method: "POST", json: { kind: "vendor", vendorId: vendor.vendorId, name: "again" } }),
+      422,
+    );
+    expect((await auditOf(String(vendor.vendorId))).map((e) => e.action)).toEqual(["vendor.disabled", "vendor.created"]);
+  });
+
+  it("disabling a tenant: its clients and SCIM tokens refused; disabling a facility: nobody quoted or ordering for it", async () => {
+    const tenant = (
+      await json(await admin("/admin/api/tenants", { method: "POST", json: { externalId: externalId(), name: "Closing Health" } }))
+    ).data;
+    const client = (
+      await json(await admin("/admin/api/clients", { method: "POST", json: { kind: "tenant", tenantId: tenant.tenantId, name: "erp" } }))
+    ).data;
+    const scimToken = (
+      await json(await admin(`/admin/api/tenants/${tenant.tenantId}/scim-tokens`, { method: "POST", json: { name: "Entra" } }))
+    ).data.token;
+    expect((await scim(scimToken, "/Users")).status).toBe(200);
+    expect((await admin(`/admin/api/tenants/${tenant.tenantId}/disable`, { method: "POST" })).status).toBe(200);
+    expect((await requestToken({ clientId: client.client.clientId, clientSecret: client.secret })).status).toBe(401);
+    expect((await scim(scimToken, "/Users")).status).toBe(401);
+    await expectProblem(await admin(`/admin/api/tenants/${tenant.tenantId}/scim-tokens`, { method: "POST", json: { name: "again" } }), 422);
+
+    const detail = async () =>
+      call(await tokenFor(TENANT_A), "/catalog/detail", {
+        method: "POST",
+        json: { productId: productId(7), facilityId: 1003, requesterId: 50001 },
+      });
+    const lookupFacilities = async () =>
+      (
+        (await json(await call(await tokenFor(TENANT_A), "/users/lookup?userId=1"))).data.companies as { facilities: { id: number }[] }[]
+      ).flatMap((c) => c.facilities.map((f) => f.id));
+    expect((await detail()).status).toBe(200);
+    expect(await lookupFacilities()).toContain(1003);
+    try {
+      expect((await admin("/admin/api/facilities/1003/disable", { method: "POST" })).status).toBe(200);
+      await expectProblem(await detail(), 403);
+      expect(await lookupFacilities()).not.toContain(1003);
+    } finally {
+      await env.DB.prepare("UPDATE facilities SET disabled_at = NULL WHERE id = 1003").run();
+    }
   });
 });

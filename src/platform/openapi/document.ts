@@ -194,6 +194,13 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
         },
       },
     },
+    scimToken: {
+      type: "http",
+      scheme: "bearer",
+      description:
+        "A tenant's SCIM token (/scim/v2), issued by the operator with POST /admin/api/tenants/{tenantId}/scim-tokens and shown " +
+        "once; the identity provider (Entra ID, Okta) sends it as `Authorization: Bearer <token>`. It sees only its tenant.",
+    },
   };
   components.headers = { ...components.headers, ...HEADERS };
   components.parameters = { ...components.parameters, CorrelationId: CORRELATION_PARAMETER, SessionBookmark: SESSION_BOOKMARK_PARAMETER };

@@ -57,7 +57,13 @@ export const TAGS = [
   { name: "Price tiers", description: "For the operator: tiers of buyer tenants that vendors' price agreements can name" },
   {
     name: "Onboarding",
-    description: "For the operator: API clients of every kind, their secrets rotated with an overlap, and the audit log of every change",
+    description:
+      "For the operator: health systems, their companies, facilities and addresses, vendors, API clients of every kind (secrets rotated with an overlap), SCIM tokens, and the audit log of every change",
+  },
+  {
+    name: "SCIM",
+    description:
+      "SCIM 2.0 (RFC 7643, 7644) for a health system's identity provider (Entra ID, Okta), with the tenant's SCIM token: users, and groups that grant facility access. Bodies and errors are application/scim+json",
   },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   { name: "Health", description: "Liveness and readiness, no token" },

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { ProblemError } from "../errors";
 import { setResponseHeaders } from "../responses";
 import { localAllowances, type RateLimitDecision } from "./limiter";
-import { apiClientPolicy, bucketKey, failingClientMarker, tokenEndpointPolicy } from "./policy";
+import { apiClientPolicy, bucketKey, failingClientMarker, scimTokenPolicy, tokenEndpointPolicy } from "./policy";
 import type { BucketConfig } from "./token-bucket";
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), plus Retry-After when limited. */
@@ -37,6 +37,13 @@ async function withHeaders(c: Context<AppEnv>, d: RateLimitDecision | null, next
 export async function limitApiClient(c: Context<AppEnv>, clientId: string, next: Next): Promise<void> {
   const d = await consume(c, bucketKey.apiClient(clientId), apiClientPolicy(c.env));
   if (d && !d.allowed) throw tooManyRequests(d, "Rate limit exceeded for this API client.");
+  await withHeaders(c, d, next);
+}
+
+/** Per-token bucket of /scim/v2; called by the SCIM authentication once the token is known. */
+export async function limitScimToken(c: Context<AppEnv>, tokenId: number, next: Next): Promise<void> {
+  const d = await consume(c, bucketKey.scimToken(tokenId), scimTokenPolicy(c.env));
+  if (d && !d.allowed) throw tooManyRequests(d, "Rate limit exceeded for this SCIM token.");
   await withHeaders(c, d, next);
 }
 

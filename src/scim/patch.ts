@@ -1,0 +1,202 @@
+import { type Filter, filter as filterTester, parse } from "scim2-parse-filter";
+import { scimBadRequest } from "./errors";
+import { hasControlCharacters } from "./text";
+
+/**
+ * SCIM PATCH (RFC 7644 3.5.2) applied to a resource's JSON, as identity providers really send it:
+ * - `op` in any case (Entra ID sends "Replace" and "Add");
+ * - a path-less operation whose value object names attributes, or attribute paths ("name.givenName",
+ *   `emails[type eq "work"].value`), as its keys;
+ * - value paths with a filter; an add or replace whose `eq` filter matches no element creates it (Entra ID's
+ *   `emails[type eq "work"].value` on a user without a work e-mail);
+ * - attribute names case-insensitive (RFC 7643 2.1), extension attributes behind their schema URN.
+ * Values are checked afterwards, by validating the whole resulting resource.
+ */
+
+export type Json = Record<string, unknown>;
+
+export interface PatchOperation {
+  op: string;
+  path?: string;
+  value?: unknown;
+}
+
+/** A parsed PATCH path: [schema URN:]attribute[.sub] or attribute[filter][.sub]. */
+export interface AttributePath {
+  urn?: string;
+  attribute: string;
+  filter?: Filter;
+  sub?: string;
+}
+
+const NAME = /^[A-Za-z$][\w$-]*$/;
+const MAX_PATH_LENGTH = 300;
+
+/** Parses a PATCH path; 400 invalidPath when it is not one. */
+export function parsePath(path: string, schemaUrns: readonly string[]): AttributePath {
+  if (path.length === 0 || path.length > MAX_PATH_LENGTH || hasControlCharacters(path)) {
+    throw scimBadRequest("invalidPath", "A path is 1-300 characters without control characters.");
+  }
+  let rest = path;
+  let urn: string | undefined;
+  const lower = path.toLowerCase();
+  const knownUrn = [...schemaUrns].sort((a, b) => b.length - a.length).find((u) => lower.startsWith(`${u.toLowerCase()}:`));
+  if (knownUrn) {
+    rest = path.slice(knownUrn.length + 1);
+    // The core schema's URN is only a qualifier: its attributes are the resource's own.
+    urn = knownUrn.includes(":core:") ? undefined : knownUrn;
+  } else if (lower.startsWith("urn:")) {
+    const cut = path.lastIndexOf(":", path.indexOf("[") === -1 ? path.length : path.indexOf("["));
+    urn = path.slice(0, cut);
+    rest = path.slice(cut + 1);
+  }
+  let filter: Filter | undefined;
+  let sub: string | undefined;
+  let attribute = rest;
+  const open = rest.indexOf("[");
+  if (open !== -1) {
+    const close = rest.lastIndexOf("]");
+    if (close < open) throw scimBadRequest("invalidPath", `The path ${path} opens a filter it does not close.`);
+    attribute = rest.slice(0, open);
+    filter = parseFilterText(rest.slice(open + 1, close), "invalidPath");
+    const after = rest.slice(close + 1);
+    if (after !== "") {
+      if (!after.startsWith(".")) throw scimBadRequest("invalidPath", `The path ${path} has text after its filter.`);
+      sub = after.slice(1);
+    }
+  } else if (rest.includes(".")) {
+    [attribute, sub] = [rest.slice(0, rest.indexOf(".")), rest.slice(rest.indexOf(".") + 1)];
+  }
+  if (!NAME.test(attribute) || (sub !== undefined && !NAME.test(sub))) {
+    throw scimBadRequest("invalidPath", `${path} is not an attribute path.`);
+  }
+  return { urn, attribute, filter, sub };
+}
+
+/** Parses a SCIM filter (RFC 7644 3.4.2.2) with scim2-parse-filter; 400 with `scimType` when it is not one. */
+export function parseFilterText(text: string, scimType: "invalidFilter" | "invalidPath" = "invalidFilter"): Filter {
+  // The parser's string token can backtrack badly on raw line breaks, and it recurses on parentheses: neither is ever
+  // needed (a filter's strings are JSON strings, with \n escaped), so such input never reaches it.
+  if (text.length === 0 || text.length > 1000 || hasControlCharacters(text) || (text.match(/\(|\[/g)?.length ?? 0) > 20) {
+    throw scimBadRequest(scimType, "A filter is 1-1000 characters, without control characters, with at most 20 parentheses and brackets.");
+  }
+  try {
+    return parse(text);
+  } catch {
+    throw scimBadRequest(scimType, `Not a SCIM filter: ${text.slice(0, 100)}.`);
+  }
+}
+
+/** The key of `object` that names `name` case-insensitively, or `name` itself when none does. */
+export function keyOf(object: Json, name: string): string {
+  const lower = name.toLowerCase();
+  return Object.keys(object).find((key) => key.toLowerCase() === lower) ?? name;
+}
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The object an attribute lives in: the resource itself, or its extension's object (created for add and replace). */
+function containerOf(resource: Json, path: AttributePath, create: boolean): Json | undefined {
+  if (!path.urn) return resource;
+  const key = keyOf(resource, path.urn);
+  if (!isObject(resource[key])) {
+    if (!create) return undefined;
+    resource[key] = {};
+  }
+  return resource[key] as Json;
+}
+
+/** A simple `attr eq value` filter (possibly and-ed): the element to create when an add or replace matches none. */
+function elementFromFilter(filter: Filter): Json | null {
+  if (filter.op === "eq" && !filter.attrPath.includes(".") && !filter.attrPath.includes(":"))
+    return { [filter.attrPath]: filter.compValue };
+  if (filter.op === "and") {
+    const parts = filter.filters.map(elementFromFilter);
+    return parts.every((p): p is Json => p !== null) ? Object.assign({}, ...parts) : null;
+  }
+  return null;
+}
+
+function applyOne(resource: Json, op: "add" | "replace" | "remove", path: AttributePath, value: unknown): void {
+  const container = containerOf(resource, path, op !== "remove");
+  if (!container) return;
+  const key = keyOf(container, path.attribute);
+  if (path.filter) {
+    const current = container[key];
+    const elements = Array.isArray(current) ? (current as unknown[]) : [];
+    const test = filterTester(path.filter);
+    const matching = elements.filter((element) => isObject(element) && test(element)) as Json[];
+    if (op === "remove") {
+      if (path.sub) for (const element of matching) delete element[keyOf(element, path.sub)];
+      else container[key] = elements.filter((element) => !matching.includes(element as Json));
+      return;
+    }
+    if (matching.length === 0) {
+      const created = elementFromFilter(path.filter);
+      if (!created) throw scimBadRequest("noTarget", `No ${path.attribute} value matches the path's filter.`);
+      matching.push(created);
+      container[key] = [...elements, created];
+    }
+    for (const element of matching) {
+      if (path.sub) element[keyOf(element, path.sub)] = value;
+      else if (isObject(value)) Object.assign(element, value);
+      else throw scimBadRequest("invalidValue", `The value for ${path.attribute}[...] must be an object.`);
+    }
+    return;
+  }
+  if (path.sub) {
+    if (op === "remove") {
+      if (isObject(container[key])) delete (container[key] as Json)[keyOf(container[key] as Json, path.sub)];
+      return;
+    }
+    if (!isObject(container[key])) container[key] = {};
+    const parent = container[key] as Json;
+    parent[keyOf(parent, path.sub)] = value;
+    return;
+  }
+  if (op === "remove") {
+    delete container[key];
+    return;
+  }
+  const current = container[key];
+  if (op === "add" && Array.isArray(current)) {
+    const added = Array.isArray(value) ? value : [value];
+    const seen = new Set(current.map((element) => JSON.stringify(element)));
+    container[key] = [...current, ...added.filter((element) => !seen.has(JSON.stringify(element)))];
+  } else if (op === "add" && isObject(current) && isObject(value)) {
+    Object.assign(current, value);
+  } else {
+    container[key] = value;
+  }
+}
+
+const OPS = new Set(["add", "replace", "remove"]);
+
+/** Applies the operations in order to a copy of `resource`; any failure leaves nothing applied. */
+export function applyPatch(resource: Json, operations: readonly PatchOperation[], schemaUrns: readonly string[]): Json {
+  const result = structuredClone(resource);
+  for (const operation of operations) {
+    const op = String(operation.op).toLowerCase();
+    if (!OPS.has(op)) throw scimBadRequest("invalidSyntax", `op must be add, replace or remove, not ${String(operation.op).slice(0, 20)}.`);
+    const verb = op as "add" | "replace" | "remove";
+    if (operation.path === undefined || operation.path === null || operation.path === "") {
+      if (verb === "remove") throw scimBadRequest("noTarget", "A remove needs a path.");
+      if (!isObject(operation.value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
+      for (const [name, value] of Object.entries(operation.value)) {
+        const path = parsePath(name, schemaUrns);
+        // `{ "urn:...:User": { ... } }`: the extension's attributes, each set in turn.
+        if (!path.sub && !path.filter && schemaUrns.some((u) => u.toLowerCase() === name.toLowerCase()) && isObject(value)) {
+          for (const [inner, innerValue] of Object.entries(value))
+            applyOne(result, verb, parsePath(`${name}:${inner}`, schemaUrns), innerValue);
+        } else {
+          applyOne(result, verb, path, value);
+        }
+      }
+      continue;
+    }
+    if (typeof operation.path !== "string") throw scimBadRequest("invalidPath", "path must be a string.");
+    if (verb !== "remove" && operation.value === undefined) throw scimBadRequest("invalidValue", `${op} needs a value.`);
+    applyOne(result, verb, parsePath(operation.path, schemaUrns), operation.value);
+  }
+  return result;
+}

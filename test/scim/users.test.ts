@@ -1,0 +1,371 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { forgetUserProfiles } from "../../src/users/lookup";
+import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { testVars } from "../helpers/platform";
+
+const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
+const EXTENSION = "urn:medparts:params:scim:schemas:extension:medparts:2.0:User";
+const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@riverside.example`;
+
+async function expectScimError(res: Response, status: number, scimType?: string) {
+  expect(res.status, await res.clone().text()).toBe(status);
+  expect(res.headers.get("Content-Type")).toBe("application/scim+json");
+  const body = await res.json<Record<string, unknown>>();
+  expect(body.schemas).toEqual([ERROR]);
+  expect(body.status).toBe(String(status));
+  if (scimType) expect(body.scimType).toBe(scimType);
+  return body;
+}
+
+async function createUser(tenantId: number, user: Record<string, unknown>) {
+  const res = await scim(await scimTokenFor(tenantId), "/Users", { method: "POST", body: user });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return res.json<Record<string, any>>();
+}
+
+const entraUser = (userName: string) => ({
+  schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+  externalId: crypto.randomUUID(),
+  userName,
+  active: true,
+  displayName: "Jane Doe",
+  name: { formatted: "Jane Doe", familyName: "Doe", givenName: "Jane" },
+  emails: [{ primary: true, type: "work", value: userName }],
+  title: "Biomedical technician",
+  "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { department: "Biomed" },
+});
+
+describe("SCIM Users: provisioning", () => {
+  it("creates a user (201, Location, a contact id assigned) whom the customer API then finds by userName", async () => {
+    const userName = unique("jdoe");
+    const res = await scim(await scimTokenFor(TENANT_A), "/Users", { method: "POST", body: entraUser(userName) });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("Content-Type")).toBe("application/scim+json");
+    const user = await res.json<Record<string, any>>();
+    expect(res.headers.get("Location")).toBe(`https://medparts.test/scim/v2/Users/${user.id}`);
+    expect(user).toMatchObject({
+      userName,
+      active: true,
+      name: { givenName: "Jane", familyName: "Doe", formatted: "Jane Doe" },
+      emails: [{ value: userName, type: "work", primary: true }],
+      title: "Biomedical technician",
+      "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { department: "Biomed" },
+      meta: { resourceType: "User", location: `https://medparts.test/scim/v2/Users/${user.id}` },
+    });
+    expect(user[EXTENSION].contactId).toEqual(expect.any(Number));
+    const lookup = await call(await tokenFor(TENANT_A), `/users/lookup?loginUserId=${encodeURIComponent(userName.toUpperCase())}`);
+    expect(lookup.status).toBe(200);
+    expect((await json(lookup)).data).toMatchObject({
+      userId: Number(user.id),
+      contactId: user[EXTENSION].contactId,
+      loginUserId: userName,
+      firstName: "Jane",
+      lastName: "Doe",
+      email: userName,
+    });
+    const read = await scim(await scimTokenFor(TENANT_A), `/Users/${user.id}`);
+    expect(await read.json()).toEqual(user);
+  });
+
+  it("userName is unique in the tenant case-insensitively (409 uniqueness); another tenant may hold the same name", async () => {
+    const userName = unique("dup");
+    await createUser(TENANT_A, entraUser(userName));
+    await expectScimError(
+      await scim(await scimTokenFor(TENANT_A), "/Users", { method: "POST", body: entraUser(userName.toUpperCase()) }),
+      409,
+      "uniqueness",
+    );
+    const other = await createUser(TENANT_B, entraUser(userName));
+    expect(other.userName).toBe(userName);
+  });
+
+  it("20 concurrent creates of one userName: exactly one 201, the others 409 uniqueness, one row", async () => {
+    const userName = unique("race");
+    const token = await scimTokenFor(TENANT_A);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => scim(token, "/Users", { method: "POST", body: entraUser(userName) })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE user_name = ?").bind(userName).first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+  });
+
+  it("refuses bad input with SCIM error bodies, writing nothing", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    await expectScimError(await scim(token, "/Users", { method: "POST", body: { name: { givenName: "No" } } }), 400, "invalidValue");
+    await expectScimError(await scim(token, "/Users", { method: "POST", body: { userName: "   " } }), 400, "invalidValue");
+    await expectScimError(
+      await scim(token, "/Users", { method: "POST", body: { userName: "x", emails: [{ value: "not-an-email" }] } }),
+      400,
+      "invalidValue",
+    );
+    await expectScimError(await scim(token, "/Users", { method: "POST", body: [1, 2] }), 400, "invalidSyntax");
+    const raw = (contentType: string, body: string) =>
+      SELF.fetch("https://medparts.test/scim/v2/Users", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": contentType },
+        body,
+      });
+    await expectScimError(await raw("application/scim+json", "{ not json"), 400, "invalidSyntax");
+    await expectScimError(await raw("text/plain", JSON.stringify({ userName: "plain" })), 415);
+    const after = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    expect(after!.n).toBe(before!.n);
+  });
+});
+
+describe("SCIM Users: PATCH as Entra ID and Okta send it", () => {
+  const patch = async (id: string, operations: unknown[]) =>
+    scim(await scimTokenFor(TENANT_A), `/Users/${id}`, {
+      method: "PATCH",
+      body: { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: operations },
+    });
+
+  it('"Replace", "Add" and active "False"; a path-less value object of paths; emails[type eq "work"].value', async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("patch")));
+    const res = await patch(user.id, [
+      { op: "Replace", path: "active", value: "False" },
+      { op: "Add", value: { "name.givenName": "Janet", displayName: "Janet Doe" } },
+      { op: "replace", path: 'emails[type eq "work"].value', value: "janet@riverside.example" },
+      { op: "Add", path: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department", value: "Imaging" },
+    ]);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const patched = await res.json<Record<string, any>>();
+    expect(patched).toMatchObject({
+      active: false,
+      displayName: "Janet Doe",
+      name: { givenName: "Janet", familyName: "Doe" },
+      emails: [{ value: "janet@riverside.example", type: "work", primary: true }],
+      "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { department: "Imaging" },
+    });
+    expect(patched.meta.version).not.toBe(user.meta.version);
+    const row = await env.DB.prepare("SELECT active, first_name, email FROM users WHERE id = ?").bind(Number(user.id)).first();
+    expect(row).toEqual({ active: 0, first_name: "Janet", email: "janet@riverside.example" });
+  });
+
+  it("Okta's path-less replace of active, and an add that creates a missing work e-mail", async () => {
+    const user = await createUser(TENANT_A, { userName: unique("okta"), name: { givenName: "O", familyName: "K" } });
+    const res = await patch(user.id, [
+      { op: "replace", value: { active: false } },
+      { op: "add", path: 'emails[type eq "work"].value', value: "ok@riverside.example" },
+    ]);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ active: false, emails: [{ type: "work", value: "ok@riverside.example" }] });
+  });
+
+  it("refuses unknown ops, malformed paths and invalid results with SCIM errors, changing nothing", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("bad")));
+    await expectScimError(await patch(user.id, [{ op: "move", path: "active", value: true }]), 400, "invalidSyntax");
+    await expectScimError(await patch(user.id, [{ op: "replace", path: "emails[type eq", value: "x" }]), 400, "invalidPath");
+    await expectScimError(await patch(user.id, [{ op: "remove" }]), 400, "noTarget");
+    await expectScimError(await patch(user.id, [{ op: "replace", path: "userName", value: "" }]), 400, "invalidValue");
+    await expectScimError(
+      await patch(user.id, [
+        { op: "replace", path: "active", value: false },
+        { op: "replace", path: "active", value: "maybe" },
+      ]),
+      400,
+      "invalidValue",
+    );
+    await expectScimError(await patch("999999999", [{ op: "replace", path: "active", value: false }]), 404);
+    const row = await env.DB.prepare("SELECT active, version FROM users WHERE id = ?").bind(Number(user.id)).first();
+    expect(row).toEqual({ active: 1, version: 1 });
+  });
+
+  it("PUT replaces the whole user; readOnly contactId is ignored; renaming onto another user's name is a 409", async () => {
+    const first = await createUser(TENANT_A, entraUser(unique("put")));
+    const second = await createUser(TENANT_A, entraUser(unique("put")));
+    const token = await scimTokenFor(TENANT_A);
+    const replaced = await scim(token, `/Users/${first.id}`, {
+      method: "PUT",
+      body: { userName: first.userName, name: { givenName: "Only" }, [EXTENSION]: { contactId: 1 } },
+    });
+    expect(replaced.status).toBe(200);
+    const body = await replaced.json<Record<string, any>>();
+    expect(body.name).toEqual({ givenName: "Only" });
+    expect(body.emails).toBeUndefined();
+    expect(body.title).toBeUndefined();
+    expect(body[EXTENSION].contactId).toBe(first[EXTENSION].contactId);
+    await expectScimError(
+      await scim(token, `/Users/${first.id}`, { method: "PUT", body: { userName: second.userName } }),
+      409,
+      "uniqueness",
+    );
+  });
+});
+
+describe("SCIM Users: filters and paging", () => {
+  it("eq (case-insensitive), and, or, sw, co, pr, not; 1-based startIndex and count; totalResults", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const stem = `page-${crypto.randomUUID().slice(0, 6)}`;
+    const created = [];
+    for (let i = 0; i < 5; i++)
+      created.push(await createUser(TENANT_A, { ...entraUser(`${stem}-${i}@riverside.example`), active: i !== 4 }));
+    const list = async (query: string) => {
+      const res = await scim(token, `/Users?${query}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.json<Record<string, any>>();
+    };
+    const byName = await list(`filter=${encodeURIComponent(`userName eq "${stem.toUpperCase()}-1@RIVERSIDE.EXAMPLE"`)}`);
+    expect(byName).toMatchObject({
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],
+      totalResults: 1,
+      startIndex: 1,
+      itemsPerPage: 1,
+    });
+    expect(byName.Resources[0].id).toBe(created[1]!.id);
+    const startsWith = `userName sw "${stem}"`;
+    expect((await list(`filter=${encodeURIComponent(startsWith)}`)).totalResults).toBe(5);
+    expect((await list(`filter=${encodeURIComponent(`${startsWith} and active eq false`)}`)).Resources.map((u: any) => u.id)).toEqual([
+      created[4]!.id,
+    ]);
+    expect((await list(`filter=${encodeURIComponent(`${startsWith} and not (active eq true)`)}`)).totalResults).toBe(1);
+    expect(
+      (await list(`filter=${encodeURIComponent(`userName co "${stem}-3" or userName eq "${created[0]!.userName}"`)}`)).totalResults,
+    ).toBe(2);
+    expect((await list(`filter=${encodeURIComponent(`externalId eq "${created[2]!.externalId}"`)}`)).Resources[0].id).toBe(created[2]!.id);
+    expect((await list(`filter=${encodeURIComponent(`emails[type eq "work" and value co "${stem}-2"]`)}`)).totalResults).toBe(1);
+    const page = await list(`filter=${encodeURIComponent(startsWith)}&startIndex=2&count=2`);
+    expect(page).toMatchObject({ totalResults: 5, startIndex: 2, itemsPerPage: 2 });
+    expect(page.Resources.map((u: any) => u.id)).toEqual([created[1]!.id, created[2]!.id]);
+    const countOnly = await list(`filter=${encodeURIComponent(startsWith)}&count=0`);
+    expect(countOnly).toMatchObject({ totalResults: 5, itemsPerPage: 0, Resources: [] });
+    const projected = await list(`filter=${encodeURIComponent(startsWith)}&count=1&attributes=userName`);
+    expect(Object.keys(projected.Resources[0]).sort()).toEqual(["id", "meta", "schemas", "userName"]);
+  });
+
+  it("a filter that is not one, or names an attribute that cannot be filtered, is a 400 invalidFilter", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    for (const filter of [
+      'userName eq "x',
+      "userName zz 1",
+      'title eq "x"',
+      "active gt true",
+      'userName eq "a" and',
+      `${"(".repeat(30)}x`,
+    ]) {
+      await expectScimError(await scim(token, `/Users?filter=${encodeURIComponent(filter)}`), 400, "invalidFilter");
+    }
+  });
+});
+
+describe("SCIM Users: deprovisioning and deletion", () => {
+  const remembering = (seconds: number) => ({ headers: testVars({ USER_PROFILE_CACHE_SECONDS: seconds }) });
+
+  it("a deactivated user is no requester at once (catalog detail 403), and lookup says so within its remembered TTL", async () => {
+    forgetUserProfiles();
+    const user = await createUser(TENANT_A, entraUser(unique("leaver")));
+    await env.DB.prepare("INSERT INTO user_facilities (user_id, facility_id) VALUES (?, 1001)").bind(Number(user.id)).run();
+    const token = await tokenFor(TENANT_A);
+    const detail = () =>
+      call(token, "/catalog/detail", {
+        method: "POST",
+        json: { productId: "MP-0000001", facilityId: 1001, requesterId: user[EXTENSION].contactId },
+      });
+    expect((await detail()).status).toBe(200);
+    expect((await call(token, `/users/lookup?userId=${user.id}`, remembering(1))).status).toBe(200);
+    const off = await scim(await scimTokenFor(TENANT_A), `/Users/${user.id}`, {
+      method: "PATCH",
+      body: { Operations: [{ op: "Replace", path: "active", value: "False" }] },
+    });
+    expect(off.status).toBe(200);
+    await expectProblem(await detail(), 403);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const lookup = await expectProblem(await call(token, `/users/lookup?userId=${user.id}`, remembering(1)), 403);
+    expect(lookup.detail).toContain("deactivated");
+    const search = await json(await call(token, `/users/search?q=${encodeURIComponent(`userName:"${user.userName}"`)}`));
+    expect(search.data.items ?? search.data).toHaveLength(0);
+    forgetUserProfiles();
+  });
+
+  it("DELETE: 204, then 404 on SCIM and the customer API; the userName is free again; orders that name it keep it", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const user = await createUser(TENANT_A, entraUser(unique("gone")));
+    const deleted = await scim(token, `/Users/${user.id}`, { method: "DELETE" });
+    expect(deleted.status).toBe(204);
+    await expectScimError(await scim(token, `/Users/${user.id}`), 404);
+    await expectScimError(await scim(token, `/Users/${user.id}`, { method: "DELETE" }), 404);
+    await expectProblem(await call(await tokenFor(TENANT_A), `/users/lookup?userId=${user.id}`), 404);
+    const again = await createUser(TENANT_A, entraUser(user.userName));
+    expect(again.id).not.toBe(user.id);
+    expect(await env.DB.prepare("SELECT deleted_at IS NOT NULL AS gone FROM users WHERE id = ?").bind(Number(user.id)).first()).toEqual({
+      gone: 1,
+    });
+  });
+});
+
+describe("SCIM: tokens, tenants and errors", () => {
+  it("tenant B's token never sees tenant A's users: 404 by id, nothing by filter, no PATCH or DELETE", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("isolated")));
+    const tokenB = await scimTokenFor(TENANT_B);
+    await expectScimError(await scim(tokenB, `/Users/${user.id}`), 404);
+    await expectScimError(
+      await scim(tokenB, `/Users/${user.id}`, { method: "PATCH", body: { Operations: [{ op: "replace", path: "active", value: false }] } }),
+      404,
+    );
+    await expectScimError(await scim(tokenB, `/Users/${user.id}`, { method: "PUT", body: { userName: "taken" } }), 404);
+    await expectScimError(await scim(tokenB, `/Users/${user.id}`, { method: "DELETE" }), 404);
+    const found = await (await scim(tokenB, `/Users?filter=${encodeURIComponent(`userName eq "${user.userName}"`)}`)).json<
+      Record<string, any>
+    >();
+    expect(found.totalResults).toBe(0);
+    expect(await env.DB.prepare("SELECT active, deleted_at FROM users WHERE id = ?").bind(Number(user.id)).first()).toEqual({
+      active: 1,
+      deleted_at: null,
+    });
+  });
+
+  it("no token, a malformed one, an unknown one, a revoked one: 401 in SCIM's form; an operator or buyer token is no SCIM token", async () => {
+    await expectScimError(await scim(null, "/Users"), 401);
+    await expectScimError(await scim("mpscim_short", "/Users"), 401);
+    await expectScimError(await scim(`mpscim_${"A".repeat(43)}`, "/Users"), 401);
+    await expectScimError(await scim(await operatorTokenFor(), "/Users"), 401);
+    await expectScimError(await scim(await tokenFor(TENANT_A), "/Users"), 401);
+    const operator = await operatorTokenFor();
+    const issued = await json(
+      await call(operator, `/admin/api/tenants/${TENANT_A}/scim-tokens`, { method: "POST", json: { name: "Okta" } }),
+    );
+    expect(issued.data).toMatchObject({
+      scimBaseUrl: "https://medparts.test/scim/v2",
+      scimToken: { tenantId: TENANT_A, name: "Okta", revokedAt: null },
+    });
+    expect((await scim(issued.data.token, "/ServiceProviderConfig")).status).toBe(200);
+    const revoked = await call(operator, `/admin/api/tenants/${TENANT_A}/scim-tokens/${issued.data.scimToken.tokenId}/revoke`, {
+      method: "POST",
+    });
+    expect(revoked.status).toBe(200);
+    await expectScimError(await scim(issued.data.token, "/Users"), 401);
+    const listed = await json(await call(operator, `/admin/api/tenants/${TENANT_A}/scim-tokens`));
+    expect(JSON.stringify(listed)).not.toContain(issued.data.token);
+    await expectProblem(
+      await call(operator, `/admin/api/tenants/${TENANT_B}/scim-tokens/${issued.data.scimToken.tokenId}/revoke`, { method: "POST" }),
+      404,
+    );
+  });
+
+  it("discovery: ServiceProviderConfig, ResourceTypes and Schemas; an unknown SCIM path is a SCIM 404", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const config = await (await scim(token, "/ServiceProviderConfig")).json<Record<string, any>>();
+    expect(config).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false } });
+    const types = await (await scim(token, "/ResourceTypes")).json<Record<string, any>>();
+    expect(types.Resources.map((t: any) => t.endpoint)).toEqual(["/Users", "/Groups"]);
+    const schemas = await (await scim(token, "/Schemas")).json<Record<string, any>>();
+    expect(schemas.Resources.map((s: any) => s.id)).toContain("urn:ietf:params:scim:schemas:core:2.0:User");
+    await expectScimError(await scim(token, "/Bulk", { method: "POST", body: {} }), 404);
+  });
+
+  it("every change is audited with the SCIM token as the actor", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("audited")));
+    await scim(await scimTokenFor(TENANT_A), `/Users/${user.id}`, {
+      method: "PATCH",
+      body: { Operations: [{ op: "replace", path: "active", value: false }] },
+    });
+    const entries = (await json(await call(await operatorTokenFor(), `/admin/api/audit?targetId=${user.id}`))).data.entries as any[];
+    const ours = entries.filter((e) => e.targetType === "user");
+    expect(ours.map((e) => e.action)).toEqual(["user.deactivated", "user.created"]);
+    expect(ours[0].actor).toMatch(/^scim:\d+$/);
+    expect(ours[0].before.active).toBe(true);
+    expect(ours[0].after.active).toBe(false);
+  });
+});
