@@ -3,12 +3,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
+import { issueScimToken, newScimToken } from "../src/scim/tokens";
 import { DEFAULT_PRODUCT_COUNT } from "../src/seed/seed";
 import { DEMO_VENDOR_ID } from "../src/vendors/routes";
 import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 
-/** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator), then `wrangler dev` on port 8787. */
+/** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
 const DEMO_FILE = ".medparts-demo.json";
 const PORT = process.env.PORT ?? "8787";
 
@@ -17,8 +18,11 @@ interface DemoClient {
   clientSecret: string;
 }
 
-/** The buyer's demo client (top level, as before), the demo vendor's client (`vendor`) and the operator's (`operator`). */
-type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient };
+/**
+ * The buyer's demo client (top level, as before), the demo vendor's client (`vendor`), the operator's (`operator`) and
+ * the demo tenant's SCIM token (`scimToken`, for an identity provider).
+ */
+type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient; scimToken?: string };
 
 /** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
 function demoClientCredentials(): Required<DemoClients> {
@@ -28,14 +32,15 @@ function demoClientCredentials(): Required<DemoClients> {
     clientSecret: saved?.clientSecret ?? randomToken(24),
     vendor: saved?.vendor ?? { clientId: "demo-oem-vendor", clientSecret: randomToken(24) },
     operator: saved?.operator ?? { clientId: "demo-operator", clientSecret: randomToken(24) },
+    scimToken: saved?.scimToken ?? newScimToken(),
   };
-  if (!saved?.vendor || !saved.operator) writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  if (!saved?.vendor || !saved.operator || !saved.scimToken) writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
 }
 
 await ensureLocalSigningKey();
 await seedLocal(DEFAULT_PRODUCT_COUNT);
-const { vendor, operator, ...demo } = demoClientCredentials();
+const { vendor, operator, scimToken, ...demo } = demoClientCredentials();
 await withLocalBindings(async (env) => {
   await createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo });
   await createApiClient(database(env.DB), {
@@ -44,6 +49,7 @@ await withLocalBindings(async (env) => {
     ...vendor,
   });
   await createApiClient(database(env.DB), { operator: true, name: "Demo operator client (the marketplace)", ...operator });
+  await issueScimToken(env.DB, 1, "Demo identity provider", "npm start", scimToken);
 });
 
 const base = `http://localhost:${PORT}`;
@@ -60,6 +66,10 @@ Medparts is starting on ${base}
   Demo operator client (the marketplace itself; token audience medparts-admin-api, scope catalog:import):
     client_id:     ${operator.clientId}
     client_secret: ${operator.clientSecret}
+  Demo SCIM token (tenant 1's identity provider: Entra ID's "Tenant URL" and "Secret Token", Okta's SCIM connector):
+    SCIM base URL: ${base}/scim/v2
+    token:         ${scimToken}
+    curl -s ${base}/scim/v2/Users?count=2 -H "Authorization: Bearer ${scimToken}"
 `);
 
 // Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).

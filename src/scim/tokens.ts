@@ -169,23 +169,31 @@ const revokeRoute = createRoute({
   responses: { 200: json("Revoked (again: the same answer)", ScimTokenSchema), ...authenticatedErrorResponses, ...notFoundResponse },
 });
 
-/** Issues a token for a tenant (also the demo's, printed by `npm start`); returns the token and its row. */
-export async function issueScimToken(db: D1Database, tenantId: number, name: string, actor: string) {
-  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+/** A new SCIM token: shown once, only its hash stored. */
+export const newScimToken = () => `${TOKEN_PREFIX}${randomToken(32)}`;
+
+/**
+ * Issues a token for a tenant (also the demo's, printed by `npm start`, which passes its saved token: issuing it again
+ * changes nothing); null when the tenant is unknown or disabled.
+ */
+export async function issueScimToken(db: D1Database, tenantId: number, name: string, actor: string, token = newScimToken()) {
   const at = new Date().toISOString();
-  const [inserted] = await db.batch([
+  const hash = await sha256Hex(token);
+  const [inserted, , existing] = await db.batch([
     db
       .prepare(
-        "INSERT INTO scim_tokens (tenant_id, token_hash, name, created_at) SELECT id, ?2, ?3, ?4 FROM tenants WHERE id = ?1 AND disabled_at IS NULL RETURNING *",
+        "INSERT INTO scim_tokens (tenant_id, token_hash, name, created_at) SELECT id, ?2, ?3, ?4 FROM tenants WHERE id = ?1 AND disabled_at IS NULL " +
+          "ON CONFLICT (token_hash) DO NOTHING RETURNING *",
       )
-      .bind(tenantId, await sha256Hex(token), name, at),
+      .bind(tenantId, hash, name, at),
     auditStatement(
       db,
       { actor, action: "scim-token.issued", targetType: "scim-token", targetId: null, before: null, after: { tenantId, name } },
       at,
     ),
+    db.prepare("SELECT * FROM scim_tokens WHERE token_hash = ? AND tenant_id = ?").bind(hash, tenantId),
   ]);
-  const row = (inserted!.results as TokenRow[])[0];
+  const row = (inserted!.results as TokenRow[])[0] ?? (existing!.results as TokenRow[])[0];
   return row ? { token, row: present(row) } : null;
 }
 
