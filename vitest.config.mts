@@ -122,6 +122,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   RATE_LIMIT_BURST: "100000",
                   TOKEN_RATE_LIMIT_PER_MINUTE: "100000",
                   TOKEN_RATE_LIMIT_BURST: "100000",
+                  // The sandbox's default schedule, quicker than a developer's (2 s in wrangler.toml).
+                  SANDBOX_STEP_SECONDS: "1",
                 },
               },
             }),

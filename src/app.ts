@@ -20,7 +20,10 @@ import { openApiDocumentRoute } from "./platform/openapi/route";
 import { d1Sessions } from "./platform/read-replicas";
 import { requestContext } from "./platform/request-context";
 import { createRouter } from "./platform/router";
+import { markMode } from "./platform/test-mode";
 import type { SearchResource } from "./query/fields";
+import { sandboxRoutes } from "./sandbox/routes";
+import { scheduleSandboxOrders } from "./sandbox/schedule";
 import { resolveRoutes } from "./udi/routes";
 import { userRoutes } from "./users/routes";
 import { userSearch } from "./users/search-fields";
@@ -47,6 +50,7 @@ export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
 const WRITE_ROUTES = [
   /^POST \/customer\/api\/orders$/,
+  /^POST \/customer\/api\/test-helpers\/orders\/[^/]+\/simulate$/,
   /^POST \/customer\/api\/orders\/[^/]+\/cancel$/,
   VENDOR_WRITE_ROUTE,
   ...WEBHOOK_WRITE_ROUTES,
@@ -66,7 +70,8 @@ export const customerApi = createRouter()
   .route("/", orderCancelRoutes)
   .route("/", manufacturerRoutes)
   .route("/", eventRoutes)
-  .route("/", webhookRoutes);
+  .route("/", webhookRoutes)
+  .route("/", sandboxRoutes);
 
 /**
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted
@@ -81,6 +86,9 @@ export function createApp() {
   app.use("*", bodyLimit);
   app.use(`${API_BASE}/*`, requireJsonBody);
   app.use(`${API_BASE}/*`, d1Sessions(isWriteRoute, new Set([`${API_BASE}/openapi.json`])));
+  // Test mode (docs/api.md, "Sandbox"): every answer says its mode; a new test order goes on the simulated vendor's schedule.
+  app.use(`${API_BASE}/*`, markMode);
+  app.use(`${API_BASE}/orders`, scheduleSandboxOrders);
   app.use(`${VENDOR_API_BASE}/*`, requireJsonBody);
   app.use(`${VENDOR_API_BASE}/*`, d1Sessions(isWriteRoute));
   app.route("/", healthRoutes);

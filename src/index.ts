@@ -56,8 +56,15 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
   );
 }
 
-/** wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/webhooks/delivery.ts). */
+/**
+ * wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/webhooks/delivery.ts), and the
+ * sandbox's simulated vendor (src/sandbox/schedule.ts).
+ */
 async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
+  if (batch.queue === "medparts-sandbox") {
+    const { consumeSandboxBatch } = await import("./sandbox/schedule");
+    return consumeSandboxBatch(batch as MessageBatch<never>, env);
+  }
   const { consumeEventBatch } = await import("./webhooks/delivery");
   await consumeEventBatch(batch, env);
 }

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiClients } from "../db/schema";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../platform/principal";
+import { modeOfClient, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../platform/test-mode";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 
@@ -98,6 +99,8 @@ export type NewClient = ClientOwner & {
   name: string;
   /** Default: every scope of the owner's API (SCOPES for a tenant, VENDOR_SCOPES for a vendor, OPERATOR_SCOPES for the operator). */
   scopes?: readonly string[];
+  /** A test-mode buyer client (src/platform/test-mode.ts): its id starts with `mpc_test_`; its data is its tenant's sandbox twin's. */
+  testMode?: boolean;
   /** Fixed id and secret, for the local demo clients only; otherwise both are random. */
   clientId?: string;
   clientSecret?: string;
@@ -106,7 +109,12 @@ export type NewClient = ClientOwner & {
 /** Creates (or, for a fixed id, replaces) an API client. The secret is returned once and stored only as a hash. */
 export async function createApiClient(db: Database, input: NewClient): Promise<{ clientId: string; clientSecret: string }> {
   const kind = clientKind(input);
-  const clientId = input.clientId ?? `${CLIENT_ID_PREFIX[kind]}_${randomToken(12)}`;
+  const testMode = input.testMode === true;
+  if (testMode && input.tenantId === undefined) throw new Error("Only buyer clients have a test mode.");
+  const clientId = input.clientId ?? `${testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[kind]}_${randomToken(12)}`;
+  if ((modeOfClient(clientId) === "test") !== testMode)
+    throw new Error(`Test-mode client ids, and only they, start with ${TEST_CLIENT_PREFIX}_.`);
+  if (testMode) await sandboxTenantStatement(db.$client, input.tenantId!).run();
   const clientSecret = input.clientSecret ?? randomToken(32);
   const owner = { tenantId: input.tenantId ?? null, vendorId: input.vendorId ?? null, operator: input.operator === true };
   const row = {

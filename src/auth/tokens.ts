@@ -2,6 +2,7 @@ import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose"
 import type { Bindings } from "../env";
 import type { OperatorPrincipal, Principal, VendorPrincipal } from "../platform/principal";
 import { Remembered } from "../platform/remembered";
+import { dataTenantOf, modeOfClient } from "../platform/test-mode";
 import type { AuthenticatedClient } from "./clients";
 import { keyring, type VerifyingEnv, verificationKey } from "./keys";
 
@@ -106,7 +107,8 @@ async function verifyClaims(env: TokenEnv, token: string, audience: string, owne
 /** A customer API token (audience AUDIENCE, claim `tid`). */
 export async function verifyAccessToken(env: TokenEnv, token: string): Promise<Principal> {
   const { owner, expiresAt: _expiresAt, ...rest } = await verifiedClaims(env, token, env.AUDIENCE, "tid");
-  return { ...rest, tenantId: owner };
+  const mode = modeOfClient(rest.clientId);
+  return { ...rest, tenantId: owner, mode, dataTenantId: dataTenantOf(owner, mode) };
 }
 
 /** A vendor API token (audience VENDOR_AUDIENCE, claim `vid`). */

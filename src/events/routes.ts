@@ -78,11 +78,15 @@ const eventRoute = createRoute({
 export const eventRoutes = createRouter()
   .openapi(feedRoute, async (c) => {
     const { after, types, limit } = c.req.valid("query");
-    const page = await listEvents(database(c.env.DB), c.get("principal").tenantId, { after, types: parseTypes(types), limit: limit ?? 50 });
+    const page = await listEvents(database(c.env.DB), c.get("principal").dataTenantId, {
+      after,
+      types: parseTypes(types),
+      limit: limit ?? 50,
+    });
     return c.json(envelope(c, { ...page, events: page.events as Event[] }), 200);
   })
   .openapi(eventRoute, async (c) => {
-    const event = await findEvent(database(c.env.DB), c.get("principal").tenantId, c.req.valid("param").eventId);
+    const event = await findEvent(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").eventId);
     if (!event) throw notFound("The tenant has no event with that id.");
     return c.json(envelope(c, event as Event), 200);
   });

@@ -27,6 +27,7 @@ const ClientSchema = z
   .object({
     clientId: z.string(),
     kind: z.enum(KINDS),
+    mode: z.enum(["live", "test"]).openapi({ description: "test: a test-mode buyer client (its id starts with mpc_test_; docs: Sandbox)" }),
     tenantId: z.number().int().nullable(),
     vendorId: z.number().int().nullable(),
     name: z.string(),
@@ -60,6 +61,10 @@ const CreateClientSchema = closedObject({
     .openapi({ description: "The buyer tenant: required with kind tenant, and only with it" }),
   vendorId: z.number().int().positive().optional().openapi({ description: "The vendor: required with kind vendor, and only with it" }),
   name: z.string().max(100).regex(/\S/, "Must contain a non-space character.").trim().openapi({ example: "St. Mary's ERP" }),
+  mode: z
+    .enum(["live", "test"])
+    .optional()
+    .openapi({ description: "test: a test-mode buyer client, for the sandbox (kind tenant only); default live" }),
   scopes: z
     .array(z.enum(allScopes as [string, ...string[]]))
     .min(1)
@@ -73,6 +78,9 @@ const CreateClientSchema = closedObject({
       if ((body.kind === kind) !== (body[field] !== undefined)) {
         ctx.addIssue({ code: "custom", path: [field], message: `${field} goes with kind ${kind}, and only with it.` });
       }
+    }
+    if (body.mode === "test" && body.kind !== "tenant") {
+      ctx.addIssue({ code: "custom", path: ["mode"], message: "Only buyer (tenant) clients have a test mode." });
     }
     const ofKind: readonly string[] = SCOPES_OF_KIND[body.kind];
     body.scopes?.forEach((scope, i) => {

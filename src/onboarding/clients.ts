@@ -1,6 +1,7 @@
 import { CLIENT_ID_PREFIX, clientKind, ownerOf, previousSecretLive, SCOPES_OF_KIND } from "../auth/clients";
 import { hashSecret, randomToken } from "../auth/secrets";
 import { ProblemError } from "../platform/errors";
+import { modeOfClient, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../platform/test-mode";
 import { type AuditEntry, auditStatement } from "./audit";
 
 /**
@@ -43,6 +44,7 @@ export function presentClient(row: ClientRow, now = new Date()) {
   return {
     clientId: row.client_id,
     kind: clientKind(owner(row)) as "tenant" | "vendor" | "operator",
+    mode: modeOfClient(row.client_id),
     tenantId: row.tenant_id,
     vendorId: row.vendor_id,
     name: row.name,
@@ -94,11 +96,14 @@ export interface NewClientInput {
   vendorId?: number | undefined;
   name: string;
   scopes?: string[] | undefined;
+  /** test: a test-mode buyer client (docs/api.md, "Sandbox"); kind tenant only. */
+  mode?: "live" | "test" | undefined;
 }
 
 /** Creates a client (its secret returned once) with its audit entry, in one batch. */
 export async function createClient(db: D1Database, input: NewClientInput, actor: string, now = new Date()) {
-  const clientId = `${CLIENT_ID_PREFIX[input.kind]}_${randomToken(12)}`;
+  const testMode = input.kind === "tenant" && input.mode === "test";
+  const clientId = `${testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[input.kind]}_${randomToken(12)}`;
   const secret = randomToken(32);
   const at = now.toISOString();
   const scopes = (input.scopes ?? [...SCOPES_OF_KIND[input.kind]]).join(" ");
@@ -128,6 +133,7 @@ export async function createClient(db: D1Database, input: NewClientInput, actor:
       )
       .bind(clientId, row.secret_hash, row.tenant_id, row.vendor_id, row.operator, row.name, scopes, at),
     auditStatement(db, entry(actor, "client.created", clientId, null, audited(view)), at),
+    ...(testMode ? [sandboxTenantStatement(db, input.tenantId!)] : []),
   ]);
   return { client: view, secret };
 }

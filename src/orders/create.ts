@@ -46,6 +46,8 @@ type ProductRow = typeof products.$inferSelect;
 type AddressRow = typeof addresses.$inferSelect;
 
 export interface CreateOrderOptions {
+  /** The tenant the order is stored under, when not the requester's (test mode, src/platform/test-mode.ts). */
+  storeUnder?: number;
   /** A statement committed in the order's own batch, e.g. the idempotent result of the request that creates it. */
   commitWith?: (created: OrderCreated) => readonly BatchItem<"sqlite">[];
   /** The reads of `readOrderInputs`, if already made (started alongside the idempotency check), and their time. */
@@ -74,7 +76,7 @@ export async function createOrder(
   env: OrderEnv,
   tenantId: number,
   command: CreateOrderCommand,
-  { commitWith, read, now: given }: CreateOrderOptions = {},
+  { commitWith, read, now: given, storeUnder }: CreateOrderOptions = {},
 ): Promise<OrderCreated> {
   const db = database(env.DB);
   const now = read?.now ?? given ?? new Date();
@@ -87,7 +89,8 @@ export async function createOrder(
   ];
   if (violations.length > 0) throw new BusinessRuleError(422, violations);
 
-  const order = buildOrder(command, requester, lineQuotes, refs, now);
+  // The order, its lines and its event belong to `storeUnder` when given (test mode: the tenant's sandbox twin).
+  const order = buildOrder(command, storeUnder === undefined ? requester : { ...requester, tenantId: storeUnder }, lineQuotes, refs, now);
   const created: OrderCreated = { orderNumber: order.orderNumber, createdAt: order.createdAt, success: true, eventId: order.eventId };
   await writeOrder(db, order, commitWith ? commitWith(created) : []);
   return created;

@@ -44,7 +44,7 @@ const retrieveRoute = createRoute({
 export const orderRetrieveRoutes = createRouter().openapi(retrieveRoute, async (c) => {
   const { orderNumber } = c.req.valid("param");
   const { include } = c.req.valid("query");
-  const order = await findOrder(database(c.env.DB), c.get("principal").tenantId, orderNumber, parseOrderIncludes(include));
+  const order = await findOrder(database(c.env.DB), c.get("principal").dataTenantId, orderNumber, parseOrderIncludes(include));
   if (!order) throw orderNotFound();
   return c.json(envelope(c, order), 200);
 });

@@ -186,7 +186,9 @@ export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) =>
   const request = idempotentRequest(c);
   let payload: ReturnType<typeof envelope<OrderCreated>> | undefined;
   const read = await prefetched<{ inputs: OrderInputs; now: Date }>(c);
-  await createOrder(c.env, request.tenantId, toCommand(c.req.valid("json")), {
+  const principal = c.get("principal");
+  await createOrder(c.env, principal.tenantId, toCommand(c.req.valid("json")), {
+    storeUnder: principal.dataTenantId,
     read,
     commitWith: (created) => {
       payload = envelope(c, created);

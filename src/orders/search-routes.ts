@@ -107,6 +107,6 @@ const searchRoute = createRoute({
 export const orderSearchRoutes = createRouter().openapi(searchRoute, async (c) => {
   const params = c.req.valid("query");
   const db = database(c.env.DB);
-  const result = await searchOrders(db, c.get("principal").tenantId, params, getPage(params), parseOrderIncludes(params.include));
+  const result = await searchOrders(db, c.get("principal").dataTenantId, params, getPage(params), parseOrderIncludes(params.include));
   return c.json(envelope(c, result), 200);
 });

@@ -1,7 +1,12 @@
 /** The authenticated buyer-side caller, from a verified customer API access token. */
 export interface Principal {
   clientId: string;
+  /** The buyer tenant: its directory (users, facilities, addresses), access checks and quotes. */
   tenantId: number;
+  /** live, or test for a test-mode client (src/sandbox/mode.ts). */
+  mode: "live" | "test";
+  /** The tenant its orders, events and webhooks belong to: tenantId live, the tenant's sandbox twin in test mode. */
+  dataTenantId: number;
   scopes: ReadonlySet<string>;
   tokenId: string;
 }

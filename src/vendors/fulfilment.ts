@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { addresses, orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../db/schema";
@@ -9,7 +9,7 @@ import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orde
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
 import { ProblemError, ValidationError } from "../platform/errors";
 import type { ShippedUnit } from "../udi/shipped-units";
-import { shipToColumns, vendorLineNotFound } from "./lines";
+import { liveOrder, shipToColumns, vendorLineNotFound } from "./lines";
 
 /**
  * The vendor's moves of one order line along the lifecycle (docs/api.md, "Vendor API"). Each commits as every order
@@ -61,8 +61,9 @@ export interface MoveOutcome {
 }
 
 /** What a move needs of its line and order: one read round trip, scoped by the vendor. */
-async function readLine(db: Database, vendorId: number, lineId: number, trackingNumber: string | null) {
+async function readLine(db: Database, vendorId: number, lineId: number, trackingNumber: string | null, sandbox: boolean) {
   const thisLine = and(eq(orderLines.id, lineId), eq(orderLines.vendorId, vendorId));
+  const ofItsKind = sandbox ? lt(orders.tenantId, 0) : liveOrder;
   const [found, lines] = await db.batch([
     db
       .select({
@@ -89,7 +90,8 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
       })
       .from(orderLines)
       .innerJoin(orders, eq(orders.id, orderLines.orderId))
-      .where(thisLine),
+      .where(and(thisLine, ofItsKind)),
+    // The order's other lines; read only when the line itself is found above (of the right kind).
     orderLineStates(db, sql<number>`(select ${orderLines.orderId} from ${orderLines} where ${thisLine})`),
   ]);
   const line = found[0];
@@ -136,8 +138,20 @@ function allowedFrom(line: LineRead, move: VendorMove): boolean {
   return canMove(line.status, MOVE_TARGETS[move.action]);
 }
 
-export async function moveLine(db: Database, vendorId: number, lineId: number, move: VendorMove, stampedAt?: Date): Promise<MoveOutcome> {
-  const { line, lines } = await readLine(db, vendorId, lineId, move.action === "ship" ? move.trackingNumber : null);
+/**
+ * A vendor's move of its line: the lifecycle's rules, one batch with its event. `sandbox`: the sandbox's simulated
+ * vendor moving a test-mode order's line (src/sandbox), through the very same commit path; a vendor's own moves reach
+ * live orders only.
+ */
+export async function moveLine(
+  db: Database,
+  vendorId: number,
+  lineId: number,
+  move: VendorMove,
+  stampedAt?: Date,
+  sandbox = false,
+): Promise<MoveOutcome> {
+  const { line, lines } = await readLine(db, vendorId, lineId, move.action === "ship" ? move.trackingNumber : null, sandbox);
   // Stamped after the read: a change that commits after another is never stamped before it.
   const now = stampedAt ?? new Date();
   if (alreadyDone(line, move)) return { eventId: null, orderStatus: line.orderStatus as OrderStatus };

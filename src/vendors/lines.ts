@@ -87,12 +87,18 @@ function view(row: Awaited<ReturnType<ReturnType<typeof linesQuery>["all"]>>[num
 
 export type VendorOrderLine = ReturnType<typeof view>;
 
+/**
+ * Vendors see live orders only: a test-mode order (its tenant a sandbox twin, id < 0; src/platform/test-mode.ts) is
+ * fulfilled by the sandbox's simulated vendor, and is a 404 to the real one like an unknown line.
+ */
+export const liveOrder = sql`exists (select 1 from ${orders} where ${orders.id} = ${orderLines.orderId} and ${orders.tenantId} > 0)`;
+
 export const vendorLineNotFound = () => notFound("The vendor has no order line with that id.");
 
 /** One of the vendor's lines; null when the id is unknown or the line is another vendor's (indistinguishable). */
 export async function findVendorLine(db: Database, vendorId: number, lineId: number): Promise<VendorOrderLine | null> {
   const row = await linesQuery(db)
-    .where(and(eq(orderLines.id, lineId), eq(orderLines.vendorId, vendorId)))
+    .where(and(eq(orderLines.id, lineId), eq(orderLines.vendorId, vendorId), liveOrder))
     .get();
   return row ? view(row) : null;
 }
@@ -109,7 +115,7 @@ export async function listVendorLines(
   filter: VendorLineFilter,
   page: Page,
 ): Promise<{ lines: VendorOrderLine[]; pagination: Pagination }> {
-  const conditions: SQL[] = [eq(orderLines.vendorId, vendorId), inArray(orderLines.statusName, [...filter.statuses])];
+  const conditions: SQL[] = [eq(orderLines.vendorId, vendorId), inArray(orderLines.statusName, [...filter.statuses]), liveOrder];
   if (filter.orderNumber !== undefined) {
     conditions.push(
       inArray(orderLines.orderId, db.select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, filter.orderNumber))),

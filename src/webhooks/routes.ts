@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
+import { SAMPLE_ORDER_NUMBER, sampleEventData } from "../events/samples";
 import type { Event } from "../events/schemas";
-import { EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
 import { ValidationError } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
@@ -129,9 +130,23 @@ const routes = {
     method: "post",
     path: "/webhook-endpoints/{id}/test",
     tags: [TAG],
-    summary: `Send a signed ${TEST_EVENT_TYPE} event to the endpoint now and report what it answered`,
+    summary: `Send a signed ${TEST_EVENT_TYPE} event, or a sample of any event type, to the endpoint now and report what it answered`,
     ...scopedAccess("webhooks:manage"),
-    request: { params: EndpointIdParams },
+    request: {
+      params: EndpointIdParams,
+      body: {
+        required: false,
+        content: {
+          "application/json": {
+            schema: closedObject({
+              type: z.enum(DELIVERED_EVENT_TYPES).openapi({
+                description: `The event type to send a sample of, in its documented shape; order events name the order MP-SAMPLE-0001. Without a body: ${TEST_EVENT_TYPE}`,
+              }),
+            }).openapi("WebhookTestRequest"),
+          },
+        },
+      },
+    },
     responses: {
       200: {
         description: "The attempt (recorded with the endpoint's deliveries)",
@@ -201,32 +216,34 @@ export const webhookRoutes = createRouter()
     const body = c.req.valid("json");
     const problemText = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
     if (problemText) throw new ValidationError({ url: [problemText] });
-    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").tenantId, body);
+    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").dataTenantId, body);
     return c.json(envelope(c, { ...endpoint, secret }), 201);
   })
   .openapi(routes.list, async (c) =>
-    c.json(envelope(c, { endpoints: await listEndpoints(database(c.env.DB), c.get("principal").tenantId) }), 200),
+    c.json(envelope(c, { endpoints: await listEndpoints(database(c.env.DB), c.get("principal").dataTenantId) }), 200),
   )
   .openapi(routes.get, async (c) => {
-    const row = (await findEndpointRow(database(c.env.DB), c.get("principal").tenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const row = (await findEndpointRow(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
     return c.json(envelope(c, endpointView(row)), 200);
   })
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
-    if (!(await deleteEndpoint(database(c.env.DB), c.get("principal").tenantId, id))) throw endpointNotFound();
+    if (!(await deleteEndpoint(database(c.env.DB), c.get("principal").dataTenantId, id))) throw endpointNotFound();
     return c.body(null, 204);
   })
   .openapi(routes.test, async (c) => {
     const db = database(c.env.DB);
-    const endpoint = (await findEndpointRow(db, c.get("principal").tenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const type =
+      (c.req.header("Content-Type") ? (c.req.valid("json") as { type?: DeliveredEventType }).type : undefined) ?? TEST_EVENT_TYPE;
+    const createdAt = new Date().toISOString();
     const event = {
       id: crypto.randomUUID(),
-      type: TEST_EVENT_TYPE,
-      createdAt: new Date().toISOString(),
-      orderNumber: endpoint.id,
-      sequence: null,
-      data: { endpointId: endpoint.id, message: "A test delivery from Medparts." },
-    } satisfies Event;
+      type,
+      createdAt,
+      ...(type.startsWith("order.") ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: 1 } : { orderNumber: endpoint.id, sequence: null }),
+      data: sampleEventData(type, endpoint.id, createdAt),
+    } as Event;
     const result = await postEvent(endpoint.url, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
     await recordDelivery(db, endpoint.id, event.id, 1, result);
     return c.json(
@@ -242,7 +259,7 @@ export const webhookRoutes = createRouter()
   })
   .openapi(routes.deliveries, async (c) => {
     const db = database(c.env.DB);
-    const endpoint = (await findEndpointRow(db, c.get("principal").tenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
     return c.json(envelope(c, { deliveries: await listDeliveries(db, endpoint.id, 100) }), 200);
   });
 

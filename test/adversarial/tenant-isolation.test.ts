@@ -3,10 +3,22 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_OFFER_SKU } from "../../src/offers/schemas";
 import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
-import { API, call, newClient, OUTSIDE_API, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor, vendorTokenFor } from "../helpers/api";
+import {
+  API,
+  call,
+  newClient,
+  OUTSIDE_API,
+  scim,
+  scimTokenFor,
+  TENANT_A,
+  TENANT_B,
+  testModeTokenFor,
+  tokenFor,
+  vendorTokenFor,
+} from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
 import { createImport, OFFER_IMPORTS } from "../helpers/imports";
-import { eventsOf, freshOrder, issueQuote, JSMITH, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
+import { eventsOf, freshOrder, issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
 import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
 import {
   type AttackCase,
@@ -24,12 +36,20 @@ let ctx: AttackContext;
 let attackerToken: string;
 let attackerVendorToken: string;
 let attackerScimToken: string;
+let attackerTestToken: string;
 
 async function send(request: AttackRequest): Promise<Response> {
   const headers = request.idempotent ? { "Idempotency-Key": crypto.randomUUID() } : undefined;
   if (request.bearer === "scim")
     return scim(attackerScimToken, request.path.replace(/^\/scim\/v2/, ""), { method: request.method, body: request.json });
-  const token = request.bearer === "vendor" ? attackerVendorToken : request.bearer ? attackerToken : null;
+  const token =
+    request.bearer === "vendor"
+      ? attackerVendorToken
+      : request.bearer === "test"
+        ? attackerTestToken
+        : request.bearer
+          ? attackerToken
+          : null;
   return call(token, request.path, { method: request.method, json: request.json, headers });
 }
 
@@ -150,6 +170,46 @@ async function pricingFixtures() {
   };
 }
 
+/**
+ * A test order of each tenant (placed with test-mode tokens, taken off the sandbox's schedule so that nothing moves it
+ * meanwhile), and tenant 2's test-mode event and webhook endpoint.
+ */
+async function testModeFixtures() {
+  const testOrder = async (who: typeof JSMITH) => {
+    const token = await testModeTokenFor(who.tenantId);
+    const detail = await call(token, "/catalog/detail", {
+      method: "POST",
+      json: { productId: "MP-0000002", requesterId: who.requesterContactId, facilityId: who.facilityId },
+    });
+    const option = ((await detail.json()) as { data: { options: (Quote & { customFields: unknown[] })[] } }).data.options.find(
+      (o) => o.customFields.length === 0,
+    )!;
+    const res = await call(token, "/orders", {
+      method: "POST",
+      json: orderBody([lineFor({ ...option, productId: "MP-0000002" } as Quote)], who),
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    if (res.status !== 201) throw new Error(`setting up a test order: ${res.status} ${await res.text()}`);
+    const { orderNumber, eventId } = ((await res.json()) as { data: { orderNumber: string; eventId: string } }).data;
+    await env.DB.prepare("INSERT INTO sandbox_manual_orders (order_id, at) SELECT id, 'fixture' FROM orders WHERE order_number = ?")
+      .bind(orderNumber)
+      .run();
+    return { orderNumber, eventId };
+  };
+  const victim = await testOrder(JSMITH);
+  const attacker = await testOrder(KJOHNSON);
+  const endpoint = await call(attackerTestToken, "/webhook-endpoints", {
+    method: "POST",
+    json: { url: `${RECEIVER}/ok/attacker-test`, eventTypes: ["*"] },
+  });
+  return {
+    victimTestOrderNumber: victim.orderNumber,
+    attackerTestOrderNumber: attacker.orderNumber,
+    attackerTestEventId: attacker.eventId,
+    attackerTestEndpointId: ((await endpoint.json()) as { data: { id: string } }).data.id,
+  };
+}
+
 /** SCIM users and groups of each tenant, made through /scim/v2 itself. */
 async function scimFixtures() {
   const create = async (tenantId: number, kind: "Users" | "Groups", body: Record<string, unknown>) => {
@@ -186,6 +246,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
     attackerToken = await tokenFor(TENANT_B);
     attackerVendorToken = await vendorTokenFor(VENDOR_ATTACKER);
     attackerScimToken = await scimTokenFor(TENANT_B);
+    attackerTestToken = await testModeTokenFor(TENANT_B);
     const attackerVendor = await attackerVendorLines();
     const [victimOrder, attackerOrder] = [await freshOrder(), await freshOrder(1, { who: KJOHNSON })];
     const endpoint = async (tenantId: number) => (await registerEndpoint(`${RECEIVER}/ok/${crypto.randomUUID()}`, ["*"], tenantId)).id;
@@ -201,6 +262,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       victimImportId: (await createImport({ format: "ndjson" }, { "victim.ndjson": '{"id":"x"}\n' })).id,
       ...(await pricingFixtures()),
       ...(await scimFixtures()),
+      ...(await testModeFixtures()),
     };
   });
 

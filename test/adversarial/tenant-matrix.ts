@@ -42,6 +42,11 @@ export interface AttackContext {
   /** A price file (offer import job, file price.ndjson) of the demo vendor, and the attacking vendor's own. */
   victimOfferImportId: string;
   attackerOfferImportId: string;
+  /** Test mode: a test order of each tenant (off the sandbox's schedule), and tenant 2's test-mode event and endpoint. */
+  victimTestOrderNumber: string;
+  attackerTestOrderNumber: string;
+  attackerTestEventId: string;
+  attackerTestEndpointId: string;
   /** SCIM: a user and a group of tenant 1, and tenant 2's own (one of each per operation that may use it up). */
   victimScimUser: { id: string; userName: string };
   attackerScimUsers: { read: { id: string; userName: string }; delete: { id: string; userName: string } };
@@ -56,10 +61,10 @@ export interface AttackRequest {
   json?: unknown;
   /**
    * Send the attacker's bearer token: true for tenant 2's (all scopes), "vendor" for the attacking vendor's (vendor API),
-   * "scim" for tenant 2's SCIM token (/scim/v2).
+   * "scim" for tenant 2's SCIM token (/scim/v2), "test" for a test-mode token of tenant 2 (the sandbox).
    * The token endpoint authenticates by itself.
    */
-  bearer: boolean | "vendor" | "scim";
+  bearer: boolean | "vendor" | "scim" | "test";
   idempotent?: boolean;
 }
 
@@ -202,6 +207,29 @@ const operatorRow = (method: AttackRequest["method"], path: (importId: Value) =>
   };
 };
 const IMPORTS = "/admin/api/catalog/imports";
+
+/**
+ * Test mode against live, both ways, within tenant 2 itself: its test-mode token on its own live data, and its live
+ * token on its own test data, each a 404 like an unknown id; the same request in its own mode succeeds.
+ */
+const asTest = (request: AttackRequest): AttackRequest => ({ ...request, bearer: "test" });
+const acrossModes = (
+  input: string,
+  request: (value: Value) => AttackRequest,
+  live: (ctx: AttackContext) => Value,
+  test: (ctx: AttackContext) => Value,
+  unknown: Value,
+): AttackCase[] => [
+  {
+    input: `${input}: a test-mode token on the tenant's live one`,
+    victim: live,
+    own: test,
+    unknown,
+    request: (v) => asTest(request(v)),
+    expect: { denied: [404] },
+  },
+  { input: `${input}: a live token on the tenant's test one`, victim: test, own: live, unknown, request, expect: { denied: [404] } },
+];
 
 /** SCIM (/scim/v2) with tenant 2's SCIM token: tenant 1's users and groups are 404s exactly like unknown ids. */
 const UNKNOWN_SCIM_ID = "999999999";
@@ -547,6 +575,13 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
         request: (v) => get(`/orders/${v}?include=lineItems,shippingInfo`),
         expect: { denied: [404] },
       },
+      ...acrossModes(
+        "path orderNumber",
+        (v) => get(`/orders/${v}?include=lineItems,shippingInfo`),
+        () => attackerOwnOrder.orderNumber,
+        (ctx) => ctx.attackerTestOrderNumber,
+        "ORD-20990101-ZZZZZZZZ",
+      ),
     ],
   },
 
@@ -585,6 +620,13 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
         request: (v) => get(`/events/${v}`),
         expect: { denied: [404] },
       },
+      ...acrossModes(
+        "path eventId",
+        (v) => get(`/events/${v}`),
+        (ctx) => ctx.attackerEventId,
+        (ctx) => ctx.attackerTestEventId,
+        UNKNOWN_EVENT,
+      ),
     ],
   },
   "post /customer/api/webhook-endpoints": {
@@ -592,10 +634,42 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     request: post("/webhook-endpoints", { url: `${RECEIVER}/ok/attacker`, eventTypes: ["*"] }),
   },
   "get /customer/api/webhook-endpoints": { noTenantData: "lists the caller's own endpoints; no id input" },
-  "get /customer/api/webhook-endpoints/{id}": endpointRow(
-    (v) => get(`/webhook-endpoints/${v}`),
-    (ctx) => ctx.attackerEndpointIds.read,
-  ),
+  "get /customer/api/webhook-endpoints/{id}": {
+    cases: [
+      ...(
+        endpointRow(
+          (v) => get(`/webhook-endpoints/${v}`),
+          (ctx) => ctx.attackerEndpointIds.read,
+        ) as { cases: AttackCase[] }
+      ).cases,
+      ...acrossModes(
+        "path id",
+        (v) => get(`/webhook-endpoints/${v}`),
+        (ctx) => ctx.attackerEndpointIds.read,
+        (ctx) => ctx.attackerTestEndpointId,
+        UNKNOWN_ENDPOINT,
+      ),
+    ],
+  },
+  "post /customer/api/test-helpers/orders/{orderNumber}/simulate": {
+    cases: [
+      {
+        input: "path orderNumber (tenant 1's test order, tenant 2's test-mode token)",
+        victim: (ctx) => ctx.victimTestOrderNumber,
+        own: (ctx) => ctx.attackerTestOrderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v) => asTest(post(`/test-helpers/orders/${v}/simulate`, { scenario: "backorder" })),
+        expect: { denied: [404] },
+      },
+      {
+        input: "path orderNumber (tenant 2's own test order, its live token: no such route)",
+        victim: (ctx) => ctx.attackerTestOrderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v) => post(`/test-helpers/orders/${v}/simulate`, { scenario: "backorder" }),
+        expect: { denied: [404] },
+      },
+    ],
+  },
   "delete /customer/api/webhook-endpoints/{id}": endpointRow(
     (v) => ({ method: "DELETE", path: `/webhook-endpoints/${v}`, bearer: true }),
     (ctx) => ctx.attackerEndpointIds.delete,

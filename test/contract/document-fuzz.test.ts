@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
-import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
+import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
 
@@ -95,6 +95,12 @@ const PROSE_RULES: ProseRule[] = [
     statement: "With facilityId: also issue the product's price options",
   },
   { operation: "post /admin/api/clients", fields: /^(tenantId|vendorId)$/, statement: "and only with it" },
+  { operation: "post /admin/api/clients", fields: /^mode$/, statement: "a test-mode buyer client, for the sandbox (kind tenant only)" },
+  {
+    operation: "post /customer/api/test-helpers/orders/{orderNumber}/simulate",
+    fields: /^(promisedShipDate|expectedShipDate)$/,
+    statement: "a date not before yesterday (UTC)",
+  },
   ...["post /admin/api/facilities", "patch /admin/api/facilities/{facilityId}"].map((operation) => ({
     operation,
     fields: /^gln$/,
@@ -185,6 +191,7 @@ let token: string;
 let vendorToken: string;
 let operatorToken: string;
 let scimToken: string;
+let testModeToken: string;
 
 const resolver =
   (doc: OpenApiDocument): Resolver =>
@@ -376,7 +383,9 @@ async function send(operation: DocumentedOperation, request: GeneratedRequest): 
         ? operatorToken
         : usesScheme(operation, "scimToken")
           ? scimToken
-          : token;
+          : operation.path.startsWith("/customer/api/test-helpers/")
+            ? testModeToken
+            : token;
     headers.set("Authorization", `Bearer ${bearer}`);
   }
   if (request.mediaType) headers.set("Content-Type", request.mediaType);
@@ -401,6 +410,8 @@ beforeAll(async () => {
   operatorToken = await operatorTokenFor();
   // Tenant 1's: the documented SCIM ids are its demo users.
   scimToken = await scimTokenFor(TENANT_A);
+  // Test helpers exist for test-mode clients only.
+  testModeToken = await testModeTokenFor(TENANT_A);
 });
 
 describe("document-driven contract fuzzing", () => {
@@ -432,6 +443,7 @@ describe("document-driven contract fuzzing", () => {
     "post /customer/api/catalog/detail",
     "post /customer/api/catalog/resolve",
     "post /customer/api/orders",
+    "post /customer/api/test-helpers/orders/{orderNumber}/simulate",
     "get /customer/api/orders/search",
     "get /customer/api/orders/{orderNumber}",
     "post /customer/api/orders/{orderNumber}/cancel",
@@ -498,6 +510,8 @@ describe("document-driven contract fuzzing", () => {
       const reachesA200 = ![
         "post /auth/oauth2/token",
         "post /customer/api/orders",
+        // Test mode: no demo test order exists, so its documented example is a 404.
+        "post /customer/api/test-helpers/orders/{orderNumber}/simulate",
         "post /customer/api/catalog/detail",
         ...VENDOR_MOVES,
         // No demo event or endpoint exists to read: their documented examples are 404s (the feed itself is fuzzed above).

@@ -160,3 +160,17 @@ export function scim(token: string | null, path: string, init: { method?: string
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 }
+
+/** A fresh test-mode client of the tenant (docs/api.md, "Sandbox"): its id starts with mpc_test_. */
+export function newTestModeClient(tenantId: number, scopes?: string[]): Promise<ClientCredentials> {
+  return createApiClient(database(env.DB), { tenantId, testMode: true, name: `test-mode client ${tenantId}`, scopes });
+}
+
+/** An access token really issued to a fresh test-mode client of the tenant, cached per test file. */
+export function testModeTokenFor(tenantId: number): Promise<string> {
+  return cachedToken(`test-mode ${tenantId}`, async () => {
+    const res = await requestToken(await newTestModeClient(tenantId));
+    if (res.status !== 200) throw new Error(`test-mode token request failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  });
+}

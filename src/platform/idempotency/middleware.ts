@@ -131,7 +131,8 @@ export const idempotentWith =
     const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
     const body = await readJsonBody(c);
     const fingerprint = await requestFingerprint(c.req.method, c.req.path, body);
-    const tenantId = c.get("principal").tenantId;
+    // Test mode keeps its own keys (its sandbox twin), so a test request never replays a live one.
+    const tenantId = c.get("principal").dataTenantId;
     const store = idempotencyStore(c.env, tenantId, key);
     const db = database(c.env.DB);
     // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.

@@ -66,6 +66,11 @@ export const TAGS = [
       "SCIM 2.0 (RFC 7643, 7644) for a health system's identity provider (Entra ID, Okta), with the tenant's SCIM token: users, and groups that grant facility access. Bodies and errors are application/scim+json",
   },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
+  {
+    name: "Sandbox",
+    description:
+      "Test mode: test-mode clients (ids mpc_test_...) place test orders, which a simulated vendor fulfils with the real events and webhooks; answers carry Medparts-Mode",
+  },
   { name: "Health", description: "Liveness and readiness, no token" },
   { name: "Contract", description: "This document" },
 ];

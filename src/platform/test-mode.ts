@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+
+/**
+ * Test mode (docs/api.md, "Sandbox"): a buyer client whose id starts with TEST_CLIENT_PREFIX is a test-mode client.
+ * Its tokens read the tenant's directory (users, facilities, addresses) and the catalog as a live client does, and get
+ * quotes the same way; everything it creates (orders, their events, webhook endpoints and deliveries, idempotency
+ * records) belongs to the tenant's sandbox twin: the tenants row -T of tenant T. Every query of those tables is already
+ * scoped by tenant, so test and live data never meet, and vendors' views leave out orders of sandbox tenants (id < 0).
+ */
+
+export const TEST_CLIENT_PREFIX = "mpc_test";
+
+export type Mode = "live" | "test";
+
+export const modeOfClient = (clientId: string): Mode => (clientId.startsWith(`${TEST_CLIENT_PREFIX}_`) ? "test" : "live");
+
+/** The tenant a principal's orders, events and webhooks belong to: the tenant itself, or its sandbox twin. */
+export const dataTenantOf = (tenantId: number, mode: Mode) => (mode === "test" ? -tenantId : tenantId);
+
+/** Whether a stored tenant id is a sandbox twin's. */
+export const isSandboxTenant = (tenantId: number) => tenantId < 0;
+
+/** Makes tenant T's sandbox twin (-T) if missing: before its first test-mode client. */
+export function sandboxTenantStatement(db: D1Database, tenantId: number): D1PreparedStatement {
+  return db
+    .prepare(
+      "INSERT INTO tenants (id, name, created_at) SELECT -id, name || ' (sandbox)', ?2 FROM tenants WHERE id = ?1 AND id > 0 " +
+        "ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(tenantId, new Date().toISOString());
+}
+
+/** Marks every answer to a customer API token with its mode: `Medparts-Mode: test` or `live`. */
+export const markMode: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const principal = c.get("principal");
+  if (!principal) return;
+  try {
+    c.res.headers.set(MODE_HEADER, principal.mode);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(MODE_HEADER, principal.mode);
+  }
+};
+
+export const MODE_HEADER = "Medparts-Mode";

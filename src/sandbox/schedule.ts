@@ -1,0 +1,73 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Bindings } from "../env";
+import { appConfig } from "../env";
+import { inBackground } from "../platform/background";
+import { ProblemError } from "../platform/errors";
+import { logEvent } from "../platform/logging";
+import { dispatchSandboxEvents, runScenario, type Scenario } from "./simulator";
+
+/**
+ * The simulated vendor's default schedule (docs/api.md, "Sandbox"): a new test-mode order is acknowledged, shipped and
+ * delivered, one step every SANDBOX_STEP_SECONDS (0: no schedule), through the SANDBOX queue's delayed messages. A
+ * scenario run on demand takes the order off the schedule (sandbox_manual_orders), so an integrator's backorder or
+ * partial shipment is never overtaken by it.
+ */
+
+export const SANDBOX_QUEUE = "medparts-sandbox";
+const STEPS: readonly Scenario[] = ["acknowledge", "ship", "deliver"];
+
+export interface SandboxMessage {
+  orderNumber: string;
+  dataTenantId: number;
+  step: number;
+}
+
+type ScheduleEnv = Pick<Bindings, "SANDBOX"> & Parameters<typeof appConfig>[0];
+
+function enqueue(env: ScheduleEnv, message: SandboxMessage): Promise<void> {
+  const delaySeconds = appConfig(env).SANDBOX_STEP_SECONDS;
+  return delaySeconds > 0 ? env.SANDBOX.send(message, { delaySeconds }).then(() => undefined) : Promise.resolve();
+}
+
+/** After POST /orders answered 201 to a test-mode client (not a replay): the order's first step is scheduled. */
+export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const principal = c.get("principal");
+  if (c.req.method !== "POST" || principal?.mode !== "test" || c.res.status !== 201 || c.res.headers.get("X-Idempotency-Cached")) return;
+  const { data } = (await c.res.clone().json()) as { data: { orderNumber: string } };
+  inBackground(
+    c,
+    enqueue(c.env, { orderNumber: data.orderNumber, dataTenantId: principal.dataTenantId, step: 0 }).catch((error: unknown) =>
+      logEvent("warn", { event: "sandbox.schedule_failed", orderNumber: data.orderNumber, error: String(error).slice(0, 200) }),
+    ),
+  );
+};
+
+/** The SANDBOX queue's consumer: each message one step of one order, then the next step scheduled. */
+export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, env: Bindings): Promise<void> {
+  for (const message of batch.messages) {
+    const { orderNumber, dataTenantId, step } = message.body;
+    const manual = await env.DB.prepare(
+      "SELECT 1 AS manual FROM sandbox_manual_orders m JOIN orders o ON o.id = m.order_id WHERE o.order_number = ? AND o.tenant_id = ?",
+    )
+      .bind(orderNumber, dataTenantId)
+      .first();
+    if (!manual && step < STEPS.length) {
+      try {
+        const run = await runScenario(env.DB, dataTenantId, orderNumber, STEPS[step]!);
+        if (run) {
+          await dispatchSandboxEvents(env, run.eventIds);
+          if (step + 1 < STEPS.length) await enqueue(env, { orderNumber, dataTenantId, step: step + 1 });
+        }
+      } catch (error) {
+        if (!(error instanceof ProblemError)) {
+          message.retry(); // storage trouble: the step again later
+          continue;
+        }
+        // A step the order no longer allows (the buyer cancelled it meanwhile): the schedule ends there.
+        logEvent("info", { event: "sandbox.step_skipped", orderNumber, step: STEPS[step], message: error.message.slice(0, 200) });
+      }
+    }
+    message.ack();
+  }
+}

@@ -1,0 +1,231 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { EVENT_SCHEMAS } from "../../src/events/schemas";
+import { DELIVERED_EVENT_TYPES } from "../../src/events/types";
+import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { call, expectProblem, json, operatorTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
+import { JSMITH, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
+import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
+
+/** A quote issued to a test-mode client (the catalog and quotes work as live). */
+async function testQuote(product = "MP-0000002"): Promise<Quote> {
+  const res = await call(await testModeTokenFor(TENANT_A), "/catalog/detail", {
+    method: "POST",
+    json: { productId: product, requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
+  });
+  expect(res.status).toBe(200);
+  const option = ((await json(res)).data.options as (Omit<Quote, "productId" | "priceCents"> & { customFields: unknown[] })[]).find((o) =>
+    withoutFields({ ...o, productId: product, priceCents: 0 } as Quote),
+  )!;
+  return { ...option, productId: product, priceCents: Math.round(option.price * 100) } as Quote;
+}
+
+async function testOrder(quantity = 4): Promise<{ orderNumber: string; eventId: string }> {
+  const res = await call(await testModeTokenFor(TENANT_A), "/orders", {
+    method: "POST",
+    json: orderBody([lineFor(await testQuote(), quantity)]),
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  expect(res.headers.get("Medparts-Mode")).toBe("test");
+  return (await json(res)).data;
+}
+
+const simulate = async (orderNumber: string, body: Record<string, unknown>, token?: string) =>
+  call(token ?? (await testModeTokenFor(TENANT_A)), `/test-helpers/orders/${orderNumber}/simulate`, { method: "POST", json: body });
+
+const feedTypes = async (token: string, orderNumber: string) =>
+  ((await json(await call(token, "/events?limit=100"))).data.events as { type: string; orderNumber: string }[])
+    .filter((e) => e.orderNumber === orderNumber)
+    .map((e) => e.type);
+
+describe("sandbox: test mode", () => {
+  it("a test-mode client: its id says so, the admin API makes one with mode test, every answer carries Medparts-Mode", async () => {
+    const created = await call(await operatorTokenFor(), "/admin/api/clients", {
+      method: "POST",
+      json: { kind: "tenant", tenantId: TENANT_A, name: "ERP sandbox", mode: "test" },
+    });
+    expect(created.status).toBe(201);
+    const client = (await json(created)).data.client;
+    expect(client).toMatchObject({ mode: "test", kind: "tenant", tenantId: TENANT_A });
+    expect(client.clientId).toMatch(/^mpc_test_/);
+    await expectProblem(
+      await call(await operatorTokenFor(), "/admin/api/clients", {
+        method: "POST",
+        json: { kind: "vendor", vendorId: 4, name: "x", mode: "test" },
+      }),
+      400,
+    );
+    const test = await call(await testModeTokenFor(TENANT_A), "/users/lookup?userId=1");
+    expect(test.status).toBe(200);
+    expect(test.headers.get("Medparts-Mode")).toBe("test");
+    expect((await call(await tokenFor(TENANT_A), "/users/lookup?userId=1")).headers.get("Medparts-Mode")).toBe("live");
+    const refused = await call(await testModeTokenFor(TENANT_A), "/orders/NOPE-1");
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get("Medparts-Mode")).toBe("test");
+  });
+
+  it("test orders, their events and webhook endpoints are invisible to live clients, live ones to test clients, and to vendors", async () => {
+    const { orderNumber, eventId } = await testOrder();
+    const live = await tokenFor(TENANT_A);
+    const test = await testModeTokenFor(TENANT_A);
+    expect((await call(test, `/orders/${orderNumber}`)).status).toBe(200);
+    await expectProblem(await call(live, `/orders/${orderNumber}`), 404);
+    await expectProblem(await call(live, `/events/${eventId}`), 404);
+    expect((await call(test, `/events/${eventId}`)).status).toBe(200);
+    const liveSearch = await json(await call(live, `/orders/search?q=${encodeURIComponent(`orderNumber:"${orderNumber}"`)}`));
+    expect(liveSearch.data.orders).toHaveLength(0);
+    const liveOrders = (await json(await call(live, "/orders/search?limit=100"))).data;
+    const testOrders = (await json(await call(test, "/orders/search?limit=100"))).data;
+    const numbers = (page: any) => page.orders.map((o: any) => o.orderNumber);
+    expect(numbers(testOrders)).toEqual([orderNumber]);
+    expect(numbers(liveOrders)).not.toContain(orderNumber);
+    // The demo vendor's view: the test order's lines are not there, and reading one is a 404.
+    const vendor = await vendorTokenFor(DEMO_VENDOR_ID);
+    const vendorLines = (await json(await call(vendor, `/vendor/api/order-lines?orderNumber=${orderNumber}`))).data.lines;
+    expect(vendorLines).toEqual([]);
+    const testLineId = (await env.DB.prepare("SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_number = ?")
+      .bind(orderNumber)
+      .first<{ id: number }>())!.id;
+    await expectProblem(await call(vendor, `/vendor/api/order-lines/${testLineId}`), 404);
+    await expectProblem(
+      await call(vendor, `/vendor/api/order-lines/${testLineId}/acknowledge`, { method: "POST", json: { promisedShipDate: "2099-01-01" } }),
+      404,
+    );
+    // Endpoints: each mode sees its own.
+    const endpoint = (
+      await json(
+        await call(test, "/webhook-endpoints", { method: "POST", json: { url: `${RECEIVER}${receiverPath("ok")}`, eventTypes: ["*"] } }),
+      )
+    ).data;
+    await expectProblem(await call(live, `/webhook-endpoints/${endpoint.id}`), 404);
+    expect(((await json(await call(live, "/webhook-endpoints"))).data.endpoints as { id: string }[]).map((e) => e.id)).not.toContain(
+      endpoint.id,
+    );
+    // The same Idempotency-Key in both modes: two orders, no replay across.
+    const key = crypto.randomUUID();
+    const body = orderBody([lineFor(await testQuote("MP-0000003"))]);
+    const inTest = await call(test, "/orders", { method: "POST", json: body, headers: { "Idempotency-Key": key } });
+    expect(inTest.status).toBe(201);
+    const liveQuote = (
+      await json(
+        await call(live, "/catalog/detail", {
+          method: "POST",
+          json: { productId: "MP-0000003", requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
+        }),
+      )
+    ).data.options[0];
+    const inLive = await call(live, "/orders", {
+      method: "POST",
+      json: orderBody([lineFor({ ...liveQuote, productId: "MP-0000003", priceCents: 0, customFields: [] } as Quote)]),
+      headers: { "Idempotency-Key": key },
+    });
+    expect([201, 422]).toContain(inLive.status);
+    expect(inLive.headers.get("X-Idempotency-Cached")).toBeNull();
+  });
+
+  it("a live token on a test helper is a 404 exactly like an unknown path", async () => {
+    const { orderNumber } = await testOrder();
+    const live = await tokenFor(TENANT_A);
+    const helper = await expectProblem(await simulate(orderNumber, { scenario: "acknowledge" }, live), 404);
+    const unknown = await expectProblem(
+      await call(live, `/test-helpers/orders/${orderNumber}/simulatex`, { method: "POST", json: {} }),
+      404,
+    );
+    expect(helper.detail.replace("simulate", "")).toBe(unknown.detail.replace("simulatex", ""));
+    await expectProblem(await simulate("MP-NOPE-1", { scenario: "acknowledge" }), 404);
+  });
+});
+
+describe("sandbox: the simulated vendor", () => {
+  it("runs every scenario through the real commit path: acknowledge, ship_partial, ship, deliver, with events and signed webhooks", async () => {
+    const path = receiverPath("ok");
+    const test = await testModeTokenFor(TENANT_A);
+    const endpoint = (
+      await json(await call(test, "/webhook-endpoints", { method: "POST", json: { url: `${RECEIVER}${path}`, eventTypes: ["*"] } }))
+    ).data;
+    const { orderNumber } = await testOrder(4);
+    const steps: [string, string][] = [
+      ["acknowledge", "Acknowledged"],
+      ["ship_partial", "PartiallyShipped"],
+      ["ship", "Shipped"],
+      ["deliver", "Delivered"],
+    ];
+    for (const [scenario, status] of steps) {
+      const res = await simulate(orderNumber, { scenario });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await json(res)).data).toMatchObject({ orderNumber, scenario, orderStatus: status, eventIds: [expect.any(String)] });
+    }
+    expect(await feedTypes(test, orderNumber)).toEqual([
+      "order.created",
+      "order.acknowledged",
+      "order.shipped",
+      "order.shipped",
+      "order.delivered",
+    ]);
+    expect(await feedTypes(await tokenFor(TENANT_A), orderNumber)).toEqual([]);
+    const order = (await json(await call(test, `/orders/${orderNumber}?include=lineItems,shippingInfo`))).data;
+    expect(order.status ?? order.orderStatus).toBe("Delivered");
+    // Every event reached the test-mode endpoint, signed.
+    for (let i = 0; i < 50 && (await receivedAt(path)).length < 5; i++) await new Promise((r) => setTimeout(r, 200));
+    const received = await receivedAt(path);
+    expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort()).toEqual(
+      ["order.acknowledged", "order.created", "order.delivered", "order.shipped", "order.shipped"].sort(),
+    );
+    expect(received.every((r) => r.headers["medparts-signature"] ?? r.headers["x-medparts-signature"])).toBeTruthy();
+    expect(endpoint.id).toEqual(expect.any(String));
+    // A step with nothing to move: 409 naming it.
+    const nothing = await expectProblem(await simulate(orderNumber, { scenario: "ship" }), 409);
+    expect(nothing.detail).toContain("ship");
+  });
+
+  it("backorder with a date, and reject_line with a reason", async () => {
+    const test = await testModeTokenFor(TENANT_A);
+    const backordered = await testOrder();
+    const res = await simulate(backordered.orderNumber, { scenario: "backorder", expectedShipDate: "2099-03-01", reason: "Recall hold" });
+    expect((await json(res)).data.orderStatus).toBe("Backordered");
+    const rejected = await testOrder();
+    const rejection = await simulate(rejected.orderNumber, { scenario: "reject_line", reason: "Discontinued" });
+    expect(rejection.status).toBe(200);
+    expect(await feedTypes(test, backordered.orderNumber)).toEqual(["order.created", "order.backordered"]);
+    expect(await feedTypes(test, rejected.orderNumber)).toEqual(["order.created", "order.rejected"]);
+    await expectProblem(await simulate(rejected.orderNumber, { scenario: "backorder", expectedShipDate: "2001-01-01" }), 400);
+  });
+
+  it("by default a new test order is acknowledged, shipped and delivered on its own (SANDBOX_STEP_SECONDS)", async () => {
+    const test = await testModeTokenFor(TENANT_A);
+    const { orderNumber } = await testOrder(1);
+    let types: string[] = [];
+    for (let i = 0; i < 60 && !types.includes("order.delivered"); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      types = await feedTypes(test, orderNumber);
+    }
+    expect(types).toEqual(["order.created", "order.acknowledged", "order.shipped", "order.delivered"]);
+  });
+});
+
+describe("webhook samples", () => {
+  it("POST /webhook-endpoints/{id}/test sends a signed sample of any event type, in its documented shape", async () => {
+    const path = receiverPath("ok");
+    const test = await testModeTokenFor(TENANT_A);
+    const endpoint = (
+      await json(await call(test, "/webhook-endpoints", { method: "POST", json: { url: `${RECEIVER}${path}`, eventTypes: ["*"] } }))
+    ).data;
+    for (const type of DELIVERED_EVENT_TYPES) {
+      const res = await call(test, `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: { type } });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await json(res)).data.delivered).toBe(true);
+    }
+    const received = await receivedAt(path);
+    expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort());
+    for (const delivery of received) {
+      const body = JSON.parse(delivery.body) as { type: (typeof DELIVERED_EVENT_TYPES)[number] };
+      const parsed = EVENT_SCHEMAS[body.type].safeParse(body);
+      expect(parsed.success, `${body.type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+    await expectProblem(
+      await call(test, `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: { type: "order.exploded" } }),
+      400,
+    );
+  });
+});
