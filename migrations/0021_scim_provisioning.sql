@@ -63,7 +63,8 @@ CREATE VIEW facility_grants AS
 CREATE VIEW company_grants AS
   SELECT user_id, company_id FROM user_companies
   UNION ALL
-  SELECT m.user_id, f.company_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id JOIN facilities f ON f.id = g.facility_id;
+  SELECT m.user_id, f.company_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+    JOIN facilities f ON f.id = g.facility_id AND f.disabled_at IS NULL;
 
 -- Disabling (POST /admin/api/{tenants,vendors,facilities}/{id}/disable): a disabled tenant's and vendor's clients and
 -- SCIM tokens are refused, a disabled vendor's offers are not quoted, nobody orders for a disabled facility.

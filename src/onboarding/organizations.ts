@@ -239,7 +239,8 @@ export function organizationRoutes(spec: OrganizationSpec) {
     .openapi(routes.list, async (c) => {
       const { limit, offset, externalId } = c.req.valid("query") as { limit?: number; offset?: number; externalId?: string };
       const { results } = await c.env.DB.prepare(
-        `SELECT * FROM ${spec.table} WHERE (?1 IS NULL OR external_id = ?1) ORDER BY id LIMIT ?2 OFFSET ?3`,
+        // Ids below 0 are tenants' sandbox twins (src/platform/test-mode.ts): the sandbox's, not the operator's.
+        `SELECT * FROM ${spec.table} WHERE id > 0 AND (?1 IS NULL OR external_id = ?1) ORDER BY id LIMIT ?2 OFFSET ?3`,
       )
         .bind(externalId ?? null, limit ?? 20, offset ?? 0)
         .all<Row>();
@@ -357,9 +358,20 @@ export const FACILITIES: OrganizationSpec = {
   },
   // A SCIM group grants the facility its displayName names (externalId, GLN or name): a new or renamed one is found.
   alsoOnWrite: (db, written) => [
-    remapGroupsStatement(db, null, "id" in written ? { facilityId: written.id } : { companyId: written.input.companyId as number }),
+    remapGroupsStatement(
+      db,
+      "id" in written
+        ? { facilityId: written.id }
+        : {
+            companyId: written.input.companyId as number,
+            names: [written.input.externalId, written.input.gln, written.input.name].map((name) =>
+              typeof name === "string" ? name : null,
+            ),
+          },
+    ),
   ],
-  disable: { effect: "nobody may order for it or be quoted for it", effects: () => [] },
+  // A disabled facility is granted by no group: groups naming it fall back to another of that name, or to none.
+  disable: { effect: "nobody may order for it or be quoted for it", effects: (db, id) => [remapGroupsStatement(db, { facilityId: id })] },
 };
 
 export const ADDRESSES: OrganizationSpec = {

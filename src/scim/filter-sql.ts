@@ -82,6 +82,18 @@ function compare(column: FilterColumn, attribute: string, op: string, value: unk
   }
 }
 
+/** D1 binds at most 100 parameters a statement; the page query adds 3 of its own. */
+const MAX_FILTER_PARAMETERS = 90;
+
+/** The filter as SQL over `columns` (keyed by lower-case attribute path); 400 invalidFilter when it binds too much. */
+export function filterToSqlChecked(filter: Filter, columns: Record<string, FilterColumn>): SqlCondition {
+  const condition = filterToSql(filter, columns);
+  if (condition.params.length > MAX_FILTER_PARAMETERS) {
+    throw scimBadRequest("invalidFilter", "The filter has too many comparisons: split it into several requests.");
+  }
+  return condition;
+}
+
 /** The filter as SQL over `columns` (keyed by lower-case attribute path, e.g. `name.givenname`). */
 export function filterToSql(filter: Filter, columns: Record<string, FilterColumn>, prefix = ""): SqlCondition {
   switch (filter.op) {
@@ -92,7 +104,8 @@ export function filterToSql(filter: Filter, columns: Record<string, FilterColumn
     }
     case "not": {
       const inner = filterToSql(filter.filter, columns, prefix);
-      return { sql: `NOT (${inner.sql})`, params: inner.params };
+      // A comparison with a missing value is NULL in SQL: "not" of it must still hold (SCIM has no unknowns).
+      return { sql: `NOT coalesce((${inner.sql}), 0)`, params: inner.params };
     }
     case "[]":
       return filterToSql(filter.valFilter, columns, `${prefix}${attributeName(filter.attrPath)}.`);

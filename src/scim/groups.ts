@@ -165,7 +165,7 @@ export async function createGroup(db: D1Database, actor: Actor, input: GroupInpu
       .bind(actor.tenantId, input.displayName, input.externalId ?? null, at),
     audit(db, actor, "created", null, null, { displayName: input.displayName, externalId: input.externalId ?? null, members: ids }, at),
     addMembersStatement(db, actor.tenantId, null, ids),
-    remapGroupsStatement(db, actor.tenantId),
+    remapGroupsStatement(db, { tenantId: actor.tenantId, displayName: input.displayName }),
   ]);
   const created = (inserted!.results as { id: number }[])[0];
   if (!created) throw uniqueness(input.displayName);
@@ -190,7 +190,7 @@ export async function replaceGroup(db: D1Database, actor: Actor, id: number, inp
         .prepare("DELETE FROM scim_group_members WHERE group_id = ?1 AND user_id NOT IN (SELECT value FROM json_each(?2))")
         .bind(id, JSON.stringify(ids)),
       addMembersStatement(db, actor.tenantId, id, ids),
-      remapGroupsStatement(db, actor.tenantId),
+      remapGroupsStatement(db, { groupId: id }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) throw uniqueness(input.displayName);
@@ -221,6 +221,8 @@ export async function patchGroup(db: D1Database, actor: Actor, id: number, opera
       for (const [name, inner] of Object.entries(value)) apply(op, name, inner);
       return;
     }
+    // Okta renames with a path-less value that also carries the group's id: readOnly attributes are ignored.
+    if (["id", "schemas", "meta"].includes(path.toLowerCase())) return;
     const parsed = parsePath(path, GROUP_SCHEMA_URNS);
     const attribute = parsed.attribute.toLowerCase();
     if (parsed.urn) return; // The extension's facilityId is readOnly: ignored, as RFC 7644 3.5.2 has readOnly values ignored.
@@ -282,10 +284,12 @@ export async function patchGroup(db: D1Database, actor: Actor, id: number, opera
         .bind(id, actor.tenantId, displayName, externalId, at),
       audit(db, actor, "patched", String(id), { displayName: before.display_name }, { displayName, operations }, at),
       ...statements,
-      remapGroupsStatement(db, actor.tenantId),
+      remapGroupsStatement(db, { groupId: id }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) throw uniqueness(displayName);
+    // Deleted meanwhile: its members have no group to join.
+    if (err instanceof Error && /FOREIGN KEY constraint failed/i.test(err.message)) throw scimNotFound(`No group ${id}.`);
     throw err;
   }
   return readGroup(db, actor.tenantId, id);

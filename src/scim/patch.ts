@@ -30,6 +30,8 @@ export interface AttributePath {
 }
 
 const NAME = /^[A-Za-z$][\w$-]*$/;
+/** A schema's URN (it ends with its version and resource type, e.g. urn:...:enterprise:2.0:User), not an attribute's. */
+export const SCHEMA_URN = /^urn:[A-Za-z0-9.:-]*:\d+\.\d+:[A-Za-z]+$/i;
 const MAX_PATH_LENGTH = 300;
 
 /** Parses a PATCH path; 400 invalidPath when it is not one. */
@@ -77,8 +79,12 @@ export function parsePath(path: string, schemaUrns: readonly string[]): Attribut
 export function parseFilterText(text: string, scimType: "invalidFilter" | "invalidPath" = "invalidFilter"): Filter {
   // The parser's string token can backtrack badly on raw line breaks, and it recurses on parentheses: neither is ever
   // needed (a filter's strings are JSON strings, with \n escaped), so such input never reaches it.
-  if (text.length === 0 || text.length > 1000 || hasControlCharacters(text) || (text.match(/\(|\[/g)?.length ?? 0) > 20) {
-    throw scimBadRequest(scimType, "A filter is 1-1000 characters, without control characters, with at most 20 parentheses and brackets.");
+  const nesting = (text.match(/\(|\[|\bnot\b/gi)?.length ?? 0) > 20;
+  if (text.length === 0 || text.length > 1000 || hasControlCharacters(text) || nesting) {
+    throw scimBadRequest(
+      scimType,
+      "A filter is 1-1000 characters, without control characters, with at most 20 parentheses, brackets and nots.",
+    );
   }
   try {
     return parse(text);
@@ -106,6 +112,18 @@ function containerOf(resource: Json, path: AttributePath, create: boolean): Json
   return resource[key] as Json;
 }
 
+/** A copy with every string value lower-cased (attribute names and operators untouched). */
+function lowerCased(value: unknown): unknown {
+  if (typeof value === "string") return value.toLowerCase();
+  if (Array.isArray(value)) return value.map(lowerCased);
+  if (isObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, key === "op" || key === "attrPath" ? inner : lowerCased(inner)]),
+    );
+  }
+  return value;
+}
+
 /** A simple `attr eq value` filter (possibly and-ed): the element to create when an add or replace matches none. */
 function elementFromFilter(filter: Filter): Json | null {
   if (filter.op === "eq" && !filter.attrPath.includes(".") && !filter.attrPath.includes(":"))
@@ -124,8 +142,9 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
   if (path.filter) {
     const current = container[key];
     const elements = Array.isArray(current) ? (current as unknown[]) : [];
-    const test = filterTester(path.filter);
-    const matching = elements.filter((element) => isObject(element) && test(element)) as Json[];
+    // String comparisons of a value path are case-insensitive (type, value: caseExact false in RFC 7643).
+    const test = filterTester(lowerCased(path.filter) as Filter);
+    const matching = elements.filter((element) => isObject(element) && test(lowerCased(element))) as Json[];
     if (op === "remove") {
       if (path.sub) for (const element of matching) delete element[keyOf(element, path.sub)];
       else container[key] = elements.filter((element) => !matching.includes(element as Json));
@@ -159,6 +178,11 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
     return;
   }
   const current = container[key];
+  // RFC 7644 3.5.2.3: replacing a complex attribute changes the sub-attributes given and leaves the others.
+  if (op === "replace" && isObject(current) && isObject(value)) {
+    Object.assign(current, value);
+    return;
+  }
   if (op === "add" && Array.isArray(current)) {
     const added = Array.isArray(value) ? value : [value];
     const seen = new Set(current.map((element) => JSON.stringify(element)));
@@ -183,13 +207,12 @@ export function applyPatch(resource: Json, operations: readonly PatchOperation[]
       if (verb === "remove") throw scimBadRequest("noTarget", "A remove needs a path.");
       if (!isObject(operation.value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
       for (const [name, value] of Object.entries(operation.value)) {
-        const path = parsePath(name, schemaUrns);
-        // `{ "urn:...:User": { ... } }`: the extension's attributes, each set in turn.
-        if (!path.sub && !path.filter && schemaUrns.some((u) => u.toLowerCase() === name.toLowerCase()) && isObject(value)) {
+        // `{ "urn:...:2.0:User": { ... } }`: a schema's attributes (the core one, ours, the enterprise one, any), each in turn.
+        if (SCHEMA_URN.test(name) && isObject(value)) {
           for (const [inner, innerValue] of Object.entries(value))
             applyOne(result, verb, parsePath(`${name}:${inner}`, schemaUrns), innerValue);
         } else {
-          applyOne(result, verb, path, value);
+          applyOne(result, verb, parsePath(name, schemaUrns), value);
         }
       }
       continue;

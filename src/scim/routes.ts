@@ -14,7 +14,7 @@ import {
   scimJson,
   scimNotFound,
 } from "./errors";
-import { type FilterColumn, filterToSql } from "./filter-sql";
+import { type FilterColumn, filterToSqlChecked } from "./filter-sql";
 import {
   createGroup,
   deleteGroup,
@@ -234,16 +234,22 @@ const route = (method: "get" | "post" | "put" | "patch" | "delete", path: string
   createRoute({ method, path, tags, summary, security, ...rest });
 
 /** Keeps `attributes` only, or drops `excludedAttributes` (top-level names; id, schemas and meta always stay). */
+/** `urn:...:core:2.0:User:name.givenName` -> `name`: the top-level attribute a listed name is about. */
+export function topLevelAttribute(listed: string): string {
+  const name = listed.trim();
+  const urn = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i.exec(name);
+  const bare = urn ? name.slice(urn[0].length) : name;
+  // An extension's attribute (urn:...:2.0:User:department) is about the extension's object.
+  if (/^urn:/i.test(bare)) return bare.slice(0, bare.lastIndexOf(":")).toLowerCase();
+  return bare.split(".")[0]!.toLowerCase();
+}
+
 function project(resource: Json, attributes?: string, excluded?: string): Json {
-  const names = (list: string) => new Set(list.split(",").map((name) => name.trim().split(".")[0]!.split(":").at(-1)!.toLowerCase()));
+  const names = (list: string) => new Set(list.split(",").map(topLevelAttribute));
   const always = new Set(["id", "schemas", "meta"]);
   if (attributes) {
     const wanted = names(attributes);
-    return Object.fromEntries(
-      Object.entries(resource).filter(
-        ([key]) => always.has(key) || wanted.has(key.toLowerCase()) || wanted.has(key.split(":").at(-1)!.toLowerCase()),
-      ),
-    );
+    return Object.fromEntries(Object.entries(resource).filter(([key]) => always.has(key) || wanted.has(key.toLowerCase())));
   }
   if (excluded) {
     const dropped = names(excluded);
@@ -312,7 +318,7 @@ async function listPage<R>(
 ): Promise<{ rows: R[]; total: number; startIndex: number }> {
   const query = c.req.query();
   const { startIndex, count } = paging(query);
-  const condition = query.filter ? filterToSql(parseFilterText(query.filter), columns) : { sql: "1", params: [] };
+  const condition = query.filter ? filterToSqlChecked(parseFilterText(query.filter), columns) : { sql: "1", params: [] };
   const where = `tenant_id = ? ${extra} AND ${condition.sql}`;
   const params = [c.get("scimCaller").tenantId, ...condition.params];
   const [total, page] = await c.env.DB.batch([
@@ -336,7 +342,7 @@ async function patchUser(c: Context<AppEnv>, id: number, operations: PatchOperat
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await readUser(c.env.DB, actor.tenantId, id);
     const patched = applyPatch(presentUser(current, baseOf(c)), operations, USER_SCHEMA_URNS);
-    const written = await replaceUser(c.env.DB, actor, current, columnsOf(validUser(patched)));
+    const written = await replaceUser(c.env.DB, actor, current, columnsOf(validUser(patched), current.active === 1));
     if (written) return written;
   }
   throw new ScimError(409, "The user kept changing meanwhile; retry.");
@@ -441,9 +447,10 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     async (c) => {
       const actor = actorOf(c);
       const id = idOf(c, "user");
-      const columns = columnsOf(validUser(await readBody(c)));
+      const input = validUser(await readBody(c));
       for (let attempt = 0; attempt < 3; attempt++) {
-        const written = await replaceUser(c.env.DB, actor, await readUser(c.env.DB, actor.tenantId, id), columns);
+        const current = await readUser(c.env.DB, actor.tenantId, id);
+        const written = await replaceUser(c.env.DB, actor, current, columnsOf(input, current.active === 1));
         if (written) return scimJson(c, presentUser(written, baseOf(c)), 200);
       }
       throw new ScimError(409, "The user kept changing meanwhile; retry.");

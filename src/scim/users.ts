@@ -2,7 +2,7 @@ import { z } from "zod";
 import { auditStatement } from "../onboarding/audit";
 import { ScimError, scimBadRequest, scimNotFound } from "./errors";
 import type { FilterColumn } from "./filter-sql";
-import { type Json, keyOf } from "./patch";
+import { type Json, keyOf, SCHEMA_URN } from "./patch";
 import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS } from "./text";
 
 /**
@@ -114,18 +114,27 @@ function chosenEmail(emails: UserInput["emails"]): string | null {
   return (emails.find((e) => e.primary === true) ?? emails.find((e) => e.type?.toLowerCase() === "work") ?? emails[0]!).value;
 }
 
-/** The columns of a valid user, and what is kept of the representation (readOnly attributes dropped). */
-export function columnsOf(input: UserInput) {
+/**
+ * The columns of a valid user, and what is kept of the representation: readOnly attributes dropped, and a password
+ * (writeOnly in RFC 7643, which Okta's password sync sends) never stored nor answered. `active` left out keeps the
+ * user's current state (a PUT or PATCH that omits it never reactivates a deprovisioned user); new users are active.
+ */
+export function columnsOf(input: UserInput, currentlyActive = true) {
   const kept: Json = { ...input };
-  for (const readOnly of ["id", "meta", "schemas", "groups"]) delete kept[readOnly];
+  for (const dropped of ["id", "meta", "schemas", "groups", "password"]) delete kept[keyOf(kept, dropped)];
   delete kept[keyOf(kept, USER_EXTENSION_SCHEMA)];
+  // At most one primary e-mail (RFC 7643 2.4): the last one marked, as an add of a new primary one means.
+  if (Array.isArray(kept.emails)) {
+    const primaries = (kept.emails as Json[]).filter((email) => email.primary === true);
+    for (const email of primaries.slice(0, -1)) email.primary = false;
+  }
   return {
     userName: input.userName,
     firstName: input.name?.givenName ?? "",
     lastName: input.name?.familyName ?? "",
-    email: chosenEmail(input.emails),
+    email: chosenEmail(kept.emails as UserInput["emails"]),
     externalId: input.externalId ?? null,
-    active: input.active ?? true,
+    active: input.active ?? currentlyActive,
     scim: JSON.stringify(kept),
   };
 }
@@ -139,9 +148,13 @@ export function presentUser(row: UserRow, base: string): Json {
   if (row.first_name) name.givenName = row.first_name;
   if (row.last_name) name.familyName = row.last_name;
   const emails = kept.emails ?? (row.email ? [{ value: row.email, type: "work", primary: true }] : undefined);
+  // Every schema whose attributes the user carries: the core one, ours, and any extension kept (e.g. the enterprise one).
+  const extensions = Object.keys(kept).filter(
+    (key) => SCHEMA_URN.test(key) && !USER_SCHEMA_URNS.some((urn) => urn.toLowerCase() === key.toLowerCase()),
+  );
   return {
     ...kept,
-    schemas: [...USER_SCHEMA_URNS],
+    schemas: [...USER_SCHEMA_URNS, ...extensions],
     id: String(row.id),
     ...(row.external_id !== null ? { externalId: row.external_id } : {}),
     userName: row.user_name,
