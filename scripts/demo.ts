@@ -17,6 +17,10 @@ import { startWebhookListener } from "./webhook-listener";
  *   MEDPARTS_VENDOR_CLIENT_ID / MEDPARTS_VENDOR_CLIENT_SECRET (the demo vendor; default: the same file)
  *   DEMO_QUERY (catalog keywords, default "SpO2 sensor"), DEMO_USER (loginUserId, default jsmith)
  *   WEBHOOK_PORT (the demo's own webhook receiver on localhost, default 8791)
+ *
+ * `npm run demo -- --sandbox`: the sandbox (docs/api.md, "Sandbox") with the demo test-mode client (`testMode` in
+ * .medparts-demo.json, or MEDPARTS_TEST_CLIENT_ID / _SECRET): a sample of every event type to its webhook endpoint,
+ * then test orders driven through every scenario of the simulated vendor, while the listener prints each event.
  */
 
 type User = z.infer<typeof UserSchema>;
@@ -384,7 +388,144 @@ async function main(): Promise<void> {
   console.log("\nDemo complete.");
 }
 
-main().catch((error: unknown) => {
+/** The demo test-mode client: MEDPARTS_TEST_CLIENT_ID / _SECRET, else the `testMode` entry npm start wrote. */
+function testModeCredentials(): Credentials {
+  const { MEDPARTS_TEST_CLIENT_ID: clientId, MEDPARTS_TEST_CLIENT_SECRET: clientSecret } = process.env;
+  if (clientId && clientSecret) return { clientId, clientSecret };
+  const saved = existsSync(".medparts-demo.json")
+    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { testMode?: Credentials })
+    : {};
+  if (!saved.testMode) throw new StepFailed("No test-mode credentials: restart `npm start` (it adds the demo test-mode client).");
+  return saved.testMode;
+}
+
+async function sandboxMain(): Promise<void> {
+  console.log(`Medparts sandbox demo against ${BASE_URL}`);
+  step("Token of a test-mode client (its id starts with mpc_test_)");
+  const credentials = testModeCredentials();
+  const token = (await tokenOf(credentials)).body.access_token;
+  show("client_id", credentials.clientId);
+
+  step("Listen for its events: a webhook endpoint of the test mode");
+  const webhookPort = Number(process.env.WEBHOOK_PORT ?? 8791);
+  const listener = await startWebhookListener({
+    baseUrl: BASE_URL,
+    credentials,
+    port: webhookPort,
+    onEvent: (event, duplicate) =>
+      show(duplicate ? "webhook (again)" : "webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`),
+  });
+  show("endpoint", `${listener.endpointId} -> http://localhost:${webhookPort}/webhooks`);
+
+  step("A signed sample of every event type (POST /webhook-endpoints/{id}/test with a type)");
+  const types = [
+    "order.created",
+    "order.acknowledged",
+    "order.backordered",
+    "order.shipped",
+    "order.delivered",
+    "order.cancelled",
+    "order.rejected",
+    "webhook_endpoint.disabled",
+    "webhook_endpoint.test",
+  ];
+  for (const type of types) {
+    const sent = await send<Envelope<{ delivered: boolean }>>("POST", `${API}/webhook-endpoints/${listener.endpointId}/test`, {
+      token,
+      json: { type },
+    });
+    if (!sent.body.data.delivered) throw new StepFailed(`The sample ${type} was not delivered.`);
+  }
+
+  step("Test orders: the catalog and quotes work as live; the answers say Medparts-Mode: test");
+  const lookup = await send<Envelope<User>>(
+    "GET",
+    `${API}/users/lookup?loginUserId=${encodeURIComponent(process.env.DEMO_USER ?? "jsmith")}`,
+    { token },
+  );
+  show("Medparts-Mode", lookup.headers.get("Medparts-Mode"));
+  const user = lookup.body.data;
+  const company = user.companies.find((c) => c.facilities.length > 0 && c.shippingAddresses.length > 0 && c.billingAddresses.length > 0)!;
+  const placeTestOrder = async (productId: string) => {
+    const detail = await send<Envelope<CatalogDetail>>("POST", `${API}/catalog/detail`, {
+      token,
+      json: { productId, requesterId: user.contactId, facilityId: company.facilities[0]!.id },
+    });
+    const option = detail.body.data.options.find((o) => !o.customFields.some((f) => f.isRequired));
+    if (!option) throw new StepFailed(`No price option of ${productId} without required fields.`);
+    const created = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, {
+      token,
+      json: {
+        requesterId: user.contactId,
+        userId: user.userId,
+        facilityId: company.facilities[0]!.id,
+        shippingAddressId: company.shippingAddresses[0]!.id,
+        billingAddressId: company.billingAddresses[0]!.id,
+        shippingMethod: "GROUND",
+        quoteItems: [{ priceOptionId: option.priceOptionId, productId, quantity: 4, price: option.price }],
+        payment: { paymentMethod: "PO", poNumber: `SANDBOX-${Date.now()}` },
+      },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    show("test order", created.body.data.orderNumber);
+    return created.body.data.orderNumber;
+  };
+  const simulate = async (orderNumber: string, scenario: string, extra: Record<string, unknown> = {}) => {
+    const started = performance.now();
+    const run = await send<Envelope<{ orderStatus: string; eventIds: string[] }>>(
+      "POST",
+      `${API}/test-helpers/orders/${orderNumber}/simulate`,
+      {
+        token,
+        json: { scenario, ...extra },
+      },
+    );
+    show(
+      scenario,
+      `order ${run.body.data.orderStatus}, ${run.body.data.eventIds.length} event(s), ${Math.round(performance.now() - started)} ms`,
+    );
+  };
+
+  step("The simulated vendor, on demand: acknowledge, ship part in a parcel, ship the rest, deliver");
+  const fulfilled = await placeTestOrder("MP-0000002");
+  for (const scenario of ["acknowledge", "ship_partial", "ship", "deliver"]) await simulate(fulfilled, scenario);
+  step("Backorder with a date; reject a line with a reason; the buyer cancels one");
+  const backordered = await placeTestOrder("MP-0000003");
+  await simulate(backordered, "backorder", {
+    expectedShipDate: new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10),
+    reason: "Awaiting stock",
+  });
+  const rejected = await placeTestOrder("MP-0000004");
+  await simulate(rejected, "reject_line", { reason: "Discontinued by the manufacturer" });
+  const cancelled = await placeTestOrder("MP-0000005");
+  await send("POST", `${API}/orders/${cancelled}/cancel`, {
+    token,
+    json: { reason: "Sandbox: not needed" },
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+  });
+
+  step("The webhooks of the test orders: every order event type, signed");
+  const wanted = new Set([
+    "order.created",
+    "order.acknowledged",
+    "order.shipped",
+    "order.delivered",
+    "order.backordered",
+    "order.rejected",
+    "order.cancelled",
+  ]);
+  const orders = new Set([fulfilled, backordered, rejected, cancelled]);
+  const seen = () => new Set(listener.received.filter((e) => orders.has(e.orderNumber)).map((e) => e.type));
+  const deadline = Date.now() + 20_000;
+  while ([...wanted].some((type) => !seen().has(type)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  await listener.stop();
+  const missing = [...wanted].filter((type) => !seen().has(type));
+  if (missing.length > 0) throw new StepFailed(`No webhook of ${missing.join(", ")} for the test orders.`);
+  show("received", [...seen()].join(", "));
+  console.log("\nSandbox demo complete: no live order, event or vendor was touched.");
+}
+
+(process.argv.includes("--sandbox") ? sandboxMain() : main()).catch((error: unknown) => {
   console.error(`\nDEMO FAILED at step ${stepNumber}: ${error instanceof StepFailed ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createApiClient } from "../src/auth/clients";
 import { randomToken } from "../src/auth/secrets";
 import { database } from "../src/db/client";
+import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
 import { issueScimToken, newScimToken } from "../src/scim/tokens";
 import { DEFAULT_PRODUCT_COUNT } from "../src/seed/seed";
 import { DEMO_VENDOR_ID } from "../src/vendors/routes";
@@ -22,7 +23,7 @@ interface DemoClient {
  * The buyer's demo client (top level, as before), the demo vendor's client (`vendor`), the operator's (`operator`) and
  * the demo tenant's SCIM token (`scimToken`, for an identity provider).
  */
-type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient; scimToken?: string };
+type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient; scimToken?: string; testMode?: DemoClient };
 
 /** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
 function demoClientCredentials(): Required<DemoClients> {
@@ -33,14 +34,16 @@ function demoClientCredentials(): Required<DemoClients> {
     vendor: saved?.vendor ?? { clientId: "demo-oem-vendor", clientSecret: randomToken(24) },
     operator: saved?.operator ?? { clientId: "demo-operator", clientSecret: randomToken(24) },
     scimToken: saved?.scimToken ?? newScimToken(),
+    testMode: saved?.testMode ?? { clientId: `${TEST_CLIENT_PREFIX}_demo_stmarys`, clientSecret: randomToken(24) },
   };
-  if (!saved?.vendor || !saved.operator || !saved.scimToken) writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  if (!saved?.vendor || !saved.operator || !saved.scimToken || !saved.testMode)
+    writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
 }
 
 await ensureLocalSigningKey();
 await seedLocal(DEFAULT_PRODUCT_COUNT);
-const { vendor, operator, scimToken, ...demo } = demoClientCredentials();
+const { vendor, operator, scimToken, testMode, ...demo } = demoClientCredentials();
 await withLocalBindings(async (env) => {
   await createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo });
   await createApiClient(database(env.DB), {
@@ -50,6 +53,7 @@ await withLocalBindings(async (env) => {
   });
   await createApiClient(database(env.DB), { operator: true, name: "Demo operator client (the marketplace)", ...operator });
   await issueScimToken(env.DB, 1, "Demo identity provider", "npm start", scimToken);
+  await createApiClient(database(env.DB), { tenantId: 1, testMode: true, name: "Demo test-mode client (St. Mary's sandbox)", ...testMode });
 });
 
 const base = `http://localhost:${PORT}`;
@@ -66,6 +70,9 @@ Medparts is starting on ${base}
   Demo operator client (the marketplace itself; token audience medparts-admin-api, scope catalog:import):
     client_id:     ${operator.clientId}
     client_secret: ${operator.clientSecret}
+  Demo test-mode client (tenant 1's sandbox: test orders a simulated vendor fulfils; npm run demo -- --sandbox):
+    client_id:     ${testMode.clientId}
+    client_secret: ${testMode.clientSecret}
   Demo SCIM token (tenant 1's identity provider: Entra ID's "Tenant URL" and "Secret Token", Okta's SCIM connector):
     SCIM base URL: ${base}/scim/v2
     token:         ${scimToken}

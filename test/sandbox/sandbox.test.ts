@@ -179,7 +179,7 @@ describe("sandbox: the simulated vendor", () => {
     expect(nothing.detail).toContain("ship");
   });
 
-  it("backorder with a date, and reject_line with a reason", async () => {
+  it("backorder with a date, reject_line with a reason, and the buyer's cancel of a test order", async () => {
     const test = await testModeTokenFor(TENANT_A);
     const backordered = await testOrder();
     const res = await simulate(backordered.orderNumber, { scenario: "backorder", expectedShipDate: "2099-03-01", reason: "Recall hold" });
@@ -190,6 +190,15 @@ describe("sandbox: the simulated vendor", () => {
     expect(await feedTypes(test, backordered.orderNumber)).toEqual(["order.created", "order.backordered"]);
     expect(await feedTypes(test, rejected.orderNumber)).toEqual(["order.created", "order.rejected"]);
     await expectProblem(await simulate(rejected.orderNumber, { scenario: "backorder", expectedShipDate: "2001-01-01" }), 400);
+    // The buyer's own move on a test order: order.cancelled, in the test feed only.
+    const cancelled = await testOrder();
+    const cancel = await call(test, `/orders/${cancelled.orderNumber}/cancel`, {
+      method: "POST",
+      json: { reason: "Not needed" },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    expect(await feedTypes(test, cancelled.orderNumber)).toEqual(["order.created", "order.cancelled"]);
   });
 
   it("by default a new test order is acknowledged, shipped and delivered on its own (SANDBOX_STEP_SECONDS)", async () => {
