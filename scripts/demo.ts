@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { CatalogItem } from "../src/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/catalog/routes";
 import { type CallOptions, requestInit } from "../src/client/request";
+import { DELIVERED_EVENT_TYPES } from "../src/events/types";
 import { VENDORS } from "../src/seed/catalog";
 import type { UserSchema } from "../src/users/routes";
 import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/vendors/routes";
@@ -418,17 +419,7 @@ async function sandboxMain(): Promise<void> {
   show("endpoint", `${listener.endpointId} -> http://localhost:${webhookPort}/webhooks`);
 
   step("A signed sample of every event type (POST /webhook-endpoints/{id}/test with a type)");
-  const types = [
-    "order.created",
-    "order.acknowledged",
-    "order.backordered",
-    "order.shipped",
-    "order.delivered",
-    "order.cancelled",
-    "order.rejected",
-    "webhook_endpoint.disabled",
-    "webhook_endpoint.test",
-  ];
+  const types = DELIVERED_EVENT_TYPES;
   for (const type of types) {
     const sent = await send<Envelope<{ delivered: boolean }>>("POST", `${API}/webhook-endpoints/${listener.endpointId}/test`, {
       token,

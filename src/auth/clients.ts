@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiClients } from "../db/schema";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../platform/principal";
-import { modeOfClient, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../platform/test-mode";
+import { modeOfClient, newClientId, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../platform/test-mode";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 
@@ -111,7 +111,7 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
   const kind = clientKind(input);
   const testMode = input.testMode === true;
   if (testMode && input.tenantId === undefined) throw new Error("Only buyer clients have a test mode.");
-  const clientId = input.clientId ?? `${testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[kind]}_${randomToken(12)}`;
+  const clientId = input.clientId ?? newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[kind], testMode);
   if ((modeOfClient(clientId) === "test") !== testMode)
     throw new Error(`Test-mode client ids, and only they, start with ${TEST_CLIENT_PREFIX}_.`);
   if (testMode) await sandboxTenantStatement(db.$client, input.tenantId!).run();

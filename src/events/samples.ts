@@ -8,6 +8,17 @@ import { type DeliveredEventType, TEST_EVENT_TYPE } from "./types";
  */
 export const SAMPLE_ORDER_NUMBER = "MP-SAMPLE-0001";
 
+/** A plausible order version per sample (created 1, then a move; shipped after an acknowledgement, delivered last). */
+export const SAMPLE_SEQUENCES: Partial<Record<DeliveredEventType, number>> = {
+  "order.created": 1,
+  "order.acknowledged": 2,
+  "order.backordered": 2,
+  "order.cancelled": 2,
+  "order.rejected": 2,
+  "order.shipped": 3,
+  "order.delivered": 4,
+};
+
 export function sampleEventData(type: DeliveredEventType, endpointId: string, at: string): EventData<DeliveredEventType> {
   const line = (status: string, lineStatus: string) => ({ orderNumber: SAMPLE_ORDER_NUMBER, status, lineId: 1, lineStatus, at });
   const samples: { [T in DeliveredEventType]: EventData<T> } = {

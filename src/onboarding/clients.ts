@@ -1,7 +1,7 @@
 import { CLIENT_ID_PREFIX, clientKind, ownerOf, previousSecretLive, SCOPES_OF_KIND } from "../auth/clients";
 import { hashSecret, randomToken } from "../auth/secrets";
 import { ProblemError } from "../platform/errors";
-import { modeOfClient, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../platform/test-mode";
+import { modeOfClient, newClientId, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../platform/test-mode";
 import { type AuditEntry, auditStatement } from "./audit";
 
 /**
@@ -103,7 +103,7 @@ export interface NewClientInput {
 /** Creates a client (its secret returned once) with its audit entry, in one batch. */
 export async function createClient(db: D1Database, input: NewClientInput, actor: string, now = new Date()) {
   const testMode = input.kind === "tenant" && input.mode === "test";
-  const clientId = `${testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[input.kind]}_${randomToken(12)}`;
+  const clientId = newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[input.kind], testMode);
   const secret = randomToken(32);
   const at = now.toISOString();
   const scopes = (input.scopes ?? [...SCOPES_OF_KIND[input.kind]]).join(" ");

@@ -310,20 +310,22 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
       ...alsoCommit,
     ]);
   } catch (err) {
-    await rejectUsedQuotes(db, command, quoteIds);
+    await rejectUsedQuotes(db, command, quoteIds, order.requester.tenantId);
     throw err;
   }
 }
 
 /** After a failed batch: 409 when the cause is a quote that an order already consumed (order_lines.quote_id is unique). */
-async function rejectUsedQuotes(db: Database, command: CreateOrderCommand, quoteIds: string[]): Promise<void> {
+async function rejectUsedQuotes(db: Database, command: CreateOrderCommand, quoteIds: string[], storedUnder: number): Promise<void> {
   const used = await db
-    .select({ id: orderLines.quoteId, orderNumber: orders.orderNumber })
+    .select({ id: orderLines.quoteId, orderNumber: orders.orderNumber, tenantId: orders.tenantId })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))
     .where(inArray(orderLines.quoteId, quoteIds));
   if (used.length === 0) return;
-  const usedBy = new Map(used.map((u) => [u.id, u.orderNumber]));
+  // The order that used it is named only when the caller can see it: a test order to a live client (or the other way
+  // round) stays unnamed (src/platform/test-mode.ts).
+  const usedBy = new Map(used.map((u) => [u.id, u.tenantId === storedUnder ? `in order ${u.orderNumber}` : "in the tenant's other mode"]));
   throw new ProblemError(
     409,
     "price-option-used",
@@ -332,7 +334,7 @@ async function rejectUsedQuotes(db: Database, command: CreateOrderCommand, quote
     {
       errors: command.lines.flatMap((line, i) => {
         const orderNumber = usedBy.get(line.priceOptionId);
-        return orderNumber ? [`quoteItems[${i}].priceOptionId "${line.priceOptionId}" was already ordered in order ${orderNumber}.`] : [];
+        return orderNumber ? [`quoteItems[${i}].priceOptionId "${line.priceOptionId}" was already ordered ${orderNumber}.`] : [];
       }),
     },
   );

@@ -15,6 +15,17 @@ export type Mode = "live" | "test";
 
 export const modeOfClient = (clientId: string): Mode => (clientId.startsWith(`${TEST_CLIENT_PREFIX}_`) ? "test" : "live");
 
+/** A new client id of the prefix; a live one whose random part happens to start with "test_" is drawn again. */
+export function newClientId(prefix: string, testMode: boolean): string {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(12));
+    const id = `${prefix}_${btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")}`;
+    if ((modeOfClient(id) === "test") === testMode) return id;
+  }
+}
+
 /** The tenant a principal's orders, events and webhooks belong to: the tenant itself, or its sandbox twin. */
 export const dataTenantOf = (tenantId: number, mode: Mode) => (mode === "test" ? -tenantId : tenantId);
 

@@ -7,7 +7,7 @@ import { notFound } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../platform/schemas";
-import { dispatchSandboxEvents, runScenario, SCENARIOS, sandboxLines } from "./simulator";
+import { dispatchSandboxEvents, runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
 
 /** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
 export const SANDBOX_TAG = "Sandbox";
@@ -76,11 +76,17 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
   const body = c.req.valid("json");
   const order = await sandboxLines(c.env.DB, principal.dataTenantId, orderNumber);
   if (!order) throw notFound(`No test order ${orderNumber}.`);
-  // Driven by hand from now on: the default schedule leaves it alone.
+  let run: { eventIds: string[]; orderStatus: string | null };
+  try {
+    run = (await runScenario(c.env.DB, principal.dataTenantId, orderNumber, body.scenario, body))!;
+  } catch (error) {
+    if (error instanceof ScenarioInterrupted) inBackground(c, dispatchSandboxEvents(c.env, error.eventIds));
+    throw error;
+  }
+  // Driven by hand from now on (a scenario ran): the default schedule leaves the order alone.
   await c.env.DB.prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
     .bind(order.orderId, new Date().toISOString())
     .run();
-  const run = (await runScenario(c.env.DB, principal.dataTenantId, orderNumber, body.scenario, body))!;
   inBackground(c, dispatchSandboxEvents(c.env, run.eventIds));
   return c.json(envelope(c, { orderNumber, scenario: body.scenario, orderStatus: run.orderStatus, eventIds: run.eventIds }), 200);
 });

@@ -4,7 +4,7 @@ import { appConfig } from "../env";
 import { inBackground } from "../platform/background";
 import { ProblemError } from "../platform/errors";
 import { logEvent } from "../platform/logging";
-import { dispatchSandboxEvents, runScenario, type Scenario } from "./simulator";
+import { dispatchSandboxEvents, runScenario, type Scenario, ScenarioInterrupted } from "./simulator";
 
 /**
  * The simulated vendor's default schedule (docs/api.md, "Sandbox"): a new test-mode order is acknowledged, shipped and
@@ -47,27 +47,25 @@ export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) 
 export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, env: Bindings): Promise<void> {
   for (const message of batch.messages) {
     const { orderNumber, dataTenantId, step } = message.body;
-    const manual = await env.DB.prepare(
-      "SELECT 1 AS manual FROM sandbox_manual_orders m JOIN orders o ON o.id = m.order_id WHERE o.order_number = ? AND o.tenant_id = ?",
-    )
-      .bind(orderNumber, dataTenantId)
-      .first();
-    if (!manual && step < STEPS.length) {
-      try {
-        const run = await runScenario(env.DB, dataTenantId, orderNumber, STEPS[step]!);
-        if (run) {
-          await dispatchSandboxEvents(env, run.eventIds);
-          if (step + 1 < STEPS.length) await enqueue(env, { orderNumber, dataTenantId, step: step + 1 });
-        }
-      } catch (error) {
-        if (!(error instanceof ProblemError)) {
-          message.retry(); // storage trouble: the step again later
-          continue;
-        }
-        // A step the order no longer allows (the buyer cancelled it meanwhile): the schedule ends there.
-        logEvent("info", { event: "sandbox.step_skipped", orderNumber, step: STEPS[step], message: error.message.slice(0, 200) });
-      }
+    if (step >= STEPS.length) {
+      message.ack();
+      continue;
     }
+    try {
+      const run = await runScenario(env.DB, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
+      if (run) await dispatchSandboxEvents(env, run.eventIds);
+    } catch (error) {
+      if (error instanceof ScenarioInterrupted) await dispatchSandboxEvents(env, error.eventIds);
+      if (!(error instanceof ProblemError)) {
+        message.retry(); // storage trouble: the step again later (a step already made is then nothing to do)
+        continue;
+      }
+      // Nothing to do at this step (made already, before a redelivery; or the buyer cancelled meanwhile): the next one.
+      logEvent("info", { event: "sandbox.step_skipped", orderNumber, step: STEPS[step], message: error.message.slice(0, 200) });
+    }
+    // The next step, even after a skipped one: a redelivered message never ends the schedule early. An order driven by
+    // hand, or gone, makes every later step nothing.
+    await enqueue(env, { orderNumber, dataTenantId, step: step + 1 });
     message.ack();
   }
 }

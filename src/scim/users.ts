@@ -141,6 +141,10 @@ export function columnsOf(input: UserInput, currentlyActive = true) {
 
 export type UserColumns = ReturnType<typeof columnsOf>;
 
+/** The user's columns in the order both writes bind them (?3 to ?9): user_name, first_name, last_name, email, external_id, active, scim. */
+const columnValues = (user: UserColumns) =>
+  [user.userName, user.firstName, user.lastName, user.email, user.externalId, user.active ? 1 : 0, user.scim] as const;
+
 /** The SCIM representation of a stored user. */
 export function presentUser(row: UserRow, base: string): Json {
   const kept: Json = row.scim ? (JSON.parse(row.scim) as Json) : {};
@@ -232,18 +236,7 @@ export async function createUser(db: D1Database, actor: Actor, user: UserColumns
           "SELECT ?1, (SELECT coalesce(max(contact_id), 0) + 1 FROM users), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10 WHERE true " +
           "ON CONFLICT DO NOTHING RETURNING *",
       )
-      .bind(
-        actor.tenantId,
-        `scim:${crypto.randomUUID()}`,
-        user.userName,
-        user.firstName,
-        user.lastName,
-        user.email,
-        user.externalId,
-        user.active ? 1 : 0,
-        user.scim,
-        at,
-      ),
+      .bind(actor.tenantId, `scim:${crypto.randomUUID()}`, ...columnValues(user), at),
     audit(db, actor, "created", null, null, auditView(user), at),
   ]);
   const row = (inserted!.results as UserRow[])[0];
@@ -264,19 +257,7 @@ export async function replaceUser(db: D1Database, actor: Actor, expected: UserRo
           "UPDATE users SET user_name = ?3, first_name = ?4, last_name = ?5, email = ?6, external_id = ?7, active = ?8, scim = ?9, " +
             "updated_at = ?10, version = version + 1 WHERE id = ?1 AND tenant_id = ?11 AND version = ?2 AND deleted_at IS NULL RETURNING *",
         )
-        .bind(
-          expected.id,
-          expected.version,
-          user.userName,
-          user.firstName,
-          user.lastName,
-          user.email,
-          user.externalId,
-          user.active ? 1 : 0,
-          user.scim,
-          at,
-          actor.tenantId,
-        ),
+        .bind(expected.id, expected.version, ...columnValues(user), at, actor.tenantId),
       audit(
         db,
         actor,

@@ -50,7 +50,10 @@ export async function readShippedUnits(
     storedDeviceIds({ agency: data!.agency, deviceId: data!.deviceId! }).map((deviceId) => [data!.agency, deviceId]),
   );
   const [line, identifiers] = await sideBySide([
-    env.DB.prepare("SELECT product_id FROM order_lines WHERE id = ? AND vendor_id = ?")
+    // A live order's line only: a test order's is the sandbox's, and as unknown to a vendor as no line at all.
+    env.DB.prepare(
+      "SELECT l.product_id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ? AND l.vendor_id = ? AND o.tenant_id > 0",
+    )
       .bind(lineId, vendorId)
       .first<{ product_id: string }>(),
     // Every identifier of the products the codes name: a package's units multiply down its levels.

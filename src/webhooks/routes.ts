@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { scopedAccess } from "../auth/bearer";
 import { database } from "../db/client";
-import { SAMPLE_ORDER_NUMBER, sampleEventData } from "../events/samples";
+import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
 import type { Event } from "../events/schemas";
 import { DELIVERED_EVENT_TYPES, type DeliveredEventType, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
 import { ValidationError } from "../platform/errors";
@@ -241,7 +241,9 @@ export const webhookRoutes = createRouter()
       id: crypto.randomUUID(),
       type,
       createdAt,
-      ...(type.startsWith("order.") ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: 1 } : { orderNumber: endpoint.id, sequence: null }),
+      ...(type.startsWith("order.")
+        ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: SAMPLE_SEQUENCES[type] ?? 1 }
+        : { orderNumber: endpoint.id, sequence: null }),
       data: sampleEventData(type, endpoint.id, createdAt),
     } as Event;
     const result = await postEvent(endpoint.url, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);

@@ -2,9 +2,12 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EVENT_SCHEMAS } from "../../src/events/schemas";
 import { DELIVERED_EVENT_TYPES } from "../../src/events/types";
+import { consumeSandboxBatch, type SandboxMessage } from "../../src/sandbox/schedule";
+import { runScenario } from "../../src/sandbox/simulator";
 import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
 import { call, expectProblem, json, operatorTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { JSMITH, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
+import { testVars } from "../helpers/platform";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
 
 /** A quote issued to a test-mode client (the catalog and quotes work as live). */
@@ -20,11 +23,11 @@ async function testQuote(product = "MP-0000002"): Promise<Quote> {
   return { ...option, productId: product, priceCents: Math.round(option.price * 100) } as Quote;
 }
 
-async function testOrder(quantity = 4): Promise<{ orderNumber: string; eventId: string }> {
+async function testOrder(quantity = 4, headers: Record<string, string> = {}): Promise<{ orderNumber: string; eventId: string }> {
   const res = await call(await testModeTokenFor(TENANT_A), "/orders", {
     method: "POST",
     json: orderBody([lineFor(await testQuote(), quantity)]),
-    headers: { "Idempotency-Key": crypto.randomUUID() },
+    headers: { "Idempotency-Key": crypto.randomUUID(), ...headers },
   });
   expect(res.status, await res.clone().text()).toBe(201);
   expect(res.headers.get("Medparts-Mode")).toBe("test");
@@ -236,5 +239,83 @@ describe("webhook samples", () => {
       await call(test, `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: { type: "order.exploded" } }),
       400,
     );
+  });
+});
+
+describe("sandbox: the edges a review found", () => {
+  const batchOf = (orderNumber: string, step: number) => {
+    const acked: string[] = [];
+    const batch = {
+      queue: "medparts-sandbox",
+      messages: [
+        {
+          body: { orderNumber, dataTenantId: -TENANT_A, step },
+          ack: () => acked.push("ack"),
+          retry: () => acked.push("retry"),
+        },
+      ],
+    } as unknown as MessageBatch<SandboxMessage>;
+    return { batch, acked };
+  };
+
+  it("a step handed over again after its commit (a consumer that died before scheduling the next) moves nothing and goes on", async () => {
+    const test = await testModeTokenFor(TENANT_A);
+    // Off the queue's own schedule, so that only the steps handed over here run.
+    const { orderNumber } = await testOrder(1, testVars({ SANDBOX_STEP_SECONDS: 0 }));
+    // Step 0 committed, then the consumer died before it scheduled step 1: the queue hands step 0 over again.
+    await runScenario(env.DB, -TENANT_A, orderNumber, "acknowledge", { unlessManual: true });
+    const { batch, acked } = batchOf(orderNumber, 0);
+    await consumeSandboxBatch(batch, env);
+    expect(acked).toEqual(["ack"]);
+    expect(await feedTypes(test, orderNumber)).toEqual(["order.created", "order.acknowledged"]);
+    // The redelivered step 0 scheduled step 1 (env's SANDBOX_STEP_SECONDS): the order still goes on to delivery.
+    let types: string[] = [];
+    for (let i = 0; i < 60 && !types.includes("order.delivered"); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      types = await feedTypes(test, orderNumber);
+    }
+    expect(types.filter((t) => t === "order.acknowledged")).toHaveLength(1);
+    expect(types).toContain("order.delivered");
+  });
+
+  it("a failed scenario leaves the order on the schedule; a vendor's ship with units of a test line is the unknown line's 404", async () => {
+    const { orderNumber } = await testOrder(1, testVars({ SANDBOX_STEP_SECONDS: 0 }));
+    await expectProblem(await simulate(orderNumber, { scenario: "deliver" }), 409);
+    const manual = await env.DB.prepare(
+      "SELECT count(*) AS n FROM sandbox_manual_orders m JOIN orders o ON o.id = m.order_id WHERE o.order_number = ?",
+    )
+      .bind(orderNumber)
+      .first<{ n: number }>();
+    expect(manual!.n).toBe(0);
+    const lineId = (await env.DB.prepare("SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_number = ?")
+      .bind(orderNumber)
+      .first<{ id: number }>())!.id;
+    const vendor = await vendorTokenFor(DEMO_VENDOR_ID);
+    const ship = (id: number) =>
+      call(vendor, `/vendor/api/order-lines/${id}/ship`, {
+        method: "POST",
+        json: { trackingNumber: "1ZPROBE", units: ["(01)00000000000000"] },
+      });
+    const test = await expectProblem(await ship(lineId), 404);
+    const unknown = await expectProblem(await ship(2_000_000_000), 404);
+    expect(test.detail).toBe(unknown.detail);
+  });
+
+  it("a price option ordered in one mode: the other mode's 409 does not name that order", async () => {
+    const quote = await testQuote("MP-0000006");
+    const inTest = await call(await testModeTokenFor(TENANT_A), "/orders", {
+      method: "POST",
+      json: orderBody([lineFor(quote)]),
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(inTest.status).toBe(201);
+    const testOrderNumber = (await json(inTest)).data.orderNumber as string;
+    const inLive = await call(await tokenFor(TENANT_A), "/orders", {
+      method: "POST",
+      json: orderBody([lineFor(quote)]),
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    const refused = await expectProblem(inLive, 409);
+    expect(JSON.stringify(refused)).not.toContain(testOrderNumber);
   });
 });
