@@ -85,6 +85,7 @@ export const companies = sqliteTable("companies", {
   name: text("name").notNull(),
   externalId: text("external_id"),
   createdAt: text("created_at"),
+  disabledAt: text("disabled_at"),
 });
 
 export const userCompanies = sqliteTable(
@@ -105,6 +106,7 @@ export const addresses = sqliteTable("addresses", {
   country: text("country").notNull(),
   externalId: text("external_id"),
   createdAt: text("created_at"),
+  disabledAt: text("disabled_at"),
 });
 
 export const facilities = sqliteTable("facilities", {

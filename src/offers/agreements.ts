@@ -30,11 +30,12 @@ const PriceLineSchema = closedObject({
 }).openapi("AgreementPriceLine");
 
 export const AgreementInputSchema = closedObject({
+  // The pattern (not only trim then min) so that the document says a blank reference is refused.
   reference: z
     .string()
-    .trim()
-    .min(1)
     .max(100)
+    .regex(/\S/, "Must contain a non-space character.")
+    .trim()
     .openapi({ description: "The vendor's reference (contract number)", example: "GPO-2026-114" }),
   scope: ScopeSchema,
   effectiveFrom: instant.openapi({ description: "Its prices apply to quotes issued from this instant" }),

@@ -342,6 +342,7 @@ export const COMPANIES: OrganizationSpec = {
     tenantId: parentId("tenants", "The buyer tenant (health system) it belongs to; set at creation"),
     name: { column: "name", schema: text(200, "Riverside Regional Medical Center") },
   },
+  disable: { effect: "nobody may order for its facilities, and lookup no longer lists it", effects: () => [] },
 };
 
 export const FACILITIES: OrganizationSpec = {
@@ -397,6 +398,7 @@ export const ADDRESSES: OrganizationSpec = {
         .openapi({ example: "US" }),
     },
   },
+  disable: { effect: "no order ships or bills to it, and lookup no longer lists it", effects: () => [] },
 };
 
 export const tenantRoutes = organizationRoutes(TENANTS);

@@ -164,7 +164,8 @@ function requireQuotes(command: CreateOrderCommand, live: Map<string, QuoteRecor
 function addressViolations(command: CreateOrderCommand, companyId: number, known: Map<number, AddressRow>): string[] {
   const check = (field: "shippingAddressId" | "billingAddressId", kind: AddressRow["kind"]) => {
     const address = known.get(command[field]);
-    return address && address.companyId === companyId && address.kind === kind
+    // A disabled address (the operator's) is no address to ship or bill to: the same answer as one of another company.
+    return address && address.companyId === companyId && address.kind === kind && address.disabledAt === null
       ? []
       : [`${field} ${command[field]} is not a ${kind} address of the facility's company.`];
   };

@@ -65,7 +65,7 @@ async function facilityAccess(db: Database, tenantId: number, facilityId: number
     .from(users)
     .innerJoin(facilityGrants, and(eq(facilityGrants.userId, users.id), eq(facilityGrants.facilityId, facilityId)))
     .innerJoin(facilities, and(eq(facilities.id, facilityGrants.facilityId), isNull(facilities.disabledAt)))
-    .innerJoin(companies, and(eq(companies.id, facilities.companyId), eq(companies.tenantId, tenantId)))
+    .innerJoin(companies, and(eq(companies.id, facilities.companyId), eq(companies.tenantId, tenantId), isNull(companies.disabledAt)))
     .where(and(user, eq(users.tenantId, tenantId), eq(users.active, true), isNull(users.deletedAt)))
     .limit(1)
     .get();

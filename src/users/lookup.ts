@@ -38,8 +38,16 @@ export async function lookupUserProfile(db: Database, tenantId: number, key: Use
   const companyIds = db.select({ id: companyGrants.companyId }).from(companyGrants).where(inArray(companyGrants.userId, tenantUserId));
   const [userRows, companyRows, addressRows, facilityRows] = await db.batch([
     db.select().from(users).where(keyCondition(key, tenantId)).limit(1),
-    db.select().from(companies).where(inArray(companies.id, companyIds)).orderBy(companies.id),
-    db.select().from(addresses).where(inArray(addresses.companyId, companyIds)).orderBy(addresses.id),
+    db
+      .select()
+      .from(companies)
+      .where(and(inArray(companies.id, companyIds), isNull(companies.disabledAt)))
+      .orderBy(companies.id),
+    db
+      .select()
+      .from(addresses)
+      .where(and(inArray(addresses.companyId, companyIds), isNull(addresses.disabledAt)))
+      .orderBy(addresses.id),
     db
       .selectDistinct({ id: facilities.id, name: facilities.name, companyId: facilities.companyId })
       .from(facilityGrants)

@@ -332,7 +332,9 @@ const ENDING_OPERATIONS = [
   "post /admin/api/tenants/{tenantId}/scim-tokens",
   "get /admin/api/tenants/{tenantId}/scim-tokens",
   "post /admin/api/tenants/{tenantId}/scim-tokens/{tokenId}/revoke",
+  "post /admin/api/addresses/{addressId}/disable",
   "post /admin/api/facilities/{facilityId}/disable",
+  "post /admin/api/companies/{companyId}/disable",
   "post /admin/api/vendors/{vendorId}/disable",
   "post /admin/api/tenants/{tenantId}/disable",
 ];

@@ -230,4 +230,79 @@ describe("onboarding: tenants and vendors, idempotent by externalId", () => {
       await env.DB.prepare("UPDATE facilities SET disabled_at = NULL WHERE id = 1003").run();
     }
   });
+
+  it("disabling a company: nobody orders for its facilities; disabling an address: no order ships or bills to it", async () => {
+    const company = (
+      await json(
+        await admin("/admin/api/companies", {
+          method: "POST",
+          json: { externalId: externalId(), tenantId: TENANT_A, name: "Closing Clinic" },
+        }),
+      )
+    ).data;
+    const facility = (
+      await json(
+        await admin("/admin/api/facilities", {
+          method: "POST",
+          json: { externalId: externalId(), companyId: company.companyId, name: "Closing Ward" },
+        }),
+      )
+    ).data;
+    const address = (kind: string) =>
+      admin("/admin/api/addresses", {
+        method: "POST",
+        json: {
+          externalId: externalId(),
+          companyId: company.companyId,
+          kind,
+          line1: "1 Main St",
+          city: "Springfield",
+          state: "IL",
+          zip: "62701",
+          country: "US",
+        },
+      }).then(async (res) => (await json(res)).data.addressId as number);
+    const [shipping, billing] = [await address("shipping"), await address("billing")];
+    await env.DB.prepare("INSERT INTO user_facilities (user_id, facility_id) VALUES (1, ?)").bind(facility.facilityId).run();
+    const token = await tokenFor(TENANT_A);
+    const quote = async () => {
+      const res = await call(token, "/catalog/detail", {
+        method: "POST",
+        json: { productId: productId(9), facilityId: facility.facilityId, requesterId: 50001 },
+      });
+      return res.status === 200
+        ? ((await json(res)).data.options as { priceOptionId: string; price: number; customFields: { isRequired: boolean }[] }[]).find(
+            (o) => !o.customFields.some((f) => f.isRequired),
+          )
+        : null;
+    };
+    const order = async () => {
+      const option = (await quote())!;
+      return call(token, "/orders", {
+        method: "POST",
+        json: {
+          requesterId: 50001,
+          userId: 1,
+          facilityId: facility.facilityId,
+          shippingAddressId: shipping,
+          billingAddressId: billing,
+          shippingMethod: "GROUND",
+          poNumber: "PO-DISABLE",
+          quoteItems: [{ priceOptionId: option.priceOptionId, productId: productId(9), quantity: 1, price: option.price }],
+        },
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      });
+    };
+    expect((await order()).status).toBe(201);
+    expect((await admin(`/admin/api/addresses/${shipping}/disable`, { method: "POST" })).status).toBe(200);
+    const refused = await order();
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(await refused.json())).toContain(`shippingAddressId ${shipping}`);
+    const lookup = async () => JSON.stringify((await json(await call(token, "/users/lookup?userId=1"))).data);
+    expect(await lookup()).not.toContain(`"id":${shipping},`);
+    expect((await admin(`/admin/api/companies/${company.companyId}/disable`, { method: "POST" })).status).toBe(200);
+    expect(await quote()).toBeNull();
+    expect(await lookup()).not.toContain("Closing Clinic");
+    expect((await auditOf(String(company.companyId))).map((e) => e.action)).toContain("company.disabled");
+  });
 });
