@@ -111,7 +111,7 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
   const kind = clientKind(input);
   const testMode = input.testMode === true;
   if (testMode && input.tenantId === undefined) throw new Error("Only buyer clients have a test mode.");
-  const clientId = input.clientId ?? newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[kind], testMode);
+  const clientId = input.clientId ?? newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[kind], testMode, () => randomToken(12));
   if ((modeOfClient(clientId) === "test") !== testMode)
     throw new Error(`Test-mode client ids, and only they, start with ${TEST_CLIENT_PREFIX}_.`);
   if (testMode) await sandboxTenantStatement(db.$client, input.tenantId!).run();

@@ -1,4 +1,5 @@
 import { Remembered } from "../platform/remembered";
+import { sha256Hex } from "../platform/sha256";
 import type { CatalogFilters, CatalogPage } from "./search-sql";
 
 /**
@@ -68,8 +69,7 @@ export function searchCacheKey(version: string, filters: CatalogFilters, page: C
 }
 
 async function cacheApiRequest(version: string, normalized: string): Promise<Request> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(normalized));
-  const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const hash = await sha256Hex(normalized);
   return new Request(`https://catalog-search.cache.medparts.internal/v/${version}/${hash}`);
 }
 

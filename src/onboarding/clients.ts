@@ -103,7 +103,7 @@ export interface NewClientInput {
 /** Creates a client (its secret returned once) with its audit entry, in one batch. */
 export async function createClient(db: D1Database, input: NewClientInput, actor: string, now = new Date()) {
   const testMode = input.kind === "tenant" && input.mode === "test";
-  const clientId = newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[input.kind], testMode);
+  const clientId = newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[input.kind], testMode, () => randomToken(12));
   const secret = randomToken(32);
   const at = now.toISOString();
   const scopes = (input.scopes ?? [...SCOPES_OF_KIND[input.kind]]).join(" ");

@@ -6,7 +6,14 @@ import type { AppEnv } from "../env";
 import { notFound, ProblemError, unprocessable } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  problem,
+} from "../platform/schemas";
 import { remapGroupsStatement } from "../users/group-facilities";
 import { auditStatement } from "./audit";
 import { ONBOARDING_TAG, PAGE_QUERY } from "./client-routes";
@@ -88,15 +95,7 @@ function routesOf(spec: OrganizationSpec) {
   const UpdateSchema = closedObject(Object.fromEntries(changeable.map(([name, field]) => [name, field.schema.optional()])))
     .refine((body) => Object.keys(body).length > 0, "Give at least one field to change.")
     .openapi(`Update${spec.schemaName}Request`, { description: "The fields to change; at least one" });
-  const IdParams = z.object({
-    [spec.idParam]: wholeNumberText(1, 2_147_483_647, `A ${spec.kind} id.`).openapi({
-      param: { name: spec.idParam, in: "path" },
-      type: "integer",
-      minimum: 1,
-      maximum: 2_147_483_647,
-      example: spec.exampleId,
-    }),
-  });
+  const IdParams = z.object({ [spec.idParam]: integerPathParam(spec.idParam, spec.exampleId, 2_147_483_647, `A ${spec.kind} id.`) });
   const json = (description: string, schema: z.ZodTypeAny) => ({
     description,
     content: { "application/json": { schema: envelopeSchema(schema) } },

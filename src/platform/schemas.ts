@@ -156,8 +156,8 @@ export const wholeNumberText = (min: number, max: number, message: string) =>
     .pipe(z.number().int().min(min, message).max(max, message));
 
 /** A positive integer id in the path (`/agreements/{agreementId}`), documented as an integer; `max` bounds it. */
-export const integerPathParam = (name: string, example: number, max = Number.MAX_SAFE_INTEGER) =>
-  wholeNumberText(1, max, "Must be a positive integer.").openapi({
+export const integerPathParam = (name: string, example: number, max = Number.MAX_SAFE_INTEGER, message = "Must be a positive integer.") =>
+  wholeNumberText(1, max, message).openapi({
     param: { name, in: "path" },
     type: "integer",
     minimum: 1,

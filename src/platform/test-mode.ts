@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { setResponseHeaders } from "./responses";
 
 /**
  * Test mode (docs/api.md, "Sandbox"): a buyer client whose id starts with TEST_CLIENT_PREFIX is a test-mode client.
@@ -16,12 +17,9 @@ export type Mode = "live" | "test";
 export const modeOfClient = (clientId: string): Mode => (clientId.startsWith(`${TEST_CLIENT_PREFIX}_`) ? "test" : "live");
 
 /** A new client id of the prefix; a live one whose random part happens to start with "test_" is drawn again. */
-export function newClientId(prefix: string, testMode: boolean): string {
+export function newClientId(prefix: string, testMode: boolean, randomPart: () => string): string {
   for (;;) {
-    const bytes = crypto.getRandomValues(new Uint8Array(12));
-    const id = `${prefix}_${btoa(String.fromCharCode(...bytes))
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_")}`;
+    const id = `${prefix}_${randomPart()}`;
     if ((modeOfClient(id) === "test") === testMode) return id;
   }
 }
@@ -46,13 +44,7 @@ export function sandboxTenantStatement(db: D1Database, tenantId: number): D1Prep
 export const markMode: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const principal = c.get("principal");
-  if (!principal) return;
-  try {
-    c.res.headers.set(MODE_HEADER, principal.mode);
-  } catch {
-    c.res = new Response(c.res.body, c.res);
-    c.res.headers.set(MODE_HEADER, principal.mode);
-  }
+  if (principal) setResponseHeaders(c, { [MODE_HEADER]: principal.mode });
 };
 
 export const MODE_HEADER = "Medparts-Mode";

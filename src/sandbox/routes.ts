@@ -7,7 +7,8 @@ import { notFound } from "../platform/errors";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../platform/schemas";
-import { dispatchSandboxEvents, runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
+import { dispatchOrLog } from "../webhooks/dispatch";
+import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
 
 /** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
 export const SANDBOX_TAG = "Sandbox";
@@ -80,13 +81,13 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
   try {
     run = (await runScenario(c.env.DB, principal.dataTenantId, orderNumber, body.scenario, body))!;
   } catch (error) {
-    if (error instanceof ScenarioInterrupted) inBackground(c, dispatchSandboxEvents(c.env, error.eventIds));
+    if (error instanceof ScenarioInterrupted) inBackground(c, dispatchOrLog(c.env, error.eventIds));
     throw error;
   }
   // Driven by hand from now on (a scenario ran): the default schedule leaves the order alone.
   await c.env.DB.prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
     .bind(order.orderId, new Date().toISOString())
     .run();
-  inBackground(c, dispatchSandboxEvents(c.env, run.eventIds));
+  inBackground(c, dispatchOrLog(c.env, run.eventIds));
   return c.json(envelope(c, { orderNumber, scenario: body.scenario, orderStatus: run.orderStatus, eventIds: run.eventIds }), 200);
 });

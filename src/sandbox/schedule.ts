@@ -4,7 +4,8 @@ import { appConfig } from "../env";
 import { inBackground } from "../platform/background";
 import { ProblemError } from "../platform/errors";
 import { logEvent } from "../platform/logging";
-import { dispatchSandboxEvents, runScenario, type Scenario, ScenarioInterrupted } from "./simulator";
+import { dispatchOrLog } from "../webhooks/dispatch";
+import { runScenario, type Scenario, ScenarioInterrupted } from "./simulator";
 
 /**
  * The simulated vendor's default schedule (docs/api.md, "Sandbox"): a new test-mode order is acknowledged, shipped and
@@ -53,9 +54,9 @@ export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, e
     }
     try {
       const run = await runScenario(env.DB, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
-      if (run) await dispatchSandboxEvents(env, run.eventIds);
+      if (run) await dispatchOrLog(env, run.eventIds);
     } catch (error) {
-      if (error instanceof ScenarioInterrupted) await dispatchSandboxEvents(env, error.eventIds);
+      if (error instanceof ScenarioInterrupted) await dispatchOrLog(env, error.eventIds);
       if (!(error instanceof ProblemError)) {
         message.retry(); // storage trouble: the step again later (a step already made is then nothing to do)
         continue;

@@ -1,11 +1,8 @@
 import { randomToken } from "../auth/secrets";
 import { type Database, database } from "../db/client";
-import type { Bindings } from "../env";
 import type { LineStatus } from "../orders/lifecycle";
 import { ProblemError } from "../platform/errors";
-import { logEvent } from "../platform/logging";
 import { type MoveOutcome, moveLine, type VendorMove } from "../vendors/fulfilment";
-import { dispatchEvents } from "../webhooks/dispatch";
 
 /**
  * The sandbox's simulated vendor (docs/api.md, "Sandbox"): it moves a test-mode order's lines through the very commit
@@ -157,13 +154,4 @@ export async function runScenario(
   }
   if (applicable.length === 0) throw nothingToDo(scenario, orderNumber);
   return { eventIds, orderStatus };
-}
-
-/** Hands the events of a run to webhook delivery (as a vendor's move does after its answer). */
-export function dispatchSandboxEvents(env: Bindings, eventIds: string[]): Promise<void> {
-  if (eventIds.length === 0) return Promise.resolve();
-  return dispatchEvents(env, eventIds).then(
-    () => undefined,
-    (error: unknown) => logEvent("warn", { event: "webhook.dispatch_failed", eventIds, error: String(error).slice(0, 200) }),
-  );
 }

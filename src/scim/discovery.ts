@@ -4,7 +4,6 @@ import { USER_EXTENSION_SCHEMA, USER_SCHEMA } from "./users";
 /** /scim/v2's discovery (RFC 7644 4; RFC 7643 5-7): what this service provider supports, for the identity provider. */
 
 export const LIST_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
-export const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 export const MAX_RESULTS = 200;
 
 export const serviceProviderConfig = (base: string) => ({

@@ -37,6 +37,10 @@ export class ScimError extends Error {
   }
 }
 
+/** Whether a D1 write failed on a constraint of the kind (a user name or group name taken; a group gone meanwhile). */
+export const violatesConstraint = (err: unknown, kind: "UNIQUE" | "FOREIGN KEY") =>
+  err instanceof Error && err.message.toUpperCase().includes(`${kind} CONSTRAINT FAILED`);
+
 export const scimBadRequest = (scimType: ScimType, detail: string) => new ScimError(400, detail, scimType);
 export const scimNotFound = (detail: string) => new ScimError(404, detail);
 
@@ -87,6 +91,10 @@ export function scimJson(c: Context, body: unknown, status: number, headers: Rec
     headers: { "Content-Type": SCIM_CONTENT_TYPE, "X-Correlation-Id": c.get("correlationId") ?? "", ...headers },
   });
 }
+
+/** The 204 of a DELETE: no body, the correlation id. */
+export const scimNoContent = (c: Context) =>
+  new Response(null, { status: 204, headers: { "X-Correlation-Id": c.get("correlationId") ?? "" } });
 
 function errorBody(status: number, detail: string, scimType?: ScimType) {
   return { schemas: [SCIM_ERROR_URN], status: String(status), ...(scimType ? { scimType } : {}), detail };

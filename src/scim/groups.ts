@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { auditStatement } from "../onboarding/audit";
 import { remapGroupsStatement } from "../users/group-facilities";
-import { ScimError, scimBadRequest, scimNotFound } from "./errors";
+import { canonicalKeys, isObject, type Json, validResource } from "./attributes";
+import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
-import { type Json, type PatchOperation, parsePath } from "./patch";
+import { type PatchOperation, parsePath } from "./patch";
 import { NO_CONTROL_CHARACTERS } from "./text";
 import type { Actor } from "./users";
 
@@ -50,21 +51,8 @@ const GroupInputSchema = z
 
 export type GroupInput = z.infer<typeof GroupInputSchema>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-
-export function validGroup(body: unknown): GroupInput {
-  if (!isObject(body)) throw scimBadRequest("invalidSyntax", "The body must be a JSON object.");
-  const canonical: Json = {};
-  for (const [key, value] of Object.entries(body)) {
-    canonical[["displayName", "externalId", "members"].find((k) => k.toLowerCase() === key.toLowerCase()) ?? key] = value;
-  }
-  const result = GroupInputSchema.safeParse(canonical);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw scimBadRequest("invalidValue", `${issue.path.join(".") || "body"}: ${issue.message}`);
-  }
-  return result.data;
-}
+export const validGroup = (body: unknown): GroupInput =>
+  validResource(GroupInputSchema, body, (group) => canonicalKeys(group, ["displayName", "externalId", "members"]));
 
 /** Member values are user ids: anything else names no user of the tenant (400 invalidValue, checked by `checkMembers`). */
 function memberIds(members: readonly { value: string }[]): number[] {
@@ -142,7 +130,6 @@ const audit = (db: D1Database, actor: Actor, action: string, targetId: string | 
 
 const uniqueness = (name: string) =>
   new ScimError(409, `The tenant has a group named ${name} (names are unique, case-insensitively).`, "uniqueness");
-const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 
 /** Inserts the members (live users of the tenant only) of the group the statement before wrote, if it wrote one. */
 const addMembersStatement = (db: D1Database, tenantId: number, groupId: number | null, ids: readonly number[]) =>
@@ -193,7 +180,7 @@ export async function replaceGroup(db: D1Database, actor: Actor, id: number, inp
       remapGroupsStatement(db, { groupId: id }),
     ]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw uniqueness(input.displayName);
+    if (violatesConstraint(err, "UNIQUE")) throw uniqueness(input.displayName);
     throw err;
   }
   return readGroup(db, actor.tenantId, id);
@@ -287,9 +274,9 @@ export async function patchGroup(db: D1Database, actor: Actor, id: number, opera
       remapGroupsStatement(db, { groupId: id }),
     ]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw uniqueness(displayName);
+    if (violatesConstraint(err, "UNIQUE")) throw uniqueness(displayName);
     // Deleted meanwhile: its members have no group to join.
-    if (err instanceof Error && /FOREIGN KEY constraint failed/i.test(err.message)) throw scimNotFound(`No group ${id}.`);
+    if (violatesConstraint(err, "FOREIGN KEY")) throw scimNotFound(`No group ${id}.`);
     throw err;
   }
   return readGroup(db, actor.tenantId, id);

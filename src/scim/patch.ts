@@ -1,4 +1,5 @@
 import { type Filter, filter as filterTester, parse } from "scim2-parse-filter";
+import { isObject, type Json, keyOf } from "./attributes";
 import { scimBadRequest } from "./errors";
 import { hasControlCharacters } from "./text";
 
@@ -12,8 +13,6 @@ import { hasControlCharacters } from "./text";
  * - attribute names case-insensitive (RFC 7643 2.1), extension attributes behind their schema URN.
  * Values are checked afterwards, by validating the whole resulting resource.
  */
-
-export type Json = Record<string, unknown>;
 
 export interface PatchOperation {
   op: string;
@@ -92,14 +91,6 @@ export function parseFilterText(text: string, scimType: "invalidFilter" | "inval
     throw scimBadRequest(scimType, `Not a SCIM filter: ${text.slice(0, 100)}.`);
   }
 }
-
-/** The key of `object` that names `name` case-insensitively, or `name` itself when none does. */
-export function keyOf(object: Json, name: string): string {
-  const lower = name.toLowerCase();
-  return Object.keys(object).find((key) => key.toLowerCase() === lower) ?? name;
-}
-
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The object an attribute lives in: the resource itself, or its extension's object (created for add and replace). */
 function containerOf(resource: Json, path: AttributePath, create: boolean): Json | undefined {

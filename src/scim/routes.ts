@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../platform/json-depth";
-import { LIST_RESPONSE_SCHEMA, MAX_RESULTS, PATCH_OP_SCHEMA, resourceTypes, schemas, serviceProviderConfig } from "./discovery";
+import { isObject, type Json, keyOf } from "./attributes";
+import { LIST_RESPONSE_SCHEMA, MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from "./discovery";
 import {
   createScimRouter,
   SCIM_BASE,
@@ -12,6 +13,7 @@ import {
   scimErrorResponse,
   scimErrorResponses,
   scimJson,
+  scimNoContent,
   scimNotFound,
 } from "./errors";
 import { type FilterColumn, filterToSqlChecked } from "./filter-sql";
@@ -27,9 +29,8 @@ import {
   replaceGroup,
   validGroup,
 } from "./groups";
-import { applyPatch, type Json, type PatchOperation, parseFilterText } from "./patch";
+import { applyPatch, type PatchOperation, parseFilterText } from "./patch";
 import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS, NOT_BLANK_NO_CONTROL_CHARACTERS } from "./text";
-import { requireScimToken } from "./tokens";
 import {
   type Actor,
   columnsOf,
@@ -40,6 +41,7 @@ import {
   replaceUser,
   USER_FILTER_COLUMNS,
   USER_SCHEMA_URNS,
+  type UserColumns,
   type UserRow,
   validUser,
 } from "./users";
@@ -293,16 +295,13 @@ async function readBody(c: Context<AppEnv>): Promise<unknown> {
 }
 
 function operationsOf(body: unknown): PatchOperation[] {
-  const record = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Json) : null;
-  const key = record && Object.keys(record).find((k) => k.toLowerCase() === "operations");
-  const operations = key ? record[key] : undefined;
+  const operations = isObject(body) ? body[keyOf(body, "Operations")] : undefined;
   if (!Array.isArray(operations) || operations.length === 0 || operations.length > 1000) {
     throw scimBadRequest("invalidSyntax", "A PatchOp needs Operations: a list of 1-1000 { op, path?, value? }.");
   }
   return operations.map((operation) => {
-    if (typeof operation !== "object" || operation === null || Array.isArray(operation))
-      throw scimBadRequest("invalidSyntax", "Each operation is an object.");
-    const fields = Object.fromEntries(Object.entries(operation as Json).map(([k, v]) => [k.toLowerCase(), v]));
+    if (!isObject(operation)) throw scimBadRequest("invalidSyntax", "Each operation is an object.");
+    const fields = Object.fromEntries(Object.entries(operation).map(([k, v]) => [k.toLowerCase(), v]));
     if (typeof fields.op !== "string") throw scimBadRequest("invalidSyntax", "Each operation needs op.");
     if (fields.path !== undefined && fields.path !== null && typeof fields.path !== "string")
       throw scimBadRequest("invalidPath", "path must be a string.");
@@ -336,13 +335,15 @@ const listResponse = (resources: Json[], total: number, startIndex: number) => (
   Resources: resources,
 });
 
-/** PATCH a user: read, apply, validate, write conditionally on the version read; again when another change came first. */
-async function patchUser(c: Context<AppEnv>, id: number, operations: PatchOperation[]): Promise<UserRow> {
+/**
+ * Writes a user's new columns, made from the user as read, conditionally on the version read; reads and makes them
+ * again when another change came first (PUT and PATCH).
+ */
+async function rewriteUser(c: Context<AppEnv>, id: number, columnsFor: (current: UserRow) => UserColumns): Promise<UserRow> {
   const actor = actorOf(c);
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await readUser(c.env.DB, actor.tenantId, id);
-    const patched = applyPatch(presentUser(current, baseOf(c)), operations, USER_SCHEMA_URNS);
-    const written = await replaceUser(c.env.DB, actor, current, columnsOf(validUser(patched), current.active === 1));
+    const written = await replaceUser(c.env.DB, actor, current, columnsFor(current));
     if (written) return written;
   }
   throw new ScimError(409, "The user kept changing meanwhile; retry.");
@@ -350,23 +351,25 @@ async function patchUser(c: Context<AppEnv>, id: number, operations: PatchOperat
 
 const excludesMembers = (c: Context) => {
   const { attributes, excludedAttributes } = c.req.query();
-  const mentions = (list: string | undefined) =>
-    (list ?? "")
-      .toLowerCase()
-      .split(",")
-      .some((name) => name.trim() === "members");
+  const mentions = (list: string | undefined) => (list ?? "").split(",").some((name) => topLevelAttribute(name) === "members");
   return attributes ? !mentions(attributes) : mentions(excludedAttributes);
 };
 
+/** A resource as the request's `attributes` or `excludedAttributes` ask for it. */
+function projected(c: Context, resource: Json): Json {
+  const { attributes, excludedAttributes } = c.req.query();
+  return project(resource, attributes, excludedAttributes);
+}
+
 async function presentGroups(c: Context<AppEnv>, rows: GroupRow[]): Promise<Json[]> {
+  // The member lists are read only when the answer shows them.
   const members = excludesMembers(c)
     ? null
     : await membersOf(
         c.env.DB,
         rows.map((row) => row.id),
       );
-  const { attributes, excludedAttributes } = c.req.query();
-  return rows.map((row) => project(presentGroup(row, baseOf(c), members?.get(row.id)), attributes, excludedAttributes));
+  return rows.map((row) => projected(c, presentGroup(row, baseOf(c), members?.get(row.id))));
 }
 
 const discovery = (path: string, summary: string, schema: z.ZodTypeAny) =>
@@ -405,11 +408,10 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     }),
     async (c) => {
       const { rows, total, startIndex } = await listPage<UserRow>(c, "users", USER_FILTER_COLUMNS, "AND deleted_at IS NULL");
-      const { attributes, excludedAttributes } = c.req.query();
       return scimJson(
         c,
         listResponse(
-          rows.map((row) => project(presentUser(row, baseOf(c)), attributes, excludedAttributes)),
+          rows.map((row) => projected(c, presentUser(row, baseOf(c)))),
           total,
           startIndex,
         ),
@@ -434,9 +436,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
       responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
     async (c) => {
-      const { attributes, excludedAttributes } = c.req.query();
       const row = await readUser(c.env.DB, c.get("scimCaller").tenantId, idOf(c, "user"));
-      return scimJson(c, project(presentUser(row, baseOf(c)), attributes, excludedAttributes), 200);
+      return scimJson(c, projected(c, presentUser(row, baseOf(c))), 200);
     },
   ],
   [
@@ -445,15 +446,10 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
       responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
     async (c) => {
-      const actor = actorOf(c);
       const id = idOf(c, "user");
       const input = validUser(await readBody(c));
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const current = await readUser(c.env.DB, actor.tenantId, id);
-        const written = await replaceUser(c.env.DB, actor, current, columnsOf(input, current.active === 1));
-        if (written) return scimJson(c, presentUser(written, baseOf(c)), 200);
-      }
-      throw new ScimError(409, "The user kept changing meanwhile; retry.");
+      const row = await rewriteUser(c, id, (current) => columnsOf(input, current.active === 1));
+      return scimJson(c, presentUser(row, baseOf(c)), 200);
     },
   ],
   [
@@ -463,7 +459,11 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     }),
     async (c) => {
       const id = idOf(c, "user");
-      const row = await patchUser(c, id, operationsOf(await readBody(c)));
+      const operations = operationsOf(await readBody(c));
+      // Applied to the user as read, each attempt: a concurrent change is never undone.
+      const row = await rewriteUser(c, id, (current) =>
+        columnsOf(validUser(applyPatch(presentUser(current, baseOf(c)), operations, USER_SCHEMA_URNS)), current.active === 1),
+      );
       return scimJson(c, presentUser(row, baseOf(c)), 200);
     },
   ],
@@ -474,7 +474,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     }),
     async (c) => {
       await deleteUser(c.env.DB, actorOf(c), idOf(c, "user"));
-      return new Response(null, { status: 204, headers: { "X-Correlation-Id": c.get("correlationId") ?? "" } });
+      return scimNoContent(c);
     },
   ],
   [
@@ -537,14 +537,11 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     }),
     async (c) => {
       await deleteGroup(c.env.DB, actorOf(c), idOf(c, "group"));
-      return new Response(null, { status: 204, headers: { "X-Correlation-Id": c.get("correlationId") ?? "" } });
+      return scimNoContent(c);
     },
   ],
 ];
 
-export const requireScimAuthentication: MiddlewareHandler<AppEnv> = requireScimToken;
 for (const [definition, handler] of handlers) {
   scimRoutes.openapi(definition, handler as never);
 }
-
-export { PATCH_OP_SCHEMA };

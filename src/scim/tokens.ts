@@ -10,7 +10,15 @@ import { notFound, unprocessable } from "../platform/errors";
 import { limitScimToken } from "../platform/ratelimit/middleware";
 import { envelope } from "../platform/responses";
 import { createRouter } from "../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem, wholeNumberText } from "../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  problem,
+} from "../platform/schemas";
+import { sha256Hex } from "../platform/sha256";
 import { ScimError } from "./errors";
 
 /**
@@ -33,11 +41,6 @@ declare module "hono" {
   interface ContextVariableMap {
     scimCaller: ScimCaller;
   }
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 const unauthorized = (detail: string) => new ScimError(401, detail, undefined, { "WWW-Authenticate": 'Bearer realm="medparts-scim"' });
@@ -100,24 +103,8 @@ const present = (row: TokenRow) => ({
 });
 
 const access = operatorScopedAccess("clients:manage");
-const TenantParams = z.object({
-  tenantId: wholeNumberText(1, 2_147_483_647, "A tenant id.").openapi({
-    param: { name: "tenantId", in: "path" },
-    type: "integer",
-    minimum: 1,
-    maximum: 2_147_483_647,
-    example: 1,
-  }),
-});
-const TokenParams = TenantParams.extend({
-  tokenId: wholeNumberText(1, 2_147_483_647, "A SCIM token id.").openapi({
-    param: { name: "tokenId", in: "path" },
-    type: "integer",
-    minimum: 1,
-    maximum: 2_147_483_647,
-    example: 1,
-  }),
-});
+const TenantParams = z.object({ tenantId: integerPathParam("tenantId", 1, 2_147_483_647, "A tenant id.") });
+const TokenParams = TenantParams.extend({ tokenId: integerPathParam("tokenId", 1, 2_147_483_647, "A SCIM token id.") });
 const json = (description: string, schema: z.ZodTypeAny) => ({
   description,
   content: { "application/json": { schema: envelopeSchema(schema) } },

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { auditStatement } from "../onboarding/audit";
-import { ScimError, scimBadRequest, scimNotFound } from "./errors";
+import { canonicalKeys, isObject, type Json, keyOf, validResource } from "./attributes";
+import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
-import { type Json, keyOf, SCHEMA_URN } from "./patch";
+import { SCHEMA_URN } from "./patch";
 import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS } from "./text";
 
 /**
@@ -79,34 +80,16 @@ const KNOWN = ["userName", "externalId", "active", "displayName", "name", "email
 const KNOWN_NAME = ["givenName", "familyName", "formatted", "middleName", "honorificPrefix", "honorificSuffix"];
 const KNOWN_EMAIL = ["value", "type", "primary", "display"];
 
-/** Attribute names are case-insensitive (RFC 7643 2.1): known ones get their canonical spelling. */
-function canonical(object: Json, names: readonly string[]): Json {
-  const result: Json = {};
-  for (const [key, value] of Object.entries(object)) {
-    result[names.find((name) => name.toLowerCase() === key.toLowerCase()) ?? key] = value;
-  }
-  return result;
-}
-
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-
-export function canonicalUser(body: Json): Json {
-  const user = canonical(body, [...KNOWN, USER_EXTENSION_SCHEMA]);
-  if (isObject(user.name)) user.name = canonical(user.name, KNOWN_NAME);
-  if (Array.isArray(user.emails)) user.emails = user.emails.map((e) => (isObject(e) ? canonical(e, KNOWN_EMAIL) : e));
+/** Known attribute names in their canonical spelling, the name's and the e-mails' too. */
+function canonicalUser(body: Json): Json {
+  const user = canonicalKeys(body, [...KNOWN, USER_EXTENSION_SCHEMA]);
+  if (isObject(user.name)) user.name = canonicalKeys(user.name, KNOWN_NAME);
+  if (Array.isArray(user.emails)) user.emails = user.emails.map((e) => (isObject(e) ? canonicalKeys(e, KNOWN_EMAIL) : e));
   return user;
 }
 
 /** Validates a user's representation; 400 invalidValue naming the attribute. */
-export function validUser(body: unknown): UserInput {
-  if (!isObject(body)) throw scimBadRequest("invalidSyntax", "The body must be a JSON object.");
-  const result = UserInputSchema.safeParse(canonicalUser(body));
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw scimBadRequest("invalidValue", `${issue.path.join(".") || "body"}: ${issue.message}`);
-  }
-  return result.data;
-}
+export const validUser = (body: unknown): UserInput => validResource(UserInputSchema, body, canonicalUser);
 
 /** The e-mail the buyer API shows: the primary one, else the work one, else the first. */
 function chosenEmail(emails: UserInput["emails"]): string | null {
@@ -215,8 +198,6 @@ const auditView = (row: Pick<UserRow, "user_name" | "active" | "external_id"> | 
 const uniqueness = (userName: string) =>
   new ScimError(409, `userName ${userName} is already a user of this tenant (user names are unique, case-insensitively).`, "uniqueness");
 
-const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
-
 export async function readUser(db: D1Database, tenantId: number, id: number): Promise<UserRow> {
   const row = await db
     .prepare("SELECT * FROM users WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL")
@@ -270,7 +251,7 @@ export async function replaceUser(db: D1Database, actor: Actor, expected: UserRo
     ]);
     return (updated!.results as UserRow[])[0] ?? null;
   } catch (err) {
-    if (isUniqueViolation(err)) throw uniqueness(user.userName);
+    if (violatesConstraint(err, "UNIQUE")) throw uniqueness(user.userName);
     throw err;
   }
 }

@@ -97,13 +97,16 @@ export const resendLostDeliveries = (env: DispatchEnv) => async (db: Database, n
   return lost.length;
 };
 
+/** Hands committed events to the queue now; a failure is logged (the sweep covers it, and a crash here). */
+export function dispatchOrLog(env: DispatchEnv, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return Promise.resolve();
+  return dispatchEvents(env, eventIds).then(
+    () => undefined,
+    (error: unknown) => logEvent("warn", { event: "webhook.dispatch_failed", eventIds, error: String(error).slice(0, 200) }),
+  );
+}
+
 /** After a write's answer: hand its event to the queue now (the sweep covers a failure or a crash here). */
 export function dispatchAfterResponse(c: Context<AppEnv>, eventId: string | null | undefined): void {
-  if (!eventId) return;
-  inBackground(
-    c,
-    dispatchEvents(c.env, [eventId]).catch((error: unknown) =>
-      logEvent("warn", { event: "webhook.dispatch_failed", eventId, error: String(error).slice(0, 200) }),
-    ),
-  );
+  if (eventId) inBackground(c, dispatchOrLog(c.env, [eventId]));
 }

@@ -5,6 +5,7 @@ import { inBackground } from "../background";
 import { readJsonBody } from "../content-type";
 import { IdempotencyConflictError, ProblemError, ValidationError } from "../errors";
 import { logEvent } from "../logging";
+import { sha256Hex } from "../sha256";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
 import type { BeginOutcome, StoredResponse } from "./store";
 
@@ -40,9 +41,7 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 (hex) of method, path and canonical body: what "the same request" means for a key. */
 export async function requestFingerprint(method: string, path: string, body: unknown): Promise<string> {
-  const text = `${method.toUpperCase()} ${path}\n${canonicalJson(body)}`;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`);
 }
 
 function requireKey(value: string | undefined): string {
