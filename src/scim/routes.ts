@@ -197,11 +197,12 @@ const bodyOf = (name: string) => ({
   },
 });
 
+// Starting with a letter or digit: a path segment "." or ".." would be resolved away by URL normalization.
 const IdParams = z.object({
   id: z
     .string()
-    .min(1)
     .max(64)
+    .regex(/^[A-Za-z0-9]/, "An id starts with a letter or digit.")
     .openapi({ param: { name: "id", in: "path" }, description: "The resource's id (an unknown one is a 404)", example: "1" }),
 });
 
