@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
@@ -75,6 +76,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   return {
     test: {
       silent: "passed-only" as const,
+      // Every core: each vitest worker is a workerd of its own with its own databases. vitest's default leaves
+      // one core idle (availableParallelism - 1), which on a 2-core machine is half of it.
+      maxWorkers: availableParallelism(),
       testTimeout: 30_000,
       hookTimeout: 60_000,
       projects: [
