@@ -7,13 +7,11 @@ import { offerRoutes } from "../offers/routes";
 import { tierRoutes } from "../offers/tier-routes";
 import { onboardingRoutes } from "../onboarding/client-routes";
 import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorRoutes } from "../onboarding/organizations";
+import { assembleApp } from "../platform/app-frame";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
-import { handleError } from "../platform/error-handler";
-import { methodNotAllowedOrNotFound } from "../platform/method-not-allowed";
 import { openApiDocumentRoute } from "../platform/openapi/route";
 import { VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
-import { requestContext } from "../platform/request-context";
 import { createRouter } from "../platform/router";
 import { handleScimError, SCIM_BASE, ScimError } from "../scim/errors";
 import { scimRoutes } from "../scim/routes";
@@ -46,24 +44,25 @@ export const adminApi = createRouter()
  * (offers and price agreements, under /vendor/api) and its OpenAPI document.
  */
 export function createAdminApp() {
-  const app = createRouter();
-  app.use("*", requestContext);
-  app.use("*", exceptUploads(bodyLimit));
-  app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
-  for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, exceptUploads(requireJsonBody));
-  app.route(ADMIN_API_BASE, adminApi);
-  app.route(VENDOR_API_BASE, offerRoutes);
-  app.route(VENDOR_API_BASE, offerImportRoutes);
-  app.route(VENDOR_API_BASE, agreementRoutes);
-  app.use(`${SCIM_BASE}/*`, requireScimToken);
-  app.route(SCIM_BASE, scimRoutes);
-  openApiDocumentRoute(app, ADMIN_API_BASE);
-  const notFound = methodNotAllowedOrNotFound(app.router);
   // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
   const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
-  app.notFound((c) =>
-    isScim(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : notFound(c),
+  return assembleApp(
+    (app) => {
+      app.use("*", exceptUploads(bodyLimit));
+      app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
+      for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, exceptUploads(requireJsonBody));
+      app.route(ADMIN_API_BASE, adminApi);
+      app.route(VENDOR_API_BASE, offerRoutes);
+      app.route(VENDOR_API_BASE, offerImportRoutes);
+      app.route(VENDOR_API_BASE, agreementRoutes);
+      app.use(`${SCIM_BASE}/*`, requireScimToken);
+      app.route(SCIM_BASE, scimRoutes);
+      openApiDocumentRoute(app, ADMIN_API_BASE);
+    },
+    {
+      notFound: (standard) => (c) =>
+        isScim(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : standard(c),
+      onError: (standard) => (err, c) => (isScim(c.req.path) ? handleScimError(err, c) : standard(err, c)),
+    },
   );
-  app.onError((err, c) => (isScim(c.req.path) ? handleScimError(err, c) : handleError(err, c)));
-  return app;
 }

@@ -1,4 +1,4 @@
-import type { CustomFieldDefinition } from "../db/schema";
+import type { CustomFieldDefinition, OfferRow, OfferTerms } from "../db/schema";
 
 /**
  * The price a buyer is quoted (docs/api.md, "Offers and contract prices"; docs/decisions.md). For each offer of the
@@ -12,21 +12,11 @@ import type { CustomFieldDefinition } from "../db/schema";
  * One statement, read side by side with the access check and the product (one round trip for catalog detail).
  */
 
-export interface EligibleOffer {
+export interface EligibleOffer extends Omit<OfferTerms, "productId">, Pick<OfferRow, "sku" | "quantityAvailable" | "quantityCountedAt"> {
   offerId: number;
   vendorId: number;
   vendorName: string;
   returnPolicy: string;
-  sku: string;
-  condition: string;
-  purchaseChoice: string;
-  warranty: string;
-  leadTimeDays: number;
-  unitOfMeasure: string;
-  packQuantity: number;
-  quantityAvailable: number | null;
-  quantityCountedAt: string | null;
-  customFields: CustomFieldDefinition[];
   listPriceCents: number;
   contract: { agreementId: number; reference: string; priceCents: number } | null;
   /** What the buyer is quoted: the contract's price when one applies, else the list price. */

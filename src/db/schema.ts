@@ -169,6 +169,13 @@ export const vendorOffers = sqliteTable("vendor_offers", {
   updatedAt: text("updated_at").notNull(),
 });
 
+export type OfferRow = typeof vendorOffers.$inferSelect;
+/** An offer's terms as a quote freezes them: a change of any makes a new revision (src/offers/offers.ts). */
+export type OfferTerms = Pick<
+  OfferRow,
+  "productId" | "condition" | "purchaseChoice" | "warranty" | "leadTimeDays" | "unitOfMeasure" | "packQuantity" | "customFields"
+>;
+
 export const priceTiers = sqliteTable("price_tiers", {
   id: integer("id").primaryKey(),
   name: text("name").notNull(),

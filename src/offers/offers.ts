@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { toGtin14 } from "../catalog/gtin";
 import { normalizePartNumber } from "../catalog/part-numbers";
 import { database } from "../db/client";
-import { vendorOffers } from "../db/schema";
+import { type OfferRow, type OfferTerms, vendorOffers } from "../db/schema";
 import { centsToDecimal, decimalToCents } from "../platform/money";
 import type { Offer, OfferInput } from "./schemas";
 
@@ -19,30 +19,14 @@ export interface OfferWrite {
   input: OfferInput;
 }
 
-/** The fields of a revision that a quote reads back at order time: a change of any makes a new revision. */
-interface Terms {
-  productId: string;
-  condition: string;
-  purchaseChoice: string;
-  warranty: string;
-  leadTimeDays: number;
-  unitOfMeasure: string;
-  packQuantity: number;
-  customFields: string;
-}
+/** The fields of a revision that a quote reads back at order time (custom fields as their JSON text, compared as text). */
+type Terms = Omit<OfferTerms, "customFields"> & { customFields: string };
 
 /** Fields changed in place: a quote carries its own price, and availability and dates do not change a quote. */
-interface Mutable {
-  priceCents: number;
-  quantityAvailable: number | null;
-  quantityCountedAt: string | null;
-  effectiveFrom: string | null;
-  effectiveTo: string | null;
-  futurePriceCents: number | null;
-  futurePriceFrom: string | null;
-}
-
-type OfferRow = typeof vendorOffers.$inferSelect;
+type Mutable = Pick<
+  OfferRow,
+  "priceCents" | "quantityAvailable" | "quantityCountedAt" | "effectiveFrom" | "effectiveTo" | "futurePriceCents" | "futurePriceFrom"
+>;
 
 export function presentOffer(row: OfferRow): Offer {
   return {

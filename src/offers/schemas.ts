@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { closedObject, decimalPrice } from "../platform/schemas";
+import { closedObject, decimalPrice, readableText } from "../platform/schemas";
 import { FORMAT_REGEX_MAX_LENGTH, formatRegexProblem } from "./format-regex";
 
 /** The offers and contract prices of the vendor API (docs/api.md, "Offers and contract prices"). */
@@ -17,9 +17,6 @@ export const skuSchema = z
   .regex(SKU, "Must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.")
   .openapi({ description: "The vendor's own number for the offer (its key)", example: DEMO_OFFER_SKU });
 
-/** Free text a person reads: something besides spaces, trimmed. */
-const text = (max: number) => z.string().max(max).regex(/\S/, "Must contain a non-space character.").trim();
-
 /** An instant: ISO 8601 with an offset, stored as UTC. */
 export const instant = z.iso
   .datetime({ offset: true, message: "Must be an ISO 8601 date-time." })
@@ -30,7 +27,7 @@ const CustomFieldInputSchema = closedObject({
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, "Must be 1-40 letters, digits or '_', starting with a letter.")
     .openapi({ example: "costCenter" }),
-  prompt: text(200).openapi({ example: "Cost center" }),
+  prompt: readableText(200).openapi({ example: "Cost center" }),
   isRequired: z.boolean(),
   formatRegex: z
     .string()
@@ -43,7 +40,7 @@ const CustomFieldInputSchema = closedObject({
       description: `A JavaScript regular expression the buyer's value must match; at most ${FORMAT_REGEX_MAX_LENGTH} characters, refused when it can backtrack catastrophically (nested or overlapping repetition) since it runs on every order line`,
       example: "^CC-\\d{4}$",
     }),
-  errorMessage: text(300).openapi({ example: "A cost center is CC- and four digits." }),
+  errorMessage: readableText(300).openapi({ example: "A cost center is CC- and four digits." }),
 }).openapi("CustomFieldInput");
 
 const offerFields = {
@@ -53,11 +50,11 @@ const offerFields = {
     .regex(/^\d{8}$|^\d{12,14}$/, "Must be a GTIN of 8, 12, 13 or 14 digits.")
     .optional()
     .openapi({ description: "Or by a GTIN of the product (any packaging level's)", example: "00614100000015" }),
-  manufacturer: text(200).optional().openapi({ description: "Or by manufacturer name and part number together" }),
-  partNumber: text(100).optional(),
-  condition: text(50).openapi({ example: "New OEM" }),
-  purchaseChoice: text(50).openapi({ example: "Buy" }),
-  warranty: text(100).openapi({ example: "12 months" }),
+  manufacturer: readableText(200).optional().openapi({ description: "Or by manufacturer name and part number together" }),
+  partNumber: readableText(100).optional(),
+  condition: readableText(50).openapi({ example: "New OEM" }),
+  purchaseChoice: readableText(50).openapi({ example: "Buy" }),
+  warranty: readableText(100).openapi({ example: "12 months" }),
   price: decimalPrice("List price per unit of measure: a decimal with at most two places, more than 0", MAX_PRICE),
   unitOfMeasure: z
     .string()

@@ -9,6 +9,7 @@ import { getPage, searchQueryParams } from "../query/params";
 import { searchErrorResponses } from "../query/responses";
 import { parseOrderIncludes, searchOrders } from "./search";
 import { orderSearch } from "./search-fields";
+import { shipToFields } from "./ship-to";
 
 const OrderLineSchema = z
   .object({
@@ -37,12 +38,7 @@ const ShippingInfoSchema = z
     lines: z
       .array(z.object({ lineId: z.number().int(), quantity: z.number().int() }))
       .openapi({ description: "How much of each line this document ships (before it ships: what is left to ship)" }),
-    attentionTo: z.string().nullable(),
-    address1: z.string(),
-    city: z.string(),
-    state: z.string(),
-    zip: z.string(),
-    country: z.string(),
+    ...shipToFields,
     carrierName: z.string(),
     serviceLevel: z.string(),
     trackingNumber: z.string().nullable().openapi({ description: "The carrier's tracking number once the parcel has shipped" }),

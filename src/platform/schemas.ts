@@ -147,6 +147,9 @@ export function closedObject<S extends z.ZodRawShape>(shape: S) {
   return z.object(shape).catchall(unknownField).openapi({ additionalProperties: false });
 }
 
+/** Free text a person reads: at most `max` characters with something besides spaces, trimmed. */
+export const readableText = (max: number) => z.string().max(max).regex(/\S/, "Must contain a non-space character.").trim();
+
 /** A whole number sent as query text: digits only (no sign, exponent or fraction), from min to max. */
 export const wholeNumberText = (min: number, max: number, message: string) =>
   z

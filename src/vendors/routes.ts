@@ -4,6 +4,7 @@ import { database } from "../db/client";
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { ORDER_NUMBER } from "../orders/retrieve-routes";
+import { shipToFields } from "../orders/ship-to";
 import { PaginationSchema } from "../platform/pagination";
 import { VENDOR_API_BASE } from "../platform/planes";
 import { envelope } from "../platform/responses";
@@ -15,6 +16,7 @@ import {
   integerPathParam,
   notFoundResponse,
   ProblemSchema,
+  readableText,
 } from "../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../query/params";
 import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../udi/shipped-units";
@@ -45,9 +47,7 @@ const pastInstant = z.iso
   .transform((at) => new Date(at).toISOString())
   .openapi({ description: "Default: now; an instant not in the future" });
 
-/** Free text a person reads: something besides spaces. */
-const text = (max: number) => z.string().max(max).regex(/\S/, "Must contain a non-space character.").trim();
-const reason = text(500);
+const reason = readableText(500);
 
 const ShipmentSchema = z
   .object({
@@ -82,14 +82,7 @@ export const VendorOrderLineSchema = z
     statusReason: z.string().nullable().openapi({ description: "Why the line was backordered, rejected or cancelled" }),
     deliveredAt: z.string().datetime().nullable(),
     shippingMethod: z.enum(SHIPPING_METHOD_CODES),
-    shipTo: z.object({
-      attentionTo: z.string().nullable(),
-      address1: z.string(),
-      city: z.string(),
-      state: z.string(),
-      zip: z.string(),
-      country: z.string(),
-    }),
+    shipTo: z.object(shipToFields),
     shipments: z.array(ShipmentSchema),
   })
   .openapi("VendorOrderLine");
@@ -172,8 +165,8 @@ const MOVE_BODIES = {
       .max(64)
       .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
       .openapi({ description: "The carrier's tracking number: names the parcel" }),
-    carrierName: text(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
-    serviceLevel: text(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
+    carrierName: readableText(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
+    serviceLevel: readableText(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
     quantity: z
       .number()
       .int()
