@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ValidationError } from "../platform/errors";
 
 /** A rejected row (docs/api.md, "Catalog import"): where it is, which product, which field, and why. */
 export const ImportErrorSchema = z
@@ -33,15 +34,19 @@ const view = (row: ErrorRow): ImportError => ({
 
 const encodeCursor = (row: ErrorRow) => btoa(JSON.stringify([row.file, row.line])).replace(/=+$/, "");
 
+/** Where a page starts; a cursor this API did not make is a 400 naming `cursor`, never a silently empty page. */
 function decodeCursor(cursor: string | undefined): [string, number] {
   if (!cursor) return ["", 0];
   try {
-    const [file, line] = JSON.parse(atob(cursor)) as unknown[];
-    if (typeof file === "string" && Number.isSafeInteger(line)) return [file, line as number];
+    const position = JSON.parse(atob(cursor)) as unknown;
+    if (Array.isArray(position) && position.length === 2) {
+      const [file, line] = position;
+      if (typeof file === "string" && Number.isSafeInteger(line)) return [file, line as number];
+    }
   } catch {
-    // fall through: a cursor this API did not make
+    // falls through: not base64, or not JSON
   }
-  return ["\uffff", 0]; // after every file: an empty page
+  throw new ValidationError({ cursor: ["Not a cursor of this list: send the nextCursor of the previous page."] });
 }
 
 async function errorRows(catalog: D1Database, jobId: string, limit: number, after: [string, number]): Promise<ErrorRow[]> {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { toGtin14 } from "../catalog/gtin";
 import { normalizePartNumber } from "../catalog/part-numbers";
 import { closestName } from "../platform/closest-name";
+import { hasControlCharacters } from "../platform/control-characters";
 
 /**
  * One product of a catalog import, whatever the file's format (docs/api.md, "Catalog import"): an NDJSON line is this
@@ -14,7 +15,12 @@ const text = (max: number) =>
   z
     .string()
     .max(max, `At most ${max} characters.`)
-    .transform((value) => value.normalize("NFC").replace(/\s+/g, " ").trim());
+    .transform((value) => value.normalize("NFC").replace(/\s+/g, " ").trim())
+    // Tabs and line breaks are white space, made one space above; any other C0 control character (or DEL) left is refused.
+    .refine((value) => !hasControlCharacters(value), {
+      message: "Control characters (U+0000-U+001F, U+007F) are not text.",
+      params: { code: "control_character" },
+    });
 
 const requiredText = (max: number) => text(max).refine((value) => value.length > 0, "Must not be empty.");
 
@@ -108,6 +114,8 @@ function problemOf(error: z.ZodError, input: unknown, fields: readonly string[])
     };
   }
   const field = issue.path.join(".") || null;
+  const ownCode = issue.code === "custom" ? issue.params?.code : undefined;
+  if (typeof ownCode === "string") return { field, code: ownCode, message: issue.message };
   // closedObject's catchall (src/platform/schemas.ts) names an unknown top-level field in a custom issue.
   if (issue.path.length === 1 && !fields.includes(String(issue.path[0]))) {
     return { field, code: "unknown_field", message: issue.message };

@@ -305,7 +305,7 @@ const routesOf = (plane: JobPlane) => {
           limit: wholeNumberText(1, 1000, "A limit from 1 to 1000.")
             .optional()
             .openapi({ type: "integer", minimum: 1, maximum: 1000, example: 100 }),
-          cursor: z.string().max(200).optional().openapi({ description: "nextCursor of the previous page" }),
+          cursor: z.string().max(200).optional().openapi({ description: "nextCursor of the previous page; any other value is a 400" }),
         }),
       },
       responses: {

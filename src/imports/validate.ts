@@ -1,7 +1,7 @@
 import { checkCsvHeader, csvColumnOf, csvRecordInput } from "./formats/csv";
 import { CSV, readDelimitedWindow } from "./formats/delimited";
 import { readNdjsonWindow } from "./formats/ndjson";
-import { type FileCursor, FileFault, WINDOW_BYTES, type WindowRow } from "./formats/window";
+import { bomLength, type FileCursor, FileFault, WINDOW_BYTES, type WindowRow } from "./formats/window";
 import { gudidCompanionWindow, gudidDeviceWindow } from "./gudid-windows";
 import type { JobRow } from "./jobs";
 import { type CatalogMatches, deviceKey, productIdOf } from "./keys";
@@ -34,7 +34,7 @@ export async function validateWindow(env: ValidationEnv, job: JobRow, file: Impo
   const bytes = new Uint8Array(await object.arrayBuffer());
   const eof = cursor.offset + bytes.length >= file.size;
   try {
-    if (file.size === 0 || (cursor.offset === 0 && eof && isBlank(bytes))) throw new FileFault("empty_file", `${file.name} is empty.`);
+    if (file.size === 0 || (cursor.offset === 0 && eof && isBlank(bytes.subarray(bomLength(bytes, cursor))))) throw emptyFile(file);
     if (job.format === "gudid" && file.name !== "device.txt") {
       const window = await gudidCompanionWindow(env.CATALOG, job.id, file.name, bytes, eof, cursor);
       return await commitCompanion(env.CATALOG, job, file, cursor, window);
@@ -54,6 +54,8 @@ export async function validateWindow(env: ValidationEnv, job: JobRow, file: Impo
     ) {
       throw new FileFault("not_ndjson", `${file.name} is not NDJSON: no line of its first ${WINDOW_BYTES} bytes is a JSON object.`);
     }
+    // Blank lines past the first window: not one row in the whole file.
+    if (job.format === "ndjson" && window.done && cursor.rows + window.rows.length === 0) throw emptyFile(file);
     if (job.kind === "offers") return await stageOfferWindow(env, job, file, cursor, window);
     return await stageWindow(env.CATALOG, job, file, cursor, window.rows, window.next, window.done);
   } catch (err) {
@@ -63,6 +65,8 @@ export async function validateWindow(env: ValidationEnv, job: JobRow, file: Impo
 }
 
 const isBlank = (bytes: Uint8Array) => bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+/** A file with nothing but a byte order mark and white space. */
+const emptyFile = (file: ImportFile) => new FileFault("empty_file", `${file.name} is empty.`);
 
 const CATALOG_CSV: CsvShape = { checkHeader: checkCsvHeader, input: csvRecordInput };
 

@@ -15,6 +15,7 @@ import {
   createImport,
   getJob,
   IMPORTS,
+  type ImportOptions,
   importErrors,
   ndjson,
   productRow,
@@ -440,5 +441,68 @@ describe("catalog import: the job's life", () => {
     expect(events.data.items).toContainEqual(
       expect.objectContaining({ type: "catalog.import.finished", data: expect.objectContaining({ importId: job.id, state: "succeeded" }) }),
     );
+  });
+});
+
+describe("catalog import: bad input is refused, never stored or read silently", () => {
+  it("text with a C0 control character or DEL is a rejected row (control_character); tabs and line breaks are white space", async () => {
+    const job = await runImport(
+      { format: "ndjson", onError: "skipFailedRows" },
+      {
+        "c.ndjson": ndjson([
+          product(140, { title: "\u0000 NUL\u0007bell" }),
+          product(141, { description: "tab\there\r\nline" }),
+          product(142, { categories: ["Valves", "bad\u001f"] }),
+          product(143, { manufacturer: "DEL\u007f" }),
+        ]),
+      },
+    );
+    expect(job.counts).toMatchObject({ read: 4, created: 1, rejected: 3 });
+    const byLine = Object.fromEntries((await importErrors(job.id)).map((e) => [e.line, [e.productKey, e.field, e.code]]));
+    expect(byLine).toEqual({
+      1: ["IMP-140", "title", "control_character"],
+      3: ["IMP-142", "categories.1", "control_character"],
+      4: ["IMP-143", "manufacturer", "control_character"],
+    });
+    expect(await productRow("IMP-140")).toBeNull();
+    expect((await productRow("IMP-141"))!.description).toBe("tab here line");
+
+    const csv = await runImport(
+      { format: "csv", onError: "skipFailedRows" },
+      { "c.csv": 'id,partNumber,title,manufacturer\nIMP-144,P144,"bell\u0007",Importwerk Medical\n' },
+    );
+    expect(await importErrors(csv.id)).toEqual([expect.objectContaining({ line: 2, field: "title", code: "control_character" })]);
+    expect(await productRow("IMP-144")).toBeNull();
+  });
+
+  it("a file of only a byte order mark and blank lines is empty_file, NDJSON or CSV, and blank lines past the first window too", async () => {
+    const bomAndBlankLines = "\ufeff\r\n\n  \n";
+    const cases: [ImportOptions["format"], string, string][] = [
+      ["ndjson", "b.ndjson", bomAndBlankLines],
+      ["csv", "b.csv", bomAndBlankLines],
+      ["ndjson", "long.ndjson", `\ufeff${"\n".repeat(1024 * 1024 + 10)}`],
+    ];
+    for (const [format, name, content] of cases) {
+      const job = await runImport({ format }, { [name]: content });
+      expect([name, job.state, job.failure?.code, job.counts.read]).toEqual([name, "failed", "empty_file", 0]);
+    }
+  });
+
+  it("a cursor of the errors list that this API did not make is a 400 naming cursor, not an empty page", async () => {
+    const token = await operatorTokenFor();
+    const job = await runImport({ format: "ndjson", onError: "skipFailedRows" }, { "e.ndjson": ndjson([{ id: "E-1" }, { id: "E-2" }]) });
+    const notMade = [
+      "%ff%fe'",
+      ...["not json", JSON.stringify(["e.ndjson", 1.5]), JSON.stringify({ file: "e.ndjson" })].map((text) =>
+        encodeURIComponent(btoa(text)),
+      ),
+    ];
+    for (const cursor of notMade) {
+      const refused = await expectProblem(await call(token, `${IMPORTS}/${job.id}/errors?cursor=${cursor}`), 400);
+      expect(Object.keys(refused.errors), cursor).toEqual(["cursor"]);
+    }
+    const first = await json(await call(token, `${IMPORTS}/${job.id}/errors?limit=1`));
+    const second = await json(await call(token, `${IMPORTS}/${job.id}/errors?limit=1&cursor=${first.data.nextCursor}`));
+    expect(second.data.items.map((e: { line: number }) => e.line)).toEqual([2]);
   });
 });
