@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { offerImportRoutes } from "../imports/offer-routes";
 import { ADMIN_API_BASE, importRoutes } from "../imports/routes";
 import { agreementRoutes } from "../offers/agreement-routes";
+import { offerImportRoutes } from "../offers/price-file-routes";
 import { offerRoutes } from "../offers/routes";
 import { tierRoutes } from "../offers/tier-routes";
 import { onboardingRoutes } from "../onboarding/client-routes";

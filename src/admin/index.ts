@@ -2,7 +2,7 @@ import { publishedAuthority } from "../auth/keys";
 import type { Bindings } from "../env";
 import type { ImportBindings } from "../imports/bindings";
 
-export { CatalogImportWorkflow } from "../imports/workflow";
+export { CatalogImportWorkflow } from "./import-workflow";
 
 /**
  * The operator plane's Worker (admin/wrangler.toml; docs/architecture.md, "The operator plane"): /admin/api, reached

@@ -3,7 +3,7 @@ import type { JobRow } from "./jobs";
 import type { Rejection } from "./records";
 
 /**
- * What every kind of import job's validation shares (src/imports/validate.ts, src/imports/price-files.ts): where a
+ * What every kind of import job's validation shares (src/imports/catalog-staging.ts, src/offers/price-files.ts): where a
  * file's validation stands, what a window step answers, and the batch that commits a window with its rejected rows
  * and the job's progress.
  */

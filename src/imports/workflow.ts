@@ -2,12 +2,12 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { compactFullTextIndex } from "../catalog/full-text-index";
 import { refreshCatalogPositions } from "../catalog/positions";
 import { logEvent } from "../platform/logging";
-import { applyChunk, countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
+import { countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
 import type { ImportBindings, ImportParams } from "./bindings";
 import { type DecompressedFile, decompressedFile } from "./gzip";
 import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
+import type { ImportKinds } from "./kinds";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
-import { applyOfferChunk } from "./price-files";
 import type { ImportFile, ValidationCursor } from "./staging";
 import { validateWindow } from "./validate";
 
@@ -18,7 +18,7 @@ import { validateWindow } from "./validate";
  */
 const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
-/** Every step: a few quick retries (D1 or R2 hiccups); each step is safe to run again (src/imports/validate.ts, apply.ts). */
+/** Every step: a few quick retries (D1 or R2 hiccups); each step is safe to run again (src/imports/catalog-staging.ts, apply.ts). */
 const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" };
 
 /** GUDID companions first (staged by PrimaryDI), then device.txt, which reads them. */
@@ -31,9 +31,13 @@ const fileOrder = (name: string) => {
  * An import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per window of
  * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
  * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
- * job's end. A vendor's price file (src/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep. A crash or a redeploy resumes at the step under way; completed steps are not run again.
+ * job's end. A vendor's price file (src/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep.
+ * A crash or a redeploy resumes at the step under way; completed steps are not run again. Each kind of job validates,
+ * stages and applies its own way (`kinds`, given by the operator plane: src/admin/import-workflow.ts).
  */
-export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, ImportParams> {
+export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, ImportParams> {
+  protected abstract readonly kinds: ImportKinds;
+
   override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
     const { jobId } = event.payload;
     const env = this.env;
@@ -44,6 +48,7 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
       });
     const plan = await run("plan", () => planOf(env, jobId));
     if (!plan) return { state: "failed", code: "job_not_startable" };
+    const kind = this.kinds[plan.kind];
     const end = async (outcome: JobOutcome) => {
       const ended = await run("finish", () => finishJob(env.CATALOG, jobId, outcome));
       for (let slice = 0; !(await run(`clean up ${slice}`, () => cleanUpStaging(env.CATALOG, jobId))); slice++);
@@ -73,7 +78,7 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
       let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
       for (let window = 0; ; window++) {
         const result = await run(`validate ${file.name} ${window}`, async () =>
-          validateWindow(env, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
+          validateWindow(env, kind, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
         );
         if (result.outcome === "cancelled") return end({ state: "cancelled" });
         if (result.outcome === "fault") return end({ state: "failed", code: result.code, message: `${file.name}: ${result.message}` });
@@ -93,8 +98,7 @@ export class CatalogImportWorkflow extends WorkflowEntrypoint<ImportBindings, Im
       const done = await run(`apply ${chunk}`, async () => {
         const next = await nextChunk(env.CATALOG, plan.kind, jobId, afterSeq);
         if (next.rows === 0) return null;
-        if (plan.kind === "offers") await applyOfferChunk(env, { id: jobId, vendor_id: plan.vendorId }, afterSeq, next.lastSeq, applied);
-        else await applyChunk(env.CATALOG, jobId, afterSeq, next.lastSeq, applied, next.rows);
+        await kind.applyChunk(env, { id: jobId, vendor_id: plan.vendorId }, afterSeq, next.lastSeq, applied, next.rows);
         return next;
       });
       if (!done) break;

@@ -1,6 +1,6 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { applyOfferChunk } from "../../src/imports/price-files";
+import { applyOfferChunk } from "../../src/offers/price-files";
 import { generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
 import { call, expectProblem, json, operatorTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { createImport, IMPORTS, importErrors, type JobCaller, ndjson, OFFER_IMPORTS, runImport, startAndWait } from "../helpers/imports";

@@ -1,7 +1,7 @@
 import { vendorScopedAccess } from "../auth/bearer";
-import { OFFERS_TAG } from "../offers/routes";
+import { importJobRoutes } from "../imports/routes";
 import { VENDOR_API_BASE } from "../platform/planes";
-import { importJobRoutes } from "./routes";
+import { OFFERS_TAG } from "./routes";
 
 /**
  * A vendor's price files (docs/api.md, "Price files"): import jobs of offers at /vendor/api/offer-imports, the catalog

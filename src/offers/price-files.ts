@@ -1,14 +1,15 @@
-import { currentOffers, type OfferWrite, planOfferWrite, resolveProducts, writeOffers } from "../offers/offers";
-import { OfferBatchRowSchema, type OfferInput } from "../offers/schemas";
-import { checkCsvColumns, csvFieldsOf } from "./formats/csv";
-import type { WindowRead } from "./formats/window";
-import type { JobRow } from "./jobs";
-import { parseRow, type Rejection, RowRejected } from "./records";
-import { type CsvShape, commitWindow, type ImportFile, type ValidationCursor, type ValidationStep } from "./staging";
+import { checkCsvColumns, csvFieldsOf } from "../imports/formats/csv";
+import type { WindowRead } from "../imports/formats/window";
+import type { JobRow } from "../imports/jobs";
+import type { ImportKind, KindEnv } from "../imports/kinds";
+import { parseRow, type Rejection, RowRejected } from "../imports/records";
+import { type CsvShape, commitWindow, type ImportFile, type ValidationCursor, type ValidationStep } from "../imports/staging";
+import { currentOffers, type OfferWrite, planOfferWrite, resolveProducts, writeOffers } from "./offers";
+import { OfferBatchRowSchema, type OfferInput } from "./schemas";
 
 /**
- * A vendor's price file (docs/api.md, "Price files"): an offer import job, run by the import Workflow
- * (src/imports/workflow.ts). Each row is an offer of the batch API (OfferBatchRow), in NDJSON or CSV. Validation stages
+ * A vendor's price file (docs/api.md, "Price files"): an offer import job, a kind of job of the import machinery
+ * (src/imports/kinds.ts) run by its Workflow (src/imports/workflow.ts). Each row is an offer of the batch API (OfferBatchRow), in NDJSON or CSV. Validation stages
  * one row per SKU (offer_import_rows, catalog-migrations/0008) with what it will do to the vendor's current offer; the
  * apply pass writes the staged rows through writeOffers, the same write as the batch API, a chunk per step.
  */
@@ -100,18 +101,13 @@ const PRODUCT_PROBLEMS = ["invalid_gtin", "unknown_product", "ambiguous_product"
 /** The offer a staged row writes. */
 type StagedOffer = OfferWrite & { productId: string };
 
-export interface PriceFileEnv {
-  CATALOG: D1Database;
-  DB: D1Database;
-}
-
 /**
  * Validates and stages one window of a price file, after three reads: the job's cancel flag and the lines of the
  * window's SKUs staged before (catalog database), the products the rows name (catalog), the vendor's current offers
  * of those SKUs (main database). The first line with a SKU wins; a later one is rejected.
  */
 export async function stageOfferWindow(
-  env: PriceFileEnv,
+  env: KindEnv,
   job: JobRow,
   file: ImportFile,
   cursor: ValidationCursor,
@@ -206,7 +202,7 @@ const skuOf = (value: unknown): string | null => {
  * and writeOffers writes nothing for an offer equal to the current one.
  */
 export async function applyOfferChunk(
-  env: PriceFileEnv,
+  env: KindEnv,
   job: Pick<JobRow, "id" | "vendor_id">,
   afterSeq: number,
   lastSeq: number,
@@ -223,3 +219,10 @@ export async function applyOfferChunk(
     .bind(job.id, appliedBefore + writes.length, new Date().toISOString())
     .run();
 }
+
+/** A vendor's price files as a kind of import job. */
+export const PRICE_FILES: ImportKind = {
+  csv: OFFER_CSV,
+  stageWindow: stageOfferWindow,
+  applyChunk: (env, job, afterSeq, lastSeq, appliedBefore) => applyOfferChunk(env, job, afterSeq, lastSeq, appliedBefore),
+};
