@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { toGtin14 } from "../../src/catalog/gtin";
+import { type FieldOf, type ProductStates, planStaging, readRows, triageRows, type WindowContext } from "../../src/imports/catalog-rows";
+import { csvColumnOf } from "../../src/imports/formats/csv";
+import type { WindowRow } from "../../src/imports/formats/window";
+import { contentHash, recordOf, sourceHash } from "../../src/imports/records";
+
+/** The catalog window's decisions that read nothing (src/imports/catalog-rows.ts), given what the reads found. */
+
+const asSent: FieldOf = (field) => field;
+const record = (id: string | undefined, extra: Record<string, unknown> = {}) => ({
+  ...(id === undefined ? {} : { id }),
+  partNumber: `P-${id ?? "x"}`,
+  title: `Part ${id ?? "x"}`,
+  manufacturer: "Rowwerk",
+  ...extra,
+});
+const row = (line: number, value: unknown): WindowRow => ({ line, value, source: JSON.stringify(value) });
+const nothingKnown = (): ProductStates => ({ existing: new Map(), stagedLines: new Map() });
+const context = (extra: Partial<WindowContext> = {}): WindowContext => ({
+  matches: { byDeviceId: new Map(), byPartNumber: new Map() },
+  stagedDeviceLines: new Map(),
+  canonicalCategory: new Map(),
+  known: nothingKnown(),
+  ...extra,
+});
+const valid = (line: number, value: Record<string, unknown>, productId = value.id as string) => ({
+  line,
+  record: recordOf(value),
+  sourceHash: sourceHash(JSON.stringify(value)),
+  productId,
+});
+const GTIN = toGtin14("0614141000012")!;
+
+describe("readRows", () => {
+  it("keeps the rows read with their source hash and the id as sent; a row the reader refused is a rejection without key", () => {
+    const problem = { field: null, code: "malformed_json", message: "Not JSON" };
+    const { read, rejections } = readRows([row(1, record("A")), { line: 2, problem }, row(3, { id: 7 }), row(4, [1])]);
+    expect(read.map((r) => [r.line, r.rawId, r.sourceHash])).toEqual([
+      [1, "A", sourceHash(JSON.stringify(record("A")))],
+      [3, undefined, sourceHash('{"id":7}')],
+      [4, undefined, sourceHash("[1]")],
+    ]);
+    expect(rejections).toEqual([{ line: 2, key: null, problem }]);
+  });
+});
+
+describe("triageRows", () => {
+  it("a row byte for byte what its product was written from is unchanged unvalidated; others are validated or rejected", () => {
+    const same = record("SAME");
+    const { read } = readRows([
+      row(1, same),
+      row(2, record("CHANGED")),
+      row(3, { ...record("BAD"), title: "" }),
+      row(4, record(undefined)),
+    ]);
+    const existing = new Map([
+      ["SAME", { hash: "h-same", sourceHash: sourceHash(JSON.stringify(same)) }],
+      ["CHANGED", { hash: "h-changed", sourceHash: "another source" }],
+    ]);
+    const { unchanged, valid: validRows, rejections } = triageRows(read, existing, asSent);
+    expect(unchanged).toEqual([{ line: 1, productId: "SAME", hash: "h-same", sourceHash: sourceHash(JSON.stringify(same)) }]);
+    expect(validRows.map((r) => [r.line, r.record.id, r.record.title])).toEqual([
+      [2, "CHANGED", "Part CHANGED"],
+      [4, undefined, "Part x"],
+    ]);
+    expect(rejections).toEqual([
+      { line: 3, key: "BAD", problem: { field: "title", code: "invalid_value", message: "Must not be empty." } },
+    ]);
+  });
+
+  it("a rejection names the CSV column for a CSV job", () => {
+    const { read } = readRows([row(5, record("G", { deviceIdentifiers: [{ deviceId: "123" }] }))]);
+    const { rejections } = triageRows(read, new Map(), csvColumnOf);
+    expect(rejections).toEqual([
+      expect.objectContaining({ line: 5, key: "G", problem: expect.objectContaining({ field: "gtin", code: "invalid_gtin" }) }),
+    ]);
+  });
+});
+
+describe("planStaging", () => {
+  it("decides create, update or unchanged by the content hash, with the catalog's spelling of categories", () => {
+    const known = nothingKnown();
+    const same = record("SAME", { categories: ["Valves"] });
+    known.existing.set("SAME", { hash: contentHash({ ...recordOf(same), id: "SAME" }), sourceHash: "" });
+    known.existing.set("OLD", { hash: "an older content", sourceHash: "" });
+    const plan = planStaging(
+      [],
+      [valid(1, record("NEW", { categories: ["valves"] })), valid(2, record("OLD")), valid(3, same)],
+      context({ known, canonicalCategory: new Map([["valves", "Valves"]]) }),
+      asSent,
+    );
+    expect(plan.rejections).toEqual([]);
+    expect(plan.staged.map((s) => (s as unknown[]).slice(0, 3))).toEqual([
+      [1, "NEW", "create"],
+      [2, "OLD", "update"],
+      [3, "SAME", "unchanged"],
+    ]);
+    const created = JSON.parse((plan.staged[0] as unknown[])[4] as string);
+    expect(created).toMatchObject({ id: "NEW", categories: ["Valves"] });
+    expect((plan.staged[2] as unknown[])[4]).toBeNull(); // unchanged: no record to apply
+  });
+
+  it("the first line with a key wins, in this window or an earlier one; an unchanged row holds its key too", () => {
+    const known = nothingKnown();
+    known.stagedLines.set("EARLIER", 2);
+    const plan = planStaging(
+      [{ line: 4, productId: "KEPT", hash: "h", sourceHash: "s" }],
+      [
+        valid(10, record("EARLIER")),
+        valid(5, record("KEPT")),
+        valid(6, record(undefined), "MPN-ROWWERK-PX"),
+        valid(7, record(undefined), "MPN-ROWWERK-PX"),
+      ],
+      context({ known }),
+      asSent,
+    );
+    expect(plan.staged.map((s) => (s as unknown[]).slice(0, 3))).toEqual([
+      [4, "KEPT", "unchanged"],
+      [6, "MPN-ROWWERK-PX", "create"],
+    ]);
+    expect(plan.rejections.map((r) => [r.line, r.key, r.problem.field, r.problem.code])).toEqual([
+      [5, "KEPT", "id", "duplicate_key"],
+      [7, "MPN-ROWWERK-PX", null, "duplicate_key"],
+      [10, "EARLIER", "id", "duplicate_key"],
+    ]);
+    expect(plan.rejections[2]!.problem.message).toContain("line 2");
+  });
+
+  it("a device identifier another product has, or another line claimed, is refused; the CSV job names the column", () => {
+    const withGtin = (id: string) => record(id, { deviceIdentifiers: [{ deviceId: GTIN }] });
+    const taken = planStaging(
+      [],
+      [valid(1, withGtin("MINE")), valid(2, withGtin("OTHER"))],
+      context({ matches: { byDeviceId: new Map([[`GS1 ${GTIN}`, "MINE"]]), byPartNumber: new Map() } }),
+      csvColumnOf,
+    );
+    expect(taken.staged.map((s) => (s as unknown[])[1])).toEqual(["MINE"]);
+    expect(taken.stagedDeviceRows).toEqual([["GS1", GTIN, 1]]);
+    expect(taken.rejections).toEqual([
+      {
+        line: 2,
+        key: "OTHER",
+        problem: { field: "gtin", code: "device_identifier_taken", message: `GS1 ${GTIN} belongs to product MINE.` },
+      },
+    ]);
+
+    const claimed = planStaging(
+      [],
+      [valid(8, withGtin("LATER")), valid(9, withGtin("LATEST"))],
+      context({ stagedDeviceLines: new Map([[`GS1 ${GTIN}`, 3]]) }),
+      asSent,
+    );
+    expect(claimed.staged).toEqual([]);
+    expect(claimed.rejections.map((r) => [r.line, r.problem.field, r.problem.code, r.problem.message])).toEqual([
+      [8, "deviceIdentifiers.0.deviceId", "duplicate_device_identifier", `GS1 ${GTIN} is also on line 3.`],
+      [9, "deviceIdentifiers.0.deviceId", "duplicate_device_identifier", `GS1 ${GTIN} is also on line 3.`],
+    ]);
+  });
+});
