@@ -5,9 +5,11 @@ import { isoDate } from "./dates";
  * GS1 data as a hospital scanner or a person sends it (issue 33, "Scan to order"): element strings (GS1 General
  * Specifications 7.8) with or without an AIM symbology identifier and with GS (0x1D) after variable-length fields,
  * the bracketed human-readable form `(01)...(17)...(10)...`, GS1 Digital Link URIs (`https://<any host>/01/<gtin>/10/
- * <lot>/21/<serial>?17=YYMMDD`), and a bare GTIN. Each element is checked: the AI is one Medparts reads, the value's
- * characters (digits, or GS1's 82 characters), its length, check digits and dates. A failure names the element and why.
- * Digits alone of a GTIN's length (8, 12, 13, 14) are read as a GTIN, whatever else they could be.
+ * <lot>/21/<serial>?17=YYMMDD`, also keyed by an SSCC, GLN or GIAI), an EAN-13 or EAN-8 scan, and a bare GTIN. Each
+ * element is checked: the AI is one Medparts reads, the value's characters (digits, or GS1's 82 characters), its
+ * length, check digits and dates; then the pairs GS1's syntax dictionary forbids and the associations Medparts
+ * enforces. A failure names the element and why. Digits alone of a GTIN's length (8, 12, 13, 14) are read as a GTIN,
+ * whatever else they could be. GS1's Barcode Syntax Engine is the reference (test/udi/gs1-engine.node.test.ts).
  */
 
 export const GS = "\u001d";
@@ -20,8 +22,11 @@ interface AiDefinition {
   format: Format;
   /** The last digit is a GS1 check digit over the others (GTIN, SSCC, GLN). */
   check?: true;
-  date?: "YYMMDD" | "YYMMDDHHMM";
+  date?: DateKind;
 }
+
+/** The syntax dictionary's date linters: yymmd0 allows day 00 (the month's last day), yymmdd does not. */
+export type DateKind = "YYMMD0" | "YYMMDD" | "YYMMDDHHMM";
 
 const fixed = (digits: number): Format => ({ digits });
 const text = (upTo: number): Format => ({ upTo, numeric: false });
@@ -36,12 +41,12 @@ const DEFINITIONS: AiDefinition[] = [
   { ai: "01", title: "GTIN", format: fixed(14), check: true },
   { ai: "02", title: "CONTENT", format: fixed(14), check: true },
   { ai: "10", title: "BATCH/LOT", format: text(20) },
-  { ai: "11", title: "PROD DATE", format: fixed(6), date: "YYMMDD" },
-  { ai: "12", title: "DUE DATE", format: fixed(6), date: "YYMMDD" },
-  { ai: "13", title: "PACK DATE", format: fixed(6), date: "YYMMDD" },
-  { ai: "15", title: "BEST BEFORE", format: fixed(6), date: "YYMMDD" },
-  { ai: "16", title: "SELL BY", format: fixed(6), date: "YYMMDD" },
-  { ai: "17", title: "USE BY OR EXPIRY", format: fixed(6), date: "YYMMDD" },
+  { ai: "11", title: "PROD DATE", format: fixed(6), date: "YYMMD0" },
+  { ai: "12", title: "DUE DATE", format: fixed(6), date: "YYMMD0" },
+  { ai: "13", title: "PACK DATE", format: fixed(6), date: "YYMMD0" },
+  { ai: "15", title: "BEST BEFORE", format: fixed(6), date: "YYMMD0" },
+  { ai: "16", title: "SELL BY", format: fixed(6), date: "YYMMD0" },
+  { ai: "17", title: "USE BY OR EXPIRY", format: fixed(6), date: "YYMMD0" },
   { ai: "20", title: "VARIANT", format: fixed(2) },
   { ai: "21", title: "SERIAL", format: text(20) },
   { ai: "22", title: "CPV", format: text(20) },
@@ -52,6 +57,7 @@ const DEFINITIONS: AiDefinition[] = [
   { ai: "243", title: "PCN", format: text(20) },
   { ai: "250", title: "SECONDARY SERIAL", format: text(30) },
   { ai: "251", title: "REF. TO SOURCE", format: text(30) },
+  { ai: "254", title: "GLN EXTENSION COMPONENT", format: text(20) },
   { ai: "30", title: "VAR. COUNT", format: number(8) },
   { ai: "37", title: "COUNT", format: number(8) },
   ...[0, 1, 2, 3, 4, 5].map((d): AiDefinition => ({ ai: `310${d}`, title: "NET WEIGHT (kg)", format: fixed(6) })),
@@ -59,8 +65,12 @@ const DEFINITIONS: AiDefinition[] = [
   { ai: "400", title: "ORDER NUMBER", format: text(30) },
   { ai: "410", title: "SHIP TO LOC", format: fixed(13), check: true },
   { ai: "414", title: "LOC No.", format: fixed(13), check: true },
+  { ai: "416", title: "PROD/SERV LOC", format: fixed(13), check: true },
   { ai: "422", title: "ORIGIN", format: fixed(3) },
   { ai: "7003", title: "EXPIRY TIME", format: fixed(10), date: "YYMMDDHHMM" },
+  { ai: "7020", title: "REFURB LOT", format: text(20) },
+  { ai: "7021", title: "FUNC STAT", format: text(20) },
+  { ai: "7022", title: "REV STAT", format: text(20) },
   { ai: "7240", title: "PROTOCOL", format: text(20) },
   { ai: "8004", title: "GIAI", format: text(30) },
   { ai: "8020", title: "REF No.", format: text(25) },
@@ -104,6 +114,15 @@ const CSET_82 = /^[!"%&'()*+,\-./0-9:;<=>?A-Z_a-z]*$/;
 /** AIM symbology identifiers of GS1 data: DataMatrix, GS1-128, QR Code, DataBar, DotCode. */
 const GS1_SYMBOLOGIES = new Set(["]d2", "]C1", "]Q3", "]e0", "]J1"]);
 
+/** AIM symbology identifiers of EAN-13 and EAN-8: a GTIN-13 or GTIN-8, digits only. */
+const EAN_SYMBOLOGIES: Record<string, number> = { "]E0": 13, "]E4": 8 };
+
+/**
+ * AIM symbology identifiers of a plain QR Code, Data Matrix and DotCode (no FNC1 first): never element strings, but they
+ * carry GS1 Digital Link URIs, and HIBCC or ISBT 128 data (read by their own marks in src/udi/scan.ts).
+ */
+export const PLAIN_SYMBOLOGIES = new Set(["]Q1", "]d1", "]J0"]);
+
 export interface Gs1Element {
   ai: string;
   title: string;
@@ -117,7 +136,19 @@ export type Gs1Form = "element-string" | "bracketed" | "digital-link" | "gtin";
 export interface Gs1Problem {
   /** The AI of the element at fault, or null when the data as a whole is. */
   element: string | null;
-  code: "not_gs1" | "empty" | "unknown_ai" | "bad_characters" | "too_short" | "too_long" | "check_digit" | "bad_date" | "repeated_ai";
+  code:
+    | "not_gs1"
+    | "empty"
+    | "unknown_ai"
+    | "bad_characters"
+    | "too_short"
+    | "too_long"
+    | "check_digit"
+    | "bad_date"
+    | "repeated_ai"
+    | "invalid_pair"
+    | "missing_requisite"
+    | "bad_digital_link";
   message: string;
 }
 
@@ -135,21 +166,35 @@ export function readGs1(input: string, now = new Date()): Gs1Reading {
   const data = input.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
   if (data === "") return fail(null, null, "empty", "The code is empty.");
   if (/^https?:\/\//i.test(data)) return readDigitalLink(data, now);
-  if (data.startsWith("]")) {
-    const symbology = data.slice(0, 3);
-    if (!GS1_SYMBOLOGIES.has(symbology)) return fail(null, null, "not_gs1", `Symbology identifier ${symbology} does not carry GS1 data.`);
-    return readElementString(data.slice(3), now);
-  }
+  if (data.startsWith("]")) return readSymbol(data.slice(0, 3), data.slice(3), now);
   if (data.startsWith("(")) return readBracketed(data, now);
-  if (/^\d{8}$|^\d{12,14}$/.test(data)) {
-    // Digits alone of a GTIN's length are a GTIN: read as an element string, a mistyped GTIN would pass as free text
-    // (AIs 90-99). An element string of that length comes with a symbology identifier, a GS or brackets.
-    const gtin = toGtin14(data);
-    if (gtin) return { ok: true, form: "gtin", elements: [{ ai: "01", title: "GTIN", value: gtin }] };
-    return fail("gtin", "01", "check_digit", `${data} is not a GTIN: its check digit should be ${gtinCheckDigit(data.slice(0, -1))}.`);
-  }
+  // Digits alone of a GTIN's length are a GTIN: read as an element string, a mistyped GTIN would pass as free text
+  // (AIs 90-99). An element string of that length comes with a symbology identifier, a GS or brackets.
+  if (/^\d{8}$|^\d{12,14}$/.test(data)) return readGtin(data);
   if (data.startsWith(GS) || /^\d{2}/.test(data)) return readElementString(data, now);
   return fail(null, null, "not_gs1", "Not GS1 data: no symbology identifier, Application Identifier, bracket or Digital Link.");
+}
+
+/** The data after an AIM symbology identifier, read as that symbol carries GS1 data. */
+function readSymbol(symbology: string, payload: string, now: Date): Gs1Reading {
+  if (GS1_SYMBOLOGIES.has(symbology)) return readElementString(payload, now);
+  const digits = EAN_SYMBOLOGIES[symbology];
+  if (digits !== undefined) {
+    if (payload.length === digits && /^\d+$/.test(payload)) return readGtin(payload);
+    const code = !/^\d*$/.test(payload) ? "bad_characters" : payload.length < digits ? "too_short" : "too_long";
+    return fail("gtin", "01", code, `An EAN-${digits} (${symbology}) carries a GTIN of ${digits} digits.`);
+  }
+  if (PLAIN_SYMBOLOGIES.has(symbology)) {
+    if (/^https?:\/\//i.test(payload)) return readDigitalLink(payload, now);
+    return fail(null, null, "not_gs1", `A plain symbol (${symbology}, no FNC1) carries GS1 data only as a Digital Link URI.`);
+  }
+  return fail(null, null, "not_gs1", `Symbology identifier ${symbology} does not carry GS1 data.`);
+}
+
+function readGtin(digits: string): Gs1Reading {
+  const gtin = toGtin14(digits);
+  if (gtin) return { ok: true, form: "gtin", elements: [{ ai: "01", title: "GTIN", value: gtin }] };
+  return fail("gtin", "01", "check_digit", `${digits} is not a GTIN: its check digit should be ${gtinCheckDigit(digits.slice(0, -1))}.`);
 }
 
 /** The AI at the start of `data` (AIs are prefix-free: at most one of 2, 3 or 4 digits is defined). */
@@ -208,42 +253,144 @@ function readBracketed(data: string, now: Date): Gs1Reading {
   return elementsOf("bracketed", values, now, false);
 }
 
-/** GS1 Digital Link 1.2 keys in the path after the GTIN, and data attributes in the query: AIs or convenience alphas. */
+/** GS1 Digital Link 1.2's convenience alphas of the AIs of UDI labels, in the path or the query. */
 const DIGITAL_LINK_ALPHAS: Record<string, string> = { gtin: "01", cpv: "22", lot: "10", ser: "21", exp: "17" };
 
+/**
+ * The Digital Link primary keys read, each with the key qualifiers that may follow it in the path, in this order (the
+ * syntax dictionary's `dlpkey`; one of the alternatives): a GTIN's CPV, lot and serial, or its TPX; a GLN's extension;
+ * none after an SSCC or a GIAI. Every other AI is a data attribute, in the query.
+ */
+const DIGITAL_LINK_KEYS: Record<string, string[][]> = { "01": [["22", "10", "21"], ["235"]], "00": [], "414": [["254"]], "8004": [] };
+
+const decodeSegment = (segment: string): string | null => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A GS1 Digital Link URI (Digital Link 1.2, section 4): any host and path stem, then a primary key and its qualifiers
+ * in the path, data attributes in the query. Read as strictly as GS1's Barcode Syntax Engine reads it, each refusal
+ * naming the rule broken.
+ */
 function readDigitalLink(data: string, now: Date): Gs1Reading {
+  const refuse = (element: string | null, message: string) => fail("digital-link", element, "bad_digital_link", message);
+  const scheme = data.slice(0, data.indexOf(":"));
+  if (scheme !== scheme.toLowerCase() && scheme !== scheme.toUpperCase()) {
+    return fail("digital-link", null, "not_gs1", `A Digital Link's scheme is http or https in one case, not "${scheme}".`);
+  }
   let url: URL;
   try {
     url = new URL(data);
   } catch {
     return fail("digital-link", null, "not_gs1", "Not a valid URI.");
   }
-  const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
-  const start = segments.findIndex((segment) => segment === "01" || segment === "gtin");
-  if (start < 0) return fail("digital-link", "01", "not_gs1", "A GS1 Digital Link names a GTIN: /01/<gtin> in its path.");
+  const segments = url.pathname.slice(1).split("/").map(decodeSegment);
+  if (segments.includes(null)) return refuse(null, "A path segment is not valid percent-encoding.");
+  const empty = segments.indexOf("");
+  if (empty >= 0 && segments.length > 1) {
+    return refuse(
+      null,
+      empty === segments.length - 1
+        ? "A Digital Link's path does not end with a slash."
+        : "A Digital Link's path has no empty segment (//).",
+    );
+  }
+  // The key is the last AI of the path that is a primary key; what precedes it is the path stem, any text at all.
+  const path: [string, string][] = [];
+  let key: string | undefined;
+  for (let i = segments.length - 2; i >= 0 && key === undefined; i -= 2) {
+    const ai = DIGITAL_LINK_ALPHAS[segments[i]!] ?? segments[i]!;
+    if (!/^\d{2,4}$/.test(ai)) break;
+    path.unshift([ai, segments[i + 1]!]);
+    if (ai in DIGITAL_LINK_KEYS) key = ai;
+  }
+  const unknown = path.find(([ai]) => !BY_AI.has(ai));
+  if (unknown) return fail("digital-link", unknown[0], "unknown_ai", `"${unknown[0]}" is not an Application Identifier Medparts reads.`);
+  if (key === undefined) {
+    return fail(
+      "digital-link",
+      null,
+      "not_gs1",
+      "A GS1 Digital Link names its key in its path: /01/<gtin>, /00/<sscc>, /414/<gln> or /8004/<giai>.",
+    );
+  }
+  const alternatives = DIGITAL_LINK_KEYS[key]!;
+  const qualifiers = path.slice(1).map(([ai]) => ai);
+  const order = alternatives.map((alternative) => alternative.join(", ")).join(" or ") || "none";
+  const stray = qualifiers.find((ai) => !alternatives.some((alternative) => alternative.includes(ai)));
+  if (stray) return refuse(stray, `(${stray}) is not a key qualifier of (${key}) (${order}): it goes in the query, not the path.`);
+  // The alternatives the path's qualifiers fit: an AI of one of them in the query belongs in the path.
+  const fitting = alternatives.filter((alternative) => qualifiers.every((ai) => alternative.includes(ai)));
+  const inOrder =
+    qualifiers.length === 0 ||
+    fitting.some((alternative) =>
+      qualifiers.every((ai, j) => j === 0 || alternative.indexOf(ai) > alternative.indexOf(qualifiers[j - 1]!)),
+    );
+  if (!inOrder) return refuse(qualifiers.join(","), `The key qualifiers of (${key}) follow it in the path in the order ${order}.`);
   const values: [AiDefinition, string][] = [];
-  const add = (key: string, value: string): Gs1Reading | null => {
-    const definition = BY_AI.get(DIGITAL_LINK_ALPHAS[key] ?? key);
-    if (!definition) return fail("digital-link", key, "unknown_ai", `"${key}" is not an Application Identifier Medparts reads.`);
+  const seen = new Set<string>();
+  const add = (ai: string, value: string): Gs1Reading | null => {
+    const definition = BY_AI.get(ai);
+    if (!definition) return fail("digital-link", ai, "unknown_ai", `"${ai}" is not an Application Identifier Medparts reads.`);
+    if (seen.has(ai)) return fail("digital-link", ai, "repeated_ai", `AI (${ai}) appears twice in the Digital Link.`);
+    seen.add(ai);
     // A GTIN-8, -12 or -13 in a Digital Link is the GTIN-14 padded with zeros (Digital Link 1.2, 4.3).
-    values.push([definition, definition.ai === "01" && /^\d{8}$|^\d{12,13}$/.test(value) ? value.padStart(14, "0") : value]);
+    values.push([definition, ai === "01" && /^\d{8}$|^\d{12,13}$/.test(value) ? value.padStart(14, "0") : value]);
     return null;
   };
-  const path = segments.slice(start);
-  if (path.length % 2 !== 0) return fail("digital-link", path.at(-1)!, "too_short", `Key "${path.at(-1)}" has no value in the path.`);
-  for (let i = 0; i < path.length; i += 2) {
-    const refused = add(path[i]!, path[i + 1]!);
+  for (const [ai, value] of path) add(ai, value); // distinct AIs (the key and qualifiers in order), all read
+  for (const [name, value] of url.searchParams) {
+    const ai = DIGITAL_LINK_ALPHAS[name] ?? name;
+    if (!/^\d{2,4}$/.test(ai)) continue; // other query parameters are not GS1 data
+    const refused = add(ai, value);
     if (refused) return refused;
-  }
-  for (const [key, value] of url.searchParams) {
-    if (!/^\d{2,4}$/.test(key) && !(key in DIGITAL_LINK_ALPHAS)) continue; // other query parameters are not GS1 data
-    const refused = add(key, value);
-    if (refused) return refused;
+    if (fitting.some((alternative) => alternative.includes(ai))) {
+      return refuse(ai, `(${ai}) is a key qualifier of (${key}): it goes in the path, not the query.`);
+    }
   }
   return elementsOf("digital-link", values, now, false);
 }
 
-/** Each value against its AI; the first fault refuses the whole code, named. */
+/** Pairs of AIs the syntax dictionary forbids together (`ex=`): a trade item is not a logistic unit's content. */
+const INVALID_PAIRS = [
+  ["01", "02"],
+  ["01", "37"],
+  ["21", "235"],
+];
+/** AIs that differ only in their decimal position: a label holds one of each (`ex=310n`, `ex=330n`). */
+const ONE_DECIMAL_POSITION = ["310", "330"];
+
+/**
+ * The associations enforced (the syntax dictionary's `req=` of the AIs of refurbished and serviced parts): a
+ * refurbishment lot names the product and where it was refurbished; a functional and revision status name the product.
+ * A lot, serial or date alone is read: it may come from a second barcode of the label, and resolves to no product.
+ */
+const REQUISITES: Record<string, string[]> = { "7020": ["01", "416"], "7021": ["01"], "7022": ["01", "7021"] };
+
+/** The first pair or association of AIs the code breaks, or null. */
+function associationProblem(form: Gs1Form, ais: Set<string>): Gs1Reading | null {
+  const pairs = [
+    ...INVALID_PAIRS,
+    ...ONE_DECIMAL_POSITION.map((prefix) => [...ais].filter((ai) => ai.length === 4 && ai.startsWith(prefix))),
+  ];
+  const pair = pairs.find((candidate) => candidate.length >= 2 && candidate.every((ai) => ais.has(ai)));
+  if (pair)
+    return fail(form, pair[1]!, "invalid_pair", `AI (${pair[1]}) and AI (${pair[0]}) are not valid together (GS1 syntax dictionary).`);
+  for (const [ai, required] of Object.entries(REQUISITES)) {
+    const missing = required.filter((other) => !ais.has(other));
+    if (ais.has(ai) && missing.length > 0) {
+      const names = missing.map((other) => `(${other})`).join(" and ");
+      return fail(form, ai, "missing_requisite", `(${ai}) ${BY_AI.get(ai)!.title} needs ${names} in the same code.`);
+    }
+  }
+  return null;
+}
+
+/** Each value against its AI, then the AIs together; the first fault refuses the whole code, named. */
 function elementsOf(form: Gs1Form, values: [AiDefinition, string][], now: Date, separated: boolean): Gs1Reading {
   if (values.length === 0) return fail(form, null, "empty", "No element in the code.");
   const seen = new Map<string, string>();
@@ -261,17 +408,12 @@ function elementsOf(form: Gs1Form, values: [AiDefinition, string][], now: Date, 
     if (definition.date) {
       const date = calendarDate(value, definition.date, now);
       if (!date)
-        return fail(
-          form,
-          ai,
-          "bad_date",
-          `(${ai}) ${definition.title}: ${value} is not a date (YYMMDD${definition.date === "YYMMDDHHMM" ? "HHMM" : ""}).`,
-        );
+        return fail(form, ai, "bad_date", `(${ai}) ${definition.title}: ${value} is not a date (${DATE_FORMATS[definition.date]}).`);
       element.date = date;
     }
     elements.push(element);
   }
-  return { ok: true, form, elements };
+  return associationProblem(form, new Set(seen.keys())) ?? { ok: true, form, elements };
 }
 
 function valueProblem(definition: AiDefinition, value: string, separated: boolean): Pick<Gs1Problem, "code" | "message"> | null {
@@ -303,20 +445,27 @@ function valueProblem(definition: AiDefinition, value: string, separated: boolea
   return null;
 }
 
+const DATE_FORMATS: Record<DateKind, string> = {
+  YYMMD0: "YYMMDD",
+  YYMMDD: "YYMMDD, day 00 is none",
+  YYMMDDHHMM: "YYMMDDHHMM, day 00 is none",
+};
+
 /**
  * YYMMDD (or YYMMDDHHMM) as an ISO date (or date-time, UTC). The century is the one that puts the year within 49 years
- * before and 50 years after `now` (General Specifications 7.12); day 00 means the last day of the month.
+ * before and 50 years after `now` (General Specifications 7.12); day 00 means the last day of the month in YYMMD0 only
+ * (the dates of AIs 11 to 17, not AI 7003's).
  */
-export function calendarDate(value: string, kind: "YYMMDD" | "YYMMDDHHMM", now = new Date()): string | null {
-  const match = (kind === "YYMMDD" ? /^(\d\d)(\d\d)(\d\d)$/ : /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/).exec(value);
+export function calendarDate(value: string, kind: DateKind, now = new Date()): string | null {
+  const match = (kind === "YYMMDDHHMM" ? /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/ : /^(\d\d)(\d\d)(\d\d)$/).exec(value);
   if (!match) return null;
   const [, yy, mm, dd, hh, mi] = match;
   const thisYear = now.getUTCFullYear();
   const difference = Number(yy) - (thisYear % 100);
   const century = Math.floor(thisYear / 100) + (difference >= 51 ? -1 : difference <= -50 ? 1 : 0);
   const year = century * 100 + Number(yy);
-  const date = isoDate(year, Number(mm), Number(dd) === 0 ? null : Number(dd));
-  if (!date || kind === "YYMMDD") return date;
+  const date = isoDate(year, Number(mm), Number(dd) === 0 && kind === "YYMMD0" ? null : Number(dd));
+  if (!date || kind !== "YYMMDDHHMM") return date;
   if (Number(hh) > 23 || Number(mi) > 59) return null;
   return `${date}T${hh}:${mi}Z`;
 }

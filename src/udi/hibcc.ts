@@ -56,14 +56,18 @@ export const hibccDeviceId = (primary: HibccPrimary) => `${primary.labelerId}${p
 /** Whether a code is HIBCC data: its flag character `+`, after the Code 39 start character if printed. */
 export const looksLikeHibcc = (data: string) => /^\*?\+/.test(data);
 
-/** Reads a scanned or typed HIBCC code. Letters are read as capitals: Code 39 has no small letters. */
+/**
+ * Reads a scanned or typed HIBCC code. Small letters are refused, not read as capitals: HIBC data is Code 39's set, and
+ * the modulo 43 check has no value for them (a small letter is a misread or a mistyped code).
+ */
 export function readHibcc(input: string): HibccReading {
-  let data = input.replace(/^[ \t\r\n]+|[\t\r\n]+$/g, "").toUpperCase();
+  let data = input.replace(/^[ \t\r\n]+|[\t\r\n]+$/g, "");
   if (data.startsWith("*") && data.trimEnd().endsWith("*") && data.trimEnd().length > 2) data = data.trimEnd().slice(1, -1);
   if (!data.startsWith("+")) return fail(null, "not_hibcc", "HIBCC data starts with the flag character +.");
   const bad = [...data].find((character) => !CHARACTERS.includes(character));
   if (bad !== undefined) {
-    return fail(null, "bad_characters", `"${bad}" is not one of the 43 characters of HIBC data (0-9, A-Z, - . space $ / + %).`);
+    const small = /[a-z]/.test(bad) ? " HIBC data is in capitals." : "";
+    return fail(null, "bad_characters", `"${bad}" is not one of the 43 characters of HIBC data (0-9, A-Z, - . space $ / + %).${small}`);
   }
   // A check character may be a space (value 38): the data as sent, else without the trailing spaces a scanner's suffix
   // may add. A space check character dropped by the sender is not guessed back: that would accept a wrong check

@@ -187,7 +187,7 @@ function decide(scan: ScannedCode, hits: Hit[], products: Map<string, ResolvedPr
   if (reading.hibcc?.structure === "secondary") return base; // linked below, or refused there
   const message = scan.partNumber
     ? "The code reads as GS1 data without a GTIN (AI 01), and it is no part number of the catalog."
-    : "The code carries no device identifier (GS1 AI 01): a lot, serial or date alone names no product.";
+    : "The code carries no device identifier (GS1 AI 01): a lot, serial, date, SSCC, GLN or GIAI alone names no product.";
   return { ...base, problem: { element: "01", code: "no_device_identifier", message } };
 }
 

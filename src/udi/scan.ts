@@ -1,12 +1,13 @@
 import { normalizePartNumber } from "../catalog/part-numbers";
-import { GS, readGs1 } from "./gs1";
+import { GS, PLAIN_SYMBOLOGIES, readGs1 } from "./gs1";
 import { type HibccSecondary, hibccDeviceId, looksLikeHibcc, readHibcc } from "./hibcc";
 import { looksLikeIsbt128, readIsbt128 } from "./isbt128";
 
 /**
  * One scanned or typed code read as UDI data of the agency its form shows (docs/api.md, "Scan to order"): HIBCC by its
  * `+` flag, ISBT 128 by its `=` or `&` data identifier, GS1 otherwise (element strings, the bracketed form, Digital
- * Link, a bare GTIN). A code with no mark of its format at all (no symbology identifier, bracket, URL, GS, flag or data
+ * Link, a bare GTIN). A plain QR Code, Data Matrix or DotCode (`]Q1`, `]d1`, `]J0`) is read by the marks of its
+ * payload: HIBCC, ISBT 128, or a GS1 Digital Link. A code with no mark of its format at all (no symbology identifier, bracket, URL, GS, flag or data
  * identifier) may also be a part number: the resolver decides against the catalog (src/udi/resolve.ts).
  */
 
@@ -26,7 +27,7 @@ export interface UdiData {
   /** GS1 AI 240 and 241. */
   additionalProductId: string | null;
   customerPartNumber: string | null;
-  /** HIBCC's quantity ($$8, $$9, /Q). */
+  /** HIBCC's quantity ($$8, $$9, /Q); GS1's variable count (AI 30). */
   quantity: number | null;
   /** ISBT 128's Donation Identification Number. */
   donationId: string | null;
@@ -81,10 +82,11 @@ const unmarked = (code: string) => !/^(\]|\(|https?:\/\/|\*?\+|[=&])/i.test(code
 export function scanCode(input: string, now = new Date()): ScannedCode {
   const code = input.replace(/^[ \t\r\n]+|[\t\r\n]+$/g, "");
   const partNumber = unmarked(code.trim()) ? normalizePartNumber(code.trim()) || null : null;
-  if (looksLikeHibcc(code)) return { code, partNumber, ...fromHibcc(code) };
+  const payload = PLAIN_SYMBOLOGIES.has(code.slice(0, 3)) ? code.slice(3) : code;
+  if (looksLikeHibcc(payload)) return { code, partNumber, ...fromHibcc(payload) };
   const trimmed = code.trim();
-  if (looksLikeIsbt128(trimmed)) {
-    const read = readIsbt128(trimmed);
+  if (looksLikeIsbt128(payload.trim())) {
+    const read = readIsbt128(payload.trim());
     if (!read.ok) return { code: trimmed, partNumber, reading: null, problem: read.problem };
     const { ok: _, ...data } = read;
     return {
@@ -106,6 +108,7 @@ export function scanCode(input: string, now = new Date()): ScannedCode {
     production: value("11")?.date ?? null,
     additionalProductId: value("240")?.value ?? null,
     customerPartNumber: value("241")?.value ?? null,
+    quantity: value("30") ? Number(value("30")!.value) : null,
   };
   return { code: trimmed, partNumber, reading: { kind: read.form === "gtin" ? "gtin" : "gs1", form: read.form, data }, problem: null };
 }

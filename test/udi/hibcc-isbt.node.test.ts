@@ -91,9 +91,14 @@ describe("HIBCC: ANSI/HIBC 2.6 examples", () => {
     }
   });
 
-  it("small letters are read as capitals; a space check character is data, and a scanner's trailing space is not", () => {
+  it("small letters are refused (HIBC data is in capitals); a space check character is data, and a scanner's trailing space is not", () => {
     expect(readHibcc("+A123BJC5D6E71G  \r\n")).toMatchObject({ ok: true, check: "G" });
-    expect(readHibcc("+a123bjc5d6e71g")).toMatchObject({ ok: true, check: "G" });
+    for (const small of ["+a123bjc5d6e71g", "+A123BJC5D6E71g", "*+a123bjc5d6e71g*"]) {
+      expect(readHibcc(small), small).toMatchObject({
+        ok: false,
+        problem: { element: null, code: "bad_characters", message: expect.stringContaining("capitals") },
+      });
+    }
     // Find a primary whose check character is a space.
     const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
     const product = letters.flatMap((x) => letters.map((y) => `+A123${x}${y}1`)).find((data) => hibccCheckCharacter(data) === " ")!;
@@ -201,5 +206,26 @@ describe("scanCode: which agency a code is read as, and when it may be a part nu
     expect(scanCode("10D9T")).toMatchObject({ reading: { kind: "gs1", data: { lot: "D9T", deviceId: null } }, partNumber: "10D9T" });
     expect(scanCode("  09506000134352 ")).toMatchObject({ reading: { kind: "gtin", data: { deviceId: "09506000134352" } } });
     expect(scanCode("PUMP-HEAD 7")).toMatchObject({ reading: null, partNumber: expect.any(String) });
+  });
+
+  it("a plain QR Code, Data Matrix or DotCode is read by the marks of its payload: HIBCC, ISBT 128 or a Digital Link", () => {
+    for (const symbology of ["]Q1", "]d1", "]J0"]) {
+      expect(scanCode(`${symbology}+A123BJC5D6E71G`), symbology).toMatchObject({
+        code: `${symbology}+A123BJC5D6E71G`,
+        reading: { kind: "hibcc", form: "hibcc-primary", data: { deviceId: "A123BJC5D6E71" } },
+        partNumber: null,
+      });
+      expect(scanCode(`${symbology}=/08717648200274`), symbology).toMatchObject({ reading: { kind: "isbt128" } });
+      expect(scanCode(`${symbology}https://id.example.com/01/09506000134352/10/LOT42`), symbology).toMatchObject({
+        reading: { kind: "gs1", form: "digital-link", data: { deviceId: "09506000134352", lot: "LOT42" } },
+      });
+      expect(scanCode(`${symbology}PUMP-HEAD`), symbology).toMatchObject({ reading: null, problem: { code: "not_gs1" }, partNumber: null });
+    }
+    expect(scanCode("]E09506000134352")).toMatchObject({ reading: { kind: "gtin", data: { deviceId: "09506000134352" } } });
+  });
+
+  it("GS1's variable count (AI 30) is the scanned quantity", () => {
+    expect(scanCode("(01)09506000134352(30)0012")).toMatchObject({ reading: { data: { deviceId: "09506000134352", quantity: 12 } } });
+    expect(scanCode("(01)09506000134352")).toMatchObject({ reading: { data: { quantity: null } } });
   });
 });

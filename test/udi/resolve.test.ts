@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gtin14Of } from "../../src/catalog/gtin";
+import { gtin14Of, gtinCheckDigit } from "../../src/catalog/gtin";
 import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
 import { GS } from "../../src/udi/gs1";
 import { hibccCheckCharacter } from "../../src/udi/hibcc";
@@ -124,6 +124,32 @@ describe("scan to order: every format resolves to its product", () => {
       udi: null,
     });
     expect(lotOnly).toMatchObject({ status: "unresolved", reading: "gs1", problem: { element: "01", code: "no_device_identifier" } });
+  });
+
+  it("plain symbols by their payload, an EAN-13 scan, a Digital Link keyed by an SSCC, a refurbished part's label", async () => {
+    const gtin = unitGtin(9);
+    const sscc = `09506000000000042${gtinCheckDigit("09506000000000042")}`;
+    const gln = `950600000001${gtinCheckDigit("950600000001")}`;
+    // The unit GTIN-14 starts with 0: its GTIN-13 is what an EAN-13 carries.
+    const found = await results([
+      `]Q1${withCheck("+A99912345")}`,
+      `]d1https://id.example.com/01/${gtin}/10/LOT9`,
+      `]E0${gtin.slice(1)}`,
+      `https://id.example.com/00/${sscc}`,
+      `(01)${gtin}(416)${gln}(7020)RF-9(7021)OK(30)3`,
+      withCheck("+a99912345"),
+    ]);
+    expect(found.map((r) => [r.status, r.reading, r.product?.id ?? null, r.problem?.code ?? null])).toEqual([
+      ["resolved", "hibcc", "SCAN-HIBCC", null],
+      ["resolved", "gs1", productId(9), null],
+      ["resolved", "gtin", productId(9), null],
+      ["unresolved", "gs1", null, "no_device_identifier"],
+      ["resolved", "gs1", productId(9), null],
+      ["unresolved", null, null, "bad_characters"],
+    ]);
+    expect(found[1]).toMatchObject({ form: "digital-link", udi: { lot: "LOT9" } });
+    expect(found[3]!.problem.message).toContain("SSCC");
+    expect(found[4]).toMatchObject({ udi: { deviceId: gtin, quantity: 3 } });
   });
 });
 
