@@ -15,6 +15,7 @@ import {
   requesterForbiddenResponse,
 } from "../platform/schemas";
 import { sideBySide } from "../platform/side-by-side";
+import { type Agency, storedDeviceIds } from "../udi/scan";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
 import { loadEligibleOffers } from "./eligible-prices";
@@ -277,19 +278,32 @@ function facetValues(facets: FacetSelection | null | undefined, field: (typeof F
   return values.length > 0 ? [...new Set(values)] : null;
 }
 
+/** An HIBCC device identifier as GUDID and labels print it: the `+` flag, labeler code, product number, unit of measure. */
+const HIBCC_DEVICE_ID = /^\+([A-Z][A-Z0-9]{3}[A-Z0-9]{1,18}[0-9])$/;
+
+/** The agency and stored forms of the device identifier a query is exactly, if it is one; null otherwise. */
+function deviceIdQuery(query: string): { agency: Agency; deviceIds: string[] } | null {
+  const gtin = toGtin14(query);
+  if (gtin) return { agency: "GS1", deviceIds: [gtin] };
+  const hibcc = HIBCC_DEVICE_ID.exec(query.toUpperCase());
+  return hibcc ? { agency: "HIBCC", deviceIds: storedDeviceIds({ agency: "HIBCC", deviceId: hibcc[1]! }) } : null;
+}
+
 /**
- * A query that is exactly a GTIN (8, 12, 13 or 14 digits, valid check digit; a scanner's or a label's) of a product in
- * the catalog searches that product's part number instead, so the product comes first and the counts are those of
- * the part-number search (docs/decisions.md). One indexed read, before the search, for such queries only.
+ * A query that is exactly a device identifier (a GTIN: 8, 12, 13 or 14 digits with a valid check digit; an HIBCC DI
+ * with its `+` flag, in either case) of a product in the catalog, at any packaging level, searches that product's part
+ * number instead, so the product comes first and the counts are those of the part-number search (docs/decisions.md).
+ * One indexed read, before the search, for such queries only.
  */
-async function queryForGtin(catalog: D1Database, query: string | null | undefined): Promise<string | null | undefined> {
-  const gtin = query ? toGtin14(query.trim()) : null;
-  if (!gtin) return query;
+async function queryForDeviceId(catalog: D1Database, query: string | null | undefined): Promise<string | null | undefined> {
+  const identifier = query ? deviceIdQuery(query.trim()) : null;
+  if (!identifier) return query;
+  const [first, second = first] = identifier.deviceIds;
   const found = await catalog
     .prepare(
-      "SELECT p.part_number FROM device_identifiers d JOIN products p ON p.id = d.product_id WHERE d.agency = 'GS1' AND d.device_id = ?",
+      "SELECT p.part_number FROM device_identifiers d JOIN products p ON p.id = d.product_id WHERE d.agency = ?1 AND d.device_id IN (?2, ?3) ORDER BY d.device_id LIMIT 1",
     )
-    .bind(gtin)
+    .bind(identifier.agency, first, second)
     .first<{ part_number: string }>();
   return found?.part_number ?? query;
 }
@@ -299,7 +313,7 @@ export const catalogRoutes = createRouter()
     const body = c.req.valid("json");
     const principal = c.get("principal");
     const filters: CatalogFilters = {
-      keywords: parseKeywords(await queryForGtin(c.env.CATALOG, body.filters?.query)),
+      keywords: parseKeywords(await queryForDeviceId(c.env.CATALOG, body.filters?.query)),
       manufacturers: facetValues(body.filters?.facets, "manufacturer"),
       categories: facetValues(body.filters?.facets, "category"),
     };

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { gtin14Of } from "../../src/catalog/gtin";
 import { generateDeviceIdentifiers } from "../../src/seed/catalog";
 import { expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, type SearchBody, search, searchRaw } from "../helpers/catalog";
@@ -116,6 +118,32 @@ describe("POST /catalog/search: a GTIN typed or scanned", () => {
       expect(ids(result.items)).toEqual(ids(byPartNumber.items));
     },
   );
+
+  describe("an HIBCC device identifier, or a package level no longer in commercial distribution", () => {
+    // Stored as GUDID writes HIBCC DIs (with the + flag) and without it; a case of 10 that old stock still carries.
+    const PACKAGE = gtin14Of("5061410000002");
+    beforeAll(async () => {
+      await env.CATALOG.prepare(
+        "INSERT INTO device_identifiers (agency, device_id, product_id, contains_device_id, quantity) VALUES " +
+          "('HIBCC', '+H729BP03000', 'MP-0000003', NULL, NULL), ('HIBCC', 'H729SD12000', 'MP-0000003', NULL, NULL), ('GS1', ?1, 'MP-0000003', ?2, 10)",
+      )
+        .bind(PACKAGE, unit)
+        .run();
+    });
+
+    it.each(["+H729BP03000", "+h729bp03000", " +H729SD12000\r\n", PACKAGE])("%j finds its product first, like its GTIN", async (query) => {
+      const result = await search({ filters: { query }, pagination: ALL });
+      const byGtin = await search({ filters: { query: unit }, pagination: ALL });
+      expect(result.items[0]).toMatchObject({ id: "MP-0000003" });
+      expect(ids(result.items)).toEqual(ids(byGtin.items));
+    });
+
+    it("an HIBCC DI without its + flag, or of no product, is searched as typed", async () => {
+      for (const query of ["H729BP03000", "+H729BP03009"]) {
+        expect(ids((await search({ filters: { query }, pagination: ALL })).items), query).not.toContain("MP-0000003");
+      }
+    });
+  });
 
   it("digits that are not a GTIN of the catalog (a wrong check digit, an unknown GTIN) are searched as typed", async () => {
     const wrongCheckDigit = `${unit.slice(0, -1)}${(Number(unit.at(-1)) + 1) % 10}`;

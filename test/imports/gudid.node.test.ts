@@ -130,12 +130,16 @@ describe("AccessGUDID delimited release (test/fixtures/gudid)", () => {
     ]);
   });
 
-  it("drops discontinued packages, Unit of Use DIs and a Direct Marking DI equal to the primary", () => {
+  it("keeps packages no longer in commercial distribution (old stock still carries them); drops Unit of Use DIs and a Direct Marking DI equal to the primary", () => {
     expect(recordOf("+H729BP03000").deviceIdentifiers).toEqual([
       { agency: "HIBCC", deviceId: "+H729BP03000" },
       { agency: "HIBCC", deviceId: "+H729BP03001", containsDeviceId: "+H729BP03000", quantity: 50 },
+      { agency: "HIBCC", deviceId: "+H729BP03002", containsDeviceId: "+H729BP03000", quantity: 25 },
     ]);
-    expect(recordOf("00871234100411").deviceIdentifiers).toEqual([{ agency: "GS1", deviceId: "00871234100411" }]);
+    expect(recordOf("00871234100411").deviceIdentifiers).toEqual([
+      { agency: "GS1", deviceId: "00871234100411" },
+      { agency: "GS1", deviceId: "10871234100418", containsDeviceId: "00871234100411", quantity: 10 },
+    ]);
     expect(recordOf("+H729SD12000").deviceIdentifiers).toEqual([{ agency: "HIBCC", deviceId: "+H729SD12000" }]);
     expect(recordOf("00867530005123").deviceIdentifiers).toEqual([{ agency: "GS1", deviceId: "00867530005123" }]);
   });

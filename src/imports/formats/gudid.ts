@@ -6,7 +6,8 @@ import { normalizePartNumber } from "../../catalog/part-numbers";
  *
  * Identifiers kept: the Primary DI first, Secondary and Direct Marking DIs as further unit-level identifiers (once
  * each), then Package DIs; Unit of Use and Previous DIs are dropped (other devices may share or take them over).
- * Decision: a package not in commercial distribution (pkgStatus) is dropped, and so is every package holding it.
+ * A package no longer in commercial distribution (pkgStatus) is kept: old stock with its label is still on hospital
+ * shelves, and its DI still names the device (scan to order and catalog search find it).
  */
 
 export const GUDID_FILES = {
@@ -163,11 +164,11 @@ const primaryAgencyOf = (primaryDi: string): GudidAgency =>
   /^\d+$/.test(primaryDi) ? "GS1" : primaryDi.startsWith("+") ? "HIBCC" : "ICCBBA";
 
 /**
- * The packages in commercial distribution whose contents are kept (the device, or a package kept before), each after
+ * The packages, in commercial distribution or not, whose contents are kept (the device, or a package kept before), each after
  * what it contains. Adds them to `kept`.
  */
 function packagesOf(identifiers: GudidIdentifier[], kept: Set<string>): GudidRecord["deviceIdentifiers"] {
-  const candidates = identifiers.filter((id) => id.type.toLowerCase() === "package" && !id.discontinued);
+  const candidates = identifiers.filter((id) => id.type.toLowerCase() === "package");
   const ordered: GudidRecord["deviceIdentifiers"] = [];
   for (let grew = true; grew; ) {
     grew = false;
