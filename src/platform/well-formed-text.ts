@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { noFieldErrors, ValidationError } from "./errors";
+import { type FieldErrors, noFieldErrors, ValidationError } from "./errors";
 import { fieldPath } from "./zod-errors";
 
 /** A UTF-16 surrogate without its pair: JSON can carry one (`"\ud800"`), UTF-8 storage cannot, and D1 would alter it. */
@@ -20,6 +20,39 @@ function pathOf(trail: Trail): PropertyKey[] {
 }
 
 /**
+ * Where a parsed JSON value has ill-formed Unicode (a lone surrogate in a string or key) or a `__proto__` key: the
+ * field paths (under `root` for the value itself) and what is wrong there, at most 20; null when there is none.
+ */
+export function illFormedText(value: unknown, root = "body"): FieldErrors | null {
+  const errors = noFieldErrors();
+  let reported = 0;
+  const report = (at: Trail, message = MESSAGE) => {
+    errors[fieldPath(pathOf(at), root)] = [message];
+    reported++;
+  };
+  // Iterative, with the path kept as a trail of parents: bodies may nest hundreds of thousands deep.
+  const pending: [unknown, Trail][] = [[value, null]];
+  while (pending.length > 0 && reported < MAX_REPORTED) {
+    const [item, trail] = pending.pop()!;
+    if (typeof item === "string") {
+      if (LONE_SURROGATE.test(item)) report(trail);
+    } else if (Array.isArray(item)) {
+      item.forEach((element, i) => {
+        pending.push([element, { key: i, parent: trail }]);
+      });
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, inner] of Object.entries(item)) {
+        const at = { key, parent: trail };
+        if (LONE_SURROGATE.test(key)) report(at);
+        else if (key === PROTOTYPE_KEY) report(at, PROTOTYPE_KEY_MESSAGE);
+        pending.push([inner, at]);
+      }
+    }
+  }
+  return reported > 0 ? errors : null;
+}
+
+/**
  * Refuses (400, validation form) a JSON body any of whose strings or keys is ill-formed Unicode, wherever it is:
  * stored text must come back as it was sent, or searching by the submitted value finds nothing. A `__proto__` key,
  * wherever it is, is refused as an unknown field too. A body that is not JSON is left to the route's validation.
@@ -31,30 +64,6 @@ export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
   } catch {
     return;
   }
-  const errors = noFieldErrors();
-  let reported = 0;
-  const report = (at: Trail, message = MESSAGE) => {
-    errors[fieldPath(pathOf(at), "body")] = [message];
-    reported++;
-  };
-  // Iterative, with the path kept as a trail of parents: bodies may nest hundreds of thousands deep.
-  const pending: [unknown, Trail][] = [[body, null]];
-  while (pending.length > 0 && reported < MAX_REPORTED) {
-    const [value, trail] = pending.pop()!;
-    if (typeof value === "string") {
-      if (LONE_SURROGATE.test(value)) report(trail);
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        pending.push([item, { key: i, parent: trail }]);
-      });
-    } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        const at = { key, parent: trail };
-        if (LONE_SURROGATE.test(key)) report(at);
-        else if (key === PROTOTYPE_KEY) report(at, PROTOTYPE_KEY_MESSAGE);
-        pending.push([item, at]);
-      }
-    }
-  }
-  if (reported > 0) throw new ValidationError(errors, "The request body has a field name or text it cannot have.");
+  const errors = illFormedText(body);
+  if (errors) throw new ValidationError(errors, "The request body has a field name or text it cannot have.");
 }

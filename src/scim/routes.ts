@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../platform/json-depth";
+import { illFormedText } from "../platform/well-formed-text";
 import { isObject, type Json, keyOf } from "./attributes";
 import { LIST_RESPONSE_SCHEMA, MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from "./discovery";
 import {
@@ -292,6 +293,12 @@ async function readBody(c: Context<AppEnv>): Promise<unknown> {
   }
   // What is kept of a resource is walked and stored whole: a hostile nesting never gets that far.
   if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) throw scimBadRequest("invalidSyntax", `JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  // As the customer API: text that storage would alter (a lone surrogate becomes U+FFFD) is never stored.
+  const illFormed = illFormedText(body);
+  if (illFormed) {
+    const places = Object.entries(illFormed).slice(0, 5);
+    throw scimBadRequest("invalidValue", places.map(([field, [message]]) => `${field}: ${message}`).join("; "));
+  }
   return body;
 }
 

@@ -113,6 +113,41 @@ describe("SCIM Users: provisioning", () => {
     const after = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
   });
+  it("ill-formed text (a lone surrogate) is a 400 invalidValue anywhere, never stored as U+FFFD; U+FFFD itself is text like any other", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    for (const userName of [`\ud800x-${suffix}`, `\udfffx-${suffix}`]) {
+      const body = await expectScimError(await scim(token, "/Users", { method: "POST", body: { userName } }), 400, "invalidValue");
+      expect(body.detail).toContain("userName");
+    }
+    await expectScimError(
+      await scim(token, "/Users", { method: "POST", body: { userName: unique("given"), name: { givenName: "Jo\udc00" } } }),
+      400,
+      "invalidValue",
+    );
+    await expectScimError(await scim(token, "/Groups", { method: "POST", body: { displayName: `\ud83d-${suffix}` } }), 400, "invalidValue");
+    await expectScimError(
+      await scim(token, "/Users", { method: "POST", body: JSON.parse(`{"userName":"${unique("proto")}","__proto__":{"x":1}}`) }),
+      400,
+      "invalidValue",
+    );
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!.n).toBe(before!.n);
+    const user = await createUser(TENANT_A, { userName: `\ufffd\ufffd\ufffdx-${suffix}` });
+    expect(user.userName).toBe(`\ufffd\ufffd\ufffdx-${suffix}`);
+    await expectScimError(
+      await scim(token, "/Users", { method: "POST", body: { userName: `\ufffd\ufffd\ufffdx-${suffix}` } }),
+      409,
+      "uniqueness",
+    );
+    const patched = await scim(token, `/Users/${user.id}`, {
+      method: "PATCH",
+      body: { Operations: [{ op: "replace", path: "name.givenName", value: "\ud800" }] },
+    });
+    await expectScimError(patched, 400, "invalidValue");
+    const row = await env.DB.prepare("SELECT first_name, version FROM users WHERE id = ?").bind(Number(user.id)).first();
+    expect(row).toEqual({ first_name: "", version: 1 });
+  });
 });
 
 describe("SCIM Users: PATCH as Entra ID and Okta send it", () => {
