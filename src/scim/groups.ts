@@ -4,7 +4,8 @@ import { remapGroupsStatement } from "../users/group-facilities";
 import { canonicalKeys, isObject, type Json, validResource } from "./attributes";
 import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
-import { type PatchOperation, parsePath } from "./patch";
+import { checkTarget, type PatchOperation, parsePath, pathsOf } from "./patch";
+import { checkedAgainst, GROUP_EXTENSION_SCHEMA, GROUP_TYPE, schemaUrns } from "./resource-schemas";
 import { NO_CONTROL_CHARACTERS } from "./text";
 import type { Actor } from "./users";
 
@@ -15,9 +16,7 @@ import type { Actor } from "./users";
  * SQL (a group of thousands is never read and written back whole).
  */
 
-export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
-export const GROUP_EXTENSION_SCHEMA = "urn:medparts:params:scim:schemas:extension:medparts:2.0:Group";
-export const GROUP_SCHEMA_URNS = [GROUP_SCHEMA, GROUP_EXTENSION_SCHEMA] as const;
+const GROUP_SCHEMA_URNS = schemaUrns(GROUP_TYPE);
 
 export interface GroupRow {
   id: number;
@@ -52,7 +51,9 @@ const GroupInputSchema = z
 export type GroupInput = z.infer<typeof GroupInputSchema>;
 
 export const validGroup = (body: unknown): GroupInput =>
-  validResource(GroupInputSchema, body, (group) => canonicalKeys(group, ["displayName", "externalId", "members"]));
+  validResource(GroupInputSchema, body, (group) =>
+    canonicalKeys(checkedAgainst(GROUP_TYPE, group), ["displayName", "externalId", "members"]),
+  );
 
 /** Member values are user ids: anything else names no user of the tenant (400 invalidValue, checked by `checkMembers`). */
 function memberIds(members: readonly { value: string }[]): number[] {
@@ -190,8 +191,16 @@ export async function replaceGroup(db: D1Database, actor: Actor, id: number, inp
  * PATCH: displayName and externalId replaced, members added, removed (by a `members[value eq "id"]` path or a value
  * list) or replaced; Entra ID's and Okta's forms alike. All operations commit in one batch.
  */
-export async function patchGroup(db: D1Database, actor: Actor, id: number, operations: readonly PatchOperation[]): Promise<GroupRow> {
+export async function patchGroup(
+  db: D1Database,
+  actor: Actor,
+  id: number,
+  operations: readonly PatchOperation[],
+  base: string,
+): Promise<GroupRow> {
   const before = await readGroup(db, actor.tenantId, id);
+  // What readOnly attributes are compared with (the members are not: none of theirs a PATCH may name is readOnly).
+  const current = presentGroup(before, base, undefined);
   let displayName = before.display_name;
   let externalId = before.external_id;
   const statements: D1PreparedStatement[] = [];
@@ -202,17 +211,16 @@ export async function patchGroup(db: D1Database, actor: Actor, id: number, opera
     if (!parsed.success) throw scimBadRequest("invalidValue", "members: a list of { value: <user id> }.");
     return memberIds(parsed.data);
   };
-  const apply = (op: string, path: string | undefined, value: unknown) => {
+  const apply = (op: "add" | "replace" | "remove", path: string | undefined, value: unknown) => {
     if (path === undefined) {
       if (!isObject(value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
-      for (const [name, inner] of Object.entries(value)) apply(op, name, inner);
+      for (const [name, inner] of pathsOf(value)) apply(op, name, inner);
       return;
     }
-    // Okta renames with a path-less value that also carries the group's id: readOnly attributes are ignored.
-    if (["id", "schemas", "meta"].includes(path.toLowerCase())) return;
     const parsed = parsePath(path, GROUP_SCHEMA_URNS);
+    // Okta renames with a path-less value that also carries the group's id: a readOnly attribute at its value is no change.
+    if (!checkTarget(GROUP_TYPE, op, parsed, path, current, value)) return;
     const attribute = parsed.attribute.toLowerCase();
-    if (parsed.urn) return; // The extension's facilityId is readOnly: ignored, as RFC 7644 3.5.2 has readOnly values ignored.
     if (attribute === "displayname" && !parsed.filter && !parsed.sub) {
       if (op === "remove") throw scimBadRequest("mutability", "displayName is required.");
       displayName = validGroup({ displayName: value }).displayName;

@@ -1,6 +1,7 @@
 import { type Filter, filter as filterTester, parse } from "scim2-parse-filter";
 import { isObject, type Json, keyOf } from "./attributes";
 import { scimBadRequest } from "./errors";
+import { declaredAttribute, isCommonAttribute, type ResourceTypeDefinition, schemaUrns } from "./resource-schemas";
 import { hasControlCharacters } from "./text";
 
 /**
@@ -11,6 +12,8 @@ import { hasControlCharacters } from "./text";
  * - value paths with a filter; an add or replace whose `eq` filter matches no element creates it (Entra ID's
  *   `emails[type eq "work"].value` on a user without a work e-mail);
  * - attribute names case-insensitive (RFC 7643 2.1), extension attributes behind their schema URN.
+ * A path must name an attribute one of the resource type's schemas declares (400 invalidPath), and never change a
+ * readOnly one (400 mutability; the value it has already is accepted, as Okta's group rename repeats the id).
  * Values are checked afterwards, by validating the whole resulting resource.
  */
 
@@ -126,6 +129,56 @@ function elementFromFilter(filter: Filter): Json | null {
   return null;
 }
 
+const NO_VALUE = Symbol("no value");
+const META = new Set(["resourcetype", "created", "lastmodified", "location", "version"]);
+
+/** The current value of an attribute path without a filter: NO_VALUE where the resource has none. */
+function currentValue(resource: Json, path: AttributePath): unknown {
+  const container = containerOf(resource, path, false);
+  if (!container) return NO_VALUE;
+  const value = container[keyOf(container, path.attribute)];
+  if (path.sub === undefined) return value === undefined ? NO_VALUE : value;
+  if (!isObject(value)) return NO_VALUE;
+  const inner = value[keyOf(value, path.sub)];
+  return inner === undefined ? NO_VALUE : inner;
+}
+
+const sameJson = (a: unknown, b: unknown) => a !== NO_VALUE && JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether the operation may touch its target: 400 invalidPath when no schema of the type declares it (or a filter is
+ * put on a single-valued attribute), 400 mutability when it would change a readOnly one; false when it names a
+ * readOnly attribute with the value it has (nothing to do).
+ */
+export function checkTarget(
+  type: ResourceTypeDefinition,
+  op: "add" | "replace" | "remove",
+  path: AttributePath,
+  text: string,
+  resource: Json,
+  value: unknown,
+): boolean {
+  let readOnly: boolean;
+  if (path.urn === undefined && isCommonAttribute(path.attribute)) {
+    const metaSub = path.attribute.toLowerCase() === "meta" && META.has(path.sub?.toLowerCase() ?? "");
+    if (path.filter || (path.sub !== undefined && !metaSub)) {
+      throw scimBadRequest("invalidPath", `${text} is not an attribute path of a ${type.id}.`);
+    }
+    readOnly = true;
+  } else {
+    const attribute = declaredAttribute(type, path.urn, path.attribute);
+    const sub = path.sub === undefined ? undefined : declaredAttribute(type, path.urn, path.attribute, path.sub);
+    if (!attribute || (path.sub !== undefined && !sub)) {
+      throw scimBadRequest("invalidPath", `${text}: no schema of a ${type.id} declares that attribute (see /Schemas).`);
+    }
+    if (path.filter && !attribute.multiValued) throw scimBadRequest("invalidPath", `${text}: ${attribute.name} is single-valued.`);
+    readOnly = attribute.mutability === "readOnly" || sub?.mutability === "readOnly";
+  }
+  if (!readOnly) return true;
+  if (op !== "remove" && !path.filter && sameJson(currentValue(resource, path), value)) return false;
+  throw scimBadRequest("mutability", `${text} is readOnly: the service provider sets it.`);
+}
+
 function applyOne(resource: Json, op: "add" | "replace" | "remove", path: AttributePath, value: unknown): void {
   const container = containerOf(resource, path, op !== "remove");
   if (!container) return;
@@ -187,9 +240,24 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
 
 const OPS = new Set(["add", "replace", "remove"]);
 
+/**
+ * The paths and values a path-less operation's value names: its keys, and for a key that is a schema's URN
+ * (`{ "urn:...:2.0:User": { ... } }`: the core one, ours, the enterprise one) each of that object's attributes.
+ */
+export function pathsOf(value: Json): [string, unknown][] {
+  return Object.entries(value).flatMap(([name, inner]): [string, unknown][] =>
+    SCHEMA_URN.test(name) && isObject(inner) ? Object.entries(inner).map(([key, v]) => [`${name}:${key}`, v]) : [[name, inner]],
+  );
+}
+
 /** Applies the operations in order to a copy of `resource`; any failure leaves nothing applied. */
-export function applyPatch(resource: Json, operations: readonly PatchOperation[], schemaUrns: readonly string[]): Json {
+export function applyPatch(resource: Json, operations: readonly PatchOperation[], type: ResourceTypeDefinition): Json {
   const result = structuredClone(resource);
+  const urns = schemaUrns(type);
+  const apply = (verb: "add" | "replace" | "remove", text: string, value: unknown) => {
+    const path = parsePath(text, urns);
+    if (checkTarget(type, verb, path, text, result, value)) applyOne(result, verb, path, value);
+  };
   for (const operation of operations) {
     const op = String(operation.op).toLowerCase();
     if (!OPS.has(op)) throw scimBadRequest("invalidSyntax", `op must be add, replace or remove, not ${String(operation.op).slice(0, 20)}.`);
@@ -197,20 +265,12 @@ export function applyPatch(resource: Json, operations: readonly PatchOperation[]
     if (operation.path === undefined || operation.path === null || operation.path === "") {
       if (verb === "remove") throw scimBadRequest("noTarget", "A remove needs a path.");
       if (!isObject(operation.value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
-      for (const [name, value] of Object.entries(operation.value)) {
-        // `{ "urn:...:2.0:User": { ... } }`: a schema's attributes (the core one, ours, the enterprise one, any), each in turn.
-        if (SCHEMA_URN.test(name) && isObject(value)) {
-          for (const [inner, innerValue] of Object.entries(value))
-            applyOne(result, verb, parsePath(`${name}:${inner}`, schemaUrns), innerValue);
-        } else {
-          applyOne(result, verb, parsePath(name, schemaUrns), value);
-        }
-      }
+      for (const [path, value] of pathsOf(operation.value)) apply(verb, path, value);
       continue;
     }
     if (typeof operation.path !== "string") throw scimBadRequest("invalidPath", "path must be a string.");
     if (verb !== "remove" && operation.value === undefined) throw scimBadRequest("invalidValue", `${op} needs a value.`);
-    applyOne(result, verb, parsePath(operation.path, schemaUrns), operation.value);
+    apply(verb, operation.path, operation.value);
   }
   return result;
 }

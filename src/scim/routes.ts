@@ -4,7 +4,15 @@ import type { AppEnv } from "../env";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../platform/json-depth";
 import { illFormedText } from "../platform/well-formed-text";
 import { isObject, type Json, keyOf } from "./attributes";
-import { LIST_RESPONSE_SCHEMA, MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from "./discovery";
+import {
+  LIST_RESPONSE_SCHEMA,
+  MAX_RESULTS,
+  resourceTypeById,
+  resourceTypes,
+  schemaById,
+  schemas,
+  serviceProviderConfig,
+} from "./discovery";
 import {
   createScimRouter,
   SCIM_BASE,
@@ -31,6 +39,7 @@ import {
   validGroup,
 } from "./groups";
 import { applyPatch, type PatchOperation, parseFilterText } from "./patch";
+import { GROUP_TYPE, schemaUrns, USER_TYPE } from "./resource-schemas";
 import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS, NOT_BLANK_NO_CONTROL_CHARACTERS } from "./text";
 import {
   type Actor,
@@ -41,7 +50,6 @@ import {
   readUser,
   replaceUser,
   USER_FILTER_COLUMNS,
-  USER_SCHEMA_URNS,
   type UserColumns,
   type UserRow,
   validUser,
@@ -53,6 +61,7 @@ import {
  */
 
 export const SCIM_TAG = "SCIM";
+const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const security = [{ scimToken: [] }];
 const tags = [SCIM_TAG];
 
@@ -124,9 +133,15 @@ const listSchema = (name: string, resource: z.ZodTypeAny) =>
     })
     .openapi(name);
 
+const schemasList = (type: typeof USER_TYPE) =>
+  z
+    .array(z.enum(schemaUrns(type) as [string, ...string[]]))
+    .optional()
+    .openapi({ description: `When given, it lists ${type.schema.id} (and extensions from /Schemas only)`, example: [type.schema.id] });
+
 const ScimUserInputSchema = z
   .object({
-    schemas: z.array(z.string()).optional(),
+    schemas: schemasList(USER_TYPE),
     userName: z.string().min(1).max(256).regex(NOT_BLANK_NO_CONTROL_CHARACTERS).openapi({ example: "jdoe@riverside.example" }),
     externalId: z.string().max(256).regex(NO_CONTROL_CHARACTERS).optional(),
     active: z.boolean().optional(),
@@ -151,7 +166,7 @@ const ScimUserInputSchema = z
 
 const ScimGroupInputSchema = z
   .object({
-    schemas: z.array(z.string()).optional(),
+    schemas: schemasList(GROUP_TYPE),
     displayName: z.string().min(1).max(200).regex(NOT_BLANK_NO_CONTROL_CHARACTERS).openapi({ example: "Riverside Main Campus" }),
     externalId: z.string().max(256).optional(),
     members: z
@@ -163,7 +178,7 @@ const ScimGroupInputSchema = z
 
 const PatchOpSchema = z
   .object({
-    schemas: z.array(z.string()).optional(),
+    schemas: z.array(z.literal(PATCH_OP_SCHEMA)).min(1).optional(),
     Operations: z
       .array(
         z.object({
@@ -206,6 +221,16 @@ const IdParams = z.object({
     .regex(/^[A-Za-z0-9]/, "An id starts with a letter or digit.")
     .openapi({ param: { name: "id", in: "path" }, description: "The resource's id (an unknown one is a 404)", example: "1" }),
 });
+
+/** A resource type's id or a schema's URN; an unknown one is a 404. */
+const DiscoveryIdParams = (example: string) =>
+  z.object({
+    id: z
+      .string()
+      .max(300)
+      .regex(/^[A-Za-z0-9]/, "An id starts with a letter or digit.")
+      .openapi({ param: { name: "id", in: "path" }, description: "Its id (an unknown one is a 404)", example }),
+  });
 
 const integerText = (description: string, example: number) =>
   z
@@ -303,6 +328,12 @@ async function readBody(c: Context<AppEnv>): Promise<unknown> {
 }
 
 function operationsOf(body: unknown): PatchOperation[] {
+  // A body claiming to be something else (a User) is not a PatchOp; one that says nothing is taken as one.
+  const claimed = isObject(body) ? body[keyOf(body, "schemas")] : undefined;
+  const isPatchOp = (urn: unknown) => typeof urn === "string" && urn.toLowerCase() === PATCH_OP_SCHEMA.toLowerCase();
+  if (claimed !== undefined && !(Array.isArray(claimed) && claimed.length > 0 && claimed.every(isPatchOp))) {
+    throw scimBadRequest("invalidSyntax", `A PatchOp's schemas is ["${PATCH_OP_SCHEMA}"].`);
+  }
   const operations = isObject(body) ? body[keyOf(body, "Operations")] : undefined;
   if (!Array.isArray(operations) || operations.length === 0 || operations.length > 1000) {
     throw scimBadRequest("invalidSyntax", "A PatchOp needs Operations: a list of 1-1000 { op, path?, value? }.");
@@ -410,6 +441,28 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
+    route("get", "/ResourceTypes/{id}", "One resource type: User or Group", {
+      request: { params: DiscoveryIdParams("User") },
+      responses: {
+        200: { description: "The resource type", ...scimContent(AnyObject.openapi("ScimResourceType")) },
+        ...scimErrorResponses,
+        404: scimErrorResponse("No resource type of that id"),
+      },
+    }),
+    async (c) => scimJson(c, resourceTypeById(c.req.param("id") ?? "", baseOf(c)), 200),
+  ],
+  [
+    route("get", "/Schemas/{id}", "One schema, by its URN", {
+      request: { params: DiscoveryIdParams(USER_TYPE.schema.id) },
+      responses: {
+        200: { description: "The schema", ...scimContent(AnyObject.openapi("ScimSchema")) },
+        ...scimErrorResponses,
+        404: scimErrorResponse("No schema of that URN"),
+      },
+    }),
+    async (c) => scimJson(c, schemaById(c.req.param("id") ?? "", baseOf(c)), 200),
+  ],
+  [
     route("get", "/Users", "The tenant's users, filtered and paged", {
       request: { query: ListQuery },
       responses: { 200: { description: "A page", ...scimContent(listSchema("ScimUserList", ScimUserSchema)) }, ...scimErrorResponses },
@@ -470,7 +523,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
       const operations = operationsOf(await readBody(c));
       // Applied to the user as read, each attempt: a concurrent change is never undone.
       const row = await rewriteUser(c, id, (current) =>
-        columnsOf(validUser(applyPatch(presentUser(current, baseOf(c)), operations, USER_SCHEMA_URNS)), current.active === 1),
+        columnsOf(validUser(applyPatch(presentUser(current, baseOf(c)), operations, USER_TYPE)), current.active === 1),
       );
       return scimJson(c, presentUser(row, baseOf(c)), 200);
     },
@@ -533,7 +586,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
       responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
     async (c) => {
-      const row = await patchGroup(c.env.DB, actorOf(c), idOf(c, "group"), operationsOf(await readBody(c)));
+      const row = await patchGroup(c.env.DB, actorOf(c), idOf(c, "group"), operationsOf(await readBody(c)), baseOf(c));
       const [group] = await presentGroups(c, [row]);
       return scimJson(c, group, 200);
     },

@@ -3,7 +3,7 @@ import { auditStatement } from "../onboarding/audit";
 import { canonicalKeys, isObject, type Json, keyOf, validResource } from "./attributes";
 import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
-import { SCHEMA_URN } from "./patch";
+import { checkedAgainst, extensionOf, USER_EXTENSION_SCHEMA, USER_SCHEMA, USER_TYPE } from "./resource-schemas";
 import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS } from "./text";
 
 /**
@@ -12,9 +12,7 @@ import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS } from "./text";
  * shown in the extension schema; any other attribute the identity provider sends kept as sent and answered back.
  */
 
-export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
-export const USER_EXTENSION_SCHEMA = "urn:medparts:params:scim:schemas:extension:medparts:2.0:User";
-export const USER_SCHEMA_URNS = [USER_SCHEMA, USER_EXTENSION_SCHEMA] as const;
+const USER_SCHEMA_URNS = [USER_SCHEMA, USER_EXTENSION_SCHEMA] as const;
 
 export interface UserRow {
   id: number;
@@ -88,8 +86,9 @@ function canonicalUser(body: Json): Json {
   return user;
 }
 
-/** Validates a user's representation; 400 invalidValue naming the attribute. */
-export const validUser = (body: unknown): UserInput => validResource(UserInputSchema, body, canonicalUser);
+/** Validates a user's representation; 400 invalidSyntax for its schemas list, invalidValue naming the attribute. */
+export const validUser = (body: unknown): UserInput =>
+  validResource(UserInputSchema, body, (user) => canonicalUser(checkedAgainst(USER_TYPE, user)));
 
 /** The e-mail the buyer API shows: the primary one, else the work one, else the first. */
 function chosenEmail(emails: UserInput["emails"]): string | null {
@@ -128,16 +127,21 @@ export type UserColumns = ReturnType<typeof columnsOf>;
 const columnValues = (user: UserColumns) =>
   [user.userName, user.firstName, user.lastName, user.email, user.externalId, user.active ? 1 : 0, user.scim] as const;
 
+const isDeclaredTopLevel = (key: string) =>
+  extensionOf(USER_TYPE, key) !== undefined || USER_TYPE.schema.attributes.some((a) => a.name.toLowerCase() === key.toLowerCase());
+
 /** The SCIM representation of a stored user. */
 export function presentUser(row: UserRow, base: string): Json {
-  const kept: Json = row.scim ? (JSON.parse(row.scim) as Json) : {};
+  const stored: Json = row.scim ? (JSON.parse(row.scim) as Json) : {};
+  // Attributes kept before only declared ones were taken are not answered: a PATCH of the user would refuse them.
+  const kept = Object.fromEntries(Object.entries(stored).filter(([key]) => isDeclaredTopLevel(key)));
   const name: Json = isObject(kept.name) ? { ...kept.name } : {};
   if (row.first_name) name.givenName = row.first_name;
   if (row.last_name) name.familyName = row.last_name;
   const emails = kept.emails ?? (row.email ? [{ value: row.email, type: "work", primary: true }] : undefined);
   // Every schema whose attributes the user carries: the core one, ours, and any extension kept (e.g. the enterprise one).
   const extensions = Object.keys(kept).filter(
-    (key) => SCHEMA_URN.test(key) && !USER_SCHEMA_URNS.some((urn) => urn.toLowerCase() === key.toLowerCase()),
+    (key) => extensionOf(USER_TYPE, key) && !USER_SCHEMA_URNS.some((urn) => urn.toLowerCase() === key.toLowerCase()),
   );
   return {
     ...kept,

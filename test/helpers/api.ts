@@ -1,4 +1,5 @@
 import { env, SELF } from "cloudflare:test";
+import { expect } from "vitest";
 import { createApiClient } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
 
@@ -159,6 +160,17 @@ export function scim(token: string | null, path: string, init: { method?: string
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
+}
+
+/** Asserts a SCIM error answer (RFC 7644 3.12) of the status (and scimType, when given); returns its body. */
+export async function expectScimError(res: Response, status: number, scimType?: string): Promise<Record<string, unknown>> {
+  expect(res.status, await res.clone().text()).toBe(status);
+  expect(res.headers.get("Content-Type")).toBe("application/scim+json");
+  const body = await res.json<Record<string, unknown>>();
+  expect(body.schemas).toEqual(["urn:ietf:params:scim:api:messages:2.0:Error"]);
+  expect(body.status).toBe(String(status));
+  if (scimType) expect(body.scimType).toBe(scimType);
+  return body;
 }
 
 /** A fresh test-mode client of the tenant (docs/api.md, "Sandbox"): its id starts with mpc_test_. */

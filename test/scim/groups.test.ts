@@ -1,6 +1,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import {
+  call,
+  expectProblem,
+  expectScimError,
+  json,
+  operatorTokenFor,
+  scim,
+  scimTokenFor,
+  TENANT_A,
+  TENANT_B,
+  tokenFor,
+} from "../helpers/api";
 
 const GROUP_EXTENSION = "urn:medparts:params:scim:schemas:extension:medparts:2.0:Group";
 const USER_EXTENSION = "urn:medparts:params:scim:schemas:extension:medparts:2.0:User";
@@ -133,5 +144,54 @@ describe("SCIM Groups: facility access", () => {
     >();
     expect(listB.totalResults).toBe(0);
     expect((await newGroup({ displayName: name }, TENANT_B)).displayName).toBe(name);
+  });
+});
+
+describe("SCIM Groups: schemas and atomic PATCH (RFC 7644 3.5.2)", () => {
+  it("schemas lacking the core Group URN is a 400; a failing operation undoes the others; readOnly and undeclared paths are refused", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const name = `atomic-${crypto.randomUUID().slice(0, 8)}`;
+    await expectScimError(
+      await scim(token, "/Groups", {
+        method: "POST",
+        body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], displayName: name },
+      }),
+      400,
+      "invalidSyntax",
+    );
+    const group = await newGroup({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: name });
+    const member = await newUser();
+    const valid = [
+      { op: "replace", path: "displayName", value: `${name}-renamed` },
+      { op: "add", path: "members", value: [{ value: member.id }] },
+    ];
+    for (const [operation, scimType] of [
+      [{ op: "replace", path: "owner", value: "x" }, "invalidPath"],
+      [{ op: "add", path: "urn:okta:custom:1.0:Group:badge", value: "x" }, "invalidPath"],
+      [{ op: "replace", path: `${GROUP_EXTENSION}:facilityId`, value: 1 }, "mutability"],
+      [{ op: "replace", value: { id: "999999999" } }, "mutability"],
+      [{ op: "replace", path: 'members[value eq "1"].display', value: "x" }, "mutability"],
+      [{ op: "remove", path: "displayName" }, "mutability"],
+    ] as const) {
+      await expectScimError(await patchGroup(group.id, [...valid, operation]), 400, scimType);
+    }
+    await expectScimError(
+      await scim(token, `/Groups/${group.id}`, {
+        method: "PATCH",
+        body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], Operations: valid },
+      }),
+      400,
+      "invalidSyntax",
+    );
+    const row = await env.DB.prepare("SELECT display_name, updated_at, version FROM scim_groups WHERE id = ?")
+      .bind(Number(group.id))
+      .first();
+    expect(row).toEqual({ display_name: name, updated_at: group.meta.lastModified, version: 1 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM scim_group_members WHERE group_id = ?").bind(Number(group.id)).first()).toEqual({
+      n: 0,
+    });
+    const applied = await patchGroup(group.id, valid);
+    expect(applied.status).toBe(200);
+    expect(await applied.json()).toMatchObject({ displayName: `${name}-renamed`, members: [{ value: member.id }] });
   });
 });

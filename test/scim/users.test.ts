@@ -1,22 +1,22 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { forgetUserProfiles } from "../../src/users/lookup";
-import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import {
+  call,
+  expectProblem,
+  expectScimError,
+  json,
+  operatorTokenFor,
+  scim,
+  scimTokenFor,
+  TENANT_A,
+  TENANT_B,
+  tokenFor,
+} from "../helpers/api";
 import { testVars } from "../helpers/platform";
 
-const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
 const EXTENSION = "urn:medparts:params:scim:schemas:extension:medparts:2.0:User";
 const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@riverside.example`;
-
-async function expectScimError(res: Response, status: number, scimType?: string) {
-  expect(res.status, await res.clone().text()).toBe(status);
-  expect(res.headers.get("Content-Type")).toBe("application/scim+json");
-  const body = await res.json<Record<string, unknown>>();
-  expect(body.schemas).toEqual([ERROR]);
-  expect(body.status).toBe(String(status));
-  if (scimType) expect(body.scimType).toBe(scimType);
-  return body;
-}
 
 async function createUser(tenantId: number, user: Record<string, unknown>) {
   const res = await scim(await scimTokenFor(tenantId), "/Users", { method: "POST", body: user });
@@ -402,5 +402,148 @@ describe("SCIM: tokens, tenants and errors", () => {
     expect(ours[0].actor).toMatch(/^scim:\d+$/);
     expect(ours[0].before.active).toBe(true);
     expect(ours[0].after.active).toBe(false);
+  });
+});
+
+describe("SCIM: discovery, schemas and PatchOp as RFC 7643 and 7644 require", () => {
+  const CORE_USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+  const ENTERPRISE = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+  const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+  const patch = async (id: string, operations: unknown[], schemas: unknown = [PATCH_OP]) =>
+    scim(await scimTokenFor(TENANT_A), `/Users/${id}`, { method: "PATCH", body: { schemas, Operations: operations } });
+  const stored = (id: string) =>
+    env.DB.prepare("SELECT user_name, first_name, active, scim, updated_at, version FROM users WHERE id = ?").bind(Number(id)).first();
+
+  it("serves each resource type and schema by its id, as the lists show them; an unknown one is a SCIM 404", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const types = await (await scim(token, "/ResourceTypes")).json<Record<string, any>>();
+    const schemas = await (await scim(token, "/Schemas")).json<Record<string, any>>();
+    for (const type of types.Resources) {
+      const res = await scim(token, `/ResourceTypes/${type.id}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toBe("application/scim+json");
+      expect(await res.json()).toEqual(type);
+    }
+    expect(types.Resources.map((t: any) => t.id)).toEqual(["User", "Group"]);
+    expect(types.Resources[0].schemaExtensions.map((e: any) => e.schema)).toContain(ENTERPRISE);
+    for (const schema of schemas.Resources) {
+      const res = await scim(token, `/Schemas/${schema.id}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(schema);
+      expect(schema.meta.location).toBe(`https://medparts.test/scim/v2/Schemas/${schema.id}`);
+    }
+    const user = await (await scim(token, `/Schemas/${CORE_USER}`)).json<Record<string, any>>();
+    expect(user.attributes.map((a: any) => a.name)).toEqual(expect.arrayContaining(["userName", "title", "phoneNumbers", "addresses"]));
+    await expectScimError(await scim(token, "/ResourceTypes/Device"), 404);
+    await expectScimError(await scim(token, "/Schemas/urn:ietf:params:scim:schemas:core:2.0:Device"), 404);
+  });
+
+  it("a User whose schemas lacks the core User URN, names an undeclared schema or is no list of strings is a 400, as is an undeclared attribute", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const userName = unique("schemas");
+    for (const schemas of [
+      ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+      ["urn:evil"],
+      [CORE_USER, 7],
+      [CORE_USER, "urn:okta:custom:1.0:User"],
+      [],
+      CORE_USER,
+    ]) {
+      await expectScimError(await scim(token, "/Users", { method: "POST", body: { schemas, userName } }), 400, "invalidSyntax");
+    }
+    for (const extra of [{ favouriteColour: "green" }, { name: { nickname: "Jo" } }, { "urn:okta:custom:1.0:User": { badge: "1" } }]) {
+      const body = await expectScimError(
+        await scim(token, "/Users", { method: "POST", body: { schemas: [CORE_USER], userName, ...extra } }),
+        400,
+        "invalidValue",
+      );
+      expect(body.detail).toMatch(/no schema of a User declares it/);
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE user_name = ?").bind(userName).first()).toEqual({ n: 0 });
+    const created = await createUser(TENANT_A, { schemas: [CORE_USER.toUpperCase(), ENTERPRISE], userName, title: "Nurse" });
+    await expectScimError(
+      await scim(token, `/Users/${created.id}`, { method: "PUT", body: { schemas: ["urn:evil"], userName } }),
+      400,
+      "invalidSyntax",
+    );
+    expect((await stored(created.id))!.version).toBe(1);
+  });
+
+  it("a PATCH body that is no PatchOp (a User's schemas) is a 400 and changes nothing", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("patchop")));
+    for (const schemas of [[CORE_USER], ["urn:evil"], [PATCH_OP, CORE_USER], PATCH_OP, []]) {
+      await expectScimError(await patch(user.id, [{ op: "replace", path: "active", value: false }], schemas), 400, "invalidSyntax");
+    }
+    expect(await stored(user.id)).toMatchObject({ active: 1, version: 1 });
+  });
+
+  it("PATCH is atomic: a failing operation after valid ones is a 400, nothing applied, the version and lastModified unchanged", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("atomic")));
+    const before = await stored(user.id);
+    const failing: [unknown, string][] = [
+      [{ op: "replace", path: "favouriteColour", value: "green" }, "invalidPath"],
+      [{ op: "replace", path: "active", value: "maybe" }, "invalidValue"],
+      [{ op: "remove", path: "id" }, "mutability"],
+      [{ op: "add", path: 'emails[type eq "home" or type eq "other"].value', value: "x@riverside.example" }, "noTarget"],
+    ];
+    for (const [operation, scimType] of failing) {
+      await expectScimError(
+        await patch(user.id, [
+          { op: "replace", path: "name.givenName", value: "Changed" },
+          { op: "replace", path: "active", value: false },
+          operation,
+        ]),
+        400,
+        scimType,
+      );
+    }
+    expect(await stored(user.id)).toEqual(before);
+    const read = await (await scim(await scimTokenFor(TENANT_A), `/Users/${user.id}`)).json<Record<string, any>>();
+    expect(read.meta).toEqual(user.meta);
+  });
+
+  it("a path no schema declares is a 400 invalidPath, path-less or not; declared ones (core, enterprise) still apply", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("paths")));
+    for (const operation of [
+      { op: "replace", path: "favouriteColour", value: "green" },
+      { op: "add", path: "name.nickname", value: "Jo" },
+      { op: "add", path: "urn:okta:custom:1.0:User:badge", value: "1" },
+      { op: "add", path: `${ENTERPRISE}:shoeSize`, value: "9" },
+      { op: "replace", path: 'displayName[value eq "x"]', value: "y" },
+      { op: "replace", value: { favouriteColour: "green" } },
+      { op: "add", value: { "urn:okta:custom:1.0:User": { badge: "1" } } },
+      { op: "remove", path: "favouriteColour" },
+    ]) {
+      await expectScimError(await patch(user.id, [operation]), 400, "invalidPath");
+    }
+    expect((await stored(user.id))!.version).toBe(1);
+    const res = await patch(user.id, [
+      { op: "add", path: "nickName", value: "Jo" },
+      { op: "add", path: `${ENTERPRISE}:manager.value`, value: "42" },
+    ]);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ nickName: "Jo", [ENTERPRISE]: { department: "Biomed", manager: { value: "42" } } });
+  });
+
+  it("a PATCH of a readOnly attribute (id, contactId, groups) is a 400 mutability, nothing changed; its own value is no change", async () => {
+    const user = await createUser(TENANT_A, entraUser(unique("readonly")));
+    const contactId = user[EXTENSION].contactId as number;
+    for (const operation of [
+      { op: "replace", path: "id", value: "12345" },
+      { op: "replace", value: { id: "12345", displayName: "Changed" } },
+      { op: "replace", path: `${EXTENSION}:contactId`, value: contactId + 1 },
+      { op: "replace", value: { [EXTENSION]: { contactId: contactId + 1 } } },
+      { op: "remove", path: `${EXTENSION}:contactId` },
+      { op: "add", path: "groups", value: [{ value: "1" }] },
+      { op: "replace", path: "meta.version", value: 'W/"9"' },
+    ]) {
+      await expectScimError(await patch(user.id, [operation]), 400, "mutability");
+    }
+    expect((await stored(user.id))!.version).toBe(1);
+    const read = await (await scim(await scimTokenFor(TENANT_A), `/Users/${user.id}`)).json<Record<string, any>>();
+    expect(read.meta).toEqual(user.meta);
+    const same = await patch(user.id, [{ op: "replace", value: { id: user.id, [EXTENSION]: { contactId }, displayName: "Renamed" } }]);
+    expect(same.status, await same.clone().text()).toBe(200);
+    expect(await same.json()).toMatchObject({ id: user.id, displayName: "Renamed", [EXTENSION]: { contactId } });
   });
 });
