@@ -133,6 +133,8 @@ const listSchema = (name: string, resource: z.ZodTypeAny) =>
     })
     .openapi(name);
 
+const DECLARED_ONLY = "only attributes a schema in /Schemas declares (any other: 400 invalidValue)";
+
 const schemasList = (type: typeof USER_TYPE) =>
   z
     .array(z.enum(schemaUrns(type) as [string, ...string[]]))
@@ -162,7 +164,9 @@ const ScimUserInputSchema = z
       .max(20)
       .optional(),
   })
-  .openapi("ScimUserInput", { description: "A User to create or replace; userName required, attributes are case-insensitive" });
+  .openapi("ScimUserInput", {
+    description: `A User to create or replace; userName required, attributes are case-insensitive; ${DECLARED_ONLY}`,
+  });
 
 const ScimGroupInputSchema = z
   .object({
@@ -174,7 +178,9 @@ const ScimGroupInputSchema = z
       .max(1000)
       .optional(),
   })
-  .openapi("ScimGroupInput", { description: "A Group to create or replace; members' values are user ids of the tenant" });
+  .openapi("ScimGroupInput", {
+    description: `A Group to create or replace; members' values are user ids of the tenant; ${DECLARED_ONLY}`,
+  });
 
 const PatchOpSchema = z
   .object({

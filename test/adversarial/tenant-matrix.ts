@@ -776,6 +776,11 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   },
   "get /scim/v2/ResourceTypes": { noTenantData: "the resource types", request: scimRequest("GET", "/scim/v2/ResourceTypes") },
   "get /scim/v2/Schemas": { noTenantData: "the schemas", request: scimRequest("GET", "/scim/v2/Schemas") },
+  "get /scim/v2/ResourceTypes/{id}": { noTenantData: "a resource type", request: scimRequest("GET", "/scim/v2/ResourceTypes/User") },
+  "get /scim/v2/Schemas/{id}": {
+    noTenantData: "a schema",
+    request: scimRequest("GET", "/scim/v2/Schemas/urn:ietf:params:scim:schemas:core:2.0:User"),
+  },
   "get /scim/v2/Users": scimListRow("Users"),
   "post /scim/v2/Users": {
     noTenantData: "creates a user of the caller's tenant; user names are unique per tenant",

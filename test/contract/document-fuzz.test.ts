@@ -164,6 +164,10 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^scim:invalidValue$/,
     statement: "members' values are user ids of the tenant",
   })),
+  ...["post /scim/v2/Users", "put /scim/v2/Users/{id}", "post /scim/v2/Groups", "put /scim/v2/Groups/{id}"].flatMap((operation) => [
+    { operation, fields: /^scim:invalidValue$/, statement: "only attributes a schema in /Schemas declares" },
+    { operation, fields: /^scim:invalidSyntax$/, statement: "When given, it lists urn:ietf:params:scim:schemas:core:2.0:" },
+  ]),
 ];
 
 /** Statuses a request valid against the document can never deserve (401 too, where it carries a valid token). */
@@ -305,7 +309,9 @@ const ONBOARDING_OPERATIONS = [
 const SCIM_OPERATIONS = [
   "get /scim/v2/ServiceProviderConfig",
   "get /scim/v2/ResourceTypes",
+  "get /scim/v2/ResourceTypes/{id}",
   "get /scim/v2/Schemas",
+  "get /scim/v2/Schemas/{id}",
   "get /scim/v2/Users",
   "post /scim/v2/Users",
   "get /scim/v2/Users/{id}",
@@ -322,7 +328,9 @@ const SCIM_OPERATIONS = [
 const SCIM_OPERATIONS_REACHING_200 = [
   "get /scim/v2/ServiceProviderConfig",
   "get /scim/v2/ResourceTypes",
+  "get /scim/v2/ResourceTypes/{id}",
   "get /scim/v2/Schemas",
+  "get /scim/v2/Schemas/{id}",
   "get /scim/v2/Users",
   "get /scim/v2/Users/{id}",
   "get /scim/v2/Groups",
