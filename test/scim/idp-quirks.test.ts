@@ -69,6 +69,17 @@ describe("SCIM: identity providers' quirks", () => {
     expect((await (await patch("Users", user.id, [{ op: "remove", path: "active" }])).json<Record<string, any>>()).active).toBe(false);
   });
 
+  it("an attribute stored before only declared ones were taken is not answered, and does not block a PATCH", async () => {
+    const user = await create("Users", { userName: unique("legacy"), title: "Nurse" });
+    await env.DB.prepare("UPDATE users SET scim = json_set(scim, '$.favouriteColour', 'green') WHERE id = ?").bind(Number(user.id)).run();
+    const read = await (await scim(await scimTokenFor(TENANT_A), `/Users/${user.id}`)).json<Record<string, any>>();
+    expect(read.favouriteColour).toBeUndefined();
+    expect(read.title).toBe("Nurse");
+    const res = await patch("Users", user.id, [{ op: "replace", path: "title", value: "Head nurse" }]);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ title: "Head nurse" });
+  });
+
   it("Okta's group rename carries the group's id in its value: ignored, the rename applies", async () => {
     const group = await create("Groups", { displayName: `okta-${crypto.randomUUID().slice(0, 8)}` });
     const res = await patch("Groups", group.id, [{ op: "replace", value: { id: group.id, displayName: `${group.displayName}-renamed` } }]);
