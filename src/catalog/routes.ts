@@ -15,9 +15,9 @@ import {
   requesterForbiddenResponse,
 } from "../platform/schemas";
 import { sideBySide } from "../platform/side-by-side";
-import { type Agency, storedDeviceIds } from "../udi/scan";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
+import { type Agency, storedDeviceIds } from "./device-ids";
 import { loadEligibleOffers } from "./eligible-prices";
 import { toGtin14 } from "./gtin";
 import { parseKeywords } from "./keywords";

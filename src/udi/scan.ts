@@ -1,6 +1,10 @@
+import type { Agency } from "../catalog/device-ids";
 import { normalizePartNumber } from "../catalog/part-numbers";
 import { GS, PLAIN_SYMBOLOGIES, readGs1 } from "./gs1";
 import { type HibccSecondary, hibccDeviceId, looksLikeHibcc, readHibcc } from "./hibcc";
+
+export { type Agency, storedDeviceIds } from "../catalog/device-ids";
+
 import { looksLikeIsbt128, readIsbt128 } from "./isbt128";
 
 /**
@@ -11,7 +15,6 @@ import { looksLikeIsbt128, readIsbt128 } from "./isbt128";
  * identifier) may also be a part number: the resolver decides against the catalog (src/udi/resolve.ts).
  */
 
-export type Agency = "GS1" | "HIBCC" | "ICCBBA";
 export type ReadingKind = "gs1" | "gtin" | "hibcc" | "isbt128";
 
 /** What a label says, whatever its agency. */
@@ -32,13 +35,6 @@ export interface UdiData {
   /** ISBT 128's Donation Identification Number. */
   donationId: string | null;
 }
-
-/**
- * The device identifiers the catalog may hold for a scanned one: HIBCC's as read and with its `+` flag (catalogs and
- * GUDID releases write both); the others as read.
- */
-export const storedDeviceIds = ({ agency, deviceId }: { agency: Agency; deviceId: string }): string[] =>
-  agency === "HIBCC" ? [deviceId, `+${deviceId}`] : [deviceId];
 
 export interface ScanProblem {
   /** The element at fault (a GS1 AI, an HIBCC part, an ISBT 128 data identifier), or null for the whole code. */
