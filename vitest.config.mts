@@ -86,7 +86,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           extends: true,
           plugins: [
             cloudflareTest({
-              // The test entry serves src/index.ts plus test-only fault injection (test/helpers/worker.ts).
+              // The test entry serves src/api/index.ts plus test-only fault injection (test/helpers/worker.ts).
               main: "./test/helpers/worker.ts",
               // workerd's own diagnostics (aborted pipes, overdue alarms in the clock tests) are not test output.
               verbose: false,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { refreshCatalogPositions } from "../src/catalog/positions";
+import { refreshCatalogPositions } from "../src/shared/catalog/positions";
 import { createBenchClient, fetchToken } from "./bench/client";
 import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
 import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";

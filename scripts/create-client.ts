@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { type ClientOwner, clientKind, createApiClient, SCOPES_OF_KIND } from "../src/auth/clients";
 import { database } from "../src/db/client";
+import { type ClientOwner, clientKind, createApiClient, SCOPES_OF_KIND } from "../src/shared/auth/clients";
 import { withLocalBindings } from "./local-platform";
 
 /**

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
-import type { CatalogItem } from "../src/catalog/catalog";
-import type { CatalogDetailSchema } from "../src/catalog/routes";
-import { type CallOptions, requestInit } from "../src/client/request";
-import { DELIVERED_EVENT_TYPES } from "../src/events/types";
-import { VENDORS } from "../src/seed/catalog";
-import type { UserSchema } from "../src/users/routes";
-import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/vendors/routes";
+import { DELIVERED_EVENT_TYPES } from "../src/api/events/types";
+import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/api/vendors/routes";
+import { type CallOptions, requestInit } from "../src/dev/client/request";
+import { VENDORS } from "../src/dev/seed/catalog";
+import type { CatalogItem } from "../src/shared/catalog/catalog";
+import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
+import type { UserSchema } from "../src/shared/users/routes";
 import { startWebhookListener } from "./webhook-listener";
 
 /**

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createApiClient } from "../src/auth/clients";
-import { randomToken } from "../src/auth/secrets";
+import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
 import { database } from "../src/db/client";
+import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
+import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
 import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
-import { issueScimToken, newScimToken } from "../src/scim/tokens";
-import { DEFAULT_PRODUCT_COUNT } from "../src/seed/seed";
-import { DEMO_VENDOR_ID } from "../src/vendors/routes";
+import { createApiClient } from "../src/shared/auth/clients";
+import { randomToken } from "../src/shared/auth/secrets";
 import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { SEARCH_RESOURCES } from "../src/app";
+import { SEARCH_RESOURCES } from "../src/api/app";
 import { replaceGeneratedSection, searchFieldsMarkdown } from "../src/query/docs";
 
 /** `npm run docs:search`: rewrites the field tables of docs/api.md from the search field registry. */

@@ -1,5 +1,5 @@
-import { createAdminApp } from "../src/admin/app";
-import { createApp } from "../src/app";
+import { createApp } from "../src/api/app";
+import { createAdminApp } from "../src/operator/app";
 
 /**
  * The OpenAPI document exactly as the API Worker serves it (GET /customer/api/openapi.json), built in Node from the

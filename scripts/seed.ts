@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
-import { compactFullTextIndex } from "../src/catalog/full-text-index";
-import { refreshCatalogPositions } from "../src/catalog/positions";
-import { seedDemoData } from "../src/seed/seed";
+import { seedDemoData } from "../src/dev/seed/seed";
+import { compactFullTextIndex } from "../src/shared/catalog/full-text-index";
+import { refreshCatalogPositions } from "../src/shared/catalog/positions";
 import { applyLocalMigrations, type LocalState, withLocalBindings } from "./local-platform";
 
 /** `npm run seed -- --products 100000`: migrations, then demo data into the local D1. Re-runnable. */
@@ -20,7 +20,7 @@ export async function seedLocal(products: number, state: LocalState = {}): Promi
     );
     // What the scheduled housekeeping does after a catalog change, done now so that the first searches have them.
     await refreshCatalogPositions(env.CATALOG);
-    // And what its runs converge to: one full-text segment (src/catalog/full-text-index.ts).
+    // And what its runs converge to: one full-text segment (src/shared/catalog/full-text-index.ts).
     await compactFullTextIndex(env.CATALOG, Number.POSITIVE_INFINITY);
   }, state);
   console.log(`Seeded demo data with ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
-import { requestInit } from "../src/client/request";
-import { SIGNATURE_HEADER, verifySignature } from "../src/webhooks/signing";
+import { SIGNATURE_HEADER, verifySignature } from "../src/api/webhooks/signing";
+import { requestInit } from "../src/dev/client/request";
 
 /**
  * `npm run webhook-listener`: a local webhook receiver for a running `npm start`. It registers itself with the demo

@@ -41,7 +41,7 @@ const ConfigSchema = z.object({
   USER_PROFILE_CACHE_SECONDS: nonNegativeNumber(30),
   /** How long an isolate trusts the catalog version that keys cached searches (the delay before a change shows). */
   CATALOG_VERSION_CACHE_SECONDS: nonNegativeNumber(5),
-  /** Seconds between the sandbox's simulated vendor's steps on a new test-mode order (0: none; src/sandbox/schedule.ts). */
+  /** Seconds between the sandbox's simulated vendor's steps on a new test-mode order (0: none; src/api/sandbox/schedule.ts). */
   SANDBOX_STEP_SECONDS: nonNegativeNumber(2),
   /** How long an owed webhook delivery may go untouched past its next step before the sweep sends it again. */
   WEBHOOK_RESEND_AFTER_SECONDS: positiveNumber(300),

@@ -1,6 +1,6 @@
 import type { D1Migration } from "cloudflare:test";
 import type { Bindings } from "../src/env";
-import type { ImportBindings } from "../src/imports/bindings";
+import type { ImportBindings } from "../src/operator/imports/bindings";
 
 declare global {
   namespace Cloudflare {

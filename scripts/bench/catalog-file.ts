@@ -1,10 +1,10 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import type { ImportRecordInput } from "../../src/imports/records";
-import { generateDeviceIdentifiers, generateProduct, MANUFACTURERS } from "../../src/seed/catalog";
+import { generateDeviceIdentifiers, generateProduct, MANUFACTURERS } from "../../src/dev/seed/catalog";
+import type { ImportRecordInput } from "../../src/operator/imports/records";
 
 /**
- * The demo catalog (src/seed/catalog.ts) as an import file: one NDJSON record per product, in rank order, with its
+ * The demo catalog (src/dev/seed/catalog.ts) as an import file: one NDJSON record per product, in rank order, with its
  * device identifiers. `variant` changes every `variant`-th title, for an import that updates some products.
  */
 export function importRecordOf(index: number, variant = 0): ImportRecordInput {

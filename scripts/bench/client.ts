@@ -1,7 +1,7 @@
-import { createApiClient } from "../../src/auth/clients";
-import { randomToken } from "../../src/auth/secrets";
 import { database } from "../../src/db/client";
 import type { Bindings } from "../../src/env";
+import { createApiClient } from "../../src/shared/auth/clients";
+import { randomToken } from "../../src/shared/auth/secrets";
 import type { LoadRequest } from "./load";
 
 /** Plain HTTP calls the harness makes itself while preparing scenarios (not measured). */

@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createApiClient } from "../../src/auth/clients";
-import { randomToken } from "../../src/auth/secrets";
 import { database } from "../../src/db/client";
-import { productId } from "../../src/seed/catalog";
+import { productId } from "../../src/dev/seed/catalog";
+import { createApiClient } from "../../src/shared/auth/clients";
+import { randomToken } from "../../src/shared/auth/secrets";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";

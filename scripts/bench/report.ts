@@ -1,5 +1,5 @@
 import os from "node:os";
-import type { RelevanceSummary } from "../../src/seed/judged-queries";
+import type { RelevanceSummary } from "../../src/dev/seed/judged-queries";
 import type { LoadResult } from "./load";
 import type { RoundTrips } from "./probe";
 
@@ -143,7 +143,7 @@ export function toMarkdown(report: BenchReport): string {
     const groups = Object.keys(report.scale[0]!.relevance.byGroup);
     lines.push(
       "",
-      `Relevance: precision@10 of the judged query set (${report.scale[0]!.relevance.queries} queries, src/seed/judged-queries.ts; the mean is over the queries with right answers in that catalog):`,
+      `Relevance: precision@10 of the judged query set (${report.scale[0]!.relevance.queries} queries, src/dev/seed/judged-queries.ts; the mean is over the queries with right answers in that catalog):`,
       "",
       `| Products | measured | mean | ${groups.join(" | ")} | exact part number first |`,
       `|---:|---:|---:|${groups.map(() => "---:").join("|")}|---:|`,

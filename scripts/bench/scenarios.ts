@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import type { CatalogItem } from "../../src/catalog/catalog";
-import type { CatalogDetailSchema } from "../../src/catalog/routes";
-import { generateDeviceIdentifiers } from "../../src/seed/catalog";
+import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import type { CatalogItem } from "../../src/shared/catalog/catalog";
+import type { CatalogDetailSchema } from "../../src/shared/catalog/routes";
 import { API_PREFIX, authedGet, type BenchTarget, jsonPost, send, tokenRequest } from "./client";
 import type { LoadRequest } from "./load";
 
-/** Demo requester of tenant 1 (src/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
+/** Demo requester of tenant 1 (src/dev/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
 const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 } as const;
 
 export interface BenchContext extends BenchTarget {
@@ -39,7 +39,7 @@ const randomProductId = (products: number) => productId(1 + Math.floor(Math.rand
 
 /**
  * A catalog search. `Cache-Control: no-store` by default: the scenarios measure the search itself, neither served
- * from nor written to the edge cache (src/catalog/search-cache.ts), which `search-popular` measures.
+ * from nor written to the edge cache (src/shared/catalog/search-cache.ts), which `search-popular` measures.
  */
 export const catalogSearch = (
   ctx: BenchContext,
@@ -80,7 +80,7 @@ const POPULAR_QUERIES = [
 
 type PriceOption = z.infer<typeof CatalogDetailSchema>["options"][number];
 
-/** A scanned GS1 DataMatrix label of demo product `n` (its unit GTIN, src/seed/catalog.ts), with expiry and lot. */
+/** A scanned GS1 DataMatrix label of demo product `n` (its unit GTIN, src/dev/seed/catalog.ts), with expiry and lot. */
 const scanOf = (n: number) => `]d201${generateDeviceIdentifiers(n - 1)[0]!.deviceId}17301231` + `10LOT${n}`;
 const resolveRequest = (ctx: BenchContext, n: number, quotes: boolean) =>
   jsonPost(`${API_PREFIX}/catalog/resolve`, ctx.token, {

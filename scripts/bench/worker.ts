@@ -1,10 +1,10 @@
+import production from "../../src/api/index";
 import type { Bindings } from "../../src/env";
-import production from "../../src/index";
 import { responseWithHeaders } from "../../src/platform/responses";
 import { COUNT_ROUND_TRIPS_HEADER, ROUND_TRIPS_HEADER, RoundTripProbe } from "./probe";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
-export * from "../../src/index";
+export * from "../../src/api/index";
 
 /**
  * Entry worker of `npm run bench`, built by `wrangler deploy --dry-run` like the production bundle and run on

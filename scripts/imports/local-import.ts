@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createApiClient } from "../../src/auth/clients";
-import { randomToken } from "../../src/auth/secrets";
 import { database } from "../../src/db/client";
+import { createApiClient } from "../../src/shared/auth/clients";
+import { randomToken } from "../../src/shared/auth/secrets";
 import { fetchToken } from "../bench/client";
 import { type LocalState, withLocalBindings } from "../local-platform";
 

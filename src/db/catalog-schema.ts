@@ -28,7 +28,7 @@ export const products = sqliteTable(
     sourceHash: text("source_hash"),
   },
   // Sort-order indexes of migrations/0003; the full-text index products_fts (FTS5, kept in sync by
-  // triggers) is queried with bound SQL in src/catalog/search-sql.ts, drizzle has no FTS5 support.
+  // triggers) is queried with bound SQL in src/shared/catalog/search-sql.ts, drizzle has no FTS5 support.
   (t) => [
     index("products_normalized_part_number").on(t.normalizedPartNumber),
     index("products_part_number_id").on(t.partNumber, t.id),

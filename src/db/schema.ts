@@ -63,7 +63,7 @@ export const users = sqliteTable("users", {
   externalId: text("external_id"),
   updatedAt: text("updated_at"),
   version: integer("version").notNull().default(1),
-  /** The SCIM representation as the identity provider last sent it (src/scim/users.ts). */
+  /** The SCIM representation as the identity provider last sent it (src/operator/scim/users.ts). */
   scim: text("scim"),
 });
 
@@ -170,7 +170,7 @@ export const vendorOffers = sqliteTable("vendor_offers", {
 });
 
 export type OfferRow = typeof vendorOffers.$inferSelect;
-/** An offer's terms as a quote freezes them: a change of any makes a new revision (src/offers/offers.ts). */
+/** An offer's terms as a quote freezes them: a change of any makes a new revision (src/operator/offers/offers.ts). */
 export type OfferTerms = Pick<
   OfferRow,
   "productId" | "condition" | "purchaseChoice" | "warranty" | "leadTimeDays" | "unitOfMeasure" | "packQuantity" | "customFields"

@@ -33,7 +33,7 @@ export async function deleteOldest(
 /**
  * The Cron Trigger's work (wrangler.toml [triggers]): each purge deletes expired rows in bounded batches, so a slow
  * delete never holds the database (D1 runs one query at a time). What one run leaves, the next one takes. The
- * features give their purges (src/index.ts); docs/architecture.md has the capacity math.
+ * features give their purges (src/api/index.ts); docs/architecture.md has the capacity math.
  */
 export async function housekeeping<K extends string>(
   // Only the database: platform files that env.ts depends on must not depend on env.ts (no import cycle).

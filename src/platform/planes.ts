@@ -6,7 +6,7 @@
  */
 export const ADMIN_API_BASE = "/admin/api";
 export const VENDOR_API_BASE = "/vendor/api";
-/** SCIM 2.0 for the tenants' identity providers (src/scim). */
+/** SCIM 2.0 for the tenants' identity providers (src/operator/scim). */
 export const SCIM_API_BASE = "/scim/v2";
 /** The vendor API's publishing: offers, price files and price agreements. */
 export const VENDOR_PUBLISHING_PATHS = [

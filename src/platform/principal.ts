@@ -3,7 +3,7 @@ export interface Principal {
   clientId: string;
   /** The buyer tenant: its directory (users, facilities, addresses), access checks and quotes. */
   tenantId: number;
-  /** live, or test for a test-mode client (src/sandbox/mode.ts). */
+  /** live, or test for a test-mode client (src/api/sandbox/mode.ts). */
   mode: "live" | "test";
   /** The tenant its orders, events and webhooks belong to: tenantId live, the tenant's sandbox twin in test mode. */
   dataTenantId: number;

@@ -127,7 +127,7 @@ export const forbiddenResponse = (reasons: string) => ({
   403: problem(`Forbidden: the token lacks this operation's scope, or ${reasons}`),
 });
 
-/** The 403 of operations that act for a requester at a facility (access checks, src/users/access.ts). */
+/** The 403 of operations that act for a requester at a facility (access checks, src/shared/users/access.ts). */
 export const requesterForbiddenResponse = forbiddenResponse(
   "the requester (or user) is not one of the tenant's users, or has no access to the facility: the same answer whether the id exists elsewhere or nowhere",
 );

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../../src/api/webhooks/endpoints";
 import { database } from "../../src/db/client";
-import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../../src/webhooks/endpoints";
 import { type TableCounts, tableCounts } from "../helpers/adversarial";
 import { call, expectProblem, json, newClient, requestToken, TENANT_A, TENANT_B, TENANT_C, tokenFor } from "../helpers/api";
 import { statementsReleasedTogether } from "../helpers/faults";

@@ -1,15 +1,15 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CATALOG_SORT_FIELDS } from "../../src/catalog/search-sql";
-import { DELIVERED_EVENT_TYPES } from "../../src/events/types";
-import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/imports/jobs";
-import { MAX_PRICE } from "../../src/offers/schemas";
-import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/orders/options";
-import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
+import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
+import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/api/orders/options";
+import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
+import type { VendorAction } from "../../src/api/vendors/fulfilment";
+import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/operator/imports/jobs";
+import { MAX_PRICE } from "../../src/operator/offers/schemas";
 import { fieldPath } from "../../src/platform/zod-errors";
-import type { VendorAction } from "../../src/vendors/fulfilment";
-import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { CATALOG_SORT_FIELDS } from "../../src/shared/catalog/search-sql";
 import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
 import {
   type ClientCredentials,

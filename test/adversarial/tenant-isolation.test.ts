@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEMO_OFFER_SKU } from "../../src/offers/schemas";
-import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { DEMO_OFFER_SKU } from "../../src/operator/offers/schemas";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
 import {
   API,

@@ -1,8 +1,8 @@
-import { LINE_STATUSES } from "../../src/orders/lifecycle";
-import { productId } from "../../src/seed/catalog";
-import { USERS } from "../../src/seed/organizations";
-import type { VendorAction } from "../../src/vendors/fulfilment";
-import { DEMO_LINE_ID } from "../../src/vendors/routes";
+import { LINE_STATUSES } from "../../src/api/orders/lifecycle";
+import type { VendorAction } from "../../src/api/vendors/fulfilment";
+import { DEMO_LINE_ID } from "../../src/api/vendors/routes";
+import { productId } from "../../src/dev/seed/catalog";
+import { USERS } from "../../src/dev/seed/organizations";
 import { demoOrderOf } from "../helpers/adversarial";
 import type { ClientCredentials } from "../helpers/api";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, type Orderer, orderBody, withoutFields } from "../helpers/orders";

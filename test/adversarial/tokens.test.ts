@@ -9,7 +9,7 @@ import { b64url, expect401, forge, privateJwk } from "../helpers/tokens";
  * expired, not yet valid, wrong issuer/audience, tampered, truncated, disabled client live there).
  */
 
-const MAX_TOKEN_LENGTH = 4096; // src/auth/bearer.ts
+const MAX_TOKEN_LENGTH = 4096; // src/shared/auth/bearer.ts
 
 describe("token attacks", () => {
   let clientId: string;

@@ -3,12 +3,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The dependency rule of the feature-folder layout (README, "What is where"):
- * - `platform/`, `query/` and `db/` import no feature folder: db imports nothing of ours, platform only db and
- *   `env.ts`, query only platform and db;
- * - the composition root (`index.ts`, and `app.ts` which only it imports) is imported by nobody else in src/;
- *   `env.ts` imports only platform;
- * - no import cycle between folders.
+ * The layout says which Worker runs a module (docs/architecture.md, "Layout"), and this test holds it to that:
+ * - `api/` is the API Worker's own code (its entry `api/index.ts`, `api/app.ts`, and the features only it serves);
+ *   `operator/` the operator plane's Worker (`operator/index.ts`, `operator/app.ts`, and its features); `shared/` the
+ *   features both Workers run; `dev/` what only scripts and tests use (the seed, the API client);
+ * - the API Worker never imports operator-plane code, `shared/` imports neither Worker's own code, and no Worker
+ *   module imports `dev/`;
+ * - `platform/`, `query/` and `db/` import no feature: db imports nothing of ours, platform only db and `env.ts`,
+ *   query only platform and db; `env.ts` imports only platform;
+ * - a plane's entry (`index.ts`) is imported by nobody, its `app.ts` only by its entry;
+ * - no import cycle between features.
  */
 
 const SRC = path.join(import.meta.dirname, "../../src");
@@ -17,7 +21,16 @@ const FOUNDATIONS: Record<string, readonly string[]> = {
   platform: ["db", "env.ts"],
   query: ["platform", "db", "env.ts"],
 };
-const ROOT_FILES = new Set(["app.ts", "index.ts", "env.ts"]);
+const PLANES = ["api", "operator", "shared", "dev"] as const;
+type Plane = (typeof PLANES)[number] | "foundation";
+/** What each plane may import besides itself and the foundations. */
+const PLANE_IMPORTS: Record<Plane, readonly Plane[]> = {
+  api: ["shared"],
+  operator: ["shared"],
+  shared: [],
+  dev: ["api", "shared"],
+  foundation: [],
+};
 
 type Graph = Map<string, Map<string, string>>; // from unit -> (to unit -> an example "file -> file")
 
@@ -29,10 +42,18 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** A folder under src/ ("catalog", "platform", ...) or a root file ("app.ts"). */
+/** A feature ("api/orders", "shared/catalog"), a plane's own file ("api/app.ts"), a foundation ("platform") or "env.ts". */
 function unitOf(file: string): string {
-  return path.relative(SRC, file).split(path.sep)[0]!;
+  const [first, second] = path.relative(SRC, file).split(path.sep);
+  return (PLANES as readonly string[]).includes(first!) ? `${first}/${second}` : first!;
 }
+
+const planeOf = (unit: string): Plane => {
+  const first = unit.split("/")[0]!;
+  return (PLANES as readonly string[]).includes(first) ? (first as Plane) : "foundation";
+};
+const isEntry = (unit: string) => /^(api|operator)\/index\.ts$/.test(unit);
+const isApp = (unit: string) => /^(api|operator)\/app\.ts$/.test(unit);
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?(?:from\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
@@ -59,16 +80,19 @@ function violations(graph: Graph): string[] {
       const allowed = FOUNDATIONS[from];
       if (allowed && !allowed.includes(to)) found.push(`${from}/ may not import ${to}: ${example}`);
       if (from === "env.ts" && to !== "platform") found.push(`env.ts may import only platform/: ${example}`);
-      if ((to === "app.ts" && from !== "index.ts") || to === "index.ts")
-        found.push(`${to} is the composition root, imported by nobody: ${example}`);
+      const [fromPlane, toPlane] = [planeOf(from), planeOf(to)];
+      if (fromPlane !== "foundation" && toPlane !== "foundation" && toPlane !== fromPlane && !PLANE_IMPORTS[fromPlane].includes(toPlane))
+        found.push(`${fromPlane}/ may not import ${toPlane}/: ${example}`);
+      if (isEntry(to) || (isApp(to) && from !== to.replace("app.ts", "index.ts")))
+        found.push(`${to} is a Worker's composition root, imported by nobody but its entry: ${example}`);
     }
   }
   return found;
 }
 
-/** Folder-level cycles (root files excluded: env.ts is every folder's shared type). */
+/** Feature-level cycles (env.ts excluded: it is every folder's shared type). */
 function cycles(graph: Graph): string[][] {
-  const folders = (unit: string) => !ROOT_FILES.has(unit);
+  const folders = (unit: string) => unit !== "env.ts";
   const found: string[][] = [];
   const visit = (unit: string, trail: string[]) => {
     for (const next of graph.get(unit)?.keys() ?? []) {
@@ -126,12 +150,12 @@ describe("source dependency rule", () => {
   });
 
   it("reads the imports of every folder", () => {
-    for (const folder of ["auth", "catalog", "orders", "users", "manufacturers", "platform", "query"]) {
+    for (const folder of ["shared/auth", "shared/catalog", "api/orders", "operator/scim", "dev/seed", "api/app.ts", "platform", "query"]) {
       expect(graph.has(folder), folder).toBe(true);
     }
   });
 
-  it("platform/, query/ and db/ import no feature folder; nobody imports the composition root", () => {
+  it("the API Worker imports no operator-plane code, shared/ neither Worker's, no Worker dev/; foundations no feature; nobody the roots", () => {
     expect(violations(graph)).toEqual([]);
   });
 
@@ -141,29 +165,36 @@ describe("source dependency rule", () => {
 
   it("the checks catch a violation and a cycle", () => {
     const bad: Graph = new Map([
-      ["platform", new Map([["orders", "platform/x.ts -> orders/y"]])],
+      ["platform", new Map([["api/orders", "platform/x.ts -> api/orders/y"]])],
       [
-        "orders",
+        "api/orders",
         new Map([
-          ["catalog", "orders/a.ts -> catalog/b"],
-          ["app.ts", "orders/a.ts -> app"],
+          ["api/catalog", "api/orders/a.ts -> api/catalog/b"],
+          ["api/app.ts", "api/orders/a.ts -> api/app"],
+          ["operator/offers", "api/orders/a.ts -> operator/offers/c"],
         ]),
       ],
-      ["catalog", new Map([["orders", "catalog/b.ts -> orders/a"]])],
+      ["api/catalog", new Map([["api/orders", "api/catalog/b.ts -> api/orders/a"]])],
+      ["shared/users", new Map([["api/orders", "shared/users/d.ts -> api/orders/a"]])],
+      ["operator/scim", new Map([["dev/seed", "operator/scim/e.ts -> dev/seed/f"]])],
+      ["api/index.ts", new Map([["api/app.ts", "api/index.ts -> api/app"]])],
     ]);
     expect(violations(bad)).toEqual([
-      "platform/ may not import orders: platform/x.ts -> orders/y",
-      "app.ts is the composition root, imported by nobody: orders/a.ts -> app",
+      "platform/ may not import api/orders: platform/x.ts -> api/orders/y",
+      "api/app.ts is a Worker's composition root, imported by nobody but its entry: api/orders/a.ts -> api/app",
+      "api/ may not import operator/: api/orders/a.ts -> operator/offers/c",
+      "shared/ may not import api/: shared/users/d.ts -> api/orders/a",
+      "operator/ may not import dev/: operator/scim/e.ts -> dev/seed/f",
     ]);
-    expect(cycles(bad)).toEqual([["catalog", "orders", "catalog"]]);
+    expect(cycles(bad)).toEqual([["api/catalog", "api/orders", "api/catalog"]]);
   });
 });
 
 describe("cold start: the entry module builds nothing at load", () => {
-  it("src/index.ts statically imports only the Durable Object classes, the planes' paths and types; the app comes by dynamic import", () => {
-    const source = readFileSync(path.join(SRC, "index.ts"), "utf8");
+  it("src/api/index.ts statically imports only the Durable Object classes, the planes' paths and types; the app comes by dynamic import", () => {
+    const source = readFileSync(path.join(SRC, "api/index.ts"), "utf8");
     const staticImports = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
-    expect(staticImports.sort()).toEqual(["./platform/idempotency/store", "./platform/planes", "./platform/ratelimit/rate-limiter"]);
+    expect(staticImports.sort()).toEqual(["../platform/idempotency/store", "../platform/planes", "../platform/ratelimit/rate-limiter"]);
     // Which Worker serves a path is decided before the app loads, by a module that imports nothing.
     expect(readFileSync(path.join(SRC, "platform/planes.ts"), "utf8")).not.toMatch(/^import /m);
     expect(source).toMatch(/import\("\.\/app"\)/);

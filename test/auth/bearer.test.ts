@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { importJWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
+import { setClientEnabled } from "../../src/shared/auth/clients";
 import { call, expectProblem, issueToken, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { testVars } from "../helpers/platform";

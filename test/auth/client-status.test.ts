@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ClientStatusCache } from "../../src/auth/client-status";
-import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
+import { ClientStatusCache } from "../../src/shared/auth/client-status";
+import { setClientEnabled } from "../../src/shared/auth/clients";
 import { newClient, TENANT_A } from "../helpers/api";
 
 describe("ClientStatusCache: the per-isolate memory of enabled clients", () => {

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
-import { createApiClient, setClientEnabled } from "../../src/auth/clients";
-import { InvalidTokenError, verifyOperatorAccessToken } from "../../src/auth/tokens";
 import { database } from "../../src/db/client";
+import { createApiClient, setClientEnabled } from "../../src/shared/auth/clients";
+import { InvalidTokenError, verifyOperatorAccessToken } from "../../src/shared/auth/tokens";
 import {
   call,
   expectProblem,
@@ -63,7 +63,7 @@ describe("operator clients: the marketplace's own, a third kind beside buyers an
 describe("the operator plane's Worker verifies with the keys the API publishes (it holds no signing key)", () => {
   it("learns the issuer and keys from the API's authorization server metadata, and refuses a token of another audience", async () => {
     const { SELF } = await import("cloudflare:test");
-    const { publishedAuthority } = await import("../../src/auth/keys");
+    const { publishedAuthority } = await import("../../src/shared/auth/keys");
     const api = { fetch: (input: RequestInfo | URL, init?: RequestInit) => SELF.fetch(input, init) } as unknown as Fetcher;
     const authority = await publishedAuthority(api);
     expect(authority.issuer).toBe(env.ISSUER);

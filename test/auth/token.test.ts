@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { setClientEnabled } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
+import { setClientEnabled } from "../../src/shared/auth/clients";
 import {
   BASE_URL,
   type ClientCredentials,
@@ -193,7 +193,7 @@ describe("every error of the token endpoint is an RFC 6749 5.2 body (what OAuth 
   });
 
   it("500 for an unexpected error: server_error, nothing internal", async () => {
-    const { createApp } = await import("../../src/app");
+    const { createApp } = await import("../../src/api/app");
     const broken = withMethods(env.DB, {
       prepare: () => () => {
         throw new TypeError("cannot read properties of undefined (reading 'secret_hash')");
@@ -250,7 +250,7 @@ describe("token issuance: one sequential round trip", () => {
           return prepare(...args);
         },
     });
-    const { createApp } = await import("../../src/app");
+    const { createApp } = await import("../../src/api/app");
     const res = await createApp().request(
       `${BASE_URL}${TOKEN}`,
       {
@@ -321,7 +321,7 @@ describe("discovery", () => {
   });
 
   it("JWKS also publishes previous keys during rotation", async () => {
-    const { createApp } = await import("../../src/app");
+    const { createApp } = await import("../../src/api/app");
     const previous = { ...JSON.parse(env.JWT_PRIVATE_KEY), kid: "old-key" };
     const res = await createApp().request(
       "/auth/.well-known/jwks.json",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recentlyVerified, rememberVerified } from "../../src/auth/verified-secrets";
+import { recentlyVerified, rememberVerified } from "../../src/shared/auth/verified-secrets";
 import { newClient, requestToken, TENANT_A } from "../helpers/api";
 
 describe("memory of recently verified client secrets", () => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXACT_COUNT_LIMIT, RANK_WINDOW } from "../../src/catalog/search-sql";
+import { EXACT_COUNT_LIMIT, RANK_WINDOW } from "../../src/shared/catalog/search-sql";
 import { type CatalogItem, insertProducts, search } from "../helpers/catalog";
 
 /**
- * Relevance scores a bounded window of matches and counts stop at a bound (src/catalog/search-sql.ts). 1,100
+ * Relevance scores a bounded window of matches and counts stop at a bound (src/shared/catalog/search-sql.ts). 1,100
  * products share the word "quokka", more than both bounds, so every limit is crossed here: the order must stay a
  * total order across the window's edge, and the counts must say when they stopped.
  */

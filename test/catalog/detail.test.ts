@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isGtin } from "../../src/catalog/gtin";
-import { readPriceOption } from "../../src/catalog/price-option-ids";
-import { priceOptionKeys } from "../../src/catalog/quotes";
-import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/seed/catalog";
+import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import { isGtin } from "../../src/shared/catalog/gtin";
+import { readPriceOption } from "../../src/shared/catalog/price-option-ids";
+import { priceOptionKeys } from "../../src/shared/catalog/quotes";
 import { call, expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { detailRaw, JSMITH } from "../helpers/catalog";
 

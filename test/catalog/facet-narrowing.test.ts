@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { facetNarrowing } from "../../src/catalog/keywords";
+import { facetNarrowing } from "../../src/shared/catalog/keywords";
 import { facetOf, insertProducts, search } from "../helpers/catalog";
 
 /**
- * With keywords, the chosen facet values also narrow the full-text match (src/catalog/search-sql.ts).
+ * With keywords, the chosen facet values also narrow the full-text match (src/shared/catalog/search-sql.ts).
  * That narrowing must never change a result: names nested in other names, punctuation, quotes,
  * accents and values without any letter all give exactly what the exact facet condition gives.
  */

@@ -1,12 +1,12 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { compactFullTextIndex, fullTextSegments, MERGE_STEPS_PER_RUN } from "../../src/catalog/full-text-index";
-import worker from "../../src/index";
+import worker from "../../src/api/index";
+import { compactFullTextIndex, fullTextSegments, MERGE_STEPS_PER_RUN } from "../../src/shared/catalog/full-text-index";
 import { search } from "../helpers/catalog";
 import { withMethods } from "../helpers/faults";
 
 /**
- * The housekeeping merges the full-text index's segments in bounded steps (src/catalog/full-text-index.ts): searches
+ * The housekeeping merges the full-text index's segments in bounded steps (src/shared/catalog/full-text-index.ts): searches
  * answer the same before and after, and one run never takes more than its steps.
  */
 

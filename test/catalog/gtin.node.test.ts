@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { gtin14Of, gtinCheckDigit, isGtin, toGtin14 } from "../../src/catalog/gtin";
+import { gtin14Of, gtinCheckDigit, isGtin, toGtin14 } from "../../src/shared/catalog/gtin";
 
 describe("GTIN check digits (GS1 General Specifications 7.9.1)", () => {
   it("matches GS1's worked examples and published GTINs", () => {

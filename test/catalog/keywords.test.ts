@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RANK_TERMS, parseKeywords } from "../../src/catalog/keywords";
+import { MAX_RANK_TERMS, parseKeywords } from "../../src/shared/catalog/keywords";
 
 describe("parseKeywords: what relevance scores", () => {
   it("a word is looked for as the start of a word; a short one also whole", () => {

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { POSITIONED_ORDERS, refreshCatalogPositions } from "../../src/catalog/positions";
 import { SORT_DIRECTIONS } from "../../src/platform/pagination";
+import { POSITIONED_ORDERS, refreshCatalogPositions } from "../../src/shared/catalog/positions";
 import { DEMO_PRODUCT_COUNT, insertProducts, search } from "../helpers/catalog";
 
 /**
  * Deep pages of the whole catalog read precomputed positions while they hold for the current catalog version, and
- * walk the sort index otherwise (src/catalog/positions.ts). Both must give the very same pages.
+ * walk the sort index otherwise (src/shared/catalog/positions.ts). Both must give the very same pages.
  */
 const SORTS = Object.keys(POSITIONED_ORDERS) as (keyof typeof POSITIONED_ORDERS)[];
 const OFFSETS = [0, 7, 250, DEMO_PRODUCT_COUNT - 30, DEMO_PRODUCT_COUNT - 1, DEMO_PRODUCT_COUNT, DEMO_PRODUCT_COUNT + 50];

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PriceOptionTerms, readPriceOption, SIGNED_ID_LENGTH, signPriceOption } from "../../src/catalog/price-option-ids";
+import { type PriceOptionTerms, readPriceOption, SIGNED_ID_LENGTH, signPriceOption } from "../../src/shared/catalog/price-option-ids";
 
 const OLD = "old-quote-key-0123456789abcdef0123456789";
 const NEW = "new-quote-key-fedcba9876543210fedcba9876";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { parseKeywords } from "../../src/catalog/keywords";
+import { SORT_DIRECTIONS } from "../../src/platform/pagination";
+import { parseKeywords } from "../../src/shared/catalog/keywords";
 import {
   CATALOG_SORT_FIELDS,
   type CatalogFilters,
@@ -8,8 +9,7 @@ import {
   EXACT_COUNT_LIMIT,
   RANK_WINDOW,
   type SqlStatement,
-} from "../../src/catalog/search-sql";
-import { SORT_DIRECTIONS } from "../../src/platform/pagination";
+} from "../../src/shared/catalog/search-sql";
 
 /**
  * The catalog must stay fast at 100,000+ products: every statement of a search is answered from an

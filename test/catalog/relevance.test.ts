@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { judgeAll } from "../../src/seed/judged-queries";
+import { judgeAll } from "../../src/dev/seed/judged-queries";
 import { DEMO_PRODUCT_COUNT, search } from "../helpers/catalog";
 
 /**
- * The judged query set (src/seed/judged-queries.ts) on the test catalog: what a buyer expects on top. The bench
+ * The judged query set (src/dev/seed/judged-queries.ts) on the test catalog: what a buyer expects on top. The bench
  * reports the same measure at 10,000 to 1,000,000 products (docs/benchmarks.md, "Relevance").
  */
 describe("catalog search relevance on the judged query set", () => {

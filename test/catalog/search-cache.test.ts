@@ -1,8 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CACHE_STATUS_HEADER, cacheSearch, catalogVersion, readCachedSearch, type SearchCacheKey } from "../../src/catalog/search-cache";
 import { CORRELATION_HEADER } from "../../src/platform/correlation";
 import { Remembered } from "../../src/platform/remembered";
+import {
+  CACHE_STATUS_HEADER,
+  cacheSearch,
+  catalogVersion,
+  readCachedSearch,
+  type SearchCacheKey,
+} from "../../src/shared/catalog/search-cache";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { JSMITH, type SearchBody, searchRaw } from "../helpers/catalog";
 import { contractCall } from "../helpers/contract";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gtin14Of } from "../../src/catalog/gtin";
-import { generateDeviceIdentifiers } from "../../src/seed/catalog";
+import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { type CatalogItem, DEMO_PRODUCT_COUNT, facetOf, type SearchBody, search, searchRaw } from "../helpers/catalog";
 
@@ -105,7 +105,7 @@ describe("POST /catalog/search: part numbers and relevance", () => {
 });
 
 describe("POST /catalog/search: a GTIN typed or scanned", () => {
-  // MP-0000003 (index 2) has the unit GTIN 00614100000022 (src/seed/catalog.ts).
+  // MP-0000003 (index 2) has the unit GTIN 00614100000022 (src/dev/seed/catalog.ts).
   const unit = generateDeviceIdentifiers(2)[0]!.deviceId;
 
   it.each([unit, unit.slice(2), ` ${unit}\r\n`])(

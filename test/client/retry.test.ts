@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fetchWithRetry, type RetryOptions, retryAfterMs, retryDelayMs } from "../../src/client/retry";
+import { fetchWithRetry, type RetryOptions, retryAfterMs, retryDelayMs } from "../../src/dev/client/retry";
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | "network-error";
 

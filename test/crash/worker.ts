@@ -1,9 +1,9 @@
+import production from "../../src/api/index";
 import type { Bindings } from "../../src/env";
-import production from "../../src/index";
 import { afterBatchCommits, sqlOf } from "../helpers/faults";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
-export * from "../../src/index";
+export * from "../../src/api/index";
 
 /**
  * Entry worker of `npm run crash-test` (scripts/crash-test.ts), never deployed. A request carrying

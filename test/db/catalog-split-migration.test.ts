@@ -1,6 +1,6 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
+import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
 import { dropEverything, resetDatabases } from "../helpers/databases";
 
 /**

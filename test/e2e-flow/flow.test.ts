@@ -1,13 +1,13 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type CallOptions, requestInit } from "../../src/client/request";
-import { fetchWithRetry, type RetryEvent } from "../../src/client/retry";
+import { type CallOptions, requestInit } from "../../src/dev/client/request";
+import { fetchWithRetry, type RetryEvent } from "../../src/dev/client/retry";
 import { API, BASE_URL, newClient, TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
 /**
  * The integrator flow of the spec (section 1), end to end over HTTP as an integrator's code runs it:
- * every call goes through the retry helper an integrator is given (src/client/retry.ts), with the
+ * every call goes through the retry helper an integrator is given (src/dev/client/retry.ts), with the
  * Worker's fetch injected. Only the client credentials are provisioned out of band, as an admin would.
  * Every response is also checked against the served OpenAPI document.
  */

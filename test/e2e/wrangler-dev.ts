@@ -7,10 +7,10 @@ import { startServer } from "../../scripts/bench/server";
 import { buildDocsUi } from "../../scripts/build-docs-ui";
 import { ensureLocalSigningKey, withLocalBindings } from "../../scripts/local-platform";
 import { seedLocal } from "../../scripts/seed";
-import { type ClientOwner, createApiClient } from "../../src/auth/clients";
-import { randomToken } from "../../src/auth/secrets";
+import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { database } from "../../src/db/client";
-import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { type ClientOwner, createApiClient } from "../../src/shared/auth/clients";
+import { randomToken } from "../../src/shared/auth/secrets";
 
 /**
  * Global setup of the e2e suite: `wrangler dev` on a free port (never 8787, which `npm start` uses) with

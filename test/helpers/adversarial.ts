@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { demoOrders } from "../../src/seed/orders";
-import { ADDRESSES, COMPANIES, FACILITIES, USERS } from "../../src/seed/organizations";
-import { DEFAULT_PRODUCT_COUNT } from "../../src/seed/seed";
+import { demoOrders } from "../../src/dev/seed/orders";
+import { ADDRESSES, COMPANIES, FACILITIES, USERS } from "../../src/dev/seed/organizations";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
 import { TENANT_A } from "./api";
 import { expectMatchesContract } from "./contract";
 

@@ -1,12 +1,12 @@
 import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import { createApiClient } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
+import { createApiClient } from "../../src/shared/auth/clients";
 
 export const BASE_URL = "https://medparts.test";
 export const API = `${BASE_URL}/customer/api`;
 
-/** Demo tenants (src/seed/organizations.ts). */
+/** Demo tenants (src/dev/seed/organizations.ts). */
 export const TENANT_A = 1;
 export const TENANT_B = 2;
 export const TENANT_C = 3;

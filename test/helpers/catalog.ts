@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
-import type { CatalogItem, FacetCounts } from "../../src/catalog/catalog";
-import { normalizePartNumber } from "../../src/catalog/part-numbers";
-import { productsStatement } from "../../src/seed/seed";
+import { productsStatement } from "../../src/dev/seed/seed";
+import type { CatalogItem, FacetCounts } from "../../src/shared/catalog/catalog";
+import { normalizePartNumber } from "../../src/shared/catalog/part-numbers";
 import { json, TENANT_A, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
@@ -9,7 +9,7 @@ import { contractCall } from "./contract";
 export const JSMITH = { requesterId: 50001, facilityId: 1001 } as const;
 export const DEMO_PRODUCT_COUNT = 600;
 
-export type { CatalogItem, FacetCounts } from "../../src/catalog/catalog";
+export type { CatalogItem, FacetCounts } from "../../src/shared/catalog/catalog";
 
 export interface SearchResult {
   items: CatalogItem[];

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { createAdminApp } from "../../src/admin/app";
-import { createApp } from "../../src/app";
+import { createApp } from "../../src/api/app";
+import { createAdminApp } from "../../src/operator/app";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/platform/openapi/document";
 import { API, call, OUTSIDE_API } from "./api";
 

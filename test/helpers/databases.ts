@@ -1,5 +1,5 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/seed/seed";
+import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
 
 /** Drops every view, then every table of a D1 database (foreign keys deferred, so the tables' order does not matter). */
 export async function dropEverything(db: D1Database): Promise<void> {

@@ -4,7 +4,7 @@ import type { Bindings } from "../../src/env";
  * Failures of the platform services, as the Workers runtime reports them (messages copied from real
  * D1/KV/Durable Object errors), injected by wrapping the bindings (`withMethods`, which tests also use to put
  * their own step between a binding's calls). The test entry worker (test/helpers/worker.ts) injects them; the
- * production bundle (src/index.ts) never imports this.
+ * production bundle (src/api/index.ts) never imports this.
  */
 export const FAULTS = {
   "d1-unavailable": () => new Error("D1_ERROR: Network connection lost."),

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
-import { readPriceOption, signPriceOption } from "../../src/catalog/price-option-ids";
-import { priceOptionKeys, QUOTE_VALIDITY_SECONDS, quoteKvKey } from "../../src/catalog/quotes";
-import type { EventData } from "../../src/events/schemas";
-import { productId } from "../../src/seed/catalog";
-import { DEFAULT_PRODUCT_COUNT } from "../../src/seed/seed";
+import type { EventData } from "../../src/api/events/schemas";
+import { productId } from "../../src/dev/seed/catalog";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
+import { readPriceOption, signPriceOption } from "../../src/shared/catalog/price-option-ids";
+import { priceOptionKeys, QUOTE_VALIDITY_SECONDS, quoteKvKey } from "../../src/shared/catalog/quotes";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
 
-/** Demo ordering scopes (src/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
+/** Demo ordering scopes (src/dev/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
 export const JSMITH = {
   tenantId: TENANT_A,
   requesterContactId: 50001,
@@ -29,7 +29,7 @@ export type Orderer = typeof JSMITH;
 const ordersToken = (tenantId: number) => tokenFor(tenantId, ["orders:write"]);
 const catalogToken = (tenantId: number) => tokenFor(tenantId, ["catalog:read"]);
 
-/** Values that satisfy the demo custom fields (src/seed/catalog.ts). */
+/** Values that satisfy the demo custom fields (src/dev/seed/catalog.ts). */
 const VALID_FIELD_VALUES: Record<string, string> = {
   coreSerialNumber: "SN-123456",
   loanReturnDate: "2030-01-31",

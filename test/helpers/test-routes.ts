@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { Hono } from "hono";
-import { requireBearer } from "../../src/auth/bearer";
 import type { AppEnv } from "../../src/env";
 import { envelope } from "../../src/platform/responses";
+import { requireBearer } from "../../src/shared/auth/bearer";
 
 /**
  * A JSON endpoint that only the test entry worker mounts, so the platform tests (415, body limits) can show

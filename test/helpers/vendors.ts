@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import type { VendorAction } from "../../src/vendors/fulfilment";
+import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import { vendorTokenFor } from "./api";
 import { contractCall } from "./contract";
 

@@ -1,23 +1,23 @@
-import { createAdminApp } from "../../src/admin/app";
-import { API_BASE, createApp } from "../../src/app";
+import { API_BASE, createApp } from "../../src/api/app";
+import production from "../../src/api/index";
 import type { Bindings } from "../../src/env";
-import production from "../../src/index";
+import { createAdminApp } from "../../src/operator/app";
 import { isOperatorPlanePath } from "../../src/platform/planes";
 import { received, track, trackedQueue } from "./background";
 import { isFault, withFault, withMethods } from "./faults";
 import { testRoutes } from "./test-routes";
 
-export { CatalogImportWorkflow } from "../../src/admin/index";
 // The Durable Object classes of the production entry (wrangler.toml names them), and the operator plane's Workflow
 // (admin/wrangler.toml): in tests one Worker serves both planes, as the API Worker and its ADMIN binding do.
-export * from "../../src/index";
+export * from "../../src/api/index";
+export { CatalogImportWorkflow } from "../../src/operator/index";
 
 /**
  * Entry worker of the test suite (vitest.config.mts `main`). It serves the production app plus two
  * test-only request headers, so that tests can reach states an integrator cannot:
  * - `X-Test-Fault: <fault>` (test/helpers/faults.ts) makes D1, KV or the Durable Objects fail for that request;
  * - `X-Test-Vars: NAME=value&...` overrides wrangler.toml [vars] for that request (e.g. tight rate limits).
- * Production deploys src/index.ts, which knows neither header: they cannot be triggered there.
+ * Production deploys src/api/index.ts, which knows neither header: they cannot be triggered there.
  */
 const app = createApp();
 app.route(API_BASE, testRoutes);

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { toGtin14 } from "../../src/catalog/gtin";
-import { type FieldOf, type ProductStates, planStaging, readRows, triageRows, type WindowContext } from "../../src/imports/catalog-rows";
-import { csvColumnOf } from "../../src/imports/formats/csv";
-import type { WindowRow } from "../../src/imports/formats/window";
-import { contentHash, recordOf, sourceHash } from "../../src/imports/records";
+import {
+  type FieldOf,
+  type ProductStates,
+  planStaging,
+  readRows,
+  triageRows,
+  type WindowContext,
+} from "../../src/operator/imports/catalog-rows";
+import { csvColumnOf } from "../../src/operator/imports/formats/csv";
+import type { WindowRow } from "../../src/operator/imports/formats/window";
+import { contentHash, recordOf, sourceHash } from "../../src/operator/imports/records";
+import { toGtin14 } from "../../src/shared/catalog/gtin";
 
-/** The catalog window's decisions that read nothing (src/imports/catalog-rows.ts), given what the reads found. */
+/** The catalog window's decisions that read nothing (src/operator/imports/catalog-rows.ts), given what the reads found. */
 
 const asSent: FieldOf = (field) => field;
 const record = (id: string | undefined, extra: Record<string, unknown> = {}) => ({

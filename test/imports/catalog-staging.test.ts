@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { gtin14Of } from "../../src/catalog/gtin";
-import { readWindowContext, stageCatalogWindow } from "../../src/imports/catalog-staging";
-import { readNdjsonWindow } from "../../src/imports/formats/ndjson";
-import { readJob } from "../../src/imports/jobs";
-import { recordOf, sourceHash } from "../../src/imports/records";
+import { readWindowContext, stageCatalogWindow } from "../../src/operator/imports/catalog-staging";
+import { readNdjsonWindow } from "../../src/operator/imports/formats/ndjson";
+import { readJob } from "../../src/operator/imports/jobs";
+import { recordOf, sourceHash } from "../../src/operator/imports/records";
+import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { ndjson } from "../helpers/imports";
 
-/** The catalog window's reads and writes (src/imports/catalog-staging.ts) against the migrated, seeded catalog database. */
+/** The catalog window's reads and writes (src/operator/imports/catalog-staging.ts) against the migrated, seeded catalog database. */
 
 const valid = (line: number, value: Record<string, unknown>) => ({
   line,

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { isGtin } from "../../src/catalog/gtin";
 import {
   GUDID_FILES,
   type GudidFileKind,
@@ -12,7 +11,8 @@ import {
   gudidColumns,
   identifierOf,
   recordOfGudidDevice,
-} from "../../src/imports/formats/gudid";
+} from "../../src/operator/imports/formats/gudid";
+import { isGtin } from "../../src/shared/catalog/gtin";
 
 /** The options of the importer's GUDID reader. */
 const OPTIONS = { delimiter: "|", quote: false, bom: true, skip_empty_lines: true } as const;

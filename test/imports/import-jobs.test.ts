@@ -1,9 +1,9 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { fullTextSegments } from "../../src/catalog/full-text-index";
-import { gtin14Of } from "../../src/catalog/gtin";
-import { progressOf, readJob } from "../../src/imports/jobs";
-import { sweepImportJobs } from "../../src/imports/sweep";
+import { progressOf, readJob } from "../../src/operator/imports/jobs";
+import { sweepImportJobs } from "../../src/operator/imports/sweep";
+import { fullTextSegments } from "../../src/shared/catalog/full-text-index";
+import { gtin14Of } from "../../src/shared/catalog/gtin";
 import device from "../fixtures/gudid/device.txt?raw";
 import gmdnTerms from "../fixtures/gudid/gmdnTerms.txt?raw";
 import identifiers from "../fixtures/gudid/identifiers.txt?raw";

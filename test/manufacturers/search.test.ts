@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANUFACTURERS } from "../../src/seed/catalog";
+import { MANUFACTURERS } from "../../src/dev/seed/catalog";
 import { json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { allPages, searchData, sortedLike } from "../helpers/search";

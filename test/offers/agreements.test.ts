@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { productId } from "../../src/seed/catalog";
+import { productId } from "../../src/dev/seed/catalog";
 import { call, expectProblem, json, operatorTokenFor, TENANT_A, TENANT_B, vendorTokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder } from "../helpers/orders";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readPriceOption } from "../../src/catalog/price-option-ids";
-import { priceOptionKeys } from "../../src/catalog/quotes";
-import { productId } from "../../src/seed/catalog";
+import { productId } from "../../src/dev/seed/catalog";
+import { readPriceOption } from "../../src/shared/catalog/price-option-ids";
+import { priceOptionKeys } from "../../src/shared/catalog/quotes";
 import { call, json, vendorTokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH } from "../helpers/orders";
 

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { jsonGroups } from "../../src/offers/offers";
-import { productId } from "../../src/seed/catalog";
+import { productId } from "../../src/dev/seed/catalog";
+import { jsonGroups } from "../../src/operator/offers/offers";
 import { call, expectProblem, json, vendorTokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH, lineFor, orderBody, placeOrder } from "../helpers/orders";
 
-/** A vendor of the demo data with offers of its own (src/seed/catalog.ts); another to attack it. */
+/** A vendor of the demo data with offers of its own (src/dev/seed/catalog.ts); another to attack it. */
 const VENDOR = 6;
 const OTHER_VENDOR = 2;
 
@@ -168,7 +168,7 @@ describe("vendor offers: bad input", () => {
   });
 
   it("refuses known ReDoS patterns and takes the demo catalog's own", async () => {
-    const { formatRegexProblem } = await import("../../src/offers/format-regex");
+    const { formatRegexProblem } = await import("../../src/operator/offers/format-regex");
     for (const evil of [
       "(a+)+$",
       "^(a|a)*$",

@@ -1,7 +1,7 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { applyOfferChunk } from "../../src/offers/price-files";
-import { generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
+import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { applyOfferChunk } from "../../src/operator/offers/price-files";
 import { call, expectProblem, json, operatorTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { createImport, IMPORTS, importErrors, type JobCaller, ndjson, OFFER_IMPORTS, runImport, startAndWait } from "../helpers/imports";
 import { issueQuotes } from "../helpers/orders";

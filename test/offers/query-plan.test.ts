@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ELIGIBLE_OFFERS_SQL } from "../../src/catalog/eligible-prices";
-import { currentOffersQuery, OFFER_WRITES } from "../../src/offers/offers";
+import { currentOffersQuery, OFFER_WRITES } from "../../src/operator/offers/offers";
+import { ELIGIBLE_OFFERS_SQL } from "../../src/shared/catalog/eligible-prices";
 
 /**
  * Offer writes and reads are driven by their input: a batch of 1,000 rows costs 1,000 index seeks, whatever the

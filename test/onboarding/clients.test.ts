@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApiClient, findClient, LAST_USED_RESOLUTION_MS, recordSecretUse } from "../../src/auth/clients";
 import { database } from "../../src/db/client";
-import { purgeAudit } from "../../src/onboarding/audit";
-import { SECRET_EXPIRING_EVENT, warnExpiringSecrets } from "../../src/onboarding/clients";
+import { purgeAudit } from "../../src/operator/onboarding/audit";
+import { SECRET_EXPIRING_EVENT, warnExpiringSecrets } from "../../src/operator/onboarding/clients";
+import { createApiClient, findClient, LAST_USED_RESOLUTION_MS, recordSecretUse } from "../../src/shared/auth/clients";
 import { call, expectProblem, json, operatorTokenFor, requestToken, TENANT_A } from "../helpers/api";
 
 const CLIENTS = "/admin/api/clients";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { productId } from "../../src/seed/catalog";
+import { productId } from "../../src/dev/seed/catalog";
 import { call, expectProblem, json, operatorTokenFor, requestToken, scim, TENANT_A, tokenFor } from "../helpers/api";
 
 const admin = async (path: string, init: { method?: string; json?: unknown } = {}) => call(await operatorTokenFor(), path, init);

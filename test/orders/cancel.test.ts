@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { cancelOrder } from "../../src/api/orders/cancel";
+import { canMove, LINE_STATUSES, orderStatusOf, TRANSITIONS } from "../../src/api/orders/lifecycle";
 import { database } from "../../src/db/client";
-import { cancelOrder } from "../../src/orders/cancel";
-import { canMove, LINE_STATUSES, orderStatusOf, TRANSITIONS } from "../../src/orders/lifecycle";
 import { demoOrderOf } from "../helpers/adversarial";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { parseOrderIncludes, searchOrders } from "../../src/api/orders/search";
 import { database } from "../../src/db/client";
-import { parseOrderIncludes, searchOrders } from "../../src/orders/search";
-import { demoOrders } from "../../src/seed/orders";
-import { seedDemoData } from "../../src/seed/seed";
+import { demoOrders } from "../../src/dev/seed/orders";
+import { seedDemoData } from "../../src/dev/seed/seed";
 
 const DEMO = demoOrders(600);
 

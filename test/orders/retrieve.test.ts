@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
+import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
 import { demoOrderOf } from "../helpers/adversarial";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { orderSearch } from "../../src/orders/search-fields";
-import { type DemoOrder, demoOrders } from "../../src/seed/orders";
+import { orderSearch } from "../../src/api/orders/search-fields";
+import { type DemoOrder, demoOrders } from "../../src/dev/seed/orders";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { allPages, type Params, searchData, searchRaw, sortedLike } from "../helpers/search";
 

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import production from "../../src/index";
+import production from "../../src/api/index";
 
-/** A request to the production entry (src/index.ts), which routes /docs before the app. */
+/** A request to the production entry (src/api/index.ts), which routes /docs before the app. */
 async function fetchEntry(path: string): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await production.fetch(new Request(`https://medparts.test${path}`), env, ctx);

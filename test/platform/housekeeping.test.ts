@@ -1,10 +1,10 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { QUOTE_PURGE_GRACE_MS } from "../../src/catalog/quotes";
-import { EVENT_RETENTION_DAYS } from "../../src/events/types";
-import worker from "../../src/index";
+import { EVENT_RETENTION_DAYS } from "../../src/api/events/types";
+import worker from "../../src/api/index";
 import { PURGE_BATCH_SIZE } from "../../src/platform/housekeeping";
 import { RESULT_TTL_MS } from "../../src/platform/idempotency/store";
+import { QUOTE_PURGE_GRACE_MS } from "../../src/shared/catalog/quotes";
 import { findQuote, lineFor, orderBody, placeOrder, storedQuoteLike, withoutFields } from "../helpers/orders";
 
 /** The Cron Trigger (wrangler.toml [triggers]) through the deployed entry's scheduled handler, against real D1. */

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
 import { Remembered } from "../../src/platform/remembered";
-import { forgetGrantedAccess, requireRememberedFacilityAccess } from "../../src/users/access";
+import { forgetGrantedAccess, requireRememberedFacilityAccess } from "../../src/shared/users/access";
 
 describe("Remembered: per-isolate memory of positive answers", () => {
   it("keeps what `keep` accepts for the TTL, asks again after it, and never keeps the rest", async () => {

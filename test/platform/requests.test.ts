@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customerApi } from "../../src/app";
+import { customerApi } from "../../src/api/app";
 import { API, BASE_URL, call, expectOAuthError, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
 import { testVars } from "../helpers/platform";
 import { TEST_ECHO_PATH } from "../helpers/test-routes";

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadLiveQuotes } from "../../src/catalog/quotes";
 import { classifyUpstreamFailure, UpstreamError, withTimeout } from "../../src/platform/upstream";
+import { loadLiveQuotes } from "../../src/shared/catalog/quotes";
 import { BASE_URL, call, expectOAuthError, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
 import { FAULTS, type Fault, withFault } from "../helpers/faults";
 import { testFault } from "../helpers/platform";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import apiDoc from "../../docs/api.md?raw";
-import { SEARCH_RESOURCES } from "../../src/app";
+import { SEARCH_RESOURCES } from "../../src/api/app";
 import { DOCS_BEGIN, DOCS_END, replaceGeneratedSection, searchFieldsMarkdown } from "../../src/query/docs";
-import { USER_BODY_FILTERS } from "../../src/users/search-routes";
+import { USER_BODY_FILTERS } from "../../src/shared/users/search-routes";
 
 describe("docs/api.md stays in step with the search field registry", () => {
   it("has the generated field tables (run `npm run docs:search` after changing a search-fields.ts)", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SEARCH_RESOURCES } from "../../src/app";
+import { SEARCH_RESOURCES } from "../../src/api/app";
 import { ProblemError } from "../../src/platform/errors";
 import { type Clause, NUMBER_PATTERN, OPERATORS, type Query, type Value } from "../../src/query/ast";
 import { compileQuery } from "../../src/query/compile";

@@ -2,14 +2,14 @@ import { env } from "cloudflare:test";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { manufacturerSearch } from "../../src/api/manufacturers/search-fields";
+import { orderSearch } from "../../src/api/orders/search-fields";
 import { manufacturers } from "../../src/db/catalog-schema";
 import { database } from "../../src/db/client";
 import { orders, users } from "../../src/db/schema";
-import { manufacturerSearch } from "../../src/manufacturers/search-fields";
-import { orderSearch } from "../../src/orders/search-fields";
 import type { SearchResource } from "../../src/query/fields";
 import { planSearch } from "../../src/query/search";
-import { userSearch } from "../../src/users/search-fields";
+import { userSearch } from "../../src/shared/users/search-fields";
 
 /** Each resource with its table, its tenant column (null: global) and the database it lives in. */
 const cases: [SearchResource, SQLiteTable, SQLiteColumn | null, "DB" | "CATALOG"][] = [

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { EVENT_SCHEMAS } from "../../src/events/schemas";
-import { DELIVERED_EVENT_TYPES } from "../../src/events/types";
-import { consumeSandboxBatch, type SandboxMessage } from "../../src/sandbox/schedule";
-import { runScenario } from "../../src/sandbox/simulator";
-import { DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { EVENT_SCHEMAS } from "../../src/api/events/schemas";
+import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
+import { consumeSandboxBatch, type SandboxMessage } from "../../src/api/sandbox/schedule";
+import { runScenario } from "../../src/api/sandbox/simulator";
+import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { call, expectProblem, json, operatorTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { JSMITH, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
 import { testVars } from "../helpers/platform";

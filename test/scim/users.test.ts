@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { forgetUserProfiles } from "../../src/users/lookup";
+import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import {
   call,
   expectProblem,

@@ -1,7 +1,7 @@
 import { afterAll } from "vitest";
-import { clientStatus } from "../../src/auth/client-status";
-import { forgetGrantedAccess } from "../../src/users/access";
-import { forgetUserProfiles } from "../../src/users/lookup";
+import { clientStatus } from "../../src/shared/auth/client-status";
+import { forgetGrantedAccess } from "../../src/shared/users/access";
+import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import { forgetCachedTokens } from "../helpers/api";
 import { backgroundSettled } from "../helpers/background";
 import { resetDatabases } from "../helpers/databases";

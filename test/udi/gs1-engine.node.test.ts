@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GS1_AIS, readGs1 } from "../../src/udi/gs1";
+import { GS1_AIS, readGs1 } from "../../src/shared/udi/gs1";
 
 /**
  * The unit-test vectors of GS1's Barcode Syntax Engine, the reference parser, each with the engine's verdict under its

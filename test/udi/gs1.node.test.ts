@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { gtinCheckDigit } from "../../src/catalog/gtin";
-import { calendarDate, formatOf, GS, GS1_AIS, type Gs1Element, hasPredefinedLength, readGs1 } from "../../src/udi/gs1";
+import { gtinCheckDigit } from "../../src/shared/catalog/gtin";
+import { calendarDate, formatOf, GS, GS1_AIS, type Gs1Element, hasPredefinedLength, readGs1 } from "../../src/shared/udi/gs1";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const read = (code: string) => readGs1(code, NOW);

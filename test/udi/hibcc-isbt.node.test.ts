@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hibccCheckCharacter, readHibcc } from "../../src/udi/hibcc";
-import { readIsbt128 } from "../../src/udi/isbt128";
-import { scanCode } from "../../src/udi/scan";
+import { hibccCheckCharacter, readHibcc } from "../../src/shared/udi/hibcc";
+import { readIsbt128 } from "../../src/shared/udi/isbt128";
+import { scanCode } from "../../src/shared/udi/scan";
 
 const CHARACTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%";
 const withCheck = (data: string) => `${data}${hibccCheckCharacter(data)}`;

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gtin14Of, gtinCheckDigit } from "../../src/catalog/gtin";
-import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers, productId } from "../../src/seed/catalog";
-import { GS } from "../../src/udi/gs1";
-import { hibccCheckCharacter } from "../../src/udi/hibcc";
+import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { gtin14Of, gtinCheckDigit } from "../../src/shared/catalog/gtin";
+import { GS } from "../../src/shared/udi/gs1";
+import { hibccCheckCharacter } from "../../src/shared/udi/hibcc";
 import { call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
 import { JSMITH, KJOHNSON } from "../helpers/orders";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/seed/catalog";
-import { GS } from "../../src/udi/gs1";
-import { hibccCheckCharacter } from "../../src/udi/hibcc";
+import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import { GS } from "../../src/shared/udi/gs1";
+import { hibccCheckCharacter } from "../../src/shared/udi/hibcc";
 import { json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { eventsOf, freshOrder } from "../helpers/orders";
@@ -15,7 +15,7 @@ async function acknowledgedOrder(quantity = 1) {
   return order;
 }
 
-/** The order line's product, and the demo GTINs of it (src/seed/catalog.ts). */
+/** The order line's product, and the demo GTINs of it (src/dev/seed/catalog.ts). */
 async function lineProduct(lineId: number) {
   const { product_id } = (await env.DB.prepare("SELECT product_id FROM order_lines WHERE id = ?")
     .bind(lineId)

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
-import { forgetUserProfiles } from "../../src/users/lookup";
+import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { testVars } from "../helpers/platform";

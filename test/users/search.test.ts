@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMPANIES, USERS } from "../../src/seed/organizations";
+import { COMPANIES, USERS } from "../../src/dev/seed/organizations";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
 import { allPages, searchData, sortedLike } from "../helpers/search";

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
-import { setClientEnabled } from "../../src/auth/clients";
+import { LINE_STATUSES, type LineStatus, TRANSITIONS } from "../../src/api/orders/lifecycle";
+import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
+import { MOVE_TARGETS, moveLine, type VendorAction, type VendorMove } from "../../src/api/vendors/fulfilment";
+import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { database } from "../../src/db/client";
-import { LINE_STATUSES, type LineStatus, TRANSITIONS } from "../../src/orders/lifecycle";
-import { DEMO_ORDER_NUMBER } from "../../src/orders/retrieve-routes";
-import { MOVE_TARGETS, moveLine, type VendorAction, type VendorMove } from "../../src/vendors/fulfilment";
-import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/vendors/routes";
+import { setClientEnabled } from "../../src/shared/auth/clients";
 import { call, expectProblem, json, newVendorClient, requestToken, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { withMethods } from "../helpers/faults";
@@ -388,7 +388,7 @@ describe("concurrent changes of one order", () => {
     expect(events).toHaveLength(1 + won);
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
     const order = await readOrder(orderNumber);
-    const { orderStatusOf } = await import("../../src/orders/lifecycle");
+    const { orderStatusOf } = await import("../../src/api/orders/lifecycle");
     expect(order.status).toBe(orderStatusOf(order.lineItems));
   });
 });

@@ -1,17 +1,17 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker from "../../src/index";
+import worker from "../../src/api/index";
 import {
   backoffSeconds,
   DELIVERY_TIMEOUT_MS,
   type DeliveryMessage,
   DISABLE_AFTER_FAILING_MS,
   MAX_ATTEMPTS,
-} from "../../src/webhooks/delivery";
-import { dispatchEvents } from "../../src/webhooks/dispatch";
-import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/webhooks/queues";
-import { SIGNATURE_HEADER, verifySignature } from "../../src/webhooks/signing";
-import { webhookUrlProblem } from "../../src/webhooks/urls";
+} from "../../src/api/webhooks/delivery";
+import { dispatchEvents } from "../../src/api/webhooks/dispatch";
+import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/api/webhooks/queues";
+import { SIGNATURE_HEADER, verifySignature } from "../../src/api/webhooks/signing";
+import { webhookUrlProblem } from "../../src/api/webhooks/urls";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { sqlOf, withMethods } from "../helpers/faults";

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { fetchWithRetry } from "../../../src/client/retry";
+import { fetchWithRetry } from "../../../src/dev/client/retry";
 import { bucketKey } from "../../../src/platform/ratelimit/policy";
 import {
   API,

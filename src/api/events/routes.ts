@@ -1,0 +1,92 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { notFound } from "../../platform/errors";
+import { envelope } from "../../platform/responses";
+import { createRouter } from "../../platform/router";
+import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../../platform/schemas";
+import { GET_MAX_LIMIT, parseNameList, SearchQueryParamsSchema } from "../../query/params";
+import { scopedAccess } from "../../shared/auth/bearer";
+import { findEvent, listEvents } from "./feed";
+import { type Event, EventSchema } from "./schemas";
+import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType } from "./types";
+
+const EventIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "Must be an event id (a UUID).");
+
+const FeedParamsSchema = z.object({
+  after: EventIdSchema.optional().openapi({
+    param: { name: "after", in: "query" },
+    description: "Cursor: the id of the last event you read (nextCursor); absent to start from the oldest. Unknown ids are a 400.",
+  }),
+  types: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({
+      param: { name: "types", in: "query" },
+      description: `Comma-separated event types: ${EVENT_TYPES.join(", ")}; any other type is a 400. Default: all.`,
+      example: "order.shipped,order.delivered",
+    }),
+  limit: SearchQueryParamsSchema.shape.limit,
+});
+
+const parseTypes = (text: string | undefined): EventType[] | undefined =>
+  text === undefined ? undefined : parseNameList("types", text, EVENT_TYPES);
+
+const feedRoute = createRoute({
+  method: "get",
+  path: "/events",
+  tags: ["Events"],
+  summary: "The tenant's order events, oldest first (cursor paging)",
+  description:
+    `Every order change writes one event in the same transaction. Kept ${EVENT_RETENTION_DAYS} days. Poll with \`after\` = ` +
+    `\`nextCursor\` of the previous page; \`limit\` 1-${GET_MAX_LIMIT}, default 50.`,
+  ...scopedAccess("events:read"),
+  request: { query: FeedParamsSchema },
+  responses: {
+    200: {
+      description: "A page of events",
+      content: {
+        "application/json": {
+          schema: envelopeSchema(
+            z.object({
+              events: z.array(EventSchema),
+              hasMore: z.boolean(),
+              nextCursor: z.string().nullable().openapi({ description: "Send as `after` next: the last event returned (or your `after`)" }),
+            }),
+          ),
+        },
+      },
+    },
+    ...authenticatedErrorResponses,
+  },
+});
+
+const eventRoute = createRoute({
+  method: "get",
+  path: "/events/{eventId}",
+  tags: ["Events"],
+  summary: "One of the tenant's events",
+  ...scopedAccess("events:read"),
+  request: { params: z.object({ eventId: EventIdSchema.openapi({ param: { name: "eventId", in: "path" } }) }) },
+  responses: {
+    200: { description: "The event", content: { "application/json": { schema: envelopeSchema(EventSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+export const eventRoutes = createRouter()
+  .openapi(feedRoute, async (c) => {
+    const { after, types, limit } = c.req.valid("query");
+    const page = await listEvents(database(c.env.DB), c.get("principal").dataTenantId, {
+      after,
+      types: parseTypes(types),
+      limit: limit ?? 50,
+    });
+    return c.json(envelope(c, { ...page, events: page.events as Event[] }), 200);
+  })
+  .openapi(eventRoute, async (c) => {
+    const event = await findEvent(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").eventId);
+    if (!event) throw notFound("The tenant has no event with that id.");
+    return c.json(envelope(c, event as Event), 200);
+  });

@@ -1,0 +1,84 @@
+import type { Bindings } from "../env";
+import { isOperatorPlanePath } from "../platform/planes";
+
+export { IdempotencyStore } from "../platform/idempotency/store";
+export { RateLimiter } from "../platform/ratelimit/rate-limiter";
+
+/**
+ * The app (every route, its zod schemas, the OpenAPI registry) is built on the first request, not at module load:
+ * the bundler turns these dynamic imports into modules initialized on first use, so a cold start evaluates only
+ * this file and the Durable Object classes (docs/benchmarks.md, "Cold start").
+ */
+let app: Promise<{ fetch: ExportedHandlerFetchHandler<Bindings> }> | undefined;
+const appOnce = () => {
+  app ??= import("./app").then(({ createApp }) => createApp());
+  return app;
+};
+
+async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<void> {
+  const [
+    { housekeeping },
+    { purgeExpiredResults },
+    { purgeExpiredQuotes },
+    { purgeOldEvents },
+    { purgeOldDeliveries },
+    { resendLostDeliveries, sweepUndispatched },
+    { refreshCatalogPositions },
+    { compactFullTextIndex },
+    { logEvent },
+  ] = await Promise.all([
+    import("../platform/housekeeping"),
+    import("../platform/idempotency/results"),
+    import("../shared/catalog/quotes"),
+    import("./events/feed"),
+    import("./webhooks/delivery"),
+    import("./webhooks/dispatch"),
+    import("../shared/catalog/positions"),
+    import("../shared/catalog/full-text-index"),
+    import("../platform/logging"),
+  ]);
+  await housekeeping(env, new Date(scheduledTime), {
+    // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
+    undispatchedEvents: sweepUndispatched(env),
+    // Then deliveries whose message was lost on the way (the queue, a consumer killed mid-batch, a restart).
+    lostDeliveries: resendLostDeliveries(env),
+    idempotencyResults: purgeExpiredResults,
+    quotes: purgeExpiredQuotes,
+    events: purgeOldEvents,
+    webhookDeliveries: purgeOldDeliveries,
+  });
+  // After a catalog change: the sort positions of deep pages (src/shared/catalog/positions.ts), for the new version.
+  await refreshCatalogPositions(env.CATALOG);
+  // The full-text index's segments, merged in bounded steps (src/shared/catalog/full-text-index.ts). Best effort: a compact
+  // index is a speed-up, and the next run tries again.
+  await compactFullTextIndex(env.CATALOG).catch((err: unknown) =>
+    logEvent("warn", { housekeeping: "full-text-compaction", message: err instanceof Error ? err.message : String(err) }),
+  );
+}
+
+/**
+ * wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/api/webhooks/delivery.ts), and the
+ * sandbox's simulated vendor (src/api/sandbox/schedule.ts).
+ */
+async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
+  if (batch.queue === "medparts-sandbox") {
+    const { consumeSandboxBatch } = await import("./sandbox/schedule");
+    return consumeSandboxBatch(batch as MessageBatch<never>, env);
+  }
+  const { consumeEventBatch } = await import("./webhooks/delivery");
+  await consumeEventBatch(batch, env);
+}
+
+/** The /docs page and its files belong to the docs Worker (docs-worker/wrangler.toml). */
+const isDocsPath = (pathname: string) => pathname === "/docs" || pathname.startsWith("/docs/");
+
+export default {
+  fetch: async (request, env, ctx) => {
+    const { pathname } = new URL(request.url);
+    if (isDocsPath(pathname)) return env.DOCS.fetch(request);
+    if (isOperatorPlanePath(pathname)) return env.ADMIN.fetch(request);
+    return (await appOnce()).fetch(request, env, ctx);
+  },
+  scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),
+  queue: (batch, env, _ctx) => consume(batch, env),
+} satisfies ExportedHandler<Bindings>;

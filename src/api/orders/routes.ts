@@ -1,0 +1,206 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { database } from "../../db/client";
+import type { AppEnv } from "../../env";
+import { closestName } from "../../platform/closest-name";
+import {
+  IDEMPOTENCY_CACHED_HEADER,
+  idempotentRequest,
+  idempotentWith,
+  prefetched,
+  storedJson,
+} from "../../platform/idempotency/middleware";
+import { committedResultStatements } from "../../platform/idempotency/results";
+import { envelope } from "../../platform/responses";
+import { createRouter } from "../../platform/router";
+import {
+  authenticatedErrorResponses,
+  ControllerErrorSchema,
+  closedObject,
+  decimalPrice,
+  envelopeSchema,
+  IdempotencyConflictSchema,
+  idempotencyKeyHeaders,
+  ProblemSchema,
+  problem,
+  requesterForbiddenResponse,
+} from "../../platform/schemas";
+import { scopedAccess } from "../../shared/auth/bearer";
+import { dispatchAfterResponse } from "../webhooks/dispatch";
+import { type CreateOrderCommand, createOrder, type OrderCreated, type OrderInputs, readOrderInputs } from "./create";
+import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD_CODES } from "./options";
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** A code from a reference list, exactly as the document's enum spells it (docs/decisions.md). */
+const code = <T extends string>(codes: readonly [T, ...T[]], what: string) =>
+  z.enum(codes, {
+    error: (issue) => {
+      const meant = typeof issue.input === "string" ? closestName(issue.input, codes) : undefined;
+      return `Unknown ${what}; valid values: ${codes.join(", ")}.${meant ? ` Did you mean ${meant}?` : ""}`;
+    },
+  });
+
+/** Surrounding spaces are trimmed; a blank PO number is no PO number, so the document says "a non-space character". */
+const poNumber = z.string().max(ORDER_LIMITS.poNumberLength).regex(/\S/, "Must contain a non-space character.").trim();
+
+const RequiredFieldSchema = closedObject({
+  fieldId: z.string().min(1).max(100),
+  value: z.string().max(ORDER_LIMITS.requiredFieldValueLength),
+});
+
+const QuoteItemSchema = closedObject({
+  priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
+  productId: z.string().min(1).max(100),
+  quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
+  price: decimalPrice(
+    "Unit price, a decimal with at most two decimal places (more is a 400); must equal the price option's price to the cent (else 422)",
+  ),
+  requiredFields: z
+    .array(RequiredFieldSchema)
+    .max(50)
+    .nullish()
+    .openapi({ description: "Values for the option's customFields; fieldIds are unique" }),
+}).superRefine((item, ctx) => {
+  const seen = new Set<string>();
+  item.requiredFields?.forEach((field, i) => {
+    if (seen.has(field.fieldId)) ctx.addIssue({ code: "custom", path: ["requiredFields", i, "fieldId"], message: "Duplicate fieldId." });
+    seen.add(field.fieldId);
+  });
+});
+
+const CreateOrderSchema = closedObject({
+  requesterId: id.openapi({ description: "The requester's contactId (users/lookup)" }),
+  userId: id.openapi({ description: "The user placing the order; needs access to the facility too" }),
+  facilityId: id,
+  shippingAddressId: id.openapi({ description: "A shipping address of the facility's company; shared by all lines" }),
+  billingAddressId: id.openapi({ description: "A billing address of the facility's company" }),
+  shippingMethod: code(SHIPPING_METHOD_CODES, "shippingMethod"),
+  quoteItems: z
+    .array(QuoteItemSchema)
+    .min(1)
+    .max(ORDER_LIMITS.maxLines)
+    .openapi({ description: "The order lines, each line its own priceOptionId" }),
+  poNumber: poNumber.nullish().openapi({ description: "Top-level form: payment by PO; must equal payment.poNumber when both are given" }),
+  payment: closedObject({ paymentMethod: code(PAYMENT_METHOD_CODES, "paymentMethod"), poNumber: poNumber.nullish() })
+    .nullish()
+    .openapi({ description: "Alternative form; PO requires poNumber" }),
+  notes: z.string().max(ORDER_LIMITS.notesLength).nullish(),
+})
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.quoteItems.forEach((item, i) => {
+      if (seen.has(item.priceOptionId)) {
+        ctx.addIssue({ code: "custom", path: ["quoteItems", i, "priceOptionId"], message: "Each line needs its own priceOptionId." });
+      }
+      seen.add(item.priceOptionId);
+    });
+    const { payment } = body;
+    if (!payment) return; // spec 4.7: both forms are optional (docs/decisions.md: the default payment method)
+    if (payment.paymentMethod === "PO" && !payment.poNumber && !body.poNumber) {
+      ctx.addIssue({ code: "custom", path: ["payment", "poNumber"], message: "Required when paymentMethod is PO." });
+    }
+    if (body.poNumber && payment.poNumber && body.poNumber !== payment.poNumber) {
+      ctx.addIssue({ code: "custom", path: ["poNumber"], message: "Differs from payment.poNumber; give one PO number." });
+    }
+  })
+  .openapi("CreateOrderRequest", {
+    // The demo data's jsmith (npm start): take priceOptionId and price from POST /catalog/detail of the product.
+    example: {
+      requesterId: 50001,
+      userId: 1,
+      facilityId: 1001,
+      shippingAddressId: 11,
+      billingAddressId: 13,
+      shippingMethod: "GROUND",
+      payment: { paymentMethod: "PO", poNumber: "PO-1001" },
+      quoteItems: [{ priceOptionId: "po_3oVh0cLQm5N1cX2tWlqHxg7ZrY8bKd4A", productId: "MP-0000003", quantity: 2, price: 123.45 }],
+      notes: "Deliver to the biomed shop, building C",
+    },
+  });
+
+type CreateOrderBody = z.infer<typeof CreateOrderSchema>;
+
+/** Without `payment`: a top-level PO number means payment by PO; no PO number at all, the account's net terms. */
+const defaultPaymentMethod = (poNumber: string | null | undefined): PaymentMethod => (poNumber ? "PO" : "NET_TERMS");
+
+function toCommand(body: CreateOrderBody): CreateOrderCommand {
+  return {
+    requesterId: body.requesterId,
+    userId: body.userId,
+    facilityId: body.facilityId,
+    shippingAddressId: body.shippingAddressId,
+    billingAddressId: body.billingAddressId,
+    shippingMethod: body.shippingMethod,
+    paymentMethod: body.payment?.paymentMethod ?? defaultPaymentMethod(body.poNumber),
+    poNumber: body.payment?.poNumber ?? body.poNumber ?? null,
+    notes: body.notes ?? null,
+    lines: body.quoteItems.map((item) => ({ ...item, requiredFields: item.requiredFields ?? [] })),
+  };
+}
+
+const OrderCreatedSchema = z
+  .object({
+    orderNumber: z.string(),
+    createdAt: z.string().datetime(),
+    success: z.literal(true),
+    eventId: z.string().openapi({ description: "Id of the order.created event" }),
+  })
+  .openapi("OrderCreated");
+
+/** The order's reads, started while the idempotency object decides (one round trip fewer in sequence). */
+function prefetchOrderInputs(c: Context<AppEnv>, body: unknown) {
+  const parsed = CreateOrderSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const now = new Date();
+  return readOrderInputs(c.env, c.get("principal").tenantId, toCommand(parsed.data), now).then((inputs) => ({ inputs, now }));
+}
+
+const createOrderRoute = createRoute({
+  method: "post",
+  path: "/orders",
+  tags: ["Orders"],
+  summary: "Create an order from price options (idempotent with Idempotency-Key)",
+  ...scopedAccess("orders:write", idempotentWith(prefetchOrderInputs)),
+  request: {
+    headers: idempotencyKeyHeaders("UUID (with dashes), one per logical order; results are replayed for 24 hours"),
+    body: { required: true, content: { "application/json": { schema: CreateOrderSchema } } },
+  },
+  responses: {
+    201: {
+      description: `Order created. A replay of a cached result carries ${IDEMPOTENCY_CACHED_HEADER}: true.`,
+      content: { "application/json": { schema: envelopeSchema(OrderCreatedSchema) } },
+    },
+    ...authenticatedErrorResponses,
+    ...requesterForbiddenResponse,
+    404: problem("A priceOptionId does not exist, has expired or is not for this requester and facility; the whole order fails"),
+    409: {
+      description: "Idempotency conflict ({ error }) or a price option already ordered (problem details)",
+      content: { "application/json": { schema: IdempotencyConflictSchema }, "application/problem+json": { schema: ProblemSchema } },
+    },
+    422: {
+      description: "Business rule: price mismatch, product mismatch, custom field missing or invalid, wrong address",
+      content: { "application/json": { schema: ControllerErrorSchema } },
+    },
+    503: problem("The idempotency store is temporarily unavailable"),
+  },
+});
+
+export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) => {
+  // The 201 commits in the order's own batch as the result of this Idempotency-Key: a retry after a crash at any
+  // point gets exactly these bytes back (docs/architecture.md, "Crash-safe idempotency").
+  const request = idempotentRequest(c);
+  let payload: ReturnType<typeof envelope<OrderCreated>> | undefined;
+  const read = await prefetched<{ inputs: OrderInputs; now: Date }>(c);
+  const principal = c.get("principal");
+  await createOrder(c.env, principal.tenantId, toCommand(c.req.valid("json")), {
+    storeUnder: principal.dataTenantId,
+    read,
+    commitWith: (created) => {
+      payload = envelope(c, created);
+      return committedResultStatements(database(c.env.DB), request, storedJson(201, payload));
+    },
+  });
+  dispatchAfterResponse(c, payload!.data.eventId);
+  return c.json(payload!, 201);
+});

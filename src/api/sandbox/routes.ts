@@ -1,0 +1,93 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../env";
+import { inBackground } from "../../platform/background";
+import { notFound } from "../../platform/errors";
+import { envelope } from "../../platform/responses";
+import { createRouter } from "../../platform/router";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../../platform/schemas";
+import { scopedAccess } from "../../shared/auth/bearer";
+import { dispatchOrLog } from "../webhooks/dispatch";
+import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
+
+/** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
+export const SANDBOX_TAG = "Sandbox";
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "A date, YYYY-MM-DD.")
+  .refine(
+    (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    "Not a calendar date.",
+  )
+  .refine((value) => value >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "A date not before yesterday (UTC).");
+
+const SimulateRequest = closedObject({
+  scenario: z.enum(SCENARIOS).openapi({
+    description:
+      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel with half of what remains of each line; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason",
+  }),
+  lineId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "Only this line of the order" }),
+  promisedShipDate: day.optional().openapi({ description: "acknowledge: a date not before yesterday (UTC); default in 2 days" }),
+  expectedShipDate: day.optional().openapi({ description: "backorder: a date not before yesterday (UTC); default in 14 days" }),
+  reason: z.string().min(1).max(500).optional().openapi({ description: "backorder, reject_line: why" }),
+}).openapi("SimulateRequest", { example: { scenario: "ship_partial" } });
+
+const SimulateResult = z
+  .object({
+    orderNumber: z.string(),
+    scenario: z.enum(SCENARIOS),
+    orderStatus: z.string().nullable().openapi({ description: "The order's status after the run" }),
+    eventIds: z.array(z.string()).openapi({ description: "The events the run wrote (feed and webhooks), in order" }),
+  })
+  .openapi("SimulateResult");
+
+/** For a live token the route is not there: the same 404 as any unknown path, before its body is even read. */
+const testModeOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("principal").mode !== "test") throw notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
+  await next();
+};
+
+const simulateRoute = createRoute({
+  method: "post",
+  path: "/test-helpers/orders/{orderNumber}/simulate",
+  tags: [SANDBOX_TAG],
+  summary: "Test mode only: the simulated vendor runs a scenario on a test order now, with the real events and webhooks",
+  ...scopedAccess("orders:write", testModeOnly),
+  request: {
+    params: z.object({
+      orderNumber: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,39}$/)
+        .openapi({ param: { name: "orderNumber", in: "path" }, example: "MP-100001" }),
+    }),
+    body: { required: true, content: { "application/json": { schema: SimulateRequest } } },
+  },
+  responses: {
+    200: { description: "The scenario ran", content: { "application/json": { schema: envelopeSchema(SimulateResult) } } },
+    ...authenticatedErrorResponses,
+    404: problem("No test order of that number for this tenant; or a live token (the route does not exist for it)"),
+    409: problem("No line of the order can take the step now (the detail says which step)"),
+  },
+});
+
+export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => {
+  const principal = c.get("principal");
+  const { orderNumber } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const order = await sandboxLines(c.env.DB, principal.dataTenantId, orderNumber);
+  if (!order) throw notFound(`No test order ${orderNumber}.`);
+  let run: { eventIds: string[]; orderStatus: string | null };
+  try {
+    run = (await runScenario(c.env.DB, principal.dataTenantId, orderNumber, body.scenario, body))!;
+  } catch (error) {
+    if (error instanceof ScenarioInterrupted) inBackground(c, dispatchOrLog(c.env, error.eventIds));
+    throw error;
+  }
+  // Driven by hand from now on (a scenario ran): the default schedule leaves the order alone.
+  await c.env.DB.prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
+    .bind(order.orderId, new Date().toISOString())
+    .run();
+  inBackground(c, dispatchOrLog(c.env, run.eventIds));
+  return c.json(envelope(c, { orderNumber, scenario: body.scenario, orderStatus: run.orderStatus, eventIds: run.eventIds }), 200);
+});

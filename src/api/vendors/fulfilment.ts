@@ -1,0 +1,324 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../../db/client";
+import { addresses, orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
+import { ProblemError, ValidationError } from "../../platform/errors";
+import type { ShippedUnit } from "../../shared/udi/shipped-units";
+import type { LineMoveDetails } from "../events/schemas";
+import type { EventType } from "../events/types";
+import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../orders/changes";
+import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
+import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
+import { liveOrder, shipToColumns, vendorLineNotFound } from "./lines";
+
+/**
+ * The vendor's moves of one order line along the lifecycle (docs/api.md, "Vendor API"). Each commits as every order
+ * change does (src/api/orders/changes.ts): one D1 batch with the line, the order's derived status and version, and an
+ * event. Repeating a move whose effect is already in place (a retry after a lost answer) changes nothing and
+ * answers as if it had just been made, without a new event: vendor moves need no Idempotency-Key.
+ */
+
+export type VendorMove =
+  | { action: "acknowledge"; promisedShipDate: string }
+  | { action: "backorder"; expectedShipDate: string; reason?: string | null | undefined }
+  | {
+      action: "ship";
+      trackingNumber: string;
+      carrierName?: string | undefined;
+      serviceLevel?: string | undefined;
+      quantity?: number | undefined;
+      shippedAt?: string | undefined;
+      /** The UDIs scanned from the shipped units, checked against the line's product (src/shared/udi/shipped-units.ts). */
+      units?: ShippedUnit[] | undefined;
+    }
+  | { action: "deliver"; deliveredAt?: string | undefined }
+  | { action: "reject"; reason: string };
+
+export type VendorAction = VendorMove["action"];
+
+/** The line status each move leads to (a partial shipment leaves the line where it is). */
+export const MOVE_TARGETS: Readonly<Record<VendorAction, LineStatus>> = {
+  acknowledge: "Acknowledged",
+  backorder: "Backordered",
+  ship: "Shipped",
+  deliver: "Delivered",
+  reject: "Rejected",
+};
+
+/** The event each move writes. */
+export const MOVE_EVENTS = {
+  acknowledge: "order.acknowledged",
+  backorder: "order.backordered",
+  ship: "order.shipped",
+  deliver: "order.delivered",
+  reject: "order.rejected",
+} as const satisfies Readonly<Record<VendorAction, EventType>>;
+
+export interface MoveOutcome {
+  /** The event of this move; null when the move was already in place (nothing changed). */
+  eventId: string | null;
+  orderStatus: OrderStatus;
+}
+
+/** What a move needs of its line and order: one read round trip, scoped by the vendor. */
+async function readLine(db: Database, vendorId: number, lineId: number, trackingNumber: string | null, sandbox: boolean) {
+  const thisLine = and(eq(orderLines.id, lineId), eq(orderLines.vendorId, vendorId));
+  const ofItsKind = sandbox ? lt(orders.tenantId, 0) : liveOrder;
+  const [found, lines] = await db.batch([
+    db
+      .select({
+        id: orderLines.id,
+        status: orderLines.statusName,
+        quantity: orderLines.quantity,
+        shippedQuantity: orderLines.shippedQuantity,
+        promisedShipDate: orderLines.promisedShipDate,
+        expectedShipDate: orderLines.expectedShipDate,
+        // Not orders.id: a D1 batch maps rows by column name, and order_lines.id is already "id".
+        orderId: orderLines.orderId,
+        tenantId: orders.tenantId,
+        orderNumber: orders.orderNumber,
+        orderStatus: orders.status,
+        version: orders.version,
+        shippingMethod: orders.shippingMethod,
+        orderedAt: orders.createdAt,
+        // The line's latest parcel: a delivery cannot come before it.
+        lastShippedAt: sql<
+          string | null
+        >`(select max(${shippingDocuments.shippedAt}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
+        // Whether this parcel (tracking number) of the vendor already holds the line: a repeated ship.
+        inParcel: sql<number>`exists (select 1 from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.vendorId} = ${vendorId} and ${shippingDocuments.trackingNumber} = ${trackingNumber})`,
+      })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .where(and(thisLine, ofItsKind)),
+    // The order's other lines; read only when the line itself is found above (of the right kind).
+    orderLineStates(db, sql<number>`(select ${orderLines.orderId} from ${orderLines} where ${thisLine})`),
+  ]);
+  const line = found[0];
+  if (!line) throw vendorLineNotFound();
+  return { line, lines };
+}
+
+type LineRead = Awaited<ReturnType<typeof readLine>>["line"];
+
+function invalidTransition(line: LineRead, action: VendorAction): ProblemError {
+  const allowed = TRANSITIONS[line.status as LineStatus] ?? [];
+  return new ProblemError(
+    409,
+    "invalid-transition",
+    "Invalid transition",
+    `Line ${line.id} is ${line.status}: it cannot be moved to ${MOVE_TARGETS[action]}. Allowed from ${line.status}: ${allowed.join(", ") || "none (final)"}.`,
+    { errors: allowed.map((status) => `allowed: ${status}`) },
+  );
+}
+
+/** True when the move's effect is already in place: answer it without changing anything. */
+function alreadyDone(line: LineRead, move: VendorMove): boolean {
+  switch (move.action) {
+    case "acknowledge":
+      return line.status === "Acknowledged" && line.promisedShipDate === move.promisedShipDate;
+    case "backorder":
+      return line.status === "Backordered" && line.expectedShipDate === move.expectedShipDate;
+    case "ship":
+      return line.inParcel === 1;
+    case "deliver":
+      return line.status === "Delivered";
+    case "reject":
+      return line.status === "Rejected";
+  }
+}
+
+/**
+ * Whether the move may start from the line's status: the lifecycle's transitions, plus changing the promised
+ * (expected) date of a line already Acknowledged (Backordered), and another parcel of a partly shipped line.
+ */
+function allowedFrom(line: LineRead, move: VendorMove): boolean {
+  if (move.action === "acknowledge" && line.status === "Acknowledged") return true;
+  if (move.action === "backorder" && line.status === "Backordered") return true;
+  return canMove(line.status, MOVE_TARGETS[move.action]);
+}
+
+/**
+ * A vendor's move of its line: the lifecycle's rules, one batch with its event. `sandbox`: the sandbox's simulated
+ * vendor moving a test-mode order's line (src/api/sandbox), through the very same commit path; a vendor's own moves reach
+ * live orders only.
+ */
+export async function moveLine(
+  db: Database,
+  vendorId: number,
+  lineId: number,
+  move: VendorMove,
+  stampedAt?: Date,
+  sandbox = false,
+): Promise<MoveOutcome> {
+  const { line, lines } = await readLine(db, vendorId, lineId, move.action === "ship" ? move.trackingNumber : null, sandbox);
+  // Stamped after the read: a change that commits after another is never stamped before it.
+  const now = stampedAt ?? new Date();
+  if (alreadyDone(line, move)) return { eventId: null, orderStatus: line.orderStatus as OrderStatus };
+  if (!allowedFrom(line, move)) throw invalidTransition(line, move.action);
+
+  const order = { id: line.orderId, tenantId: line.tenantId, orderNumber: line.orderNumber, version: line.version, lines };
+  const at = now.toISOString();
+  const change = changeFor(db, vendorId, line, move, at);
+  const outcome: ChangeOutcome = await commitOrderChange(db, {
+    order,
+    lineChanges: new Map([[line.id, { status: change.status, shippedQuantity: change.shippedQuantity }]]),
+    statements: change.statements,
+    event: { type: MOVE_EVENTS[move.action], payload: { lineId: line.id, lineStatus: change.status, ...change.details, at } },
+    at: now,
+  });
+  return { eventId: outcome.eventId, orderStatus: outcome.status };
+}
+
+interface LineChange {
+  status: LineStatus;
+  /** The line's shipped quantity after the change, when it changes. */
+  shippedQuantity?: number;
+  statements: BatchItem<"sqlite">[];
+  /** What the event says about the move besides the line and its status. */
+  details: Record<string, unknown>;
+}
+
+function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorMove, at: string): LineChange {
+  const updateLine = (set: Partial<typeof orderLines.$inferInsert>) => db.update(orderLines).set(set).where(eq(orderLines.id, line.id));
+  switch (move.action) {
+    case "acknowledge":
+      return {
+        status: "Acknowledged",
+        statements: [updateLine({ statusName: "Acknowledged", promisedShipDate: move.promisedShipDate, statusReason: null })],
+        details: { promisedShipDate: move.promisedShipDate } satisfies LineMoveDetails<typeof MOVE_EVENTS.acknowledge>,
+      };
+    case "backorder":
+      return {
+        status: "Backordered",
+        statements: [updateLine({ statusName: "Backordered", expectedShipDate: move.expectedShipDate, statusReason: move.reason ?? null })],
+        details: { expectedShipDate: move.expectedShipDate, reason: move.reason ?? null } satisfies LineMoveDetails<
+          typeof MOVE_EVENTS.backorder
+        >,
+      };
+    case "deliver": {
+      const deliveredAt = move.deliveredAt ?? at;
+      if (line.lastShippedAt && deliveredAt < line.lastShippedAt) {
+        throw new ValidationError({ deliveredAt: [`Must not be before the line's last shipment (${line.lastShippedAt}).`] });
+      }
+      return {
+        status: "Delivered",
+        statements: [updateLine({ statusName: "Delivered", deliveredAt })],
+        details: { deliveredAt } satisfies LineMoveDetails<typeof MOVE_EVENTS.deliver>,
+      };
+    }
+    case "reject":
+      return {
+        status: "Rejected",
+        statements: [updateLine({ statusName: "Rejected", statusReason: move.reason })],
+        details: { reason: move.reason } satisfies LineMoveDetails<typeof MOVE_EVENTS.reject>,
+      };
+    case "ship":
+      return shipmentOf(db, vendorId, line, move, at);
+  }
+}
+
+/**
+ * A parcel: the vendor's shipping document for this tracking number on the order (made on its first line, to the
+ * order's ship-to address), the line's quantity in it, and the line's shipped quantity. A line is Shipped once all
+ * of it has shipped; it then leaves the order's to-ship document, which goes when nothing is left on it.
+ */
+function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extract<VendorMove, { action: "ship" }>, at: string): LineChange {
+  const remaining = line.quantity - line.shippedQuantity;
+  const quantity = move.quantity ?? remaining;
+  if (quantity > remaining) {
+    throw new ValidationError({ quantity: [`At most ${remaining} of line ${line.id} remain to ship.`] });
+  }
+  const planned = SHIPPING_METHODS[line.shippingMethod as ShippingMethod];
+  const carrierName = move.carrierName ?? planned?.carrierName ?? "Unknown";
+  const serviceLevel = move.serviceLevel ?? planned?.serviceLevel ?? "Unknown";
+  const shippedAt = move.shippedAt ?? at;
+  if (shippedAt < line.orderedAt)
+    throw new ValidationError({ shippedAt: [`Must not be before the order was placed (${line.orderedAt}).`] });
+  const units = move.units ?? [];
+  const named = units.reduce((sum, unit) => sum + unit.units, 0);
+  if (named > quantity) {
+    throw new ValidationError({ units: [`The codes name ${named} units; this parcel holds ${quantity} of line ${line.id}.`] });
+  }
+  const complete = quantity === remaining;
+  const status: LineStatus = complete ? "Shipped" : (line.status as LineStatus);
+  const parcel = and(
+    eq(shippingDocuments.orderId, line.orderId),
+    eq(shippingDocuments.vendorId, vendorId),
+    eq(shippingDocuments.trackingNumber, move.trackingNumber),
+  );
+  // The line leaves the to-ship document with the change once it has shipped in full (src/api/orders/changes.ts).
+  const statements: BatchItem<"sqlite">[] = [
+    db
+      .insert(shippingDocuments)
+      .select(
+        db
+          .select({
+            id: sql`null`.as("id"),
+            orderId: orders.id,
+            ...shipToColumns,
+            carrierName: sql`${carrierName}`.as("carrier_name"),
+            serviceLevel: sql`${serviceLevel}`.as("service_level"),
+            trackingNumber: sql`${move.trackingNumber}`.as("tracking_number"),
+            shippedAt: sql`${shippedAt}`.as("shipped_at"),
+            vendorId: sql`${vendorId}`.as("vendor_id"),
+          })
+          .from(orders)
+          .innerJoin(addresses, eq(addresses.id, orders.shippingAddressId))
+          .where(eq(orders.id, line.orderId)),
+      )
+      .onConflictDoNothing(),
+    db.insert(shippingDocumentLines).select(
+      db
+        .select({
+          shippingDocumentId: shippingDocuments.id,
+          lineId: sql`${line.id}`.as("line_id"),
+          quantity: sql`${quantity}`.as("quantity"),
+        })
+        .from(shippingDocuments)
+        .where(parcel),
+    ),
+    db
+      .update(orderLines)
+      .set({ statusName: status, shippedQuantity: sql`${orderLines.shippedQuantity} + ${quantity}` })
+      .where(eq(orderLines.id, line.id)),
+  ];
+  if (units.length > 0) {
+    // The units, one JSON parameter, each row in this parcel's shipping document.
+    const unit = (field: keyof ShippedUnit, column: string) => sql.raw(`u.value ->> '${field}'`).as(column);
+    statements.push(
+      db.insert(shippedUnits).select(
+        db
+          .select({
+            id: sql`null`.as("id"),
+            orderId: sql`${line.orderId}`.as("order_id"),
+            lineId: sql`${line.id}`.as("line_id"),
+            shippingDocumentId: sql`${shippingDocuments.id}`.as("shipping_document_id"),
+            agency: unit("agency", "agency"),
+            deviceId: unit("deviceId", "device_id"),
+            lot: unit("lot", "lot"),
+            serial: unit("serial", "serial"),
+            expiry: unit("expiry", "expiry"),
+            units: unit("units", "units"),
+          })
+          .from(shippingDocuments)
+          .innerJoin(sql`json_each(${JSON.stringify(units)}) u`, sql`true`)
+          .where(parcel),
+      ),
+    );
+  }
+  return {
+    status,
+    shippedQuantity: line.shippedQuantity + quantity,
+    statements,
+    details: {
+      trackingNumber: move.trackingNumber,
+      carrierName,
+      serviceLevel,
+      quantity,
+      shippedQuantity: line.shippedQuantity + quantity,
+      shippedAt,
+      ...(units.length > 0 ? { units } : {}),
+    } satisfies LineMoveDetails<typeof MOVE_EVENTS.ship>,
+  };
+}

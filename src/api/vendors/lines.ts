@@ -1,0 +1,133 @@
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { addresses, orderLines, orders, type RequiredFieldValue, shippingDocumentLines, shippingDocuments } from "../../db/schema";
+import { notFound } from "../../platform/errors";
+import { centsToDecimal } from "../../platform/money";
+import { type Page, type Pagination, paginationOf } from "../../platform/pagination";
+import { pageWithTotal } from "../../query/search";
+import type { LineStatus } from "../orders/lifecycle";
+import type { ShippingMethod } from "../orders/options";
+
+/**
+ * What a vendor sees of the orders it fulfils: its own order lines, each with what it needs to ship it (the ship-to
+ * address and the buyer's shipping method) and its shipments. Never the order's other lines, prices of other vendors,
+ * the buyer's tenant or users: every query here is scoped by the vendor of the line.
+ */
+
+/** Lines still to fulfil: the default of the vendor's list. */
+export const OPEN_LINE_STATUSES: readonly LineStatus[] = ["Ordered", "Acknowledged", "Backordered"];
+
+export interface VendorShipment {
+  shippingDocId: number;
+  trackingNumber: string | null;
+  carrierName: string;
+  serviceLevel: string;
+  quantity: number;
+  shippedAt: string;
+}
+
+/**
+ * An order's ship-to address (`addresses` joined on `orders.shipping_address_id`), named as a shipping document's
+ * columns: the vendor's view shows it, and a parcel's shipping document copies it.
+ */
+export const shipToColumns = {
+  attentionTo: addresses.attentionTo,
+  address1: addresses.line1,
+  city: addresses.city,
+  state: addresses.state,
+  zip: addresses.zip,
+  country: addresses.country,
+};
+
+const lineColumns = {
+  lineId: orderLines.id,
+  orderNumber: orders.orderNumber,
+  lineNumber: orderLines.lineNumber,
+  orderDate: orders.createdAt,
+  statusName: orderLines.statusName,
+  partNumber: orderLines.partNumber,
+  description: orderLines.description,
+  quantity: orderLines.quantity,
+  shippedQuantity: orderLines.shippedQuantity,
+  priceCents: orderLines.priceCents,
+  extendedPriceCents: orderLines.extendedPriceCents,
+  poNumber: orderLines.poNumber,
+  requiredFields: orderLines.requiredFields,
+  promisedShipDate: orderLines.promisedShipDate,
+  expectedShipDate: orderLines.expectedShipDate,
+  statusReason: orderLines.statusReason,
+  deliveredAt: orderLines.deliveredAt,
+  shippingMethod: orders.shippingMethod,
+  ...shipToColumns,
+  // The line's parcels, oldest first; a document made with the order counts the whole line.
+  shipments: sql<string>`(select json_group_array(json_object('shippingDocId', ${shippingDocuments.id}, 'trackingNumber', ${shippingDocuments.trackingNumber}, 'carrierName', ${shippingDocuments.carrierName}, 'serviceLevel', ${shippingDocuments.serviceLevel}, 'quantity', coalesce(${shippingDocumentLines.quantity}, ${orderLines.quantity}), 'shippedAt', ${shippingDocuments.shippedAt}) order by ${shippingDocuments.id}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
+};
+
+function linesQuery(db: Database) {
+  return db
+    .select(lineColumns)
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .innerJoin(addresses, eq(addresses.id, orders.shippingAddressId));
+}
+
+function view(row: Awaited<ReturnType<ReturnType<typeof linesQuery>["all"]>>[number]) {
+  const { priceCents, extendedPriceCents, attentionTo, address1, city, state, zip, country, shipments, ...line } = row;
+  return {
+    ...line,
+    statusName: line.statusName as LineStatus,
+    shippingMethod: line.shippingMethod as ShippingMethod,
+    price: centsToDecimal(priceCents),
+    extendedPrice: centsToDecimal(extendedPriceCents),
+    requiredFields: line.requiredFields as RequiredFieldValue[],
+    shipTo: { attentionTo, address1, city, state, zip, country },
+    shipments: JSON.parse(shipments) as VendorShipment[],
+  };
+}
+
+export type VendorOrderLine = ReturnType<typeof view>;
+
+/**
+ * Vendors see live orders only: a test-mode order (its tenant a sandbox twin, id < 0; src/platform/test-mode.ts) is
+ * fulfilled by the sandbox's simulated vendor, and is a 404 to the real one like an unknown line.
+ */
+export const liveOrder = sql`exists (select 1 from ${orders} where ${orders.id} = ${orderLines.orderId} and ${orders.tenantId} > 0)`;
+
+export const vendorLineNotFound = () => notFound("The vendor has no order line with that id.");
+
+/** One of the vendor's lines; null when the id is unknown or the line is another vendor's (indistinguishable). */
+export async function findVendorLine(db: Database, vendorId: number, lineId: number): Promise<VendorOrderLine | null> {
+  const row = await linesQuery(db)
+    .where(and(eq(orderLines.id, lineId), eq(orderLines.vendorId, vendorId), liveOrder))
+    .get();
+  return row ? view(row) : null;
+}
+
+export interface VendorLineFilter {
+  statuses: readonly LineStatus[];
+  orderNumber?: string | undefined;
+}
+
+/** The vendor's lines in the given statuses (and order), oldest first, with the total: one D1 round trip. */
+export async function listVendorLines(
+  db: Database,
+  vendorId: number,
+  filter: VendorLineFilter,
+  page: Page,
+): Promise<{ lines: VendorOrderLine[]; pagination: Pagination }> {
+  const conditions: SQL[] = [eq(orderLines.vendorId, vendorId), inArray(orderLines.statusName, [...filter.statuses]), liveOrder];
+  if (filter.orderNumber !== undefined) {
+    conditions.push(
+      inArray(orderLines.orderId, db.select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, filter.orderNumber))),
+    );
+  }
+  const where = and(...conditions);
+  const { rows, total } = await pageWithTotal(
+    db,
+    // Oldest order first (orderDate), its lines in order; the line id makes every page stable.
+    linesQuery(db).where(where).orderBy(asc(orders.createdAt), asc(orderLines.id)).limit(page.limit).offset(page.offset),
+    orderLines,
+    where,
+  );
+  return { lines: rows.map(view), pagination: paginationOf(page, total, rows.length) };
+}

@@ -1,0 +1,265 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { PaginationSchema } from "../../platform/pagination";
+import { VENDOR_API_BASE } from "../../platform/planes";
+import { envelope } from "../../platform/responses";
+import { createRouter } from "../../platform/router";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  ProblemSchema,
+  readableText,
+} from "../../platform/schemas";
+import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../../query/params";
+import { vendorScopedAccess } from "../../shared/auth/bearer";
+import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
+import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
+import { SHIPPING_METHOD_CODES } from "../orders/options";
+import { ORDER_NUMBER } from "../orders/retrieve-routes";
+import { shipToFields } from "../orders/ship-to";
+import { dispatchAfterResponse } from "../webhooks/dispatch";
+import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
+import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
+
+/** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
+export { VENDOR_API_BASE };
+
+const TAG = "Vendor fulfilment";
+
+/** The demo vendor (OEM Authorized Distribution) and its first line, of the demo order: /docs "Try it out" finds it. */
+export const DEMO_VENDOR_ID = 4;
+export const DEMO_LINE_ID = 100_001;
+
+/** Dates a vendor promises or expects: a calendar day, not before yesterday (UTC; a day of slack for time zones). */
+const shipDate = (description: string) =>
+  z.iso
+    .date("Must be a date, YYYY-MM-DD.")
+    .refine((day) => day >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "Must not be in the past.")
+    .openapi({ description: `${description}; a date not before yesterday (UTC)`, example: "2026-12-01" });
+
+/** When something happened: an ISO 8601 instant, not in the future (5 minutes of clock skew allowed). */
+const pastInstant = z.iso
+  .datetime({ offset: true, message: "Must be an ISO 8601 date-time." })
+  .refine((at) => Date.parse(at) <= Date.now() + 300_000, "Must not be in the future.")
+  .transform((at) => new Date(at).toISOString())
+  .openapi({ description: "Default: now; an instant not in the future" });
+
+const reason = readableText(500);
+
+const ShipmentSchema = z
+  .object({
+    shippingDocId: z.number().int(),
+    trackingNumber: z.string().nullable(),
+    carrierName: z.string(),
+    serviceLevel: z.string(),
+    quantity: z.number().int().openapi({ description: "How much of the line is in this parcel" }),
+    shippedAt: z.string().datetime(),
+  })
+  .openapi("VendorShipment");
+
+export const VendorOrderLineSchema = z
+  .object({
+    lineId: z.number().int(),
+    orderNumber: z.string(),
+    lineNumber: z.number().int(),
+    orderDate: z.string().datetime(),
+    statusName: z.enum(LINE_STATUSES),
+    partNumber: z.string(),
+    description: z.string(),
+    quantity: z.number().int(),
+    shippedQuantity: z.number().int().openapi({ description: "How much has shipped; the line is Shipped once all of it has" }),
+    price: z.number(),
+    extendedPrice: z.number(),
+    poNumber: z.string().nullable(),
+    requiredFields: z.array(z.object({ fieldId: z.string(), value: z.string() })).openapi({
+      description: "The buyer's values for the price option's custom fields",
+    }),
+    promisedShipDate: z.iso.date().nullable(),
+    expectedShipDate: z.iso.date().nullable(),
+    statusReason: z.string().nullable().openapi({ description: "Why the line was backordered, rejected or cancelled" }),
+    deliveredAt: z.string().datetime().nullable(),
+    shippingMethod: z.enum(SHIPPING_METHOD_CODES),
+    shipTo: z.object(shipToFields),
+    shipments: z.array(ShipmentSchema),
+  })
+  .openapi("VendorOrderLine");
+
+const LineIdParams = z.object({ lineId: integerPathParam("lineId", DEMO_LINE_ID) });
+
+const ListParamsSchema = z.object({
+  status: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      param: { name: "status", in: "query" },
+      description: `Comma-separated line statuses (case-insensitive): ${LINE_STATUSES.join(", ")}; any other name is a 400. Default: the open ones, ${OPEN_LINE_STATUSES.join(", ")}.`,
+      example: "Ordered,Acknowledged",
+    }),
+  orderNumber: z
+    .string()
+    .regex(ORDER_NUMBER, "Must be an order number.")
+    .optional()
+    .openapi({ param: { name: "orderNumber", in: "query" }, description: "Only lines of this order" }),
+  limit: SearchQueryParamsSchema.shape.limit,
+  offset: SearchQueryParamsSchema.shape.offset,
+});
+
+const parseStatuses = (text: string | undefined): LineStatus[] =>
+  text === undefined ? [...OPEN_LINE_STATUSES] : parseNameList("status", text, LINE_STATUSES, true);
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/order-lines",
+  tags: [TAG],
+  summary: "The vendor's order lines, open ones by default, oldest first",
+  description: `Only lines the vendor fulfils; \`limit\` 1-${GET_MAX_LIMIT}, default 50.`,
+  ...vendorScopedAccess("fulfilment:read"),
+  request: { query: ListParamsSchema },
+  responses: {
+    200: {
+      description: "A page of lines",
+      content: {
+        "application/json": { schema: envelopeSchema(z.object({ lines: z.array(VendorOrderLineSchema), pagination: PaginationSchema })) },
+      },
+    },
+    ...authenticatedErrorResponses,
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/order-lines/{lineId}",
+  tags: [TAG],
+  summary: "One of the vendor's order lines",
+  description: "404 for a line id that is unknown or another vendor's (indistinguishable).",
+  ...vendorScopedAccess("fulfilment:read"),
+  request: { params: LineIdParams },
+  responses: {
+    200: { description: "The line", content: { "application/json": { schema: envelopeSchema(VendorOrderLineSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+const MoveResultSchema = z
+  .object({
+    line: VendorOrderLineSchema,
+    orderStatus: z.enum(ORDER_STATUSES).openapi({ description: "The order's status after the move (derived from all its lines)" }),
+    eventId: z.string().nullable().openapi({ description: "The event this move wrote; null when it was already in place (a repeat)" }),
+  })
+  .openapi("VendorMoveResult");
+
+const MOVE_BODIES = {
+  acknowledge: closedObject({ promisedShipDate: shipDate("When the vendor will ship the line") }).openapi("AcknowledgeLineRequest"),
+  backorder: closedObject({
+    expectedShipDate: shipDate("When the vendor now expects to ship the line"),
+    reason: reason.nullish(),
+  }).openapi("BackorderLineRequest"),
+  ship: closedObject({
+    trackingNumber: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
+      .openapi({ description: "The carrier's tracking number: names the parcel" }),
+    carrierName: readableText(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
+    serviceLevel: readableText(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
+    quantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(9999)
+      .optional()
+      .openapi({ description: "How much of the line is in this parcel; default all that remains" }),
+    shippedAt: pastInstant.optional(),
+    units: z.array(z.string().min(1).max(512)).min(1).max(MAX_SHIPPED_UNIT_CODES).optional().openapi({
+      description:
+        "The UDIs of the shipped units as scanned (GS1, HIBCC, ISBT 128; as POST /customer/api/catalog/resolve reads them), each of the line's product; a case's code counts its quantity. Their lots and serials go into order.shipped and order search (recalls)",
+    }),
+  }).openapi("ShipLineRequest", { example: { trackingNumber: "1Z999AA10123456784", carrierName: "UPS", serviceLevel: "Ground" } }),
+  deliver: closedObject({ deliveredAt: pastInstant.optional() }).openapi("DeliverLineRequest"),
+  reject: closedObject({ reason: reason.openapi({ description: "Why the vendor cannot fulfil the line" }) }).openapi("RejectLineRequest"),
+} satisfies Record<VendorAction, z.ZodType>;
+
+const MOVE_SUMMARIES: Record<VendorAction, string> = {
+  acknowledge: "Acknowledge a line with a promised ship date (again: change the date)",
+  backorder: "Backorder a line with an expected ship date",
+  ship: "Ship a line, or part of it, in a parcel with a tracking number",
+  deliver: "Mark a shipped line delivered",
+  reject: "Reject a line the vendor cannot fulfil (only before acknowledging it)",
+};
+
+const MOVE_NOTES: Partial<Record<VendorAction, string>> = {
+  ship:
+    " A tracking number names one parcel of the vendor on the order: shipping several lines with it puts them in one shipping document." +
+    " `quantity` may not exceed what remains to ship of the line (400). Repeating a ship with a tracking number that already holds the line changes nothing.",
+};
+
+function moveRoute(action: VendorAction) {
+  return createRoute({
+    method: "post",
+    path: `/order-lines/{lineId}/${action}`,
+    tags: [TAG],
+    summary: MOVE_SUMMARIES[action],
+    description:
+      "A move along the line lifecycle (docs/api.md). 409 `invalid-transition` lists the statuses allowed from the line's status; " +
+      "409 `order-changed` when the order changed meanwhile (retry). A repeat of a move already in place answers 200 with `eventId` null." +
+      (MOVE_NOTES[action] ?? ""),
+    ...vendorScopedAccess("fulfilment:write"),
+    request: {
+      params: LineIdParams,
+      // Optional where an empty body is a valid one (deliver).
+      body: { required: !MOVE_BODIES[action].safeParse({}).success, content: { "application/json": { schema: MOVE_BODIES[action] } } },
+    },
+    responses: {
+      200: { description: "The line after the move", content: { "application/json": { schema: envelopeSchema(MoveResultSchema) } } },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+      409: {
+        description: "Invalid transition, or the order changed meanwhile",
+        content: { "application/problem+json": { schema: ProblemSchema } },
+      },
+    },
+  });
+}
+
+async function lineOrThrow(db: ReturnType<typeof database>, vendorId: number, lineId: number): Promise<VendorOrderLine> {
+  const line = await findVendorLine(db, vendorId, lineId);
+  if (!line) throw vendorLineNotFound();
+  return line;
+}
+
+const router = createRouter()
+  .openapi(listRoute, async (c) => {
+    const params = c.req.valid("query");
+    const filter = { statuses: parseStatuses(params.status), orderNumber: params.orderNumber };
+    const result = await listVendorLines(database(c.env.DB), c.get("vendorPrincipal").vendorId, filter, getPage(params));
+    return c.json(envelope(c, result), 200);
+  })
+  .openapi(getRoute, async (c) => {
+    const line = await lineOrThrow(database(c.env.DB), c.get("vendorPrincipal").vendorId, c.req.valid("param").lineId);
+    return c.json(envelope(c, line), 200);
+  });
+
+for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
+  router.openapi(moveRoute(action), async (c) => {
+    const db = database(c.env.DB);
+    const { vendorId } = c.get("vendorPrincipal");
+    const { lineId } = c.req.valid("param");
+    const body = c.req.valid("json") as { units?: string[] };
+    const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
+    const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
+    const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
+    dispatchAfterResponse(c, outcome.eventId);
+    const line = await lineOrThrow(db, vendorId, lineId);
+    return c.json(envelope(c, { line, orderStatus: outcome.orderStatus, eventId: outcome.eventId }), 200);
+  });
+}
+
+export const vendorOrderLineRoutes = router;
+
+/** The vendor API's writes: their D1 session starts on the primary (src/platform/read-replicas.ts). */
+export const VENDOR_WRITE_ROUTE = new RegExp(`^POST ${VENDOR_API_BASE}/order-lines/[^/]+/(${Object.keys(MOVE_BODIES).join("|")})$`);

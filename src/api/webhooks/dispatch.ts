@@ -1,0 +1,112 @@
+import { and, asc, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { type Database, database } from "../../db/client";
+import { outboxEvents, webhookDeliveriesOwed, webhookEndpoints } from "../../db/schema";
+import type { AppEnv, Bindings } from "../../env";
+import { inBackground } from "../../platform/background";
+import { logEvent } from "../../platform/logging";
+import { type DeliveryMessage, lostAfter } from "./delivery";
+import { ALL_EVENT_TYPES } from "./endpoints";
+
+/**
+ * Events reach endpoints at least once, whatever is lost on the way (docs/architecture.md, "Events"):
+ * 1. The dispatcher writes what each new event owes, one row per subscribed endpoint (webhook_deliveries_owed), in the
+ *    same batch that marks the event dispatched, and only then hands the messages to the queue. It runs right after a
+ *    write (in the background), and the sweep takes any event a crash left undispatched.
+ * 2. The consumer deletes an owed row once the endpoint has the event (or it is dead-lettered), and moves its due time
+ *    on with every attempt or wait (src/api/webhooks/delivery.ts).
+ * 3. The sweep sends again every owed delivery whose due time passed untouched: its message was lost by the queue, its
+ *    consumer killed mid-batch, or the runtime restarted. Such a delivery may arrive twice; each carries the event id.
+ */
+
+/** Events older than this and still undispatched are the sweep's: younger ones belong to a request still running. */
+export const SWEEP_AFTER_MS = 60_000;
+const QUEUE_BATCH = 100;
+
+type DispatchEnv = Pick<Bindings, "DB" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
+
+async function dispatch(env: DispatchEnv, which: ReturnType<typeof and>, limit: number, now: Date): Promise<number> {
+  const db = database(env.DB);
+  const events = await db
+    .select({ id: outboxEvents.id })
+    .from(outboxEvents)
+    .where(and(isNull(outboxEvents.dispatchedAt), which))
+    // Per order in sequence order, so that the queue sees an order's events in order.
+    .orderBy(asc(outboxEvents.aggregateId), asc(outboxEvents.sequence), asc(outboxEvents.createdAt))
+    .limit(limit);
+  if (events.length === 0) return 0;
+  // One bound JSON array, whatever the number of events (D1 binds at most 100 values per statement).
+  const ids = JSON.stringify(events.map((e) => e.id));
+  const [owed] = await db.batch([
+    db
+      .insert(webhookDeliveriesOwed)
+      .select(
+        sql`select e.id, w.id, 0, ${lostAfter(env, now)}
+          from ${outboxEvents} e join ${webhookEndpoints} w
+            on w.tenant_id = e.tenant_id and w.enabled = 1 and w.created_at <= e.created_at
+          where e.id in (select value from json_each(${ids}))
+            and exists (select 1 from json_each(w.event_types) t where t.value in (${ALL_EVENT_TYPES}, e.type))
+          order by e.aggregate_id, e.sequence, e.created_at, w.id`,
+      )
+      .onConflictDoNothing()
+      .returning({ eventId: webhookDeliveriesOwed.eventId, endpointId: webhookDeliveriesOwed.endpointId }),
+    db
+      .update(outboxEvents)
+      .set({ dispatchedAt: now.toISOString() })
+      .where(sql`${outboxEvents.id} in (select value from json_each(${ids}))`),
+  ]);
+  const messages = owed.map((body) => ({ body }));
+  await send(env, messages);
+  logEvent("info", { event: "webhook.dispatch", events: events.length, messages: messages.length });
+  return events.length;
+}
+
+async function send(env: DispatchEnv, messages: { body: DeliveryMessage }[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += QUEUE_BATCH) await env.EVENTS.sendBatch(messages.slice(i, i + QUEUE_BATCH));
+}
+
+/** Right after a write: these events (ids from the request that wrote them). */
+export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date()) =>
+  eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now);
+
+/** The scheduled sweep (a Purge-shaped step of housekeeping): undispatched events older than SWEEP_AFTER_MS. */
+export const sweepUndispatched = (env: DispatchEnv) => (_db: Database, now: Date, limit: number) =>
+  dispatch(env, lt(outboxEvents.createdAt, new Date(now.getTime() - SWEEP_AFTER_MS).toISOString()), limit, now);
+
+/**
+ * The scheduled sweep's other half: owed deliveries whose due time passed untouched go to the queue again, with the
+ * attempts made so far. Their due time moves on first, so a crash before the send leaves them for the next sweep.
+ */
+export const resendLostDeliveries = (env: DispatchEnv) => async (db: Database, now: Date, limit: number) => {
+  const lost = await db
+    .update(webhookDeliveriesOwed)
+    .set({ dueAt: lostAfter(env, now) })
+    .where(
+      sql`(${webhookDeliveriesOwed.eventId}, ${webhookDeliveriesOwed.endpointId}) in (select event_id, endpoint_id from ${webhookDeliveriesOwed} where ${webhookDeliveriesOwed.dueAt} < ${now.toISOString()} order by ${webhookDeliveriesOwed.dueAt} limit ${limit})`,
+    )
+    .returning({
+      eventId: webhookDeliveriesOwed.eventId,
+      endpointId: webhookDeliveriesOwed.endpointId,
+      attempts: webhookDeliveriesOwed.attempts,
+    });
+  await send(
+    env,
+    lost.map((body) => ({ body })),
+  );
+  if (lost.length > 0) logEvent("warn", { event: "webhook.resend_lost", deliveries: lost.length });
+  return lost.length;
+};
+
+/** Hands committed events to the queue now; a failure is logged (the sweep covers it, and a crash here). */
+export function dispatchOrLog(env: DispatchEnv, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return Promise.resolve();
+  return dispatchEvents(env, eventIds).then(
+    () => undefined,
+    (error: unknown) => logEvent("warn", { event: "webhook.dispatch_failed", eventIds, error: String(error).slice(0, 200) }),
+  );
+}
+
+/** After a write's answer: hand its event to the queue now (the sweep covers a failure or a crash here). */
+export function dispatchAfterResponse(c: Context<AppEnv>, eventId: string | null | undefined): void {
+  if (eventId) inBackground(c, dispatchOrLog(c.env, [eventId]));
+}

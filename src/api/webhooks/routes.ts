@@ -1,0 +1,270 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { ValidationError } from "../../platform/errors";
+import { envelope } from "../../platform/responses";
+import { createRouter } from "../../platform/router";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../platform/schemas";
+import { scopedAccess } from "../../shared/auth/bearer";
+import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
+import type { Event } from "../events/schemas";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
+import { postEvent, recordDelivery } from "./delivery";
+import {
+  ALL_EVENT_TYPES,
+  createEndpoint,
+  deleteEndpoint,
+  endpointNotFound,
+  endpointView,
+  findEndpointRow,
+  listDeliveries,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_TENANT,
+} from "./endpoints";
+import { SIGNATURE_HEADER, signingSecret } from "./signing";
+import { webhookUrlProblem } from "./urls";
+
+const TAG = "Webhooks";
+
+const EndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    eventTypes: z.array(z.string()).openapi({ description: 'Event types delivered; ["*"] for all' }),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable(),
+    failingSince: z.string().nullable().openapi({ description: "First failed delivery since the last success" }),
+    createdAt: z.string().datetime(),
+  })
+  .openapi("WebhookEndpoint");
+
+const CreateEndpointSchema = closedObject({
+  url: z.string().max(2048).openapi({
+    description:
+      "Where to POST events: an https URL of a public host (default port, no credentials, no special-purpose address such as loopback or private, no special-use name such as localhost, .test or .internal)",
+    example: "https://erp.example-hospital.org/medparts/webhooks",
+  }),
+  eventTypes: z
+    .array(z.enum([ALL_EVENT_TYPES, ...EVENT_TYPES]))
+    .min(1)
+    .max(EVENT_TYPES.length + 1)
+    .refine((types) => new Set(types).size === types.length, "Each event type once.")
+    .openapi({
+      description: 'Event types to receive, each once; ["*"] for all',
+      uniqueItems: true,
+      example: ["order.shipped", "order.delivered"],
+    }),
+}).openapi("CreateWebhookEndpointRequest");
+
+const EndpointIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^we_[A-Za-z0-9_-]{1,64}$/, "Must be a webhook endpoint id (we_...).")
+    .openapi({ param: { name: "id", in: "path" }, example: "we_3k9QJ2mX8pL1vN7r" }),
+});
+
+const routes = {
+  create: createRoute({
+    method: "post",
+    path: "/webhook-endpoints",
+    tags: [TAG],
+    summary: "Register a webhook endpoint; its signing secret is in this answer only",
+    description: `At most ${MAX_ENDPOINTS_PER_TENANT} per tenant. Deliveries are signed with \`${SIGNATURE_HEADER}\` (docs/api.md).`,
+    ...scopedAccess("webhooks:manage"),
+    request: { body: { required: true, content: { "application/json": { schema: CreateEndpointSchema } } } },
+    responses: {
+      201: {
+        description: "Registered. Store `secret` now: it is never shown again.",
+        content: {
+          "application/json": {
+            schema: envelopeSchema(
+              EndpointSchema.extend({ secret: z.string().openapi({ description: "whsec_...: verifies the signatures" }) }),
+            ),
+          },
+        },
+      },
+      ...authenticatedErrorResponses,
+      409: problem("The tenant already has the most endpoints allowed"),
+    },
+  }),
+  list: createRoute({
+    method: "get",
+    path: "/webhook-endpoints",
+    tags: [TAG],
+    summary: "The tenant's webhook endpoints",
+    ...scopedAccess("webhooks:manage"),
+    responses: {
+      200: {
+        description: "Endpoints",
+        content: { "application/json": { schema: envelopeSchema(z.object({ endpoints: z.array(EndpointSchema) })) } },
+      },
+      ...authenticatedErrorResponses,
+    },
+  }),
+  get: createRoute({
+    method: "get",
+    path: "/webhook-endpoints/{id}",
+    tags: [TAG],
+    summary: "One webhook endpoint",
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      200: { description: "The endpoint", content: { "application/json": { schema: envelopeSchema(EndpointSchema) } } },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  remove: createRoute({
+    method: "delete",
+    path: "/webhook-endpoints/{id}",
+    tags: [TAG],
+    summary: "Delete a webhook endpoint (deliveries still queued for it are dropped)",
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      204: { description: "Deleted; no body" },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  test: createRoute({
+    method: "post",
+    path: "/webhook-endpoints/{id}/test",
+    tags: [TAG],
+    summary: `Send a signed ${TEST_EVENT_TYPE} event, or a sample of any event type, to the endpoint now and report what it answered`,
+    ...scopedAccess("webhooks:manage"),
+    request: {
+      params: EndpointIdParams,
+      body: {
+        required: false,
+        content: {
+          "application/json": {
+            schema: closedObject({
+              type: z.enum(DELIVERED_EVENT_TYPES).openapi({
+                description: `The event type to send a sample of, in its documented shape; order events name the order MP-SAMPLE-0001. Without a body: ${TEST_EVENT_TYPE}`,
+              }),
+            }).openapi("WebhookTestRequest"),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "The attempt (recorded with the endpoint's deliveries)",
+        content: {
+          "application/json": {
+            schema: envelopeSchema(
+              z.object({
+                eventId: z.string(),
+                delivered: z.boolean(),
+                statusCode: z.number().int().nullable(),
+                error: z.string().nullable(),
+                latencyMs: z.number().int(),
+              }),
+            ),
+          },
+        },
+      },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+  deliveries: createRoute({
+    method: "get",
+    path: "/webhook-endpoints/{id}/deliveries",
+    tags: [TAG],
+    summary: "The endpoint's latest delivery attempts (newest first, up to 100)",
+    ...scopedAccess("webhooks:manage"),
+    request: { params: EndpointIdParams },
+    responses: {
+      200: {
+        description: "Delivery attempts",
+        content: {
+          "application/json": {
+            schema: envelopeSchema(
+              z.object({
+                deliveries: z.array(
+                  z.object({
+                    id: z.number().int(),
+                    eventId: z.string(),
+                    attempt: z.number().int(),
+                    outcome: z.enum(["succeeded", "failed", "dead-lettered"]),
+                    statusCode: z.number().int().nullable(),
+                    error: z.string().nullable(),
+                    latencyMs: z.number().int(),
+                    createdAt: z.string().datetime(),
+                  }),
+                ),
+              }),
+            ),
+          },
+        },
+      },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+    },
+  }),
+};
+
+/** Writes of this module: their D1 session starts on the primary. */
+export const WEBHOOK_WRITE_ROUTES = [
+  /^POST \/customer\/api\/webhook-endpoints(\/[^/]+\/test)?$/,
+  /^DELETE \/customer\/api\/webhook-endpoints\/[^/]+$/,
+];
+
+export const webhookRoutes = createRouter()
+  .openapi(routes.create, async (c) => {
+    const body = c.req.valid("json");
+    const problemText = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
+    if (problemText) throw new ValidationError({ url: [problemText] });
+    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").dataTenantId, body);
+    return c.json(envelope(c, { ...endpoint, secret }), 201);
+  })
+  .openapi(routes.list, async (c) =>
+    c.json(envelope(c, { endpoints: await listEndpoints(database(c.env.DB), c.get("principal").dataTenantId) }), 200),
+  )
+  .openapi(routes.get, async (c) => {
+    const row = (await findEndpointRow(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
+    return c.json(envelope(c, endpointView(row)), 200);
+  })
+  .openapi(routes.remove, async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await deleteEndpoint(database(c.env.DB), c.get("principal").dataTenantId, id))) throw endpointNotFound();
+    return c.body(null, 204);
+  })
+  .openapi(routes.test, async (c) => {
+    const db = database(c.env.DB);
+    const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const type =
+      (c.req.header("Content-Type") ? (c.req.valid("json") as { type?: DeliveredEventType }).type : undefined) ?? TEST_EVENT_TYPE;
+    const createdAt = new Date().toISOString();
+    const event = {
+      id: crypto.randomUUID(),
+      type,
+      createdAt,
+      ...(type.startsWith("order.")
+        ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: SAMPLE_SEQUENCES[type] ?? 1 }
+        : { orderNumber: endpoint.id, sequence: null }),
+      data: sampleEventData(type, endpoint.id, createdAt),
+    } as Event;
+    const result = await postEvent(endpoint.url, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+    await recordDelivery(db, endpoint.id, event.id, 1, result);
+    return c.json(
+      envelope(c, {
+        eventId: event.id,
+        delivered: result.ok,
+        statusCode: result.statusCode,
+        error: result.error,
+        latencyMs: result.latencyMs,
+      }),
+      200,
+    );
+  })
+  .openapi(routes.deliveries, async (c) => {
+    const db = database(c.env.DB);
+    const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
+    return c.json(envelope(c, { deliveries: await listDeliveries(db, endpoint.id, 100) }), 200);
+  });
+
+function throwNotFound(): never {
+  throw endpointNotFound();
+}

@@ -1,0 +1,68 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { assembleApp } from "../platform/app-frame";
+import { bodyLimit } from "../platform/body-limit";
+import { requireJsonBody } from "../platform/content-type";
+import { openApiDocumentRoute } from "../platform/openapi/route";
+import { ADMIN_API_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import { createRouter } from "../platform/router";
+import { operatorEventRoutes } from "./events";
+import { importRoutes } from "./imports/routes";
+import { agreementRoutes } from "./offers/agreement-routes";
+import { offerImportRoutes } from "./offers/price-file-routes";
+import { offerRoutes } from "./offers/routes";
+import { tierRoutes } from "./offers/tier-routes";
+import { onboardingRoutes } from "./onboarding/client-routes";
+import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorOrganizationRoutes } from "./onboarding/organizations";
+import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
+import { scimRoutes } from "./scim/routes";
+import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
+
+/** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
+const isUpload = (method: string, path: string) =>
+  method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path);
+const exceptUploads =
+  (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  (c, next) =>
+    isUpload(c.req.method, c.req.path) ? next() : middleware(c, next);
+
+/** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
+export const adminApi = createRouter()
+  .route("/", importRoutes)
+  .route("/", operatorEventRoutes)
+  .route("/", tierRoutes)
+  .route("/", onboardingRoutes)
+  .route("/", tenantRoutes)
+  .route("/", vendorOrganizationRoutes)
+  .route("/", companyRoutes)
+  .route("/", facilityRoutes)
+  .route("/", addressRoutes)
+  .route("/", scimTokenRoutes);
+
+/**
+ * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing
+ * (offers and price agreements, under /vendor/api) and its OpenAPI document.
+ */
+export function createAdminApp() {
+  // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
+  const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
+  return assembleApp(
+    (app) => {
+      app.use("*", exceptUploads(bodyLimit));
+      app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
+      for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, exceptUploads(requireJsonBody));
+      app.route(ADMIN_API_BASE, adminApi);
+      app.route(VENDOR_API_BASE, offerRoutes);
+      app.route(VENDOR_API_BASE, offerImportRoutes);
+      app.route(VENDOR_API_BASE, agreementRoutes);
+      app.use(`${SCIM_BASE}/*`, requireScimToken);
+      app.route(SCIM_BASE, scimRoutes);
+      openApiDocumentRoute(app, ADMIN_API_BASE);
+    },
+    {
+      notFound: (standard) => (c) =>
+        isScim(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : standard(c),
+      onError: (standard) => (err, c) => (isScim(c.req.path) ? handleScimError(err, c) : standard(err, c)),
+    },
+  );
+}

@@ -1,0 +1,31 @@
+import type { ImportBindings } from "./bindings";
+import type { WindowRead } from "./formats/window";
+import type { JobKind, JobRow } from "./jobs";
+import type { CsvShape, ImportFile, ValidationCursor, ValidationStep } from "./staging";
+
+/**
+ * What a kind of import job brings to the machinery the kinds share (src/operator/imports: tables, routes, uploads, the
+ * Workflow, progress and errors): how its CSV files read, how a window of rows is validated and staged, and how a
+ * chunk of staged rows is applied. The catalog's is src/operator/imports/catalog-kind.ts; a vendor's price files' is
+ * src/operator/offers/price-files.ts. The operator plane puts them together (src/operator/import-workflow.ts), so that the
+ * machinery depends on no kind.
+ */
+/** The bindings a kind's staging and apply use: the catalog database, and the main one (a vendor's offers). */
+export type KindEnv = Pick<ImportBindings, "CATALOG" | "DB">;
+
+export interface ImportKind {
+  csv: CsvShape;
+  /** Validates and stages the rows of one window, with the job's progress; safe to run again. */
+  stageWindow(env: KindEnv, job: JobRow, file: ImportFile, cursor: ValidationCursor, window: WindowRead): Promise<ValidationStep>;
+  /** Writes the staged rows of (afterSeq, lastSeq], `rows` of them, with the job's progress; safe to run again. */
+  applyChunk(
+    env: KindEnv,
+    job: Pick<JobRow, "id" | "vendor_id">,
+    afterSeq: number,
+    lastSeq: number,
+    appliedBefore: number,
+    rows: number,
+  ): Promise<void>;
+}
+
+export type ImportKinds = Record<JobKind, ImportKind>;

@@ -1,0 +1,245 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { closestName } from "../../platform/closest-name";
+import { hasControlCharacters } from "../../platform/control-characters";
+import { toGtin14 } from "../../shared/catalog/gtin";
+import { normalizePartNumber } from "../../shared/catalog/part-numbers";
+
+/**
+ * One product of a catalog import, whatever the file's format (docs/api.md, "Catalog import"): an NDJSON line is this
+ * object; a CSV row and a GUDID device are turned into it. The key is `id`, the operator's own product id; a record
+ * without one is matched by its unit GTIN, then by manufacturer and part number, and a product it matches nowhere gets
+ * an id made from the same (src/operator/imports/keys.ts).
+ */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `At most ${max} characters.`)
+    .transform((value) => value.normalize("NFC").replace(/\s+/g, " ").trim())
+    // Tabs and line breaks are white space, made one space above; any other C0 control character (or DEL) left is refused.
+    .refine((value) => !hasControlCharacters(value), {
+      message: "Control characters (U+0000-U+001F, U+007F) are not text.",
+      params: { code: "control_character" },
+    });
+
+const requiredText = (max: number) => text(max).refine((value) => value.length > 0, "Must not be empty.");
+
+export const PRODUCT_STATUSES = ["active", "discontinued", "withdrawn"] as const;
+export const AGENCIES = ["GS1", "HIBCC", "ICCBBA"] as const;
+
+export const DeviceIdentifierRecordSchema = z
+  .object({
+    agency: z.enum(AGENCIES).default("GS1"),
+    deviceId: z.string().min(1).max(64),
+    /** A package level (a case): the device identifier of what it contains, and how many. */
+    containsDeviceId: z.string().min(1).max(64).optional(),
+    quantity: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .strict();
+
+export const ImportRecordSchema = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, "Letters, digits and . _ : / - only, starting with a letter or digit.")
+      .optional(),
+    partNumber: requiredText(64),
+    displayPartNumber: text(80).optional(),
+    title: requiredText(200),
+    description: text(4000).default(""),
+    manufacturer: requiredText(120),
+    categories: z.array(requiredText(80)).max(10, "At most 10 categories.").default([]),
+    status: z.enum(PRODUCT_STATUSES).default("active"),
+    deviceIdentifiers: z.array(DeviceIdentifierRecordSchema).max(20, "At most 20 device identifiers.").default([]),
+  })
+  .strict();
+
+export type ImportRecordInput = z.input<typeof ImportRecordSchema>;
+type ParsedRecord = z.output<typeof ImportRecordSchema>;
+
+/** A valid record, normalized: what is stored and hashed. */
+export interface ImportRecord {
+  id?: string;
+  partNumber: string;
+  displayPartNumber: string;
+  normalizedPartNumber: string;
+  title: string;
+  description: string;
+  manufacturer: string;
+  categories: string[];
+  status: (typeof PRODUCT_STATUSES)[number];
+  deviceIdentifiers: { agency: (typeof AGENCIES)[number]; deviceId: string; containsDeviceId: string | null; quantity: number | null }[];
+}
+
+/** Why a row is rejected: the field (a dotted path, or null for the whole row), a code and a message. */
+export interface RowProblem {
+  field: string | null;
+  code: string;
+  message: string;
+}
+
+/** A rejected row of a file: its line, the product it names when known, and the problem. */
+export interface Rejection {
+  line: number;
+  key: string | null;
+  problem: RowProblem;
+}
+
+export class RowRejected extends Error {
+  constructor(readonly problem: RowProblem) {
+    super(problem.message);
+  }
+}
+
+const MESSAGES: Record<string, string> = { invalid_type: "Wrong type.", unrecognized_keys: "Unknown field." };
+
+/** The value at a path of the record as sent (to tell a missing field from a wrong one). */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let at = input;
+  for (const key of path) at = typeof at === "object" && at !== null ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
+}
+
+function problemOf(error: z.ZodError, input: unknown, fields: readonly string[]): RowProblem {
+  const issue = error.issues[0]!;
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0]!;
+    const suggestion = closestName(key, fields);
+    return {
+      field: [...issue.path, key].join("."),
+      code: "unknown_field",
+      message: `Unknown field.${suggestion ? ` Did you mean ${suggestion}?` : ""}`,
+    };
+  }
+  const field = issue.path.join(".") || null;
+  const ownCode = issue.code === "custom" ? issue.params?.code : undefined;
+  if (typeof ownCode === "string") return { field, code: ownCode, message: issue.message };
+  // closedObject's catchall (src/platform/schemas.ts) names an unknown top-level field in a custom issue.
+  if (issue.path.length === 1 && !fields.includes(String(issue.path[0]))) {
+    return { field, code: "unknown_field", message: issue.message };
+  }
+  const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
+  return {
+    field,
+    code: missing ? "missing_field" : issue.code === "invalid_type" ? "wrong_type" : "invalid_value",
+    message: missing ? "Required." : (issue.message ?? MESSAGES[issue.code] ?? "Invalid."),
+  };
+}
+
+/** GS1 identifiers are stored as GTIN-14; HIBCC and ICCBBA as sent, upper-case. */
+function deviceIdOf(agency: (typeof AGENCIES)[number], value: string, field: string): string {
+  if (agency === "GS1") {
+    const gtin = toGtin14(value);
+    if (!gtin) throw new RowRejected({ field, code: "invalid_gtin", message: "Not a GTIN-8, -12, -13 or -14 with a valid check digit." });
+    return gtin;
+  }
+  if (!/^[A-Za-z0-9+$/.%-]{4,64}$/.test(value)) {
+    throw new RowRejected({ field, code: "invalid_device_identifier", message: `Not a ${agency} device identifier.` });
+  }
+  return value.toUpperCase();
+}
+
+function normalize(parsed: ParsedRecord): ImportRecord {
+  const deviceIdentifiers = parsed.deviceIdentifiers.map((di, i) => {
+    const at = `deviceIdentifiers.${i}`;
+    if ((di.containsDeviceId === undefined) !== (di.quantity === undefined)) {
+      throw new RowRejected({
+        field: `${at}.${di.quantity === undefined ? "quantity" : "containsDeviceId"}`,
+        code: "invalid_value",
+        message: "A package level names both what it contains (containsDeviceId) and how many (quantity).",
+      });
+    }
+    return {
+      agency: di.agency,
+      deviceId: deviceIdOf(di.agency, di.deviceId, `${at}.deviceId`),
+      containsDeviceId: di.containsDeviceId === undefined ? null : deviceIdOf(di.agency, di.containsDeviceId, `${at}.containsDeviceId`),
+      quantity: di.quantity ?? null,
+    };
+  });
+  const seen = new Set<string>();
+  deviceIdentifiers.forEach((di, i) => {
+    const key = `${di.agency} ${di.deviceId}`;
+    if (seen.has(key)) {
+      throw new RowRejected({ field: `deviceIdentifiers.${i}.deviceId`, code: "duplicate_device_identifier", message: "Listed twice." });
+    }
+    seen.add(key);
+  });
+  for (const [i, di] of deviceIdentifiers.entries()) {
+    if (di.containsDeviceId !== null && !seen.has(`${di.agency} ${di.containsDeviceId}`)) {
+      throw new RowRejected({
+        field: `deviceIdentifiers.${i}.containsDeviceId`,
+        code: "invalid_value",
+        message: "Must be another device identifier of this product.",
+      });
+    }
+  }
+  const normalizedPartNumber = normalizePartNumber(parsed.partNumber);
+  if (!normalizedPartNumber) {
+    throw new RowRejected({ field: "partNumber", code: "invalid_value", message: "Must contain a letter or a digit." });
+  }
+  return {
+    ...(parsed.id === undefined ? {} : { id: parsed.id }),
+    partNumber: parsed.partNumber,
+    displayPartNumber: parsed.displayPartNumber || parsed.partNumber,
+    normalizedPartNumber,
+    title: parsed.title,
+    description: parsed.description,
+    manufacturer: parsed.manufacturer,
+    categories: [...new Set(parsed.categories)],
+    status: parsed.status,
+    deviceIdentifiers,
+  };
+}
+
+/** A lone UTF-16 surrogate (JSON can carry one; UTF-8 storage cannot). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A row of any kind of import parsed by its schema (a catalog record, a vendor's offer), or a RowRejected naming the
+ * first field at fault and why: a missing field, a wrong type, an unknown field (with the closest known name), an
+ * invalid value, ill-formed text.
+ */
+export function parseRow<S extends z.ZodType>(schema: S, fields: readonly string[], value: unknown): z.output<S> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new RowRejected({ field: null, code: "wrong_type", message: "A record is a JSON object." });
+  }
+  const ill = wellFormedProblem(value);
+  if (ill) throw new RowRejected(ill);
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RowRejected(problemOf(parsed.error, value, fields));
+  return parsed.data;
+}
+
+/** The record of one row, normalized, or a RowRejected naming the field and the reason. */
+export function recordOf(value: unknown): ImportRecord {
+  return normalize(parseRow(ImportRecordSchema, Object.keys(ImportRecordSchema.shape), value));
+}
+
+function wellFormedProblem(value: object, path: string[] = []): RowProblem | undefined {
+  for (const [key, item] of Object.entries(value)) {
+    const at = [...path, key];
+    if (key === "__proto__") return { field: at.join("."), code: "unknown_field", message: "Unknown field." };
+    if (typeof item === "string" && LONE_SURROGATE.test(item)) {
+      return { field: at.join("."), code: "ill_formed_text", message: "Ill-formed Unicode: a lone UTF-16 surrogate." };
+    }
+    if (typeof item === "object" && item !== null) {
+      const inner = wellFormedProblem(item, at);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** SHA-256, 128 bits in hex: node:crypto's synchronous hash (nodejs_compat) is many times faster per row than awaiting WebCrypto. */
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
+
+/** The content hash of a record (without its id): equal records write nothing. */
+export const contentHash = (record: ImportRecord): string => {
+  const { id: _id, ...content } = record;
+  return sha256(JSON.stringify(content));
+};
+
+/** The hash of a row's source text (its line; a CSV row's fields with the header): the same source, the same product. */
+export const sourceHash = (source: string): string => sha256(source);

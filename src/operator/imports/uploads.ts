@@ -1,0 +1,145 @@
+import { ProblemError } from "../../platform/errors";
+import { GZIP_MAGIC } from "./gzip";
+import { type FileRow, fileNameProblem, type JobRow, objectKeyOf } from "./jobs";
+
+/**
+ * Uploads of an import's files to R2 (docs/api.md, "Catalog import"): one request up to MAX_SINGLE_UPLOAD_BYTES, or
+ * multipart parts of PART_SIZE bytes (the last may be shorter) for larger files, each part its own request, resumable:
+ * the parts received are rows in D1 (R2 cannot list them), so a client that lost its connection asks which it lacks.
+ */
+export const MAX_SINGLE_UPLOAD_BYTES = 95 * 1024 * 1024;
+export const PART_SIZE = 16 * 1024 * 1024;
+export const MAX_PARTS = 10_000;
+
+const conflict = (detail: string) => new ProblemError(409, "conflict", "Conflict", detail);
+
+/** The request's body with its declared length: R2 stores a stream only when its length is known. */
+export function sizedBody(request: Request, max: number): { body: ReadableStream; length: number } {
+  const length = Number(request.headers.get("Content-Length"));
+  if (!request.body || !request.headers.has("Content-Length") || !Number.isSafeInteger(length)) {
+    throw new ProblemError(411, "length-required", "Length Required", "Send the file's bytes with a Content-Length header.");
+  }
+  if (length > max) {
+    throw new ProblemError(
+      413,
+      "payload-too-large",
+      "Payload Too Large",
+      `At most ${max} bytes per request; send larger files in multipart parts.`,
+    );
+  }
+  if (length === 0) throw new ProblemError(400, "empty-file", "Bad Request", "The file is empty.");
+  return { body: request.body, length };
+}
+
+/** A file of a job that still takes uploads; 409 once the job has started, 400 for a name the format does not take. */
+export async function fileForUpload(catalog: D1Database, job: JobRow, name: string): Promise<FileRow | null> {
+  if (job.state !== "awaiting_upload") throw conflict(`The job is ${job.state}: files can be uploaded only before it starts.`);
+  const { results } = await catalog.prepare("SELECT * FROM catalog_import_files WHERE job_id = ?").bind(job.id).all<FileRow>();
+  const problem = fileNameProblem(
+    job.format,
+    name,
+    results.map((file) => file.name),
+  );
+  if (problem) throw new ProblemError(400, "bad-file-name", "Bad Request", problem);
+  return results.find((file) => file.name === name) ?? null;
+}
+
+/** Whether the stored object starts as a gzip stream does (two bytes read). */
+async function isGzip(bucket: R2Bucket, key: string): Promise<boolean> {
+  const head = await bucket.get(key, { range: { offset: 0, length: 2 } });
+  if (!head) return false;
+  const bytes = new Uint8Array(await head.arrayBuffer());
+  return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+}
+
+/** Records a file whose object is complete in R2. */
+async function recordUploaded(catalog: D1Database, bucket: R2Bucket, jobId: string, name: string, size: number): Promise<void> {
+  const key = objectKeyOf(jobId, name);
+  const gzip = (await isGzip(bucket, key)) ? 1 : 0;
+  await catalog.batch([
+    catalog
+      .prepare(
+        "INSERT INTO catalog_import_files (job_id, name, object_key, size, gzip, upload_id, uploaded_at) VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6) " +
+          "ON CONFLICT (job_id, name) DO UPDATE SET size = excluded.size, gzip = excluded.gzip, upload_id = NULL, uploaded_at = excluded.uploaded_at",
+      )
+      .bind(jobId, name, key, size, gzip, new Date().toISOString()),
+    catalog.prepare("DELETE FROM catalog_import_parts WHERE job_id = ? AND name = ?").bind(jobId, name),
+  ]);
+}
+
+export async function uploadWhole(catalog: D1Database, bucket: R2Bucket, job: JobRow, name: string, request: Request): Promise<void> {
+  await fileForUpload(catalog, job, name);
+  const { body, length } = sizedBody(request, MAX_SINGLE_UPLOAD_BYTES);
+  const stored = await bucket.put(objectKeyOf(job.id, name), body);
+  if (!stored || stored.size !== length)
+    throw new ProblemError(400, "incomplete-upload", "Bad Request", "The body ended before Content-Length bytes.");
+  await recordUploaded(catalog, bucket, job.id, name, length);
+}
+
+export async function beginMultipart(catalog: D1Database, bucket: R2Bucket, job: JobRow, name: string): Promise<void> {
+  const existing = await fileForUpload(catalog, job, name);
+  if (existing?.upload_id) return; // one multipart upload per file: asking again resumes it
+  const upload = await bucket.createMultipartUpload(objectKeyOf(job.id, name));
+  await catalog
+    .prepare(
+      "INSERT INTO catalog_import_files (job_id, name, object_key, upload_id) VALUES (?1, ?2, ?3, ?4) " +
+        "ON CONFLICT (job_id, name) DO UPDATE SET upload_id = excluded.upload_id, uploaded_at = NULL, size = NULL",
+    )
+    .bind(job.id, name, objectKeyOf(job.id, name), upload.uploadId)
+    .run();
+}
+
+async function multipartOf(catalog: D1Database, job: JobRow, name: string): Promise<FileRow & { upload_id: string }> {
+  const file = await fileForUpload(catalog, job, name);
+  if (!file?.upload_id) throw conflict(`No multipart upload of ${name} is under way: POST .../files/${name}/uploads first.`);
+  return file as FileRow & { upload_id: string };
+}
+
+export async function uploadPart(
+  catalog: D1Database,
+  bucket: R2Bucket,
+  job: JobRow,
+  name: string,
+  partNumber: number,
+  request: Request,
+): Promise<{ partNumber: number; size: number }> {
+  const file = await multipartOf(catalog, job, name);
+  const { body, length } = sizedBody(request, PART_SIZE);
+  const part = await bucket.resumeMultipartUpload(file.object_key, file.upload_id).uploadPart(partNumber, body);
+  await catalog
+    .prepare(
+      "INSERT INTO catalog_import_parts (job_id, name, part_number, etag, size) VALUES (?1, ?2, ?3, ?4, ?5) " +
+        "ON CONFLICT (job_id, name, part_number) DO UPDATE SET etag = excluded.etag, size = excluded.size",
+    )
+    .bind(job.id, name, partNumber, part.etag, length)
+    .run();
+  return { partNumber, size: length };
+}
+
+export async function partsOf(catalog: D1Database, jobId: string, name: string) {
+  const { results } = await catalog
+    .prepare("SELECT part_number, etag, size FROM catalog_import_parts WHERE job_id = ? AND name = ? ORDER BY part_number")
+    .bind(jobId, name)
+    .all<{ part_number: number; etag: string; size: number }>();
+  return results;
+}
+
+/** Completes a multipart upload: parts 1..n, every one but the last exactly PART_SIZE bytes. */
+export async function completeMultipart(catalog: D1Database, bucket: R2Bucket, job: JobRow, name: string): Promise<void> {
+  const file = await multipartOf(catalog, job, name);
+  const parts = await partsOf(catalog, job.id, name);
+  if (parts.length === 0) throw conflict("No part has been uploaded.");
+  const gap = parts.findIndex((part, i) => part.part_number !== i + 1);
+  if (gap >= 0) throw conflict(`Part ${gap + 1} is missing.`);
+  const short = parts.findIndex((part, i) => i < parts.length - 1 && part.size !== PART_SIZE);
+  if (short >= 0) throw conflict(`Part ${short + 1} has ${parts[short]!.size} bytes; every part but the last has ${PART_SIZE}.`);
+  const upload = bucket.resumeMultipartUpload(file.object_key, file.upload_id);
+  await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+  await recordUploaded(
+    catalog,
+    bucket,
+    job.id,
+    name,
+    parts.reduce((sum, part) => sum + part.size, 0),
+  );
+}

@@ -1,0 +1,223 @@
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
+import { logEvent } from "../../platform/logging";
+import { compactFullTextIndex } from "../../shared/catalog/full-text-index";
+import { refreshCatalogPositions } from "../../shared/catalog/positions";
+import { countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
+import type { ImportBindings, ImportParams } from "./bindings";
+import { type DecompressedFile, decompressedFile } from "./gzip";
+import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
+import type { ImportKinds } from "./kinds";
+import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
+import type { ImportFile, ValidationCursor } from "./staging";
+import { validateWindow } from "./validate";
+
+/**
+ * A moment on a timer at the start of each step: the local runtime (one workerd process for every Worker, D1 and the
+ * Workflows engine) otherwise runs the steps back to back without serving a single request in between, so a
+ * progress poll, or any API request, waited for the whole import. 1 ms per step, about 1 s for a million products.
+ */
+const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+
+/** Every step: a few quick retries (D1 or R2 hiccups); each step is safe to run again (src/operator/imports/catalog-staging.ts, apply.ts). */
+const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" };
+
+/** GUDID companions first (staged by PrimaryDI), then device.txt, which reads them. */
+const fileOrder = (name: string) => {
+  const index = (GUDID_FILE_NAMES as readonly string[]).indexOf(name);
+  return index <= 0 ? GUDID_FILE_NAMES.length : index;
+};
+
+/**
+ * An import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per window of
+ * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
+ * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
+ * job's end. A vendor's price file (src/operator/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep.
+ * A crash or a redeploy resumes at the step under way; completed steps are not run again. Each kind of job validates,
+ * stages and applies its own way (`kinds`, given by the operator plane: src/operator/import-workflow.ts).
+ */
+export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, ImportParams> {
+  protected abstract readonly kinds: ImportKinds;
+
+  override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
+    const { jobId } = event.payload;
+    const env = this.env;
+    const run: StepRunner = (name, work) =>
+      step.do(name, STEP, async () => {
+        await letOthersIn();
+        return work();
+      });
+    const plan = await run("plan", () => planOf(env, jobId));
+    if (!plan) return { state: "failed", code: "job_not_startable" };
+    const kind = this.kinds[plan.kind];
+    const end = async (outcome: JobOutcome) => {
+      const ended = await run("finish", () => finishJob(env.CATALOG, jobId, outcome));
+      for (let slice = 0; !(await run(`clean up ${slice}`, () => cleanUpStaging(env.CATALOG, jobId))); slice++);
+      return ended;
+    };
+
+    const files: ImportFile[] = [];
+    for (const file of plan.files) {
+      if (!file.gzip) {
+        files.push(file);
+        continue;
+      }
+      const plain: DecompressedFile = await run(`decompress ${file.name}`, () => decompressedFile(env.IMPORTS, file));
+      if ("fault" in plain) return end({ state: "failed", code: plain.fault.code, message: plain.fault.message });
+      files.push(plain);
+    }
+    await run("measure", () =>
+      recordProgressStart(
+        env.CATALOG,
+        jobId,
+        files.reduce((sum, file) => sum + file.size, 0),
+      ),
+    );
+
+    let bytesBefore = 0;
+    for (const file of files) {
+      let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
+      for (let window = 0; ; window++) {
+        const result = await run(`validate ${file.name} ${window}`, async () =>
+          validateWindow(env, kind, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
+        );
+        if (result.outcome === "cancelled") return end({ state: "cancelled" });
+        if (result.outcome === "fault") return end({ state: "failed", code: result.code, message: `${file.name}: ${result.message}` });
+        if (result.outcome === "too_many_errors") return end({ state: "failed", code: "too_many_errors" });
+        cursor = result.cursor;
+        if (result.done) break;
+      }
+      bytesBefore += file.size;
+    }
+
+    const verdict = await run("verdict", () => concludeValidation(env.CATALOG, jobId));
+    if (verdict.outcome) return end(verdict.outcome);
+
+    let afterSeq = 0;
+    let applied = 0;
+    for (let chunk = 0; ; chunk++) {
+      const done = await run(`apply ${chunk}`, async () => {
+        const next = await nextChunk(env.CATALOG, plan.kind, jobId, afterSeq);
+        if (next.rows === 0) return null;
+        await kind.applyChunk(env, { id: jobId, vendor_id: plan.vendorId }, afterSeq, next.lastSeq, applied, next.rows);
+        return next;
+      });
+      if (!done) break;
+      afterSeq = done.lastSeq;
+      applied += done.rows;
+    }
+    if (verdict.withdraw) {
+      let afterRowid: number | null = 0;
+      for (let chunk = 0; afterRowid !== null; chunk++) {
+        const from: number = afterRowid;
+        afterRowid = await run(`withdraw ${chunk}`, () => withdrawChunk(env.CATALOG, jobId, from));
+      }
+    }
+    if (plan.kind === "catalog") await catalogUpkeep(run, env.CATALOG, jobId);
+    return end({ state: "succeeded" });
+  }
+}
+
+type StepRunner = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) => Promise<T>;
+
+/** Upkeep steps at most, so that a merge that stops shrinking the index cannot hold the job open. */
+const MAX_UPKEEP_STEPS = 200;
+
+/**
+ * The catalog's upkeep after the writes, before the job ends: the sort positions of deep pages, then the full-text
+ * index merged to one segment, in bounded steps so that searches interleave (src/shared/catalog/full-text-index.ts). A job
+ * is done when its catalog searches as fast as a seeded one. Best effort, like the housekeeping that runs the same
+ * upkeep: a failure is logged, the job still succeeds, and the next housekeeping run finishes it.
+ */
+async function catalogUpkeep(run: StepRunner, catalog: D1Database, jobId: string): Promise<void> {
+  const bestEffort = async <T>(work: () => Promise<T>, fallback: T): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      logEvent("warn", { import: jobId, upkeep: err instanceof Error ? err.message : String(err) });
+      return fallback;
+    }
+  };
+  // Each step first says the job is in its upkeep and moving (the sweep nudges a job whose progress stands still).
+  const upkeepStep = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>, fallback: T) =>
+    run(`upkeep: ${name}`, async () => {
+      await markUpkeep(catalog, jobId);
+      return bestEffort(work, fallback);
+    });
+  await upkeepStep("sort positions", async () => (await refreshCatalogPositions(catalog)).length, 0);
+  for (let step = 0; step < MAX_UPKEEP_STEPS; step++) {
+    const left = await upkeepStep(`full-text merge ${step}`, async () => (await compactFullTextIndex(catalog)).segments, 0);
+    if (left <= 1) break;
+  }
+}
+
+/** The job's files in the order validation reads them; null when the job is not validating (cancelled meanwhile). */
+async function planOf(env: ImportBindings, jobId: string) {
+  const job = await readJob(env.CATALOG, jobId);
+  if (job?.state !== "validating") return null;
+  const { results } = await env.CATALOG.prepare(
+    "SELECT name, object_key, size, gzip FROM catalog_import_files WHERE job_id = ? AND uploaded_at IS NOT NULL",
+  )
+    .bind(jobId)
+    .all<{ name: string; object_key: string; size: number; gzip: number }>();
+  const files = results
+    .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1 }))
+    .sort((a, b) => fileOrder(a.name) - fileOrder(b.name) || a.name.localeCompare(b.name));
+  return { files, kind: job.kind, vendorId: job.vendor_id };
+}
+
+/**
+ * The end of validation, in one transaction: the counts become final, and the job fails (the error policy, the
+ * replace guard), ends (a dry run) or moves on to applying. A cancel that arrived during validation wins here.
+ */
+async function concludeValidation(catalog: D1Database, jobId: string): Promise<{ outcome?: JobOutcome; withdraw: boolean }> {
+  const job = (await readJob(catalog, jobId))!;
+  if (job.cancel_requested) return { outcome: { state: "cancelled" }, withdraw: false };
+  const [actions, rejected] = await catalog.batch([
+    catalog.prepare(`SELECT action, count(*) AS n FROM ${STAGED_ROWS[job.kind]} WHERE job_id = ? GROUP BY action`).bind(jobId),
+    catalog.prepare("SELECT count(*) AS n FROM catalog_import_errors WHERE job_id = ?").bind(jobId),
+  ]);
+  const count = (action: string) => (actions!.results as { action: string; n: number }[]).find((row) => row.action === action)?.n ?? 0;
+  const counts = {
+    created: count("create"),
+    updated: count("update"),
+    unchanged: count("unchanged"),
+    rejected: (rejected!.results[0] as { n: number }).n,
+  };
+  const { lacking, active } = job.mode === "replace" ? await countLacking(catalog, jobId) : { lacking: 0, active: 0 };
+  const outcome = verdictOf(job, counts.rejected, lacking, active);
+  const changed = await catalog
+    .prepare(
+      "UPDATE catalog_imports SET created = ?2, updated = ?3, unchanged = ?4, rejected = ?5, withdrawn = ?6, rows_to_apply = ?7, " +
+        "validated_at = ?8, state = ?9 WHERE id = ?1 AND state = 'validating' AND cancel_requested = 0",
+    )
+    .bind(
+      jobId,
+      counts.created,
+      counts.updated,
+      counts.unchanged,
+      counts.rejected,
+      lacking,
+      counts.created + counts.updated,
+      new Date().toISOString(),
+      outcome ? "validating" : "running",
+    )
+    .run();
+  if (changed.meta.changes === 0) return { outcome: { state: "cancelled" }, withdraw: false };
+  return outcome ? { outcome, withdraw: false } : { withdraw: job.mode === "replace" && lacking > 0 };
+}
+
+/** How validation ends the job, if it does: the error policy, the replace guard, a dry run. */
+function verdictOf(job: JobRow, rejected: number, lacking: number, active: number): JobOutcome | undefined {
+  if (job.on_error === "rejectAll" && rejected > 0) {
+    return { state: "failed", code: "rows_rejected", message: `${rejected} rows were rejected; nothing was applied (onError rejectAll).` };
+  }
+  if (rejected > job.max_errors) return { state: "failed", code: "too_many_errors" };
+  if (job.mode === "replace" && lacking > (active * job.max_withdraw_percent) / 100) {
+    const message =
+      `The file lacks ${lacking} of the catalog's ${active} products; a replace withdraws at most ${job.max_withdraw_percent} % ` +
+      "of them (maxWithdrawPercent). Nothing was applied.";
+    return { state: "failed", code: "withdraw_guard", message };
+  }
+  if (job.dry_run) return { state: "succeeded" };
+  return undefined;
+}

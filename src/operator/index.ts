@@ -1,0 +1,46 @@
+import type { Bindings } from "../env";
+import { publishedAuthority } from "../shared/auth/keys";
+import type { ImportBindings } from "./imports/bindings";
+
+export { CatalogImportWorkflow } from "./import-workflow";
+
+/**
+ * The operator plane's Worker (admin/wrangler.toml; docs/architecture.md, "The operator plane"): /admin/api, reached
+ * through the API Worker's ADMIN service binding, and the catalog import Workflow. Its code never weighs on the
+ * buyer path's bundle or cold start.
+ */
+export type AdminBindings = Bindings & ImportBindings & { API: Fetcher };
+
+/** The bindings with the API's issuer, which operator tokens must carry (learnt from the API, src/shared/auth/keys.ts). */
+async function withIssuer(env: AdminBindings): Promise<AdminBindings> {
+  const { issuer } = await publishedAuthority(env.API);
+  return Object.create(env, { ISSUER: { value: issuer } }) as AdminBindings;
+}
+
+let app: Promise<{ fetch: ExportedHandlerFetchHandler<AdminBindings> }> | undefined;
+const appOnce = () => {
+  app ??= import("./app").then(
+    ({ createAdminApp }) => createAdminApp() as unknown as { fetch: ExportedHandlerFetchHandler<AdminBindings> },
+  );
+  return app;
+};
+
+/**
+ * The operator plane's Cron Trigger: keeps started import jobs moving, tells the operator of secrets about to expire,
+ * and purges audit entries past their retention. Each part runs even when another fails.
+ */
+async function housekeeping(env: AdminBindings): Promise<void> {
+  const [{ sweepImportJobs }, { warnExpiringSecrets }, { purgeAudit }] = await Promise.all([
+    import("./imports/sweep"),
+    import("./onboarding/clients"),
+    import("./onboarding/audit"),
+  ]);
+  const results = await Promise.allSettled([sweepImportJobs(env), warnExpiringSecrets(env), purgeAudit(env.DB, new Date())]);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
+export default {
+  fetch: async (request, env, ctx) => (await appOnce()).fetch(request, await withIssuer(env), ctx),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(housekeeping(env)),
+} satisfies ExportedHandler<AdminBindings>;

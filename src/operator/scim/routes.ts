@@ -1,0 +1,614 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../platform/json-depth";
+import { illFormedText } from "../../platform/well-formed-text";
+import { isObject, type Json, keyOf } from "./attributes";
+import {
+  LIST_RESPONSE_SCHEMA,
+  MAX_RESULTS,
+  resourceTypeById,
+  resourceTypes,
+  schemaById,
+  schemas,
+  serviceProviderConfig,
+} from "./discovery";
+import {
+  createScimRouter,
+  SCIM_BASE,
+  SCIM_CONTENT_TYPE,
+  ScimError,
+  scimBadRequest,
+  scimErrorResponse,
+  scimErrorResponses,
+  scimJson,
+  scimNoContent,
+  scimNotFound,
+} from "./errors";
+import { type FilterColumn, filterToSqlChecked } from "./filter-sql";
+import {
+  createGroup,
+  deleteGroup,
+  GROUP_FILTER_COLUMNS,
+  type GroupRow,
+  membersOf,
+  patchGroup,
+  presentGroup,
+  readGroup,
+  replaceGroup,
+  validGroup,
+} from "./groups";
+import { applyPatch, type PatchOperation, parseFilterText } from "./patch";
+import { GROUP_TYPE, schemaUrns, USER_TYPE } from "./resource-schemas";
+import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS, NOT_BLANK_NO_CONTROL_CHARACTERS } from "./text";
+import {
+  type Actor,
+  columnsOf,
+  createUser,
+  deleteUser,
+  presentUser,
+  readUser,
+  replaceUser,
+  USER_FILTER_COLUMNS,
+  type UserColumns,
+  type UserRow,
+  validUser,
+} from "./users";
+
+/**
+ * SCIM 2.0 (RFC 7643, 7644) for a tenant's identity provider, under /scim/v2 (docs/api.md, "SCIM"): Users, Groups
+ * (facility access), and discovery. Every answer is application/scim+json; every error SCIM's error form.
+ */
+
+export const SCIM_TAG = "SCIM";
+const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+const security = [{ scimToken: [] }];
+const tags = [SCIM_TAG];
+
+const scimContent = (schema: z.ZodTypeAny) => ({ content: { [SCIM_CONTENT_TYPE]: { schema } } });
+
+const MetaSchema = z.object({
+  resourceType: z.string(),
+  created: z.string().optional(),
+  lastModified: z.string().optional(),
+  location: z.string(),
+  version: z.string().optional(),
+});
+
+const ScimUserSchema = z
+  .object({
+    schemas: z.array(z.string()),
+    id: z.string(),
+    externalId: z.string().optional(),
+    userName: z.string().optional(),
+    name: z
+      .object({ givenName: z.string().optional(), familyName: z.string().optional(), formatted: z.string().optional() })
+      .passthrough()
+      .optional(),
+    displayName: z.string().optional(),
+    emails: z.array(z.object({ value: z.string(), type: z.string().optional(), primary: z.boolean().optional() }).passthrough()).optional(),
+    active: z.boolean().optional(),
+    "urn:medparts:params:scim:schemas:extension:medparts:2.0:User": z
+      .object({ contactId: z.number().int().openapi({ description: "The customer API's requesterId (readOnly)" }) })
+      .optional(),
+    meta: MetaSchema,
+  })
+  .passthrough()
+  .openapi("ScimUser", {
+    description:
+      "A SCIM User (RFC 7643 4.1); other attributes the identity provider sent are answered back. With `attributes` or `excludedAttributes`, only schemas, id and meta are sure to be there",
+  });
+
+const ScimGroupSchema = z
+  .object({
+    schemas: z.array(z.string()),
+    id: z.string(),
+    externalId: z.string().optional(),
+    displayName: z.string().optional(),
+    members: z
+      .array(
+        z
+          .object({ value: z.string(), display: z.string().optional(), type: z.string().optional() })
+          .passthrough()
+          .openapi({ description: "A member: value (the user's id), display (its userName), type, and $ref (its URI)" }),
+      )
+      .optional(),
+    "urn:medparts:params:scim:schemas:extension:medparts:2.0:Group": z
+      .object({
+        facilityId: z.number().int().nullable().openapi({ description: "The facility the group grants; null when its name names none" }),
+      })
+      .optional(),
+    meta: MetaSchema,
+  })
+  .openapi("ScimGroup", { description: "A SCIM Group (RFC 7643 4.2): access to the tenant's facility its displayName names" });
+
+const listSchema = (name: string, resource: z.ZodTypeAny) =>
+  z
+    .object({
+      schemas: z.array(z.literal(LIST_RESPONSE_SCHEMA)),
+      totalResults: z.number().int(),
+      startIndex: z.number().int(),
+      itemsPerPage: z.number().int(),
+      Resources: z.array(resource),
+    })
+    .openapi(name);
+
+const DECLARED_ONLY = "only attributes a schema in /Schemas declares (any other: 400 invalidValue)";
+
+const schemasList = (type: typeof USER_TYPE) =>
+  z
+    .array(z.enum(schemaUrns(type) as [string, ...string[]]))
+    .optional()
+    .openapi({ description: `When given, it lists ${type.schema.id} (and extensions from /Schemas only)`, example: [type.schema.id] });
+
+const ScimUserInputSchema = z
+  .object({
+    schemas: schemasList(USER_TYPE),
+    userName: z.string().min(1).max(256).regex(NOT_BLANK_NO_CONTROL_CHARACTERS).openapi({ example: "jdoe@riverside.example" }),
+    externalId: z.string().max(256).regex(NO_CONTROL_CHARACTERS).optional(),
+    active: z.boolean().optional(),
+    name: z
+      .object({
+        givenName: z.string().max(200).regex(NO_CONTROL_CHARACTERS).optional(),
+        familyName: z.string().max(200).regex(NO_CONTROL_CHARACTERS).optional(),
+      })
+      .optional(),
+    emails: z
+      .array(
+        z.object({
+          value: z.string().max(320).regex(EMAIL_ADDRESS).openapi({ example: "jdoe@riverside.example" }),
+          type: z.string().max(50).regex(NO_CONTROL_CHARACTERS).optional(),
+          primary: z.boolean().optional(),
+        }),
+      )
+      .max(20)
+      .optional(),
+  })
+  .openapi("ScimUserInput", {
+    description: `A User to create or replace; userName required, attributes are case-insensitive; ${DECLARED_ONLY}`,
+  });
+
+const ScimGroupInputSchema = z
+  .object({
+    schemas: schemasList(GROUP_TYPE),
+    displayName: z.string().min(1).max(200).regex(NOT_BLANK_NO_CONTROL_CHARACTERS).openapi({ example: "Riverside Main Campus" }),
+    externalId: z.string().max(256).optional(),
+    members: z
+      .array(z.object({ value: z.string().max(20).openapi({ example: "1" }) }))
+      .max(1000)
+      .optional(),
+  })
+  .openapi("ScimGroupInput", {
+    description: `A Group to create or replace; members' values are user ids of the tenant; ${DECLARED_ONLY}`,
+  });
+
+const PatchOpSchema = z
+  .object({
+    schemas: z.array(z.literal(PATCH_OP_SCHEMA)).min(1).optional(),
+    Operations: z
+      .array(
+        z.object({
+          op: z
+            .string()
+            .regex(/^([Aa][Dd][Dd]|[Rr][Ee][Pp][Ll][Aa][Cc][Ee]|[Rr][Ee][Mm][Oo][Vv][Ee])$/)
+            .openapi({ description: "add, replace or remove, in any case (Entra ID sends Replace)", example: "replace" }),
+          path: z
+            .string()
+            .max(300)
+            .optional()
+            .openapi({
+              description:
+                'An attribute path (RFC 7644 3.5.2) to an attribute in /Schemas, e.g. active, name.givenName, emails[type eq "work"].value; ' +
+                "the result must be a valid resource",
+              example: "active",
+            }),
+          value: z.unknown().optional(),
+        }),
+      )
+      .min(1)
+      .max(1000),
+  })
+  .openapi("ScimPatchOp", { description: "RFC 7644 3.5.2 PatchOp" });
+
+/** Registered by hand so that the routes document the bodies without validating them (SCIM attributes are case-insensitive). */
+const bodyOf = (name: string) => ({
+  required: true,
+  content: {
+    [SCIM_CONTENT_TYPE]: { schema: { $ref: `#/components/schemas/${name}` } },
+    "application/json": { schema: { $ref: `#/components/schemas/${name}` } },
+  },
+});
+
+// Starting with a letter or digit: a path segment "." or ".." would be resolved away by URL normalization.
+const IdParams = z.object({
+  id: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9]/, "An id starts with a letter or digit.")
+    .openapi({ param: { name: "id", in: "path" }, description: "The resource's id (an unknown one is a 404)", example: "1" }),
+});
+
+/** A resource type's id or a schema's URN; an unknown one is a 404. */
+const DiscoveryIdParams = (example: string) =>
+  z.object({
+    id: z
+      .string()
+      .max(300)
+      .regex(/^[A-Za-z0-9]/, "An id starts with a letter or digit.")
+      .openapi({ param: { name: "id", in: "path" }, description: "Its id (an unknown one is a 404)", example }),
+  });
+
+const integerText = (description: string, example: number) =>
+  z
+    .string()
+    .regex(/^-?\d{1,9}$/, "An integer.")
+    .optional()
+    .openapi({ type: "integer", minimum: -999_999_999, maximum: 999_999_999, description, example });
+
+const ListQuery = z.object({
+  filter: z.string().max(1000).optional().openapi({
+    description: 'A SCIM filter (RFC 7644 3.4.2.2), e.g. userName eq "jsmith"; attributes in /Schemas; any other is a 400 invalidFilter',
+    example: 'userName eq "jsmith"',
+  }),
+  startIndex: integerText("1-based index of the first result (default 1; below 1 counts as 1)", 1),
+  count: integerText(`Results per page (default and most: ${MAX_RESULTS}; below 0 counts as 0)`, 100),
+  attributes: z.string().max(1000).optional().openapi({ description: "Only these attributes (comma-separated), and id, schemas, meta" }),
+  excludedAttributes: z.string().max(1000).optional().openapi({ description: "All but these attributes (comma-separated), e.g. members" }),
+});
+
+const GetQuery = ListQuery.pick({ attributes: true, excludedAttributes: true });
+
+const writeErrors = {
+  ...scimErrorResponses,
+  404: scimErrorResponse("No such resource of this tenant"),
+  409: scimErrorResponse("uniqueness: the tenant has one of that userName or displayName"),
+};
+
+type RouteRest = Omit<Parameters<typeof createRoute>[0], "method" | "path" | "tags" | "summary" | "security">;
+const route = (method: "get" | "post" | "put" | "patch" | "delete", path: string, summary: string, rest: RouteRest) =>
+  createRoute({ method, path, tags, summary, security, ...rest });
+
+/** Keeps `attributes` only, or drops `excludedAttributes` (top-level names; id, schemas and meta always stay). */
+/** `urn:...:core:2.0:User:name.givenName` -> `name`: the top-level attribute a listed name is about. */
+export function topLevelAttribute(listed: string): string {
+  const name = listed.trim();
+  const urn = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i.exec(name);
+  const bare = urn ? name.slice(urn[0].length) : name;
+  // An extension's attribute (urn:...:2.0:User:department) is about the extension's object.
+  if (/^urn:/i.test(bare)) return bare.slice(0, bare.lastIndexOf(":")).toLowerCase();
+  return bare.split(".")[0]!.toLowerCase();
+}
+
+function project(resource: Json, attributes?: string, excluded?: string): Json {
+  const names = (list: string) => new Set(list.split(",").map(topLevelAttribute));
+  const always = new Set(["id", "schemas", "meta"]);
+  if (attributes) {
+    const wanted = names(attributes);
+    return Object.fromEntries(Object.entries(resource).filter(([key]) => always.has(key) || wanted.has(key.toLowerCase())));
+  }
+  if (excluded) {
+    const dropped = names(excluded);
+    return Object.fromEntries(Object.entries(resource).filter(([key]) => always.has(key) || !dropped.has(key.toLowerCase())));
+  }
+  return resource;
+}
+
+const baseOf = (c: Context) => `${new URL(c.req.url).origin}${SCIM_BASE}`;
+const actorOf = (c: Context<AppEnv>): Actor => {
+  const caller = c.get("scimCaller");
+  return { tenantId: caller.tenantId, name: `scim:${caller.tokenId}` };
+};
+/** A resource id: anything but a positive integer names nothing (404, as any unknown id). */
+const idOf = (c: Context, kind: string): number => {
+  const id = c.req.param("id") ?? "";
+  if (!/^[1-9]\d{0,15}$/.test(id)) throw scimNotFound(`No ${kind} ${id.slice(0, 64)}.`);
+  return Number(id);
+};
+
+function paging(query: { startIndex?: string; count?: string }) {
+  const startIndex = Math.max(1, Number(query.startIndex ?? 1));
+  const count = Math.min(MAX_RESULTS, Math.max(0, Number(query.count ?? MAX_RESULTS)));
+  return { startIndex, count };
+}
+
+async function readBody(c: Context<AppEnv>): Promise<unknown> {
+  const type = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== SCIM_CONTENT_TYPE && type !== "application/json") {
+    throw new ScimError(415, "Send the body as application/scim+json (or application/json).");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    throw scimBadRequest("invalidSyntax", "The body is not valid JSON.");
+  }
+  // What is kept of a resource is walked and stored whole: a hostile nesting never gets that far.
+  if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) throw scimBadRequest("invalidSyntax", `JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  // As the customer API: text that storage would alter (a lone surrogate becomes U+FFFD) is never stored.
+  const illFormed = illFormedText(body);
+  if (illFormed) {
+    const places = Object.entries(illFormed).slice(0, 5);
+    throw scimBadRequest("invalidValue", places.map(([field, [message]]) => `${field}: ${message}`).join("; "));
+  }
+  return body;
+}
+
+function operationsOf(body: unknown): PatchOperation[] {
+  // A body claiming to be something else (a User) is not a PatchOp; one that says nothing is taken as one.
+  const claimed = isObject(body) ? body[keyOf(body, "schemas")] : undefined;
+  const isPatchOp = (urn: unknown) => typeof urn === "string" && urn.toLowerCase() === PATCH_OP_SCHEMA.toLowerCase();
+  if (claimed !== undefined && !(Array.isArray(claimed) && claimed.length > 0 && claimed.every(isPatchOp))) {
+    throw scimBadRequest("invalidSyntax", `A PatchOp's schemas is ["${PATCH_OP_SCHEMA}"].`);
+  }
+  const operations = isObject(body) ? body[keyOf(body, "Operations")] : undefined;
+  if (!Array.isArray(operations) || operations.length === 0 || operations.length > 1000) {
+    throw scimBadRequest("invalidSyntax", "A PatchOp needs Operations: a list of 1-1000 { op, path?, value? }.");
+  }
+  return operations.map((operation) => {
+    if (!isObject(operation)) throw scimBadRequest("invalidSyntax", "Each operation is an object.");
+    const fields = Object.fromEntries(Object.entries(operation).map(([k, v]) => [k.toLowerCase(), v]));
+    if (typeof fields.op !== "string") throw scimBadRequest("invalidSyntax", "Each operation needs op.");
+    if (fields.path !== undefined && fields.path !== null && typeof fields.path !== "string")
+      throw scimBadRequest("invalidPath", "path must be a string.");
+    return { op: fields.op, path: (fields.path as string | null | undefined) ?? undefined, value: fields.value };
+  });
+}
+
+async function listPage<R>(
+  c: Context<AppEnv>,
+  table: string,
+  columns: Record<string, FilterColumn>,
+  extra: string,
+): Promise<{ rows: R[]; total: number; startIndex: number }> {
+  const query = c.req.query();
+  const { startIndex, count } = paging(query);
+  const condition = query.filter ? filterToSqlChecked(parseFilterText(query.filter), columns) : { sql: "1", params: [] };
+  const where = `tenant_id = ? ${extra} AND ${condition.sql}`;
+  const params = [c.get("scimCaller").tenantId, ...condition.params];
+  const [total, page] = await c.env.DB.batch([
+    c.env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...params),
+    c.env.DB.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`).bind(...params, count, startIndex - 1),
+  ]);
+  return { rows: page!.results as R[], total: (total!.results[0] as { n: number }).n, startIndex };
+}
+
+const listResponse = (resources: Json[], total: number, startIndex: number) => ({
+  schemas: [LIST_RESPONSE_SCHEMA],
+  totalResults: total,
+  startIndex,
+  itemsPerPage: resources.length,
+  Resources: resources,
+});
+
+/**
+ * Writes a user's new columns, made from the user as read, conditionally on the version read; reads and makes them
+ * again when another change came first (PUT and PATCH).
+ */
+async function rewriteUser(c: Context<AppEnv>, id: number, columnsFor: (current: UserRow) => UserColumns): Promise<UserRow> {
+  const actor = actorOf(c);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await readUser(c.env.DB, actor.tenantId, id);
+    const written = await replaceUser(c.env.DB, actor, current, columnsFor(current));
+    if (written) return written;
+  }
+  throw new ScimError(409, "The user kept changing meanwhile; retry.");
+}
+
+const excludesMembers = (c: Context) => {
+  const { attributes, excludedAttributes } = c.req.query();
+  const mentions = (list: string | undefined) => (list ?? "").split(",").some((name) => topLevelAttribute(name) === "members");
+  return attributes ? !mentions(attributes) : mentions(excludedAttributes);
+};
+
+/** A resource as the request's `attributes` or `excludedAttributes` ask for it. */
+function projected(c: Context, resource: Json): Json {
+  const { attributes, excludedAttributes } = c.req.query();
+  return project(resource, attributes, excludedAttributes);
+}
+
+async function presentGroups(c: Context<AppEnv>, rows: GroupRow[]): Promise<Json[]> {
+  // The member lists are read only when the answer shows them.
+  const members = excludesMembers(c)
+    ? null
+    : await membersOf(
+        c.env.DB,
+        rows.map((row) => row.id),
+      );
+  return rows.map((row) => projected(c, presentGroup(row, baseOf(c), members?.get(row.id))));
+}
+
+const discovery = (path: string, summary: string, schema: z.ZodTypeAny) =>
+  route("get", path, summary, { responses: { 200: { description: summary, ...scimContent(schema) }, ...scimErrorResponses } });
+
+const AnyObject = z.object({}).passthrough();
+
+export const scimRoutes = createScimRouter();
+scimRoutes.openAPIRegistry.register("ScimUserInput", ScimUserInputSchema);
+scimRoutes.openAPIRegistry.register("ScimGroupInput", ScimGroupInputSchema);
+scimRoutes.openAPIRegistry.register("ScimPatchOp", PatchOpSchema);
+
+const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Response>][] = [
+  [
+    discovery("/ServiceProviderConfig", "What this SCIM service provider supports", AnyObject.openapi("ScimServiceProviderConfig")),
+    async (c) => scimJson(c, serviceProviderConfig(baseOf(c)), 200),
+  ],
+  [
+    discovery("/ResourceTypes", "The resource types: User and Group", listSchema("ScimResourceTypeList", AnyObject)),
+    async (c) => {
+      const types = resourceTypes(baseOf(c));
+      return scimJson(c, listResponse(types, types.length, 1), 200);
+    },
+  ],
+  [
+    discovery("/Schemas", "The schemas and their attributes", listSchema("ScimSchemaList", AnyObject)),
+    async (c) => {
+      const all = schemas(baseOf(c));
+      return scimJson(c, listResponse(all, all.length, 1), 200);
+    },
+  ],
+  [
+    route("get", "/ResourceTypes/{id}", "One resource type: User or Group", {
+      request: { params: DiscoveryIdParams("User") },
+      responses: {
+        200: { description: "The resource type", ...scimContent(AnyObject.openapi("ScimResourceType")) },
+        ...scimErrorResponses,
+        404: scimErrorResponse("No resource type of that id"),
+      },
+    }),
+    async (c) => scimJson(c, resourceTypeById(c.req.param("id") ?? "", baseOf(c)), 200),
+  ],
+  [
+    route("get", "/Schemas/{id}", "One schema, by its URN", {
+      request: { params: DiscoveryIdParams(USER_TYPE.schema.id) },
+      responses: {
+        200: { description: "The schema", ...scimContent(AnyObject.openapi("ScimSchema")) },
+        ...scimErrorResponses,
+        404: scimErrorResponse("No schema of that URN"),
+      },
+    }),
+    async (c) => scimJson(c, schemaById(c.req.param("id") ?? "", baseOf(c)), 200),
+  ],
+  [
+    route("get", "/Users", "The tenant's users, filtered and paged", {
+      request: { query: ListQuery },
+      responses: { 200: { description: "A page", ...scimContent(listSchema("ScimUserList", ScimUserSchema)) }, ...scimErrorResponses },
+    }),
+    async (c) => {
+      const { rows, total, startIndex } = await listPage<UserRow>(c, "users", USER_FILTER_COLUMNS, "AND deleted_at IS NULL");
+      return scimJson(
+        c,
+        listResponse(
+          rows.map((row) => projected(c, presentUser(row, baseOf(c)))),
+          total,
+          startIndex,
+        ),
+        200,
+      );
+    },
+  ],
+  [
+    route("post", "/Users", "Provision a user (userName unique in the tenant, case-insensitively)", {
+      request: { body: bodyOf("ScimUserInput") },
+      responses: { 201: { description: "Created", ...scimContent(ScimUserSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const row = await createUser(c.env.DB, actorOf(c), columnsOf(validUser(await readBody(c))));
+      const user = presentUser(row, baseOf(c));
+      return scimJson(c, user, 201, { Location: (user.meta as { location: string }).location });
+    },
+  ],
+  [
+    route("get", "/Users/{id}", "One user", {
+      request: { params: IdParams, query: GetQuery },
+      responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const row = await readUser(c.env.DB, c.get("scimCaller").tenantId, idOf(c, "user"));
+      return scimJson(c, projected(c, presentUser(row, baseOf(c))), 200);
+    },
+  ],
+  [
+    route("put", "/Users/{id}", "Replace a user's attributes", {
+      request: { params: IdParams, body: bodyOf("ScimUserInput") },
+      responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const id = idOf(c, "user");
+      const input = validUser(await readBody(c));
+      const row = await rewriteUser(c, id, (current) => columnsOf(input, current.active === 1));
+      return scimJson(c, presentUser(row, baseOf(c)), 200);
+    },
+  ],
+  [
+    route("patch", "/Users/{id}", "Change a user (PatchOp; active false deprovisions)", {
+      request: { params: IdParams, body: bodyOf("ScimPatchOp") },
+      responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const id = idOf(c, "user");
+      const operations = operationsOf(await readBody(c));
+      // Applied to the user as read, each attempt: a concurrent change is never undone.
+      const row = await rewriteUser(c, id, (current) =>
+        columnsOf(validUser(applyPatch(presentUser(current, baseOf(c)), operations, USER_TYPE)), current.active === 1),
+      );
+      return scimJson(c, presentUser(row, baseOf(c)), 200);
+    },
+  ],
+  [
+    route("delete", "/Users/{id}", "Delete a user (kept only for the orders that name it)", {
+      request: { params: IdParams },
+      responses: { 204: { description: "Deleted" }, ...writeErrors },
+    }),
+    async (c) => {
+      await deleteUser(c.env.DB, actorOf(c), idOf(c, "user"));
+      return scimNoContent(c);
+    },
+  ],
+  [
+    route("get", "/Groups", "The tenant's groups (facility access), filtered and paged", {
+      request: { query: ListQuery },
+      responses: { 200: { description: "A page", ...scimContent(listSchema("ScimGroupList", ScimGroupSchema)) }, ...scimErrorResponses },
+    }),
+    async (c) => {
+      const { rows, total, startIndex } = await listPage<GroupRow>(c, "scim_groups", GROUP_FILTER_COLUMNS, "");
+      return scimJson(c, listResponse(await presentGroups(c, rows), total, startIndex), 200);
+    },
+  ],
+  [
+    route("post", "/Groups", "Create a group; it grants the facility its displayName names", {
+      request: { body: bodyOf("ScimGroupInput") },
+      responses: { 201: { description: "Created", ...scimContent(ScimGroupSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const row = await createGroup(c.env.DB, actorOf(c), validGroup(await readBody(c)));
+      const [group] = await presentGroups(c, [row]);
+      return scimJson(c, group, 201, { Location: `${baseOf(c)}/Groups/${row.id}` });
+    },
+  ],
+  [
+    route("get", "/Groups/{id}", "One group", {
+      request: { params: IdParams, query: GetQuery },
+      responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const [group] = await presentGroups(c, [await readGroup(c.env.DB, c.get("scimCaller").tenantId, idOf(c, "group"))]);
+      return scimJson(c, group, 200);
+    },
+  ],
+  [
+    route("put", "/Groups/{id}", "Replace a group (its whole member list included)", {
+      request: { params: IdParams, body: bodyOf("ScimGroupInput") },
+      responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const row = await replaceGroup(c.env.DB, actorOf(c), idOf(c, "group"), validGroup(await readBody(c)));
+      const [group] = await presentGroups(c, [row]);
+      return scimJson(c, group, 200);
+    },
+  ],
+  [
+    route("patch", "/Groups/{id}", "Change a group: rename it, add, remove or replace members", {
+      request: { params: IdParams, body: bodyOf("ScimPatchOp") },
+      responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
+    }),
+    async (c) => {
+      const row = await patchGroup(c.env.DB, actorOf(c), idOf(c, "group"), operationsOf(await readBody(c)), baseOf(c));
+      const [group] = await presentGroups(c, [row]);
+      return scimJson(c, group, 200);
+    },
+  ],
+  [
+    route("delete", "/Groups/{id}", "Delete a group: its members lose the facility it granted", {
+      request: { params: IdParams },
+      responses: { 204: { description: "Deleted" }, ...writeErrors },
+    }),
+    async (c) => {
+      await deleteGroup(c.env.DB, actorOf(c), idOf(c, "group"));
+      return scimNoContent(c);
+    },
+  ],
+];
+
+for (const [definition, handler] of handlers) {
+  scimRoutes.openapi(definition, handler as never);
+}

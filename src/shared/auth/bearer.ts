@@ -1,0 +1,89 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { database } from "../../db/client";
+import { type AppEnv, appConfig } from "../../env";
+import { ProblemError } from "../../platform/errors";
+import type { OperatorScope, Scope, VendorScope } from "../../platform/principal";
+import { limitApiClient } from "../../platform/ratelimit/middleware";
+import { clientStatus } from "./client-status";
+import { InvalidTokenError, verifyAccessToken, verifyOperatorAccessToken, verifyVendorAccessToken } from "./tokens";
+
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+const MAX_TOKEN_LENGTH = 4096;
+
+function unauthorized(detail: string, error?: "invalid_token" | "invalid_request"): ProblemError {
+  const challenge = error ? `Bearer realm="medparts", error="${error}", error_description="${detail}"` : `Bearer realm="medparts"`;
+  return new ProblemError(401, "unauthorized", "Unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
+}
+
+/**
+ * Middleware that requires a valid access token of one API (`verify` checks its audience and owner claim) from an
+ * enabled client, and hands the verified caller to `accept`.
+ */
+function bearerFor<P extends { clientId: string }>(
+  verify: (env: AppEnv["Bindings"], token: string) => Promise<P>,
+  accept: (c: Context<AppEnv>, principal: P) => void,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("Authorization");
+    if (!header) throw unauthorized("An access token is required: send Authorization: Bearer <token>.");
+    const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
+    if (!match) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
+    let principal: P;
+    try {
+      principal = await verify(c.env, match[1]!);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw unauthorized(err.message, "invalid_token");
+      throw err;
+    }
+    // The signature proves the client id, so the limiter can run before the database is asked anything:
+    // a throttled client costs no D1 read.
+    await limitApiClient(c, principal.clientId, async () => {
+      const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
+      if (!(await clientStatus.isEnabled(database(c.env.DB), principal.clientId, ttlSeconds))) {
+        throw unauthorized("The client of this access token is disabled.", "invalid_token");
+      }
+      accept(c, principal);
+      await next();
+    });
+  };
+}
+
+/** Requires a customer API access token from an enabled client; sets the `principal` for the request. */
+export const requireBearer = bearerFor(verifyAccessToken, (c, principal) => c.set("principal", principal));
+
+/** Requires a vendor API access token from an enabled vendor client; sets the `vendorPrincipal` for the request. */
+export const requireVendorBearer = bearerFor(verifyVendorAccessToken, (c, principal) => c.set("vendorPrincipal", principal));
+
+/** Requires an operator API access token from an enabled operator client; sets the `operatorPrincipal`. */
+export const requireOperatorBearer = bearerFor(verifyOperatorAccessToken, (c, principal) => c.set("operatorPrincipal", principal));
+
+/** 403 unless the token carries the scope. */
+export function requireScope(scope: Scope | VendorScope | OperatorScope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get("principal") ?? c.get("vendorPrincipal") ?? c.get("operatorPrincipal");
+    if (!principal?.scopes.has(scope)) {
+      throw new ProblemError(403, "insufficient-scope", "Forbidden", `This operation needs the ${scope} scope.`, {
+        headers: { "WWW-Authenticate": `Bearer realm="medparts", error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+    await next();
+  };
+}
+
+/**
+ * A route's access rule from one scope name: the OpenAPI security requirement it documents and the
+ * middleware that enforces it (bearer token, then scope, then `after`), so the two never disagree.
+ */
+export function scopedAccess(scope: Scope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: [{ oauth2: [scope] }], middleware: [requireBearer, requireScope(scope), ...after] };
+}
+
+/** The same for a vendor API route: a vendor token (security scheme vendorOAuth2) with the vendor scope. */
+export function vendorScopedAccess(scope: VendorScope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: [{ vendorOAuth2: [scope] }], middleware: [requireVendorBearer, requireScope(scope), ...after] };
+}
+
+/** The same for an operator API route (`/admin/api`): an operator token (security scheme operatorOAuth2) with the scope. */
+export function operatorScopedAccess(scope: OperatorScope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: [{ operatorOAuth2: [scope] }], middleware: [requireOperatorBearer, requireScope(scope), ...after] };
+}

@@ -1,0 +1,185 @@
+import { and, eq, inArray, isNull, lte } from "drizzle-orm";
+import { type Database, database } from "../../db/client";
+import { type CustomFieldDefinition, quotes, vendorOffers, vendors } from "../../db/schema";
+import type { Bindings } from "../../env";
+import { deleteOldest } from "../../platform/housekeeping";
+import type { EligibleOffer } from "./eligible-prices";
+import { isSignedPriceOptionId, type PriceOptionKeys, readPriceOption, signPriceOption } from "./price-option-ids";
+
+/**
+ * Quotes (price options). Issued by /catalog/detail, valid 30 days, read by POST /orders (docs/architecture.md,
+ * "Quotes without storage"). A quote is its id: the terms it does not share with its offer revision (price, scope,
+ * agreement, time) are signed into it, and the offer revision it names is never changed in place, so detail writes
+ * nothing and an order reads one row per offer. Quotes issued before (random ids stored in D1 and KV, migrations/0002)
+ * are honoured until they expire.
+ */
+
+export const QUOTE_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
+
+export interface QuoteScope {
+  tenantId: number;
+  requesterContactId: number;
+  facilityId: number;
+}
+
+export interface QuoteRecord extends QuoteScope {
+  priceOptionId: string;
+  productId: string;
+  offerId: number;
+  vendorId: number;
+  vendorName: string;
+  priceCents: number;
+  condition: string;
+  warranty: string;
+  purchaseChoice: string;
+  leadTimeDays: number;
+  returnPolicy: string;
+  customFields: CustomFieldDefinition[];
+  createdAt: string;
+  expiresAt: string;
+}
+
+type QuoteEnv = Pick<Bindings, "DB" | "QUOTES" | "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">;
+
+export const priceOptionKeys = (env: Pick<Bindings, "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">): PriceOptionKeys => ({
+  current: env.QUOTE_SIGNING_KEY,
+  previous: env.QUOTE_SIGNING_KEY_PREVIOUS,
+});
+
+export const quoteKvKey = (priceOptionId: string) => `quote:${priceOptionId}`;
+
+const expiryOf = (issuedAtSeconds: number) => new Date((issuedAtSeconds + QUOTE_VALIDITY_SECONDS) * 1000).toISOString();
+
+/** A price option as detail shows it: the offer at its eligible price, with its id and expiry. */
+export interface IssuedOption {
+  priceOptionId: string;
+  offer: EligibleOffer;
+  expiresAt: string;
+}
+
+/** Every eligible offer becomes a fresh quote bound to the caller's scope: signed, nothing stored. */
+export async function issuePriceOptions(
+  keys: PriceOptionKeys,
+  scope: QuoteScope,
+  offers: readonly EligibleOffer[],
+  now = new Date(),
+): Promise<IssuedOption[]> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return Promise.all(
+    offers.map(async (offer) => ({
+      priceOptionId: await signPriceOption(keys, {
+        offerId: offer.offerId,
+        tenantId: scope.tenantId,
+        requesterContactId: scope.requesterContactId,
+        facilityId: scope.facilityId,
+        priceCents: offer.priceCents,
+        agreementId: offer.contract?.agreementId ?? 0,
+        issuedAt,
+      }),
+      offer,
+      expiresAt: expiryOf(issuedAt),
+    })),
+  );
+}
+
+/**
+ * Loads live quotes of the tenant by id: signed ones from their id and their offer revision (one read), stored ones
+ * from KV, then D1 for what KV misses. Expiry is always checked here. Quotes that are unknown, forged, expired or
+ * of another tenant are simply absent from the result.
+ */
+export async function loadLiveQuotes(
+  env: QuoteEnv,
+  tenantId: number,
+  ids: readonly string[],
+  now = new Date(),
+): Promise<Map<string, QuoteRecord>> {
+  const unique = [...new Set(ids)];
+  const signed = unique.filter(isSignedPriceOptionId);
+  const stored = unique.filter((id) => !isSignedPriceOptionId(id));
+  const [fromSigned, fromStored] = await Promise.all([loadSignedQuotes(env, signed), loadStoredQuotes(env, stored)]);
+  const found = new Map([...fromSigned, ...fromStored]);
+  const nowIso = now.toISOString();
+  for (const [id, record] of found) {
+    if (record.tenantId !== tenantId || record.expiresAt <= nowIso) found.delete(id);
+  }
+  return found;
+}
+
+async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[]): Promise<Map<string, QuoteRecord>> {
+  const keys = priceOptionKeys(env);
+  const terms = (await Promise.all(ids.map(async (id) => [id, await readPriceOption(keys, id)] as const))).filter(
+    (entry): entry is readonly [string, NonNullable<(typeof entry)[1]>] => entry[1] !== null,
+  );
+  if (terms.length === 0) return new Map();
+  const db = database(env.DB);
+  const offers = await db
+    .select({ offer: vendorOffers, vendorName: vendors.name, returnPolicy: vendors.returnPolicy })
+    .from(vendorOffers)
+    .innerJoin(vendors, eq(vendors.id, vendorOffers.vendorId))
+    .where(inArray(vendorOffers.id, [...new Set(terms.map(([, t]) => t.offerId))]));
+  const byId = new Map(offers.map((row) => [row.offer.id, row]));
+  const found = new Map<string, QuoteRecord>();
+  for (const [id, t] of terms) {
+    const row = byId.get(t.offerId);
+    if (!row) continue;
+    found.set(id, {
+      priceOptionId: id,
+      tenantId: t.tenantId,
+      requesterContactId: t.requesterContactId,
+      facilityId: t.facilityId,
+      productId: row.offer.productId,
+      offerId: row.offer.id,
+      vendorId: row.offer.vendorId,
+      vendorName: row.vendorName,
+      priceCents: t.priceCents,
+      condition: row.offer.condition,
+      warranty: row.offer.warranty,
+      purchaseChoice: row.offer.purchaseChoice,
+      leadTimeDays: row.offer.leadTimeDays,
+      returnPolicy: row.returnPolicy,
+      customFields: row.offer.customFields,
+      createdAt: new Date(t.issuedAt * 1000).toISOString(),
+      expiresAt: expiryOf(t.issuedAt),
+    });
+  }
+  return found;
+}
+
+/** Quotes issued before signed ids (stored in KV and D1), until they expire. */
+async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<Map<string, QuoteRecord>> {
+  const found = new Map<string, QuoteRecord>();
+  if (ids.length === 0) return found;
+  const fromKv = await Promise.all(ids.map((id) => env.QUOTES.get<QuoteRecord>(quoteKvKey(id), "json")));
+  const misses: string[] = [];
+  ids.forEach((id, i) => {
+    const record = fromKv[i];
+    if (record) found.set(id, record);
+    else misses.push(id);
+  });
+  if (misses.length > 0) {
+    const db = database(env.DB);
+    const rows = await db
+      .select({ quote: quotes, vendorName: vendors.name })
+      .from(quotes)
+      .innerJoin(vendors, eq(vendors.id, quotes.vendorId))
+      .where(inArray(quotes.id, misses));
+    for (const { quote, vendorName } of rows) {
+      const { id, usedByOrderId: _used, ...rest } = quote;
+      found.set(id, { ...rest, priceOptionId: id, vendorName });
+    }
+  }
+  return found;
+}
+
+/**
+ * A day after expiry, a stored quote no order used is of no use to anyone: the scheduled housekeeping deletes such
+ * quotes, oldest first, `limit` at a time. Quotes an order used stay (its lines reference them). The day of grace
+ * lets an order that read a quote just before it expired finish writing. KV forgets them on its own (TTL).
+ */
+export const QUOTE_PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export async function purgeExpiredQuotes(db: Database, now: Date, limit: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - QUOTE_PURGE_GRACE_MS).toISOString();
+  const unusedAndExpired = and(lte(quotes.expiresAt, cutoff), isNull(quotes.usedByOrderId));
+  return deleteOldest(db, quotes, quotes.id, unusedAndExpired, quotes.expiresAt, limit);
+}
