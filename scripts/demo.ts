@@ -6,7 +6,7 @@ import { type CallOptions, requestInit } from "../src/dev/client/request";
 import { VENDORS } from "../src/dev/seed/catalog";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
-import type { UserSchema } from "../src/shared/users/routes";
+import type { UserSchema } from "../src/shared/users/lookup-routes";
 import { startWebhookListener } from "./webhook-listener";
 
 /**

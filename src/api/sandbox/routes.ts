@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../env";
 import { inBackground } from "../../platform/background";
 import { notFound } from "../../platform/errors";
+import { SANDBOX_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../../platform/schemas";
@@ -11,7 +12,6 @@ import { dispatchOrLog } from "../webhooks/dispatch";
 import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
 
 /** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
-export const SANDBOX_TAG = "Sandbox";
 
 const day = z
   .string()

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { notFound } from "../../platform/errors";
+import { OFFERS_TAG } from "../../platform/openapi/info";
 import { PaginationSchema, paginationOf } from "../../platform/pagination";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -22,7 +23,6 @@ import {
   findAgreement,
   listAgreements,
 } from "./agreements";
-import { OFFERS_TAG } from "./routes";
 import { instant } from "./schemas";
 
 /** The vendor API's price agreements (contract prices), mounted at /vendor/api. */

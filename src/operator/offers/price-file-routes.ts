@@ -1,7 +1,7 @@
+import { OFFERS_TAG } from "../../platform/openapi/info";
 import { VENDOR_API_BASE } from "../../platform/planes";
 import { vendorScopedAccess } from "../../shared/auth/bearer";
 import { importJobRoutes } from "../imports/routes";
-import { OFFERS_TAG } from "./routes";
 
 /**
  * A vendor's price files (docs/api.md, "Price files"): import jobs of offers at /vendor/api/offer-imports, the catalog

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { unprocessable } from "../../platform/errors";
+import { ONBOARDING_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
@@ -18,7 +19,6 @@ import { auditPage } from "./audit";
 import { clientOr404, createClient, disableClient, MAX_OVERLAP_SECONDS, presentClient, rotateSecret } from "./clients";
 
 /** API clients and the audit log on the operator's admin API (docs/api.md, "Onboarding"). */
-export const ONBOARDING_TAG = "Onboarding";
 
 const access = operatorScopedAccess("clients:manage");
 const KINDS = ["tenant", "vendor", "operator"] as const;

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound, ProblemError, unprocessable } from "../../platform/errors";
+import { ONBOARDING_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
@@ -16,7 +17,7 @@ import { operatorScopedAccess } from "../../shared/auth/bearer";
 import { gtinCheckDigit } from "../../shared/catalog/gtin";
 import { remapGroupsStatement } from "../../shared/users/group-facilities";
 import { auditStatement } from "./audit";
-import { ONBOARDING_TAG, PAGE_QUERY } from "./client-routes";
+import { PAGE_QUERY } from "./client-routes";
 
 /**
  * Buyer tenants (health systems) and vendors as the operator onboards them (docs/api.md, "Onboarding"): created

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../platform/json-depth";
+import { SCIM_TAG } from "../../platform/openapi/info";
 import { illFormedText } from "../../platform/well-formed-text";
 import { isObject, type Json, keyOf } from "./attributes";
 import {
@@ -60,7 +61,6 @@ import {
  * (facility access), and discovery. Every answer is application/scim+json; every error SCIM's error form.
  */
 
-export const SCIM_TAG = "SCIM";
 const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const security = [{ scimToken: [] }];
 const tags = [SCIM_TAG];

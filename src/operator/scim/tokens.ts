@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../env";
 import { inBackground } from "../../platform/background";
 import { notFound, unprocessable } from "../../platform/errors";
+import { ONBOARDING_TAG } from "../../platform/openapi/info";
 import { limitScimToken } from "../../platform/ratelimit/middleware";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -18,7 +19,6 @@ import { sha256Hex } from "../../platform/sha256";
 import { operatorScopedAccess } from "../../shared/auth/bearer";
 import { randomToken } from "../../shared/auth/secrets";
 import { auditStatement } from "../onboarding/audit";
-import { ONBOARDING_TAG } from "../onboarding/client-routes";
 import { ScimError } from "./errors";
 
 /**

@@ -35,6 +35,12 @@ follow the result through \`GET /customer/api/orders/{orderNumber}\`.
 scheme \`operatorOAuth2\`): create an import job, upload its file, start it, and follow its progress and errors.`,
 };
 
+/** Tags more than one route file names (every route file takes its tag from here, never from another route file). */
+export const OFFERS_TAG = "Vendor offers and contract prices";
+export const ONBOARDING_TAG = "Onboarding";
+export const SCIM_TAG = "SCIM";
+export const SANDBOX_TAG = "Sandbox";
+
 export const TAGS = [
   { name: "Authentication", description: "OAuth 2.0 authorization server ({auth_url} = {base_url}/auth)" },
   { name: "Users", description: "Buyer users of your tenant: lookup and search (the q language)" },
@@ -45,7 +51,7 @@ export const TAGS = [
   { name: "Webhooks", description: "Endpoints that receive order events, signed, through Cloudflare Queues" },
   { name: "Vendor fulfilment", description: "For vendors (vendor clients only): the order lines they fulfil, moved along the lifecycle" },
   {
-    name: "Vendor offers and contract prices",
+    name: OFFERS_TAG,
     description:
       "For vendors: the offers they publish (by their own SKU) and their price agreements with buyer tenants, facilities or tiers; catalog detail quotes each buyer its eligible price",
   },
@@ -56,18 +62,18 @@ export const TAGS = [
   },
   { name: "Price tiers", description: "For the operator: tiers of buyer tenants that vendors' price agreements can name" },
   {
-    name: "Onboarding",
+    name: ONBOARDING_TAG,
     description:
       "For the operator: health systems, their companies, facilities and addresses, vendors, API clients of every kind (secrets rotated with an overlap), SCIM tokens, and the audit log of every change",
   },
   {
-    name: "SCIM",
+    name: SCIM_TAG,
     description:
       "SCIM 2.0 (RFC 7643, 7644) for a health system's identity provider (Entra ID, Okta), with the tenant's SCIM token: users, and groups that grant facility access. Bodies and errors are application/scim+json",
   },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   {
-    name: "Sandbox",
+    name: SANDBOX_TAG,
     description:
       "Test mode: test-mode clients (ids mpc_test_...) place test orders, which a simulated vendor fulfils with the real events and webhooks; answers carry Medparts-Mode",
   },

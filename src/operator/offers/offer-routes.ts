@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { readJsonBody } from "../../platform/content-type";
 import { type FieldErrors, notFound, unprocessable } from "../../platform/errors";
+import { OFFERS_TAG } from "../../platform/openapi/info";
 import { PaginationSchema } from "../../platform/pagination";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -18,7 +19,6 @@ import { offerSearch, searchOffers } from "./search";
  * The vendor API's offers (docs/api.md, "Offers and contract prices"), mounted at /vendor/api by the operator plane's
  * Worker (src/platform/planes.ts): publishing weighs on no buyer request.
  */
-export const OFFERS_TAG = "Vendor offers and contract prices";
 
 const SkuParams = z.object({ sku: skuSchema.openapi({ param: { name: "sku", in: "path" } }) });
 
