@@ -412,3 +412,17 @@ export const webhookDeliveriesOwed = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.eventId, t.endpointId] }), index("webhook_deliveries_owed_due").on(t.dueAt)],
 );
+
+/**
+ * The codes that name a catalog product, copied from the catalog database (migrations/0024): its device identifiers
+ * by agency, its normalized part number under agency "" (src/catalog/product-codes.ts).
+ */
+export const productCodes = sqliteTable(
+  "product_codes",
+  {
+    agency: text("agency").notNull(),
+    code: text("code").notNull(),
+    productId: text("product_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agency, t.code, t.productId] }), index("product_codes_product").on(t.productId)],
+);

@@ -28,7 +28,7 @@ describe("migration 0012 (the catalog in its own database) over a loaded databas
     // Before 0012 the catalog lived in DB: seed it there, as it was then (device identifiers and SKUs came later).
     await seedDemoData(
       { db: env.DB, catalog: env.DB },
-      { products: DEFAULT_PRODUCT_COUNT, deviceIdentifiers: false, offerSkus: false, userNames: false },
+      { products: DEFAULT_PRODUCT_COUNT, deviceIdentifiers: false, offerSkus: false, productCodes: false, userNames: false },
     );
     const before = await counts();
     expect(before.order_lines).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { bulkInsertStatement, type SeedDatabase } from "../../db/bulk-insert";
+import { PART_NUMBER_AGENCY, type ProductCode } from "../../shared/catalog/product-codes";
 import { generateDeviceIdentifiers, generateOffers, generateProduct, MANUFACTURERS, type ProductRow, VENDORS } from "./catalog";
 import { demoOrders, orderStatements } from "./orders";
 import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
@@ -13,6 +14,8 @@ export interface SeedOptions {
   deviceIdentifiers?: boolean;
   /** The offers' SKUs (migrations/0016); off for a schema from before them. */
   offerSkus?: boolean;
+  /** The products' codes copied into DB (migrations/0024); off for a schema from before them. */
+  productCodes?: boolean;
   /** The users' user names (migrations/0021); off for a schema from before them. */
   userNames?: boolean;
   onProgress?: (inserted: number, total: number) => void;
@@ -45,7 +48,8 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
     // One after the other: Miniflare's proxy to local D1 (scripts) does not take concurrent batches reliably.
     const identifiers = options.deviceIdentifiers === false ? [] : [deviceIdentifiersStatement(catalog, start, end)];
     await catalog.batch([productsStatement(catalog, products), ...identifiers]);
-    await db.batch([offerStatement(db, start, end, options.offerSkus !== false)]);
+    const codes = options.productCodes === false ? [] : [productCodesStatement(db, start, products, options.deviceIdentifiers !== false)];
+    await db.batch([offerStatement(db, start, end, options.offerSkus !== false), ...codes]);
     options.onProgress?.(end, total);
   }
   const orders = orderStatements(db, demoOrders(total));
@@ -159,6 +163,15 @@ function deviceIdentifiersStatement<S>(d1: SeedDatabase<S>, start: number, end: 
     ["agency", "device_id", "product_id", "contains_device_id", "quantity"],
     rows.map((r) => [r.agency, r.deviceId, r.productId, r.containsDeviceId, r.quantity]),
   );
+}
+
+/** The products' codes as the main database keeps a copy of them (src/catalog/product-codes.ts). */
+function productCodesStatement<S>(d1: SeedDatabase<S>, start: number, products: readonly ProductRow[], withIdentifiers: boolean): S {
+  const rows = products.flatMap((p, i): ProductCode[] => [
+    [PART_NUMBER_AGENCY, p.normalizedPartNumber, p.id],
+    ...(withIdentifiers ? generateDeviceIdentifiers(start + i) : []).map((d): ProductCode => [d.agency, d.deviceId, d.productId]),
+  ]);
+  return bulkInsertStatement(d1, "product_codes", ["agency", "code", "product_id"], rows);
 }
 
 /** When the demo offers were last updated, as their vendors would have it: fixed, so that seeding again changes nothing. */

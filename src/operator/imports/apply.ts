@@ -1,3 +1,4 @@
+import { PART_NUMBER_AGENCY, type ProductCode } from "../../shared/catalog/product-codes";
 import type { JobKind } from "./jobs";
 
 /**
@@ -86,6 +87,27 @@ export async function applyChunk(
       .prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
       .bind(jobId, appliedBefore + rows, new Date().toISOString()),
   ]);
+}
+
+/**
+ * The codes of the products staged in (afterSeq, lastSeq] (device identifiers, then the normalized part number), and
+ * those products, for the main database's copy (src/catalog/product-codes.ts).
+ */
+export async function stagedProductCodes(
+  catalog: D1Database,
+  jobId: string,
+  afterSeq: number,
+  lastSeq: number,
+): Promise<{ productIds: string[]; codes: ProductCode[] }> {
+  const results = await catalog
+    .prepare(
+      "SELECT d.value ->> 'agency' AS agency, d.value ->> 'deviceId' AS code, r.product_id " +
+        `FROM catalog_import_rows r, json_each(r.record, '$.deviceIdentifiers') d WHERE ${RANGE} ` +
+        `UNION ALL SELECT ?4, r.record ->> 'normalizedPartNumber', r.product_id FROM catalog_import_rows r WHERE ${RANGE}`,
+    )
+    .bind(jobId, afterSeq, lastSeq, PART_NUMBER_AGENCY)
+    .raw<[string, string, string]>();
+  return { productIds: [...new Set(results.map(([, , productId]) => productId))], codes: results };
 }
 
 /** Products the file lacks that a replace withdraws: active or discontinued, and not staged by this job. */

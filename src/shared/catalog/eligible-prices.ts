@@ -9,7 +9,8 @@ import type { CustomFieldDefinition, OfferRow, OfferTerms } from "../../db/schem
  *   a price for the offer's SKU or for the product. Then the contract wins over the list price, and of several
  *   contract prices the lowest; at equal prices the most specific scope (facilities, then tenant, then tier), then the
  *   oldest agreement.
- * One statement, read side by side with the access check and the product (one round trip for catalog detail).
+ * One statement, read side by side with the access check and the product (one round trip for catalog detail, and for
+ * scan to order: src/udi/quotes.ts).
  */
 
 export interface EligibleOffer extends Omit<OfferTerms, "productId">, Pick<OfferRow, "sku" | "quantityAvailable" | "quantityCountedAt"> {
@@ -47,16 +48,23 @@ export const OFFER_IN_EFFECT =
 export const LIST_PRICE =
   "CASE WHEN o.future_price_cents IS NOT NULL AND o.future_price_from <= ?4 THEN o.future_price_cents ELSE o.price_cents END";
 
-export const ELIGIBLE_OFFERS_SQL =
-  "SELECT o.id, o.vendor_id, v.name AS vendor_name, v.return_policy, o.sku, o.condition, o.purchase_choice, o.warranty, " +
+/** The eligible offers of the products `products` names (an SQL condition on `o.product_id`), with ?2 to ?4 as above. */
+export const eligibleOffersSql = (products: string) =>
+  "SELECT o.product_id, o.id, o.vendor_id, v.name AS vendor_name, v.return_policy, o.sku, o.condition, o.purchase_choice, o.warranty, " +
   "o.lead_time_days, o.unit_of_measure, o.pack_quantity, o.quantity_available, o.quantity_counted_at, o.custom_fields, " +
   `${LIST_PRICE} AS list_price_cents, ` +
   "(SELECT json_array(ap.price_cents, a.id, a.reference) FROM price_agreement_prices ap JOIN price_agreements a ON a.id = ap.agreement_id " +
   `WHERE ap.vendor_id = o.vendor_id AND ap.product_id = o.product_id AND (ap.sku IS NULL OR ap.sku = o.sku) AND ${AGREEMENT_APPLIES} ` +
   `ORDER BY ap.price_cents, ${SCOPE_RANK}, a.id LIMIT 1) AS contract ` +
-  `FROM vendor_offers o JOIN vendors v ON v.id = o.vendor_id AND v.disabled_at IS NULL WHERE o.product_id = ?1 AND ${OFFER_IN_EFFECT}`;
+  `FROM vendor_offers o JOIN vendors v ON v.id = o.vendor_id AND v.disabled_at IS NULL WHERE o.product_id ${products} AND ${OFFER_IN_EFFECT}`;
 
-interface EligibleRow {
+/** ?1: the product's id. */
+export const ELIGIBLE_OFFERS_SQL = eligibleOffersSql("= ?1");
+/** ?1: a JSON array of product ids. */
+export const ELIGIBLE_OFFERS_OF_PRODUCTS_SQL = eligibleOffersSql("IN (SELECT value FROM json_each(?1))");
+
+export interface EligibleRow {
+  product_id: string;
   id: number;
   vendor_id: number;
   vendor_name: string;
@@ -75,35 +83,64 @@ interface EligibleRow {
   contract: string | null;
 }
 
+/** The statement `sql` (one of the above) bound to `first` (its ?1) and the buyer's scope at `now`. */
+export function eligibleOffersStatement(
+  db: D1Database,
+  sql: string,
+  first: string,
+  scope: Omit<EligibilityScope, "productId">,
+  now: Date,
+): D1PreparedStatement {
+  return db.prepare(sql).bind(first, scope.tenantId, scope.facilityId, now.toISOString());
+}
+
 /** The product's offers a buyer can be quoted now, each at its eligible price, cheapest first. */
 export async function loadEligibleOffers(db: D1Database, scope: EligibilityScope, now: Date): Promise<EligibleOffer[]> {
-  const { results } = await db
-    .prepare(ELIGIBLE_OFFERS_SQL)
-    .bind(scope.productId, scope.tenantId, scope.facilityId, now.toISOString())
-    .all<EligibleRow>();
-  return results
-    .map((row): EligibleOffer => {
-      const [priceCents, agreementId, reference] = row.contract ? (JSON.parse(row.contract) as [number, number, string]) : [];
-      const contract = row.contract ? { agreementId: agreementId!, reference: reference!, priceCents: priceCents! } : null;
-      return {
-        offerId: row.id,
-        vendorId: row.vendor_id,
-        vendorName: row.vendor_name,
-        returnPolicy: row.return_policy,
-        sku: row.sku,
-        condition: row.condition,
-        purchaseChoice: row.purchase_choice,
-        warranty: row.warranty,
-        leadTimeDays: row.lead_time_days,
-        unitOfMeasure: row.unit_of_measure,
-        packQuantity: row.pack_quantity,
-        quantityAvailable: row.quantity_available,
-        quantityCountedAt: row.quantity_counted_at,
-        customFields: JSON.parse(row.custom_fields) as CustomFieldDefinition[],
-        listPriceCents: row.list_price_cents,
-        contract,
-        priceCents: contract?.priceCents ?? row.list_price_cents,
-      };
-    })
-    .sort((a, b) => a.priceCents - b.priceCents || a.offerId - b.offerId);
+  const { results } = await eligibleOffersStatement(db, ELIGIBLE_OFFERS_SQL, scope.productId, scope, now).all<EligibleRow>();
+  return eligibleOffersByProduct(results).get(scope.productId) ?? [];
+}
+
+/** The products' offers a buyer can be quoted now, by product (a product without any is absent). */
+export async function loadEligibleOffersOf(
+  db: D1Database,
+  productIds: readonly string[],
+  scope: Omit<EligibilityScope, "productId">,
+  now: Date,
+): Promise<Map<string, EligibleOffer[]>> {
+  if (productIds.length === 0) return new Map();
+  const statement = eligibleOffersStatement(db, ELIGIBLE_OFFERS_OF_PRODUCTS_SQL, JSON.stringify(productIds), scope, now);
+  return eligibleOffersByProduct((await statement.all<EligibleRow>()).results);
+}
+
+/** Rows of the statements above as offers by product, each product's cheapest first. */
+export function eligibleOffersByProduct(rows: readonly EligibleRow[]): Map<string, EligibleOffer[]> {
+  const byProduct = new Map<string, EligibleOffer[]>();
+  for (const row of rows) {
+    const [priceCents, agreementId, reference] = row.contract ? (JSON.parse(row.contract) as [number, number, string]) : [];
+    const contract = row.contract ? { agreementId: agreementId!, reference: reference!, priceCents: priceCents! } : null;
+    const offer: EligibleOffer = {
+      offerId: row.id,
+      vendorId: row.vendor_id,
+      vendorName: row.vendor_name,
+      returnPolicy: row.return_policy,
+      sku: row.sku,
+      condition: row.condition,
+      purchaseChoice: row.purchase_choice,
+      warranty: row.warranty,
+      leadTimeDays: row.lead_time_days,
+      unitOfMeasure: row.unit_of_measure,
+      packQuantity: row.pack_quantity,
+      quantityAvailable: row.quantity_available,
+      quantityCountedAt: row.quantity_counted_at,
+      customFields: JSON.parse(row.custom_fields) as CustomFieldDefinition[],
+      listPriceCents: row.list_price_cents,
+      contract,
+      priceCents: contract?.priceCents ?? row.list_price_cents,
+    };
+    const offers = byProduct.get(row.product_id);
+    if (offers) offers.push(offer);
+    else byProduct.set(row.product_id, [offer]);
+  }
+  for (const offers of byProduct.values()) offers.sort((a, b) => a.priceCents - b.priceCents || a.offerId - b.offerId);
+  return byProduct;
 }

@@ -54,10 +54,18 @@ interface Hit {
   product: string;
 }
 
+/** One thing to look up for code `k`: a device identifier of an agency, or a normalized part number. */
+export interface ScanLookup {
+  k: number;
+  kind: "di" | "part";
+  agency?: string;
+  value: string;
+}
+
 /** The lookups of the codes: each code's device identifier (HIBCC with and without its `+`) and part number. */
-function lookupsOf(scanned: readonly ScannedCode[]) {
+export function scanLookups(scanned: readonly ScannedCode[]): ScanLookup[] {
   return scanned.flatMap((scan, k) => {
-    const lookups: { k: number; kind: "di" | "part"; agency?: string; value: string }[] = [];
+    const lookups: ScanLookup[] = [];
     const data = scan.reading?.data;
     if (data?.deviceId) {
       for (const value of storedDeviceIds({ agency: data.agency, deviceId: data.deviceId })) {
@@ -88,8 +96,11 @@ export const RESOLVE_SQL =
   "FROM (SELECT * FROM device_identifiers WHERE product_id = p.id ORDER BY quantity IS NOT NULL, quantity, device_id) d) AS device_identifiers " +
   "FROM hits h CROSS JOIN products p ON p.id = h.product CROSS JOIN manufacturers m ON m.id = p.manufacturer_id";
 
-export async function lookUpScans(catalog: D1Database, scanned: readonly ScannedCode[]): Promise<Resolution[]> {
-  const lookups = lookupsOf(scanned);
+export async function lookUpScans(
+  catalog: D1Database,
+  scanned: readonly ScannedCode[],
+  lookups = scanLookups(scanned),
+): Promise<Resolution[]> {
   const rows =
     lookups.length === 0
       ? []

@@ -5,11 +5,10 @@ import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, requesterForbiddenResponse } from "../../platform/schemas";
 import { sideBySide } from "../../platform/side-by-side";
 import { scopedAccess } from "../auth/bearer";
-import { loadEligibleOffers } from "../catalog/eligible-prices";
-import { issuePriceOptions, priceOptionKeys } from "../catalog/quotes";
-import { CatalogDetailSchema, PriceOptionSchema, presentPriceOption } from "../catalog/routes";
+import { CatalogDetailSchema, PriceOptionSchema } from "../catalog/routes";
 import { requireFacilityAccess } from "../users/access";
-import { lookUpScans, type Resolution } from "./resolve";
+import { priceOptionsOf, readOffersOfCodes } from "./quotes";
+import { lookUpScans, scanLookups } from "./resolve";
 import { scanCode } from "./scan";
 
 /** Codes per request: a handful of labels of one device, or a tray of parts scanned in a row. */
@@ -126,14 +125,16 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
   const principal = c.get("principal");
   const now = new Date();
   const scanned = codes.map((code) => scanCode(code, now));
-  const quoting = requesterId !== undefined && facilityId !== undefined;
-  // The access check and the catalog lookup side by side; the offers of what was found need the products (a second
-  // round trip, on the main database, with quotes only).
-  const [, resolutions] = await sideBySide([
-    quoting ? requireFacilityAccess(database(c.env.DB), principal.tenantId, requesterId, facilityId) : Promise.resolve(null),
-    lookUpScans(c.env.CATALOG, scanned),
+  const lookups = scanLookups(scanned);
+  const scope = requesterId !== undefined && facilityId !== undefined ? { tenantId: principal.tenantId, requesterId, facilityId } : null;
+  // One round trip: the access check, the catalog lookup and (with quotes) the offers of the products the scanned
+  // codes name, side by side (src/udi/quotes.ts).
+  const [, resolutions, read] = await sideBySide([
+    scope ? requireFacilityAccess(database(c.env.DB), scope.tenantId, scope.requesterId, scope.facilityId) : Promise.resolve(null),
+    lookUpScans(c.env.CATALOG, scanned, lookups),
+    scope ? readOffersOfCodes(c.env.DB, lookups, scope, now) : Promise.resolve(null),
   ]);
-  const options = quoting ? await optionsOf(c.env, resolutions, { tenantId: principal.tenantId, requesterId, facilityId }, now) : null;
+  const options = scope && read ? await priceOptionsOf(c.env, resolutions, read, scope, now) : null;
   const results = resolutions.map((resolution, index) => ({
     index,
     code: scanned[index]!.code,
@@ -142,28 +143,3 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
   }));
   return c.json(envelope(c, { results }), 200);
 });
-
-/** The price options of every product found, issued as catalog detail issues them (a withdrawn product has none). */
-async function optionsOf(
-  env: { DB: D1Database; QUOTE_SIGNING_KEY: string; QUOTE_SIGNING_KEY_PREVIOUS?: string },
-  resolutions: Resolution[],
-  scope: { tenantId: number; requesterId: number; facilityId: number },
-  now: Date,
-) {
-  const quotable = [...new Set(resolutions.flatMap((r) => (r.product && r.product.status !== "withdrawn" ? [r.product.id] : [])))];
-  const offers = await Promise.all(
-    quotable.map((productId) => loadEligibleOffers(env.DB, { tenantId: scope.tenantId, facilityId: scope.facilityId, productId }, now)),
-  );
-  const keys = priceOptionKeys(env);
-  const issued = await Promise.all(
-    offers.map((found) =>
-      issuePriceOptions(
-        keys,
-        { tenantId: scope.tenantId, requesterContactId: scope.requesterId, facilityId: scope.facilityId },
-        found,
-        now,
-      ),
-    ),
-  );
-  return new Map(quotable.map((productId, i) => [productId, issued[i]!.map(presentPriceOption)]));
-}
