@@ -183,6 +183,30 @@ describe("catalog import: NDJSON through the Workflow", () => {
     ]);
   });
 
+  it("the main database's copy of the product codes follows the catalog: created with the products, replaced on update", async () => {
+    const codesOf = async (id: string) =>
+      (
+        await env.DB.prepare("SELECT agency, code FROM product_codes WHERE product_id = ? ORDER BY agency, code")
+          .bind(id)
+          .all<{ agency: string; code: string }>()
+      ).results;
+    const [first, second] = [gtin14Of("0077777200001"), gtin14Of("0077777200002")];
+    await runImport({ format: "ndjson" }, { "c.ndjson": ndjson([product(63, { deviceIdentifiers: [{ deviceId: first }] })]) });
+    expect(await codesOf("IMP-63")).toEqual([
+      { agency: "", code: "IMP6300A" },
+      { agency: "GS1", code: first },
+    ]);
+    const updated = await runImport(
+      { format: "ndjson" },
+      { "c.ndjson": ndjson([product(63, { partNumber: "IMP-63-B", deviceIdentifiers: [{ deviceId: second }] })]) },
+    );
+    expect(updated.counts).toMatchObject({ updated: 1 });
+    expect(await codesOf("IMP-63")).toEqual([
+      { agency: "", code: "IMP63B" },
+      { agency: "GS1", code: second },
+    ]);
+  });
+
   it("a record without id is matched by its unit GTIN, then by manufacturer and part number, else gets an id made from them", async () => {
     const seeded = await env.CATALOG.prepare(
       "SELECT p.id, p.part_number, m.name AS manufacturer, d.device_id FROM products p JOIN manufacturers m ON m.id = p.manufacturer_id " +

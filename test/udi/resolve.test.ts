@@ -1,10 +1,13 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseRoundTrips, RoundTripProbe } from "../../scripts/bench/probe";
+import production from "../../src/api/index";
 import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import type { Bindings } from "../../src/env";
 import { gtin14Of, gtinCheckDigit } from "../../src/shared/catalog/gtin";
 import { GS } from "../../src/shared/udi/gs1";
 import { hibccCheckCharacter } from "../../src/shared/udi/hibcc";
-import { call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { API, call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
 import { JSMITH, KJOHNSON } from "../helpers/orders";
 
 const resolve = async (body: unknown) => call(await tokenFor(TENANT_A), "/catalog/resolve", { method: "POST", json: body });
@@ -181,24 +184,86 @@ describe("scan to order: a code that fails says which element and why, without f
   });
 });
 
+const QUOTING = { requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId };
+
+/** Price options without what differs between two issues of the same quote (its id, its expiry). */
+const shape = (options: Record<string, unknown>[]) => options.map(({ priceOptionId: _, expiresAt: __, ...rest }) => rest);
+
+/** The options catalog detail issues JSMITH for the product. */
+const detailOptions = async (id: string) =>
+  (await json(await call(await tokenFor(TENANT_A), "/catalog/detail", { method: "POST", json: { productId: id, ...QUOTING } }))).data
+    .options as Record<string, unknown>[];
+
+/** Scan to order through the production Worker with the bench's probe: its results and sequential D1 round trips. */
+async function probedResolve(body: unknown) {
+  const token = await tokenFor(TENANT_A);
+  const send = async () => {
+    const probe = new RoundTripProbe(0);
+    const ctx = createExecutionContext();
+    const request = new Request(`${API}/catalog/resolve`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const res = await production.fetch(request, probe.wrap(env as unknown as Bindings), ctx);
+    const d1 = parseRoundTrips(probe.summary()).d1;
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    return { d1, results: (await json(res)).data.results as Record<string, any>[] };
+  };
+  await send(); // the isolate's first access check is remembered after it (as on catalog detail)
+  return send();
+}
+
 describe("scan to order: quotes in the same call", () => {
   it("with requesterId and facilityId, each product's price options are issued as catalog detail issues them", async () => {
-    const [result] = await results([`(01)${unitGtin(3)}`], { requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId });
-    const detail = (
-      await json(
-        await call(await tokenFor(TENANT_A), "/catalog/detail", {
-          method: "POST",
-          json: { productId: productId(3), requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
-        }),
-      )
-    ).data;
+    const [result] = await results([`(01)${unitGtin(3)}`], QUOTING);
     expect(result!.priceOptions.length).toBeGreaterThan(0);
-    const shape = (options: Record<string, unknown>[]) => options.map(({ priceOptionId: _, expiresAt: __, ...rest }) => rest);
-    expect(shape(result!.priceOptions)).toEqual(shape(detail.options));
+    expect(shape(result!.priceOptions)).toEqual(shape(await detailOptions(productId(3))));
     expect(result!.priceOptions[0].priceOptionId).toHaveLength(71);
     // Without them, no quotes are issued.
     const [plain] = await results([`(01)${unitGtin(3)}`]);
     expect(plain!.priceOptions).toBeNull();
+  });
+
+  it("one sequential D1 round trip, as catalog detail: the offers of the products the codes name are read beside the lookup", async () => {
+    const { d1, results: found } = await probedResolve({ codes: [`(01)${unitGtin(11)}`, `(01)${caseGtin(30)}`], ...QUOTING });
+    expect(d1).toBe(1);
+    expect(found.map((r) => r.product.id)).toEqual([productId(11), productId(30)]);
+    expect(shape(found[0]!.priceOptions)).toEqual(shape(await detailOptions(productId(11))));
+    expect(shape(found[1]!.priceOptions)).toEqual(shape(await detailOptions(productId(30))));
+    expect(found[0]!.priceOptions.length).toBeGreaterThan(0);
+    // Without quotes nothing is read on the main database beside the lookup either.
+    expect((await probedResolve({ codes: [`(01)${unitGtin(11)}`] })).d1).toBe(1);
+  });
+
+  it("a product the main database's copy of the codes lacks, or names wrongly, is still quoted as detail quotes it (a second read)", async () => {
+    await env.DB.prepare("DELETE FROM product_codes WHERE product_id = ?").bind(productId(12)).run();
+    const lacking = await probedResolve({ codes: [`(01)${unitGtin(12)}`], ...QUOTING });
+    expect(lacking.d1).toBe(2);
+    expect(lacking.results[0]!.product.id).toBe(productId(12));
+    expect(lacking.results[0]!.priceOptions.length).toBeGreaterThan(0);
+    expect(shape(lacking.results[0]!.priceOptions)).toEqual(shape(await detailOptions(productId(12))));
+
+    // The copy says product 14's GTIN names product 13: the catalog decides, and product 13's offers are not quoted.
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM product_codes WHERE product_id = ?").bind(productId(14)),
+      env.DB.prepare("INSERT INTO product_codes (agency, code, product_id) VALUES ('GS1', ?, ?)").bind(unitGtin(14), productId(13)),
+    ]);
+    const stale = await probedResolve({ codes: [`(01)${unitGtin(14)}`], ...QUOTING });
+    expect(stale.d1).toBe(2);
+    expect(stale.results[0]!.product.id).toBe(productId(14));
+    expect(shape(stale.results[0]!.priceOptions)).toEqual(shape(await detailOptions(productId(14))));
+    const skusOf13 = (await detailOptions(productId(13))).map((option) => option.vendorSku);
+    expect(skusOf13.length).toBeGreaterThan(0);
+    for (const option of stale.results[0]!.priceOptions) expect(skusOf13).not.toContain(option.vendorSku);
+  });
+
+  it("a withdrawn product is never quoted, though the copy names it and its offers are read", async () => {
+    await env.CATALOG.prepare("UPDATE products SET status = 'withdrawn' WHERE id = ?").bind(productId(15)).run();
+    const { d1, results: found } = await probedResolve({ codes: [`(01)${unitGtin(15)}`], ...QUOTING });
+    expect(d1).toBe(1);
+    expect(found[0]).toMatchObject({ status: "resolved", product: { id: productId(15), status: "withdrawn" }, priceOptions: [] });
   });
 
   it("another tenant's requester or facility is the same 403 as on detail", async () => {

@@ -12,27 +12,29 @@ export const PART_NUMBER_AGENCY = "";
 /** [agency, code, productId] */
 export type ProductCode = readonly [agency: string, code: string, productId: string];
 
+/** The writes of the copy, each with its rows as JSON in ?1: by product id, by [agency, code], by [agency, code, productId]. */
+export const PRODUCT_CODE_WRITES = {
+  forgetProducts: "DELETE FROM product_codes WHERE product_id IN (SELECT value FROM json_each(?1))",
+  forgetDeviceIds: "DELETE FROM product_codes WHERE (agency, code) IN (SELECT j.value ->> 0, j.value ->> 1 FROM json_each(?1) j)",
+  insert:
+    "INSERT INTO product_codes (agency, code, product_id) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?1) j " +
+    "WHERE true ON CONFLICT DO NOTHING",
+} as const;
+
 /**
  * Statements on the main database that make `codes` all the codes of `productIds`: their earlier codes go, and a
  * device identifier now of one of them is no longer another product's (the catalog keeps it unique).
  */
 export function productCodeWrites(db: D1Database, productIds: readonly string[], codes: readonly ProductCode[]): D1PreparedStatement[] {
-  const groups = (rows: readonly unknown[]) => (rows.length === 0 ? [] : jsonGroups(rows, MAX_PARAMETER_BYTES));
+  const statements = (sql: string, rows: readonly unknown[]) =>
+    rows.length === 0 ? [] : jsonGroups(rows, MAX_PARAMETER_BYTES).map((json) => db.prepare(sql).bind(json));
   return [
-    ...groups(productIds).map((json) =>
-      db.prepare("DELETE FROM product_codes WHERE product_id IN (SELECT value FROM json_each(?1))").bind(json),
+    ...statements(PRODUCT_CODE_WRITES.forgetProducts, productIds),
+    ...statements(
+      PRODUCT_CODE_WRITES.forgetDeviceIds,
+      codes.filter(([agency]) => agency !== PART_NUMBER_AGENCY),
     ),
-    ...groups(codes.filter(([agency]) => agency !== PART_NUMBER_AGENCY)).map((json) =>
-      db.prepare("DELETE FROM product_codes WHERE (agency, code) IN (SELECT j.value ->> 0, j.value ->> 1 FROM json_each(?1) j)").bind(json),
-    ),
-    ...groups(codes).map((json) =>
-      db
-        .prepare(
-          "INSERT INTO product_codes (agency, code, product_id) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?1) j " +
-            "WHERE true ON CONFLICT DO NOTHING",
-        )
-        .bind(json),
-    ),
+    ...statements(PRODUCT_CODE_WRITES.insert, codes),
   ];
 }
 
