@@ -200,7 +200,7 @@ async function probedResolve(body: unknown) {
   const send = async () => {
     const probe = new RoundTripProbe(0);
     const ctx = createExecutionContext();
-    const request = new Request(`${API}/catalog/resolve`, {
+    const request = new Request<unknown, IncomingRequestCfProperties>(`${API}/catalog/resolve`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
       body: JSON.stringify(body),
