@@ -415,7 +415,7 @@ export const webhookDeliveriesOwed = sqliteTable(
 
 /**
  * The codes that name a catalog product, copied from the catalog database (migrations/0024): its device identifiers
- * by agency, its normalized part number under agency "" (src/catalog/product-codes.ts).
+ * by agency, its normalized part number under agency "" (src/shared/catalog/product-codes.ts).
  */
 export const productCodes = sqliteTable(
   "product_codes",

@@ -165,7 +165,7 @@ function deviceIdentifiersStatement<S>(d1: SeedDatabase<S>, start: number, end: 
   );
 }
 
-/** The products' codes as the main database keeps a copy of them (src/catalog/product-codes.ts). */
+/** The products' codes as the main database keeps a copy of them (src/shared/catalog/product-codes.ts). */
 function productCodesStatement<S>(d1: SeedDatabase<S>, start: number, products: readonly ProductRow[], withIdentifiers: boolean): S {
   const rows = products.flatMap((p, i): ProductCode[] => [
     [PART_NUMBER_AGENCY, p.normalizedPartNumber, p.id],

@@ -91,7 +91,7 @@ export async function applyChunk(
 
 /**
  * The codes of the products staged in (afterSeq, lastSeq] (device identifiers, then the normalized part number), and
- * those products, for the main database's copy (src/catalog/product-codes.ts).
+ * those products, for the main database's copy (src/shared/catalog/product-codes.ts).
  */
 export async function stagedProductCodes(
   catalog: D1Database,

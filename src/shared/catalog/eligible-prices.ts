@@ -10,7 +10,7 @@ import type { CustomFieldDefinition, OfferRow, OfferTerms } from "../../db/schem
  *   contract prices the lowest; at equal prices the most specific scope (facilities, then tenant, then tier), then the
  *   oldest agreement.
  * One statement, read side by side with the access check and the product (one round trip for catalog detail, and for
- * scan to order: src/udi/quotes.ts).
+ * scan to order: src/shared/udi/quotes.ts).
  */
 
 export interface EligibleOffer extends Omit<OfferTerms, "productId">, Pick<OfferRow, "sku" | "quantityAvailable" | "quantityCountedAt"> {

@@ -3,7 +3,7 @@ import { jsonGroups, MAX_PARAMETER_BYTES } from "../../operator/offers/offers";
 /**
  * The codes that name each catalog product, copied into the main database (migrations/0024): its device identifiers
  * by agency, and its normalized part number under agency "". Scan to order reads the offers of the products they
- * name beside its catalog lookup (one round trip, src/udi/quotes.ts). Written by the catalog's writers after the
+ * name beside its catalog lookup (one round trip, src/shared/udi/quotes.ts). Written by the catalog's writers after the
  * catalog (imports, the seed); a copy that lags only costs scan to order a second read, never a wrong quote.
  */
 
@@ -39,7 +39,7 @@ export function productCodeWrites(db: D1Database, productIds: readonly string[],
 }
 
 /**
- * The products the copied codes name for the scan lookups ?1 (src/udi/resolve.ts): each device identifier's, and a
+ * The products the copied codes name for the scan lookups ?1 (src/shared/udi/resolve.ts): each device identifier's, and a
  * part number's when it names one product only (more is ambiguous: no product, no quotes).
  */
 export const PRODUCTS_OF_CODES =

@@ -14,7 +14,7 @@ import type { Resolution, ScanLookup } from "./resolve";
 /**
  * Scan to order's quotes in the round trip of the catalog lookup (docs/decisions.md): beside it, the main database
  * reads the eligible offers of every product its copy of the catalog's codes names for the scanned codes
- * (src/catalog/product-codes.ts). Only the products the catalog resolves are quoted, with the offers read for them; a
+ * (src/shared/catalog/product-codes.ts). Only the products the catalog resolves are quoted, with the offers read for them; a
  * product the copy did not name (a code the copy lacks or names another product by) has its offers read after the
  * lookup, so a lagging copy costs a round trip, never a wrong or missing quote.
  */

@@ -128,7 +128,7 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
   const lookups = scanLookups(scanned);
   const scope = requesterId !== undefined && facilityId !== undefined ? { tenantId: principal.tenantId, requesterId, facilityId } : null;
   // One round trip: the access check, the catalog lookup and (with quotes) the offers of the products the scanned
-  // codes name, side by side (src/udi/quotes.ts).
+  // codes name, side by side (src/shared/udi/quotes.ts).
   const [, resolutions, read] = await sideBySide([
     scope ? requireFacilityAccess(database(c.env.DB), scope.tenantId, scope.requesterId, scope.facilityId) : Promise.resolve(null),
     lookUpScans(c.env.CATALOG, scanned, lookups),
