@@ -8,8 +8,9 @@ import device from "../fixtures/gudid/device.txt?raw";
 import gmdnTerms from "../fixtures/gudid/gmdnTerms.txt?raw";
 import identifiers from "../fixtures/gudid/identifiers.txt?raw";
 import productCodes from "../fixtures/gudid/productCodes.txt?raw";
-import { call, expectProblem, json, operatorTokenFor } from "../helpers/api";
+import { call, expectProblem, json, operatorTokenFor, vendorTokenFor } from "../helpers/api";
 import { search } from "../helpers/catalog";
+import { expectMatchesContract } from "../helpers/contract";
 import {
   catalogVersion,
   createImport,
@@ -17,7 +18,9 @@ import {
   IMPORTS,
   type ImportOptions,
   importErrors,
+  type JobCaller,
   ndjson,
+  OFFER_IMPORTS,
   productRow,
   runImport,
   startAndWait,
@@ -378,6 +381,41 @@ describe("catalog import: files", () => {
     await expectProblem(await call(token, `${IMPORTS}/${gudid.id}/start`, { method: "POST" }), 409); // device.txt missing
     await startAndWait(job.id);
     await expectProblem(await call(token, `${IMPORTS}/${job.id}/files/one.ndjson`, { method: "PUT", body: "{}" }), 409);
+  });
+});
+
+describe("import uploads: refusals as documented", () => {
+  /** A 400 of an upload operation: the ValidationProblem the document promises there, naming `field`. */
+  const expectFieldRefused = async (res: Response, method: string, path: string, field: string) => {
+    const body = await expectProblem(res, 400);
+    await expectMatchesContract(res, method, path);
+    expect(body.type).toMatch(/\/problems\/validation$/);
+    expect(Object.keys(body.errors)).toEqual([field]);
+  };
+
+  it("a second file name, a name GUDID does not take and an empty file are validation problems, on all 8 upload operations of both kinds of job", async () => {
+    const callers: (JobCaller & { collection: string; token: string })[] = [
+      { collection: IMPORTS, token: await operatorTokenFor() },
+      { collection: OFFER_IMPORTS, token: await vendorTokenFor(5) },
+    ];
+    for (const { collection, token } of callers) {
+      const job = await createImport({ format: "ndjson" }, { "one.ndjson": "{}\n" }, { collection, token });
+      const file = `${collection}/${job.id}/files/two.ndjson`;
+      const attempts: [string, string, RequestInit][] = [
+        ["PUT", file, { body: "{}" }],
+        ["POST", `${file}/uploads`, {}],
+        ["PUT", `${file}/parts/1`, { body: "{}" }],
+        ["POST", `${file}/complete`, {}],
+      ];
+      for (const [method, path, init] of attempts) {
+        await expectFieldRefused(await call(token, path, { method, ...init }), method, path, "name");
+      }
+      const empty = `${collection}/${job.id}/files/one.ndjson`;
+      await expectFieldRefused(await call(token, empty, { method: "PUT", body: new Uint8Array(0) }), "PUT", empty, "body");
+    }
+    const gudid = await createImport({ format: "gudid" }, {});
+    const path = `${IMPORTS}/${gudid.id}/files/devices.txt`;
+    await expectFieldRefused(await call(await operatorTokenFor(), path, { method: "PUT", body: "x" }), "PUT", path, "name");
   });
 });
 

@@ -145,7 +145,13 @@ const FileParams = JobIdParams.extend({
   name: z
     .string()
     .regex(FILE_NAME, "A file name is 1 to 100 letters, digits, dots, dashes and underscores.")
-    .openapi({ param: { name: "name", in: "path" }, example: "catalog.ndjson" }),
+    .openapi({
+      param: { name: "name", in: "path" },
+      description:
+        "The file's name. ndjson and csv jobs take one file of any name; gudid jobs take device.txt, identifiers.txt, " +
+        "gmdnTerms.txt and productCodes.txt. Another is a 400 validation problem naming `name`.",
+      example: "catalog.ndjson",
+    }),
 });
 const PartParams = FileParams.extend({
   partNumber: wholeNumberText(1, MAX_PARTS, `A part number from 1 to ${MAX_PARTS}.`).openapi({
@@ -222,7 +228,8 @@ const routesOf = (plane: JobPlane) => {
       tags: [plane.tag],
       summary: `Upload a file in one request (at most ${MAX_SINGLE_UPLOAD_BYTES} bytes; gzip accepted)`,
       description:
-        "ndjson and csv jobs take one file of any name; gudid jobs take device.txt, identifiers.txt, gmdnTerms.txt and productCodes.txt.",
+        "Sends the whole file (up to the limit) with its Content-Length; sending it again replaces it. An empty body is a 400 " +
+        "naming `body`; larger files go in multipart parts (POST .../uploads).",
       ...plane.access,
       request: { params: FileParams, body: binaryBody("The file's bytes, as they are (gzip is detected); Content-Length required") },
       responses: {

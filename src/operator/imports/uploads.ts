@@ -1,4 +1,4 @@
-import { ProblemError } from "../../platform/errors";
+import { ProblemError, ValidationError } from "../../platform/errors";
 import { GZIP_MAGIC } from "./gzip";
 import { type FileRow, fileNameProblem, type JobRow, objectKeyOf } from "./jobs";
 
@@ -27,11 +27,14 @@ export function sizedBody(request: Request, max: number): { body: ReadableStream
       `At most ${max} bytes per request; send larger files in multipart parts.`,
     );
   }
-  if (length === 0) throw new ProblemError(400, "empty-file", "Bad Request", "The file is empty.");
+  if (length === 0) throw new ValidationError({ body: ["The file is empty."] });
   return { body: request.body, length };
 }
 
-/** A file of a job that still takes uploads; 409 once the job has started, 400 for a name the format does not take. */
+/**
+ * A file of a job that still takes uploads; 409 once the job has started, 400 (a validation problem naming `name`, as the
+ * path parameter's own check does) for a name the format does not take.
+ */
 export async function fileForUpload(catalog: D1Database, job: JobRow, name: string): Promise<FileRow | null> {
   if (job.state !== "awaiting_upload") throw conflict(`The job is ${job.state}: files can be uploaded only before it starts.`);
   const { results } = await catalog.prepare("SELECT * FROM catalog_import_files WHERE job_id = ?").bind(job.id).all<FileRow>();
@@ -40,7 +43,7 @@ export async function fileForUpload(catalog: D1Database, job: JobRow, name: stri
     name,
     results.map((file) => file.name),
   );
-  if (problem) throw new ProblemError(400, "bad-file-name", "Bad Request", problem);
+  if (problem) throw new ValidationError({ name: [problem] });
   return results.find((file) => file.name === name) ?? null;
 }
 
@@ -71,8 +74,7 @@ export async function uploadWhole(catalog: D1Database, bucket: R2Bucket, job: Jo
   await fileForUpload(catalog, job, name);
   const { body, length } = sizedBody(request, MAX_SINGLE_UPLOAD_BYTES);
   const stored = await bucket.put(objectKeyOf(job.id, name), body);
-  if (!stored || stored.size !== length)
-    throw new ProblemError(400, "incomplete-upload", "Bad Request", "The body ended before Content-Length bytes.");
+  if (!stored || stored.size !== length) throw new ValidationError({ body: ["The body ended before Content-Length bytes."] });
   await recordUploaded(catalog, bucket, job.id, name, length);
 }
 
