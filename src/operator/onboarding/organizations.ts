@@ -159,7 +159,12 @@ function routesOf(spec: OrganizationSpec) {
       summary: `Change ${article(spec.kind)} ${spec.kind}'s fields (not its parent)`,
       ...access,
       request: { params: IdParams, ...body(UpdateSchema) },
-      responses: { 200: json(`The ${spec.kind}`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+      responses: {
+        200: json(`The ${spec.kind}`, ResourceSchema),
+        ...authenticatedErrorResponses,
+        ...notFoundResponse,
+        409: problem("Another change committed between this one's read and its write (nothing written): read it and retry"),
+      },
     }),
   };
 }
