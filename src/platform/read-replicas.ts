@@ -17,11 +17,13 @@ export const BOOKMARK_PATTERN = /^[0-9A-Za-z-]{1,256}$/;
 /**
  * `isWrite` tells the requests that write: they start on the primary ("first-primary"), so that
  * their checks read current data. Reads start anywhere ("first-unconstrained"). A bookmark, when sent, wins.
- * Paths in `outside` (that never read D1, e.g. the OpenAPI document) get no session.
+ * Paths in `outside` (that never read D1, e.g. the OpenAPI document) get no session. `catalogReplicas: false` leaves
+ * CATALOG the binding itself: for the operator plane, whose import jobs keep their bookkeeping there.
  */
 export function d1Sessions(
   isWrite: (method: string, path: string) => boolean,
   outside: ReadonlySet<string> = new Set(),
+  { catalogReplicas = true }: { catalogReplicas?: boolean } = {},
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (outside.has(c.req.path)) return next();
@@ -36,8 +38,8 @@ export function d1Sessions(
     const session = c.env.DB.withSession(bookmark ?? (writing ? "first-primary" : "first-unconstrained"));
     // Everything below reads c.env.DB: the session stands in for the database for the rest of the request. The
     // catalog is written by imports only, never by the API: its reads go to the nearest replica, with no bookmark.
-    const catalog = c.env.CATALOG.withSession("first-unconstrained");
-    c.env = envWith(c.env, { DB: session as unknown as D1Database, CATALOG: catalog as unknown as D1Database });
+    const catalog = catalogReplicas ? (c.env.CATALOG.withSession("first-unconstrained") as unknown as D1Database) : c.env.CATALOG;
+    c.env = envWith(c.env, { DB: session as unknown as D1Database, CATALOG: catalog });
     await next();
     // A request that never read DB (e.g. a catalog-only read) hands the caller's bookmark back, so a chain of
     // requests that passes it along keeps its read-your-writes guarantee.

@@ -2,7 +2,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
 import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
-import { API, call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { productId } from "../../src/seed/catalog";
+import { API, call, expectProblem, json, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { findQuote, lineFor, orderBody, withoutFields } from "../helpers/orders";
 
@@ -91,5 +92,35 @@ describe("D1 read replication: sessions and X-Session-Bookmark", () => {
     const body = await expectProblem(res, 400);
     expect(Object.keys(body.errors)).toEqual([BOOKMARK_HEADER]);
     expect(constraints).toEqual([]);
+  });
+
+  it("the vendor API's publishing (offers, agreements, price files; the operator plane's Worker) refuses a bad bookmark and answers one, as documented", async () => {
+    const token = await vendorTokenFor(5);
+    for (const path of ["/vendor/api/offers", "/vendor/api/agreements", "/vendor/api/offer-imports"]) {
+      const refused = await call(token, path, { headers: { [BOOKMARK_HEADER]: "bad value!" } });
+      const body = await expectProblem(refused, 400);
+      expect(Object.keys(body.errors), path).toEqual([BOOKMARK_HEADER]);
+      await expectMatchesContract(refused, "GET", path);
+      const read = await call(token, path);
+      expect(read.status, path).toBe(200);
+      await expectMatchesContract(read, "GET", path);
+    }
+    // A write's bookmark, sent with the read after it: the offer is there, and the bookmark goes on.
+    const sku = `BM-${crypto.randomUUID().slice(0, 8)}`;
+    const offer = {
+      productId: productId(60),
+      condition: "New OEM",
+      purchaseChoice: "Buy",
+      warranty: "12 months",
+      price: 10,
+      leadTimeDays: 2,
+    };
+    const written = await call(token, `/vendor/api/offers/${sku}`, { method: "PUT", json: offer });
+    expect(written.status, await written.clone().text()).toBeLessThan(300);
+    const bookmark = written.headers.get(BOOKMARK_HEADER);
+    expect(bookmark).toMatch(/\S/);
+    const after = await call(token, `/vendor/api/offers/${sku}`, { headers: { [BOOKMARK_HEADER]: bookmark! } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get(BOOKMARK_HEADER)).toMatch(/\S/);
   });
 });

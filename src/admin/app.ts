@@ -1,0 +1,77 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { offerImportRoutes } from "../operator/imports/offer-routes";
+import { ADMIN_API_BASE, importRoutes } from "../operator/imports/routes";
+import { agreementRoutes } from "../operator/offers/agreement-routes";
+import { offerRoutes } from "../operator/offers/offer-routes";
+import { tierRoutes } from "../operator/offers/tier-routes";
+import { onboardingRoutes } from "../operator/onboarding/client-routes";
+import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorRoutes } from "../operator/onboarding/organizations";
+import { bodyLimit } from "../platform/body-limit";
+import { requireJsonBody } from "../platform/content-type";
+import { handleError } from "../platform/error-handler";
+import { methodNotAllowedOrNotFound } from "../platform/method-not-allowed";
+import { openApiDocumentRoute } from "../platform/openapi/route";
+import { VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import { d1Sessions } from "../platform/read-replicas";
+import { requestContext } from "../platform/request-context";
+import { createRouter } from "../platform/router";
+import { handleScimError, SCIM_BASE, ScimError } from "../operator/scim/errors";
+import { scimRoutes } from "../operator/scim/routes";
+import { requireScimToken, scimTokenRoutes } from "../operator/scim/tokens";
+import { operatorEventRoutes } from "../operator/events";
+
+/** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
+const isUpload = (method: string, path: string) =>
+  method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path);
+const exceptUploads =
+  (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  (c, next) =>
+    isUpload(c.req.method, c.req.path) ? next() : middleware(c, next);
+
+/** Every vendor publishing request but a read writes: its D1 session starts on the primary. */
+const isPublishingWrite = (method: string) => method !== "GET" && method !== "HEAD";
+
+/** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
+export const adminApi = createRouter()
+  .route("/", importRoutes)
+  .route("/", operatorEventRoutes)
+  .route("/", tierRoutes)
+  .route("/", onboardingRoutes)
+  .route("/", tenantRoutes)
+  .route("/", vendorRoutes)
+  .route("/", companyRoutes)
+  .route("/", facilityRoutes)
+  .route("/", addressRoutes)
+  .route("/", scimTokenRoutes);
+
+/**
+ * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing
+ * (offers and price agreements, under /vendor/api) and its OpenAPI document.
+ */
+export function createAdminApp() {
+  const app = createRouter();
+  app.use("*", requestContext);
+  app.use("*", exceptUploads(bodyLimit));
+  app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
+  for (const base of VENDOR_PUBLISHING_PATHS) {
+    app.use(`${base}/*`, exceptUploads(requireJsonBody));
+    // The vendor API's, as on the API Worker: X-Session-Bookmark both ways (docs/architecture.md, "Consistency").
+    app.use(`${base}/*`, d1Sessions(isPublishingWrite, undefined, { catalogReplicas: false }));
+  }
+  app.route(ADMIN_API_BASE, adminApi);
+  app.route(VENDOR_API_BASE, offerRoutes);
+  app.route(VENDOR_API_BASE, offerImportRoutes);
+  app.route(VENDOR_API_BASE, agreementRoutes);
+  app.use(`${SCIM_BASE}/*`, requireScimToken);
+  app.route(SCIM_BASE, scimRoutes);
+  openApiDocumentRoute(app, ADMIN_API_BASE);
+  const notFound = methodNotAllowedOrNotFound(app.router);
+  // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
+  const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
+  app.notFound((c) =>
+    isScim(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : notFound(c),
+  );
+  app.onError((err, c) => (isScim(c.req.path) ? handleScimError(err, c) : handleError(err, c)));
+  return app;
+}
