@@ -180,6 +180,9 @@ export const idempotencyKeyHeaders = (description: string) =>
     }),
   });
 
+/** How the document states the two-decimal rule of every price: in prose (below), which every validator reads alike. */
+export const TWO_DECIMALS_RULE = "a decimal with at most two decimal places (more is a 400, never rounded)";
+
 /**
  * A price in JSON: a positive decimal with at most two places (more is refused, not rounded), up to `max`. Not
  * `multipleOf: 0.01`: validators that divide in binary floating point (Ajv, Prism) refuse valid prices like 0.07.
@@ -190,4 +193,4 @@ export const decimalPrice = (description: string, max = Number.MAX_SAFE_INTEGER 
     .positive()
     .max(max)
     .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
-    .openapi({ description, example: 123.45 });
+    .openapi({ description: `${description}: ${TWO_DECIMALS_RULE}`, example: 123.45 });

@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
+import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
+import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
@@ -53,7 +55,7 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^q$/,
     statement: "Query in the q language",
   })),
-  { operation: "post /customer/api/orders", fields: /^quoteItems\[\d+\]\.price$/, statement: "a decimal with at most two decimal places" },
+  { operation: "post /customer/api/orders", fields: /^quoteItems\[\d+\]\.price$/, statement: TWO_DECIMALS_RULE },
   { operation: "post /customer/api/orders", fields: /^payment\.poNumber$/, statement: "PO requires poNumber" },
   { operation: "post /customer/api/orders", fields: /^poNumber$/, statement: "must equal payment.poNumber when both are given" },
   {
@@ -140,14 +142,14 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^customFields\[\d+\]\.formatRegex$/,
     statement: "refused when it can backtrack catastrophically",
   },
-  { operation: "put /vendor/api/offers/{sku}", fields: /^(price|futurePrice\.price)$/, statement: "a decimal with at most two places" },
+  { operation: "put /vendor/api/offers/{sku}", fields: /^(price|futurePrice\.price)$/, statement: TWO_DECIMALS_RULE },
   { operation: "post /vendor/api/agreements", fields: /^effectiveTo$/, statement: "Until this instant (exclusive), after effectiveFrom" },
   {
     operation: "post /vendor/api/agreements",
     fields: /^prices(\[\d+\](\.sku)?)?$/,
     statement: "Each line names exactly one of sku and productId",
   },
-  { operation: "post /vendor/api/agreements", fields: /^prices\[\d+\]\.price$/, statement: "a decimal with at most two places" },
+  { operation: "post /vendor/api/agreements", fields: /^prices\[\d+\]\.price$/, statement: TWO_DECIMALS_RULE },
   // SCIM: a filter's grammar and attributes, a PATCH path's target and the resource it leaves, members that are users.
   ...["get /scim/v2/Users", "get /scim/v2/Groups"].map((operation) => ({
     operation,

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
+import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
 import { call, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes, validateAgainst } from "../helpers/contract";
 
@@ -119,6 +120,32 @@ describe("GET /customer/api/openapi.json", () => {
     const example = schemas.CreateOrderRequest.example;
     expect(example).toMatchObject({ requesterId: 50001, facilityId: 1001, shippingMethod: "GROUND" });
     expect(JSON.stringify(example)).not.toContain('"string"');
+  });
+
+  it("states the rules the server enforces in a form validators evaluate (issue 40): prices, resolve's pair, PATCH bodies, dates, batch rows", async () => {
+    const document = await servedDocument();
+    const schemas = document.components!.schemas as Record<string, any>;
+    const prices = {
+      "OfferInput.price": schemas.OfferInput.properties.price,
+      "OfferInput.futurePrice.price": schemas.OfferInput.properties.futurePrice.properties.price,
+      "AgreementPriceLine.price": schemas.AgreementPriceLine.properties.price,
+    };
+    for (const [where, price] of Object.entries(prices)) {
+      expect(price.description, where).toContain(TWO_DECIMALS_RULE);
+      expect(price.multipleOf, where).toBeUndefined();
+    }
+    expect(schemas.ResolveRequest.dependentRequired).toEqual({ requesterId: ["facilityId"], facilityId: ["requesterId"] });
+    const patches = operationsOf(document).filter((o) => o.method === "patch" && !o.path.startsWith("/scim/"));
+    expect(patches.length).toBeGreaterThanOrEqual(6);
+    for (const { path, operation } of patches) {
+      const body = (operation.requestBody as any).content["application/json"].schema;
+      const schema = body.$ref ? schemas[body.$ref.split("/").pop()] : body;
+      expect((schema.required ?? []).length > 0 || schema.minProperties >= 1, `${path}: an empty body is a 400`).toBe(true);
+    }
+    for (const name of ["promisedShipDate", "expectedShipDate"]) expect(schemas.SimulateRequest.properties[name].format, name).toBe("date");
+    const batch = document.paths!["/vendor/api/offers/batch"]!.post!.requestBody as any;
+    const rows = batch.content["application/json"].schema.properties.offers.items;
+    expect(rows.anyOf).toEqual([{ $ref: "#/components/schemas/OfferBatchRow" }, {}]);
   });
 
   it("every tag an operation uses is declared, and every declared tag has an operation", async () => {

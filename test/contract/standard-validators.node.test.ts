@@ -15,11 +15,12 @@ const DOCUMENT_ID = "https://contract.medparts.test/openapi.json";
 
 let document: Record<string, any>;
 let validateOrder: ReturnType<Ajv2020["compile"]>;
+let ajv: Ajv2020;
 
 beforeAll(async () => {
   document = await generatedDocument();
   // Not strict: the document uses OpenAPI's `example` keyword, which is no JSON Schema keyword.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema(document, DOCUMENT_ID);
   validateOrder = ajv.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/CreateOrderRequest` });
 });
@@ -60,5 +61,23 @@ describe("the document under Ajv", () => {
     };
     walk(document, "#");
     expect(found).toEqual([]);
+  });
+
+  it("takes agreement and offer prices with two decimals, 0.07 included, and resolve's requesterId only with facilityId", () => {
+    const validate = (schema: string, value: unknown) => ajv.validate({ $ref: `${DOCUMENT_ID}#/components/schemas/${schema}` }, value);
+    const agreement = document.components.schemas.AgreementInput.example;
+    const offer = document.components.schemas.OfferInput.example;
+    for (const price of [0.07, 1.12, 1212.84]) {
+      expect(validate("AgreementInput", { ...agreement, prices: [{ ...agreement.prices[0], price }] }), `agreement ${price}`).toBe(true);
+      expect(
+        validate("OfferInput", { ...offer, price, futurePrice: { price, effectiveFrom: "2027-01-01T00:00:00Z" } }),
+        `offer ${price}`,
+      ).toBe(true);
+    }
+    const codes = ["(01)00614100000015"];
+    expect(validate("ResolveRequest", { codes })).toBe(true);
+    expect(validate("ResolveRequest", { codes, requesterId: 50001, facilityId: 1001 })).toBe(true);
+    expect(validate("ResolveRequest", { codes, requesterId: 50001 })).toBe(false);
+    expect(validate("ResolveRequest", { codes, facilityId: 1001 })).toBe(false);
   });
 });

@@ -53,9 +53,7 @@ const QuoteItemSchema = closedObject({
   priceOptionId: z.string().min(1).max(100).openapi({ description: "From POST /catalog/detail; usable for one order" }),
   productId: z.string().min(1).max(100),
   quantity: z.number().int().min(1).max(ORDER_LIMITS.maxQuantity),
-  price: decimalPrice(
-    "Unit price, a decimal with at most two decimal places (more is a 400); must equal the price option's price to the cent (else 422)",
-  ),
+  price: decimalPrice("Unit price; must equal the price option's price to the cent (else 422)"),
   requiredFields: z
     .array(RequiredFieldSchema)
     .max(50)

@@ -20,7 +20,8 @@ const day = z
     (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
     "Not a calendar date.",
   )
-  .refine((value) => value >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "A date not before yesterday (UTC).");
+  .refine((value) => value >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "A date not before yesterday (UTC).")
+  .openapi({ format: "date", example: "2026-12-01" });
 
 const SimulateRequest = closedObject({
   scenario: z.enum(SCENARIOS).openapi({

@@ -111,13 +111,23 @@ const batchRoute = createRoute({
       required: true,
       content: {
         "application/json": {
-          // Validated row by row in the handler, so the schema here is documentation only (a non-zod schema).
+          // Validated row by row in the handler, so the schema here is documentation only (a non-zod schema). A row
+          // that is no OfferBatchRow is that row's rejection, not the request's: the items say so (anything else).
           schema: {
             type: "object",
             additionalProperties: false,
             required: ["offers"],
             properties: {
-              offers: { type: "array", minItems: 1, maxItems: OFFER_BATCH_MAX, items: { $ref: "#/components/schemas/OfferBatchRow" } },
+              offers: {
+                type: "array",
+                minItems: 1,
+                maxItems: OFFER_BATCH_MAX,
+                items: {
+                  description:
+                    "An OfferBatchRow. Any other value is taken too: that row's result is `rejected` with its errors, the other rows are still written",
+                  anyOf: [{ $ref: "#/components/schemas/OfferBatchRow" }, {}],
+                },
+              },
             },
           },
         },

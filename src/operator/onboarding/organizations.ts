@@ -95,7 +95,7 @@ function routesOf(spec: OrganizationSpec) {
   const changeable = fields.filter(([, field]) => !field.parent);
   const UpdateSchema = closedObject(Object.fromEntries(changeable.map(([name, field]) => [name, field.schema.optional()])))
     .refine((body) => Object.keys(body).length > 0, "Give at least one field to change.")
-    .openapi(`Update${spec.schemaName}Request`, { description: "The fields to change; at least one" });
+    .openapi(`Update${spec.schemaName}Request`, { description: "The fields to change; at least one", minProperties: 1 });
   const IdParams = z.object({ [spec.idParam]: integerPathParam(spec.idParam, spec.exampleId, 2_147_483_647, `A ${spec.kind} id.`) });
   const json = (description: string, schema: z.ZodTypeAny) => ({
     description,

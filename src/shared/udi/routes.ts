@@ -31,7 +31,12 @@ const ResolveRequestSchema = closedObject({
     .positive()
     .optional()
     .openapi({ description: "With facilityId: also issue the product's price options (quotes) for this user", example: 50001 }),
-  facilityId: z.number().int().positive().optional().openapi({ example: 1001 }),
+  facilityId: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .openapi({ description: "With requesterId: the facility the price options are for", example: 1001 }),
 })
   .superRefine((body, ctx) => {
     if ((body.requesterId === undefined) !== (body.facilityId === undefined)) {
@@ -39,7 +44,8 @@ const ResolveRequestSchema = closedObject({
       ctx.addIssue({ code: "custom", path, message: "requesterId and facilityId go together (they ask for price options)." });
     }
   })
-  .openapi("ResolveRequest");
+  // JSON Schema 2020-12's dependentRequired states the rule above; the metadata type predates it (3.0's keywords only).
+  .openapi("ResolveRequest", { dependentRequired: { requesterId: ["facilityId"], facilityId: ["requesterId"] } } as object);
 
 const UdiSchema = z
   .object({
