@@ -11,6 +11,7 @@ import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { handleError } from "../platform/error-handler";
 import { methodNotAllowedOrNotFound } from "../platform/method-not-allowed";
+import { OPERATOR_PLANE_INFO } from "../platform/openapi/info";
 import { openApiDocumentRoute } from "../platform/openapi/route";
 import { VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
@@ -65,7 +66,7 @@ export function createAdminApp() {
   app.route(VENDOR_API_BASE, agreementRoutes);
   app.use(`${SCIM_BASE}/*`, requireScimToken);
   app.route(SCIM_BASE, scimRoutes);
-  openApiDocumentRoute(app, ADMIN_API_BASE);
+  openApiDocumentRoute(app, ADMIN_API_BASE, undefined, OPERATOR_PLANE_INFO);
   const notFound = methodNotAllowedOrNotFound(app.router);
   // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
   const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { OPERATOR_PLANE_INFO } from "../../src/platform/openapi/info";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
 import { call, TENANT_A, tokenFor } from "../helpers/api";
@@ -26,6 +27,17 @@ describe("GET /customer/api/openapi.json", () => {
     expect(Object.keys(flow.scopes).sort()).toEqual([...SCOPES].sort());
   });
 
+  it("the operator plane's own document (/admin/api/openapi.json, no token) says what it is: its title, and only its operations", async () => {
+    const res = await call(null, "/admin/api/openapi.json");
+    expect(res.status).toBe(200);
+    const own = await res.json<any>();
+    expect(own.info.title).toBe(OPERATOR_PLANE_INFO.title);
+    expect(own.info.description).toContain("GET /customer/api/openapi.json");
+    for (const path of Object.keys(own.paths))
+      expect(path, path).toMatch(/^\/(admin\/api|vendor\/api\/(offers|offer-imports|agreements)|scim\/v2)(\/|$)/);
+    expect((await servedDocument()).info.title).toBe("Medparts Customer API");
+  });
+
   it("documents every route the app serves, and nothing it does not serve", async () => {
     const documented = new Set(operationsOf(await servedDocument()).map((o) => `${o.method} ${o.path}`));
     const served = servedRoutes();
@@ -48,6 +60,7 @@ describe("GET /customer/api/openapi.json", () => {
     );
     expect(Object.keys(components?.headers ?? {}).sort()).toEqual(
       [
+        "Medparts-Mode",
         "RateLimit-Limit",
         "RateLimit-Remaining",
         "RateLimit-Reset",
@@ -263,6 +276,10 @@ describe("GET /customer/api/openapi.json", () => {
         });
       }
       if (operation.requestBody) expect(responses, `${name} has a body but no 400`).toHaveProperty("400");
+      // Customer API answers to a token say its mode (src/platform/test-mode.ts).
+      if (path.startsWith("/customer/api/") && security.length > 0) {
+        expect((success[0]![1] as any).headers, name).toHaveProperty("Medparts-Mode");
+      }
       const idempotencyKey = (operation.parameters ?? []).find(
         (p: any) => p.in === "header" && p.name.toLowerCase() === "idempotency-key",
       ) as any;

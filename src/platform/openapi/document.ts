@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { OPERATOR_SCOPES, type OperatorScope, SCOPES, type Scope, VENDOR_SCOPES, type VendorScope } from "../principal";
 import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
+import { MODE_HEADER } from "../test-mode";
 import { API_INFO, TAGS } from "./info";
 
 /**
@@ -76,6 +77,12 @@ const HEADERS = {
       "this request saw or wrote (read replicas otherwise may lag by moments).",
     schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source },
   },
+  [MODE_HEADER]: {
+    description:
+      "The mode of the customer API client whose token made the request: `test` (a test-mode client, ids mpc_test_...: the " +
+      "sandbox) or `live`. Sent on every answer once the token is verified.",
+    schema: { type: "string" as const, enum: ["test", "live"] },
+  },
   "X-Idempotency-Cached": {
     description: "`true` when this is a replay of the cached result of an earlier request with the same Idempotency-Key.",
     schema: { type: "string" as const, enum: ["true"] },
@@ -145,10 +152,10 @@ export interface DocumentContext {
   operatorAudience: string;
 }
 
-export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: DocumentContext): OpenApiDocument {
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: DocumentContext, info = API_INFO): OpenApiDocument {
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
-    info: API_INFO,
+    info,
     servers: [{ url: context.origin, description: "This deployment" }],
     tags: TAGS,
   });
@@ -221,6 +228,8 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
   if (inSession) operation.parameters.push(ref("parameters", "SessionBookmark"));
 
   const rateLimited = Boolean(operation.security?.length) || path === TOKEN_PATH;
+  // src/platform/test-mode.ts markMode: customer API operations, once a token is verified.
+  const marksMode = path.startsWith(API_PREFIXES[0]!) && Boolean(operation.security?.length);
   const idempotent = operation.parameters.some(isIdempotencyKey);
   operation.responses ??= {};
   const responses = operation.responses;
@@ -237,6 +246,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     const headers = response.headers;
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
     if (inSession && !refusedBeforeSession(status)) headers[BOOKMARK_HEADER] = ref("headers", BOOKMARK_HEADER);
+    if (marksMode) headers[MODE_HEADER] = ref("headers", MODE_HEADER);
     if (rateLimited && !refusedBeforeLimiter(status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
     if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");
     if (idempotent && (status.startsWith("2") || status.startsWith("5"))) {

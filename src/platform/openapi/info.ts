@@ -35,11 +35,15 @@ follow the result through \`GET /customer/api/orders/{orderNumber}\`.
 scheme \`operatorOAuth2\`): create an import job, upload its file, start it, and follow its progress and errors.`,
 };
 
-/** Tags more than one route file names (every route file takes its tag from here, never from another route file). */
-export const OFFERS_TAG = "Vendor offers and contract prices";
-export const ONBOARDING_TAG = "Onboarding";
-export const SCIM_TAG = "SCIM";
-export const SANDBOX_TAG = "Sandbox";
+/** The operator plane Worker's own document (GET /admin/api/openapi.json): its operations only. */
+export const OPERATOR_PLANE_INFO = {
+  title: "Medparts Operator Plane API",
+  version: API_VERSION,
+  description: `The operations of the operator plane's Worker alone: \`/admin/api\` (the marketplace's operator clients: catalog
+import, onboarding, price tiers, API clients, SCIM tokens, the audit log), the vendor API's publishing (offers, price
+agreements, price files) and SCIM 2.0 (\`/scim/v2\`). The whole contract, with the customer and vendor APIs and these
+operations, is \`GET /customer/api/openapi.json\`; generate clients from that one.`,
+};
 
 export const TAGS = [
   { name: "Authentication", description: "OAuth 2.0 authorization server ({auth_url} = {base_url}/auth)" },

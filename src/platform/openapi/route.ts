@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ControllerErrorSchema, IdempotencyConflictSchema, ProblemSchema, ValidationProblemSchema } from "../schemas";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
+import { API_INFO } from "./info";
 
 const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).openapi("OpenApiDocument", { description: "This OpenAPI 3.1 document" });
 
@@ -23,6 +24,7 @@ export function openApiDocumentRoute(
   app: OpenAPIHono<AppEnv>,
   base: string,
   included?: (c: Context<AppEnv>) => Promise<OpenApiDocument | null>,
+  info = API_INFO,
 ): void {
   // The error forms of spec 7.2 are part of the contract whichever routes use them; the platform
   // responses added by buildOpenApiDocument reference Problem by name.
@@ -49,7 +51,8 @@ export function openApiDocumentRoute(
     let document = cache.get(key);
     if (!document) {
       const other = included ? await included(c) : null;
-      document = other ? withOperationsOf(buildOpenApiDocument(app, context), other) : buildOpenApiDocument(app, context);
+      const own = buildOpenApiDocument(app, context, info);
+      document = other ? withOperationsOf(own, other) : own;
       // Without the included document (its Worker not answering), the next request tries again.
       if (cache.size < 16 && (other || !included)) cache.set(key, document);
     }
