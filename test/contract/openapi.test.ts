@@ -161,6 +161,24 @@ describe("GET /customer/api/openapi.json", () => {
     expect(rows.anyOf).toEqual([{ $ref: "#/components/schemas/OfferBatchRow" }, {}]);
   });
 
+  it("request bodies carry no `default` (generators would make those fields required); the description states it", async () => {
+    const document = await servedDocument();
+    const schemas = document.components!.schemas as Record<string, any>;
+    const found: string[] = [];
+    const seen = new Set<unknown>();
+    const walk = (node: any, where: string) => {
+      if (!node || typeof node !== "object" || seen.has(node)) return;
+      seen.add(node);
+      if (node.$ref) walk(schemas[node.$ref.split("/").pop()], node.$ref);
+      if (!Array.isArray(node) && "default" in node) found.push(where);
+      for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`);
+    };
+    for (const { method, path, operation } of operationsOf(document)) walk(operation.requestBody, `${method} ${path}`);
+    expect(found).toEqual([]);
+    expect(schemas.CreateCatalogImportRequest.properties.maxErrors.description).toMatch(/default 1000$/);
+    expect(schemas.OfferInput.properties.unitOfMeasure.description).toMatch(/Default EA/);
+  });
+
   it("every tag an operation uses is declared, and every declared tag has an operation", async () => {
     const document = await servedDocument();
     const used = new Set(operationsOf(document).flatMap((o) => o.operation.tags ?? []));

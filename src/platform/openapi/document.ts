@@ -218,7 +218,44 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
       if (operation) decorateOperation(path, method, operation);
     }
   }
+  defaultsInProse(document);
   return document;
+}
+
+/**
+ * Request bodies state their defaults in prose, not with `default`: openapi-typescript (by default) types a field
+ * with a `default` as required, so generated clients would have to send what the server fills in. The zod schemas keep
+ * their defaults; only the document's annotation moves into the description.
+ */
+function defaultsInProse(document: OpenApiDocument): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== "object" || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    const schema = node as Record<string, unknown>;
+    if (typeof schema.$ref === "string") walk(schemas[schema.$ref.split("/").pop()!]);
+    if ("default" in schema) {
+      const stated = typeof schema.description === "string" ? schema.description : "";
+      if (!/default/i.test(stated)) schema.description = `${stated ? `${stated}; ` : ""}default ${JSON.stringify(schema.default)}`;
+      delete schema.default;
+    }
+    for (const key of ["properties", "items", "anyOf", "oneOf", "allOf", "additionalProperties", "prefixItems"]) {
+      const child = schema[key];
+      if (key === "properties" && child && typeof child === "object") Object.values(child).forEach(walk);
+      else walk(child);
+    }
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const body = item[method]?.requestBody;
+      if (body && !("$ref" in body)) for (const media of Object.values(body.content ?? {})) walk(media.schema);
+    }
+  }
 }
 
 function decorateOperation(path: string, method: HttpMethod, operation: Operation): void {
