@@ -21,6 +21,8 @@ const route = createRoute({
   path: "/events",
   tags: ["Operator events"],
   summary: "What happened on the operator's side, oldest first: follow it with the cursor (e.g. an import finished)",
+  description:
+    "The operator's own feed (catalog.import.finished and the like): poll it with the last id seen as after instead of polling each import job.",
   ...operatorScopedAccess("catalog:import"),
   request: {
     query: z.object({

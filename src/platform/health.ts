@@ -11,6 +11,8 @@ const live = createRoute({
   security: [],
   tags: ["Health"],
   summary: "Liveness: the Worker is serving requests. No token.",
+  description:
+    "For load balancers and uptime checks: answers 200 without touching any storage, so it says nothing about the database (see /health/ready).",
   responses: { 200: { description: "Alive", content: { "application/json": { schema: HealthSchema } } } },
 });
 
@@ -20,6 +22,8 @@ const ready = createRoute({
   security: [],
   tags: ["Health"],
   summary: "Readiness: the database answers. No token.",
+  description:
+    "Runs a trivial query against D1: 200 when it answers, 503 with Retry-After when it does not. Check it before sending traffic to a deployment.",
   responses: {
     200: { description: "Ready", content: { "application/json": { schema: HealthSchema } } },
     503: { description: "A dependency is unavailable", content: { "application/json": { schema: HealthSchema } } },

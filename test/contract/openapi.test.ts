@@ -179,6 +179,13 @@ describe("GET /customer/api/openapi.json", () => {
     expect(schemas.OfferInput.properties.unitOfMeasure.description).toMatch(/Default EA/);
   });
 
+  it("every operation has a description beyond its summary (what a reader of /docs needs)", async () => {
+    const lacking = operationsOf(await servedDocument())
+      .filter(({ operation }) => !operation.description?.trim() || operation.description.trim() === operation.summary?.trim())
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(lacking).toEqual([]);
+  });
+
   it("every tag an operation uses is declared, and every declared tag has an operation", async () => {
     const document = await servedDocument();
     const used = new Set(operationsOf(document).flatMap((o) => o.operation.tags ?? []));

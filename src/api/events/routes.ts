@@ -66,6 +66,8 @@ const eventRoute = createRoute({
   path: "/events/{eventId}",
   tags: ["Events"],
   summary: "One of the tenant's events",
+  description:
+    "The event exactly as the feed and webhook deliveries carry it: use it to check a delivery's Medparts-Event-Id. Another tenant's event is a 404.",
   ...scopedAccess("events:read"),
   request: { params: z.object({ eventId: EventIdSchema.openapi({ param: { name: "eventId", in: "path" } }) }) },
   responses: {

@@ -17,6 +17,7 @@ const searchRoute = createRoute({
   path: "/manufacturers/search",
   tags: ["Manufacturers"],
   summary: "Search manufacturers (global list) with the q language",
+  description: "The manufacturers of the global catalog (the same for every tenant), filtered, sorted and paged with a q query.",
   ...scopedAccess("manufacturers:read"),
   request: { query: searchQueryParams(manufacturerSearch, 'name~"med" AND -name:"Medtronic"') },
   responses: {

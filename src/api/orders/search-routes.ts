@@ -85,6 +85,8 @@ const searchRoute = createRoute({
   path: "/orders/search",
   tags: ["Orders"],
   summary: "Search the tenant's orders with the q language",
+  description:
+    "Filters, sorts and pages the tenant's orders with a q query; include=lineItems,shippingInfo adds the lines and shipping. Send the X-Session-Bookmark of a POST /orders answer to find an order just created.",
   ...scopedAccess("orders:read"),
   request: { query: OrderSearchParamsSchema },
   responses: {

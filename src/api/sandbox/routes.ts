@@ -54,6 +54,8 @@ const simulateRoute = createRoute({
   path: "/test-helpers/orders/{orderNumber}/simulate",
   tags: [SANDBOX_TAG],
   summary: "Test mode only: the simulated vendor runs a scenario on a test order now, with the real events and webhooks",
+  description:
+    "For test-mode clients only (to a live token the path does not exist): moves the test order's lines at once instead of waiting for the simulated vendor's schedule, which then stops for this order.",
   ...scopedAccess("orders:write", testModeOnly),
   request: {
     params: z.object({

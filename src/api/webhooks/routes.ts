@@ -91,6 +91,8 @@ const routes = {
     path: "/webhook-endpoints",
     tags: [TAG],
     summary: "The tenant's webhook endpoints",
+    description:
+      "Every endpoint registered for the tenant, with the event types it receives and whether deliveries fail (enabled, failingSince); never its signing secret.",
     ...scopedAccess("webhooks:manage"),
     responses: {
       200: {
@@ -105,6 +107,7 @@ const routes = {
     path: "/webhook-endpoints/{id}",
     tags: [TAG],
     summary: "One webhook endpoint",
+    description: "The endpoint's URL and event types; its signing secret was shown once, at creation. Another tenant's endpoint is a 404.",
     ...scopedAccess("webhooks:manage"),
     request: { params: EndpointIdParams },
     responses: {
@@ -118,6 +121,7 @@ const routes = {
     path: "/webhook-endpoints/{id}",
     tags: [TAG],
     summary: "Delete a webhook endpoint (deliveries still queued for it are dropped)",
+    description: "Events from now on are no longer delivered to it; the event feed (GET /events) still has every event.",
     ...scopedAccess("webhooks:manage"),
     request: { params: EndpointIdParams },
     responses: {
@@ -131,6 +135,8 @@ const routes = {
     path: "/webhook-endpoints/{id}/test",
     tags: [TAG],
     summary: `Send a signed ${TEST_EVENT_TYPE} event, or a sample of any event type, to the endpoint now and report what it answered`,
+    description:
+      "Checks an endpoint's URL, signature verification and handler before real events arrive: the delivery is made during the request and its result answered.",
     ...scopedAccess("webhooks:manage"),
     request: {
       params: EndpointIdParams,
@@ -173,6 +179,8 @@ const routes = {
     path: "/webhook-endpoints/{id}/deliveries",
     tags: [TAG],
     summary: "The endpoint's latest delivery attempts (newest first, up to 100)",
+    description:
+      "Each attempt with its event, whether it was delivered, the status code or error and the latency: find why an endpoint missed an event.",
     ...scopedAccess("webhooks:manage"),
     request: { params: EndpointIdParams },
     responses: {

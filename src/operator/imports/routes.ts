@@ -194,6 +194,8 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}`,
       tags: [plane.tag],
       summary: "Create an import job; then upload its file(s) and start it",
+      description:
+        "Fixes the job's format, mode and error policy; nothing is read until POST .../start. Answers the job (awaiting_upload) with the links to upload to and start.",
       ...plane.access,
       request: { body: { required: true, content: { "application/json": { schema: CreateJobSchema } } } },
       responses: { 201: json("Created, awaiting upload", JobSchema), ...authenticatedErrorResponses },
@@ -203,6 +205,7 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}`,
       tags: [plane.tag],
       summary: "Import jobs, newest first",
+      description: "The caller's jobs with their state and counts (files left out: GET the job for them).",
       ...plane.access,
       request: {
         query: z.object({
@@ -218,6 +221,8 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}`,
       tags: [plane.tag],
       summary: "An import job: state, counts, progress (rows/s, time left)",
+      description:
+        "Poll it while the job runs: phase, fraction done, rows per second and an estimate of the time left; counts are final once validation has ended. A job left idle by a restart is nudged when read.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: { 200: json("The job", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -245,6 +250,8 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/files/{name}/uploads`,
       tags: [plane.tag],
       summary: `Start (or resume) a multipart upload of a large file: parts of ${PART_SIZE} bytes`,
+      description:
+        "For files over the single-request limit: then PUT each part, and POST .../complete. Asking again for a file under way answers the same upload, to resume it.",
       ...plane.access,
       request: { params: FileParams },
       responses: { 201: json("Under way", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
@@ -254,6 +261,7 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/files/{name}/parts/{partNumber}`,
       tags: [plane.tag],
       summary: `Upload one part (every part but the last exactly ${PART_SIZE} bytes); sending a part again replaces it`,
+      description: "Parts may come in any order and in parallel; each needs its Content-Length. A part that failed is simply sent again.",
       ...plane.access,
       request: { params: PartParams, body: binaryBody("The part's bytes; Content-Length required") },
       responses: {
@@ -269,6 +277,7 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/files/{name}`,
       tags: [plane.tag],
       summary: "A file's upload: the parts received so far (to resume, send the others)",
+      description: "After a lost connection: the part numbers and sizes stored so far, so a client sends only the missing ones.",
       ...plane.access,
       request: { params: FileParams },
       responses: { 200: json("The file", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -278,6 +287,7 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/files/{name}/complete`,
       tags: [plane.tag],
       summary: "Complete a multipart upload",
+      description: "Joins parts 1 to n in order into the file; a missing part, or one of the wrong size, is a 409 naming it.",
       ...plane.access,
       request: { params: FileParams },
       responses: { 200: json("Stored", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
@@ -287,6 +297,8 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/start`,
       tags: [plane.tag],
       summary: "Start the job once its files are uploaded; asking again resumes a started job left idle and answers it as it is",
+      description:
+        "Validation then runs in the background (a Workflow): follow it with GET on the job. A vendor's price files run one at a time: another under way is a 409.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: { 202: json("Started", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
@@ -296,6 +308,8 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/cancel`,
       tags: [plane.tag],
       summary: "Cancel a job awaiting upload or validating; once it applies, it runs to its end (nothing is half-applied)",
+      description:
+        "A job awaiting upload is cancelled at once, a validating one at its next window; either way nothing is written to the catalog.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: {
@@ -310,6 +324,8 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/errors`,
       tags: [plane.tag],
       summary: "The rejected rows, a page at a time, by file and line",
+      description:
+        "Each rejected row's file, line, product key, field, code and message; page with nextCursor. The whole list at once: GET .../errors.ndjson.",
       ...plane.access,
       request: {
         params: JobIdParams,
@@ -331,6 +347,7 @@ const routesOf = (plane: JobPlane) => {
       path: `${plane.path}/{id}/errors.ndjson`,
       tags: [plane.tag],
       summary: "All rejected rows, one JSON object per line",
+      description: "The same rows as GET .../errors, streamed as one download (Content-Disposition: attachment), for large imports.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: {

@@ -61,6 +61,7 @@ const listAgreementsRoute = createRoute({
   path: "/agreements",
   tags: [OFFERS_TAG],
   summary: "The vendor's price agreements, oldest first",
+  description: "The calling vendor's own agreements with their status (scheduled, active, expired, ended) and price lines, paged.",
   ...vendorScopedAccess("offers:read"),
   request: { query: z.object({ limit: SearchQueryParamsSchema.shape.limit, offset: SearchQueryParamsSchema.shape.offset }) },
   responses: {

@@ -29,6 +29,7 @@ const listRoute = createRoute({
   path: "/offers",
   tags: [OFFERS_TAG],
   summary: "The vendor's offers (one per SKU), searched with the q language",
+  description: "The calling vendor's own current offers, withdrawn ones included (status), filtered, sorted and paged with a q query.",
   ...vendorScopedAccess("offers:read"),
   request: { query: searchQueryParams(offerSearch, 'withdrawnAt:null AND price<100 AND condition:"New OEM"') },
   responses: {

@@ -40,6 +40,7 @@ const createTierRoute = createRoute({
   path: "/tiers",
   tags: [TAG],
   summary: "Create a price tier",
+  description: "A named group of buyer tenants; vendors' price agreements of scope tier then price every tenant the operator puts in it.",
   ...operatorScopedAccess("tiers:write"),
   request: {
     body: {
@@ -70,6 +71,7 @@ const listTiersRoute = createRoute({
   path: "/tiers",
   tags: [TAG],
   summary: "The price tiers with their tenants",
+  description: "Every tier with the ids of its tenants, for checking which tenants a tier agreement prices.",
   ...operatorScopedAccess("tiers:write"),
   responses: {
     200: {

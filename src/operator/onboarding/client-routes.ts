@@ -136,6 +136,8 @@ const routes = {
     path: "/clients",
     tags: [ONBOARDING_TAG],
     summary: "Create an API client for a buyer tenant, a vendor or the operator; its secret is shown once",
+    description:
+      "The client's kind follows its owner and decides its tokens' audience and scopes; only a hash of the secret is kept, so hand it over now.",
     ...access,
     request: body(CreateClientSchema),
     responses: {
@@ -149,6 +151,7 @@ const routes = {
     path: "/clients",
     tags: [ONBOARDING_TAG],
     summary: "API clients, newest first",
+    description: "Clients of every kind with their owner, scopes and state; never their secrets.",
     ...access,
     request: {
       query: z.object(PAGE_QUERY),
@@ -160,6 +163,7 @@ const routes = {
     path: "/clients/{clientId}",
     tags: [ONBOARDING_TAG],
     summary: "One API client",
+    description: "Its owner, scopes, mode, whether it is enabled and when its secrets were last used; never a secret.",
     ...access,
     request: { params: ClientIdParams },
     responses: { 200: json("The client", ClientSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -169,6 +173,7 @@ const routes = {
     path: "/clients/{clientId}/disable",
     tags: [ONBOARDING_TAG],
     summary: "Disable a client: its token requests fail at once, its tokens within 30 s (again: 200, nothing changes)",
+    description: "For a leaked or retired client; there is no enable: create a new client. An operator client cannot disable itself (409).",
     ...access,
     request: { params: ClientIdParams },
     responses: {
@@ -183,6 +188,8 @@ const routes = {
     path: "/clients/{clientId}/secrets",
     tags: [ONBOARDING_TAG],
     summary: "Rotate the client's secret: a new one (shown once) is current; the old one stays valid for the overlap chosen",
+    description:
+      "Deploy the new secret within the overlap; both work until it ends. Rotating again while the old one is still live is a 409.",
     ...access,
     request: { params: ClientIdParams, ...body(RotateSchema) },
     responses: {
@@ -197,6 +204,7 @@ const routes = {
     path: "/audit",
     tags: [ONBOARDING_TAG],
     summary: "The audit log: every change made through the admin API, newest first",
+    description: "Who (the operator client) changed what, with the target's before and after (never a secret); entries are kept 400 days.",
     ...access,
     request: {
       query: z.object({

@@ -110,6 +110,7 @@ function routesOf(spec: OrganizationSpec) {
       path: spec.path,
       tags,
       summary: `Create ${article(spec.kind)} ${spec.kind}, idempotently by externalId`,
+      description: `Safe to retry: the same externalId and fields answer the ${spec.kind} already there (200); the same externalId with other fields is a 409 naming them. Audited.`,
       ...access,
       request: body(CreateSchema),
       responses: {
@@ -125,6 +126,7 @@ function routesOf(spec: OrganizationSpec) {
       path: spec.path,
       tags,
       summary: `The ${spec.table}, oldest first`,
+      description: `Paged with limit and offset; externalId finds the one the operator's own system knows.`,
       ...access,
       request: {
         query: z.object({
@@ -139,6 +141,7 @@ function routesOf(spec: OrganizationSpec) {
       path: `${spec.path}/{${spec.idParam}}`,
       tags,
       summary: `One ${spec.kind}`,
+      description: `With its externalId, its fields and when it was created${spec.disable ? " or disabled" : ""}.`,
       ...access,
       request: { params: IdParams },
       responses: { 200: json(`The ${spec.kind}`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -148,6 +151,7 @@ function routesOf(spec: OrganizationSpec) {
       path: `${spec.path}/{${spec.idParam}}/disable`,
       tags,
       summary: `Disable ${article(spec.kind)} ${spec.kind}: ${spec.disable?.effect ?? ""} (again: the same answer)`,
+      description: `There is no enable: a disabled ${spec.kind} stays readable here and in past orders. Audited.`,
       ...access,
       request: { params: IdParams },
       responses: { 200: json(`The ${spec.kind}, disabled`, ResourceSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -157,6 +161,7 @@ function routesOf(spec: OrganizationSpec) {
       path: `${spec.path}/{${spec.idParam}}`,
       tags,
       summary: `Change ${article(spec.kind)} ${spec.kind}'s fields (not its parent)`,
+      description: `Changes the fields given; the same values again write nothing. Audited with the ${spec.kind} before and after; a concurrent change first is a 409.`,
       ...access,
       request: { params: IdParams, ...body(UpdateSchema) },
       responses: {

@@ -417,8 +417,8 @@ async function presentGroups(c: Context<AppEnv>, rows: GroupRow[]): Promise<Json
   return rows.map((row) => projected(c, presentGroup(row, baseOf(c), members?.get(row.id))));
 }
 
-const discovery = (path: string, summary: string, schema: z.ZodTypeAny) =>
-  route("get", path, summary, { responses: { 200: { description: summary, ...scimContent(schema) }, ...scimErrorResponses } });
+const discovery = (path: string, summary: string, description: string, schema: z.ZodTypeAny) =>
+  route("get", path, summary, { description, responses: { 200: { description: summary, ...scimContent(schema) }, ...scimErrorResponses } });
 
 const AnyObject = z.object({}).passthrough();
 
@@ -429,18 +429,33 @@ scimRoutes.openAPIRegistry.register("ScimPatchOp", PatchOpSchema);
 
 const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Response>][] = [
   [
-    discovery("/ServiceProviderConfig", "What this SCIM service provider supports", AnyObject.openapi("ScimServiceProviderConfig")),
+    discovery(
+      "/ServiceProviderConfig",
+      "What this SCIM service provider supports",
+      "Identity providers read it when connecting: PATCH and filtering supported, bulk, sorting and password changes not; authentication by bearer token.",
+      AnyObject.openapi("ScimServiceProviderConfig"),
+    ),
     async (c) => scimJson(c, serviceProviderConfig(baseOf(c)), 200),
   ],
   [
-    discovery("/ResourceTypes", "The resource types: User and Group", listSchema("ScimResourceTypeList", AnyObject)),
+    discovery(
+      "/ResourceTypes",
+      "The resource types: User and Group",
+      "The endpoints of each resource type and the schema extensions they take (Medparts' user and group attributes).",
+      listSchema("ScimResourceTypeList", AnyObject),
+    ),
     async (c) => {
       const types = resourceTypes(baseOf(c));
       return scimJson(c, listResponse(types, types.length, 1), 200);
     },
   ],
   [
-    discovery("/Schemas", "The schemas and their attributes", listSchema("ScimSchemaList", AnyObject)),
+    discovery(
+      "/Schemas",
+      "The schemas and their attributes",
+      "Every attribute with its type, mutability and uniqueness: what an identity provider may map, and which attributes PATCH paths can name.",
+      listSchema("ScimSchemaList", AnyObject),
+    ),
     async (c) => {
       const all = schemas(baseOf(c));
       return scimJson(c, listResponse(all, all.length, 1), 200);
@@ -470,6 +485,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("get", "/Users", "The tenant's users, filtered and paged", {
+      description:
+        "A SCIM filter (userName eq ..., externalId eq ...) finds the user an identity provider is about to create or update; startIndex and count page.",
       request: { query: ListQuery },
       responses: { 200: { description: "A page", ...scimContent(listSchema("ScimUserList", ScimUserSchema)) }, ...scimErrorResponses },
     }),
@@ -488,6 +505,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("post", "/Users", "Provision a user (userName unique in the tenant, case-insensitively)", {
+      description:
+        "The user can then be a requester of the customer API; Medparts assigns the contact id (requesterId), read-only in its extension.",
       request: { body: bodyOf("ScimUserInput") },
       responses: { 201: { description: "Created", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
@@ -499,6 +518,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("get", "/Users/{id}", "One user", {
+      description:
+        "As last provisioned, with its contact id; attributes and excludedAttributes trim the answer. Another tenant's user is a 404.",
       request: { params: IdParams, query: GetQuery },
       responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
@@ -509,6 +530,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("put", "/Users/{id}", "Replace a user's attributes", {
+      description: "The attributes sent replace the user's; ones left out are cleared, read-only ones kept.",
       request: { params: IdParams, body: bodyOf("ScimUserInput") },
       responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
@@ -521,6 +543,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("patch", "/Users/{id}", "Change a user (PatchOp; active false deprovisions)", {
+      description: "Add, replace or remove attributes by path (RFC 7644 3.5.2); active false deprovisions: quotes and orders refuse the user as a requester at once.",
       request: { params: IdParams, body: bodyOf("ScimPatchOp") },
       responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
@@ -536,6 +559,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("delete", "/Users/{id}", "Delete a user (kept only for the orders that name it)", {
+      description: "The user is a 404 from then on and loses its group memberships; its userName is free for a new user.",
       request: { params: IdParams },
       responses: { 204: { description: "Deleted" }, ...writeErrors },
     }),
@@ -546,6 +570,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("get", "/Groups", "The tenant's groups (facility access), filtered and paged", {
+      description: "A SCIM filter (displayName eq ...) finds a group; excludedAttributes=members skips the member lists.",
       request: { query: ListQuery },
       responses: { 200: { description: "A page", ...scimContent(listSchema("ScimGroupList", ScimGroupSchema)) }, ...scimErrorResponses },
     }),
@@ -556,6 +581,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("post", "/Groups", "Create a group; it grants the facility its displayName names", {
+      description:
+        "Its members may order for that facility: the tenant's facility whose externalId, else GLN, else name equals the displayName.",
       request: { body: bodyOf("ScimGroupInput") },
       responses: { 201: { description: "Created", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
@@ -567,6 +594,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("get", "/Groups/{id}", "One group", {
+      description: "Its displayName and members. Another tenant's group is a 404.",
       request: { params: IdParams, query: GetQuery },
       responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
@@ -577,6 +605,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("put", "/Groups/{id}", "Replace a group (its whole member list included)", {
+      description: "Members left out lose the facility access the group grants; a new displayName may name another facility.",
       request: { params: IdParams, body: bodyOf("ScimGroupInput") },
       responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
@@ -588,6 +617,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("patch", "/Groups/{id}", "Change a group: rename it, add, remove or replace members", {
+      description:
+        "The form Entra ID and Okta send for membership changes: add or remove members one by one without sending the whole list.",
       request: { params: IdParams, body: bodyOf("ScimPatchOp") },
       responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
@@ -599,6 +630,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("delete", "/Groups/{id}", "Delete a group: its members lose the facility it granted", {
+      description: "Their access through other groups stays.",
       request: { params: IdParams },
       responses: { 204: { description: "Deleted" }, ...writeErrors },
     }),

@@ -115,6 +115,8 @@ const issueRoute = createRoute({
   path: "/tenants/{tenantId}/scim-tokens",
   tags: [ONBOARDING_TAG],
   summary: "Issue a SCIM token for the tenant's identity provider (shown once)",
+  description:
+    "Give the token to the health system's identity provider (Entra ID, Okta) with the base URL /scim/v2; only its hash is kept, so store it now.",
   ...access,
   request: {
     params: TenantParams,
@@ -141,6 +143,7 @@ const listRoute = createRoute({
   path: "/tenants/{tenantId}/scim-tokens",
   tags: [ONBOARDING_TAG],
   summary: "The tenant's SCIM tokens, oldest first (never the tokens themselves)",
+  description: "Their ids, creation and revocation times: pick the one to revoke when rotating an identity provider's token.",
   ...access,
   request: { params: TenantParams },
   responses: { 200: json("The tokens", z.object({ items: z.array(ScimTokenSchema) })), ...authenticatedErrorResponses },
@@ -151,6 +154,7 @@ const revokeRoute = createRoute({
   path: "/tenants/{tenantId}/scim-tokens/{tokenId}/revoke",
   tags: [ONBOARDING_TAG],
   summary: "Revoke a SCIM token: refused from the next request on",
+  description: "Rotate by issuing a new token first, configuring it in the identity provider, then revoking the old one.",
   ...access,
   request: { params: TokenParams },
   responses: { 200: json("Revoked (again: the same answer)", ScimTokenSchema), ...authenticatedErrorResponses, ...notFoundResponse },

@@ -35,6 +35,8 @@ export function openApiDocumentRoute(
     security: [],
     tags: ["Contract"],
     summary: "This API's OpenAPI 3.1 contract (no token)",
+    description:
+      "Generated from the same schemas that validate requests: every operation, security scheme, error form and header. Generate clients and validate answers from it.",
     responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocumentSchema } } } },
   });
   // Routes are fixed once the app is built; the document varies only with origin, issuer and audiences.

@@ -122,6 +122,8 @@ const jwksRoute = createRoute({
   security: [],
   tags: ["Authentication"],
   summary: "Public keys that verify access tokens",
+  description:
+    "The RS256 public keys (JWK Set) whose kid an access token names; cache them and refetch when a token names a kid you do not have (keys rotate).",
   responses: {
     200: {
       description: "JSON Web Key Set",
@@ -188,12 +190,13 @@ function authorizationServerMetadata(env: MetadataEnv): z.infer<typeof Authoriza
   };
 }
 
-const metadataRoute = (path: string, summary: string) =>
+const metadataRoute = (path: string, summary: string, description: string) =>
   createRoute({
     method: "get",
     path,
     tags: ["Authentication"],
     summary,
+    description,
     security: [],
     responses: {
       200: {
@@ -207,7 +210,11 @@ const serveMetadata = (c: Context<AppEnv>) => c.json(authorizationServerMetadata
 
 /** RFC 8414 section 3: for the issuer `{origin}/auth` the metadata lives at `{origin}/.well-known/oauth-authorization-server/auth`. */
 export const wellKnownMetadataRoutes = createRouter().openapi(
-  metadataRoute("/.well-known/oauth-authorization-server/auth", "Authorization server metadata (RFC 8414 location for the /auth issuer)"),
+  metadataRoute(
+    "/.well-known/oauth-authorization-server/auth",
+    "Authorization server metadata (RFC 8414 location for the /auth issuer)",
+    "Where RFC 8414 clients look for the issuer {base_url}/auth; the same metadata as the other two locations.",
+  ),
   serveMetadata,
 );
 
@@ -264,10 +271,18 @@ export const authRoutes = createRouter()
   )
   .openapi(jwksRoute, async (c) => c.json((await keyring(c.env)).jwks, 200, PUBLIC_CACHE))
   .openapi(
-    metadataRoute("/.well-known/openid-configuration", "Discovery document: the RFC 8414 metadata (no OpenID Connect: no ID tokens)"),
+    metadataRoute(
+      "/.well-known/openid-configuration",
+      "Discovery document: the RFC 8414 metadata (no OpenID Connect: no ID tokens)",
+      "Where OAuth client libraries (openid-client's discovery) look first: the token endpoint, the keys, the scopes and the audience of each kind of client.",
+    ),
     serveMetadata,
   )
   .openapi(
-    metadataRoute("/.well-known/oauth-authorization-server", "Authorization server metadata (RFC 8414), beside the discovery document"),
+    metadataRoute(
+      "/.well-known/oauth-authorization-server",
+      "Authorization server metadata (RFC 8414), beside the discovery document",
+      "The same metadata as the discovery document, for clients that look for RFC 8414's name under the issuer.",
+    ),
     serveMetadata,
   );

@@ -214,6 +214,8 @@ const searchRoute = createRoute({
   ...routeBasics,
   path: "/catalog/search",
   summary: "Search the catalog by keywords and facets",
+  description:
+    "Keyword search of the global catalog, narrowed by facet selections, with each facet's counts for the current query; it quotes no prices: POST /catalog/detail does, per product.",
   request: jsonBody(CatalogSearchRequestSchema),
   responses: {
     200: {
@@ -236,6 +238,8 @@ const detailRoute = createRoute({
   ...routeBasics,
   path: "/catalog/detail",
   summary: "A product with its price options at the buyer's eligible price; every call issues fresh 30-day quotes",
+  description:
+    "For a requester at a facility: the product and each vendor offer's price option at the price that buyer is eligible for (list or agreement). Each priceOptionId is a quote to order with, valid 30 days.",
   request: jsonBody(CatalogDetailRequestSchema),
   responses: {
     200: {

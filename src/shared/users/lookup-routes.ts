@@ -109,6 +109,8 @@ const lookupRoute = createRoute({
   path: "/users/lookup",
   tags: ["Users"],
   summary: "A user's contact id, companies, facilities and addresses",
+  description:
+    "Usually the first call of an integration: the contact id is the requesterId of quotes and orders, and the facilities and addresses are the ones the user may order for and ship to.",
   ...scopedAccess("users:read"),
   request: { query: LookupQuerySchema },
   responses: {

@@ -29,6 +29,8 @@ const searchRoute = createRoute({
   path: "/users/search",
   tags: ["Users"],
   summary: "Search the tenant's users with the q language",
+  description:
+    "Filters, sorts and pages the tenant's active users with a q query (docs: the q language); the tenant comes from the token, never from the query.",
   ...scopedAccess("users:read"),
   request: { query: searchQueryParams(userSearch, 'lastName~"smi" AND -email:null') },
   responses: {
@@ -79,6 +81,8 @@ const postSearchRoute = createRoute({
   path: "/users/search",
   tags: ["Users"],
   summary: "Search the tenant's users with body filters; pagination is normalized silently",
+  description:
+    "The same search as GET /users/search with filters in a JSON body; an unknown filter is a 400 naming it rather than a silently wider search.",
   ...scopedAccess("users:read"),
   request: { body: { required: false, content: { "application/json": { schema: PostSearchBodySchema } } } },
   responses: {
