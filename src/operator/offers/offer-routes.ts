@@ -99,6 +99,9 @@ const BatchResultSchema = z
   })
   .openapi("OfferBatchResult", { description: "A row's result: `offer` is the offer as written, null for a rejected row" });
 
+/** Every JSON type: a row that is no OfferBatchRow, spelt out (an empty schema reads as a mistake to linters). */
+const ANY_JSON_TYPE = ["object", "array", "string", "number", "integer", "boolean", "null"] as const;
+
 const batchRoute = createRoute({
   method: "post",
   path: "/offers/batch",
@@ -126,7 +129,10 @@ const batchRoute = createRoute({
                 items: {
                   description:
                     "An OfferBatchRow. Any other value is taken too: that row's result is `rejected` with its errors, the other rows are still written",
-                  anyOf: [{ $ref: "#/components/schemas/OfferBatchRow" }, {}],
+                  anyOf: [
+                    { $ref: "#/components/schemas/OfferBatchRow" },
+                    { type: [...ANY_JSON_TYPE], items: true, description: "Any other value" },
+                  ],
                 },
               },
             },
