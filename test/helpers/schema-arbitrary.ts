@@ -28,6 +28,8 @@ export interface JsonSchema {
   uniqueItems?: boolean;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  minProperties?: number;
+  dependentRequired?: Record<string, string[]>;
   additionalProperties?: boolean | JsonSchema;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
@@ -56,6 +58,8 @@ const HANDLED = new Set([
   "uniqueItems",
   "properties",
   "required",
+  "minProperties",
+  "dependentRequired",
   "additionalProperties",
   "anyOf",
   "oneOf",
@@ -181,12 +185,18 @@ function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
     );
 }
 
+/** Whether an object holds what minProperties and dependentRequired ask (both satisfied by most generated objects). */
+const holdsCounts = (schema: JsonSchema) => (object: Record<string, unknown>) =>
+  Object.keys(object).length >= (schema.minProperties ?? 0) &&
+  Object.entries(schema.dependentRequired ?? {}).every(([name, others]) => !(name in object) || others.every((other) => other in object));
+
 function objectArbitrary(schema: JsonSchema, resolve: Resolver): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
-  const declared = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, schemaArbitrary(property, resolve)])),
-    { requiredKeys: (schema.required ?? []).filter((name) => name in properties) },
-  );
+  const declared = fc
+    .record(Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, schemaArbitrary(property, resolve)])), {
+      requiredKeys: (schema.required ?? []).filter((name) => name in properties),
+    })
+    .filter(holdsCounts(schema));
   if (schema.additionalProperties === false) return declared;
   if (typeof schema.additionalProperties === "object") throw new Error("schemaArbitrary: typed additionalProperties");
   const extras = fc.dictionary(fc.constantFrom(...EXTRA_PROPERTY_NAMES.filter((n) => !(n in properties))), fc.jsonValue({ maxDepth: 1 }), {
