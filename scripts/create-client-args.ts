@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { type ClientOwner, clientKind, SCOPES_OF_KIND } from "../src/auth/clients";
+import { type ClientOwner, clientKind, SCOPES_OF_KIND } from "../src/shared/auth/clients";
 
 export const USAGE = `usage: npm run create-client -- (--tenant <id> [--test] | --vendor <id> | --operator) --name "<name>" [--scopes "<scope> ..."]
 

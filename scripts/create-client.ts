@@ -1,5 +1,5 @@
-import { clientKind, createApiClient } from "../src/shared/auth/clients";
 import { database } from "../src/db/client";
+import { clientKind, createApiClient } from "../src/shared/auth/clients";
 import { parseCreateClientArgs, USAGE } from "./create-client-args";
 
 /**

@@ -5,6 +5,7 @@ import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { openApiDocumentRoute } from "../platform/openapi/route";
 import { ADMIN_API_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { operatorEventRoutes } from "./events";
 import { importRoutes } from "./imports/routes";
@@ -25,6 +26,9 @@ const exceptUploads =
   (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   (c, next) =>
     isUpload(c.req.method, c.req.path) ? next() : middleware(c, next);
+
+/** Every vendor publishing request but a read writes: its D1 session starts on the primary. */
+const isPublishingWrite = (method: string) => method !== "GET" && method !== "HEAD";
 
 /** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
 export const adminApi = createRouter()
@@ -50,7 +54,11 @@ export function createAdminApp() {
     (app) => {
       app.use("*", exceptUploads(bodyLimit));
       app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
-      for (const base of VENDOR_PUBLISHING_PATHS) app.use(`${base}/*`, exceptUploads(requireJsonBody));
+      for (const base of VENDOR_PUBLISHING_PATHS) {
+        app.use(`${base}/*`, exceptUploads(requireJsonBody));
+        // The vendor API's, as on the API Worker: X-Session-Bookmark both ways (docs/architecture.md, "Consistency").
+        app.use(`${base}/*`, d1Sessions(isPublishingWrite, undefined, { catalogReplicas: false }));
+      }
       app.route(ADMIN_API_BASE, adminApi);
       app.route(VENDOR_API_BASE, offerRoutes);
       app.route(VENDOR_API_BASE, offerImportRoutes);

@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
-import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
+import { productId } from "../../src/dev/seed/catalog";
 import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
-import { productId } from "../../src/seed/catalog";
 import { API, call, expectProblem, json, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { findQuote, lineFor, orderBody, withoutFields } from "../helpers/orders";

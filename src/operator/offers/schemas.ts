@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { closedObject, decimalPrice, readableText } from "../../../platform/schemas";
+import { closedObject, decimalPrice, readableText } from "../../platform/schemas";
 import { FORMAT_REGEX_MAX_LENGTH, formatRegexProblem } from "./format-regex";
 
 /** The offers and contract prices of the vendor API (docs/api.md, "Offers and contract prices"). */
@@ -50,11 +50,11 @@ const offerFields = {
     .regex(/^\d{8}$|^\d{12,14}$/, "Must be a GTIN of 8, 12, 13 or 14 digits.")
     .optional()
     .openapi({ description: "Or by a GTIN of the product (any packaging level's)", example: "00614100000015" }),
-  manufacturer: text(200).optional().openapi({ description: "Or by manufacturer name and part number together" }),
-  partNumber: text(100).optional(),
-  condition: text(50).openapi({ example: "New OEM" }),
-  purchaseChoice: text(50).openapi({ example: "Buy" }),
-  warranty: text(100).openapi({ example: "12 months" }),
+  manufacturer: readableText(200).optional().openapi({ description: "Or by manufacturer name and part number together" }),
+  partNumber: readableText(100).optional(),
+  condition: readableText(50).openapi({ example: "New OEM" }),
+  purchaseChoice: readableText(50).openapi({ example: "Buy" }),
+  warranty: readableText(100).openapi({ example: "12 months" }),
   price: decimalPrice("List price per unit of measure, more than 0", MAX_PRICE),
   unitOfMeasure: z
     .string()

@@ -543,7 +543,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("patch", "/Users/{id}", "Change a user (PatchOp; active false deprovisions)", {
-      description: "Add, replace or remove attributes by path (RFC 7644 3.5.2); active false deprovisions: quotes and orders refuse the user as a requester at once.",
+      description:
+        "Add, replace or remove attributes by path (RFC 7644 3.5.2); active false deprovisions: quotes and orders refuse the user as a requester at once.",
       request: { params: IdParams, body: bodyOf("ScimPatchOp") },
       responses: { 200: { description: "The user", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),

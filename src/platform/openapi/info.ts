@@ -35,6 +35,12 @@ follow the result through \`GET /customer/api/orders/{orderNumber}\`.
 scheme \`operatorOAuth2\`): create an import job, upload its file, start it, and follow its progress and errors.`,
 };
 
+/** Tags more than one route file names (every route file takes its tag from here, never from another route file). */
+export const OFFERS_TAG = "Vendor offers and contract prices";
+export const ONBOARDING_TAG = "Onboarding";
+export const SCIM_TAG = "SCIM";
+export const SANDBOX_TAG = "Sandbox";
+
 /** The operator plane Worker's own document (GET /admin/api/openapi.json): its operations only. */
 export const OPERATOR_PLANE_INFO = {
   title: "Medparts Operator Plane API",
