@@ -94,7 +94,7 @@ const UNKNOWN_EVENT = "00000000-0000-4000-8000-000000000000";
 const UNKNOWN_ENDPOINT = "we_unknownunknownunknown";
 
 /** A webhook endpoint operation: tenant 1's endpoint id is a 404 exactly like an unknown one. */
-const endpointRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackContext) => string): MatrixRow => ({
+const endpointRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackContext) => string): { cases: AttackCase[] } => ({
   cases: [
     {
       input: "path id (tenant 1's endpoint)",
@@ -674,10 +674,22 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     (v) => ({ method: "DELETE", path: `/webhook-endpoints/${v}`, bearer: true }),
     (ctx) => ctx.attackerEndpointIds.delete,
   ),
-  "post /customer/api/webhook-endpoints/{id}/test": endpointRow(
-    (v) => ({ method: "POST", path: `/webhook-endpoints/${v}/test`, bearer: true }),
-    (ctx) => ctx.attackerEndpointIds.read,
-  ),
+  "post /customer/api/webhook-endpoints/{id}/test": {
+    cases: [
+      ...endpointRow(
+        (v) => post(`/webhook-endpoints/${v}/test`, {}),
+        (ctx) => ctx.attackerEndpointIds.read,
+      ).cases,
+      {
+        // The body is validated once the endpoint is found: a body its owner would see refused (400) is still a 404.
+        input: "path id (tenant 1's endpoint) with an unknown event type in the body",
+        victim: (ctx) => ctx.victimEndpointId,
+        unknown: UNKNOWN_ENDPOINT,
+        request: (v) => post(`/webhook-endpoints/${v}/test`, { type: "order.exploded" }),
+        expect: { denied: [404] },
+      },
+    ],
+  },
   "get /customer/api/webhook-endpoints/{id}/deliveries": endpointRow(
     (v) => get(`/webhook-endpoints/${v}/deliveries`),
     (ctx) => ctx.attackerEndpointIds.read,

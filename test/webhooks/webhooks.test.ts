@@ -51,6 +51,23 @@ async function consume(queue: string, message: DeliveryMessage, attempts = 1) {
   return { ...(await getQueueResult(batch, ctx)), retryDelaySeconds };
 }
 
+/** What is still owed of an event: to which endpoint, attempts so far, when it counts as lost, whether it is held. */
+const owed = async (eventId: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT endpoint_id AS endpointId, attempts, due_at AS dueAt, held FROM webhook_deliveries_owed WHERE event_id = ?1",
+    )
+      .bind(eventId)
+      .all<{ endpointId: string; attempts: number; dueAt: string; held: number }>()
+  ).results;
+
+/** The Cron Trigger's housekeeping as if it ran at `at`; its queue messages are then consumed by the real queue. */
+async function sweepAt(at: Date) {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: at.getTime(), cron: "*/15 * * * *" }), env, ctx);
+  await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
+}
+
 /** An order whose events were dispatched before any endpoint existed: events that a test then delivers by hand. */
 async function quietOrder() {
   const { orderNumber, lineIds } = await freshOrder();
@@ -249,6 +266,23 @@ describe("webhook endpoints", () => {
     expect(refused).toMatchObject({ delivered: false, statusCode: 500, error: "HTTP 500" });
     expect((await deliveriesOf(failing.id)).map((d) => d.outcome)).toEqual(["failed"]);
   });
+
+  it("test with {} sends the test event as no body does; the body is checked only once the endpoint is found", async () => {
+    const token = await tokenFor(TENANT_A);
+    const path = receiverPath("ok");
+    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
+    const answer = (await json(await contractCall(token, `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: {} }))).data;
+    expect(answer).toMatchObject({ delivered: true, statusCode: 200 });
+    const [received] = await receivedAt(path);
+    expect(JSON.parse(received!.body)).toMatchObject({ id: answer.eventId, type: "webhook_endpoint.test" });
+    const exploded = { method: "POST", json: { type: "order.exploded" } };
+    const refused = await expectProblem(await call(token, `/webhook-endpoints/${endpoint.id}/test`, exploded), 400);
+    expect(Object.keys(refused.errors)).toEqual(["type"]);
+    // Another tenant's endpoint is unknown whatever the body: 404, not the 400 its owner gets.
+    await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${endpoint.id}/test`, exploded), 404);
+    await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: {} }), 404);
+    expect(await receivedAt(path)).toHaveLength(1);
+  });
 });
 
 /** An endpoint gets the events written since it exists: this one as if it had existed before the test's order. */
@@ -392,20 +426,6 @@ describe("delivery through the queue", () => {
 });
 
 describe("at least once, whatever is lost between the outbox and the receiver", () => {
-  const owed = async (eventId: string) =>
-    (
-      await env.DB.prepare("SELECT endpoint_id AS endpointId, attempts, due_at AS dueAt FROM webhook_deliveries_owed WHERE event_id = ?1")
-        .bind(eventId)
-        .all<{ endpointId: string; attempts: number; dueAt: string }>()
-    ).results;
-
-  /** The Cron Trigger's housekeeping as if it ran at `at`; its queue messages are then consumed by the real queue. */
-  async function sweepAt(at: Date) {
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: at.getTime(), cron: "*/15 * * * *" }), env, ctx);
-    await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
-  }
-
   /** A queue that takes messages and loses them (a restart of a local queue, or a message lost in production). */
   const losingQueue = { ...env, EVENTS: withMethods(env.EVENTS, { sendBatch: () => async () => {}, send: () => async () => {} }) };
 
@@ -548,30 +568,89 @@ describe("one endpoint's trouble is its own", () => {
 });
 
 describe("in order per order", () => {
-  it("an event waits while an earlier event of its order is still on its way to the endpoint, then follows it", async () => {
+  /** An order's created event (delivered by hand) and its acknowledged event, for one new endpoint at `path`. */
+  async function twoEvents(path: string) {
     const { orderNumber, lineIds, eventId: createdId } = await quietOrder();
-    const path = receiverPath("flaky");
     // The endpoint exists before the order's events it is to get: register it, then move the line (event 2).
     const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
     await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
     const acknowledgedId = await writeLineEvent(orderNumber, lineIds[0]!, "order.acknowledged", 2, new Date().toISOString());
-    const second = { eventId: acknowledgedId, endpointId: endpoint.id };
-    const first = { eventId: createdId, endpointId: endpoint.id };
-    // Event 2 comes first: it waits (acknowledged here, sent again later), nothing is posted.
-    expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
-    expect(await receivedAt(path)).toEqual([]);
-    // Event 1 fails once (the flaky receiver), so event 2 still waits; then event 1 gets through, and event 2 follows.
+    return { first: { eventId: createdId, endpointId: endpoint.id }, second: { eventId: acknowledgedId, endpointId: endpoint.id } };
+  }
+
+  const sequencesAt = async (path: string) => (await receivedAt(path)).map((r) => [JSON.parse(r.body).sequence, r.status]);
+
+  it("an event is held while an earlier event of its order is on its way, and goes out right after that event's success", async () => {
+    const path = receiverPath("flaky");
+    const { first, second } = await twoEvents(path);
+    // The receiver refuses the predecessor once (503) and takes the successor at once: it has seen the successor's id.
+    await fetch(`${RECEIVER}${receiverPath("flaky")}`, { method: "POST", headers: { "Medparts-Event-Id": second.eventId } });
     expect((await consume(EVENTS_QUEUE, first)).retryMessages).toHaveLength(1);
-    await consume(EVENTS_QUEUE, second);
+    // Event 2 is held: nothing posted, no attempt spent, and no message of its own waiting in the queue.
+    expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
+    expect(await owed(second.eventId)).toEqual([expect.objectContaining({ endpointId: second.endpointId, attempts: 0, held: 1 })]);
+    expect(await sequencesAt(path)).toEqual([[1, 503]]);
+    // Event 1's retry succeeds: its batch sends event 2 on, which arrives within seconds, not after a sweep or a poll.
+    const succeeded = Date.now();
     expect((await consume(EVENTS_QUEUE, first, 2)).explicitAcks).toHaveLength(1);
-    // Now event 2 is posted (and, the receiver being flaky, refused once: an ordinary retry).
-    expect((await consume(EVENTS_QUEUE, second)).retryMessages).toHaveLength(1);
-    const arrived = (await receivedAt(path)).map((r) => [JSON.parse(r.body).sequence, r.status]);
-    expect(arrived.slice(0, 3)).toEqual([
+    const arrived = await eventually(
+      () => sequencesAt(path),
+      (r) => r.length === 3,
+      15_000,
+    );
+    expect(Date.now() - succeeded).toBeLessThan(5_000);
+    expect(arrived).toEqual([
       [1, 503],
       [1, 200],
-      [2, 503],
+      [2, 200],
     ]);
+    expect(
+      await eventually(
+        () => owed(second.eventId),
+        (rows) => rows.length === 0,
+      ),
+    ).toEqual([]);
+  });
+
+  it("a dead-lettered predecessor sends on what was held behind it", async () => {
+    const path = receiverPath("ok");
+    const { first, second } = await twoEvents(path);
+    expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
+    expect(await receivedAt(path)).toEqual([]);
+    const deadAt = Date.now();
+    expect((await consume(EVENTS_DEAD_LETTER_QUEUE, first, MAX_ATTEMPTS)).explicitAcks).toHaveLength(1);
+    expect(
+      await eventually(
+        () => sequencesAt(path),
+        (r) => r.length > 0,
+        15_000,
+      ),
+    ).toEqual([[2, 200]]);
+    expect(Date.now() - deadAt).toBeLessThan(5_000);
+  });
+
+  it("a held delivery the release never reaches is the sweep's: sent again once overdue, it goes when its turn has come", async () => {
+    const path = receiverPath("ok");
+    const { first, second } = await twoEvents(path);
+    expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
+    const [held] = await owed(second.eventId);
+    // The predecessor succeeds without this code's release (a crash between its commit and the send).
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, outcome, status_code, error, latency_ms, created_at) VALUES (?1, ?2, 1, 'succeeded', 200, NULL, 1, ?3)",
+    )
+      .bind(first.endpointId, first.eventId, new Date().toISOString())
+      .run();
+    await sweepAt(new Date(Date.parse(held!.dueAt) + 1000));
+    const ours = (r: { body: string }) => JSON.parse(r.body).id === second.eventId;
+    expect(
+      (
+        await eventually(
+          () => receivedAt(path),
+          (r) => r.some(ours),
+          15_000,
+        )
+      ).filter(ours),
+    ).toHaveLength(1);
   });
 });
 

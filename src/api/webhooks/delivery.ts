@@ -89,8 +89,7 @@ export async function postEvent(url: string, secret: string, event: EventRecord,
  * Earlier events of the same order that this endpoint should get first and has not yet got (neither delivered nor
  * given up on): events of its types, written since the endpoint exists.
  */
-function earlierUndelivered(db: Database, message: DeliveryMessage) {
-  const waiting = sql<number>`(
+const earlierUndelivered = (message: DeliveryMessage) => sql<number>`(
     select count(*) from outbox_events e
       join webhook_endpoints w on w.id = ${message.endpointId}
       join outbox_events p on p.tenant_id = e.tenant_id and p.aggregate_id = e.aggregate_id and p.sequence < e.sequence
@@ -98,30 +97,74 @@ function earlierUndelivered(db: Database, message: DeliveryMessage) {
       and p.created_at >= w.created_at
       and exists (select 1 from json_each(w.event_types) t where t.value in ('*', p.type))
       and not exists (select 1 from webhook_deliveries d where d.endpoint_id = w.id and d.event_id = p.id and d.outcome in ('succeeded', 'dead-lettered')))`;
-  return db.select({ waiting }).from(outboxEvents).where(eq(outboxEvents.id, message.eventId));
-}
 
 async function load(db: Database, message: DeliveryMessage) {
-  const [events, endpoints, earlier] = await db.batch([
+  const [events, endpoints] = await db.batch([
     db
       .select({ ...eventColumns, tenantId: outboxEvents.tenantId })
       .from(outboxEvents)
       .where(eq(outboxEvents.id, message.eventId)),
     db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, message.endpointId)),
-    earlierUndelivered(db, message),
   ]);
   const event = events[0];
   const endpoint = endpoints[0];
   // Gone (deleted endpoint, purged event), disabled, or not the event's tenant: nothing to deliver.
   if (!event || !endpoint?.enabled || endpoint.tenantId !== event.tenantId) return null;
   const { tenantId: _tenant, ...record } = event;
-  return { event: record as EventRecord, endpoint, waitingFor: earlier[0]?.waiting ?? 0 };
+  return { event: record as EventRecord, endpoint };
 }
 
 /** An event waits for its order's earlier events at most this long after it was written, then goes anyway. */
 export const MAX_ORDER_WAIT_MS = DISABLE_AFTER_FAILING_MS;
-/** How often a waiting event looks again. */
-export const ORDER_WAIT_SECONDS = 30;
+/**
+ * A held delivery is sent on by the success (or dead letter) of the event it waits for; failing that (a predecessor
+ * that never settles), the sweep sends it again this long (plus WEBHOOK_RESEND_AFTER_SECONDS) after it was held.
+ */
+export const HOLD_RECHECK_SECONDS = 30;
+
+/**
+ * Holds the delivery behind an earlier event of its order, if one is still on its way to the endpoint: one statement,
+ * so that it never misses that event's success (whose batch releases what is held, src/webhooks/delivery.ts
+ * releaseHeld). Returns whether it was held.
+ */
+async function holdBehindEarlier(db: Database, env: ConfigVars, message: DeliveryMessage, attempts: number): Promise<boolean> {
+  const dueAt = lostAfter(env, new Date(Date.now() + HOLD_RECHECK_SECONDS * 1000));
+  const held = await db
+    .insert(webhookDeliveriesOwed)
+    .select(sql`select ${message.eventId}, ${message.endpointId}, ${attempts}, ${dueAt}, 1 where ${earlierUndelivered(message)} > 0`)
+    .onConflictDoUpdate({
+      target: [webhookDeliveriesOwed.eventId, webhookDeliveriesOwed.endpointId],
+      set: { held: 1, dueAt, attempts },
+    })
+    .returning({ eventId: webhookDeliveriesOwed.eventId });
+  return held.length > 0;
+}
+
+/**
+ * The deliveries to `endpointId` held behind `eventId` (later events of its order): no longer held, due as messages
+ * just sent (the caller sends them once its batch commits; a crash before that leaves them to the sweep).
+ */
+const releaseHeld = (db: Database, env: ConfigVars, endpointId: string, eventId: string, now: Date) =>
+  db
+    .update(webhookDeliveriesOwed)
+    .set({ held: 0, dueAt: lostAfter(env, now) })
+    .where(
+      and(
+        eq(webhookDeliveriesOwed.endpointId, endpointId),
+        eq(webhookDeliveriesOwed.held, 1),
+        sql`${webhookDeliveriesOwed.eventId} in (select s.id from outbox_events p join outbox_events s on s.tenant_id = p.tenant_id and s.aggregate_id = p.aggregate_id and s.sequence > p.sequence where p.id = ${eventId})`,
+      ),
+    )
+    .returning({
+      eventId: webhookDeliveriesOwed.eventId,
+      endpointId: webhookDeliveriesOwed.endpointId,
+      attempts: webhookDeliveriesOwed.attempts,
+    });
+
+/** Hands released deliveries to the queue now: the next event of the order goes right after its predecessor. */
+async function sendReleased(env: Pick<DeliveryEnv, "EVENTS">, released: DeliveryMessage[]): Promise<void> {
+  if (released.length > 0) await env.EVENTS.sendBatch(released.map((body) => ({ body })));
+}
 
 export function recordDelivery(
   db: Database,
@@ -201,27 +244,31 @@ async function deliverOne(db: Database, env: DeliveryEnv, message: Message<Deliv
     message.ack();
     return true;
   }
-  const { event, endpoint, waitingFor } = found;
-  // In order per order: while an earlier event of the order is still on its way to this endpoint, this one waits
-  // (as a fresh message, so that waiting spends none of its own retries).
-  if (waitingFor > 0 && Date.now() - Date.parse(event.createdAt) < MAX_ORDER_WAIT_MS) {
-    await waitForLaterBatch(db, env, message, ORDER_WAIT_SECONDS);
+  const { event, endpoint } = found;
+  const made = (message.body.attempts ?? 0) + message.attempts - 1;
+  // In order per order: while an earlier event of the order is still on its way to this endpoint, this one is held
+  // (spending none of its retries) until that event's success sends it on.
+  if (Date.now() - Date.parse(event.createdAt) < MAX_ORDER_WAIT_MS && (await holdBehindEarlier(db, env, message.body, made))) {
+    message.ack();
     return true;
   }
-  const attempt = (message.body.attempts ?? 0) + message.attempts;
+  const attempt = made + 1;
   const result = await postEvent(endpoint.url, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
   const now = new Date();
   const last = !result.ok && attempt >= MAX_ATTEMPTS;
-  await db.batch([
+  const recorded = [
     recordDelivery(db, endpoint.id, event.id, attempt, result),
     db
       .update(webhookEndpoints)
       .set({ failingSince: result.ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()})` })
       .where(eq(webhookEndpoints.id, endpoint.id)),
-    result.ok
-      ? settle(db, message.body)
-      : postpone(db, env, message.body, attempt, new Date(now.getTime() + backoffSeconds(attempt) * 1000)),
-  ]);
+  ] as const;
+  if (result.ok) {
+    const [, , , released] = await db.batch([...recorded, settle(db, message.body), releaseHeld(db, env, endpoint.id, event.id, now)]);
+    await sendReleased(env, released);
+  } else {
+    await db.batch([...recorded, postpone(db, env, message.body, attempt, new Date(now.getTime() + backoffSeconds(attempt) * 1000))]);
+  }
   logEvent(result.ok ? "info" : "warn", {
     event: "webhook.delivery",
     endpointId: endpoint.id,
@@ -233,7 +280,7 @@ async function deliverOne(db: Database, env: DeliveryEnv, message: Message<Deliv
   if (result.ok) message.ack();
   // The last attempt of a delivery sent again by the sweep: dead-lettered here, as the queue would after its own.
   else if (last && message.attempts < MAX_ATTEMPTS) {
-    await deadLetter(db, { ...message.body, attempts: 0 }, attempt, now);
+    await deadLetter(db, env, { ...message.body, attempts: 0 }, attempt, now);
     message.ack();
   }
   // On the last attempt the queue moves the retried message to the dead-letter queue.
@@ -247,16 +294,19 @@ export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled" satisfies Eve
  * The consumer of medparts-events-dlq: a delivery that exhausted its retries. It is recorded, and an endpoint that has
  * failed for DISABLE_AFTER_FAILING_MS is disabled, with a `webhook_endpoint.disabled` event in the tenant's feed.
  */
-export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env: Pick<Bindings, "DB">, now = new Date()): Promise<void> {
+export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env: DeliveryEnv, now = new Date()): Promise<void> {
   const db = database(env.DB);
   for (const message of batch.messages) {
-    await deadLetter(db, message.body, (message.body.attempts ?? 0) + message.attempts, now);
+    await deadLetter(db, env, message.body, (message.body.attempts ?? 0) + message.attempts, now);
     message.ack();
   }
 }
 
-/** A delivery that exhausted its retries: recorded, no longer owed, and its endpoint disabled if failing for long. */
-async function deadLetter(db: Database, body: DeliveryMessage, attempts: number, now: Date): Promise<void> {
+/**
+ * A delivery that exhausted its retries: recorded, no longer owed, what was held behind it sent on, and its endpoint
+ * disabled if failing for long.
+ */
+async function deadLetter(db: Database, env: DeliveryEnv, body: DeliveryMessage, attempts: number, now: Date): Promise<void> {
   const { eventId, endpointId } = body;
   const failingBefore = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString();
   const reason = "Deliveries failed for 3 days.";
@@ -266,7 +316,11 @@ async function deadLetter(db: Database, body: DeliveryMessage, attempts: number,
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lt(webhookEndpoints.failingSince, failingBefore)))
     .returning({ tenantId: webhookEndpoints.tenantId, url: webhookEndpoints.url });
   const dead = { ok: false, statusCode: null, error: "Retries exhausted: moved to the dead-letter queue.", latencyMs: 0 };
-  const statements: BatchItem<"sqlite">[] = [recordDelivery(db, endpointId, eventId, attempts, dead, "dead-lettered"), settle(db, body)];
+  const statements: BatchItem<"sqlite">[] = [
+    releaseHeld(db, env, endpointId, eventId, now),
+    recordDelivery(db, endpointId, eventId, attempts, dead, "dead-lettered"),
+    settle(db, body),
+  ];
   const [endpoint] = disabled;
   if (endpoint) {
     statements.push(
@@ -282,7 +336,8 @@ async function deadLetter(db: Database, body: DeliveryMessage, attempts: number,
       }),
     );
   }
-  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [released] = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await sendReleased(env, released as DeliveryMessage[]);
 }
 
 /** Deliveries older than the event retention go with their events. */

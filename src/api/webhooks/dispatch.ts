@@ -41,7 +41,7 @@ async function dispatch(env: DispatchEnv, which: ReturnType<typeof and>, limit: 
     db
       .insert(webhookDeliveriesOwed)
       .select(
-        sql`select e.id, w.id, 0, ${lostAfter(env, now)}
+        sql`select e.id, w.id, 0, ${lostAfter(env, now)}, 0
           from ${outboxEvents} e join ${webhookEndpoints} w
             on w.tenant_id = e.tenant_id and w.enabled = 1 and w.created_at <= e.created_at
           where e.id in (select value from json_each(${ids}))
@@ -80,7 +80,8 @@ export const sweepUndispatched = (env: DispatchEnv) => (_db: Database, now: Date
 export const resendLostDeliveries = (env: DispatchEnv) => async (db: Database, now: Date, limit: number) => {
   const lost = await db
     .update(webhookDeliveriesOwed)
-    .set({ dueAt: lostAfter(env, now) })
+    // A held delivery sent again is on its way (it holds itself again if it must still wait), so nothing releases it twice.
+    .set({ dueAt: lostAfter(env, now), held: 0 })
     .where(
       sql`(${webhookDeliveriesOwed.eventId}, ${webhookDeliveriesOwed.endpointId}) in (select event_id, endpoint_id from ${webhookDeliveriesOwed} where ${webhookDeliveriesOwed.dueAt} < ${now.toISOString()} order by ${webhookDeliveriesOwed.dueAt} limit ${limit})`,
     )

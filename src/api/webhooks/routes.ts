@@ -1,13 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
+import { database } from "../../../db/client";
+import { ValidationError } from "../../../platform/errors";
+import { envelope } from "../../../platform/responses";
+import { createRouter } from "../../../platform/router";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../../platform/schemas";
+import { scopedAccess } from "../../../shared/auth/bearer";
+import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
+import type { Event } from "../events/schemas";
+import { DELIVERED_EVENT_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
+import { readJsonBody } from "../../platform/content-type";
 import { ValidationError } from "../../platform/errors";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../platform/schemas";
-import { scopedAccess } from "../../shared/auth/bearer";
-import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
-import type { Event } from "../events/schemas";
-import { DELIVERED_EVENT_TYPES, type DeliveredEventType, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
 import { postEvent, recordDelivery } from "./delivery";
 import {
   ALL_EVENT_TYPES,
@@ -61,6 +66,15 @@ const EndpointIdParams = z.object({
     .regex(/^we_[A-Za-z0-9_-]{1,64}$/, "Must be a webhook endpoint id (we_...).")
     .openapi({ param: { name: "id", in: "path" }, example: "we_3k9QJ2mX8pL1vN7r" }),
 });
+
+const TestRequestSchema = closedObject({
+  type: z
+    .enum(DELIVERED_EVENT_TYPES)
+    .optional()
+    .openapi({
+      description: `The event type to send a sample of, in its documented shape; order events name the order MP-SAMPLE-0001. Without it (\`{}\` or no body): ${TEST_EVENT_TYPE}`,
+    }),
+}).openapi("WebhookTestRequest");
 
 const routes = {
   create: createRoute({
@@ -140,18 +154,8 @@ const routes = {
     ...scopedAccess("webhooks:manage"),
     request: {
       params: EndpointIdParams,
-      body: {
-        required: false,
-        content: {
-          "application/json": {
-            schema: closedObject({
-              type: z.enum(DELIVERED_EVENT_TYPES).openapi({
-                description: `The event type to send a sample of, in its documented shape; order events name the order MP-SAMPLE-0001. Without a body: ${TEST_EVENT_TYPE}`,
-              }),
-            }).openapi("WebhookTestRequest"),
-          },
-        },
-      },
+      // Validated in the handler, after the endpoint is found: another tenant's id is a 404 whatever the body.
+      body: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookTestRequest" } } } },
     },
     responses: {
       200: {
@@ -219,7 +223,10 @@ export const WEBHOOK_WRITE_ROUTES = [
   /^DELETE \/customer\/api\/webhook-endpoints\/[^/]+$/,
 ];
 
-export const webhookRoutes = createRouter()
+const router = createRouter();
+router.openAPIRegistry.register("WebhookTestRequest", TestRequestSchema);
+
+export const webhookRoutes = router
   .openapi(routes.create, async (c) => {
     const body = c.req.valid("json");
     const problemText = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
@@ -242,8 +249,7 @@ export const webhookRoutes = createRouter()
   .openapi(routes.test, async (c) => {
     const db = database(c.env.DB);
     const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
-    const type =
-      (c.req.header("Content-Type") ? (c.req.valid("json") as { type?: DeliveredEventType }).type : undefined) ?? TEST_EVENT_TYPE;
+    const type = TestRequestSchema.parse(await readJsonBody(c)).type ?? TEST_EVENT_TYPE;
     const createdAt = new Date().toISOString();
     const event = {
       id: crypto.randomUUID(),
