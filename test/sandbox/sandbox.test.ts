@@ -169,9 +169,11 @@ describe("sandbox: the simulated vendor", () => {
     expect(await feedTypes(await tokenFor(TENANT_A), orderNumber)).toEqual([]);
     const order = (await json(await call(test, `/orders/${orderNumber}?include=lineItems,shippingInfo`))).data;
     expect(order.status ?? order.orderStatus).toBe("Delivered");
-    // Every event reached the test-mode endpoint, signed.
-    for (let i = 0; i < 50 && (await receivedAt(path)).length < 5; i++) await new Promise((r) => setTimeout(r, 200));
-    const received = await receivedAt(path);
+    // Every event of the order reached the test-mode endpoint, signed (it also gets the tenant's other test orders' events).
+    const ofOrder = async () =>
+      (await receivedAt(path)).filter((r) => (JSON.parse(r.body) as { orderNumber: string }).orderNumber === orderNumber);
+    for (let i = 0; i < 50 && (await ofOrder()).length < 5; i++) await new Promise((r) => setTimeout(r, 200));
+    const received = await ofOrder();
     expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort()).toEqual(
       ["order.acknowledged", "order.created", "order.delivered", "order.shipped", "order.shipped"].sort(),
     );
@@ -180,6 +182,46 @@ describe("sandbox: the simulated vendor", () => {
     // A step with nothing to move: 409 naming it.
     const nothing = await expectProblem(await simulate(orderNumber, { scenario: "ship" }), 409);
     expect(nothing.detail).toContain("ship");
+  });
+
+  it("ship_partial ships one parcel per vendor holding half of what remains of each of its lines (at least 1)", async () => {
+    const test = await testModeTokenFor(TENANT_A);
+    const products = ["MP-0000002", "MP-0000003", "MP-0000004"];
+    const quantities = [4, 5, 1];
+    const quotes = await Promise.all(products.map((product) => testQuote(product)));
+    const res = await call(test, "/orders", {
+      method: "POST",
+      json: orderBody(quotes.map((quote, i) => lineFor(quote, quantities[i]))),
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { orderNumber } = (await json(res)).data;
+    const run = await simulate(orderNumber, { scenario: "ship_partial" });
+    expect((await json(run)).data.orderStatus).toBe("PartiallyShipped");
+    const { results: shipped } = await env.DB.prepare(
+      "SELECT l.vendor_id AS vendorId, l.quantity AS ordered, d.tracking_number AS trackingNumber, dl.quantity AS quantity " +
+        "FROM shipping_document_lines dl JOIN shipping_documents d ON d.id = dl.shipping_document_id JOIN order_lines l ON l.id = dl.line_id " +
+        "JOIN orders o ON o.id = d.order_id WHERE o.order_number = ?1 AND d.shipped_at IS NOT NULL ORDER BY l.id",
+    )
+      .bind(orderNumber)
+      .all<{ vendorId: number; ordered: number; trackingNumber: string; quantity: number }>();
+    expect(shipped.map((s) => [s.ordered, s.quantity])).toEqual([
+      [4, 2],
+      [5, 2],
+      [1, 1],
+    ]);
+    const vendors = new Set(shipped.map((s) => s.vendorId));
+    // The demo data puts two of these lines with one vendor: a parcel that holds several lines.
+    expect(vendors.size).toBeLessThan(shipped.length);
+    const parcelOf = new Map(shipped.map((s) => [s.vendorId, s.trackingNumber]));
+    expect(shipped.every((s) => s.trackingNumber === parcelOf.get(s.vendorId))).toBe(true);
+    expect(new Set(parcelOf.values()).size).toBe(vendors.size);
+    // As the buyer reads it: one shipped document per parcel, listing its lines.
+    const order = (await json(await call(test, `/orders/${orderNumber}?include=lineItems,shippingInfo`))).data;
+    const documents = (order.shippingInfo as { trackingNumber: string | null; lines: unknown[] }[]).filter((d) => d.trackingNumber);
+    expect(documents.map((d) => d.lines.length).sort()).toEqual(
+      [...vendors].map((v) => shipped.filter((s) => s.vendorId === v).length).sort(),
+    );
   });
 
   it("backorder with a date, reject_line with a reason, and the buyer's cancel of a test order", async () => {

@@ -32,6 +32,8 @@ interface SandboxLine {
   shipped_quantity: number;
 }
 
+const newTrackingNumber = () => `SBX${randomToken(9).replace(/[-_]/g, "0").toUpperCase()}`;
+
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -93,13 +95,9 @@ export async function runScenario(
   };
   const lines = order.lines.filter((line) => options.lineId === undefined || line.id === options.lineId);
   const acknowledge = (line: SandboxLine) => move(line, { action: "acknowledge", promisedShipDate: options.promisedShipDate ?? day(2) });
-  const ship = async (line: SandboxLine, quantity?: number) => {
+  const ship = async (line: SandboxLine, trackingNumber: string, quantity?: number) => {
     if (line.status_name === "Ordered") await acknowledge(line);
-    await move(line, {
-      action: "ship",
-      trackingNumber: `SBX${randomToken(9).replace(/[-_]/g, "0").toUpperCase()}`,
-      ...(quantity ? { quantity } : {}),
-    });
+    await move(line, { action: "ship", trackingNumber, ...(quantity ? { quantity } : {}) });
   };
   const shippable = (line: SandboxLine) =>
     ["Ordered", "Acknowledged", "Backordered"].includes(line.status_name) ||
@@ -123,14 +121,21 @@ export async function runScenario(
           });
         }
         break;
-      case "ship_partial":
-        // One parcel with half of what remains (at least 1) of each line: the order shows PartiallyShipped.
+      case "ship_partial": {
+        // One parcel per vendor (a parcel is a vendor's tracking number) with half of what remains (at least 1) of each
+        // of its lines: one shipping document listing several lines, and the order shows PartiallyShipped.
         applicable = lines.filter(shippable);
-        for (const line of applicable) await ship(line, Math.max(1, Math.floor((line.quantity - line.shipped_quantity) / 2)));
+        const parcels = new Map<number, string>();
+        for (const line of applicable) {
+          const parcel = parcels.get(line.vendor_id) ?? newTrackingNumber();
+          parcels.set(line.vendor_id, parcel);
+          await ship(line, parcel, Math.max(1, Math.floor((line.quantity - line.shipped_quantity) / 2)));
+        }
         break;
+      }
       case "ship":
         applicable = lines.filter(shippable);
-        for (const line of applicable) await ship(line);
+        for (const line of applicable) await ship(line, newTrackingNumber());
         break;
       case "deliver":
         applicable = lines.filter((line) => line.status_name === "Shipped" && line.shipped_quantity >= line.quantity);
