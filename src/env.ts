@@ -88,6 +88,8 @@ export interface Variables {
   prefetched?: Promise<{ value: unknown } | { error: unknown }>;
   /** "oauth" on the token endpoint: errors are answered in the RFC 6749 5.2 form (platform/responses.ts). */
   errorForm?: "oauth";
+  /** No route answers (an unknown path, or a route that does not exist for the caller): nothing route-specific is sent. */
+  noRoute?: true;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

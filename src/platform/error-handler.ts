@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import type { AppEnv } from "../env";
-import { BusinessRuleError, IdempotencyConflictError, malformedJson, ProblemError, ValidationError } from "./errors";
+import { BusinessRuleError, IdempotencyConflictError, malformedJson, notFound, ProblemError, ValidationError } from "./errors";
 import { logEvent } from "./logging";
 import { controllerFailureResponse, problemResponse, validationResponse } from "./responses";
 import { classifyUpstreamFailure, UPSTREAM_RETRY_AFTER_SECONDS } from "./upstream";
@@ -62,11 +62,8 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   });
 }
 
-export function handleNotFound(c: Context<AppEnv>): Response {
-  return problemResponse(c, {
-    status: 404,
-    slug: "not-found",
-    title: "Not Found",
-    detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
-  });
+/** What a path or method without a route answers (also a route that does not exist for the caller). */
+export function noRoute(c: Context<AppEnv>) {
+  c.set("noRoute", true);
+  return notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { decodeJwt } from "jose";
 import type { AppEnv } from "../env";
 import { setResponseHeaders } from "./responses";
 
@@ -40,11 +41,26 @@ export function sandboxTenantStatement(db: D1Database, tenantId: number): D1Prep
     .bind(tenantId, new Date().toISOString());
 }
 
-/** Marks every answer to a customer API token with its mode: `Medparts-Mode: test` or `live`. */
+/**
+ * Marks every customer API answer with its mode, `Medparts-Mode: test` or `live`: the verified token's; where none was
+ * verified (401, 429), the mode of the client the presented token names, a label that grants nothing; with no bearer
+ * token, live (the key decides, and only a test key makes a test request).
+ */
 export const markMode: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  const principal = c.get("principal");
-  if (principal) setResponseHeaders(c, { [MODE_HEADER]: principal.mode });
+  const mode = c.get("principal")?.mode ?? presentedMode(c.req.header("Authorization")) ?? "live";
+  setResponseHeaders(c, { [MODE_HEADER]: mode });
 };
+
+function presentedMode(authorization: string | undefined): Mode | null {
+  const token = /^Bearer +(\S+)$/i.exec(authorization ?? "")?.[1];
+  if (!token) return null;
+  try {
+    const { sub } = decodeJwt(token);
+    return typeof sub === "string" ? modeOfClient(sub) : null;
+  } catch {
+    return null;
+  }
+}
 
 export const MODE_HEADER = "Medparts-Mode";

@@ -1,6 +1,17 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, call, expectOAuthError, issueToken, newClient, requestToken, TENANT_A, tokenFor } from "../helpers/api";
+import {
+  BASE_URL,
+  call,
+  expectOAuthError,
+  expectProblem,
+  issueToken,
+  newClient,
+  requestToken,
+  TENANT_A,
+  testModeTokenFor,
+  tokenFor,
+} from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { testFault, testVars } from "../helpers/platform";
 
@@ -114,6 +125,32 @@ describe("platform responses match the OpenAPI document", () => {
     await expectOAuthError(plainText, 415, "invalid_request");
     expectNoRateLimitHeaders(plainText);
     await expectMatchesContract(plainText, "POST", "/auth/oauth2/token");
+  });
+
+  it("Medparts-Mode on every customer API answer: unknown path, 405, 401 and 429 too, as the token says (live without one)", async () => {
+    const test = await testModeTokenFor(TENANT_A);
+    const [head, payload] = test.split(".");
+    const forged = `${head}.${payload}.${"A".repeat(43)}`;
+    const { token: own } = await issueToken(TENANT_A, ["users:read"]);
+    const tight = testVars({ RATE_LIMIT_BURST: 1, RATE_LIMIT_PER_MINUTE: 1 });
+    await call(own, LOOKUP, { headers: tight });
+    const answers: [Response, number, string][] = [
+      [await call(test, "/no/such/thing"), 404, "test"],
+      [await call(token, "/no/such/thing"), 404, "live"],
+      [await call(null, "/no/such/thing"), 404, "live"],
+      [await call(test, LOOKUP, { method: "DELETE" }), 405, "test"],
+      [await call(forged, LOOKUP), 401, "test"],
+      [await call(forged, "/no/such/thing"), 401, "test"],
+      [await call(null, LOOKUP), 401, "live"],
+      [await call(own, LOOKUP, { headers: tight }), 429, "live"],
+      [await call(own, "/no/such/thing", { headers: tight }), 429, "live"],
+    ];
+    for (const [res, status, mode] of answers) {
+      await expectProblem(res, status);
+      expect(res.headers.get("Medparts-Mode"), `${status} ${mode}`).toBe(mode);
+    }
+    // A token's unknown path is authenticated and counted like any route of the API: RateLimit-* on its 404.
+    expectRateLimitHeaders(answers[0]![0]);
   });
 
   it("the header check can fail: a documented header with a value outside its schema is rejected", async () => {

@@ -5,7 +5,17 @@ import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
 import { consumeSandboxBatch, type SandboxMessage } from "../../src/api/sandbox/schedule";
 import { runScenario } from "../../src/api/sandbox/simulator";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
-import { call, expectProblem, json, operatorTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
+import {
+  call,
+  expectProblem,
+  issueToken,
+  json,
+  operatorTokenFor,
+  TENANT_A,
+  testModeTokenFor,
+  tokenFor,
+  vendorTokenFor,
+} from "../helpers/api";
 import { JSMITH, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
 import { testVars } from "../helpers/platform";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
@@ -127,15 +137,30 @@ describe("sandbox: test mode", () => {
     expect(inLive.headers.get("X-Idempotency-Cached")).toBeNull();
   });
 
-  it("a live token on a test helper is a 404 exactly like an unknown path", async () => {
+  it("a live token on a test helper is a 404 exactly like an unknown path: body and headers, any method, without the scope", async () => {
     const { orderNumber } = await testOrder();
-    const live = await tokenFor(TENANT_A);
-    const helper = await expectProblem(await simulate(orderNumber, { scenario: "acknowledge" }, live), 404);
-    const unknown = await expectProblem(
-      await call(live, `/test-helpers/orders/${orderNumber}/simulatex`, { method: "POST", json: {} }),
-      404,
-    );
-    expect(helper.detail.replace("simulate", "")).toBe(unknown.detail.replace("simulatex", ""));
+    /** What a caller can tell apart: status, body (the path named in it aside) and headers (the values that vary aside). */
+    const seen = async (res: Response, path: string) => {
+      const { correlationId: _c, timestamp: _t, ...body } = await res.clone().json<Record<string, string>>();
+      return {
+        status: res.status,
+        body: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, String(value).replace(path, "<path>")])),
+        headers: [...res.headers.keys()].sort(),
+        mode: res.headers.get("Medparts-Mode"),
+        limit: res.headers.get("RateLimit-Limit"),
+      };
+    };
+    const helper = `/test-helpers/orders/${orderNumber}/simulate`;
+    const unknown = `/test-helpers/orders/${orderNumber}/simulatex`;
+    const liveTokens = [await tokenFor(TENANT_A), (await issueToken(TENANT_A, ["users:read"])).token];
+    for (const live of liveTokens) {
+      for (const method of ["POST", "GET", "DELETE"]) {
+        const init = method === "POST" ? { method, json: { scenario: "acknowledge" } } : { method };
+        const answer = await seen(await call(live, helper, init), helper);
+        expect(answer).toEqual(await seen(await call(live, unknown, init), unknown));
+        expect(answer).toMatchObject({ status: 404, mode: "live", limit: expect.stringMatching(/^\d+$/) });
+      }
+    }
     await expectProblem(await simulate("MP-NOPE-1", { scenario: "acknowledge" }), 404);
   });
 });

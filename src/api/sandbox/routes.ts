@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import type { AppEnv } from "../../env";
 import { inBackground } from "../../platform/background";
+import { noRoute } from "../../platform/error-handler";
 import { notFound } from "../../platform/errors";
-import { SANDBOX_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../../platform/schemas";
-import { scopedAccess } from "../../shared/auth/bearer";
 import { dispatchOrLog } from "../webhooks/dispatch";
 import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
 
@@ -26,7 +26,7 @@ const day = z
 const SimulateRequest = closedObject({
   scenario: z.enum(SCENARIOS).openapi({
     description:
-      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel with half of what remains of each line; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason",
+      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason",
   }),
   lineId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "Only this line of the order" }),
   promisedShipDate: day.optional().openapi({ description: "acknowledge: a date not before yesterday (UTC); default in 2 days" }),
@@ -43,20 +43,29 @@ const SimulateResult = z
   })
   .openapi("SimulateResult");
 
-/** For a live token the route is not there: the same 404 as any unknown path, before its body is even read. */
+/**
+ * For a live token the route is not there: the same 404 as any unknown path, before its scope is checked or its body
+ * read (src/app.ts answers a wrong method on it as on an unknown path).
+ */
 const testModeOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get("principal").mode !== "test") throw notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
+  if (c.get("principal").mode !== "test") throw noRoute(c);
   await next();
 };
+
+const TEST_HELPERS_PATH = "/customer/api/test-helpers/";
+
+/** A path of the test helpers, to a caller that is not a test-mode client: a route that does not exist for it. */
+export const hiddenTestHelper = (c: Context<AppEnv>) => c.req.path.startsWith(TEST_HELPERS_PATH) && c.get("principal")?.mode !== "test";
+
+// The mode before the scope: a live token without the scope gets the unknown path's 404 too, not a 403.
+const testModeAccess = { ...scopedAccess("orders:write"), middleware: [requireBearer, testModeOnly, requireScope("orders:write")] };
 
 const simulateRoute = createRoute({
   method: "post",
   path: "/test-helpers/orders/{orderNumber}/simulate",
   tags: [SANDBOX_TAG],
   summary: "Test mode only: the simulated vendor runs a scenario on a test order now, with the real events and webhooks",
-  description:
-    "For test-mode clients only (to a live token the path does not exist): moves the test order's lines at once instead of waiting for the simulated vendor's schedule, which then stops for this order.",
-  ...scopedAccess("orders:write", testModeOnly),
+  ...testModeAccess,
   request: {
     params: z.object({
       orderNumber: z
