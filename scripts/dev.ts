@@ -5,9 +5,10 @@ import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
 import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
 import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
-import { createApiClient } from "../src/shared/auth/clients";
-import { randomToken } from "../src/shared/auth/secrets";
-import { ensureLocalSigningKey, withLocalBindings, wranglerDevArgs } from "./local-platform";
+import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
+import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
+import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
+import { ensureLocalSigningKey, sweepWebhooksOnceLive, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 
 /** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
@@ -84,3 +85,4 @@ const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env };
 const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
+void sweepWebhooksOnceLive(base);

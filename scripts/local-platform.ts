@@ -87,10 +87,30 @@ export function applyLocalMigrations(state: LocalState = {}): void {
  * behind the API Worker's DOCS and ADMIN bindings.
  */
 export function wranglerDevArgs(port: string, state: LocalState = {}, entry?: string): string[] {
-  const issuer = ["--var", `ISSUER:http://localhost:${port}/auth`];
+  // Local queues live in memory: a restart loses every message (wrangler.toml QUEUES_PERSISTED).
+  const issuer = ["--var", `ISSUER:http://localhost:${port}/auth`, "--var", "QUEUES_PERSISTED:false"];
   const script = entry ? [entry] : []; // default: wrangler.toml's main
   const configs = ["-c", WRANGLER_CONFIG, "-c", DOCS_WRANGLER_CONFIG, "-c", ADMIN_WRANGLER_CONFIG];
   return ["dev", ...script, ...configs, "--port", port, "--ip", "127.0.0.1", "--test-scheduled", ...persistArgs(state), ...issuer];
+}
+
+/**
+ * The webhook sweep, once the local runtime at `baseUrl` answers: its queues started empty (QUEUES_PERSISTED false),
+ * so whatever deliveries were owed when it last stopped go out now rather than at the next sweep a developer runs.
+ */
+export async function sweepWebhooksOnceLive(baseUrl: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/health/live`)).ok) {
+        await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */

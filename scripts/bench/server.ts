@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
-import { type LocalState, wranglerDevArgs } from "../local-platform";
+import { type LocalState, sweepWebhooksOnceLive, wranglerDevArgs } from "../local-platform";
 
 /** A `wrangler dev` process on loopback with its own local D1/KV/DO state (load runs, e2e, the crash test). */
 export interface LocalServer {
@@ -38,6 +38,7 @@ export async function startServer(options: ServerOptions): Promise<LocalServer> 
   child.once("exit", () => process.off("exit", killOnExit)); // restarts (the crash tests) leave no listener behind
   const baseUrl = `http://127.0.0.1:${options.port}`;
   await waitUntilLive(baseUrl, child, options.logFile);
+  await sweepWebhooksOnceLive(baseUrl);
   return { baseUrl, stop: () => stopProcessGroup(child), kill: () => killProcessGroup(child) };
 }
 

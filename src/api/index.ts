@@ -15,7 +15,21 @@ const appOnce = () => {
   return app;
 };
 
-async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<void> {
+/** wrangler.toml [triggers]: this one runs the webhook sweep alone; the other, the whole housekeeping. */
+export const WEBHOOK_SWEEP_CRON = "* * * * *";
+
+let sweptSinceStart = false;
+/**
+ * Whether this sweep is the first since the runtime started with queues that do not outlive it (QUEUES_PERSISTED
+ * "false": local runtimes): every owed delivery's message went with them, so the sweep sends all of them now.
+ */
+function firstSweepAfterLosingQueues(env: Bindings): boolean {
+  if (env.QUEUES_PERSISTED !== "false" || sweptSinceStart) return false;
+  sweptSinceStart = true;
+  return true;
+}
+
+async function runHousekeeping(scheduledTime: number, env: Bindings, cron: string): Promise<void> {
   const [
     { housekeeping },
     { purgeExpiredResults },
@@ -37,11 +51,19 @@ async function runHousekeeping(scheduledTime: number, env: Bindings): Promise<vo
     import("../shared/catalog/full-text-index"),
     import("../platform/logging"),
   ]);
-  await housekeeping(env, new Date(scheduledTime), {
+  const afterStart = firstSweepAfterLosingQueues(env);
+  const webhookSweep = {
     // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
-    undispatchedEvents: sweepUndispatched(env),
+    undispatchedEvents: sweepUndispatched(env, afterStart),
     // Then deliveries whose message was lost on the way (the queue, a consumer killed mid-batch, a restart).
-    lostDeliveries: resendLostDeliveries(env),
+    lostDeliveries: resendLostDeliveries(env, afterStart),
+  };
+  if (cron === WEBHOOK_SWEEP_CRON) {
+    await housekeeping(env, new Date(scheduledTime), webhookSweep);
+    return;
+  }
+  await housekeeping(env, new Date(scheduledTime), {
+    ...webhookSweep,
     idempotencyResults: purgeExpiredResults,
     quotes: purgeExpiredQuotes,
     events: purgeOldEvents,
@@ -79,6 +101,6 @@ export default {
     if (isOperatorPlanePath(pathname)) return env.ADMIN.fetch(request);
     return (await appOnce()).fetch(request, env, ctx);
   },
-  scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env)),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(controller.scheduledTime, env, controller.cron)),
   queue: (batch, env, _ctx) => consume(batch, env),
 } satisfies ExportedHandler<Bindings>;

@@ -1,6 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker from "../../src/api/index";
+import { database } from "../../src/db/client";
+import worker, { WEBHOOK_SWEEP_CRON } from "../../src/api/index";
 import {
   backoffSeconds,
   DELIVERY_TIMEOUT_MS,
@@ -8,7 +9,7 @@ import {
   DISABLE_AFTER_FAILING_MS,
   MAX_ATTEMPTS,
 } from "../../src/api/webhooks/delivery";
-import { dispatchEvents } from "../../src/api/webhooks/dispatch";
+import { dispatchEvents, resendLostDeliveries } from "../../src/api/webhooks/dispatch";
 import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/api/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/api/webhooks/signing";
 import { webhookUrlProblem } from "../../src/api/webhooks/urls";
@@ -22,7 +23,8 @@ import { RECEIVER, receivedAt, receiverPath, registerEndpoint, releaseHanging } 
 // Each test's endpoints stop receiving when it ends: the real queue would otherwise keep delivering (and retrying)
 // later tests' events to them after the file is done.
 afterEach(async () => {
-  await env.DB.prepare("UPDATE webhook_endpoints SET enabled = 0").run();
+  // Deleted rather than disabled: disabled ones still count against the tenant's 16.
+  await env.DB.prepare("DELETE FROM webhook_endpoints").run();
 });
 
 const deliveriesOf = async (endpointId: string) =>
@@ -464,6 +466,57 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
     expect((await deliveriesOf(endpoint.id)).filter((d) => d.eventId === eventId).map((d) => [d.attempt, d.outcome])).toEqual([
       [1, "succeeded"],
     ]);
+  });
+
+  it("a runtime whose queues died with it (QUEUES_PERSISTED false): its first sweep, the minute one, sends every owed delivery at once, due or not", async () => {
+    const path = receiverPath("ok");
+    const { eventId } = await lostOnTheWay(path);
+    const [row] = await owed(eventId);
+    expect(Date.parse(row!.dueAt)).toBeGreaterThan(Date.now() + 60_000);
+    const restarted = { ...env, QUEUES_PERSISTED: "false" };
+    const sweep = async () => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: WEBHOOK_SWEEP_CRON }), restarted, ctx);
+      await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
+    };
+    const sweptAt = Date.now();
+    await sweep();
+    const ours = (r: { body: string }) => JSON.parse(r.body).id === eventId;
+    expect(
+      (
+        await eventually(
+          () => receivedAt(path),
+          (r) => r.some(ours),
+          15_000,
+        )
+      ).filter(ours),
+    ).toHaveLength(1);
+    expect(Date.now() - sweptAt).toBeLessThan(5_000);
+    // Only the first sweep after the start does so: later ones send again only what is overdue.
+    const laterPath = receiverPath("ok");
+    const { eventId: later } = await lostOnTheWay(laterPath);
+    await sweep();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await receivedAt(laterPath)).filter((r) => JSON.parse(r.body).id === later)).toEqual([]);
+    expect((await owed(later)).length).toBeGreaterThan(0);
+  });
+
+  it("resending after a start goes through every owed row once, in bounded batches, whatever their due times", async () => {
+    const { eventId } = await lostOnTheWay(receiverPath("ok"));
+    const sent: string[] = [];
+    const recording = {
+      ...env,
+      EVENTS: withMethods(env.EVENTS, {
+        sendBatch: () => async (messages) => void sent.push(...[...messages].map((m) => (m.body as DeliveryMessage).eventId)),
+      }),
+    };
+    const now = new Date();
+    const db = database(env.DB);
+    const counts: number[] = [];
+    for (let sentNow = 1; sentNow > 0; counts.push(sentNow)) sentNow = await resendLostDeliveries(recording, true)(db, now, 1);
+    expect(sent.filter((id) => id === eventId)).toEqual([eventId]);
+    expect(counts.every((n) => n <= 1)).toBe(true);
+    expect(counts.at(-1)).toBe(0);
   });
 
   it("a consumer killed mid-batch (after its POST, before recording it): sent again by the sweep, the same event id twice", async () => {

@@ -69,34 +69,44 @@ async function send(env: DispatchEnv, messages: { body: DeliveryMessage }[]): Pr
 export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date()) =>
   eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now);
 
-/** The scheduled sweep (a Purge-shaped step of housekeeping): undispatched events older than SWEEP_AFTER_MS. */
-export const sweepUndispatched = (env: DispatchEnv) => (_db: Database, now: Date, limit: number) =>
-  dispatch(env, lt(outboxEvents.createdAt, new Date(now.getTime() - SWEEP_AFTER_MS).toISOString()), limit, now);
+/**
+ * The scheduled sweep (a Purge-shaped step of housekeeping): undispatched events older than SWEEP_AFTER_MS; after a
+ * start that lost the queue (`afterStart`), every one (no request of the runtime that wrote them is still running).
+ */
+export const sweepUndispatched =
+  (env: DispatchEnv, afterStart = false) =>
+  (_db: Database, now: Date, limit: number) =>
+    dispatch(env, lt(outboxEvents.createdAt, new Date(now.getTime() - (afterStart ? 0 : SWEEP_AFTER_MS)).toISOString()), limit, now);
 
 /**
  * The scheduled sweep's other half: owed deliveries whose due time passed untouched go to the queue again, with the
- * attempts made so far. Their due time moves on first, so a crash before the send leaves them for the next sweep.
+ * attempts made so far; after a start that lost the queue (`afterStart`), every owed delivery, due or not (its
+ * message, a retry's delay or a wait included, went with the queue). Their due time moves on first, so a crash before
+ * the send leaves them for the next sweep.
  */
-export const resendLostDeliveries = (env: DispatchEnv) => async (db: Database, now: Date, limit: number) => {
-  const lost = await db
-    .update(webhookDeliveriesOwed)
-    // A held delivery sent again is on its way (it holds itself again if it must still wait), so nothing releases it twice.
-    .set({ dueAt: lostAfter(env, now), held: 0 })
-    .where(
-      sql`(${webhookDeliveriesOwed.eventId}, ${webhookDeliveriesOwed.endpointId}) in (select event_id, endpoint_id from ${webhookDeliveriesOwed} where ${webhookDeliveriesOwed.dueAt} < ${now.toISOString()} order by ${webhookDeliveriesOwed.dueAt} limit ${limit})`,
-    )
-    .returning({
-      eventId: webhookDeliveriesOwed.eventId,
-      endpointId: webhookDeliveriesOwed.endpointId,
-      attempts: webhookDeliveriesOwed.attempts,
-    });
-  await send(
-    env,
-    lost.map((body) => ({ body })),
-  );
-  if (lost.length > 0) logEvent("warn", { event: "webhook.resend_lost", deliveries: lost.length });
-  return lost.length;
-};
+export const resendLostDeliveries =
+  (env: DispatchEnv, afterStart = false) =>
+  async (db: Database, now: Date, limit: number) => {
+    // After a start, "not sent by this run" (whose rows are due at lostAfter(now)): a next batch takes the rest.
+    const lost = await db
+      .update(webhookDeliveriesOwed)
+      // A held delivery sent again is on its way (it holds itself again if it must still wait), so nothing releases it twice.
+      .set({ dueAt: lostAfter(env, now), held: 0 })
+      .where(
+        sql`(${webhookDeliveriesOwed.eventId}, ${webhookDeliveriesOwed.endpointId}) in (select event_id, endpoint_id from ${webhookDeliveriesOwed} where ${afterStart ? sql`${webhookDeliveriesOwed.dueAt} <> ${lostAfter(env, now)}` : sql`${webhookDeliveriesOwed.dueAt} < ${now.toISOString()}`} order by ${webhookDeliveriesOwed.dueAt} limit ${limit})`,
+      )
+      .returning({
+        eventId: webhookDeliveriesOwed.eventId,
+        endpointId: webhookDeliveriesOwed.endpointId,
+        attempts: webhookDeliveriesOwed.attempts,
+      });
+    await send(
+      env,
+      lost.map((body) => ({ body })),
+    );
+    if (lost.length > 0) logEvent("warn", { event: "webhook.resend_lost", deliveries: lost.length });
+    return lost.length;
+  };
 
 /** Hands committed events to the queue now; a failure is logged (the sweep covers it, and a crash here). */
 export function dispatchOrLog(env: DispatchEnv, eventIds: string[]): Promise<void> {
