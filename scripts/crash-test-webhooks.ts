@@ -5,8 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { database } from "../src/db/client";
-import { createApiClient } from "../src/shared/auth/clients";
-import { randomToken } from "../src/shared/auth/secrets";
+import { WEBHOOK_SWEEP_CRON } from "../src/api/webhooks/queues";
 import { fetchToken, jsonPost, send } from "./bench/client";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
@@ -149,7 +148,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     if (Date.now() < nextSweep) continue;
     // The Cron Trigger's run, by hand (crons do not fire locally): the sweep of owed deliveries.
-    await fetch(`${runtime.baseUrl}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
+    await fetch(`${runtime.baseUrl}/__scheduled?cron=${encodeURIComponent(WEBHOOK_SWEEP_CRON)}`);
     nextSweep += sweepMs;
     process.stdout.write(
       `  ${Math.round((Date.now() - restartedAt) / 1000)} s: waiting for ${missing().length} of ${events.length} events\n`,

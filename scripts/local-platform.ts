@@ -6,6 +6,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import type { Bindings } from "../src/env";
+import { WEBHOOK_SWEEP_CRON } from "../src/webhooks/queues";
 import { buildDocsUi } from "./build-docs-ui.ts";
 
 export const DEV_VARS = ".dev.vars";
@@ -103,7 +104,7 @@ export async function sweepWebhooksOnceLive(baseUrl: string, timeoutMs = 90_000)
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${baseUrl}/health/live`)).ok) {
-        await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
+        await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent(WEBHOOK_SWEEP_CRON)}`);
         return;
       }
     } catch {

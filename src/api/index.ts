@@ -1,8 +1,9 @@
 import type { Bindings } from "../env";
 import { isOperatorPlanePath } from "../platform/planes";
+import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 
-export { IdempotencyStore } from "../platform/idempotency/store";
-export { RateLimiter } from "../platform/ratelimit/rate-limiter";
+export { IdempotencyStore } from "../../platform/idempotency/store";
+export { RateLimiter } from "../../platform/ratelimit/rate-limiter";
 
 /**
  * The app (every route, its zod schemas, the OpenAPI registry) is built on the first request, not at module load:
@@ -14,9 +15,6 @@ const appOnce = () => {
   app ??= import("./app").then(({ createApp }) => createApp());
   return app;
 };
-
-/** wrangler.toml [triggers]: this one runs the webhook sweep alone; the other, the whole housekeeping. */
-export const WEBHOOK_SWEEP_CRON = "* * * * *";
 
 let sweptSinceStart = false;
 /**
@@ -41,15 +39,15 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     { compactFullTextIndex },
     { logEvent },
   ] = await Promise.all([
-    import("../platform/housekeeping"),
-    import("../platform/idempotency/results"),
-    import("../shared/catalog/quotes"),
+    import("../../platform/housekeeping"),
+    import("../../platform/idempotency/results"),
+    import("../../shared/catalog/quotes"),
     import("./events/feed"),
     import("./webhooks/delivery"),
     import("./webhooks/dispatch"),
-    import("../shared/catalog/positions"),
-    import("../shared/catalog/full-text-index"),
-    import("../platform/logging"),
+    import("../../shared/catalog/positions"),
+    import("../../shared/catalog/full-text-index"),
+    import("../../platform/logging"),
   ]);
   const afterStart = firstSweepAfterLosingQueues(env);
   const webhookSweep = {

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
-import worker, { WEBHOOK_SWEEP_CRON } from "../../src/api/index";
+import worker from "../../src/api/index";
 import {
   backoffSeconds,
   DELIVERY_TIMEOUT_MS,
@@ -10,7 +10,7 @@ import {
   MAX_ATTEMPTS,
 } from "../../src/api/webhooks/delivery";
 import { dispatchEvents, resendLostDeliveries } from "../../src/api/webhooks/dispatch";
-import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE } from "../../src/api/webhooks/queues";
+import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE, WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/api/webhooks/signing";
 import { webhookUrlProblem } from "../../src/api/webhooks/urls";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
