@@ -47,6 +47,14 @@ export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 function utf8Text(bytes: Uint8Array): string {
+  // A byte order mark is no part of a JSON text (RFC 8259 8.1: senders must not add one); ignored, it made "\uFEFF{}"
+  // an empty object, a valid request where every field is optional.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new ValidationError(
+      { body: ["Must not start with a byte order mark (RFC 8259 8.1): send the JSON text alone."] },
+      "The request body is not valid JSON.",
+    );
+  }
   try {
     return strictUtf8.decode(bytes);
   } catch {

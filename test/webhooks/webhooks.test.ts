@@ -284,6 +284,14 @@ describe("webhook endpoints", () => {
     await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${endpoint.id}/test`, exploded), 404);
     await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: {} }), 404);
     expect(await receivedAt(path)).toHaveLength(1);
+    // A byte order mark before {} is no empty object: the body is refused, nothing is sent.
+    const bom = await call(token, `/webhook-endpoints/${endpoint.id}/test`, {
+      method: "POST",
+      body: "\uFEFF{}",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(Object.keys((await expectProblem(bom, 400)).errors)).toEqual(["body"]);
+    expect(await receivedAt(path)).toHaveLength(1);
   });
 });
 
