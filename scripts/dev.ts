@@ -5,9 +5,8 @@ import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
 import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
 import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
-import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
-import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
-import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
+import { createApiClient } from "../src/shared/auth/clients";
+import { randomToken } from "../src/shared/auth/secrets";
 import { ensureLocalSigningKey, sweepWebhooksOnceLive, withLocalBindings, wranglerDevArgs } from "./local-platform";
 import { seedLocal } from "./seed";
 

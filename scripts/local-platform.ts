@@ -5,8 +5,8 @@ import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+import { WEBHOOK_SWEEP_CRON } from "../src/api/webhooks/queues";
 import type { Bindings } from "../src/env";
-import { WEBHOOK_SWEEP_CRON } from "../src/webhooks/queues";
 import { buildDocsUi } from "./build-docs-ui.ts";
 
 export const DEV_VARS = ".dev.vars";

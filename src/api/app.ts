@@ -1,8 +1,22 @@
 import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { assembleApp } from "../platform/app-frame";
+import { bodyLimit } from "../platform/body-limit";
+import { requireJsonBody } from "../platform/content-type";
+import { healthRoutes } from "../platform/health";
+import type { OpenApiDocument } from "../platform/openapi/document";
+import { openApiDocumentRoute } from "../platform/openapi/route";
+import { d1Sessions } from "../platform/read-replicas";
+import { createRouter } from "../platform/router";
+import { markMode } from "../platform/test-mode";
+import type { SearchResource } from "../query/fields";
 import { requireBearer } from "../shared/auth/bearer";
 import { authRoutes, oauthErrorForm, wellKnownMetadataRoutes } from "../shared/auth/routes";
 import { catalogRoutes } from "../shared/catalog/routes";
-import type { AppEnv } from "../env";
+import { resolveRoutes } from "../shared/udi/routes";
+import { userRoutes } from "../shared/users/lookup-routes";
+import { userSearch } from "../shared/users/search-fields";
+import { userSearchRoutes } from "../shared/users/search-routes";
 import { eventRoutes } from "./events/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
@@ -11,18 +25,6 @@ import { orderRoutes } from "./orders/create-routes";
 import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderSearch } from "./orders/search-fields";
 import { orderSearchRoutes } from "./orders/search-routes";
-import { bodyLimit } from "../platform/body-limit";
-import { requireJsonBody } from "../platform/content-type";
-import { handleError } from "../platform/error-handler";
-import { healthRoutes } from "../platform/health";
-import { methodNotAllowedOrNotFound } from "../platform/method-not-allowed";
-import type { OpenApiDocument } from "../platform/openapi/document";
-import { openApiDocumentRoute } from "../platform/openapi/route";
-import { d1Sessions } from "../platform/read-replicas";
-import { requestContext } from "../platform/request-context";
-import { createRouter } from "../platform/router";
-import { markMode } from "../platform/test-mode";
-import type { SearchResource } from "../query/fields";
 import { hiddenTestHelper, sandboxRoutes } from "./sandbox/routes";
 import { scheduleSandboxOrders } from "./sandbox/schedule";
 import { VENDOR_API_BASE, VENDOR_WRITE_ROUTE, vendorOrderLineRoutes } from "./vendors/routes";
@@ -75,29 +77,28 @@ export const customerApi = createRouter()
  * here lands in its registry, and GET /customer/api/openapi.json is generated from that registry.
  */
 export function createApp() {
-  const app = createRouter();
-  app.use("*", requestContext);
-  app.use("/auth/oauth2/token", oauthErrorForm);
-  // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in
-  // requireBearer, the token endpoint's in its route (alongside its read of the client).
-  app.use("*", bodyLimit);
-  app.use(`${API_BASE}/*`, requireJsonBody);
-  app.use(`${API_BASE}/*`, d1Sessions(isWriteRoute, new Set([`${API_BASE}/openapi.json`])));
-  // Test mode (docs/api.md, "Sandbox"): every answer says its mode; a new test order goes on the simulated vendor's schedule.
-  app.use(`${API_BASE}/*`, markMode);
-  app.use(`${API_BASE}/orders`, scheduleSandboxOrders);
-  app.use(`${VENDOR_API_BASE}/*`, requireJsonBody);
-  app.use(`${VENDOR_API_BASE}/*`, d1Sessions(isWriteRoute));
-  app.route("/", healthRoutes);
-  app.route("/auth", authRoutes);
-  app.route("/", wellKnownMetadataRoutes);
-  app.route(API_BASE, customerApi);
-  app.route(VENDOR_API_BASE, vendorRoutes);
-  openApiDocumentRoute(app, API_BASE, operatorPlaneDocument);
-  eventWebhooks(app);
-  app.notFound(
-    methodNotAllowedOrNotFound(app.router, { authenticate: { prefix: `${API_BASE}/`, bearer: requireBearer }, hidden: hiddenTestHelper }),
+  return assembleApp(
+    (app) => {
+      app.use("/auth/oauth2/token", oauthErrorForm);
+      // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in
+      // requireBearer, the token endpoint's in its route (alongside its read of the client).
+      app.use("*", bodyLimit);
+      app.use(`${API_BASE}/*`, requireJsonBody);
+      app.use(`${API_BASE}/*`, d1Sessions(isWriteRoute, new Set([`${API_BASE}/openapi.json`])));
+      // Test mode (docs/api.md, "Sandbox"): every answer says its mode; a new test order goes on the simulated vendor's schedule.
+      app.use(`${API_BASE}/*`, markMode);
+      app.use(`${API_BASE}/orders`, scheduleSandboxOrders);
+      app.use(`${VENDOR_API_BASE}/*`, requireJsonBody);
+      app.use(`${VENDOR_API_BASE}/*`, d1Sessions(isWriteRoute));
+      app.route("/", healthRoutes);
+      app.route("/auth", authRoutes);
+      app.route("/", wellKnownMetadataRoutes);
+      app.route(API_BASE, customerApi);
+      app.route(VENDOR_API_BASE, vendorOrderLineRoutes);
+      openApiDocumentRoute(app, API_BASE, operatorPlaneDocument);
+      eventWebhooks(app);
+    },
+    // A token on an unknown path or method under /customer/api is authenticated and rate-limited as on a route.
+    { unmatched: { authenticate: { prefix: `${API_BASE}/`, bearer: requireBearer }, hidden: hiddenTestHelper } },
   );
-  app.onError(handleError);
-  return app;
 }

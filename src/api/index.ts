@@ -2,8 +2,8 @@ import type { Bindings } from "../env";
 import { isOperatorPlanePath } from "../platform/planes";
 import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 
-export { IdempotencyStore } from "../../platform/idempotency/store";
-export { RateLimiter } from "../../platform/ratelimit/rate-limiter";
+export { IdempotencyStore } from "../platform/idempotency/store";
+export { RateLimiter } from "../platform/ratelimit/rate-limiter";
 
 /**
  * The app (every route, its zod schemas, the OpenAPI registry) is built on the first request, not at module load:
@@ -39,15 +39,15 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     { compactFullTextIndex },
     { logEvent },
   ] = await Promise.all([
-    import("../../platform/housekeeping"),
-    import("../../platform/idempotency/results"),
-    import("../../shared/catalog/quotes"),
+    import("../platform/housekeeping"),
+    import("../platform/idempotency/results"),
+    import("../shared/catalog/quotes"),
     import("./events/feed"),
     import("./webhooks/delivery"),
     import("./webhooks/dispatch"),
-    import("../../shared/catalog/positions"),
-    import("../../shared/catalog/full-text-index"),
-    import("../../platform/logging"),
+    import("../shared/catalog/positions"),
+    import("../shared/catalog/full-text-index"),
+    import("../platform/logging"),
   ]);
   const afterStart = firstSweepAfterLosingQueues(env);
   const webhookSweep = {

@@ -409,7 +409,7 @@ export const webhookDeliveriesOwed = sqliteTable(
     endpointId: text("endpoint_id").notNull(),
     attempts: integer("attempts").notNull().default(0),
     dueAt: text("due_at").notNull(),
-    /** 1 while held behind an earlier event of its order (migrations/0024): that event's success sends it on. */
+    /** 1 while held behind an earlier event of its order (migrations/0025): that event's success sends it on. */
     held: integer("held").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.endpointId] }), index("webhook_deliveries_owed_due").on(t.dueAt)],

@@ -1,6 +1,5 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { database } from "../../src/db/client";
 import worker from "../../src/api/index";
 import {
   backoffSeconds,
@@ -13,6 +12,7 @@ import { dispatchEvents, resendLostDeliveries } from "../../src/api/webhooks/dis
 import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE, WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/api/webhooks/signing";
 import { webhookUrlProblem } from "../../src/api/webhooks/urls";
+import { database } from "../../src/db/client";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { sqlOf, withMethods } from "../helpers/faults";

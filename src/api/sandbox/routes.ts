@@ -1,13 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import type { AppEnv } from "../../env";
 import { inBackground } from "../../platform/background";
 import { noRoute } from "../../platform/error-handler";
 import { notFound } from "../../platform/errors";
+import { SANDBOX_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../../platform/schemas";
+import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import { dispatchOrLog } from "../webhooks/dispatch";
 import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
 
@@ -65,6 +66,8 @@ const simulateRoute = createRoute({
   path: "/test-helpers/orders/{orderNumber}/simulate",
   tags: [SANDBOX_TAG],
   summary: "Test mode only: the simulated vendor runs a scenario on a test order now, with the real events and webhooks",
+  description:
+    "For test-mode clients only (to a live token the path does not exist): moves the test order's lines at once instead of waiting for the simulated vendor's schedule, which then stops for this order.",
   ...testModeAccess,
   request: {
     params: z.object({

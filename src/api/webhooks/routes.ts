@@ -1,18 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../../../db/client";
-import { ValidationError } from "../../../platform/errors";
-import { envelope } from "../../../platform/responses";
-import { createRouter } from "../../../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../../platform/schemas";
-import { scopedAccess } from "../../../shared/auth/bearer";
-import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
-import type { Event } from "../events/schemas";
-import { DELIVERED_EVENT_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
+import { database } from "../../db/client";
 import { readJsonBody } from "../../platform/content-type";
 import { ValidationError } from "../../platform/errors";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../platform/schemas";
+import { scopedAccess } from "../../shared/auth/bearer";
+import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
+import type { Event } from "../events/schemas";
+import { DELIVERED_EVENT_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
 import { postEvent, recordDelivery } from "./delivery";
 import {
   ALL_EVENT_TYPES,
