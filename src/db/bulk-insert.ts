@@ -25,3 +25,24 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** The largest JSON parameter a bulk write binds (bytes of UTF-8), well under D1's 2 MB per string. */
+export const MAX_PARAMETER_BYTES = 1_000_000;
+
+/** The rows as JSON arrays, in order, each at most `maxBytes` (a single larger row stands alone). */
+export function jsonGroups(rows: readonly unknown[], maxBytes: number): string[] {
+  const encoder = new TextEncoder();
+  const groups: string[][] = [[]];
+  let size = 2;
+  for (const row of rows) {
+    const json = JSON.stringify(row);
+    const bytes = encoder.encode(json).length + 1;
+    if (groups.at(-1)!.length > 0 && size + bytes > maxBytes) {
+      groups.push([]);
+      size = 2;
+    }
+    groups.at(-1)!.push(json);
+    size += bytes;
+  }
+  return groups.map((group) => `[${group.join(",")}]`);
+}

@@ -3,6 +3,7 @@ import type { AppEnv } from "../env";
 import { assembleApp } from "../platform/app-frame";
 import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
+import { OPERATOR_PLANE_INFO } from "../platform/openapi/info";
 import { openApiDocumentRoute } from "../platform/openapi/route";
 import { ADMIN_API_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
@@ -65,7 +66,7 @@ export function createAdminApp() {
       app.route(VENDOR_API_BASE, agreementRoutes);
       app.use(`${SCIM_BASE}/*`, requireScimToken);
       app.route(SCIM_BASE, scimRoutes);
-      openApiDocumentRoute(app, ADMIN_API_BASE);
+      openApiDocumentRoute(app, ADMIN_API_BASE, undefined, OPERATOR_PLANE_INFO);
     },
     {
       notFound: (standard) => (c) =>

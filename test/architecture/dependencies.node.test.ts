@@ -191,12 +191,19 @@ describe("source dependency rule", () => {
 });
 
 describe("cold start: the entry module builds nothing at load", () => {
-  it("src/api/index.ts statically imports only the Durable Object classes, the planes' paths and types; the app comes by dynamic import", () => {
+  it("src/api/index.ts statically imports only the Durable Object classes, the planes' paths, the queue names and types; the app comes by dynamic import", () => {
     const source = readFileSync(path.join(SRC, "api/index.ts"), "utf8");
     const staticImports = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
-    expect(staticImports.sort()).toEqual(["../platform/idempotency/store", "../platform/planes", "../platform/ratelimit/rate-limiter"]);
-    // Which Worker serves a path is decided before the app loads, by a module that imports nothing.
+    expect(staticImports.sort()).toEqual([
+      "../platform/idempotency/store",
+      "../platform/planes",
+      "../platform/ratelimit/rate-limiter",
+      "./webhooks/queues",
+    ]);
+    // Which Worker serves a path is decided before the app loads, by a module that imports nothing; likewise the queue
+    // names and the webhook sweep's cron, which the queue and scheduled handlers compare before loading anything.
     expect(readFileSync(path.join(SRC, "platform/planes.ts"), "utf8")).not.toMatch(/^import /m);
+    expect(readFileSync(path.join(SRC, "api/webhooks/queues.ts"), "utf8")).not.toMatch(/^import /m);
     expect(source).toMatch(/import\("\.\/app"\)/);
   });
 });

@@ -104,6 +104,8 @@ describe("platform responses match the OpenAPI document", () => {
 
     const document = await (await call(null, "/openapi.json")).json<any>();
     const searchResponses = document.paths["/customer/api/catalog/search"].post.responses;
+    // Refused before the token is read: neither the limiter's headers nor the mode, as documented.
+    for (const res of [tooLarge, notJson]) expect(res.headers.get("Medparts-Mode")).toBeNull();
     for (const status of ["413", "415"]) expect(Object.keys(searchResponses[status].headers)).toEqual(["X-Correlation-Id"]);
   });
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { jsonGroups } from "../../src/db/bulk-insert";
 import { productId } from "../../src/dev/seed/catalog";
-import { jsonGroups } from "../../src/operator/offers/offers";
 import { call, expectProblem, json, vendorTokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH, lineFor, orderBody, placeOrder } from "../helpers/orders";
 

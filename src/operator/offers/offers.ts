@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { database } from "../../db/client";
 import { type OfferRow, type OfferTerms, vendorOffers } from "../../db/schema";
 import { centsToDecimal, decimalToCents } from "../../platform/money";
@@ -236,27 +237,6 @@ export async function writeOffers(
     ),
   );
   return outcomes;
-}
-
-/** The largest JSON parameter an offer write binds (bytes of UTF-8), well under D1's 2 MB per string. */
-export const MAX_PARAMETER_BYTES = 1_000_000;
-
-/** The rows as JSON arrays, in order, each at most `maxBytes` (a single larger row stands alone). */
-export function jsonGroups(rows: readonly unknown[], maxBytes: number): string[] {
-  const encoder = new TextEncoder();
-  const groups: string[][] = [[]];
-  let size = 2;
-  for (const row of rows) {
-    const json = JSON.stringify(row);
-    const bytes = encoder.encode(json).length + 1;
-    if (groups.at(-1)!.length > 0 && size + bytes > maxBytes) {
-      groups.push([]);
-      size = 2;
-    }
-    groups.at(-1)!.push(json);
-    size += bytes;
-  }
-  return groups.map((group) => `[${group.join(",")}]`);
 }
 
 /** The vendor's current offers of these SKUs, as the API shows them. */

@@ -463,6 +463,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("get", "/ResourceTypes/{id}", "One resource type: User or Group", {
+      description:
+        "The entry of /ResourceTypes for one id (RFC 7644 section 4): its endpoint and the schema and extensions its resources carry, as identity providers read it before provisioning.",
       request: { params: DiscoveryIdParams("User") },
       responses: {
         200: { description: "The resource type", ...scimContent(AnyObject.openapi("ScimResourceType")) },
@@ -474,6 +476,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("get", "/Schemas/{id}", "One schema, by its URN", {
+      description:
+        "The entry of /Schemas for one URN (RFC 7644 section 4): every attribute this server declares, with its type, mutability and uniqueness; an attribute no served schema declares is refused on write.",
       request: { params: DiscoveryIdParams(USER_TYPE.schema.id) },
       responses: {
         200: { description: "The schema", ...scimContent(AnyObject.openapi("ScimSchema")) },

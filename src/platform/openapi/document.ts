@@ -283,7 +283,8 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     const headers = response.headers;
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
     if (inSession && !refusedBeforeSession(status)) headers[BOOKMARK_HEADER] = ref("headers", BOOKMARK_HEADER);
-    if (marksMode) headers[MODE_HEADER] = ref("headers", MODE_HEADER);
+    // 413 and 415 are refused before the mode is known (src/platform/body-limit.ts, content-type.ts), like the limiter.
+    if (marksMode && !refusedBeforeLimiter(status)) headers[MODE_HEADER] = ref("headers", MODE_HEADER);
     if (rateLimited && !refusedBeforeLimiter(status)) for (const h of RATE_LIMIT_HEADERS) headers[h] = ref("headers", h);
     if (status === "429" || status === "503") headers["Retry-After"] = ref("headers", "Retry-After");
     if (idempotent && (status.startsWith("2") || status.startsWith("5"))) {

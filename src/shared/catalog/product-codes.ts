@@ -1,4 +1,4 @@
-import { jsonGroups, MAX_PARAMETER_BYTES } from "../../operator/offers/offers";
+import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 
 /**
  * The codes that name each catalog product, copied into the main database (migrations/0024): its device identifiers
