@@ -46,7 +46,7 @@ const SimulateResult = z
 
 /**
  * For a live token the route is not there: the same 404 as any unknown path, before its scope is checked or its body
- * read (src/app.ts answers a wrong method on it as on an unknown path).
+ * read (src/api/app.ts answers a wrong method on it as on an unknown path).
  */
 const testModeOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.get("principal").mode !== "test") throw noRoute(c);

@@ -124,7 +124,7 @@ export const HOLD_RECHECK_SECONDS = 30;
 
 /**
  * Holds the delivery behind an earlier event of its order, if one is still on its way to the endpoint: one statement,
- * so that it never misses that event's success (whose batch releases what is held, src/webhooks/delivery.ts
+ * so that it never misses that event's success (whose batch releases what is held, src/api/webhooks/delivery.ts
  * releaseHeld). Returns whether it was held.
  */
 async function holdBehindEarlier(db: Database, env: ConfigVars, message: DeliveryMessage, attempts: number): Promise<boolean> {
