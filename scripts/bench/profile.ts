@@ -5,7 +5,14 @@ import { withLocalBindings } from "../local-platform";
 import { createBenchClient, fetchToken } from "./client";
 import { runLoad } from "./load";
 import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
-import { type BenchContext, CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, POPULAR_SEARCH_SCENARIO, type Scenario } from "./scenarios";
+import {
+  type BenchContext,
+  CATALOG_SEARCH_SCENARIOS,
+  CORE_SCENARIOS,
+  ORDER_SCENARIOS,
+  POPULAR_SEARCH_SCENARIO,
+  type Scenario,
+} from "./scenarios";
 
 /**
  * `npm run bench:profile -- --scenario search-popular`: a CPU profile of the app's isolate under one scenario's load,
@@ -25,7 +32,7 @@ const { values } = parseArgs({
 });
 const PORT = 8797;
 const INSPECTOR_PORT = 9231;
-const scenarios: Scenario[] = [...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO];
+const scenarios: Scenario[] = [...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO, ...ORDER_SCENARIOS];
 const scenario = scenarios.find((s) => s.name === values.scenario);
 if (!scenario) throw new Error(`unknown scenario ${values.scenario}; one of ${scenarios.map((s) => s.name).join(", ")}`);
 
@@ -54,7 +61,8 @@ try {
     token,
     ...credentials,
     products: Number(values.products),
-    orderPool: 100,
+    // Single-use quotes for order-create: enough for the warm-up and a profiled run of a few seconds.
+    orderPool: 600,
     runtimeCpuMs: () => null,
   };
   const prepared = await scenario.prepare(ctx);
