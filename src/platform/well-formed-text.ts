@@ -5,6 +5,7 @@ import { fieldPath } from "./zod-errors";
 
 /** A UTF-16 surrogate without its pair: JSON can carry one (`"\ud800"`), UTF-8 storage cannot, and D1 would alter it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
 const MESSAGE = "Must be well-formed Unicode text: it contains a lone UTF-16 surrogate.";
 /** No request body defines it, and zod skips it (so closed objects could not refuse it as an unknown field). */
 const PROTOTYPE_KEY = "__proto__";
@@ -35,7 +36,7 @@ export function illFormedText(value: unknown, root = "body"): FieldErrors | null
   while (pending.length > 0 && reported < MAX_REPORTED) {
     const [item, trail] = pending.pop()!;
     if (typeof item === "string") {
-      if (LONE_SURROGATE.test(item)) report(trail);
+      if (hasLoneSurrogate(item)) report(trail);
     } else if (Array.isArray(item)) {
       item.forEach((element, i) => {
         pending.push([element, { key: i, parent: trail }]);
@@ -43,7 +44,7 @@ export function illFormedText(value: unknown, root = "body"): FieldErrors | null
     } else if (item !== null && typeof item === "object") {
       for (const [key, inner] of Object.entries(item)) {
         const at = { key, parent: trail };
-        if (LONE_SURROGATE.test(key)) report(at);
+        if (hasLoneSurrogate(key)) report(at);
         else if (key === PROTOTYPE_KEY) report(at, PROTOTYPE_KEY_MESSAGE);
         pending.push([inner, at]);
       }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { closestName } from "../../platform/closest-name";
 import { hasControlCharacters } from "../../platform/control-characters";
+import { hasLoneSurrogate } from "../../platform/well-formed-text";
 import { toGtin14 } from "../../shared/catalog/gtin";
 import { normalizePartNumber } from "../../shared/catalog/part-numbers";
 
@@ -193,9 +194,6 @@ function normalize(parsed: ParsedRecord): ImportRecord {
   };
 }
 
-/** A lone UTF-16 surrogate (JSON can carry one; UTF-8 storage cannot). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * A row of any kind of import parsed by its schema (a catalog record, a vendor's offer), or a RowRejected naming the
  * first field at fault and why: a missing field, a wrong type, an unknown field (with the closest known name), an
@@ -221,7 +219,7 @@ function wellFormedProblem(value: object, path: string[] = []): RowProblem | und
   for (const [key, item] of Object.entries(value)) {
     const at = [...path, key];
     if (key === "__proto__") return { field: at.join("."), code: "unknown_field", message: "Unknown field." };
-    if (typeof item === "string" && LONE_SURROGATE.test(item)) {
+    if (typeof item === "string" && hasLoneSurrogate(item)) {
       return { field: at.join("."), code: "ill_formed_text", message: "Ill-formed Unicode: a lone UTF-16 surrogate." };
     }
     if (typeof item === "object" && item !== null) {

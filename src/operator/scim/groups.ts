@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
 import { remapGroupsStatement } from "../../shared/users/group-facilities";
 import { auditStatement } from "../onboarding/audit";
 import { canonicalKeys, isObject, type Json, validResource } from "./attributes";
@@ -6,7 +7,6 @@ import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./e
 import type { FilterColumn } from "./filter-sql";
 import { checkTarget, type PatchOperation, parsePath, pathsOf } from "./patch";
 import { checkedAgainst, GROUP_EXTENSION_SCHEMA, GROUP_TYPE, schemaUrns } from "./resource-schemas";
-import { NO_CONTROL_CHARACTERS } from "./text";
 import type { Actor } from "./users";
 
 /**

@@ -1,8 +1,8 @@
 import { type Filter, filter as filterTester, parse } from "scim2-parse-filter";
+import { hasControlCharacters } from "../../platform/control-characters";
 import { isObject, type Json, keyOf } from "./attributes";
 import { scimBadRequest } from "./errors";
 import { declaredAttribute, isCommonAttribute, type ResourceTypeDefinition, schemaUrns } from "./resource-schemas";
-import { hasControlCharacters } from "./text";
 
 /**
  * SCIM PATCH (RFC 7644 3.5.2) applied to a resource's JSON, as identity providers really send it:

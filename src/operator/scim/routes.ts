@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../platform/json-depth";
 import { SCIM_TAG } from "../../platform/openapi/info";
 import { illFormedText } from "../../platform/well-formed-text";
@@ -41,7 +42,7 @@ import {
 } from "./groups";
 import { applyPatch, type PatchOperation, parseFilterText } from "./patch";
 import { GROUP_TYPE, schemaUrns, USER_TYPE } from "./resource-schemas";
-import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS, NOT_BLANK_NO_CONTROL_CHARACTERS } from "./text";
+import { EMAIL_ADDRESS, NOT_BLANK_NO_CONTROL_CHARACTERS } from "./text";
 import {
   type Actor,
   columnsOf,

@@ -3,8 +3,6 @@
  * so text with any (U+0000-U+001F, U+007F) is refused before it is stored, parsed or echoed.
  */
 
-export { hasControlCharacters, NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
-
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 export const NOT_BLANK_NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*[^\u0000-\u001f\u007f\s][^\u0000-\u001f\u007f]*$/;
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
 import { auditStatement } from "../onboarding/audit";
 import { canonicalKeys, isObject, type Json, keyOf, validResource } from "./attributes";
 import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
 import { checkedAgainst, extensionOf, USER_EXTENSION_SCHEMA, USER_SCHEMA, USER_TYPE } from "./resource-schemas";
-import { EMAIL_ADDRESS, NO_CONTROL_CHARACTERS } from "./text";
+import { EMAIL_ADDRESS } from "./text";
 
 /**
  * SCIM Users (RFC 7643 4.1) stored as the tenant's users (docs/api.md, "SCIM"): userName, name, emails, active and

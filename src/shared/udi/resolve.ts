@@ -1,6 +1,7 @@
 import type { DeviceIdentifier } from "../catalog/catalog";
+import { storedDeviceIds } from "../catalog/device-ids";
 import { unitsNamedBy } from "./packaging";
-import { type ScannedCode, type ScanProblem, storedDeviceIds, type UdiData } from "./scan";
+import type { ScannedCode, ScanProblem, UdiData } from "./scan";
 
 /**
  * Scanned codes to catalog products (docs/api.md, "Scan to order"): every device identifier and part number the codes

@@ -3,8 +3,6 @@ import { normalizePartNumber } from "../catalog/part-numbers";
 import { GS, PLAIN_SYMBOLOGIES, readGs1 } from "./gs1";
 import { type HibccSecondary, hibccDeviceId, looksLikeHibcc, readHibcc } from "./hibcc";
 
-export { type Agency, storedDeviceIds } from "../catalog/device-ids";
-
 import { looksLikeIsbt128, readIsbt128 } from "./isbt128";
 
 /**

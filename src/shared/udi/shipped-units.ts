@@ -1,7 +1,8 @@
 import { ValidationError } from "../../platform/errors";
 import { sideBySide } from "../../platform/side-by-side";
+import { type Agency, storedDeviceIds } from "../catalog/device-ids";
 import { unitsNamedBy } from "./packaging";
-import { type Agency, scanCode, storedDeviceIds } from "./scan";
+import { scanCode } from "./scan";
 
 /**
  * Traceability (docs/api.md, "Scan to order"): the UDIs a vendor scans from the units it ships, checked against the
