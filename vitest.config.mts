@@ -135,7 +135,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           test: {
             name: "workers",
             isolate: false,
-            setupFiles: ["./test/setup/apply-migrations.ts"],
+            setupFiles: ["./test/setup/logs-of-failed-tests.ts", "./test/setup/apply-migrations.ts"],
             include: ["test/**/*.test.ts"],
             exclude: ["test/**/*.node.test.ts", "test/e2e/**"],
           },
