@@ -1,4 +1,3 @@
-import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
@@ -6,6 +5,7 @@ import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
 import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
+import { dispatch } from "../helpers/dispatch";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
 
 /**
@@ -400,7 +400,7 @@ async function send(operation: DocumentedOperation, request: GeneratedRequest): 
     headers.set("Authorization", `Bearer ${bearer}`);
   }
   if (request.mediaType) headers.set("Content-Type", request.mediaType);
-  return SELF.fetch(url, {
+  return dispatch(url, {
     method: operation.method.toUpperCase(),
     headers,
     body: request.mediaType ? encodeBody(request.mediaType, request.body) : undefined,

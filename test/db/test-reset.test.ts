@@ -45,7 +45,9 @@ describe("the per-file database reset", () => {
     expect(Object.keys(fresh.catalog)).toEqual(expect.arrayContaining(["operator_events", "sqlite_sequence"]));
 
     // Writes that move rowids, sequences, counters and the index on, as tests do.
-    await env.CATALOG.prepare("UPDATE products SET title = 'Probe' WHERE rowid IN (SELECT rowid FROM products ORDER BY rowid LIMIT 3)").run();
+    await env.CATALOG.prepare(
+      "UPDATE products SET title = 'Probe' WHERE rowid IN (SELECT rowid FROM products ORDER BY rowid LIMIT 3)",
+    ).run();
     await env.DB.prepare(
       "INSERT INTO webhook_endpoints (id, tenant_id, url, event_types, secret_salt, created_at) VALUES ('reset-probe', 1, 'https://receiver.example.com/ok/x', '[\"*\"]', 'salt', '2026-11-28T00:00:00.000Z')",
     ).run();
@@ -57,7 +59,8 @@ describe("the per-file database reset", () => {
     expect(fromScratchCount()).toBe(migrations);
     const again = await snapshot();
     for (const part of ["db", "catalog"] as const)
-      for (const table of Object.keys(fresh[part])) expect(JSON.stringify(again[part][table]), table).toBe(JSON.stringify(fresh[part][table]));
+      for (const table of Object.keys(fresh[part]))
+        expect(JSON.stringify(again[part][table]), table).toBe(JSON.stringify(fresh[part][table]));
     expect(again).toEqual(fresh);
   });
 

@@ -1,7 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { database } from "../../src/db/client";
 import { createApiClient } from "../../src/shared/auth/clients";
+import { dispatch } from "./dispatch";
 
 export const BASE_URL = "https://medparts.test";
 export const API = `${BASE_URL}/customer/api`;
@@ -21,7 +22,7 @@ export function newClient(tenantId: number, scopes?: string[]): Promise<ClientCr
 }
 
 export async function requestToken(creds: ClientCredentials, extra: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${BASE_URL}/auth/oauth2/token`, {
+  return dispatch(`${BASE_URL}/auth/oauth2/token`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, ...extra }),
@@ -71,7 +72,7 @@ export async function call(token: string | null, path: string, init: RequestInit
     body = JSON.stringify(init.json);
   }
   const url = path.startsWith("http") ? path : OUTSIDE_API.test(path) ? BASE_URL + path : API + path;
-  return SELF.fetch(url, { ...init, headers, body });
+  return dispatch(url, { ...init, headers, body });
 }
 
 export async function json<T = any>(res: Response): Promise<T> {
@@ -155,7 +156,7 @@ export function scim(token: string | null, path: string, init: { method?: string
   const headers = new Headers();
   if (token) headers.set("Authorization", `Bearer ${token}`);
   if (init.body !== undefined) headers.set("Content-Type", "application/scim+json");
-  return SELF.fetch(`${BASE_URL}/scim/v2${path}`, {
+  return dispatch(`${BASE_URL}/scim/v2${path}`, {
     method: init.method ?? "GET",
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),

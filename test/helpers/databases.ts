@@ -55,19 +55,21 @@ async function afterMigration(db: D1Database, fingerprint: string): Promise<Migr
   const virtual = results.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? ""));
   // An FTS5 table's shadow tables (_data, _idx, _content, _docsize, _config) belong to it and are emptied through it.
   const isShadow = (name: string) => virtual.some((v) => name.startsWith(`${v.name}_`));
-  const plain = results
-    .filter((t) => !isShadow(t.name) && !virtual.includes(t) && !t.name.startsWith("sqlite_"))
-    .map((t) => t.name);
+  const plain = results.filter((t) => !isShadow(t.name) && !virtual.includes(t) && !t.name.startsWith("sqlite_")).map((t) => t.name);
   const statements = plain.map((name) => `DELETE FROM ${quoted(name)}`);
   const virtualStatements = virtual.map((v) =>
     // Contentless and external-content FTS5 tables refuse DELETE; 'delete-all' empties them.
-    /content\s*=/i.test(v.sql ?? "") ? `INSERT INTO ${quoted(v.name)}(${quoted(v.name)}) VALUES ('delete-all')` : `DELETE FROM ${quoted(v.name)}`,
+    /content\s*=/i.test(v.sql ?? "")
+      ? `INSERT INTO ${quoted(v.name)}(${quoted(v.name)}) VALUES ('delete-all')`
+      : `DELETE FROM ${quoted(v.name)}`,
   );
   const sequences = results.some((t) => t.name === "sqlite_sequence") ? ["DELETE FROM sqlite_sequence WHERE name != 'd1_migrations'"] : [];
   const migrationRows = (
     await Promise.all(
       plain.map(async (name) =>
-        (await db.prepare(`SELECT * FROM ${quoted(name)}`).all<Record<string, unknown>>()).results.map((row) => ({
+        (
+          await db.prepare(`SELECT * FROM ${quoted(name)}`).all<Record<string, unknown>>()
+        ).results.map((row) => ({
           sql: `INSERT INTO ${quoted(name)} (${Object.keys(row).map(quoted).join(", ")}) VALUES (${Object.keys(row)
             .map(() => "?")
             .join(", ")})`,
