@@ -20,8 +20,7 @@ interface KeptLogs {
   fileFailed: boolean;
 }
 
-const KEY = Symbol.for("medparts.test.keptLogs");
-const state: KeptLogs = ((globalThis as Record<symbol, KeptLogs>)[KEY] ??= (() => {
+function keepLogs(): KeptLogs {
   const kept: KeptLogs = {
     print: Object.fromEntries(METHODS.map((m) => [m, console[m].bind(console)])) as KeptLogs["print"],
     test: [],
@@ -33,7 +32,12 @@ const state: KeptLogs = ((globalThis as Record<symbol, KeptLogs>)[KEY] ??= (() =
     console[method] = (...args: unknown[]) => void (kept.inTest ? kept.test : kept.outsideTests).push([method, args]);
   }
   return kept;
-})());
+}
+
+const KEY = Symbol.for("medparts.test.keptLogs");
+const isolateGlobals = globalThis as Record<symbol, KeptLogs>;
+isolateGlobals[KEY] ??= keepLogs();
+const state = isolateGlobals[KEY];
 
 const flush = (lines: Line[]) => {
   for (const [method, args] of lines.splice(0)) state.print[method](...args);
