@@ -9,6 +9,7 @@ import { openApiDocumentRoute } from "../platform/openapi/route";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { markMode } from "../platform/test-mode";
+import { apiVersioning } from "../platform/versions/middleware";
 import type { SearchResource } from "../query/fields";
 import { requireBearer } from "../shared/auth/bearer";
 import { authRoutes, oauthErrorForm, wellKnownMetadataRoutes } from "../shared/auth/routes";
@@ -17,6 +18,7 @@ import { resolveRoutes } from "../shared/udi/routes";
 import { userRoutes } from "../shared/users/lookup-routes";
 import { userSearch } from "../shared/users/search-fields";
 import { userSearchRoutes } from "../shared/users/search-routes";
+import { VERSION_CHANGES } from "../versions";
 import { eventRoutes } from "./events/routes";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
@@ -80,6 +82,8 @@ export function createApp() {
   return assembleApp(
     (app) => {
       app.use("/auth/oauth2/token", oauthErrorForm);
+      // Dated versions (docs/api.md, "Versions"): every answer in the caller's version, which every answer names.
+      app.use("*", apiVersioning(VERSION_CHANGES));
       // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in
       // requireBearer, the token endpoint's in its route (alongside its read of the client).
       app.use("*", bodyLimit);

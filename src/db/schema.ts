@@ -32,6 +32,8 @@ export const apiClients = sqliteTable("api_clients", {
   previousSecretExpiresAt: text("previous_secret_expires_at"),
   previousSecretLastUsedAt: text("previous_secret_last_used_at"),
   previousSecretWarnedAt: text("previous_secret_warned_at"),
+  /** The API version the client is pinned to (migrations/0026; docs/api.md, "Versions"). */
+  apiVersion: text("api_version").notNull(),
 });
 
 /** Every admin change: who, what, when, before and after (migrations/0018; GET /admin/api/audit). */

@@ -8,6 +8,8 @@ import { openApiDocumentRoute } from "../platform/openapi/route";
 import { ADMIN_API_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
+import { apiVersioning } from "../platform/versions/middleware";
+import { VERSION_CHANGES } from "../versions";
 import { operatorEventRoutes } from "./events";
 import { importRoutes } from "./imports/routes";
 import { agreementRoutes } from "./offers/agreement-routes";
@@ -53,6 +55,9 @@ export function createAdminApp() {
   const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
   return assembleApp(
     (app) => {
+      // Dated versions (docs/api.md, "Versions"); SCIM has its own (RFC 7643 schema URNs).
+      const versioning = apiVersioning(VERSION_CHANGES);
+      app.use("*", (c, next) => (isScim(c.req.path) ? next() : versioning(c, next)));
       app.use("*", exceptUploads(bodyLimit));
       app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
       for (const base of VENDOR_PUBLISHING_PATHS) {

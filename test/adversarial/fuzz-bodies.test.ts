@@ -8,6 +8,7 @@ import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/operator/imports/jobs";
 import { MAX_PRICE } from "../../src/operator/offers/schemas";
+import { API_VERSIONS, FIRST_VERSION } from "../../src/platform/versions/calendar";
 import { fieldPath } from "../../src/platform/zod-errors";
 import { CATALOG_SORT_FIELDS } from "../../src/shared/catalog/search-sql";
 import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
@@ -354,6 +355,15 @@ const TARGETS: Target[] = [
   ...organizationTargets(),
   ...scimTargets(),
   ...sandboxTargets(),
+  {
+    method: "PATCH",
+    path: `/admin/api/clients/${FUZZ_CLIENT_ID}`,
+    operation: "/admin/api/clients/{clientId}",
+    token: () => operatorTokenFor(),
+    base: () => ({ apiVersion: FIRST_VERSION }),
+    fields: [{ path: ["apiVersion"], hostile: hostileCode(API_VERSIONS), required: true }],
+    readOnly: false,
+  },
   {
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}/secrets`,
     operation: "/admin/api/clients/{clientId}/secrets",

@@ -734,6 +734,7 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "post /admin/api/clients": operatorRow("POST", () => "/admin/api/clients", { kind: "tenant", tenantId: 2, name: "matrix" }),
   "get /admin/api/clients": operatorRow("GET", () => "/admin/api/clients"),
   "get /admin/api/clients/{clientId}": operatorRow("GET", (id) => `/admin/api/clients/${id}`),
+  "patch /admin/api/clients/{clientId}": operatorRow("PATCH", (id) => `/admin/api/clients/${id}`, { apiVersion: "2026-11-23" }),
   "post /admin/api/clients/{clientId}/disable": operatorRow("POST", (id) => `/admin/api/clients/${id}/disable`),
   "post /admin/api/clients/{clientId}/secrets": operatorRow("POST", (id) => `/admin/api/clients/${id}/secrets`, {}),
   "get /admin/api/audit": operatorRow("GET", () => "/admin/api/audit"),

@@ -20,6 +20,7 @@ const FOUNDATIONS: Record<string, readonly string[]> = {
   db: [],
   platform: ["db", "env.ts"],
   query: ["platform", "db", "env.ts"],
+  versions: ["platform"],
 };
 const PLANES = ["api", "operator", "shared", "dev"] as const;
 type Plane = (typeof PLANES)[number] | "foundation";

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATOR_PLANE_INFO } from "../../src/platform/openapi/info";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
+import { LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { call, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes, validateAgainst } from "../helpers/contract";
 
@@ -63,6 +64,7 @@ describe("GET /customer/api/openapi.json", () => {
     expect(Object.keys(components?.headers ?? {}).sort()).toEqual(
       [
         "Medparts-Mode",
+        "Medparts-Version",
         "RateLimit-Limit",
         "RateLimit-Remaining",
         "RateLimit-Reset",
@@ -339,13 +341,13 @@ describe("expectMatchesContract", () => {
   it("rejects a body that breaks the documented schema", async () => {
     const res = new Response(JSON.stringify({ status: "sleepy" }), {
       status: 200,
-      headers: { "Content-Type": "application/json", "X-Correlation-Id": "x" },
+      headers: { "Content-Type": "application/json", "X-Correlation-Id": "x", "Medparts-Version": LATEST_VERSION },
     });
     await expect(expectMatchesContract(res, "GET", "/health/live")).rejects.toThrow(/does not match the documented schema/);
   });
 
   it("rejects an undocumented status, media type or missing required header", async () => {
-    const headers = { "Content-Type": "application/json", "X-Correlation-Id": "x" };
+    const headers = { "Content-Type": "application/json", "X-Correlation-Id": "x", "Medparts-Version": LATEST_VERSION };
     const ok = JSON.stringify({ status: "ok" });
     await expect(expectMatchesContract(new Response(ok, { status: 418, headers }), "GET", "/health/live")).rejects.toThrow(
       /status 418 is not documented/,
@@ -359,7 +361,14 @@ describe("expectMatchesContract", () => {
     ).rejects.toThrow(/Content-Type text\/plain is not documented/);
     await expect(
       expectMatchesContract(new Response(ok, { status: 200, headers: { "Content-Type": "application/json" } }), "GET", "/health/live"),
-    ).rejects.toThrow(/required header X-Correlation-Id/);
+    ).rejects.toThrow(/required header (X-Correlation-Id|Medparts-Version)/);
+    await expect(
+      expectMatchesContract(
+        new Response(ok, { status: 200, headers: { ...headers, "Medparts-Version": "2020-01-01" } }),
+        "GET",
+        "/health/live",
+      ),
+    ).rejects.toThrow(/header Medparts-Version: 2020-01-01 does not match its schema/);
     await expect(expectMatchesContract(new Response(ok, { status: 200, headers }), "GET", "/nowhere")).rejects.toThrow(
       /not in the OpenAPI document/,
     );

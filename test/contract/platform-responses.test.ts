@@ -106,7 +106,8 @@ describe("platform responses match the OpenAPI document", () => {
     const searchResponses = document.paths["/customer/api/catalog/search"].post.responses;
     // Refused before the token is read: neither the limiter's headers nor the mode, as documented.
     for (const res of [tooLarge, notJson]) expect(res.headers.get("Medparts-Mode")).toBeNull();
-    for (const status of ["413", "415"]) expect(Object.keys(searchResponses[status].headers)).toEqual(["X-Correlation-Id"]);
+    for (const status of ["413", "415"])
+      expect(Object.keys(searchResponses[status].headers)).toEqual(["X-Correlation-Id", "Medparts-Version"]);
   });
 
   it("the token endpoint: RateLimit-* on a keyed request, 413, and 415 for a body that is neither a form nor JSON (OAuth errors)", async () => {

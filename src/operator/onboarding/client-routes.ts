@@ -13,10 +13,11 @@ import {
   problem,
   wholeNumberText,
 } from "../../platform/schemas";
+import { API_VERSIONS, LATEST_VERSION } from "../../platform/versions/calendar";
 import { operatorScopedAccess } from "../../shared/auth/bearer";
 import { SCOPES_OF_KIND } from "../../shared/auth/clients";
 import { auditPage } from "./audit";
-import { clientOr404, createClient, disableClient, MAX_OVERLAP_SECONDS, presentClient, rotateSecret } from "./clients";
+import { clientOr404, createClient, disableClient, MAX_OVERLAP_SECONDS, pinVersion, presentClient, rotateSecret } from "./clients";
 
 /** API clients and the audit log on the operator's admin API (docs/api.md, "Onboarding"). */
 
@@ -41,6 +42,9 @@ const ClientSchema = z
     scopes: z.array(z.string()),
     enabled: z.boolean(),
     createdAt: z.string().datetime(),
+    apiVersion: z
+      .string()
+      .openapi({ example: LATEST_VERSION, description: "The API version its requests are answered in unless they send Medparts-Version" }),
     secrets: z
       .array(SecretSchema)
       .openapi({ description: "The live secrets (one, or two during a rotation's overlap); never the secrets themselves" }),
@@ -106,6 +110,12 @@ const RotateSchema = closedObject({
       description: `How long the old secret stays valid, chosen by the operator: 0 (at once) to ${MAX_OVERLAP_SECONDS} (7 days)`,
     }),
 }).openapi("RotateSecretRequest");
+
+const PinVersionSchema = closedObject({
+  apiVersion: z
+    .enum(API_VERSIONS)
+    .openapi({ description: "The version to answer the client's requests in (one of the released versions; docs: Versions)" }),
+}).openapi("PinApiVersionRequest");
 
 const ClientIdParams = z.object({
   clientId: z
@@ -182,6 +192,18 @@ const routes = {
       ...notFoundResponse,
       409: problem("A client cannot disable itself"),
     },
+  }),
+  pin: createRoute({
+    method: "patch",
+    path: "/clients/{clientId}",
+    tags: [ONBOARDING_TAG],
+    summary: "Move a client to another API version (its requests then answer in it within 30 s)",
+    description:
+      "Every client is pinned to the latest version when created; a request's Medparts-Version header still overrides the pin. " +
+      "The same version again changes nothing.",
+    ...access,
+    request: { params: ClientIdParams, ...body(PinVersionSchema) },
+    responses: { 200: json("The client", ClientSchema), ...authenticatedErrorResponses, ...notFoundResponse },
   }),
   rotate: createRoute({
     method: "post",
@@ -269,6 +291,9 @@ export const onboardingRoutes = createRouter()
   })
   .openapi(routes.get, async (c) => c.json(envelope(c, presentClient(await clientOr404(c.env.DB, c.req.valid("param").clientId))), 200))
   .openapi(routes.disable, async (c) => c.json(envelope(c, await disableClient(c.env.DB, c.req.valid("param").clientId, actorOf(c))), 200))
+  .openapi(routes.pin, async (c) =>
+    c.json(envelope(c, await pinVersion(c.env.DB, c.req.valid("param").clientId, c.req.valid("json").apiVersion, actorOf(c))), 200),
+  )
   .openapi(routes.rotate, async (c) => {
     const { previousExpiresInSeconds } = c.req.valid("json");
     const rotated = await rotateSecret(c.env.DB, c.req.valid("param").clientId, previousExpiresInSeconds, actorOf(c));

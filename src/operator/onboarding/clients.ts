@@ -1,5 +1,6 @@
 import { ProblemError } from "../../platform/errors";
 import { modeOfClient, newClientId, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../../platform/test-mode";
+import { LATEST_VERSION } from "../../platform/versions/calendar";
 import { CLIENT_ID_PREFIX, clientKind, ownerOf, previousSecretLive, SCOPES_OF_KIND } from "../../shared/auth/clients";
 import { hashSecret, randomToken } from "../../shared/auth/secrets";
 import { type AuditEntry, auditStatement } from "./audit";
@@ -31,6 +32,7 @@ type ClientRow = {
   previous_secret_created_at: string | null;
   previous_secret_expires_at: string | null;
   previous_secret_last_used_at: string | null;
+  api_version: string;
 };
 
 const owner = (row: ClientRow) => ownerOf({ tenantId: row.tenant_id, vendorId: row.vendor_id, operator: row.operator === 1 })!;
@@ -51,6 +53,7 @@ export function presentClient(row: ClientRow, now = new Date()) {
     scopes: row.scopes.split(" ").filter(Boolean),
     enabled: row.enabled === 1,
     createdAt: row.created_at,
+    apiVersion: row.api_version,
     secrets: [
       {
         slot: "current" as const,
@@ -123,15 +126,16 @@ export async function createClient(db: D1Database, input: NewClientInput, actor:
     previous_secret_created_at: null,
     previous_secret_expires_at: null,
     previous_secret_last_used_at: null,
+    api_version: LATEST_VERSION,
   };
   const view = presentClient(row, now);
   await db.batch([
     db
       .prepare(
-        "INSERT INTO api_clients (client_id, secret_hash, tenant_id, vendor_id, operator, name, scopes, enabled, created_at, secret_created_at) " +
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?8)",
+        "INSERT INTO api_clients (client_id, secret_hash, tenant_id, vendor_id, operator, name, scopes, enabled, created_at, secret_created_at, api_version) " +
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?8, ?9)",
       )
-      .bind(clientId, row.secret_hash, row.tenant_id, row.vendor_id, row.operator, row.name, scopes, at),
+      .bind(clientId, row.secret_hash, row.tenant_id, row.vendor_id, row.operator, row.name, scopes, at, row.api_version),
     auditStatement(db, entry(actor, "client.created", clientId, null, audited(view)), at),
     ...(testMode ? [sandboxTenantStatement(db, input.tenantId!)] : []),
   ]);
@@ -204,6 +208,22 @@ export async function disableClient(db: D1Database, clientId: string, actor: str
   await db.batch([
     db.prepare("UPDATE api_clients SET enabled = 0 WHERE client_id = ? AND enabled = 1").bind(clientId),
     auditStatement(db, entry(actor, "client.disabled", clientId, audited(presentClient(row, now)), audited(after)), at),
+  ]);
+  return after;
+}
+
+/**
+ * Moves the version a client is pinned to (docs/api.md, "Versions"), with its audit entry; the same version again
+ * changes nothing. Its requests see the new version within the client status cache's delay.
+ */
+export async function pinVersion(db: D1Database, clientId: string, apiVersion: string, actor: string, now = new Date()) {
+  const row = await clientOr404(db, clientId);
+  const after = presentClient({ ...row, api_version: apiVersion }, now);
+  if (row.api_version === apiVersion) return after;
+  const at = now.toISOString();
+  await db.batch([
+    db.prepare("UPDATE api_clients SET api_version = ?2 WHERE client_id = ?1").bind(clientId, apiVersion),
+    auditStatement(db, entry(actor, "client.version.pinned", clientId, audited(presentClient(row, now)), audited(after)), at),
   ]);
   return after;
 }

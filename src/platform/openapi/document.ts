@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { OPERATOR_SCOPES, type OperatorScope, SCOPES, type Scope, VENDOR_SCOPES, type VendorScope } from "../principal";
 import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
 import { MODE_HEADER } from "../test-mode";
+import { API_VERSIONS, LATEST_VERSION, VERSION_HEADER } from "../versions/calendar";
 import { API_INFO, TAGS } from "./info";
 
 /**
@@ -55,6 +56,8 @@ const ref = (kind: "headers" | "parameters" | "responses", name: string) => ({ $
 
 const integerHeader = (description: string) => ({ description, schema: { type: "integer" as const, minimum: 0 } });
 
+const VERSION_VALUES = { type: "string" as const, enum: [...API_VERSIONS] };
+
 const HEADERS = {
   "X-Correlation-Id": {
     description: "Correlation id of this request: the client's X-Correlation-Id if well formed, else a new UUID. Quote it to support.",
@@ -76,6 +79,11 @@ const HEADERS = {
       "D1 session bookmark after this request. Send it back as the X-Session-Bookmark request header to read at least what " +
       "this request saw or wrote (read replicas otherwise may lag by moments).",
     schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source },
+  },
+  [VERSION_HEADER]: {
+    description: "The API version this answer is in: the request's Medparts-Version, else the client's pinned version, else the latest.",
+    required: true,
+    schema: VERSION_VALUES,
   },
   [MODE_HEADER]: {
     description:
@@ -115,11 +123,27 @@ const PLATFORM_RESPONSES = {
     503: problemResponse("A dependency is temporarily unavailable. Retry after Retry-After seconds with backoff.", ["Retry-After"]),
     504: problemResponse("A dependency timed out. Retry with exponential backoff."),
   },
+  versioned: {
+    400: problemResponse("Medparts-Version names no version of this API: the problem's errors list the versions there are."),
+  },
   withBody: {
     413: problemResponse("Request body too large."),
     415: problemResponse("Unsupported Content-Type for this operation's request body."),
   },
 } satisfies Record<string, Record<number, ResponseObject>>;
+
+const VERSION_PARAMETER = {
+  name: VERSION_HEADER,
+  in: "header" as const,
+  required: false,
+  description:
+    "The API version to answer in (docs: Versions), overriding the version the client is pinned to; an unknown one is a 400 listing the versions.",
+  schema: VERSION_VALUES,
+  example: LATEST_VERSION,
+};
+
+/** SCIM (RFC 7643/7644) is versioned by its own schema URNs: outside the dated versions. */
+const isVersioned = (path: string) => !path.startsWith("/scim/");
 
 const CORRELATION_PARAMETER = {
   name: "X-Correlation-Id",
@@ -210,7 +234,12 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, context: Document
     },
   };
   components.headers = { ...components.headers, ...HEADERS };
-  components.parameters = { ...components.parameters, CorrelationId: CORRELATION_PARAMETER, SessionBookmark: SESSION_BOOKMARK_PARAMETER };
+  components.parameters = {
+    ...components.parameters,
+    CorrelationId: CORRELATION_PARAMETER,
+    SessionBookmark: SESSION_BOOKMARK_PARAMETER,
+    ApiVersion: VERSION_PARAMETER,
+  };
 
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
@@ -263,6 +292,8 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
   operation.parameters = [...(operation.parameters ?? []), ref("parameters", "CorrelationId")];
   const inSession = inD1Session(path);
   if (inSession) operation.parameters.push(ref("parameters", "SessionBookmark"));
+  const versioned = isVersioned(path);
+  if (versioned) operation.parameters.push(ref("parameters", "ApiVersion"));
 
   const rateLimited = Boolean(operation.security?.length) || path === TOKEN_PATH;
   // src/platform/test-mode.ts markMode: customer API operations, once a token is verified.
@@ -274,6 +305,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     for (const [status, response] of Object.entries(extra)) responses[status] ??= structuredClone(response);
   };
   addIfAbsent(PLATFORM_RESPONSES.any);
+  if (versioned) addIfAbsent(PLATFORM_RESPONSES.versioned);
   if (rateLimited) addIfAbsent(PLATFORM_RESPONSES.rateLimited);
   if (operation.requestBody) addIfAbsent(PLATFORM_RESPONSES.withBody);
 
@@ -282,6 +314,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
     response.headers ??= {};
     const headers = response.headers;
     headers["X-Correlation-Id"] = ref("headers", "X-Correlation-Id");
+    if (versioned) headers[VERSION_HEADER] = ref("headers", VERSION_HEADER);
     if (inSession && !refusedBeforeSession(status)) headers[BOOKMARK_HEADER] = ref("headers", BOOKMARK_HEADER);
     // 413 and 415 are refused before the mode is known (src/platform/body-limit.ts, content-type.ts), like the limiter.
     if (marksMode && !refusedBeforeLimiter(status)) headers[MODE_HEADER] = ref("headers", MODE_HEADER);

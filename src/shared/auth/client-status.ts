@@ -1,27 +1,33 @@
 import type { Database } from "../../db/client";
 import { Remembered } from "../../platform/remembered";
-import { isClientEnabled } from "./clients";
+import type { ApiVersion } from "../../platform/versions/calendar";
+import { enabledClientVersion } from "./clients";
 
 /**
- * Per-isolate memory of clients found enabled (src/platform/remembered.ts), so an authenticated request does not
- * spend a sequential D1 round trip on it (at a distant primary, that round trip is most of a read's latency). Only
- * "enabled" is remembered: disabling a client takes effect on every isolate within `ttlSeconds`
- * (CLIENT_STATUS_CACHE_SECONDS; docs/security.md); its tokens also expire.
+ * Per-isolate memory of clients found enabled, with the version each is pinned to (src/platform/remembered.ts), so an
+ * authenticated request does not spend a sequential D1 round trip on it (at a distant primary, that round trip is most
+ * of a read's latency). Only "enabled" is remembered: disabling a client, or moving its version, takes effect on every
+ * isolate within `ttlSeconds` (CLIENT_STATUS_CACHE_SECONDS; docs/security.md); its tokens also expire.
  */
 export class ClientStatusCache {
-  private readonly enabled: Remembered<boolean>;
+  private readonly enabled: Remembered<ApiVersion | null>;
 
   constructor(now: () => number = Date.now) {
-    this.enabled = new Remembered<boolean>(now);
+    this.enabled = new Remembered<ApiVersion | null>(now);
   }
 
-  isEnabled(db: Database, clientId: string, ttlSeconds: number): Promise<boolean> {
+  /** The version an enabled client is pinned to; null when it is disabled or unknown. */
+  pinnedVersion(db: Database, clientId: string, ttlSeconds: number): Promise<ApiVersion | null> {
     return this.enabled.get(
       clientId,
       ttlSeconds,
-      () => isClientEnabled(db, clientId),
-      (enabled) => enabled,
+      () => enabledClientVersion(db, clientId),
+      (version) => version !== null,
     );
+  }
+
+  async isEnabled(db: Database, clientId: string, ttlSeconds: number): Promise<boolean> {
+    return (await this.pinnedVersion(db, clientId, ttlSeconds)) !== null;
   }
 
   clear(): void {

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client";
 import { apiClients } from "../../db/schema";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../platform/principal";
 import { modeOfClient, newClientId, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../../platform/test-mode";
+import { type ApiVersion, FIRST_VERSION, isApiVersion, LATEST_VERSION } from "../../platform/versions/calendar";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 
@@ -90,9 +91,16 @@ export async function recordSecretUse(db: Database, client: StoredClient, slot: 
     .where(eq(apiClients.clientId, client.clientId));
 }
 
-export async function isClientEnabled(db: Database, clientId: string): Promise<boolean> {
-  const row = await db.select({ enabled: apiClients.enabled }).from(apiClients).where(eq(apiClients.clientId, clientId)).get();
-  return row?.enabled === true;
+/** The version an enabled client is pinned to (docs/api.md, "Versions"); null for a disabled or unknown client. */
+export async function enabledClientVersion(db: Database, clientId: string): Promise<ApiVersion | null> {
+  const row = await db
+    .select({ enabled: apiClients.enabled, apiVersion: apiClients.apiVersion })
+    .from(apiClients)
+    .where(eq(apiClients.clientId, clientId))
+    .get();
+  if (row?.enabled !== true) return null;
+  // A pin no longer released (never written so) reads as the oldest version still served.
+  return isApiVersion(row.apiVersion) ? row.apiVersion : FIRST_VERSION;
 }
 
 export type NewClient = ClientOwner & {
@@ -126,6 +134,7 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
     enabled: true,
     createdAt: new Date().toISOString(),
     secretCreatedAt: new Date().toISOString(),
+    apiVersion: LATEST_VERSION,
   };
   await db
     .insert(apiClients)

@@ -1,0 +1,13 @@
+/**
+ * The dated versions of the API (docs/api.md, "Versions"), oldest first. The first is the contract as the service
+ * specification describes it; each later one is the date its breaking changes were released (src/versions/changes/).
+ * A client is pinned to the latest when it is created; `Medparts-Version` overrides the pin for one request.
+ */
+export const API_VERSIONS = ["2026-11-23", "2026-11-25"] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+export const LATEST_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1]!;
+export const FIRST_VERSION: ApiVersion = API_VERSIONS[0];
+export const VERSION_HEADER = "Medparts-Version";
+
+export const isApiVersion = (value: string): value is ApiVersion => (API_VERSIONS as readonly string[]).includes(value);

@@ -1,0 +1,24 @@
+import type { ApiVersion } from "./calendar";
+
+/** What a version change's transforms see of the exchange: the operation and the values its path matched. */
+export interface Exchange {
+  /** The operation as the OpenAPI document names it: `delete /customer/api/webhook-endpoints/{id}`. */
+  operation: string;
+  params: Record<string, string>;
+  correlationId: string;
+}
+
+/**
+ * One breaking change, written once (docs/api.md, "Versions"): released in `version`, it touches the listed
+ * operations. A request at an older version walks forward through every change after it (`request`), the handler
+ * answers at the latest version, and the answer walks back through the same changes, newest first (`response`).
+ */
+export interface VersionChange {
+  version: ApiVersion;
+  /** What changed and why, as the changelog says it. */
+  description: string;
+  /** The operations it touches, as the OpenAPI document names them (method and path template). */
+  operations: readonly string[];
+  /** The answer at the latest version -> the answer at the version before this change. */
+  response?: (response: Response, exchange: Exchange) => Response | Promise<Response>;
+}

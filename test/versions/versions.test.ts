@@ -1,0 +1,141 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { API_VERSIONS, FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { clientStatus } from "../../src/shared/auth/client-status";
+import { VERSION_CHANGES } from "../../src/versions";
+import { call, expectProblem, issueToken, json, operatorTokenFor, TENANT_A } from "../helpers/api";
+import { expectMatchesContract } from "../helpers/contract";
+import { testVars } from "../helpers/platform";
+import { RECEIVER } from "../helpers/webhooks";
+
+const VERSION = "Medparts-Version";
+const LOOKUP = "/users/lookup?userId=1";
+
+/** Moves a client's pin as the operator does; its requests see it once the client status cache forgets the old one. */
+async function pin(clientId: string, apiVersion: string): Promise<Response> {
+  const res = await call(await operatorTokenFor(), `/admin/api/clients/${clientId}`, { method: "PATCH", json: { apiVersion } });
+  clientStatus.clear(); // as CLIENT_STATUS_CACHE_SECONDS passing would
+  return res;
+}
+
+describe("Medparts-Version on every answer", () => {
+  it("a new client is pinned to the latest version, and its answers say so", async () => {
+    const { clientId, token } = await issueToken(TENANT_A);
+    const row = await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = ?")
+      .bind(clientId)
+      .first<{ api_version: string }>();
+    expect(row?.api_version).toBe(LATEST_VERSION);
+    const res = await call(token, LOOKUP);
+    expect(res.status).toBe(200);
+    expect(res.headers.get(VERSION)).toBe(LATEST_VERSION);
+  });
+
+  it("401, 404, 429 and a health check carry it too: the request's version, else the latest", async () => {
+    const unauthenticated = await call(null, LOOKUP, { headers: { [VERSION]: FIRST_VERSION } });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get(VERSION)).toBe(FIRST_VERSION);
+    expect((await call(null, LOOKUP)).headers.get(VERSION)).toBe(LATEST_VERSION);
+    expect((await call(null, "/health/live")).headers.get(VERSION)).toBe(LATEST_VERSION);
+    const { token } = await issueToken(TENANT_A);
+    expect((await call(token, "/nowhere")).headers.get(VERSION)).toBe(LATEST_VERSION);
+    const tight = testVars({ RATE_LIMIT_PER_MINUTE: 1, RATE_LIMIT_BURST: 1 });
+    expect((await call(token, LOOKUP, { headers: tight })).status).toBe(200);
+    const limited = await call(token, LOOKUP, { headers: { ...tight, [VERSION]: FIRST_VERSION } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get(VERSION)).toBe(FIRST_VERSION);
+  });
+
+  it("an unknown or malformed version is a 400 listing the versions, before anything else (no token needed)", async () => {
+    for (const given of ["2020-01-01", "latest", "2026-11-25x", ""]) {
+      const res = await call(null, LOOKUP, { headers: { [VERSION]: given } });
+      const problem = await expectProblem(res, 400);
+      expect(problem.errors[VERSION][0], given).toContain(API_VERSIONS.join(", "));
+      expect(res.headers.get(VERSION)).toBe(LATEST_VERSION);
+      await expectMatchesContract(res, "GET", LOOKUP);
+    }
+  });
+
+  it("the header overrides the client's pin for one request; the pin holds for the next", async () => {
+    const { clientId, token } = await issueToken(TENANT_A);
+    expect((await pin(clientId, FIRST_VERSION)).status).toBe(200);
+    expect((await call(token, LOOKUP)).headers.get(VERSION)).toBe(FIRST_VERSION);
+    expect((await call(token, LOOKUP, { headers: { [VERSION]: LATEST_VERSION } })).headers.get(VERSION)).toBe(LATEST_VERSION);
+    expect((await call(token, LOOKUP)).headers.get(VERSION)).toBe(FIRST_VERSION);
+  });
+});
+
+describe("the operator moves a client's pin: PATCH /admin/api/clients/{clientId}", () => {
+  it("answers the client with its version, writes one audit entry, and the same version again changes nothing", async () => {
+    const { clientId } = await issueToken(TENANT_A);
+    const operator = await operatorTokenFor();
+    const moved = await pin(clientId, FIRST_VERSION);
+    await expectMatchesContract(moved, "PATCH", `/admin/api/clients/${clientId}`);
+    expect((await json(moved)).data).toMatchObject({ clientId, apiVersion: FIRST_VERSION });
+    expect((await pin(clientId, FIRST_VERSION)).status).toBe(200);
+    const audit = await json(await call(operator, `/admin/api/audit?targetId=${clientId}`));
+    const pins = audit.data.entries.filter((e: { action: string }) => e.action === "client.version.pinned");
+    expect(pins).toHaveLength(1);
+    expect(pins[0].before.apiVersion).toBe(LATEST_VERSION);
+    expect(pins[0].after.apiVersion).toBe(FIRST_VERSION);
+    const shown = await json(await call(operator, `/admin/api/clients/${clientId}`));
+    expect(shown.data.apiVersion).toBe(FIRST_VERSION);
+  });
+
+  it("an unknown version is a 400 naming apiVersion, an unknown client a 404; nothing changes", async () => {
+    const { clientId } = await issueToken(TENANT_A);
+    const refused = await expectProblem(await pin(clientId, "2020-01-01"), 400);
+    expect(Object.keys(refused.errors)).toEqual(["apiVersion"]);
+    await expectProblem(await pin("mpc_nobody_here", FIRST_VERSION), 404);
+    const row = await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = ?")
+      .bind(clientId)
+      .first<{ api_version: string }>();
+    expect(row?.api_version).toBe(LATEST_VERSION);
+  });
+});
+
+describe("version changes", () => {
+  it("each names a released version after the first, operations of the document, and a description", async () => {
+    const { servedDocument, operationsOf } = await import("../helpers/contract");
+    const documented = new Set(operationsOf(await servedDocument()).map((o) => `${o.method} ${o.path}`));
+    for (const change of VERSION_CHANGES) {
+      expect(API_VERSIONS.indexOf(change.version), change.description).toBeGreaterThan(0);
+      expect(change.description.length).toBeGreaterThan(20);
+      for (const operation of change.operations) expect(documented.has(operation), operation).toBe(true);
+    }
+  });
+
+  it("2026-11-25: a client pinned before it deletes a webhook endpoint with 200 { id, deleted: true }; at the latest, 204", async () => {
+    const { clientId, token } = await issueToken(TENANT_A, ["webhooks:manage"]);
+    const create = async () =>
+      (await json(await call(token, "/webhook-endpoints", { method: "POST", json: { url: `${RECEIVER}/ok/versions`, eventTypes: ["*"] } })))
+        .data.id as string;
+    const latest = await call(token, `/webhook-endpoints/${await create()}`, { method: "DELETE" });
+    expect(latest.status).toBe(204);
+    expect(await latest.text()).toBe("");
+
+    await pin(clientId, FIRST_VERSION);
+    const id = await create();
+    const old = await call(token, `/webhook-endpoints/${id}`, { method: "DELETE" });
+    expect(old.status).toBe(200);
+    expect(old.headers.get(VERSION)).toBe(FIRST_VERSION);
+    expect(old.headers.get("Content-Type")).toMatch(/^application\/json/);
+    const body = await json(old);
+    expect(body).toMatchObject({ success: true, data: { id, deleted: true }, correlationId: old.headers.get("X-Correlation-Id") });
+    expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
+    // A 404 is the same at every version.
+    const gone = await call(token, `/webhook-endpoints/${id}`, { method: "DELETE" });
+    expect(gone.status).toBe(404);
+  });
+});
+
+describe("clients from before versions", () => {
+  it("are pinned to 2026-11-25, the behaviour they saw (migrations/0026)", async () => {
+    await env.DB.prepare(
+      "INSERT INTO api_clients (client_id, secret_hash, tenant_id, name, scopes, enabled, created_at) VALUES ('mpc_before_versions', 'x', 1, 'Old', 'users:read', 1, '2026-11-24T00:00:00.000Z')",
+    ).run();
+    const row = await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = 'mpc_before_versions'").first<{
+      api_version: string;
+    }>();
+    expect(row?.api_version).toBe("2026-11-25");
+  });
+});
