@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { API_VERSIONS, FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
 
 /** The /docs page in a real headless Chromium (Debian's `chromium`), against `wrangler dev`. */
 
@@ -75,6 +76,14 @@ describe("GET /docs", () => {
     const dialog = page.locator(".dialog-ux .modal-ux");
     await expect.poll(() => dialog.textContent()).toContain("clientCredentials");
     expect(await dialog.textContent()).toContain(`${baseUrl}/auth/oauth2/token`);
+    await page.keyboard.press("Escape");
+
+    // The version selector lists every version, the latest chosen; another one renders that version's document.
+    const versions = await page.$$eval("#api-version option", (options) => options.map((o) => o.getAttribute("value") ?? ""));
+    expect([...versions].reverse()).toEqual([...API_VERSIONS]);
+    expect(await page.locator(".info .version").first().textContent()).toContain(LATEST_VERSION);
+    await page.selectOption("#api-version", FIRST_VERSION);
+    await expect.poll(() => page.locator(".info .version").first().textContent(), { timeout: 30_000 }).toContain(FIRST_VERSION);
 
     if (process.env.E2E_SCREENSHOTS) {
       mkdirSync(process.env.E2E_SCREENSHOTS, { recursive: true });

@@ -3,6 +3,7 @@ import { type Schema, Validator } from "@cfworker/json-schema";
 import { createApp } from "../../src/api/app";
 import { createAdminApp } from "../../src/operator/app";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "../../src/platform/openapi/document";
+import { isApiVersion } from "../../src/platform/versions/calendar";
 import { API, call, OUTSIDE_API } from "./api";
 
 /**
@@ -22,16 +23,21 @@ import { API, call, OUTSIDE_API } from "./api";
 
 const DOCUMENT_ID = "https://contract.medparts.test/openapi.json";
 
-let documentPromise: Promise<OpenApiDocument> | undefined;
+const documents = new Map<string, Promise<OpenApiDocument>>();
 
-/** The served document, fetched once per test file. */
-export function servedDocument(): Promise<OpenApiDocument> {
-  documentPromise ??= (async () => {
-    const res = await SELF.fetch(`${API}/openapi.json`);
-    if (res.status !== 200) throw new Error(`openapi.json answered ${res.status}`);
-    return (await res.json()) as OpenApiDocument;
-  })();
-  return documentPromise;
+/** The served document (of an API version, default the latest), fetched once per test file. */
+export function servedDocument(version?: string): Promise<OpenApiDocument> {
+  const key = version ?? "latest";
+  let document = documents.get(key);
+  if (!document) {
+    document = (async () => {
+      const res = await SELF.fetch(`${API}/openapi.json${version ? `?version=${version}` : ""}`);
+      if (res.status !== 200) throw new Error(`openapi.json answered ${res.status}`);
+      return (await res.json()) as OpenApiDocument;
+    })();
+    documents.set(key, document);
+  }
+  return document;
 }
 
 export interface DocumentedOperation {
@@ -76,8 +82,10 @@ const headerValue = (text: string, schema: { type?: string }): unknown =>
 
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
+/** An answer is checked against the document of the version it says it is in (Medparts-Version), else the latest. */
 export async function expectMatchesContract(res: Response, method: string, path: string): Promise<void> {
-  const document = await servedDocument();
+  const stated = res.headers.get("Medparts-Version");
+  const document = await servedDocument(stated !== null && isApiVersion(stated) ? stated : undefined);
   const wanted = absolutePath(path);
   const found = operationsOf(document).find((o) => o.method === method.toLowerCase() && templateMatcher(o.path).test(wanted));
   const where = `${method.toUpperCase()} ${wanted}`;
@@ -121,15 +129,20 @@ export async function expectMatchesContract(res: Response, method: string, path:
   }
 }
 
-const validators = new Map<string, Validator>();
+const validators = new WeakMap<OpenApiDocument, Map<string, Validator>>();
 
 /** Validates a value against a schema of the document by JSON pointer, e.g. `#/components/schemas/User`. */
 export function validateAgainst(document: OpenApiDocument, pointer: string, value: unknown) {
-  let validator = validators.get(pointer);
+  let ofDocument = validators.get(document);
+  if (!ofDocument) {
+    ofDocument = new Map();
+    validators.set(document, ofDocument);
+  }
+  let validator = ofDocument.get(pointer);
   if (!validator) {
     validator = new Validator({ $ref: `${DOCUMENT_ID}${pointer}` }, "2020-12", false);
     validator.addSchema(document as unknown as Schema, DOCUMENT_ID);
-    validators.set(pointer, validator);
+    ofDocument.set(pointer, validator);
   }
   return validator.validate(value);
 }

@@ -53,6 +53,10 @@ describe("Medparts-Version on every answer", () => {
       expect(res.headers.get(VERSION)).toBe(LATEST_VERSION);
       await expectMatchesContract(res, "GET", LOOKUP);
     }
+    // An operation that declares no 400 of its own documents this one.
+    const health = await call(null, "/health/live", { headers: { [VERSION]: "1999-01-01" } });
+    expect(health.status).toBe(400);
+    await expectMatchesContract(health, "GET", "/health/live");
   });
 
   it("the header overrides the client's pin for one request; the pin holds for the next", async () => {
@@ -119,12 +123,38 @@ describe("version changes", () => {
     expect(old.status).toBe(200);
     expect(old.headers.get(VERSION)).toBe(FIRST_VERSION);
     expect(old.headers.get("Content-Type")).toMatch(/^application\/json/);
+    await expectMatchesContract(old, "DELETE", `/webhook-endpoints/${id}`); // against the 2026-11-23 document
     const body = await json(old);
     expect(body).toMatchObject({ success: true, data: { id, deleted: true }, correlationId: old.headers.get("X-Correlation-Id") });
     expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
     // A 404 is the same at every version.
     const gone = await call(token, `/webhook-endpoints/${id}`, { method: "DELETE" });
     expect(gone.status).toBe(404);
+  });
+});
+
+describe("the OpenAPI document of each version", () => {
+  it("?version= or the header gives that version's document: info.version, and the changes after it undone", async () => {
+    const latest = await json(await call(null, "/openapi.json"));
+    expect(latest.info.version).toBe(LATEST_VERSION);
+    expect(Object.keys(latest.paths["/customer/api/webhook-endpoints/{id}"].delete.responses)).toContain("204");
+    for (const request of [
+      () => call(null, `/openapi.json?version=${FIRST_VERSION}`),
+      () => call(null, "/openapi.json", { headers: { [VERSION]: FIRST_VERSION } }),
+    ]) {
+      const res = await request();
+      expect(res.headers.get(VERSION)).toBe(FIRST_VERSION);
+      expect(res.headers.get("Vary")).toContain(VERSION);
+      const first = await json(res);
+      expect(first.info.version).toBe(FIRST_VERSION);
+      const responses = first.paths["/customer/api/webhook-endpoints/{id}"].delete.responses;
+      expect(Object.keys(responses)).not.toContain("204");
+      expect(responses["200"].content["application/json"].schema.properties.data.required).toEqual(["id", "deleted"]);
+      // Everything the change does not touch is the latest document's.
+      expect(first.paths["/customer/api/orders"]).toEqual(latest.paths["/customer/api/orders"]);
+    }
+    const refused = await expectProblem(await call(null, "/openapi.json?version=2020-01-01"), 400);
+    expect(Object.keys(refused.errors)).toEqual(["version"]);
   });
 });
 

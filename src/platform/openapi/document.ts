@@ -124,7 +124,10 @@ const PLATFORM_RESPONSES = {
     504: problemResponse("A dependency timed out. Retry with exponential backoff."),
   },
   versioned: {
-    400: problemResponse("Medparts-Version names no version of this API: the problem's errors list the versions there are."),
+    400: {
+      description: "Validation failed: Medparts-Version names no version of this API (its errors list the versions there are).",
+      content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ValidationProblem" } } },
+    },
   },
   withBody: {
     413: problemResponse("Request body too large."),

@@ -1,6 +1,8 @@
+import { LATEST_VERSION } from "../versions/calendar";
 /** Title, description and tags of the OpenAPI document: the prose an integrator reads first on /docs. */
 
-export const API_VERSION = "0.1.0";
+/** The document's info.version: the API version it describes (an older one when rendered at it: docs/api.md, "Versions"). */
+export const API_VERSION = LATEST_VERSION;
 
 export const API_INFO = {
   title: "Medparts Customer API",

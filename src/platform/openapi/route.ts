@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ControllerErrorSchema, IdempotencyConflictSchema, ProblemSchema, ValidationProblemSchema } from "../schemas";
+import { API_VERSIONS, VERSION_HEADER } from "../versions/calendar";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
 import { API_INFO } from "./info";
 
@@ -14,7 +15,7 @@ const ERROR_FORMS = {
   IdempotencyConflict: IdempotencyConflictSchema,
 };
 
-const CACHE = { "Cache-Control": "public, max-age=300" };
+const CACHE = { "Cache-Control": "public, max-age=300", Vary: VERSION_HEADER };
 
 /**
  * Registers GET {base}/openapi.json on the top-level app, documenting the app's own registry, plus the operations of
@@ -37,11 +38,21 @@ export function openApiDocumentRoute(
     summary: "This API's OpenAPI 3.1 contract (no token)",
     description:
       "Generated from the same schemas that validate requests: every operation, security scheme, error form and header. Generate clients and validate answers from it.",
+    request: {
+      query: z.object({
+        version: z.enum(API_VERSIONS).optional().openapi({
+          description: "The document of this API version (docs: Versions); default the Medparts-Version header's, else the latest",
+        }),
+      }),
+    },
     responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocumentSchema } } } },
   });
   // Routes are fixed once the app is built; the document varies only with origin, issuer and audiences.
   const cache = new Map<string, OpenApiDocument>();
   app.openapi(route, async (c) => {
+    // Rendered at that version by the versioning middleware (src/platform/versions/middleware.ts), as any answer is.
+    const { version } = c.req.valid("query");
+    if (version) c.set("requestedVersion", version);
     const context = {
       origin: new URL(c.req.url).origin,
       issuer: c.env.ISSUER,

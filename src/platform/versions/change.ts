@@ -1,3 +1,4 @@
+import type { OpenApiDocument } from "../openapi/document";
 import type { ApiVersion } from "./calendar";
 
 /** What a version change's transforms see of the exchange: the operation and the values its path matched. */
@@ -21,4 +22,6 @@ export interface VersionChange {
   operations: readonly string[];
   /** The answer at the latest version -> the answer at the version before this change. */
   response?: (response: Response, exchange: Exchange) => Response | Promise<Response>;
+  /** The OpenAPI document at this version -> the document before it (changed in place). */
+  document?: (document: OpenApiDocument) => void;
 }

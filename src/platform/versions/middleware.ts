@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../../env";
+import type { OpenApiDocument } from "../openapi/document";
 import { problemResponse, setResponseHeaders } from "../responses";
 import { API_VERSIONS, type ApiVersion, isApiVersion, LATEST_VERSION, VERSION_HEADER } from "./calendar";
 import type { Exchange, VersionChange } from "./change";
@@ -12,6 +13,16 @@ const documentPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})
 export const changesAfter = (changes: readonly VersionChange[], version: ApiVersion) =>
   changes.filter((change) => change.version > version).reverse();
 
+const isDocument = (operation: string) => operation.endsWith("/openapi.json");
+
+/** The OpenAPI document of the latest version as the document of `version`: every change after it undone. */
+export function documentAt(changes: readonly VersionChange[], version: ApiVersion, document: OpenApiDocument): OpenApiDocument {
+  const rendered = structuredClone(document);
+  for (const change of changesAfter(changes, version)) change.document?.(rendered);
+  rendered.info.version = version;
+  return rendered;
+}
+
 /** The answer the handler gave at the latest version, as a client at `version` gets it. */
 export async function renderAt(
   changes: readonly VersionChange[],
@@ -19,6 +30,10 @@ export async function renderAt(
   response: Response,
   exchange: Exchange,
 ): Promise<Response> {
+  if (isDocument(exchange.operation) && response.status === 200) {
+    const document = documentAt(changes, version, await response.json<OpenApiDocument>());
+    return new Response(JSON.stringify(document), { status: 200, headers: response.headers });
+  }
   let rendered = response;
   for (const change of changesAfter(changes, version)) {
     if (change.response && change.operations.includes(exchange.operation)) rendered = await change.response(rendered, exchange);
@@ -51,10 +66,12 @@ export const apiVersioning =
     if (requested !== undefined && !isApiVersion(requested)) return unknownVersion(c, requested);
     c.set("requestedVersion", requested);
     await next();
-    const version = requested ?? c.get("clientVersion") ?? LATEST_VERSION;
+    // A route may name the version itself (the OpenAPI document's ?version=).
+    const version = c.get("requestedVersion") ?? c.get("clientVersion") ?? LATEST_VERSION;
     if (version !== LATEST_VERSION) {
       const exchange: Exchange = {
-        operation: `${c.req.method.toLowerCase()} ${documentPath(routePath(c, -1))}`,
+        // After next(), the route index is the handler that answered.
+        operation: `${c.req.method.toLowerCase()} ${documentPath(routePath(c))}`,
         params: c.req.param() as Record<string, string>,
         correlationId: c.get("correlationId"),
       };

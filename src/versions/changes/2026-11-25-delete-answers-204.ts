@@ -10,6 +10,34 @@ export const deleteAnswers204: VersionChange = {
     "DELETE /customer/api/webhook-endpoints/{id} answers 204 No Content without a body; it answered 200 with " +
     '`{ "success": true, "data": { "id": ..., "deleted": true } }`.',
   operations: ["delete /customer/api/webhook-endpoints/{id}"],
+  document: (document) => {
+    const operation = document.paths?.["/customer/api/webhook-endpoints/{id}"]?.delete;
+    const noContent = operation?.responses?.["204"];
+    if (!operation?.responses || !noContent || "$ref" in noContent) return;
+    delete operation.responses["204"];
+    operation.responses["200"] = {
+      description: "Deleted",
+      headers: noContent.headers,
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["success", "data", "correlationId", "timestamp"],
+            properties: {
+              success: { type: "boolean", const: true },
+              data: {
+                type: "object",
+                required: ["id", "deleted"],
+                properties: { id: { type: "string" }, deleted: { type: "boolean", const: true } },
+              },
+              correlationId: { type: "string" },
+              timestamp: { type: "string", format: "date-time" },
+            },
+          },
+        },
+      },
+    };
+  },
   response: (response, { params, correlationId }) => {
     if (response.status !== 204) return response;
     const headers = new Headers(response.headers);
