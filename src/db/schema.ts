@@ -389,6 +389,8 @@ export const webhookEndpoints = sqliteTable("webhook_endpoints", {
   disabledReason: text("disabled_reason"),
   failingSince: text("failing_since"),
   createdAt: text("created_at").notNull(),
+  /** The API version its events are rendered at (migrations/0027; docs/api.md, "Versions"). */
+  apiVersion: text("api_version").notNull(),
 });
 
 export const webhookDeliveries = sqliteTable("webhook_deliveries", {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../../src/api/webhooks/endpoints";
 import { database } from "../../src/db/client";
+import { LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { type TableCounts, tableCounts } from "../helpers/adversarial";
 import { call, expectProblem, json, newClient, requestToken, TENANT_A, TENANT_B, TENANT_C, tokenFor } from "../helpers/api";
 import { statementsReleasedTogether } from "../helpers/faults";
@@ -139,7 +140,7 @@ describe("concurrency: counts in D1 match exactly what succeeded", () => {
 
   it("the endpoint limit holds when every registration reaches D1 before any of them writes", async () => {
     const racing = database(statementsReleasedTogether(env.DB, 24));
-    const input = { url: `${RECEIVER}/ok/held`, eventTypes: ["*"] };
+    const input = { url: `${RECEIVER}/ok/held`, eventTypes: ["*"], apiVersion: LATEST_VERSION };
     const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => createEndpoint(racing, "key", TENANT_B, input)));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(MAX_ENDPOINTS_PER_TENANT);
     for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toMatchObject({ status: 409, slug: "endpoint-limit" });

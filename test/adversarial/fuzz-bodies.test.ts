@@ -320,6 +320,7 @@ const TARGETS: Target[] = [
         hostile: fc.oneof(hostileArray(20), fc.constant([]), fc.constant(["order.lost"]), fc.constant(["*", "*"])),
         required: true,
       },
+      { path: ["apiVersion"], hostile: hostileCode(API_VERSIONS) },
     ],
     readOnly: false,
     accepts: 201,

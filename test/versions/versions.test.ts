@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { API_VERSIONS, FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
+import type { VersionChange } from "../../src/platform/versions/change";
+import { renderEvent } from "../../src/platform/versions/middleware";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { VERSION_CHANGES } from "../../src/versions";
 import { call, expectProblem, issueToken, json, operatorTokenFor, TENANT_A } from "../helpers/api";
@@ -155,6 +157,64 @@ describe("the OpenAPI document of each version", () => {
     }
     const refused = await expectProblem(await call(null, "/openapi.json?version=2020-01-01"), 400);
     expect(Object.keys(refused.errors)).toEqual(["version"]);
+  });
+});
+
+describe("webhook endpoints and events at a version", () => {
+  it("an endpoint takes the request's version unless it names one; its deliveries say and use it", async () => {
+    const { clientId, token } = await issueToken(TENANT_A, ["webhooks:manage"]);
+    await pin(clientId, FIRST_VERSION);
+    const create = async (extra: Record<string, unknown>, path: string) => {
+      const res = await call(token, "/webhook-endpoints", {
+        method: "POST",
+        json: { url: `${RECEIVER}/ok/${path}`, eventTypes: ["*"], ...extra },
+      });
+      expect(res.status).toBe(201);
+      await expectMatchesContract(res, "POST", "/webhook-endpoints");
+      return (await json(res)).data;
+    };
+    const pinned = await create({}, "v-pinned");
+    expect(pinned.apiVersion).toBe(FIRST_VERSION);
+    const named = await create({ apiVersion: LATEST_VERSION }, "v-named");
+    expect(named.apiVersion).toBe(LATEST_VERSION);
+    const overridden = await create({}, "v-header").then(async () => {
+      const res = await call(token, "/webhook-endpoints", {
+        method: "POST",
+        json: { url: `${RECEIVER}/ok/v-header-2`, eventTypes: ["*"] },
+        headers: { [VERSION]: LATEST_VERSION },
+      });
+      return (await json(res)).data;
+    });
+    expect(overridden.apiVersion).toBe(LATEST_VERSION);
+    const refused = await call(token, "/webhook-endpoints", {
+      method: "POST",
+      json: { url: `${RECEIVER}/ok/v-bad`, eventTypes: ["*"], apiVersion: "2020-01-01" },
+    });
+    expect(Object.keys((await expectProblem(refused, 400)).errors)).toEqual(["apiVersion"]);
+
+    for (const endpoint of [pinned, named]) {
+      expect((await call(token, `/webhook-endpoints/${endpoint.id}/test`, { method: "POST" })).status).toBe(200);
+      const path = new URL(endpoint.url).pathname;
+      const [delivery] = await (await fetch(`${RECEIVER}/__received?path=${encodeURIComponent(path)}`)).json<
+        { headers: Record<string, string> }[]
+      >();
+      expect(delivery!.headers[VERSION.toLowerCase()]).toBe(endpoint.apiVersion);
+    }
+  });
+
+  it("renderEvent walks back through the event changes after the version, newest first, and never changes the stored event", () => {
+    const changes: VersionChange[] = [
+      {
+        version: "2026-11-25",
+        description: "renamed total to totalCents",
+        operations: [],
+        event: ({ totalCents, ...rest }) => ({ ...rest, total: totalCents }),
+      },
+    ];
+    const stored = { id: "evt_1", type: "order.created", totalCents: 1200 };
+    expect(renderEvent(changes, FIRST_VERSION, stored)).toEqual({ id: "evt_1", type: "order.created", total: 1200 });
+    expect(renderEvent(changes, LATEST_VERSION, stored)).toEqual(stored);
+    expect(stored).toEqual({ id: "evt_1", type: "order.created", totalCents: 1200 });
   });
 });
 

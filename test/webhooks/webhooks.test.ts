@@ -221,7 +221,7 @@ describe("webhook URLs", () => {
       ],
       [
         { url: `${RECEIVER}/ok/typo`, eventTypes: ["*"], secret: "whsec_mine" },
-        { secret: ["Unknown field; expected one of: url, eventTypes."] },
+        { secret: ["Unknown field; expected one of: url, eventTypes, apiVersion."] },
       ],
     ] as const) {
       const problem = await expectProblem(await contractCall(token, "/webhook-endpoints", { method: "POST", json: body }), 400);

@@ -4,8 +4,10 @@ import { notFound } from "../../platform/errors";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../../platform/schemas";
+import { answerVersion, renderEvent } from "../../platform/versions/middleware";
 import { GET_MAX_LIMIT, parseNameList, SearchQueryParamsSchema } from "../../query/params";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { VERSION_CHANGES } from "../../versions";
 import { findEvent, listEvents } from "./feed";
 import { type Event, EventSchema } from "./schemas";
 import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType } from "./types";
@@ -85,10 +87,12 @@ export const eventRoutes = createRouter()
       types: parseTypes(types),
       limit: limit ?? 50,
     });
-    return c.json(envelope(c, { ...page, events: page.events as Event[] }), 200);
+    const version = answerVersion(c);
+    const events = page.events.map((event) => renderEvent(VERSION_CHANGES, version, event as Event));
+    return c.json(envelope(c, { ...page, events }), 200);
   })
   .openapi(eventRoute, async (c) => {
     const event = await findEvent(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").eventId);
     if (!event) throw notFound("The tenant has no event with that id.");
-    return c.json(envelope(c, event as Event), 200);
+    return c.json(envelope(c, renderEvent(VERSION_CHANGES, answerVersion(c), event as Event)), 200);
   });

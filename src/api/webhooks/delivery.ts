@@ -5,6 +5,9 @@ import { outboxEvents, webhookDeliveries, webhookDeliveriesOwed, webhookEndpoint
 import { appConfig, type Bindings, type ConfigVars } from "../../env";
 import { deleteOldest } from "../../platform/housekeeping";
 import { logEvent } from "../../platform/logging";
+import { type ApiVersion, FIRST_VERSION, isApiVersion, VERSION_HEADER } from "../../platform/versions/calendar";
+import { renderEvent } from "../../platform/versions/middleware";
+import { VERSION_CHANGES } from "../../versions";
 import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
 import type { EventData } from "../events/schemas";
 import type { EventType } from "../events/types";
@@ -47,8 +50,8 @@ export interface DeliveryMessage {
 export const EVENT_ID_HEADER = "Medparts-Event-Id";
 export const EVENT_TYPE_HEADER = "Medparts-Event-Type";
 
-/** What goes over the wire: the event as the feed shows it. */
-export const deliveryBody = (event: EventRecord) => JSON.stringify(event);
+/** What goes over the wire: the event as the feed shows it at the endpoint's version. */
+export const deliveryBody = (event: EventRecord, version: ApiVersion) => JSON.stringify(renderEvent(VERSION_CHANGES, version, event));
 
 export interface DeliveryResult {
   ok: boolean;
@@ -57,9 +60,19 @@ export interface DeliveryResult {
   latencyMs: number;
 }
 
-/** POSTs the event, signed with the endpoint's secret. Redirects are not followed (a 3xx is a failure). */
-export async function postEvent(url: string, secret: string, event: EventRecord, now = new Date()): Promise<DeliveryResult> {
-  const body = deliveryBody(event);
+/**
+ * POSTs the event, rendered at the endpoint's version and signed with its secret. Redirects are not followed (a 3xx
+ * is a failure).
+ */
+export async function postEvent(
+  endpoint: { url: string; apiVersion: string },
+  secret: string,
+  event: EventRecord,
+  now = new Date(),
+): Promise<DeliveryResult> {
+  const version = isApiVersion(endpoint.apiVersion) ? endpoint.apiVersion : FIRST_VERSION;
+  const url = endpoint.url;
+  const body = deliveryBody(event, version);
   const started = Date.now();
   try {
     const res = await fetch(url, {
@@ -71,6 +84,7 @@ export async function postEvent(url: string, secret: string, event: EventRecord,
         "User-Agent": "Medparts-Webhooks/1",
         [EVENT_ID_HEADER]: event.id,
         [EVENT_TYPE_HEADER]: event.type,
+        [VERSION_HEADER]: version,
         [SIGNATURE_HEADER]: await signatureHeader(secret, body, now),
       },
       body,
@@ -253,7 +267,7 @@ async function deliverOne(db: Database, env: DeliveryEnv, message: Message<Deliv
     return true;
   }
   const attempt = made + 1;
-  const result = await postEvent(endpoint.url, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+  const result = await postEvent(endpoint, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
   const now = new Date();
   const last = !result.ok && attempt >= MAX_ATTEMPTS;
   const recorded = [

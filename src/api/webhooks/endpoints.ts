@@ -22,6 +22,7 @@ export function endpointView(row: EndpointRow) {
     disabledReason: row.disabledReason,
     failingSince: row.failingSince,
     createdAt: row.createdAt,
+    apiVersion: row.apiVersion,
   };
 }
 export type EndpointView = ReturnType<typeof endpointView>;
@@ -52,7 +53,7 @@ export async function createEndpoint(
   db: Database,
   secretKey: string,
   tenantId: number,
-  input: { url: string; eventTypes: string[] },
+  input: { url: string; eventTypes: string[]; apiVersion: string },
 ): Promise<{ endpoint: EndpointView; secret: string }> {
   const row: EndpointRow = {
     id: `we_${randomToken(16)}`,
@@ -64,6 +65,7 @@ export async function createEndpoint(
     disabledReason: null,
     failingSince: null,
     createdAt: new Date().toISOString(),
+    apiVersion: input.apiVersion,
   };
   const inserted = await db
     .insert(webhookEndpoints)

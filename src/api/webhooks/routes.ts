@@ -5,6 +5,8 @@ import { ValidationError } from "../../platform/errors";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../platform/schemas";
+import { API_VERSIONS, LATEST_VERSION } from "../../platform/versions/calendar";
+import { answerVersion } from "../../platform/versions/middleware";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
 import type { Event } from "../events/schemas";
@@ -35,6 +37,7 @@ const EndpointSchema = z
     disabledReason: z.string().nullable(),
     failingSince: z.string().nullable().openapi({ description: "First failed delivery since the last success" }),
     createdAt: z.string().datetime(),
+    apiVersion: z.string().openapi({ description: "The API version its events are rendered at (docs: Versions)", example: LATEST_VERSION }),
   })
   .openapi("WebhookEndpoint");
 
@@ -54,6 +57,9 @@ const CreateEndpointSchema = closedObject({
       uniqueItems: true,
       example: ["order.shipped", "order.delivered"],
     }),
+  apiVersion: z.enum(API_VERSIONS).optional().openapi({
+    description: "The API version to render its events at (docs: Versions); default the request's version (the client's pin)",
+  }),
 }).openapi("CreateWebhookEndpointRequest");
 
 const EndpointIdParams = z.object({
@@ -227,7 +233,10 @@ export const webhookRoutes = router
     const body = c.req.valid("json");
     const problemText = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
     if (problemText) throw new ValidationError({ url: [problemText] });
-    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").dataTenantId, body);
+    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").dataTenantId, {
+      ...body,
+      apiVersion: body.apiVersion ?? answerVersion(c),
+    });
     return c.json(envelope(c, { ...endpoint, secret }), 201);
   })
   .openapi(routes.list, async (c) =>
@@ -256,7 +265,7 @@ export const webhookRoutes = router
         : { orderNumber: endpoint.id, sequence: null }),
       data: sampleEventData(type, endpoint.id, createdAt),
     } as Event;
-    const result = await postEvent(endpoint.url, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+    const result = await postEvent(endpoint, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
     await recordDelivery(db, endpoint.id, event.id, 1, result);
     return c.json(
       envelope(c, {

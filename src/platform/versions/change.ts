@@ -22,6 +22,8 @@ export interface VersionChange {
   operations: readonly string[];
   /** The answer at the latest version -> the answer at the version before this change. */
   response?: (response: Response, exchange: Exchange) => Response | Promise<Response>;
+  /** An event (feed item or webhook body) at this version -> the event before it; the stored event is never changed. */
+  event?: (event: Record<string, unknown>) => Record<string, unknown>;
   /** The OpenAPI document at this version -> the document before it (changed in place). */
   document?: (document: OpenApiDocument) => void;
 }

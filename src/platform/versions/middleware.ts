@@ -23,6 +23,16 @@ export function documentAt(changes: readonly VersionChange[], version: ApiVersio
   return rendered;
 }
 
+/** The version a request is answered in: the one it names, else its client's pin, else the latest. */
+export const answerVersion = (c: Context<AppEnv>): ApiVersion => c.get("requestedVersion") ?? c.get("clientVersion") ?? LATEST_VERSION;
+
+/** A stored event as a client or endpoint at `version` gets it (a new object; the stored one is never changed). */
+export function renderEvent<E extends object>(changes: readonly VersionChange[], version: ApiVersion, event: E): E {
+  let rendered = structuredClone(event) as Record<string, unknown>;
+  for (const change of changesAfter(changes, version)) if (change.event) rendered = change.event(rendered);
+  return rendered as E;
+}
+
 /** The answer the handler gave at the latest version, as a client at `version` gets it. */
 export async function renderAt(
   changes: readonly VersionChange[],
@@ -67,7 +77,7 @@ export const apiVersioning =
     c.set("requestedVersion", requested);
     await next();
     // A route may name the version itself (the OpenAPI document's ?version=).
-    const version = c.get("requestedVersion") ?? c.get("clientVersion") ?? LATEST_VERSION;
+    const version = answerVersion(c);
     if (version !== LATEST_VERSION) {
       const exchange: Exchange = {
         // After next(), the route index is the handler that answered.
