@@ -7,7 +7,7 @@ import type { VersionChange } from "../../platform/versions/change";
 export const deleteAnswers204: VersionChange = {
   version: "2026-11-25",
   description:
-    "DELETE /customer/api/webhook-endpoints/{id} answers 204 No Content without a body; it answered 200 with " +
+    "`DELETE /customer/api/webhook-endpoints/{id}` answers 204 No Content without a body; it answered 200 with " +
     '`{ "success": true, "data": { "id": ..., "deleted": true } }`.',
   operations: ["delete /customer/api/webhook-endpoints/{id}"],
   document: (document) => {

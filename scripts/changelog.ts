@@ -1,0 +1,5 @@
+import { changelogTable } from "../src/versions/changelog";
+
+// Prints the versions table of docs/api.md ("Versions") from the version changes (src/versions/changes/);
+// test/versions/changelog.node.test.ts fails while docs/api.md differs from it.
+console.log(changelogTable());
