@@ -145,6 +145,19 @@ export function prng(seed: number): () => number {
 
 const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
+/**
+ * Fisher-Yates with `rand`: the same order on every engine and every call. Sorting with a random comparator is not:
+ * its result is implementation-defined, and workerd's V8 gave one order before optimizing the sort and another after,
+ * so the seed wrote other offers in a vitest worker's first file than in its later ones.
+ */
+function shuffled<T>(rand: () => number, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 export { normalizePartNumber };
 
 export const productId = (index: number) => `MP-${String(index + 1).padStart(7, "0")}`;
@@ -222,7 +235,7 @@ export function generateOffers(index: number): OfferRow[] {
   const count = 2 + Math.floor(rand() * 3);
   const usedVendors = new Set<number>();
   const offers: OfferRow[] = [];
-  for (const kind of [OFFER_KINDS[0]!, ...OFFER_KINDS.slice(1).sort(() => rand() - 0.5)]) {
+  for (const kind of [OFFER_KINDS[0]!, ...shuffled(rand, OFFER_KINDS.slice(1))]) {
     if (offers.length === count) break;
     const vendorId = kind.vendors.find((v) => !usedVendors.has(v));
     if (vendorId === undefined) continue;
