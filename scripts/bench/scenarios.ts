@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import { FIRST_VERSION } from "../../src/platform/versions/calendar";
 import type { CatalogItem } from "../../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../../src/shared/catalog/routes";
 import { API_PREFIX, authedGet, type BenchTarget, jsonPost, send, tokenRequest } from "./client";
@@ -173,6 +174,15 @@ export const CORE_SCENARIOS: Scenario[] = [
     what: "GET /users/lookup?userId=1",
     expectedStatus: 200,
     prepare: async (ctx) => ({ request: authedGet(`${API_PREFIX}/users/lookup?userId=${REQUESTER.userId}`, ctx.token) }),
+  },
+  {
+    name: "users-lookup-first-version",
+    what: `GET /users/lookup?userId=1 with Medparts-Version: ${FIRST_VERSION} (answered at the latest, walked back through every version change)`,
+    expectedStatus: 200,
+    prepare: async (ctx) => {
+      const request = authedGet(`${API_PREFIX}/users/lookup?userId=${REQUESTER.userId}`, ctx.token);
+      return { request: { ...request, headers: { ...request.headers, "medparts-version": FIRST_VERSION } } };
+    },
   },
   {
     name: "users-search",
