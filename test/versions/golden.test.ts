@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/api/events/types";
 import { API_VERSIONS } from "../../src/platform/versions/calendar";
 import { VERSION_CHANGES } from "../../src/versions";
-import { call, issueToken, json, TENANT_A, vendorTokenFor } from "../helpers/api";
+import { call, issueToken, TENANT_A, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
 import { vendorOf } from "../helpers/vendors";
