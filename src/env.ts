@@ -91,7 +91,7 @@ export interface Variables {
   errorForm?: "oauth";
   /** No route answers (an unknown path, or a route that does not exist for the caller): nothing route-specific is sent. */
   noRoute?: true;
-  /** The version the request's Medparts-Version header names (src/versions/middleware.ts). */
+  /** The version the request's Medparts-Version header names (src/platform/versions/middleware.ts). */
   requestedVersion?: ApiVersion | undefined;
   /** The version the calling client is pinned to (set by the bearer check). */
   clientVersion?: ApiVersion;

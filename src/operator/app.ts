@@ -5,9 +5,10 @@ import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { OPERATOR_PLANE_INFO } from "../platform/openapi/info";
 import { openApiDocumentRoute } from "../platform/openapi/route";
-import { ADMIN_API_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import { ADMIN_API_BASE, isScimPath, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
+import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
 import { VERSION_CHANGES } from "../versions";
 import { operatorEventRoutes } from "./events";
@@ -52,12 +53,11 @@ export const adminApi = createRouter()
  */
 export function createAdminApp() {
   // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
-  const isScim = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
   return assembleApp(
     (app) => {
       // Dated versions (docs/api.md, "Versions"); SCIM has its own (RFC 7643 schema URNs).
       const versioning = apiVersioning(VERSION_CHANGES);
-      app.use("*", (c, next) => (isScim(c.req.path) ? next() : versioning(c, next)));
+      app.use("*", (c, next) => (isVersionedPath(c.req.path) ? versioning(c, next) : next()));
       app.use("*", exceptUploads(bodyLimit));
       app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
       for (const base of VENDOR_PUBLISHING_PATHS) {
@@ -75,8 +75,8 @@ export function createAdminApp() {
     },
     {
       notFound: (standard) => (c) =>
-        isScim(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : standard(c),
-      onError: (standard) => (err, c) => (isScim(c.req.path) ? handleScimError(err, c) : standard(err, c)),
+        isScimPath(c.req.path) ? handleScimError(new ScimError(404, `No SCIM endpoint ${c.req.method} ${c.req.path}.`), c) : standard(c),
+      onError: (standard) => (err, c) => (isScimPath(c.req.path) ? handleScimError(err, c) : standard(err, c)),
     },
   );
 }

@@ -17,6 +17,9 @@ export const VENDOR_PUBLISHING_PATHS = [
 
 const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
 
+/** /scim/v2 and below: answered in SCIM's forms, and outside the dated API versions. */
+export const isScimPath = (pathname: string) => under(pathname, SCIM_API_BASE);
+
 /** True for the paths the operator plane's Worker serves. */
 export const isOperatorPlanePath = (pathname: string) =>
-  under(pathname, ADMIN_API_BASE) || under(pathname, SCIM_API_BASE) || VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));
+  under(pathname, ADMIN_API_BASE) || isScimPath(pathname) || VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));

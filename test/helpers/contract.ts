@@ -61,6 +61,14 @@ function absolutePath(path: string): string {
 const templateMatcher = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}$`);
 
+/** The documented operation a request answers (`path` written as for `call()`); throws when the document has none. */
+export function documentedOperation(document: OpenApiDocument, method: string, path: string): DocumentedOperation {
+  const wanted = absolutePath(path);
+  const found = operationsOf(document).find((o) => o.method === method.toLowerCase() && templateMatcher(o.path).test(wanted));
+  if (!found) throw new Error(`${method.toUpperCase()} ${wanted} is not in the OpenAPI document`);
+  return found;
+}
+
 function resolve<T>(document: OpenApiDocument, value: T | { $ref: string }): T {
   if (value && typeof value === "object" && "$ref" in value) {
     const pointer = value.$ref.replace(/^#\//, "").split("/");
@@ -86,10 +94,8 @@ const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/
 export async function expectMatchesContract(res: Response, method: string, path: string): Promise<void> {
   const stated = res.headers.get("Medparts-Version");
   const document = await servedDocument(stated !== null && isApiVersion(stated) ? stated : undefined);
-  const wanted = absolutePath(path);
-  const found = operationsOf(document).find((o) => o.method === method.toLowerCase() && templateMatcher(o.path).test(wanted));
-  const where = `${method.toUpperCase()} ${wanted}`;
-  if (!found) throw new Error(`${where} is not in the OpenAPI document`);
+  const found = documentedOperation(document, method, path);
+  const where = `${method.toUpperCase()} ${absolutePath(path)}`;
 
   const status = String(res.status);
   const responses = found.operation.responses ?? {};

@@ -1,6 +1,8 @@
 import { applyD1Migrations, type D1Migration, env } from "cloudflare:test";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
 
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 /** Drops every view, then every table of a D1 database (foreign keys deferred, so the tables' order does not matter). */
 export async function dropEverything(db: D1Database): Promise<void> {
   const { results } = await db
@@ -11,11 +13,9 @@ export async function dropEverything(db: D1Database): Promise<void> {
   if (results.length === 0) return;
   await db.batch([
     db.prepare("PRAGMA defer_foreign_keys = on"),
-    ...results.map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`)),
+    ...results.map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS ${quoted(name)}`)),
   ]);
 }
-
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Everything that makes two databases' schemas the same: every object's definition (tables, indexes, triggers,

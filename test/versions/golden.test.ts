@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "../../src/api/events/types";
 import { API_VERSIONS } from "../../src/platform/versions/calendar";
 import { VERSION_CHANGES } from "../../src/versions";
 import { call, issueToken, TENANT_A, vendorTokenFor } from "../helpers/api";
-import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
+import { documentedOperation, expectMatchesContract, servedDocument } from "../helpers/contract";
 import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
 import { vendorOf } from "../helpers/vendors";
 import { RECEIVER } from "../helpers/webhooks";
@@ -39,13 +39,7 @@ interface Exchange {
 
 /** The operation of a concrete path, as the document names it. */
 async function operationOf(method: string, path: string): Promise<string> {
-  const absolute =
-    path.startsWith("/") && !path.startsWith("/customer") && !/^\/(auth|vendor|admin|health)/.test(path) ? `/customer/api${path}` : path;
-  const bare = absolute.split("?")[0]!;
-  const found = operationsOf(await servedDocument()).find(
-    (o) => o.method === method.toLowerCase() && new RegExp(`^${o.path.replace(/\{[^/}]+\}/g, "[^/]+")}$`).test(bare),
-  );
-  if (!found) throw new Error(`${method} ${bare} is not documented`);
+  const found = documentedOperation(await servedDocument(), method, path);
   return `${found.method} ${found.path}`;
 }
 

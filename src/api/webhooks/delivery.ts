@@ -5,7 +5,7 @@ import { outboxEvents, webhookDeliveries, webhookDeliveriesOwed, webhookEndpoint
 import { appConfig, type Bindings, type ConfigVars } from "../../env";
 import { deleteOldest } from "../../platform/housekeeping";
 import { logEvent } from "../../platform/logging";
-import { type ApiVersion, FIRST_VERSION, isApiVersion, VERSION_HEADER } from "../../platform/versions/calendar";
+import { type ApiVersion, servedVersion, VERSION_HEADER } from "../../platform/versions/calendar";
 import { renderEvent } from "../../platform/versions/middleware";
 import { VERSION_CHANGES } from "../../versions";
 import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
@@ -70,12 +70,11 @@ export async function postEvent(
   event: EventRecord,
   now = new Date(),
 ): Promise<DeliveryResult> {
-  const version = isApiVersion(endpoint.apiVersion) ? endpoint.apiVersion : FIRST_VERSION;
-  const url = endpoint.url;
+  const version = servedVersion(endpoint.apiVersion);
   const body = deliveryBody(event, version);
   const started = Date.now();
   try {
-    const res = await fetch(url, {
+    const res = await fetch(endpoint.url, {
       method: "POST",
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),

@@ -6,8 +6,9 @@ import { isSafePattern } from "redos-detector";
  * cannot backtrack catastrophically. redos-detector follows every path the backtracking engine could take through
  * the pattern and scores the worst case (the number of ways one input can be matched); patterns over MAX_SCORE, or too
  * intricate to score within MAX_STEPS, are refused. Its own time limit is not relied on: a Worker's clock does not
- * advance while it computes. MAX_STEPS is what bounds the check's own CPU: at 20,000 steps `^(a|a)*$` took 8 s to refuse,
- * at 1,000 the worst pattern measured takes under 0.1 s (docs/benchmarks.md), and ordinary field patterns need far fewer. Order values are at most 500 characters (src/api/orders/options.ts), which bounds what a
+ * advance while it computes. MAX_STEPS is what bounds the check's own CPU: at 20,000 steps `^(a|a)*$` took 8 s to
+ * refuse, at 1,000 the worst pattern measured takes under 0.1 s (docs/benchmarks.md), and ordinary field patterns need
+ * far fewer. Order values are at most 500 characters (src/api/orders/options.ts), which bounds what a
  * safe pattern costs.
  */
 export const FORMAT_REGEX_MAX_LENGTH = 200;

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { OPERATOR_SCOPES, type OperatorScope, SCOPES, type Scope, VENDOR_SCOPES, type VendorScope } from "../principal";
 import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
 import { MODE_HEADER } from "../test-mode";
-import { API_VERSIONS, LATEST_VERSION, VERSION_HEADER } from "../versions/calendar";
+import { API_VERSIONS, isVersionedPath, LATEST_VERSION, VERSION_HEADER } from "../versions/calendar";
 import { API_INFO, TAGS } from "./info";
 
 /**
@@ -144,9 +144,6 @@ const VERSION_PARAMETER = {
   schema: VERSION_VALUES,
   example: LATEST_VERSION,
 };
-
-/** SCIM (RFC 7643/7644) is versioned by its own schema URNs: outside the dated versions. */
-const isVersioned = (path: string) => !path.startsWith("/scim/");
 
 const CORRELATION_PARAMETER = {
   name: "X-Correlation-Id",
@@ -295,7 +292,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
   operation.parameters = [...(operation.parameters ?? []), ref("parameters", "CorrelationId")];
   const inSession = inD1Session(path);
   if (inSession) operation.parameters.push(ref("parameters", "SessionBookmark"));
-  const versioned = isVersioned(path);
+  const versioned = isVersionedPath(path);
   if (versioned) operation.parameters.push(ref("parameters", "ApiVersion"));
 
   const rateLimited = Boolean(operation.security?.length) || path === TOKEN_PATH;

@@ -1,3 +1,5 @@
+import { isScimPath } from "../planes";
+
 /**
  * The dated versions of the API (docs/api.md, "Versions"), oldest first. The first is the contract as the service
  * specification describes it; each later one is the date its breaking changes were released (src/versions/changes/).
@@ -11,3 +13,9 @@ export const FIRST_VERSION: ApiVersion = API_VERSIONS[0];
 export const VERSION_HEADER = "Medparts-Version";
 
 export const isApiVersion = (value: string): value is ApiVersion => (API_VERSIONS as readonly string[]).includes(value);
+
+/** A stored version (a client's pin, a webhook endpoint's): one no longer released reads as the oldest still served. */
+export const servedVersion = (stored: string): ApiVersion => (isApiVersion(stored) ? stored : FIRST_VERSION);
+
+/** SCIM (`/scim/v2`, RFC 7643/7644) is versioned by its own schema URNs: outside the dated versions. */
+export const isVersionedPath = (path: string): boolean => !isScimPath(path);

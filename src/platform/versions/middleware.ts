@@ -28,8 +28,10 @@ export const answerVersion = (c: Context<AppEnv>): ApiVersion => c.get("requeste
 
 /** A stored event as a client or endpoint at `version` gets it (a new object; the stored one is never changed). */
 export function renderEvent<E extends object>(changes: readonly VersionChange[], version: ApiVersion, event: E): E {
+  const transforms = changesAfter(changes, version).flatMap((change) => (change.event ? [change.event] : []));
+  if (transforms.length === 0) return event; // nothing to render: no copy on the feed's and the deliveries' usual path
   let rendered = structuredClone(event) as Record<string, unknown>;
-  for (const change of changesAfter(changes, version)) if (change.event) rendered = change.event(rendered);
+  for (const transform of transforms) rendered = transform(rendered);
   return rendered as E;
 }
 

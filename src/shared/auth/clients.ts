@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { apiClients } from "../../db/schema";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../platform/principal";
 import { modeOfClient, newClientId, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../../platform/test-mode";
-import { type ApiVersion, FIRST_VERSION, isApiVersion, LATEST_VERSION } from "../../platform/versions/calendar";
+import { type ApiVersion, LATEST_VERSION, servedVersion } from "../../platform/versions/calendar";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
 import { recentlyVerified, rememberVerified } from "./verified-secrets";
 
@@ -98,9 +98,7 @@ export async function enabledClientVersion(db: Database, clientId: string): Prom
     .from(apiClients)
     .where(eq(apiClients.clientId, clientId))
     .get();
-  if (row?.enabled !== true) return null;
-  // A pin no longer released (never written so) reads as the oldest version still served.
-  return isApiVersion(row.apiVersion) ? row.apiVersion : FIRST_VERSION;
+  return row?.enabled === true ? servedVersion(row.apiVersion) : null;
 }
 
 export type NewClient = ClientOwner & {
