@@ -13,6 +13,11 @@ import { RECEIVER } from "../helpers/webhooks";
 const VERSION = "Medparts-Version";
 const LOOKUP = "/users/lookup?userId=1";
 
+/** The version api_clients holds for a client. */
+const storedPin = async (clientId: string) =>
+  (await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = ?").bind(clientId).first<{ api_version: string }>())
+    ?.api_version;
+
 /** Moves a client's pin as the operator does; its requests see it once the client status cache forgets the old one. */
 async function pin(clientId: string, apiVersion: string): Promise<Response> {
   const res = await call(await operatorTokenFor(), `/admin/api/clients/${clientId}`, { method: "PATCH", json: { apiVersion } });
@@ -23,10 +28,7 @@ async function pin(clientId: string, apiVersion: string): Promise<Response> {
 describe("Medparts-Version on every answer", () => {
   it("a new client is pinned to the latest version, and its answers say so", async () => {
     const { clientId, token } = await issueToken(TENANT_A);
-    const row = await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = ?")
-      .bind(clientId)
-      .first<{ api_version: string }>();
-    expect(row?.api_version).toBe(LATEST_VERSION);
+    expect(await storedPin(clientId)).toBe(LATEST_VERSION);
     const res = await call(token, LOOKUP);
     expect(res.status).toBe(200);
     expect(res.headers.get(VERSION)).toBe(LATEST_VERSION);
@@ -92,10 +94,7 @@ describe("the operator moves a client's pin: PATCH /admin/api/clients/{clientId}
     const refused = await expectProblem(await pin(clientId, "2020-01-01"), 400);
     expect(Object.keys(refused.errors)).toEqual(["apiVersion"]);
     await expectProblem(await pin("mpc_nobody_here", FIRST_VERSION), 404);
-    const row = await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = ?")
-      .bind(clientId)
-      .first<{ api_version: string }>();
-    expect(row?.api_version).toBe(LATEST_VERSION);
+    expect(await storedPin(clientId)).toBe(LATEST_VERSION);
   });
 });
 
@@ -223,9 +222,6 @@ describe("clients from before versions", () => {
     await env.DB.prepare(
       "INSERT INTO api_clients (client_id, secret_hash, tenant_id, name, scopes, enabled, created_at) VALUES ('mpc_before_versions', 'x', 1, 'Old', 'users:read', 1, '2026-11-24T00:00:00.000Z')",
     ).run();
-    const row = await env.DB.prepare("SELECT api_version FROM api_clients WHERE client_id = 'mpc_before_versions'").first<{
-      api_version: string;
-    }>();
-    expect(row?.api_version).toBe("2026-11-25");
+    expect(await storedPin("mpc_before_versions")).toBe("2026-11-25");
   });
 });
