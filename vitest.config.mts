@@ -121,7 +121,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                 outboundService: webhookReceiver(),
                 // The operator plane's bindings (admin/wrangler.toml), served by the same test Worker.
                 r2Buckets: ["IMPORTS"],
-                workflows: { CATALOG_IMPORTS: { name: "medparts-catalog-import", className: "CatalogImportWorkflow" } },
+                workflows: {
+                  CATALOG_IMPORTS: { name: "medparts-catalog-import", className: "CatalogImportWorkflow" },
+                  TENANT_STORE_MOVES: { name: "medparts-tenant-store-move", className: "TenantStoreMoveWorkflow" },
+                },
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_CATALOG_MIGRATIONS: catalogMigrations,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { IdempotentRequest } from "./platform/idempotency/results";
 import type { OperatorPrincipal, Principal, VendorPrincipal } from "./platform/principal";
+import type { TenantHome } from "./platform/tenant-home";
 import type { ApiVersion } from "./platform/versions/calendar";
 
 /**
@@ -95,6 +96,8 @@ export interface Variables {
   requestedVersion?: ApiVersion | undefined;
   /** The version the calling client is pinned to (set by the bearer check). */
   clientVersion?: ApiVersion;
+  /** Where the calling buyer's tenant data lives (docs/tenant-stores.md), learned with the client's status. */
+  tenantHome?: TenantHome;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

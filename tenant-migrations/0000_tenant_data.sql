@@ -1,4 +1,4 @@
--- A tenant store (src/tenants/store.ts): one SQLite Durable Object per tenant and one per sandbox twin. It holds the
+-- A tenant store (src/shared/tenants/store.ts): one SQLite Durable Object per tenant and one per sandbox twin. It holds the
 -- tenant's own data, which the control database (migrations/) held for every tenant until now. Tables keep the columns,
 -- names and tenant_id of the control database's tables, so that a copy is row for row and one query serves both.
 -- Keys to data that stays global (tenants, vendors, offers) are plain columns: no foreign key leaves the store.

@@ -432,3 +432,18 @@ export const productCodes = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.agency, t.code, t.productId] }), index("product_codes_product").on(t.productId)],
 );
+
+/**
+ * Where each tenant's data lives (migrations/0028; docs/tenant-stores.md): while `state` is 'copying', and once it is
+ * 'store', the database refuses every write of the tenant's rows; 'copied' says its stores hold a verified copy.
+ */
+export const tenantStores = sqliteTable("tenant_stores", {
+  tenantId: integer("tenant_id").primaryKey(),
+  state: text("state", { enum: ["database", "copying", "copied", "store"] }).notNull(),
+  moveId: text("move_id"),
+  startedAt: text("started_at"),
+  finishedAt: text("finished_at"),
+  totalRows: integer("total_rows"),
+  copiedRows: integer("copied_rows"),
+  verification: text("verification", { mode: "json" }),
+});

@@ -22,6 +22,7 @@ import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorOrgan
 import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
 import { scimRoutes } from "./scim/routes";
 import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
+import { tenantStoreRoutes } from "./tenant-stores/routes";
 
 /** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
 const isUpload = (method: string, path: string) =>
@@ -45,7 +46,8 @@ export const adminApi = createRouter()
   .route("/", companyRoutes)
   .route("/", facilityRoutes)
   .route("/", addressRoutes)
-  .route("/", scimTokenRoutes);
+  .route("/", scimTokenRoutes)
+  .route("/", tenantStoreRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing

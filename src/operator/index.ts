@@ -1,15 +1,17 @@
 import type { Bindings } from "../env";
 import { publishedAuthority } from "../shared/auth/keys";
 import type { ImportBindings } from "./imports/bindings";
+import type { MoveBindings } from "./tenant-stores/bindings";
 
 export { CatalogImportWorkflow } from "./import-workflow";
+export { TenantStoreMoveWorkflow } from "./tenant-stores/workflow";
 
 /**
  * The operator plane's Worker (admin/wrangler.toml; docs/architecture.md, "The operator plane"): /admin/api, reached
  * through the API Worker's ADMIN service binding, and the catalog import Workflow. Its code never weighs on the
  * buyer path's bundle or cold start.
  */
-export type AdminBindings = Bindings & ImportBindings & { API: Fetcher };
+export type AdminBindings = Bindings & ImportBindings & MoveBindings & { API: Fetcher };
 
 /** The bindings with the API's issuer, which operator tokens must carry (learnt from the API, src/shared/auth/keys.ts). */
 async function withIssuer(env: AdminBindings): Promise<AdminBindings> {
@@ -26,16 +28,22 @@ const appOnce = () => {
 };
 
 /**
- * The operator plane's Cron Trigger: keeps started import jobs moving, tells the operator of secrets about to expire,
+ * The operator plane's Cron Trigger: keeps started import jobs and tenant store moves going, tells the operator of secrets about to expire,
  * and purges audit entries past their retention. Each part runs even when another fails.
  */
 async function housekeeping(env: AdminBindings): Promise<void> {
-  const [{ sweepImportJobs }, { warnExpiringSecrets }, { purgeAudit }] = await Promise.all([
+  const [{ sweepImportJobs }, { warnExpiringSecrets }, { purgeAudit }, { sweepTenantStoreMoves }] = await Promise.all([
     import("./imports/sweep"),
     import("./onboarding/clients"),
     import("./onboarding/audit"),
+    import("./tenant-stores/sweep"),
   ]);
-  const results = await Promise.allSettled([sweepImportJobs(env), warnExpiringSecrets(env), purgeAudit(env.DB, new Date())]);
+  const results = await Promise.allSettled([
+    sweepImportJobs(env),
+    warnExpiringSecrets(env),
+    purgeAudit(env.DB, new Date()),
+    sweepTenantStoreMoves(env),
+  ]);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failed) throw failed.reason;
 }

@@ -2,7 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { migrationKey, type TenantMigrations } from "../../src/shared/tenants/migration-files";
 import { TENANT_MIGRATIONS } from "../../src/shared/tenants/migrations.generated";
-import { type TenantStore, tenantStore, tenantStoreName } from "../../src/shared/tenants/store";
+import type { TenantStore } from "../../src/shared/tenants/store";
+import { tenantStore, tenantStoreName } from "../../src/shared/tenants/stub";
 
 const LATEST = TENANT_MIGRATIONS.journal.entries.length;
 

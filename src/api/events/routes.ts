@@ -7,6 +7,7 @@ import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from ".
 import { answerVersion, renderEvent } from "../../platform/versions/middleware";
 import { GET_MAX_LIMIT, parseNameList, SearchQueryParamsSchema } from "../../query/params";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { tenantDatabase } from "../../shared/tenants/home";
 import { VERSION_CHANGES } from "../../versions";
 import { findEvent, listEvents } from "./feed";
 import { type Event, EventSchema } from "./schemas";
@@ -82,7 +83,7 @@ const eventRoute = createRoute({
 export const eventRoutes = createRouter()
   .openapi(feedRoute, async (c) => {
     const { after, types, limit } = c.req.valid("query");
-    const page = await listEvents(database(c.env.DB), c.get("principal").dataTenantId, {
+    const page = await listEvents(database(tenantDatabase(c)), c.get("principal").dataTenantId, {
       after,
       types: parseTypes(types),
       limit: limit ?? 50,
@@ -92,7 +93,7 @@ export const eventRoutes = createRouter()
     return c.json(envelope(c, { ...page, events }), 200);
   })
   .openapi(eventRoute, async (c) => {
-    const event = await findEvent(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").eventId);
+    const event = await findEvent(database(tenantDatabase(c)), c.get("principal").dataTenantId, c.req.valid("param").eventId);
     if (!event) throw notFound("The tenant has no event with that id.");
     return c.json(envelope(c, renderEvent(VERSION_CHANGES, answerVersion(c), event as Event)), 200);
   });

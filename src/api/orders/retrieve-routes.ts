@@ -4,6 +4,7 @@ import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../../platform/schemas";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { tenantDatabase } from "../../shared/tenants/home";
 import { findOrder, orderNotFound, parseOrderIncludes } from "./search";
 import { OrderIncludeParam, OrderSearchRecordSchema } from "./search-routes";
 
@@ -44,7 +45,7 @@ const retrieveRoute = createRoute({
 export const orderRetrieveRoutes = createRouter().openapi(retrieveRoute, async (c) => {
   const { orderNumber } = c.req.valid("param");
   const { include } = c.req.valid("query");
-  const order = await findOrder(database(c.env.DB), c.get("principal").dataTenantId, orderNumber, parseOrderIncludes(include));
+  const order = await findOrder(database(tenantDatabase(c)), c.get("principal").dataTenantId, orderNumber, parseOrderIncludes(include));
   if (!order) throw orderNotFound();
   return c.json(envelope(c, order), 200);
 });

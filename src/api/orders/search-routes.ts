@@ -7,6 +7,7 @@ import { envelopeSchema } from "../../platform/schemas";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { tenantDatabase } from "../../shared/tenants/home";
 import { parseOrderIncludes, searchOrders } from "./search";
 import { orderSearch } from "./search-fields";
 import { shipToFields } from "./ship-to";
@@ -104,7 +105,7 @@ const searchRoute = createRoute({
 
 export const orderSearchRoutes = createRouter().openapi(searchRoute, async (c) => {
   const params = c.req.valid("query");
-  const db = database(c.env.DB);
+  const db = database(tenantDatabase(c));
   const result = await searchOrders(db, c.get("principal").dataTenantId, params, getPage(params), parseOrderIncludes(params.include));
   return c.json(envelope(c, result), 200);
 });

@@ -8,6 +8,7 @@ import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResp
 import { API_VERSIONS, LATEST_VERSION } from "../../platform/versions/calendar";
 import { answerVersion } from "../../platform/versions/middleware";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { tenantDatabase } from "../../shared/tenants/home";
 import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
 import type { Event } from "../events/schemas";
 import { DELIVERED_EVENT_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
@@ -240,10 +241,11 @@ export const webhookRoutes = router
     return c.json(envelope(c, { ...endpoint, secret }), 201);
   })
   .openapi(routes.list, async (c) =>
-    c.json(envelope(c, { endpoints: await listEndpoints(database(c.env.DB), c.get("principal").dataTenantId) }), 200),
+    c.json(envelope(c, { endpoints: await listEndpoints(database(tenantDatabase(c)), c.get("principal").dataTenantId) }), 200),
   )
   .openapi(routes.get, async (c) => {
-    const row = (await findEndpointRow(database(c.env.DB), c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
+    const row =
+      (await findEndpointRow(database(tenantDatabase(c)), c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
     return c.json(envelope(c, endpointView(row)), 200);
   })
   .openapi(routes.remove, async (c) => {
@@ -279,7 +281,7 @@ export const webhookRoutes = router
     );
   })
   .openapi(routes.deliveries, async (c) => {
-    const db = database(c.env.DB);
+    const db = database(tenantDatabase(c));
     const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
     return c.json(envelope(c, { deliveries: await listDeliveries(db, endpoint.id, 100) }), 200);
   });

@@ -1,5 +1,6 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { logEvent } from "../../platform/logging";
+import { type StepRunner, stepRunner } from "../../platform/workflow-steps";
 import { compactFullTextIndex } from "../../shared/catalog/full-text-index";
 import { refreshCatalogPositions } from "../../shared/catalog/positions";
 import { countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
@@ -10,13 +11,6 @@ import type { ImportKinds } from "./kinds";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
 import type { ImportFile, ValidationCursor } from "./staging";
 import { validateWindow } from "./validate";
-
-/**
- * A moment on a timer at the start of each step: the local runtime (one workerd process for every Worker, D1 and the
- * Workflows engine) otherwise runs the steps back to back without serving a single request in between, so a
- * progress poll, or any API request, waited for the whole import. 1 ms per step, about 1 s for a million products.
- */
-const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
 /** Every step: a few quick retries (D1 or R2 hiccups); each step is safe to run again (src/operator/imports/catalog-staging.ts, apply.ts). */
 const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" };
@@ -41,11 +35,7 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
   override async run(event: WorkflowEvent<ImportParams>, step: WorkflowStep): Promise<JobOutcome> {
     const { jobId } = event.payload;
     const env = this.env;
-    const run: StepRunner = (name, work) =>
-      step.do(name, STEP, async () => {
-        await letOthersIn();
-        return work();
-      });
+    const run = stepRunner(step, STEP);
     const plan = await run("plan", () => planOf(env, jobId));
     if (!plan) return { state: "failed", code: "job_not_startable" };
     const kind = this.kinds[plan.kind];
@@ -116,8 +106,6 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
     return end({ state: "succeeded" });
   }
 }
-
-type StepRunner = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) => Promise<T>;
 
 /** Upkeep steps at most, so that a merge that stops shrinking the index cannot hold the job open. */
 const MAX_UPKEEP_STEPS = 200;

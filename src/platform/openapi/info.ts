@@ -83,6 +83,11 @@ export const TAGS = [
     description:
       "SCIM 2.0 (RFC 7643, 7644) for a health system's identity provider (Entra ID, Okta), with the tenant's SCIM token: users, and groups that grant facility access. Bodies and errors are application/scim+json",
   },
+  {
+    name: "Tenant stores",
+    description:
+      "For the operator: where each tenant's data lives, and the move of a tenant's data from the control database into its own stores, verified table by table",
+  },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   {
     name: SANDBOX_TAG,

@@ -39,9 +39,10 @@ function bearerFor<P extends { clientId: string }>(
     // a throttled client costs no D1 read.
     await limitApiClient(c, principal.clientId, async () => {
       const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
-      const version = await clientStatus.pinnedVersion(database(c.env.DB), principal.clientId, ttlSeconds);
-      if (version === null) throw unauthorized("The client of this access token is disabled.", "invalid_token");
-      c.set("clientVersion", version);
+      const client = await clientStatus.enabledClient(database(c.env.DB), principal.clientId, ttlSeconds);
+      if (client === null) throw unauthorized("The client of this access token is disabled.", "invalid_token");
+      c.set("clientVersion", client.version);
+      c.set("tenantHome", client.home);
       accept(c, principal);
       await next();
     });

@@ -5,6 +5,8 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import type { Bindings } from "../../env";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
+import type { StoreResult, StoreStatementData, StoreValue } from "./statements";
+import { STORE_TABLES, type StoreTable } from "./tables";
 
 /**
  * A tenant store: the SQLite Durable Object that holds one tenant's own data (docs/architecture.md, "Tenant stores").
@@ -58,6 +60,86 @@ export class TenantStore extends DurableObject<Bindings> {
     return failure;
   }
 
+  /**
+   * Runs D1-style statements on this store (src/shared/tenants/store-database.ts): several statements are one
+   * transaction, as a D1 batch is; an error rolls every one of them back and is thrown with SQLite's message.
+   */
+  execute(statements: StoreStatementData[]): StoreResult[] {
+    const run = () => statements.map((statement) => this.executeOne(statement));
+    return statements.length === 1 ? run() : this.ctx.storage.transactionSync(run);
+  }
+
+  private executeOne({ sql, params }: StoreStatementData): StoreResult {
+    const cursor = this.ctx.storage.sql.exec(sql, ...params);
+    const rows = [...cursor.raw()] as StoreValue[][];
+    const columns = cursor.columnNames;
+    const results = rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])));
+    const { changes, id } = this.ctx.storage.sql
+      .exec<{ changes: number; id: number }>("SELECT changes() AS changes, last_insert_rowid() AS id")
+      .one();
+    return {
+      results,
+      columns,
+      rows,
+      meta: {
+        changes: cursor.rowsWritten > 0 ? changes : 0,
+        last_row_id: id,
+        rows_read: cursor.rowsRead,
+        rows_written: cursor.rowsWritten,
+      },
+    };
+  }
+
+  /**
+   * Writes rows of a store table as the control database has them (the move of a deployment, src/operator/tenant-stores):
+   * a row already here is overwritten in place, so copying a page twice leaves what copying it once does.
+   */
+  copyRows(tableName: string, columns: string[], rows: SqlStorageValue[][]): number {
+    const table = storeTable(tableName);
+    const names = this.columnsOf(table, columns);
+    const statement =
+      `INSERT INTO ${quoted(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")}) ` +
+      `ON CONFLICT (${table.key.map(quoted).join(", ")}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`;
+    this.ctx.storage.transactionSync(() => {
+      for (const row of rows) this.ctx.storage.sql.exec(statement, ...row);
+    });
+    return rows.length;
+  }
+
+  /** Up to `limit` rows of a store table after the key `after` (from the start when null), in key order. */
+  readRows(tableName: string, columns: string[], after: SqlStorageValue[] | null, limit: number): SqlStorageValue[][] {
+    const table = storeTable(tableName);
+    const names = this.columnsOf(table, columns);
+    const key = table.key.map(quoted).join(", ");
+    const from = after ? `WHERE (${key}) > (${table.key.map(() => "?").join(", ")}) ` : "";
+    return [
+      ...this.ctx.storage.sql
+        .exec(`SELECT ${names.join(", ")} FROM ${quoted(table.name)} ${from}ORDER BY ${key} LIMIT ?`, ...(after ?? []), limit)
+        .raw(),
+    ];
+  }
+
+  /** Empties every store table, children first: a move starts from nothing, so that a second move ends as the first. */
+  clearTenantData(): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const table of [...STORE_TABLES].reverse()) this.ctx.storage.sql.exec(`DELETE FROM ${quoted(table.name)}`);
+    });
+  }
+
+  /** The columns asked for, quoted, each checked to be one of the table's: no other text reaches the SQL. */
+  private columnsOf(table: StoreTable, columns: string[]): string[] {
+    const known = new Set(
+      this.ctx.storage.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", table.name)
+        .toArray()
+        .map((c) => c.name),
+    );
+    const unknown = columns.filter((column) => !known.has(column));
+    if (unknown.length > 0 || columns.length === 0)
+      throw new Error(`${table.name} has no column(s) ${unknown.join(", ") || "(none asked)"}`);
+    return columns.map(quoted);
+  }
+
   /** How many of tenant-migrations/ this object has applied. */
   schemaVersion(): number {
     const [row] = this.db.all<{ applied: number }>(sql`SELECT count(*) AS applied FROM __drizzle_migrations`);
@@ -65,10 +147,10 @@ export class TenantStore extends DurableObject<Bindings> {
   }
 }
 
-/** The name of tenant `tenantId`'s store; a sandbox twin (id -T) has a store of its own. */
-export const tenantStoreName = (tenantId: number) => `tenant:${tenantId}`;
+const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
-/** The store of tenant `tenantId` (or of its sandbox twin, -T). */
-export function tenantStore(env: Pick<Bindings, "TENANT_STORE">, tenantId: number): DurableObjectStub<TenantStore> {
-  return env.TENANT_STORE.get(env.TENANT_STORE.idFromName(tenantStoreName(tenantId)));
+function storeTable(name: string): StoreTable {
+  const table = STORE_TABLES.find((candidate) => candidate.name === name);
+  if (!table) throw new Error(`no store table ${name}`);
+  return table;
 }

@@ -7,6 +7,7 @@ import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, forbiddenResponse, problem, queryId } from "../../platform/schemas";
 import { scopedAccess } from "../auth/bearer";
+import { tenantDatabase } from "../tenants/home";
 import { lookupRememberedUserProfile, lookupUserProfile } from "./lookup";
 
 const AddressSchema = z
@@ -126,7 +127,7 @@ export const userRoutes = createRouter().openapi(lookupRoute, async (c) => {
   if ((userId === undefined) === (loginUserId === undefined)) {
     throw new ValidationError({ userId: ["Give exactly one of userId or loginUserId."] });
   }
-  const db = database(c.env.DB);
+  const db = database(tenantDatabase(c));
   const key = userId !== undefined ? { userId } : { loginUserId: loginUserId! };
   const tenantId = c.get("principal").tenantId;
   // A caller that sends a session bookmark asks to read at least that state: it reads D1, never the memory.

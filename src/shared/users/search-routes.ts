@@ -9,6 +9,7 @@ import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { planQuery, planSearch } from "../../query/search";
 import { scopedAccess } from "../auth/bearer";
+import { tenantDatabase } from "../tenants/home";
 import { searchUsers } from "./search";
 import { userSearch } from "./search-fields";
 
@@ -99,14 +100,19 @@ const postSearchRoute = createRoute({
 export const userSearchRoutes = createRouter()
   .openapi(searchRoute, async (c) => {
     const params = c.req.valid("query");
-    const result = await searchUsers(database(c.env.DB), c.get("principal").tenantId, planSearch(userSearch, params), getPage(params));
+    const result = await searchUsers(
+      database(tenantDatabase(c)),
+      c.get("principal").tenantId,
+      planSearch(userSearch, params),
+      getPage(params),
+    );
     return c.json(envelope(c, result), 200);
   })
   .openapi(postSearchRoute, async (c) => {
     const body = c.req.valid("json");
     const plan = planQuery(userSearch, queryFromFilters(USER_BODY_FILTERS, body.filters ?? {}));
     const { items, pagination } = await searchUsers(
-      database(c.env.DB),
+      database(tenantDatabase(c)),
       c.get("principal").tenantId,
       plan,
       normalizePostPage(body.pagination),
