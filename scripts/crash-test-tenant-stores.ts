@@ -36,7 +36,7 @@ interface StoreEntry {
   verification: {
     equal: boolean;
     error?: string;
-    stores?: { tenantId: number; tables: { table: string; store: { rows: number; digest: string } }[] }[];
+    stores?: { tenantId: number; bytes: number; tables: { table: string; store: { rows: number; digest: string } }[] }[];
   } | null;
 }
 
@@ -151,6 +151,11 @@ try {
     afterClean.state === "copied" &&
     digests(afterCrashes) === digests(afterClean) &&
     digests(afterClean) !== "[]";
+  const own = afterClean.verification?.stores?.find((store) => store.tenantId === TENANT);
+  if (own)
+    console.log(
+      `tenant ${TENANT}'s store: ${own.bytes} bytes, ${Math.round(own.bytes / (afterClean.copiedRows ?? 1))} bytes per row copied`,
+    );
   console.log(same ? "equal: every table of every store holds what the clean move left" : "DIFFERENT");
   if (killedAt.length < crashes) console.log(`the move ended after ${killedAt.length} of ${crashes} crashes: give it more --orders`);
   if (!same || killedAt.length < crashes) process.exitCode = 1;

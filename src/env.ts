@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { IdempotentRequest } from "./platform/idempotency/results";
 import type { OperatorPrincipal, Principal, VendorPrincipal } from "./platform/principal";
-import type { TenantHome } from "./platform/tenant-home";
 import type { ApiVersion } from "./platform/versions/calendar";
 
 /**
@@ -69,7 +68,7 @@ export function appConfig(vars: ConfigVars): AppConfig {
  * of the original: a view made per request must not cost a settings parse per request. The view inherits every
  * other binding from `env` (no copy of all bindings per request).
  */
-export function envWith<E extends Bindings>(env: E, replaced: Partial<Bindings>): E {
+export function envWith<E extends ConfigVars>(env: E, replaced: Partial<Bindings>): E {
   // Own properties defined, never assigned: an assignment would pass through to `env` when it is a Proxy (as in tests).
   const copy = Object.create(env, Object.getOwnPropertyDescriptors(replaced)) as E;
   parsedConfigs.set(copy, appConfig(env));
@@ -96,8 +95,8 @@ export interface Variables {
   requestedVersion?: ApiVersion | undefined;
   /** The version the calling client is pinned to (set by the bearer check). */
   clientVersion?: ApiVersion;
-  /** Where the calling buyer's tenant data lives (docs/tenant-stores.md), learned with the client's status. */
-  tenantHome?: TenantHome;
+  /** The calling buyer's tenant store, once its data lives there (docs/tenant-stores.md); read it with tenantDatabase(c). */
+  tenantDb?: D1Database;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

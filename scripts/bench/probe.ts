@@ -52,6 +52,7 @@ export class RoundTripProbe {
       QUOTES: this.service("kv", env.QUOTES, (name) => KV_CALLS.has(name)),
       IDEMPOTENCY: this.namespace(env.IDEMPOTENCY),
       RATE_LIMITER: this.namespace(env.RATE_LIMITER),
+      TENANT_STORE: this.namespace(env.TENANT_STORE),
     });
   }
 

@@ -4,7 +4,7 @@ import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 
 export { IdempotencyStore } from "../platform/idempotency/store";
 export { RateLimiter } from "../platform/ratelimit/rate-limiter";
-export { TenantStore } from "../shared/tenants/store";
+export { TenantStore } from "./stores/tenant-store";
 
 /**
  * The app (every route, its zod schemas, the OpenAPI registry) is built on the first request, not at module load:

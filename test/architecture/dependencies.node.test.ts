@@ -199,7 +199,7 @@ describe("cold start: the entry module builds nothing at load", () => {
       "../platform/idempotency/store",
       "../platform/planes",
       "../platform/ratelimit/rate-limiter",
-      "../shared/tenants/store",
+      "./stores/tenant-store",
       "./webhooks/queues",
     ]);
     // Which Worker serves a path is decided before the app loads, by a module that imports nothing; likewise the queue

@@ -4,34 +4,12 @@ import { tenantStore } from "../../src/shared/tenants/stub";
 import { STORE_TABLES } from "../../src/shared/tenants/tables";
 import { call, expectProblem, json, operatorTokenFor, TENANT_A, TENANT_B } from "../helpers/api";
 import { freshOrder, KJOHNSON } from "../helpers/orders";
+import { moveEnded, moveTenant, storeEntry } from "../helpers/stores";
 
 const ADMIN = "/admin/api";
 
 async function move(tenantId: number): Promise<Response> {
   return call(await operatorTokenFor(), `${ADMIN}/tenants/${tenantId}/store-move`, { method: "POST" });
-}
-
-async function entry(tenantId: number) {
-  const res = await call(await operatorTokenFor(), `${ADMIN}/tenants/${tenantId}/store`);
-  expect(res.status).toBe(200);
-  return (await json(res)).data;
-}
-
-/** Moves the tenant and waits for its Workflow to end the read-only window. */
-async function moved(tenantId: number) {
-  const res = await move(tenantId);
-  expect(res.status, await res.clone().text()).toBe(202);
-  expect((await json(res)).data.state).toBe("copying");
-  return ended(tenantId);
-}
-
-async function ended(tenantId: number) {
-  for (let waited = 0; waited < 600; waited++) {
-    const current = await entry(tenantId);
-    if (current.state !== "copying") return current;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the move did not end");
 }
 
 const inStore = <T>(tenantId: number, run: (state: DurableObjectState) => T) =>
@@ -66,7 +44,7 @@ describe("moving a tenant into its stores (POST /admin/api/tenants/{id}/store-mo
     expect(before.order_lines).toBeGreaterThan(1);
     expect(before.users).toBeGreaterThan(0);
 
-    const done = await moved(TENANT_A);
+    const done = await moveTenant(TENANT_A);
     expect(done.state).toBe("copied");
     expect(done.verification.equal).toBe(true);
     expect(done.copiedRows).toBe(done.totalRows);
@@ -93,13 +71,13 @@ describe("moving a tenant into its stores (POST /admin/api/tenants/{id}/store-mo
 
   it("a second move copies again from nothing: changes since are in, rows only the store had are gone", async () => {
     const { orderNumber } = await freshOrder(1, { who: KJOHNSON });
-    const first = await moved(TENANT_B);
+    const first = await moveTenant(TENANT_B);
     expect(first.verification.equal).toBe(true);
     await env.DB.prepare("UPDATE orders SET notes = 'changed since' WHERE order_number = ?1").bind(orderNumber).run();
     await inStore(TENANT_B, (state) =>
       state.storage.sql.exec("INSERT INTO companies (id, tenant_id, name) VALUES (987654, ?, 'Only here')", TENANT_B),
     );
-    const second = await moved(TENANT_B);
+    const second = await moveTenant(TENANT_B);
     expect(second.state).toBe("copied");
     expect(second.moveId).not.toBe(first.moveId);
     const tables = (result: typeof first) => result.verification.stores[0].tables as { table: string; store: { digest: string } }[];
@@ -126,7 +104,7 @@ describe("moving a tenant into its stores (POST /admin/api/tenants/{id}/store-mo
       ),
     );
     try {
-      const done = await moved(TENANT_A);
+      const done = await moveTenant(TENANT_A);
       expect(done.state).toBe("database");
       expect(done.verification.equal).toBe(false);
       const unequal = done.verification.stores.flatMap((store: { tables: { table: string; equal: boolean }[] }) =>
@@ -140,7 +118,7 @@ describe("moving a tenant into its stores (POST /admin/api/tenants/{id}/store-mo
   });
 
   it("one move at a time: asked again while one is under way, it resumes that one (its Workflow missing: created)", async () => {
-    expect((await entry(TENANT_B)).state).toBe("database");
+    expect((await storeEntry(TENANT_B)).state).toBe("database");
     // A window opened whose Workflow never started (the Worker died between the two).
     await env.DB.prepare("INSERT INTO tenant_stores (tenant_id, state, move_id) VALUES (?1, 'copying', 'move_orphaned')")
       .bind(TENANT_B)
@@ -148,7 +126,7 @@ describe("moving a tenant into its stores (POST /admin/api/tenants/{id}/store-mo
     const again = await move(TENANT_B);
     expect(again.status).toBe(202);
     expect((await json(again)).data.moveId).toBe("move_orphaned");
-    const done = await ended(TENANT_B);
+    const done = await moveEnded(TENANT_B);
     expect(done).toMatchObject({ state: "copied", moveId: "move_orphaned", verification: { equal: true } });
   });
 
@@ -160,6 +138,6 @@ describe("moving a tenant into its stores (POST /admin/api/tenants/{id}/store-mo
   it("needs an operator token with clients:manage", async () => {
     const res = await call(await operatorTokenFor(["catalog:import"]), `${ADMIN}/tenants/${TENANT_A}/store-move`, { method: "POST" });
     await expectProblem(res, 403);
-    expect((await entry(TENANT_A)).state).toBe("database");
+    expect((await storeEntry(TENANT_A)).state).toBe("database");
   });
 });

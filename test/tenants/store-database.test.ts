@@ -7,23 +7,17 @@ import { violatesConstraint } from "../../src/operator/scim/errors";
 import { StoreDatabase } from "../../src/shared/tenants/store-database";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { lookupUserProfile } from "../../src/shared/users/lookup";
-import { call, json, operatorTokenFor, TENANT_A } from "../helpers/api";
+import { TENANT_A } from "../helpers/api";
 import { freshOrder, JSMITH } from "../helpers/orders";
+import { moveTenant } from "../helpers/stores";
 
 /** A store of its own, empty but for what a test writes. */
 const scratch = () => new StoreDatabase(tenantStore(env, 2_000_000 + Math.floor(Math.random() * 1_000_000_000)));
 
 /** Tenant A's store, holding a verified copy of tenant A (a move, as an operator makes it). */
 async function movedStore(): Promise<StoreDatabase> {
-  const res = await call(await operatorTokenFor(), `/admin/api/tenants/${TENANT_A}/store-move`, { method: "POST" });
-  expect(res.status).toBe(202);
-  for (let waited = 0; waited < 600; waited++) {
-    const { data } = await json(await call(await operatorTokenFor(), `/admin/api/tenants/${TENANT_A}/store`));
-    if (data.state === "copied") return new StoreDatabase(tenantStore(env, TENANT_A));
-    expect(data.state).toBe("copying");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the move did not end");
+  expect((await moveTenant(TENANT_A)).state).toBe("copied");
+  return new StoreDatabase(tenantStore(env, TENANT_A));
 }
 
 describe("D1's statement API over a tenant store: code written for DB runs on a store unchanged", () => {

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientStatus } from "../../src/shared/auth/client-status";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { call, expectProblem, json, operatorTokenFor, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { freshOrder, JSMITH, KJOHNSON } from "../helpers/orders";
+import { forgetStores, moveAndSwitch } from "../helpers/stores";
 import { registerEndpoint } from "../helpers/webhooks";
 
 /**
@@ -11,20 +11,6 @@ import { registerEndpoint } from "../helpers/webhooks";
  * orders, events and webhook endpoints. Its writes are not served by the stores yet, and DB refuses them (503). What
  * only the store holds shows, so the answers cannot have come from DB.
  */
-
-async function moveAndSwitch(tenantId: number): Promise<void> {
-  const res = await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/store-move`, { method: "POST" });
-  expect(res.status).toBe(202);
-  for (let waited = 0; ; waited++) {
-    const { data } = await json(await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/store`));
-    if (data.state === "copied") break;
-    if (waited > 600 || data.state !== "copying") throw new Error(`the move ended ${data.state}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  // The switch itself (the request path's last step) is not an operation yet: set as it will be.
-  await env.DB.prepare("UPDATE tenant_stores SET state = 'store' WHERE tenant_id = ?1").bind(tenantId).run();
-  clientStatus.clear(); // as CLIENT_STATUS_CACHE_SECONDS passing would
-}
 
 const inStore = (tenantId: number, sql: string, ...params: (string | number)[]) => tenantStore(env, tenantId).execute([{ sql, params }]);
 
@@ -40,10 +26,7 @@ describe("a tenant served from its stores: reads", () => {
     await inStore(TENANT_A, "UPDATE orders SET po_number = 'PO-IN-STORE' WHERE order_number = ?", orderNumber);
     await inStore(TENANT_A, "UPDATE webhook_endpoints SET url = 'https://receiver.example.com/ok/moved' WHERE id = ?", endpointId);
   });
-  afterAll(async () => {
-    await env.DB.prepare("DELETE FROM tenant_stores").run();
-    clientStatus.clear();
-  });
+  afterAll(forgetStores);
 
   it("the user lookup and the user search read the store", async () => {
     const token = await tokenFor(TENANT_A);

@@ -13,6 +13,7 @@ import {
   ProblemSchema,
   problem,
 } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type CancelOutcome, cancelOrder } from "./cancel";
@@ -81,10 +82,10 @@ export const orderCancelRoutes = createRouter().openapi(cancelRoute, async (c) =
   // Like order creation, the 200 commits in the cancel's own batch as the result of this Idempotency-Key.
   const request = idempotentRequest(c);
   let payload: ReturnType<typeof envelope<CancelOutcome>> | undefined;
-  await cancelOrder(database(c.env.DB), request.tenantId, c.req.valid("param").orderNumber, c.req.valid("json"), {
+  await cancelOrder(database(tenantDatabase(c)), request.tenantId, c.req.valid("param").orderNumber, c.req.valid("json"), {
     commitWith: (outcome) => {
       payload = envelope(c, outcome);
-      return committedResultStatements(database(c.env.DB), request, storedJson(200, payload));
+      return committedResultStatements(database(tenantDatabase(c)), request, storedJson(200, payload));
     },
   });
   dispatchAfterResponse(c, payload!.data.eventId);

@@ -3,8 +3,8 @@ import { database } from "../../db/client";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
-import { tenantDatabase } from "../../shared/tenants/home";
 import { findOrder, orderNotFound, parseOrderIncludes } from "./search";
 import { OrderIncludeParam, OrderSearchRecordSchema } from "./search-routes";
 

@@ -2,11 +2,13 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../../db/client";
 import { outboxEvents, webhookDeliveries, webhookDeliveriesOwed, webhookEndpoints } from "../../db/schema";
-import { appConfig, type Bindings, type ConfigVars } from "../../env";
+import { appConfig, type Bindings, type ConfigVars, envWith } from "../../env";
 import { deleteOldest } from "../../platform/housekeeping";
 import { logEvent } from "../../platform/logging";
 import { type ApiVersion, servedVersion, VERSION_HEADER } from "../../platform/versions/calendar";
 import { renderEvent } from "../../platform/versions/middleware";
+import { StoreDatabase } from "../../shared/tenants/store-database";
+import { tenantStore } from "../../shared/tenants/stub";
 import { VERSION_CHANGES } from "../../versions";
 import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
 import type { EventData } from "../events/schemas";
@@ -31,7 +33,7 @@ const MAX_ERROR_LENGTH = 200;
 export const backoffSeconds = (attempt: number) => Math.min(30 * 2 ** Math.max(0, attempt - 1), 12 * 3600);
 
 /** What the consumer needs of the bindings. */
-export type DeliveryEnv = Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
+export type DeliveryEnv = Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS" | "TENANT_STORE">;
 
 /**
  * When an owed delivery whose next step is expected at `next` counts as lost, and the sweep sends it again
@@ -45,6 +47,8 @@ export interface DeliveryMessage {
   endpointId: string;
   /** Attempts made before this message (a delivery the sweep sent again after its message was lost); default 0. */
   attempts?: number;
+  /** The tenant whose store holds the event and the endpoint (docs/tenant-stores.md); absent: DB holds them. */
+  storeTenantId?: number;
 }
 
 export const EVENT_ID_HEADER = "Medparts-Event-Id";
@@ -175,8 +179,15 @@ const releaseHeld = (db: Database, env: ConfigVars, endpointId: string, eventId:
     });
 
 /** Hands released deliveries to the queue now: the next event of the order goes right after its predecessor. */
-async function sendReleased(env: Pick<DeliveryEnv, "EVENTS">, released: DeliveryMessage[]): Promise<void> {
-  if (released.length > 0) await env.EVENTS.sendBatch(released.map((body) => ({ body })));
+async function sendReleased(env: Pick<DeliveryEnv, "EVENTS">, released: DeliveryMessage[], from: DeliveryMessage): Promise<void> {
+  const home = from.storeTenantId === undefined ? {} : { storeTenantId: from.storeTenantId };
+  if (released.length > 0) await env.EVENTS.sendBatch(released.map((body) => ({ body: { ...body, ...home } })));
+}
+
+/** The consumer's bindings with `DB` where the message's event and endpoint are: DB, or their tenant's store. */
+function homeOf(env: DeliveryEnv, message: DeliveryMessage): DeliveryEnv {
+  if (message.storeTenantId === undefined) return env;
+  return envWith(env, { DB: new StoreDatabase(tenantStore(env, message.storeTenantId)).asD1() });
 }
 
 export function recordDelivery(
@@ -220,19 +231,21 @@ const postpone = (db: Database, env: ConfigVars, message: DeliveryMessage, attem
  * each waiting out the timeout (a hanging endpoint costs a batch one DELIVERY_TIMEOUT_MS at most).
  */
 export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: DeliveryEnv): Promise<void> {
-  const db = database(env.DB);
   const byEndpoint = new Map<string, Message<DeliveryMessage>[]>();
   for (const message of batch.messages) {
-    const queued = byEndpoint.get(message.body.endpointId);
+    const key = `${message.body.storeTenantId ?? ""}:${message.body.endpointId}`;
+    const queued = byEndpoint.get(key);
     if (queued) queued.push(message);
-    else byEndpoint.set(message.body.endpointId, [message]);
+    else byEndpoint.set(key, [message]);
   }
   await Promise.all(
     [...byEndpoint.values()].map(async (messages) => {
+      const home = homeOf(env, messages[0]!.body);
+      const db = database(home.DB);
       let failing = false;
       for (const message of messages) {
-        if (failing) await waitForLaterBatch(db, env, message, ENDPOINT_FAILING_WAIT_SECONDS);
-        else failing = !(await deliverOne(db, env, message));
+        if (failing) await waitForLaterBatch(db, home, message, ENDPOINT_FAILING_WAIT_SECONDS);
+        else failing = !(await deliverOne(db, home, message));
       }
     }),
   );
@@ -278,7 +291,7 @@ async function deliverOne(db: Database, env: DeliveryEnv, message: Message<Deliv
   ] as const;
   if (result.ok) {
     const [, , , released] = await db.batch([...recorded, settle(db, message.body), releaseHeld(db, env, endpoint.id, event.id, now)]);
-    await sendReleased(env, released);
+    await sendReleased(env, released, message.body);
   } else {
     await db.batch([...recorded, postpone(db, env, message.body, attempt, new Date(now.getTime() + backoffSeconds(attempt) * 1000))]);
   }
@@ -308,9 +321,9 @@ export const ENDPOINT_DISABLED_EVENT = "webhook_endpoint.disabled" satisfies Eve
  * failed for DISABLE_AFTER_FAILING_MS is disabled, with a `webhook_endpoint.disabled` event in the tenant's feed.
  */
 export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env: DeliveryEnv, now = new Date()): Promise<void> {
-  const db = database(env.DB);
   for (const message of batch.messages) {
-    await deadLetter(db, env, message.body, (message.body.attempts ?? 0) + message.attempts, now);
+    const home = homeOf(env, message.body);
+    await deadLetter(database(home.DB), home, message.body, (message.body.attempts ?? 0) + message.attempts, now);
     message.ack();
   }
 }
@@ -350,7 +363,7 @@ async function deadLetter(db: Database, env: DeliveryEnv, body: DeliveryMessage,
     );
   }
   const [released] = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  await sendReleased(env, released as DeliveryMessage[]);
+  await sendReleased(env, released as DeliveryMessage[], body);
 }
 
 /** Deliveries older than the event retention go with their events. */

@@ -25,7 +25,22 @@ const QUEUE_BATCH = 100;
 
 type DispatchEnv = Pick<Bindings, "DB" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
 
-async function dispatch(env: DispatchEnv, which: ReturnType<typeof and>, limit: number, now: Date): Promise<number> {
+/**
+ * Where the events and endpoints are: `DB`, or a tenant's store (`env.DB` is then the store, and `storeTenantId` goes
+ * into each message, so that the consumer reads and records the delivery there; docs/tenant-stores.md).
+ */
+type StoreTenant = number | undefined;
+
+const stamped = (message: DeliveryMessage, storeTenantId: StoreTenant): DeliveryMessage =>
+  storeTenantId === undefined ? message : { ...message, storeTenantId };
+
+async function dispatch(
+  env: DispatchEnv,
+  which: ReturnType<typeof and>,
+  limit: number,
+  now: Date,
+  storeTenantId: StoreTenant,
+): Promise<number> {
   const db = database(env.DB);
   const events = await db
     .select({ id: outboxEvents.id })
@@ -55,7 +70,7 @@ async function dispatch(env: DispatchEnv, which: ReturnType<typeof and>, limit: 
       .set({ dispatchedAt: now.toISOString() })
       .where(sql`${outboxEvents.id} in (select value from json_each(${ids}))`),
   ]);
-  const messages = owed.map((body) => ({ body }));
+  const messages = owed.map((body) => ({ body: stamped(body, storeTenantId) }));
   await send(env, messages);
   logEvent("info", { event: "webhook.dispatch", events: events.length, messages: messages.length });
   return events.length;
@@ -66,17 +81,23 @@ async function send(env: DispatchEnv, messages: { body: DeliveryMessage }[]): Pr
 }
 
 /** Right after a write: these events (ids from the request that wrote them). */
-export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date()) =>
-  eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now);
+export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date(), storeTenantId?: number) =>
+  eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now, storeTenantId);
 
 /**
  * The scheduled sweep (a Purge-shaped step of housekeeping): undispatched events older than SWEEP_AFTER_MS; after a
  * start that lost the queue (`afterStart`), every one (no request of the runtime that wrote them is still running).
  */
 export const sweepUndispatched =
-  (env: DispatchEnv, afterStart = false) =>
+  (env: DispatchEnv, afterStart = false, storeTenantId?: number) =>
   (_db: Database, now: Date, limit: number) =>
-    dispatch(env, lt(outboxEvents.createdAt, new Date(now.getTime() - (afterStart ? 0 : SWEEP_AFTER_MS)).toISOString()), limit, now);
+    dispatch(
+      env,
+      lt(outboxEvents.createdAt, new Date(now.getTime() - (afterStart ? 0 : SWEEP_AFTER_MS)).toISOString()),
+      limit,
+      now,
+      storeTenantId,
+    );
 
 /**
  * The scheduled sweep's other half: owed deliveries whose due time passed untouched go to the queue again, with the
@@ -85,7 +106,7 @@ export const sweepUndispatched =
  * the send leaves them for the next sweep.
  */
 export const resendLostDeliveries =
-  (env: DispatchEnv, afterStart = false) =>
+  (env: DispatchEnv, afterStart = false, storeTenantId?: number) =>
   async (db: Database, now: Date, limit: number) => {
     // After a start, "not sent by this run" (whose rows are due at lostAfter(now)): a next batch takes the rest.
     const lost = await db
@@ -102,16 +123,16 @@ export const resendLostDeliveries =
       });
     await send(
       env,
-      lost.map((body) => ({ body })),
+      lost.map((body) => ({ body: stamped(body, storeTenantId) })),
     );
     if (lost.length > 0) logEvent("warn", { event: "webhook.resend_lost", deliveries: lost.length });
     return lost.length;
   };
 
 /** Hands committed events to the queue now; a failure is logged (the sweep covers it, and a crash here). */
-export function dispatchOrLog(env: DispatchEnv, eventIds: string[]): Promise<void> {
+export function dispatchOrLog(env: DispatchEnv, eventIds: string[], storeTenantId?: number): Promise<void> {
   if (eventIds.length === 0) return Promise.resolve();
-  return dispatchEvents(env, eventIds).then(
+  return dispatchEvents(env, eventIds, new Date(), storeTenantId).then(
     () => undefined,
     (error: unknown) => logEvent("warn", { event: "webhook.dispatch_failed", eventIds, error: String(error).slice(0, 200) }),
   );
@@ -119,5 +140,6 @@ export function dispatchOrLog(env: DispatchEnv, eventIds: string[]): Promise<voi
 
 /** After a write's answer: hand its event to the queue now (the sweep covers a failure or a crash here). */
 export function dispatchAfterResponse(c: Context<AppEnv>, eventId: string | null | undefined): void {
-  if (eventId) inBackground(c, dispatchOrLog(c.env, [eventId]));
+  // A tenant living in its store: the event is there, and the store's alarm dispatches it (src/api/stores).
+  if (eventId && !c.get("tenantDb")) inBackground(c, dispatchOrLog(c.env, [eventId]));
 }

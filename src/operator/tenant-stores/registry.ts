@@ -17,7 +17,7 @@ export interface TableCheck {
 /** What a move found: per store (the tenant's, its sandbox twin's), per table, both sides' rows and digests. */
 export interface Verification {
   equal: boolean;
-  stores?: { tenantId: number; tables: TableCheck[] }[];
+  stores?: { tenantId: number; bytes: number; tables: TableCheck[] }[];
   /** Why the move stopped before verifying (a step that kept failing). */
   error?: string;
 }

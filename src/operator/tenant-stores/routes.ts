@@ -41,7 +41,15 @@ const TenantStoreSchema = z
     verification: z
       .object({
         equal: z.boolean(),
-        stores: z.array(z.object({ tenantId: z.number().int(), tables: z.array(TableCheckSchema) })).optional(),
+        stores: z
+          .array(
+            z.object({
+              tenantId: z.number().int(),
+              bytes: z.number().int().openapi({ description: "The store's size after the copy (a store holds up to 10 GB)" }),
+              tables: z.array(TableCheckSchema),
+            }),
+          )
+          .optional(),
         error: z.string().optional(),
       })
       .nullable()

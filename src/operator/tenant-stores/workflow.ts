@@ -34,7 +34,7 @@ export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MovePa
         await recordTotal(DB, tenantId, moveId, total);
         return { stores, columns };
       });
-      const checks: { tenantId: number; tables: TableCheck[] }[] = [];
+      const checks: NonNullable<Verification["stores"]> = [];
       let copied = 0;
       for (const storeTenantId of plan.stores) {
         const store = tenantStore(this.env, storeTenantId);
@@ -59,7 +59,8 @@ export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MovePa
           }
           tables.push(tableCheck(table.name, database, stored));
         }
-        checks.push({ tenantId: storeTenantId, tables });
+        const bytes = await run(`size ${storeTenantId}`, () => store.databaseBytes());
+        checks.push({ tenantId: storeTenantId, bytes, tables });
       }
       verification = { equal: checks.every((store) => store.tables.every((table) => table.equal)), stores: checks };
     } catch (error) {

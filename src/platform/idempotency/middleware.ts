@@ -6,6 +6,7 @@ import { readJsonBody } from "../content-type";
 import { IdempotencyConflictError, ProblemError, ValidationError } from "../errors";
 import { logEvent } from "../logging";
 import { sha256Hex } from "../sha256";
+import { tenantDatabase } from "../tenant-home";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
 import type { BeginOutcome, StoredResponse } from "./store";
 
@@ -133,7 +134,7 @@ export const idempotentWith =
     // Test mode keeps its own keys (its sandbox twin), so a test request never replays a live one.
     const tenantId = c.get("principal").dataTenantId;
     const store = idempotencyStore(c.env, tenantId, key);
-    const db = database(c.env.DB);
+    const db = database(tenantDatabase(c));
     // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
     const early = prefetch?.(c, body)?.then(
       (value) => ({ value }),

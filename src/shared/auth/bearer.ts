@@ -4,6 +4,8 @@ import { type AppEnv, appConfig } from "../../env";
 import { ProblemError } from "../../platform/errors";
 import type { OperatorScope, Scope, VendorScope } from "../../platform/principal";
 import { limitApiClient } from "../../platform/ratelimit/middleware";
+import { StoreDatabase } from "../tenants/store-database";
+import { tenantStore } from "../tenants/stub";
 import { clientStatus } from "./client-status";
 import { InvalidTokenError, verifyAccessToken, verifyOperatorAccessToken, verifyVendorAccessToken } from "./tokens";
 
@@ -42,8 +44,9 @@ function bearerFor<P extends { clientId: string }>(
       const client = await clientStatus.enabledClient(database(c.env.DB), principal.clientId, ttlSeconds);
       if (client === null) throw unauthorized("The client of this access token is disabled.", "invalid_token");
       c.set("clientVersion", client.version);
-      c.set("tenantHome", client.home);
       accept(c, principal);
+      const buyer = c.get("principal");
+      if (client.home === "store" && buyer) c.set("tenantDb", new StoreDatabase(tenantStore(c.env, buyer.dataTenantId)).asD1());
       await next();
     });
   };

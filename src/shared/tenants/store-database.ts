@@ -59,8 +59,15 @@ export class StoreStatement {
   }
 }
 
+/** Runs statements on a store: over its stub from a Worker, or directly inside the store itself (its alarm). */
+export type StoreExecutor = (statements: StoreStatementData[]) => Promise<StoreResult[]>;
+
 export class StoreDatabase {
-  constructor(private readonly stub: DurableObjectStub<TenantStore>) {}
+  private readonly executor: StoreExecutor;
+
+  constructor(store: DurableObjectStub<TenantStore> | StoreExecutor) {
+    this.executor = typeof store === "function" ? store : async (statements) => (await store.execute(statements)) as StoreResult[];
+  }
 
   prepare(sql: string): StoreStatement {
     return new StoreStatement(this, { sql, params: [] });
@@ -81,8 +88,8 @@ export class StoreDatabase {
     return null;
   }
 
-  async execute(statements: StoreStatementData[]): Promise<StoreResult[]> {
-    return (await this.stub.execute(statements)) as StoreResult[];
+  execute(statements: StoreStatementData[]): Promise<StoreResult[]> {
+    return this.executor(statements);
   }
 
   /** For code typed against D1: the same calls, answered by the store. */

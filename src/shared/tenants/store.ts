@@ -66,7 +66,19 @@ export class TenantStore extends DurableObject<Bindings> {
    */
   execute(statements: StoreStatementData[]): StoreResult[] {
     const run = () => statements.map((statement) => this.executeOne(statement));
-    return statements.length === 1 ? run() : this.ctx.storage.transactionSync(run);
+    const results = statements.length === 1 ? run() : this.ctx.storage.transactionSync(run);
+    if (results.some((result) => result.meta.rows_written > 0)) this.armOutbox();
+    return results;
+  }
+
+  /**
+   * The store's outbox (docs/tenant-stores.md): a write that leaves an event undispatched arms the alarm at once, in the
+   * same output as the write, so no committed event waits for anything but the alarm (the API Worker's subclass
+   * dispatches in `alarm()`, src/api/stores/tenant-store.ts).
+   */
+  private armOutbox(): void {
+    const pending = this.ctx.storage.sql.exec("SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL LIMIT 1").toArray().length > 0;
+    if (pending) void this.ctx.storage.setAlarm(Date.now());
   }
 
   private executeOne({ sql, params }: StoreStatementData): StoreResult {
@@ -138,6 +150,11 @@ export class TenantStore extends DurableObject<Bindings> {
     if (unknown.length > 0 || columns.length === 0)
       throw new Error(`${table.name} has no column(s) ${unknown.join(", ") || "(none asked)"}`);
     return columns.map(quoted);
+  }
+
+  /** The bytes this store's SQLite database takes (what counts against its 10 GB). */
+  databaseBytes(): number {
+    return this.ctx.storage.sql.databaseSize;
   }
 
   /** How many of tenant-migrations/ this object has applied. */

@@ -6,8 +6,8 @@ import { BOOKMARK_HEADER } from "../../platform/read-replicas";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, forbiddenResponse, problem, queryId } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../auth/bearer";
-import { tenantDatabase } from "../tenants/home";
 import { lookupRememberedUserProfile, lookupUserProfile } from "./lookup";
 
 const AddressSchema = z

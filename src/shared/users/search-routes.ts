@@ -4,12 +4,12 @@ import { normalizePostPage, PaginationSchema } from "../../platform/pagination";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { closedObject, envelopeSchema } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { bodyFiltersFor, bodyFiltersSchema, queryFromFilters } from "../../query/body-filters";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { planQuery, planSearch } from "../../query/search";
 import { scopedAccess } from "../auth/bearer";
-import { tenantDatabase } from "../tenants/home";
 import { searchUsers } from "./search";
 import { userSearch } from "./search-fields";
 

@@ -1,0 +1,38 @@
+import { TenantStore as Store } from "../../shared/tenants/store";
+import { StoreDatabase } from "../../shared/tenants/store-database";
+
+/** Events dispatched per alarm; more wait for the next one, armed at once. */
+const DISPATCH_LIMIT = 500;
+
+/** `tenant:<id>` (src/shared/tenants/stub.ts): the tenant this store belongs to. */
+function tenantOf(id: DurableObjectId): number {
+  const tenantId = Number(/^tenant:(-?\d+)$/.exec(id.name ?? "")?.[1]);
+  if (!Number.isSafeInteger(tenantId)) throw new Error(`a tenant store's id has no tenant name (${id.name ?? "none"})`);
+  return tenantId;
+}
+
+/**
+ * The tenant store as the API Worker runs it: the store of src/shared/tenants with its outbox dispatched by its alarm
+ * (docs/tenant-stores.md). The alarm hands undispatched events to the delivery queue as DB's dispatcher does
+ * (src/api/webhooks/dispatch.ts), each message naming the store, sends again the deliveries whose due time passed
+ * untouched, and sleeps until the next one is due. A failing alarm is retried by the runtime; nothing is lost.
+ */
+export class TenantStore extends Store {
+  override async alarm(): Promise<void> {
+    const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }] = await Promise.all([
+      import("../webhooks/dispatch"),
+      import("../../db/client"),
+      import("../../env"),
+    ]);
+    const local = new StoreDatabase(async (statements) => this.execute(statements)).asD1();
+    const env = envWith(this.env, { DB: local });
+    const db = database(local);
+    const tenantId = tenantOf(this.ctx.id);
+    const now = new Date();
+    const dispatched = await sweepUndispatched(env, true, tenantId)(db, now, DISPATCH_LIMIT);
+    await resendLostDeliveries(env, false, tenantId)(db, now, DISPATCH_LIMIT);
+    if (dispatched === DISPATCH_LIMIT) return void (await this.ctx.storage.setAlarm(Date.now()));
+    const next = this.ctx.storage.sql.exec<{ due: string | null }>("SELECT min(due_at) AS due FROM webhook_deliveries_owed").one().due;
+    if (next) await this.ctx.storage.setAlarm(Math.max(Date.parse(next), Date.now() + 1000));
+  }
+}

@@ -1,0 +1,45 @@
+import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { clientStatus } from "../../src/shared/auth/client-status";
+import { call, json, operatorTokenFor } from "./api";
+
+/** A tenant's entry in the registry, as the operator reads it (GET /admin/api/tenants/{id}/store). */
+export async function storeEntry(tenantId: number) {
+  const res = await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/store`);
+  expect(res.status).toBe(200);
+  return (await json(res)).data;
+}
+
+/** Waits for the tenant's move to end its read-only window; the entry then. */
+export async function moveEnded(tenantId: number) {
+  for (let waited = 0; waited < 600; waited++) {
+    const current = await storeEntry(tenantId);
+    if (current.state !== "copying") return current;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the move did not end");
+}
+
+/** Moves the tenant into its stores (POST .../store-move) and waits for the move to end; the entry then. */
+export async function moveTenant(tenantId: number) {
+  const res = await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/store-move`, { method: "POST" });
+  expect(res.status, await res.clone().text()).toBe(202);
+  expect((await json(res)).data.state).toBe("copying");
+  return moveEnded(tenantId);
+}
+
+/**
+ * Moves the tenant and switches it to its stores. The switch is not an operation yet (docs/tenant-stores.md): set as it
+ * will be, and the client status every isolate remembers (with the tenant's home) forgotten, as its 30 s passing would.
+ */
+export async function moveAndSwitch(tenantId: number): Promise<void> {
+  expect((await moveTenant(tenantId)).state).toBe("copied");
+  await env.DB.prepare("UPDATE tenant_stores SET state = 'store' WHERE tenant_id = ?1").bind(tenantId).run();
+  clientStatus.clear();
+}
+
+/** Back to the database for the next test file's tenants: the registry emptied, the remembered homes forgotten. */
+export async function forgetStores(): Promise<void> {
+  await env.DB.prepare("DELETE FROM tenant_stores").run();
+  clientStatus.clear();
+}

@@ -1,0 +1,84 @@
+import { env } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tenantStore } from "../../src/shared/tenants/stub";
+import { call, json, TENANT_A, tokenFor } from "../helpers/api";
+import { freshOrder } from "../helpers/orders";
+import { forgetStores, moveAndSwitch } from "../helpers/stores";
+import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
+
+/**
+ * A tenant served from its stores writes there: a cancel commits in the store with its idempotent result and its event,
+ * and the store's alarm hands the event to the delivery queue, whose consumer reads and records it in the store.
+ */
+
+const inStore = async (sql: string, ...params: (string | number)[]) =>
+  (await tenantStore(env, TENANT_A).execute([{ sql, params }]))[0]!.results;
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let waited = 0; waited < 200; waited++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("timed out");
+}
+
+describe("a tenant served from its stores: an order change, its event and its webhook", () => {
+  const path = receiverPath("ok");
+  let orderNumber: string;
+  beforeAll(async () => {
+    await registerEndpoint(`https://receiver.example.com${path}`, ["order.cancelled"]);
+    ({ orderNumber } = await freshOrder(2));
+    await moveAndSwitch(TENANT_A);
+  });
+  afterAll(forgetStores);
+
+  it("a cancel commits in the store, its result replays from there, and DB keeps the copy of the switch", async () => {
+    const key = crypto.randomUUID();
+    const token = await tokenFor(TENANT_A);
+    const send = () =>
+      call(token, `/orders/${orderNumber}/cancel`, {
+        method: "POST",
+        json: { reason: "in the store" },
+        headers: { "Idempotency-Key": key },
+      });
+    const first = await send();
+    expect(first.status, await first.clone().text()).toBe(200);
+    const { data } = await json(first);
+    expect(data).toMatchObject({ orderNumber, status: "Cancelled" });
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("X-Idempotency-Cached")).toBe("true");
+    expect((await json(again)).data).toEqual(data);
+
+    expect(await inStore("SELECT status FROM orders WHERE order_number = ?", orderNumber)).toEqual([{ status: "Cancelled" }]);
+    expect(await inStore("SELECT count(*) AS n FROM idempotency_results WHERE idempotency_key = ?", key.toLowerCase())).toEqual([{ n: 1 }]);
+    expect(await env.DB.prepare("SELECT status FROM orders WHERE order_number = ?1").bind(orderNumber).first("status")).not.toBe(
+      "Cancelled",
+    );
+    const read = await json(await call(token, `/orders/${orderNumber}`));
+    expect(read.data.status).toBe("Cancelled");
+  });
+
+  it("the store's alarm dispatches the event: the endpoint receives it, and the delivery is recorded in the store", async () => {
+    const [delivery] = await until(
+      () => receivedAt(path),
+      (received) => received.length > 0,
+    );
+    expect(delivery!.headers["medparts-event-type"]).toBe("order.cancelled");
+    expect(JSON.parse(delivery!.body).orderNumber).toBe(orderNumber);
+    const eventId = delivery!.headers["medparts-event-id"]!;
+    const recorded = await until(
+      () => inStore("SELECT outcome FROM webhook_deliveries WHERE event_id = ?", eventId),
+      (rows) => rows.length > 0,
+    );
+    expect(recorded).toEqual([{ outcome: "succeeded" }]);
+    expect(await inStore("SELECT count(*) AS n FROM webhook_deliveries_owed WHERE event_id = ?", eventId)).toEqual([{ n: 0 }]);
+    expect(await inStore("SELECT dispatched_at IS NOT NULL AS dispatched FROM outbox_events WHERE id = ?", eventId)).toEqual([
+      { dispatched: 1 },
+    ]);
+    // Once, although the API Worker did not dispatch it and the alarm may run again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await receivedAt(path)).toHaveLength(1);
+  });
+});
