@@ -2,6 +2,10 @@
 -- tenant's own data, which the control database (migrations/) held for every tenant until now. Tables keep the columns,
 -- names and tenant_id of the control database's tables, so that a copy is row for row and one query serves both.
 -- Keys to data that stays global (tenants, vendors, offers) are plain columns: no foreign key leaves the store.
+-- New orders, lines, shipping documents, shipped units and webhook deliveries take ids from the store's own range
+-- (src/shared/tenants/id-ranges.ts): their tables are AUTOINCREMENT, whose high-water mark in sqlite_sequence the store
+-- raises to its range's floor when it starts (a plain INTEGER PRIMARY KEY would take max(id) + 1, whichever tenant's
+-- copied id that is), so that an id names one row among every store's and the control database's.
 
 -- The directory
 CREATE TABLE companies (
@@ -152,7 +156,7 @@ CREATE TABLE quotes (
 CREATE INDEX quotes_expires_at ON quotes(expires_at);
 --> statement-breakpoint
 CREATE TABLE orders (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   order_number TEXT NOT NULL UNIQUE,
   tenant_id INTEGER NOT NULL,
   company_id INTEGER NOT NULL REFERENCES companies(id),
@@ -197,7 +201,7 @@ CREATE INDEX orders_total ON orders(total_cents);
 CREATE INDEX orders_updated ON orders(updated_at);
 --> statement-breakpoint
 CREATE TABLE order_lines (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   order_id INTEGER NOT NULL REFERENCES orders(id),
   line_number INTEGER NOT NULL,
   quote_id TEXT NOT NULL REFERENCES quotes(id),
@@ -228,7 +232,7 @@ CREATE UNIQUE INDEX order_lines_quote ON order_lines(quote_id);
 CREATE INDEX order_lines_vendor_status ON order_lines(vendor_id, status_name, id);
 --> statement-breakpoint
 CREATE TABLE shipping_documents (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   order_id INTEGER NOT NULL REFERENCES orders(id),
   attention_to TEXT,
   address1 TEXT NOT NULL,
@@ -258,7 +262,7 @@ CREATE TABLE shipping_document_lines (
 ) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE TABLE shipped_units (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   order_id INTEGER NOT NULL REFERENCES orders(id),
   line_id INTEGER NOT NULL REFERENCES order_lines(id),
   shipping_document_id INTEGER NOT NULL REFERENCES shipping_documents(id),
@@ -329,7 +333,7 @@ CREATE TABLE webhook_endpoints (
 CREATE INDEX webhook_endpoints_created ON webhook_endpoints(created_at);
 --> statement-breakpoint
 CREATE TABLE webhook_deliveries (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   endpoint_id TEXT NOT NULL,
   event_id TEXT NOT NULL,
   attempt INTEGER NOT NULL,

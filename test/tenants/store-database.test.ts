@@ -12,7 +12,7 @@ import { freshOrder, JSMITH } from "../helpers/orders";
 import { moveTenant } from "../helpers/stores";
 
 /** A store of its own, empty but for what a test writes. */
-const scratch = () => new StoreDatabase(tenantStore(env, 2_000_000 + Math.floor(Math.random() * 1_000_000_000)));
+const scratch = () => new StoreDatabase(tenantStore(env, 100_000 + Math.floor(Math.random() * 900_000)));
 
 /** Tenant A's store, holding a verified copy of tenant A (a move, as an operator makes it). */
 async function movedStore(): Promise<StoreDatabase> {

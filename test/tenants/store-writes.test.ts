@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { call, json, TENANT_A, tokenFor } from "../helpers/api";
-import { freshOrder } from "../helpers/orders";
+import { call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { freshOrder, issueQuotes, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
 import { forgetStores, moveAndSwitch } from "../helpers/stores";
 import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
@@ -23,7 +24,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
   throw new Error("timed out");
 }
 
-describe("a tenant served from its stores: an order change, its event and its webhook", () => {
+describe("a tenant served from its stores: orders, their changes, events and webhooks", () => {
   const path = receiverPath("ok");
   let orderNumber: string;
   beforeAll(async () => {
@@ -80,5 +81,34 @@ describe("a tenant served from its stores: an order change, its event and its we
     // Once, although the API Worker did not dispatch it and the alarm may run again.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await receivedAt(path)).toHaveLength(1);
+  });
+
+  it("an order placed by the switched tenant commits in its store, with ids of the store's range, its event dispatched", async () => {
+    const { orderNumber: placed, lineIds } = await freshOrder(2);
+    const [order] = await inStore("SELECT id, tenant_id FROM orders WHERE order_number = ?", placed);
+    expect(order).toMatchObject({ tenant_id: TENANT_A });
+    expect(storeOfId(order!.id as number)).toBe(TENANT_A);
+    expect(lineIds.map(storeOfId)).toEqual([TENANT_A, TENANT_A]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE order_number = ?1").bind(placed).first("n")).toBe(0);
+    const [event] = await until(
+      () => inStore("SELECT dispatched_at FROM outbox_events WHERE aggregate_id = ? AND type = 'order.created'", placed),
+      (rows) => rows[0]?.dispatched_at != null,
+    );
+    expect(event!.dispatched_at).toEqual(expect.any(String));
+  });
+
+  it("a retried order replays its stored result; a quote ordered twice is a 409 naming the order", async () => {
+    const quote = (await issueQuotes("MP-0000007")).find(withoutFields)!;
+    const key = crypto.randomUUID();
+    const body = orderBody([lineFor(quote)]);
+    const first = await placeOrder(body, { key });
+    expect(first.status).toBe(201);
+    const created = (await json(first)).data;
+    const again = await placeOrder(body, { key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("X-Idempotency-Cached")).toBe("true");
+    expect((await json(again)).data).toEqual(created);
+    const problem = await expectProblem(await placeOrder(body), 409);
+    expect(JSON.stringify(problem)).toContain(created.orderNumber);
   });
 });

@@ -25,6 +25,7 @@ import {
   problem,
   requesterForbiddenResponse,
 } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type CreateOrderCommand, createOrder, type OrderCreated, type OrderInputs, readOrderInputs } from "./create";
@@ -151,7 +152,10 @@ function prefetchOrderInputs(c: Context<AppEnv>, body: unknown) {
   const parsed = CreateOrderSchema.safeParse(body);
   if (!parsed.success) return undefined;
   const now = new Date();
-  return readOrderInputs(c.env, c.get("principal").tenantId, toCommand(parsed.data), now).then((inputs) => ({ inputs, now }));
+  return readOrderInputs(c.env, c.get("principal").tenantId, toCommand(parsed.data), now, tenantDatabase(c)).then((inputs) => ({
+    inputs,
+    now,
+  }));
 }
 
 const createOrderRoute = createRoute({
@@ -196,9 +200,10 @@ export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) =>
   await createOrder(c.env, principal.tenantId, toCommand(c.req.valid("json")), {
     storeUnder: principal.dataTenantId,
     read,
+    tenantDb: tenantDatabase(c),
     commitWith: (created) => {
       payload = envelope(c, created);
-      return committedResultStatements(database(c.env.DB), request, storedJson(201, payload));
+      return committedResultStatements(database(tenantDatabase(c)), request, storedJson(201, payload));
     },
   });
   dispatchAfterResponse(c, payload!.data.eventId);

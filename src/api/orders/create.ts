@@ -52,12 +52,18 @@ export interface CreateOrderOptions {
   commitWith?: (created: OrderCreated) => readonly BatchItem<"sqlite">[];
   /** The reads of `readOrderInputs`, if already made (started alongside the idempotency check), and their time. */
   read?: { inputs: OrderInputs; now: Date } | undefined;
+  /** Where the tenant's own data is read and the order written: DB (the default) or the tenant's store. */
+  tenantDb?: D1Database;
   now?: Date;
 }
 
-/** Everything an order is checked against, read side by side in one round trip. */
-export function readOrderInputs(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now: Date) {
-  const db = database(env.DB);
+/**
+ * Everything an order is checked against, read side by side in one round trip: the requester's access and the
+ * addresses in the tenant's database (`tenantDb`: DB, or the tenant's store, docs/tenant-stores.md), the quotes' offers
+ * in DB, the products in the catalog.
+ */
+export function readOrderInputs(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now: Date, tenantDb: D1Database = env.DB) {
+  const db = database(tenantDb);
   return sideBySide([
     requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
     requireUserFacilityAccess(db, tenantId, command.userId, command.facilityId),
@@ -76,11 +82,11 @@ export async function createOrder(
   env: OrderEnv,
   tenantId: number,
   command: CreateOrderCommand,
-  { commitWith, read, now: given, storeUnder }: CreateOrderOptions = {},
+  { commitWith, read, now: given, storeUnder, tenantDb = env.DB }: CreateOrderOptions = {},
 ): Promise<OrderCreated> {
-  const db = database(env.DB);
+  const db = database(tenantDb);
   const now = read?.now ?? given ?? new Date();
-  const [requester, , liveQuotes, refs] = read?.inputs ?? (await readOrderInputs(env, tenantId, command, now));
+  const [requester, , liveQuotes, refs] = read?.inputs ?? (await readOrderInputs(env, tenantId, command, now, tenantDb));
   const lineQuotes = requireQuotes(command, liveQuotes);
   const violations = [
     ...addressViolations(command, requester.companyId, refs.addresses),

@@ -1,13 +1,14 @@
+import { tenantOfStoreName } from "../../shared/tenants/names";
 import { TenantStore as Store } from "../../shared/tenants/store";
 import { StoreDatabase } from "../../shared/tenants/store-database";
 
 /** Events dispatched per alarm; more wait for the next one, armed at once. */
 const DISPATCH_LIMIT = 500;
 
-/** `tenant:<id>` (src/shared/tenants/stub.ts): the tenant this store belongs to. */
+/** The tenant this store belongs to, by its name (src/shared/tenants/stub.ts). */
 function tenantOf(id: DurableObjectId): number {
-  const tenantId = Number(/^tenant:(-?\d+)$/.exec(id.name ?? "")?.[1]);
-  if (!Number.isSafeInteger(tenantId)) throw new Error(`a tenant store's id has no tenant name (${id.name ?? "none"})`);
+  const tenantId = tenantOfStoreName(id.name);
+  if (tenantId === null) throw new Error(`a tenant store's id has no tenant name (${id.name ?? "none"})`);
   return tenantId;
 }
 

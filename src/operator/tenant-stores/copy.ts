@@ -1,5 +1,6 @@
+import type { StoreResult } from "../../shared/tenants/statements";
 import type { TenantStore } from "../../shared/tenants/store";
-import { ownerInStore, type StoreTable } from "../../shared/tenants/tables";
+import { ownerInStore, STORE_TABLES, type StoreTable } from "../../shared/tenants/tables";
 
 /**
  * Copying a tenant's rows from the control database into its stores, and reading both sides back into the same digest
@@ -8,6 +9,17 @@ import { ownerInStore, type StoreTable } from "../../shared/tenants/tables";
  */
 
 type Value = SqlStorageValue;
+
+/** Statements on a store for the move: the control database's rows as they are, so its outbox stays unarmed. */
+const onStore = async (store: DurableObjectStub<TenantStore>, statements: { sql: string; params: Value[] }[]) =>
+  (await store.execute(statements, { outbox: false })) as StoreResult[];
+
+/** Empties every store table, children first: a move starts from nothing, so that a second move ends as the first. */
+export const clearStore = (store: DurableObjectStub<TenantStore>) =>
+  onStore(
+    store,
+    [...STORE_TABLES].reverse().map((table) => ({ sql: `DELETE FROM ${quoted(table.name)}`, params: [] })),
+  ).then(() => undefined);
 
 /** Rows per page: one D1 read, one store call. */
 export const PAGE_ROWS = 500;
@@ -54,6 +66,28 @@ async function databasePage(db: D1Database, table: StoreTable, columns: string[]
     .raw<Value[]>();
 }
 
+/**
+ * A row of the control database written in place in the store: a row already there is overwritten, so that copying a
+ * page twice leaves what copying it once does (a step run again after a crash).
+ */
+function upsertOf(table: StoreTable, columns: string[]): string {
+  const names = columns.map(quoted);
+  return (
+    `INSERT INTO ${quoted(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")}) ` +
+    `ON CONFLICT (${table.key.map(quoted).join(", ")}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`
+  );
+}
+
+/** Up to PAGE_ROWS rows of the store's table after the key `after` (from the start when null), in key order. */
+function storePage(table: StoreTable, columns: string[], after: Value[] | null) {
+  const key = table.key.map(quoted).join(", ");
+  const from = after ? `WHERE (${key}) > (${table.key.map(() => "?").join(", ")}) ` : "";
+  return {
+    sql: `SELECT ${columns.map(quoted).join(", ")} FROM ${quoted(table.name)} ${from}ORDER BY ${key} LIMIT ${PAGE_ROWS}`,
+    params: after ?? [],
+  };
+}
+
 async function chained(previous: string, rows: Value[][]): Promise<string> {
   const bytes = new TextEncoder().encode(previous + JSON.stringify(rows));
   return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -82,7 +116,11 @@ export async function copyPages(
   let current = progress;
   for (let page = 0; page < PAGES_PER_STEP && !current.done; page++) {
     const rows = await databasePage(db, table, columns, storeTenantId, current.after);
-    if (rows.length > 0) await store.copyRows(table.name, columns, rows);
+    if (rows.length > 0)
+      await onStore(
+        store,
+        rows.map((row) => ({ sql: upsertOf(table, columns), params: row })),
+      );
     current = await advance(current, rows, table, columns);
   }
   return current;
@@ -97,7 +135,8 @@ export async function checkPages(
 ): Promise<TableProgress> {
   let current = progress;
   for (let page = 0; page < PAGES_PER_STEP && !current.done; page++) {
-    const rows = (await store.readRows(table.name, columns, current.after, PAGE_ROWS)) as Value[][];
+    const [page] = await onStore(store, [storePage(table, columns, current.after)]);
+    const rows = page!.rows;
     current = await advance(current, rows, table, columns);
   }
   return current;

@@ -5,7 +5,7 @@ import { stepRunner } from "../../platform/workflow-steps";
 import { tenantStore } from "../../shared/tenants/stub";
 import { STORE_TABLES } from "../../shared/tenants/tables";
 import type { MoveParams } from "./bindings";
-import { checkPages, columnsIn, copyPages, NOT_STARTED, rowsToCopy, type TableProgress } from "./copy";
+import { checkPages, clearStore, columnsIn, copyPages, NOT_STARTED, rowsToCopy, type TableProgress } from "./copy";
 import { finishMove, recordCopied, recordTotal, type TableCheck, tableCheck, type Verification } from "./registry";
 
 /** Each step is safe to run again (a page copied twice is written in place): quick retries for D1 or store hiccups. */
@@ -38,7 +38,7 @@ export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MovePa
       let copied = 0;
       for (const storeTenantId of plan.stores) {
         const store = tenantStore(this.env, storeTenantId);
-        await run(`clear ${storeTenantId}`, () => store.clearTenantData());
+        await run(`clear ${storeTenantId}`, () => clearStore(store));
         const tables: TableCheck[] = [];
         for (const [index, table] of STORE_TABLES.entries()) {
           const columns = plan.columns[index]!;

@@ -3,10 +3,11 @@ import { sql } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import type { Bindings } from "../../env";
+import { RANGED_TABLES, rangeFloor } from "./id-ranges";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
+import { tenantOfStoreName } from "./names";
 import type { StoreResult, StoreStatementData, StoreValue } from "./statements";
-import { STORE_TABLES, type StoreTable } from "./tables";
 
 /**
  * A tenant store: the SQLite Durable Object that holds one tenant's own data (docs/architecture.md, "Tenant stores").
@@ -20,7 +21,31 @@ export class TenantStore extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.db = drizzle(ctx.storage);
-    void ctx.blockConcurrencyWhile(() => this.migrate());
+    void ctx.blockConcurrencyWhile(async () => {
+      await this.migrate();
+      this.raiseIdFloor();
+    });
+  }
+
+  /**
+   * New rows of the ranged tables take ids in this store's range (src/shared/tenants/id-ranges.ts): SQLite's
+   * AUTOINCREMENT gives max(sqlite_sequence, max(id)) + 1, so the high-water mark is raised to the range's floor. A
+   * store not named after a tenant (none is) keeps SQLite's own numbering.
+   */
+  private raiseIdFloor(): void {
+    const tenantId = tenantOfStoreName(this.ctx.id.name);
+    if (tenantId === null) return;
+    const floor = rangeFloor(tenantId);
+    this.ctx.storage.transactionSync(() => {
+      for (const table of RANGED_TABLES) {
+        this.ctx.storage.sql.exec(
+          "INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)",
+          table,
+          floor,
+        );
+        this.ctx.storage.sql.exec("UPDATE sqlite_sequence SET seq = ?2 WHERE name = ?1 AND seq < ?2", table, floor);
+      }
+    });
   }
 
   /**
@@ -63,11 +88,13 @@ export class TenantStore extends DurableObject<Bindings> {
   /**
    * Runs D1-style statements on this store (src/shared/tenants/store-database.ts): several statements are one
    * transaction, as a D1 batch is; an error rolls every one of them back and is thrown with SQLite's message.
+   * `outbox: false` (the move of a deployment, copying events the control database still dispatches) leaves the outbox
+   * unarmed.
    */
-  execute(statements: StoreStatementData[]): StoreResult[] {
+  execute(statements: StoreStatementData[], { outbox = true }: { outbox?: boolean } = {}): StoreResult[] {
     const run = () => statements.map((statement) => this.executeOne(statement));
     const results = statements.length === 1 ? run() : this.ctx.storage.transactionSync(run);
-    if (results.some((result) => result.meta.rows_written > 0)) this.armOutbox();
+    if (outbox && results.some((result) => result.meta.rows_written > 0)) this.armOutbox();
     return results;
   }
 
@@ -102,56 +129,6 @@ export class TenantStore extends DurableObject<Bindings> {
     };
   }
 
-  /**
-   * Writes rows of a store table as the control database has them (the move of a deployment, src/operator/tenant-stores):
-   * a row already here is overwritten in place, so copying a page twice leaves what copying it once does.
-   */
-  copyRows(tableName: string, columns: string[], rows: SqlStorageValue[][]): number {
-    const table = storeTable(tableName);
-    const names = this.columnsOf(table, columns);
-    const statement =
-      `INSERT INTO ${quoted(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")}) ` +
-      `ON CONFLICT (${table.key.map(quoted).join(", ")}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`;
-    this.ctx.storage.transactionSync(() => {
-      for (const row of rows) this.ctx.storage.sql.exec(statement, ...row);
-    });
-    return rows.length;
-  }
-
-  /** Up to `limit` rows of a store table after the key `after` (from the start when null), in key order. */
-  readRows(tableName: string, columns: string[], after: SqlStorageValue[] | null, limit: number): SqlStorageValue[][] {
-    const table = storeTable(tableName);
-    const names = this.columnsOf(table, columns);
-    const key = table.key.map(quoted).join(", ");
-    const from = after ? `WHERE (${key}) > (${table.key.map(() => "?").join(", ")}) ` : "";
-    return [
-      ...this.ctx.storage.sql
-        .exec(`SELECT ${names.join(", ")} FROM ${quoted(table.name)} ${from}ORDER BY ${key} LIMIT ?`, ...(after ?? []), limit)
-        .raw(),
-    ];
-  }
-
-  /** Empties every store table, children first: a move starts from nothing, so that a second move ends as the first. */
-  clearTenantData(): void {
-    this.ctx.storage.transactionSync(() => {
-      for (const table of [...STORE_TABLES].reverse()) this.ctx.storage.sql.exec(`DELETE FROM ${quoted(table.name)}`);
-    });
-  }
-
-  /** The columns asked for, quoted, each checked to be one of the table's: no other text reaches the SQL. */
-  private columnsOf(table: StoreTable, columns: string[]): string[] {
-    const known = new Set(
-      this.ctx.storage.sql
-        .exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", table.name)
-        .toArray()
-        .map((c) => c.name),
-    );
-    const unknown = columns.filter((column) => !known.has(column));
-    if (unknown.length > 0 || columns.length === 0)
-      throw new Error(`${table.name} has no column(s) ${unknown.join(", ") || "(none asked)"}`);
-    return columns.map(quoted);
-  }
-
   /** The bytes this store's SQLite database takes (what counts against its 10 GB). */
   databaseBytes(): number {
     return this.ctx.storage.sql.databaseSize;
@@ -162,12 +139,4 @@ export class TenantStore extends DurableObject<Bindings> {
     const [row] = this.db.all<{ applied: number }>(sql`SELECT count(*) AS applied FROM __drizzle_migrations`);
     return row?.applied ?? 0;
   }
-}
-
-const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
-
-function storeTable(name: string): StoreTable {
-  const table = STORE_TABLES.find((candidate) => candidate.name === name);
-  if (!table) throw new Error(`no store table ${name}`);
-  return table;
 }

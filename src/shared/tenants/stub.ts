@@ -1,10 +1,8 @@
 import type { Bindings } from "../../env";
+import { tenantStoreName } from "./names";
 import type { TenantStore } from "./store";
 
 /** How a Worker reaches a tenant's store (without loading the store's class, which only its Worker runs). */
-
-/** The name of tenant `tenantId`'s store; a sandbox twin (id -T) has a store of its own. */
-export const tenantStoreName = (tenantId: number) => `tenant:${tenantId}`;
 
 /** The store of tenant `tenantId` (or of its sandbox twin, -T). */
 export function tenantStore(env: Pick<Bindings, "TENANT_STORE">, tenantId: number): DurableObjectStub<TenantStore> {
