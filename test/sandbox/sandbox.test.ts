@@ -16,33 +16,10 @@ import {
   tokenFor,
   vendorTokenFor,
 } from "../helpers/api";
-import { JSMITH, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
+import { JSMITH, lineFor, orderBody, type Quote } from "../helpers/orders";
 import { testVars } from "../helpers/platform";
+import { testOrder, testQuote } from "../helpers/sandbox";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
-
-/** A quote issued to a test-mode client (the catalog and quotes work as live). */
-async function testQuote(product = "MP-0000002"): Promise<Quote> {
-  const res = await call(await testModeTokenFor(TENANT_A), "/catalog/detail", {
-    method: "POST",
-    json: { productId: product, requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
-  });
-  expect(res.status).toBe(200);
-  const option = ((await json(res)).data.options as (Omit<Quote, "productId" | "priceCents"> & { customFields: unknown[] })[]).find((o) =>
-    withoutFields({ ...o, productId: product, priceCents: 0 } as Quote),
-  )!;
-  return { ...option, productId: product, priceCents: Math.round(option.price * 100) } as Quote;
-}
-
-async function testOrder(quantity = 4, headers: Record<string, string> = {}): Promise<{ orderNumber: string; eventId: string }> {
-  const res = await call(await testModeTokenFor(TENANT_A), "/orders", {
-    method: "POST",
-    json: orderBody([lineFor(await testQuote(), quantity)]),
-    headers: { "Idempotency-Key": crypto.randomUUID(), ...headers },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  expect(res.headers.get("Medparts-Mode")).toBe("test");
-  return (await json(res)).data;
-}
 
 const simulate = async (orderNumber: string, body: Record<string, unknown>, token?: string) =>
   call(token ?? (await testModeTokenFor(TENANT_A)), `/test-helpers/orders/${orderNumber}/simulate`, { method: "POST", json: body });

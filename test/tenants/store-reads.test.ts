@@ -4,12 +4,13 @@ import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { freshOrder, JSMITH, KJOHNSON } from "../helpers/orders";
 import { forgetStores, moveAndSwitch } from "../helpers/stores";
+import { BODIES, move } from "../helpers/vendors";
 import { registerEndpoint } from "../helpers/webhooks";
 
 /**
  * A tenant switched to its stores (registry state 'store'; docs/tenant-stores.md) is read from them: the directory,
- * orders, events and webhook endpoints. Its writes are not served by the stores yet, and DB refuses them (503). What
- * only the store holds shows, so the answers cannot have come from DB.
+ * orders, events and webhook endpoints. Vendors' moves of its lines are not served by the stores yet, and DB refuses
+ * them (503). What only the store holds shows, so the answers cannot have come from DB.
  */
 
 const inStore = (tenantId: number, sql: string, ...params: (string | number)[]) => tenantStore(env, tenantId).execute([{ sql, params }]);
@@ -54,11 +55,9 @@ describe("a tenant served from its stores: reads", () => {
     expect(list.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpointId);
   });
 
-  it("its writes are refused (503, Retry-After) until they are served by the stores; another tenant is untouched", async () => {
-    const res = await call(await tokenFor(TENANT_A), "/webhook-endpoints", {
-      method: "POST",
-      json: { url: "https://receiver.example.com/ok/refused", eventTypes: ["*"] },
-    });
+  it("a write not yet served by the stores, a vendor's move of its line, is refused (503, Retry-After); another tenant is untouched", async () => {
+    const { lineItems } = (await json(await call(await tokenFor(TENANT_A), `/orders/${orderNumber}?include=lineItems`))).data;
+    const res = await move(lineItems[0].lineId, "acknowledge", BODIES.acknowledge());
     await expectProblem(res, 503);
     expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
     const other = await json(await call(await tokenFor(TENANT_B), `/users/lookup?userId=${KJOHNSON.userId}`));

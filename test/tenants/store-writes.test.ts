@@ -2,8 +2,9 @@ import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { call, expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { call, expectProblem, json, TENANT_A, testModeTokenFor, tokenFor } from "../helpers/api";
 import { freshOrder, issueQuotes, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { testOrder } from "../helpers/sandbox";
 import { forgetStores, moveAndSwitch } from "../helpers/stores";
 import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
@@ -110,5 +111,48 @@ describe("a tenant served from its stores: orders, their changes, events and web
     expect((await json(again)).data).toEqual(created);
     const problem = await expectProblem(await placeOrder(body), 409);
     expect(JSON.stringify(problem)).toContain(created.orderNumber);
+  });
+
+  it("webhook endpoints are created, tested and deleted in the store", async () => {
+    const token = await tokenFor(TENANT_A);
+    const created = await call(token, "/webhook-endpoints", {
+      method: "POST",
+      json: { url: `https://receiver.example.com${receiverPath("ok")}`, eventTypes: ["*"] },
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await json(created)).data;
+    expect(await inStore("SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?", id)).toEqual([{ n: 1 }]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?1").bind(id).first("n")).toBe(0);
+    const tested = await call(token, `/webhook-endpoints/${id}/test`, { method: "POST", json: {} });
+    expect((await json(tested)).data.delivered).toBe(true);
+    expect(await inStore("SELECT outcome FROM webhook_deliveries WHERE endpoint_id = ?", id)).toEqual([{ outcome: "succeeded" }]);
+    expect((await call(token, `/webhook-endpoints/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect(await inStore("SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?", id)).toEqual([{ n: 0 }]);
+  });
+
+  it("the sandbox's simulated vendor moves the test orders of the twin's store, on its schedule and on demand", async () => {
+    const testToken = await testModeTokenFor(TENANT_A);
+    const scheduled = await testOrder(1);
+    const twin = (sql: string, ...params: (string | number)[]) => tenantStore(env, -TENANT_A).execute([{ sql, params }]);
+    const status = async (number: string) =>
+      (await twin("SELECT status FROM orders WHERE order_number = ?", number))[0]!.results[0]?.status;
+    expect(
+      await until(
+        () => status(scheduled.orderNumber),
+        (value) => value === "Delivered",
+      ),
+    ).toBe("Delivered");
+    const byHand = await testOrder(1);
+    const res = await call(testToken, `/test-helpers/orders/${byHand.orderNumber}/simulate`, {
+      method: "POST",
+      json: { scenario: "backorder" },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await status(byHand.orderNumber)).toBe("Backordered");
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE order_number IN (?1, ?2)")
+        .bind(scheduled.orderNumber, byHand.orderNumber)
+        .first("n"),
+    ).toBe(0);
   });
 });

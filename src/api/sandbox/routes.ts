@@ -8,6 +8,7 @@ import { SANDBOX_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import { dispatchOrLog } from "../webhooks/dispatch";
 import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
@@ -90,19 +91,23 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
   const principal = c.get("principal");
   const { orderNumber } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await sandboxLines(c.env.DB, principal.dataTenantId, orderNumber);
+  const db = tenantDatabase(c);
+  // A store's events go out by its own alarm (src/api/stores); DB's are dispatched here.
+  const dispatch = (eventIds: string[]) => c.get("tenantDb") === undefined && inBackground(c, dispatchOrLog(c.env, eventIds));
+  const order = await sandboxLines(db, principal.dataTenantId, orderNumber);
   if (!order) throw notFound(`No test order ${orderNumber}.`);
   let run: { eventIds: string[]; orderStatus: string | null };
   try {
-    run = (await runScenario(c.env.DB, principal.dataTenantId, orderNumber, body.scenario, body))!;
+    run = (await runScenario(db, principal.dataTenantId, orderNumber, body.scenario, body))!;
   } catch (error) {
-    if (error instanceof ScenarioInterrupted) inBackground(c, dispatchOrLog(c.env, error.eventIds));
+    if (error instanceof ScenarioInterrupted) dispatch(error.eventIds);
     throw error;
   }
   // Driven by hand from now on (a scenario ran): the default schedule leaves the order alone.
-  await c.env.DB.prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
+  await db
+    .prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
     .bind(order.orderId, new Date().toISOString())
     .run();
-  inBackground(c, dispatchOrLog(c.env, run.eventIds));
+  dispatch(run.eventIds);
   return c.json(envelope(c, { orderNumber, scenario: body.scenario, orderStatus: run.orderStatus, eventIds: run.eventIds }), 200);
 });

@@ -4,6 +4,8 @@ import { appConfig } from "../../env";
 import { inBackground } from "../../platform/background";
 import { ProblemError } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
+import { StoreDatabase } from "../../shared/tenants/store-database";
+import { tenantStore } from "../../shared/tenants/stub";
 import { dispatchOrLog } from "../webhooks/dispatch";
 import { runScenario, type Scenario, ScenarioInterrupted } from "./simulator";
 
@@ -21,6 +23,8 @@ export interface SandboxMessage {
   orderNumber: string;
   dataTenantId: number;
   step: number;
+  /** The order is in the sandbox twin's store, not DB (docs/tenant-stores.md); its events are the store's to dispatch. */
+  inStore?: true;
 }
 
 type ScheduleEnv = Pick<Bindings, "SANDBOX"> & Parameters<typeof appConfig>[0];
@@ -38,7 +42,12 @@ export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) 
   const { data } = (await c.res.clone().json()) as { data: { orderNumber: string } };
   inBackground(
     c,
-    enqueue(c.env, { orderNumber: data.orderNumber, dataTenantId: principal.dataTenantId, step: 0 }).catch((error: unknown) =>
+    enqueue(c.env, {
+      orderNumber: data.orderNumber,
+      dataTenantId: principal.dataTenantId,
+      step: 0,
+      ...(c.get("tenantDb") ? { inStore: true as const } : {}),
+    }).catch((error: unknown) =>
       logEvent("warn", { event: "sandbox.schedule_failed", orderNumber: data.orderNumber, error: String(error).slice(0, 200) }),
     ),
   );
@@ -47,16 +56,19 @@ export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) 
 /** The SANDBOX queue's consumer: each message one step of one order, then the next step scheduled. */
 export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, env: Bindings): Promise<void> {
   for (const message of batch.messages) {
-    const { orderNumber, dataTenantId, step } = message.body;
+    const { orderNumber, dataTenantId, step, inStore } = message.body;
+    const db = inStore ? new StoreDatabase(tenantStore(env, dataTenantId)).asD1() : env.DB;
+    // A store's events go out by its own alarm (src/api/stores); DB's are dispatched here.
+    const dispatch = (eventIds: string[]) => (inStore ? Promise.resolve() : dispatchOrLog(env, eventIds));
     if (step >= STEPS.length) {
       message.ack();
       continue;
     }
     try {
-      const run = await runScenario(env.DB, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
-      if (run) await dispatchOrLog(env, run.eventIds);
+      const run = await runScenario(db, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
+      if (run) await dispatch(run.eventIds);
     } catch (error) {
-      if (error instanceof ScenarioInterrupted) await dispatchOrLog(env, error.eventIds);
+      if (error instanceof ScenarioInterrupted) await dispatch(error.eventIds);
       if (!(error instanceof ProblemError)) {
         message.retry(); // storage trouble: the step again later (a step already made is then nothing to do)
         continue;
@@ -66,7 +78,7 @@ export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, e
     }
     // The next step, even after a skipped one: a redelivered message never ends the schedule early. An order driven by
     // hand, or gone, makes every later step nothing.
-    await enqueue(env, { orderNumber, dataTenantId, step: step + 1 });
+    await enqueue(env, { ...message.body, step: step + 1 });
     message.ack();
   }
 }

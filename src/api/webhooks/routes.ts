@@ -234,10 +234,15 @@ export const webhookRoutes = router
     const body = c.req.valid("json");
     const problemText = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
     if (problemText) throw new ValidationError({ url: [problemText] });
-    const { endpoint, secret } = await createEndpoint(database(c.env.DB), c.env.WEBHOOK_SECRET_KEY, c.get("principal").dataTenantId, {
-      ...body,
-      apiVersion: body.apiVersion ?? answerVersion(c),
-    });
+    const { endpoint, secret } = await createEndpoint(
+      database(tenantDatabase(c)),
+      c.env.WEBHOOK_SECRET_KEY,
+      c.get("principal").dataTenantId,
+      {
+        ...body,
+        apiVersion: body.apiVersion ?? answerVersion(c),
+      },
+    );
     return c.json(envelope(c, { ...endpoint, secret }), 201);
   })
   .openapi(routes.list, async (c) =>
@@ -250,11 +255,11 @@ export const webhookRoutes = router
   })
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
-    if (!(await deleteEndpoint(database(c.env.DB), c.get("principal").dataTenantId, id))) throw endpointNotFound();
+    if (!(await deleteEndpoint(database(tenantDatabase(c)), c.get("principal").dataTenantId, id))) throw endpointNotFound();
     return c.body(null, 204);
   })
   .openapi(routes.test, async (c) => {
-    const db = database(c.env.DB);
+    const db = database(tenantDatabase(c));
     const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
     const type = TestRequestSchema.parse(await readJsonBody(c)).type ?? TEST_EVENT_TYPE;
     const createdAt = new Date().toISOString();
