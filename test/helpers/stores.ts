@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
+import { forgetSwitches } from "../../src/api/vendors/line-home";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { call, json, operatorTokenFor } from "./api";
 
@@ -30,16 +31,19 @@ export async function moveTenant(tenantId: number) {
 
 /**
  * Moves the tenant and switches it to its stores. The switch is not an operation yet (docs/tenant-stores.md): set as it
- * will be, and the client status every isolate remembers (with the tenant's home) forgotten, as its 30 s passing would.
+ * will be, and what every isolate remembers of homes (the client status, whether any tenant has switched) forgotten, as
+ * their 30 s passing would.
  */
 export async function moveAndSwitch(tenantId: number): Promise<void> {
   expect((await moveTenant(tenantId)).state).toBe("copied");
   await env.DB.prepare("UPDATE tenant_stores SET state = 'store' WHERE tenant_id = ?1").bind(tenantId).run();
   clientStatus.clear();
+  forgetSwitches();
 }
 
 /** Back to the database for the next test file's tenants: the registry emptied, the remembered homes forgotten. */
 export async function forgetStores(): Promise<void> {
   await env.DB.prepare("DELETE FROM tenant_stores").run();
   clientStatus.clear();
+  forgetSwitches();
 }

@@ -1,21 +1,22 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rangeFloor, storeOfId } from "../../src/shared/tenants/id-ranges";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { freshOrder, JSMITH, KJOHNSON } from "../helpers/orders";
 import { forgetStores, moveAndSwitch } from "../helpers/stores";
-import { BODIES, move } from "../helpers/vendors";
+import { BODIES, move, vendorCall } from "../helpers/vendors";
 import { registerEndpoint } from "../helpers/webhooks";
 
 /**
  * A tenant switched to its stores (registry state 'store'; docs/tenant-stores.md) is read from them: the directory,
- * orders, events and webhook endpoints. Vendors' moves of its lines are not served by the stores yet, and DB refuses
- * them (503). What only the store holds shows, so the answers cannot have come from DB.
+ * orders, events and webhook endpoints, and its vendors read and move its lines there (by id; their list of lines is
+ * not served by the stores yet). What only the store holds shows, so the answers cannot have come from DB.
  */
 
 const inStore = (tenantId: number, sql: string, ...params: (string | number)[]) => tenantStore(env, tenantId).execute([{ sql, params }]);
 
-describe("a tenant served from its stores: reads", () => {
+describe("a tenant served from its stores: reads, and its vendors' moves", () => {
   let orderNumber: string;
   let endpointId: string;
   beforeAll(async () => {
@@ -55,14 +56,34 @@ describe("a tenant served from its stores: reads", () => {
     expect(list.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpointId);
   });
 
-  it("a write not yet served by the stores, a vendor's move of its line, is refused (503, Retry-After); another tenant is untouched", async () => {
+  it("a vendor reads and moves the tenant's lines in its store, ids from before the switch and after; another tenant is untouched", async () => {
     const { lineItems } = (await json(await call(await tokenFor(TENANT_A), `/orders/${orderNumber}?include=lineItems`))).data;
-    const res = await move(lineItems[0].lineId, "acknowledge", BODIES.acknowledge());
-    await expectProblem(res, 503);
-    expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
+    const before = lineItems[0].lineId as number;
+    const after = (await freshOrder(1)).lineIds[0]!;
+    expect(storeOfId(before)).toBeNull();
+    expect(storeOfId(after)).toBe(TENANT_A);
+    for (const lineId of [before, after]) {
+      const vendorId = (await inStore(TENANT_A, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.results[0]!.v as number;
+      const moved = await move(lineId, "acknowledge", BODIES.acknowledge(), vendorId);
+      expect(moved.status, await moved.clone().text()).toBe(200);
+      expect((await json(moved)).data.line.statusName).toBe("Acknowledged");
+      const read = await vendorCall(vendorId, `/order-lines/${lineId}`);
+      expect((await json(read)).data.statusName).toBe("Acknowledged");
+      expect((await inStore(TENANT_A, "SELECT status_name AS s FROM order_lines WHERE id = ?", lineId))[0]!.results[0]!.s).toBe(
+        "Acknowledged",
+      );
+    }
+    expect(await env.DB.prepare("SELECT status_name FROM order_lines WHERE id = ?1").bind(before).first("status_name")).toBe("Ordered");
     const other = await json(await call(await tokenFor(TENANT_B), `/users/lookup?userId=${KJOHNSON.userId}`));
     expect(other.data.firstName).not.toBe("Stored");
     await expect(freshOrder(1, { who: KJOHNSON })).resolves.toMatchObject({ orderNumber: expect.any(String) });
+  });
+
+  it("a line id in the range of a tenant that has not switched, or beyond every range, is a 404, not a store", async () => {
+    for (const lineId of [rangeFloor(TENANT_B) + 1, rangeFloor(987) + 1, Number.MAX_SAFE_INTEGER - 1]) {
+      await expectProblem(await vendorCall(4, `/order-lines/${lineId}`), 404);
+      await expectProblem(await move(lineId, "acknowledge", BODIES.acknowledge(), 4), 404);
+    }
   });
 
   it("another tenant's ids are not found through a store: the store holds its own tenant only", async () => {

@@ -157,5 +157,10 @@ describe("tenant stores", () => {
     }
     expect(rangeFloor(tenantId) + 2 ** 32).toBe(rangeFloor(-tenantId));
     expect(() => rangeFloor(2 ** 21)).toThrow(RangeError);
+    // The last range ends below 2^53; ids past it name no store.
+    expect(Number.isSafeInteger(rangeFloor(-(2 ** 20 - 2)) + 2 ** 32 - 1)).toBe(true);
+    expect(storeOfId(rangeFloor(-(2 ** 20 - 2)) + 5)).toBe(-(2 ** 20 - 2));
+    expect(storeOfId(Number.MAX_SAFE_INTEGER)).toBeNull();
+    expect(storeOfId(2 ** 33 - 1)).toBeNull();
   });
 });

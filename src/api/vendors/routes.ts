@@ -22,6 +22,7 @@ import { ORDER_NUMBER } from "../orders/retrieve-routes";
 import { shipToFields } from "../orders/ship-to";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
+import { lineDatabase } from "./line-home";
 import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
@@ -240,20 +241,23 @@ const router = createRouter()
     return c.json(envelope(c, result), 200);
   })
   .openapi(getRoute, async (c) => {
-    const line = await lineOrThrow(database(c.env.DB), c.get("vendorPrincipal").vendorId, c.req.valid("param").lineId);
+    const { lineId } = c.req.valid("param");
+    const line = await lineOrThrow(database(await lineDatabase(c.env, lineId)), c.get("vendorPrincipal").vendorId, lineId);
     return c.json(envelope(c, line), 200);
   });
 
 for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
   router.openapi(moveRoute(action), async (c) => {
-    const db = database(c.env.DB);
     const { vendorId } = c.get("vendorPrincipal");
     const { lineId } = c.req.valid("param");
+    const home = await lineDatabase(c.env, lineId);
+    const db = database(home);
     const body = c.req.valid("json") as { units?: string[] };
     const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
     const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
-    dispatchAfterResponse(c, outcome.eventId);
+    // A store's events go out by its own alarm (src/api/stores).
+    if (home === c.env.DB) dispatchAfterResponse(c, outcome.eventId);
     const line = await lineOrThrow(db, vendorId, lineId);
     return c.json(envelope(c, { line, orderStatus: outcome.orderStatus, eventId: outcome.eventId }), 200);
   });

@@ -16,14 +16,18 @@ const slotOf = (tenantId: number) => (tenantId > 0 ? 2 * tenantId : 2 * -tenantI
 /** The last id before the range of tenant `tenantId`'s store (its sandbox twin's when negative). */
 export function rangeFloor(tenantId: number): number {
   if (!Number.isSafeInteger(tenantId) || tenantId === 0) throw new RangeError(`no store range for tenant ${tenantId}`);
-  const floor = slotOf(tenantId) * RANGE_SIZE;
-  if (!Number.isSafeInteger(floor + RANGE_SIZE)) throw new RangeError(`tenant ${tenantId} is beyond the store id ranges`);
+  const slot = slotOf(tenantId);
+  if (slot > MAX_SLOT) throw new RangeError(`tenant ${tenantId} is beyond the store id ranges`);
+  const floor = slot * RANGE_SIZE;
   return floor;
 }
 
-/** The tenant whose store gave `id`; null for an id of the control database. */
+/** The slots a store can have: ids of the last one still end below 2^53. */
+const MAX_SLOT = Math.floor(Number.MAX_SAFE_INTEGER / RANGE_SIZE) - 1;
+
+/** The tenant whose store's range holds `id`; null for an id of the control database or beyond every range. */
 export function storeOfId(id: number): number | null {
   const slot = Math.floor(id / RANGE_SIZE);
-  if (slot < 2) return null;
+  if (slot < 2 || slot > MAX_SLOT) return null;
   return slot % 2 === 0 ? slot / 2 : -(slot - 1) / 2;
 }
