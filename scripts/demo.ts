@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
 import { DELIVERED_EVENT_TYPES } from "../src/api/events/types";
 import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/api/vendors/routes";
@@ -7,6 +6,7 @@ import { VENDORS } from "../src/dev/seed/catalog";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
+import { savedDemoClients } from "./local-platform";
 import { startWebhookListener } from "./webhook-listener";
 
 /**
@@ -87,10 +87,8 @@ type Credentials = { clientId: string; clientSecret: string };
 function vendorCredentials(): Credentials {
   const { MEDPARTS_VENDOR_CLIENT_ID: clientId, MEDPARTS_VENDOR_CLIENT_SECRET: clientSecret } = process.env;
   if (clientId && clientSecret) return { clientId, clientSecret };
-  const saved = existsSync(".medparts-demo.json")
-    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { vendor?: Credentials })
-    : {};
-  if (!saved.vendor) {
+  const saved = savedDemoClients();
+  if (!saved?.vendor) {
     throw new StepFailed(
       "No vendor credentials: restart `npm start` (it adds the demo vendor client) or set MEDPARTS_VENDOR_CLIENT_ID/_SECRET.",
     );
@@ -107,12 +105,13 @@ async function tokenOf({ clientId, clientSecret }: Credentials) {
 function credentials(): Credentials {
   const { MEDPARTS_CLIENT_ID: clientId, MEDPARTS_CLIENT_SECRET: clientSecret } = process.env;
   if (clientId && clientSecret) return { clientId, clientSecret };
-  if (!existsSync(".medparts-demo.json")) {
+  const saved = savedDemoClients();
+  if (!saved) {
     throw new StepFailed(
       "No credentials: run `npm start` first (it writes .medparts-demo.json) or set MEDPARTS_CLIENT_ID and MEDPARTS_CLIENT_SECRET.",
     );
   }
-  return JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { clientId: string; clientSecret: string };
+  return { clientId: saved.clientId, clientSecret: saved.clientSecret };
 }
 
 let stepNumber = 0;
@@ -393,10 +392,8 @@ async function main(): Promise<void> {
 function testModeCredentials(): Credentials {
   const { MEDPARTS_TEST_CLIENT_ID: clientId, MEDPARTS_TEST_CLIENT_SECRET: clientSecret } = process.env;
   if (clientId && clientSecret) return { clientId, clientSecret };
-  const saved = existsSync(".medparts-demo.json")
-    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { testMode?: Credentials })
-    : {};
-  if (!saved.testMode) throw new StepFailed("No test-mode credentials: restart `npm start` (it adds the demo test-mode client).");
+  const saved = savedDemoClients();
+  if (!saved?.testMode) throw new StepFailed("No test-mode credentials: restart `npm start` (it adds the demo test-mode client).");
   return saved.testMode;
 }
 

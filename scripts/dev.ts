@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
 import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
@@ -7,27 +7,23 @@ import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
 import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
 import { createApiClient } from "../src/shared/auth/clients";
 import { randomToken } from "../src/shared/auth/secrets";
-import { ensureLocalSigningKey, sweepWebhooksOnceLive, withLocalBindings, wranglerDevArgs } from "./local-platform";
+import {
+  DEMO_FILE,
+  type DemoClients,
+  ensureLocalSigningKey,
+  savedDemoClients,
+  sweepWebhooksOnceLive,
+  withLocalBindings,
+  wranglerDevArgs,
+} from "./local-platform";
 import { seedLocal } from "./seed";
 
 /** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
-const DEMO_FILE = ".medparts-demo.json";
 const PORT = process.env.PORT ?? "8787";
-
-interface DemoClient {
-  clientId: string;
-  clientSecret: string;
-}
-
-/**
- * The buyer's demo client (top level, as before), the demo vendor's client (`vendor`), the operator's (`operator`) and
- * the demo tenant's SCIM token (`scimToken`, for an identity provider).
- */
-type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient; scimToken?: string; testMode?: DemoClient };
 
 /** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
 function demoClientCredentials(): Required<DemoClients> {
-  const saved = existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, "utf8")) as DemoClients) : undefined;
+  const saved = savedDemoClients();
   const demo = {
     clientId: saved?.clientId ?? "demo-stmarys",
     clientSecret: saved?.clientSecret ?? randomToken(24),

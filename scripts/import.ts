@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -29,6 +29,7 @@ import {
   USAGE,
   uploadNameOf,
 } from "./import-client";
+import { savedDemoClients } from "./local-platform";
 
 /**
  * `npm run import -- <file, or a GUDID folder> [--format ndjson|csv|gudid] [--mode upsert|replace] [--dry-run] ...`
@@ -387,10 +388,8 @@ function uploadsOf(options: ImportOptions): { format: Job["format"]; uploads: Up
 
 function credentialsOf(options: ImportOptions): Credentials {
   if (options.credentials) return options.credentials;
-  const saved = existsSync(".medparts-demo.json")
-    ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { operator?: Credentials; vendor?: Credentials })
-    : {};
-  const demo = options.offers ? saved.vendor : saved.operator;
+  const saved = savedDemoClients();
+  const demo = options.offers ? saved?.vendor : saved?.operator;
   if (!demo) {
     const kind = options.offers ? "a vendor" : "an operator";
     throw new UsageError(

@@ -146,3 +146,21 @@ export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<
     await mf.dispose();
   }
 }
+
+/** Where `npm start` keeps the demo credentials across restarts (git-ignored). */
+export const DEMO_FILE = ".medparts-demo.json";
+
+export interface DemoClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * The buyer's demo client (top level, as before), the demo vendor's client (`vendor`), the operator's (`operator`), the
+ * demo tenant's test-mode client (`testMode`) and its SCIM token (`scimToken`, for an identity provider).
+ */
+export type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient; scimToken?: string; testMode?: DemoClient };
+
+/** What `npm start` wrote to DEMO_FILE; undefined before its first run. */
+export const savedDemoClients = (): DemoClients | undefined =>
+  existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, "utf8")) as DemoClients) : undefined;

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { DEFAULT_URL } from "./import-client";
-import { OperatorApi, type OperatorCredentials } from "./imports/local-import";
+import { OperatorApi } from "./imports/local-import";
+import { savedDemoClients } from "./local-platform";
 
 /**
  * `npm run migrate:tenant-stores -- [--tenant <id>]... [--again] [--url <base>] [--client-id <id> --client-secret <secret>]`
@@ -58,10 +58,9 @@ function options() {
     });
     if ((values["client-id"] === undefined) !== (values["client-secret"] === undefined))
       throw new Error("Give --client-id and --client-secret together.");
-    const saved = existsSync(".medparts-demo.json")
-      ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { operator?: OperatorCredentials })
-      : {};
-    const credentials = values["client-id"] ? { clientId: values["client-id"], clientSecret: values["client-secret"]! } : saved.operator;
+    const credentials = values["client-id"]
+      ? { clientId: values["client-id"], clientSecret: values["client-secret"]! }
+      : savedDemoClients()?.operator;
     if (!credentials)
       throw new Error("No credentials: pass --client-id and --client-secret of an operator client, or run `npm start` first.");
     return { tenants, again: values.again ?? false, url: (values.url ?? DEFAULT_URL).replace(/\/$/, ""), credentials };

@@ -1,7 +1,6 @@
 import { applyD1Migrations, type D1Migration, env } from "cloudflare:test";
+import { quotedIdentifier as quoted } from "../../src/db/identifiers";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
-
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Drops every view, then every table of a D1 database (foreign keys deferred, so the tables' order does not matter). */
 export async function dropEverything(db: D1Database): Promise<void> {

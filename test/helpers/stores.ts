@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { forgetSwitches } from "../../src/api/vendors/line-home";
 import { clientStatus } from "../../src/shared/auth/client-status";
+import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, operatorTokenFor } from "./api";
 
 /** A tenant's entry in the registry, as the operator reads it (GET /admin/api/tenants/{id}/store). */
@@ -47,3 +48,7 @@ export async function forgetStores(): Promise<void> {
   clientStatus.clear();
   forgetSwitches();
 }
+
+/** The rows one statement reads in tenant `tenantId`'s store (its sandbox twin's when negative), or writes there. */
+export const storeRows = async (tenantId: number, sql: string, ...params: (string | number)[]) =>
+  (await tenantStore(env, tenantId).execute([{ sql, params }]))[0]!.results;

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rangeFloor, storeOfId } from "../../src/shared/tenants/id-ranges";
-import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { freshOrder, JSMITH, KJOHNSON } from "../helpers/orders";
-import { forgetStores, moveAndSwitch } from "../helpers/stores";
+import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { BODIES, move, vendorCall } from "../helpers/vendors";
 import { registerEndpoint } from "../helpers/webhooks";
 
@@ -14,8 +13,6 @@ import { registerEndpoint } from "../helpers/webhooks";
  * not served by the stores yet). What only the store holds shows, so the answers cannot have come from DB.
  */
 
-const inStore = (tenantId: number, sql: string, ...params: (string | number)[]) => tenantStore(env, tenantId).execute([{ sql, params }]);
-
 describe("a tenant served from its stores: reads, and its vendors' moves", () => {
   let orderNumber: string;
   let endpointId: string;
@@ -24,9 +21,9 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
     endpointId = (await registerEndpoint("https://receiver.example.com/ok/store-reads")).id;
     await moveAndSwitch(TENANT_A);
     // Only in the store: DB keeps the frozen copy of the switch.
-    await inStore(TENANT_A, "UPDATE users SET first_name = 'Stored' WHERE id = ?", JSMITH.userId);
-    await inStore(TENANT_A, "UPDATE orders SET po_number = 'PO-IN-STORE' WHERE order_number = ?", orderNumber);
-    await inStore(TENANT_A, "UPDATE webhook_endpoints SET url = 'https://receiver.example.com/ok/moved' WHERE id = ?", endpointId);
+    await storeRows(TENANT_A, "UPDATE users SET first_name = 'Stored' WHERE id = ?", JSMITH.userId);
+    await storeRows(TENANT_A, "UPDATE orders SET po_number = 'PO-IN-STORE' WHERE order_number = ?", orderNumber);
+    await storeRows(TENANT_A, "UPDATE webhook_endpoints SET url = 'https://receiver.example.com/ok/moved' WHERE id = ?", endpointId);
   });
   afterAll(forgetStores);
 
@@ -63,15 +60,13 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
     expect(storeOfId(before)).toBeNull();
     expect(storeOfId(after)).toBe(TENANT_A);
     for (const lineId of [before, after]) {
-      const vendorId = (await inStore(TENANT_A, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.results[0]!.v as number;
+      const vendorId = (await storeRows(TENANT_A, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;
       const moved = await move(lineId, "acknowledge", BODIES.acknowledge(), vendorId);
       expect(moved.status, await moved.clone().text()).toBe(200);
       expect((await json(moved)).data.line.statusName).toBe("Acknowledged");
       const read = await vendorCall(vendorId, `/order-lines/${lineId}`);
       expect((await json(read)).data.statusName).toBe("Acknowledged");
-      expect((await inStore(TENANT_A, "SELECT status_name AS s FROM order_lines WHERE id = ?", lineId))[0]!.results[0]!.s).toBe(
-        "Acknowledged",
-      );
+      expect((await storeRows(TENANT_A, "SELECT status_name AS s FROM order_lines WHERE id = ?", lineId))[0]!.s).toBe("Acknowledged");
     }
     expect(await env.DB.prepare("SELECT status_name FROM order_lines WHERE id = ?1").bind(before).first("status_name")).toBe("Ordered");
     const other = await json(await call(await tokenFor(TENANT_B), `/users/lookup?userId=${KJOHNSON.userId}`));

@@ -1,11 +1,10 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeOfId } from "../../src/shared/tenants/id-ranges";
-import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, testModeTokenFor, tokenFor } from "../helpers/api";
 import { freshOrder, issueQuotes, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
 import { testOrder } from "../helpers/sandbox";
-import { forgetStores, moveAndSwitch } from "../helpers/stores";
+import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
 /**
@@ -13,8 +12,8 @@ import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks"
  * and the store's alarm hands the event to the delivery queue, whose consumer reads and records it in the store.
  */
 
-const inStore = async (sql: string, ...params: (string | number)[]) =>
-  (await tenantStore(env, TENANT_A).execute([{ sql, params }]))[0]!.results;
+/** Tenant A's store. */
+const inStore = (sql: string, ...params: (string | number)[]) => storeRows(TENANT_A, sql, ...params);
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let waited = 0; waited < 200; waited++) {
@@ -133,9 +132,8 @@ describe("a tenant served from its stores: orders, their changes, events and web
   it("the sandbox's simulated vendor moves the test orders of the twin's store, on its schedule and on demand", async () => {
     const testToken = await testModeTokenFor(TENANT_A);
     const scheduled = await testOrder(1);
-    const twin = (sql: string, ...params: (string | number)[]) => tenantStore(env, -TENANT_A).execute([{ sql, params }]);
     const status = async (number: string) =>
-      (await twin("SELECT status FROM orders WHERE order_number = ?", number))[0]!.results[0]?.status;
+      (await storeRows(-TENANT_A, "SELECT status FROM orders WHERE order_number = ?", number))[0]?.status;
     expect(
       await until(
         () => status(scheduled.orderNumber),

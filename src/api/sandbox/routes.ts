@@ -92,8 +92,7 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
   const { orderNumber } = c.req.valid("param");
   const body = c.req.valid("json");
   const db = tenantDatabase(c);
-  // A store's events go out by its own alarm (src/api/stores); DB's are dispatched here.
-  const dispatch = (eventIds: string[]) => c.get("tenantDb") === undefined && inBackground(c, dispatchOrLog(c.env, eventIds));
+  const dispatch = (eventIds: string[]) => inBackground(c, dispatchOrLog(c.env, eventIds, db));
   const order = await sandboxLines(db, principal.dataTenantId, orderNumber);
   if (!order) throw notFound(`No test order ${orderNumber}.`);
   let run: { eventIds: string[]; orderStatus: string | null };

@@ -4,8 +4,7 @@ import { appConfig } from "../../env";
 import { inBackground } from "../../platform/background";
 import { ProblemError } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
-import { StoreDatabase } from "../../shared/tenants/store-database";
-import { tenantStore } from "../../shared/tenants/stub";
+import { tenantStoreDatabase } from "../../shared/tenants/store-database";
 import { dispatchOrLog } from "../webhooks/dispatch";
 import { runScenario, type Scenario, ScenarioInterrupted } from "./simulator";
 
@@ -57,9 +56,8 @@ export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) 
 export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, env: Bindings): Promise<void> {
   for (const message of batch.messages) {
     const { orderNumber, dataTenantId, step, inStore } = message.body;
-    const db = inStore ? new StoreDatabase(tenantStore(env, dataTenantId)).asD1() : env.DB;
-    // A store's events go out by its own alarm (src/api/stores); DB's are dispatched here.
-    const dispatch = (eventIds: string[]) => (inStore ? Promise.resolve() : dispatchOrLog(env, eventIds));
+    const db = inStore ? tenantStoreDatabase(env, dataTenantId) : env.DB;
+    const dispatch = (eventIds: string[]) => dispatchOrLog(env, eventIds, db);
     if (step >= STEPS.length) {
       message.ack();
       continue;

@@ -1,8 +1,7 @@
 import { appConfig, type Bindings } from "../../env";
 import { Remembered } from "../../platform/remembered";
 import { storeOfId } from "../../shared/tenants/id-ranges";
-import { StoreDatabase } from "../../shared/tenants/store-database";
-import { tenantStore } from "../../shared/tenants/stub";
+import { tenantStoreDatabase } from "../../shared/tenants/store-database";
 
 /**
  * Where a vendor's line lives (docs/tenant-stores.md): in the store whose range its id is from, or in DB, unless its
@@ -30,13 +29,11 @@ const hasSwitched = (env: LineEnv, tenantId: number) =>
     ),
   );
 
-const storeDatabase = (env: LineEnv, tenantId: number) => new StoreDatabase(tenantStore(env, tenantId)).asD1();
-
 /** The database that holds line `lineId`: DB or a tenant's store. */
 export async function lineDatabase(env: LineEnv, lineId: number): Promise<D1Database> {
   const store = storeOfId(lineId);
   // Only a switched tenant's store is asked: an id made up to fall in some range must not call an object into being.
-  if (store !== null) return (await hasSwitched(env, store)) ? storeDatabase(env, store) : env.DB;
+  if (store !== null) return (await hasSwitched(env, store)) ? tenantStoreDatabase(env, store) : env.DB;
   if (!(await anySwitched(env))) return env.DB;
   const row = await env.DB.prepare(
     "SELECT o.tenant_id AS tenant, (SELECT s.state FROM tenant_stores s WHERE s.tenant_id = abs(o.tenant_id)) AS state " +
@@ -44,7 +41,7 @@ export async function lineDatabase(env: LineEnv, lineId: number): Promise<D1Data
   )
     .bind(lineId)
     .first<{ tenant: number; state: string | null }>();
-  return row?.state === "store" ? storeDatabase(env, row.tenant) : env.DB;
+  return row?.state === "store" ? tenantStoreDatabase(env, row.tenant) : env.DB;
 }
 
 /** Forgets whether a tenant has switched (tests, as CLIENT_STATUS_CACHE_SECONDS passing would). */

@@ -256,8 +256,7 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
     const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
     const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
-    // A store's events go out by its own alarm (src/api/stores).
-    if (home === c.env.DB) dispatchAfterResponse(c, outcome.eventId);
+    dispatchAfterResponse(c, outcome.eventId, home);
     const line = await lineOrThrow(db, vendorId, lineId);
     return c.json(envelope(c, { line, orderStatus: outcome.orderStatus, eventId: outcome.eventId }), 200);
   });

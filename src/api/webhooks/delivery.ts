@@ -7,8 +7,7 @@ import { deleteOldest } from "../../platform/housekeeping";
 import { logEvent } from "../../platform/logging";
 import { type ApiVersion, servedVersion, VERSION_HEADER } from "../../platform/versions/calendar";
 import { renderEvent } from "../../platform/versions/middleware";
-import { StoreDatabase } from "../../shared/tenants/store-database";
-import { tenantStore } from "../../shared/tenants/stub";
+import { tenantStoreDatabase } from "../../shared/tenants/store-database";
 import { VERSION_CHANGES } from "../../versions";
 import { beforeRetention, type EventRecord, eventColumns } from "../events/feed";
 import type { EventData } from "../events/schemas";
@@ -187,7 +186,7 @@ async function sendReleased(env: Pick<DeliveryEnv, "EVENTS">, released: Delivery
 /** The consumer's bindings with `DB` where the message's event and endpoint are: DB, or their tenant's store. */
 function homeOf(env: DeliveryEnv, message: DeliveryMessage): DeliveryEnv {
   if (message.storeTenantId === undefined) return env;
-  return envWith(env, { DB: new StoreDatabase(tenantStore(env, message.storeTenantId)).asD1() });
+  return envWith(env, { DB: tenantStoreDatabase(env, message.storeTenantId) });
 }
 
 export function recordDelivery(

@@ -5,6 +5,8 @@ import { outboxEvents, webhookDeliveriesOwed, webhookEndpoints } from "../../db/
 import type { AppEnv, Bindings } from "../../env";
 import { inBackground } from "../../platform/background";
 import { logEvent } from "../../platform/logging";
+import { tenantDatabase } from "../../platform/tenant-home";
+import { isTenantStore } from "../../shared/tenants/store-database";
 import { type DeliveryMessage, lostAfter } from "./delivery";
 import { ALL_EVENT_TYPES } from "./endpoints";
 
@@ -39,7 +41,7 @@ async function dispatch(
   which: ReturnType<typeof and>,
   limit: number,
   now: Date,
-  storeTenantId: StoreTenant,
+  storeTenantId?: StoreTenant,
 ): Promise<number> {
   const db = database(env.DB);
   const events = await db
@@ -81,8 +83,8 @@ async function send(env: DispatchEnv, messages: { body: DeliveryMessage }[]): Pr
 }
 
 /** Right after a write: these events (ids from the request that wrote them). */
-export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date(), storeTenantId?: number) =>
-  eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now, storeTenantId);
+export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date()) =>
+  eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now);
 
 /**
  * The scheduled sweep (a Purge-shaped step of housekeeping): undispatched events older than SWEEP_AFTER_MS; after a
@@ -129,17 +131,19 @@ export const resendLostDeliveries =
     return lost.length;
   };
 
-/** Hands committed events to the queue now; a failure is logged (the sweep covers it, and a crash here). */
-export function dispatchOrLog(env: DispatchEnv, eventIds: string[], storeTenantId?: number): Promise<void> {
-  if (eventIds.length === 0) return Promise.resolve();
-  return dispatchEvents(env, eventIds, new Date(), storeTenantId).then(
+/**
+ * Hands events just committed in `written` to the queue now; a failure is logged (the sweep covers it, and a crash
+ * here). Events written in a tenant's store are left to the store's own alarm (src/api/stores), their one dispatcher.
+ */
+export function dispatchOrLog(env: DispatchEnv, eventIds: string[], written: D1Database = env.DB): Promise<void> {
+  if (eventIds.length === 0 || isTenantStore(written)) return Promise.resolve();
+  return dispatchEvents(env, eventIds).then(
     () => undefined,
     (error: unknown) => logEvent("warn", { event: "webhook.dispatch_failed", eventIds, error: String(error).slice(0, 200) }),
   );
 }
 
-/** After a write's answer: hand its event to the queue now (the sweep covers a failure or a crash here). */
-export function dispatchAfterResponse(c: Context<AppEnv>, eventId: string | null | undefined): void {
-  // A tenant living in its store: the event is there, and the store's alarm dispatches it (src/api/stores).
-  if (eventId && !c.get("tenantDb")) inBackground(c, dispatchOrLog(c.env, [eventId]));
+/** After a write's answer: hand its event, written in `written`, to the queue now (the sweep covers a failure or a crash). */
+export function dispatchAfterResponse(c: Context<AppEnv>, eventId: string | null | undefined, written = tenantDatabase(c)): void {
+  if (eventId) inBackground(c, dispatchOrLog(c.env, [eventId], written));
 }

@@ -1,6 +1,6 @@
 import { logEvent } from "../../platform/logging";
+import { keepGoing } from "../../platform/workflow-steps";
 import type { ImportBindings } from "./bindings";
-import { createInstance } from "./instances";
 import type { JobRow } from "./jobs";
 import { finishJob } from "./outcomes";
 
@@ -25,18 +25,8 @@ export const isStalled = (job: JobRow, now = Date.now()) =>
   now - Date.parse(job.progressed_at ?? job.started_at ?? job.created_at) > STALLED_AFTER_MS;
 
 export async function sweepImportJob(env: ImportBindings, id: string): Promise<void> {
-  let instance: WorkflowInstance;
-  try {
-    instance = await env.CATALOG_IMPORTS.get(id);
-  } catch {
-    await createInstance(env, id);
-    return;
-  }
-  const { status, error } = await instance.status();
-  if (status === "errored" || status === "terminated") {
-    logEvent("error", { import: id, workflow: status, message: error?.message ?? "" });
-    await finishJob(env.CATALOG, id, { state: "failed", code: "internal_error", message: "The import stopped on an unexpected error." });
-  } else if (status === "running" || status === "waiting" || status === "paused" || status === "queued") {
-    await instance.sendEvent({ type: "wake", payload: {} });
-  }
+  await keepGoing(env.CATALOG_IMPORTS, id, { jobId: id }, (workflow, message) => {
+    logEvent("error", { import: id, workflow, message });
+    return finishJob(env.CATALOG, id, { state: "failed", code: "internal_error", message: "The import stopped on an unexpected error." });
+  });
 }

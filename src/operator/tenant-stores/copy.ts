@@ -1,3 +1,4 @@
+import { quotedIdentifier as quoted } from "../../db/identifiers";
 import type { StoreResult } from "../../shared/tenants/statements";
 import type { TenantStore } from "../../shared/tenants/store";
 import { ownerInStore, STORE_TABLES, type StoreTable } from "../../shared/tenants/tables";
@@ -42,8 +43,6 @@ export async function columnsIn(db: D1Database, table: StoreTable): Promise<stri
   const { results } = await db.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid").bind(table.name).all<{ name: string }>();
   return results.map((column) => column.name);
 }
-
-const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
 /** How many rows of the control database a store of `storeTenantId` gets of `table`. */
 export async function rowsToCopy(db: D1Database, table: StoreTable, storeTenantId: number): Promise<number> {

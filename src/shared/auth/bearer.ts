@@ -4,8 +4,7 @@ import { type AppEnv, appConfig } from "../../env";
 import { ProblemError } from "../../platform/errors";
 import type { OperatorScope, Scope, VendorScope } from "../../platform/principal";
 import { limitApiClient } from "../../platform/ratelimit/middleware";
-import { StoreDatabase } from "../tenants/store-database";
-import { tenantStore } from "../tenants/stub";
+import { tenantStoreDatabase } from "../tenants/store-database";
 import { clientStatus } from "./client-status";
 import { InvalidTokenError, verifyAccessToken, verifyOperatorAccessToken, verifyVendorAccessToken } from "./tokens";
 
@@ -46,7 +45,7 @@ function bearerFor<P extends { clientId: string }>(
       c.set("clientVersion", client.version);
       accept(c, principal);
       const buyer = c.get("principal");
-      if (client.home === "store" && buyer) c.set("tenantDb", new StoreDatabase(tenantStore(c.env, buyer.dataTenantId)).asD1());
+      if (client.home === "store" && buyer) c.set("tenantDb", tenantStoreDatabase(c.env, buyer.dataTenantId));
       await next();
     });
   };

@@ -3,11 +3,12 @@
  * webhook deliveries; AUTOINCREMENT tables, tenant-migrations/0000): a range of 2^32 ids per store, above every id the control database has
  * given (a D1 table's rowids stay far below 2^32), so that an id names one row among all stores and the control
  * database, and a line id says which store holds it. Slots: tenant T's store is 2T, its sandbox twin's 2T + 1; ids
- * stay exact JSON numbers up to slot 2^21 - 1, about a million tenants.
+ * stay exact JSON numbers up to slot 2^21 - 2, about a million tenants.
  */
 
-export const RANGE_BITS = 32;
-const RANGE_SIZE = 2 ** RANGE_BITS;
+const RANGE_SIZE = 2 ** 32;
+/** The slots a store can have: ids of the last one still end below 2^53. */
+const MAX_SLOT = Math.floor(Number.MAX_SAFE_INTEGER / RANGE_SIZE) - 1;
 /** The tables whose new ids come from the store's range (AUTOINCREMENT tables in tenant-migrations/0000). */
 export const RANGED_TABLES = ["orders", "order_lines", "shipping_documents", "shipped_units", "webhook_deliveries"] as const;
 
@@ -18,12 +19,8 @@ export function rangeFloor(tenantId: number): number {
   if (!Number.isSafeInteger(tenantId) || tenantId === 0) throw new RangeError(`no store range for tenant ${tenantId}`);
   const slot = slotOf(tenantId);
   if (slot > MAX_SLOT) throw new RangeError(`tenant ${tenantId} is beyond the store id ranges`);
-  const floor = slot * RANGE_SIZE;
-  return floor;
+  return slot * RANGE_SIZE;
 }
-
-/** The slots a store can have: ids of the last one still end below 2^53. */
-const MAX_SLOT = Math.floor(Number.MAX_SAFE_INTEGER / RANGE_SIZE) - 1;
 
 /** The tenant whose store's range holds `id`; null for an id of the control database or beyond every range. */
 export function storeOfId(id: number): number | null {

@@ -1,5 +1,7 @@
+import type { Bindings } from "../../env";
 import type { StoreResult, StoreStatementData, StoreValue } from "./statements";
 import type { TenantStore } from "./store";
+import { tenantStore } from "./stub";
 
 /**
  * D1's statement API (prepare, bind, first, all, raw, run, batch) over a tenant's store, so that code written for `DB`
@@ -97,3 +99,10 @@ export class StoreDatabase {
     return this as unknown as D1Database;
   }
 }
+
+/** Tenant `tenantId`'s store (its sandbox twin's when negative) as a D1 database. */
+export const tenantStoreDatabase = (env: Pick<Bindings, "TENANT_STORE">, tenantId: number): D1Database =>
+  new StoreDatabase(tenantStore(env, tenantId)).asD1();
+
+/** Whether `db` is a tenant's store: its events are dispatched by the store's own alarm, not by the Worker that wrote them. */
+export const isTenantStore = (db: D1Database): boolean => (db as unknown) instanceof StoreDatabase;

@@ -1,7 +1,7 @@
 /**
  * The tables of a tenant store (tenant-migrations/) and how the control database says which tenant each row belongs to,
  * for the move of a deployment into tenant stores (src/operator/tenant-stores) and for the read-only window of that move
- * (migrations/0028: the same expressions in its triggers; test/tenants/tables.test.ts holds the two together).
+ * (migrations/0028: the same expressions in its triggers; test/tenants/read-only-window.test.ts holds the two together).
  */
 export interface StoreTable {
   name: string;
