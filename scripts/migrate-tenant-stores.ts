@@ -6,17 +6,19 @@ import { OperatorApi } from "./imports/local-import";
 import { savedDemoClients } from "./local-platform";
 
 /**
- * `npm run migrate:tenant-stores -- [--tenant <id>]... [--again] [--url <base>] [--client-id <id> --client-secret <secret>]`
+ * `npm run migrate:tenant-stores -- [--tenant <id>]... [--again] [--switch] [--url <base>] [--client-id <id> --client-secret <secret>]`
  * copies a single-database deployment into tenant stores (docs/tenant-stores.md): for each tenant (all of them by
  * default, oldest first), one move at a time through the operator API, followed to its end with a progress bar.
  * A tenant already copied is left alone (unless --again); a move under way is resumed, not started twice: the command
- * can be stopped and run again at any point and ends where one run would have. Exit 0 when every tenant is copied and
+ * can be stopped and run again at any point and ends where one run would have. With --switch, each move switches its
+ * tenant to its stores once verified (a tenant already copied is copied again, so nothing written since is left
+ * behind; a switched tenant is left alone). Exit 0 when every tenant is copied (switched, with --switch) and
  * verified equal, 1 when one is not, 2 for a usage error.
  */
 
 interface StoreEntry {
   tenantId: number;
-  state: "database" | "copying" | "copied";
+  state: "database" | "copying" | "copied" | "store";
   moveId: string | null;
   startedAt: string | null;
   finishedAt: string | null;
@@ -28,6 +30,7 @@ interface StoreEntry {
 const USAGE = `Usage: npm run migrate:tenant-stores -- [options]
   --tenant <id>                a tenant to move (repeat for several); default: every tenant
   --again                      move tenants already copied again (a fresh copy from nothing)
+  --switch                     switch each tenant to its stores once its copy is verified (no way back)
   --url <base>                 default ${DEFAULT_URL}
   --client-id <id> --client-secret <secret>
                                an operator client (scope clients:manage); default: the demo operator of .medparts-demo.json`;
@@ -42,6 +45,7 @@ function options() {
       options: {
         tenant: { type: "string", multiple: true },
         again: { type: "boolean" },
+        switch: { type: "boolean" },
         url: { type: "string" },
         "client-id": { type: "string" },
         "client-secret": { type: "string" },
@@ -63,7 +67,13 @@ function options() {
       : savedDemoClients()?.operator;
     if (!credentials)
       throw new Error("No credentials: pass --client-id and --client-secret of an operator client, or run `npm start` first.");
-    return { tenants, again: values.again ?? false, url: (values.url ?? DEFAULT_URL).replace(/\/$/, ""), credentials };
+    return {
+      tenants,
+      again: values.again ?? false,
+      switchAfter: values.switch ?? false,
+      url: (values.url ?? DEFAULT_URL).replace(/\/$/, ""),
+      credentials,
+    };
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);
@@ -91,11 +101,14 @@ async function everyTenant(api: OperatorApi): Promise<number[]> {
   }
 }
 
-const { tenants: chosen, again, url, credentials } = options();
+const { tenants: chosen, again, switchAfter, url, credentials } = options();
+/** The state each tenant must end in. */
+const goal = switchAfter ? "store" : "copied";
 let api = await patiently(() => OperatorApi.connect(url, credentials));
 const tenants = chosen.length > 0 ? chosen : await everyTenant(api);
 const entryOf = (tenantId: number) => patiently(() => api.call<StoreEntry>("GET", `/tenants/${tenantId}/store`));
-const startOrResume = (tenantId: number) => patiently(() => api.call<StoreEntry>("POST", `/tenants/${tenantId}/store-move`));
+const startOrResume = (tenantId: number) =>
+  patiently(() => api.call<StoreEntry>("POST", `/tenants/${tenantId}/store-move`, JSON.stringify({ switch: switchAfter })));
 
 const interactive = process.stderr.isTTY;
 const bar = new cliProgress.SingleBar(
@@ -108,7 +121,7 @@ let rowsBefore = 0;
 
 for (const [index, tenantId] of tenants.entries()) {
   let entry = await entryOf(tenantId);
-  if (entry.state === "copied" && !again) {
+  if (entry.state === "store" || (entry.state === goal && !again)) {
     outcomes.push(entry);
     continue;
   }
@@ -155,10 +168,10 @@ function unequalTables(entry: StoreEntry): string[] {
   );
 }
 
-const copied = outcomes.filter((entry) => entry.state === "copied");
+const copied = outcomes.filter((entry) => entry.state === goal || entry.state === "store");
 const seconds = (Date.now() - began) / 1000;
 console.log(
-  `${copied.length}/${outcomes.length} tenants copied and verified; ${rowsBefore} rows moved in ${seconds.toFixed(1)} s ` +
+  `${copied.length}/${outcomes.length} tenants ${switchAfter ? "switched" : "copied and verified"}; ${rowsBefore} rows moved in ${seconds.toFixed(1)} s ` +
     `(${Math.round(rowsBefore / Math.max(seconds, 0.001))} rows/s)`,
 );
 if (copied.length !== outcomes.length) process.exitCode = 1;

@@ -101,7 +101,7 @@ export const resolveScenario = (quotes: boolean): Scenario => ({
   }),
 });
 
-const detailRequest = (ctx: BenchContext, id: string) =>
+export const detailRequest = (ctx: BenchContext, id: string) =>
   jsonPost(`${API_PREFIX}/catalog/detail`, ctx.token, {
     productId: id,
     facilityId: REQUESTER.facilityId,

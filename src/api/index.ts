@@ -5,6 +5,7 @@ import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 export { IdempotencyStore } from "../platform/idempotency/store";
 export { RateLimiter } from "../platform/ratelimit/rate-limiter";
 export { TenantStore } from "./stores/tenant-store";
+export { VendorLines } from "./vendors/projection/projection";
 
 /**
  * The app (every route, its zod schemas, the OpenAPI registry) is built on the first request, not at module load:
@@ -39,6 +40,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     { refreshCatalogPositions },
     { compactFullTextIndex },
     { logEvent },
+    { reconcileVendorProjections },
   ] = await Promise.all([
     import("../platform/housekeeping"),
     import("../platform/idempotency/results"),
@@ -49,6 +51,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     import("../shared/catalog/positions"),
     import("../shared/catalog/full-text-index"),
     import("../platform/logging"),
+    import("./vendors/projection/reconcile"),
   ]);
   const afterStart = firstSweepAfterLosingQueues(env);
   const webhookSweep = {
@@ -70,6 +73,11 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   });
   // After a catalog change: the sort positions of deep pages (src/shared/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);
+  // The vendors' projections compared with the tenant stores' accounts, and what differs sent again. Best effort: the
+  // next run tries again.
+  await reconcileVendorProjections(env).catch((err: unknown) =>
+    logEvent("warn", { housekeeping: "vendor-projections", message: err instanceof Error ? err.message : String(err) }),
+  );
   // The full-text index's segments, merged in bounded steps (src/shared/catalog/full-text-index.ts). Best effort: a compact
   // index is a speed-up, and the next run tries again.
   await compactFullTextIndex(env.CATALOG).catch((err: unknown) =>
@@ -78,10 +86,14 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
 }
 
 /**
- * wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/api/webhooks/delivery.ts), and the
- * sandbox's simulated vendor (src/api/sandbox/schedule.ts).
+ * wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/api/webhooks/delivery.ts), the
+ * sandbox's simulated vendor (src/api/sandbox/schedule.ts) and the vendors' projections (src/api/vendors/projection).
  */
 async function consume(batch: MessageBatch, env: Bindings): Promise<void> {
+  if (batch.queue === "medparts-vendor-lines") {
+    const { consumeLineChanges } = await import("./vendors/projection/consume");
+    return consumeLineChanges(batch as MessageBatch<never>, env);
+  }
   if (batch.queue === "medparts-sandbox") {
     const { consumeSandboxBatch } = await import("./sandbox/schedule");
     return consumeSandboxBatch(batch as MessageBatch<never>, env);

@@ -446,4 +446,5 @@ export const tenantStores = sqliteTable("tenant_stores", {
   totalRows: integer("total_rows"),
   copiedRows: integer("copied_rows"),
   verification: text("verification", { mode: "json" }),
+  switchAfter: integer("switch_after", { mode: "boolean" }).notNull().default(false),
 });

@@ -200,6 +200,7 @@ describe("cold start: the entry module builds nothing at load", () => {
       "../platform/planes",
       "../platform/ratelimit/rate-limiter",
       "./stores/tenant-store",
+      "./vendors/projection/projection",
       "./webhooks/queues",
     ]);
     // Which Worker serves a path is decided before the app loads, by a module that imports nothing; likewise the queue

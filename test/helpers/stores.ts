@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import { forgetSwitches } from "../../src/api/vendors/line-home";
+import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, operatorTokenFor } from "./api";
@@ -22,29 +23,37 @@ export async function moveEnded(tenantId: number) {
   throw new Error("the move did not end");
 }
 
-/** Moves the tenant into its stores (POST .../store-move) and waits for the move to end; the entry then. */
-export async function moveTenant(tenantId: number) {
-  const res = await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/store-move`, { method: "POST" });
+/** Moves the tenant into its stores (POST .../store-move, switching it when asked) and waits for the move to end; the entry then. */
+export async function moveTenant(tenantId: number, { switchAfter = false } = {}) {
+  const res = await call(await operatorTokenFor(), `/admin/api/tenants/${tenantId}/store-move`, {
+    method: "POST",
+    ...(switchAfter ? { json: { switch: true } } : {}),
+  });
   expect(res.status, await res.clone().text()).toBe(202);
   expect((await json(res)).data.state).toBe("copying");
   return moveEnded(tenantId);
 }
 
 /**
- * Moves the tenant and switches it to its stores. The switch is not an operation yet (docs/tenant-stores.md): set as it
- * will be, and what every isolate remembers of homes (the client status, whether any tenant has switched) forgotten, as
- * their 30 s passing would.
+ * Moves the tenant and switches it to its stores (`switch: true`), then forgets what every isolate remembers of homes
+ * (the client status, whether any tenant has switched), as their 30 s passing would.
  */
 export async function moveAndSwitch(tenantId: number): Promise<void> {
-  expect((await moveTenant(tenantId)).state).toBe("copied");
-  await env.DB.prepare("UPDATE tenant_stores SET state = 'store' WHERE tenant_id = ?1").bind(tenantId).run();
+  expect((await moveTenant(tenantId, { switchAfter: true })).state).toBe("store");
   clientStatus.clear();
   forgetSwitches();
 }
 
-/** Back to the database for the next test file's tenants: the registry emptied, the remembered homes forgotten. */
+/**
+ * Back to the database for the next test file's tenants: the registry emptied, the vendors' projections emptied (the
+ * next file's database gives the same line ids again), the remembered homes forgotten.
+ */
 export async function forgetStores(): Promise<void> {
   await env.DB.prepare("DELETE FROM tenant_stores").run();
+  const { results } = await env.DB.prepare("SELECT id FROM vendors").all<{ id: number }>();
+  for (const { id } of results) {
+    await runInDurableObject(vendorProjection(env, id), (_, state) => void state.storage.sql.exec("DELETE FROM vendor_lines"));
+  }
   clientStatus.clear();
   forgetSwitches();
 }

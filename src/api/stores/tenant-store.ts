@@ -16,14 +16,16 @@ function tenantOf(id: DurableObjectId): number {
  * The tenant store as the API Worker runs it: the store of src/shared/tenants with its outbox dispatched by its alarm
  * (docs/tenant-stores.md). The alarm hands undispatched events to the delivery queue as DB's dispatcher does
  * (src/api/webhooks/dispatch.ts), each message naming the store, sends again the deliveries whose due time passed
- * untouched, and sleeps until the next one is due. A failing alarm is retried by the runtime; nothing is lost.
+ * untouched, publishes the lines changed since the last alarm to their vendors' projections (src/api/vendors/projection),
+ * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost.
  */
 export class TenantStore extends Store {
   override async alarm(): Promise<void> {
-    const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }] = await Promise.all([
+    const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }, { publishLineChanges }] = await Promise.all([
       import("../webhooks/dispatch"),
       import("../../db/client"),
       import("../../env"),
+      import("../vendors/projection/publish"),
     ]);
     const local = new StoreDatabase(async (statements) => this.execute(statements)).asD1();
     const env = envWith(this.env, { DB: local });
@@ -32,7 +34,8 @@ export class TenantStore extends Store {
     const now = new Date();
     const dispatched = await sweepUndispatched(env, true, tenantId)(db, now, DISPATCH_LIMIT);
     await resendLostDeliveries(env, false, tenantId)(db, now, DISPATCH_LIMIT);
-    if (dispatched === DISPATCH_LIMIT) return void (await this.ctx.storage.setAlarm(Date.now()));
+    const morePublishing = await publishLineChanges(this.ctx.storage, db, this.env.VENDOR_LINE_CHANGES, tenantId);
+    if (dispatched === DISPATCH_LIMIT || morePublishing) return void (await this.ctx.storage.setAlarm(Date.now()));
     const next = this.ctx.storage.sql.exec<{ due: string | null }>("SELECT min(due_at) AS due FROM webhook_deliveries_owed").one().due;
     if (next) await this.ctx.storage.setAlarm(Math.max(Date.parse(next), Date.now() + 1000));
   }

@@ -14,7 +14,7 @@ type LineEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "CLIENT_STATUS_CACHE_SECON
 
 const switched = new Remembered<boolean>();
 
-const anySwitched = (env: LineEnv) =>
+export const anySwitched = (env: LineEnv) =>
   switched.get("any", appConfig(env).CLIENT_STATUS_CACHE_SECONDS, async () =>
     Boolean(await env.DB.prepare("SELECT EXISTS (SELECT 1 FROM tenant_stores WHERE state = 'store') AS switched").first("switched")),
   );

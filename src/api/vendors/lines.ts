@@ -103,25 +103,82 @@ export async function findVendorLine(db: Database, vendorId: number, lineId: num
   return row ? view(row) : null;
 }
 
+/**
+ * Orders of tenants still served from DB: a switched tenant's lines are listed from the vendors' projections
+ * (src/api/vendors/projection), and DB keeps only their copy as it was at the switch.
+ */
+const notSwitched = sql`${orders.tenantId} not in (select tenant_id from tenant_stores where state = 'store')`;
+
+/** Lines by id as their vendors read them (a tenant store publishing its changed lines), whoever the vendor. */
+export async function linesById(db: Database, lineIds: readonly number[]): Promise<Map<number, VendorOrderLine>> {
+  const rows = await linesQuery(db)
+    .where(sql`${orderLines.id} in (select value from json_each(${JSON.stringify(lineIds)}))`)
+    .all();
+  return new Map(rows.map((row) => [row.lineId, view(row)]));
+}
+
+/** The vendor's lines of the given ids (a window of a merged list), sorted as the list is. */
+export async function findVendorLines(db: Database, vendorId: number, lineIds: readonly number[]): Promise<VendorOrderLine[]> {
+  if (lineIds.length === 0) return [];
+  const rows = await linesQuery(db)
+    .where(and(eq(orderLines.vendorId, vendorId), sql`${orderLines.id} in (select value from json_each(${JSON.stringify(lineIds)}))`))
+    .orderBy(asc(orders.createdAt), asc(orderLines.id))
+    .all();
+  return rows.map(view);
+}
+
 export interface VendorLineFilter {
   statuses: readonly LineStatus[];
   orderNumber?: string | undefined;
 }
 
-/** The vendor's lines in the given statuses (and order), oldest first, with the total: one D1 round trip. */
+function vendorLinesWhere(db: Database, vendorId: number, filter: VendorLineFilter) {
+  const conditions: SQL[] = [eq(orderLines.vendorId, vendorId), inArray(orderLines.statusName, [...filter.statuses]), liveOrder];
+  if (filter.orderNumber !== undefined) {
+    conditions.push(
+      inArray(
+        orderLines.orderId,
+        db
+          .select({ id: orders.id })
+          .from(orders)
+          .where(and(eq(orders.orderNumber, filter.orderNumber), notSwitched)),
+      ),
+    );
+  } else {
+    conditions.push(sql`exists (select 1 from ${orders} where ${orders.id} = ${orderLines.orderId} and ${notSwitched})`);
+  }
+  return and(...conditions);
+}
+
+/** The places in the list (and the total) of the vendor's first `limit` lines in DB: a deep page of a merged list. */
+export async function listVendorLineKeys(db: Database, vendorId: number, filter: VendorLineFilter, limit: number) {
+  const where = vendorLinesWhere(db, vendorId, filter);
+  const { rows, total } = await pageWithTotal(
+    db,
+    db
+      .select({ lineId: orderLines.id, orderDate: orders.createdAt })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .where(where)
+      .orderBy(asc(orders.createdAt), asc(orderLines.id))
+      .limit(limit),
+    orderLines,
+    where,
+  );
+  return { keys: rows, total };
+}
+
+/**
+ * The vendor's lines in DB in the given statuses (and order), oldest first, with the total: one D1 round trip. Lines of
+ * tenants served from their stores are the projection's (src/api/vendors/projection/list.ts).
+ */
 export async function listVendorLines(
   db: Database,
   vendorId: number,
   filter: VendorLineFilter,
   page: Page,
 ): Promise<{ lines: VendorOrderLine[]; pagination: Pagination }> {
-  const conditions: SQL[] = [eq(orderLines.vendorId, vendorId), inArray(orderLines.statusName, [...filter.statuses]), liveOrder];
-  if (filter.orderNumber !== undefined) {
-    conditions.push(
-      inArray(orderLines.orderId, db.select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, filter.orderNumber))),
-    );
-  }
-  const where = and(...conditions);
+  const where = vendorLinesWhere(db, vendorId, filter);
   const { rows, total } = await pageWithTotal(
     db,
     // Oldest order first (orderDate), its lines in order; the line id makes every page stable.

@@ -23,7 +23,8 @@ import { shipToFields } from "../orders/ship-to";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { lineDatabase } from "./line-home";
-import { findVendorLine, listVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
+import { findVendorLine, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
+import { listLinesOfVendor } from "./projection/list";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
 export { VENDOR_API_BASE };
@@ -237,7 +238,7 @@ const router = createRouter()
   .openapi(listRoute, async (c) => {
     const params = c.req.valid("query");
     const filter = { statuses: parseStatuses(params.status), orderNumber: params.orderNumber };
-    const result = await listVendorLines(database(c.env.DB), c.get("vendorPrincipal").vendorId, filter, getPage(params));
+    const result = await listLinesOfVendor(c.env, c.get("vendorPrincipal").vendorId, filter, getPage(params));
     return c.json(envelope(c, result), 200);
   })
   .openapi(getRoute, async (c) => {

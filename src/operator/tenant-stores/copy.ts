@@ -17,10 +17,12 @@ const onStore = async (store: DurableObjectStub<TenantStore>, statements: { sql:
 
 /** Empties every store table, children first: a move starts from nothing, so that a second move ends as the first. */
 export const clearStore = (store: DurableObjectStub<TenantStore>) =>
-  onStore(
-    store,
-    [...STORE_TABLES].reverse().map((table) => ({ sql: `DELETE FROM ${quoted(table.name)}`, params: [] })),
-  ).then(() => undefined);
+  onStore(store, [
+    // A store emptied for a new copy publishes nothing until its tenant's switch (tenant-migrations/0002).
+    { sql: "UPDATE vendor_projection SET publishing = 0", params: [] },
+    ...[...STORE_TABLES].reverse().map((table) => ({ sql: `DELETE FROM ${quoted(table.name)}`, params: [] })),
+    { sql: "DELETE FROM vendor_line_changes", params: [] },
+  ]).then(() => undefined);
 
 /** Rows per page: one D1 read, one store call. */
 export const PAGE_ROWS = 500;

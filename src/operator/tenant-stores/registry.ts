@@ -31,6 +31,8 @@ export interface RegistryRow {
   total_rows: number | null;
   copied_rows: number | null;
   verification: string | null;
+  /** 1 when the move switches the tenant to its stores once verified. */
+  switch_after: number;
 }
 
 export const readRegistry = (db: D1Database, tenantId: number) =>
@@ -41,15 +43,15 @@ export const readRegistry = (db: D1Database, tenantId: number) =>
  * stores already (no row returned then: a copy from the database would overwrite what only the stores hold).
  * From this statement on, the database refuses every write of the tenant's rows (migrations/0028's triggers).
  */
-export const startMoveStatement = (db: D1Database, tenantId: number, moveId: string, at: string) =>
+export const startMoveStatement = (db: D1Database, tenantId: number, moveId: string, at: string, switchAfter: boolean) =>
   db
     .prepare(
-      "INSERT INTO tenant_stores (tenant_id, state, move_id, started_at, finished_at, total_rows, copied_rows, verification) " +
-        "VALUES (?1, 'copying', ?2, ?3, NULL, NULL, 0, NULL) ON CONFLICT (tenant_id) DO UPDATE SET state = 'copying', " +
-        "move_id = ?2, started_at = ?3, finished_at = NULL, total_rows = NULL, copied_rows = 0, verification = NULL " +
+      "INSERT INTO tenant_stores (tenant_id, state, move_id, started_at, finished_at, total_rows, copied_rows, verification, switch_after) " +
+        "VALUES (?1, 'copying', ?2, ?3, NULL, NULL, 0, NULL, ?4) ON CONFLICT (tenant_id) DO UPDATE SET state = 'copying', " +
+        "move_id = ?2, started_at = ?3, finished_at = NULL, total_rows = NULL, copied_rows = 0, verification = NULL, switch_after = ?4 " +
         "WHERE tenant_stores.state NOT IN ('copying', 'store') RETURNING *",
     )
-    .bind(tenantId, moveId, at);
+    .bind(tenantId, moveId, at, switchAfter ? 1 : 0);
 
 export const recordTotal = (db: D1Database, tenantId: number, moveId: string, total: number) =>
   db.prepare("UPDATE tenant_stores SET total_rows = ?3 WHERE tenant_id = ?1 AND move_id = ?2").bind(tenantId, moveId, total).run();
@@ -57,14 +59,21 @@ export const recordTotal = (db: D1Database, tenantId: number, moveId: string, to
 export const recordCopied = (db: D1Database, tenantId: number, moveId: string, copied: number) =>
   db.prepare("UPDATE tenant_stores SET copied_rows = ?3 WHERE tenant_id = ?1 AND move_id = ?2").bind(tenantId, moveId, copied).run();
 
-/** Ends the window: 'copied' when every table of every store matched, else back to 'database' (the copy is not used). */
-export const finishMove = (db: D1Database, tenantId: number, moveId: string, verification: Verification, at: string) =>
-  db
-    .prepare(
-      "UPDATE tenant_stores SET state = ?3, finished_at = ?4, verification = ?5 WHERE tenant_id = ?1 AND move_id = ?2 AND state = 'copying'",
-    )
-    .bind(tenantId, moveId, verification.equal ? "copied" : "database", at, JSON.stringify(verification))
-    .run();
+/**
+ * Ends the window: when every table of every store matched, 'store' if the move was asked to switch the tenant, else
+ * 'copied'; otherwise back to 'database' (the copy is not used). The state the tenant is left in (null when this move
+ * had ended already).
+ */
+export const finishMove = async (db: D1Database, tenantId: number, moveId: string, verification: Verification, at: string) =>
+  (
+    await db
+      .prepare(
+        "UPDATE tenant_stores SET state = CASE WHEN ?3 = 0 THEN 'database' WHEN switch_after = 1 THEN 'store' ELSE 'copied' END, " +
+          "finished_at = ?4, verification = ?5 WHERE tenant_id = ?1 AND move_id = ?2 AND state = 'copying' RETURNING state",
+      )
+      .bind(tenantId, moveId, verification.equal ? 1 : 0, at, JSON.stringify(verification))
+      .first<{ state: StoreState }>()
+  )?.state ?? null;
 
 /** Both sides of one table, compared. */
 export const tableCheck = (table: string, database: TableProgress, store: TableProgress): TableCheck => ({

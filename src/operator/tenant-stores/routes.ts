@@ -4,7 +4,14 @@ import type { AppEnv } from "../../env";
 import { notFound, ProblemError } from "../../platform/errors";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
-import { authenticatedErrorResponses, envelopeSchema, integerPathParam, notFoundResponse, problem } from "../../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  problem,
+} from "../../platform/schemas";
 import { operatorScopedAccess } from "../../shared/auth/bearer";
 import { auditStatement } from "../onboarding/audit";
 import type { MoveBindings } from "./bindings";
@@ -38,6 +45,7 @@ const TenantStoreSchema = z
     finishedAt: z.string().datetime().nullable(),
     totalRows: z.number().int().nullable().openapi({ description: "The tenant's rows in the control database when the move began" }),
     copiedRows: z.number().int().nullable().openapi({ description: "How many of them its stores hold so far" }),
+    switch: z.boolean().openapi({ description: "Whether the move under way or last made switches the tenant to its stores once verified" }),
     verification: z
       .object({
         equal: z.boolean(),
@@ -56,6 +64,13 @@ const TenantStoreSchema = z
       .openapi({ description: "When the move ended: per store and table, both sides' row counts and SHA-256 content digests" }),
   })
   .openapi("TenantStore");
+
+const MoveRequestSchema = closedObject({
+  switch: z
+    .boolean()
+    .default(false)
+    .openapi({ description: "Switch the tenant to its stores once its copy is verified equal (default false: end as copied)" }),
+}).openapi("TenantStoreMoveRequest");
 
 const Params = z.object({ tenantId: integerPathParam("tenantId", 1, 2_147_483_647) });
 const access = operatorScopedAccess("clients:manage");
@@ -83,10 +98,15 @@ const moveRoute = createRoute({
   description:
     "Starts the move (a Workflow): the tenant's data becomes read-only at once, its store and its sandbox twin's are " +
     "emptied, copied page by page and read back; the move ends the read-only window, as copied when every table's rows " +
-    "and digests match, else back on the database. Asked while a move is under way, it resumes that move and answers it; " +
-    "asked after a move ended, it copies again from nothing.",
+    "and digests match, else back on the database. With `switch: true`, a move verified equal ends with the tenant " +
+    "served from its stores (state store) without leaving its read-only window, and its stores start publishing its lines " +
+    "to the vendors' projections; there is no way back. Asked while a move is under way, it resumes that move and answers " +
+    "it; asked after a move ended, it copies again from nothing.",
   ...access,
-  request: { params: Params },
+  request: {
+    params: Params,
+    body: { required: false, content: { "application/json": { schema: MoveRequestSchema } } },
+  },
   responses: {
     202: {
       description: "The move started; follow it at the Location",
@@ -106,6 +126,7 @@ const present = (row: RegistryRow) => ({
   finishedAt: row.finished_at,
   totalRows: row.total_rows,
   copiedRows: row.copied_rows,
+  switch: row.switch_after === 1,
   verification: row.verification === null ? null : (JSON.parse(row.verification) as Verification),
 });
 
@@ -131,16 +152,18 @@ export const tenantStoreRoutes = createRouter()
       total_rows: null,
       copied_rows: null,
       verification: null,
+      switch_after: 0,
     };
     return c.json(envelope(c, present(entry)), 200);
   })
   .openapi(moveRoute, async (c) => {
     const { tenantId } = c.req.valid("param");
+    const switchAfter = (c.req.valid("json") as { switch?: boolean } | undefined)?.switch ?? false;
     await requireTenant(c.env.DB, tenantId);
     const moveId = `move_${crypto.randomUUID()}`;
     const at = new Date().toISOString();
     const [started] = await c.env.DB.batch([
-      startMoveStatement(c.env.DB, tenantId, moveId, at),
+      startMoveStatement(c.env.DB, tenantId, moveId, at, switchAfter),
       auditStatement(
         c.env.DB,
         {
@@ -149,7 +172,7 @@ export const tenantStoreRoutes = createRouter()
           targetType: "tenant",
           targetId: String(tenantId),
           before: null,
-          after: { moveId },
+          after: { moveId, switch: switchAfter },
         },
         at,
       ),
@@ -170,7 +193,7 @@ export const tenantStoreRoutes = createRouter()
       return c.json(envelope(c, present((await readRegistry(c.env.DB, tenantId)) ?? underWay!)), 202);
     }
     try {
-      await moves(c).create({ id: moveId, params: { tenantId } });
+      await moves(c).create({ id: moveId, params: { tenantId, switchAfter } });
     } catch (error) {
       // No Workflow will end the window: end it here, on the database.
       await finishMove(c.env.DB, tenantId, moveId, { equal: false, error: "the move could not be started" }, new Date().toISOString());

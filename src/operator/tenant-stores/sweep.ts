@@ -11,7 +11,7 @@ import { finishMove, type RegistryRow } from "./registry";
 export async function nudgeMove(env: MoveBindings & { DB: D1Database }, row: RegistryRow): Promise<void> {
   const moveId = row.move_id;
   if (row.state !== "copying" || !moveId) return;
-  await keepGoing(env.TENANT_STORE_MOVES, moveId, { tenantId: row.tenant_id }, (workflow, message) => {
+  await keepGoing(env.TENANT_STORE_MOVES, moveId, { tenantId: row.tenant_id, switchAfter: row.switch_after === 1 }, (workflow, message) => {
     logEvent("error", { event: "tenant.store.move", tenantId: row.tenant_id, moveId, workflow, message });
     return finishMove(env.DB, row.tenant_id, moveId, { equal: false, error: `the move's Workflow ${workflow}` }, new Date().toISOString());
   });

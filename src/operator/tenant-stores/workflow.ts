@@ -14,7 +14,8 @@ const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", back
 /**
  * The move of one tenant into its stores (docs/tenant-stores.md), started by POST /admin/api/tenants/{id}/store-move,
  * which put the tenant in its read-only window. For the tenant's store and its sandbox twin's: empty the store, copy
- * each table page by page, read it back; then compare both sides' row counts and digests and end the window. A crash or
+ * each table page by page, read it back; then compare both sides' row counts and digests and end the window (switching
+ * the tenant to its stores when asked, and starting its lines' publication to the vendors' projections). A crash or
  * a redeploy resumes at the step under way; every finished step's result (where its table stood) is kept.
  */
 export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MoveParams> {
@@ -68,8 +69,10 @@ export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MovePa
       verification = { equal: false, error: error instanceof Error ? error.message : String(error) };
     }
     const ended = verification;
-    await run("finish", () => finishMove(DB, tenantId, moveId, ended, new Date().toISOString()).then(() => undefined));
-    logEvent(verification.equal ? "info" : "error", { event: "tenant.store.move", tenantId, moveId, equal: verification.equal });
+    const state = await run("finish", () => finishMove(DB, tenantId, moveId, ended, new Date().toISOString()));
+    // Switched: the store's lines go to the vendors' projections (a crash before this is made good by their sweep).
+    if (state === "store") await run("publish", async () => (await tenantStore(this.env, tenantId).startPublishing()).started);
+    logEvent(verification.equal ? "info" : "error", { event: "tenant.store.move", tenantId, moveId, equal: verification.equal, state });
     return verification;
   }
 }

@@ -15,3 +15,18 @@ export interface StoreResult {
   rows: StoreValue[][];
   meta: { changes: number; last_row_id: number; rows_read: number; rows_written: number };
 }
+
+/** What a vendor's projection should hold of one store (TenantStore.publishedLines): compared by the reconciliation sweep. */
+export interface PublishedLines {
+  vendorId: number;
+  lines: number;
+  /** The sum of the lines' ids, each modulo ID_CHECKSUM_MODULUS. */
+  ids: number;
+  /** The sum of the lines' latest revisions. */
+  revisions: number;
+  /** Changes of the vendor's lines still to publish. */
+  pending: boolean;
+}
+
+/** Line ids are summed modulo this, so that a vendor's millions of lines cannot overflow SQLite's integers. */
+export const ID_CHECKSUM_MODULUS = 1_000_003;

@@ -7,7 +7,7 @@ import { RANGED_TABLES, rangeFloor } from "./id-ranges";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
 import { tenantOfStoreName } from "./names";
-import type { StoreResult, StoreStatementData, StoreValue } from "./statements";
+import { ID_CHECKSUM_MODULUS, type PublishedLines, type StoreResult, type StoreStatementData, type StoreValue } from "./statements";
 
 /**
  * A tenant store: the SQLite Durable Object that holds one tenant's own data (docs/architecture.md, "Tenant stores").
@@ -104,8 +104,67 @@ export class TenantStore extends DurableObject<Bindings> {
    * dispatches in `alarm()`, src/api/stores/tenant-store.ts).
    */
   private armOutbox(): void {
-    const pending = this.ctx.storage.sql.exec("SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL LIMIT 1").toArray().length > 0;
+    const pending =
+      this.ctx.storage.sql
+        .exec(
+          "SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL UNION ALL " +
+            "SELECT 1 FROM vendor_line_changes WHERE revision > published_revision AND (SELECT publishing FROM vendor_projection) = 1 LIMIT 1",
+        )
+        .toArray().length > 0;
     if (pending) void this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /**
+   * Starts publishing this store's lines to the vendors' projections (the switch of its tenant; again from the
+   * reconciliation sweep, which makes a switch interrupted before this converge): every line of a live order is marked
+   * changed once, then each write marks what it changes (tenant-migrations/0002). A second call changes nothing.
+   */
+  startPublishing(): { started: boolean } {
+    const started = this.ctx.storage.transactionSync(() => {
+      const { publishing } = this.ctx.storage.sql.exec<{ publishing: number }>("SELECT publishing FROM vendor_projection").one();
+      if (publishing === 1) return false;
+      this.ctx.storage.sql.exec("UPDATE vendor_projection SET publishing = 1, revision = revision + 1");
+      this.ctx.storage.sql.exec(
+        "INSERT INTO vendor_line_changes (line_id, vendor_id, revision, changed_at) " +
+          "SELECT l.id, l.vendor_id, (SELECT revision FROM vendor_projection), CAST(unixepoch('subsec') * 1000 AS INTEGER) " +
+          "FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.tenant_id > 0 " +
+          "ON CONFLICT (line_id) DO UPDATE SET revision = excluded.revision, changed_at = excluded.changed_at",
+      );
+      return true;
+    });
+    this.armOutbox();
+    return { started };
+  }
+
+  /**
+   * Per vendor, what its projection should hold of this store once every change is published (the reconciliation
+   * sweep compares it with the projection's own): the number of lines, the sum of their ids and of their revisions.
+   * A vendor with changes still to publish is marked pending: the alarm is on its way.
+   */
+  publishedLines(): PublishedLines[] {
+    return this.ctx.storage.sql
+      .exec<{ vendorId: number; lines: number; ids: number; revisions: number; pending: number }>(
+        `SELECT vendor_id AS vendorId, count(*) AS lines, sum(line_id % ${ID_CHECKSUM_MODULUS}) AS ids, sum(revision) AS revisions, ` +
+          "max(revision > published_revision) AS pending FROM vendor_line_changes GROUP BY vendor_id ORDER BY vendor_id",
+      )
+      .toArray()
+      .map((row) => ({ ...row, pending: row.pending === 1 }));
+  }
+
+  /** The ids of the vendor's lines this store has published or will (the sweep: what a projection may keep of it). */
+  publishedLineIds(vendorId: number): number[] {
+    return this.ctx.storage.sql
+      .exec<{ id: number }>("SELECT line_id AS id FROM vendor_line_changes WHERE vendor_id = ? ORDER BY line_id", vendorId)
+      .toArray()
+      .map((row) => row.id);
+  }
+
+  /** Sends every line of the vendor to its projection again (the sweep found the projection differs). */
+  republish(vendorId: number): { lines: number } {
+    this.ctx.storage.sql.exec("UPDATE vendor_line_changes SET published_revision = 0 WHERE vendor_id = ?", vendorId);
+    const lines = this.ctx.storage.sql.exec<{ lines: number }>("SELECT changes() AS lines").one().lines;
+    this.armOutbox();
+    return { lines };
   }
 
   private executeOne({ sql, params }: StoreStatementData): StoreResult {

@@ -61,4 +61,10 @@ export const STORE_TABLES: readonly StoreTable[] = [
  * The tenant whose rows of `table` a store holds: its own, except that a sandbox twin's store (-T) holds a copy of its
  * tenant's directory (T's rows).
  */
+/**
+ * A store's own bookkeeping, which the control database has no copy of: its outbox of line changes for the vendors'
+ * projections (tenant-migrations/0002). A move leaves them alone; they start at the switch.
+ */
+export const STORE_ONLY_TABLES = ["vendor_projection", "vendor_line_changes", "vendor_line_marks"] as const;
+
 export const ownerInStore = (table: StoreTable, storeTenantId: number) => (table.directory ? Math.abs(storeTenantId) : storeTenantId);

@@ -1,0 +1,28 @@
+import type { Bindings } from "../../../env";
+import { logEvent } from "../../../platform/logging";
+import type { LineChangesMessage } from "./messages";
+import { vendorProjection } from "./stub";
+
+/**
+ * The medparts-vendor-lines queue's consumer: each message's lines applied to their vendor's projection. A failure is
+ * retried by the queue; a message dropped after its retries is found by the reconciliation sweep (reconcile.ts).
+ */
+export async function consumeLineChanges(batch: MessageBatch<LineChangesMessage>, env: Pick<Bindings, "VENDOR_LINES">): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const { tenantId, vendorId, changes } = message.body;
+      try {
+        await vendorProjection(env, vendorId).apply(tenantId, changes);
+        message.ack();
+      } catch (error) {
+        logEvent("warn", {
+          event: "vendor.projection.apply",
+          tenantId,
+          vendorId,
+          message: error instanceof Error ? error.message : String(error),
+        });
+        message.retry();
+      }
+    }),
+  );
+}

@@ -1,0 +1,44 @@
+import type { VendorOrderLine } from "../lines";
+
+/** One line as a store publishes it to its vendor's projection. */
+export interface LineChange {
+  lineId: number;
+  /** The store's revision of the line: the projection keeps the newest it has seen. */
+  revision: number;
+  /** When the line last changed (epoch ms): the projection's lag is measured from it. */
+  changedAt: number;
+  /** The line as its vendor reads it; null once the store deleted it. */
+  line: VendorOrderLine | null;
+}
+
+/** A message of the medparts-vendor-lines queue: changed lines of one vendor in one tenant's store. */
+export interface LineChangesMessage {
+  tenantId: number;
+  vendorId: number;
+  changes: LineChange[];
+}
+
+/** What a projection holds of one store, compared with the store's own account (TenantStore.publishedLines). */
+export interface HeldLines {
+  lines: number;
+  ids: number;
+  revisions: number;
+}
+
+/** A line's place in a vendor's list: oldest order first, its lines in order (src/api/vendors/lines.ts). */
+export interface ListedKey {
+  lineId: number;
+  orderDate: string;
+}
+
+/** A page, the keys of a window or given lines of a vendor's projection. */
+export type ProjectionQuery =
+  | { statuses: readonly string[]; orderNumber?: string | undefined; limit: number; offset: number; keysOnly?: boolean }
+  | { lineIds: readonly number[] };
+
+export interface ProjectionPage {
+  /** Sorted as the list is; `line` is the VendorOrderLine's JSON (absent for keys only). */
+  rows: (ListedKey & { line?: string })[];
+  /** Lines matching the filter (0 when given lines were asked). */
+  total: number;
+}

@@ -1,0 +1,113 @@
+import { DurableObject } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import type { Bindings } from "../../../env";
+import { ID_CHECKSUM_MODULUS } from "../../../shared/tenants/statements";
+import type { HeldLines, LineChange, ProjectionPage, ProjectionQuery } from "./messages";
+import { VENDOR_PROJECTION_MIGRATIONS } from "./schema";
+
+/**
+ * A vendor's projection (docs/tenant-stores.md, "Vendors' lines"): the order lines of switched tenants that this vendor
+ * fulfils, as the vendor reads them, one SQLite Durable Object per vendor. The tenant stores are the single writers of
+ * their lines; this object only keeps the newest revision of each that reached it, through the queue or again at the
+ * reconciliation sweep's request.
+ */
+export class VendorLines extends DurableObject<Bindings> {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    const db = drizzle(ctx.storage);
+    void ctx.blockConcurrencyWhile(() => migrate(db, VENDOR_PROJECTION_MIGRATIONS));
+  }
+
+  /** Keeps each change newer than (or as new as) what the projection holds: repeats and late messages change nothing. */
+  apply(tenantId: number, changes: readonly LineChange[]): { applied: number } {
+    const sql = this.ctx.storage.sql;
+    const now = Date.now();
+    let applied = 0;
+    this.ctx.storage.transactionSync(() => {
+      for (const { lineId, revision, changedAt, line } of changes) {
+        sql.exec(
+          "INSERT INTO vendor_lines (line_id, tenant_id, revision, deleted, changed_at, applied_at, order_date, order_number, status_name, line) " +
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_id) DO UPDATE SET tenant_id = excluded.tenant_id, " +
+            "revision = excluded.revision, deleted = excluded.deleted, changed_at = excluded.changed_at, applied_at = excluded.applied_at, " +
+            "order_date = excluded.order_date, order_number = excluded.order_number, status_name = excluded.status_name, line = excluded.line " +
+            "WHERE excluded.revision >= vendor_lines.revision",
+          lineId,
+          tenantId,
+          revision,
+          line === null ? 1 : 0,
+          changedAt,
+          now,
+          line?.orderDate ?? "",
+          line?.orderNumber ?? "",
+          line?.statusName ?? "",
+          line === null ? "null" : JSON.stringify(line),
+        );
+        applied += sql.exec<{ changed: number }>("SELECT changes() AS changed").one().changed;
+      }
+    });
+    return { applied };
+  }
+
+  /** A page of the vendor's lines (or only their keys, or the given lines), sorted as the vendor's list is. */
+  query(query: ProjectionQuery): ProjectionPage {
+    const sql = this.ctx.storage.sql;
+    if ("lineIds" in query) {
+      const rows = sql
+        .exec<{ lineId: number; orderDate: string; line: string }>(
+          "SELECT line_id AS lineId, order_date AS orderDate, line FROM vendor_lines " +
+            "WHERE deleted = 0 AND line_id IN (SELECT value FROM json_each(?)) ORDER BY order_date, line_id",
+          JSON.stringify(query.lineIds),
+        )
+        .toArray();
+      return { rows, total: 0 };
+    }
+    const where = "WHERE deleted = 0 AND status_name IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR order_number = ?2)";
+    const filter = [JSON.stringify(query.statuses), query.orderNumber ?? null];
+    const columns = query.keysOnly ? "line_id AS lineId, order_date AS orderDate" : "line_id AS lineId, order_date AS orderDate, line";
+    const rows = sql
+      .exec<{ lineId: number; orderDate: string; line?: string }>(
+        `SELECT ${columns} FROM vendor_lines ${where} ORDER BY order_date, line_id LIMIT ?3 OFFSET ?4`,
+        ...filter,
+        query.limit,
+        query.offset,
+      )
+      .toArray();
+    const { total } = sql.exec<{ total: number }>(`SELECT count(*) AS total FROM vendor_lines ${where}`, ...filter).one();
+    return { rows, total };
+  }
+
+  /** What the projection holds of one tenant's store, as TenantStore.publishedLines counts it. */
+  held(tenantId: number): HeldLines {
+    return this.ctx.storage.sql
+      .exec<{ lines: number; ids: number | null; revisions: number | null }>(
+        `SELECT count(*) AS lines, sum(line_id % ${ID_CHECKSUM_MODULUS}) AS ids, sum(revision) AS revisions FROM vendor_lines WHERE tenant_id = ?`,
+        tenantId,
+      )
+      .toArray()
+      .map(({ lines, ids, revisions }) => ({ lines, ids: ids ?? 0, revisions: revisions ?? 0 }))[0]!;
+  }
+
+  /** Forgets the lines of the tenant's store that it no longer has (the sweep found more here than the store publishes). */
+  retain(tenantId: number, lineIds: readonly number[]): { removed: number } {
+    this.ctx.storage.sql.exec(
+      "DELETE FROM vendor_lines WHERE tenant_id = ? AND line_id NOT IN (SELECT value FROM json_each(?))",
+      tenantId,
+      JSON.stringify(lineIds),
+    );
+    return { removed: this.ctx.storage.sql.exec<{ removed: number }>("SELECT changes() AS removed").one().removed };
+  }
+
+  /** How long the last changes took from their store's write to this projection (ms): p50, p99 and the worst. */
+  lag(last = 1000): { samples: number; p50: number; p99: number; max: number } {
+    const lags = this.ctx.storage.sql
+      .exec<{ lag: number }>(
+        "SELECT lag FROM (SELECT applied_at - changed_at AS lag FROM vendor_lines ORDER BY applied_at DESC LIMIT ?) ORDER BY lag",
+        last,
+      )
+      .toArray()
+      .map((row) => row.lag);
+    const at = (share: number) => lags[Math.min(lags.length - 1, Math.ceil(share * lags.length) - 1)] ?? 0;
+    return { samples: lags.length, p50: at(0.5), p99: at(0.99), max: lags.at(-1) ?? 0 };
+  }
+}

@@ -1,0 +1,46 @@
+import type { Bindings } from "../../../env";
+import { tenantStore } from "../../../shared/tenants/stub";
+import { vendorProjection } from "./stub";
+
+type SweepEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "VENDOR_LINES">;
+
+export interface ReconciliationReport {
+  stores: number;
+  /** Vendors whose projection was compared with a store's account. */
+  compared: number;
+  /** Of those, the ones whose projection differed: their lines of that store are sent again. */
+  republished: { tenantId: number; vendorId: number }[];
+}
+
+/**
+ * The reconciliation sweep of the vendors' projections (every 15 minutes; docs/tenant-stores.md, "Vendors' lines"): for
+ * each switched tenant, its store publishes (again, harmlessly, if it did: a switch interrupted before it converges
+ * here), and for each vendor with nothing left to publish there, the projection's count and checksums of that
+ * store's lines are compared with the store's own; where they differ (a message lost for good, a consumer killed
+ * mid-apply), the projection forgets the lines the store no longer has, the store sends that vendor's lines again, and
+ * the projection keeps the newest revision of each.
+ */
+export async function reconcileVendorProjections(env: SweepEnv): Promise<ReconciliationReport> {
+  const { results } = await env.DB.prepare("SELECT tenant_id AS tenantId FROM tenant_stores WHERE state = 'store' ORDER BY tenant_id").all<{
+    tenantId: number;
+  }>();
+  const report: ReconciliationReport = { stores: results.length, compared: 0, republished: [] };
+  for (const { tenantId } of results) {
+    const store = tenantStore(env, tenantId);
+    await store.startPublishing();
+    const accounts = (await store.publishedLines()).filter((account) => !account.pending);
+    report.compared += accounts.length;
+    await Promise.all(
+      accounts.map(async (account) => {
+        const projection = vendorProjection(env, account.vendorId);
+        const held = await projection.held(tenantId);
+        if (held.lines === account.lines && held.ids === account.ids && held.revisions === account.revisions) return;
+        // Those the store no longer has go first (a line lost and one too many count the same).
+        await projection.retain(tenantId, await store.publishedLineIds(account.vendorId));
+        await store.republish(account.vendorId);
+        report.republished.push({ tenantId, vendorId: account.vendorId });
+      }),
+    );
+  }
+  return report;
+}

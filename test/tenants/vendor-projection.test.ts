@@ -1,0 +1,169 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LINE_STATUSES } from "../../src/api/orders/lifecycle";
+import { OPEN_LINE_STATUSES, type VendorOrderLine } from "../../src/api/vendors/lines";
+import { listLinesOfVendor } from "../../src/api/vendors/projection/list";
+import type { VendorLines } from "../../src/api/vendors/projection/projection";
+import { reconcileVendorProjections } from "../../src/api/vendors/projection/reconcile";
+import { vendorProjection } from "../../src/api/vendors/projection/stub";
+import { json, TENANT_A } from "../helpers/api";
+import { freshOrder, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
+import { testOrder } from "../helpers/sandbox";
+import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { BODIES, move, vendorCall, vendorOf } from "../helpers/vendors";
+
+/**
+ * Vendors' lists of lines once tenants live in their stores (docs/tenant-stores.md, "Vendors' lines"): a switched
+ * tenant's lines come from the vendor's projection, fed by the store's outbox through the medparts-vendor-lines queue,
+ * merged with the lines of tenants still served from DB; the reconciliation sweep makes a projection that lost
+ * messages converge.
+ */
+
+const ALL = LINE_STATUSES.join(",");
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let waited = 0; waited < 200; waited++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("timed out");
+}
+
+async function listAll(vendorId: number, limit = 100): Promise<VendorOrderLine[]> {
+  const lines: VendorOrderLine[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const res = await vendorCall(vendorId, `/order-lines?status=${ALL}&limit=${limit}&offset=${offset}`);
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    lines.push(...data.lines);
+    if (!data.pagination.hasMore) return lines;
+  }
+}
+
+const ids = (lines: { lineId: number }[]) => lines.map((line) => line.lineId);
+
+describe("a vendor's list of lines across tenants in DB and in stores", () => {
+  let vendorId: number;
+  let vendorName: string | null;
+  const ofVendor = (quote: Quote) => withoutFields(quote) && quote.vendorName === vendorName;
+  let aLines: number[];
+  let beforeSwitch: VendorOrderLine[];
+  beforeAll(async () => {
+    aLines = (await freshOrder(2)).lineIds;
+    vendorId = await vendorOf(aLines[0]!);
+    // A line of the same vendor in tenant B, which stays on DB.
+    vendorName = await env.DB.prepare("SELECT name FROM vendors WHERE id = ?1").bind(vendorId).first<string>("name");
+    await freshOrder(1, { who: KJOHNSON, pick: ofVendor });
+    beforeSwitch = await listAll(vendorId);
+    await moveAndSwitch(TENANT_A);
+  });
+  afterAll(forgetStores);
+
+  it("the switch publishes the tenant's lines: the list is the same lines, in the same order, as before it", async () => {
+    expect(ids(beforeSwitch)).toContain(aLines[0]);
+    const after = await until(
+      () => listAll(vendorId),
+      (lines) => lines.length === beforeSwitch.length,
+    );
+    expect(after).toEqual(beforeSwitch);
+    const held = await vendorProjection(env, vendorId).held(TENANT_A);
+    expect(held.lines).toBeGreaterThan(0);
+  });
+
+  it("small pages and deep pages (read by their keys first) walk the same merged list", async () => {
+    const whole = await listAll(vendorId);
+    expect(await listAll(vendorId, 3)).toEqual(whole);
+    const filter = { statuses: LINE_STATUSES, orderNumber: undefined };
+    for (const offset of [0, 1, 2, whole.length - 1]) {
+      const deep = await listLinesOfVendor(env, vendorId, filter, { offset, limit: 2 }, 0);
+      expect(ids(deep.lines)).toEqual(ids(whole.slice(offset, offset + 2)));
+      expect(deep.pagination.total).toBe(whole.length);
+    }
+    // Both sides are in it: lines of tenant A (its projection) and of other tenants (DB).
+    const { results } = await env.DB.prepare(
+      "SELECT DISTINCT o.tenant_id AS tenant FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id IN (SELECT value FROM json_each(?1))",
+    )
+      .bind(JSON.stringify(ids(whole)))
+      .all<{ tenant: number }>();
+    expect(results.map((row) => row.tenant)).toContain(TENANT_A);
+    expect(results.some((row) => row.tenant !== TENANT_A)).toBe(true);
+    for (const { orderNumber } of [whole[0]!, whole.at(-1)!]) {
+      const one = await json(await vendorCall(vendorId, `/order-lines?status=${ALL}&orderNumber=${orderNumber}`));
+      expect(ids(one.data.lines)).toEqual(ids(whole.filter((line) => line.orderNumber === orderNumber)));
+    }
+  });
+
+  it("a new order of the switched tenant, and a vendor's move of its line, show in the vendor's list", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { pick: ofVendor });
+    const lineId = lineIds[0]!;
+    const [{ vendor_id: lineVendor }] = (await storeRows(TENANT_A, "SELECT vendor_id FROM order_lines WHERE id = ?", lineId)) as [
+      { vendor_id: number },
+    ];
+    expect(lineVendor).toBe(vendorId);
+    const listed = await until(
+      () => vendorCall(vendorId, `/order-lines?orderNumber=${orderNumber}`).then(json),
+      (body) => body.data.lines.length > 0,
+    );
+    expect(listed.data.lines[0]).toMatchObject({ lineId, orderNumber, statusName: "Ordered" });
+    const moved = await move(lineId, "acknowledge", BODIES.acknowledge(), vendorId);
+    expect(moved.status).toBe(200);
+    const { data } = await json(moved);
+    const after = await until(
+      () => vendorCall(vendorId, `/order-lines?status=${ALL}&orderNumber=${orderNumber}`).then(json),
+      (body) => body.data.lines[0]?.statusName === "Acknowledged",
+    );
+    expect(after.data.lines[0]).toEqual(data.line);
+    const open = await json(await vendorCall(vendorId, `/order-lines?status=${OPEN_LINE_STATUSES.join(",")}`));
+    expect(ids(open.data.lines)).toContain(lineId);
+    // Another vendor's list never holds it.
+    const other = await json(await vendorCall(vendorId + 1, `/order-lines?status=${ALL}&orderNumber=${orderNumber}`));
+    expect(other.data.lines).toEqual([]);
+    expect((await vendorProjection(env, vendorId).lag()).samples).toBeGreaterThan(0);
+  });
+
+  it("test-mode orders of the tenant's sandbox twin never reach a vendor", async () => {
+    const { orderNumber } = await testOrder(TENANT_A);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const twinChanges = await storeRows(-TENANT_A, "SELECT count(*) AS n FROM vendor_line_changes");
+    expect(twinChanges).toEqual([{ n: 0 }]);
+    const listed = await json(await vendorCall(vendorId, `/order-lines?status=${ALL}&orderNumber=${orderNumber}`));
+    expect(listed.data.lines).toEqual([]);
+  });
+
+  it("the reconciliation sweep makes a projection that lost lines or changes converge", async () => {
+    const whole = await listAll(vendorId);
+    const projection = vendorProjection(env, vendorId);
+    // Lost messages: one line gone from the projection, another left at an older revision with older content.
+    const [gone, stale] = (await storeRows(TENANT_A, "SELECT id FROM order_lines WHERE vendor_id = ? ORDER BY id LIMIT 2", vendorId)).map(
+      (row) => row.id as number,
+    );
+    await runInDurableObject(projection, async (_instance: VendorLines, state) => {
+      state.storage.sql.exec("DELETE FROM vendor_lines WHERE line_id = ?", gone!);
+      // And one the store never had (a line of an earlier copy of the store).
+      state.storage.sql.exec(
+        "INSERT INTO vendor_lines (line_id, tenant_id, revision, changed_at, applied_at, order_date, order_number, status_name, line) " +
+          "SELECT 999999, tenant_id, revision, changed_at, applied_at, order_date, order_number, status_name, json_set(line, '$.lineId', 999999) FROM vendor_lines WHERE line_id = ?",
+        stale!,
+      );
+      state.storage.sql.exec(
+        "UPDATE vendor_lines SET revision = revision - 1, status_name = 'Rejected', line = json_set(line, '$.statusName', 'Rejected') WHERE line_id = ?",
+        stale!,
+      );
+    });
+    expect(ids(await listAll(vendorId))).not.toEqual(ids(whole));
+    const report = await reconcileVendorProjections(env);
+    expect(report.republished).toContainEqual({ tenantId: TENANT_A, vendorId });
+    const healed = await until(
+      () => listAll(vendorId),
+      (lines) => JSON.stringify(lines) === JSON.stringify(whole),
+    );
+    expect(healed).toEqual(whole);
+    // Converged: the next sweep finds nothing to send again.
+    const quiet = await until(
+      () => reconcileVendorProjections(env),
+      (next) => !next.republished.some((entry) => entry.vendorId === vendorId),
+    );
+    expect(quiet.stores).toBeGreaterThanOrEqual(1);
+  });
+});
