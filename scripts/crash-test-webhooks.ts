@@ -11,7 +11,9 @@ import { randomToken } from "../src/shared/auth/secrets";
 import { fetchToken, jsonPost, send } from "./bench/client";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
+import { createOperatorClient } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
+import { switchTenant } from "./local-stores";
 import { seedLocal } from "./seed";
 
 /**
@@ -24,6 +26,8 @@ import { seedLocal } from "./seed";
  * every event of the tenant has reached the receiver. With production's WEBHOOK_RESEND_AFTER_SECONDS unless
  * --resend-after-seconds is given. Prints `events N, delivered D, lost L, delivered twice T` and when the last event
  * arrived after the restart; exits non-zero if any event is lost or the last arrived later than --within-seconds.
+ * With `--store`, tenant 1 is switched to its stores first: the kills fall while its store writes orders and events,
+ * its alarm dispatches them and the consumer records deliveries there.
  */
 const { values } = parseArgs({
   options: {
@@ -34,8 +38,11 @@ const { values } = parseArgs({
     "sweep-seconds": { type: "string", default: "60" },
     "within-seconds": { type: "string", default: "60" },
     "resend-after-seconds": { type: "string" },
+    store: { type: "boolean", default: false },
   },
 });
+/** `--store`: tenant 1 is first switched to its stores: its orders, events and deliveries are written there. */
+const inStore = values.store;
 const crashes = Number(values.crashes);
 const ordersPerRound = Number(values.orders);
 const PRODUCTS = 60;
@@ -116,7 +123,10 @@ try {
     persistTo,
   });
 
+  const operator = inStore ? await createOperatorClient({ persistTo }, "Webhook crash test operator") : undefined;
+
   let runtime = await startRuntime(persistTo, 0);
+  if (operator) await switchTenant(runtime.baseUrl, operator, 1);
   let token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
   const endpoint = await send<{ data: { id: string } }>(
     runtime.baseUrl,
@@ -161,7 +171,7 @@ try {
   const arrivals = events.map((id) => receiver.firstArrival.get(id)).filter((at): at is number => at !== undefined);
   const lastAfterRestart = Math.max(0, ...arrivals.map((at) => at - restartedAt)) / 1000;
   console.log(
-    `endpoint ${endpoint.data.id}: events ${events.length}, delivered ${events.length - missing().length}, lost ${missing().length}, delivered twice ${twice}; the last arrived ${lastAfterRestart.toFixed(1)} s after the restart (sweep every ${values["sweep-seconds"]} s)`,
+    `${inStore ? "tenant 1 in its stores, " : ""}endpoint ${endpoint.data.id}: events ${events.length}, delivered ${events.length - missing().length}, lost ${missing().length}, delivered twice ${twice}; the last arrived ${lastAfterRestart.toFixed(1)} s after the restart (sweep every ${values["sweep-seconds"]} s)`,
   );
   if (missing().length > 0 || events.length === 0 || lastAfterRestart > Number(values["within-seconds"])) process.exitCode = 1;
 } finally {

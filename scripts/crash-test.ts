@@ -9,7 +9,9 @@ import { fetchToken } from "./bench/client";
 import type { LoadRequest } from "./bench/load";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
+import { createOperatorClient, type OperatorCredentials } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
+import { switchTenant } from "./local-stores";
 import { seedLocal } from "./seed";
 
 /**
@@ -20,15 +22,21 @@ import { seedLocal } from "./seed";
  * previous crash left unanswered, then sends --concurrency orders at once asking the entry to pause right after a
  * D1 batch commits an order; at the first pause the whole runtime is killed (SIGKILL). At the end D1 is checked:
  * no logical order (one key, its own quotes) may have more than one order, and every request whose order committed
- * must have had its retry answered with that very order, marked X-Idempotency-Cached.
+ * must have had its retry answered with that very order, marked X-Idempotency-Cached. With `--store`, tenant 1 is
+ * moved and switched to its tenant store first (the operator plane's store-move), so every order commits in the store
+ * and the runtime dies right after a store transaction.
  */
 const { values } = parseArgs({
   options: {
     crashes: { type: "string", default: "20" },
     concurrency: { type: "string", default: "6" },
     port: { type: "string", default: "8796" },
+    store: { type: "boolean", default: false },
   },
 });
+/** `--store`: tenant 1 is first switched to its stores, so the kills fall right after a store's commit. */
+const inStore = values.store;
+const TENANT = 1;
 const crashes = Number(values.crashes);
 const concurrency = Number(values.concurrency);
 const CRASH_POINT = "MEDPARTS_CRASH_POINT";
@@ -95,14 +103,26 @@ try {
     persistTo,
   });
 
+  let operator: OperatorCredentials | undefined;
+  if (inStore) operator = await createOperatorClient({ persistTo }, "Crash test operator");
+
   let unanswered: Attempt[] = [];
   const retries: { attempt: Attempt; outcome: Outcome }[] = [];
   /** Keys whose order committed before any retry (read from D1 right after each crash), with that order's number. */
   const committedBeforeRetry = new Map<string, string>();
   let crashPoints = 0;
   const all: Attempt[] = [];
+  let finalOrders = new Map<string, string>();
+  let orderCount = 0;
   for (let round = 0; round <= crashes; round++) {
     const runtime = await startRuntime(persistTo, round);
+    if (round === 0 && operator) await switchTenant(runtime.server.baseUrl, operator, TENANT);
+    // What the last crash left committed, before any retry.
+    const committedNow = await committedOrders(runtime.server.baseUrl);
+    for (const attempt of unanswered) {
+      const orderNumber = committedNow.results.get(attempt.key.toLowerCase());
+      if (orderNumber) committedBeforeRetry.set(attempt.key.toLowerCase(), orderNumber);
+    }
     const token = await fetchToken(runtime.server.baseUrl, credentials.clientId, credentials.clientSecret);
     const ctx: BenchContext = { baseUrl: runtime.server.baseUrl, token, ...credentials, products: PRODUCTS, orderPool: concurrency };
     for (const attempt of unanswered) {
@@ -116,6 +136,7 @@ try {
     }
     unanswered = [];
     if (round === crashes) {
+      ({ results: finalOrders, orders: orderCount } = await committedOrders(runtime.server.baseUrl));
       await runtime.server.kill();
       break;
     }
@@ -134,19 +155,8 @@ try {
     await runtime.server.kill();
     const outcomes = await Promise.all(answers);
     unanswered = attempts.filter((_, i) => outcomes[i] === null);
-    const committedNow = await committedOrders(persistTo);
-    for (const attempt of unanswered) {
-      const orderNumber = committedNow.get(attempt.key.toLowerCase());
-      if (orderNumber) committedBeforeRetry.set(attempt.key.toLowerCase(), orderNumber);
-    }
     process.stdout.write(`round ${round + 1}/${crashes}: ${unanswered.length} of ${attempts.length} unanswered\n`);
   }
-
-  const finalOrders = await committedOrders(persistTo);
-  const orderCount = await withLocalBindings(
-    async (env) => (await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE po_number = 'BENCH-PO'").first<{ n: number }>())!.n,
-    { persistTo },
-  );
 
   const committedKey = (r: { attempt: Attempt }) => committedBeforeRetry.has(r.attempt.key.toLowerCase());
   const retried = retries.filter(committedKey);
@@ -168,24 +178,25 @@ try {
   }
   if (duplicates !== 0 || answeredWithOriginal.length !== retried.length || retried.length === 0 || crashPoints !== crashes)
     process.exitCode = 1;
+  if (inStore) console.log(`tenant ${TENANT} served from its stores: every order committed in its store`);
 } finally {
   rmSync(persistTo, { recursive: true, force: true });
 }
 
-/** Every committed order result in D1: Idempotency-Key -> order number. */
-async function committedOrders(persistTo: string): Promise<Map<string, string>> {
-  return withLocalBindings(
-    async (env) => {
-      const { results } = await env.DB.prepare("SELECT idempotency_key AS key, response FROM idempotency_results").all<{
-        key: string;
-        response: string;
-      }>();
-      return new Map(
-        results.map((r) => [r.key, (JSON.parse(JSON.parse(r.response).body) as { data: { orderNumber: string } }).data.orderNumber]),
-      );
-    },
-    { persistTo },
-  );
+/**
+ * Every committed order result of tenant 1, Idempotency-Key -> order number, and its count of harness orders: read
+ * through the crash entry (test/crash/worker.ts) where the tenant's data lives, DB or its store.
+ */
+async function committedOrders(baseUrl: string): Promise<{ results: Map<string, string>; orders: number }> {
+  const res = await fetch(`${baseUrl}/__crash/committed?tenant=${TENANT}&home=${inStore ? "store" : "database"}`);
+  if (!res.ok) throw new Error(`reading the committed orders answered ${res.status}: ${await res.text()}`);
+  const { results, orders } = (await res.json()) as { results: { key: string; response: string }[]; orders: number };
+  return {
+    results: new Map(
+      results.map((r) => [r.key, (JSON.parse(JSON.parse(r.response).body) as { data: { orderNumber: string } }).data.orderNumber]),
+    ),
+    orders,
+  };
 }
 
 function countBy(values: number[]): Record<string, number> {

@@ -5,8 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { database } from "../../src/db/client";
 import { createApiClient } from "../../src/shared/auth/clients";
-import { createOperatorClient, OperatorApi } from "../imports/local-import";
+import { createOperatorClient } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
+import { switchTenant } from "../local-stores";
 import { seedLocal } from "../seed";
 import { fetchToken, send } from "./client";
 import { type BenchContext, detailRequest, orderRequest } from "./scenarios";
@@ -73,14 +74,7 @@ try {
   }, state);
 
   let server = await startServer({ port, ...state, logFile: path.join(work, "server-0.log") });
-  let api = await OperatorApi.connect(server.baseUrl, operator);
-  await api.call("POST", `/tenants/${TENANT}/store-move`, JSON.stringify({ switch: true }));
-  for (;;) {
-    const entry = await api.call<{ state: string }>("GET", `/tenants/${TENANT}/store`);
-    if (entry.state === "store") break;
-    if (entry.state !== "copying") throw new Error(`the move ended ${entry.state}`);
-    await sleep(200);
-  }
+  await switchTenant(server.baseUrl, operator, TENANT);
 
   const tokens = new Map<number, string>();
   const vendorToken = async (vendorId: number) => {
@@ -176,7 +170,6 @@ try {
     await sleep(Math.random() * 30);
     await server.kill();
     server = await startServer({ port, ...state, logFile: path.join(work, `server-${crash}.log`) });
-    api = await api.reconnect(server.baseUrl);
     ctx = await connect();
     tokens.clear();
   }

@@ -60,6 +60,8 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     // Then deliveries whose message was lost on the way (the queue, a consumer killed mid-batch, a restart).
     lostDeliveries: resendLostDeliveries(env, afterStart),
   };
+  // The switched tenants' stores dispatch their own outbox (their alarms); after such a start they resend what they owe.
+  if (afterStart) await resendFromStores(env);
   if (cron === WEBHOOK_SWEEP_CRON) {
     await housekeeping(env, new Date(scheduledTime), webhookSweep);
     return;
@@ -83,6 +85,23 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   await compactFullTextIndex(env.CATALOG).catch((err: unknown) =>
     logEvent("warn", { housekeeping: "full-text-compaction", message: err instanceof Error ? err.message : String(err) }),
   );
+}
+
+/** Every switched tenant's stores (its own and its sandbox twin's) resend the deliveries they owe. */
+async function resendFromStores(env: Bindings): Promise<void> {
+  const [{ tenantStoreName }, { logEvent }] = await Promise.all([import("../shared/tenants/names"), import("../platform/logging")]);
+  const { results } = await env.DB.prepare("SELECT tenant_id AS tenantId FROM tenant_stores WHERE state = 'store'").all<{
+    tenantId: number;
+  }>();
+  for (const { tenantId } of results) {
+    for (const store of [tenantId, -tenantId]) {
+      await env.TENANT_STORE.get(env.TENANT_STORE.idFromName(tenantStoreName(store)))
+        .resendAfterLosingQueues()
+        .catch((err: unknown) =>
+          logEvent("warn", { housekeeping: "store-resend", tenantId: store, message: err instanceof Error ? err.message : String(err) }),
+        );
+    }
+  }
 }
 
 /**

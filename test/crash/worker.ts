@@ -1,6 +1,8 @@
 import production from "../../src/api/index";
 import type { Bindings } from "../../src/env";
-import { afterBatchCommits, sqlOf } from "../helpers/faults";
+import type { StoreStatementData } from "../../src/shared/tenants/statements";
+import { tenantStore } from "../../src/shared/tenants/stub";
+import { afterBatchCommits, namespaceAround, sqlOf } from "../helpers/faults";
 
 // The Durable Object classes of the production entry (wrangler.toml names them).
 export * from "../../src/api/index";
@@ -14,19 +16,55 @@ export * from "../../src/api/index";
 const CRASH_HEADER = "X-Crash-At-Commit";
 const CRASH_POINT = "MEDPARTS_CRASH_POINT";
 
+const writesResult = (sql: string) => /insert into "idempotency_results"/i.test(sql);
+
+async function pause(key: string): Promise<void> {
+  console.error(`${CRASH_POINT} ${key}`); // an error-level line: the harness runs wrangler with --log-level warn
+  // The runtime is killed here. A pending timer, not a bare never-settling promise: workerd cancels a request
+  // that waits on nothing (and would answer it), which is not the crash this simulates.
+  await new Promise((resolve) => setTimeout(resolve, 10 * 60_000));
+}
+
+/** The same pause after a tenant store's transaction commits an order's result (a switched tenant, `--store`). */
 function pausingAfterCommit(env: Bindings, key: string): Bindings {
   const DB = afterBatchCommits(env.DB, async (statements) => {
-    if (!statements.some((s) => /insert into "idempotency_results"/i.test(sqlOf(s)))) return;
-    console.error(`${CRASH_POINT} ${key}`); // an error-level line: the harness runs wrangler with --log-level warn
-    // The runtime is killed here. A pending timer, not a bare never-settling promise: workerd cancels a request
-    // that waits on nothing (and would answer it), which is not the crash this simulates.
-    await new Promise((resolve) => setTimeout(resolve, 10 * 60_000));
+    if (statements.some((s) => writesResult(sqlOf(s)))) await pause(key);
   });
-  return { ...env, DB };
+  const TENANT_STORE = namespaceAround(env.TENANT_STORE, {
+    execute:
+      (execute) =>
+      async (statements: StoreStatementData[], ...rest: unknown[]) => {
+        const results = await execute(statements, ...rest);
+        if (statements.some((s) => writesResult(s.sql))) await pause(key);
+        return results;
+      },
+  });
+  return { ...env, DB, TENANT_STORE };
+}
+
+/**
+ * GET /__crash/committed?tenant=1&home=store|database: the order results committed for the tenant, Idempotency-Key to
+ * the stored answer, and its count of harness orders, read where the tenant's data lives (the harness reads them
+ * between rounds, with the runtime up).
+ */
+async function committed(env: Bindings, url: URL): Promise<Response> {
+  const tenantId = Number(url.searchParams.get("tenant"));
+  const statements = [
+    { sql: "SELECT idempotency_key AS key, response FROM idempotency_results WHERE tenant_id = ?", params: [tenantId] },
+    { sql: "SELECT count(*) AS n FROM orders WHERE po_number = 'BENCH-PO' AND tenant_id = ?", params: [tenantId] },
+  ];
+  if (url.searchParams.get("home") === "store") {
+    const [results, orders] = await tenantStore(env, tenantId).execute(statements);
+    return Response.json({ results: results!.results, orders: orders!.results[0]!.n });
+  }
+  const [results, orders] = await env.DB.batch(statements.map(({ sql, params }) => env.DB.prepare(sql).bind(...params)));
+  return Response.json({ results: results!.results, orders: (orders!.results[0] as { n: number }).n });
 }
 
 export default {
   fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (url.pathname === "/__crash/committed") return committed(env, url);
     const crash = request.headers.get(CRASH_HEADER) === "1";
     const key = request.headers.get("Idempotency-Key") ?? "";
     return production.fetch(request, crash ? pausingAfterCommit(env, key) : env, ctx);

@@ -21,6 +21,19 @@ function tenantOf(id: DurableObjectId): number {
  */
 export class TenantStore extends Store {
   override async alarm(): Promise<void> {
+    await this.dispatchOutbox(false);
+  }
+
+  /**
+   * After a runtime start whose queues did not outlive the last one (QUEUES_PERSISTED "false": local runtimes), every
+   * delivery this store owes lost its message: the API Worker's first sweep after the start has each switched store send
+   * them all now, as it does for DB's (src/api/index.ts), rather than when each one's resend delay has passed.
+   */
+  async resendAfterLosingQueues(): Promise<void> {
+    await this.dispatchOutbox(true);
+  }
+
+  private async dispatchOutbox(afterStart: boolean): Promise<void> {
     const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }, { publishLineChanges }] = await Promise.all([
       import("../webhooks/dispatch"),
       import("../../db/client"),
@@ -33,7 +46,7 @@ export class TenantStore extends Store {
     const tenantId = tenantOf(this.ctx.id);
     const now = new Date();
     const dispatched = await sweepUndispatched(env, true, tenantId)(db, now, DISPATCH_LIMIT);
-    await resendLostDeliveries(env, false, tenantId)(db, now, DISPATCH_LIMIT);
+    await resendLostDeliveries(env, afterStart, tenantId)(db, now, DISPATCH_LIMIT);
     const morePublishing = await publishLineChanges(this.ctx.storage, db, this.env.VENDOR_LINE_CHANGES, tenantId);
     if (dispatched === DISPATCH_LIMIT || morePublishing) return void (await this.ctx.storage.setAlarm(Date.now()));
     const next = this.ctx.storage.sql.exec<{ due: string | null }>("SELECT min(due_at) AS due FROM webhook_deliveries_owed").one().due;
