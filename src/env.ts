@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { KeyLock } from "./platform/idempotency/key-lock";
 import type { IdempotentRequest } from "./platform/idempotency/results";
 import type { OperatorPrincipal, Principal, VendorPrincipal } from "./platform/principal";
 import type { ApiVersion } from "./platform/versions/calendar";
@@ -97,6 +98,8 @@ export interface Variables {
   clientVersion?: ApiVersion;
   /** The calling buyer's tenant store, once its data lives there (docs/tenant-stores.md); read it with tenantDatabase(c). */
   tenantDb?: D1Database;
+  /** The idempotency lock of a key when the tenant lives in its store (the store's own; src/shared/auth/bearer.ts). */
+  keyLocks?: (key: string) => KeyLock;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

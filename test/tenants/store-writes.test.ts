@@ -1,5 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idempotencyStore } from "../../src/platform/idempotency/middleware";
+import { IDEMPOTENCY_ENTRY_KEY } from "../../src/platform/idempotency/store";
 import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import { call, expectProblem, json, TENANT_A, testModeTokenFor, tokenFor } from "../helpers/api";
 import { freshOrder, issueQuotes, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
@@ -110,6 +112,52 @@ describe("a tenant served from its stores: orders, their changes, events and web
     expect((await json(again)).data).toEqual(created);
     const problem = await expectProblem(await placeOrder(body), 409);
     expect(JSON.stringify(problem)).toContain(created.orderNumber);
+  });
+
+  it("the idempotency lock of a key is in the store: one order under concurrent retries, a changed body refused, no key object", async () => {
+    const quote = (await issueQuotes("MP-0000009")).find(withoutFields)!;
+    const key = crypto.randomUUID();
+    const body = orderBody([lineFor(quote)]);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => placeOrder(body, { key })));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+    const numbers = new Set(
+      await Promise.all(answers.filter((res) => res.status === 201).map(async (res) => (await json(res)).data.orderNumber)),
+    );
+    expect(numbers.size).toBe(1);
+    const lower = key.toLowerCase();
+    expect(await inStore("SELECT count(*) AS n FROM orders WHERE order_number = ?", [...numbers][0]!)).toEqual([{ n: 1 }]);
+    expect(await inStore("SELECT count(*) AS n FROM idempotency_attempts WHERE idempotency_key = ?", lower)).toEqual([{ n: 1 }]);
+    // The key's own object was never asked.
+    const keyObject = idempotencyStore(env, TENANT_A, key);
+    expect(await runInDurableObject(keyObject, (_, state) => state.storage.kv.get(IDEMPOTENCY_ENTRY_KEY))).toBeUndefined();
+    // Another body under the key: 409, nothing written.
+    const other = (await issueQuotes("MP-0000011")).find(withoutFields)!;
+    const mismatch = await placeOrder(orderBody([lineFor(other)]), { key });
+    expect(mismatch.status).toBe(409);
+    expect(
+      await inStore("SELECT count(*) AS n FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.quote_id = ?", other.priceOptionId),
+    ).toEqual([{ n: 0 }]);
+  });
+
+  it("a marker left by an attempt that died after its commit does not hold the key: the committed result answers", async () => {
+    const quote = (await issueQuotes("MP-0000013")).find(withoutFields)!;
+    const key = crypto.randomUUID();
+    const body = orderBody([lineFor(quote)]);
+    const first = await placeOrder(body, { key });
+    expect(first.status).toBe(201);
+    const { orderNumber } = (await json(first)).data;
+    // As if the Worker died between the store's commit and recording the answer: the processing marker stays.
+    await inStore(
+      "UPDATE idempotency_attempts SET attempt_id = 'dead', response = NULL, expires_at = ? WHERE idempotency_key = ?",
+      Date.now() + 60_000,
+      key.toLowerCase(),
+    );
+    const retry = await placeOrder(body, { key });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("X-Idempotency-Cached")).toBe("true");
+    expect((await json(retry)).data.orderNumber).toBe(orderNumber);
   });
 
   it("webhook endpoints are created, tested and deleted in the store", async () => {

@@ -7,8 +7,9 @@ import { IdempotencyConflictError, ProblemError, ValidationError } from "../erro
 import { logEvent } from "../logging";
 import { sha256Hex } from "../sha256";
 import { tenantDatabase } from "../tenant-home";
+import type { BeginOutcome, KeyLock } from "./key-lock";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
-import type { BeginOutcome, StoredResponse } from "./store";
+import type { StoredResponse } from "./store";
 
 /**
  * Idempotency for unsafe POSTs (spec section 8). The middleware validates the key, fingerprints the
@@ -26,6 +27,14 @@ export const UUID_WITH_DASHES = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 /** The Durable Object of one key. The name carries the tenant, so equal keys of two tenants never meet. */
 export function idempotencyStore(env: Pick<Bindings, "IDEMPOTENCY">, tenantId: number, key: string) {
   return env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${tenantId}:${key.toLowerCase()}`));
+}
+
+/**
+ * The lock of a key: the one the bearer check set for a tenant served from its store (the store itself, beside the
+ * results that commit with its writes; src/shared/tenants/idempotency-lock.ts), else the key's own Durable Object.
+ */
+function keyLock(c: Context<AppEnv>, tenantId: number, key: string): KeyLock {
+  return c.get("keyLocks")?.(key) ?? idempotencyStore(c.env, tenantId, key);
 }
 
 /** JSON with object keys sorted at every level: equal documents give equal text. */
@@ -133,7 +142,7 @@ export const idempotentWith =
     const fingerprint = await requestFingerprint(c.req.method, c.req.path, body);
     // Test mode keeps its own keys (its sandbox twin), so a test request never replays a live one.
     const tenantId = c.get("principal").dataTenantId;
-    const store = idempotencyStore(c.env, tenantId, key);
+    const store = keyLock(c, tenantId, key);
     const db = database(tenantDatabase(c));
     // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
     const early = prefetch?.(c, body)?.then(

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { StoredResponse } from "../../db/schema";
 import type { Bindings } from "../../env";
+import type { BeginOutcome, KeyLock } from "./key-lock";
 import { RESULT_TTL_MS } from "./results";
 
 /**
@@ -20,11 +21,7 @@ export type IdempotencyEntry =
   | { state: "processing"; fingerprint: string; attemptId: string; startedAt: number }
   | { state: "completed"; fingerprint: string; completedAt: number; response: StoredResponse };
 
-export type BeginOutcome =
-  | { outcome: "proceed"; attemptId: string }
-  | { outcome: "replay"; response: StoredResponse }
-  | { outcome: "mismatch" }
-  | { outcome: "processing" };
+export type { BeginOutcome, KeyLock };
 
 export function entryExpiresAt(entry: IdempotencyEntry): number {
   return entry.state === "processing" ? entry.startedAt + PROCESSING_TIMEOUT_MS : entry.completedAt + RESULT_TTL_MS;

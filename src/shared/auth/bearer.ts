@@ -4,6 +4,7 @@ import { type AppEnv, appConfig } from "../../env";
 import { ProblemError } from "../../platform/errors";
 import type { OperatorScope, Scope, VendorScope } from "../../platform/principal";
 import { limitApiClient } from "../../platform/ratelimit/middleware";
+import { storeKeyLocks } from "../tenants/key-locks";
 import { tenantStoreDatabase } from "../tenants/store-database";
 import { clientStatus } from "./client-status";
 import { InvalidTokenError, verifyAccessToken, verifyOperatorAccessToken, verifyVendorAccessToken } from "./tokens";
@@ -45,7 +46,10 @@ function bearerFor<P extends { clientId: string }>(
       c.set("clientVersion", client.version);
       accept(c, principal);
       const buyer = c.get("principal");
-      if (client.home === "store" && buyer) c.set("tenantDb", tenantStoreDatabase(c.env, buyer.dataTenantId));
+      if (client.home === "store" && buyer) {
+        c.set("tenantDb", tenantStoreDatabase(c.env, buyer.dataTenantId));
+        c.set("keyLocks", storeKeyLocks(c.env, buyer.dataTenantId));
+      }
       await next();
     });
   };

@@ -2,8 +2,11 @@ import { DurableObject } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import type { StoredResponse } from "../../db/schema";
 import type { Bindings } from "../../env";
+import type { BeginOutcome } from "../../platform/idempotency/store";
 import { RANGED_TABLES, rangeFloor } from "./id-ranges";
+import { beginAttempt, completeAttempt, releaseAttempt, settleAttempt } from "./idempotency-lock";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
 import { tenantOfStoreName } from "./names";
@@ -186,6 +189,23 @@ export class TenantStore extends DurableObject<Bindings> {
         rows_written: cursor.rowsWritten,
       },
     };
+  }
+
+  /** The idempotency lock of this store's keys (src/shared/tenants/idempotency-lock.ts): what an attempt does. */
+  beginIdempotent(key: string, fingerprint: string): BeginOutcome {
+    return this.ctx.storage.transactionSync(() => beginAttempt(this.ctx.storage.sql, key, fingerprint));
+  }
+
+  completeIdempotent(key: string, attemptId: string, response: StoredResponse): boolean {
+    return completeAttempt(this.ctx.storage.sql, key, attemptId, response);
+  }
+
+  settleIdempotent(key: string, fingerprint: string, response: StoredResponse): boolean {
+    return this.ctx.storage.transactionSync(() => settleAttempt(this.ctx.storage.sql, key, fingerprint, response));
+  }
+
+  releaseIdempotent(key: string, attemptId: string): boolean {
+    return releaseAttempt(this.ctx.storage.sql, key, attemptId);
   }
 
   /** The bytes this store's SQLite database takes (what counts against its 10 GB). */

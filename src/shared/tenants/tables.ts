@@ -63,8 +63,9 @@ export const STORE_TABLES: readonly StoreTable[] = [
  */
 /**
  * A store's own bookkeeping, which the control database has no copy of: its outbox of line changes for the vendors'
- * projections (tenant-migrations/0002). A move leaves them alone; they start at the switch.
+ * projections (tenant-migrations/0002) and its idempotency keys' attempts (0003). A move empties them; they start at
+ * the switch.
  */
-export const STORE_ONLY_TABLES = ["vendor_projection", "vendor_line_changes", "vendor_line_marks"] as const;
+export const STORE_ONLY_TABLES = ["vendor_projection", "vendor_line_changes", "vendor_line_marks", "idempotency_attempts"] as const;
 
 export const ownerInStore = (table: StoreTable, storeTenantId: number) => (table.directory ? Math.abs(storeTenantId) : storeTenantId);

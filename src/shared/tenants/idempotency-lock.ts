@@ -1,0 +1,104 @@
+import type { StoredResponse } from "../../db/schema";
+import { type BeginOutcome, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../platform/idempotency/store";
+
+/**
+ * The per-key lock of spec 8 inside a tenant store (tenant-migrations/0003; docs/tenant-stores.md, "Idempotency"): the
+ * same decisions as the key's own Durable Object (src/platform/idempotency/store.ts), made in the store that also holds
+ * the results committed with the tenant's writes, so a committed result answers first. Every function runs in one
+ * synchronous transaction of the store: two attempts of a key can never both proceed.
+ */
+
+/** Expired rows each call clears, so the store needs no sweep of its own for them. */
+const PURGE_PER_CALL = 20;
+
+interface AttemptRow extends Record<string, SqlStorageValue> {
+  fingerprint: string;
+  attemptId: string | null;
+  response: string | null;
+}
+
+function purgeExpired(sql: SqlStorage, now: number): void {
+  sql.exec(
+    "DELETE FROM idempotency_attempts WHERE idempotency_key IN (SELECT idempotency_key FROM idempotency_attempts WHERE expires_at <= ? LIMIT ?)",
+    now,
+    PURGE_PER_CALL,
+  );
+  sql.exec(
+    "DELETE FROM idempotency_results WHERE (tenant_id, idempotency_key) IN (SELECT tenant_id, idempotency_key FROM idempotency_results WHERE expires_at <= ? LIMIT ?)",
+    new Date(now).toISOString(),
+    PURGE_PER_CALL,
+  );
+}
+
+const liveAttempt = (sql: SqlStorage, key: string, now: number) =>
+  sql
+    .exec<AttemptRow>(
+      "SELECT fingerprint, attempt_id AS attemptId, response FROM idempotency_attempts WHERE idempotency_key = ? AND expires_at > ?",
+      key,
+      now,
+    )
+    .toArray()[0];
+
+/** What an attempt of `key` with this fingerprint does; `proceed` marks the key as processing. */
+export function beginAttempt(sql: SqlStorage, key: string, fingerprint: string, now = Date.now()): BeginOutcome {
+  purgeExpired(sql, now);
+  const committed = sql
+    .exec<{ fingerprint: string; response: string }>(
+      "SELECT fingerprint, response FROM idempotency_results WHERE idempotency_key = ? AND expires_at > ?",
+      key,
+      new Date(now).toISOString(),
+    )
+    .toArray()[0];
+  const entry = committed ?? liveAttempt(sql, key, now);
+  if (entry) {
+    // A different body is reported even while processing: retrying it could never succeed.
+    if (entry.fingerprint !== fingerprint) return { outcome: "mismatch" };
+    return entry.response === null
+      ? { outcome: "processing" }
+      : { outcome: "replay", response: JSON.parse(entry.response) as StoredResponse };
+  }
+  const attemptId = crypto.randomUUID();
+  sql.exec(
+    "INSERT OR REPLACE INTO idempotency_attempts (idempotency_key, fingerprint, attempt_id, response, expires_at) VALUES (?, ?, ?, NULL, ?)",
+    key,
+    fingerprint,
+    attemptId,
+    now + PROCESSING_TIMEOUT_MS,
+  );
+  return { outcome: "proceed", attemptId };
+}
+
+const changes = (sql: SqlStorage) => sql.exec<{ n: number }>("SELECT changes() AS n").one().n > 0;
+
+/** Caches the attempt's answer for 24 hours; false when the attempt no longer holds the key (its marker timed out). */
+export function completeAttempt(sql: SqlStorage, key: string, attemptId: string, response: StoredResponse, now = Date.now()): boolean {
+  sql.exec(
+    "UPDATE idempotency_attempts SET attempt_id = NULL, response = ?, expires_at = ? WHERE idempotency_key = ? AND attempt_id = ? AND expires_at > ?",
+    JSON.stringify(response),
+    now + RESULT_TTL_MS,
+    key,
+    attemptId,
+    now,
+  );
+  return changes(sql);
+}
+
+/** Records a committed result whichever attempt holds the key; false for another request's fingerprint. */
+export function settleAttempt(sql: SqlStorage, key: string, fingerprint: string, response: StoredResponse, now = Date.now()): boolean {
+  const entry = liveAttempt(sql, key, now);
+  if (entry && entry.fingerprint !== fingerprint) return false;
+  sql.exec(
+    "INSERT OR REPLACE INTO idempotency_attempts (idempotency_key, fingerprint, attempt_id, response, expires_at) VALUES (?, ?, NULL, ?, ?)",
+    key,
+    fingerprint,
+    JSON.stringify(response),
+    now + RESULT_TTL_MS,
+  );
+  return true;
+}
+
+/** Forgets the key after a 4xx, so the client may reuse it with a corrected request. */
+export function releaseAttempt(sql: SqlStorage, key: string, attemptId: string): boolean {
+  sql.exec("DELETE FROM idempotency_attempts WHERE idempotency_key = ? AND attempt_id = ?", key, attemptId);
+  return changes(sql);
+}
