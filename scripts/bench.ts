@@ -17,6 +17,7 @@ import {
   ROUND_TRIP_SAMPLES,
   type Scenario,
 } from "./bench/scenarios";
+import { runTenantsBench } from "./bench/tenants";
 import { ensureLocalSigningKey, type LocalState, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
 
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     port: { type: "string", default: "8799" },
     smoke: { type: "boolean", default: false },
     "seed-only": { type: "boolean", default: false },
+    tenants: { type: "string", default: "" },
   },
 });
 
@@ -210,6 +212,25 @@ const selected = (scenarios: Scenario[]) => (settings.only.length ? scenarios.fi
 
 await ensureLocalSigningKey();
 mkdirSync(values.out, { recursive: true });
+if (values.tenants) {
+  // Many tenants ordering at once, on DB and on their stores (scripts/bench/tenants.ts): a run of its own.
+  const tenantsBundle = buildBenchBundle();
+  try {
+    const table = await runTenantsBench({
+      tenants: positiveInt(values.tenants, "--tenants"),
+      duration: settings.duration,
+      rttMs: settings.rtts[0] ?? 0,
+      port: settings.port,
+      bundle: tenantsBundle.file,
+    });
+    const file = `${values.out}/tenants-${new Date().toISOString().replaceAll(":", "-")}.md`;
+    writeFileSync(file, `# npm run bench -- --tenants ${values.tenants}\n\nMachine: ${JSON.stringify(machineFacts())}\n\n${table}\n`);
+    console.log(`\n${table}\n\nWritten to ${file}`);
+  } finally {
+    tenantsBundle.dispose();
+  }
+  process.exit(0);
+}
 const startedAt = new Date().toISOString();
 const seedSeconds = new Map<number, number | null>();
 for (const products of [settings.products, ...settings.scale]) seedSeconds.set(products, await ensureDataset(products));

@@ -8,7 +8,7 @@ import { API_PREFIX, authedGet, type BenchTarget, jsonPost, send, tokenRequest }
 import type { LoadRequest } from "./load";
 
 /** Demo requester of tenant 1 (src/dev/seed/organizations.ts): contact 50001, user 1, facility 1001 (company 101). */
-const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 } as const;
+export const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, shippingAddressId: 11, billingAddressId: 13 } as const;
 
 export interface BenchContext extends BenchTarget {
   clientId: string;

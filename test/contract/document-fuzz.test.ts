@@ -8,6 +8,7 @@ import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, t
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { dispatch } from "../helpers/dispatch";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
+import { forgetStores } from "../helpers/stores";
 
 /**
  * Contract fuzzing from the served document alone, the way Schemathesis or a generated client meets the API:
@@ -430,11 +431,14 @@ beforeAll(async () => {
   testModeToken = await testModeTokenFor(TENANT_A);
 });
 
-/** The moves the fuzzer started run on in their Workflows: they end before the next file's databases are made. */
+/**
+ * The moves the fuzzer started run on in their Workflows: they end before the next file's databases are made, and the
+ * tenants they switched (`{"switch": true}`) go back to the database for the next file.
+ */
 afterAll(async () => {
   for (let waited = 0; waited < 1200; waited++) {
     const copying = await env.DB.prepare("SELECT count(*) AS n FROM tenant_stores WHERE state = 'copying'").first<number>("n");
-    if (!copying) return;
+    if (!copying) return forgetStores();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error("a tenant store move the fuzzer started did not end");

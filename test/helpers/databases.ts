@@ -55,7 +55,9 @@ async function afterMigration(db: D1Database, fingerprint: string): Promise<Migr
   // An FTS5 table's shadow tables (_data, _idx, _content, _docsize, _config) belong to it and are emptied through it.
   const isShadow = (name: string) => virtual.some((v) => name.startsWith(`${v.name}_`));
   const plain = results.filter((t) => !isShadow(t.name) && !virtual.includes(t) && !t.name.startsWith("sqlite_")).map((t) => t.name);
-  const statements = plain.map((name) => `DELETE FROM ${quoted(name)}`);
+  // The tenant registry first: while it names a tenant copying or switched, DB's triggers refuse to delete its rows.
+  const registryFirst = [...plain].sort((a, b) => Number(b === "tenant_stores") - Number(a === "tenant_stores"));
+  const statements = registryFirst.map((name) => `DELETE FROM ${quoted(name)}`);
   const virtualStatements = virtual.map((v) =>
     // Contentless and external-content FTS5 tables refuse DELETE; 'delete-all' empties them.
     /content\s*=/i.test(v.sql ?? "")

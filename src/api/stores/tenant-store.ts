@@ -4,6 +4,10 @@ import { StoreDatabase } from "../../shared/tenants/store-database";
 
 /** Events dispatched per alarm; more wait for the next one, armed at once. */
 const DISPATCH_LIMIT = 500;
+/** After a failed publication of line changes, the next try. */
+const PUBLISH_RETRY_MS = 30_000;
+/** Work found waiting at the end of an alarm: soon, but not in a tight loop should it keep failing. */
+const RECHECK_MS = 200;
 
 /** The tenant this store belongs to, by its name (src/shared/tenants/stub.ts). */
 function tenantOf(id: DurableObjectId): number {
@@ -34,12 +38,14 @@ export class TenantStore extends Store {
   }
 
   private async dispatchOutbox(afterStart: boolean): Promise<void> {
-    const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }, { publishLineChanges }] = await Promise.all([
-      import("../webhooks/dispatch"),
-      import("../../db/client"),
-      import("../../env"),
-      import("../vendors/projection/publish"),
-    ]);
+    const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }, { publishLineChanges }, { logEvent }] =
+      await Promise.all([
+        import("../webhooks/dispatch"),
+        import("../../db/client"),
+        import("../../env"),
+        import("../vendors/projection/publish"),
+        import("../../platform/logging"),
+      ]);
     const local = new StoreDatabase(async (statements) => this.execute(statements)).asD1();
     const env = envWith(this.env, { DB: local });
     const db = database(local);
@@ -47,9 +53,24 @@ export class TenantStore extends Store {
     const now = new Date();
     const dispatched = await sweepUndispatched(env, true, tenantId)(db, now, DISPATCH_LIMIT);
     await resendLostDeliveries(env, afterStart, tenantId)(db, now, DISPATCH_LIMIT);
-    const morePublishing = await publishLineChanges(this.ctx.storage, db, this.env.VENDOR_LINE_CHANGES, tenantId);
-    if (dispatched === DISPATCH_LIMIT || morePublishing) return void (await this.ctx.storage.setAlarm(Date.now()));
+    // Publishing failing (its queue, a projection) must not stop the deliveries' schedule: it is tried again shortly.
+    const published = await publishLineChanges(this.ctx.storage, db, this.env, tenantId).then(
+      (more) => (more ? "more" : "done"),
+      (error: unknown) => {
+        logEvent("warn", { event: "vendor.projection.publish", tenantId, message: error instanceof Error ? error.message : String(error) });
+        return "failed";
+      },
+    );
+    // Anything written while this alarm ran (its write armed the alarm for now) or still waiting goes at once.
+    if (dispatched === DISPATCH_LIMIT || published === "more") return void (await this.ctx.storage.setAlarm(Date.now()));
+    // Written while this alarm ran (the write armed the alarm for now, which the lines below must not push back).
+    if (published === "done" && this.outboxPending()) return void (await this.ctx.storage.setAlarm(Date.now() + RECHECK_MS));
     const next = this.ctx.storage.sql.exec<{ due: string | null }>("SELECT min(due_at) AS due FROM webhook_deliveries_owed").one().due;
-    if (next) await this.ctx.storage.setAlarm(Math.max(Date.parse(next), Date.now() + 1000));
+    const dueTimes = [
+      next ? Math.max(Date.parse(next), Date.now() + 1000) : Infinity,
+      published === "failed" ? Date.now() + PUBLISH_RETRY_MS : Infinity,
+    ];
+    const at = Math.min(...dueTimes);
+    if (at !== Infinity) await this.ctx.storage.setAlarm(at);
   }
 }

@@ -6,7 +6,7 @@ import { tenantStore } from "../../shared/tenants/stub";
 import { STORE_TABLES } from "../../shared/tenants/tables";
 import type { MoveParams } from "./bindings";
 import { checkPages, clearStore, columnsIn, copyPages, NOT_STARTED, rowsToCopy, type TableProgress } from "./copy";
-import { finishMove, recordCopied, recordTotal, type TableCheck, tableCheck, type Verification } from "./registry";
+import { finishMove, readRegistry, recordCopied, recordTotal, type TableCheck, tableCheck, type Verification } from "./registry";
 
 /** Each step is safe to run again (a page copied twice is written in place): quick retries for D1 or store hiccups. */
 const STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" };
@@ -69,7 +69,12 @@ export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MovePa
       verification = { equal: false, error: error instanceof Error ? error.message : String(error) };
     }
     const ended = verification;
-    const state = await run("finish", () => finishMove(DB, tenantId, moveId, ended, new Date().toISOString()));
+    const state = await run("finish", async () => {
+      const finished = await finishMove(DB, tenantId, moveId, ended, new Date().toISOString());
+      // A retried step whose first try committed: the row, if this move's, says how it ended.
+      const row = finished === null ? await readRegistry(DB, tenantId) : null;
+      return finished ?? (row?.move_id === moveId ? row.state : null);
+    });
     // Switched: the store's lines go to the vendors' projections (a crash before this is made good by their sweep).
     if (state === "store") await run("publish", async () => (await tenantStore(this.env, tenantId).startPublishing()).started);
     logEvent(verification.equal ? "info" : "error", { event: "tenant.store.move", tenantId, moveId, equal: verification.equal, state });

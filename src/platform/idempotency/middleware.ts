@@ -158,7 +158,11 @@ export const idempotentWith =
     // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
     const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
     if (!usual) {
-      const committed = await loadCommittedResult(db, tenantId, key);
+      // Where the lock is the tenant's store, a store that failed to decide may fail this read too: a 503 either way.
+      const committed = await loadCommittedResult(db, tenantId, key).catch((error: unknown) => {
+        if ("error" in decided) throw storeUnavailable(decided.error);
+        throw error;
+      });
       if (committed) {
         if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
         // Teach the object the committed result (a crash's marker, a lost object, a cached 5xx).

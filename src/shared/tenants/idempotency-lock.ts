@@ -70,15 +70,14 @@ export function beginAttempt(sql: SqlStorage, key: string, fingerprint: string, 
 
 const changes = (sql: SqlStorage) => sql.exec<{ n: number }>("SELECT changes() AS n").one().n > 0;
 
-/** Caches the attempt's answer for 24 hours; false when the attempt no longer holds the key (its marker timed out). */
+/** Caches the attempt's answer for 24 hours; false when another attempt took the key over after this one's marker timed out. */
 export function completeAttempt(sql: SqlStorage, key: string, attemptId: string, response: StoredResponse, now = Date.now()): boolean {
   sql.exec(
-    "UPDATE idempotency_attempts SET attempt_id = NULL, response = ?, expires_at = ? WHERE idempotency_key = ? AND attempt_id = ? AND expires_at > ?",
+    "UPDATE idempotency_attempts SET attempt_id = NULL, response = ?, expires_at = ? WHERE idempotency_key = ? AND attempt_id = ?",
     JSON.stringify(response),
     now + RESULT_TTL_MS,
     key,
     attemptId,
-    now,
   );
   return changes(sql);
 }

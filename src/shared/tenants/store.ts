@@ -18,6 +18,9 @@ import { ID_CHECKSUM_MODULUS, type PublishedLines, type StoreResult, type StoreS
  * tenant-migrations/, applied by drizzle's durable-sqlite migrator when the object starts: after a deploy, an
  * object's first request waits for its migration, and no request ever sees an older schema.
  */
+/** How long a published change may take through the queue to its projection before the sweep counts it as lost. */
+const IN_FLIGHT_MS = 60_000;
+
 export class TenantStore extends DurableObject<Bindings> {
   protected readonly db: DrizzleSqliteDODatabase;
 
@@ -107,14 +110,19 @@ export class TenantStore extends DurableObject<Bindings> {
    * dispatches in `alarm()`, src/api/stores/tenant-store.ts).
    */
   private armOutbox(): void {
-    const pending =
+    if (this.outboxPending()) void this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Whether an event waits for dispatch, or (once publishing) a line change for its vendors. */
+  protected outboxPending(): boolean {
+    return (
       this.ctx.storage.sql
         .exec(
           "SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL UNION ALL " +
             "SELECT 1 FROM vendor_line_changes WHERE revision > published_revision AND (SELECT publishing FROM vendor_projection) = 1 LIMIT 1",
         )
-        .toArray().length > 0;
-    if (pending) void this.ctx.storage.setAlarm(Date.now());
+        .toArray().length > 0
+    );
   }
 
   /**
@@ -142,13 +150,15 @@ export class TenantStore extends DurableObject<Bindings> {
   /**
    * Per vendor, what its projection should hold of this store once every change is published (the reconciliation
    * sweep compares it with the projection's own): the number of lines, the sum of their ids and of their revisions.
-   * A vendor with changes still to publish is marked pending: the alarm is on its way.
+   * A vendor with changes still to publish, or published within IN_FLIGHT_MS (maybe still in the queue), is marked
+   * pending: it is left to the alarm and the queue.
    */
   publishedLines(): PublishedLines[] {
     return this.ctx.storage.sql
       .exec<{ vendorId: number; lines: number; ids: number; revisions: number; pending: number }>(
         `SELECT vendor_id AS vendorId, count(*) AS lines, sum(line_id % ${ID_CHECKSUM_MODULUS}) AS ids, sum(revision) AS revisions, ` +
-          "max(revision > published_revision) AS pending FROM vendor_line_changes GROUP BY vendor_id ORDER BY vendor_id",
+          "max(revision > published_revision OR published_at > ?) AS pending FROM vendor_line_changes GROUP BY vendor_id ORDER BY vendor_id",
+        Date.now() - IN_FLIGHT_MS,
       )
       .toArray()
       .map((row) => ({ ...row, pending: row.pending === 1 }));

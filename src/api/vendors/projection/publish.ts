@@ -1,11 +1,15 @@
 import type { Database } from "../../../db/client";
+import type { Bindings } from "../../../env";
 import { linesById } from "../lines";
 import type { LineChange, LineChangesMessage } from "./messages";
+import { vendorProjection } from "./stub";
 
 /** Changed lines published per alarm; more wait for the next one, armed at once. */
 const PUBLISH_LIMIT = 500;
-/** A queue message holds at most 128 KB and a batch 256 KB (Cloudflare Queues' limits), with room to spare. */
+/** A queue message holds at most 128 KB and a batch 256 KB (Cloudflare Queues' limits, in bytes), with room to spare. */
 const MESSAGE_BYTES = 100_000;
+const encoder = new TextEncoder();
+const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value)).byteLength;
 const BATCH_BYTES = 200_000;
 const BATCH_MESSAGES = 100;
 
@@ -21,7 +25,7 @@ function messagesOf(tenantId: number, vendorId: number, changes: LineChange[]): 
   const messages: { body: LineChangesMessage; bytes: number }[] = [];
   let current: { body: LineChangesMessage; bytes: number } | undefined;
   for (const change of changes) {
-    const bytes = JSON.stringify(change).length + 1;
+    const bytes = bytesOf(change) + 1;
     if (!current || current.bytes + bytes > MESSAGE_BYTES) {
       current = { body: { tenantId, vendorId, changes: [] }, bytes: 64 };
       messages.push(current);
@@ -54,7 +58,12 @@ async function sendAll(queue: Queue, messages: { body: LineChangesMessage; bytes
  * medparts-vendor-lines queue, and only then marks them published at the revision read. A crash before the mark sends
  * them again (at least once); a change made meanwhile has a newer revision and stays to publish. Whether more remain.
  */
-export async function publishLineChanges(storage: DurableObjectStorage, db: Database, queue: Queue, tenantId: number): Promise<boolean> {
+export async function publishLineChanges(
+  storage: DurableObjectStorage,
+  db: Database,
+  env: Pick<Bindings, "VENDOR_LINE_CHANGES" | "VENDOR_LINES">,
+  tenantId: number,
+): Promise<boolean> {
   const pending = storage.sql
     .exec<PendingChange>(
       "SELECT line_id AS lineId, vendor_id AS vendorId, revision, changed_at AS changedAt FROM vendor_line_changes " +
@@ -74,16 +83,23 @@ export async function publishLineChanges(storage: DurableObjectStorage, db: Data
     list.push({ lineId, revision, changedAt, line: lines.get(lineId) ?? null });
     byVendor.set(vendorId, list);
   }
+  const messages = [...byVendor].flatMap(([vendorId, list]) => messagesOf(tenantId, vendorId, list));
+  // A line too big for a queue message on its own (a line's custom fields can be long) goes to its projection directly.
   await sendAll(
-    queue,
-    [...byVendor].flatMap(([vendorId, list]) => messagesOf(tenantId, vendorId, list)),
+    env.VENDOR_LINE_CHANGES,
+    messages.filter((message) => message.bytes <= MESSAGE_BYTES),
   );
+  for (const { body } of messages.filter((message) => message.bytes > MESSAGE_BYTES)) {
+    await vendorProjection(env, body.vendorId).apply(body.tenantId, body.changes);
+  }
+  const publishedAt = Date.now();
   storage.transactionSync(() => {
     for (const { lineId, revision } of changes) {
       storage.sql.exec(
-        "UPDATE vendor_line_changes SET published_revision = ?2 WHERE line_id = ?1 AND published_revision < ?2",
+        "UPDATE vendor_line_changes SET published_revision = ?2, published_at = ?3 WHERE line_id = ?1 AND published_revision < ?2",
         lineId,
         revision,
+        publishedAt,
       );
     }
   });

@@ -1,4 +1,5 @@
 import type { Bindings } from "../../../env";
+import { logEvent } from "../../../platform/logging";
 import { tenantStore } from "../../../shared/tenants/stub";
 import { vendorProjection } from "./stub";
 
@@ -26,21 +27,28 @@ export async function reconcileVendorProjections(env: SweepEnv): Promise<Reconci
   }>();
   const report: ReconciliationReport = { stores: results.length, compared: 0, republished: [] };
   for (const { tenantId } of results) {
-    const store = tenantStore(env, tenantId);
-    await store.startPublishing();
-    const accounts = (await store.publishedLines()).filter((account) => !account.pending);
-    report.compared += accounts.length;
-    await Promise.all(
-      accounts.map(async (account) => {
-        const projection = vendorProjection(env, account.vendorId);
-        const held = await projection.held(tenantId);
-        if (held.lines === account.lines && held.ids === account.ids && held.revisions === account.revisions) return;
-        // Those the store no longer has go first (a line lost and one too many count the same).
-        await projection.retain(tenantId, await store.publishedLineIds(account.vendorId));
-        await store.republish(account.vendorId);
-        report.republished.push({ tenantId, vendorId: account.vendorId });
-      }),
+    // One store or projection failing leaves the others to be compared; the next sweep tries it again.
+    await reconcileStore(env, tenantId, report).catch((error: unknown) =>
+      logEvent("warn", { event: "vendor.projection.reconcile", tenantId, message: error instanceof Error ? error.message : String(error) }),
     );
   }
   return report;
+}
+
+async function reconcileStore(env: SweepEnv, tenantId: number, report: ReconciliationReport): Promise<void> {
+  const store = tenantStore(env, tenantId);
+  await store.startPublishing();
+  const accounts = (await store.publishedLines()).filter((account) => !account.pending);
+  report.compared += accounts.length;
+  await Promise.all(
+    accounts.map(async (account) => {
+      const projection = vendorProjection(env, account.vendorId);
+      const held = await projection.held(tenantId);
+      if (held.lines === account.lines && held.ids === account.ids && held.revisions === account.revisions) return;
+      // Those the store no longer has go first (a line lost and one too many count the same).
+      await projection.retain(tenantId, await store.publishedLineIds(account.vendorId));
+      await store.republish(account.vendorId);
+      report.republished.push({ tenantId, vendorId: account.vendorId });
+    }),
+  );
 }

@@ -1,0 +1,243 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { database } from "../../src/db/client";
+import { createApiClient } from "../../src/shared/auth/clients";
+import { randomToken } from "../../src/shared/auth/secrets";
+import { STORE_TABLES } from "../../src/shared/tenants/tables";
+import { type LocalStorage, withLocalBindings } from "../local-platform";
+import { seedLocal } from "../seed";
+import { API_PREFIX, fetchToken, jsonPost, send } from "./client";
+import { BENCH_VARS, startAppRuntime } from "./runtime";
+import { REQUESTER } from "./scenarios";
+import { BENCH_SWITCH_PATH } from "./switch";
+
+/**
+ * `npm run bench -- --tenants 50`: many hospitals ordering at once (docs/benchmarks.md, "Tenants ordering at once").
+ * The seed's tenant 1 is cloned `--tenants` times (its directory with every id moved by a million per clone, so each
+ * clone orders as tenant 1's requester does), each with its own API client. Each phase runs at `--rtt` (the first
+ * value) on the bench runtime: one clone ordering alone on one connection, then every clone at once, one connection
+ * each, for `--duration` seconds; first with the clones served from `DB`, then switched to their tenant stores. An
+ * order is POST /orders with one line, a fresh quote and a fresh Idempotency-Key.
+ */
+
+export interface TenantsBenchSettings {
+  tenants: number;
+  duration: number;
+  rttMs: number;
+  port: number;
+  bundle: string;
+}
+
+const PRODUCTS = 1000;
+const FIRST_CLONE = 1001;
+const ID_OFFSET = 1_000_000;
+/** Text columns of the directory that are unique: each clone's get a suffix. */
+const UNIQUE_TEXT = new Set(["external_id", "login_user_id", "user_name", "display_name", "email"]);
+
+interface Clone {
+  tenantId: number;
+  offset: number;
+  clients: Record<"database" | "store", { clientId: string; clientSecret: string }>;
+}
+
+/** The value of `column` of a clone's copy of a row of tenant 1 (`t`), as SQL. */
+function clonedColumn(column: { name: string; type: string }, tenantId: number, offset: number, isTenants: boolean): string {
+  const name = `t."${column.name}"`;
+  if (isTenants && column.name === "id") return String(tenantId);
+  if (column.name === "tenant_id") return String(tenantId);
+  if (column.type.toUpperCase() === "TEXT" && UNIQUE_TEXT.has(column.name)) return `${name} || '-${tenantId}'`;
+  if (column.type.toUpperCase() === "INTEGER" && (column.name === "id" || column.name.endsWith("_id"))) return `${name} + ${offset}`;
+  return name;
+}
+
+async function cloneTenantOne(env: LocalStorage, tenantId: number, offset: number): Promise<void> {
+  const directory = [
+    { name: "tenants", owner: "t.id" },
+    ...STORE_TABLES.filter((table) => table.directory).map((table) => ({ name: table.name, owner: table.owner })),
+    { name: "tenant_price_tiers", owner: "t.tenant_id" },
+  ];
+  const statements: D1PreparedStatement[] = [];
+  for (const table of directory) {
+    const { results } = await env.DB.prepare("SELECT name, type FROM pragma_table_info(?1) ORDER BY cid")
+      .bind(table.name)
+      .all<{ name: string; type: string }>();
+    const columns = results.map((column) => `"${column.name}"`).join(", ");
+    const values = results.map((column) => clonedColumn(column, tenantId, offset, table.name === "tenants")).join(", ");
+    statements.push(
+      env.DB.prepare(`INSERT INTO "${table.name}" (${columns}) SELECT ${values} FROM "${table.name}" t WHERE ${table.owner} = 1`),
+    );
+  }
+  await env.DB.batch(statements);
+}
+
+/** Fresh datasets each run: the clones and their orders are the bench's own. */
+async function prepareClones(count: number, state: { persistTo: string }): Promise<Clone[]> {
+  rmSync(state.persistTo, { recursive: true, force: true });
+  mkdirSync(state.persistTo, { recursive: true });
+  await seedLocal(PRODUCTS, state);
+  return withLocalBindings(async (env) => {
+    const clones: Clone[] = [];
+    for (let k = 0; k < count; k++) {
+      const tenantId = FIRST_CLONE + k;
+      const offset = (k + 1) * ID_OFFSET;
+      await cloneTenantOne(env, tenantId, offset);
+      const client = async (home: string) => {
+        const credentials = { clientId: `mpc_bench_tenant_${tenantId}_${home}`, clientSecret: randomToken(24) };
+        await createApiClient(database(env.DB), { tenantId, name: `Bench tenant ${tenantId} (${home})`, ...credentials });
+        return credentials;
+      };
+      clones.push({ tenantId, offset, clients: { database: await client("database"), store: await client("store") } });
+    }
+    return clones;
+  }, state);
+}
+
+interface Quote {
+  priceOptionId: string;
+  productId: string;
+  price: number;
+}
+
+const requesterOf = (clone: Clone) => ({
+  requesterId: REQUESTER.requesterId + clone.offset,
+  userId: REQUESTER.userId + clone.offset,
+  facilityId: REQUESTER.facilityId + clone.offset,
+  shippingAddressId: REQUESTER.shippingAddressId + clone.offset,
+  billingAddressId: REQUESTER.billingAddressId + clone.offset,
+});
+
+/** `size` quotes without required custom fields for the clone's requester, from products taken in turn. */
+async function quotesFor(baseUrl: string, token: string, clone: Clone, size: number, start: number): Promise<Quote[]> {
+  const { requesterId, facilityId } = requesterOf(clone);
+  const quotes: Quote[] = [];
+  for (let n = start; quotes.length < size; n++) {
+    const productId = `MP-${String(1 + (n % PRODUCTS)).padStart(7, "0")}`;
+    const { data } = await send<{ data: { options: (Quote & { customFields: { isRequired: boolean }[] })[] } }>(
+      baseUrl,
+      jsonPost(`${API_PREFIX}/catalog/detail`, token, { productId, requesterId, facilityId }),
+    );
+    for (const option of data.options) {
+      if (option.customFields.every((field) => !field.isRequired))
+        quotes.push({ priceOptionId: option.priceOptionId, productId, price: option.price });
+    }
+  }
+  return quotes;
+}
+
+/** Orders one after the other until `until` or the quotes run out; each answer's latency in ms. */
+async function orderLoop(baseUrl: string, token: string, clone: Clone, quotes: Quote[], until: number): Promise<number[]> {
+  const { requesterId, userId, facilityId, shippingAddressId, billingAddressId } = requesterOf(clone);
+  const latencies: number[] = [];
+  while (Date.now() < until) {
+    const quote = quotes.pop();
+    if (!quote) break;
+    const started = performance.now();
+    const res = await fetch(`${baseUrl}${API_PREFIX}/orders`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+      body: JSON.stringify({
+        requesterId,
+        userId,
+        facilityId,
+        shippingAddressId,
+        billingAddressId,
+        shippingMethod: "GROUND",
+        payment: { paymentMethod: "PO", poNumber: "BENCH-PO" },
+        quoteItems: [{ ...quote, quantity: 1 }],
+      }),
+    });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`tenant ${clone.tenantId}: POST /orders answered ${res.status}: ${text.slice(0, 300)}`);
+    latencies.push(performance.now() - started);
+  }
+  return latencies;
+}
+
+const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
+const sortedOf = (values: number[]) => [...values].sort((a, b) => a - b);
+const ms = (value: number) => Math.round(value);
+
+interface PhaseResult {
+  tenants: number;
+  orders: number;
+  ordersPerSecond: number;
+  p50: number;
+  p99: number;
+  /** The median and the worst of the tenants' own p50s. */
+  tenantP50Median: number;
+  tenantP50Worst: number;
+}
+
+async function phase(baseUrl: string, clones: Clone[], tokens: Map<number, string>, duration: number): Promise<PhaseResult> {
+  // Enough quotes for the phase: about 15 orders a second for one tenant alone, far fewer each when all order at once.
+  const perTenant = clones.length === 1 ? duration * 20 : Math.max(12, Math.ceil((duration * 120) / clones.length));
+  const pools = await Promise.all(clones.map((clone, i) => quotesFor(baseUrl, tokens.get(clone.tenantId)!, clone, perTenant, i * 7)));
+  const until = Date.now() + duration * 1000;
+  const started = performance.now();
+  const perClone = await Promise.all(clones.map((clone, i) => orderLoop(baseUrl, tokens.get(clone.tenantId)!, clone, pools[i]!, until)));
+  const seconds = (performance.now() - started) / 1000;
+  const all = sortedOf(perClone.flat());
+  const tenantP50s = sortedOf(perClone.map((latencies) => percentile(sortedOf(latencies), 0.5)));
+  if (pools.some((pool) => pool.length === 0)) console.warn("  (a tenant ran out of quotes before the end of the phase)");
+  return {
+    tenants: clones.length,
+    orders: all.length,
+    ordersPerSecond: Math.round((all.length / seconds) * 10) / 10,
+    p50: ms(percentile(all, 0.5)),
+    p99: ms(percentile(all, 0.99)),
+    tenantP50Median: ms(percentile(tenantP50s, 0.5)),
+    tenantP50Worst: ms(tenantP50s.at(-1) ?? 0),
+  };
+}
+
+/** Runs the bench; its Markdown table. */
+export async function runTenantsBench(settings: TenantsBenchSettings): Promise<string> {
+  const state = { persistTo: `.wrangler/bench-tenants/${settings.tenants}` };
+  console.log(`Seeding ${PRODUCTS} products and ${settings.tenants} clones of tenant 1 into ${state.persistTo} ...`);
+  const clones = await prepareClones(settings.tenants, state);
+  const runtime = await startAppRuntime({
+    bundle: settings.bundle,
+    state,
+    port: settings.port,
+    vars: { ...BENCH_VARS, BENCH_RTT_MS: String(settings.rttMs) },
+  });
+  const rows: { home: string; result: PhaseResult }[] = [];
+  try {
+    for (const home of ["database", "store"] as const) {
+      if (home === "store") {
+        console.log(`Switching ${clones.length} tenants to their stores ...`);
+        for (const clone of clones) {
+          const res = await fetch(`${runtime.baseUrl}${BENCH_SWITCH_PATH}?tenant=${clone.tenantId}`, { method: "POST" });
+          if (!res.ok) throw new Error(`switching tenant ${clone.tenantId} answered ${res.status}: ${await res.text()}`);
+        }
+      }
+      // Each home has its own clients: an isolate remembers a client's home for CLIENT_STATUS_CACHE_SECONDS.
+      const tokens = new Map<number, string>();
+      for (const clone of clones) {
+        const { clientId, clientSecret } = clone.clients[home];
+        tokens.set(clone.tenantId, await fetchToken(runtime.baseUrl, clientId, clientSecret));
+      }
+      for (const group of [clones.slice(0, 1), clones]) {
+        console.log(
+          `Tenants on ${home === "store" ? "their stores" : "DB"}: ${group.length} ordering at once, ${settings.duration} s at rtt ${settings.rttMs} ms ...`,
+        );
+        const result = await phase(runtime.baseUrl, group, tokens, settings.duration);
+        console.log(`  ${JSON.stringify(result)}`);
+        rows.push({ home, result });
+      }
+    }
+  } finally {
+    await runtime.stop();
+  }
+  const header =
+    `| Tenants' data | Tenants ordering at once | Orders | Orders/s | p50 ms | p99 ms | Median of the tenants' p50 ms | Worst tenant's p50 ms |\n` +
+    `|---|---:|---:|---:|---:|---:|---:|---:|\n`;
+  return (
+    header +
+    rows
+      .map(
+        ({ home, result: r }) =>
+          `| ${home === "store" ? "tenant stores" : "DB"} | ${r.tenants} | ${r.orders} | ${r.ordersPerSecond} | ${r.p50} | ${r.p99} | ${r.tenantP50Median} | ${r.tenantP50Worst} |`,
+      )
+      .join("\n")
+  );
+}
