@@ -35,6 +35,41 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
     expect(search.data.items.map((u: { id: number }) => u.id)).toEqual([JSMITH.userId]);
   });
 
+  it("catalog detail and resolve check the requester's access in the store", async () => {
+    const token = await tokenFor(TENANT_A);
+    const detail = () =>
+      call(token, "/catalog/detail", {
+        method: "POST",
+        json: { productId: "MP-0000003", requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
+      });
+    expect((await detail()).status).toBe(200);
+    const grant = await storeRows(
+      TENANT_A,
+      "SELECT user_id, facility_id FROM user_facilities WHERE user_id = ? AND facility_id = ?",
+      JSMITH.userId,
+      JSMITH.facilityId,
+    );
+    expect(grant).toHaveLength(1);
+    // Revoked in the store only: DB's frozen copy still grants it.
+    await storeRows(TENANT_A, "DELETE FROM user_facilities WHERE user_id = ? AND facility_id = ?", JSMITH.userId, JSMITH.facilityId);
+    try {
+      await expectProblem(await detail(), 403);
+      const resolve = await call(token, "/catalog/resolve", {
+        method: "POST",
+        json: { codes: ["MP-0000003"], requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
+      });
+      expect(resolve.status).toBe(403);
+      expect(
+        await env.DB.prepare("SELECT count(*) AS n FROM user_facilities WHERE user_id = ?1 AND facility_id = ?2")
+          .bind(JSMITH.userId, JSMITH.facilityId)
+          .first("n"),
+      ).toBe(1);
+    } finally {
+      await storeRows(TENANT_A, "INSERT INTO user_facilities (user_id, facility_id) VALUES (?, ?)", JSMITH.userId, JSMITH.facilityId);
+    }
+    expect((await detail()).status).toBe(200);
+  });
+
   it("order search and an order by number read the store", async () => {
     const token = await tokenFor(TENANT_A);
     const { data } = await json(await call(token, `/orders/${orderNumber}`));

@@ -8,6 +8,7 @@ import { reconcileVendorProjections } from "../../src/api/vendors/projection/rec
 import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { json, TENANT_A } from "../helpers/api";
 import { freshOrder, KJOHNSON, type Quote, withoutFields } from "../helpers/orders";
+import { eventually } from "../helpers/platform";
 import { testOrder } from "../helpers/sandbox";
 import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { BODIES, move, vendorCall, vendorOf } from "../helpers/vendors";
@@ -20,15 +21,6 @@ import { BODIES, move, vendorCall, vendorOf } from "../helpers/vendors";
  */
 
 const ALL = LINE_STATUSES.join(",");
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let waited = 0; waited < 200; waited++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("timed out");
-}
 
 async function listAll(vendorId: number, limit = 100): Promise<VendorOrderLine[]> {
   const lines: VendorOrderLine[] = [];
@@ -62,9 +54,10 @@ describe("a vendor's list of lines across tenants in DB and in stores", () => {
 
   it("the switch publishes the tenant's lines: the list is the same lines, in the same order, as before it", async () => {
     expect(ids(beforeSwitch)).toContain(aLines[0]);
-    const after = await until(
+    const after = await eventually(
       () => listAll(vendorId),
       (lines) => lines.length === beforeSwitch.length,
+      10_000,
     );
     expect(after).toEqual(beforeSwitch);
     const held = await vendorProjection(env, vendorId).held(TENANT_A);
@@ -101,17 +94,19 @@ describe("a vendor's list of lines across tenants in DB and in stores", () => {
       { vendor_id: number },
     ];
     expect(lineVendor).toBe(vendorId);
-    const listed = await until(
+    const listed = await eventually(
       () => vendorCall(vendorId, `/order-lines?orderNumber=${orderNumber}`).then(json),
       (body) => body.data.lines.length > 0,
+      10_000,
     );
     expect(listed.data.lines[0]).toMatchObject({ lineId, orderNumber, statusName: "Ordered" });
     const moved = await move(lineId, "acknowledge", BODIES.acknowledge(), vendorId);
     expect(moved.status).toBe(200);
     const { data } = await json(moved);
-    const after = await until(
+    const after = await eventually(
       () => vendorCall(vendorId, `/order-lines?status=${ALL}&orderNumber=${orderNumber}`).then(json),
       (body) => body.data.lines[0]?.statusName === "Acknowledged",
+      10_000,
     );
     expect(after.data.lines[0]).toEqual(data.line);
     const open = await json(await vendorCall(vendorId, `/order-lines?status=${OPEN_LINE_STATUSES.join(",")}`));
@@ -158,9 +153,10 @@ describe("a vendor's list of lines across tenants in DB and in stores", () => {
     await storeRows(TENANT_A, "UPDATE vendor_line_changes SET published_at = published_at - 120000");
     const report = await reconcileVendorProjections(env);
     expect(report.republished).toContainEqual({ tenantId: TENANT_A, vendorId });
-    const healed = await until(
+    const healed = await eventually(
       () => listAll(vendorId),
       (lines) => JSON.stringify(lines) === JSON.stringify(whole),
+      10_000,
     );
     expect(healed).toEqual(whole);
     // Converged: a sweep past the minute compares the vendor again and finds nothing to send.

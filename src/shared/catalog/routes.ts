@@ -14,6 +14,7 @@ import {
   requesterForbiddenResponse,
 } from "../../platform/schemas";
 import { sideBySide } from "../../platform/side-by-side";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../auth/bearer";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
@@ -331,7 +332,7 @@ export const catalogRoutes = createRouter()
     // trip. Nothing found is answered, or cached, unless the check passes; a refusal discards it.
     const [, found] = await sideBySide([
       requireRememberedFacilityAccess(
-        database(c.env.DB),
+        database(tenantDatabase(c)),
         principal.tenantId,
         body.requesterId,
         body.facilityId,
@@ -349,7 +350,7 @@ export const catalogRoutes = createRouter()
     const now = new Date();
     // Reads side by side (one round trip); the quotes are signed, not stored, so nothing is written.
     const [, product, offers] = await sideBySide([
-      requireFacilityAccess(database(c.env.DB), principal.tenantId, requesterId, facilityId),
+      requireFacilityAccess(database(tenantDatabase(c)), principal.tenantId, requesterId, facilityId),
       findCatalogProduct(database(c.env.CATALOG), productId),
       loadEligibleOffers(c.env.DB, { tenantId: principal.tenantId, facilityId, productId }, now),
     ]);

@@ -4,6 +4,7 @@ import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, requesterForbiddenResponse } from "../../platform/schemas";
 import { sideBySide } from "../../platform/side-by-side";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../auth/bearer";
 import { CatalogDetailSchema, PriceOptionSchema } from "../catalog/routes";
 import { requireFacilityAccess } from "../users/access";
@@ -138,7 +139,7 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
   // One round trip: the access check, the catalog lookup and (with quotes) the offers of the products the scanned
   // codes name, side by side (src/shared/udi/quotes.ts).
   const [, resolutions, read] = await sideBySide([
-    scope ? requireFacilityAccess(database(c.env.DB), scope.tenantId, scope.requesterId, scope.facilityId) : Promise.resolve(null),
+    scope ? requireFacilityAccess(database(tenantDatabase(c)), scope.tenantId, scope.requesterId, scope.facilityId) : Promise.resolve(null),
     lookUpScans(c.env.CATALOG, scanned, lookups),
     scope ? readOffersOfCodes(c.env.DB, lookups, scope, now) : Promise.resolve(null),
   ]);
