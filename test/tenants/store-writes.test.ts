@@ -1,5 +1,7 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_RETENTION_DAYS } from "../../src/api/events/types";
+import worker from "../../src/api/index";
 import { idempotencyStore } from "../../src/platform/idempotency/middleware";
 import { IDEMPOTENCY_ENTRY_KEY } from "../../src/platform/idempotency/store";
 import { storeOfId } from "../../src/shared/tenants/id-ranges";
@@ -158,6 +160,32 @@ describe("a tenant served from its stores: orders, their changes, events and web
     expect(retry.status).toBe(201);
     expect(retry.headers.get("X-Idempotency-Cached")).toBe("true");
     expect((await json(retry)).data.orderNumber).toBe(orderNumber);
+  });
+
+  it("the housekeeping cron purges the store as it purges DB: events past retention, expired results", async () => {
+    const old = new Date(Date.now() - (EVENT_RETENTION_DAYS + 2) * 86_400_000).toISOString();
+    const recent = new Date().toISOString();
+    const insertEvent = (id: string, at: string) =>
+      inStore(
+        "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?, 'order.created', ?, 'ORD-PURGE', '{}', ?, 1, ?)",
+        id,
+        TENANT_A,
+        at,
+        at,
+      );
+    await insertEvent("evt_purge_old", old);
+    await insertEvent("evt_purge_recent", recent);
+    await inStore(
+      "INSERT INTO idempotency_results (tenant_id, idempotency_key, fingerprint, response, created_at, expires_at) VALUES (?, 'purge-expired', 'f', '{}', ?, ?)",
+      TENANT_A,
+      old,
+      old,
+    );
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/15 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await inStore("SELECT id FROM outbox_events WHERE id LIKE 'evt_purge_%' ORDER BY id")).toEqual([{ id: "evt_purge_recent" }]);
+    expect(await inStore("SELECT count(*) AS n FROM idempotency_results WHERE idempotency_key = 'purge-expired'")).toEqual([{ n: 0 }]);
   });
 
   it("webhook endpoints are created, tested and deleted in the store", async () => {

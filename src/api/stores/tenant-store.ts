@@ -37,6 +37,28 @@ export class TenantStore extends Store {
     await this.dispatchOutbox(true);
   }
 
+  /**
+   * The housekeeping cron's purges, as `DB` gets them (src/api/index.ts): expired idempotency results, unused expired
+   * quotes, events past their retention and their deliveries, each in bounded batches, in this store.
+   */
+  async housekeep(scheduledTime: number): Promise<Record<string, number>> {
+    const [{ housekeeping }, { purgeExpiredResults }, { purgeExpiredQuotes }, { purgeOldEvents }, { purgeOldDeliveries }] =
+      await Promise.all([
+        import("../../platform/housekeeping"),
+        import("../../platform/idempotency/results"),
+        import("../../shared/catalog/quotes"),
+        import("../events/feed"),
+        import("../webhooks/delivery"),
+      ]);
+    const local = new StoreDatabase(async (statements) => this.execute(statements, { outbox: false })).asD1();
+    return housekeeping({ DB: local }, new Date(scheduledTime), {
+      idempotencyResults: purgeExpiredResults,
+      quotes: purgeExpiredQuotes,
+      events: purgeOldEvents,
+      webhookDeliveries: purgeOldDeliveries,
+    });
+  }
+
   private async dispatchOutbox(afterStart: boolean): Promise<void> {
     const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }, { publishLineChanges }, { logEvent }] =
       await Promise.all([
