@@ -6,6 +6,7 @@ import { STORE_TABLES } from "../../src/shared/tenants/tables";
 import { type LocalStorage, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { API_PREFIX, fetchToken, jsonPost, send } from "./client";
+import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./probe";
 import { BENCH_VARS, startAppRuntime } from "./runtime";
 import { REQUESTER } from "./scenarios";
 import { BENCH_SWITCH_PATH } from "./switch";
@@ -189,7 +190,58 @@ async function phase(baseUrl: string, clones: Clone[], tokens: Map<number, strin
   };
 }
 
-/** Runs the bench; its Markdown table. */
+const READ_SAMPLES = 20;
+
+/**
+ * A switched tenant's reads as the issue lists them (and catalog detail), one at a time: each one's sequential round
+ * trips to D1, KV and Durable Objects (the probe's count; a tenant store is a Durable Object) and its p50.
+ */
+async function readPaths(baseUrl: string, token: string, clone: Clone) {
+  const { userId, requesterId, facilityId } = requesterOf(clone);
+  const get = (path: string, headers: Record<string, string> = {}) => ({
+    method: "GET",
+    path: `${API_PREFIX}${path}`,
+    headers,
+    body: undefined,
+  });
+  const search = await send<{ data: { orders: { orderNumber: string }[] } }>(baseUrl, {
+    method: "GET",
+    path: `${API_PREFIX}/orders/search?limit=1`,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const orderNumber = search.data.orders[0]?.orderNumber ?? "none";
+  const detail = jsonPost(`${API_PREFIX}/catalog/detail`, token, { productId: "MP-0000003", requesterId, facilityId });
+  const requests = {
+    // The bookmark makes the lookup read its database instead of the profile an isolate remembers.
+    "users-lookup (read, not remembered)": get(`/users/lookup?userId=${userId}`, { "x-session-bookmark": "first-primary" }),
+    "orders-search": get("/orders/search?limit=50"),
+    "order-by-number": get(`/orders/${orderNumber}`),
+    "events-feed": get("/events?limit=50"),
+    "webhook-endpoints": get("/webhook-endpoints"),
+    "catalog-detail": { ...detail, headers: detail.headers ?? {} },
+  };
+  const rows: { name: string; roundTrips: RoundTrips; p50: number }[] = [];
+  for (const [name, request] of Object.entries(requests)) {
+    const latencies: number[] = [];
+    let roundTrips: RoundTrips = { d1: 0, kv: 0, do: 0 };
+    for (let i = 0; i < READ_SAMPLES; i++) {
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}${request.path}`, {
+        method: request.method,
+        headers: { authorization: `Bearer ${token}`, ...request.headers, [COUNT_ROUND_TRIPS_HEADER]: "1" },
+        body: request.body,
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${name}: answered ${res.status}`);
+      latencies.push(performance.now() - started);
+      roundTrips = parseRoundTrips(res.headers.get(ROUND_TRIPS_HEADER));
+    }
+    rows.push({ name, roundTrips, p50: ms(percentile(sortedOf(latencies), 0.5)) });
+  }
+  return rows;
+}
+
+/** Runs the bench; its Markdown tables. */
 export async function runTenantsBench(settings: TenantsBenchSettings): Promise<string> {
   const state = { persistTo: `.wrangler/bench-tenants/${settings.tenants}` };
   console.log(`Seeding ${PRODUCTS} products and ${settings.tenants} clones of tenant 1 into ${state.persistTo} ...`);
@@ -201,6 +253,7 @@ export async function runTenantsBench(settings: TenantsBenchSettings): Promise<s
     vars: { ...BENCH_VARS, BENCH_RTT_MS: String(settings.rttMs) },
   });
   const rows: { home: string; result: PhaseResult }[] = [];
+  const reads: { home: string; name: string; roundTrips: RoundTrips; p50: number }[] = [];
   try {
     for (const home of ["database", "store"] as const) {
       if (home === "store") {
@@ -224,10 +277,19 @@ export async function runTenantsBench(settings: TenantsBenchSettings): Promise<s
         console.log(`  ${JSON.stringify(result)}`);
         rows.push({ home, result });
       }
+      for (const read of await readPaths(runtime.baseUrl, tokens.get(clones[0]!.tenantId)!, clones[0]!)) reads.push({ home, ...read });
     }
   } finally {
     await runtime.stop();
   }
+  const readTable =
+    `| Request, one tenant | Tenants' data | Round trips D1 / KV / DO | p50 ms |\n|---|---|---|---:|\n` +
+    reads
+      .map(
+        ({ home, name, roundTrips: t, p50 }) =>
+          `| ${name} | ${home === "store" ? "its store" : "DB"} | ${t.d1} / ${t.kv} / ${t.do} | ${p50} |`,
+      )
+      .join("\n");
   const header =
     `| Tenants' data | Tenants ordering at once | Orders | Orders/s | p50 ms | p99 ms | Median of the tenants' p50 ms | Worst tenant's p50 ms |\n` +
     `|---|---:|---:|---:|---:|---:|---:|---:|\n`;
@@ -238,6 +300,7 @@ export async function runTenantsBench(settings: TenantsBenchSettings): Promise<s
         ({ home, result: r }) =>
           `| ${home === "store" ? "tenant stores" : "DB"} | ${r.tenants} | ${r.orders} | ${r.ordersPerSecond} | ${r.p50} | ${r.p99} | ${r.tenantP50Median} | ${r.tenantP50Worst} |`,
       )
-      .join("\n")
+      .join("\n") +
+    `\n\n${readTable}`
   );
 }
