@@ -4,6 +4,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { database } from "../../src/db/client";
+import { percentile } from "../../src/platform/percentile";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { createOperatorClient } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
@@ -49,7 +50,6 @@ interface PlacedLine {
 
 const work = mkdtempSync(path.join(tmpdir(), "medparts-projection-"));
 const state = { persistTo: path.join(work, "state") };
-const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
 const summary = (lags: number[]) => {
   const sorted = [...lags].sort((a, b) => a - b);
   return `p50 ${percentile(sorted, 0.5)} ms, p99 ${percentile(sorted, 0.99)} ms, max ${sorted.at(-1) ?? 0} ms (${sorted.length} samples)`;

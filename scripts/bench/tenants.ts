@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { database } from "../../src/db/client";
+import { percentile } from "../../src/platform/percentile";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
 import { STORE_TABLES } from "../../src/shared/tenants/tables";
@@ -153,7 +154,6 @@ async function orderLoop(baseUrl: string, token: string, clone: Clone, quotes: Q
   return latencies;
 }
 
-const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
 const sortedOf = (values: number[]) => [...values].sort((a, b) => a - b);
 const ms = (value: number) => Math.round(value);
 

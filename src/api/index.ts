@@ -5,8 +5,6 @@ import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 export { IdempotencyStore } from "../platform/idempotency/store";
 export { RateLimiter } from "../platform/ratelimit/rate-limiter";
 
-import type { TenantStore } from "./stores/tenant-store";
-
 export { TenantStore } from "./stores/tenant-store";
 export { VendorLines } from "./vendors/projection/projection";
 
@@ -44,6 +42,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     { compactFullTextIndex },
     { logEvent },
     { reconcileVendorProjections },
+    { forEachSwitchedStore },
   ] = await Promise.all([
     import("../platform/housekeeping"),
     import("../platform/idempotency/results"),
@@ -55,6 +54,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     import("../shared/catalog/full-text-index"),
     import("../platform/logging"),
     import("./vendors/projection/reconcile"),
+    import("./stores/switched-stores"),
   ]);
   const afterStart = firstSweepAfterLosingQueues(env);
   const webhookSweep = {
@@ -79,7 +79,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   // After a catalog change: the sort positions of deep pages (src/shared/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);
   // The switched tenants' stores purge as DB does.
-  await forEachStore(env, "store-purge", (store) => store.housekeep(scheduledTime));
+  await forEachSwitchedStore(env, "store-purge", (store) => store.housekeep(scheduledTime));
   // The vendors' projections compared with the tenant stores' accounts, and what differs sent again. Best effort: the
   // next run tries again.
   await reconcileVendorProjections(env).catch((err: unknown) =>
@@ -92,26 +92,11 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   );
 }
 
-/**
- * `work` on every switched tenant's stores, its own and its sandbox twin's, one after the other; one failing is logged
- * and the others go on.
- */
-async function forEachStore(env: Bindings, what: string, work: (store: DurableObjectStub<TenantStore>) => Promise<unknown>): Promise<void> {
-  const [{ tenantStoreName }, { logEvent }] = await Promise.all([import("../shared/tenants/names"), import("../platform/logging")]);
-  const { results } = await env.DB.prepare("SELECT tenant_id AS tenantId FROM tenant_stores WHERE state = 'store'").all<{
-    tenantId: number;
-  }>();
-  for (const { tenantId } of results) {
-    for (const store of [tenantId, -tenantId]) {
-      await work(env.TENANT_STORE.get(env.TENANT_STORE.idFromName(tenantStoreName(store)))).catch((err: unknown) =>
-        logEvent("warn", { housekeeping: what, tenantId: store, message: err instanceof Error ? err.message : String(err) }),
-      );
-    }
-  }
-}
-
 /** Every switched tenant's stores resend the deliveries they owe. */
-const resendFromStores = (env: Bindings) => forEachStore(env, "store-resend", (store) => store.resendAfterLosingQueues());
+async function resendFromStores(env: Bindings): Promise<void> {
+  const { forEachSwitchedStore } = await import("./stores/switched-stores");
+  await forEachSwitchedStore(env, "store-resend", (store) => store.resendAfterLosingQueues());
+}
 
 /**
  * wrangler.toml [[queues.consumers]]: webhook deliveries and their dead letters (src/api/webhooks/delivery.ts), the

@@ -7,6 +7,7 @@ import { IDEMPOTENCY_ENTRY_KEY } from "../../src/platform/idempotency/store";
 import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import { call, expectProblem, json, TENANT_A, testModeTokenFor, tokenFor } from "../helpers/api";
 import { freshOrder, issueQuotes, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { eventually } from "../helpers/platform";
 import { testOrder } from "../helpers/sandbox";
 import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
@@ -18,15 +19,6 @@ import { receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks"
 
 /** Tenant A's store. */
 const inStore = (sql: string, ...params: (string | number)[]) => storeRows(TENANT_A, sql, ...params);
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let waited = 0; waited < 200; waited++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("timed out");
-}
 
 describe("a tenant served from its stores: orders, their changes, events and webhooks", () => {
   const path = receiverPath("ok");
@@ -66,16 +58,18 @@ describe("a tenant served from its stores: orders, their changes, events and web
   });
 
   it("the store's alarm dispatches the event: the endpoint receives it, and the delivery is recorded in the store", async () => {
-    const [delivery] = await until(
+    const [delivery] = await eventually(
       () => receivedAt(path),
       (received) => received.length > 0,
+      10_000,
     );
     expect(delivery!.headers["medparts-event-type"]).toBe("order.cancelled");
     expect(JSON.parse(delivery!.body).orderNumber).toBe(orderNumber);
     const eventId = delivery!.headers["medparts-event-id"]!;
-    const recorded = await until(
+    const recorded = await eventually(
       () => inStore("SELECT outcome FROM webhook_deliveries WHERE event_id = ?", eventId),
       (rows) => rows.length > 0,
+      10_000,
     );
     expect(recorded).toEqual([{ outcome: "succeeded" }]);
     expect(await inStore("SELECT count(*) AS n FROM webhook_deliveries_owed WHERE event_id = ?", eventId)).toEqual([{ n: 0 }]);
@@ -94,9 +88,10 @@ describe("a tenant served from its stores: orders, their changes, events and web
     expect(storeOfId(order!.id as number)).toBe(TENANT_A);
     expect(lineIds.map(storeOfId)).toEqual([TENANT_A, TENANT_A]);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE order_number = ?1").bind(placed).first("n")).toBe(0);
-    const [event] = await until(
+    const [event] = await eventually(
       () => inStore("SELECT dispatched_at FROM outbox_events WHERE aggregate_id = ? AND type = 'order.created'", placed),
       (rows) => rows[0]?.dispatched_at != null,
+      10_000,
     );
     expect(event!.dispatched_at).toEqual(expect.any(String));
   });
@@ -211,9 +206,10 @@ describe("a tenant served from its stores: orders, their changes, events and web
     const status = async (number: string) =>
       (await storeRows(-TENANT_A, "SELECT status FROM orders WHERE order_number = ?", number))[0]?.status;
     expect(
-      await until(
+      await eventually(
         () => status(scheduled.orderNumber),
         (value) => value === "Delivered",
+        10_000,
       ),
     ).toBe("Delivered");
     const byHand = await testOrder(1);

@@ -50,13 +50,17 @@ export class TenantStore extends Store {
         import("../events/feed"),
         import("../webhooks/delivery"),
       ]);
-    const local = new StoreDatabase(async (statements) => this.execute(statements, { outbox: false })).asD1();
-    return housekeeping({ DB: local }, new Date(scheduledTime), {
+    return housekeeping({ DB: this.local({ outbox: false }) }, new Date(scheduledTime), {
       idempotencyResults: purgeExpiredResults,
       quotes: purgeExpiredQuotes,
       events: purgeOldEvents,
       webhookDeliveries: purgeOldDeliveries,
     });
+  }
+
+  /** This store as D1 for the code written for `DB` (src/shared/tenants/store-database.ts), run in the object itself. */
+  private local(options?: { outbox: boolean }): D1Database {
+    return new StoreDatabase(async (statements) => this.execute(statements, options)).asD1();
   }
 
   private async dispatchOutbox(afterStart: boolean): Promise<void> {
@@ -68,7 +72,7 @@ export class TenantStore extends Store {
         import("../vendors/projection/publish"),
         import("../../platform/logging"),
       ]);
-    const local = new StoreDatabase(async (statements) => this.execute(statements)).asD1();
+    const local = this.local();
     const env = envWith(this.env, { DB: local });
     const db = database(local);
     const tenantId = tenantOf(this.ctx.id);
@@ -83,7 +87,6 @@ export class TenantStore extends Store {
         return "failed";
       },
     );
-    // Anything written while this alarm ran (its write armed the alarm for now) or still waiting goes at once.
     if (dispatched === DISPATCH_LIMIT || published === "more") return void (await this.ctx.storage.setAlarm(Date.now()));
     // Written while this alarm ran (the write armed the alarm for now, which the lines below must not push back).
     if (published === "done" && this.outboxPending()) return void (await this.ctx.storage.setAlarm(Date.now() + RECHECK_MS));

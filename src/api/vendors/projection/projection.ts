@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import type { Bindings } from "../../../env";
+import { percentile } from "../../../platform/percentile";
 import { ID_CHECKSUM_MODULUS } from "../../../shared/tenants/statements";
 import type { HeldLines, LineChange, ProjectionPage, ProjectionQuery } from "./messages";
 import { VENDOR_PROJECTION_MIGRATIONS } from "./schema";
@@ -107,7 +108,6 @@ export class VendorLines extends DurableObject<Bindings> {
       )
       .toArray()
       .map((row) => row.lag);
-    const at = (share: number) => lags[Math.min(lags.length - 1, Math.ceil(share * lags.length) - 1)] ?? 0;
-    return { samples: lags.length, p50: at(0.5), p99: at(0.99), max: lags.at(-1) ?? 0 };
+    return { samples: lags.length, p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags.at(-1) ?? 0 };
   }
 }

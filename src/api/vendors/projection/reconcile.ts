@@ -1,6 +1,7 @@
 import type { Bindings } from "../../../env";
 import { logEvent } from "../../../platform/logging";
 import { tenantStore } from "../../../shared/tenants/stub";
+import { switchedTenantIds } from "../../../shared/tenants/switched";
 import { vendorProjection } from "./stub";
 
 type SweepEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "VENDOR_LINES">;
@@ -22,11 +23,9 @@ export interface ReconciliationReport {
  * the projection keeps the newest revision of each.
  */
 export async function reconcileVendorProjections(env: SweepEnv): Promise<ReconciliationReport> {
-  const { results } = await env.DB.prepare("SELECT tenant_id AS tenantId FROM tenant_stores WHERE state = 'store' ORDER BY tenant_id").all<{
-    tenantId: number;
-  }>();
-  const report: ReconciliationReport = { stores: results.length, compared: 0, republished: [] };
-  for (const { tenantId } of results) {
+  const tenantIds = await switchedTenantIds(env.DB);
+  const report: ReconciliationReport = { stores: tenantIds.length, compared: 0, republished: [] };
+  for (const tenantId of tenantIds) {
     // One store or projection failing leaves the others to be compared; the next sweep tries it again.
     await reconcileStore(env, tenantId, report).catch((error: unknown) =>
       logEvent("warn", { event: "vendor.projection.reconcile", tenantId, message: error instanceof Error ? error.message : String(error) }),
