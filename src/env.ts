@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { KeyLock } from "./platform/idempotency/key-lock";
+import type { KeyLock, StoreRun } from "./platform/idempotency/key-lock";
 import type { IdempotentRequest } from "./platform/idempotency/results";
 import type { OperatorPrincipal, Principal, VendorPrincipal } from "./platform/principal";
 import type { ApiVersion } from "./platform/versions/calendar";
@@ -88,6 +88,8 @@ export interface Variables {
   idempotentRequest?: IdempotentRequest;
   /** The route's prefetched reads, started while the idempotency object decided (platform/idempotency/middleware.ts). */
   prefetched?: Promise<{ value: unknown } | { error: unknown }>;
+  /** What the tenant's store gave for a request it ran whole, lock included (platform/idempotency/middleware.ts, `InStore`). */
+  ranInStore?: Extract<StoreRun, { ran: unknown }>["ran"];
   /** "oauth" on the token endpoint: errors are answered in the RFC 6749 5.2 form (platform/responses.ts). */
   errorForm?: "oauth";
   /** No route answers (an unknown path, or a route that does not exist for the caller): nothing route-specific is sent. */

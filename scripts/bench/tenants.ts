@@ -127,26 +127,13 @@ async function quotesFor(baseUrl: string, token: string, clone: Clone, size: num
 
 /** Orders one after the other until `until` or the quotes run out; each answer's latency in ms. */
 async function orderLoop(baseUrl: string, token: string, clone: Clone, quotes: Quote[], until: number): Promise<number[]> {
-  const { requesterId, userId, facilityId, shippingAddressId, billingAddressId } = requesterOf(clone);
   const latencies: number[] = [];
   while (Date.now() < until) {
     const quote = quotes.pop();
     if (!quote) break;
+    const { path, headers, body } = orderRequest(token, clone, quote);
     const started = performance.now();
-    const res = await fetch(`${baseUrl}${API_PREFIX}/orders`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
-      body: JSON.stringify({
-        requesterId,
-        userId,
-        facilityId,
-        shippingAddressId,
-        billingAddressId,
-        shippingMethod: "GROUND",
-        payment: { paymentMethod: "PO", poNumber: "BENCH-PO" },
-        quoteItems: [{ ...quote, quantity: 1 }],
-      }),
-    });
+    const res = await fetch(`${baseUrl}${path}`, { method: "POST", headers, body });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`tenant ${clone.tenantId}: POST /orders answered ${res.status}: ${text.slice(0, 300)}`);
     latencies.push(performance.now() - started);
@@ -192,12 +179,25 @@ async function phase(baseUrl: string, clones: Clone[], tokens: Map<number, strin
 
 const READ_SAMPLES = 20;
 
+/** POST /orders of one line, the quote's, under a fresh key. */
+function orderRequest(token: string, clone: Clone, quote: Quote) {
+  const body = {
+    ...requesterOf(clone),
+    shippingMethod: "GROUND",
+    payment: { paymentMethod: "PO", poNumber: "BENCH-PO" },
+    quoteItems: [{ ...quote, quantity: 1 }],
+  };
+  return jsonPost(`${API_PREFIX}/orders`, token, body, { "idempotency-key": crypto.randomUUID() });
+}
+
 /**
- * A switched tenant's reads as the issue lists them (and catalog detail), one at a time: each one's sequential round
- * trips to D1, KV and Durable Objects (the probe's count; a tenant store is a Durable Object) and its p50.
+ * A tenant's requests as the issue lists them (order creation of a quote just issued, the reads, and catalog
+ * detail), one at a time: each one's sequential round trips to D1, KV and Durable Objects (the probe's count; a tenant
+ * store is a Durable Object) and its p50.
  */
 async function readPaths(baseUrl: string, token: string, clone: Clone) {
   const { userId, requesterId, facilityId } = requesterOf(clone);
+  const quotes = await quotesFor(baseUrl, token, clone, READ_SAMPLES, 500);
   const get = (path: string, headers: Record<string, string> = {}) => ({
     method: "GET",
     path: `${API_PREFIX}${path}`,
@@ -211,20 +211,22 @@ async function readPaths(baseUrl: string, token: string, clone: Clone) {
   });
   const orderNumber = search.data.orders[0]?.orderNumber ?? "none";
   const detail = jsonPost(`${API_PREFIX}/catalog/detail`, token, { productId: "MP-0000003", requesterId, facilityId });
-  const requests = {
+  const requests: Record<string, () => { method: string; path: string; headers?: Record<string, string>; body?: string }> = {
+    "order-create (a quote just issued)": () => orderRequest(token, clone, quotes.pop()!),
     // The bookmark makes the lookup read its database instead of the profile an isolate remembers.
-    "users-lookup (read, not remembered)": get(`/users/lookup?userId=${userId}`, { "x-session-bookmark": "first-primary" }),
-    "orders-search": get("/orders/search?limit=50"),
-    "order-by-number": get(`/orders/${orderNumber}`),
-    "events-feed": get("/events?limit=50"),
-    "webhook-endpoints": get("/webhook-endpoints"),
-    "catalog-detail": { ...detail, headers: detail.headers ?? {} },
+    "users-lookup (read, not remembered)": () => get(`/users/lookup?userId=${userId}`, { "x-session-bookmark": "first-primary" }),
+    "orders-search": () => get("/orders/search?limit=50"),
+    "order-by-number": () => get(`/orders/${orderNumber}`),
+    "events-feed": () => get("/events?limit=50"),
+    "webhook-endpoints": () => get("/webhook-endpoints"),
+    "catalog-detail": () => detail,
   };
   const rows: { name: string; roundTrips: RoundTrips; p50: number }[] = [];
-  for (const [name, request] of Object.entries(requests)) {
+  for (const [name, next] of Object.entries(requests)) {
     const latencies: number[] = [];
     let roundTrips: RoundTrips = { d1: 0, kv: 0, do: 0 };
     for (let i = 0; i < READ_SAMPLES; i++) {
+      const request = next();
       const started = performance.now();
       const res = await fetch(`${baseUrl}${request.path}`, {
         method: request.method,
@@ -232,7 +234,9 @@ async function readPaths(baseUrl: string, token: string, clone: Clone) {
         body: request.body,
       });
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${name}: answered ${res.status}`);
+      if (res.status !== (request.method === "POST" && request.path.endsWith("/orders") ? 201 : 200)) {
+        throw new Error(`${name}: answered ${res.status}`);
+      }
       latencies.push(performance.now() - started);
       roundTrips = parseRoundTrips(res.headers.get(ROUND_TRIPS_HEADER));
     }

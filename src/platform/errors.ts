@@ -55,3 +55,40 @@ export const unprocessable = (errors: string[]) =>
 export const malformedJson = () =>
   new ValidationError({ body: ["Malformed JSON in request body."] }, "The request body is not valid JSON.");
 export const invalidSearchQuery = (detail: string) => new ProblemError(400, "invalid-search-query", "Invalid search query", detail);
+
+/**
+ * An error as it crosses a Durable Object's RPC (which keeps only an Error's message): the request errors above with
+ * every field, anything else as unexpected.
+ */
+export type TransferableError =
+  | { kind: "problem"; status: number; slug: string; title: string; detail: string; options: ProblemError["options"] }
+  | { kind: "business"; errors: string[] }
+  | { kind: "validation"; fieldErrors: FieldErrors; detail: string }
+  | { kind: "unexpected"; message: string };
+
+export function transferableError(error: unknown): TransferableError {
+  if (error instanceof ProblemError) {
+    const { status, slug, title, detail, options } = error;
+    return { kind: "problem", status, slug, title, detail, options };
+  }
+  if (error instanceof BusinessRuleError) return { kind: "business", errors: error.errors };
+  if (error instanceof ValidationError) return { kind: "validation", fieldErrors: { ...error.fieldErrors }, detail: error.detail };
+  return { kind: "unexpected", message: errorMessage(error) };
+}
+
+/** The error `transferableError` described, to throw on this side. */
+export function revivedError(error: TransferableError): Error {
+  switch (error.kind) {
+    case "problem":
+      return new ProblemError(error.status, error.slug, error.title, error.detail, error.options);
+    case "business":
+      return new BusinessRuleError(422, error.errors);
+    case "validation":
+      return new ValidationError(Object.assign(noFieldErrors(), error.fieldErrors), error.detail);
+    case "unexpected":
+      return new Error(error.message);
+  }
+}
+
+/** An error's message, whatever was thrown. */
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

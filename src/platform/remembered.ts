@@ -23,6 +23,12 @@ export class Remembered<V> {
     return value;
   }
 
+  /** The value remembered under `key` if still fresh, without loading anything. */
+  peek(key: string, ttlSeconds: number): V | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && this.isFresh(entry, ttlSeconds) ? entry.value : undefined;
+  }
+
   /** Remembers a value learned elsewhere (e.g. just computed), as `get` would after loading it. */
   set(key: string, value: V): void {
     this.entries.delete(key);

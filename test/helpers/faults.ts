@@ -21,6 +21,7 @@ export const FAULTS = {
  * - `idempotency-record-lost`: the key's object never hears how the attempt ended (its `complete`/`release`
  *   fail), as when the isolate dies right after the D1 commit; its processing marker stays;
  * - `idempotency-forgets`: the key's object has lost its storage: every attempt is told to proceed;
+ * - `catalog-unavailable`: the catalog's database (`CATALOG`) fails as `d1-unavailable` makes `DB` fail;
  * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
  *   error); read-only batches are untouched.
  */
@@ -40,6 +41,7 @@ const STEP_FAULTS = {
       release: () => Promise.resolve(false),
     }),
   }),
+  "catalog-unavailable": (env: Bindings): Bindings => ({ ...env, CATALOG: failingD1(env.CATALOG, FAULTS["d1-unavailable"]) }),
   "d1-batch-reply-lost": (env: Bindings): Bindings => ({
     ...env,
     DB: afterBatchCommits(env.DB, async (statements) => {

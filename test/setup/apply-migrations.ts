@@ -1,5 +1,6 @@
 import { afterAll } from "vitest";
 import { clientStatus } from "../../src/shared/auth/client-status";
+import { forgetQuotedReferences } from "../../src/shared/catalog/quoted-references";
 import { forgetGrantedAccess } from "../../src/shared/users/access";
 import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import { forgetCachedTokens } from "../helpers/api";
@@ -17,6 +18,7 @@ forgetCachedTokens();
 clientStatus.clear(); // the demo clients' ids repeat in every file's fresh database
 forgetGrantedAccess();
 forgetUserProfiles();
+forgetQuotedReferences(); // offer ids repeat in every file's fresh database
 await resetDatabases();
 
 afterAll(backgroundSettled);

@@ -3,14 +3,18 @@ import type { Context } from "hono";
 import { database } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { closestName } from "../../platform/closest-name";
+import type { StoreRun } from "../../platform/idempotency/key-lock";
 import {
+  beforeTheStore,
   IDEMPOTENCY_CACHED_HEADER,
+  type InStore,
   idempotentRequest,
   idempotentWith,
   prefetched,
+  ranInStore,
   storedJson,
 } from "../../platform/idempotency/middleware";
-import { committedResultStatements } from "../../platform/idempotency/results";
+import { committedResultStatements, type IdempotentRequest } from "../../platform/idempotency/results";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
@@ -27,8 +31,18 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { tenantStore } from "../../shared/tenants/stub";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
-import { type CreateOrderCommand, createOrder, type OrderCreated, type OrderInputs, readOrderInputs } from "./create";
+import {
+  type CreateOrderCommand,
+  createOrder,
+  newOrderIdentity,
+  type OrderCreated,
+  type OrderInputs,
+  type OrderPlacingStore,
+  readCatalogInputs,
+  readOrderInputs,
+} from "./create";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD_CODES } from "./options";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -158,6 +172,44 @@ function prefetchOrderInputs(c: Context<AppEnv>, body: unknown) {
   }));
 }
 
+/**
+ * A tenant that lives in its store: the order in one call to the store, the key's lock included
+ * (docs/tenant-stores.md, "Order creation"). The quotes' offers and the products come first, from what the isolate
+ * remembers (src/shared/catalog/quoted-references.ts) or else read side by side; the order's number, event id and
+ * 201 are drawn here, so the store commits the very answer this Worker sends.
+ */
+const placeInStore: InStore = (c, body, request) => {
+  const parsed = CreateOrderSchema.safeParse(body);
+  return parsed.success ? placeWhole(c, toCommand(parsed.data), request) : undefined;
+};
+
+async function placeWhole(c: Context<AppEnv>, command: CreateOrderCommand, request: IdempotentRequest): Promise<StoreRun> {
+  const principal = c.get("principal");
+  const now = new Date();
+  const { liveQuotes, products } = await beforeTheStore(readCatalogInputs(c.env, principal.tenantId, command, now, true));
+  const identity = newOrderIdentity(now);
+  const created: OrderCreated = {
+    orderNumber: identity.orderNumber,
+    createdAt: now.toISOString(),
+    success: true,
+    eventId: identity.eventId,
+  };
+  const payload = envelope(c, created);
+  const store = tenantStore(c.env, principal.dataTenantId) as unknown as OrderPlacingStore;
+  const run = await store.placeOrder({
+    request,
+    tenantId: principal.tenantId,
+    storeUnder: principal.dataTenantId,
+    command,
+    quotes: [...liveQuotes.values()],
+    products: [...products.values()],
+    now: now.toISOString(),
+    identity,
+    response: storedJson(201, payload),
+  });
+  return "ran" in run && "value" in run.ran ? { ...run, ran: { value: payload } } : run;
+}
+
 const createOrderRoute = createRoute({
   method: "post",
   path: "/orders",
@@ -165,7 +217,7 @@ const createOrderRoute = createRoute({
   summary: "Create an order from price options (idempotent with Idempotency-Key)",
   description:
     "Orders the price options (quotes) of POST /catalog/detail, each line at its quoted price. Send a new Idempotency-Key per order and the same key on retries: a retry answers the first result, marked X-Idempotency-Cached.",
-  ...scopedAccess("orders:write", idempotentWith(prefetchOrderInputs)),
+  ...scopedAccess("orders:write", idempotentWith({ prefetch: prefetchOrderInputs, inStore: placeInStore })),
   request: {
     headers: idempotencyKeyHeaders("UUID (with dashes), one per logical order; results are replayed for 24 hours"),
     body: { required: true, content: { "application/json": { schema: CreateOrderSchema } } },
@@ -193,6 +245,8 @@ const createOrderRoute = createRoute({
 export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) => {
   // The 201 commits in the order's own batch as the result of this Idempotency-Key: a retry after a crash at any
   // point gets exactly these bytes back (docs/architecture.md, "Crash-safe idempotency").
+  const placed = ranInStore<ReturnType<typeof envelope<OrderCreated>>>(c);
+  if (placed) return c.json(placed, 201);
   const request = idempotentRequest(c);
   let payload: ReturnType<typeof envelope<OrderCreated>> | undefined;
   const read = await prefetched<{ inputs: OrderInputs; now: Date }>(c);

@@ -3,12 +3,25 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { chunk } from "../../db/bulk-insert";
 import { products } from "../../db/catalog-schema";
 import { type Database, database } from "../../db/client";
-import { addresses, orderLines, orders, outboxEvents, quotes, shippingDocumentLines, shippingDocuments, users } from "../../db/schema";
+import {
+  addresses,
+  orderLines,
+  orders,
+  outboxEvents,
+  quotes,
+  type StoredResponse,
+  shippingDocumentLines,
+  shippingDocuments,
+  users,
+} from "../../db/schema";
 import type { Bindings } from "../../env";
 import { BusinessRuleError, ProblemError } from "../../platform/errors";
+import type { StoreRun } from "../../platform/idempotency/key-lock";
+import { committedResultStatements, type IdempotentRequest } from "../../platform/idempotency/results";
 import { centsToDecimal } from "../../platform/money";
 import { sideBySide } from "../../platform/side-by-side";
 import { isSignedPriceOptionId } from "../../shared/catalog/price-option-ids";
+import { type OrderedProduct, recallOrderedProducts, rememberOrderedProduct } from "../../shared/catalog/quoted-references";
 import { loadLiveQuotes, type QuoteRecord } from "../../shared/catalog/quotes";
 import { type OrderingContext, requireFacilityAccess, requireUserFacilityAccess } from "../../shared/users/access";
 import type { EventData } from "../events/schemas";
@@ -42,8 +55,13 @@ export const ORDER_CREATED_EVENT = "order.created" satisfies EventType;
 export const LINE_STATUS_ORDERED = "Ordered";
 
 type OrderEnv = Pick<Bindings, "DB" | "CATALOG" | "QUOTES" | "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">;
-type ProductRow = typeof products.$inferSelect;
 type AddressRow = typeof addresses.$inferSelect;
+
+/** A new order's number and its order.created event's id, drawn before it is written (`newOrderIdentity`). */
+export interface OrderIdentity {
+  orderNumber: string;
+  eventId: string;
+}
 
 export interface CreateOrderOptions {
   /** The tenant the order is stored under, when not the requester's (test mode, src/platform/test-mode.ts). */
@@ -54,7 +72,43 @@ export interface CreateOrderOptions {
   read?: { inputs: OrderInputs; now: Date } | undefined;
   /** Where the tenant's own data is read and the order written: DB (the default) or the tenant's store. */
   tenantDb?: D1Database;
+  /** The order's number and event id, when drawn already (an order placed in a tenant's store: `placeOrderInStore`). */
+  identity?: OrderIdentity;
   now?: Date;
+}
+
+/** What an order is checked against in the tenant's own data: the requester's and the user's access, the addresses. */
+export type DirectoryInputs = Awaited<ReturnType<typeof readDirectoryInputs>>;
+/** What an order is checked against outside the tenant's data: the quotes (their offers in DB) and the products. */
+export type CatalogInputs = Awaited<ReturnType<typeof readCatalogInputs>>;
+export type OrderInputs = DirectoryInputs & CatalogInputs;
+
+/** In the tenant's database (`DB`, or the tenant's store: docs/tenant-stores.md), side by side. */
+async function readDirectoryInputs(db: Database, tenantId: number, command: CreateOrderCommand) {
+  const [requester, , directory] = await sideBySide([
+    requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
+    requireUserFacilityAccess(db, tenantId, command.userId, command.facilityId),
+    loadDirectoryReferences(db, command),
+  ]);
+  return { requester, ...directory };
+}
+
+/**
+ * The quotes' offers in DB and the lines' products in the catalog, side by side. `remembered`: what the isolate
+ * remembers of them is not read again (src/shared/catalog/quoted-references.ts).
+ */
+export async function readCatalogInputs(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now: Date, remembered = false) {
+  const [liveQuotes, orderedProducts] = await Promise.all([
+    loadLiveQuotes(
+      env,
+      tenantId,
+      command.lines.map((l) => l.priceOptionId),
+      now,
+      { remembered },
+    ),
+    loadOrderedProducts(env.CATALOG, command, remembered),
+  ]);
+  return { liveQuotes, products: orderedProducts };
 }
 
 /**
@@ -62,41 +116,41 @@ export interface CreateOrderOptions {
  * addresses in the tenant's database (`tenantDb`: DB, or the tenant's store, docs/tenant-stores.md), the quotes' offers
  * in DB, the products in the catalog.
  */
-export function readOrderInputs(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now: Date, tenantDb: D1Database = env.DB) {
-  const db = database(tenantDb);
-  return sideBySide([
-    requireFacilityAccess(db, tenantId, command.requesterId, command.facilityId),
-    requireUserFacilityAccess(db, tenantId, command.userId, command.facilityId),
-    loadLiveQuotes(
-      env,
-      tenantId,
-      command.lines.map((l) => l.priceOptionId),
-      now,
-    ),
-    loadReferences(db, database(env.CATALOG), command),
+export async function readOrderInputs(
+  env: OrderEnv,
+  tenantId: number,
+  command: CreateOrderCommand,
+  now: Date,
+  tenantDb: D1Database = env.DB,
+): Promise<OrderInputs> {
+  const [directory, catalog] = await sideBySide([
+    readDirectoryInputs(database(tenantDb), tenantId, command),
+    readCatalogInputs(env, tenantId, command, now),
   ]);
+  return { ...directory, ...catalog };
 }
-export type OrderInputs = Awaited<ReturnType<typeof readOrderInputs>>;
 
 export async function createOrder(
   env: OrderEnv,
   tenantId: number,
   command: CreateOrderCommand,
-  { commitWith, read, now: given, storeUnder, tenantDb = env.DB }: CreateOrderOptions = {},
+  { commitWith, read, now: given, storeUnder, tenantDb = env.DB, identity }: CreateOrderOptions = {},
 ): Promise<OrderCreated> {
   const db = database(tenantDb);
   const now = read?.now ?? given ?? new Date();
-  const [requester, , liveQuotes, refs] = read?.inputs ?? (await readOrderInputs(env, tenantId, command, now, tenantDb));
-  const lineQuotes = requireQuotes(command, liveQuotes);
+  const inputs = read?.inputs ?? (await readOrderInputs(env, tenantId, command, now, tenantDb));
+  const { requester } = inputs;
+  const lineQuotes = requireQuotes(command, inputs.liveQuotes);
   const violations = [
-    ...addressViolations(command, requester.companyId, refs.addresses),
+    ...addressViolations(command, requester.companyId, inputs.addresses),
     ...command.lines.flatMap((line, i) => lineViolations(i, line, lineQuotes[i]!)),
-    ...withdrawnProductViolations(command.lines, lineQuotes, refs.products),
+    ...withdrawnProductViolations(command.lines, lineQuotes, inputs.products),
   ];
   if (violations.length > 0) throw new BusinessRuleError(422, violations);
 
   // The order, its lines and its event belong to `storeUnder` when given (test mode: the tenant's sandbox twin).
-  const order = buildOrder(command, storeUnder === undefined ? requester : { ...requester, tenantId: storeUnder }, lineQuotes, refs, now);
+  const orderer = storeUnder === undefined ? requester : { ...requester, tenantId: storeUnder };
+  const order = buildOrder(command, orderer, lineQuotes, inputs, identity ?? newOrderIdentity(now), now);
   const created: OrderCreated = { orderNumber: order.orderNumber, createdAt: order.createdAt, success: true, eventId: order.eventId };
   await writeOrder(db, order, commitWith ? commitWith(created) : []);
   return created;
@@ -119,29 +173,41 @@ function withdrawnProductViolations(
   );
 }
 
-/** The requester's name and the addresses from the transactional database, the products from the catalog's, side by side. */
-async function loadReferences(db: Database, catalog: Database, command: CreateOrderCommand) {
-  const [[requesterRows, addressRows], productRows] = await sideBySide([
-    db.batch([
-      db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.contactId, command.requesterId)),
-      db
-        .select()
-        .from(addresses)
-        .where(inArray(addresses.id, [command.shippingAddressId, command.billingAddressId])),
-    ]),
-    catalog
+/** The requester's name and the addresses, from the tenant's database in one batch. */
+async function loadDirectoryReferences(db: Database, command: CreateOrderCommand) {
+  const [requesterRows, addressRows] = await db.batch([
+    db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.contactId, command.requesterId)),
+    db
       .select()
-      .from(products)
-      .where(inArray(products.id, [...new Set(command.lines.map((l) => l.productId))])),
+      .from(addresses)
+      .where(inArray(addresses.id, [command.shippingAddressId, command.billingAddressId])),
   ]);
   const requester = requesterRows[0];
   return {
     requesterName: requester ? `${requester.firstName} ${requester.lastName}` : "",
     addresses: new Map(addressRows.map((a) => [a.id, a])),
-    products: new Map(productRows.map((p) => [p.id, p])),
   };
 }
-type References = Awaited<ReturnType<typeof loadReferences>>;
+
+/** The lines' products from the catalog (those the isolate remembers, if `remembered`, are not read again). */
+async function loadOrderedProducts(
+  catalog: D1Database,
+  command: CreateOrderCommand,
+  remembered: boolean,
+): Promise<Map<string, OrderedProduct>> {
+  const ids = command.lines.map((l) => l.productId);
+  const recalled = remembered ? recallOrderedProducts(ids) : { found: new Map<string, OrderedProduct>(), missing: [...new Set(ids)] };
+  if (recalled.missing.length === 0) return recalled.found;
+  const rows = await database(catalog)
+    .select({ id: products.id, partNumber: products.partNumber, title: products.title })
+    .from(products)
+    .where(inArray(products.id, recalled.missing));
+  for (const row of rows) {
+    recalled.found.set(row.id, row);
+    if (remembered) rememberOrderedProduct(row);
+  }
+  return recalled.found;
+}
 
 /**
  * Every line needs a live quote of this tenant issued to this requester for this facility; otherwise the
@@ -186,11 +252,20 @@ function newOrderNumber(now: Date): string {
   return `ORD-${now.toISOString().slice(0, 10).replaceAll("-", "")}-${random}`;
 }
 
-function buildOrder(command: CreateOrderCommand, requester: OrderingContext, lineQuotes: QuoteRecord[], refs: References, now: Date) {
+export const newOrderIdentity = (now: Date): OrderIdentity => ({ orderNumber: newOrderNumber(now), eventId: crypto.randomUUID() });
+
+function buildOrder(
+  command: CreateOrderCommand,
+  requester: OrderingContext,
+  lineQuotes: QuoteRecord[],
+  refs: OrderInputs,
+  identity: OrderIdentity,
+  now: Date,
+) {
   const createdAt = now.toISOString();
   const lines = command.lines.map((line, i) => {
     const quote = lineQuotes[i]!;
-    const product: ProductRow | undefined = refs.products.get(quote.productId);
+    const product = refs.products.get(quote.productId);
     if (!product) throw new Error(`product ${quote.productId} of quote ${quote.priceOptionId} is missing`);
     return {
       lineNumber: i + 1,
@@ -206,8 +281,8 @@ function buildOrder(command: CreateOrderCommand, requester: OrderingContext, lin
     requester,
     requesterName: refs.requesterName,
     shippingAddress: refs.addresses.get(command.shippingAddressId)!,
-    orderNumber: newOrderNumber(now),
-    eventId: crypto.randomUUID(),
+    orderNumber: identity.orderNumber,
+    eventId: identity.eventId,
     createdAt,
     totalCents: lines.reduce((sum, l) => sum + l.extendedPriceCents, 0),
     lines,
@@ -370,4 +445,47 @@ function orderCreatedPayload(order: NewOrder): EventData<typeof ORDER_CREATED_EV
       extendedPrice: centsToDecimal(l.extendedPriceCents),
     })),
   };
+}
+
+/**
+ * An order of a tenant that lives in its store, prepared by the Worker for one call to the store
+ * (docs/tenant-stores.md, "Order creation"): the command with what was read outside the tenant's data (the quotes and
+ * the products), the order's identity and time, and the 201 that commits as the key's result.
+ */
+export interface OrderPlan {
+  request: IdempotentRequest;
+  /** The requester's tenant, whose directory checks the order. */
+  tenantId: number;
+  /** The tenant the order is stored under (the twin in test mode). */
+  storeUnder: number;
+  command: CreateOrderCommand;
+  quotes: QuoteRecord[];
+  products: OrderedProduct[];
+  now: string;
+  identity: OrderIdentity;
+  response: StoredResponse;
+}
+
+/** The tenant store as order creation calls it (the API Worker's class: src/api/stores/tenant-store.ts). */
+export interface OrderPlacingStore {
+  placeOrder(plan: OrderPlan): Promise<StoreRun>;
+}
+
+/** In the store, under the key's lock: the directory's checks, then the order with its result in one transaction. */
+export async function placeOrderInStore(env: OrderEnv, local: D1Database, plan: OrderPlan): Promise<void> {
+  const db = database(local);
+  const now = new Date(plan.now);
+  const directory = await readDirectoryInputs(db, plan.tenantId, plan.command);
+  const inputs: OrderInputs = {
+    ...directory,
+    liveQuotes: new Map(plan.quotes.map((quote) => [quote.priceOptionId, quote])),
+    products: new Map(plan.products.map((product) => [product.id, product])),
+  };
+  await createOrder(env, plan.tenantId, plan.command, {
+    read: { inputs, now },
+    tenantDb: local,
+    storeUnder: plan.storeUnder,
+    identity: plan.identity,
+    commitWith: () => committedResultStatements(db, plan.request, plan.response, now),
+  });
 }

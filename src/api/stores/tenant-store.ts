@@ -1,6 +1,8 @@
+import type { StoreRun } from "../../platform/idempotency/key-lock";
 import { tenantOfStoreName } from "../../shared/tenants/names";
 import { TenantStore as Store } from "../../shared/tenants/store";
 import { StoreDatabase } from "../../shared/tenants/store-database";
+import type { OrderPlacingStore, OrderPlan } from "../orders/create";
 
 /** Events dispatched per alarm; more wait for the next one, armed at once. */
 const DISPATCH_LIMIT = 500;
@@ -23,9 +25,15 @@ function tenantOf(id: DurableObjectId): number {
  * untouched, publishes the lines changed since the last alarm to their vendors' projections (src/api/vendors/projection),
  * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost.
  */
-export class TenantStore extends Store {
+export class TenantStore extends Store implements OrderPlacingStore {
   override async alarm(): Promise<void> {
     await this.dispatchOutbox(false);
+  }
+
+  /** POST /orders of this store's tenant in one call: the key's lock, the checks and the write (docs/tenant-stores.md). */
+  async placeOrder(plan: OrderPlan): Promise<StoreRun> {
+    const { placeOrderInStore } = await import("../orders/create");
+    return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.env, this.local(), plan));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { StoredResponse } from "../../db/schema";
+import type { TransferableError } from "../errors";
 
 /** What a request carrying an Idempotency-Key does (spec 8); `proceed` marks the key as processing. */
 export type BeginOutcome =
@@ -17,3 +18,16 @@ export interface KeyLock {
   settle(fingerprint: string, response: StoredResponse): Promise<boolean>;
   release(attemptId: string): Promise<boolean>;
 }
+
+/**
+ * A request a tenant's store ran whole in one call, its key's lock included (`runLocked` of src/shared/tenants/store.ts):
+ * the lock's decision and, when it said proceed, what the operation gave: its value, or its error. `recorded`: the
+ * store also recorded the attempt (completed with its 2xx, or released after a 4xx) in that call.
+ */
+export type StoreRun =
+  | { decision: Exclude<BeginOutcome, { outcome: "proceed" }> }
+  | {
+      decision: Extract<BeginOutcome, { outcome: "proceed" }>;
+      ran: { value: unknown } | { failure: TransferableError };
+      recorded: boolean;
+    };

@@ -3,11 +3,11 @@ import { database } from "../../db/client";
 import type { AppEnv, Bindings } from "../../env";
 import { inBackground } from "../background";
 import { readJsonBody } from "../content-type";
-import { IdempotencyConflictError, ProblemError, ValidationError } from "../errors";
+import { errorMessage, IdempotencyConflictError, ProblemError, revivedError, ValidationError } from "../errors";
 import { logEvent } from "../logging";
 import { sha256Hex } from "../sha256";
 import { tenantDatabase } from "../tenant-home";
-import type { BeginOutcome, KeyLock } from "./key-lock";
+import type { BeginOutcome, KeyLock, StoreRun } from "./key-lock";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
 import type { StoredResponse } from "./store";
 
@@ -86,7 +86,7 @@ function replay(stored: StoredResponse): Response {
 }
 
 function storeUnavailable(err: unknown): ProblemError {
-  logEvent("error", { event: "idempotency_store_unavailable", message: err instanceof Error ? err.message : String(err) });
+  logEvent("error", { event: "idempotency_store_unavailable", message: errorMessage(err) });
   return new ProblemError(
     503,
     "unavailable",
@@ -107,7 +107,7 @@ function logRecordFailure(c: Context<AppEnv>, err: unknown): void {
   logEvent("error", {
     correlationId: c.get("correlationId"),
     event: "idempotency_record_failed",
-    message: err instanceof Error ? err.message : String(err),
+    message: errorMessage(err),
   });
 }
 
@@ -116,7 +116,7 @@ function logRecordFailure(c: Context<AppEnv>, err: unknown): void {
  * results); D1 holds the results that committed with their writes (`results.ts`), and a committed result wins: it
  * is replayed whatever the object says (a marker left by a crash, a lost object, a cached 5xx).
  */
-export const idempotent: MiddlewareHandler<AppEnv> = (c, next) => idempotentWith()(c, next);
+export const idempotent: MiddlewareHandler<AppEnv> = (c, next) => idempotentWith({})(c, next);
 
 /**
  * Reads the handler would make first, started while the key's object decides, so that the two round trips overlap
@@ -124,6 +124,38 @@ export const idempotent: MiddlewareHandler<AppEnv> = (c, next) => idempotentWith
  * are simply dropped. Undefined when the body is not one the handler would accept (its validation answers).
  */
 export type Prefetch = (c: Context<AppEnv>, body: unknown) => Promise<unknown> | undefined;
+
+/**
+ * The whole request in one call to the tenant's store, its key's lock included, for a tenant that lives in its store
+ * (docs/tenant-stores.md, "Order creation"): the route's reads that are not the tenant's own come first (remembered,
+ * ideally), then the store decides, checks and writes. Undefined when the body is not one the handler would accept: the
+ * usual path then answers it.
+ */
+export type InStore = (c: Context<AppEnv>, body: unknown, request: IdempotentRequest) => Promise<StoreRun> | undefined;
+
+/** A failure of an `InStore` run before it reached the store (its reads): answered as it is, the key untouched. */
+class FailedBeforeTheStore extends Error {
+  constructor(readonly failure: unknown) {
+    super("failed before the store was called");
+  }
+}
+
+/** The reads an `InStore` run makes before calling the store: their failure is answered as it is (a 503 of D1, say). */
+export const beforeTheStore = <T>(reads: Promise<T>): Promise<T> =>
+  reads.catch((error: unknown) => {
+    throw new FailedBeforeTheStore(error);
+  });
+
+/**
+ * What the tenant's store answered for this request when it ran it whole (`InStore`), for the route's handler: the
+ * value its operation gave, or its error thrown now; undefined when the request took the usual path.
+ */
+export function ranInStore<T>(c: Context<AppEnv>): T | undefined {
+  const ran = c.get("ranInStore");
+  if (!ran) return undefined;
+  if ("failure" in ran) throw revivedError(ran.failure);
+  return ran.value as T;
+}
 
 /** The result of the route's Prefetch, for its handler: the reads' value, or their error thrown now. */
 export async function prefetched<T>(c: Context<AppEnv>): Promise<T | undefined> {
@@ -135,7 +167,7 @@ export async function prefetched<T>(c: Context<AppEnv>): Promise<T | undefined> 
 }
 
 export const idempotentWith =
-  (prefetch?: Prefetch): MiddlewareHandler<AppEnv> =>
+  ({ prefetch, inStore }: { prefetch?: Prefetch; inStore?: InStore }): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
     const body = await readJsonBody(c);
@@ -144,16 +176,22 @@ export const idempotentWith =
     const tenantId = c.get("principal").dataTenantId;
     const store = keyLock(c, tenantId, key);
     const db = database(tenantDatabase(c));
+    const whole = c.get("keyLocks") ? inStore?.(c, body, { tenantId, key, fingerprint }) : undefined;
     // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
-    const early = prefetch?.(c, body)?.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
+    const early = whole
+      ? undefined
+      : prefetch?.(c, body)?.then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
 
-    const decided = await store.begin(fingerprint).then(
-      (decision) => ({ decision }),
+    const decided: StoreRun | { decision: BeginOutcome } | { error: unknown } = await (
+      whole ?? store.begin(fingerprint).then((decision) => ({ decision }))
+    ).then(
+      (run) => run,
       (error: unknown) => ({ error }),
     );
+    if ("error" in decided && decided.error instanceof FailedBeforeTheStore) throw decided.error.failure;
     // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
     // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
     const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
@@ -178,15 +216,20 @@ export const idempotentWith =
 
     c.set("idempotentRequest", { tenantId, key, fingerprint });
     if (early) c.set("prefetched", early);
+    const ranWhole = "ran" in decided ? decided : undefined;
+    if (ranWhole) c.set("ranInStore", ranWhole.ran);
     await next();
 
     // A failure answer while a result of this key did commit (the batch committed but its reply was lost, or a
-    // concurrent attempt won after the object lost its state): the committed result is the answer, never the error.
-    if (c.res.status >= 400) {
+    // concurrent attempt won after the object lost its state): the committed result is the answer, never the error. (A
+    // store that ran the request whole and recorded its 4xx decided under the lock, after its committed results.)
+    if (c.res.status >= 400 && !ranWhole?.recorded) {
       const won = await loadCommittedResult(db, tenantId, key).catch(() => null);
       if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
     }
 
+    // The store that ran the request whole recorded its 2xx or 4xx in that same call.
+    if (ranWhole?.recorded && c.res.status < 500) return;
     const record = isCacheable(c.res.status) ? store.complete(decision.attemptId, await snapshot(c)) : store.release(decision.attemptId);
     const recorded = record.catch((err: unknown) => logRecordFailure(c, err));
     // A 2xx committed its result in the handler's D1 batch: it is recorded in the object in the background (the

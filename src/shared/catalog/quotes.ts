@@ -1,10 +1,17 @@
 import { and, eq, inArray, isNull, lte } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
-import { type CustomFieldDefinition, quotes, vendorOffers, vendors } from "../../db/schema";
+import { quotes, vendorOffers, vendors } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { deleteOldest } from "../../platform/housekeeping";
 import type { EligibleOffer } from "./eligible-prices";
 import { isSignedPriceOptionId, type PriceOptionKeys, readPriceOption, signPriceOption } from "./price-option-ids";
+import {
+  type OrderedProduct,
+  type QuotedOffer,
+  recallQuotedOffers,
+  rememberOrderedProduct,
+  rememberQuotedOffer,
+} from "./quoted-references";
 
 /**
  * Quotes (price options). Issued by /catalog/detail, valid 30 days, read by POST /orders (docs/architecture.md,
@@ -22,19 +29,9 @@ export interface QuoteScope {
   facilityId: number;
 }
 
-export interface QuoteRecord extends QuoteScope {
+export interface QuoteRecord extends QuoteScope, QuotedOffer {
   priceOptionId: string;
-  productId: string;
-  offerId: number;
-  vendorId: number;
-  vendorName: string;
   priceCents: number;
-  condition: string;
-  warranty: string;
-  purchaseChoice: string;
-  leadTimeDays: number;
-  returnPolicy: string;
-  customFields: CustomFieldDefinition[];
   createdAt: string;
   expiresAt: string;
 }
@@ -57,14 +54,33 @@ export interface IssuedOption {
   expiresAt: string;
 }
 
-/** Every eligible offer becomes a fresh quote bound to the caller's scope: signed, nothing stored. */
+/**
+ * Every eligible offer of `product` becomes a fresh quote bound to the caller's scope: signed, nothing stored. The
+ * isolate remembers the offers and the product for an order of them (src/shared/catalog/quoted-references.ts).
+ */
 export async function issuePriceOptions(
   keys: PriceOptionKeys,
   scope: QuoteScope,
+  product: OrderedProduct,
   offers: readonly EligibleOffer[],
   now = new Date(),
 ): Promise<IssuedOption[]> {
   const issuedAt = Math.floor(now.getTime() / 1000);
+  if (offers.length > 0) rememberOrderedProduct(product);
+  for (const offer of offers) {
+    rememberQuotedOffer({
+      productId: product.id,
+      offerId: offer.offerId,
+      vendorId: offer.vendorId,
+      vendorName: offer.vendorName,
+      condition: offer.condition,
+      warranty: offer.warranty,
+      purchaseChoice: offer.purchaseChoice,
+      leadTimeDays: offer.leadTimeDays,
+      returnPolicy: offer.returnPolicy,
+      customFields: offer.customFields,
+    });
+  }
   return Promise.all(
     offers.map(async (offer) => ({
       priceOptionId: await signPriceOption(keys, {
@@ -83,20 +99,21 @@ export async function issuePriceOptions(
 }
 
 /**
- * Loads live quotes of the tenant by id: signed ones from their id and their offer revision (one read), stored ones
- * from KV, then D1 for what KV misses. Expiry is always checked here. Quotes that are unknown, forged, expired or
- * of another tenant are simply absent from the result.
+ * Loads live quotes of the tenant by id: signed ones from their id and their offer revision (one read, none for the
+ * offers the isolate remembers when `remembered`), stored ones from KV, then D1 for what KV misses. Expiry is always
+ * checked here. Quotes that are unknown, forged, expired or of another tenant are simply absent from the result.
  */
 export async function loadLiveQuotes(
   env: QuoteEnv,
   tenantId: number,
   ids: readonly string[],
   now = new Date(),
+  { remembered = false }: { remembered?: boolean } = {},
 ): Promise<Map<string, QuoteRecord>> {
   const unique = [...new Set(ids)];
   const signed = unique.filter(isSignedPriceOptionId);
   const stored = unique.filter((id) => !isSignedPriceOptionId(id));
-  const [fromSigned, fromStored] = await Promise.all([loadSignedQuotes(env, signed), loadStoredQuotes(env, stored)]);
+  const [fromSigned, fromStored] = await Promise.all([loadSignedQuotes(env, signed, remembered), loadStoredQuotes(env, stored)]);
   const found = new Map([...fromSigned, ...fromStored]);
   const nowIso = now.toISOString();
   for (const [id, record] of found) {
@@ -105,44 +122,59 @@ export async function loadLiveQuotes(
   return found;
 }
 
-async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[]): Promise<Map<string, QuoteRecord>> {
+async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[], remembered: boolean): Promise<Map<string, QuoteRecord>> {
   const keys = priceOptionKeys(env);
   const terms = (await Promise.all(ids.map(async (id) => [id, await readPriceOption(keys, id)] as const))).filter(
     (entry): entry is readonly [string, NonNullable<(typeof entry)[1]>] => entry[1] !== null,
   );
   if (terms.length === 0) return new Map();
-  const db = database(env.DB);
-  const offers = await db
-    .select({ offer: vendorOffers, vendorName: vendors.name, returnPolicy: vendors.returnPolicy })
-    .from(vendorOffers)
-    .innerJoin(vendors, eq(vendors.id, vendorOffers.vendorId))
-    .where(inArray(vendorOffers.id, [...new Set(terms.map(([, t]) => t.offerId))]));
-  const byId = new Map(offers.map((row) => [row.offer.id, row]));
+  const offerIds = terms.map(([, t]) => t.offerId);
+  const recalled = remembered ? recallQuotedOffers(offerIds) : { found: new Map<number, QuotedOffer>(), missing: [...new Set(offerIds)] };
+  const offers = new Map([...recalled.found, ...(await readQuotedOffers(env.DB, recalled.missing, remembered))]);
   const found = new Map<string, QuoteRecord>();
   for (const [id, t] of terms) {
-    const row = byId.get(t.offerId);
-    if (!row) continue;
+    const offer = offers.get(t.offerId);
+    if (!offer) continue;
     found.set(id, {
+      ...offer,
       priceOptionId: id,
       tenantId: t.tenantId,
       requesterContactId: t.requesterContactId,
       facilityId: t.facilityId,
-      productId: row.offer.productId,
-      offerId: row.offer.id,
-      vendorId: row.offer.vendorId,
-      vendorName: row.vendorName,
       priceCents: t.priceCents,
-      condition: row.offer.condition,
-      warranty: row.offer.warranty,
-      purchaseChoice: row.offer.purchaseChoice,
-      leadTimeDays: row.offer.leadTimeDays,
-      returnPolicy: row.returnPolicy,
-      customFields: row.offer.customFields,
       createdAt: new Date(t.issuedAt * 1000).toISOString(),
       expiresAt: expiryOf(t.issuedAt),
     });
   }
   return found;
+}
+
+/** The offer revisions by id, with their vendors' names and return policies; remembered for later orders if `remember`. */
+async function readQuotedOffers(d1: D1Database, ids: readonly number[], remember: boolean): Promise<Map<number, QuotedOffer>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database(d1)
+    .select({ offer: vendorOffers, vendorName: vendors.name, returnPolicy: vendors.returnPolicy })
+    .from(vendorOffers)
+    .innerJoin(vendors, eq(vendors.id, vendorOffers.vendorId))
+    .where(inArray(vendorOffers.id, [...ids]));
+  const offers = new Map<number, QuotedOffer>();
+  for (const { offer, vendorName, returnPolicy } of rows) {
+    const quoted: QuotedOffer = {
+      productId: offer.productId,
+      offerId: offer.id,
+      vendorId: offer.vendorId,
+      vendorName,
+      condition: offer.condition,
+      warranty: offer.warranty,
+      purchaseChoice: offer.purchaseChoice,
+      leadTimeDays: offer.leadTimeDays,
+      returnPolicy,
+      customFields: offer.customFields,
+    };
+    offers.set(offer.id, quoted);
+    if (remember) rememberQuotedOffer(quoted);
+  }
+  return offers;
 }
 
 /** Quotes issued before signed ids (stored in KV and D1), until they expire. */

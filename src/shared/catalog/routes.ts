@@ -361,6 +361,7 @@ export const catalogRoutes = createRouter()
         : await issuePriceOptions(
             priceOptionKeys(c.env),
             { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
+            product,
             offers,
             now,
           );

@@ -4,6 +4,9 @@ import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import type { StoredResponse } from "../../db/schema";
 import type { Bindings } from "../../env";
+import { transferableError } from "../../platform/errors";
+import type { StoreRun } from "../../platform/idempotency/key-lock";
+import type { IdempotentRequest } from "../../platform/idempotency/results";
 import type { BeginOutcome } from "../../platform/idempotency/store";
 import { RANGED_TABLES, rangeFloor } from "./id-ranges";
 import { beginAttempt, completeAttempt, releaseAttempt, settleAttempt } from "./idempotency-lock";
@@ -216,6 +219,31 @@ export class TenantStore extends DurableObject<Bindings> {
 
   releaseIdempotent(key: string, attemptId: string): boolean {
     return releaseAttempt(this.ctx.storage.sql, key, attemptId);
+  }
+
+  /**
+   * A whole idempotent request in this one call (docs/tenant-stores.md, "Order creation"): the key's lock decides; if it
+   * says proceed, `operation` runs (its write commits `response` as the key's result, as a D1 batch does); then the
+   * attempt is completed with `response`, or released after a request error (4xx: nothing was written). Between the
+   * decision and the record nothing but this store's own SQL runs, so no other request of the object comes between. An
+   * unexpected error keeps the key marked processing: the Worker records the 5xx it answers, as it does on `DB`.
+   */
+  protected async runLocked(request: IdempotentRequest, response: StoredResponse, operation: () => Promise<unknown>): Promise<StoreRun> {
+    const key = request.key.toLowerCase();
+    const decision = this.beginIdempotent(key, request.fingerprint);
+    if (decision.outcome !== "proceed") return { decision };
+    try {
+      const value = await operation();
+      completeAttempt(this.ctx.storage.sql, key, decision.attemptId, response);
+      return { decision, ran: { value }, recorded: true };
+    } catch (error) {
+      const failure = transferableError(error);
+      if (failure.kind === "unexpected" || (failure.kind === "problem" && failure.status >= 500)) {
+        return { decision, ran: { failure }, recorded: false };
+      }
+      releaseAttempt(this.ctx.storage.sql, key, decision.attemptId);
+      return { decision, ran: { failure }, recorded: true };
+    }
   }
 
   /** The bytes this store's SQLite database takes (what counts against its 10 GB). */

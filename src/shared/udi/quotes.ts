@@ -60,11 +60,16 @@ export async function priceOptionsOf(
   scope: QuoteScope,
   now: Date,
 ) {
-  const quotable = [...new Set(resolutions.flatMap((r) => (r.product && r.product.status !== "withdrawn" ? [r.product.id] : [])))];
+  const products = new Map(
+    resolutions.flatMap((r) => (r.product && r.product.status !== "withdrawn" ? [[r.product.id, r.product] as const] : [])),
+  );
+  const quotable = [...products.keys()];
   const unread = quotable.filter((productId) => !read.named.has(productId));
   const offers = new Map([...read.offers, ...(await loadEligibleOffersOf(env.DB, unread, scope, now))]);
   const keys = priceOptionKeys(env);
   const quoteScope = { tenantId: scope.tenantId, requesterContactId: scope.requesterId, facilityId: scope.facilityId };
-  const issued = await Promise.all(quotable.map((productId) => issuePriceOptions(keys, quoteScope, offers.get(productId) ?? [], now)));
+  const issued = await Promise.all(
+    quotable.map((productId) => issuePriceOptions(keys, quoteScope, products.get(productId)!, offers.get(productId) ?? [], now)),
+  );
   return new Map(quotable.map((productId, i) => [productId, issued[i]!.map(presentPriceOption)]));
 }
