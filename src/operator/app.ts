@@ -22,6 +22,7 @@ import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorOrgan
 import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
 import { scimRoutes } from "./scim/routes";
 import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
+import { pushDirectoryAfterWrites } from "./tenant-stores/directory-mirror";
 import { tenantStoreRoutes } from "./tenant-stores/routes";
 
 /** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
@@ -61,6 +62,9 @@ export function createAdminApp() {
       const versioning = apiVersioning(VERSION_CHANGES);
       app.use("*", (c, next) => (isVersionedPath(c.req.path) ? versioning(c, next) : next()));
       app.use("*", exceptUploads(bodyLimit));
+      // A switched tenant's directory, written here, reaches its stores before the answer (docs/tenant-stores.md).
+      app.use(`${ADMIN_API_BASE}/*`, pushDirectoryAfterWrites);
+      app.use(`${SCIM_BASE}/*`, pushDirectoryAfterWrites);
       app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));
       for (const base of VENDOR_PUBLISHING_PATHS) {
         app.use(`${base}/*`, exceptUploads(requireJsonBody));

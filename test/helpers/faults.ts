@@ -22,6 +22,7 @@ export const FAULTS = {
  *   fail), as when the isolate dies right after the D1 commit; its processing marker stays;
  * - `idempotency-forgets`: the key's object has lost its storage: every attempt is told to proceed;
  * - `catalog-unavailable`: the catalog's database (`CATALOG`) fails as `d1-unavailable` makes `DB` fail;
+ * - `tenant-store-unavailable`: no tenant store can be reached;
  * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
  *   error); read-only batches are untouched.
  */
@@ -42,6 +43,10 @@ const STEP_FAULTS = {
     }),
   }),
   "catalog-unavailable": (env: Bindings): Bindings => ({ ...env, CATALOG: failingD1(env.CATALOG, FAULTS["d1-unavailable"]) }),
+  "tenant-store-unavailable": (env: Bindings): Bindings => ({
+    ...env,
+    TENANT_STORE: failingNamespace(env.TENANT_STORE, FAULTS["do-unavailable"]),
+  }),
   "d1-batch-reply-lost": (env: Bindings): Bindings => ({
     ...env,
     DB: afterBatchCommits(env.DB, async (statements) => {

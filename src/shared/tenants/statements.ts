@@ -30,3 +30,14 @@ export interface PublishedLines {
 
 /** Line ids are summed modulo this, so that a vendor's millions of lines cannot overflow SQLite's integers. */
 export const ID_CHECKSUM_MODULUS = 1_000_003;
+
+/**
+ * A row of a tenant's directory as the control database holds it now, `row` null when it is gone: what the operator
+ * plane pushes to the tenant's stores (TenantStore.applyDirectory; docs/tenant-stores.md, "The directory").
+ */
+export interface DirectoryChange {
+  table: string;
+  /** The row's primary key, in the order of the table's key columns. */
+  key: StoreValue[];
+  row: Record<string, StoreValue> | null;
+}

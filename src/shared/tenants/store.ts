@@ -13,7 +13,15 @@ import { beginAttempt, completeAttempt, releaseAttempt, settleAttempt } from "./
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
 import { tenantOfStoreName } from "./names";
-import { ID_CHECKSUM_MODULUS, type PublishedLines, type StoreResult, type StoreStatementData, type StoreValue } from "./statements";
+import {
+  type DirectoryChange,
+  ID_CHECKSUM_MODULUS,
+  type PublishedLines,
+  type StoreResult,
+  type StoreStatementData,
+  type StoreValue,
+} from "./statements";
+import { STORE_TABLES } from "./tables";
 
 /**
  * A tenant store: the SQLite Durable Object that holds one tenant's own data (docs/architecture.md, "Tenant stores").
@@ -244,6 +252,47 @@ export class TenantStore extends DurableObject<Bindings> {
       releaseAttempt(this.ctx.storage.sql, key, decision.attemptId);
       return { decision, ran: { failure }, recorded: true };
     }
+  }
+
+  /**
+   * The directory rows the control database changed (its one writer; docs/tenant-stores.md, "The directory"), as it
+   * holds them now, in one transaction: rows gone are deleted (children first), the others inserted or updated in
+   * place (parents first). Repeating a push changes nothing. Changes that reach lines a vendor sees (a ship-to address)
+   * are published as any write's.
+   */
+  applyDirectory(changes: DirectoryChange[]): { applied: number } {
+    const tables = STORE_TABLES.filter((table) => table.directory);
+    const unknown = changes.find((change) => !tables.some((table) => table.name === change.table));
+    if (unknown) throw new Error(`not a directory table: ${unknown.table}`);
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      for (const table of [...tables].reverse()) {
+        const where = table.key.map((column) => `"${column}" = ?`).join(" AND ");
+        for (const change of changes) {
+          if (change.table === table.name && change.row === null) sql.exec(`DELETE FROM "${table.name}" WHERE ${where}`, ...change.key);
+        }
+      }
+      for (const table of tables) {
+        const known = new Set(
+          sql
+            .exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", table.name)
+            .toArray()
+            .map((c) => c.name),
+        );
+        for (const change of changes) {
+          if (change.table !== table.name || change.row === null) continue;
+          const columns = Object.keys(change.row).filter((column) => known.has(column));
+          const updates = columns.filter((column) => !table.key.includes(column)).map((column) => `"${column}" = excluded."${column}"`);
+          sql.exec(
+            `INSERT INTO "${table.name}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ` +
+              `ON CONFLICT (${table.key.map((column) => `"${column}"`).join(", ")}) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(", ")}` : "NOTHING"}`,
+            ...columns.map((column) => change.row![column] ?? null),
+          );
+        }
+      }
+    });
+    this.armOutbox();
+    return { applied: changes.length };
   }
 
   /** The bytes this store's SQLite database takes (what counts against its 10 GB). */

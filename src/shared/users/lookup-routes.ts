@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { appConfig } from "../../env";
-import { ValidationError } from "../../platform/errors";
+import { ProblemError, ValidationError } from "../../platform/errors";
 import { BOOKMARK_HEADER } from "../../platform/read-replicas";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -131,9 +131,17 @@ export const userRoutes = createRouter().openapi(lookupRoute, async (c) => {
   const key = userId !== undefined ? { userId } : { loginUserId: loginUserId! };
   const tenantId = c.get("principal").tenantId;
   // A caller that sends a session bookmark asks to read at least that state: it reads D1, never the memory.
-  const profile =
-    c.req.header(BOOKMARK_HEADER) === undefined
-      ? await lookupRememberedUserProfile(db, tenantId, key, appConfig(c.env).USER_PROFILE_CACHE_SECONDS)
-      : await lookupUserProfile(db, tenantId, key);
+  const profile = await (c.req.header(BOOKMARK_HEADER) === undefined
+    ? lookupRememberedUserProfile(db, tenantId, key, appConfig(c.env).USER_PROFILE_CACHE_SECONDS)
+    : lookupUserProfile(db, tenantId, key)
+  ).catch(async (error: unknown) => {
+    // A tenant's store holds its own users only; the control database, the directory's one writer, holds every
+    // tenant's: a user id the store lacks is asked there, where another tenant's is the 403 of spec 5.6 (and one the
+    // store has not received yet is found). Only on this path, so no other lookup pays for it.
+    if (c.get("tenantDb") && "userId" in key && error instanceof ProblemError && error.status === 404) {
+      return lookupUserProfile(database(c.env.DB), tenantId, key);
+    }
+    throw error;
+  });
   return c.json(envelope(c, profile), 200);
 });

@@ -1,0 +1,145 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import operatorPlane from "../../src/operator/index";
+import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, tokenFor } from "../helpers/api";
+import { issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { FAULT_HEADER } from "../helpers/worker";
+
+/**
+ * A switched tenant's directory (docs/tenant-stores.md, "The directory"): the operator plane writes it in the control
+ * database, as for every tenant, and its changes reach the tenant's store and its twin's before the answer; a push that
+ * fails is made by the operator plane's Cron Trigger.
+ */
+
+const USER_EXTENSION = "urn:medparts:params:scim:schemas:extension:medparts:2.0:User";
+const pending = async () =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM directory_changes WHERE tenant_id = ?1").bind(TENANT_A).first("n")) as number;
+const inBoth = async (sql: string, ...params: (string | number)[]) => [
+  await storeRows(TENANT_A, sql, ...params),
+  await storeRows(-TENANT_A, sql, ...params),
+];
+
+const scimUser = async (userName: string, headers: Record<string, string> = {}) => {
+  const res = await call(await scimTokenFor(TENANT_A), "/scim/v2/Users", {
+    method: "POST",
+    json: { userName, name: { givenName: "New", familyName: "Nurse" } },
+    headers: { "Content-Type": "application/scim+json", ...headers },
+  });
+  return res;
+};
+
+describe("the directory of a tenant served from its stores", () => {
+  beforeAll(() => moveAndSwitch(TENANT_A));
+  afterAll(forgetStores);
+
+  it("a SCIM user created, changed and deactivated reaches the tenant's store and its twin's before each answer", async () => {
+    const token = await scimTokenFor(TENANT_A);
+    const created = await scim(token, "/Users", {
+      method: "POST",
+      body: { userName: "mirror-1@riverside.example", name: { givenName: "Ann", familyName: "Lee" } },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const user = await created.json<Record<string, any>>();
+    const select = "SELECT user_name, first_name, active FROM users WHERE id = ?";
+    expect(await inBoth(select, Number(user.id))).toEqual([
+      [{ user_name: "mirror-1@riverside.example", first_name: "Ann", active: 1 }],
+      [{ user_name: "mirror-1@riverside.example", first_name: "Ann", active: 1 }],
+    ]);
+    // The buyer API reads the store: the new user is found there at once.
+    const lookup = await call(await tokenFor(TENANT_A), `/users/lookup?userId=${user.id}`);
+    expect(lookup.status, await lookup.clone().text()).toBe(200);
+    expect(JSON.stringify((await json(lookup)).data)).toContain("Ann");
+    const patch = (operations: unknown[]) =>
+      scim(token, `/Users/${user.id}`, {
+        method: "PATCH",
+        body: { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: operations },
+      });
+    expect((await patch([{ op: "Replace", path: "name.givenName", value: "Anne" }])).status).toBe(200);
+    expect((await patch([{ op: "Replace", path: "active", value: false }])).status).toBe(200);
+    expect(await inBoth(select, Number(user.id))).toEqual([
+      [{ user_name: "mirror-1@riverside.example", first_name: "Anne", active: 0 }],
+      [{ user_name: "mirror-1@riverside.example", first_name: "Anne", active: 0 }],
+    ]);
+    expect(await pending()).toBe(0);
+    // The audit entries committed with the writes, in the control database.
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE target_id = ?1").bind(String(user.id)).first("n");
+    expect(audited).toBeGreaterThanOrEqual(3);
+    expect(user[USER_EXTENSION].contactId).toEqual(expect.any(Number));
+  });
+
+  it("a requester deactivated by SCIM can no longer order from the store, from the answer on", async () => {
+    const quote = (await issueQuotes("MP-0000031")).find(withoutFields)!;
+    const token = await scimTokenFor(TENANT_A);
+    const deactivate = (active: boolean) =>
+      scim(token, `/Users/${JSMITH.userId}`, {
+        method: "PATCH",
+        body: {
+          schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+          Operations: [{ op: "Replace", path: "active", value: active }],
+        },
+      });
+    expect((await deactivate(false)).status).toBe(200);
+    await expectProblem(await placeOrder(orderBody([lineFor(quote)])), 403);
+    expect((await deactivate(true)).status).toBe(200);
+    expect((await placeOrder(orderBody([lineFor(quote)]))).status).toBe(201);
+  });
+
+  it("a shipping address the operator adds can be shipped to at once", async () => {
+    const companyId = (await env.DB.prepare("SELECT company_id FROM addresses WHERE id = ?1")
+      .bind(JSMITH.shippingAddressId)
+      .first("company_id")) as number;
+    const res = await call(await operatorTokenFor(), "/admin/api/addresses", {
+      method: "POST",
+      json: {
+        externalId: `addr-${crypto.randomUUID()}`,
+        companyId,
+        kind: "shipping",
+        line1: "9 Dock Rd",
+        city: "Portland",
+        state: "OR",
+        zip: "97201",
+        country: "US",
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { addressId } = (await json(res)).data;
+    const quote = (await issueQuotes("MP-0000033")).find(withoutFields)!;
+    const ordered = await placeOrder(orderBody([lineFor(quote)], JSMITH, { shippingAddressId: addressId }));
+    expect(ordered.status, await ordered.clone().text()).toBe(201);
+  });
+
+  it("a push that fails leaves the write committed and its change pending, and the operator plane's Cron Trigger pushes it", async () => {
+    const res = await scimUser("mirror-2@riverside.example", { [FAULT_HEADER]: "tenant-store-unavailable" });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { id } = await res.json<{ id: string }>();
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE id = ?1").bind(Number(id)).first("n")).toBe(1);
+    expect(await inBoth("SELECT id FROM users WHERE id = ?", Number(id))).toEqual([[], []]);
+    expect(await pending()).toBeGreaterThan(0);
+    // Meanwhile the buyer API finds the user in the control database, where the store lacks it.
+    const found = await call(await tokenFor(TENANT_A), `/users/lookup?userId=${id}`);
+    expect(found.status, await found.clone().text()).toBe(200);
+    const ctx = createExecutionContext();
+    await operatorPlane.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await inBoth("SELECT id FROM users WHERE id = ?", Number(id))).toEqual([[{ id: Number(id) }], [{ id: Number(id) }]]);
+    expect(await pending()).toBe(0);
+  });
+
+  it("a user id of another tenant is a 403 through the store (spec 5.6), an id of no user a 404", async () => {
+    const token = await tokenFor(TENANT_A);
+    await expectProblem(await call(token, `/users/lookup?userId=${KJOHNSON.userId}`), 403);
+    await expectProblem(await call(token, "/users/lookup?userId=987654"), 404);
+    await expectProblem(await call(token, `/users/lookup?loginUserId=${encodeURIComponent("kjohnson")}`), 404);
+  });
+
+  it("the read-only window still refuses directory writes while a tenant is copied", async () => {
+    await env.DB.prepare("UPDATE tenant_stores SET state = 'copying' WHERE tenant_id = ?1").bind(TENANT_A).run();
+    try {
+      const res = await scimUser("mirror-3@riverside.example");
+      expect(res.status).toBe(503);
+    } finally {
+      await env.DB.prepare("UPDATE tenant_stores SET state = 'store' WHERE tenant_id = ?1").bind(TENANT_A).run();
+    }
+  });
+});
