@@ -46,6 +46,28 @@ describe("the read-only window of a tenant's move into its stores (migrations/00
     }
   });
 
+  it("every directory table records a switched tenant's writes for its stores, by the same owner (migrations/0030)", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%directory_change%'",
+    ).all<{ name: string; tbl_name: string; sql: string }>();
+    const directory = STORE_TABLES.filter((table) => table.directory);
+    expect(results).toHaveLength(directory.length * 3);
+    for (const table of directory) {
+      for (const [operation, rows] of [
+        ["insert", ["NEW"]],
+        ["update", ["OLD", "NEW"]],
+        ["delete", ["OLD"]],
+      ] as const) {
+        const trigger = results.find((t) => t.name === `${table.name}_directory_change_${operation}`);
+        expect(trigger?.tbl_name, `${table.name} ${operation}`).toBe(table.name);
+        for (const row of rows) {
+          expect(trigger?.sql).toContain(`abs(${table.owner.replaceAll("t.", `${row}.`)})`);
+          expect(trigger?.sql).toContain(`json_array(${table.key.map((column) => `${row}.${column}`).join(", ")})`);
+        }
+      }
+    }
+  });
+
   it("an order of a moving tenant is a 503 with Retry-After and writes nothing; other tenants order as usual", async () => {
     const quote = (await issueQuotes("MP-0000001")).find(withoutFields)!;
     await setState(TENANT_A, "copying");

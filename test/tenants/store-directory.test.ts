@@ -1,7 +1,9 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import operatorPlane from "../../src/operator/index";
-import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, tokenFor } from "../helpers/api";
+import type { TenantStore } from "../../src/shared/tenants/store";
+import { tenantStore } from "../../src/shared/tenants/stub";
+import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
 import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { FAULT_HEADER } from "../helpers/worker";
@@ -19,6 +21,15 @@ const inBoth = async (sql: string, ...params: (string | number)[]) => [
   await storeRows(TENANT_A, sql, ...params),
   await storeRows(-TENANT_A, sql, ...params),
 ];
+
+const inStore = (sql: string, ...params: number[]) => storeRows(TENANT_A, sql, ...params);
+
+/** The operator plane's Cron Trigger, run once to its end. */
+async function runOperatorCron() {
+  const ctx = createExecutionContext();
+  await operatorPlane.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env as never, ctx);
+  await waitOnExecutionContext(ctx);
+}
 
 const scimUser = async (userName: string, headers: Record<string, string> = {}) => {
   const res = await call(await scimTokenFor(TENANT_A), "/scim/v2/Users", {
@@ -119,11 +130,48 @@ describe("the directory of a tenant served from its stores", () => {
     // Meanwhile the buyer API finds the user in the control database, where the store lacks it.
     const found = await call(await tokenFor(TENANT_A), `/users/lookup?userId=${id}`);
     expect(found.status, await found.clone().text()).toBe(200);
-    const ctx = createExecutionContext();
-    await operatorPlane.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env as never, ctx);
-    await waitOnExecutionContext(ctx);
+    await runOperatorCron();
     expect(await inBoth("SELECT id FROM users WHERE id = ?", Number(id))).toEqual([[{ id: Number(id) }], [{ id: Number(id) }]]);
     expect(await pending()).toBe(0);
+  });
+
+  it("a store skips a change older than the one it applied, so pushes that overlap never bring an older row back", async () => {
+    const created = await scimUser("mirror-overlap@riverside.example");
+    const { id } = await created.json<{ id: string }>();
+    const store = tenantStore(env, TENANT_A);
+    const [row] = await storeRows(TENANT_A, "SELECT * FROM users WHERE id = ?", Number(id));
+    // Versions far past the control database's own, for a user no other test writes.
+    const key = JSON.stringify([Number(id)]);
+    const change = (firstName: string, version: number) => ({ table: "users", key, version, row: { ...row!, first_name: firstName } });
+    expect(await store.applyDirectory(TENANT_A, [change("Newer", 1_000_000_002)])).toEqual({ applied: 1 });
+    expect(await store.applyDirectory(TENANT_A, [change("Older", 1_000_000_001)])).toEqual({ applied: 0 });
+    expect(await storeRows(TENANT_A, "SELECT first_name FROM users WHERE id = ?", Number(id))).toEqual([{ first_name: "Newer" }]);
+    // A change of this tenant's directory is refused by another tenant's store.
+    await expect(
+      runInDurableObject(tenantStore(env, TENANT_B), (instance: TenantStore) =>
+        instance.applyDirectory(TENANT_A, [change("Other", 1_000_000_003)]),
+      ),
+    ).rejects.toThrow(/another tenant's store/);
+  });
+
+  it("two users swapping their user names in one write reach the store swapped (the Cron Trigger pushes a write made outside the API)", async () => {
+    const names = async (where: (sql: string, ...params: number[]) => Promise<Record<string, unknown>[]>) =>
+      where("SELECT id, user_name FROM users WHERE id IN (?, ?) ORDER BY id", 1, 2);
+    const before = await names(inStore);
+    expect(before).toHaveLength(2);
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET user_name = 'swap-' || user_name WHERE id = 1"),
+      env.DB.prepare("UPDATE users SET user_name = ?1 WHERE id = 2").bind(before[0]!.user_name),
+      env.DB.prepare("UPDATE users SET user_name = ?1 WHERE id = 1").bind(before[1]!.user_name),
+    ]);
+    expect(await pending()).toBeGreaterThan(0);
+    await runOperatorCron();
+    expect(await pending()).toBe(0);
+    expect(await names(inStore)).toEqual([
+      { id: 1, user_name: before[1]!.user_name },
+      { id: 2, user_name: before[0]!.user_name },
+    ]);
+    expect(await names((sql, ...params) => storeRows(-TENANT_A, sql, ...params))).toEqual(await names(inStore));
   });
 
   it("a user id of another tenant is a 403 through the store (spec 5.6), an id of no user a 404", async () => {

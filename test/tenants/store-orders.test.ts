@@ -55,22 +55,37 @@ describe("order creation of a tenant served from its stores: one call to the sto
     }
   });
 
-  it("reads what the isolate does not remember before calling the store; their failure is a 503 that leaves the key free", async () => {
+  it("reads what the isolate does not remember before calling the store; their failure is a 5xx the key replays, as on DB", async () => {
     const quote = await quoteOf(25);
     forgetQuotedReferences();
     const key = crypto.randomUUID();
     const body = orderBody([lineFor(quote)]);
     const failed = await expectProblem(await placeOrder(body, { key, headers: withFault("d1-unavailable") }), 503);
     expect(failed.type).toContain("service-unavailable");
-    expect(await inStore("SELECT count(*) AS n FROM idempotency_attempts WHERE idempotency_key = ?", key.toLowerCase())).toEqual([
-      { n: 0 },
-    ]);
-    const retried = await placeOrder(body, { key });
-    expect(retried.status).toBe(201);
-    expect(retried.headers.get("X-Idempotency-Cached")).toBeNull();
-    // Read once, now remembered: DB failing no longer matters to an order of the same offer.
+    const replayed = await placeOrder(body, { key });
+    expect(replayed.status).toBe(503);
+    expect(replayed.headers.get("X-Idempotency-Cached")).toBe("true");
+    // Under a new key the reads succeed, and are remembered: DB failing no longer matters to an order of that offer.
+    expect((await placeOrder(body)).status).toBe(201);
     const again = await placeOrder(orderBody([lineFor(await quoteOf(25))]), { headers: withFault("d1-unavailable") });
     expect(again.status).toBe(201);
+  });
+
+  it("a retry of a committed order is replayed from the store even when the reads before it would fail", async () => {
+    const quote = await quoteOf(35);
+    const key = crypto.randomUUID();
+    const body = orderBody([lineFor(quote)]);
+    const first = await placeOrder(body, { key });
+    expect(first.status).toBe(201);
+    forgetQuotedReferences(); // another isolate, or later than the memory lasts
+    const retry = await placeOrder(body, { key, headers: withFault("d1-unavailable") });
+    expect(retry.status, await retry.clone().text()).toBe(201);
+    expect(retry.headers.get("X-Idempotency-Cached")).toBe("true");
+    expect((await json(retry)).data).toEqual((await json(first)).data);
+    // Another body under the key is still the 409, not the reads' 503.
+    const other = await quoteOf(37);
+    forgetQuotedReferences();
+    expect((await placeOrder(orderBody([lineFor(other)]), { key, headers: withFault("d1-unavailable") })).status).toBe(409);
   });
 
   it("checks in the spec's order inside the store (403, then 404, then 422) and frees the key after each", async () => {

@@ -40,6 +40,7 @@ import {
   type OrderCreated,
   type OrderInputs,
   type OrderPlacingStore,
+  orderCreated,
   readCatalogInputs,
   readOrderInputs,
 } from "./create";
@@ -188,13 +189,7 @@ async function placeWhole(c: Context<AppEnv>, command: CreateOrderCommand, reque
   const now = new Date();
   const { liveQuotes, products } = await beforeTheStore(readCatalogInputs(c.env, principal.tenantId, command, now, true));
   const identity = newOrderIdentity(now);
-  const created: OrderCreated = {
-    orderNumber: identity.orderNumber,
-    createdAt: now.toISOString(),
-    success: true,
-    eventId: identity.eventId,
-  };
-  const payload = envelope(c, created);
+  const payload = envelope(c, orderCreated(identity, now.toISOString()));
   const store = tenantStore(c.env, principal.dataTenantId) as unknown as OrderPlacingStore;
   const run = await store.placeOrder({
     request,

@@ -151,7 +151,7 @@ export async function createOrder(
   // The order, its lines and its event belong to `storeUnder` when given (test mode: the tenant's sandbox twin).
   const orderer = storeUnder === undefined ? requester : { ...requester, tenantId: storeUnder };
   const order = buildOrder(command, orderer, lineQuotes, inputs, identity ?? newOrderIdentity(now), now);
-  const created: OrderCreated = { orderNumber: order.orderNumber, createdAt: order.createdAt, success: true, eventId: order.eventId };
+  const created = orderCreated(order, order.createdAt);
   await writeOrder(db, order, commitWith ? commitWith(created) : []);
   return created;
 }
@@ -253,6 +253,14 @@ function newOrderNumber(now: Date): string {
 }
 
 export const newOrderIdentity = (now: Date): OrderIdentity => ({ orderNumber: newOrderNumber(now), eventId: crypto.randomUUID() });
+
+/** The answer's data for an order of this identity created at `createdAt`. */
+export const orderCreated = ({ orderNumber, eventId }: OrderIdentity, createdAt: string): OrderCreated => ({
+  orderNumber,
+  createdAt,
+  success: true,
+  eventId,
+});
 
 function buildOrder(
   command: CreateOrderCommand,

@@ -1,4 +1,5 @@
 import type { Bindings } from "../../env";
+import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import { tenantStoreName } from "../../shared/tenants/names";
 import { switchedTenantIds } from "../../shared/tenants/switched";
@@ -16,7 +17,7 @@ export async function forEachSwitchedStore(
   for (const tenantId of await switchedTenantIds(env.DB)) {
     for (const store of [tenantId, -tenantId]) {
       await work(env.TENANT_STORE.get(env.TENANT_STORE.idFromName(tenantStoreName(store)))).catch((err: unknown) =>
-        logEvent("warn", { housekeeping: what, tenantId: store, message: err instanceof Error ? err.message : String(err) }),
+        logEvent("warn", { housekeeping: what, tenantId: store, message: errorMessage(err) }),
       );
     }
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from "../../platform/errors";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
 import { tenantOfStoreName } from "../../shared/tenants/names";
 import { TenantStore as Store } from "../../shared/tenants/store";
@@ -32,6 +33,8 @@ export class TenantStore extends Store implements OrderPlacingStore {
 
   /** POST /orders of this store's tenant in one call: the key's lock, the checks and the write (docs/tenant-stores.md). */
   async placeOrder(plan: OrderPlan): Promise<StoreRun> {
+    // Defence in depth: the Worker addresses the store by the order's tenant, and nothing else may write here.
+    if (plan.storeUnder !== tenantOf(this.ctx.id)) throw new Error(`an order of tenant ${plan.storeUnder} sent to another tenant's store`);
     const { placeOrderInStore } = await import("../orders/create");
     return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.env, this.local(), plan));
   }
@@ -91,7 +94,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
     const published = await publishLineChanges(this.ctx.storage, db, this.env, tenantId).then(
       (more) => (more ? "more" : "done"),
       (error: unknown) => {
-        logEvent("warn", { event: "vendor.projection.publish", tenantId, message: error instanceof Error ? error.message : String(error) });
+        logEvent("warn", { event: "vendor.projection.publish", tenantId, message: errorMessage(error) });
         return "failed";
       },
     );

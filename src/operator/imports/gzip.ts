@@ -1,3 +1,4 @@
+import { errorMessage } from "../../platform/errors";
 import type { ImportFile } from "./staging";
 
 /** The largest decompressed file an import reads (a million-product NDJSON file is about 300 MB). */
@@ -60,7 +61,7 @@ export async function decompressedFile(bucket: R2Bucket, file: ImportFile): Prom
     }
   } catch (err) {
     await upload.abort();
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorMessage(err);
     return { fault: { code: "not_gzip", message: `${file.name} is not a single gzip stream (${reason}).` } };
   }
   if (pendingBytes > 0 || parts.length === 0) await flush();

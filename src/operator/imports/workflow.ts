@@ -1,4 +1,5 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
+import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import { type StepRunner, stepRunner } from "../../platform/workflow-steps";
 import { compactFullTextIndex } from "../../shared/catalog/full-text-index";
@@ -121,7 +122,7 @@ async function catalogUpkeep(run: StepRunner, catalog: D1Database, jobId: string
     try {
       return await work();
     } catch (err) {
-      logEvent("warn", { import: jobId, upkeep: err instanceof Error ? err.message : String(err) });
+      logEvent("warn", { import: jobId, upkeep: errorMessage(err) });
       return fallback;
     }
   };

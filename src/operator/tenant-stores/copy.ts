@@ -1,7 +1,7 @@
 import { quotedIdentifier as quoted } from "../../db/identifiers";
 import type { StoreResult } from "../../shared/tenants/statements";
 import type { TenantStore } from "../../shared/tenants/store";
-import { ownerInStore, STORE_TABLES, type StoreTable } from "../../shared/tenants/tables";
+import { ownerInStore, STORE_TABLES, type StoreTable, upsertStatement } from "../../shared/tenants/tables";
 
 /**
  * Copying a tenant's rows from the control database into its stores, and reading both sides back into the same digest
@@ -67,18 +67,6 @@ async function databasePage(db: D1Database, table: StoreTable, columns: string[]
     .raw<Value[]>();
 }
 
-/**
- * A row of the control database written in place in the store: a row already there is overwritten, so that copying a
- * page twice leaves what copying it once does (a step run again after a crash).
- */
-function upsertOf(table: StoreTable, columns: string[]): string {
-  const names = columns.map(quoted);
-  return (
-    `INSERT INTO ${quoted(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")}) ` +
-    `ON CONFLICT (${table.key.map(quoted).join(", ")}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`
-  );
-}
-
 /** Up to PAGE_ROWS rows of the store's table after the key `after` (from the start when null), in key order. */
 function storePage(table: StoreTable, columns: string[], after: Value[] | null) {
   const key = table.key.map(quoted).join(", ");
@@ -120,7 +108,7 @@ export async function copyPages(
     if (rows.length > 0)
       await onStore(
         store,
-        rows.map((row) => ({ sql: upsertOf(table, columns), params: row })),
+        rows.map((row) => ({ sql: upsertStatement(table, columns), params: row })),
       );
     current = await advance(current, rows, table, columns);
   }

@@ -1,91 +1,100 @@
 import type { MiddlewareHandler } from "hono";
+import { quotedIdentifier as quoted } from "../../db/identifiers";
 import type { AppEnv, Bindings } from "../../env";
 import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import type { DirectoryChange, StoreValue } from "../../shared/tenants/statements";
 import { tenantStore } from "../../shared/tenants/stub";
-import { STORE_TABLES } from "../../shared/tenants/tables";
+import { DIRECTORY_TABLES, type StoreTable } from "../../shared/tenants/tables";
 
 /**
  * The directory of a switched tenant (docs/tenant-stores.md, "The directory"): the control database stays its one
- * writer, and records each write in `directory_changes` (migrations/0030, in the write's transaction). This pushes the
- * changed rows, as they are now, to the tenant's store and its sandbox twin's, then deletes each change it pushed
- * unless the row changed again meanwhile. The operator plane pushes after each of its writes, before answering, and
- * from its Cron Trigger for whatever a failed push left.
+ * writer, and records each write in `directory_changes` with a version (migrations/0030, in the write's transaction).
+ * This pushes a tenant's changed rows, as they are now, to its store and its sandbox twin's, then deletes each change
+ * at the version it pushed (a row written again meanwhile stays to push). A store skips a change older than the one it
+ * applied, so pushes may overlap. The operator plane pushes after each of its writes, before answering, and from its
+ * Cron Trigger for whatever a failed push left.
  */
 
-/** Changes read and pushed at a time (one batch of reads, one call per store). */
-const PUSH_LIMIT = 100;
-
-interface ChangeRow {
-  tenant_id: number;
-  table_name: string;
-  row_key: string;
-  changed_at: number;
-}
+/** A tenant's changes pushed in one call to each store, oldest first: parents and children of a write arrive together. */
+const PUSH_LIMIT = 1000;
+/** Pushes of one tenant per call at most (a tenant written faster than it is pushed cannot hold the others back). */
+const MAX_PUSHES_PER_TENANT = 10;
+/** How long a write's answer may wait for pushes; the rest is left to the Cron Trigger. */
+const PUSH_BUDGET_MS = 2000;
 
 type MirrorEnv = Pick<Bindings, "DB" | "TENANT_STORE">;
 
-/** The changed rows as they are now, in one batch: null for a row gone. */
-async function currentRows(db: D1Database, changes: readonly ChangeRow[]): Promise<DirectoryChange[]> {
-  const statements = changes.map((change) => {
-    const table = STORE_TABLES.find((t) => t.name === change.table_name && t.directory);
-    if (!table) throw new Error(`directory_changes names ${change.table_name}, which is not a directory table`);
-    const key = JSON.parse(change.row_key) as StoreValue[];
-    return db.prepare(`SELECT * FROM "${table.name}" WHERE ${table.key.map((column) => `"${column}" = ?`).join(" AND ")}`).bind(...key);
-  });
-  const read = await db.batch<Record<string, StoreValue>>(statements);
-  return changes.map((change, i) => ({
-    table: change.table_name,
-    key: JSON.parse(change.row_key) as StoreValue[],
-    row: read[i]!.results[0] ?? null,
-  }));
+/**
+ * The tenant's oldest PUSH_LIMIT changes of `table` with each row as it is now (its columns null when gone, or when it
+ * no longer belongs to the tenant), read with the other tables' in one batch: one snapshot.
+ */
+function changedRows(db: D1Database, tenantId: number, table: StoreTable): D1PreparedStatement {
+  const joined = table.key.map((column, i) => `t.${quoted(column)} = c.row_key ->> ${i}`).join(" AND ");
+  const upTo = `(SELECT max(version) FROM (SELECT version FROM directory_changes WHERE tenant_id = ?1 ORDER BY version LIMIT ${PUSH_LIMIT}))`;
+  return db
+    .prepare(
+      `SELECT c.row_key AS "__key", c.version AS "__version", t.* FROM directory_changes c ` +
+        `LEFT JOIN ${quoted(table.name)} t ON ${joined} AND abs(${table.owner}) = c.tenant_id ` +
+        `WHERE c.tenant_id = ?1 AND c.table_name = ?2 AND c.version <= ${upTo}`,
+    )
+    .bind(tenantId, table.name);
 }
 
-/** One tenant's changes to its store and its twin's, then forgotten unless changed again since they were read. */
-async function pushTenant(env: MirrorEnv, tenantId: number, changes: readonly ChangeRow[]): Promise<void> {
-  const rows = await currentRows(env.DB, changes);
-  await Promise.all([tenantStore(env, tenantId).applyDirectory(rows), tenantStore(env, -tenantId).applyDirectory(rows)]);
-  await env.DB.batch(
-    changes.map((change) =>
-      env.DB.prepare("DELETE FROM directory_changes WHERE tenant_id = ? AND table_name = ? AND row_key = ? AND changed_at = ?").bind(
-        change.tenant_id,
-        change.table_name,
-        change.row_key,
-        change.changed_at,
-      ),
-    ),
+/** One tenant's oldest changes to its store and its twin's, then deleted at the versions pushed; how many. */
+async function pushTenant(env: MirrorEnv, tenantId: number): Promise<number> {
+  const read = await env.DB.batch<Record<string, StoreValue>>(DIRECTORY_TABLES.map((table) => changedRows(env.DB, tenantId, table)));
+  const changes: DirectoryChange[] = DIRECTORY_TABLES.flatMap((table, i) =>
+    read[i]!.results.map(({ __key, __version, ...row }) => ({
+      table: table.name,
+      key: __key as string,
+      version: __version as number,
+      row: row[table.key[0]!] === null ? null : row,
+    })),
   );
+  if (changes.length === 0) return 0;
+  await Promise.all([
+    tenantStore(env, tenantId).applyDirectory(tenantId, changes),
+    tenantStore(env, -tenantId).applyDirectory(tenantId, changes),
+  ]);
+  await env.DB.prepare(
+    "DELETE FROM directory_changes WHERE tenant_id = ?1 AND (table_name, row_key, version) IN " +
+      "(SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?2))",
+  )
+    .bind(tenantId, JSON.stringify(changes.map((change) => [change.table, change.key, change.version])))
+    .run();
+  return changes.length;
 }
 
 /**
- * Pushes every pending change (`tenantId`: that tenant's only), PUSH_LIMIT at a time; the number pushed. A tenant whose
- * push fails keeps its changes for the next push, and the others go on; the first failure is thrown at the end.
+ * Pushes the pending changes of every switched tenant, the tenant with the oldest change first, until none is left or
+ * `budgetMs` has passed; how many were pushed. A tenant whose push fails keeps its changes for the next push and the
+ * others go on; the first failure is thrown at the end.
  */
-export async function pushDirectoryChanges(env: MirrorEnv, tenantId?: number): Promise<number> {
+export async function pushDirectoryChanges(env: MirrorEnv, budgetMs = Number.POSITIVE_INFINITY): Promise<number> {
+  const started = Date.now();
+  /** Tenants left for the next push: failed, or pushed MAX_PUSHES_PER_TENANT times already by this one. */
+  const done: number[] = [];
+  const pushes = new Map<number, number>();
   let pushed = 0;
-  const failed: number[] = [];
   let failure: unknown;
-  for (;;) {
-    const { results } = await env.DB.prepare(
-      "SELECT * FROM directory_changes WHERE (?1 IS NULL OR tenant_id = ?1) AND tenant_id NOT IN (SELECT value FROM json_each(?2)) " +
-        "ORDER BY tenant_id, changed_at LIMIT ?3",
+  while (Date.now() - started < budgetMs) {
+    const next = await env.DB.prepare(
+      "SELECT tenant_id AS tenantId FROM directory_changes WHERE tenant_id NOT IN (SELECT value FROM json_each(?1)) ORDER BY version LIMIT 1",
     )
-      .bind(tenantId ?? null, JSON.stringify(failed), PUSH_LIMIT)
-      .all<ChangeRow>();
-    const byTenant = new Map<number, ChangeRow[]>();
-    for (const change of results) byTenant.set(change.tenant_id, [...(byTenant.get(change.tenant_id) ?? []), change]);
-    for (const [tenant, changes] of byTenant) {
-      try {
-        await pushTenant(env, tenant, changes);
-        pushed += changes.length;
-      } catch (error) {
-        logEvent("warn", { event: "tenant.directory.push", tenantId: tenant, message: errorMessage(error) });
-        failed.push(tenant);
-        failure ??= error;
-      }
+      .bind(JSON.stringify(done))
+      .first<{ tenantId: number }>();
+    if (!next) break;
+    const tenant = next.tenantId;
+    pushes.set(tenant, (pushes.get(tenant) ?? 0) + 1);
+    if (pushes.get(tenant) === MAX_PUSHES_PER_TENANT) done.push(tenant);
+    try {
+      pushed += await pushTenant(env, tenant);
+    } catch (error) {
+      logEvent("warn", { event: "tenant.directory.push", tenantId: tenant, message: errorMessage(error) });
+      if (!done.includes(tenant)) done.push(tenant);
+      failure ??= error;
     }
-    if (results.length < PUSH_LIMIT) break;
   }
   if (failure !== undefined) throw failure;
   return pushed;
@@ -100,7 +109,7 @@ export async function pushDirectoryChanges(env: MirrorEnv, tenantId?: number): P
 export const pushDirectoryAfterWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   if (c.req.method === "GET" || c.req.method === "HEAD" || c.res.status >= 400) return;
-  await pushDirectoryChanges(c.env).catch(() => {
+  await pushDirectoryChanges(c.env, PUSH_BUDGET_MS).catch(() => {
     // Logged per tenant by pushDirectoryChanges; left to the Cron Trigger.
   });
 };

@@ -1,5 +1,6 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import type { Bindings } from "../../env";
+import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import { stepRunner } from "../../platform/workflow-steps";
 import { tenantStore } from "../../shared/tenants/stub";
@@ -66,7 +67,7 @@ export class TenantStoreMoveWorkflow extends WorkflowEntrypoint<Bindings, MovePa
       verification = { equal: checks.every((store) => store.tables.every((table) => table.equal)), stores: checks };
     } catch (error) {
       // A step that kept failing: the window must not stay open. The tenant goes on from the database.
-      verification = { equal: false, error: error instanceof Error ? error.message : String(error) };
+      verification = { equal: false, error: errorMessage(error) };
     }
     const ended = verification;
     const state = await run("finish", async () => {

@@ -178,20 +178,31 @@ export const idempotentWith =
     const db = database(tenantDatabase(c));
     const whole = c.get("keyLocks") ? inStore?.(c, body, { tenantId, key, fingerprint }) : undefined;
     // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
-    const early = whole
+    let early = whole
       ? undefined
       : prefetch?.(c, body)?.then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
         );
 
-    const decided: StoreRun | { decision: BeginOutcome } | { error: unknown } = await (
-      whole ?? store.begin(fingerprint).then((decision) => ({ decision }))
-    ).then(
-      (run) => run,
-      (error: unknown) => ({ error }),
-    );
-    if ("error" in decided && decided.error instanceof FailedBeforeTheStore) throw decided.error.failure;
+    const begin = () =>
+      store.begin(fingerprint).then(
+        (decision) => ({ decision }),
+        (error: unknown) => ({ error }),
+      );
+    let decided: StoreRun | { decision: BeginOutcome } | { error: unknown } = whole
+      ? await whole.then(
+          (run) => run,
+          (error: unknown) => ({ error }),
+        )
+      : await begin();
+    if ("error" in decided && decided.error instanceof FailedBeforeTheStore) {
+      // The reads before the store failed: the key's lock decides as on the usual path (a committed result or a cached
+      // answer replays, another body or an attempt under way is a 409), and the handler answers the reads' failure, a
+      // 5xx the key then replays (spec 8, rule 6).
+      early = Promise.resolve({ error: decided.error.failure });
+      decided = await begin();
+    }
     // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
     // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
     const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
@@ -216,7 +227,7 @@ export const idempotentWith =
 
     c.set("idempotentRequest", { tenantId, key, fingerprint });
     if (early) c.set("prefetched", early);
-    const ranWhole = "ran" in decided ? decided : undefined;
+    const ranWhole = "ran" in decided ? (decided as Extract<StoreRun, { ran: unknown }>) : undefined;
     if (ranWhole) c.set("ranInStore", ranWhole.ran);
     await next();
 

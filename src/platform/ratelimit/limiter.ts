@@ -1,3 +1,4 @@
+import { errorMessage } from "../errors";
 import { logEvent } from "../logging";
 import { withTimeout } from "../upstream";
 import type { AcquireRequest, AcquireResult, RateLimiter } from "./rate-limiter";
@@ -205,7 +206,7 @@ async function acquire(
     logEvent("warn", {
       rateLimiter: "unavailable",
       bucket: key.split(":")[0],
-      message: err instanceof Error ? err.message : String(err),
+      message: errorMessage(err),
     });
     return null;
   }

@@ -67,20 +67,7 @@ export async function issuePriceOptions(
 ): Promise<IssuedOption[]> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   if (offers.length > 0) rememberOrderedProduct(product);
-  for (const offer of offers) {
-    rememberQuotedOffer({
-      productId: product.id,
-      offerId: offer.offerId,
-      vendorId: offer.vendorId,
-      vendorName: offer.vendorName,
-      condition: offer.condition,
-      warranty: offer.warranty,
-      purchaseChoice: offer.purchaseChoice,
-      leadTimeDays: offer.leadTimeDays,
-      returnPolicy: offer.returnPolicy,
-      customFields: offer.customFields,
-    });
-  }
+  for (const offer of offers) rememberQuotedOffer(quotedOfferOf(product.id, offer));
   return Promise.all(
     offers.map(async (offer) => ({
       priceOptionId: await signPriceOption(keys, {
@@ -149,6 +136,20 @@ async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[], remembere
   return found;
 }
 
+/** What an order of a quote takes from its offer revision (and the revision's vendor). */
+const quotedOfferOf = (productId: string, offer: Omit<QuotedOffer, "productId">): QuotedOffer => ({
+  productId,
+  offerId: offer.offerId,
+  vendorId: offer.vendorId,
+  vendorName: offer.vendorName,
+  condition: offer.condition,
+  warranty: offer.warranty,
+  purchaseChoice: offer.purchaseChoice,
+  leadTimeDays: offer.leadTimeDays,
+  returnPolicy: offer.returnPolicy,
+  customFields: offer.customFields,
+});
+
 /** The offer revisions by id, with their vendors' names and return policies; remembered for later orders if `remember`. */
 async function readQuotedOffers(d1: D1Database, ids: readonly number[], remember: boolean): Promise<Map<number, QuotedOffer>> {
   if (ids.length === 0) return new Map();
@@ -159,18 +160,7 @@ async function readQuotedOffers(d1: D1Database, ids: readonly number[], remember
     .where(inArray(vendorOffers.id, [...ids]));
   const offers = new Map<number, QuotedOffer>();
   for (const { offer, vendorName, returnPolicy } of rows) {
-    const quoted: QuotedOffer = {
-      productId: offer.productId,
-      offerId: offer.id,
-      vendorId: offer.vendorId,
-      vendorName,
-      condition: offer.condition,
-      warranty: offer.warranty,
-      purchaseChoice: offer.purchaseChoice,
-      leadTimeDays: offer.leadTimeDays,
-      returnPolicy,
-      customFields: offer.customFields,
-    };
+    const quoted = quotedOfferOf(offer.productId, { ...offer, offerId: offer.id, vendorName, returnPolicy });
     offers.set(offer.id, quoted);
     if (remember) rememberQuotedOffer(quoted);
   }

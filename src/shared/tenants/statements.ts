@@ -37,7 +37,9 @@ export const ID_CHECKSUM_MODULUS = 1_000_003;
  */
 export interface DirectoryChange {
   table: string;
-  /** The row's primary key, in the order of the table's key columns. */
-  key: StoreValue[];
+  /** The row's primary key as a JSON array, in the order of the table's key columns. */
+  key: string;
+  /** The write's version (migrations/0030): a store skips a change older than the one it applied. */
+  version: number;
   row: Record<string, StoreValue> | null;
 }

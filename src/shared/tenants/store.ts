@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import { quotedIdentifier as quoted } from "../../db/identifiers";
 import type { StoredResponse } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { transferableError } from "../../platform/errors";
@@ -21,7 +22,7 @@ import {
   type StoreStatementData,
   type StoreValue,
 } from "./statements";
-import { STORE_TABLES } from "./tables";
+import { DIRECTORY_TABLES, keyCondition, type StoreTable, upsertStatement } from "./tables";
 
 /**
  * A tenant store: the SQLite Durable Object that holds one tenant's own data (docs/architecture.md, "Tenant stores").
@@ -256,43 +257,84 @@ export class TenantStore extends DurableObject<Bindings> {
 
   /**
    * The directory rows the control database changed (its one writer; docs/tenant-stores.md, "The directory"), as it
-   * holds them now, in one transaction: rows gone are deleted (children first), the others inserted or updated in
-   * place (parents first). Repeating a push changes nothing. Changes that reach lines a vendor sees (a ship-to address)
-   * are published as any write's.
+   * holds them now, in one transaction: a change older than the version this store applied of its row is skipped (two
+   * pushes that overlap); rows gone are deleted (children first), the others inserted or updated in place (parents
+   * first), their unique text columns set aside first so that values two rows swapped never collide on the way. Changes
+   * that reach lines a vendor sees (a ship-to address) are published as any write's.
    */
-  applyDirectory(changes: DirectoryChange[]): { applied: number } {
-    const tables = STORE_TABLES.filter((table) => table.directory);
-    const unknown = changes.find((change) => !tables.some((table) => table.name === change.table));
+  applyDirectory(tenantId: number, changes: DirectoryChange[]): { applied: number } {
+    const own = tenantOfStoreName(this.ctx.id.name);
+    if (own === null || Math.abs(own) !== tenantId)
+      throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
+    const unknown = changes.find((change) => !DIRECTORY_TABLES.some((table) => table.name === change.table));
     if (unknown) throw new Error(`not a directory table: ${unknown.table}`);
     const sql = this.ctx.storage.sql;
-    this.ctx.storage.transactionSync(() => {
-      for (const table of [...tables].reverse()) {
-        const where = table.key.map((column) => `"${column}" = ?`).join(" AND ");
-        for (const change of changes) {
-          if (change.table === table.name && change.row === null) sql.exec(`DELETE FROM "${table.name}" WHERE ${where}`, ...change.key);
-        }
+    const applied = this.ctx.storage.transactionSync(() => {
+      const newer = changes.filter(
+        (change) =>
+          sql
+            .exec(
+              "SELECT 1 FROM directory_versions WHERE table_name = ? AND row_key = ? AND version >= ?",
+              change.table,
+              change.key,
+              change.version,
+            )
+            .toArray().length === 0,
+      );
+      const of = (table: StoreTable, gone: boolean) =>
+        newer.filter((change) => change.table === table.name && (change.row === null) === gone);
+      for (const table of [...DIRECTORY_TABLES].reverse()) {
+        for (const change of of(table, true))
+          sql.exec(`DELETE FROM ${quoted(table.name)} WHERE ${keyCondition(table)}`, ...JSON.parse(change.key));
       }
-      for (const table of tables) {
-        const known = new Set(
+      for (const table of DIRECTORY_TABLES) {
+        const written = of(table, false);
+        if (written.length === 0) continue;
+        const columns = new Set(
           sql
             .exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", table.name)
             .toArray()
             .map((c) => c.name),
         );
-        for (const change of changes) {
-          if (change.table !== table.name || change.row === null) continue;
-          const columns = Object.keys(change.row).filter((column) => known.has(column));
-          const updates = columns.filter((column) => !table.key.includes(column)).map((column) => `"${column}" = excluded."${column}"`);
-          sql.exec(
-            `INSERT INTO "${table.name}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ` +
-              `ON CONFLICT (${table.key.map((column) => `"${column}"`).join(", ")}) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(", ")}` : "NOTHING"}`,
-            ...columns.map((column) => change.row![column] ?? null),
-          );
+        for (const column of this.uniqueTextColumns(table.name)) {
+          for (const change of written) {
+            sql.exec(
+              `UPDATE ${quoted(table.name)} SET ${quoted(column)} = char(1) || rowid WHERE ${keyCondition(table)}`,
+              ...JSON.parse(change.key),
+            );
+          }
+        }
+        for (const change of written) {
+          const row = change.row!;
+          const names = Object.keys(row).filter((column) => columns.has(column));
+          sql.exec(upsertStatement(table, names), ...names.map((column) => row[column] ?? null));
         }
       }
+      for (const change of newer) {
+        sql.exec(
+          "INSERT INTO directory_versions (table_name, row_key, version) VALUES (?, ?, ?) " +
+            "ON CONFLICT (table_name, row_key) DO UPDATE SET version = excluded.version",
+          change.table,
+          change.key,
+          change.version,
+        );
+      }
+      return newer.length;
     });
     this.armOutbox();
-    return { applied: changes.length };
+    return { applied };
+  }
+
+  /** The text columns of a table that a unique index covers. */
+  private uniqueTextColumns(table: string): string[] {
+    return this.ctx.storage.sql
+      .exec<{ name: string }>(
+        "SELECT DISTINCT c.name FROM pragma_index_list(?1) i JOIN pragma_index_info(i.name) ii JOIN pragma_table_info(?1) c ON c.name = ii.name " +
+          "WHERE i.[unique] = 1 AND i.origin != 'pk' AND upper(c.type) = 'TEXT'",
+        table,
+      )
+      .toArray()
+      .map((row) => row.name);
   }
 
   /** The bytes this store's SQLite database takes (what counts against its 10 GB). */

@@ -1,3 +1,5 @@
+import { quotedIdentifier as quoted } from "../../db/identifiers";
+
 /**
  * The tables of a tenant store (tenant-migrations/) and how the control database says which tenant each row belongs to,
  * for the move of a deployment into tenant stores (src/operator/tenant-stores) and for the read-only window of that move
@@ -66,6 +68,30 @@ export const STORE_TABLES: readonly StoreTable[] = [
  * projections (tenant-migrations/0002) and its idempotency keys' attempts (0003). A move empties them; they start at
  * the switch.
  */
-export const STORE_ONLY_TABLES = ["vendor_projection", "vendor_line_changes", "vendor_line_marks", "idempotency_attempts"] as const;
+export const STORE_ONLY_TABLES = [
+  "vendor_projection",
+  "vendor_line_changes",
+  "vendor_line_marks",
+  "idempotency_attempts",
+  "directory_versions",
+] as const;
+
+/** The directory's tables, parents first (a sandbox twin's store holds a copy of its tenant's). */
+export const DIRECTORY_TABLES: readonly StoreTable[] = STORE_TABLES.filter((table) => table.directory);
+
+/** `"a" = ? AND "b" = ?` over the table's key columns, each column prefixed (`t.`) if asked. */
+export const keyCondition = (table: StoreTable, prefix = "") => table.key.map((column) => `${prefix}${quoted(column)} = ?`).join(" AND ");
+
+/**
+ * A row of the control database written in place in a store: a row already there is overwritten, so that writing it
+ * twice leaves what writing it once does (a copy's step run again, a directory change pushed again).
+ */
+export function upsertStatement(table: StoreTable, columns: readonly string[]): string {
+  const names = columns.map(quoted);
+  return (
+    `INSERT INTO ${quoted(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")}) ` +
+    `ON CONFLICT (${table.key.map(quoted).join(", ")}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`
+  );
+}
 
 export const ownerInStore = (table: StoreTable, storeTenantId: number) => (table.directory ? Math.abs(storeTenantId) : storeTenantId);

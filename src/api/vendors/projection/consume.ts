@@ -1,4 +1,5 @@
 import type { Bindings } from "../../../env";
+import { errorMessage } from "../../../platform/errors";
 import { logEvent } from "../../../platform/logging";
 import type { LineChangesMessage } from "./messages";
 import { vendorProjection } from "./stub";
@@ -19,7 +20,7 @@ export async function consumeLineChanges(batch: MessageBatch<LineChangesMessage>
           event: "vendor.projection.apply",
           tenantId,
           vendorId,
-          message: error instanceof Error ? error.message : String(error),
+          message: errorMessage(error),
         });
         message.retry();
       }

@@ -1,4 +1,5 @@
 import type { Bindings } from "../../../env";
+import { errorMessage } from "../../../platform/errors";
 import { logEvent } from "../../../platform/logging";
 import { tenantStore } from "../../../shared/tenants/stub";
 import { switchedTenantIds } from "../../../shared/tenants/switched";
@@ -28,7 +29,7 @@ export async function reconcileVendorProjections(env: SweepEnv): Promise<Reconci
   for (const tenantId of tenantIds) {
     // One store or projection failing leaves the others to be compared; the next sweep tries it again.
     await reconcileStore(env, tenantId, report).catch((error: unknown) =>
-      logEvent("warn", { event: "vendor.projection.reconcile", tenantId, message: error instanceof Error ? error.message : String(error) }),
+      logEvent("warn", { event: "vendor.projection.reconcile", tenantId, message: errorMessage(error) }),
     );
   }
   return report;
