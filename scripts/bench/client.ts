@@ -13,8 +13,11 @@ export interface BenchTarget {
 export const API_PREFIX = "/customer/api";
 
 /** The harness's own API client of tenant 1, with a fresh secret (an existing client of that id gets the new one). */
+/** The tenant of the bench's own clients. */
+export const BENCH_CLIENT_TENANT = 1;
+
 export function createBenchClient(env: Pick<Bindings, "DB">, clientId: string, name: string) {
-  return createApiClient(database(env.DB), { tenantId: 1, name, clientId, clientSecret: randomToken(24) });
+  return createApiClient(database(env.DB), { tenantId: BENCH_CLIENT_TENANT, name, clientId, clientSecret: randomToken(24) });
 }
 
 export function jsonPost(path: string, token: string, body: unknown, headers: Record<string, string> = {}): LoadRequest {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { withLocalBindings } from "../local-platform";
-import { createBenchClient, fetchToken } from "./client";
+import { BENCH_CLIENT_TENANT, createBenchClient, fetchToken } from "./client";
 import { runLoad } from "./load";
 import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
 import {
@@ -13,6 +13,7 @@ import {
   POPULAR_SEARCH_SCENARIO,
   type Scenario,
 } from "./scenarios";
+import { BENCH_SWITCH_PATH } from "./switch";
 
 /**
  * `npm run bench:profile -- --scenario search-popular`: a CPU profile of the app's isolate under one scenario's load,
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     top: { type: "string", default: "30" },
+    // Profile the bench client's tenant served from its stores (the switch of `npm run bench -- --tenants`).
+    switch: { type: "boolean", default: false },
   },
 });
 const PORT = 8797;
@@ -55,6 +58,10 @@ interface ProfileNode {
 }
 
 try {
+  if (values.switch) {
+    const res = await fetch(`${baseUrl}${BENCH_SWITCH_PATH}?tenant=${BENCH_CLIENT_TENANT}`, { method: "POST" });
+    if (!res.ok) throw new Error(`switching tenant ${BENCH_CLIENT_TENANT} answered ${res.status}: ${await res.text()}`);
+  }
   const token = await fetchToken(baseUrl, credentials.clientId, credentials.clientSecret);
   const ctx: BenchContext = {
     baseUrl,

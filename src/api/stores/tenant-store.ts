@@ -1,6 +1,5 @@
 import { errorMessage } from "../../platform/errors";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
-import { tenantOfStoreName } from "../../shared/tenants/names";
 import { TenantStore as Store } from "../../shared/tenants/store";
 import { StoreDatabase } from "../../shared/tenants/store-database";
 import type { OrderPlacingStore, OrderPlan } from "../orders/create";
@@ -11,13 +10,6 @@ const DISPATCH_LIMIT = 500;
 const PUBLISH_RETRY_MS = 30_000;
 /** Work found waiting at the end of an alarm: soon, but not in a tight loop should it keep failing. */
 const RECHECK_MS = 200;
-
-/** The tenant this store belongs to, by its name (src/shared/tenants/stub.ts). */
-function tenantOf(id: DurableObjectId): number {
-  const tenantId = tenantOfStoreName(id.name);
-  if (tenantId === null) throw new Error(`a tenant store's id has no tenant name (${id.name ?? "none"})`);
-  return tenantId;
-}
 
 /**
  * The tenant store as the API Worker runs it: the store of src/shared/tenants with its outbox dispatched by its alarm
@@ -34,7 +26,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
   /** POST /orders of this store's tenant in one call: the key's lock, the checks and the write (docs/tenant-stores.md). */
   async placeOrder(plan: OrderPlan): Promise<StoreRun> {
     // Defence in depth: the Worker addresses the store by the order's tenant, and nothing else may write here.
-    if (plan.storeUnder !== tenantOf(this.ctx.id)) throw new Error(`an order of tenant ${plan.storeUnder} sent to another tenant's store`);
+    if (plan.storeUnder !== this.ownTenant()) throw new Error(`an order of tenant ${plan.storeUnder} sent to another tenant's store`);
     const { placeOrderInStore } = await import("../orders/create");
     return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.env, this.local(), plan));
   }
@@ -86,7 +78,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
     const local = this.local();
     const env = envWith(this.env, { DB: local });
     const db = database(local);
-    const tenantId = tenantOf(this.ctx.id);
+    const tenantId = this.ownTenant();
     const now = new Date();
     const dispatched = await sweepUndispatched(env, true, tenantId)(db, now, DISPATCH_LIMIT);
     await resendLostDeliveries(env, afterStart, tenantId)(db, now, DISPATCH_LIMIT);

@@ -39,12 +39,16 @@ const liveAttempt = (sql: SqlStorage, key: string, now: number) =>
     )
     .toArray()[0];
 
-/** What an attempt of `key` with this fingerprint does; `proceed` marks the key as processing. */
-export function beginAttempt(sql: SqlStorage, key: string, fingerprint: string, now = Date.now()): BeginOutcome {
+/**
+ * What an attempt of `key` of tenant `tenantId` (the store's; its twin's keys are the twin store's) with this
+ * fingerprint does; `proceed` marks the key as processing. The committed result is looked up by its primary key.
+ */
+export function beginAttempt(sql: SqlStorage, tenantId: number, key: string, fingerprint: string, now = Date.now()): BeginOutcome {
   purgeExpired(sql, now);
   const committed = sql
     .exec<{ fingerprint: string; response: string }>(
-      "SELECT fingerprint, response FROM idempotency_results WHERE idempotency_key = ? AND expires_at > ?",
+      "SELECT fingerprint, response FROM idempotency_results WHERE tenant_id = ? AND idempotency_key = ? AND expires_at > ?",
+      tenantId,
       key,
       new Date(now).toISOString(),
     )

@@ -197,15 +197,17 @@ export class TenantStore extends DurableObject<Bindings> {
     const rows = [...cursor.raw()] as StoreValue[][];
     const columns = cursor.columnNames;
     const results = rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])));
-    const { changes, id } = this.ctx.storage.sql
-      .exec<{ changes: number; id: number }>("SELECT changes() AS changes, last_insert_rowid() AS id")
-      .one();
+    // What a write changed, asked only after a write: most statements of a request are reads.
+    const { changes, id } =
+      cursor.rowsWritten > 0
+        ? this.ctx.storage.sql.exec<{ changes: number; id: number }>("SELECT changes() AS changes, last_insert_rowid() AS id").one()
+        : { changes: 0, id: 0 };
     return {
       results,
       columns,
       rows,
       meta: {
-        changes: cursor.rowsWritten > 0 ? changes : 0,
+        changes,
         last_row_id: id,
         rows_read: cursor.rowsRead,
         rows_written: cursor.rowsWritten,
@@ -215,7 +217,14 @@ export class TenantStore extends DurableObject<Bindings> {
 
   /** The idempotency lock of this store's keys (src/shared/tenants/idempotency-lock.ts): what an attempt does. */
   beginIdempotent(key: string, fingerprint: string): BeginOutcome {
-    return this.ctx.storage.transactionSync(() => beginAttempt(this.ctx.storage.sql, key, fingerprint));
+    return this.ctx.storage.transactionSync(() => beginAttempt(this.ctx.storage.sql, this.ownTenant(), key, fingerprint));
+  }
+
+  /** The tenant this store belongs to (the negative id for a sandbox twin's), by its name. */
+  protected ownTenant(): number {
+    const tenantId = tenantOfStoreName(this.ctx.id.name);
+    if (tenantId === null) throw new Error(`a tenant store's id has no tenant name (${this.ctx.id.name ?? "none"})`);
+    return tenantId;
   }
 
   completeIdempotent(key: string, attemptId: string, response: StoredResponse): boolean {
@@ -263,9 +272,7 @@ export class TenantStore extends DurableObject<Bindings> {
    * that reach lines a vendor sees (a ship-to address) are published as any write's.
    */
   applyDirectory(tenantId: number, changes: DirectoryChange[]): { applied: number } {
-    const own = tenantOfStoreName(this.ctx.id.name);
-    if (own === null || Math.abs(own) !== tenantId)
-      throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
+    if (Math.abs(this.ownTenant()) !== tenantId) throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
     const unknown = changes.find((change) => !DIRECTORY_TABLES.some((table) => table.name === change.table));
     if (unknown) throw new Error(`not a directory table: ${unknown.table}`);
     const sql = this.ctx.storage.sql;
