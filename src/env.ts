@@ -96,6 +96,8 @@ export interface Variables {
   noRoute?: true;
   /** The version the request's Medparts-Version header names (src/platform/versions/middleware.ts). */
   requestedVersion?: ApiVersion | undefined;
+  /** Brings the request's body forward to the latest version, once its version is known (platform/versions/middleware.ts). */
+  walkRequestForward?: () => Promise<void>;
   /** The version the calling client is pinned to (set by the bearer check). */
   clientVersion?: ApiVersion;
   /** The calling buyer's tenant store, once its data lives there (docs/tenant-stores.md); read it with tenantDatabase(c). */

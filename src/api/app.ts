@@ -9,6 +9,7 @@ import { openApiDocumentRoute } from "../platform/openapi/route";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { markMode } from "../platform/test-mode";
+import type { VersionChange } from "../platform/versions/change";
 import { apiVersioning } from "../platform/versions/middleware";
 import type { SearchResource } from "../query/fields";
 import { requireBearer } from "../shared/auth/bearer";
@@ -78,12 +79,12 @@ export const customerApi = createRouter()
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted
  * here lands in its registry, and GET /customer/api/openapi.json is generated from that registry.
  */
-export function createApp() {
+export function createApp(changes: readonly VersionChange[] = VERSION_CHANGES) {
   return assembleApp(
     (app) => {
       app.use("/auth/oauth2/token", oauthErrorForm);
       // Dated versions (docs/api.md, "Versions"): every answer in the caller's version, which every answer names.
-      app.use("*", apiVersioning(VERSION_CHANGES));
+      app.use("*", apiVersioning(changes));
       // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in
       // requireBearer, the token endpoint's in its route (alongside its read of the client).
       app.use("*", bodyLimit);

@@ -20,6 +20,11 @@ export interface VersionChange {
   description: string;
   /** The operations it touches, as the OpenAPI document names them (method and path template). */
   operations: readonly string[];
+  /**
+   * A request's JSON body at the version before this change -> the body at this change's version (a field renamed, a
+   * default made explicit). The handler and its validation see only the latest version's body.
+   */
+  request?: (body: unknown, exchange: Exchange) => unknown;
   /** The answer at the latest version -> the answer at the version before this change. */
   response?: (response: Response, exchange: Exchange) => Response | Promise<Response>;
   /** An event (feed item or webhook body) at this version -> the event before it; the stored event is never changed. */

@@ -35,6 +35,40 @@ export function renderEvent<E extends object>(changes: readonly VersionChange[],
   return rendered as E;
 }
 
+/** The operation a request is routed to (its handler's, `index` -1 from any middleware) and its path's values. */
+function exchangeOf(c: Context<AppEnv>, index?: number): Exchange {
+  return {
+    operation: `${c.req.method.toLowerCase()} ${documentPath(routePath(c, index))}`,
+    params: c.req.param() as Record<string, string>,
+    correlationId: c.get("correlationId"),
+  };
+}
+
+/**
+ * The request's JSON body at the latest version, for a request made at an older one (docs/api.md, "Versions"): it
+ * walks forward through the changes after that version that touch the operation, oldest first. Run once the version
+ * is known, by the bearer check (which learns the client's pin), before any route reads the body: handlers and their
+ * validation know only the latest version. A body that is not JSON is left to the route, which answers it.
+ */
+async function walkRequestForward(c: Context<AppEnv>, changes: readonly VersionChange[]): Promise<void> {
+  const version = answerVersion(c);
+  if (version === LATEST_VERSION || c.req.raw.body === null) return;
+  const exchange = exchangeOf(c, -1);
+  const forward = changes.filter((change) => change.version > version && change.request && change.operations.includes(exchange.operation));
+  if (forward.length === 0) return;
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return;
+  }
+  for (const change of forward) body = change.request!(body, exchange);
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete("Content-Length");
+  c.req.raw = new Request(c.req.raw, { body: JSON.stringify(body), headers });
+  c.req.bodyCache = {};
+}
+
 /** The answer the handler gave at the latest version, as a client at `version` gets it. */
 export async function renderAt(
   changes: readonly VersionChange[],
@@ -77,17 +111,13 @@ export const apiVersioning =
     const requested = c.req.header(VERSION_HEADER)?.trim();
     if (requested !== undefined && !isApiVersion(requested)) return unknownVersion(c, requested);
     c.set("requestedVersion", requested);
+    c.set("walkRequestForward", () => walkRequestForward(c, changes));
     await next();
     // A route may name the version itself (the OpenAPI document's ?version=).
     const version = answerVersion(c);
     if (version !== LATEST_VERSION) {
-      const exchange: Exchange = {
-        // After next(), the route index is the handler that answered.
-        operation: `${c.req.method.toLowerCase()} ${documentPath(routePath(c))}`,
-        params: c.req.param() as Record<string, string>,
-        correlationId: c.get("correlationId"),
-      };
-      c.res = await renderAt(changes, version, c.res, exchange);
+      // After next(), the route index is the handler that answered.
+      c.res = await renderAt(changes, version, c.res, exchangeOf(c));
     }
     setResponseHeaders(c, { [VERSION_HEADER]: version });
   };

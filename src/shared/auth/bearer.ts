@@ -44,6 +44,8 @@ function bearerFor<P extends { clientId: string }>(
       const client = await clientStatus.enabledClient(database(c.env.DB), principal.clientId, ttlSeconds);
       if (client === null) throw unauthorized("The client of this access token is disabled.", "invalid_token");
       c.set("clientVersion", client.version);
+      // The version is known now: a body sent at an older one is the latest version's from here on.
+      await c.get("walkRequestForward")?.();
       accept(c, principal);
       const buyer = c.get("principal");
       if (client.home === "store" && buyer) {
