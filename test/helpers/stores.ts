@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import { forgetSwitches } from "../../src/api/vendors/line-home";
 import { vendorProjection } from "../../src/api/vendors/projection/stub";
+import { clearStore } from "../../src/operator/tenant-stores/copy";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, operatorTokenFor } from "./api";
@@ -49,8 +50,19 @@ export async function moveAndSwitch(tenantId: number): Promise<void> {
  * next file's database gives the same line ids again), the remembered homes forgotten.
  */
 export async function forgetStores(): Promise<void> {
+  // The stores outlive the file's database: emptied, their alarms cancelled, so that the next file's tenants of the
+  // same ids (every file's database gives them again) start from empty stores, as a new tenant's do.
+  const { results: homes } = await env.DB.prepare("SELECT tenant_id AS id FROM tenant_stores").all<{ id: number }>();
+  for (const { id } of homes) {
+    for (const storeTenantId of [id, -id]) {
+      const store = tenantStore(env, storeTenantId);
+      await clearStore(store);
+      await runInDurableObject(store, (_, state) => state.storage.deleteAlarm());
+    }
+  }
   await env.DB.prepare("DELETE FROM tenant_stores").run();
-  const { results } = await env.DB.prepare("SELECT id FROM vendors").all<{ id: number }>();
+  // Only stores of tenants in the registry publish: without any, no projection has been written.
+  const { results } = homes.length > 0 ? await env.DB.prepare("SELECT id FROM vendors").all<{ id: number }>() : { results: [] };
   for (const { id } of results) {
     await runInDurableObject(vendorProjection(env, id), (_, state) => void state.storage.sql.exec("DELETE FROM vendor_lines"));
   }

@@ -6,6 +6,7 @@ import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import { forgetCachedTokens } from "../helpers/api";
 import { backgroundSettled } from "../helpers/background";
 import { resetDatabases } from "../helpers/databases";
+import { forgetStores } from "../helpers/stores";
 
 /**
  * Runs before each test file. Test files share one Worker per vitest worker (`isolate: false`, which saves a
@@ -21,4 +22,7 @@ forgetUserProfiles();
 forgetQuotedReferences(); // offer ids repeat in every file's fresh database
 await resetDatabases();
 
-afterAll(backgroundSettled);
+afterAll(async () => {
+  await backgroundSettled();
+  await forgetStores(); // tenants the file switched, or created (born in their stores), leave nothing to the next file
+});

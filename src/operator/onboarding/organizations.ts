@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { notFound, ProblemError, unprocessable } from "../../platform/errors";
+import { errorMessage, notFound, ProblemError, unprocessable } from "../../platform/errors";
+import { logEvent } from "../../platform/logging";
 import { ONBOARDING_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -15,6 +16,7 @@ import {
 } from "../../platform/schemas";
 import { operatorScopedAccess } from "../../shared/auth/bearer";
 import { gtinCheckDigit } from "../../shared/catalog/gtin";
+import { tenantStore } from "../../shared/tenants/stub";
 import { remapGroupsStatement } from "../../shared/users/group-facilities";
 import { auditStatement } from "./audit";
 import { PAGE_QUERY } from "./client-routes";
@@ -48,6 +50,11 @@ export interface OrganizationSpec {
   fields: Record<string, FieldSpec>;
   /** Statements to commit with a create or an update, after it (e.g. SCIM groups naming a facility find it). */
   alsoOnWrite?: (db: D1Database, written: { id: number } | { input: Record<string, unknown> }) => D1PreparedStatement[];
+  /** Statements to commit with a create only (the new row found by its externalId), and work once it has committed. */
+  onCreate?: {
+    statements: (db: D1Database, input: Record<string, unknown>, at: string) => D1PreparedStatement[];
+    after?: (env: AppEnv["Bindings"], created: { id: number }) => Promise<void>;
+  };
   /**
    * POST {path}/{id}/disable: sets disabled_at; `effects` commit with it (e.g. the owner's API clients disabled).
    * What a disabled one can no longer do is the kind's rule (docs/api.md, "Onboarding").
@@ -226,9 +233,11 @@ export function organizationRoutes(spec: OrganizationSpec) {
           at,
         ),
         ...(spec.alsoOnWrite?.(c.env.DB, { input }) ?? []),
+        ...(spec.onCreate?.statements(c.env.DB, input, at) ?? []),
       ]);
       const created = (inserted!.results as Row[])[0];
       if (created) {
+        await spec.onCreate?.after?.(c.env, { id: created.id as number });
         c.header("Location", `${new URL(c.req.url).pathname}/${created.id}`);
         return c.json(envelope(c, present(created)), 201);
       }
@@ -305,6 +314,27 @@ export const TENANTS: OrganizationSpec = {
   schemaName: "Tenant",
   exampleId: 1,
   fields: { name: { column: "name", schema: text(200, "Riverside Health System") } },
+  // A new tenant lives in its stores from the start (docs/tenant-stores.md): nothing to move, so it is 'store' at once,
+  // and its store publishes its lines to the vendors' projections from its first order.
+  onCreate: {
+    statements: (db, input, at) => [
+      db
+        .prepare(
+          // Only the tenant this batch created (its created_at), never one an earlier request made under the externalId.
+          "INSERT INTO tenant_stores (tenant_id, state, started_at, finished_at) SELECT id, 'store', ?2, ?2 FROM tenants " +
+            "WHERE external_id = ?1 AND created_at = ?2 ON CONFLICT (tenant_id) DO NOTHING",
+        )
+        .bind(input.externalId as string, at),
+    ],
+    // Should it fail, the vendors' reconciliation sweep starts it (src/api/vendors/projection/reconcile.ts).
+    after: (env, { id }) =>
+      tenantStore(env, id)
+        .startPublishing()
+        .then(
+          () => undefined,
+          (error: unknown) => logEvent("warn", { event: "tenant.store.publishing", tenantId: id, message: errorMessage(error) }),
+        ),
+  },
   disable: {
     effect: "its API clients and SCIM tokens are refused",
     effects: (db, id) => [db.prepare("UPDATE api_clients SET enabled = 0 WHERE tenant_id = ?").bind(id)],

@@ -1,7 +1,7 @@
 import { quotedIdentifier as quoted } from "../../db/identifiers";
 import type { StoreResult } from "../../shared/tenants/statements";
 import type { TenantStore } from "../../shared/tenants/store";
-import { ownerInStore, STORE_TABLES, type StoreTable, upsertStatement } from "../../shared/tenants/tables";
+import { ownerInStore, STORE_ONLY_TABLES, STORE_TABLES, type StoreTable, upsertStatement } from "../../shared/tenants/tables";
 
 /**
  * Copying a tenant's rows from the control database into its stores, and reading both sides back into the same digest
@@ -21,7 +21,11 @@ export const clearStore = (store: DurableObjectStub<TenantStore>) =>
     // A store emptied for a new copy publishes nothing until its tenant's switch (tenant-migrations/0002).
     { sql: "UPDATE vendor_projection SET publishing = 0", params: [] },
     ...[...STORE_TABLES].reverse().map((table) => ({ sql: `DELETE FROM ${quoted(table.name)}`, params: [] })),
-    { sql: "DELETE FROM vendor_line_changes", params: [] },
+    // The store's own bookkeeping, but the one row of vendor_projection (above): it starts again with the switch.
+    ...STORE_ONLY_TABLES.filter((table) => table !== "vendor_projection").map((table) => ({
+      sql: `DELETE FROM ${quoted(table)}`,
+      params: [],
+    })),
   ]).then(() => undefined);
 
 /** Rows per page: one D1 read, one store call. */
