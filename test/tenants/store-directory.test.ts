@@ -143,8 +143,11 @@ describe("the directory of a tenant served from its stores", () => {
     // Versions far past the control database's own, for a user no other test writes.
     const key = JSON.stringify([Number(id)]);
     const change = (firstName: string, version: number) => ({ table: "users", key, version, row: { ...row!, first_name: firstName } });
-    expect(await store.applyDirectory(TENANT_A, [change("Newer", 1_000_000_002)])).toEqual({ applied: 1 });
-    expect(await store.applyDirectory(TENANT_A, [change("Older", 1_000_000_001)])).toEqual({ applied: 0 });
+    expect(await store.applyDirectory(TENANT_A, [change("Newer", 1_000_000_002)])).toMatchObject({ applied: 1 });
+    expect(await store.applyDirectory(TENANT_A, [change("Older", 1_000_000_001)])).toMatchObject({
+      applied: 0,
+      newestVersion: 1_000_000_002,
+    });
     expect(await storeRows(TENANT_A, "SELECT first_name FROM users WHERE id = ?", Number(id))).toEqual([{ first_name: "Newer" }]);
     // A change of this tenant's directory is refused by another tenant's store.
     await expect(
@@ -152,6 +155,33 @@ describe("the directory of a tenant served from its stores", () => {
         instance.applyDirectory(TENANT_A, [change("Other", 1_000_000_003)]),
       ),
     ).rejects.toThrow(/another tenant's store/);
+  });
+
+  it("a store ahead of the control database (restored from a backup) forgets its versions and takes the database's present", async () => {
+    const created = await scimUser("mirror-restored@riverside.example");
+    const { id } = await created.json<{ id: string }>();
+    // As if DB had gone back to a backup: the stores hold a version of this user that DB's sequence has not reached.
+    for (const store of [TENANT_A, -TENANT_A]) {
+      await storeRows(
+        store,
+        "UPDATE directory_versions SET version = 2000000000 WHERE table_name = 'users' AND row_key = ?",
+        JSON.stringify([Number(id)]),
+      );
+    }
+    const token = await scimTokenFor(TENANT_A);
+    const patched = await scim(token, `/Users/${id}`, {
+      method: "PATCH",
+      body: {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "Replace", path: "name.givenName", value: "Restored" }],
+      },
+    });
+    expect(patched.status).toBe(200);
+    expect(await inBoth("SELECT first_name FROM users WHERE id = ?", Number(id))).toEqual([
+      [{ first_name: "Restored" }],
+      [{ first_name: "Restored" }],
+    ]);
+    expect(await pending()).toBe(0);
   });
 
   it("two users swapping their user names in one write reach the store swapped (the Cron Trigger pushes a write made outside the API)", async () => {

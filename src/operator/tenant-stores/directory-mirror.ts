@@ -41,6 +41,22 @@ function changedRows(db: D1Database, tenantId: number, table: StoreTable): D1Pre
     .bind(tenantId, table.name);
 }
 
+/**
+ * The changes to one store. Skipping a change older than the one the store applied is usual (two pushes overlapping);
+ * but a store that holds versions the control database has not given yet saw a database since restored from a backup:
+ * it forgets its versions and takes these changes, the database's present.
+ */
+async function applyTo(env: MirrorEnv, tenantId: number, storeTenantId: number, changes: DirectoryChange[]): Promise<void> {
+  const store = tenantStore(env, storeTenantId);
+  const { applied, newestVersion } = await store.applyDirectory(tenantId, changes);
+  if (applied === changes.length) return;
+  const current = await env.DB.prepare("SELECT version FROM directory_sequence").first<number>("version");
+  if (current === null || newestVersion <= current) return;
+  logEvent("warn", { event: "tenant.directory.ahead", tenantId, storeTenantId, storeVersion: newestVersion, databaseVersion: current });
+  await store.forgetDirectoryVersions(tenantId);
+  await store.applyDirectory(tenantId, changes);
+}
+
 /** One tenant's oldest changes to its store and its twin's, then deleted at the versions pushed; how many. */
 async function pushTenant(env: MirrorEnv, tenantId: number): Promise<number> {
   const read = await env.DB.batch<Record<string, StoreValue>>(DIRECTORY_TABLES.map((table) => changedRows(env.DB, tenantId, table)));
@@ -53,10 +69,7 @@ async function pushTenant(env: MirrorEnv, tenantId: number): Promise<number> {
     })),
   );
   if (changes.length === 0) return 0;
-  await Promise.all([
-    tenantStore(env, tenantId).applyDirectory(tenantId, changes),
-    tenantStore(env, -tenantId).applyDirectory(tenantId, changes),
-  ]);
+  await Promise.all([tenantId, -tenantId].map((storeTenantId) => applyTo(env, tenantId, storeTenantId, changes)));
   await env.DB.prepare(
     "DELETE FROM directory_changes WHERE tenant_id = ?1 AND (table_name, row_key, version) IN " +
       "(SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?2))",

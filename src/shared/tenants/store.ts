@@ -271,7 +271,7 @@ export class TenantStore extends DurableObject<Bindings> {
    * first), their unique text columns set aside first so that values two rows swapped never collide on the way. Changes
    * that reach lines a vendor sees (a ship-to address) are published as any write's.
    */
-  applyDirectory(tenantId: number, changes: DirectoryChange[]): { applied: number } {
+  applyDirectory(tenantId: number, changes: DirectoryChange[]): { applied: number; newestVersion: number } {
     if (Math.abs(this.ownTenant()) !== tenantId) throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
     const unknown = changes.find((change) => !DIRECTORY_TABLES.some((table) => table.name === change.table));
     if (unknown) throw new Error(`not a directory table: ${unknown.table}`);
@@ -329,7 +329,17 @@ export class TenantStore extends DurableObject<Bindings> {
       return newer.length;
     });
     this.armOutbox();
-    return { applied };
+    const { newest } = this.ctx.storage.sql.exec<{ newest: number | null }>("SELECT max(version) AS newest FROM directory_versions").one();
+    return { applied, newestVersion: newest ?? 0 };
+  }
+
+  /**
+   * Forgets the versions of the directory rows this store applied: the control database's sequence is behind them (it
+   * was restored from a backup), so its changes would all look older. The next push applies what it sends.
+   */
+  forgetDirectoryVersions(tenantId: number): void {
+    if (Math.abs(this.ownTenant()) !== tenantId) throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
+    this.ctx.storage.sql.exec("DELETE FROM directory_versions");
   }
 
   /** The text columns of a table that a unique index covers. */
