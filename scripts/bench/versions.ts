@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { fieldRenamed } from "../../src/dev/version-changes";
 import type { AppEnv } from "../../src/env";
 import { FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import type { VersionChange } from "../../src/platform/versions/change";
@@ -16,24 +17,8 @@ import { deleteAnswers204 } from "../../src/versions/changes/2026-11-25-delete-a
 const requests = Number(process.argv.find((arg) => arg.startsWith("--requests="))?.split("=")[1] ?? 20_000);
 const ENDPOINTS = "/customer/api/webhook-endpoints";
 
-const renamed = (from: string, to: string) => (value: unknown) => {
-  if (value === null || typeof value !== "object" || Array.isArray(value) || !(from in value)) return value;
-  const { [from]: moved, ...rest } = value as Record<string, unknown>;
-  return { ...rest, [to]: moved };
-};
-
 /** A second change, as a later release would add one: `url` was `endpointUrl`, in requests and in answers. */
-const secondChange: VersionChange = {
-  version: LATEST_VERSION,
-  description: "bench only",
-  operations: [`post ${ENDPOINTS}`, `delete ${ENDPOINTS}/{id}`],
-  request: renamed("endpointUrl", "url"),
-  response: async (response) => {
-    if (response.status !== 200 && response.status !== 201) return response;
-    const body = await response.json<{ data: unknown }>();
-    return new Response(JSON.stringify({ ...body, data: renamed("url", "endpointUrl")(body.data) }), response);
-  },
-};
+const secondChange = fieldRenamed([`post ${ENDPOINTS}`, `delete ${ENDPOINTS}/{id}`], { before: "endpointUrl", after: "url" });
 
 function appWith(changes: readonly VersionChange[]) {
   const app = new Hono<AppEnv>();

@@ -2,8 +2,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
+import { fieldRenamed } from "../../src/dev/version-changes";
 import { FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
-import type { VersionChange } from "../../src/platform/versions/change";
 import { BASE_URL, json, TENANT_A, tokenFor } from "../helpers/api";
 import { RECEIVER } from "../helpers/webhooks";
 
@@ -16,23 +16,7 @@ import { RECEIVER } from "../helpers/webhooks";
 const OPERATION = "post /customer/api/webhook-endpoints";
 type Json = Record<string, unknown>;
 
-const renamed = (from: string, to: string) => (value: unknown) => {
-  if (value === null || typeof value !== "object" || Array.isArray(value) || !(from in value)) return value;
-  const { [from]: moved, ...rest } = value as Json;
-  return { ...rest, [to]: moved };
-};
-
-const urlRenamed: VersionChange = {
-  version: LATEST_VERSION,
-  description: "A webhook endpoint's `endpointUrl` is called `url`.",
-  operations: [OPERATION],
-  request: renamed("endpointUrl", "url"),
-  response: async (response) => {
-    if (response.status >= 300) return response;
-    const body = await response.json<{ data: unknown }>();
-    return new Response(JSON.stringify({ ...body, data: renamed("url", "endpointUrl")(body.data) }), response);
-  },
-};
+const urlRenamed = fieldRenamed([OPERATION], { before: "endpointUrl", after: "url" });
 
 const app = createApp([urlRenamed]);
 

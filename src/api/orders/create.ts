@@ -196,7 +196,7 @@ async function loadOrderedProducts(
   remembered: boolean,
 ): Promise<Map<string, OrderedProduct>> {
   const ids = command.lines.map((l) => l.productId);
-  const recalled = remembered ? recallOrderedProducts(ids) : { found: new Map<string, OrderedProduct>(), missing: [...new Set(ids)] };
+  const recalled = recallOrderedProducts(ids, remembered);
   if (recalled.missing.length === 0) return recalled.found;
   const rows = await database(catalog)
     .select({ id: products.id, partNumber: products.partNumber, title: products.title })

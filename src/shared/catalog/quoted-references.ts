@@ -43,20 +43,20 @@ export function rememberOrderedProduct(product: OrderedProduct): void {
   products.set(product.id, { id: product.id, partNumber: product.partNumber, title: product.title });
 }
 
-/** The values remembered for `ids`, and the ids that must be read. */
-function recall<K extends string | number, V>(memory: Remembered<V>, ids: readonly K[]): { found: Map<K, V>; missing: K[] } {
+/** The values remembered for `ids`, and the ids that must be read (every one of them unless `use`). */
+function recall<K extends string | number, V>(memory: Remembered<V>, ids: readonly K[], use: boolean): { found: Map<K, V>; missing: K[] } {
   const found = new Map<K, V>();
   const missing: K[] = [];
   for (const id of new Set(ids)) {
-    const value = memory.peek(String(id), QUOTED_REFERENCES_SECONDS);
+    const value = use ? memory.peek(String(id), QUOTED_REFERENCES_SECONDS) : undefined;
     if (value === undefined) missing.push(id);
     else found.set(id, value);
   }
   return { found, missing };
 }
 
-export const recallQuotedOffers = (ids: readonly number[]) => recall(offers, ids);
-export const recallOrderedProducts = (ids: readonly string[]) => recall(products, ids);
+export const recallQuotedOffers = (ids: readonly number[], use: boolean) => recall(offers, ids, use);
+export const recallOrderedProducts = (ids: readonly string[], use: boolean) => recall(products, ids, use);
 
 /** Tests share an isolate across files whose databases reuse ids: each file starts with nothing remembered. */
 export function forgetQuotedReferences(): void {

@@ -116,7 +116,7 @@ async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[], remembere
   );
   if (terms.length === 0) return new Map();
   const offerIds = terms.map(([, t]) => t.offerId);
-  const recalled = remembered ? recallQuotedOffers(offerIds) : { found: new Map<number, QuotedOffer>(), missing: [...new Set(offerIds)] };
+  const recalled = recallQuotedOffers(offerIds, remembered);
   const offers = new Map([...recalled.found, ...(await readQuotedOffers(env.DB, recalled.missing, remembered))]);
   const found = new Map<string, QuoteRecord>();
   for (const [id, t] of terms) {

@@ -272,7 +272,7 @@ export class TenantStore extends DurableObject<Bindings> {
    * that reach lines a vendor sees (a ship-to address) are published as any write's.
    */
   applyDirectory(tenantId: number, changes: DirectoryChange[]): { applied: number; newestVersion: number } {
-    if (Math.abs(this.ownTenant()) !== tenantId) throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
+    this.requireDirectoryOf(tenantId);
     const unknown = changes.find((change) => !DIRECTORY_TABLES.some((table) => table.name === change.table));
     if (unknown) throw new Error(`not a directory table: ${unknown.table}`);
     const sql = this.ctx.storage.sql;
@@ -338,8 +338,13 @@ export class TenantStore extends DurableObject<Bindings> {
    * was restored from a backup), so its changes would all look older. The next push applies what it sends.
    */
   forgetDirectoryVersions(tenantId: number): void {
-    if (Math.abs(this.ownTenant()) !== tenantId) throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
+    this.requireDirectoryOf(tenantId);
     this.ctx.storage.sql.exec("DELETE FROM directory_versions");
+  }
+
+  /** Defence in depth: only tenant `tenantId`'s directory reaches its store and its twin's. */
+  private requireDirectoryOf(tenantId: number): void {
+    if (Math.abs(this.ownTenant()) !== tenantId) throw new Error(`directory changes of tenant ${tenantId} sent to another tenant's store`);
   }
 
   /** The text columns of a table that a unique index covers. */
