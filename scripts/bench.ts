@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { refreshCatalogPositions } from "../src/shared/catalog/positions";
-import { createBenchClient, fetchToken } from "./bench/client";
+import { createBenchClient, createBenchVendorClient, fetchToken } from "./bench/client";
 import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
 import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./bench/probe";
 import { measureRelevance } from "./bench/relevance";
@@ -103,13 +103,24 @@ async function withApp<T>(bundle: string, products: number, rttMs: number, work:
   const state = stateFor(products);
   const credentials = await withLocalBindings(async (env) => {
     await refreshCatalogPositions(env.CATALOG); // as the Cron Trigger would; nothing to do when they are current
-    return createBenchClient(env, "bench-client", "Benchmark client");
+    return { ...(await createBenchClient(env, "bench-client", "Benchmark client")), vendor: await createBenchVendorClient(env) };
   }, state);
   const runtime = await startAppRuntime({ bundle, state, port: settings.port, vars: { ...BENCH_VARS, BENCH_RTT_MS: String(rttMs) } });
   try {
     const token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
+    const vendorToken = await fetchToken(runtime.baseUrl, credentials.vendor.clientId, credentials.vendor.clientSecret);
     const runtimeCpuMs = () => runtime.cpuMs?.() ?? null;
-    return await work({ baseUrl: runtime.baseUrl, token, ...credentials, products, orderPool: settings.orderPool, runtimeCpuMs });
+    const { clientId, clientSecret } = credentials;
+    return await work({
+      baseUrl: runtime.baseUrl,
+      token,
+      vendorToken,
+      clientId,
+      clientSecret,
+      products,
+      orderPool: settings.orderPool,
+      runtimeCpuMs,
+    });
   } finally {
     await runtime.stop();
   }

@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import { DELIVERED_EVENT_TYPES } from "../src/api/events/types";
+import type { InvoiceRecordSchema } from "../src/api/invoices/schemas";
 import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/api/vendors/routes";
 import { type CallOptions, requestInit } from "../src/dev/client/request";
 import { VENDORS } from "../src/dev/seed/catalog";
+import { centsToText } from "../src/platform/money";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
@@ -73,6 +75,15 @@ interface OrderRecord {
   }[];
 }
 type VendorLine = z.infer<typeof VendorOrderLineSchema>;
+type InvoiceRecord = z.infer<typeof InvoiceRecordSchema>;
+
+/** Cents as the money strings of invoices and confirmations: 1250 -> "12.50". */
+const money = centsToText;
+
+function showInvoice(record: InvoiceRecord) {
+  show("invoice", `${record.invoiceNumber} (id ${record.invoiceId}): total ${record.total}, ${record.status}`);
+  for (const line of record.lines) show(`  line ${line.lineNumber}`, `${line.matchStatus}: ${line.matchExplanation}`);
+}
 
 const BASE_URL = (process.env.MEDPARTS_URL ?? `http://localhost:${process.env.PORT ?? "8787"}`).replace(/\/$/, "");
 const API = `${BASE_URL}/customer/api`;
@@ -340,10 +351,38 @@ async function main(): Promise<void> {
       { token: vendorToken, json: body },
     );
 
-  step("The vendor acknowledges it with a promised ship date");
+  step("The vendor confirms with a price change (X12 855 code IP): it waits for the buyer's answer");
   const promisedShipDate = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-  const acknowledged = await moveLine("acknowledge", { promisedShipDate });
-  show("line", `${acknowledged.body.data.line.statusName}, promised ${acknowledged.body.data.line.promisedShipDate}`);
+  const newPriceCents = Math.round(line.price * 100) + 500;
+  const newPrice = money(newPriceCents);
+  const confirmed = await send<Envelope<{ lines: VendorLine[]; eventId: string | null }>>("POST", `${VENDOR_API}/order-confirmations`, {
+    token: vendorToken,
+    json: {
+      type: "detail",
+      lines: [{ lineId: line.lineId, code: "IP", unitPrice: newPrice, promisedShipDate, reason: "Manufacturer price increase" }],
+    },
+  });
+  const proposed = confirmed.body.data.lines[0]!;
+  show("line", `${proposed.statusName}, pending change ${JSON.stringify(proposed.pendingChange)}`);
+  if (!proposed.pendingChange) throw new StepFailed("The price increase did not wait for the buyer.");
+
+  step("The buyer accepts the change: the line takes the new price, the order's total follows, the history says who did what");
+  const decided = await send<Envelope<{ lineStatus: string; orderStatus: string }>>(
+    "POST",
+    `${API}/orders/${orderNumber}/lines/${line.lineId}/change-decision`,
+    { token: accessToken, json: { decision: "accept" } },
+  );
+  show("line", `${decided.body.data.lineStatus}, order ${decided.body.data.orderStatus}`);
+  const afterChange = await send<Envelope<OrderRecord & { history: { actor: string; code: string; changes: unknown[] }[] }>>(
+    "GET",
+    `${API}/orders/${orderNumber}?include=lineItems,history`,
+    { token: accessToken },
+  );
+  show("total", afterChange.body.data.total.toFixed(2));
+  for (const revision of afterChange.body.data.history)
+    show("revision", `${revision.actor} ${revision.code}: ${JSON.stringify(revision.changes)}`);
+  if (Math.round(afterChange.body.data.lineItems![0]!.price * 100) !== newPriceCents)
+    throw new StepFailed("The accepted price was not applied.");
 
   step("The vendor ships 1 of 2 with a tracking number; the buyer follows it by order number");
   const firstParcel = `1ZDEMO${Date.now().toString().slice(-10)}`;
@@ -372,8 +411,55 @@ async function main(): Promise<void> {
     throw new StepFailed(`Expected a delivered order with two parcels; the buyer sees ${final.status}.`);
   }
 
+  step("The vendor invoices one unit at the agreed price: three-way matched against the order and what shipped");
+  const invoice = (number: string, lines: { lineId?: number; description?: string; quantity: number; cents: number }[]) => {
+    const total = money(lines.reduce((sum, l) => sum + l.cents * l.quantity, 0));
+    return {
+      invoiceNumber: number,
+      orderNumber,
+      invoiceDate: new Date().toISOString().slice(0, 10),
+      currency: "USD",
+      lines: lines.map(({ cents, ...l }) => ({ ...l, unitPrice: money(cents), amount: money(cents * l.quantity) })),
+      summary: { subtotal: total, tax: "0.00", freight: "0.00", total },
+    };
+  };
+  const matched = await send<Envelope<InvoiceRecord>>("POST", `${VENDOR_API}/invoices`, {
+    token: vendorToken,
+    json: invoice(`INV-${poNumber}`, [{ lineId: line.lineId, quantity: 1, cents: newPriceCents }]),
+  });
+  showInvoice(matched.body.data);
+  if (matched.body.data.status !== "matched") throw new StepFailed(`Expected a matched invoice, got ${matched.body.data.status}.`);
+
+  step("The second unit's invoice adds a fuel surcharge the order never had: an exception, explained; the buyer disputes it");
+  const surcharge = await send<Envelope<InvoiceRecord>>("POST", `${VENDOR_API}/invoices`, {
+    token: vendorToken,
+    json: invoice(`INV-${poNumber}-2`, [
+      { lineId: line.lineId, quantity: 1, cents: newPriceCents },
+      { description: "Fuel surcharge", quantity: 1, cents: 995 },
+    ]),
+  });
+  showInvoice(surcharge.body.data);
+  if (surcharge.body.data.status !== "exception") throw new StepFailed(`Expected an exception, got ${surcharge.body.data.status}.`);
+  const disputed = await send<Envelope<{ invoice: InvoiceRecord }>>("POST", `${API}/invoices/${surcharge.body.data.invoiceId}/dispute`, {
+    token: accessToken,
+    json: { reason: "Surcharge not in our agreement" },
+  });
+  show("buyer", `${disputed.body.data.invoice.status}: ${disputed.body.data.invoice.statusReason}`);
+
   step("The webhooks: every event of the order, signed, in order");
-  const expected = ["order.created", "order.acknowledged", "order.shipped", "order.shipped", "order.delivered"];
+  const expected = [
+    "order.created",
+    "order.confirmed",
+    "order.change_accepted",
+    "order.shipped",
+    "order.shipped",
+    "order.delivered",
+    "invoice.received",
+    "invoice.matched",
+    "invoice.received",
+    "invoice.exception",
+    "invoice.disputed",
+  ];
   const deadline = Date.now() + 20_000;
   const ofOrder = () => listener.received.filter((e) => e.orderNumber === orderNumber);
   while (ofOrder().length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));

@@ -20,6 +20,19 @@ export function createBenchClient(env: Pick<Bindings, "DB">, clientId: string, n
   return createApiClient(database(env.DB), { tenantId: BENCH_CLIENT_TENANT, name, clientId, clientSecret: randomToken(24) });
 }
 
+/** The vendor whose lines the invoice scenario bills: the demo vendor, which offers every demo product new (src/dev/seed/catalog.ts). */
+export const BENCH_VENDOR = 4;
+
+/** The harness's own vendor client (the demo vendor's), with a fresh secret. */
+export function createBenchVendorClient(env: Pick<Bindings, "DB">) {
+  return createApiClient(database(env.DB), {
+    vendorId: BENCH_VENDOR,
+    name: "Benchmark vendor",
+    clientId: "bench-vendor",
+    clientSecret: randomToken(24),
+  });
+}
+
 export function jsonPost(path: string, token: string, body: unknown, headers: Record<string, string> = {}): LoadRequest {
   return {
     method: "POST",

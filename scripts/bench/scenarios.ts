@@ -13,6 +13,8 @@ export const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, ship
 export interface BenchContext extends BenchTarget {
   clientId: string;
   clientSecret: string;
+  /** A token of the demo vendor's client (the invoice scenario; `npm run bench` makes one). */
+  vendorToken?: string;
   products: number;
   /** Single-use quotes to pre-issue for the order-creation scenario. */
   orderPool: number;
@@ -36,6 +38,9 @@ export interface Scenario {
 }
 
 const productId = (n: number) => `MP-${String(n).padStart(7, "0")}`;
+
+/** Lines per invoice of the invoice scenario (issue 43: at most 2 sequential round trips with 50). */
+export const INVOICE_LINES = 50;
 const randomProductId = (products: number) => productId(1 + Math.floor(Math.random() * products));
 
 /**
@@ -124,6 +129,62 @@ export function orderRequest(
     },
     { "idempotency-key": key },
   );
+}
+
+interface InvoicedOrder {
+  orderNumber: string;
+  lines: { lineId: number; price: number }[];
+}
+
+/**
+ * `count` orders of INVOICE_LINES lines each, every line the demo vendor's new OEM offer of another demo product (each
+ * line needs a quote of its own: one per product).
+ */
+async function invoicedOrders(ctx: BenchContext, count: number): Promise<InvoicedOrder[]> {
+  const orders: InvoicedOrder[] = [];
+  for (let o = 0; o < count; o++) {
+    const products = Array.from({ length: INVOICE_LINES }, (_, i) => productId(1 + ((o * INVOICE_LINES + i) % ctx.products)));
+    const details = await Promise.all(
+      products.map((id) => send<{ data: { options: PriceOption[] } }>(ctx.baseUrl, detailRequest(ctx, id))),
+    );
+    const quoteItems = details.map((detail, i) => {
+      const option = detail.data.options.find((opt) => opt.condition === "New OEM" && opt.customFields.length === 0);
+      if (!option) throw new Error(`${products[i]} has no new OEM offer without fields`);
+      return { priceOptionId: option.priceOptionId, productId: products[i]!, price: option.price, quantity: 1 };
+    });
+    const placed = await send<{ data: { orderNumber: string } }>(
+      ctx.baseUrl,
+      jsonPost(
+        `${API_PREFIX}/orders`,
+        ctx.token,
+        { ...REQUESTER, shippingMethod: "GROUND", payment: { paymentMethod: "PO", poNumber: "BENCH-INV" }, quoteItems },
+        { "idempotency-key": randomUUID() },
+      ),
+      201,
+    );
+    const order = await send<{ data: { lineItems: { lineId: number; price: number }[] } }>(
+      ctx.baseUrl,
+      authedGet(`${API_PREFIX}/orders/${placed.data.orderNumber}?include=lineItems`, ctx.token),
+    );
+    orders.push({ orderNumber: placed.data.orderNumber, lines: order.data.lineItems.map(({ lineId, price }) => ({ lineId, price })) });
+  }
+  return orders;
+}
+
+/** An invoice of every line of the order, one unit each at the order's price (nothing shipped: a quantity variance each). */
+function invoiceRequest(ctx: BenchContext, order: InvoicedOrder, invoiceNumber: string): LoadRequest {
+  const cents = order.lines.map((line) => Math.round(line.price * 100));
+  const text = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, "0")}`;
+  const total = text(cents.reduce((sum, c) => sum + c, 0));
+  if (!ctx.vendorToken) throw new Error("the invoice scenario needs a vendor token (ctx.vendorToken)");
+  return jsonPost("/vendor/api/invoices", ctx.vendorToken, {
+    invoiceNumber,
+    orderNumber: order.orderNumber,
+    invoiceDate: new Date().toISOString().slice(0, 10),
+    currency: "USD",
+    lines: order.lines.map((line, i) => ({ lineId: line.lineId, quantity: 1, unitPrice: text(cents[i]!), amount: text(cents[i]!) })),
+    summary: { subtotal: total, tax: "0.00", freight: "0.00", total },
+  });
 }
 
 /** Quotes without custom fields, issued through /catalog/detail a few at a time; each is good for one order. */
@@ -294,6 +355,21 @@ export const ORDER_SCENARIOS: Scenario[] = [
       const request = orderRequest(ctx, line!, randomUUID());
       await send(ctx.baseUrl, request, 201);
       return { request };
+    },
+  },
+  {
+    name: "invoice-submit",
+    what: `POST /vendor/api/invoices, ${INVOICE_LINES} lines of one order matched (three-way) against the order and its earlier invoices`,
+    expectedStatus: 201,
+    prepare: async (ctx) => {
+      const orders = await invoicedOrders(ctx, ctx.orderPool >= 100 ? 10 : 2);
+      let next = 0;
+      const nextInvoice = () => {
+        const order = orders[next++ % orders.length]!;
+        return invoiceRequest(ctx, order, `BENCH-${randomUUID()}`);
+      };
+      // A few invoices per order: each is matched with the order's earlier ones, as an order's invoices are.
+      return { request: nextInvoice(), nextRequest: nextInvoice, amount: orders.length * 3 };
     },
   },
   {

@@ -20,7 +20,10 @@ import { userRoutes } from "../shared/users/lookup-routes";
 import { userSearch } from "../shared/users/search-fields";
 import { userSearchRoutes } from "../shared/users/search-routes";
 import { VERSION_CHANGES } from "../versions";
+import { confirmationBuyerRoutes, confirmationVendorRoutes } from "./confirmations/routes";
 import { eventRoutes } from "./events/routes";
+import { invoiceBuyerRoutes, invoiceVendorRoutes } from "./invoices/routes";
+import { invoiceSearch } from "./invoices/search-fields";
 import { manufacturerRoutes } from "./manufacturers/routes";
 import { manufacturerSearch } from "./manufacturers/search-fields";
 import { orderCancelRoutes } from "./orders/cancel-routes";
@@ -28,6 +31,7 @@ import { orderRoutes } from "./orders/create-routes";
 import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderSearch } from "./orders/search-fields";
 import { orderSearchRoutes } from "./orders/search-routes";
+import { purchasingSettingsRoutes } from "./purchasing/routes";
 import { hiddenTestHelper, sandboxRoutes } from "./sandbox/routes";
 import { scheduleSandboxOrders } from "./sandbox/schedule";
 import { VENDOR_API_BASE, VENDOR_WRITE_ROUTE, vendorOrderLineRoutes } from "./vendors/routes";
@@ -47,13 +51,17 @@ async function operatorPlaneDocument(c: Context<AppEnv>): Promise<OpenApiDocumen
 }
 
 /** Every resource with GET search (the q language), in the order docs/api.md lists their fields. */
-export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch];
+export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch, invoiceSearch];
 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
 const WRITE_ROUTES = [
   /^POST \/customer\/api\/orders$/,
   /^POST \/customer\/api\/test-helpers\/orders\/[^/]+\/simulate$/,
   /^POST \/customer\/api\/orders\/[^/]+\/cancel$/,
+  /^POST \/customer\/api\/orders\/[^/]+\/lines\/[^/]+\/change-decision$/,
+  /^POST \/customer\/api\/invoices\/[^/]+\/(accept|dispute)$/,
+  /^PUT \/customer\/api\/purchasing-settings$/,
+  /^POST \/vendor\/api\/(order-confirmations|invoices|credit-memos)$/,
   VENDOR_WRITE_ROUTE,
   ...WEBHOOK_WRITE_ROUTES,
 ];
@@ -70,10 +78,19 @@ export const customerApi = createRouter()
   // After search: GET /orders/search must never be read as the order numbered "search".
   .route("/", orderRetrieveRoutes)
   .route("/", orderCancelRoutes)
+  .route("/", confirmationBuyerRoutes)
+  .route("/", invoiceBuyerRoutes)
+  .route("/", purchasingSettingsRoutes)
   .route("/", manufacturerRoutes)
   .route("/", eventRoutes)
   .route("/", webhookRoutes)
   .route("/", sandboxRoutes);
+
+/** The vendor API, mounted at /vendor/api (the offers' routes are the operator plane's Worker's). */
+export const vendorApi = createRouter()
+  .route("/", vendorOrderLineRoutes)
+  .route("/", confirmationVendorRoutes)
+  .route("/", invoiceVendorRoutes);
 
 /**
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted
@@ -99,7 +116,7 @@ export function createApp(changes: readonly VersionChange[] = VERSION_CHANGES) {
       app.route("/auth", authRoutes);
       app.route("/", wellKnownMetadataRoutes);
       app.route(API_BASE, customerApi);
-      app.route(VENDOR_API_BASE, vendorOrderLineRoutes);
+      app.route(VENDOR_API_BASE, vendorApi);
       openApiDocumentRoute(app, API_BASE, operatorPlaneDocument);
       eventWebhooks(app);
     },

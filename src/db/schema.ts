@@ -293,8 +293,106 @@ export const orderLines = sqliteTable(
     /** Why the vendor backordered or rejected the line. */
     statusReason: text("status_reason"),
     deliveredAt: text("delivered_at"),
+    /** The buyer's contract price when the line was ordered at one (its quote named an agreement); null for a list price. */
+    contractPriceCents: integer("contract_price_cents"),
+    /** The X12 855 code of the vendor's latest confirmation of the line (src/api/confirmations/codes.ts). */
+    confirmationCode: text("confirmation_code"),
+    /** A change the vendor proposed that waits for the buyer's answer (src/api/confirmations/confirm.ts); null when none. */
+    proposedChange: text("proposed_change", { mode: "json" }).$type<ProposedChange>(),
   },
   (t) => [uniqueIndex("order_lines_quote").on(t.quoteId), index("order_lines_vendor_status").on(t.vendorId, t.statusName, t.id)],
+);
+
+/** A line's change waiting for the buyer's answer: the vendor's confirmation code and the values it proposes. */
+export interface ProposedChange {
+  code: string;
+  priceCents?: number;
+  quantity?: number;
+  substitute?: { partNumber: string; description: string };
+  promisedShipDate?: string | null;
+  /** The proposed price is above the buyer's contract price: never accepted automatically. */
+  contractPriceException: boolean;
+  note?: string | null;
+  proposedAt: string;
+}
+
+/** Each change of a line after it was ordered (migrations/0031): revision 1, 2, ... per line, with who made it. */
+export const orderLineRevisions = sqliteTable(
+  "order_line_revisions",
+  {
+    lineId: integer("line_id").notNull(),
+    revision: integer("revision").notNull(),
+    orderId: integer("order_id").notNull(),
+    actor: text("actor", { enum: ["vendor", "buyer", "system"] }).notNull(),
+    actorId: integer("actor_id"),
+    code: text("code").notNull(),
+    changes: text("changes", { mode: "json" }).$type<LineFieldChange[]>().notNull(),
+    note: text("note"),
+    at: text("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lineId, t.revision] })],
+);
+
+export interface LineFieldChange {
+  field: string;
+  from: string | number | null;
+  to: string | number | null;
+}
+
+/** The tenant's purchasing settings (migrations/0031): auto-acceptance of vendors' price changes and match tolerances. */
+export const purchasingSettings = sqliteTable("purchasing_settings", {
+  tenantId: integer("tenant_id").primaryKey(),
+  autoAcceptPercentBp: integer("auto_accept_percent_bp"),
+  autoAcceptAmountCents: integer("auto_accept_amount_cents"),
+  priceTolerancePercentBp: integer("price_tolerance_percent_bp"),
+  priceToleranceAmountCents: integer("price_tolerance_amount_cents"),
+  quantityTolerance: integer("quantity_tolerance").notNull().default(sql`0`),
+  updatedAt: text("updated_at").notNull(),
+});
+
+/** Vendors' invoices and credit memos to a tenant (migrations/0031), each for one order. */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey(),
+    tenantId: integer("tenant_id").notNull(),
+    vendorId: integer("vendor_id").notNull(),
+    orderId: integer("order_id").notNull(),
+    kind: text("kind").notNull(),
+    number: text("number").notNull(),
+    creditedInvoiceId: integer("credited_invoice_id"),
+    invoiceDate: text("invoice_date").notNull(),
+    currency: text("currency").notNull(),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    taxCents: integer("tax_cents").notNull(),
+    freightCents: integer("freight_cents").notNull(),
+    totalCents: integer("total_cents").notNull(),
+    status: text("status").notNull(),
+    statusReason: text("status_reason"),
+    bodyDigest: text("body_digest").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("invoices_number").on(t.tenantId, t.vendorId, t.kind, t.number), index("invoices_order").on(t.orderId)],
+);
+
+export const invoiceLines = sqliteTable(
+  "invoice_lines",
+  {
+    invoiceId: integer("invoice_id").notNull(),
+    lineNumber: integer("line_number").notNull(),
+    orderLineId: integer("order_line_id"),
+    creditedLineNumber: integer("credited_line_number"),
+    partNumber: text("part_number"),
+    description: text("description"),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    taxCents: integer("tax_cents").notNull(),
+    matchStatus: text("match_status"),
+    matchExplanation: text("match_explanation"),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.lineNumber] })],
 );
 
 export const shippingDocuments = sqliteTable("shipping_documents", {

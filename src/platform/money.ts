@@ -16,3 +16,20 @@ export function decimalToCents(amount: number): number | null {
   const cents = Math.round(amount * 100);
   return Number.isSafeInteger(cents) ? cents : null;
 }
+
+/** Money of the purchasing documents (confirmations, invoices, credit memos): a decimal string of scale 2 at most. */
+export const MONEY_TEXT = /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/;
+
+/** Exact cents of a money string ("12.5", "12.50", "1200"); null when it is not one (more than 2 places, a sign, a float form). */
+export function textToCents(amount: string): number | null {
+  if (!MONEY_TEXT.test(amount)) return null;
+  const [units, fraction = ""] = amount.split(".");
+  return Number(units) * 100 + Number(fraction.padEnd(2, "0"));
+}
+
+/** Cents as a money string with exactly two places: 1250 -> "12.50", -5 -> "-0.05". */
+export function centsToText(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}

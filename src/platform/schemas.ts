@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IDEMPOTENCY_KEY_HEADER, UUID_WITH_DASHES } from "./idempotency/middleware";
-import { decimalToCents } from "./money";
+import { decimalToCents, MONEY_TEXT } from "./money";
 import { unknownFieldMessage } from "./zod-errors";
 
 /** Shared response schemas: the success envelope and the error forms of spec 7.2. */
@@ -194,3 +194,13 @@ export const decimalPrice = (description: string, max = Number.MAX_SAFE_INTEGER 
     .max(max)
     .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
     .openapi({ description: `${description}: ${TWO_DECIMALS_RULE}`, example: 123.45 });
+
+/**
+ * Money of the purchasing documents (confirmations, invoices, credit memos, settings): a decimal string, scale 2 at
+ * most ("12.5", "12.50"), never negative and never a JSON number (src/platform/money.ts). Answers give exactly 2 places.
+ */
+export const moneyText = (description: string) =>
+  z
+    .string()
+    .regex(MONEY_TEXT, 'Must be a decimal string with at most two decimal places, e.g. "12.50".')
+    .openapi({ description: `${description}: a decimal string with at most two decimal places`, example: "12.50" });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODE_SPELLINGS, CONFIRMATION_TYPES } from "../../src/api/confirmations/codes";
 import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/api/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
@@ -358,6 +359,7 @@ const TARGETS: Target[] = [
   ...organizationTargets(),
   ...scimTargets(),
   ...sandboxTargets(),
+  ...purchasingTargets(),
   {
     method: "PATCH",
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}`,
@@ -844,6 +846,178 @@ function scimTargets(): Target[] {
 }
 
 /** The sandbox's test helper (test-mode token) and the webhook test's sample type. */
+/** Money strings of the purchasing documents: numbers, more than two places, signs, exponents, blanks. */
+function hostileMoney() {
+  return fc.oneof(
+    nonString(),
+    fc.double(),
+    fc.constantFrom("1.234", "-1.00", "1e3", "01.00", " 1", "1.", ".5", "", "12,50", "NaN", "Infinity"),
+  );
+}
+
+/** The fuzzed documents: the demo order's invoice the decision targets answer, made in beforeAll. */
+const FUZZ_INVOICE: { id: number } = { id: 0 };
+
+const today = () => new Date().toISOString().slice(0, 10);
+const fuzzInvoice = (invoiceNumber: string) => ({
+  invoiceNumber,
+  orderNumber: DEMO_ORDER_NUMBER,
+  invoiceDate: today(),
+  currency: "USD",
+  lines: [{ lineId: DEMO_LINE_ID, quantity: 1, unitPrice: "10.00", amount: "10.00" }],
+  summary: { subtotal: "10.00", tax: "0.00", freight: "0.00", total: "10.00" },
+});
+
+/**
+ * Confirmations, invoices, credit memos, the buyer's answers and the purchasing settings, aimed at the demo vendor's line
+ * of the demo order (beforeAll cancels it: a valid confirmation is then a 409, nothing written) and at the fuzz invoice.
+ */
+function purchasingTargets(): Target[] {
+  const vendor = () => vendorTokenFor(DEMO_VENDOR_ID);
+  const tolerance = fc.oneof(
+    hostileObject(true),
+    fc.record({ percent: fc.constantFrom("101", "-1", "2.555", "x"), amount: hostileMoney() }),
+  );
+  return [
+    {
+      path: "/vendor/api/order-confirmations",
+      token: vendor,
+      base: () => ({ type: "detail", lines: [{ lineId: DEMO_LINE_ID, code: "IA", promisedShipDate: "2099-01-31" }] }),
+      acceptsBase: async () => {
+        await putLineIn(DEMO_LINE_ID, "Ordered");
+      },
+      fields: [
+        { path: ["type"], hostile: hostileCode(CONFIRMATION_TYPES), required: true },
+        { path: ["lines"], hostile: fc.oneof(hostileArray(200), fc.constant([])), required: true },
+        { path: ["lines", 0, "lineId"], hostile: hostileId(), required: true },
+        { path: ["lines", 0, "code"], hostile: hostileCode(CODE_SPELLINGS) },
+        { path: ["lines", 0, "promisedShipDate"], hostile: fc.oneof(nonString(), fc.constantFrom("2020-01-01", "2099-02-30", "tomorrow")) },
+        { path: ["lines", 0, "unitPrice"], hostile: hostileMoney() },
+        { path: ["lines", 0, "quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })) },
+        { path: ["lines", 0, "substitute"], hostile: fc.oneof(hostileObject(true), fc.record({ partNumber: hostileText(64) })) },
+        { path: ["reason"], hostile: fc.oneof(hostileText(500, { nullable: true }), fc.constantFrom("", "   ")) },
+      ],
+      readOnly: false,
+    },
+    {
+      path: "/vendor/api/invoices",
+      token: vendor,
+      base: () => fuzzInvoice("FUZZ-INV-BASE"),
+      fields: [
+        {
+          path: ["invoiceNumber"],
+          hostile: fc.oneof(hostileText(40), fc.constantFrom("", " INV", "INV 1", "INV\n1", "-INV")),
+          required: true,
+        },
+        { path: ["orderNumber"], hostile: fc.oneof(nonString(), fc.constantFrom("", "ORD 1", "ORD/1")), required: true },
+        { path: ["invoiceDate"], hostile: fc.oneof(nonString(), fc.constantFrom("2999-01-01", "2026-02-30", "today", "")), required: true },
+        { path: ["currency"], hostile: hostileCode(["USD"]), required: true },
+        { path: ["lines"], hostile: fc.oneof(hostileArray(200), fc.constant([])), required: true },
+        { path: ["lines", 0, "quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 100_000 })), required: true },
+        { path: ["lines", 0, "unitPrice"], hostile: hostileMoney(), required: true },
+        { path: ["lines", 0, "amount"], hostile: fc.oneof(hostileMoney(), fc.constantFrom("10.01", "9.99")), required: true },
+        { path: ["lines", 0, "lineId"], hostile: hostileId() },
+        { path: ["summary"], hostile: hostileObject(), required: true },
+        { path: ["summary", "total"], hostile: fc.oneof(hostileMoney(), fc.constantFrom("10.01", "0.00")), required: true },
+        { path: ["summary", "freight"], hostile: fc.oneof(hostileMoney(), fc.constant("1.00")), required: true },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      path: "/vendor/api/credit-memos",
+      token: vendor,
+      base: () => ({ creditMemoNumber: "FUZZ-CM-BASE", invoiceId: FUZZ_INVOICE.id, creditDate: today(), currency: "USD", reason: "fuzz" }),
+      fields: [
+        { path: ["creditMemoNumber"], hostile: fc.oneof(hostileText(40), fc.constantFrom("", " CM")), required: true },
+        { path: ["invoiceId"], hostile: fc.oneof(hostileId(), fc.constant(2_000_000_000)), required: true },
+        { path: ["creditDate"], hostile: fc.oneof(nonString(), fc.constantFrom("2999-01-01", "2026-02-30")), required: true },
+        { path: ["currency"], hostile: hostileCode(["USD"]), required: true },
+        {
+          path: ["lines"],
+          // Lines without a summary, more than was invoiced, a line the invoice does not have.
+          hostile: fc.oneof(
+            hostileArray(200),
+            fc.constant([]),
+            fc.constant([{ invoiceLineNumber: 1, quantity: 1, unitPrice: "10.00", amount: "10.00" }]),
+            fc.constant([{ invoiceLineNumber: 9, quantity: 1, unitPrice: "10.00", amount: "10.00" }]),
+          ),
+        },
+        {
+          path: ["summary"],
+          hostile: fc.oneof(hostileObject(), fc.constant({ subtotal: "1.00", tax: "0.00", freight: "0.00", total: "1.00" })),
+        },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      path: `/orders/${DEMO_ORDER_NUMBER}/lines/${DEMO_LINE_ID}/change-decision`,
+      operation: "/orders/{orderNumber}/lines/{lineId}/change-decision",
+      token: allScopes,
+      base: () => ({ decision: "accept", reason: "fuzz" }),
+      acceptsBase: async () => {
+        await putLineIn(DEMO_LINE_ID, "Ordered");
+        await env.DB.prepare("UPDATE order_lines SET proposed_change = ?2 WHERE id = ?1")
+          .bind(
+            DEMO_LINE_ID,
+            JSON.stringify({ code: "IQ", quantity: 3, contractPriceException: false, proposedAt: new Date().toISOString() }),
+          )
+          .run();
+      },
+      fields: [
+        { path: ["decision"], hostile: hostileCode(["accept", "decline"]), required: true },
+        { path: ["reason"], hostile: fc.oneof(hostileText(500, { nullable: true }), fc.constantFrom("", "   ")) },
+      ],
+      readOnly: false,
+    },
+    {
+      get path() {
+        return `/invoices/${FUZZ_INVOICE.id}/dispute`;
+      },
+      operation: "/invoices/{invoiceId}/dispute",
+      token: allScopes,
+      base: () => ({ reason: "fuzz" }),
+      fields: [{ path: ["reason"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")), required: true }],
+      readOnly: false,
+    },
+    {
+      get path() {
+        return `/invoices/${FUZZ_INVOICE.id}/accept`;
+      },
+      operation: "/invoices/{invoiceId}/accept",
+      token: allScopes,
+      base: () => ({ note: "fuzz" }),
+      fields: [{ path: ["note"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) }],
+      readOnly: false,
+      optionalBody: true,
+    },
+    {
+      method: "PUT",
+      path: "/purchasing-settings",
+      token: allScopes,
+      base: () => ({
+        autoAcceptPriceIncrease: { percent: "2.00", amount: "5.00" },
+        priceTolerance: { percent: "1.00", amount: null },
+        quantityTolerance: 0,
+      }),
+      fields: [
+        { path: ["autoAcceptPriceIncrease"], hostile: tolerance, required: true },
+        {
+          path: ["priceTolerance"],
+          hostile: fc.oneof(
+            tolerance.filter((t) => t !== null),
+            fc.constant(null),
+          ),
+          required: true,
+        },
+        { path: ["quantityTolerance"], hostile: fc.oneof(hostileCount(), fc.integer({ min: 10_000 })), required: true },
+      ],
+      readOnly: false,
+    },
+  ];
+}
+
 function sandboxTargets(): Target[] {
   const dateHostile = fc.oneof(
     hostileText(10, { min: 10 }),
@@ -860,7 +1034,7 @@ function sandboxTargets(): Target[] {
       fields: [
         {
           path: ["scenario"],
-          hostile: hostileCode(["acknowledge", "backorder", "ship_partial", "ship", "deliver", "reject_line"]),
+          hostile: hostileCode(["acknowledge", "backorder", "ship_partial", "ship", "deliver", "reject_line", "confirm", "invoice"]),
           required: true,
         },
         // Another line than the order's has nothing to move: 409, a spec error too.
@@ -941,6 +1115,13 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
       json: { scenario: "backorder" },
     });
     expect(backordered.status).toBe(200);
+    // The invoice the buyer's answers target: the demo vendor's, of the demo order.
+    const invoiced = await call(await vendorTokenFor(DEMO_VENDOR_ID), "/vendor/api/invoices", {
+      method: "POST",
+      json: fuzzInvoice("FUZZ-INV-DECIDE"),
+    });
+    expect(invoiced.status, await invoiced.clone().text()).toBe(201);
+    FUZZ_INVOICE.id = (await invoiced.json<{ data: { invoiceId: number } }>()).data.invoiceId;
     // The webhook test target's endpoint: tenant 1's, at the test receiver.
     await env.DB.prepare(
       "INSERT OR IGNORE INTO webhook_endpoints (id, tenant_id, url, event_types, secret_salt, created_at) VALUES (?1, ?2, ?3, '[\"*\"]', 'fuzz-salt', '2026-11-26T00:00:00.000Z')",

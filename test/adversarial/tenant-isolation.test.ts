@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
+import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { DEMO_OFFER_SKU } from "../../src/operator/offers/schemas";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
 import {
@@ -122,6 +123,46 @@ async function attackerVendorLines(): Promise<AttackContext["attackerVendorLines
 }
 
 /**
+ * The money side: an invoice of the demo vendor to tenant 1 (of the demo order's line), and the attacking vendor's on a
+ * tenant-2 order of its own: a line to confirm, a line with a change waiting for tenant 2's answer, and invoices.
+ */
+async function moneySideFixtures() {
+  const pick = (q: Quote) => q.customFields.length === 0 && q.vendorName === VENDOR_ATTACKER_NAME;
+  const { orderNumber, lineIds } = await freshOrder(3, { who: KJOHNSON, pick });
+  const [confirm, pending, invoiced] = lineIds as [number, number, number];
+  const vendorPost = async (token: string, path: string, body: unknown) => {
+    const res = await call(token, path, { method: "POST", json: body });
+    if (res.status >= 300) throw new Error(`setting up ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json<{ data: Record<string, any> }>()).data;
+  };
+  await vendorPost(attackerVendorToken, "/vendor/api/order-confirmations", {
+    type: "detail",
+    lines: [{ lineId: pending, code: "IQ", quantity: 5 }],
+  });
+  const invoice = (token: string, order: string, lineId: number, number: string) =>
+    vendorPost(token, "/vendor/api/invoices", {
+      invoiceNumber: number,
+      orderNumber: order,
+      invoiceDate: new Date().toISOString().slice(0, 10),
+      currency: "USD",
+      lines: [{ lineId, quantity: 1, unitPrice: "10.00", amount: "10.00" }],
+      summary: { subtotal: "10.00", tax: "0.00", freight: "0.00", total: "10.00" },
+    });
+  const victimNumber = `VICTIM-${crypto.randomUUID().slice(0, 8)}`;
+  const victim = await invoice(await vendorTokenFor(DEMO_VENDOR_ID), DEMO_ORDER_NUMBER, DEMO_LINE_ID, victimNumber);
+  const number = `ATTACKER-${crypto.randomUUID().slice(0, 8)}`;
+  const read = await invoice(attackerVendorToken, orderNumber, invoiced, number);
+  const accept = await invoice(attackerVendorToken, orderNumber, invoiced, `${number}-A`);
+  const dispute = await invoice(attackerVendorToken, orderNumber, invoiced, `${number}-D`);
+  return {
+    attackerConfirmLine: confirm,
+    attackerPendingLine: { orderNumber, lineId: pending },
+    victimInvoice: { id: victim.invoiceId as number, number: victimNumber },
+    attackerInvoices: { orderNumber, lineId: invoiced, number, read: read.invoiceId, accept: accept.invoiceId, dispute: dispute.invoiceId },
+  };
+}
+
+/**
  * Offers and agreements: the demo vendor's (the victim's) and the attacking vendor's own. Agreements are written
  * straight to the database, each with a scope of its own so that none overlaps another.
  */
@@ -198,6 +239,17 @@ async function testModeFixtures() {
   };
   const victim = await testOrder(JSMITH);
   const attacker = await testOrder(KJOHNSON);
+  // A test-mode invoice of tenant 2: the simulated vendor ships its own test order and invoices it.
+  const invoiced = await testOrder(KJOHNSON);
+  for (const scenario of ["ship", "invoice"]) {
+    const ran = await call(attackerTestToken, `/test-helpers/orders/${invoiced.orderNumber}/simulate`, {
+      method: "POST",
+      json: { scenario },
+    });
+    if (ran.status !== 200) throw new Error(`setting up a test invoice: ${scenario} ${ran.status} ${await ran.text()}`);
+  }
+  const invoices = await call(attackerTestToken, `/invoices?q=${encodeURIComponent(`orderNumber:"${invoiced.orderNumber}"`)}`);
+  const testInvoice = ((await invoices.json()) as { data: { invoices: { invoiceId: number }[] } }).data.invoices[0]!;
   const endpoint = await call(attackerTestToken, "/webhook-endpoints", {
     method: "POST",
     json: { url: `${RECEIVER}/ok/attacker-test`, eventTypes: ["*"] },
@@ -206,6 +258,7 @@ async function testModeFixtures() {
     victimTestOrderNumber: victim.orderNumber,
     attackerTestOrderNumber: attacker.orderNumber,
     attackerTestEventId: attacker.eventId,
+    attackerTestInvoiceId: testInvoice.invoiceId,
     attackerTestEndpointId: ((await endpoint.json()) as { data: { id: string } }).data.id,
   };
 }
@@ -249,12 +302,14 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
     attackerTestToken = await testModeTokenFor(TENANT_B);
     const attackerVendor = await attackerVendorLines();
     const [victimOrder, attackerOrder] = [await freshOrder(), await freshOrder(1, { who: KJOHNSON })];
+    const money = await moneySideFixtures();
     const endpoint = async (tenantId: number) => (await registerEndpoint(`${RECEIVER}/ok/${crypto.randomUUID()}`, ["*"], tenantId)).id;
     ctx = {
       victimClient,
       attackerClient,
       victimPriceOptionId: victimQuote.priceOptionId,
       attackerVendorLines: attackerVendor,
+      ...money,
       victimEventId: (await eventsOf(victimOrder.orderNumber))[0]!.id,
       attackerEventId: (await eventsOf(attackerOrder.orderNumber))[0]!.id,
       victimEndpointId: await endpoint(TENANT_A),

@@ -26,6 +26,14 @@ export interface AttackContext {
   victimPriceOptionId: string;
   /** The attacking vendor's own lines, one per vendor move, each in a status the move starts from. */
   attackerVendorLines: Record<VendorAction | "read", number>;
+  /**
+   * The money side: the attacking vendor's Ordered line to confirm, a line of tenant 2's with a change waiting for its
+   * answer, an invoice of the demo vendor to tenant 1 (the victim's), and the attacking vendor's invoices to tenant 2.
+   */
+  attackerConfirmLine: number;
+  attackerPendingLine: { orderNumber: string; lineId: number };
+  victimInvoice: { id: number; number: string };
+  attackerInvoices: { orderNumber: string; lineId: number; number: string; read: number; accept: number; dispute: number };
   /** An event of each tenant (an order each placed). */
   victimEventId: string;
   attackerEventId: string;
@@ -46,6 +54,8 @@ export interface AttackContext {
   victimTestOrderNumber: string;
   attackerTestOrderNumber: string;
   attackerTestEventId: string;
+  /** An invoice of tenant 2's test mode (the simulated vendor's, of a test order). */
+  attackerTestInvoiceId: number;
   attackerTestEndpointId: string;
   /** SCIM: a user and a group of tenant 1, and tenant 2's own (one of each per operation that may use it up). */
   victimScimUser: { id: string; userName: string };
@@ -128,6 +138,39 @@ const vendorMoveRow = (action: VendorAction): MatrixRow => ({
       own: (ctx) => ctx.attackerVendorLines[action],
       unknown: 999_999_999,
       request: (v) => asVendor(post(`/vendor/api/order-lines/${v}/${action}`, VENDOR_BODIES[action])),
+      expect: { denied: [404] },
+    },
+  ],
+});
+
+/** An invoice of one line at 10.00, numbered afresh (each request its own document). */
+const invoiceOf = (orderNumber: string, lineId: number) => ({
+  invoiceNumber: `ISO-${crypto.randomUUID().slice(0, 8)}`,
+  orderNumber,
+  invoiceDate: new Date().toISOString().slice(0, 10),
+  currency: "USD",
+  lines: [{ lineId, quantity: 1, unitPrice: "10.00", amount: "10.00" }],
+  summary: { subtotal: "10.00", tax: "0.00", freight: "0.00", total: "10.00" },
+});
+
+const creditOf = (invoiceId: Value) => ({
+  creditMemoNumber: `ISO-CM-${crypto.randomUUID().slice(0, 8)}`,
+  invoiceId,
+  creditDate: new Date().toISOString().slice(0, 10),
+  currency: "USD",
+  lines: [{ invoiceLineNumber: 1, quantity: 0, unitPrice: "0.01", amount: "0.01" }],
+  summary: { subtotal: "0.01", tax: "0.00", freight: "0.00", total: "0.01" },
+});
+
+/** A buyer's read or answer of an invoice: tenant 1's is a 404 exactly like an unknown id. */
+const invoiceRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackContext) => number): MatrixRow => ({
+  cases: [
+    {
+      input: "path invoiceId (tenant 1's invoice)",
+      victim: (ctx) => ctx.victimInvoice.id,
+      own,
+      unknown: 999_999_999,
+      request,
       expect: { denied: [404] },
     },
   ],
@@ -598,6 +641,78 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     ],
   },
 
+  "post /customer/api/orders/{orderNumber}/lines/{lineId}/change-decision": {
+    cases: [
+      {
+        input: "path orderNumber and lineId (tenant 1's order and line)",
+        victim: () => victimOrder.orderNumber,
+        own: (ctx) => ctx.attackerPendingLine.orderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v, ctx) =>
+          post(
+            `/orders/${v}/lines/${v === ctx.attackerPendingLine.orderNumber ? ctx.attackerPendingLine.lineId : DEMO_LINE_ID}/change-decision`,
+            {
+              decision: "accept",
+            },
+          ),
+        expect: { denied: [404] },
+      },
+    ],
+  },
+  "get /customer/api/invoices": {
+    cases: [
+      {
+        input: "q invoiceNumber (tenant 1's invoice)",
+        victim: (ctx) => ctx.victimInvoice.number,
+        own: (ctx) => ctx.attackerInvoices.number,
+        request: (v) => q("/invoices", `invoiceNumber:"${v}"`),
+        expect: { empty: "data.invoices" },
+      },
+      {
+        input: "q orderNumber (tenant 1's order)",
+        victim: () => victimOrder.orderNumber,
+        own: (ctx) => ctx.attackerInvoices.orderNumber,
+        request: (v) => q("/invoices", `orderNumber:"${v}"`),
+        expect: { empty: "data.invoices" },
+      },
+    ],
+  },
+  "get /customer/api/invoices/{invoiceId}": {
+    cases: [
+      ...(
+        invoiceRow(
+          (v) => get(`/invoices/${v}`),
+          (ctx) => ctx.attackerInvoices.read,
+        ) as { cases: AttackCase[] }
+      ).cases,
+      ...acrossModes(
+        "path invoiceId",
+        (v) => get(`/invoices/${v}`),
+        (ctx) => ctx.attackerInvoices.read,
+        (ctx) => ctx.attackerTestInvoiceId,
+        999_999_999,
+      ),
+    ],
+  },
+  "post /customer/api/invoices/{invoiceId}/accept": invoiceRow(
+    (v) => post(`/invoices/${v}/accept`, {}),
+    (ctx) => ctx.attackerInvoices.accept,
+  ),
+  "post /customer/api/invoices/{invoiceId}/dispute": invoiceRow(
+    (v) => post(`/invoices/${v}/dispute`, { reason: "isolation probe" }),
+    (ctx) => ctx.attackerInvoices.dispute,
+  ),
+  "get /customer/api/purchasing-settings": { noTenantData: "the caller's own settings; no id input" },
+  "put /customer/api/purchasing-settings": {
+    noTenantData: "replaces the caller's own settings; no id input",
+    request: {
+      method: "PUT",
+      path: "/purchasing-settings",
+      json: { autoAcceptPriceIncrease: null, priceTolerance: { percent: null, amount: null }, quantityTolerance: 0 },
+      bearer: true,
+    },
+  },
+
   "get /customer/api/events": {
     cases: [
       {
@@ -721,6 +836,68 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
         victim: () => DEMO_LINE_ID,
         unknown: 999_999_999,
         request: (v) => get(`/vendor/api/order-lines/${v}`),
+        expect: { denied: [401] },
+      },
+    ],
+  },
+  "post /vendor/api/order-confirmations": {
+    cases: [
+      {
+        input: "lines[0].lineId (another vendor's line)",
+        victim: () => DEMO_LINE_ID,
+        own: (ctx) => ctx.attackerConfirmLine,
+        unknown: 999_999_999,
+        request: (v) =>
+          asVendor(post("/vendor/api/order-confirmations", { type: "accept", lines: [{ lineId: v }], promisedShipDate: "2099-01-31" })),
+        expect: { denied: [404] },
+      },
+    ],
+  },
+  "post /vendor/api/invoices": {
+    cases: [
+      {
+        input: "orderNumber and lines[0].lineId (another vendor's order and line)",
+        victim: () => victimOrder.orderNumber,
+        own: (ctx) => ctx.attackerInvoices.orderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v, ctx) =>
+          asVendor(
+            post(
+              "/vendor/api/invoices",
+              invoiceOf(String(v), v === ctx.attackerInvoices.orderNumber ? ctx.attackerInvoices.lineId : DEMO_LINE_ID),
+            ),
+          ),
+        expect: { denied: [404] },
+      },
+    ],
+  },
+  "post /vendor/api/credit-memos": {
+    cases: [
+      {
+        input: "invoiceId (another vendor's invoice)",
+        victim: (ctx) => ctx.victimInvoice.id,
+        own: (ctx) => ctx.attackerInvoices.read,
+        unknown: 999_999_999,
+        request: (v) => asVendor(post("/vendor/api/credit-memos", creditOf(v))),
+        expect: { denied: [404] },
+      },
+    ],
+  },
+  "get /vendor/api/invoices/{invoiceId}": {
+    cases: [
+      {
+        input: "path invoiceId (another vendor's invoice)",
+        victim: (ctx) => ctx.victimInvoice.id,
+        own: (ctx) => ctx.attackerInvoices.read,
+        unknown: 999_999_999,
+        request: (v) => asVendor(get(`/vendor/api/invoices/${v}`)),
+        expect: { denied: [404] },
+      },
+      {
+        // No unknown id: the token is refused before any id is read (and a short id would mask the status's digits).
+        input: "a buyer's token (tenant 2) on the vendor API",
+        victim: (ctx) => ctx.victimInvoice.id,
+        request: (v) => get(`/vendor/api/invoices/${v}`),
         expect: { denied: [401] },
       },
     ],

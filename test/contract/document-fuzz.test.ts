@@ -76,6 +76,29 @@ const PROSE_RULES: ProseRule[] = [
   },
   { operation: "post /auth/oauth2/token", fields: /^oauth:invalid_scope$/, statement: "Space-separated subset of the client's scopes" },
   { operation: "get /vendor/api/order-lines", fields: /^status$/, statement: "any other name is a 400" },
+  { operation: "get /customer/api/invoices", fields: /^q$/, statement: "Query in the q language" },
+  {
+    operation: "post /vendor/api/order-confirmations",
+    fields: /^(lines(\[\d+\](\.\w+)?)?|promisedShipDate|expectedShipDate)$/,
+    statement: "A field a code does not take, or one it requires and lacks, is a 400",
+  },
+  {
+    operation: "post /vendor/api/order-confirmations",
+    fields: /^(lines\[\d+\]\.)?(promisedShipDate|expectedShipDate)$/,
+    statement: "a date not before yesterday (UTC)",
+  },
+  {
+    operation: "post /vendor/api/invoices",
+    fields: /^(lines(\[\d+\]\.(amount|description))?|summary\.(subtotal|tax|total))$/,
+    statement: "must add up exactly",
+  },
+  { operation: "post /vendor/api/invoices", fields: /^invoiceDate$/, statement: "not after tomorrow (UTC)" },
+  {
+    operation: "post /vendor/api/credit-memos",
+    fields: /^(summary(\.\w+)?|lines\[\d+\]\.\w+)$/,
+    statement: "A credit never exceeds what remains of the invoice",
+  },
+  { operation: "post /vendor/api/credit-memos", fields: /^creditDate$/, statement: "not after tomorrow (UTC)" },
   ...["acknowledge", "backorder"].map((action) => ({
     operation: `post /vendor/api/order-lines/{lineId}/${action}`,
     fields: /^(promisedShipDate|expectedShipDate)$/,
@@ -386,6 +409,26 @@ const PRICING_OPERATIONS_REACHING_200 = [
   "get /admin/api/tiers",
 ];
 const VENDOR_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((a) => `post /vendor/api/order-lines/{lineId}/${a}`);
+/** Confirmations, invoices and the purchasing settings (docs/api.md, "Confirmations", "Invoices"). */
+const PURCHASING_OPERATIONS = [
+  "post /vendor/api/order-confirmations",
+  "post /customer/api/orders/{orderNumber}/lines/{lineId}/change-decision",
+  "post /vendor/api/invoices",
+  "post /vendor/api/credit-memos",
+  "get /vendor/api/invoices/{invoiceId}",
+  "get /customer/api/invoices",
+  "get /customer/api/invoices/{invoiceId}",
+  "post /customer/api/invoices/{invoiceId}/accept",
+  "post /customer/api/invoices/{invoiceId}/dispute",
+  "get /customer/api/purchasing-settings",
+  "put /customer/api/purchasing-settings",
+];
+/** Of those, the ones whose random valid requests reach a 200 (the others need a pending change or a real document). */
+const PURCHASING_OPERATIONS_REACHING_200 = [
+  "get /customer/api/invoices",
+  "get /customer/api/purchasing-settings",
+  "put /customer/api/purchasing-settings",
+];
 
 const isSecured = (operation: DocumentedOperation) => (operation.operation.security ?? document.security ?? []).length > 0;
 
@@ -477,6 +520,7 @@ describe("document-driven contract fuzzing", () => {
     "get /customer/api/orders/search",
     "get /customer/api/orders/{orderNumber}",
     "post /customer/api/orders/{orderNumber}/cancel",
+    ...PURCHASING_OPERATIONS,
     "get /customer/api/manufacturers/search",
     "get /customer/api/openapi.json",
     "get /customer/api/events",
@@ -544,6 +588,7 @@ describe("document-driven contract fuzzing", () => {
         "post /customer/api/test-helpers/orders/{orderNumber}/simulate",
         "post /customer/api/catalog/detail",
         ...VENDOR_MOVES,
+        ...PURCHASING_OPERATIONS.filter((o) => !PURCHASING_OPERATIONS_REACHING_200.includes(o)),
         // No demo event or endpoint exists to read: their documented examples are 404s (the feed itself is fuzzed above).
         "get /customer/api/events/{eventId}",
         ...WEBHOOK_OPERATIONS.filter((o) => o !== "get /customer/api/webhook-endpoints"),

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
 import { eventsOf, freshOrder } from "../helpers/orders";
-import { BODIES, move } from "../helpers/vendors";
+import { BODIES, move, vendorCall, vendorOf } from "../helpers/vendors";
 import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
 /**
@@ -23,6 +23,7 @@ interface EventBody {
   id: string;
   type: string;
   orderNumber: string;
+  sequence: number | null;
   data: Record<string, unknown>;
 }
 
@@ -34,6 +35,19 @@ interface HeaderParameter {
 }
 
 let document: OpenApiDocument;
+
+/** The types of an order's money side: confirmations, the buyer's answers, invoices and credit memos. */
+const MONEY_SIDE_TYPES = [
+  "order.confirmed",
+  "order.change_accepted",
+  "order.change_declined",
+  "invoice.received",
+  "invoice.matched",
+  "invoice.exception",
+  "invoice.disputed",
+  "invoice.accepted",
+  "credit_memo.received",
+] as const;
 
 const webhookOf = (type: string) => (document.webhooks as Record<string, { post: any }>)[type]?.post;
 /** The body a receiver of `type` deliveries validates against (`/` in a JSON pointer segment is `~1`). */
@@ -180,8 +194,81 @@ describe("events against the document", () => {
       expect(new Validator(parameter.schema, "2020-12").validate(value).errors, `${parameter.name}: ${value}`).toEqual([]);
     }
 
-    // The types produced are the types documented: each type above, and the test delivery.
-    expect(new Set([...feed.map((e) => e.type), ping.type])).toEqual(new Set(DELIVERED_EVENT_TYPES));
+    // The types produced are the types documented: each type above, the test delivery, and the money side's (below).
+    expect(new Set([...feed.map((e) => e.type), ping.type, ...MONEY_SIDE_TYPES])).toEqual(new Set(DELIVERED_EVENT_TYPES));
+  });
+
+  it("every event of an order's money side (confirmation, the buyer's answers, invoices, credit memo) matches the document", async () => {
+    const token = await tokenFor(TENANT_A);
+    const { orderNumber, lineIds } = await freshOrder(2, { quantity: 2 });
+    const [priced, substituted] = lineIds as [number, number];
+    const send = async (vendorId: number, path: string, body: unknown) => {
+      const res = await vendorCall(vendorId, path, { method: "POST", json: body });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
+      return (await json(res)).data;
+    };
+    const buyer = async (path: string, body: unknown) => {
+      const res = await contractCall(token, path, { method: "POST", json: body });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+    };
+    const order = (await json(await contractCall(token, `/orders/${orderNumber}?include=lineItems`))).data;
+    const priceOf = (lineId: number) => Math.round(order.lineItems.find((l: { lineId: number }) => l.lineId === lineId).price * 100);
+    const money = (cents: number) => (cents / 100).toFixed(2);
+    const vendor = await vendorOf(priced);
+    await send(vendor, "/order-confirmations", {
+      type: "detail",
+      lines: [{ lineId: priced, code: "IP", unitPrice: money(priceOf(priced) + 100) }],
+    });
+    await buyer(`/orders/${orderNumber}/lines/${priced}/change-decision`, { decision: "accept" });
+    await send(await vendorOf(substituted), "/order-confirmations", {
+      type: "detail",
+      lines: [{ lineId: substituted, code: "substituted", substitute: { partNumber: "ALT-9", description: "Equivalent" } }],
+    });
+    await buyer(`/orders/${orderNumber}/lines/${substituted}/change-decision`, { decision: "decline", reason: "Not approved" });
+    expect((await move(priced, "ship", BODIES.ship())).status).toBe(200);
+    const price = priceOf(priced) + 100;
+    const invoice = (lines: { lineId?: number; description?: string; quantity: number; cents: number }[]) => {
+      const total = lines.reduce((sum, line) => sum + line.cents * line.quantity, 0);
+      return {
+        invoiceNumber: `INV-${crypto.randomUUID().slice(0, 8)}`,
+        orderNumber,
+        invoiceDate: new Date().toISOString().slice(0, 10),
+        currency: "USD",
+        lines: lines.map(({ cents, ...line }) => ({ ...line, unitPrice: money(cents), amount: money(cents * line.quantity) })),
+        summary: { subtotal: money(total), tax: "0.00", freight: "0.00", total: money(total) },
+      };
+    };
+    const matched = await send(vendor, "/invoices", invoice([{ lineId: priced, quantity: 2, cents: price }]));
+    expect(matched.status).toBe("matched");
+    const surcharge = await send(
+      vendor,
+      "/invoices",
+      invoice([
+        { lineId: priced, quantity: 1, cents: price },
+        { description: "Fuel", quantity: 1, cents: 995 },
+      ]),
+    );
+    expect(surcharge.status).toBe("exception");
+    await buyer(`/invoices/${surcharge.invoiceId}/dispute`, { reason: "Not agreed" });
+    await send(vendor, "/credit-memos", {
+      creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+      invoiceId: surcharge.invoiceId,
+      creditDate: new Date().toISOString().slice(0, 10),
+      currency: "USD",
+    });
+    await buyer(`/invoices/${surcharge.invoiceId}/accept`, {});
+
+    const feed = (await wholeFeed(token)).filter((e) => e.orderNumber === orderNumber);
+    const types = new Set(feed.map((e) => e.type));
+    for (const type of MONEY_SIDE_TYPES) expect(types, type).toContain(type);
+    // One gap-free sequence per order, the money side's events included.
+    expect(feed.map((e) => e.sequence)).toEqual(feed.map((_, i) => i + 1));
+    for (const event of feed) expectValidFor(event.type, event);
+    const exception = feed.find((e) => e.type === "invoice.exception")!;
+    expect(exception.data).toMatchObject({
+      invoiceId: surcharge.invoiceId,
+      exceptions: expect.arrayContaining([expect.objectContaining({ matchStatus: "not_on_po" })]),
+    });
   });
 
   it("data is typed by type: a payload missing a field of its type, or under another type, is refused", async () => {

@@ -357,6 +357,9 @@ describe("GET /orders/search: include", () => {
     expectedShipDate: null,
     statusReason: null,
     deliveredAt: null,
+    contractPrice: null,
+    confirmationCode: null,
+    pendingChange: null,
   }));
   const expectedShipping = sample.shippingDocuments.map((d) => ({
     shippingDocId: d.id,

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { CONFIRMATION_CODES } from "../../src/api/confirmations/codes";
 import { EVENT_SCHEMAS } from "../../src/api/events/schemas";
 import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
+import { INVOICE_EXCEPTIONS } from "../../src/api/sandbox/purchasing";
 import { consumeSandboxBatch, type SandboxMessage } from "../../src/api/sandbox/schedule";
 import { runScenario } from "../../src/api/sandbox/simulator";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
@@ -246,6 +248,51 @@ describe("sandbox: the simulated vendor", () => {
     });
     expect(cancel.status, await cancel.clone().text()).toBe(200);
     expect(await feedTypes(test, cancelled.orderNumber)).toEqual(["order.created", "order.cancelled"]);
+  });
+
+  it("confirm sends any X12 855 code on demand, and invoice an invoice with each kind of exception, through the real paths", async () => {
+    const test = await testModeTokenFor(TENANT_A);
+    const lineOf = async (orderNumber: string) =>
+      (await json(await call(test, `/orders/${orderNumber}?include=lineItems`))).data.lineItems[0] as Record<string, unknown>;
+    for (const { code, name, effect } of CONFIRMATION_CODES) {
+      const { orderNumber } = await testOrder();
+      // Every other code by its X12 code, every other by its name: both spellings work.
+      const res = await simulate(orderNumber, { scenario: "confirm", code: code.charCodeAt(1) % 2 ? code : name });
+      expect(res.status, `${code}: ${await res.clone().text()}`).toBe(200);
+      const line = await lineOf(orderNumber);
+      expect(line.confirmationCode, code).toBe(code);
+      const expected = { accept: "Acknowledged", backorder: "Backordered", hold: "Ordered", reject: "Rejected" } as const;
+      if (effect === "change") {
+        // IC lowers the price (applied at once); IP raises it, IQ and IS change the quantity or product (the buyer's answer).
+        if (code === "IC") expect(line).toMatchObject({ statusName: "Acknowledged", pendingChange: null });
+        else expect(line).toMatchObject({ statusName: "Ordered", pendingChange: { code } });
+      } else expect(line.statusName, code).toBe(expected[effect]);
+      expect(await feedTypes(test, orderNumber)).toEqual(["order.created", "order.confirmed"]);
+    }
+    for (const exception of INVOICE_EXCEPTIONS) {
+      const { orderNumber } = await testOrder();
+      expect((await simulate(orderNumber, { scenario: "invoice" })).status, "nothing shipped: nothing to invoice").toBe(409);
+      expect((await simulate(orderNumber, { scenario: "ship" })).status).toBe(200);
+      const contracted = (await lineOf(orderNumber)).contractPrice !== null;
+      const res = await simulate(orderNumber, { scenario: "invoice", exception });
+      if (exception === "contract_price_exception" && !contracted) {
+        expect((await expectProblem(res, 409)).type).toMatch(/no-contract-line/);
+        continue;
+      }
+      expect(res.status, `${exception}: ${await res.clone().text()}`).toBe(200);
+      const found = (await json(await call(test, `/invoices?q=${encodeURIComponent(`orderNumber:"${orderNumber}"`)}`))).data.invoices;
+      expect(found).toHaveLength(1);
+      const statuses = found[0].lines.map((l: { matchStatus: string }) => l.matchStatus);
+      if (exception === "none") expect(found[0].status).toBe("matched");
+      else {
+        expect(found[0].status).toBe("exception");
+        expect(statuses).toContain(exception);
+      }
+      expect((await feedTypes(test, orderNumber)).slice(-2)).toEqual([
+        "invoice.received",
+        exception === "none" ? "invoice.matched" : "invoice.exception",
+      ]);
+    }
   });
 
   it("by default a new test order is acknowledged, shipped and delivered on its own (SANDBOX_STEP_SECONDS)", async () => {

@@ -45,9 +45,18 @@ const FIXTURE = [
   "INSERT INTO webhook_deliveries_owed (event_id, endpoint_id, due_at) VALUES ('e', 'we', 'later')",
 ];
 
-function rowCounts(storage: DurableObjectStorage): Record<string, number> {
+/** Rows per table of the store's tables that its schema version has (a later migration adds the others, empty). */
+function rowCounts(storage: DurableObjectStorage, tables = STORE_TABLES.map((table) => table.name)): Record<string, number> {
+  const present = new Set(
+    storage.sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .toArray()
+      .map((t) => t.name),
+  );
   return Object.fromEntries(
-    STORE_TABLES.map((table) => [table.name, storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table.name}`).one().n]),
+    tables
+      .filter((name) => present.has(name))
+      .map((name) => [name, storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${name}`).one().n]),
   );
 }
 
@@ -92,7 +101,7 @@ describe("tenant stores", () => {
         expect(store.schemaVersion()).toBe(LATEST);
         expect(schemaOf(state.storage)).toEqual(latestSchema);
         if (version > 0) {
-          expect(rowCounts(state.storage)).toEqual(before);
+          expect(rowCounts(state.storage, Object.keys(before))).toEqual(before);
           expect(state.storage.sql.exec("SELECT name FROM companies WHERE id = 7").one()).toEqual({ name: "Kept" });
           expect(state.storage.sql.exec("PRAGMA foreign_key_check").toArray()).toEqual([]);
         }

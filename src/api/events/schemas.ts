@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DELIVERED_EVENT_TYPES, type DeliveredEventType, TEST_EVENT_TYPE } from "./types";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, TEST_EVENT_TYPE } from "./types";
 
 /**
  * The contract of every event, in the feed and in webhook deliveries (docs/api.md, "Event types and payloads"): one
@@ -57,6 +57,46 @@ const OrderCreatedData = z.object({
 
 const endpointData = z.object({ endpointId: z.string() });
 
+const money = (description: string) =>
+  z.string().openapi({ description: `${description}: a decimal string with two decimal places (docs/api.md, "Money")`, example: "12.50" });
+
+const substitute = z.object({ partNumber: z.string(), description: z.string() });
+
+const confirmedLine = z.object({
+  lineId: z.number().int(),
+  code: z.string().openapi({ description: "The X12 855 line status code (docs/api.md, Confirmations)", example: "IP" }),
+  name: z.string().openapi({ description: "The code's name", example: "price_changed" }),
+  lineStatus: z.string().openapi({ description: "The line's status after the confirmation", example: "Acknowledged" }),
+  awaitingBuyer: z.boolean().openapi({ description: "The change waits for the buyer's answer (POST .../change-decision)" }),
+  contractPriceException: z.boolean().openapi({ description: "The price proposed is above the buyer's contract price" }),
+  promisedShipDate: day.nullable().optional(),
+  expectedShipDate: day.optional(),
+  quantity: z.number().int().optional().openapi({ description: "IQ, IC: the quantity proposed; BP: how much ships now" }),
+  previousQuantity: z.number().int().optional(),
+  unitPrice: money("The unit price proposed").optional(),
+  previousUnitPrice: money("The line's unit price before").optional(),
+  substitute: substitute.optional().openapi({ description: "IS: the product offered instead" }),
+  reason: z.string().nullable().optional(),
+});
+
+const changeDecision = lineMove.extend({
+  code: z.string().openapi({ description: "The X12 855 code of the change answered", example: "IP" }),
+  reason: z.string().nullable(),
+});
+
+const invoiceEvent = orderChange.extend({
+  invoiceId: z.number().int(),
+  invoiceNumber: z.string(),
+  vendorId: z.number().int(),
+  invoiceStatus: z.string().openapi({ description: "matched, exception, accepted or disputed", example: "matched" }),
+  total: money("The invoice total"),
+  currency: z.string().openapi({ example: "USD" }),
+  exceptions: z
+    .array(z.object({ lineNumber: z.number().int(), matchStatus: z.string(), explanation: z.string() }))
+    .openapi({ description: "The invoice's lines that do not match, each explained (empty when all match)" }),
+  reason: z.string().nullable().openapi({ description: "invoice.disputed: the buyer's reason" }),
+});
+
 const EVENTS = {
   "order.created": { when: "An order was placed (POST /orders)", data: OrderCreatedData },
   "order.acknowledged": { when: "A vendor acknowledged a line", data: lineMove.extend({ promisedShipDate: day }) },
@@ -94,6 +134,39 @@ const EVENTS = {
     data: orderChange.extend({ cancelledLineIds: z.array(z.number().int()), reason: z.string().nullable(), cancelledAt: instant }),
   },
   "order.rejected": { when: "A vendor rejected a line", data: lineMove.extend({ reason: z.string() }) },
+  "order.confirmed": {
+    when: "A vendor confirmed lines with X12 855 codes (POST /vendor/api/order-confirmations)",
+    data: orderChange.extend({
+      type: z.string().openapi({ description: "accept, detail, except, backordered or reject", example: "detail" }),
+      lines: z.array(confirmedLine).openapi({ description: "Each line the confirmation changed" }),
+      at: instant,
+    }),
+  },
+  "order.change_accepted": {
+    when: "The buyer accepted a vendor's change of a line (or it was within the tenant's tolerance)",
+    data: changeDecision,
+  },
+  "order.change_declined": { when: "The buyer declined a vendor's change of a line: the line is cancelled", data: changeDecision },
+  "invoice.received": { when: "A vendor sent an invoice (POST /vendor/api/invoices)", data: invoiceEvent },
+  "invoice.matched": { when: "Every line of an invoice matches the order and what shipped", data: invoiceEvent },
+  "invoice.exception": {
+    when: "A line of an invoice does not match (price, quantity, not on the order, contract price)",
+    data: invoiceEvent,
+  },
+  "invoice.accepted": { when: "The buyer accepted an invoice for payment", data: invoiceEvent },
+  "invoice.disputed": { when: "The buyer disputed an invoice, with a reason", data: invoiceEvent },
+  "credit_memo.received": {
+    when: "A vendor sent a credit memo against an invoice (POST /vendor/api/credit-memos)",
+    data: orderChange.extend({
+      creditMemoId: z.number().int(),
+      creditMemoNumber: z.string(),
+      invoiceId: z.number().int(),
+      invoiceNumber: z.string(),
+      vendorId: z.number().int(),
+      total: money("The credit's total"),
+      currency: z.string().openapi({ example: "USD" }),
+    }),
+  },
   "webhook_endpoint.disabled": {
     when: "A webhook endpoint whose deliveries failed for 3 days was disabled",
     data: endpointData.extend({ url: z.string(), reason: z.string(), disabledAt: instant }),
@@ -110,9 +183,9 @@ export type OrderChangePayload<T extends DeliveredEventType> = Omit<EventData<T>
 /** What a vendor move says besides its line, the line's status and when (src/api/vendors/fulfilment.ts). */
 export type LineMoveDetails<T extends DeliveredEventType> = Omit<EventData<T>, keyof LineMoveBase>;
 
-/** Order events concern an order and count its versions; webhook_endpoint.* events concern an endpoint. */
+/** Order events (order.*, invoice.*, credit_memo.*) concern an order and count its versions; webhook_endpoint.* events concern an endpoint. */
 const subjectOf = (type: DeliveredEventType) =>
-  type.startsWith("order.")
+  isOrderEvent(type)
     ? {
         orderNumber: z.string().openapi({ description: "The order" }),
         sequence: z.number().int().min(1).openapi({

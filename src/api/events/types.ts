@@ -7,9 +7,21 @@ export const EVENT_TYPES = [
   "order.delivered",
   "order.cancelled",
   "order.rejected",
+  "order.confirmed",
+  "order.change_accepted",
+  "order.change_declined",
+  "invoice.received",
+  "invoice.matched",
+  "invoice.exception",
+  "invoice.accepted",
+  "invoice.disputed",
+  "credit_memo.received",
   "webhook_endpoint.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Events of an order (its lines, its invoices): they carry its number and count its versions; the others concern an endpoint. */
+export const isOrderEvent = (type: string) => !type.startsWith("webhook_endpoint.");
 
 /** Sent only by POST /webhook-endpoints/{id}/test; never written to the feed, so no endpoint subscribes to it. */
 export const TEST_EVENT_TYPE = "webhook_endpoint.test";

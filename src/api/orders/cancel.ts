@@ -101,9 +101,17 @@ export async function cancelOrder(
     statements: [
       db
         .update(orderLines)
-        .set({ statusName: CANCELLED, statusReason: request.reason ?? null })
+        .set({ statusName: CANCELLED, statusReason: request.reason ?? null, proposedChange: null })
         .where(inArray(orderLines.id, cancelIds)),
     ],
+    revisions: toCancel.map((line) => ({
+      lineId: line.id,
+      actor: "buyer" as const,
+      actorId: null,
+      code: "cancel",
+      changes: [{ field: "status", from: line.status, to: CANCELLED }],
+      note: request.reason ?? null,
+    })),
     event: {
       type: ORDER_CANCELLED_EVENT,
       payload: {

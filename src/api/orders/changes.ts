@@ -1,7 +1,16 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { orderLines, orders, outboxEvents, shippingDocumentLines, shippingDocuments, writePreconditions } from "../../db/schema";
+import {
+  type LineFieldChange,
+  orderLineRevisions,
+  orderLines,
+  orders,
+  outboxEvents,
+  shippingDocumentLines,
+  shippingDocuments,
+  writePreconditions,
+} from "../../db/schema";
 import { ProblemError } from "../../platform/errors";
 import type { EventType } from "../events/types";
 import { NOTHING_LEFT_TO_SHIP, type OrderStatus, orderStatusOf } from "./lifecycle";
@@ -38,16 +47,37 @@ export interface OrderChange {
   statements: readonly BatchItem<"sqlite">[];
   /** The payload without `orderNumber` and `status`, which the commit adds (src/api/events/schemas.ts, OrderChangePayload). */
   event: { type: EventType; payload: Record<string, unknown> };
+  /** Events after the first, each numbered with the next version (an invoice received, then matched). */
+  moreEvents?: readonly { type: EventType; payload: Record<string, unknown> }[];
+  /** The revisions of the lines this change records (who changed what: src/api/confirmations/revisions.ts). */
+  revisions?: readonly LineRevision[];
   at: Date;
   /** The event's id when the caller needs it before the commit (e.g. in the idempotent result); else a new UUID. */
   eventId?: string;
+  /** The ids of every event (the first and `moreEvents`), when the caller draws them; else new UUIDs. */
+  eventIds?: readonly string[];
   /** Committed in the same batch (e.g. the idempotent result of the request). */
   also?: readonly BatchItem<"sqlite">[];
+}
+
+/** One revision of a line: who changed which of its fields, from what to what. */
+export interface LineRevision {
+  lineId: number;
+  actor: "vendor" | "buyer" | "system";
+  actorId: number | null;
+  /** The X12 855 code of a confirmation, or the move or decision that made the change (ship, cancel, accept-change...). */
+  code: string;
+  changes: LineFieldChange[];
+  note?: string | null;
 }
 
 export interface ChangeOutcome {
   status: OrderStatus;
   eventId: string;
+  /** Every event of the change, in order (the first is `eventId`). */
+  eventIds: string[];
+  /** What the statements of `also` answered, in order (e.g. the id of a row the change inserted). */
+  alsoResults: unknown[];
   /** The order's version after the change, also the event's sequence number. */
   version: number;
 }
@@ -67,10 +97,11 @@ export const statusAfter = (order: OrderSnapshot, lineChanges: OrderChange["line
 export const orderChanged = () =>
   new ProblemError(409, "order-changed", "Order changed", "The order changed while this request was applied; nothing was changed. Retry.");
 
-export function orderChangeStatements(db: Database, change: OrderChange, eventId: string): BatchItem<"sqlite">[] {
+export function orderChangeStatements(db: Database, change: OrderChange, eventIds: readonly string[]): BatchItem<"sqlite">[] {
   const { order, at } = change;
   const status = statusAfter(order, change.lineChanges);
-  const version = order.version + 1;
+  const events = [change.event, ...(change.moreEvents ?? [])];
+  const version = order.version + events.length;
   const current = sql`(select group_concat(${orderLines.id} || ':' || ${orderLines.statusName} || ':' || ${orderLines.shippedQuantity}, ',' order by ${orderLines.id}) from ${orderLines} where ${orderLines.orderId} = ${order.id})`;
   return [
     // Aborts the batch (NOT NULL fails on the inserted NULL) unless the order is as it was read.
@@ -80,19 +111,37 @@ export function orderChangeStatements(db: Database, change: OrderChange, eventId
         sql`select null where not exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.version} = ${order.version}) or ${current} is not ${linesFingerprint(order.lines)}`,
       ),
     ...change.statements,
+    ...(change.revisions ?? []).map((revision) => revisionStatement(db, order.id, revision, at)),
     ...toShipDocumentUpkeep(db, order.id),
     db.update(orders).set({ status, updatedAt: at.toISOString(), version }).where(eq(orders.id, order.id)),
-    db.insert(outboxEvents).values({
-      id: eventId,
-      type: change.event.type,
-      tenantId: order.tenantId,
-      aggregateId: order.orderNumber,
-      payload: { orderNumber: order.orderNumber, status, ...change.event.payload },
-      createdAt: at.toISOString(),
-      sequence: version,
-    }),
+    db.insert(outboxEvents).values(
+      events.map((event, i) => ({
+        id: eventIds[i]!,
+        type: event.type,
+        tenantId: order.tenantId,
+        aggregateId: order.orderNumber,
+        payload: { orderNumber: order.orderNumber, status, ...event.payload },
+        createdAt: at.toISOString(),
+        sequence: order.version + 1 + i,
+      })),
+    ),
     ...(change.also ?? []),
   ];
+}
+
+/** A line's next revision (1, 2, ... per line). */
+function revisionStatement(db: Database, orderId: number, revision: LineRevision, at: Date): BatchItem<"sqlite"> {
+  return db.insert(orderLineRevisions).values({
+    lineId: revision.lineId,
+    revision: sql`(select coalesce(max(${orderLineRevisions.revision}), 0) + 1 from ${orderLineRevisions} where ${orderLineRevisions.lineId} = ${revision.lineId})`,
+    orderId,
+    actor: revision.actor,
+    actorId: revision.actorId,
+    code: revision.code,
+    changes: revision.changes,
+    note: revision.note ?? null,
+    at: at.toISOString(),
+  });
 }
 
 /**
@@ -116,15 +165,25 @@ function toShipDocumentUpkeep(db: Database, orderId: number): BatchItem<"sqlite"
 }
 
 export async function commitOrderChange(db: Database, change: OrderChange): Promise<ChangeOutcome> {
-  const eventId = change.eventId ?? crypto.randomUUID();
-  const statements = orderChangeStatements(db, change, eventId);
+  const eventIds = change.eventIds
+    ? [...change.eventIds]
+    : [change.eventId ?? crypto.randomUUID(), ...(change.moreEvents ?? []).map(() => crypto.randomUUID())];
+  const statements = orderChangeStatements(db, change, eventIds);
+  let results: unknown[];
   try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
     if (String((err as Error)?.message ?? err).includes("write_preconditions")) throw orderChanged();
     throw err;
   }
-  return { status: statusAfter(change.order, change.lineChanges), eventId, version: change.order.version + 1 };
+  const alsoCount = change.also?.length ?? 0;
+  return {
+    status: statusAfter(change.order, change.lineChanges),
+    eventId: eventIds[0]!,
+    eventIds,
+    version: change.order.version + eventIds.length,
+    alsoResults: alsoCount === 0 ? [] : results.slice(-alsoCount),
+  };
 }
 
 /** Every line of the order whose id `orderId` selects, as a change needs them (one query, for the change's read batch). */

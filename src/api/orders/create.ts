@@ -298,8 +298,8 @@ function buildOrder(
 }
 type NewOrder = ReturnType<typeof buildOrder>;
 
-/** 14 bound values per line, and D1 allows 100 per statement. */
-const LINES_PER_INSERT = 7;
+/** 15 bound values per line, and D1 allows 100 per statement. */
+const LINES_PER_INSERT = 6;
 /** 16 bound values per ordered quote (the order id is a subquery of one more). */
 const QUOTES_PER_INSERT = 5;
 
@@ -330,12 +330,17 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
     extendedPriceCents: l.extendedPriceCents,
     statusName: LINE_STATUS_ORDERED,
     requiredFields: l.requiredFields,
+    contractPriceCents: l.quote.contractPriceCents,
   }));
   const lineInserts = chunk(lineRows, LINES_PER_INSERT).map((rows) => db.insert(orderLines).values(rows));
   // An ordered signed quote's record is its terms as loaded (loadLiveQuotes), under its id.
   const orderedQuoteRows = order.lines
     .filter((l) => isSignedPriceOptionId(l.quote.priceOptionId))
-    .map(({ quote: { priceOptionId, vendorName: _vendorName, ...terms } }) => ({ ...terms, id: priceOptionId, usedByOrderId: orderId }));
+    .map(({ quote: { priceOptionId, vendorName: _vendorName, contractPriceCents: _contract, ...terms } }) => ({
+      ...terms,
+      id: priceOptionId,
+      usedByOrderId: orderId,
+    }));
   const orderedQuoteInserts = chunk(orderedQuoteRows, QUOTES_PER_INSERT).map((rows) => db.insert(quotes).values(rows));
 
   try {

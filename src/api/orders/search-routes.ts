@@ -8,6 +8,7 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { LineRevisionSchema, PendingChangeSchema } from "./line-history";
 import { parseOrderIncludes, searchOrders } from "./search";
 import { orderSearch } from "./search-fields";
 import { shipToFields } from "./ship-to";
@@ -29,6 +30,17 @@ const OrderLineSchema = z
     expectedShipDate: z.iso.date().nullable().openapi({ description: "When the vendor expects to ship it (on backordering)" }),
     statusReason: z.string().nullable().openapi({ description: "Why it was backordered, rejected or cancelled" }),
     deliveredAt: z.string().datetime().nullable(),
+    contractPrice: z
+      .number()
+      .nullable()
+      .openapi({ description: "The buyer's contract price when the line was ordered at one; null for a list price" }),
+    confirmationCode: z.string().nullable().openapi({
+      description: "The X12 855 code of the vendor's latest confirmation of the line (docs/api.md, Confirmations)",
+      example: "IA",
+    }),
+    pendingChange: PendingChangeSchema.nullable().openapi({
+      description: "A change of the vendor waiting for the buyer's answer (POST /orders/{orderNumber}/lines/{lineId}/change-decision)",
+    }),
   })
   .openapi("OrderLine");
 
@@ -63,6 +75,9 @@ export const OrderSearchRecordSchema = z
     status: z.string(),
     lineItems: z.array(OrderLineSchema).optional().openapi({ description: "Present only with include=lineItems" }),
     shippingInfo: z.array(ShippingInfoSchema).optional().openapi({ description: "Present only with include=shippingInfo" }),
+    history: z.array(LineRevisionSchema).optional().openapi({
+      description: "Present only with include=history: every change of the order's lines after it was placed, oldest first per line",
+    }),
   })
   .openapi("OrderSearchRecord");
 
@@ -73,7 +88,7 @@ export const OrderIncludeParam = z
   .optional()
   .openapi({
     param: { name: "include", in: "query" },
-    description: "Comma-separated, case-sensitive: `lineItems`, `shippingInfo`. Unknown names are ignored.",
+    description: "Comma-separated, case-sensitive: `lineItems`, `shippingInfo`, `history`. Unknown names are ignored.",
     example: "lineItems,shippingInfo",
   });
 

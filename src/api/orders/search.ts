@@ -6,10 +6,11 @@ import { notFound } from "../../platform/errors";
 import { centsToDecimal } from "../../platform/money";
 import { type Page, paginationOf } from "../../platform/pagination";
 import { pageOf, pageWithTotal, planSearch, type SearchPlan, type SearchRequest } from "../../query/search";
+import { pendingChangeView, revisionsQuery } from "./line-history";
 import { orderSearch } from "./search-fields";
 
 /** Relations `include` can add to each order (spec 4.12); case-sensitive. */
-export const ORDER_INCLUDES = ["lineItems", "shippingInfo"] as const;
+export const ORDER_INCLUDES = ["lineItems", "shippingInfo", "history"] as const;
 export type OrderInclude = (typeof ORDER_INCLUDES)[number];
 
 /** `include=lineItems,shippingInfo` as a set; unknown names are ignored without error (spec 4.12). */
@@ -42,6 +43,7 @@ async function orderRecords(db: Database, where: SQL, plan: SearchPlan, page: Pa
   const pageIds = pageOf(db.select({ id: orders.id }).from(orders).$dynamic(), where, plan, page);
   const wantLines = include.has("lineItems");
   const wantDocuments = include.has("shippingInfo");
+  const wantHistory = include.has("history");
   const { rows, total, related } = await pageWithTotal(
     db,
     pageOf(
@@ -68,15 +70,21 @@ async function orderRecords(db: Database, where: SQL, plan: SearchPlan, page: Pa
     ),
     orders,
     where,
-    [...(wantLines ? [linesQuery(db, pageIds)] : []), ...(wantDocuments ? [documentsQuery(db, pageIds)] : [])],
+    [
+      ...(wantLines ? [linesQuery(db, pageIds)] : []),
+      ...(wantDocuments ? [documentsQuery(db, pageIds)] : []),
+      ...(wantHistory ? [revisionsQuery(db, pageIds)] : []),
+    ],
   );
   const lines = wantLines ? (related[0] as LineRow[]) : null;
   const documents = wantDocuments ? (related[wantLines ? 1 : 0] as DocumentRow[]) : null;
+  const history = wantHistory ? (related[Number(wantLines) + Number(wantDocuments)] as RevisionRow[]) : null;
   const records = rows.map(({ totalCents, ...order }) => ({
     ...order,
     total: centsToDecimal(totalCents),
     ...(lines && { lineItems: lines.filter((line) => line.orderId === order.orderId).map(lineItemView) }),
     ...(documents && { shippingInfo: documents.filter((doc) => doc.orderId === order.orderId).map(shippingInfoView) }),
+    ...(history && { history: history.filter((row) => row.orderId === order.orderId).map(({ orderId: _order, ...revision }) => revision) }),
   }));
   return { orders: records, pagination: paginationOf(page, total, rows.length) };
 }
@@ -102,6 +110,9 @@ function linesQuery(db: Database, pageIds: PageIds) {
       expectedShipDate: orderLines.expectedShipDate,
       statusReason: orderLines.statusReason,
       deliveredAt: orderLines.deliveredAt,
+      contractPriceCents: orderLines.contractPriceCents,
+      confirmationCode: orderLines.confirmationCode,
+      proposedChange: orderLines.proposedChange,
     })
     .from(orderLines)
     .where(inArray(orderLines.orderId, pageIds))
@@ -135,8 +146,16 @@ function documentsQuery(db: Database, pageIds: PageIds) {
 type LineRow = Awaited<ReturnType<typeof linesQuery>>[number];
 type DocumentRow = Awaited<ReturnType<typeof documentsQuery>>[number];
 
-function lineItemView({ orderId: _order, priceCents, extendedPriceCents, ...line }: LineRow) {
-  return { ...line, price: centsToDecimal(priceCents), extendedPrice: centsToDecimal(extendedPriceCents) };
+type RevisionRow = Awaited<ReturnType<typeof revisionsQuery>>[number];
+
+function lineItemView({ orderId: _order, priceCents, extendedPriceCents, contractPriceCents, proposedChange, ...line }: LineRow) {
+  return {
+    ...line,
+    price: centsToDecimal(priceCents),
+    extendedPrice: centsToDecimal(extendedPriceCents),
+    contractPrice: contractPriceCents === null ? null : centsToDecimal(contractPriceCents),
+    pendingChange: pendingChangeView(proposedChange),
+  };
 }
 
 function shippingInfoView({ orderId: _order, shippingDocId, lines, ...address }: DocumentRow) {

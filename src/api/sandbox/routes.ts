@@ -7,10 +7,12 @@ import { notFound } from "../../platform/errors";
 import { SANDBOX_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, problem } from "../../platform/schemas";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, moneyText, problem } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
+import { CODE_SPELLINGS } from "../confirmations/codes";
 import { dispatchOrLog } from "../webhooks/dispatch";
+import { INVOICE_EXCEPTIONS } from "./purchasing";
 import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
 
 /** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
@@ -28,12 +30,27 @@ const day = z
 const SimulateRequest = closedObject({
   scenario: z.enum(SCENARIOS).openapi({
     description:
-      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason",
+      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason; confirm: a confirmation per vendor of every open line with `code` (default IA; each code sends plausible values: IP 10% more, IQ one less, IS a substitute...); invoice: an invoice per vendor of what shipped, at the order's prices, with `exception` on its first line",
+  }),
+  code: z
+    .enum(CODE_SPELLINGS as unknown as [string, ...string[]])
+    .optional()
+    .openapi({ description: "confirm: the X12 855 code (or its name) of every line; default IA" }),
+  unitPrice: moneyText("confirm: the unit price IP, IC send instead of the scenario's").optional(),
+  quantity: z
+    .number()
+    .int()
+    .min(1)
+    .max(9999)
+    .optional()
+    .openapi({ description: "confirm: the quantity IQ, IC, BP send instead of the scenario's" }),
+  exception: z.enum(INVOICE_EXCEPTIONS).optional().openapi({
+    description: "invoice: the exception of the invoice's first line (contract_price_exception: of its first contract line); default none",
   }),
   lineId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "Only this line of the order" }),
   promisedShipDate: day.optional().openapi({ description: "acknowledge: a date not before yesterday (UTC); default in 2 days" }),
   expectedShipDate: day.optional().openapi({ description: "backorder: a date not before yesterday (UTC); default in 14 days" }),
-  reason: z.string().min(1).max(500).optional().openapi({ description: "backorder, reject_line: why" }),
+  reason: z.string().min(1).max(500).optional().openapi({ description: "backorder, reject_line, confirm: why" }),
 }).openapi("SimulateRequest", { example: { scenario: "ship_partial" } });
 
 const SimulateResult = z

@@ -3,6 +3,7 @@ import { ProblemError } from "../../platform/errors";
 import { randomToken } from "../../shared/auth/secrets";
 import type { LineStatus } from "../orders/lifecycle";
 import { type MoveOutcome, moveLine, type VendorMove } from "../vendors/fulfilment";
+import { type InvoiceException, simulateConfirmations, simulateInvoices } from "./purchasing";
 
 /**
  * The sandbox's simulated vendor (docs/api.md, "Sandbox"): it moves a test-mode order's lines through the very commit
@@ -11,7 +12,7 @@ import { type MoveOutcome, moveLine, type VendorMove } from "../vendors/fulfilme
  * acknowledged, shipped and delivered on a short schedule (src/api/sandbox/schedule.ts).
  */
 
-export const SCENARIOS = ["acknowledge", "backorder", "ship_partial", "ship", "deliver", "reject_line"] as const;
+export const SCENARIOS = ["acknowledge", "backorder", "ship_partial", "ship", "deliver", "reject_line", "confirm", "invoice"] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface ScenarioOptions {
@@ -22,6 +23,13 @@ export interface ScenarioOptions {
   reason?: string | undefined;
   /** reject_line, ship_partial, ship, deliver, backorder: only this line (default: every line the step applies to). */
   lineId?: number | undefined;
+  /** confirm: the X12 855 code (or its name) each line gets; default IA. */
+  code?: string | undefined;
+  /** confirm: the unit price (IP, IC, IS) or quantity (IQ, IC, BP) the vendor sends instead of the scenario's own. */
+  unitPrice?: string | undefined;
+  quantity?: number | undefined;
+  /** invoice: the exception the invoice carries (on its first line); default none (it matches). */
+  exception?: InvoiceException | undefined;
 }
 
 interface SandboxLine {
@@ -30,6 +38,9 @@ interface SandboxLine {
   status_name: LineStatus;
   quantity: number;
   shipped_quantity: number;
+  price_cents: number;
+  contract_price_cents: number | null;
+  part_number: string;
 }
 
 const newTrackingNumber = () => `SBX${randomToken(9).replace(/[-_]/g, "0").toUpperCase()}`;
@@ -48,7 +59,7 @@ export async function sandboxLines(
   const { results } = await db
     .prepare(
       "SELECT o.id AS order_id, EXISTS (SELECT 1 FROM sandbox_manual_orders m WHERE m.order_id = o.id) AS manual, " +
-        "l.id, l.vendor_id, l.status_name, l.quantity, l.shipped_quantity FROM orders o JOIN order_lines l ON l.order_id = o.id " +
+        "l.id, l.vendor_id, l.status_name, l.quantity, l.shipped_quantity, l.price_cents, l.contract_price_cents, l.part_number FROM orders o JOIN order_lines l ON l.order_id = o.id " +
         "WHERE o.tenant_id = ?1 AND o.tenant_id < 0 AND o.order_number = ?2 ORDER BY l.id",
     )
     .bind(dataTenantId, orderNumber)
@@ -140,6 +151,22 @@ export async function runScenario(
       case "deliver":
         applicable = lines.filter((line) => line.status_name === "Shipped" && line.shipped_quantity >= line.quantity);
         for (const line of applicable) await move(line, { action: "deliver" });
+        break;
+      case "confirm":
+        applicable = lines.filter((line) => ["Ordered", "Acknowledged", "Backordered"].includes(line.status_name));
+        for (const outcome of await simulateConfirmations(orm, applicable, options)) {
+          if (outcome.eventId) eventIds.push(outcome.eventId);
+          orderStatus = outcome.orderStatus;
+        }
+        break;
+      case "invoice":
+        applicable = lines.filter((line) => line.shipped_quantity > 0);
+        if (applicable.length === 0) break;
+        for (const outcome of await simulateInvoices(orm, orderNumber, applicable, options)) eventIds.push(...outcome.eventIds);
+        orderStatus = await db
+          .prepare("SELECT status FROM orders WHERE tenant_id = ?1 AND order_number = ?2")
+          .bind(dataTenantId, orderNumber)
+          .first<string>("status");
         break;
       case "reject_line":
         // A vendor rejects only before acknowledging: the first line still Ordered, unless one is named.

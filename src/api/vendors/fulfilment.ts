@@ -1,7 +1,15 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { addresses, orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
+import {
+  addresses,
+  type LineFieldChange,
+  orderLines,
+  orders,
+  shippedUnits,
+  shippingDocumentLines,
+  shippingDocuments,
+} from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import type { ShippedUnit } from "../../shared/udi/shipped-units";
 import type { LineMoveDetails } from "../events/schemas";
@@ -73,6 +81,7 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
         shippedQuantity: orderLines.shippedQuantity,
         promisedShipDate: orderLines.promisedShipDate,
         expectedShipDate: orderLines.expectedShipDate,
+        pendingChange: sql<number>`${orderLines.proposedChange} is not null`,
         // Not orders.id: a D1 batch maps rows by column name, and order_lines.id is already "id".
         orderId: orderLines.orderId,
         tenantId: orders.tenantId,
@@ -156,6 +165,14 @@ export async function moveLine(
   const now = stampedAt ?? new Date();
   if (alreadyDone(line, move)) return { eventId: null, orderStatus: line.orderStatus as OrderStatus };
   if (!allowedFrom(line, move)) throw invalidTransition(line, move.action);
+  if (line.pendingChange === 1 && move.action === "ship") {
+    throw new ProblemError(
+      409,
+      "change-pending",
+      "Change awaits the buyer",
+      `Line ${line.id} has a change waiting for the buyer's answer: it ships once the buyer accepts or declines it (or the vendor confirms it as ordered).`,
+    );
+  }
 
   const order = { id: line.orderId, tenantId: line.tenantId, orderNumber: line.orderNumber, version: line.version, lines };
   const at = now.toISOString();
@@ -165,9 +182,23 @@ export async function moveLine(
     lineChanges: new Map([[line.id, { status: change.status, shippedQuantity: change.shippedQuantity }]]),
     statements: change.statements,
     event: { type: MOVE_EVENTS[move.action], payload: { lineId: line.id, lineStatus: change.status, ...change.details, at } },
+    revisions: [{ lineId: line.id, actor: "vendor", actorId: vendorId, code: move.action, changes: moveChanges(line, move, change) }],
     at: now,
   });
   return { eventId: outcome.eventId, orderStatus: outcome.status };
+}
+
+/** What a move changed of the line, for its revision: its status, and the field the move sets. */
+function moveChanges(line: LineRead, move: VendorMove, change: LineChange): LineFieldChange[] {
+  const changes: LineFieldChange[] = [];
+  const add = (field: string, from: string | number | null, to: string | number | null) => {
+    if (from !== to) changes.push({ field, from, to });
+  };
+  add("status", line.status, change.status);
+  if (change.shippedQuantity !== undefined) add("shippedQuantity", line.shippedQuantity, change.shippedQuantity);
+  if (move.action === "acknowledge") add("promisedShipDate", line.promisedShipDate, move.promisedShipDate);
+  if (move.action === "backorder") add("expectedShipDate", line.expectedShipDate, move.expectedShipDate);
+  return changes;
 }
 
 interface LineChange {
@@ -185,13 +216,22 @@ function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorM
     case "acknowledge":
       return {
         status: "Acknowledged",
-        statements: [updateLine({ statusName: "Acknowledged", promisedShipDate: move.promisedShipDate, statusReason: null })],
+        statements: [
+          updateLine({ statusName: "Acknowledged", promisedShipDate: move.promisedShipDate, statusReason: null, proposedChange: null }),
+        ],
         details: { promisedShipDate: move.promisedShipDate } satisfies LineMoveDetails<typeof MOVE_EVENTS.acknowledge>,
       };
     case "backorder":
       return {
         status: "Backordered",
-        statements: [updateLine({ statusName: "Backordered", expectedShipDate: move.expectedShipDate, statusReason: move.reason ?? null })],
+        statements: [
+          updateLine({
+            statusName: "Backordered",
+            expectedShipDate: move.expectedShipDate,
+            statusReason: move.reason ?? null,
+            proposedChange: null,
+          }),
+        ],
         details: { expectedShipDate: move.expectedShipDate, reason: move.reason ?? null } satisfies LineMoveDetails<
           typeof MOVE_EVENTS.backorder
         >,
@@ -210,7 +250,7 @@ function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorM
     case "reject":
       return {
         status: "Rejected",
-        statements: [updateLine({ statusName: "Rejected", statusReason: move.reason })],
+        statements: [updateLine({ statusName: "Rejected", statusReason: move.reason, proposedChange: null })],
         details: { reason: move.reason } satisfies LineMoveDetails<typeof MOVE_EVENTS.reject>,
       };
     case "ship":

@@ -6,6 +6,7 @@ import { centsToDecimal } from "../../platform/money";
 import { type Page, type Pagination, paginationOf } from "../../platform/pagination";
 import { pageWithTotal } from "../../query/search";
 import type { LineStatus } from "../orders/lifecycle";
+import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
 
 /**
@@ -57,6 +58,9 @@ const lineColumns = {
   expectedShipDate: orderLines.expectedShipDate,
   statusReason: orderLines.statusReason,
   deliveredAt: orderLines.deliveredAt,
+  contractPriceCents: orderLines.contractPriceCents,
+  confirmationCode: orderLines.confirmationCode,
+  proposedChange: orderLines.proposedChange,
   shippingMethod: orders.shippingMethod,
   ...shipToColumns,
   // The line's parcels, oldest first; a document made with the order counts the whole line.
@@ -72,9 +76,24 @@ function linesQuery(db: Database) {
 }
 
 function view(row: Awaited<ReturnType<ReturnType<typeof linesQuery>["all"]>>[number]) {
-  const { priceCents, extendedPriceCents, attentionTo, address1, city, state, zip, country, shipments, ...line } = row;
+  const {
+    priceCents,
+    extendedPriceCents,
+    attentionTo,
+    address1,
+    city,
+    state,
+    zip,
+    country,
+    shipments,
+    contractPriceCents,
+    proposedChange,
+    ...line
+  } = row;
   return {
     ...line,
+    contractPrice: contractPriceCents === null ? null : centsToDecimal(contractPriceCents),
+    pendingChange: pendingChangeView(proposedChange),
     statusName: line.statusName as LineStatus,
     shippingMethod: line.shippingMethod as ShippingMethod,
     price: centsToDecimal(priceCents),

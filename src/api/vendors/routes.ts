@@ -17,6 +17,7 @@ import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "
 import { vendorScopedAccess } from "../../shared/auth/bearer";
 import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
+import { PendingChangeSchema } from "../orders/line-history";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { ORDER_NUMBER } from "../orders/retrieve-routes";
 import { shipToFields } from "../orders/ship-to";
@@ -36,7 +37,7 @@ export const DEMO_VENDOR_ID = 4;
 export const DEMO_LINE_ID = 100_001;
 
 /** Dates a vendor promises or expects: a calendar day, not before yesterday (UTC; a day of slack for time zones). */
-const shipDate = (description: string) =>
+export const shipDate = (description: string) =>
   z.iso
     .date("Must be a date, YYYY-MM-DD.")
     .refine((day) => day >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "Must not be in the past.")
@@ -83,6 +84,17 @@ export const VendorOrderLineSchema = z
     expectedShipDate: z.iso.date().nullable(),
     statusReason: z.string().nullable().openapi({ description: "Why the line was backordered, rejected or cancelled" }),
     deliveredAt: z.string().datetime().nullable(),
+    contractPrice: z
+      .number()
+      .nullable()
+      .openapi({ description: "The buyer's contract price when the line was ordered at one; null for a list price" }),
+    confirmationCode: z
+      .string()
+      .nullable()
+      .openapi({ description: "The X12 855 code of the vendor's latest confirmation of the line", example: "IA" }),
+    pendingChange: PendingChangeSchema.nullable().openapi({
+      description: "A change the vendor proposed that waits for the buyer's answer",
+    }),
     shippingMethod: z.enum(SHIPPING_METHOD_CODES),
     shipTo: z.object(shipToFields),
     shipments: z.array(ShipmentSchema),

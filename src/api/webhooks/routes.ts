@@ -11,7 +11,7 @@ import { answerVersion } from "../../platform/versions/middleware";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
 import type { Event } from "../events/schemas";
-import { DELIVERED_EVENT_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
+import { DELIVERED_EVENT_TYPES, EVENT_TYPES, isOrderEvent, TEST_EVENT_TYPE } from "../events/types";
 import { postEvent, recordDelivery } from "./delivery";
 import {
   ALL_EVENT_TYPES,
@@ -267,7 +267,7 @@ export const webhookRoutes = router
       id: crypto.randomUUID(),
       type,
       createdAt,
-      ...(type.startsWith("order.")
+      ...(isOrderEvent(type)
         ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: SAMPLE_SEQUENCES[type] ?? 1 }
         : { orderNumber: endpoint.id, sequence: null }),
       data: sampleEventData(type, endpoint.id, createdAt),

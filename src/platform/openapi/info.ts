@@ -61,7 +61,16 @@ export const TAGS = [
   { name: "Manufacturers", description: "Manufacturer search (the q language)" },
   { name: "Events", description: "The tenant's order events: the feed (cursor paging), the same events webhooks deliver" },
   { name: "Webhooks", description: "Endpoints that receive order events, signed, through Cloudflare Queues" },
-  { name: "Vendor fulfilment", description: "For vendors (vendor clients only): the order lines they fulfil, moved along the lifecycle" },
+  {
+    name: "Vendor fulfilment",
+    description:
+      "For vendors (vendor clients only): the order lines they fulfil, confirmed with X12 855 codes and moved along the lifecycle",
+  },
+  {
+    name: "Invoices",
+    description:
+      "Vendors' invoices and credit memos, three-way matched against the order and what shipped; the buyer's search, accept and dispute, and the tenant's purchasing settings",
+  },
   {
     name: OFFERS_TAG,
     description:

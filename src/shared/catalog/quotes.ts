@@ -32,6 +32,8 @@ export interface QuoteScope {
 export interface QuoteRecord extends QuoteScope, QuotedOffer {
   priceOptionId: string;
   priceCents: number;
+  /** The buyer's contract price when the quote is one (it names a price agreement); null for a list price. */
+  contractPriceCents: number | null;
   createdAt: string;
   expiresAt: string;
 }
@@ -129,6 +131,7 @@ async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[], remembere
       requesterContactId: t.requesterContactId,
       facilityId: t.facilityId,
       priceCents: t.priceCents,
+      contractPriceCents: t.agreementId ? t.priceCents : null,
       createdAt: new Date(t.issuedAt * 1000).toISOString(),
       expiresAt: expiryOf(t.issuedAt),
     });
@@ -175,7 +178,7 @@ async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<
   const misses: string[] = [];
   ids.forEach((id, i) => {
     const record = fromKv[i];
-    if (record) found.set(id, record);
+    if (record) found.set(id, { ...record, contractPriceCents: record.contractPriceCents ?? null });
     else misses.push(id);
   });
   if (misses.length > 0) {
@@ -187,7 +190,7 @@ async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<
       .where(inArray(quotes.id, misses));
     for (const { quote, vendorName } of rows) {
       const { id, usedByOrderId: _used, ...rest } = quote;
-      found.set(id, { ...rest, priceOptionId: id, vendorName });
+      found.set(id, { ...rest, priceOptionId: id, vendorName, contractPriceCents: null });
     }
   }
   return found;

@@ -1,6 +1,6 @@
 /**
  * The ids a tenant store gives new rows of its transactional tables (orders, lines, shipping documents, shipped units,
- * webhook deliveries; AUTOINCREMENT tables, tenant-migrations/0000): a range of 2^32 ids per store, above every id the control database has
+ * webhook deliveries, invoices; AUTOINCREMENT tables, tenant-migrations/0000): a range of 2^32 ids per store, above every id the control database has
  * given (a D1 table's rowids stay far below 2^32), so that an id names one row among all stores and the control
  * database, and a line id says which store holds it. Slots: tenant T's store is 2T, its sandbox twin's 2T + 1; ids
  * stay exact JSON numbers up to slot 2^21 - 2, about a million tenants.
@@ -10,7 +10,7 @@ const RANGE_SIZE = 2 ** 32;
 /** The slots a store can have: ids of the last one still end below 2^53. */
 const MAX_SLOT = Math.floor(Number.MAX_SAFE_INTEGER / RANGE_SIZE) - 1;
 /** The tables whose new ids come from the store's range (AUTOINCREMENT tables in tenant-migrations/0000). */
-export const RANGED_TABLES = ["orders", "order_lines", "shipping_documents", "shipped_units", "webhook_deliveries"] as const;
+export const RANGED_TABLES = ["orders", "order_lines", "shipping_documents", "shipped_units", "webhook_deliveries", "invoices"] as const;
 
 const slotOf = (tenantId: number) => (tenantId > 0 ? 2 * tenantId : 2 * -tenantId + 1);
 

@@ -1,0 +1,116 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../../db/client";
+import { type LineFieldChange, orderLineRevisions, orderLines, orders } from "../../db/schema";
+import { notFound, ProblemError } from "../../platform/errors";
+import { commitOrderChange, orderLineStates } from "../orders/changes";
+import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
+import { applyProposal, orderTotalUpkeep } from "./confirm";
+
+/**
+ * The buyer's answer to a vendor's change of a line (docs/api.md, "Confirmations"): accepting applies the proposal (its
+ * price, quantity, product, date) and the line is Acknowledged; declining cancels the line, since the vendor said it
+ * cannot supply it as ordered. Each commits as an order change, with the line's revision and an event. Answering again
+ * what was already answered changes nothing (a retry), like a vendor's repeated move.
+ */
+
+export type Decision = "accept" | "decline";
+
+export interface DecisionOutcome {
+  orderNumber: string;
+  lineId: number;
+  lineStatus: LineStatus;
+  orderStatus: OrderStatus;
+  eventId: string | null;
+}
+
+const CODES: Record<Decision, string> = { accept: "accept-change", decline: "decline-change" };
+
+export const lineOfOrderNotFound = () => notFound("This tenant has no order with that number, or the order has no line with that id.");
+
+export async function decideChange(
+  db: Database,
+  tenantId: number,
+  orderNumber: string,
+  lineId: number,
+  decision: Decision,
+  reason: string | null,
+  now = new Date(),
+): Promise<DecisionOutcome> {
+  const thisLine = and(eq(orderLines.id, lineId), eq(orders.orderNumber, orderNumber), eq(orders.tenantId, tenantId));
+  const [found, states, latest] = await db.batch([
+    db
+      .select({
+        id: orderLines.id,
+        status: orderLines.statusName,
+        quantity: orderLines.quantity,
+        priceCents: orderLines.priceCents,
+        partNumber: orderLines.partNumber,
+        description: orderLines.description,
+        promisedShipDate: orderLines.promisedShipDate,
+        proposedChange: orderLines.proposedChange,
+        orderId: orderLines.orderId,
+        version: orders.version,
+      })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .where(thisLine),
+    orderLineStates(
+      db,
+      sql<number>`(select ${orderLines.orderId} from ${orderLines} join ${orders} on ${orders.id} = ${orderLines.orderId} where ${thisLine})`,
+    ),
+    db
+      .select({ code: orderLineRevisions.code, actor: orderLineRevisions.actor })
+      .from(orderLineRevisions)
+      .where(
+        eq(
+          orderLineRevisions.lineId,
+          sql`(select ${orderLines.id} from ${orderLines} join ${orders} on ${orders.id} = ${orderLines.orderId} where ${thisLine})`,
+        ),
+      )
+      .orderBy(desc(orderLineRevisions.revision))
+      .limit(1),
+  ]);
+  const line = found[0];
+  if (!line) throw lineOfOrderNotFound();
+  const proposal = line.proposedChange;
+  if (!proposal) {
+    if (latest[0]?.actor === "buyer" && latest[0].code === CODES[decision]) {
+      return { orderNumber, lineId, lineStatus: line.status as LineStatus, orderStatus: orderStatusOf(states), eventId: null };
+    }
+    throw new ProblemError(
+      409,
+      "no-change-pending",
+      "No change to answer",
+      `Line ${lineId} has no change of its vendor waiting for an answer.`,
+    );
+  }
+  const at = now.toISOString();
+  const changes: LineFieldChange[] = [{ field: "proposedChange", from: JSON.stringify(proposal), to: null }];
+  let status: LineStatus;
+  let set: Partial<typeof orderLines.$inferInsert>;
+  if (decision === "accept") {
+    const applied = applyProposal(line, proposal);
+    for (const [field, from, to] of applied.changed) changes.push({ field, from, to });
+    status = canMove(line.status, "Acknowledged") ? "Acknowledged" : (line.status as LineStatus);
+    set = { ...applied.set, statusName: status, statusReason: null };
+  } else {
+    status = "Cancelled";
+    set = { proposedChange: null, statusName: status, statusReason: reason ? `Change declined: ${reason}` : "Change declined" };
+  }
+  if (status !== line.status) changes.push({ field: "status", from: line.status, to: status });
+  const statements: BatchItem<"sqlite">[] = [db.update(orderLines).set(set).where(eq(orderLines.id, lineId))];
+  if (set.extendedPriceCents !== undefined) statements.push(orderTotalUpkeep(db, line.orderId));
+  const outcome = await commitOrderChange(db, {
+    order: { id: line.orderId, tenantId, orderNumber, version: line.version, lines: states },
+    lineChanges: new Map([[lineId, { status }]]),
+    statements,
+    revisions: [{ lineId, actor: "buyer", actorId: null, code: CODES[decision], changes, note: reason }],
+    event: {
+      type: decision === "accept" ? "order.change_accepted" : "order.change_declined",
+      payload: { lineId, lineStatus: status, at, code: proposal.code, reason },
+    },
+    at: now,
+  });
+  return { orderNumber, lineId, lineStatus: status, orderStatus: outcome.status, eventId: outcome.eventId };
+}

@@ -1,0 +1,234 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { database } from "../../db/client";
+import type { AppEnv } from "../../env";
+import { inBackground } from "../../platform/background";
+import { PaginationSchema } from "../../platform/pagination";
+import { envelope } from "../../platform/responses";
+import { createRouter } from "../../platform/router";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  integerPathParam,
+  notFoundResponse,
+  problem,
+  readableText,
+} from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
+import { getPage, searchQueryParams } from "../../query/params";
+import { searchErrorResponses } from "../../query/responses";
+import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
+import { invoiceDatabase, lineDatabase } from "../vendors/line-home";
+import { dispatchAfterResponse, dispatchOrLog } from "../webhooks/dispatch";
+import { decideInvoice } from "./decide";
+import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
+import { invoiceSearch } from "./search-fields";
+import { submitCreditMemo, submitInvoice } from "./submit";
+import { findInvoice, invoiceNotFound, searchInvoices } from "./views";
+
+/** Invoices and credit memos (docs/api.md, "Invoices"): vendors send them, buyers search, accept or dispute them. */
+
+const TAG = "Invoices";
+const InvoiceIdParams = z.object({ invoiceId: integerPathParam("invoiceId", 1) });
+
+const submitted = (what: string) => ({
+  201: {
+    description: `The ${what}, as matched`,
+    content: { "application/json": { schema: envelopeSchema(InvoiceRecordSchema) } },
+  },
+  200: {
+    description: `The same ${what} again (same number, same content): the first one, as it is now; nothing written`,
+    content: { "application/json": { schema: envelopeSchema(InvoiceRecordSchema) } },
+  },
+  ...authenticatedErrorResponses,
+  409: problem("Another document under this number, or the order changed meanwhile (retry)"),
+});
+
+const invoiceRoute = createRoute({
+  method: "post",
+  path: "/invoices",
+  tags: [TAG],
+  summary: "Send an invoice for lines of one order: it is matched against the order and what shipped (three-way match)",
+  description:
+    "Lines name the order lines they bill (`lineId`); a line without one is a charge not on the order. Amounts are decimal strings and must add up exactly (400 otherwise: each line's amount is quantity × unitPrice, the summary the sums, and a line without lineId needs a description). Each line is matched at once: matched, price_variance, quantity_variance, not_on_po or contract_price_exception, with an explanation. Sending the same invoice again answers 200 with it; another under a used number is a 409.",
+  ...vendorScopedAccess("fulfilment:write"),
+  request: { body: { required: true, content: { "application/json": { schema: InvoiceRequestSchema } } } },
+  responses: { ...submitted("invoice"), 404: problem("The vendor has no line on an order of that number") },
+});
+
+const creditMemoRoute = createRoute({
+  method: "post",
+  path: "/credit-memos",
+  tags: [TAG],
+  summary: "Send a credit memo against one of the vendor's invoices: some of its lines, or all that remains of it",
+  description:
+    "A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
+  ...vendorScopedAccess("fulfilment:write"),
+  request: { body: { required: true, content: { "application/json": { schema: CreditMemoRequestSchema } } } },
+  responses: { ...submitted("credit memo"), 404: problem("The vendor has no invoice with that id") },
+});
+
+const vendorGetRoute = createRoute({
+  method: "get",
+  path: "/invoices/{invoiceId}",
+  tags: [TAG],
+  summary: "One of the vendor's invoices or credit memos, with its match and the buyer's answer",
+  description:
+    "Each line's three-way match and explanation, the buyer's `status` (accepted, disputed with its reason) and what credit memos credit. 404 for another vendor's document, exactly like an unknown id.",
+  ...vendorScopedAccess("fulfilment:read"),
+  request: { params: InvoiceIdParams },
+  responses: {
+    200: { description: "The document", content: { "application/json": { schema: envelopeSchema(InvoiceRecordSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+async function answerDocument(c: Context<AppEnv>, home: D1Database, id: number, created: boolean, eventIds: string[]) {
+  inBackground(c, dispatchOrLog(c.env, eventIds, home));
+  const record = await findInvoice(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, id);
+  return c.json(envelope(c, record!), created ? 201 : 200);
+}
+
+export const invoiceVendorRoutes = createRouter()
+  .openapi(invoiceRoute, async (c) => {
+    const body = c.req.valid("json");
+    const home = await lineDatabase(c.env, body.lines.find((line) => line.lineId !== undefined)!.lineId!);
+    const outcome = await submitInvoice(database(home), c.get("vendorPrincipal").vendorId, body);
+    return answerDocument(c, home, outcome.id, outcome.created, outcome.eventIds) as never;
+  })
+  .openapi(creditMemoRoute, async (c) => {
+    const body = c.req.valid("json");
+    const home = await invoiceDatabase(c.env, body.invoiceId);
+    const outcome = await submitCreditMemo(database(home), c.get("vendorPrincipal").vendorId, body);
+    return answerDocument(c, home, outcome.id, outcome.created, outcome.eventIds) as never;
+  })
+  .openapi(vendorGetRoute, async (c) => {
+    const { invoiceId } = c.req.valid("param");
+    const record = await findInvoice(
+      database(await invoiceDatabase(c.env, invoiceId)),
+      { vendorId: c.get("vendorPrincipal").vendorId },
+      invoiceId,
+    );
+    if (!record) throw invoiceNotFound();
+    return c.json(envelope(c, record), 200);
+  });
+
+const searchRoute = createRoute({
+  method: "get",
+  path: "/invoices",
+  tags: [TAG],
+  summary: "Search the invoices and credit memos vendors sent the tenant, with the q language",
+  description: "Each with its lines and their three-way match; oldest first by default (`sortBy=receivedAt&sortDir=Desc` for the newest).",
+  ...scopedAccess("orders:read"),
+  request: { query: searchQueryParams(invoiceSearch, 'status:exception AND receivedAt>="2026-01-01"') },
+  responses: {
+    200: {
+      description: "A page of invoices and credit memos",
+      content: {
+        "application/json": { schema: envelopeSchema(z.object({ invoices: z.array(InvoiceRecordSchema), pagination: PaginationSchema })) },
+      },
+    },
+    ...searchErrorResponses,
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/invoices/{invoiceId}",
+  tags: [TAG],
+  summary: "One invoice or credit memo of the tenant, with its lines' match",
+  description: "404 for an id the tenant does not have (another tenant's documents are indistinguishable from unknown ones).",
+  ...scopedAccess("orders:read"),
+  request: { params: InvoiceIdParams },
+  responses: {
+    200: { description: "The document", content: { "application/json": { schema: envelopeSchema(InvoiceRecordSchema) } } },
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
+});
+
+const DecisionResultSchema = z
+  .object({
+    invoice: InvoiceRecordSchema,
+    eventId: z.string().nullable().openapi({ description: "The invoice.accepted or invoice.disputed event; null for a repeat" }),
+  })
+  .openapi("InvoiceDecisionResult");
+
+const decisionRoute = (decision: "accept" | "dispute") =>
+  createRoute({
+    method: "post",
+    path: `/invoices/{invoiceId}/${decision}`,
+    tags: [TAG],
+    summary:
+      decision === "accept"
+        ? "Accept an invoice for payment (whatever its match; also settles a dispute)"
+        : "Dispute an invoice, with a reason for the vendor",
+    description: "Answering again what was already answered answers 200 with `eventId` null. An accepted invoice is final (409).",
+    ...scopedAccess("orders:write"),
+    request: {
+      params: InvoiceIdParams,
+      body:
+        decision === "accept"
+          ? {
+              required: false,
+              content: {
+                "application/json": {
+                  schema: closedObject({
+                    note: readableText(500)
+                      .optional()
+                      .openapi({ description: "Why the buyer accepts (an exception it agrees with), for the vendor" }),
+                  }).openapi("AcceptInvoiceRequest"),
+                },
+              },
+            }
+          : {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: closedObject({ reason: readableText(500).openapi({ description: "Why, for the vendor" }) }).openapi(
+                    "DisputeInvoiceRequest",
+                  ),
+                },
+              },
+            },
+    },
+    responses: {
+      200: { description: "Answered", content: { "application/json": { schema: envelopeSchema(DecisionResultSchema) } } },
+      ...authenticatedErrorResponses,
+      ...notFoundResponse,
+      409: problem("Not allowed from the invoice's status, a credit memo, or the order changed meanwhile (retry)"),
+    },
+  });
+
+const router = createRouter()
+  .openapi(searchRoute, async (c) => {
+    const params = c.req.valid("query");
+    const result = await searchInvoices(database(tenantDatabase(c)), c.get("principal").dataTenantId, params, getPage(params));
+    return c.json(envelope(c, result), 200);
+  })
+  .openapi(getRoute, async (c) => {
+    const record = await findInvoice(
+      database(tenantDatabase(c)),
+      { tenantId: c.get("principal").dataTenantId },
+      c.req.valid("param").invoiceId,
+    );
+    if (!record) throw invoiceNotFound();
+    return c.json(envelope(c, record), 200);
+  });
+
+for (const decision of ["accept", "dispute"] as const) {
+  router.openapi(decisionRoute(decision), async (c) => {
+    const { invoiceId } = c.req.valid("param");
+    const body = (c.req.valid("json") ?? {}) as { reason?: string; note?: string };
+    const db = database(tenantDatabase(c));
+    const tenantId = c.get("principal").dataTenantId;
+    const outcome = await decideInvoice(db, tenantId, invoiceId, decision, body.reason ?? body.note ?? null);
+    dispatchAfterResponse(c, outcome.eventId);
+    const invoice = await findInvoice(db, { tenantId }, invoiceId);
+    return c.json(envelope(c, { invoice: invoice!, eventId: outcome.eventId }), 200);
+  });
+}
+
+export const invoiceBuyerRoutes = router;

@@ -1,0 +1,327 @@
+import { env } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
+import { freshOrder } from "../helpers/orders";
+import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { tomorrow, vendorCall } from "../helpers/vendors";
+
+/**
+ * The money side of an order (docs/api.md, "Confirmations", "Invoices"): a vendor's confirmation with changes, the
+ * buyer's answer, invoices matched against the order and what shipped, credit memos, the buyer's accept and dispute.
+ * Run twice: for a tenant served from DB, then for the same tenant served from its stores.
+ */
+
+type Home = "DB" | "store";
+
+async function rows(home: Home, sql: string, ...params: (string | number)[]) {
+  if (home === "store") return storeRows(TENANT_A, sql, ...params);
+  return (
+    await env.DB.prepare(sql)
+      .bind(...params)
+      .all()
+  ).results;
+}
+
+const vendorOfLine = async (home: Home, lineId: number) =>
+  (await rows(home, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;
+
+const eventTypes = async (home: Home, orderNumber: string) =>
+  (await rows(home, "SELECT type FROM outbox_events WHERE aggregate_id = ? ORDER BY sequence", orderNumber)).map((r) => r.type);
+
+const buyer = async (path: string, init: { method?: string; json?: unknown } = {}) => contractCall(await tokenFor(TENANT_A), path, init);
+
+const readOrder = async (orderNumber: string) => (await json(await buyer(`/orders/${orderNumber}?include=lineItems,history`))).data;
+
+/** Ships all of a line in one parcel, as its vendor. */
+async function shipAll(vendorId: number, lineId: number) {
+  const res = await vendorCall(vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: tomorrow() } });
+  expect(res.status).toBe(200);
+  const shipped = await vendorCall(vendorId, `/order-lines/${lineId}/ship`, {
+    method: "POST",
+    json: { trackingNumber: `1Z${crypto.randomUUID().slice(0, 8)}` },
+  });
+  expect(shipped.status, await shipped.clone().text()).toBe(200);
+}
+
+const cents = (text: string) => Math.round(Number(text) * 100);
+const money = (value: number) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, "0")}`;
+
+function invoiceBody(
+  orderNumber: string,
+  lines: { lineId?: number; quantity: number; unitPriceCents: number; description?: string }[],
+  number = `INV-${crypto.randomUUID().slice(0, 8)}`,
+) {
+  const bodyLines = lines.map((line) => ({
+    ...(line.lineId !== undefined ? { lineId: line.lineId } : { description: line.description ?? "Handling" }),
+    quantity: line.quantity,
+    unitPrice: money(line.unitPriceCents),
+    amount: money(line.unitPriceCents * line.quantity),
+  }));
+  const subtotal = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
+  return {
+    invoiceNumber: number,
+    orderNumber,
+    invoiceDate: new Date().toISOString().slice(0, 10),
+    currency: "USD",
+    lines: bodyLines,
+    summary: { subtotal: money(subtotal), tax: "0.00", freight: "0.00", total: money(subtotal) },
+  };
+}
+
+function purchasingIn(home: Home) {
+  it("a price increase waits for the buyer, who accepts it: the line takes the price, the total follows, the history shows both", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    const before = (await readOrder(orderNumber)).lineItems[0];
+    const higher = money(cents(String(before.price)) + 500);
+    const res = await vendorCall(vendorId, "/order-confirmations", {
+      method: "POST",
+      json: { type: "detail", lines: [{ lineId, code: "price_changed", unitPrice: higher, reason: "Manufacturer increase" }] },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const confirmed = (await json(res)).data;
+    expect(confirmed.eventId).toEqual(expect.any(String));
+    expect(confirmed.lines[0]).toMatchObject({
+      statusName: "Ordered",
+      confirmationCode: "IP",
+      pendingChange: { code: "IP", unitPrice: higher },
+    });
+    // Repeated: nothing changes, no event.
+    const again = await vendorCall(vendorId, "/order-confirmations", {
+      method: "POST",
+      json: { type: "detail", lines: [{ lineId, code: "IP", unitPrice: higher, reason: "Manufacturer increase" }] },
+    });
+    expect((await json(again)).data.eventId).toBeNull();
+    const pending = (await readOrder(orderNumber)).lineItems[0];
+    expect(pending).toMatchObject({
+      price: before.price,
+      confirmationCode: "IP",
+      pendingChange: { unitPrice: higher, contractPriceException: false },
+    });
+    // The vendor answers again (a backorder): its new answer replaces the proposal, and the buyer has nothing to answer.
+    const backordered = await vendorCall(vendorId, `/order-lines/${lineId}/backorder`, {
+      method: "POST",
+      json: { expectedShipDate: tomorrow() },
+    });
+    expect((await json(backordered)).data.line.pendingChange).toBeNull();
+    const decided = await buyer(`/orders/${orderNumber}/lines/${lineId}/change-decision`, { method: "POST", json: { decision: "accept" } });
+    expect((await expectProblem(decided, 409)).type).toMatch(/no-change-pending/);
+  });
+
+  it("the buyer accepts a pending price increase: price, extended price and total change; the revisions say who did what", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    const before = (await readOrder(orderNumber)).lineItems[0];
+    const higherCents = cents(String(before.price)) + 500;
+    expect(
+      (
+        await vendorCall(vendorId, "/order-confirmations", {
+          method: "POST",
+          json: { type: "detail", lines: [{ lineId, code: "IP", unitPrice: money(higherCents), promisedShipDate: tomorrow() }] },
+        })
+      ).status,
+    ).toBe(200);
+    const ship = await vendorCall(vendorId, `/order-lines/${lineId}/ship`, { method: "POST", json: { trackingNumber: "1ZPENDING1" } });
+    expect(ship.status).toBe(409);
+    const res = await buyer(`/orders/${orderNumber}/lines/${lineId}/change-decision`, { method: "POST", json: { decision: "accept" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await json(res)).data).toMatchObject({ lineStatus: "Acknowledged", orderStatus: "Acknowledged", eventId: expect.any(String) });
+    const again = await buyer(`/orders/${orderNumber}/lines/${lineId}/change-decision`, { method: "POST", json: { decision: "accept" } });
+    expect((await json(again)).data.eventId).toBeNull();
+    await expectProblem(
+      await buyer(`/orders/${orderNumber}/lines/${lineId}/change-decision`, { method: "POST", json: { decision: "decline" } }),
+      409,
+    );
+    const order = await readOrder(orderNumber);
+    expect(order.lineItems[0]).toMatchObject({
+      price: higherCents / 100,
+      extendedPrice: (higherCents * 2) / 100,
+      pendingChange: null,
+      promisedShipDate: tomorrow(),
+    });
+    expect(order.total).toBe((higherCents * 2) / 100);
+    expect(order.history.map((r: { actor: string; code: string }) => `${r.actor}:${r.code}`)).toEqual(["vendor:IP", "buyer:accept-change"]);
+    expect(order.history[1].changes).toEqual(
+      expect.arrayContaining([
+        { field: "price", from: money(higherCents - 500), to: money(higherCents) },
+        { field: "status", from: "Ordered", to: "Acknowledged" },
+      ]),
+    );
+    expect(await eventTypes(home, orderNumber)).toEqual(["order.created", "order.confirmed", "order.change_accepted"]);
+  });
+
+  it("within the tenant's automatic acceptance a price increase applies at once; a substitution still waits, and declining cancels the line", async () => {
+    const settings = await buyer("/purchasing-settings", {
+      method: "PUT",
+      json: {
+        autoAcceptPriceIncrease: { percent: "50", amount: null },
+        priceTolerance: { percent: null, amount: null },
+        quantityTolerance: 0,
+      },
+    });
+    expect(settings.status, await settings.clone().text()).toBe(200);
+    expect((await json(await buyer("/purchasing-settings"))).data.autoAcceptPriceIncrease).toEqual({ percent: "50.00", amount: null });
+    try {
+      const { orderNumber, lineIds } = await freshOrder(2);
+      const [first, second] = lineIds as [number, number];
+      const vendorId = await vendorOfLine(home, first);
+      const before = (await readOrder(orderNumber)).lineItems;
+      const res = await vendorCall(vendorId, "/order-confirmations", {
+        method: "POST",
+        json: {
+          type: "detail",
+          lines: [
+            { lineId: first, code: "IP", unitPrice: money(cents(String(before[0].price)) + 1) },
+            ...((await vendorOfLine(home, second)) === vendorId
+              ? [{ lineId: second, code: "IS", substitute: { partNumber: "ALT-1", description: "Equivalent" } }]
+              : []),
+          ],
+        },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const lines = (await json(res)).data.lines;
+      expect(lines[0]).toMatchObject({
+        statusName: "Acknowledged",
+        pendingChange: null,
+        price: (cents(String(before[0].price)) + 1) / 100,
+      });
+      if (lines[1]) {
+        expect(lines[1]).toMatchObject({ statusName: "Ordered", pendingChange: { code: "IS", substitute: { partNumber: "ALT-1" } } });
+        const declined = await buyer(`/orders/${orderNumber}/lines/${second}/change-decision`, {
+          method: "POST",
+          json: { decision: "decline", reason: "Not approved" },
+        });
+        expect((await json(declined)).data).toMatchObject({ lineStatus: "Cancelled" });
+      }
+    } finally {
+      await buyer("/purchasing-settings", {
+        method: "PUT",
+        json: { autoAcceptPriceIncrease: null, priceTolerance: { percent: null, amount: null }, quantityTolerance: 0 },
+      });
+    }
+  });
+
+  it("an invoice of what shipped at the order's price matches; the same again answers it; another under its number is a 409", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 3 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    await shipAll(vendorId, lineId);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    const body = invoiceBody(orderNumber, [{ lineId, quantity: 3, unitPriceCents: priceCents }]);
+    const res = await vendorCall(vendorId, "/invoices", { method: "POST", json: body });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const invoice = (await json(res)).data;
+    expect(invoice).toMatchObject({ kind: "invoice", status: "matched", matchStatus: "matched", total: money(priceCents * 3) });
+    expect(invoice.lines[0]).toMatchObject({ lineId, matchStatus: "matched" });
+    const again = await vendorCall(vendorId, "/invoices", { method: "POST", json: body });
+    expect(again.status).toBe(200);
+    expect((await json(again)).data.invoiceId).toBe(invoice.invoiceId);
+    await expectProblem(
+      await vendorCall(vendorId, "/invoices", {
+        method: "POST",
+        json: {
+          ...body,
+          lines: [{ ...body.lines[0], quantity: 2, amount: money(priceCents * 2) }],
+          summary: { subtotal: money(priceCents * 2), tax: "0.00", freight: "0.00", total: money(priceCents * 2) },
+        },
+      }),
+      409,
+    );
+    const read = await buyer(`/invoices/${invoice.invoiceId}`);
+    expect((await json(read)).data).toMatchObject({ invoiceId: invoice.invoiceId, orderNumber, status: "matched" });
+    const found = await buyer(`/invoices?q=${encodeURIComponent(`orderNumber:"${orderNumber}" AND status:matched`)}`);
+    expect((await json(found)).data.invoices.map((i: { invoiceId: number }) => i.invoiceId)).toEqual([invoice.invoiceId]);
+    const events = await eventTypes(home, orderNumber);
+    expect(events.slice(-2)).toEqual(["invoice.received", "invoice.matched"]);
+    const [received] = await rows(
+      home,
+      "SELECT payload FROM outbox_events WHERE aggregate_id = ? AND type = 'invoice.received'",
+      orderNumber,
+    );
+    expect(JSON.parse(received!.payload as string)).toMatchObject({ invoiceId: invoice.invoiceId, invoiceStatus: "matched", vendorId });
+  });
+
+  it("exceptions: over-billing is a quantity variance until a credit memo takes it back; a charge not on the order; the buyer disputes, then accepts", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    await shipAll(vendorId, lineId);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    const res = await vendorCall(vendorId, "/invoices", {
+      method: "POST",
+      json: invoiceBody(orderNumber, [
+        { lineId, quantity: 3, unitPriceCents: priceCents },
+        { quantity: 1, unitPriceCents: 995, description: "Fuel surcharge" },
+      ]),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const invoice = (await json(res)).data;
+    expect(invoice.status).toBe("exception");
+    expect(invoice.lines.map((l: { matchStatus: string }) => l.matchStatus)).toEqual(["quantity_variance", "not_on_po"]);
+    expect(invoice.lines[0].matchExplanation).toMatch(/bill 3 .* but 2 shipped/);
+
+    const credit = await vendorCall(vendorId, "/credit-memos", {
+      method: "POST",
+      json: {
+        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+        invoiceId: invoice.invoiceId,
+        creditDate: new Date().toISOString().slice(0, 10),
+        currency: "USD",
+        lines: [{ invoiceLineNumber: 1, quantity: 1, unitPrice: money(priceCents), amount: money(priceCents) }],
+        summary: { subtotal: money(priceCents), tax: "0.00", freight: "0.00", total: money(priceCents) },
+      },
+    });
+    expect(credit.status, await credit.clone().text()).toBe(201);
+    expect((await json(credit)).data).toMatchObject({ kind: "credit_memo", creditedInvoiceId: invoice.invoiceId, status: "received" });
+    const after = (await json(await buyer(`/invoices/${invoice.invoiceId}`))).data;
+    expect(after.lines.map((l: { matchStatus: string }) => l.matchStatus)).toEqual(["matched", "not_on_po"]);
+    expect(after.credited).toBe(money(priceCents));
+    // More than remains of the line is refused.
+    const over = await vendorCall(vendorId, "/credit-memos", {
+      method: "POST",
+      json: {
+        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+        invoiceId: invoice.invoiceId,
+        creditDate: new Date().toISOString().slice(0, 10),
+        currency: "USD",
+        lines: [{ invoiceLineNumber: 1, quantity: 3, unitPrice: money(priceCents), amount: money(priceCents * 3) }],
+        summary: { subtotal: money(priceCents * 3), tax: "0.00", freight: "0.00", total: money(priceCents * 3) },
+      },
+    });
+    expect(Object.keys((await expectProblem(over, 400)).errors)).toEqual(expect.arrayContaining(["lines[0].quantity", "lines[0].amount"]));
+
+    const disputed = await buyer(`/invoices/${invoice.invoiceId}/dispute`, { method: "POST", json: { reason: "Surcharge not agreed" } });
+    expect((await json(disputed)).data.invoice).toMatchObject({ status: "disputed", statusReason: "Surcharge not agreed" });
+    const accepted = await buyer(`/invoices/${invoice.invoiceId}/accept`, { method: "POST", json: {} });
+    expect((await json(accepted)).data.invoice.status).toBe("accepted");
+    await expectProblem(await buyer(`/invoices/${invoice.invoiceId}/dispute`, { method: "POST", json: { reason: "Too late" } }), 409);
+    expect(await eventTypes(home, orderNumber)).toEqual(
+      expect.arrayContaining(["invoice.exception", "credit_memo.received", "invoice.disputed", "invoice.accepted"]),
+    );
+  });
+
+  it("an invoice whose amounts do not add up is a 400 naming each field; nothing is written", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1);
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    const body = invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: 1000 }]);
+    body.lines[0]!.amount = "20.01";
+    body.summary.total = "19.99";
+    const problem = await expectProblem(await vendorCall(vendorId, "/invoices", { method: "POST", json: body }), 400);
+    expect(Object.keys(problem.errors)).toEqual(expect.arrayContaining(["lines[0].amount", "summary.total"]));
+    expect(await rows(home, "SELECT id FROM invoices WHERE number = ?", body.invoiceNumber)).toEqual([]);
+  });
+}
+
+describe("purchasing of a tenant served from DB", () => {
+  purchasingIn("DB");
+});
+
+describe("purchasing of a tenant served from its stores", () => {
+  beforeAll(() => moveAndSwitch(TENANT_A));
+  afterAll(forgetStores);
+  purchasingIn("store");
+});
