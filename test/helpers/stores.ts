@@ -1,9 +1,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import { forgetSwitches } from "../../src/api/vendors/line-home";
 import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { clearStore } from "../../src/operator/tenant-stores/copy";
 import { clientStatus } from "../../src/shared/auth/client-status";
+import { forgetSwitches } from "../../src/shared/tenants/homes";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, operatorTokenFor } from "./api";
 

@@ -314,7 +314,172 @@ function purchasingIn(home: Home) {
     expect(Object.keys(problem.errors)).toEqual(expect.arrayContaining(["lines[0].amount", "summary.total"]));
     expect(await rows(home, "SELECT id FROM invoices WHERE number = ?", body.invoiceNumber)).toEqual([]);
   });
+  it("a parcel that ships after an invoice matches it again: the match does not depend on which came first", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    const early = await vendorCall(vendorId, "/invoices", {
+      method: "POST",
+      json: invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: priceCents }]),
+    });
+    const invoice = (await json(early)).data;
+    expect(invoice.lines[0]).toMatchObject({ matchStatus: "quantity_variance" });
+    await shipAll(vendorId, lineId);
+    const after = (await json(await buyer(`/invoices/${invoice.invoiceId}`))).data;
+    expect(after).toMatchObject({ status: "matched", lines: [{ matchStatus: "matched" }] });
+    expect((await eventTypes(home, orderNumber)).slice(-2)).toEqual(["order.shipped", "invoice.matched"]);
+  });
+
+  it("automatic acceptance is measured from the price as ordered: increases within it never add up past it", async () => {
+    const put = (autoAcceptPriceIncrease: unknown) =>
+      buyer("/purchasing-settings", {
+        method: "PUT",
+        json: { autoAcceptPriceIncrease, priceTolerance: { percent: null, amount: null }, quantityTolerance: 0 },
+      });
+    expect((await put({ percent: "5", amount: null })).status).toBe(200);
+    try {
+      const { orderNumber, lineIds } = await freshOrder(1);
+      const lineId = lineIds[0]!;
+      const vendorId = await vendorOfLine(home, lineId);
+      const ordered = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+      const confirm = async (priceCents: number) =>
+        (
+          await json(
+            await vendorCall(vendorId, "/order-confirmations", {
+              method: "POST",
+              json: { type: "detail", lines: [{ lineId, code: "IP", unitPrice: money(priceCents) }] },
+            }),
+          )
+        ).data.lines[0];
+      const fourPercent = Math.floor((ordered * 4) / 100);
+      expect(await confirm(ordered + fourPercent)).toMatchObject({ statusName: "Acknowledged", pendingChange: null });
+      expect(await confirm(ordered + 2 * fourPercent)).toMatchObject({ pendingChange: { code: "IP" } });
+    } finally {
+      await put(null);
+    }
+  });
+
+  it("a vendor's repeated acknowledge answers its own pending change; a buyer's answer to a replaced change is a 409", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    const date = tomorrow();
+    expect(
+      (await vendorCall(vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: date } })).status,
+    ).toBe(200);
+    const propose = async (quantity: number) =>
+      (
+        await json(
+          await vendorCall(vendorId, "/order-confirmations", {
+            method: "POST",
+            json: { type: "detail", lines: [{ lineId, code: "IQ", quantity }] },
+          }),
+        )
+      ).data.lines[0].pendingChange;
+    const first = await propose(1);
+    const second = await propose(3);
+    expect(second.proposedAt >= first.proposedAt).toBe(true);
+    const stale = await buyer(`/orders/${orderNumber}/lines/${lineId}/change-decision`, {
+      method: "POST",
+      json: { decision: "accept", proposedAt: "2001-01-01T00:00:00Z" },
+    });
+    expect((await expectProblem(stale, 409)).type).toMatch(/change-superseded/);
+    const again = await vendorCall(vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: date } });
+    expect((await json(again)).data).toMatchObject({ eventId: expect.any(String), line: { pendingChange: null, quantity: 2 } });
+  });
+
+  it("credits units at the price they were invoiced at; a price correction is a line of quantity 0", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    const invoice = (
+      await json(
+        await vendorCall(vendorId, "/invoices", {
+          method: "POST",
+          json: invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: priceCents }]),
+        }),
+      )
+    ).data;
+    const credit = (lines: unknown[], total: number) =>
+      vendorCall(vendorId, "/credit-memos", {
+        method: "POST",
+        json: {
+          creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+          invoiceId: invoice.invoiceId,
+          creditDate: new Date().toISOString().slice(0, 10),
+          currency: "USD",
+          lines,
+          summary: { subtotal: money(total), tax: "0.00", freight: "0.00", total: money(total) },
+        },
+      });
+    const cheap = await credit([{ invoiceLineNumber: 1, quantity: 2, unitPrice: "0.01", amount: "0.02" }], 2);
+    expect(Object.keys((await expectProblem(cheap, 400)).errors)).toEqual(["lines[0].unitPrice"]);
+    expect((await credit([{ invoiceLineNumber: 1, quantity: 0, unitPrice: "1.00", amount: "1.00" }], 100)).status).toBe(201);
+    // All that remains: the two units cannot credit at their price any more; what is left still adds up line by line.
+    const whole = await vendorCall(vendorId, "/credit-memos", {
+      method: "POST",
+      json: {
+        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+        invoiceId: invoice.invoiceId,
+        creditDate: new Date().toISOString().slice(0, 10),
+        currency: "USD",
+      },
+    });
+    const memo = (await json(whole)).data;
+    expect(memo.total).toBe(money(priceCents * 2 - 100));
+    for (const line of memo.lines)
+      expect(cents(line.amount)).toBe(line.quantity === 0 ? cents(line.unitPrice) : line.quantity * cents(line.unitPrice));
+  });
 }
+
+describe("an order's many invoices", () => {
+  it("an invoice that changes the match of 14 earlier ones writes their 16 events (more than one statement holds)", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 20 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine("DB", lineId);
+    expect(
+      (await vendorCall(vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: tomorrow() } })).status,
+    ).toBe(200);
+    expect(
+      (await vendorCall(vendorId, `/order-lines/${lineId}/ship`, { method: "POST", json: { trackingNumber: "1ZMANY", quantity: 14 } }))
+        .status,
+    ).toBe(200);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    for (let i = 0; i < 14; i++) {
+      const res = await vendorCall(vendorId, "/invoices", {
+        method: "POST",
+        json: invoiceBody(orderNumber, [{ lineId, quantity: 1, unitPriceCents: priceCents }]),
+      });
+      expect((await json(res)).data.status).toBe("matched");
+    }
+    const fifteenth = await vendorCall(vendorId, "/invoices", {
+      method: "POST",
+      json: invoiceBody(orderNumber, [{ lineId, quantity: 1, unitPriceCents: priceCents }]),
+    });
+    expect(fifteenth.status, await fifteenth.clone().text()).toBe(201);
+    const types = await eventTypes("DB", orderNumber);
+    expect(types.filter((t) => t === "invoice.exception")).toHaveLength(15);
+  });
+
+  it("two invoices under one number sent at once: one is written, the other is a 409, never a 500", async () => {
+    const [a, b] = [await freshOrder(1), await freshOrder(1)];
+    const vendorA = await vendorOfLine("DB", a.lineIds[0]!);
+    const vendorB = await vendorOfLine("DB", b.lineIds[0]!);
+    if (vendorA !== vendorB) return expect(vendorA).not.toBe(vendorB);
+    const number = `RACE-${crypto.randomUUID().slice(0, 8)}`;
+    const [first, second] = await Promise.all(
+      [a, b].map((order) =>
+        vendorCall(vendorA, "/invoices", {
+          method: "POST",
+          json: invoiceBody(order.orderNumber, [{ lineId: order.lineIds[0]!, quantity: 1, unitPriceCents: 100 }], number),
+        }),
+      ),
+    );
+    expect([first!.status, second!.status].sort()).toEqual([201, 409]);
+  });
+});
 
 describe("purchasing of a tenant served from DB", () => {
   purchasingIn("DB");

@@ -1,10 +1,11 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { type LineFieldChange, orderLines, orders, type ProposedChange, purchasingSettings } from "../../db/schema";
+import { type LineFieldChange, orderLines, orders, type ProposedChange, purchasingSettings, quotes } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { centsToText, textToCents } from "../../platform/money";
 import type { EventData } from "../events/schemas";
+import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
 import { type PurchasingSettings, settingsOf, withinTolerance } from "../purchasing/settings";
@@ -44,6 +45,8 @@ export interface ConfirmationOutcome {
   orderStatus: OrderStatus;
   /** The order.confirmed event; null when nothing changed (a repeat). */
   eventId: string | null;
+  /** Every event written: order.confirmed, then those of invoices a price applied now matched again. */
+  eventIds: string[];
   lineIds: number[];
 }
 
@@ -54,7 +57,7 @@ const CONFIRMABLE: readonly LineStatus[] = ["Ordered", "Acknowledged", "Backorde
 async function readOrder(db: Database, vendorId: number, firstLineId: number, sandbox: boolean) {
   const orderOfFirst = sql<number>`(select ${orderLines.orderId} from ${orderLines} where ${orderLines.id} = ${firstLineId} and ${orderLines.vendorId} = ${vendorId})`;
   const ofItsKind = sandbox ? lt(orders.tenantId, 0) : liveOrder;
-  const [lines, states, settings] = await db.batch([
+  const [lines, states, settings, ...invoicing] = await db.batch([
     db
       .select({
         id: orderLines.id,
@@ -62,6 +65,8 @@ async function readOrder(db: Database, vendorId: number, firstLineId: number, sa
         quantity: orderLines.quantity,
         shippedQuantity: orderLines.shippedQuantity,
         priceCents: orderLines.priceCents,
+        // The price as ordered (its quote's): automatic acceptance is measured from it, so increases never add up past it.
+        orderedPriceCents: sql<number>`coalesce((select ${quotes.priceCents} from ${quotes} where ${quotes.id} = ${orderLines.quoteId}), ${orderLines.priceCents})`,
         contractPriceCents: orderLines.contractPriceCents,
         partNumber: orderLines.partNumber,
         description: orderLines.description,
@@ -84,8 +89,10 @@ async function readOrder(db: Database, vendorId: number, firstLineId: number, sa
       .select()
       .from(purchasingSettings)
       .where(eq(purchasingSettings.tenantId, sql`(select ${orders.tenantId} from ${orders} where ${orders.id} = ${orderOfFirst})`)),
+    // The vendor's invoices on the order: a price applied now matches them again.
+    ...invoicingReads(db, vendorId, orderOfFirst),
   ]);
-  return { lines, states, settings: settingsOf(settings[0]) };
+  return { lines, states, settings: settingsOf(settings[0]), invoicing: invoicingOf(vendorId, invoicing as InvoicingRows) };
 }
 
 export type ConfirmedLine = Awaited<ReturnType<typeof readOrder>>["lines"][number];
@@ -279,11 +286,12 @@ function planChange(
   const quantity = input.quantity ?? line.quantity;
   const contractPriceException = line.contractPriceCents !== null && priceCents > line.contractPriceCents;
   const increase = priceCents - line.priceCents;
+  // Within the tolerance of the price as ordered, whatever earlier increases were accepted: they never add up past it.
   const autoAccepted =
     increase > 0 &&
     !contractPriceException &&
     settings.autoAccept !== null &&
-    withinTolerance(increase, line.priceCents, settings.autoAccept);
+    withinTolerance(priceCents - line.orderedPriceCents, line.orderedPriceCents, settings.autoAccept);
   const askBuyer = (increase > 0 && !autoAccepted) || quantity !== line.quantity || input.substitute !== undefined;
   const proposal: Omit<ProposedChange, "proposedAt"> = {
     code: code.code,
@@ -379,7 +387,7 @@ export async function confirmLines(
 ): Promise<ConfirmationOutcome> {
   const ids = confirmation.lines.map((line) => line.lineId);
   if (new Set(ids).size !== ids.length) throw invalid("lines", "Each lineId once.");
-  const { lines, states, settings } = await readOrder(db, vendorId, ids[0]!, sandbox);
+  const { lines, states, settings, invoicing } = await readOrder(db, vendorId, ids[0]!, sandbox);
   const first = lines[0];
   if (!first) throw vendorLineNotFound();
   const byId = new Map(lines.map((line) => [line.id, line]));
@@ -412,6 +420,7 @@ export async function confirmLines(
       orderNumber: first.orderNumber,
       orderStatus: orderStatusOf(states),
       eventId: null,
+      eventIds: [],
       lineIds: planned.map((p) => p.lineId),
     };
   }
@@ -419,6 +428,10 @@ export async function confirmLines(
     db.update(orderLines).set(plan.set).where(eq(orderLines.id, plan.lineId)),
   );
   if (changing.some((plan) => plan.set.extendedPriceCents !== undefined)) statements.push(orderTotalUpkeep(db, first.orderId));
+  const priced = new Map(
+    changing.flatMap((plan) => (plan.set.priceCents === undefined ? [] : [[plan.lineId, { priceCents: plan.set.priceCents }]])),
+  );
+  const rematch = rematchAfter(db, invoicing, priced, at);
   const revisions: LineRevision[] = changing.map((plan) => ({
     lineId: plan.lineId,
     actor: "vendor",
@@ -430,8 +443,9 @@ export async function confirmLines(
   const outcome: ChangeOutcome = await commitOrderChange(db, {
     order: { id: first.orderId, tenantId: first.tenantId, orderNumber: first.orderNumber, version: first.version, lines: states },
     lineChanges: new Map(changing.map((plan) => [plan.lineId, { status: plan.status }])),
-    statements,
+    statements: [...statements, ...rematch.statements],
     revisions,
+    moreEvents: rematch.events,
     event: {
       type: "order.confirmed",
       payload: { type: confirmation.type, lines: changing.map((plan) => plan.event), at } satisfies Omit<
@@ -441,5 +455,11 @@ export async function confirmLines(
     },
     at: now,
   });
-  return { orderNumber: first.orderNumber, orderStatus: outcome.status, eventId: outcome.eventId, lineIds: planned.map((p) => p.lineId) };
+  return {
+    orderNumber: first.orderNumber,
+    orderStatus: outcome.status,
+    eventId: outcome.eventId,
+    eventIds: outcome.eventIds,
+    lineIds: planned.map((p) => p.lineId),
+  };
 }

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
 import { type LineFieldChange, orderLineRevisions, orderLines, orders } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
+import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { commitOrderChange, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
 import { applyProposal, orderTotalUpkeep } from "./confirm";
@@ -22,6 +23,8 @@ export interface DecisionOutcome {
   lineStatus: LineStatus;
   orderStatus: OrderStatus;
   eventId: string | null;
+  /** Every event written: the answer's, then those of invoices an accepted price matched again. */
+  eventIds: string[];
 }
 
 const CODES: Record<Decision, string> = { accept: "accept-change", decline: "decline-change" };
@@ -34,11 +37,13 @@ export async function decideChange(
   orderNumber: string,
   lineId: number,
   decision: Decision,
-  reason: string | null,
+  { reason, proposedAt }: { reason: string | null; proposedAt?: string | undefined },
   now = new Date(),
 ): Promise<DecisionOutcome> {
   const thisLine = and(eq(orderLines.id, lineId), eq(orders.orderNumber, orderNumber), eq(orders.tenantId, tenantId));
-  const [found, states, latest] = await db.batch([
+  const orderOfLine = sql<number>`(select ${orderLines.orderId} from ${orderLines} join ${orders} on ${orders.id} = ${orderLines.orderId} where ${thisLine})`;
+  const vendorOfLine = sql<number>`(select ${orderLines.vendorId} from ${orderLines} where ${orderLines.id} = ${lineId})`;
+  const [found, states, latest, ...invoicingRows] = await db.batch([
     db
       .select({
         id: orderLines.id,
@@ -50,6 +55,7 @@ export async function decideChange(
         promisedShipDate: orderLines.promisedShipDate,
         proposedChange: orderLines.proposedChange,
         orderId: orderLines.orderId,
+        vendorId: orderLines.vendorId,
         version: orders.version,
       })
       .from(orderLines)
@@ -70,13 +76,30 @@ export async function decideChange(
       )
       .orderBy(desc(orderLineRevisions.revision))
       .limit(1),
+    // The vendor's invoices on the order: an accepted price matches them again.
+    ...invoicingReads(db, vendorOfLine, orderOfLine),
   ]);
   const line = found[0];
   if (!line) throw lineOfOrderNotFound();
   const proposal = line.proposedChange;
+  if (proposedAt !== undefined && proposal && Date.parse(proposal.proposedAt) !== Date.parse(proposedAt)) {
+    throw new ProblemError(
+      409,
+      "change-superseded",
+      "Change superseded",
+      `The vendor replaced the change proposed at ${proposedAt} with the one proposed at ${proposal.proposedAt}: read the line's pendingChange and answer it.`,
+    );
+  }
   if (!proposal) {
     if (latest[0]?.actor === "buyer" && latest[0].code === CODES[decision]) {
-      return { orderNumber, lineId, lineStatus: line.status as LineStatus, orderStatus: orderStatusOf(states), eventId: null };
+      return {
+        orderNumber,
+        lineId,
+        lineStatus: line.status as LineStatus,
+        orderStatus: orderStatusOf(states),
+        eventId: null,
+        eventIds: [],
+      };
     }
     throw new ProblemError(
       409,
@@ -101,16 +124,25 @@ export async function decideChange(
   if (status !== line.status) changes.push({ field: "status", from: line.status, to: status });
   const statements: BatchItem<"sqlite">[] = [db.update(orderLines).set(set).where(eq(orderLines.id, lineId))];
   if (set.extendedPriceCents !== undefined) statements.push(orderTotalUpkeep(db, line.orderId));
+  const invoicing = invoicingOf(line.vendorId, invoicingRows as InvoicingRows);
+  const rematch = rematchAfter(
+    db,
+    invoicing,
+    set.priceCents === undefined ? new Map() : new Map([[lineId, { priceCents: set.priceCents }]]),
+    at,
+  );
+  statements.push(...rematch.statements);
   const outcome = await commitOrderChange(db, {
     order: { id: line.orderId, tenantId, orderNumber, version: line.version, lines: states },
     lineChanges: new Map([[lineId, { status }]]),
     statements,
     revisions: [{ lineId, actor: "buyer", actorId: null, code: CODES[decision], changes, note: reason }],
+    moreEvents: rematch.events,
     event: {
       type: decision === "accept" ? "order.change_accepted" : "order.change_declined",
       payload: { lineId, lineStatus: status, at, code: proposal.code, reason },
     },
     at: now,
   });
-  return { orderNumber, lineId, lineStatus: status, orderStatus: outcome.status, eventId: outcome.eventId };
+  return { orderNumber, lineId, lineStatus: status, orderStatus: outcome.status, eventId: outcome.eventId, eventIds: outcome.eventIds };
 }

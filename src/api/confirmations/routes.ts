@@ -14,9 +14,9 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
+import { lineDatabase } from "../../shared/tenants/homes";
 import { LINE_STATUSES, ORDER_STATUSES } from "../orders/lifecycle";
 import { OrderNumberParams } from "../orders/retrieve-routes";
-import { lineDatabase } from "../vendors/line-home";
 import { findVendorLines } from "../vendors/lines";
 import { DEMO_LINE_ID, shipDate, VendorOrderLineSchema } from "../vendors/routes";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
@@ -105,7 +105,7 @@ export const confirmationVendorRoutes = createRouter().openapi(confirmRoute, asy
   const home = await lineDatabase(c.env, body.lines[0]!.lineId);
   const db = database(home);
   const outcome = await confirmLines(db, vendorId, body as Parameters<typeof confirmLines>[2]);
-  dispatchAfterResponse(c, outcome.eventId, home);
+  dispatchAfterResponse(c, outcome.eventIds, home);
   const lines = await findVendorLines(db, vendorId, outcome.lineIds);
   return c.json(envelope(c, { orderNumber: outcome.orderNumber, orderStatus: outcome.orderStatus, eventId: outcome.eventId, lines }), 200);
 });
@@ -115,6 +115,10 @@ const DecisionSchema = closedObject({
     .enum(["accept", "decline"])
     .openapi({ description: "accept: the line takes the change and is Acknowledged; decline: the line is cancelled" }),
   reason: readableText(500).nullish().openapi({ description: "Why, for the vendor and the event" }),
+  proposedAt: z.iso.datetime({ offset: true, message: "Must be an ISO 8601 date-time." }).optional().openapi({
+    description:
+      "The `proposedAt` of the pendingChange being answered: when the vendor has since replaced it, the answer is a 409 `change-superseded` instead of applying a change the buyer never saw (recommended for retries)",
+  }),
 }).openapi("ChangeDecisionRequest", { example: { decision: "accept" } });
 
 const DecisionResultSchema = z
@@ -143,21 +147,21 @@ const decideRoute = createRoute({
     200: { description: "Answered", content: { "application/json": { schema: envelopeSchema(DecisionResultSchema) } } },
     ...authenticatedErrorResponses,
     ...notFoundResponse,
-    409: problem("The line has no change waiting for an answer, or the order changed meanwhile (retry)"),
+    409: problem(
+      "The line has no change waiting for an answer, the vendor replaced the one answered (`proposedAt`), or the order changed meanwhile (retry)",
+    ),
   },
 });
 
 export const confirmationBuyerRoutes = createRouter().openapi(decideRoute, async (c) => {
   const { orderNumber, lineId } = c.req.valid("param");
-  const { decision, reason } = c.req.valid("json");
-  const outcome = await decideChange(
-    database(tenantDatabase(c)),
-    c.get("principal").dataTenantId,
-    orderNumber,
-    lineId,
-    decision,
-    reason ?? null,
-  );
-  dispatchAfterResponse(c, outcome.eventId);
-  return c.json(envelope(c, outcome), 200);
+  const { decision, reason, proposedAt } = c.req.valid("json");
+  const tenantId = c.get("principal").dataTenantId;
+  const outcome = await decideChange(database(tenantDatabase(c)), tenantId, orderNumber, lineId, decision, {
+    reason: reason ?? null,
+    proposedAt,
+  });
+  dispatchAfterResponse(c, outcome.eventIds);
+  const { eventIds: _all, ...answer } = outcome;
+  return c.json(envelope(c, answer), 200);
 });

@@ -143,7 +143,7 @@ const EVENTS = {
     }),
   },
   "order.change_accepted": {
-    when: "The buyer accepted a vendor's change of a line (or it was within the tenant's tolerance)",
+    when: "The buyer accepted a vendor's change of a line (one within the tenant's automatic acceptance applies in order.confirmed)",
     data: changeDecision,
   },
   "order.change_declined": { when: "The buyer declined a vendor's change of a line: the line is cancelled", data: changeDecision },

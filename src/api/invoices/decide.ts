@@ -59,7 +59,7 @@ export async function decideInvoice(
   if (!invoice) throw invoiceNotFound();
   if (invoice.kind !== "invoice") {
     throw new ProblemError(
-      409,
+      422,
       "not-an-invoice",
       "Not an invoice",
       `Document ${invoiceId} is a credit memo: only invoices are accepted or disputed.`,

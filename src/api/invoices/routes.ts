@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { database } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { inBackground } from "../../platform/background";
 import { PaginationSchema } from "../../platform/pagination";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -19,8 +18,8 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
-import { invoiceDatabase, lineDatabase } from "../vendors/line-home";
-import { dispatchAfterResponse, dispatchOrLog } from "../webhooks/dispatch";
+import { invoiceDatabase, lineDatabase } from "../../shared/tenants/homes";
+import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { decideInvoice } from "./decide";
 import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
 import { invoiceSearch } from "./search-fields";
@@ -86,7 +85,7 @@ const vendorGetRoute = createRoute({
 });
 
 async function answerDocument(c: Context<AppEnv>, home: D1Database, id: number, created: boolean, eventIds: string[]) {
-  inBackground(c, dispatchOrLog(c.env, eventIds, home));
+  dispatchAfterResponse(c, eventIds, home);
   const record = await findInvoice(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, id);
   return c.json(envelope(c, record!), created ? 201 : 200);
 }
@@ -198,7 +197,8 @@ const decisionRoute = (decision: "accept" | "dispute") =>
       200: { description: "Answered", content: { "application/json": { schema: envelopeSchema(DecisionResultSchema) } } },
       ...authenticatedErrorResponses,
       ...notFoundResponse,
-      409: problem("Not allowed from the invoice's status, a credit memo, or the order changed meanwhile (retry)"),
+      409: problem("Not allowed from the invoice's status, or the order changed meanwhile (retry)"),
+      422: problem("A credit memo: only invoices are accepted or disputed"),
     },
   });
 

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { chunk } from "../../db/bulk-insert";
 import type { Database } from "../../db/client";
 import {
   type LineFieldChange,
@@ -114,7 +115,7 @@ export function orderChangeStatements(db: Database, change: OrderChange, eventId
     ...(change.revisions ?? []).map((revision) => revisionStatement(db, order.id, revision, at)),
     ...toShipDocumentUpkeep(db, order.id),
     db.update(orders).set({ status, updatedAt: at.toISOString(), version }).where(eq(orders.id, order.id)),
-    db.insert(outboxEvents).values(
+    ...chunk(
       events.map((event, i) => ({
         id: eventIds[i]!,
         type: event.type,
@@ -124,10 +125,14 @@ export function orderChangeStatements(db: Database, change: OrderChange, eventId
         createdAt: at.toISOString(),
         sequence: order.version + 1 + i,
       })),
-    ),
+      EVENTS_PER_INSERT,
+    ).map((rows) => db.insert(outboxEvents).values(rows)),
     ...(change.also ?? []),
   ];
 }
+
+/** 7 bound values per event, and D1 allows 100 per statement (an invoice can change many earlier invoices' status). */
+const EVENTS_PER_INSERT = 14;
 
 /** A line's next revision (1, 2, ... per line). */
 function revisionStatement(db: Database, orderId: number, revision: LineRevision, at: Date): BatchItem<"sqlite"> {

@@ -57,7 +57,11 @@ const fromTolerance = (tolerance: Tolerance): ToleranceBody => ({
 });
 
 const toSettings = (body: SettingsBody): PurchasingSettings => ({
-  autoAccept: body.autoAcceptPriceIncrease ? toTolerance(body.autoAcceptPriceIncrease) : null,
+  // Neither limit set accepts no increase: the same as none (null), and read back as null.
+  autoAccept:
+    body.autoAcceptPriceIncrease && (body.autoAcceptPriceIncrease.percent !== null || body.autoAcceptPriceIncrease.amount !== null)
+      ? toTolerance(body.autoAcceptPriceIncrease)
+      : null,
   priceTolerance: toTolerance(body.priceTolerance),
   quantityTolerance: body.quantityTolerance,
 });

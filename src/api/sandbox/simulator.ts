@@ -101,7 +101,7 @@ export async function runScenario(
   let orderStatus: string | null = null;
   const move = async (line: SandboxLine, step: VendorMove) => {
     const outcome: MoveOutcome = await moveLine(orm, line.vendor_id, line.id, step, undefined, true);
-    if (outcome.eventId) eventIds.push(outcome.eventId);
+    eventIds.push(...outcome.eventIds);
     orderStatus = outcome.orderStatus;
   };
   const lines = order.lines.filter((line) => options.lineId === undefined || line.id === options.lineId);
@@ -155,7 +155,7 @@ export async function runScenario(
       case "confirm":
         applicable = lines.filter((line) => ["Ordered", "Acknowledged", "Backordered"].includes(line.status_name));
         for (const outcome of await simulateConfirmations(orm, applicable, options)) {
-          if (outcome.eventId) eventIds.push(outcome.eventId);
+          eventIds.push(...outcome.eventIds);
           orderStatus = outcome.orderStatus;
         }
         break;

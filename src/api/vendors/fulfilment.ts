@@ -14,6 +14,7 @@ import { ProblemError, ValidationError } from "../../platform/errors";
 import type { ShippedUnit } from "../../shared/udi/shipped-units";
 import type { LineMoveDetails } from "../events/schemas";
 import type { EventType } from "../events/types";
+import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
@@ -65,14 +66,20 @@ export const MOVE_EVENTS = {
 export interface MoveOutcome {
   /** The event of this move; null when the move was already in place (nothing changed). */
   eventId: string | null;
+  /** Every event the move wrote: its own, then those of the invoices a parcel matched again. */
+  eventIds: string[];
   orderStatus: OrderStatus;
 }
 
-/** What a move needs of its line and order: one read round trip, scoped by the vendor. */
+/**
+ * What a move needs of its line and order: one read round trip, scoped by the vendor. A parcel (`trackingNumber`) also
+ * reads the vendor's invoices on the order, which it matches again (what shipped grows).
+ */
 async function readLine(db: Database, vendorId: number, lineId: number, trackingNumber: string | null, sandbox: boolean) {
   const thisLine = and(eq(orderLines.id, lineId), eq(orderLines.vendorId, vendorId));
   const ofItsKind = sandbox ? lt(orders.tenantId, 0) : liveOrder;
-  const [found, lines] = await db.batch([
+  const orderOfLine = sql<number>`(select ${orderLines.orderId} from ${orderLines} where ${thisLine})`;
+  const [found, lines, ...invoicing] = await db.batch([
     db
       .select({
         id: orderLines.id,
@@ -101,11 +108,12 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
       .innerJoin(orders, eq(orders.id, orderLines.orderId))
       .where(and(thisLine, ofItsKind)),
     // The order's other lines; read only when the line itself is found above (of the right kind).
-    orderLineStates(db, sql<number>`(select ${orderLines.orderId} from ${orderLines} where ${thisLine})`),
+    orderLineStates(db, orderOfLine),
+    ...(trackingNumber === null ? [] : invoicingReads(db, vendorId, orderOfLine)),
   ]);
   const line = found[0];
   if (!line) throw vendorLineNotFound();
-  return { line, lines };
+  return { line, lines, invoicing: trackingNumber === null ? null : invoicingOf(vendorId, invoicing as InvoicingRows) };
 }
 
 type LineRead = Awaited<ReturnType<typeof readLine>>["line"];
@@ -160,10 +168,12 @@ export async function moveLine(
   stampedAt?: Date,
   sandbox = false,
 ): Promise<MoveOutcome> {
-  const { line, lines } = await readLine(db, vendorId, lineId, move.action === "ship" ? move.trackingNumber : null, sandbox);
+  const { line, lines, invoicing } = await readLine(db, vendorId, lineId, move.action === "ship" ? move.trackingNumber : null, sandbox);
   // Stamped after the read: a change that commits after another is never stamped before it.
   const now = stampedAt ?? new Date();
-  if (alreadyDone(line, move)) return { eventId: null, orderStatus: line.orderStatus as OrderStatus };
+  // A move already in place with a change pending is no repeat: it answers the proposal (the vendor's new word).
+  if (alreadyDone(line, move) && line.pendingChange === 0)
+    return { eventId: null, eventIds: [], orderStatus: line.orderStatus as OrderStatus };
   if (!allowedFrom(line, move)) throw invalidTransition(line, move.action);
   if (line.pendingChange === 1 && move.action === "ship") {
     throw new ProblemError(
@@ -177,15 +187,18 @@ export async function moveLine(
   const order = { id: line.orderId, tenantId: line.tenantId, orderNumber: line.orderNumber, version: line.version, lines };
   const at = now.toISOString();
   const change = changeFor(db, vendorId, line, move, at);
+  const shipped = change.shippedQuantity === undefined ? new Map() : new Map([[line.id, { shippedQuantity: change.shippedQuantity }]]);
+  const rematch = rematchAfter(db, invoicing, shipped, at);
   const outcome: ChangeOutcome = await commitOrderChange(db, {
     order,
     lineChanges: new Map([[line.id, { status: change.status, shippedQuantity: change.shippedQuantity }]]),
-    statements: change.statements,
+    statements: [...change.statements, ...rematch.statements],
     event: { type: MOVE_EVENTS[move.action], payload: { lineId: line.id, lineStatus: change.status, ...change.details, at } },
+    moreEvents: rematch.events,
     revisions: [{ lineId: line.id, actor: "vendor", actorId: vendorId, code: move.action, changes: moveChanges(line, move, change) }],
     at: now,
   });
-  return { eventId: outcome.eventId, orderStatus: outcome.status };
+  return { eventId: outcome.eventId, eventIds: outcome.eventIds, orderStatus: outcome.status };
 }
 
 /** What a move changed of the line, for its revision: its status, and the field the move sets. */

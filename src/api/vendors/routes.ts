@@ -15,6 +15,7 @@ import {
 } from "../../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../../query/params";
 import { vendorScopedAccess } from "../../shared/auth/bearer";
+import { lineDatabase } from "../../shared/tenants/homes";
 import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { PendingChangeSchema } from "../orders/line-history";
@@ -23,7 +24,6 @@ import { ORDER_NUMBER } from "../orders/retrieve-routes";
 import { shipToFields } from "../orders/ship-to";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
-import { lineDatabase } from "./line-home";
 import { findVendorLine, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 import { listLinesOfVendor } from "./projection/list";
 
@@ -269,7 +269,7 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
     const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
     const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
-    dispatchAfterResponse(c, outcome.eventId, home);
+    dispatchAfterResponse(c, outcome.eventIds, home);
     const line = await lineOrThrow(db, vendorId, lineId);
     return c.json(envelope(c, { line, orderStatus: outcome.orderStatus, eventId: outcome.eventId }), 200);
   });

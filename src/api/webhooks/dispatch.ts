@@ -143,7 +143,12 @@ export function dispatchOrLog(env: DispatchEnv, eventIds: string[], written: D1D
   );
 }
 
-/** After a write's answer: hand its event, written in `written`, to the queue now (the sweep covers a failure or a crash). */
-export function dispatchAfterResponse(c: Context<AppEnv>, eventId: string | null | undefined, written = tenantDatabase(c)): void {
-  if (eventId) inBackground(c, dispatchOrLog(c.env, [eventId], written));
+/** After a write's answer: hand its events, written in `written`, to the queue now (the sweep covers a failure or a crash). */
+export function dispatchAfterResponse(
+  c: Context<AppEnv>,
+  events: string | readonly string[] | null | undefined,
+  written = tenantDatabase(c),
+): void {
+  const eventIds = typeof events === "string" ? [events] : [...(events ?? [])];
+  if (eventIds.length > 0) inBackground(c, dispatchOrLog(c.env, eventIds, written));
 }

@@ -1,7 +1,7 @@
 import { type Database, database } from "../../../db/client";
 import type { Bindings } from "../../../env";
 import { type Page, type Pagination, paginationOf } from "../../../platform/pagination";
-import { anySwitched } from "../line-home";
+import { anySwitched } from "../../../shared/tenants/homes";
 import { findVendorLines, listVendorLineKeys, listVendorLines, type VendorLineFilter, type VendorOrderLine } from "../lines";
 import type { ListedKey } from "./messages";
 import { vendorProjection } from "./stub";

@@ -1,7 +1,7 @@
 import { appConfig, type Bindings } from "../../env";
 import { Remembered } from "../../platform/remembered";
-import { storeOfId } from "../../shared/tenants/id-ranges";
-import { tenantStoreDatabase } from "../../shared/tenants/store-database";
+import { storeOfId } from "./id-ranges";
+import { tenantStoreDatabase } from "./store-database";
 
 /**
  * Where a vendor's line (or invoice) lives (docs/tenant-stores.md): in the store whose range its id is from, or in DB, unless its
