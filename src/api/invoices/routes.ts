@@ -23,7 +23,7 @@ import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { decideInvoice } from "./decide";
 import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
 import { invoiceSearch } from "./search-fields";
-import { submitCreditMemo, submitInvoice } from "./submit";
+import { type SubmitOutcome, submitCreditMemo, submitInvoice } from "./submit";
 import { findInvoice, invoiceNotFound, searchInvoices } from "./views";
 
 /** Invoices and credit memos (docs/api.md, "Invoices"): vendors send them, buyers search, accept or dispute them. */
@@ -84,10 +84,11 @@ const vendorGetRoute = createRoute({
   },
 });
 
-async function answerDocument(c: Context<AppEnv>, home: D1Database, id: number, created: boolean, eventIds: string[]) {
-  dispatchAfterResponse(c, eventIds, home);
-  const record = await findInvoice(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, id);
-  return c.json(envelope(c, record!), created ? 201 : 200);
+/** A document sent: the new one as written (no read after the write), or the first one again as it is now. */
+async function answerDocument(c: Context<AppEnv>, home: D1Database, outcome: SubmitOutcome) {
+  dispatchAfterResponse(c, outcome.eventIds, home);
+  const record = outcome.record ?? (await findInvoice(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, outcome.id));
+  return c.json(envelope(c, record!), outcome.created ? 201 : 200);
 }
 
 export const invoiceVendorRoutes = createRouter()
@@ -95,13 +96,13 @@ export const invoiceVendorRoutes = createRouter()
     const body = c.req.valid("json");
     const home = await lineDatabase(c.env, body.lines.find((line) => line.lineId !== undefined)!.lineId!);
     const outcome = await submitInvoice(database(home), c.get("vendorPrincipal").vendorId, body);
-    return answerDocument(c, home, outcome.id, outcome.created, outcome.eventIds) as never;
+    return answerDocument(c, home, outcome) as never;
   })
   .openapi(creditMemoRoute, async (c) => {
     const body = c.req.valid("json");
     const home = await invoiceDatabase(c.env, body.invoiceId);
     const outcome = await submitCreditMemo(database(home), c.get("vendorPrincipal").vendorId, body);
-    return answerDocument(c, home, outcome.id, outcome.created, outcome.eventIds) as never;
+    return answerDocument(c, home, outcome) as never;
   })
   .openapi(vendorGetRoute, async (c) => {
     const { invoiceId } = c.req.valid("param");

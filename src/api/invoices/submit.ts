@@ -20,6 +20,7 @@ import {
   rematchStatements,
 } from "./invoicing";
 import { invoiceMatchStatus, type MatchedInvoice } from "./match";
+import { type DocumentRow, documentView, type InvoiceRecord } from "./views";
 
 /**
  * A vendor's invoices and credit memos (docs/api.md, "Invoices"). Each is a change of its order, committed as every
@@ -68,6 +69,8 @@ export interface SubmitOutcome {
   id: number;
   created: boolean;
   eventIds: string[];
+  /** The new document as both sides read it (built from what was written: no read after the write); null for a repeat. */
+  record: InvoiceRecord | null;
 }
 
 /** Vendors invoice live orders; the sandbox's simulated vendor, test-mode ones (a sandbox twin's, tenant id < 0). */
@@ -138,7 +141,7 @@ const patchEventIds = (db: Database, eventIds: readonly string[], field: string,
 /** A document already there under its number: the same one again (the first answers), or another (a 409). */
 function sameOrUsed(found: { id: number; bodyDigest: string } | undefined, key: DocumentKey, digest: string): SubmitOutcome | null {
   if (!found) return null;
-  if (found.bodyDigest === digest) return { id: found.id, created: false, eventIds: [] };
+  if (found.bodyDigest === digest) return { id: found.id, created: false, eventIds: [], record: null };
   throw usedNumber(key.kind, key.number);
 }
 
@@ -158,6 +161,8 @@ async function commitDocument(
     statements: BatchItem<"sqlite">[];
     events: EventToWrite[];
     idField: string;
+    /** A credit memo's invoice number, for its record. */
+    creditedInvoiceNumber?: string;
     at: Date;
   },
 ): Promise<SubmitOutcome> {
@@ -184,7 +189,27 @@ async function commitDocument(
     throw error;
   }
   const [written] = outcome.alsoResults[1] as { id: number }[];
-  return { id: written!.id, created: true, eventIds };
+  const id = written!.id;
+  const row: DocumentRow = {
+    ...write.head,
+    id,
+    orderNumber: order.orderNumber,
+    creditedInvoiceId: write.head.creditedInvoiceId ?? null,
+    creditedInvoiceNumber: write.creditedInvoiceNumber ?? null,
+    creditedCents: 0,
+    statusReason: write.head.statusReason ?? null,
+  };
+  const lines = write.lines.map((line) => ({
+    ...line,
+    invoiceId: id,
+    orderLineId: line.orderLineId ?? null,
+    creditedLineNumber: line.creditedLineNumber ?? null,
+    partNumber: line.partNumber ?? null,
+    description: line.description ?? null,
+    matchStatus: line.matchStatus ?? null,
+    matchExplanation: line.matchExplanation ?? null,
+  }));
+  return { id, created: true, eventIds, record: documentView(row, lines) };
 }
 
 /** A vendor's invoice of its lines on one order. */
@@ -354,6 +379,7 @@ export async function submitCreditMemo(
     statements: rematch.statements,
     events: [received, ...rematch.events],
     idField: "creditMemoId",
+    creditedInvoiceNumber: invoice.number,
     at: now,
   });
 }

@@ -51,8 +51,8 @@ const lineColumns = {
 
 const documentsQuery = (db: Database) => db.select(documentColumns).from(invoices).innerJoin(orders, eq(orders.id, invoices.orderId));
 const linesQuery = (db: Database) => db.select(lineColumns).from(invoiceLines);
-type DocumentRow = Awaited<ReturnType<typeof documentsQuery>>[number];
-type LineRow = Awaited<ReturnType<typeof linesQuery>>[number];
+export type DocumentRow = Awaited<ReturnType<typeof documentsQuery>>[number];
+export type LineRow = Awaited<ReturnType<typeof linesQuery>>[number];
 
 function lineView(line: LineRow) {
   return {
@@ -70,7 +70,7 @@ function lineView(line: LineRow) {
   };
 }
 
-function documentView(row: DocumentRow, lines: LineRow[]) {
+export function documentView(row: DocumentRow, lines: readonly LineRow[]) {
   const invoice = row.kind === "invoice";
   const own = lines.filter((line) => line.invoiceId === row.id);
   return {
