@@ -431,6 +431,9 @@ function purchasingIn(home: Home) {
     expect(memo.total).toBe(money(priceCents * 2 - 100));
     for (const line of memo.lines)
       expect(cents(line.amount)).toBe(line.quantity === 0 ? cents(line.unitPrice) : line.quantity * cents(line.unitPrice));
+    // Wholly credited, the line bills nothing any more: nothing shipped, and it matches.
+    const after = (await json(await buyer(`/invoices/${invoice.invoiceId}`))).data;
+    expect(after).toMatchObject({ credited: after.total, lines: [{ matchStatus: "matched" }] });
   });
 }
 

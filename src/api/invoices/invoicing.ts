@@ -128,13 +128,19 @@ export function matchAll(
       orderLineId: l.orderLineId,
       quantity: l.quantity!,
       unitPriceCents: l.unitPriceCents!,
+      amountCents: l.amountCents!,
     })),
   }));
   if (added.invoice) matched.push(added.invoice);
   const credits: MatchedCreditLine[] = invoicing.documents
     .filter((d) => d.kind === "credit_memo")
     .flatMap((d) =>
-      d.lines.map((l) => ({ invoiceId: d.creditedInvoiceId!, creditedLineNumber: l.creditedLineNumber!, quantity: l.quantity! })),
+      d.lines.map((l) => ({
+        invoiceId: d.creditedInvoiceId!,
+        creditedLineNumber: l.creditedLineNumber!,
+        quantity: l.quantity!,
+        amountCents: l.amountCents!,
+      })),
     );
   credits.push(...(added.credits ?? []));
   const orderLines = invoicing.vendorLines.map((line) => ({ ...line, ...lines.get(line.id) }));

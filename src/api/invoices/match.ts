@@ -31,6 +31,8 @@ export interface MatchedInvoiceLine {
   orderLineId: number | null;
   quantity: number;
   unitPriceCents: number;
+  /** What the line bills; a line whose whole amount is credited bills no units any more. */
+  amountCents?: number;
 }
 
 export interface MatchedCreditLine {
@@ -39,6 +41,8 @@ export interface MatchedCreditLine {
   creditedLineNumber: number;
   /** Units returned or not billed after all: they no longer count as invoiced. */
   quantity: number;
+  /** What it credits of the line. */
+  amountCents?: number;
 }
 
 export interface MatchedInvoice {
@@ -70,15 +74,18 @@ export function matchInvoices(
 ): Map<number, LineMatch[]> {
   const byId = new Map(orderLines.map((line) => [line.id, line]));
   const invoiced = new Map<number, number>();
-  const creditedOf = new Map<string, number>();
+  const creditedOf = new Map<string, { quantity: number; amountCents: number }>();
   for (const credit of credits) {
     const key = `${credit.invoiceId}:${credit.creditedLineNumber}`;
-    creditedOf.set(key, (creditedOf.get(key) ?? 0) + credit.quantity);
+    const sum = creditedOf.get(key) ?? { quantity: 0, amountCents: 0 };
+    creditedOf.set(key, { quantity: sum.quantity + credit.quantity, amountCents: sum.amountCents + (credit.amountCents ?? 0) });
   }
   for (const invoice of invoices) {
     for (const line of invoice.lines) {
       if (line.orderLineId === null || !byId.has(line.orderLineId)) continue;
-      const net = line.quantity - (creditedOf.get(`${invoice.id}:${line.lineNumber}`) ?? 0);
+      const credited = creditedOf.get(`${invoice.id}:${line.lineNumber}`) ?? { quantity: 0, amountCents: 0 };
+      const wholly = line.amountCents !== undefined && line.amountCents > 0 && credited.amountCents >= line.amountCents;
+      const net = wholly ? 0 : line.quantity - credited.quantity;
       invoiced.set(line.orderLineId, (invoiced.get(line.orderLineId) ?? 0) + net);
     }
   }

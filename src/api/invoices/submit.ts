@@ -239,6 +239,7 @@ export async function submitInvoice(
       orderLineId: line.lineId ?? null,
       quantity: line.quantity,
       unitPriceCents: lines[i]!.unitPriceCents,
+      amountCents: lines[i]!.amountCents,
     })),
   };
   const matches = matchAll(invoicing, { invoice: added });
@@ -333,7 +334,12 @@ export async function submitCreditMemo(
   const credit = input.lines ? creditOfLines(input.lines, input.summary!, remaining) : wholeCredit(remaining);
   const at = now.toISOString();
   const matches = matchAll(invoicing, {
-    credits: credit.lines.map((line) => ({ invoiceId: invoice.id, creditedLineNumber: line.creditedLineNumber, quantity: line.quantity })),
+    credits: credit.lines.map((line) => ({
+      invoiceId: invoice.id,
+      creditedLineNumber: line.creditedLineNumber,
+      quantity: line.quantity,
+      amountCents: line.amountCents,
+    })),
   });
   const rematch = rematchStatements(db, invoicing, matches, now.toISOString());
   const head = documentHead(
