@@ -389,6 +389,38 @@ function purchasingIn(home: Home) {
     expect((await json(again)).data).toMatchObject({ eventId: expect.any(String), line: { pendingChange: null, quantity: 2 } });
   });
 
+  it("a price correction (a credit of quantity 0) clears a price variance: the line is priced net of its credits", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOfLine(home, lineId);
+    await shipAll(vendorId, lineId);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    const high = (
+      await json(
+        await vendorCall(vendorId, "/invoices", {
+          method: "POST",
+          json: invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: priceCents + 100 }]),
+        }),
+      )
+    ).data;
+    expect(high.lines[0].matchStatus).toBe("price_variance");
+    const corrected = await vendorCall(vendorId, "/credit-memos", {
+      method: "POST",
+      json: {
+        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+        invoiceId: high.invoiceId,
+        creditDate: new Date().toISOString().slice(0, 10),
+        currency: "USD",
+        lines: [{ invoiceLineNumber: 1, quantity: 0, unitPrice: "2.00", amount: "2.00" }],
+        summary: { subtotal: "2.00", tax: "0.00", freight: "0.00", total: "2.00" },
+      },
+    });
+    expect(corrected.status, await corrected.clone().text()).toBe(201);
+    const after = (await json(await buyer(`/invoices/${high.invoiceId}`))).data;
+    expect(after).toMatchObject({ status: "matched", lines: [{ matchStatus: "matched" }] });
+    expect((await eventTypes(home, orderNumber)).slice(-2)).toEqual(["credit_memo.received", "invoice.matched"]);
+  });
+
   it("credits units at the price they were invoiced at; a price correction is a line of quantity 0", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;

@@ -291,7 +291,8 @@ function planChange(
     increase > 0 &&
     !contractPriceException &&
     settings.autoAccept !== null &&
-    withinTolerance(priceCents - line.orderedPriceCents, line.orderedPriceCents, settings.autoAccept);
+    (priceCents <= line.orderedPriceCents ||
+      withinTolerance(priceCents - line.orderedPriceCents, line.orderedPriceCents, settings.autoAccept));
   const askBuyer = (increase > 0 && !autoAccepted) || quantity !== line.quantity || input.substitute !== undefined;
   const proposal: Omit<ProposedChange, "proposedAt"> = {
     code: code.code,

@@ -169,7 +169,7 @@ export function rematchStatements(db: Database, invoicing: Invoicing, matches: M
     if (document.kind !== "invoice" || !lines) continue;
     for (const match of lines) {
       const row = document.lines.find((l) => l.lineNumber === match.lineNumber);
-      if (row?.matchStatus !== match.status)
+      if (row?.matchStatus !== match.status || row.matchExplanation !== match.explanation)
         changedLines.push({ i: document.id, n: match.lineNumber, s: match.status, e: match.explanation });
     }
     const status = statusAfterMatch(document.status, lines);

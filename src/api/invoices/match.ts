@@ -11,6 +11,8 @@ import { type PurchasingSettings, type Tolerance, withinTolerance } from "../pur
  * 1. `not_on_po`: it names no line of the vendor on the order;
  * 2. `contract_price_exception`: its unit price is above the buyer's contract price of the line (never tolerated);
  * 3. `price_variance`: its unit price differs from the line's by more than the tenant's price tolerance;
+ *    (a line that credit memos corrected is priced net of them: its amount less theirs, over its units less theirs;
+ *    a line whose whole amount is credited bills nothing)
  * 4. `quantity_variance`: the vendor's invoices, less its credits, bill more of the line than shipped (plus the tenant's
  *    quantity tolerance);
  * 5. else `matched`.
@@ -80,28 +82,45 @@ export function matchInvoices(
     const sum = creditedOf.get(key) ?? { quantity: 0, amountCents: 0 };
     creditedOf.set(key, { quantity: sum.quantity + credit.quantity, amountCents: sum.amountCents + (credit.amountCents ?? 0) });
   }
+  /** What a line bills once its credits are taken off: units and amount (none at all once its whole amount is credited). */
+  const netOf = (invoiceId: number, line: MatchedInvoiceLine): Billed => {
+    const credited = creditedOf.get(`${invoiceId}:${line.lineNumber}`) ?? { quantity: 0, amountCents: 0 };
+    const amountCents = (line.amountCents ?? line.unitPriceCents * line.quantity) - credited.amountCents;
+    const quantity = line.quantity - credited.quantity;
+    return amountCents <= 0 && line.quantity > 0
+      ? { quantity: 0, amountCents: 0, credited: true }
+      : { quantity, amountCents, credited: credited.amountCents > 0 };
+  };
   for (const invoice of invoices) {
     for (const line of invoice.lines) {
       if (line.orderLineId === null || !byId.has(line.orderLineId)) continue;
-      const credited = creditedOf.get(`${invoice.id}:${line.lineNumber}`) ?? { quantity: 0, amountCents: 0 };
-      const wholly = line.amountCents !== undefined && line.amountCents > 0 && credited.amountCents >= line.amountCents;
-      const net = wholly ? 0 : line.quantity - credited.quantity;
-      invoiced.set(line.orderLineId, (invoiced.get(line.orderLineId) ?? 0) + net);
+      invoiced.set(line.orderLineId, (invoiced.get(line.orderLineId) ?? 0) + netOf(invoice.id, line).quantity);
     }
   }
   const result = new Map<number, LineMatch[]>();
   for (const invoice of invoices) {
     result.set(
       invoice.id,
-      invoice.lines.map((line) => ({ lineNumber: line.lineNumber, ...matchLine(orderNumber, line, byId, invoiced, settings) })),
+      invoice.lines.map((line) => ({
+        lineNumber: line.lineNumber,
+        ...matchLine(orderNumber, line, netOf(invoice.id, line), byId, invoiced, settings),
+      })),
     );
   }
   return result;
 }
 
+interface Billed {
+  quantity: number;
+  amountCents: number;
+  /** Credit memos credit some of it: its price is then its amount over its units, net of them. */
+  credited: boolean;
+}
+
 function matchLine(
   orderNumber: string,
   line: MatchedInvoiceLine,
+  billed: Billed,
   byId: ReadonlyMap<number, MatchedOrderLine>,
   invoiced: ReadonlyMap<number, number>,
   settings: Pick<PurchasingSettings, "priceTolerance" | "quantityTolerance">,
@@ -116,29 +135,37 @@ function matchLine(
           : `Line ${line.orderLineId} is not a line of this vendor on order ${orderNumber}.`,
     };
   }
-  const price = centsToText(line.unitPriceCents);
-  if (ordered.contractPriceCents !== null && line.unitPriceCents > ordered.contractPriceCents) {
+  // Prices compare as totals over the units billed (exact integers): the net price of a credited line is a fraction.
+  const units = billed.quantity;
+  const price = billed.credited
+    ? `${centsToText(billed.amountCents)} for ${units} unit(s) net of credits`
+    : `${centsToText(line.unitPriceCents)} a unit`;
+  if (units > 0 && ordered.contractPriceCents !== null && billed.amountCents > ordered.contractPriceCents * units) {
     return {
       status: "contract_price_exception",
-      explanation: `Invoiced ${price} a unit, above the buyer's contract price ${centsToText(ordered.contractPriceCents)} for line ${ordered.id}.`,
+      explanation: `Invoiced ${price}, above the buyer's contract price ${centsToText(ordered.contractPriceCents)} a unit for line ${ordered.id}.`,
     };
   }
-  if (!withinTolerance(line.unitPriceCents - ordered.priceCents, ordered.priceCents, settings.priceTolerance)) {
+  const tolerance = {
+    percentBp: settings.priceTolerance.percentBp,
+    amountCents: settings.priceTolerance.amountCents === null ? null : settings.priceTolerance.amountCents * units,
+  };
+  if (units > 0 && !withinTolerance(billed.amountCents - ordered.priceCents * units, ordered.priceCents * units, tolerance)) {
     return {
       status: "price_variance",
-      explanation: `Invoiced ${price} a unit; line ${ordered.id} of the order says ${centsToText(ordered.priceCents)} (tolerance: ${describe(settings.priceTolerance)}).`,
+      explanation: `Invoiced ${price}; line ${ordered.id} of the order says ${centsToText(ordered.priceCents)} a unit (tolerance: ${describe(settings.priceTolerance)}).`,
     };
   }
   const total = invoiced.get(ordered.id) ?? 0;
   if (total > ordered.shippedQuantity + settings.quantityTolerance) {
     return {
       status: "quantity_variance",
-      explanation: `Invoices bill ${total} of line ${ordered.id} in all (${line.quantity} here), but ${ordered.shippedQuantity} shipped (tolerance: ${settings.quantityTolerance}).`,
+      explanation: `Invoices bill ${total} of line ${ordered.id} in all (${units} here), but ${ordered.shippedQuantity} shipped (tolerance: ${settings.quantityTolerance}).`,
     };
   }
   return {
     status: "matched",
-    explanation: `Matches line ${ordered.id}: ${price} a unit as ordered, ${total} invoiced in all of ${ordered.shippedQuantity} shipped.`,
+    explanation: `Matches line ${ordered.id}: ${price} as ordered, ${total} invoiced in all of ${ordered.shippedQuantity} shipped.`,
   };
 }
 

@@ -183,7 +183,11 @@ async function commitDocument(
       at: write.at,
     });
   } catch (error) {
-    if (!String((error as Error)?.message ?? error).includes("UNIQUE constraint failed: invoices")) throw error;
+    // The same number written meanwhile: on another order (the unique index) or on this one (the order changed).
+    const message = String((error as Error)?.message ?? error);
+    const raced =
+      message.includes("UNIQUE constraint failed: invoices") || (error instanceof ProblemError && error.slug === "order-changed");
+    if (!raced) throw error;
     const again = sameOrUsed((await documentOf(db, key))[0], key, digest);
     if (again) return again;
     throw error;
@@ -426,12 +430,13 @@ type Credit = { lines: (DocumentLine & { creditedLineNumber: number; orderLineId
  */
 function wholeCredit(remaining: ReturnType<typeof remainingOf>): Credit {
   const lines = remaining.lines.flatMap((line) => {
-    const units = Math.min(line.quantity, Math.floor(line.amountCents / line.unitPriceCents));
-    const rest = line.amountCents - units * line.unitPriceCents;
-    const base = { creditedLineNumber: line.lineNumber, orderLineId: line.orderLineId, unitPriceCents: line.unitPriceCents };
+    // Every unit left, at the price left of it (a price correction lowered it), and the cents that do not divide evenly.
+    const unitCents = line.quantity > 0 ? Math.min(line.unitPriceCents, Math.floor(line.amountCents / line.quantity)) : 0;
+    const rest = line.amountCents - unitCents * line.quantity;
+    const base = { creditedLineNumber: line.lineNumber, orderLineId: line.orderLineId };
     return [
-      ...(units > 0 || line.taxCents > 0
-        ? [{ ...base, quantity: units, amountCents: units * line.unitPriceCents, taxCents: line.taxCents }]
+      ...(line.quantity > 0 || line.taxCents > 0
+        ? [{ ...base, quantity: line.quantity, unitPriceCents: unitCents, amountCents: unitCents * line.quantity, taxCents: line.taxCents }]
         : []),
       ...(rest > 0 ? [{ ...base, quantity: 0, unitPriceCents: rest, amountCents: rest, taxCents: 0 }] : []),
     ];
@@ -444,7 +449,7 @@ function wholeCredit(remaining: ReturnType<typeof remainingOf>): Credit {
     freightCents: remaining.freightCents,
     totalCents: subtotalCents + taxCents + remaining.freightCents,
   };
-  if (totals.totalCents <= 0) throw nothingToCredit();
+  if (!(totals.totalCents > 0)) throw nothingToCredit();
   return { lines, totals };
 }
 
@@ -473,10 +478,12 @@ export function creditOfLines(
     taken.set(left.lineNumber, sum);
     if (sum.quantity > left.quantity)
       errors[`lines[${i}].quantity`] = [`At most ${left.quantity} of invoice line ${left.lineNumber} remain to credit.`];
-    // Units credit at the price they were invoiced at: fewer units billed, not a discount (that is a line of quantity 0).
-    if (lines[i]!.quantity > 0 && lines[i]!.unitPriceCents !== left.unitPriceCents) {
+    // Units credit at the price they were invoiced at, or at what a price correction left of it (never less: a credit
+    // of a few cents must not take units off the match); a price correction is a line of quantity 0.
+    const lowest = left.quantity > 0 ? Math.min(left.unitPriceCents, Math.ceil(left.amountCents / left.quantity)) : left.unitPriceCents;
+    if (lines[i]!.quantity > 0 && (lines[i]!.unitPriceCents > left.unitPriceCents || lines[i]!.unitPriceCents < lowest)) {
       errors[`lines[${i}].unitPrice`] = [
-        `Units credit at invoice line ${left.lineNumber}'s unit price, ${centsToText(left.unitPriceCents)}; a price correction is a line of quantity 0.`,
+        `Units credit at invoice line ${left.lineNumber}'s unit price, ${centsToText(left.unitPriceCents)}${lowest < left.unitPriceCents ? `, or down to ${centsToText(lowest)} after its price corrections` : ""}; a price correction is a line of quantity 0.`,
       ];
     }
     if (sum.amountCents > left.amountCents) {

@@ -89,7 +89,7 @@ const putRoute = createRoute({
   tags: ["Invoices"],
   summary: "Replace the tenant's purchasing settings",
   description:
-    "Applies to confirmations and invoices from now on; earlier matches stay as they were made until their order's next invoice or credit memo.",
+    "Applies to confirmations and invoices from now on; an earlier invoice is matched with them at its order's next change (an invoice, a credit memo, a parcel, a price accepted).",
   ...scopedAccess("orders:write"),
   request: { body: { required: true, content: { "application/json": { schema: SettingsSchema } } } },
   responses: { 200: answer, ...authenticatedErrorResponses },
