@@ -204,3 +204,6 @@ export const moneyText = (description: string) =>
     .string()
     .regex(MONEY_TEXT, 'Must be a decimal string with at most two decimal places, e.g. "12.50".')
     .openapi({ description: `${description}: a decimal string with at most two decimal places`, example: "12.50" });
+
+/** A quantity of an order line (a parcel's, a confirmation's): 1 to 9999 units, optional where it has a default. */
+export const optionalLineQuantity = (description: string) => z.number().int().min(1).max(9999).optional().openapi({ description });

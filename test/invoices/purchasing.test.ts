@@ -69,6 +69,32 @@ function invoiceBody(
   };
 }
 
+/** A credit memo of the invoice: these lines (each `{ invoiceLineNumber, quantity, unitPriceCents, amountCents }`), or all that remains of it. */
+function creditMemoBody(
+  invoiceId: number,
+  lines?: { invoiceLineNumber: number; quantity: number; unitPriceCents: number; amountCents?: number }[],
+) {
+  const head = {
+    creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+    invoiceId,
+    creditDate: new Date().toISOString().slice(0, 10),
+    currency: "USD",
+  };
+  if (!lines) return head;
+  const amounts = lines.map((line) => line.amountCents ?? line.unitPriceCents * line.quantity);
+  const total = money(amounts.reduce((sum, amount) => sum + amount, 0));
+  return {
+    ...head,
+    lines: lines.map((line, i) => ({
+      invoiceLineNumber: line.invoiceLineNumber,
+      quantity: line.quantity,
+      unitPrice: money(line.unitPriceCents),
+      amount: money(amounts[i]!),
+    })),
+    summary: { subtotal: total, tax: "0.00", freight: "0.00", total },
+  };
+}
+
 function purchasingIn(home: Home) {
   it("a price increase waits for the buyer, who accepts it: the line takes the price, the total follows, the history shows both", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
@@ -265,14 +291,7 @@ function purchasingIn(home: Home) {
 
     const credit = await vendorCall(vendorId, "/credit-memos", {
       method: "POST",
-      json: {
-        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
-        invoiceId: invoice.invoiceId,
-        creditDate: new Date().toISOString().slice(0, 10),
-        currency: "USD",
-        lines: [{ invoiceLineNumber: 1, quantity: 1, unitPrice: money(priceCents), amount: money(priceCents) }],
-        summary: { subtotal: money(priceCents), tax: "0.00", freight: "0.00", total: money(priceCents) },
-      },
+      json: creditMemoBody(invoice.invoiceId, [{ invoiceLineNumber: 1, quantity: 1, unitPriceCents: priceCents }]),
     });
     expect(credit.status, await credit.clone().text()).toBe(201);
     expect((await json(credit)).data).toMatchObject({ kind: "credit_memo", creditedInvoiceId: invoice.invoiceId, status: "received" });
@@ -282,14 +301,7 @@ function purchasingIn(home: Home) {
     // More than remains of the line is refused.
     const over = await vendorCall(vendorId, "/credit-memos", {
       method: "POST",
-      json: {
-        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
-        invoiceId: invoice.invoiceId,
-        creditDate: new Date().toISOString().slice(0, 10),
-        currency: "USD",
-        lines: [{ invoiceLineNumber: 1, quantity: 3, unitPrice: money(priceCents), amount: money(priceCents * 3) }],
-        summary: { subtotal: money(priceCents * 3), tax: "0.00", freight: "0.00", total: money(priceCents * 3) },
-      },
+      json: creditMemoBody(invoice.invoiceId, [{ invoiceLineNumber: 1, quantity: 3, unitPriceCents: priceCents }]),
     });
     expect(Object.keys((await expectProblem(over, 400)).errors)).toEqual(expect.arrayContaining(["lines[0].quantity", "lines[0].amount"]));
 
@@ -406,14 +418,7 @@ function purchasingIn(home: Home) {
     expect(high.lines[0].matchStatus).toBe("price_variance");
     const corrected = await vendorCall(vendorId, "/credit-memos", {
       method: "POST",
-      json: {
-        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
-        invoiceId: high.invoiceId,
-        creditDate: new Date().toISOString().slice(0, 10),
-        currency: "USD",
-        lines: [{ invoiceLineNumber: 1, quantity: 0, unitPrice: "2.00", amount: "2.00" }],
-        summary: { subtotal: "2.00", tax: "0.00", freight: "0.00", total: "2.00" },
-      },
+      json: creditMemoBody(high.invoiceId, [{ invoiceLineNumber: 1, quantity: 0, unitPriceCents: 200, amountCents: 200 }]),
     });
     expect(corrected.status, await corrected.clone().text()).toBe(201);
     const after = (await json(await buyer(`/invoices/${high.invoiceId}`))).data;
@@ -434,31 +439,13 @@ function purchasingIn(home: Home) {
         }),
       )
     ).data;
-    const credit = (lines: unknown[], total: number) =>
-      vendorCall(vendorId, "/credit-memos", {
-        method: "POST",
-        json: {
-          creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
-          invoiceId: invoice.invoiceId,
-          creditDate: new Date().toISOString().slice(0, 10),
-          currency: "USD",
-          lines,
-          summary: { subtotal: money(total), tax: "0.00", freight: "0.00", total: money(total) },
-        },
-      });
-    const cheap = await credit([{ invoiceLineNumber: 1, quantity: 2, unitPrice: "0.01", amount: "0.02" }], 2);
+    const credit = (lines: Parameters<typeof creditMemoBody>[1]) =>
+      vendorCall(vendorId, "/credit-memos", { method: "POST", json: creditMemoBody(invoice.invoiceId, lines) });
+    const cheap = await credit([{ invoiceLineNumber: 1, quantity: 2, unitPriceCents: 1 }]);
     expect(Object.keys((await expectProblem(cheap, 400)).errors)).toEqual(["lines[0].unitPrice"]);
-    expect((await credit([{ invoiceLineNumber: 1, quantity: 0, unitPrice: "1.00", amount: "1.00" }], 100)).status).toBe(201);
+    expect((await credit([{ invoiceLineNumber: 1, quantity: 0, unitPriceCents: 100, amountCents: 100 }])).status).toBe(201);
     // All that remains: the two units cannot credit at their price any more; what is left still adds up line by line.
-    const whole = await vendorCall(vendorId, "/credit-memos", {
-      method: "POST",
-      json: {
-        creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
-        invoiceId: invoice.invoiceId,
-        creditDate: new Date().toISOString().slice(0, 10),
-        currency: "USD",
-      },
-    });
+    const whole = await credit(undefined);
     const memo = (await json(whole)).data;
     expect(memo.total).toBe(money(priceCents * 2 - 100));
     for (const line of memo.lines)

@@ -9,6 +9,7 @@ import {
   integerPathParam,
   moneyText,
   notFoundResponse,
+  optionalLineQuantity,
   problem,
   readableText,
 } from "../../platform/schemas";
@@ -38,13 +39,7 @@ const ConfirmationLineSchema = closedObject({
       example: "IP",
     }),
   unitPrice: moneyText("IP, IC, IS: the unit price the vendor can supply at").optional(),
-  quantity: z
-    .number()
-    .int()
-    .min(1)
-    .max(9999)
-    .optional()
-    .openapi({ description: "IQ, IC: the quantity the vendor can supply; BP: how much ships now" }),
+  quantity: optionalLineQuantity("IQ, IC: the quantity the vendor can supply; BP: how much ships now"),
   substitute: closedObject({
     partNumber: readableText(64).openapi({ description: "The substitute's part number" }),
     description: readableText(500),

@@ -7,7 +7,14 @@ import { notFound } from "../../platform/errors";
 import { SANDBOX_TAG } from "../../platform/openapi/info";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
-import { authenticatedErrorResponses, closedObject, envelopeSchema, moneyText, problem } from "../../platform/schemas";
+import {
+  authenticatedErrorResponses,
+  closedObject,
+  envelopeSchema,
+  moneyText,
+  optionalLineQuantity,
+  problem,
+} from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import { CODE_SPELLINGS } from "../confirmations/codes";
@@ -37,13 +44,7 @@ const SimulateRequest = closedObject({
     .optional()
     .openapi({ description: "confirm: the X12 855 code (or its name) of every line; default IA" }),
   unitPrice: moneyText("confirm: the unit price IP, IC send instead of the scenario's").optional(),
-  quantity: z
-    .number()
-    .int()
-    .min(1)
-    .max(9999)
-    .optional()
-    .openapi({ description: "confirm: the quantity IQ, IC, BP send instead of the scenario's" }),
+  quantity: optionalLineQuantity("confirm: the quantity IQ, IC, BP send instead of the scenario's"),
   exception: z.enum(INVOICE_EXCEPTIONS).optional().openapi({
     description: "invoice: the exception of the invoice's first line (contract_price_exception: of its first contract line); default none",
   }),

@@ -10,6 +10,7 @@ import {
   envelopeSchema,
   integerPathParam,
   notFoundResponse,
+  optionalLineQuantity,
   ProblemSchema,
   readableText,
 } from "../../platform/schemas";
@@ -181,13 +182,7 @@ const MOVE_BODIES = {
       .openapi({ description: "The carrier's tracking number: names the parcel" }),
     carrierName: readableText(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
     serviceLevel: readableText(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
-    quantity: z
-      .number()
-      .int()
-      .min(1)
-      .max(9999)
-      .optional()
-      .openapi({ description: "How much of the line is in this parcel; default all that remains" }),
+    quantity: optionalLineQuantity("How much of the line is in this parcel; default all that remains"),
     shippedAt: pastInstant.optional(),
     units: z.array(z.string().min(1).max(512)).min(1).max(MAX_SHIPPED_UNIT_CODES).optional().openapi({
       description:
