@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
 import { type LineFieldChange, orderLines, orders, type ProposedChange, purchasingSettings, quotes } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
+import { canonicalJson } from "../../platform/idempotency/middleware";
 import { centsToText, textToCents } from "../../platform/money";
 import type { EventData } from "../events/schemas";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
@@ -332,10 +333,8 @@ function planChange(
 function samePending(pending: ProposedChange | null, proposal: Omit<ProposedChange, "proposedAt">): boolean {
   if (!pending) return false;
   const { proposedAt: _at, ...rest } = pending;
-  return JSON.stringify(sorted(rest)) === JSON.stringify(sorted(proposal));
+  return canonicalJson(rest) === canonicalJson(proposal);
 }
-
-const sorted = (value: object) => Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
 
 /** A proposal applied to its line: the columns it sets, and each changed field (for the line's revision). */
 export function applyProposal(

@@ -4,6 +4,7 @@ import { chunk } from "../../db/bulk-insert";
 import type { Database } from "../../db/client";
 import { invoiceLines, invoices, orderLines, orders, outboxEvents } from "../../db/schema";
 import { notFound, ProblemError, ValidationError } from "../../platform/errors";
+import { canonicalJson } from "../../platform/idempotency/middleware";
 import { centsToText } from "../../platform/money";
 import { sha256Hex } from "../../platform/sha256";
 import type { EventData } from "../events/schemas";
@@ -85,10 +86,6 @@ function usedNumber(kind: string, number: string) {
     `This vendor already sent this buyer a different ${kind === "invoice" ? "invoice" : "credit memo"} numbered ${number}; a number names one document.`,
   );
 }
-
-const canonical = (value: unknown) =>
-  JSON.stringify(value, (_, v) => (v && typeof v === "object" && !Array.isArray(v) ? sortedObject(v) : v));
-const sortedObject = (value: object) => Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** What names a document: its buyer, its vendor, its kind and its number (unique together). */
 interface DocumentKey {
@@ -233,7 +230,7 @@ export async function submitInvoice(
   const invoicing = invoicingOf(vendorId, [order, states, vendorLines, documentRows, settings]);
   if (!invoicing) throw notFound("The vendor has no line on an order of that number.");
   const key: DocumentKey = { tenantId: invoicing.order.tenantId, vendorId, kind: "invoice", number: input.invoiceNumber };
-  const digest = await sha256Hex(canonical(input));
+  const digest = await sha256Hex(canonicalJson(input));
   const first = sameOrUsed(sameNumber[0], key, digest);
   if (first) return first;
   const added: MatchedInvoice = {
@@ -331,7 +328,7 @@ export async function submitCreditMemo(
   const invoice = invoicing?.documents.find((d) => d.id === input.invoiceId);
   if (!invoicing || !invoice) throw notFound("The vendor has no invoice with that id.");
   const key: DocumentKey = { tenantId: invoicing.order.tenantId, vendorId, kind: "credit_memo", number: input.creditMemoNumber };
-  const digest = await sha256Hex(canonical(input));
+  const digest = await sha256Hex(canonicalJson(input));
   const first = sameOrUsed(sameNumber[0], key, digest);
   if (first) return first;
   const remaining = remainingOf(invoice, invoicing.documents);
