@@ -32,6 +32,8 @@ import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderSearch } from "./orders/search-fields";
 import { orderSearchRoutes } from "./orders/search-routes";
 import { purchasingSettingsRoutes } from "./purchasing/routes";
+import { returnBuyerRoutes, returnVendorRoutes } from "./returns/routes";
+import { returnSearch } from "./returns/search-fields";
 import { hiddenTestHelper, sandboxRoutes } from "./sandbox/routes";
 import { scheduleSandboxOrders } from "./sandbox/schedule";
 import { VENDOR_API_BASE, VENDOR_WRITE_ROUTE, vendorOrderLineRoutes } from "./vendors/routes";
@@ -51,7 +53,7 @@ async function operatorPlaneDocument(c: Context<AppEnv>): Promise<OpenApiDocumen
 }
 
 /** Every resource with GET search (the q language), in the order docs/api.md lists their fields. */
-export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch, invoiceSearch];
+export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch, invoiceSearch, returnSearch];
 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
 const WRITE_ROUTES = [
@@ -61,6 +63,9 @@ const WRITE_ROUTES = [
   /^POST \/customer\/api\/orders\/[^/]+\/lines\/[^/]+\/change-decision$/,
   /^POST \/customer\/api\/invoices\/[^/]+\/(accept|dispute)$/,
   /^PUT \/customer\/api\/purchasing-settings$/,
+  /^POST \/customer\/api\/orders\/[^/]+\/lines\/[^/]+\/returns$/,
+  /^POST \/customer\/api\/returns\/[^/]+\/(ship|repair-decision)$/,
+  /^POST \/vendor\/api\/returns\/[^/]+\/(authorize|decline|receive|diagnose|send-back)$/,
   /^POST \/vendor\/api\/(order-confirmations|invoices|credit-memos)$/,
   VENDOR_WRITE_ROUTE,
   ...WEBHOOK_WRITE_ROUTES,
@@ -81,6 +86,7 @@ export const customerApi = createRouter()
   .route("/", confirmationBuyerRoutes)
   .route("/", invoiceBuyerRoutes)
   .route("/", purchasingSettingsRoutes)
+  .route("/", returnBuyerRoutes)
   .route("/", manufacturerRoutes)
   .route("/", eventRoutes)
   .route("/", webhookRoutes)
@@ -90,7 +96,8 @@ export const customerApi = createRouter()
 export const vendorApi = createRouter()
   .route("/", vendorOrderLineRoutes)
   .route("/", confirmationVendorRoutes)
-  .route("/", invoiceVendorRoutes);
+  .route("/", invoiceVendorRoutes)
+  .route("/", returnVendorRoutes);
 
 /**
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted

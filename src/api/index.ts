@@ -43,6 +43,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     { logEvent },
     { reconcileVendorProjections },
     { forEachSwitchedStore },
+    { raiseDueReturns },
   ] = await Promise.all([
     import("../platform/housekeeping"),
     import("../platform/idempotency/results"),
@@ -55,6 +56,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     import("../platform/logging"),
     import("./vendors/projection/reconcile"),
     import("./stores/switched-stores"),
+    import("./returns/due"),
   ]);
   const afterStart = firstSweepAfterLosingQueues(env);
   const webhookSweep = {
@@ -75,6 +77,8 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     quotes: purgeExpiredQuotes,
     events: purgeOldEvents,
     webhookDeliveries: purgeOldDeliveries,
+    // Not a purge: cores' and loaners' due-soon and overdue steps, each once (src/api/returns/due.ts).
+    returnsDue: raiseDueReturns,
   });
   // After a catalog change: the sort positions of deep pages (src/shared/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);

@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { PurchaseTerms, PurchaseType, RepairRequest } from "./purchase-terms";
+
+export type { PurchaseTerms, PurchaseType, RepairRequest } from "./purchase-terms";
 
 // Mirrors migrations/*.sql (the migrations are the source of truth for the database).
 
@@ -165,6 +168,9 @@ export const vendorOffers = sqliteTable("vendor_offers", {
   effectiveTo: text("effective_to"),
   futurePriceCents: integer("future_price_cents"),
   futurePriceFrom: text("future_price_from"),
+  /** buy, exchange, loan or repair (migrations/0032), with its terms (src/shared/catalog/purchase-terms.ts); null for buy. */
+  purchaseType: text("purchase_type").$type<PurchaseType>().notNull().default("buy"),
+  purchaseTerms: text("purchase_terms", { mode: "json" }).$type<PurchaseTerms>(),
   withdrawnAt: text("withdrawn_at"),
   /** A later revision of the SKU took this row's place (its terms changed). */
   replacedAt: text("replaced_at"),
@@ -175,7 +181,16 @@ export type OfferRow = typeof vendorOffers.$inferSelect;
 /** An offer's terms as a quote freezes them: a change of any makes a new revision (src/operator/offers/offers.ts). */
 export type OfferTerms = Pick<
   OfferRow,
-  "productId" | "condition" | "purchaseChoice" | "warranty" | "leadTimeDays" | "unitOfMeasure" | "packQuantity" | "customFields"
+  | "productId"
+  | "condition"
+  | "purchaseChoice"
+  | "warranty"
+  | "leadTimeDays"
+  | "unitOfMeasure"
+  | "packQuantity"
+  | "customFields"
+  | "purchaseType"
+  | "purchaseTerms"
 >;
 
 export const priceTiers = sqliteTable("price_tiers", {
@@ -299,6 +314,11 @@ export const orderLines = sqliteTable(
     confirmationCode: text("confirmation_code"),
     /** A change the vendor proposed that waits for the buyer's answer (src/api/confirmations/confirm.ts); null when none. */
     proposedChange: text("proposed_change", { mode: "json" }).$type<ProposedChange>(),
+    /** The purchase type and terms of the quote it was ordered on (migrations/0032). */
+    purchaseType: text("purchase_type").$type<PurchaseType>().notNull().default("buy"),
+    purchaseTerms: text("purchase_terms", { mode: "json" }).$type<PurchaseTerms>(),
+    /** A repair line's unit: its serial number and the reason it goes in. */
+    repair: text("repair", { mode: "json" }).$type<RepairRequest>(),
   },
   (t) => [uniqueIndex("order_lines_quote").on(t.quoteId), index("order_lines_vendor_status").on(t.vendorId, t.statusName, t.id)],
 );
@@ -347,6 +367,8 @@ export const purchasingSettings = sqliteTable("purchasing_settings", {
   priceTolerancePercentBp: integer("price_tolerance_percent_bp"),
   priceToleranceAmountCents: integer("price_tolerance_amount_cents"),
   quantityTolerance: integer("quantity_tolerance").notNull().default(sql`0`),
+  /** How many days before a core's or loaner's due date the tenant is warned (migrations/0032); null: the default. */
+  dueSoonDays: integer("due_soon_days"),
   updatedAt: text("updated_at").notNull(),
 });
 
@@ -370,6 +392,8 @@ export const invoices = sqliteTable(
     status: text("status").notNull(),
     statusReason: text("status_reason"),
     bodyDigest: text("body_digest").notNull(),
+    /** Null for a vendor's document; what Medparts billed for a unit return (migrations/0032): core_charge or late_fee. */
+    origin: text("origin"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -394,6 +418,62 @@ export const invoiceLines = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.invoiceId, t.lineNumber] })],
 );
+
+/**
+ * A unit that goes back to its vendor (migrations/0032; src/api/returns): an exchange's core, a loaner, a unit sent in
+ * for repair, a return of bought units. Its steps are order changes (each one event in the order's sequence).
+ */
+export const unitReturns = sqliteTable(
+  "unit_returns",
+  {
+    id: integer("id").primaryKey(),
+    tenantId: integer("tenant_id").notNull(),
+    orderId: integer("order_id").notNull(),
+    lineId: integer("line_id").notNull(),
+    vendorId: integer("vendor_id").notNull(),
+    facilityId: integer("facility_id").notNull(),
+    kind: text("kind").$type<ReturnKind>().notNull(),
+    status: text("status").notNull(),
+    quantity: integer("quantity").notNull(),
+    rmaNumber: text("rma_number"),
+    reason: text("reason"),
+    note: text("note"),
+    serial: text("serial"),
+    dueAt: text("due_at"),
+    returnTo: text("return_to"),
+    /** Per kind: a core's charge per unit, a loaner's late fee per unit and day, a return's restocking fee, a repair's price. */
+    chargeCents: integer("charge_cents"),
+    /** A repair's price beyond its flat rate, while the buyer decides. */
+    proposedPriceCents: integer("proposed_price_cents"),
+    /** What Medparts billed for it (a core charge, late fees), on invoice `invoiceId`. */
+    billedCents: integer("billed_cents"),
+    invoiceId: integer("invoice_id"),
+    /** The unit's way to the vendor, and (a repair) back. */
+    inbound: text("inbound", { mode: "json" }).$type<ReturnShipment>(),
+    outbound: text("outbound", { mode: "json" }).$type<ReturnShipment>(),
+    receivedAt: text("received_at"),
+    outcome: text("outcome"),
+    outcomeReason: text("outcome_reason"),
+    /** When the due-soon warning went out: it goes once. */
+    dueSoonAt: text("due_soon_at"),
+    /** The buyer's Idempotency-Key of a return's request: the same key answers the same return. */
+    requestKey: text("request_key"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("unit_returns_line").on(t.lineId), index("unit_returns_tenant").on(t.tenantId, t.id)],
+);
+
+export type ReturnKind = "core" | "loaner" | "repair" | "rma";
+
+/** A parcel of a return: who carries it, its tracking number, when it left, and the unit's UDI when scanned. */
+export interface ReturnShipment {
+  carrierName: string;
+  trackingNumber: string;
+  shippedAt: string;
+  udi?: { agency: string; deviceId: string; lot: string | null; serial: string | null; expiry: string | null } | null;
+  repaired?: boolean;
+}
 
 export const shippingDocuments = sqliteTable("shipping_documents", {
   id: integer("id").primaryKey(),

@@ -5,12 +5,14 @@ import { CODE_SPELLINGS, CONFIRMATION_TYPES } from "../../src/api/confirmations/
 import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/api/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
+import { RETURN_REASONS } from "../../src/api/returns/request";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/operator/imports/jobs";
 import { MAX_PRICE } from "../../src/operator/offers/schemas";
 import { API_VERSIONS, FIRST_VERSION } from "../../src/platform/versions/calendar";
 import { fieldPath } from "../../src/platform/zod-errors";
+import { PURCHASE_TYPES } from "../../src/shared/catalog/purchase-terms";
 import { CATALOG_SORT_FIELDS } from "../../src/shared/catalog/search-sql";
 import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
 import {
@@ -116,6 +118,17 @@ const hostileInstant = (nullable = false) =>
 
 /** The fuzzed agreement (beforeAll writes it for the demo vendor): PATCH changes its end. */
 const FUZZ_AGREEMENT_ID = 700_001;
+
+/** The returns the targets below step (ids far from the file's own): the demo line's, the demo vendor's, tenant 1's. */
+const FUZZ_RETURNS = {
+  ship: 910_001,
+  decide: 910_002,
+  authorize: 910_003,
+  decline: 910_004,
+  receive: 910_005,
+  diagnose: 910_006,
+  sendBack: 910_007,
+};
 /** The API client whose secret the rotation target rotates (beforeAll writes it; acceptsBase ends its overlap). */
 const FUZZ_CLIENT_ID = "mpc_fuzzrotation";
 
@@ -360,6 +373,7 @@ const TARGETS: Target[] = [
   ...scimTargets(),
   ...sandboxTargets(),
   ...purchasingTargets(),
+  ...returnTargets(),
   {
     method: "PATCH",
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}`,
@@ -444,6 +458,12 @@ function pricingTargets(): Target[] {
         // null is valid for the optional dates (from now; no end): not a hostile value there.
         { path: ["effectiveFrom"], hostile: hostileInstant(true) },
         { path: ["gtin"], hostile: fc.oneof(hostileText(14), fc.constantFrom("00614100000015", "123")) },
+        { path: ["purchaseType"], hostile: fc.oneof(hostileCode(PURCHASE_TYPES), fc.constantFrom("exchange", "loan", "repair")) },
+        {
+          path: ["exchangeTerms"],
+          hostile: fc.oneof(hostileObject(), fc.constant({ coreCharge: 10, coreDueDays: 30 })),
+        },
+        { path: ["repairTerms"], hostile: fc.oneof(hostileObject(), fc.constant({ turnaroundDays: 5, reasons: ["not_a_reason"] })) },
         {
           path: ["futurePrice"],
           hostile: fc.oneof(hostileObject(true), fc.record({ price, effectiveFrom: fc.constant("2099-01-01T00:00:00Z") })),
@@ -1015,6 +1035,107 @@ function purchasingTargets(): Target[] {
       ],
       readOnly: false,
     },
+  ];
+}
+
+/** Return `id` of the demo line, of this kind and status, as a target's base body expects it (written again, whatever it was). */
+async function putReturnIn(id: number, kind: string, status: string) {
+  await env.DB.prepare(
+    "INSERT OR REPLACE INTO unit_returns (id, tenant_id, order_id, line_id, vendor_id, facility_id, kind, status, quantity, rma_number, " +
+      "charge_cents, proposed_price_cents, outcome, due_at, created_at, updated_at) SELECT ?1, o.tenant_id, l.order_id, l.id, l.vendor_id, " +
+      "o.facility_id, ?2, ?3, 1, 'RMA-FUZZ-' || ?1, 100, 500, CASE WHEN ?3 = 'quoted' THEN 'beyond_flat_rate' END, " +
+      "'2099-01-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ?4",
+  )
+    .bind(id, kind, status, DEMO_LINE_ID)
+    .run();
+}
+
+function returnTargets(): Target[] {
+  const vendor = () => vendorTokenFor(DEMO_VENDOR_ID);
+  const tracking = fc.oneof(hostileText(40), fc.constantFrom("", "1Z", "1Z 123", "-1Z123"));
+  const shippedAt = fc.oneof(hostileInstant(), fc.constantFrom("2001-01-01T00:00:00Z", "2999-01-01T00:00:00Z"));
+  const parcel: Field[] = [
+    { path: ["carrierName"], hostile: fc.oneof(hostileText(50), fc.constantFrom("", "  ")), required: true },
+    { path: ["trackingNumber"], hostile: tracking, required: true },
+    { path: ["shippedAt"], hostile: shippedAt },
+  ];
+  const step = (
+    name: keyof typeof FUZZ_RETURNS,
+    action: string,
+    kind: string,
+    status: string,
+    base: Record<string, unknown>,
+    fields: Field[],
+    buyer = false,
+  ): Target => ({
+    path: `${buyer ? "" : "/vendor/api"}/returns/${FUZZ_RETURNS[name]}/${action}`,
+    operation: `${buyer ? "" : "/vendor/api"}/returns/{returnId}/${action}`,
+    token: buyer ? allScopes : vendor,
+    base: () => base,
+    acceptsBase: () => putReturnIn(FUZZ_RETURNS[name], kind, status),
+    fields,
+    readOnly: false,
+  });
+  return [
+    {
+      path: `/orders/${DEMO_ORDER_NUMBER}/lines/${DEMO_LINE_ID}/returns`,
+      operation: "/orders/{orderNumber}/lines/{lineId}/returns",
+      token: allScopes,
+      headers: () => ({ "Idempotency-Key": crypto.randomUUID() }),
+      base: () => ({ quantity: 1, reason: "wrong_part", note: "fuzz" }),
+      acceptsBase: async () => {
+        await putLineIn(DEMO_LINE_ID, "Delivered");
+        await env.DB.prepare("DELETE FROM unit_returns WHERE line_id = ? AND kind = 'rma'").bind(DEMO_LINE_ID).run();
+      },
+      fields: [
+        { path: ["quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })), required: true },
+        { path: ["reason"], hostile: hostileCode(RETURN_REASONS), required: true },
+        { path: ["note"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    step(
+      "ship",
+      "ship",
+      "core",
+      "open",
+      { carrierName: "UPS", trackingNumber: "1ZFUZZ0001" },
+      [...parcel, { path: ["udi"], hostile: fc.oneof(nonString(), fc.constantFrom("", "not a udi", "(01)123", "x".repeat(201))) }],
+      true,
+    ),
+    step(
+      "decide",
+      "repair-decision",
+      "repair",
+      "quoted",
+      { decision: "approve" },
+      [
+        { path: ["decision"], hostile: hostileCode(["approve", "decline"]), required: true },
+        { path: ["reason"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) },
+      ],
+      true,
+    ),
+    step("authorize", "authorize", "rma", "requested", { rmaNumber: "RMA-FUZZ", returnBy: "2099-01-31" }, [
+      { path: ["rmaNumber"], hostile: fc.oneof(hostileText(40), fc.constantFrom("", " R", "R 1", "-R")), required: true },
+      { path: ["returnBy"], hostile: fc.oneof(nonString(), fc.constantFrom("2001-01-01", "2099-02-30", "tomorrow")), required: true },
+      { path: ["restockingFee"], hostile: fc.oneof(hostileMoney(), fc.constant("999999.00")) },
+      { path: ["returnTo"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) },
+    ]),
+    step("decline", "decline", "rma", "requested", { reason: "fuzz" }, [
+      { path: ["reason"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")), required: true },
+    ]),
+    step("receive", "receive", "core", "shipped", { outcome: "accepted" }, [
+      { path: ["outcome"], hostile: hostileCode(["accepted", "refused"]) },
+      { path: ["reason"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) },
+      { path: ["receivedAt"], hostile: shippedAt },
+    ]),
+    step("diagnose", "diagnose", "repair", "received", { withinFlatRate: true }, [
+      { path: ["withinFlatRate"], hostile: fc.constantFrom("true", 1, 0, null, "yes", []), required: true },
+      { path: ["price"], hostile: fc.oneof(hostileMoney(), fc.constant("0.50")) },
+      { path: ["reason"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) },
+    ]),
+    step("sendBack", "send-back", "repair", "repairing", { carrierName: "UPS", trackingNumber: "1ZFUZZBACK" }, parcel),
   ];
 }
 

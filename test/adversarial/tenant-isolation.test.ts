@@ -19,7 +19,18 @@ import {
 } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
 import { createImport, OFFER_IMPORTS } from "../helpers/imports";
-import { eventsOf, freshOrder, issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, type Quote, withoutFields } from "../helpers/orders";
+import {
+  eventsOf,
+  freshOrder,
+  issueQuote,
+  JSMITH,
+  KJOHNSON,
+  lineFor,
+  orderBody,
+  putLineIn,
+  type Quote,
+  withoutFields,
+} from "../helpers/orders";
 import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
 import {
   type AttackCase,
@@ -289,6 +300,40 @@ async function scimFixtures() {
   };
 }
 
+/**
+ * Returns: tenant 1's (a shipped core of the demo vendor's demo line) and tenant 2's own on the attacking vendor's line,
+ * one per operation in a status that operation moves on, written straight to the database; and a delivered line of
+ * tenant 2's to request a return on.
+ */
+async function returnFixtures(attackerLine: number) {
+  const insertReturn = async (lineId: number, kind: string, status: string) =>
+    (await env.DB.prepare(
+      "INSERT INTO unit_returns (tenant_id, order_id, line_id, vendor_id, facility_id, kind, status, quantity, rma_number, charge_cents, " +
+        "proposed_price_cents, outcome, due_at, created_at, updated_at) SELECT o.tenant_id, l.order_id, l.id, l.vendor_id, o.facility_id, ?2, ?3, " +
+        "1, 'RMA-ISO-' || l.id || '-' || ?3, 100, 500, CASE WHEN ?3 = 'quoted' THEN 'beyond_flat_rate' END, '2099-01-01T00:00:00.000Z', " +
+        "'2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ?1 RETURNING id",
+    )
+      .bind(lineId, kind, status)
+      .first<{ id: number }>())!.id;
+  const delivered = await freshOrder(1, { who: KJOHNSON });
+  await putLineIn(delivered.lineIds[0]!, "Delivered");
+  return {
+    victimReturnId: await insertReturn(DEMO_LINE_ID, "core", "shipped"),
+    attackerReturns: {
+      read: await insertReturn(attackerLine, "core", "open"),
+      ship: await insertReturn(attackerLine, "core", "open"),
+      decide: await insertReturn(attackerLine, "repair", "quoted"),
+      authorize: await insertReturn(attackerLine, "rma", "requested"),
+      decline: await insertReturn(attackerLine, "rma", "requested"),
+      receive: await insertReturn(attackerLine, "core", "shipped"),
+      diagnose: await insertReturn(attackerLine, "repair", "received"),
+      sendBack: await insertReturn(attackerLine, "repair", "repairing"),
+      deliveredLine: { orderNumber: delivered.orderNumber, lineId: delivered.lineIds[0]! },
+      vendorLine: attackerLine,
+    },
+  };
+}
+
 describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
   beforeAll(async () => {
     const [victimClient, attackerClient] = await Promise.all([
@@ -318,6 +363,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       ...(await pricingFixtures()),
       ...(await scimFixtures()),
       ...(await testModeFixtures()),
+      ...(await returnFixtures(attackerVendor.read)),
     };
   });
 

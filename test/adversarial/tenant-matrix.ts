@@ -34,6 +34,23 @@ export interface AttackContext {
   attackerPendingLine: { orderNumber: string; lineId: number };
   victimInvoice: { id: number; number: string };
   attackerInvoices: { orderNumber: string; lineId: number; number: string; read: number; accept: number; dispute: number };
+  /**
+   * Returns (docs/api.md, "Returns, cores, loaners and repairs"): tenant 1's (the demo vendor's core on the demo line),
+   * tenant 2's own of the attacking vendor, one per operation that moves it on, and a delivered line of tenant 2 to request one on.
+   */
+  victimReturnId: number;
+  attackerReturns: {
+    read: number;
+    ship: number;
+    decide: number;
+    authorize: number;
+    decline: number;
+    receive: number;
+    diagnose: number;
+    sendBack: number;
+    deliveredLine: { orderNumber: string; lineId: number };
+    vendorLine: number;
+  };
   /** An event of each tenant (an order each placed). */
   victimEventId: string;
   attackerEventId: string;
@@ -168,6 +185,20 @@ const invoiceRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackCont
     {
       input: "path invoiceId (tenant 1's invoice)",
       victim: (ctx) => ctx.victimInvoice.id,
+      own,
+      unknown: 999_999_999,
+      request,
+      expect: { denied: [404] },
+    },
+  ],
+});
+
+/** A return (buyer's or vendor's route): tenant 1's (the demo vendor's) is a 404 exactly like an unknown id. */
+const returnRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackContext) => number): MatrixRow => ({
+  cases: [
+    {
+      input: "path returnId (tenant 1's return, the demo vendor's)",
+      victim: (ctx) => ctx.victimReturnId,
       own,
       unknown: 999_999_999,
       request,
@@ -702,6 +733,54 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     (v) => post(`/invoices/${v}/dispute`, { reason: "isolation probe" }),
     (ctx) => ctx.attackerInvoices.dispute,
   ),
+  "post /customer/api/orders/{orderNumber}/lines/{lineId}/returns": {
+    cases: [
+      {
+        input: "path orderNumber and lineId (tenant 1's delivered order and line)",
+        victim: () => victimOrder.orderNumber,
+        own: (ctx) => ctx.attackerReturns.deliveredLine.orderNumber,
+        unknown: "ORD-20990101-ZZZZZZZZ",
+        request: (v, ctx) => ({
+          ...post(
+            `/orders/${v}/lines/${v === ctx.attackerReturns.deliveredLine.orderNumber ? ctx.attackerReturns.deliveredLine.lineId : DEMO_LINE_ID}/returns`,
+            { quantity: 1, reason: "not_needed" },
+          ),
+          idempotent: true,
+        }),
+        expect: { denied: [404] },
+      },
+    ],
+  },
+  "get /customer/api/returns": {
+    cases: [
+      {
+        input: "q returnId (tenant 1's return)",
+        victim: (ctx) => ctx.victimReturnId,
+        own: (ctx) => ctx.attackerReturns.read,
+        request: (v) => q("/returns", `returnId:${v}`),
+        expect: { empty: "data.returns" },
+      },
+      {
+        input: "q orderNumber (tenant 1's order)",
+        victim: () => victimOrder.orderNumber,
+        own: (ctx) => ctx.attackerReturns.deliveredLine.orderNumber,
+        request: (v) => q("/returns", `orderNumber:"${v}"`),
+        expect: { empty: "data.returns" },
+      },
+    ],
+  },
+  "get /customer/api/returns/{returnId}": returnRow(
+    (v) => get(`/returns/${v}`),
+    (ctx) => ctx.attackerReturns.read,
+  ),
+  "post /customer/api/returns/{returnId}/ship": returnRow(
+    (v) => post(`/returns/${v}/ship`, { carrierName: "UPS", trackingNumber: "1ZISOLATION1" }),
+    (ctx) => ctx.attackerReturns.ship,
+  ),
+  "post /customer/api/returns/{returnId}/repair-decision": returnRow(
+    (v) => post(`/returns/${v}/repair-decision`, { decision: "approve" }),
+    (ctx) => ctx.attackerReturns.decide,
+  ),
   "get /customer/api/purchasing-settings": { noTenantData: "the caller's own settings; no id input" },
   "put /customer/api/purchasing-settings": {
     noTenantData: "replaces the caller's own settings; no id input",
@@ -902,6 +981,41 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
       },
     ],
   },
+  "get /vendor/api/returns/{returnId}": returnRow(
+    (v) => asVendor(get(`/vendor/api/returns/${v}`)),
+    (ctx) => ctx.attackerReturns.read,
+  ),
+  "get /vendor/api/order-lines/{lineId}/returns": {
+    cases: [
+      {
+        input: "path lineId (another vendor's line)",
+        victim: () => DEMO_LINE_ID,
+        own: (ctx) => ctx.attackerReturns.vendorLine,
+        request: (v) => asVendor(get(`/vendor/api/order-lines/${v}/returns`)),
+        expect: { empty: "data.returns" },
+      },
+    ],
+  },
+  "post /vendor/api/returns/{returnId}/authorize": returnRow(
+    (v) => asVendor(post(`/vendor/api/returns/${v}/authorize`, { rmaNumber: "RMA-ISO", returnBy: "2099-01-31" })),
+    (ctx) => ctx.attackerReturns.authorize,
+  ),
+  "post /vendor/api/returns/{returnId}/decline": returnRow(
+    (v) => asVendor(post(`/vendor/api/returns/${v}/decline`, { reason: "isolation probe" })),
+    (ctx) => ctx.attackerReturns.decline,
+  ),
+  "post /vendor/api/returns/{returnId}/receive": returnRow(
+    (v) => asVendor(post(`/vendor/api/returns/${v}/receive`, { outcome: "accepted" })),
+    (ctx) => ctx.attackerReturns.receive,
+  ),
+  "post /vendor/api/returns/{returnId}/diagnose": returnRow(
+    (v) => asVendor(post(`/vendor/api/returns/${v}/diagnose`, { withinFlatRate: true })),
+    (ctx) => ctx.attackerReturns.diagnose,
+  ),
+  "post /vendor/api/returns/{returnId}/send-back": returnRow(
+    (v) => asVendor(post(`/vendor/api/returns/${v}/send-back`, { carrierName: "UPS", trackingNumber: "1ZISOLATION2" })),
+    (ctx) => ctx.attackerReturns.sendBack,
+  ),
   "post /vendor/api/order-lines/{lineId}/acknowledge": vendorMoveRow("acknowledge"),
   "post /vendor/api/order-lines/{lineId}/backorder": vendorMoveRow("backorder"),
   "post /vendor/api/order-lines/{lineId}/ship": vendorMoveRow("ship"),

@@ -51,6 +51,7 @@ const PROSE_RULES: ProseRule[] = [
     "get /customer/api/orders/search",
     "get /customer/api/manufacturers/search",
     "get /vendor/api/offers",
+    "get /customer/api/returns",
   ].map((operation) => ({
     operation,
     fields: /^q$/,
@@ -167,6 +168,42 @@ const PROSE_RULES: ProseRule[] = [
     statement: "refused when it can backtrack catastrophically",
   },
   { operation: "put /vendor/api/offers/{sku}", fields: /^(price|futurePrice\.price)$/, statement: TWO_DECIMALS_RULE },
+  {
+    operation: "put /vendor/api/offers/{sku}",
+    fields: /^(exchangeTerms|loanTerms|repairTerms)$/,
+    statement: "Its terms object is required with it, and the others refused",
+  },
+  {
+    operation: "put /vendor/api/offers/{sku}",
+    fields: /^(exchangeTerms\.coreCharge|loanTerms\.lateFeePerDay)$/,
+    statement: TWO_DECIMALS_RULE,
+  },
+  // Returns: rules across a step's fields and the return's own state, stated in each field's description.
+  {
+    operation: "post /customer/api/returns/{returnId}/ship",
+    fields: /^shippedAt$/,
+    statement: "Not in the future, nor before the return was opened",
+  },
+  { operation: "post /customer/api/returns/{returnId}/ship", fields: /^udi$/, statement: "The unit's UDI label as scanned" },
+  {
+    operation: "post /vendor/api/returns/{returnId}/send-back",
+    fields: /^shippedAt$/,
+    statement: "Not in the future, nor before the return was opened",
+  },
+  { operation: "post /vendor/api/returns/{returnId}/authorize", fields: /^returnBy$/, statement: "not before today" },
+  {
+    operation: "post /vendor/api/returns/{returnId}/authorize",
+    fields: /^restockingFee$/,
+    statement: "at most what the units were bought for",
+  },
+  { operation: "post /vendor/api/returns/{returnId}/receive", fields: /^(outcome|reason)$/, statement: "required for a core" },
+  { operation: "post /vendor/api/returns/{returnId}/receive", fields: /^receivedAt$/, statement: "not before it left nor in the future" },
+  { operation: "post /vendor/api/returns/{returnId}/diagnose", fields: /^price$/, statement: "required when withinFlatRate is false" },
+  {
+    operation: "post /customer/api/orders/{orderNumber}/lines/{lineId}/returns",
+    fields: /^quantity$/,
+    statement: "at most those delivered and not in returns yet",
+  },
   { operation: "post /vendor/api/agreements", fields: /^effectiveTo$/, statement: "Until this instant (exclusive), after effectiveFrom" },
   {
     operation: "post /vendor/api/agreements",
@@ -422,10 +459,21 @@ const PURCHASING_OPERATIONS = [
   "post /customer/api/invoices/{invoiceId}/dispute",
   "get /customer/api/purchasing-settings",
   "put /customer/api/purchasing-settings",
+  // Returns (docs/api.md, "Returns, cores, loaners and repairs"): the demo data has none, so ids are 404s.
+  "post /customer/api/orders/{orderNumber}/lines/{lineId}/returns",
+  "get /customer/api/returns",
+  "get /customer/api/returns/{returnId}",
+  "post /customer/api/returns/{returnId}/ship",
+  "post /customer/api/returns/{returnId}/repair-decision",
+  "get /vendor/api/returns/{returnId}",
+  "get /vendor/api/order-lines/{lineId}/returns",
+  ...["authorize", "decline", "receive", "diagnose", "send-back"].map((step) => `post /vendor/api/returns/{returnId}/${step}`),
 ];
 /** Of those, the ones whose random valid requests reach a 200 (the others need a pending change or a real document). */
 const PURCHASING_OPERATIONS_REACHING_200 = [
   "get /customer/api/invoices",
+  "get /customer/api/returns",
+  "get /vendor/api/order-lines/{lineId}/returns",
   "get /customer/api/purchasing-settings",
   "put /customer/api/purchasing-settings",
 ];

@@ -3,6 +3,7 @@ import { type Schema, Validator } from "@cfworker/json-schema";
 import { beforeAll, describe, expect, it } from "vitest";
 import apiDoc from "../../docs/api.md?raw";
 import { DELIVERED_EVENT_TYPES, TEST_EVENT_TYPE } from "../../src/api/events/types";
+import { STEPS } from "../../src/api/returns/steps";
 import { type DeliveryMessage, DISABLE_AFTER_FAILING_MS, deadLetterBatch, MAX_ATTEMPTS } from "../../src/api/webhooks/delivery";
 import { EVENTS_DEAD_LETTER_QUEUE } from "../../src/api/webhooks/queues";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
@@ -194,8 +195,10 @@ describe("events against the document", () => {
       expect(new Validator(parameter.schema, "2020-12").validate(value).errors, `${parameter.name}: ${value}`).toEqual([]);
     }
 
-    // The types produced are the types documented: each type above, the test delivery, and the money side's (below).
-    expect(new Set([...feed.map((e) => e.type), ping.type, ...MONEY_SIDE_TYPES])).toEqual(new Set(DELIVERED_EVENT_TYPES));
+    // The types produced are the types documented: each type above, the test delivery, the money side's (below), and
+    // the returns' (test/returns/returns.test.ts checks each against the document).
+    const returnTypes = Object.values(STEPS).flatMap((steps) => Object.values(steps).map((rule) => rule.event));
+    expect(new Set([...feed.map((e) => e.type), ping.type, ...MONEY_SIDE_TYPES, ...returnTypes])).toEqual(new Set(DELIVERED_EVENT_TYPES));
   });
 
   it("every event of an order's money side (confirmation, the buyer's answers, invoices, credit memo) matches the document", async () => {

@@ -157,6 +157,7 @@ export interface QuoteItem {
   quantity: number;
   price: number;
   requiredFields?: { fieldId: string; value: string }[];
+  repair?: { serialNumber: string; reason: string; description?: string };
 }
 
 /** A line that passes every rule: the quote's product and price, its required fields filled in. */

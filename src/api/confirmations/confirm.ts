@@ -7,7 +7,7 @@ import { canonicalJson } from "../../platform/idempotency/middleware";
 import { centsToText, textToCents } from "../../platform/money";
 import type { EventData } from "../events/schemas";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
-import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates } from "../orders/changes";
+import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates, orderTotalUpkeep } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
 import { type PurchasingSettings, settingsOf, withinTolerance } from "../purchasing/settings";
 import { liveOrder, vendorLineNotFound } from "../vendors/lines";
@@ -370,13 +370,6 @@ export function applyProposal(
   ];
   return { set, changed: changed.filter(([, from, to]) => from !== to) };
 }
-
-/** The order's total after its lines' prices or quantities changed: the sum of its lines, as when it was placed. */
-export const orderTotalUpkeep = (db: Database, orderId: number) =>
-  db
-    .update(orders)
-    .set({ totalCents: sql`(select sum(${orderLines.extendedPriceCents}) from ${orderLines} where ${orderLines.orderId} = ${orderId})` })
-    .where(eq(orders.id, orderId));
 
 /** A vendor's confirmation of its lines on one order. `sandbox`: the simulated vendor on a test-mode order. */
 export async function confirmLines(

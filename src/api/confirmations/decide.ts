@@ -4,9 +4,9 @@ import type { Database } from "../../db/client";
 import { type LineFieldChange, orderLineRevisions, orderLines, orders } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
-import { commitOrderChange, orderLineStates } from "../orders/changes";
+import { commitOrderChange, orderLineStates, orderTotalUpkeep } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
-import { applyProposal, orderTotalUpkeep } from "./confirm";
+import { applyProposal } from "./confirm";
 
 /**
  * The buyer's answer to a vendor's change of a line (docs/api.md, "Confirmations"): accepting applies the proposal (its

@@ -97,6 +97,27 @@ const invoiceEvent = orderChange.extend({
   reason: z.string().nullable().openapi({ description: "invoice.disputed: the buyer's reason" }),
 });
 
+/** Every step of a unit's return (docs/api.md, "Returns, cores, loaners and repairs"): one event, one shape. */
+const returnEvent = orderChange.extend({
+  returnId: z.number().int(),
+  kind: z.string().openapi({ description: "core, loaner, repair or rma", example: "core" }),
+  returnStatus: z.string().openapi({ description: "The return's status after the step", example: "open" }),
+  lineId: z.number().int(),
+  vendorId: z.number().int(),
+  quantity: z.number().int(),
+  rmaNumber: z.string().nullable(),
+  dueAt: day.nullable().openapi({ description: "When it is due back (cores, loaners; a return's return-by date)" }),
+  at: instant.openapi({ description: "When the step was taken" }),
+  carrierName: z.string().optional(),
+  trackingNumber: z.string().optional(),
+  reason: z.string().nullable().optional(),
+  amount: money(
+    "core.charged, loaner.charged: what was billed; repair.quoted, repair.approved: the price; return.authorized: the restocking fee",
+  ).optional(),
+  invoiceId: z.number().int().optional().openapi({ description: "core.charged, loaner.charged: the invoice of the charge" }),
+  repaired: z.boolean().optional().openapi({ description: "repair.returned: whether the unit was repaired" }),
+});
+
 const EVENTS = {
   "order.created": { when: "An order was placed (POST /orders)", data: OrderCreatedData },
   "order.acknowledged": { when: "A vendor acknowledged a line", data: lineMove.extend({ promisedShipDate: day }) },
@@ -167,6 +188,40 @@ const EVENTS = {
       currency: z.string().openapi({ example: "USD" }),
     }),
   },
+  "core.opened": { when: "An exchange line shipped: its core is to come back (RMA number, due date, charge if late)", data: returnEvent },
+  "core.due_soon": { when: "A core is due back within the tenant's warning days (once per core)", data: returnEvent },
+  "core.overdue": { when: "A core was not shipped back by its due date (once per core)", data: returnEvent },
+  "core.shipped": { when: "The buyer shipped a core back, with carrier and tracking", data: returnEvent },
+  "core.received": { when: "The vendor received a core and accepted it", data: returnEvent },
+  "core.refused": { when: "The vendor received a core and refused it (not repairable), with a reason", data: returnEvent },
+  "core.charged": {
+    when: "An overdue or refused core was billed: an invoice of its core charge, linked to the order line",
+    data: returnEvent,
+  },
+  "loaner.opened": { when: "A loaner shipped: it is to come back by its due date", data: returnEvent },
+  "loaner.due_soon": { when: "A loaner is due back within the tenant's warning days (once per loaner)", data: returnEvent },
+  "loaner.overdue": {
+    when: "A loaner was not shipped back by its due date: late fees accrue per day (once per loaner)",
+    data: returnEvent,
+  },
+  "loaner.shipped": { when: "The buyer shipped a loaner back", data: returnEvent },
+  "loaner.received": { when: "The vendor received a loaner back", data: returnEvent },
+  "loaner.charged": { when: "A loaner came back late: an invoice of its late fees", data: returnEvent },
+  "repair.unit_shipped": { when: "The buyer sent a unit in for repair, with tracking", data: returnEvent },
+  "repair.received": { when: "The vendor received a unit sent in for repair", data: returnEvent },
+  "repair.diagnosed": { when: "The vendor diagnosed a unit as repairable within the flat rate: the repair goes on", data: returnEvent },
+  "repair.quoted": {
+    when: "The vendor diagnosed a unit as beyond the flat rate, with a new price the buyer approves or declines",
+    data: returnEvent,
+  },
+  "repair.approved": { when: "The buyer approved a repair beyond the flat rate at its new price", data: returnEvent },
+  "repair.declined": { when: "The buyer declined a repair beyond the flat rate: the unit comes back unrepaired", data: returnEvent },
+  "repair.returned": { when: "The vendor sent a unit back, repaired or not, with tracking", data: returnEvent },
+  "return.requested": { when: "The buyer requested a return of delivered units, with a reason", data: returnEvent },
+  "return.authorized": { when: "The vendor authorized a return: RMA number, return-by date, restocking fee", data: returnEvent },
+  "return.declined": { when: "The vendor declined a return, with a reason", data: returnEvent },
+  "return.shipped": { when: "The buyer shipped a return back", data: returnEvent },
+  "return.received": { when: "The vendor received a return: its credit memo follows", data: returnEvent },
   "webhook_endpoint.disabled": {
     when: "A webhook endpoint whose deliveries failed for 3 days was disabled",
     data: endpointData.extend({ url: z.string(), reason: z.string(), disabledAt: instant }),

@@ -51,6 +51,7 @@ export function invoicingReads(db: Database, vendorId: number | SQL<number>, ord
         number: invoices.number,
         status: invoices.status,
         creditedInvoiceId: invoices.creditedInvoiceId,
+        origin: invoices.origin,
         totalCents: invoices.totalCents,
         freightCents: invoices.freightCents,
         lineNumber: invoiceLines.lineNumber,
@@ -101,6 +102,8 @@ export function invoicingOf(vendorId: number, [order, states, vendorLines, docum
   if (!order[0]) return null;
   const documents = new Map<number, Invoicing["documents"][number]>();
   for (const row of documentRows) {
+    // A charge Medparts wrote for a unit's return (src/api/returns/charges.ts) bills no goods: it takes no part in the match.
+    if (row.origin !== null) continue;
     let document = documents.get(row.id);
     if (!document) {
       document = { ...row, lines: [] };

@@ -150,6 +150,10 @@ export const InvoiceRecordSchema = z
     credited: money("Invoices: what credit memos credit of it").nullable(),
     creditedInvoiceId: z.number().int().nullable().openapi({ description: "Credit memos: the invoice credited" }),
     creditedInvoiceNumber: z.string().nullable(),
+    origin: z.enum(["core_charge", "late_fee"]).nullable().openapi({
+      description:
+        "Null for the vendor's own document; core_charge or late_fee for a charge Medparts wrote at the quoted terms when a core was overdue or refused, or a loaner came back late (docs/api.md, Cores and loaners)",
+    }),
     lines: z.array(
       z.object({
         lineNumber: z.number().int(),

@@ -197,6 +197,7 @@ async function commitDocument(
     orderNumber: order.orderNumber,
     creditedInvoiceId: write.head.creditedInvoiceId ?? null,
     creditedInvoiceNumber: write.creditedInvoiceNumber ?? null,
+    origin: null,
     creditedCents: 0,
     statusReason: write.head.statusReason ?? null,
   };

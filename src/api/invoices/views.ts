@@ -30,6 +30,7 @@ const documentColumns = {
   status: invoices.status,
   statusReason: invoices.statusReason,
   creditedInvoiceId: invoices.creditedInvoiceId,
+  origin: invoices.origin,
   creditedInvoiceNumber: creditedNumber,
   creditedCents,
 };
@@ -93,6 +94,7 @@ export function documentView(row: DocumentRow, lines: readonly LineRow[]) {
     credited: invoice ? centsToText(row.creditedCents) : null,
     creditedInvoiceId: row.creditedInvoiceId,
     creditedInvoiceNumber: row.creditedInvoiceNumber,
+    origin: row.origin as "core_charge" | "late_fee" | null,
     lines: own.map(lineView),
   };
 }

@@ -191,6 +191,13 @@ export async function commitOrderChange(db: Database, change: OrderChange): Prom
   };
 }
 
+/** The order's total after its lines' prices or quantities changed: the sum of its lines, as when it was placed. */
+export const orderTotalUpkeep = (db: Database, orderId: number) =>
+  db
+    .update(orders)
+    .set({ totalCents: sql`(select sum(${orderLines.extendedPriceCents}) from ${orderLines} where ${orderLines.orderId} = ${orderId})` })
+    .where(eq(orders.id, orderId));
+
 /** Every line of the order whose id `orderId` selects, as a change needs them (one query, for the change's read batch). */
 export function orderLineStates(db: Database, orderId: ReturnType<typeof sql<number>>) {
   return db

@@ -31,6 +31,7 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
+import { RepairRequestSchema } from "../../shared/catalog/purchase-terms";
 import { tenantStore } from "../../shared/tenants/stub";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import {
@@ -75,6 +76,7 @@ const QuoteItemSchema = closedObject({
     .max(50)
     .nullish()
     .openapi({ description: "Values for the option's customFields; fieldIds are unique" }),
+  repair: RepairRequestSchema.optional(),
 }).superRefine((item, ctx) => {
   const seen = new Set<string>();
   item.requiredFields?.forEach((field, i) => {

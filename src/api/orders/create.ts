@@ -28,6 +28,7 @@ import type { EventData } from "../events/schemas";
 import type { EventType } from "../events/types";
 import { lineViolations, type OrderLineInput } from "./line-rules";
 import { type PaymentMethod, SHIPPING_METHODS, type ShippingMethod } from "./options";
+import { openRepairReturns } from "./repair-lines";
 
 /** Order creation (spec 4.7): checks in order 403, 404, 422, then one atomic D1 batch. */
 
@@ -282,6 +283,9 @@ function buildOrder(
       quantity: line.quantity,
       extendedPriceCents: quote.priceCents * line.quantity,
       requiredFields: line.requiredFields,
+      repair: line.repair
+        ? { serialNumber: line.repair.serialNumber, reason: line.repair.reason, description: line.repair.description ?? null }
+        : null,
     };
   });
   return {
@@ -298,8 +302,8 @@ function buildOrder(
 }
 type NewOrder = ReturnType<typeof buildOrder>;
 
-/** 15 bound values per line, and D1 allows 100 per statement. */
-const LINES_PER_INSERT = 6;
+/** 19 bound values per line (the order id is a subquery), and D1 allows 100 per statement. */
+const LINES_PER_INSERT = 5;
 /** 16 bound values per ordered quote (the order id is a subquery of one more). */
 const QUOTES_PER_INSERT = 5;
 
@@ -331,16 +335,30 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
     statusName: LINE_STATUS_ORDERED,
     requiredFields: l.requiredFields,
     contractPriceCents: l.quote.contractPriceCents,
+    purchaseType: l.quote.purchaseType,
+    purchaseTerms: l.quote.purchaseTerms,
+    repair: l.repair,
   }));
   const lineInserts = chunk(lineRows, LINES_PER_INSERT).map((rows) => db.insert(orderLines).values(rows));
   // An ordered signed quote's record is its terms as loaded (loadLiveQuotes), under its id.
   const orderedQuoteRows = order.lines
     .filter((l) => isSignedPriceOptionId(l.quote.priceOptionId))
-    .map(({ quote: { priceOptionId, vendorName: _vendorName, contractPriceCents: _contract, ...terms } }) => ({
-      ...terms,
-      id: priceOptionId,
-      usedByOrderId: orderId,
-    }));
+    .map(
+      ({
+        quote: {
+          priceOptionId,
+          vendorName: _vendorName,
+          contractPriceCents: _contract,
+          purchaseType: _type,
+          purchaseTerms: _terms,
+          ...terms
+        },
+      }) => ({
+        ...terms,
+        id: priceOptionId,
+        usedByOrderId: orderId,
+      }),
+    );
   const orderedQuoteInserts = chunk(orderedQuoteRows, QUOTES_PER_INSERT).map((rows) => db.insert(quotes).values(rows));
 
   try {
@@ -369,6 +387,7 @@ async function writeOrder(db: Database, order: NewOrder, alsoCommit: readonly Ba
       // primary key, like order_lines(quote_id), lets a quote be ordered once.
       ...orderedQuoteInserts,
       ...lineInserts,
+      ...(order.lines.some((l) => l.repair) ? [openRepairReturns(db, orderId, order.createdAt)] : []),
       // Stored quotes (issued before signed ids) are marked used, so that the housekeeping keeps them.
       db
         .update(quotes)

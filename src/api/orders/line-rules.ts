@@ -1,5 +1,6 @@
-import type { RequiredFieldValue } from "../../db/schema";
+import type { RepairRequest, RequiredFieldValue } from "../../db/schema";
 import { centsToDecimal, decimalToCents } from "../../platform/money";
+import { repairLineViolations, termsOrBuy } from "../../shared/catalog/purchase-terms";
 import type { QuoteRecord } from "../../shared/catalog/quotes";
 
 /** Business rules of one order line against its quote (spec 2.7, 2.8, section 8). Each message names the line. */
@@ -10,6 +11,8 @@ export interface OrderLineInput {
   quantity: number;
   price: number;
   requiredFields: RequiredFieldValue[];
+  /** A repair line's unit (src/shared/catalog/purchase-terms.ts). */
+  repair?: Omit<RepairRequest, "description"> & { description?: string | undefined };
 }
 
 const formatPrice = (cents: number) => centsToDecimal(cents).toFixed(2);
@@ -27,7 +30,11 @@ export function lineViolations(index: number, line: OrderLineInput, quote: Quote
       `${at}: price ${line.price} does not equal the unit price ${formatPrice(quote.priceCents)} of price option "${quote.priceOptionId}".`,
     );
   }
-  return [...violations, ...customFieldViolations(at, line.requiredFields, quote)];
+  return [
+    ...violations,
+    ...repairLineViolations(at, line, termsOrBuy(quote.purchaseTerms)),
+    ...customFieldViolations(at, line.requiredFields, quote),
+  ];
 }
 
 /** Required fields must be present, every given value must match the vendor's formatRegex, unknown ids are refused. */

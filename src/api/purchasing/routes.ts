@@ -6,7 +6,7 @@ import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, moneyText } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
-import { type PurchasingSettings, readSettings, type Tolerance, writeSettings } from "./settings";
+import { DEFAULT_DUE_SOON_DAYS, type PurchasingSettings, readSettings, type Tolerance, writeSettings } from "./settings";
 
 /** The tenant's purchasing settings (docs/api.md, "Purchasing settings"): read and replace them. */
 
@@ -34,11 +34,21 @@ const SettingsSchema = closedObject({
     .min(0)
     .max(9999)
     .openapi({ description: "How many units an order line's invoices may bill beyond what shipped and still match" }),
+  dueSoonDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(60)
+    .default(DEFAULT_DUE_SOON_DAYS)
+    .openapi({
+      description: `How many days before a core's or loaner's due day the tenant is warned (core.due_soon, loaner.due_soon); default ${DEFAULT_DUE_SOON_DAYS}`,
+    }),
 }).openapi("PurchasingSettings", {
   example: {
     autoAcceptPriceIncrease: { percent: "2.00", amount: "5.00" },
     priceTolerance: { percent: "1.00", amount: null },
     quantityTolerance: 0,
+    dueSoonDays: 5,
   },
 });
 
@@ -64,11 +74,13 @@ const toSettings = (body: SettingsBody): PurchasingSettings => ({
       : null,
   priceTolerance: toTolerance(body.priceTolerance),
   quantityTolerance: body.quantityTolerance,
+  dueSoonDays: body.dueSoonDays,
 });
 const fromSettings = (settings: PurchasingSettings): SettingsBody => ({
   autoAcceptPriceIncrease: settings.autoAccept ? fromTolerance(settings.autoAccept) : null,
   priceTolerance: fromTolerance(settings.priceTolerance),
   quantityTolerance: settings.quantityTolerance,
+  dueSoonDays: settings.dueSoonDays,
 });
 
 const answer = { description: "The tenant's settings", content: { "application/json": { schema: envelopeSchema(SettingsSchema) } } };

@@ -21,12 +21,17 @@ export interface PurchasingSettings {
   priceTolerance: Tolerance;
   /** How many units an invoice may exceed what shipped by and still match (default 0). */
   quantityTolerance: number;
+  /** How many days before a core's or loaner's due day the tenant is warned (src/api/returns/due.ts). */
+  dueSoonDays: number;
 }
+
+export const DEFAULT_DUE_SOON_DAYS = 3;
 
 export const DEFAULT_SETTINGS: PurchasingSettings = {
   autoAccept: null,
   priceTolerance: { percentBp: null, amountCents: null },
   quantityTolerance: 0,
+  dueSoonDays: DEFAULT_DUE_SOON_DAYS,
 };
 
 /** Whether a difference of `diffCents` on a price of `baseCents` is within the tolerance (both limits when both are set). */
@@ -51,6 +56,7 @@ export function settingsOf(row: SettingsRow | undefined): PurchasingSettings {
     autoAccept,
     priceTolerance: { percentBp: row.priceTolerancePercentBp, amountCents: row.priceToleranceAmountCents },
     quantityTolerance: row.quantityTolerance,
+    dueSoonDays: row.dueSoonDays ?? DEFAULT_DUE_SOON_DAYS,
   };
 }
 
@@ -69,6 +75,7 @@ export async function writeSettings(db: Database, tenantId: number, settings: Pu
     priceTolerancePercentBp: settings.priceTolerance.percentBp,
     priceToleranceAmountCents: settings.priceTolerance.amountCents,
     quantityTolerance: settings.quantityTolerance,
+    dueSoonDays: settings.dueSoonDays,
     updatedAt: at,
   };
   await db

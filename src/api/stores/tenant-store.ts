@@ -42,7 +42,8 @@ export class TenantStore extends Store implements OrderPlacingStore {
 
   /**
    * The housekeeping cron's purges, as `DB` gets them (src/api/index.ts): expired idempotency results, unused expired
-   * quotes, events past their retention and their deliveries, each in bounded batches, in this store.
+   * quotes, events past their retention and their deliveries, each in bounded batches, in this store; then the due
+   * steps of its cores and loaners (src/api/returns/due.ts).
    */
   async housekeep(scheduledTime: number): Promise<Record<string, number>> {
     const [{ housekeeping }, { purgeExpiredResults }, { purgeExpiredQuotes }, { purgeOldEvents }, { purgeOldDeliveries }] =
@@ -53,12 +54,16 @@ export class TenantStore extends Store implements OrderPlacingStore {
         import("../events/feed"),
         import("../webhooks/delivery"),
       ]);
-    return housekeeping({ DB: this.local({ outbox: false }) }, new Date(scheduledTime), {
+    const purged = await housekeeping({ DB: this.local({ outbox: false }) }, new Date(scheduledTime), {
       idempotencyResults: purgeExpiredResults,
       quotes: purgeExpiredQuotes,
       events: purgeOldEvents,
       webhookDeliveries: purgeOldDeliveries,
     });
+    // Cores' and loaners' due steps write events: their writes arm the outbox's dispatch.
+    const { raiseDueReturns } = await import("../returns/due");
+    const due = await housekeeping({ DB: this.local() }, new Date(scheduledTime), { returnsDue: raiseDueReturns });
+    return { ...purged, ...due };
   }
 
   /** This store as D1 for the code written for `DB` (src/shared/tenants/store-database.ts), run in the object itself. */

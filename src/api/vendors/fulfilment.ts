@@ -18,6 +18,7 @@ import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from ".
 import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
+import { openOnShipment } from "../returns/open";
 import { liveOrder, shipToColumns, vendorLineNotFound } from "./lines";
 
 /**
@@ -89,6 +90,8 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
         promisedShipDate: orderLines.promisedShipDate,
         expectedShipDate: orderLines.expectedShipDate,
         pendingChange: sql<number>`${orderLines.proposedChange} is not null`,
+        purchaseTerms: orderLines.purchaseTerms,
+        facilityId: orders.facilityId,
         // Not orders.id: a D1 batch maps rows by column name, and order_lines.id is already "id".
         orderId: orderLines.orderId,
         tenantId: orders.tenantId,
@@ -189,12 +192,27 @@ export async function moveLine(
   const change = changeFor(db, vendorId, line, move, at);
   const shipped = change.shippedQuantity === undefined ? new Map() : new Map([[line.id, { shippedQuantity: change.shippedQuantity }]]);
   const rematch = rematchAfter(db, invoicing, shipped, at);
+  // A parcel of an exchange or loan line opens the return of its units (src/api/returns/open.ts).
+  const opened =
+    move.action === "ship" && change.shippedQuantity !== undefined
+      ? openOnShipment(
+          db,
+          { ...line, vendorId },
+          change.shippedQuantity - line.shippedQuantity,
+          (change.details as { shippedAt: string }).shippedAt,
+          at,
+        )
+      : null;
+  const moreEvents = [...(opened ? [opened.event] : []), ...rematch.events];
+  const eventIds = [crypto.randomUUID(), ...moreEvents.map(() => crypto.randomUUID())];
   const outcome: ChangeOutcome = await commitOrderChange(db, {
     order,
     lineChanges: new Map([[line.id, { status: change.status, shippedQuantity: change.shippedQuantity }]]),
-    statements: [...change.statements, ...rematch.statements],
+    statements: [...change.statements, ...(opened?.statements ?? []), ...rematch.statements],
     event: { type: MOVE_EVENTS[move.action], payload: { lineId: line.id, lineStatus: change.status, ...change.details, at } },
-    moreEvents: rematch.events,
+    moreEvents,
+    eventIds,
+    also: opened ? [opened.patch(eventIds[1]!)] : [],
     revisions: [{ lineId: line.id, actor: "vendor", actorId: vendorId, code: move.action, changes: moveChanges(line, move, change) }],
     at: now,
   });

@@ -1,4 +1,4 @@
-import type { CustomFieldDefinition } from "../../db/schema";
+import type { CustomFieldDefinition, PurchaseTerms, PurchaseType } from "../../db/schema";
 import { gtin14Of } from "../../shared/catalog/gtin";
 import { normalizePartNumber } from "../../shared/catalog/part-numbers";
 
@@ -218,6 +218,24 @@ export interface OfferRow {
   priceCents: number;
   leadTimeDays: number;
   customFields: CustomFieldDefinition[];
+  purchaseType: PurchaseType;
+  purchaseTerms: PurchaseTerms | null;
+}
+
+/** The demo terms of an exchange (a core charge of half the price, due in 30 days) and a loan (30 days, 2% a day late). */
+function demoTerms(purchaseChoice: string, priceCents: number): PurchaseTerms | null {
+  const returnTo = "Medparts Demo Returns, 100 Dock St, Memphis TN 38118";
+  if (purchaseChoice === "Exchange")
+    return {
+      type: "exchange",
+      coreChargeCents: Math.round(priceCents / 2),
+      coreDueDays: 30,
+      coreConditions: ["Complete, not disassembled", "No fluid or impact damage"],
+      returnTo,
+    };
+  if (purchaseChoice === "Loan")
+    return { type: "loan", loanDays: 30, lateFeePerDayCents: Math.max(500, Math.round(priceCents / 50)), returnTo };
+  return null;
 }
 
 const OFFER_KINDS = [
@@ -249,6 +267,8 @@ export function generateOffers(index: number): OfferRow[] {
             ? [COST_CENTER]
             : [];
     const id = (index + 1) * 10 + offers.length;
+    const priceCents = Math.max(500, Math.round(listPriceCents * kind.factor));
+    const purchaseTerms = demoTerms(kind.purchaseChoice, priceCents);
     offers.push({
       id,
       sku: `MP-OFFER-${id}`,
@@ -257,9 +277,11 @@ export function generateOffers(index: number): OfferRow[] {
       condition: kind.condition,
       purchaseChoice: kind.purchaseChoice,
       warranty: kind.warranty,
-      priceCents: Math.max(500, Math.round(listPriceCents * kind.factor)),
+      priceCents,
       leadTimeDays: kind.purchaseChoice === "Loan" ? 1 : 2 + Math.floor(rand() * 12),
       customFields,
+      purchaseType: purchaseTerms?.type ?? "buy",
+      purchaseTerms,
     });
   }
   return offers;

@@ -193,7 +193,7 @@ function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number, with
   return bulkInsertStatement(
     d1,
     "vendor_offers",
-    withSkus ? [...columns, "sku", "updated_at"] : columns,
+    withSkus ? [...columns, "sku", "updated_at", "purchase_type", "purchase_terms"] : columns,
     offers.map((o) => [
       o.id,
       o.productId,
@@ -204,7 +204,9 @@ function offerStatement<S>(d1: SeedDatabase<S>, start: number, end: number, with
       o.priceCents,
       o.leadTimeDays,
       JSON.stringify(o.customFields),
-      ...(withSkus ? [o.sku, SEED_OFFERS_UPDATED_AT] : []),
+      ...(withSkus
+        ? [o.sku, SEED_OFFERS_UPDATED_AT, o.purchaseType, o.purchaseTerms === null ? null : JSON.stringify(o.purchaseTerms)]
+        : []),
     ]),
   );
 }

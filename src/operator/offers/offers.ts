@@ -5,6 +5,7 @@ import { type OfferRow, type OfferTerms, vendorOffers } from "../../db/schema";
 import { centsToDecimal, decimalToCents } from "../../platform/money";
 import { toGtin14 } from "../../shared/catalog/gtin";
 import { normalizePartNumber } from "../../shared/catalog/part-numbers";
+import { presentTerms, termsOfInput } from "../../shared/catalog/purchase-terms";
 import type { Offer, OfferInput } from "./schemas";
 
 /**
@@ -21,7 +22,7 @@ export interface OfferWrite {
 }
 
 /** The fields of a revision that a quote reads back at order time (custom fields as their JSON text, compared as text). */
-type Terms = Omit<OfferTerms, "customFields"> & { customFields: string };
+type Terms = Omit<OfferTerms, "customFields" | "purchaseTerms"> & { customFields: string; purchaseTerms: string | null };
 
 /** Fields changed in place: a quote carries its own price, and availability and dates do not change a quote. */
 type Mutable = Pick<
@@ -43,6 +44,8 @@ export function presentOffer(row: OfferRow): Offer {
     quantityAvailable: row.quantityAvailable,
     quantityCountedAt: row.quantityCountedAt,
     customFields: row.customFields,
+    purchaseType: row.purchaseType,
+    purchaseTerms: presentTerms(row.purchaseTerms),
     effectiveFrom: row.effectiveFrom,
     effectiveTo: row.effectiveTo,
     futurePrice:
@@ -123,6 +126,8 @@ function termsOf(productId: string, input: OfferInput): Terms {
     unitOfMeasure: input.unitOfMeasure,
     packQuantity: input.packQuantity,
     customFields: JSON.stringify(input.customFields),
+    purchaseType: input.purchaseType ?? "buy",
+    purchaseTerms: (input.purchaseType ?? "buy") === "buy" ? null : JSON.stringify(termsOfInput(input)),
   };
 }
 
@@ -146,7 +151,9 @@ const sameTerms = (row: OfferRow, t: Terms) =>
   row.leadTimeDays === t.leadTimeDays &&
   row.unitOfMeasure === t.unitOfMeasure &&
   row.packQuantity === t.packQuantity &&
-  JSON.stringify(row.customFields) === t.customFields;
+  JSON.stringify(row.customFields) === t.customFields &&
+  row.purchaseType === t.purchaseType &&
+  (row.purchaseTerms === null ? null : JSON.stringify(row.purchaseTerms)) === t.purchaseTerms;
 
 const sameMutable = (row: OfferRow, m: Mutable) =>
   row.priceCents === m.priceCents &&
@@ -173,11 +180,11 @@ export const OFFER_WRITES = [
   // ...and a new one (or the SKU's first) is written.
   "INSERT INTO vendor_offers (product_id, vendor_id, sku, condition, purchase_choice, warranty, lead_time_days, unit_of_measure, " +
     "pack_quantity, custom_fields, price_cents, quantity_available, quantity_counted_at, effective_from, effective_to, " +
-    "future_price_cents, future_price_from, updated_at) " +
+    "future_price_cents, future_price_from, purchase_type, purchase_terms, updated_at) " +
     `SELECT ${value("productId")}, ?1, ${value("sku")}, ${value("condition")}, ${value("purchaseChoice")}, ${value("warranty")}, ` +
     `${value("leadTimeDays")}, ${value("unitOfMeasure")}, ${value("packQuantity")}, ${value("customFields")}, ${value("priceCents")}, ` +
     `${value("quantityAvailable")}, ${value("quantityCountedAt")}, ${value("effectiveFrom")}, ${value("effectiveTo")}, ` +
-    `${value("futurePriceCents")}, ${value("futurePriceFrom")}, ?3 FROM json_each(?2) j WHERE NOT EXISTS (SELECT 1 FROM vendor_offers o ` +
+    `${value("futurePriceCents")}, ${value("futurePriceFrom")}, ${value("purchaseType")}, ${value("purchaseTerms")}, ?3 FROM json_each(?2) j WHERE NOT EXISTS (SELECT 1 FROM vendor_offers o ` +
     `WHERE o.vendor_id = ?1 AND o.sku = ${value("sku")} AND o.replaced_at IS NULL) ORDER BY j.key`,
   // Price, stock and dates in place (a no-op on a revision just written): the rows' values, materialized first.
   `WITH n AS MATERIALIZED (SELECT o.id AS id, ${value("priceCents")} AS price_cents, ${value("quantityAvailable")} AS quantity_available, ` +

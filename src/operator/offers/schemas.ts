@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { closedObject, decimalPrice, readableText } from "../../platform/schemas";
+import { PURCHASE_TYPES, PurchaseTermsViewSchema, purchaseTermsRules, purchaseTypeFields } from "../../shared/catalog/purchase-terms";
 import { FORMAT_REGEX_MAX_LENGTH, formatRegexProblem } from "./format-regex";
 
 /** The offers and contract prices of the vendor API (docs/api.md, "Offers and contract prices"). */
@@ -53,7 +54,11 @@ const offerFields = {
   manufacturer: readableText(200).optional().openapi({ description: "Or by manufacturer name and part number together" }),
   partNumber: readableText(100).optional(),
   condition: readableText(50).openapi({ example: "New OEM" }),
-  purchaseChoice: readableText(50).openapi({ example: "Buy" }),
+  purchaseChoice: readableText(50).openapi({
+    description: "The choice as the buyer reads it (e.g. Buy, Exchange, Loan); purchaseType says what it means",
+    example: "Buy",
+  }),
+  ...purchaseTypeFields,
   warranty: readableText(100).openapi({ example: "12 months" }),
   price: decimalPrice("List price per unit of measure, more than 0", MAX_PRICE),
   unitOfMeasure: z
@@ -112,6 +117,7 @@ function offerRules(offer: { [K in keyof typeof offerFields]?: unknown }, ctx: z
   if (future && typeof offer.effectiveTo === "string" && future.effectiveFrom >= offer.effectiveTo) {
     ctx.addIssue({ code: "custom", path: ["futurePrice", "effectiveFrom"], message: "Must be before the offer's effectiveTo." });
   }
+  purchaseTermsRules(offer, ctx);
   const fieldIds = new Set<string>();
   (offer.customFields as { fieldId: string }[] | undefined)?.forEach((field, i) => {
     if (fieldIds.has(field.fieldId)) ctx.addIssue({ code: "custom", path: ["customFields", i, "fieldId"], message: "Duplicate fieldId." });
@@ -146,6 +152,8 @@ export const OfferSchema = z
     productId: z.string(),
     condition: z.string(),
     purchaseChoice: z.string(),
+    purchaseType: z.enum(PURCHASE_TYPES),
+    purchaseTerms: PurchaseTermsViewSchema,
     warranty: z.string(),
     price: z.number().openapi({ description: "List price, decimal with two places" }),
     unitOfMeasure: z.string(),
@@ -162,7 +170,7 @@ export const OfferSchema = z
     status: z.enum(["active", "withdrawn"]).openapi({ description: "withdrawn: no new quotes (quotes issued before stay good)" }),
     revision: z.number().int().openapi({
       description:
-        "The offer's revision: a new one whenever terms a quote promises change (product, condition, purchase choice, warranty, lead time, unit, pack, custom fields)",
+        "The offer's revision: a new one whenever terms a quote promises change (product, condition, purchase choice, purchase type and terms, warranty, lead time, unit, pack, custom fields)",
     }),
     updatedAt: z.string().datetime(),
   })

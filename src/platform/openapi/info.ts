@@ -72,6 +72,11 @@ export const TAGS = [
       "Vendors' invoices and credit memos, three-way matched against the order and what shipped; the buyer's search, accept and dispute, and the tenant's purchasing settings",
   },
   {
+    name: "Returns",
+    description:
+      "What goes back to a vendor: an exchange's core, a loaner, a unit sent in for repair, a return of bought units (RMA); their steps, due dates and charges",
+  },
+  {
     name: OFFERS_TAG,
     description:
       "For vendors: the offers they publish (by their own SKU) and their price agreements with buyer tenants, facilities or tiers; catalog detail quotes each buyer its eligible price",

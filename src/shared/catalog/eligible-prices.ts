@@ -1,4 +1,4 @@
-import type { CustomFieldDefinition, OfferRow, OfferTerms } from "../../db/schema";
+import type { CustomFieldDefinition, OfferRow, OfferTerms, PurchaseTerms, PurchaseType } from "../../db/schema";
 
 /**
  * The price a buyer is quoted (docs/api.md, "Offers and contract prices"; docs/decisions.md). For each offer of the
@@ -51,7 +51,7 @@ export const LIST_PRICE =
 /** The eligible offers of the products `products` names (an SQL condition on `o.product_id`), with ?2 to ?4 as above. */
 export const eligibleOffersSql = (products: string) =>
   "SELECT o.product_id, o.id, o.vendor_id, v.name AS vendor_name, v.return_policy, o.sku, o.condition, o.purchase_choice, o.warranty, " +
-  "o.lead_time_days, o.unit_of_measure, o.pack_quantity, o.quantity_available, o.quantity_counted_at, o.custom_fields, " +
+  "o.lead_time_days, o.unit_of_measure, o.pack_quantity, o.quantity_available, o.quantity_counted_at, o.custom_fields, o.purchase_type, o.purchase_terms, " +
   `${LIST_PRICE} AS list_price_cents, ` +
   "(SELECT json_array(ap.price_cents, a.id, a.reference) FROM price_agreement_prices ap JOIN price_agreements a ON a.id = ap.agreement_id " +
   `WHERE ap.vendor_id = o.vendor_id AND ap.product_id = o.product_id AND (ap.sku IS NULL OR ap.sku = o.sku) AND ${AGREEMENT_APPLIES} ` +
@@ -79,6 +79,8 @@ export interface EligibleRow {
   quantity_available: number | null;
   quantity_counted_at: string | null;
   custom_fields: string;
+  purchase_type: PurchaseType;
+  purchase_terms: string | null;
   list_price_cents: number;
   contract: string | null;
 }
@@ -133,6 +135,8 @@ export function eligibleOffersByProduct(rows: readonly EligibleRow[]): Map<strin
       quantityAvailable: row.quantity_available,
       quantityCountedAt: row.quantity_counted_at,
       customFields: JSON.parse(row.custom_fields) as CustomFieldDefinition[],
+      purchaseType: row.purchase_type,
+      purchaseTerms: row.purchase_terms === null ? null : (JSON.parse(row.purchase_terms) as PurchaseTerms),
       listPriceCents: row.list_price_cents,
       contract,
       priceCents: contract?.priceCents ?? row.list_price_cents,

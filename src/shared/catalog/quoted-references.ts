@@ -1,4 +1,4 @@
-import type { CustomFieldDefinition } from "../../db/schema";
+import type { CustomFieldDefinition, PurchaseTerms, PurchaseType } from "../../db/schema";
 import { Remembered } from "../../platform/remembered";
 
 /**
@@ -23,6 +23,8 @@ export interface QuotedOffer {
   leadTimeDays: number;
   returnPolicy: string;
   customFields: CustomFieldDefinition[];
+  purchaseType: PurchaseType;
+  purchaseTerms: PurchaseTerms | null;
 }
 
 /** A product as an order line names it. */

@@ -151,6 +151,8 @@ const quotedOfferOf = (productId: string, offer: Omit<QuotedOffer, "productId">)
   leadTimeDays: offer.leadTimeDays,
   returnPolicy: offer.returnPolicy,
   customFields: offer.customFields,
+  purchaseType: offer.purchaseType,
+  purchaseTerms: offer.purchaseTerms,
 });
 
 /** The offer revisions by id, with their vendors' names and return policies; remembered for later orders if `remember`. */
@@ -178,7 +180,13 @@ async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<
   const misses: string[] = [];
   ids.forEach((id, i) => {
     const record = fromKv[i];
-    if (record) found.set(id, { ...record, contractPriceCents: record.contractPriceCents ?? null });
+    if (record)
+      found.set(id, {
+        ...record,
+        contractPriceCents: record.contractPriceCents ?? null,
+        purchaseType: record.purchaseType ?? "buy",
+        purchaseTerms: record.purchaseTerms ?? null,
+      });
     else misses.push(id);
   });
   if (misses.length > 0) {
@@ -190,7 +198,7 @@ async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<
       .where(inArray(quotes.id, misses));
     for (const { quote, vendorName } of rows) {
       const { id, usedByOrderId: _used, ...rest } = quote;
-      found.set(id, { ...rest, priceOptionId: id, vendorName, contractPriceCents: null });
+      found.set(id, { ...rest, priceOptionId: id, vendorName, contractPriceCents: null, purchaseType: "buy", purchaseTerms: null });
     }
   }
   return found;

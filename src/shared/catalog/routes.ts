@@ -22,6 +22,7 @@ import { type Agency, storedDeviceIds } from "./device-ids";
 import { loadEligibleOffers } from "./eligible-prices";
 import { toGtin14 } from "./gtin";
 import { parseKeywords } from "./keywords";
+import { PURCHASE_TYPES, PurchaseTermsViewSchema, presentTerms } from "./purchase-terms";
 import { type IssuedOption, issuePriceOptions, priceOptionKeys } from "./quotes";
 import {
   CACHE_STATUS_HEADER,
@@ -146,6 +147,10 @@ export const PriceOptionSchema = z
     condition: z.string().openapi({ example: "New OEM" }),
     warranty: z.string().openapi({ example: "12 months" }),
     purchaseChoice: z.string().openapi({ example: "Buy" }),
+    purchaseType: z.enum(PURCHASE_TYPES).openapi({
+      description: "buy, exchange (a core goes back), loan, or repair (the buyer's unit is sent in): what an order of this option opens",
+    }),
+    purchaseTerms: PurchaseTermsViewSchema,
     customFields: z.array(CustomFieldSchema),
     vendorName: z.string(),
     leadTimeDays: z.number().int(),
@@ -376,6 +381,8 @@ export const presentPriceOption = ({ priceOptionId, offer, expiresAt }: IssuedOp
   condition: offer.condition,
   warranty: offer.warranty,
   purchaseChoice: offer.purchaseChoice,
+  purchaseType: offer.purchaseType,
+  purchaseTerms: presentTerms(offer.purchaseTerms),
   customFields: offer.customFields,
   vendorName: offer.vendorName,
   leadTimeDays: offer.leadTimeDays,

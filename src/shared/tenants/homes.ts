@@ -33,6 +33,7 @@ const hasSwitched = (env: LineEnv, tenantId: number) =>
 const TENANT_OF = {
   line: "SELECT o.tenant_id AS tenant FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ?1",
   invoice: "SELECT tenant_id AS tenant FROM invoices WHERE id = ?1",
+  return: "SELECT tenant_id AS tenant FROM unit_returns WHERE id = ?1",
 } as const;
 
 /** The database that holds the row of id `id` (an order line, an invoice): DB or a tenant's store. */
@@ -54,6 +55,9 @@ export const lineDatabase = (env: LineEnv, lineId: number) => homeOfId(env, line
 
 /** The database that holds invoice (or credit memo) `invoiceId`. */
 export const invoiceDatabase = (env: LineEnv, invoiceId: number) => homeOfId(env, invoiceId, "invoice");
+
+/** The database that holds return (core, loaner, repair, rma) `returnId`. */
+export const returnDatabase = (env: LineEnv, returnId: number) => homeOfId(env, returnId, "return");
 
 /** Forgets whether a tenant has switched (tests, as CLIENT_STATUS_CACHE_SECONDS passing would). */
 export const forgetSwitches = () => switched.clear();

@@ -10,7 +10,15 @@ const RANGE_SIZE = 2 ** 32;
 /** The slots a store can have: ids of the last one still end below 2^53. */
 const MAX_SLOT = Math.floor(Number.MAX_SAFE_INTEGER / RANGE_SIZE) - 1;
 /** The tables whose new ids come from the store's range (AUTOINCREMENT tables in tenant-migrations/0000). */
-export const RANGED_TABLES = ["orders", "order_lines", "shipping_documents", "shipped_units", "webhook_deliveries", "invoices"] as const;
+export const RANGED_TABLES = [
+  "orders",
+  "order_lines",
+  "shipping_documents",
+  "shipped_units",
+  "webhook_deliveries",
+  "invoices",
+  "unit_returns",
+] as const;
 
 const slotOf = (tenantId: number) => (tenantId > 0 ? 2 * tenantId : 2 * -tenantId + 1);
 

@@ -56,6 +56,7 @@ export const STORE_TABLES: readonly StoreTable[] = [
   { name: "invoices", key: ["id"], owner: "t.tenant_id" },
   { name: "invoice_lines", key: ["invoice_id", "line_number"], owner: "(SELECT tenant_id FROM invoices WHERE id = t.invoice_id)" },
   { name: "purchasing_settings", key: ["tenant_id"], owner: "t.tenant_id" },
+  { name: "unit_returns", key: ["id"], owner: "t.tenant_id" },
   { name: "outbox_events", key: ["id"], owner: "t.tenant_id" },
   { name: "idempotency_results", key: ["tenant_id", "idempotency_key"], owner: "t.tenant_id" },
   { name: "webhook_endpoints", key: ["id"], owner: "t.tenant_id" },

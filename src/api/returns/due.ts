@@ -1,0 +1,78 @@
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { purchasingSettings, unitReturns } from "../../db/schema";
+import { errorMessage, ProblemError } from "../../platform/errors";
+import { logEvent } from "../../platform/logging";
+import { DEFAULT_DUE_SOON_DAYS } from "../purchasing/settings";
+import { chargeWrites } from "./charges";
+import { commitSteps, readReturn, type StepWrite } from "./returns";
+import { coreCharge } from "./take";
+
+/**
+ * The daily housekeeping of cores and loaners (docs/api.md, "Cores and loaners"): a warning once a return is due
+ * within the tenant's warning days (its purchasing settings' `dueSoonDays`), and once its due day has passed, the
+ * overdue step (a core is charged with it). Each is a step of the return, committed with its event in one batch, so a
+ * run that crashes or is retried finds the step done and takes it no second time: each event goes out exactly once.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** Takes up to `limit` due steps (the housekeeping calls it until it takes fewer); answers how many it took. */
+export async function raiseDueReturns(db: Database, now: Date, limit: number): Promise<number> {
+  const today = `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
+  const soonDays = sql<number>`coalesce((select ${purchasingSettings.dueSoonDays} from ${purchasingSettings} where ${purchasingSettings.tenantId} = abs(${unitReturns.tenantId})), ${DEFAULT_DUE_SOON_DAYS})`;
+  // Due within the warning days: its due day is before today + days + 1 (dates are stored as their day's first instant).
+  const warnBefore = sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${today}, '+' || (${soonDays} + 1) || ' days')`;
+  const due = await db
+    .select({ id: unitReturns.id, tenantId: unitReturns.tenantId, dueAt: unitReturns.dueAt, dueSoonAt: unitReturns.dueSoonAt })
+    .from(unitReturns)
+    .where(
+      and(
+        inArray(unitReturns.kind, ["core", "loaner"]),
+        eq(unitReturns.status, "open"),
+        isNotNull(unitReturns.dueAt),
+        or(lt(unitReturns.dueAt, today), and(isNull(unitReturns.dueSoonAt), sql`${unitReturns.dueAt} < ${warnBefore}`)),
+      ),
+    )
+    .orderBy(asc(unitReturns.dueAt), asc(unitReturns.id))
+    .limit(limit);
+  let taken = 0;
+  for (const candidate of due) {
+    try {
+      if (await takeDueStep(db, candidate.id, candidate.tenantId, now, today)) taken++;
+    } catch (error) {
+      // Another run (or a buyer's step) changed the order meanwhile: the next run looks again.
+      if (error instanceof ProblemError && error.status === 409) continue;
+      logEvent("warn", { housekeeping: "returns-due", returnId: candidate.id, message: errorMessage(error) });
+    }
+  }
+  // Fewer than asked tells the housekeeping to stop: a candidate skipped is tried by the next run.
+  return due.length === limit ? limit : taken;
+}
+
+async function takeDueStep(db: Database, id: number, tenantId: number, now: Date, today: string): Promise<boolean> {
+  const read = await readReturn(db, { tenantId }, id);
+  const { row } = read;
+  if (row.status !== "open" || !row.dueAt) return false;
+  const at = now.toISOString();
+  if (row.dueAt < today) {
+    const overdue: StepWrite = { step: "overdue" };
+    if (row.kind === "loaner") return Boolean(await commitSteps(db, read, "system", [overdue], now));
+    const writes = chargeWrites(db, read, coreCharge(read, `Core not shipped back by ${row.dueAt.slice(0, 10)}`), at);
+    await commitSteps(db, read, "system", [overdue, { step: "charge", set: writes.set, payload: writes.payload }], now, {
+      statements: writes.statements,
+      patches: (eventIds) => [writes.patch(eventIds[1]!)],
+    });
+    return true;
+  }
+  if (row.dueSoonAt !== null) return false;
+  const daysLeft = Math.round((Date.parse(row.dueAt) - Date.parse(today)) / DAY_MS);
+  await commitSteps(
+    db,
+    read,
+    "system",
+    [{ step: "due_soon", set: { dueSoonAt: at }, payload: { reason: `Due in ${daysLeft} day(s)` } }],
+    now,
+  );
+  return true;
+}
