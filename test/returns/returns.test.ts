@@ -8,7 +8,18 @@ import { productId } from "../../src/dev/seed/catalog";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
-import { issueQuotes, JSMITH, orderBody, placeOrder } from "../helpers/orders";
+import { orderBody, placeOrder } from "../helpers/orders";
+import {
+  boughtOption,
+  EXCHANGE,
+  LOAN,
+  optionWith,
+  orderOf,
+  REPAIR,
+  returnsOf,
+  shipLine,
+  RETURNS_VENDOR as VENDOR,
+} from "../helpers/returns";
 import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { tomorrow, vendorCall } from "../helpers/vendors";
 
@@ -19,7 +30,6 @@ import { tomorrow, vendorCall } from "../helpers/vendors";
  */
 
 type Home = "DB" | "store";
-const VENDOR = 3;
 const OTHER_VENDOR = 1;
 const DAY = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -46,56 +56,6 @@ const typesOf = async (home: Home, orderNumber: string) => (await eventsOf(home,
 const buyer = async (path: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}) =>
   contractCall(await tokenFor(TENANT_A), path, init);
 
-let nextProduct = 20;
-/** A fresh offer of VENDOR with these purchase terms on the next demo product; the buyer's option of it. */
-async function optionWith(terms: Record<string, unknown>, price = 800) {
-  const product = productId(nextProduct++);
-  const sku = `RT-${crypto.randomUUID().slice(0, 8)}`;
-  const put = await call(await vendorTokenFor(VENDOR), `/vendor/api/offers/${sku}`, {
-    method: "PUT",
-    json: {
-      productId: product,
-      condition: "Refurbished",
-      purchaseChoice: "Exchange",
-      warranty: "6 months",
-      price,
-      leadTimeDays: 2,
-      ...terms,
-    },
-  });
-  expect(put.status, await put.clone().text()).toBeLessThan(300);
-  const option = (await issueQuotes(product)).find((q) => (q as unknown as { vendorSku: string }).vendorSku === sku);
-  expect(option).toBeDefined();
-  return option as typeof option & { purchaseType: string; purchaseTerms: Record<string, unknown> | null };
-}
-
-const EXCHANGE = { purchaseType: "exchange", exchangeTerms: { coreCharge: 300, coreDueDays: 30, coreConditions: ["Complete"] } };
-const LOAN = { purchaseType: "loan", loanTerms: { loanDays: 14, lateFeePerDay: 12.5 } };
-const REPAIR = { purchaseType: "repair", repairTerms: { turnaroundDays: 10, reasons: ["error_code", "no_power"] } };
-
-/** Orders the option (quantity, extra line fields); the order number and its line id. */
-async function order(option: Awaited<ReturnType<typeof optionWith>>, quantity: number, extra: Record<string, unknown> = {}) {
-  const res = await placeOrder(
-    orderBody([{ priceOptionId: option!.priceOptionId, productId: option!.productId, quantity, price: option!.price, ...extra }]),
-  );
-  const body = await json(res);
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  const orderNumber = body.data.orderNumber as string;
-  const detail = await json(await buyer(`/orders/${orderNumber}?include=lineItems`));
-  return { orderNumber, lineId: detail.data.lineItems[0].lineId as number, res };
-}
-
-async function shipLine(lineId: number, quantity?: number) {
-  await vendorCall(VENDOR, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: tomorrow() } });
-  const shipped = await vendorCall(VENDOR, `/order-lines/${lineId}/ship`, {
-    method: "POST",
-    json: { trackingNumber: `1Z${crypto.randomUUID().slice(0, 8)}`, ...(quantity ? { quantity } : {}) },
-  });
-  expect(shipped.status, await shipped.clone().text()).toBe(200);
-}
-
-const returnsOf = async (q: string) => (await json(await buyer(`/returns?q=${encodeURIComponent(q)}`))).data.returns as any[];
-
 async function step(path: string, body: unknown, vendor = true) {
   const res = vendor ? await vendorCall(VENDOR, path, { method: "POST", json: body }) : await buyer(path, { method: "POST", json: body });
   const answer = await json(res);
@@ -120,7 +80,7 @@ function returnsIn(home: Home) {
       coreConditions: ["Complete"],
       returnTo: null,
     });
-    const { orderNumber, lineId } = await order(option, 2);
+    const { orderNumber, lineId } = await orderOf(option, 2);
     await shipLine(lineId);
     const [core] = await returnsOf(`kind:core AND orderNumber:"${orderNumber}"`);
     const due = new Date(Date.parse(`${today()}T00:00:00Z`) + 30 * DAY).toISOString().slice(0, 10);
@@ -156,7 +116,7 @@ function returnsIn(home: Home) {
   });
 
   it("a refused core is charged: an invoice of its charge, born matched, linked to the line; the buyer can dispute it", async () => {
-    const { orderNumber, lineId } = await order(await optionWith(EXCHANGE), 3);
+    const { orderNumber, lineId } = await orderOf(await optionWith(EXCHANGE), 3);
     await shipLine(lineId);
     const [core] = await returnsOf(`kind:core AND orderNumber:"${orderNumber}"`);
     await step(`/returns/${core.returnId}/ship`, { carrierName: "FedEx", trackingNumber: "FX-REFUSED-1" }, false);
@@ -192,7 +152,7 @@ function returnsIn(home: Home) {
   });
 
   it("the due steps: a warning once within the warning days, then overdue and charged once past the due day, whatever the retries", async () => {
-    const { orderNumber, lineId } = await order(await optionWith(EXCHANGE), 1);
+    const { orderNumber, lineId } = await orderOf(await optionWith(EXCHANGE), 1);
     await shipLine(lineId);
     const [core] = await returnsOf(`kind:core AND orderNumber:"${orderNumber}"`);
     const dueAt = Date.parse(`${core.dueAt}T00:00:00Z`);
@@ -226,7 +186,7 @@ function returnsIn(home: Home) {
   });
 
   it("a loaner: overdue, shipped back late, received: its late fees (days × units × fee) are billed", async () => {
-    const { orderNumber, lineId } = await order(await optionWith(LOAN, 150), 2);
+    const { orderNumber, lineId } = await orderOf(await optionWith(LOAN, 150), 2);
     await shipLine(lineId);
     const [loaner] = await returnsOf(`kind:loaner AND orderNumber:"${orderNumber}"`);
     expect(loaner).toMatchObject({ status: "open", lateFeePerDay: "12.50", accruedLateFees: "0.00" });
@@ -271,9 +231,7 @@ function returnsIn(home: Home) {
       expect.stringContaining("not a reason this vendor repairs"),
     ]);
     // A repair request on a bought part is refused too.
-    const bought = (await issueQuotes(productId(3))).find(
-      (q) => (q as unknown as { purchaseType: string }).purchaseType === "buy" && q.customFields.length === 0,
-    )!;
+    const bought = await boughtOption();
     const onBuy = await placeOrder(
       orderBody([
         {
@@ -290,7 +248,7 @@ function returnsIn(home: Home) {
 
   it("a repair beyond its flat rate: the buyer approves the new price (the line and total follow), the unit comes back repaired", async () => {
     const option = await optionWith(REPAIR, 450);
-    const { orderNumber } = await order(option, 1, { repair: { serialNumber: "SN-REP-1", reason: "error_code", description: "E-42" } });
+    const { orderNumber } = await orderOf(option, 1, { repair: { serialNumber: "SN-REP-1", reason: "error_code", description: "E-42" } });
     const [repair] = await returnsOf(`kind:repair AND serialNumber:"SN-REP-1" AND orderNumber:"${orderNumber}"`);
     expect(repair).toMatchObject({ status: "awaiting_unit", reason: "error_code", note: "E-42", repairPrice: "450.00", quantity: 1 });
     await step(`/returns/${repair.returnId}/ship`, { carrierName: "UPS", trackingNumber: "1ZREPAIR01" }, false);
@@ -336,7 +294,7 @@ function returnsIn(home: Home) {
   });
 
   it("a repair declined beyond the flat rate comes back unrepaired", async () => {
-    const { orderNumber } = await order(await optionWith(REPAIR, 450), 1, { repair: { serialNumber: "SN-REP-2", reason: "no_power" } });
+    const { orderNumber } = await orderOf(await optionWith(REPAIR, 450), 1, { repair: { serialNumber: "SN-REP-2", reason: "no_power" } });
     const [repair] = await returnsOf(`orderNumber:"${orderNumber}"`);
     await step(`/returns/${repair.returnId}/ship`, { carrierName: "UPS", trackingNumber: "1ZREPAIR02" }, false);
     await step(`/returns/${repair.returnId}/receive`, {});
@@ -347,7 +305,7 @@ function returnsIn(home: Home) {
   });
 
   it("a repair within its flat rate goes on at once, and comes back repaired", async () => {
-    const { orderNumber } = await order(await optionWith(REPAIR, 450), 1, { repair: { serialNumber: "SN-REP-3", reason: "error_code" } });
+    const { orderNumber } = await orderOf(await optionWith(REPAIR, 450), 1, { repair: { serialNumber: "SN-REP-3", reason: "error_code" } });
     const [repair] = await returnsOf(`orderNumber:"${orderNumber}"`);
     await step(`/returns/${repair.returnId}/ship`, { carrierName: "UPS", trackingNumber: "1ZREPAIR03" }, false);
     await step(`/returns/${repair.returnId}/receive`, {});
@@ -359,9 +317,7 @@ function returnsIn(home: Home) {
   });
 
   it("a return of bought units: never more than delivered (a retry answers the same), authorized, shipped, received with its credit due", async () => {
-    const option = (await issueQuotes(productId(nextProduct++))).find(
-      (q) => (q as unknown as { purchaseType: string }).purchaseType === "buy" && q.customFields.length === 0,
-    )!;
+    const option = await boughtOption();
     const res = await placeOrder(
       orderBody([{ priceOptionId: option.priceOptionId, productId: option.productId, price: option.price, quantity: 3 }]),
     );
@@ -437,7 +393,7 @@ function returnsIn(home: Home) {
   });
 
   it("another tenant and another vendor see none of it; a line bought on exchange is not returned as an RMA", async () => {
-    const { orderNumber, lineId } = await order(await optionWith(EXCHANGE), 1);
+    const { orderNumber, lineId } = await orderOf(await optionWith(EXCHANGE), 1);
     await shipLine(lineId);
     const [core] = await returnsOf(`orderNumber:"${orderNumber}"`);
     await expectProblem(await contractCall(await tokenFor(TENANT_B), `/returns/${core.returnId}`), 404);
