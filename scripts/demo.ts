@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { DELIVERED_EVENT_TYPES } from "../src/api/events/types";
 import type { InvoiceRecordSchema } from "../src/api/invoices/schemas";
+import type { ReturnRecordSchema } from "../src/api/returns/schemas";
 import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/api/vendors/routes";
 import { type CallOptions, requestInit } from "../src/dev/client/request";
 import { VENDORS } from "../src/dev/seed/catalog";
@@ -41,6 +42,7 @@ interface Pagination {
   hasMore: boolean;
 }
 type CatalogDetail = z.infer<typeof CatalogDetailSchema>;
+type UnitReturn = z.infer<typeof ReturnRecordSchema>;
 type PriceOption = CatalogDetail["options"][number];
 interface OrderCreated {
   orderNumber: string;
@@ -446,6 +448,80 @@ async function main(): Promise<void> {
   });
   show("buyer", `${disputed.body.data.invoice.status}: ${disputed.body.data.invoice.statusReason}`);
 
+  step("Exchange: the vendor offers the part on exchange, with a core charge if the failed part is not back within 30 days");
+  const exchangeSku = `EXCH-${poNumber}`;
+  const coreCharge = Math.max(1, Math.round(chosen.option.price / 2));
+  await send("PUT", `${VENDOR_API}/offers/${exchangeSku}`, {
+    token: vendorToken,
+    json: {
+      productId: chosen.item.id,
+      condition: "Refurbished",
+      purchaseChoice: "Exchange",
+      warranty: "6 months",
+      price: Math.max(1, Math.round(chosen.option.price * 0.6)),
+      leadTimeDays: 2,
+      purchaseType: "exchange",
+      exchangeTerms: { coreCharge, coreDueDays: 30, coreConditions: ["Complete, not disassembled"] },
+    },
+  });
+  const exchangeDetail = await send<Envelope<CatalogDetail>>("POST", `${API}/catalog/detail`, {
+    token: accessToken,
+    json: { productId: chosen.item.id, ...ids },
+  });
+  const exchangeOption = exchangeDetail.body.data.options.find((o) => o.vendorSku === exchangeSku);
+  if (exchangeOption?.purchaseTerms?.type !== "exchange") throw new StepFailed("The exchange offer is not among the price options.");
+  show(
+    "option",
+    `${exchangeOption.purchaseChoice} at ${exchangeOption.price.toFixed(2)}, core charge ${exchangeOption.purchaseTerms.coreCharge.toFixed(2)}, core due ${exchangeOption.purchaseTerms.coreDueDays} days after shipment`,
+  );
+  const exchangeOrder = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, {
+    token: accessToken,
+    json: {
+      ...order,
+      quoteItems: [{ priceOptionId: exchangeOption.priceOptionId, productId: chosen.item.id, quantity: 1, price: exchangeOption.price }],
+      payment: { paymentMethod: "PO", poNumber: `${poNumber}-X` },
+    },
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+  });
+  const exchangeNumber = exchangeOrder.body.data.orderNumber;
+  show("orderNumber", exchangeNumber);
+
+  step("The vendor ships the exchange part: its parcel opens a core return (RMA number, due date, the charge if late)");
+  const exchangeLine = (
+    await send<Envelope<{ lines: VendorLine[] }>>("GET", `${VENDOR_API}/order-lines?orderNumber=${exchangeNumber}`, { token: vendorToken })
+  ).body.data.lines[0];
+  if (!exchangeLine) throw new StepFailed(`The vendor sees no line of ${exchangeNumber}.`);
+  const moveExchange = (action: string, body: unknown) =>
+    send("POST", `${VENDOR_API}/order-lines/${exchangeLine.lineId}/${action}`, { token: vendorToken, json: body });
+  await moveExchange("acknowledge", { promisedShipDate });
+  await moveExchange("ship", { trackingNumber: `${firstParcel}X` });
+  const cores = await send<Envelope<{ returns: UnitReturn[] }>>(
+    "GET",
+    `${API}/returns?q=${encodeURIComponent(`kind:core AND orderNumber:"${exchangeNumber}"`)}`,
+    { token: accessToken },
+  );
+  const core = cores.body.data.returns[0];
+  if (!core) throw new StepFailed(`No core return opened for ${exchangeNumber}.`);
+  show(
+    "core",
+    `${core.rmaNumber}: ${core.status}, due ${core.dueAt}, charge ${core.coreCharge} if late; back to: ${core.returnTo ?? "the vendor"}`,
+  );
+
+  step("The buyer ships the failed part back, scanning its UDI label; the vendor receives the core and accepts it");
+  const coreLabel = chosen.gtin ? `]d201${chosen.gtin}21CORE-${Date.now().toString().slice(-8)}\r\n` : undefined;
+  const shippedCore = await send<Envelope<{ return: UnitReturn }>>("POST", `${API}/returns/${core.returnId}/ship`, {
+    token: accessToken,
+    json: { carrierName: "UPS", trackingNumber: `1ZCORE${Date.now()}`.slice(0, 20), ...(coreLabel ? { udi: coreLabel } : {}) },
+  });
+  show("shipped", `${shippedCore.body.data.return.status}, serial ${shippedCore.body.data.return.serialNumber ?? "(no label)"}`);
+  const receivedCore = await send<Envelope<{ return: UnitReturn }>>("POST", `${VENDOR_API}/returns/${core.returnId}/receive`, {
+    token: vendorToken,
+    json: { outcome: "accepted" },
+  });
+  show("core", `${receivedCore.body.data.return.status}: nothing is charged`);
+  if (receivedCore.body.data.return.status !== "accepted")
+    throw new StepFailed(`Expected an accepted core, got ${receivedCore.body.data.return.status}.`);
+
   step("The webhooks: every event of the order, signed, in order");
   const expected = [
     "order.created",
@@ -462,7 +538,9 @@ async function main(): Promise<void> {
   ];
   const deadline = Date.now() + 20_000;
   const ofOrder = () => listener.received.filter((e) => e.orderNumber === orderNumber);
-  while (ofOrder().length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  const ofExchange = () => listener.received.filter((e) => e.orderNumber === exchangeNumber && e.type.startsWith("core."));
+  while ((ofOrder().length < expected.length || ofExchange().length < 3) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 250));
   await listener.stop();
   const types = ofOrder()
     .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
@@ -470,6 +548,16 @@ async function main(): Promise<void> {
   show("received", types.join(", "));
   if (types.join() !== expected.join())
     throw new StepFailed(`Expected webhooks ${expected.join(", ")}; received ${types.join(", ") || "none"}.`);
+  const coreTypes = listener.received
+    .filter((e) => e.orderNumber === exchangeNumber)
+    .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
+    .map((e) => e.type)
+    .filter((type) => type.startsWith("core."));
+  show("exchange", coreTypes.join(", "));
+  if (coreTypes.join() !== "core.opened,core.shipped,core.received")
+    throw new StepFailed(
+      `Expected the core's webhooks core.opened, core.shipped, core.received; received ${coreTypes.join(", ") || "none"}.`,
+    );
 
   console.log("\nDemo complete.");
 }

@@ -5,7 +5,7 @@ import { errorMessage, ProblemError } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import { DEFAULT_DUE_SOON_DAYS } from "../purchasing/settings";
 import { chargeWrites } from "./charges";
-import { commitSteps, readReturn, type StepWrite } from "./returns";
+import { commitSteps, type ReturnRead, type ReturnSet, readReturn, type StepWrite } from "./returns";
 import { coreCharge } from "./take";
 
 /**
@@ -50,19 +50,25 @@ export async function raiseDueReturns(db: Database, now: Date, limit: number): P
   return due.length === limit ? limit : taken;
 }
 
+/** The overdue step of an open core or loaner (`set`: more to write on it), with a core's charge. */
+export async function takeOverdue(db: Database, read: ReturnRead, now: Date, set: ReturnSet = {}) {
+  const overdue: StepWrite = { step: "overdue", set };
+  if (read.row.kind === "loaner") return commitSteps(db, read, "system", [overdue], now);
+  const dueDay = String(set.dueAt ?? read.row.dueAt).slice(0, 10);
+  const writes = chargeWrites(db, read, coreCharge(read, `Core not shipped back by ${dueDay}`), now.toISOString());
+  return commitSteps(db, read, "system", [overdue, { step: "charge", set: writes.set, payload: writes.payload }], now, {
+    statements: writes.statements,
+    patches: (eventIds) => [writes.patch(eventIds[1]!)],
+  });
+}
+
 async function takeDueStep(db: Database, id: number, tenantId: number, now: Date, today: string): Promise<boolean> {
   const read = await readReturn(db, { tenantId }, id);
   const { row } = read;
   if (row.status !== "open" || !row.dueAt) return false;
   const at = now.toISOString();
   if (row.dueAt < today) {
-    const overdue: StepWrite = { step: "overdue" };
-    if (row.kind === "loaner") return Boolean(await commitSteps(db, read, "system", [overdue], now));
-    const writes = chargeWrites(db, read, coreCharge(read, `Core not shipped back by ${row.dueAt.slice(0, 10)}`), at);
-    await commitSteps(db, read, "system", [overdue, { step: "charge", set: writes.set, payload: writes.payload }], now, {
-      statements: writes.statements,
-      patches: (eventIds) => [writes.patch(eventIds[1]!)],
-    });
+    await takeOverdue(db, read, now);
     return true;
   }
   if (row.dueSoonAt !== null) return false;

@@ -37,7 +37,7 @@ const day = z
 const SimulateRequest = closedObject({
   scenario: z.enum(SCENARIOS).openapi({
     description:
-      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason; confirm: a confirmation per vendor of every open line with `code` (default IA; each code sends plausible values: IP 10% more, IQ one less, IS a substitute...); invoice: an invoice per vendor of what shipped, at the order's prices, with `exception` on its first line",
+      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason; confirm: a confirmation per vendor of every open line with `code` (default IA; each code sends plausible values: IP 10% more, IQ one less, IS a substitute...); invoice: an invoice per vendor of what shipped, at the order's prices, with `exception` on its first line; core_received, core_refused (with reason; then charged): each core of the order, shipped back for the buyer if still open, then received; core_overdue: each open core, its due day moved to yesterday, overdue and charged; repair_beyond_flat_rate: each repair, sent in for the buyer if needed, received and diagnosed beyond its flat rate at half as much again (the buyer then approves or declines); rma_declined: each requested return declined, with reason",
   }),
   code: z
     .enum(CODE_SPELLINGS as unknown as [string, ...string[]])
@@ -51,7 +51,12 @@ const SimulateRequest = closedObject({
   lineId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "Only this line of the order" }),
   promisedShipDate: day.optional().openapi({ description: "acknowledge: a date not before yesterday (UTC); default in 2 days" }),
   expectedShipDate: day.optional().openapi({ description: "backorder: a date not before yesterday (UTC); default in 14 days" }),
-  reason: z.string().min(1).max(500).optional().openapi({ description: "backorder, reject_line, confirm: why" }),
+  reason: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .openapi({ description: "backorder, reject_line, confirm, core_refused, repair_beyond_flat_rate, rma_declined: why" }),
 }).openapi("SimulateRequest", { example: { scenario: "ship_partial" } });
 
 const SimulateResult = z

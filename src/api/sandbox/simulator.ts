@@ -4,6 +4,7 @@ import { randomToken } from "../../shared/auth/secrets";
 import type { LineStatus } from "../orders/lifecycle";
 import { type MoveOutcome, moveLine, type VendorMove } from "../vendors/fulfilment";
 import { type InvoiceException, simulateConfirmations, simulateInvoices } from "./purchasing";
+import { RETURN_SCENARIOS, simulateReturns } from "./returns";
 
 /**
  * The sandbox's simulated vendor (docs/api.md, "Sandbox"): it moves a test-mode order's lines through the very commit
@@ -12,7 +13,17 @@ import { type InvoiceException, simulateConfirmations, simulateInvoices } from "
  * acknowledged, shipped and delivered on a short schedule (src/api/sandbox/schedule.ts).
  */
 
-export const SCENARIOS = ["acknowledge", "backorder", "ship_partial", "ship", "deliver", "reject_line", "confirm", "invoice"] as const;
+export const SCENARIOS = [
+  "acknowledge",
+  "backorder",
+  "ship_partial",
+  "ship",
+  "deliver",
+  "reject_line",
+  "confirm",
+  "invoice",
+  ...RETURN_SCENARIOS,
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface ScenarioOptions {
@@ -168,6 +179,20 @@ export async function runScenario(
           .bind(dataTenantId, orderNumber)
           .first<string>("status");
         break;
+      case "core_received":
+      case "core_refused":
+      case "core_overdue":
+      case "repair_beyond_flat_rate":
+      case "rma_declined": {
+        const outcome = await simulateReturns(orm, dataTenantId, order.orderId, scenario, options);
+        eventIds.push(...outcome.eventIds);
+        applicable = outcome.moved > 0 ? lines : [];
+        orderStatus = await db
+          .prepare("SELECT status FROM orders WHERE tenant_id = ?1 AND order_number = ?2")
+          .bind(dataTenantId, orderNumber)
+          .first<string>("status");
+        break;
+      }
       case "reject_line":
         // A vendor rejects only before acknowledging: the first line still Ordered, unless one is named.
         applicable = lines.filter((line) => line.status_name === "Ordered").slice(0, 1);
