@@ -73,3 +73,16 @@ export async function forgetStores(): Promise<void> {
 /** The rows one statement reads in tenant `tenantId`'s store (its sandbox twin's when negative), or writes there. */
 export const storeRows = async (tenantId: number, sql: string, ...params: (string | number)[]) =>
   (await tenantStore(env, tenantId).execute([{ sql, params }]))[0]!.results;
+
+/** Where a test runs a tenant's case: the control database, or the tenant's stores (after `moveAndSwitch`). */
+export type Home = "DB" | "store";
+
+/** The rows one statement reads (or writes) where tenant `tenantId` lives in `home`. */
+export async function homeRows(home: Home, tenantId: number, sql: string, ...params: (string | number)[]) {
+  if (home === "store") return storeRows(tenantId, sql, ...params);
+  return (
+    await env.DB.prepare(sql)
+      .bind(...params)
+      .all()
+  ).results;
+}

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { freshOrder } from "../helpers/orders";
-import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { forgetStores, type Home, homeRows, moveAndSwitch } from "../helpers/stores";
 import { tomorrow, vendorCall } from "../helpers/vendors";
 
 /**
@@ -12,16 +11,7 @@ import { tomorrow, vendorCall } from "../helpers/vendors";
  * Run twice: for a tenant served from DB, then for the same tenant served from its stores.
  */
 
-type Home = "DB" | "store";
-
-async function rows(home: Home, sql: string, ...params: (string | number)[]) {
-  if (home === "store") return storeRows(TENANT_A, sql, ...params);
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all()
-  ).results;
-}
+const rows = (home: Home, sql: string, ...params: (string | number)[]) => homeRows(home, TENANT_A, sql, ...params);
 
 const vendorOfLine = async (home: Home, lineId: number) =>
   (await rows(home, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;

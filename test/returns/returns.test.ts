@@ -20,7 +20,7 @@ import {
   shipLine,
   RETURNS_VENDOR as VENDOR,
 } from "../helpers/returns";
-import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { forgetStores, type Home, homeRows, moveAndSwitch } from "../helpers/stores";
 import { tomorrow, vendorCall } from "../helpers/vendors";
 
 /**
@@ -29,19 +29,11 @@ import { tomorrow, vendorCall } from "../helpers/vendors";
  * steps. Run twice: for a tenant served from DB, then for the same tenant served from its stores.
  */
 
-type Home = "DB" | "store";
 const OTHER_VENDOR = 1;
 const DAY = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function rows(home: Home, sql: string, ...params: (string | number)[]) {
-  if (home === "store") return storeRows(TENANT_A, sql, ...params);
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all()
-  ).results;
-}
+const rows = (home: Home, sql: string, ...params: (string | number)[]) => homeRows(home, TENANT_A, sql, ...params);
 
 const eventsOf = async (home: Home, orderNumber: string) =>
   (await rows(home, "SELECT type, payload, sequence FROM outbox_events WHERE aggregate_id = ? ORDER BY sequence", orderNumber)).map(
