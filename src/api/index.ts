@@ -78,7 +78,7 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
     events: purgeOldEvents,
     webhookDeliveries: purgeOldDeliveries,
     // Not a purge: cores' and loaners' due-soon and overdue steps, each once (src/api/returns/due.ts).
-    returnsDue: raiseDueReturns,
+    returnsDue: raiseDueReturns("database"),
   });
   // After a catalog change: the sort positions of deep pages (src/shared/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);

@@ -47,7 +47,7 @@ function killedRun(killAfter: number) {
   const db = afterBatchCommits(env.DB, async () => {
     if (++commits === killAfter) await held;
   });
-  const run = raiseDueReturns(database(db), new Date(), 100);
+  const run = raiseDueReturns("database")(database(db), new Date(), 100);
   return { run, release, commits: () => commits };
 }
 
@@ -58,9 +58,9 @@ describe("the due steps across kills and retries", () => {
     // The first run is "killed" after its 4th commit: it never gets past it while the next run goes through.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(killed.commits()).toBe(4);
-    await raiseDueReturns(database(env.DB), new Date(), 100);
+    await raiseDueReturns("database")(database(env.DB), new Date(), 100);
     // The cron again, as its next tick would.
-    await raiseDueReturns(database(env.DB), new Date(), 100);
+    await raiseDueReturns("database")(database(env.DB), new Date(), 100);
     killed.release();
     await killed.run;
     expect(await eventCounts(TYPES)).toEqual({
@@ -94,10 +94,10 @@ describe("the due steps across kills and retries", () => {
         (...args: unknown[]) =>
           withMethods(withSession(...args), { batch: () => () => Promise.reject(FAULTS["d1-unavailable"]()) }),
     });
-    await raiseDueReturns(database(failing), new Date(), 100);
+    await raiseDueReturns("database")(database(failing), new Date(), 100);
     expect(await eventCounts(TYPES)).toEqual(before);
-    await raiseDueReturns(database(env.DB), new Date(), 100);
-    await raiseDueReturns(database(env.DB), new Date(), 100);
+    await raiseDueReturns("database")(database(env.DB), new Date(), 100);
+    await raiseDueReturns("database")(database(env.DB), new Date(), 100);
     const after = await eventCounts(TYPES);
     expect(after["loaner.overdue"]).toBe((before["loaner.overdue"] ?? 0) + 1);
     expect((await returnsOf(`orderNumber:"${orderNumber}"`))[0]).toMatchObject({ status: "overdue", accruedLateFees: "100.00" });

@@ -58,7 +58,7 @@ async function step(path: string, body: unknown, vendor = true) {
 /** The housekeeping's due steps as the cron runs them where the tenant lives, at `now`. */
 async function runDue(home: Home, now: Date) {
   if (home === "store") await (tenantStore(env, TENANT_A) as unknown as DurableObjectStub<TenantStore>).housekeep(now.getTime());
-  else await raiseDueReturns(database(env.DB), now, 100);
+  else await raiseDueReturns("database")(database(env.DB), now, 100);
 }
 
 function returnsIn(home: Home) {
@@ -256,10 +256,7 @@ function returnsIn(home: Home) {
     expect(quoted.return).toMatchObject({
       status: "quoted",
       proposedPrice: "980.00",
-      nextSteps: [
-        { step: "approve", actor: "buyer" },
-        { step: "reject_quote", actor: "buyer" },
-      ],
+      nextSteps: [{ step: "repair-decision", actor: "buyer" }],
     });
     // The vendor cannot send it back while the buyer decides.
     await expectProblem(
@@ -355,6 +352,17 @@ function returnsIn(home: Home) {
       restockingFee: "10.00",
       dueAt: tomorrow(),
     });
+    // The same authorization again is a repeat; one with other terms is not a step from authorized.
+    const sameAgain = await vendorCall(vendor, `/returns/${requested.returnId}/authorize`, {
+      method: "POST",
+      json: { rmaNumber: "RMA-V-1", returnBy: tomorrow(), restockingFee: "10.00" },
+    });
+    expect((await json(sameAgain)).data.eventId).toBeNull();
+    const changed = await vendorCall(vendor, `/returns/${requested.returnId}/authorize`, {
+      method: "POST",
+      json: { rmaNumber: "RMA-V-1", returnBy: tomorrow(), restockingFee: "20.00" },
+    });
+    await expectProblem(changed, 409);
     await step(`/returns/${requested.returnId}/ship`, { carrierName: "UPS", trackingNumber: "1ZRMABACK1" }, false);
     const received = (await json(await vendorCall(vendor, `/returns/${requested.returnId}/receive`, { method: "POST", json: {} }))).data
       .return;
@@ -382,6 +390,73 @@ function returnsIn(home: Home) {
       "return.declined",
       "return.requested",
     ]);
+  });
+
+  it("a repair approved at a new price matches the vendor's invoice again; a repair whose line is cancelled before its unit goes in is closed", async () => {
+    const { orderNumber, lineId } = await orderOf(await optionWith(REPAIR, 450), 1, {
+      repair: { serialNumber: "SN-REP-4", reason: "error_code" },
+    });
+    const [repair] = await returnsOf(`orderNumber:"${orderNumber}"`);
+    await step(`/returns/${repair.returnId}/ship`, { carrierName: "UPS", trackingNumber: "1ZREPAIR04" }, false);
+    await step(`/returns/${repair.returnId}/receive`, {});
+    await step(`/returns/${repair.returnId}/diagnose`, { withinFlatRate: false, price: "600.00" });
+    // The vendor invoices the repair at its new price before the buyer answers: an exception, until the buyer approves.
+    await vendorCall(VENDOR, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: tomorrow() } });
+    await vendorCall(VENDOR, `/order-lines/${lineId}/ship`, { method: "POST", json: { trackingNumber: "1ZREPLINE4" } });
+    const invoiced = await vendorCall(VENDOR, "/invoices", {
+      method: "POST",
+      json: {
+        invoiceNumber: `INV-${crypto.randomUUID().slice(0, 6)}`,
+        orderNumber,
+        invoiceDate: today(),
+        currency: "USD",
+        lines: [{ lineId, quantity: 1, unitPrice: "600.00", amount: "600.00" }],
+        summary: { subtotal: "600.00", tax: "0.00", freight: "0.00", total: "600.00" },
+      },
+    });
+    const invoice = (await json(invoiced)).data;
+    expect(invoice.status).toBe("exception");
+    await step(`/returns/${repair.returnId}/repair-decision`, { decision: "approve" }, false);
+    expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.status).toBe("matched");
+    expect((await typesOf(home, orderNumber)).slice(-2)).toEqual(["repair.approved", "invoice.matched"]);
+
+    const cancelledLine = await orderOf(await optionWith(REPAIR, 450), 1, { repair: { serialNumber: "SN-REP-5", reason: "no_power" } });
+    const cancel = await buyer(`/orders/${cancelledLine.orderNumber}/cancel`, {
+      method: "POST",
+      json: {},
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(cancel.status).toBe(200);
+    const [closed] = await returnsOf(`orderNumber:"${cancelledLine.orderNumber}"`);
+    expect(closed).toMatchObject({ status: "cancelled", open: false, nextSteps: [] });
+    const ship = await buyer(`/returns/${closed.returnId}/ship`, {
+      method: "POST",
+      json: { carrierName: "UPS", trackingNumber: "1ZREPAIR05" },
+    });
+    expect((await expectProblem(ship, 409)).type).toMatch(/line-withdrawn/);
+  });
+
+  it("what a step refuses: a parcel dated days before its report, another authorization of an authorized return, an approval after a decline", async () => {
+    const { orderNumber, lineId } = await orderOf(await optionWith(EXCHANGE), 1);
+    await shipLine(lineId);
+    const [core] = await returnsOf(`orderNumber:"${orderNumber}"`);
+    const backdated = await buyer(`/returns/${core.returnId}/ship`, {
+      method: "POST",
+      json: { carrierName: "UPS", trackingNumber: "1ZBACKDATE", shippedAt: new Date(Date.now() - 3 * DAY).toISOString() },
+    });
+    expect(JSON.stringify(await expectProblem(backdated, 400))).toContain("shippedAt");
+
+    const { orderNumber: declined } = await orderOf(await optionWith(REPAIR, 450), 1, {
+      repair: { serialNumber: "SN-REP-6", reason: "no_power" },
+    });
+    const [repair] = await returnsOf(`orderNumber:"${declined}"`);
+    await step(`/returns/${repair.returnId}/ship`, { carrierName: "UPS", trackingNumber: "1ZREPAIR06" }, false);
+    await step(`/returns/${repair.returnId}/receive`, {});
+    await step(`/returns/${repair.returnId}/diagnose`, { withinFlatRate: false, price: "700.00" });
+    await step(`/returns/${repair.returnId}/repair-decision`, { decision: "decline" }, false);
+    await step(`/returns/${repair.returnId}/send-back`, { carrierName: "UPS", trackingNumber: "1ZBACK0006" });
+    const late = await buyer(`/returns/${repair.returnId}/repair-decision`, { method: "POST", json: { decision: "approve" } });
+    expect((await expectProblem(late, 409)).type).toMatch(/invalid-transition/);
   });
 
   it("another tenant and another vendor see none of it; a line bought on exchange is not returned as an RMA", async () => {
@@ -438,6 +513,17 @@ const RETURN_EVENT_TYPES: string[] = [...new Set(Object.values(STEPS).flatMap((s
 describe("returns of a tenant served from its stores", () => {
   beforeAll(() => moveAndSwitch(TENANT_A));
   afterAll(forgetStores);
+
+  it("the control database's cron leaves the switched tenant's copy alone: no step, no failed write", async () => {
+    const open = await env.DB.prepare(
+      "SELECT count(*) AS n FROM unit_returns WHERE tenant_id = ? AND status = 'open' AND due_at IS NOT NULL",
+    )
+      .bind(TENANT_A)
+      .first<{ n: number }>();
+    expect(open!.n).toBeGreaterThan(0);
+    expect(await raiseDueReturns("database")(database(env.DB), new Date(Date.now() + 400 * DAY), 100)).toBe(0);
+  });
+
   returnsIn("store");
 });
 

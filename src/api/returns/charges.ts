@@ -23,9 +23,12 @@ export interface Charge {
   explanation: string;
 }
 
-/** The invoice's number: the return's RMA number and what it bills, unique per vendor and buyer as every invoice number. */
+/**
+ * The invoice's number: `MP:`, the return's RMA number and what it bills. No vendor's own number has a colon
+ * (src/api/invoices/schemas.ts), so a vendor can never take it first.
+ */
 const chargeNumber = (read: ReturnRead, origin: ChargeOrigin) =>
-  `${read.row.rmaNumber ?? `R${read.row.id}`}-${origin === "core_charge" ? "CORE" : "LATE"}`;
+  `MP:${read.row.rmaNumber ?? `R${read.row.id}`}:${origin === "core_charge" ? "CORE" : "LATE"}`;
 
 /** The charge's invoice, its line, the return's link to it; and a patch of the charged event with the invoice id. */
 export function chargeWrites(db: Database, read: ReturnRead, charge: Charge, at: string) {

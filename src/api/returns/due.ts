@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { purchasingSettings, unitReturns } from "../../db/schema";
 import { errorMessage, ProblemError } from "../../platform/errors";
@@ -17,10 +17,23 @@ import { coreCharge } from "./take";
 
 const DAY_MS = 86_400_000;
 
-/** Takes up to `limit` due steps (the housekeeping calls it until it takes fewer); answers how many it took. */
-export async function raiseDueReturns(db: Database, now: Date, limit: number): Promise<number> {
+/**
+ * The housekeeping's due steps in the control database (`database`: its tenants' returns, not those of tenants that
+ * moved to their stores, whose rows there are a read-only copy) or in a tenant's store (`store`). Each run takes up to
+ * `limit` steps (the housekeeping calls it again while it takes that many) and answers how many it took.
+ */
+export const raiseDueReturns =
+  (where: "database" | "store") =>
+  (db: Database, now: Date, limit: number): Promise<number> =>
+    raiseDue(db, now, limit, where === "database");
+
+/** Tenants whose returns the control database no longer writes (migrations/0028: its read-only window). */
+const MOVED_TENANTS = sql`abs(${unitReturns.tenantId}) not in (select tenant_id from tenant_stores where state in ('copying', 'store'))`;
+
+async function raiseDue(db: Database, now: Date, limit: number, skipMoved: boolean): Promise<number> {
   const today = `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
-  const soonDays = sql<number>`coalesce((select ${purchasingSettings.dueSoonDays} from ${purchasingSettings} where ${purchasingSettings.tenantId} = abs(${unitReturns.tenantId})), ${DEFAULT_DUE_SOON_DAYS})`;
+  // The twin's (test mode's) own settings for its returns: settings are kept under the data tenant's id.
+  const soonDays = sql<number>`coalesce((select ${purchasingSettings.dueSoonDays} from ${purchasingSettings} where ${purchasingSettings.tenantId} = ${unitReturns.tenantId}), ${DEFAULT_DUE_SOON_DAYS})`;
   // Due within the warning days: its due day is before today + days + 1 (dates are stored as their day's first instant).
   const warnBefore = sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${today}, '+' || (${soonDays} + 1) || ' days')`;
   const due = await db
@@ -30,7 +43,9 @@ export async function raiseDueReturns(db: Database, now: Date, limit: number): P
       and(
         inArray(unitReturns.kind, ["core", "loaner"]),
         eq(unitReturns.status, "open"),
-        isNotNull(unitReturns.dueAt),
+        // As the partial index unit_returns_due says it, so that SQLite uses it (bound values would not match it).
+        sql`${unitReturns.status} in ('open', 'overdue') and ${unitReturns.dueAt} is not null`,
+        skipMoved ? MOVED_TENANTS : undefined,
         or(lt(unitReturns.dueAt, today), and(isNull(unitReturns.dueSoonAt), sql`${unitReturns.dueAt} < ${warnBefore}`)),
       ),
     )
@@ -46,8 +61,8 @@ export async function raiseDueReturns(db: Database, now: Date, limit: number): P
       logEvent("warn", { housekeeping: "returns-due", returnId: candidate.id, message: errorMessage(error) });
     }
   }
-  // Fewer than asked tells the housekeeping to stop: a candidate skipped is tried by the next run.
-  return due.length === limit ? limit : taken;
+  // Fewer than asked tells the housekeeping to stop: a candidate that failed is tried by the next run, not again now.
+  return taken;
 }
 
 /** The overdue step of an open core or loaner (`set`: more to write on it), with a core's charge. */

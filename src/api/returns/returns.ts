@@ -5,6 +5,7 @@ import { type LineFieldChange, orderLines, orders, outboxEvents, type PurchaseTe
 import { notFound, ProblemError } from "../../platform/errors";
 import { centsToText } from "../../platform/money";
 import type { EventType } from "../events/types";
+import { type InvoicingRows, invoicingOf, invoicingReads } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates } from "../orders/changes";
 import type { OrderStatus } from "../orders/lifecycle";
 import { checkStep, type ReturnActor, type ReturnStep } from "./steps";
@@ -26,10 +27,11 @@ export const scopeOf = (scope: ReturnScope) =>
 export const returnNotFound = () => notFound("No return, core, loaner or repair with that id.");
 
 /** A return as a step reads it: its row, its order line and its order (one read batch with the order's line states). */
-export async function readReturn(db: Database, scope: ReturnScope, id: number) {
+export async function readReturn(db: Database, scope: ReturnScope, id: number, { invoicing = false } = {}) {
   const thisReturn = and(eq(unitReturns.id, id), scopeOf(scope))!;
   const orderOfReturn = sql<number>`(select ${unitReturns.orderId} from ${unitReturns} where ${thisReturn})`;
-  const [found, states] = await db.batch([
+  const vendorOfReturn = sql<number>`(select ${unitReturns.vendorId} from ${unitReturns} where ${thisReturn})`;
+  const [found, states, ...invoicingRows] = await db.batch([
     db
       .select({ ...RETURN_COLUMNS, ...RETURN_CONTEXT, version: orders.version })
       .from(unitReturns)
@@ -37,10 +39,18 @@ export async function readReturn(db: Database, scope: ReturnScope, id: number) {
       .innerJoin(orderLines, eq(orderLines.id, unitReturns.lineId))
       .where(thisReturn),
     orderLineStates(db, orderOfReturn),
+    // The vendor's invoices on the order, when the step changes what they are matched against (a repair's price).
+    ...(invoicing ? invoicingReads(db, vendorOfReturn, orderOfReturn) : []),
   ]);
   if (!found[0]) throw returnNotFound();
   const { version, ...flat } = found[0];
-  return { ...withContext(flat), version, states };
+  const read = withContext(flat);
+  return {
+    ...read,
+    version,
+    states,
+    invoicing: invoicing ? invoicingOf(read.row.vendorId, invoicingRows as InvoicingRows) : null,
+  };
 }
 
 /**
@@ -51,6 +61,7 @@ export const RETURN_COLUMNS = getTableColumns(unitReturns);
 export const RETURN_CONTEXT = {
   orderNumber: orders.orderNumber,
   linePriceCents: sql<number>`${orderLines.priceCents}`.as("line_price_cents"),
+  lineStatus: orderLines.statusName,
   partNumber: orderLines.partNumber,
   description: orderLines.description,
   purchaseTerms: orderLines.purchaseTerms,
@@ -61,13 +72,14 @@ export function withContext<
   T extends typeof unitReturns.$inferSelect & {
     orderNumber: string;
     linePriceCents: number;
+    lineStatus: string;
     partNumber: string;
     description: string;
     purchaseTerms: PurchaseTerms | null;
   },
 >(flat: T) {
-  const { orderNumber, linePriceCents, partNumber, description, purchaseTerms, ...row } = flat;
-  return { row: row as typeof unitReturns.$inferSelect, orderNumber, linePriceCents, partNumber, description, purchaseTerms };
+  const { orderNumber, linePriceCents, lineStatus, partNumber, description, purchaseTerms, ...row } = flat;
+  return { row: row as typeof unitReturns.$inferSelect, orderNumber, linePriceCents, lineStatus, partNumber, description, purchaseTerms };
 }
 export type ReturnRead = Awaited<ReturnType<typeof readReturn>>;
 
@@ -125,7 +137,13 @@ export async function commitSteps(
   actor: ReturnActor,
   steps: readonly StepWrite[],
   now: Date,
-  also: { statements?: BatchItem<"sqlite">[]; revisions?: LineRevision[]; patches?: (eventIds: string[]) => BatchItem<"sqlite">[] } = {},
+  also: {
+    statements?: BatchItem<"sqlite">[];
+    revisions?: LineRevision[];
+    patches?: (eventIds: string[]) => BatchItem<"sqlite">[];
+    /** Events of the same change that are not the return's (the invoices a repair's new price matches again). */
+    events?: readonly { type: EventType; payload: Record<string, unknown> }[];
+  } = {},
 ): Promise<StepOutcome> {
   const { row } = read;
   const at = now.toISOString();
@@ -140,6 +158,7 @@ export async function commitSteps(
     const after = { ...row, ...set } as typeof row;
     events.push({ type: check.rule.event, payload: { ...returnPayload(after, status, at), ...write.payload } });
   });
+  events.push(...(also.events ?? []));
   const eventIds = events.map(() => crypto.randomUUID());
   const outcome: ChangeOutcome = await commitOrderChange(db, {
     order: { id: row.orderId, tenantId: orderTenant(read), orderNumber: read.orderNumber, version: read.version, lines: read.states },

@@ -71,7 +71,7 @@ const requestRoute = createRoute({
   tags: [TAG],
   summary: "Request a return of delivered units of a line bought outright (an RMA), with a reason",
   description:
-    "At most the units delivered that are not in other returns (those the vendor declined count no more); 422 naming quantity otherwise, even for requests sent at once. The vendor authorizes it (RMA number, return-by date, restocking fee) or declines it. A retry with the same Idempotency-Key answers the same return (200).",
+    "At most the units delivered that are not in other returns (those the vendor declined count no more); 400 naming quantity otherwise; of two requests sent at once one is written and the other is a 409 order-changed to retry. The vendor authorizes it (RMA number, return-by date, restocking fee) or declines it. A retry with the same Idempotency-Key answers the same return (200).",
   ...scopedAccess("orders:write"),
   request: {
     params: LineParams,

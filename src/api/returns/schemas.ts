@@ -19,7 +19,7 @@ const parcelFields = {
   trackingNumber,
   shippedAt: instant.optional().openapi({
     description:
-      "When it left; default now. Not in the future, nor before the return was opened (a repair's send-back: nor before it arrived).",
+      "When it left; default now. Not in the future, nor before the return was opened (a repair's send-back: nor before it arrived), nor more than 2 days before this report.",
   }),
 };
 
@@ -109,7 +109,10 @@ export const ReturnRecordSchema = z
   .object({
     returnId: z.number().int(),
     kind: z.enum(RETURN_KINDS),
-    status: z.string().openapi({ description: "Its step (docs/api.md, the state machines); see `nextSteps`", example: "open" }),
+    status: z.string().openapi({
+      description: "Where it is in its state machine (docs/api.md); `cancelled`: a repair whose line was withdrawn before its unit went in",
+      example: "open",
+    }),
     open: z.boolean().openapi({ description: "Still waiting for a step" }),
     orderNumber: z.string(),
     lineId: z.number().int(),
@@ -148,7 +151,8 @@ export const ReturnRecordSchema = z
     createdAt: z.string().datetime(),
     lastUpdated: z.string().datetime(),
     nextSteps: z.array(z.object({ step: z.string(), actor: z.enum(["buyer", "vendor"]) })).openapi({
-      description: "The steps that may come next, and whose they are (the daily housekeeping's overdue and charge steps are not listed)",
+      description:
+        "What may come next, and whose it is: each `step` is the action of a route (buyer: ship, repair-decision; vendor: authorize, decline, receive, diagnose, send-back); the housekeeping's overdue and charge steps are not listed",
     }),
   })
   .openapi("UnitReturn");

@@ -1,11 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orderLines, type ReturnShipment } from "../../db/schema";
-import { ValidationError } from "../../platform/errors";
+import { ProblemError, ValidationError } from "../../platform/errors";
 import { centsToText, textToCents } from "../../platform/money";
 import { termsOrBuy } from "../../shared/catalog/purchase-terms";
 import { scanCode } from "../../shared/udi/scan";
+import { rematchAfter } from "../invoices/invoicing";
 import { orderTotalUpkeep } from "../orders/changes";
+import { isWithdrawn } from "../orders/lifecycle";
+import { REPAIR_OPENED_STATUS } from "../orders/repair-lines";
 import { type Charge, chargeWrites } from "./charges";
 import {
   commitSteps,
@@ -42,9 +45,16 @@ export type VendorAction =
   | { action: "diagnose"; withinFlatRate: boolean; price?: string | undefined; reason?: string | undefined }
   | ({ action: "send-back" } & Parcel);
 
+/** How long before its report a parcel may have left: a late fee counts by the day it left, which the buyer says. */
+export const PARCEL_REPORT_DAYS = 2;
+
 function shipment(parcel: Parcel, now: Date, notBefore: string): ReturnShipment {
   const shippedAt = parcel.shippedAt ?? now.toISOString();
   if (shippedAt < notBefore) throw new ValidationError({ shippedAt: [`Must not be before ${notBefore}.`] });
+  if (shippedAt < new Date(now.getTime() - PARCEL_REPORT_DAYS * 86_400_000).toISOString())
+    throw new ValidationError({
+      shippedAt: [`Must not be more than ${PARCEL_REPORT_DAYS} days before this report: report a parcel when it leaves.`],
+    });
   if (shippedAt > new Date(now.getTime() + 60_000).toISOString()) throw new ValidationError({ shippedAt: ["Must not be in the future."] });
   return { carrierName: parcel.carrierName, trackingNumber: parcel.trackingNumber, shippedAt };
 }
@@ -56,6 +66,20 @@ function scannedUdi(code: string, now: Date): NonNullable<ReturnShipment["udi"]>
   return { agency: data.agency, deviceId: data.deviceId, lot: data.lot ?? null, serial: data.serial ?? null, expiry: data.expiry ?? null };
 }
 
+/** A repair whose line was cancelled or rejected before its unit went in is closed: no step takes it any further. */
+export const withdrawnRepair = (read: Pick<ReturnRead, "row" | "lineStatus">) =>
+  read.row.kind === "repair" && read.row.status === REPAIR_OPENED_STATUS && isWithdrawn(read.lineStatus);
+
+function refuseWithdrawn(read: ReturnRead): void {
+  if (!withdrawnRepair(read)) return;
+  throw new ProblemError(
+    409,
+    "line-withdrawn",
+    "Line withdrawn",
+    `The repair's order line is ${read.lineStatus}: the unit does not go in.`,
+  );
+}
+
 export async function takeBuyerStep(
   db: Database,
   tenantId: number,
@@ -63,8 +87,9 @@ export async function takeBuyerStep(
   action: BuyerAction,
   now = new Date(),
 ): Promise<StepOutcome> {
-  const read = await readReturn(db, { tenantId }, id);
+  const read = await readReturn(db, { tenantId }, id, { invoicing: action.action === "repair-decision" });
   const { row } = read;
+  refuseWithdrawn(read);
   if (action.action === "ship") {
     if (row.inbound?.trackingNumber === action.trackingNumber) return repeated(read);
     const inbound = shipment(action, now, row.createdAt);
@@ -96,7 +121,8 @@ async function decideRepair(
 ): Promise<StepOutcome> {
   const { row } = read;
   const beyond = row.outcome === "beyond_flat_rate";
-  if (action.decision === "approve" && beyond && (row.status === "repairing" || row.status === "returned")) return repeated(read);
+  const repaired = row.status === "repairing" || (row.status === "returned" && row.outbound?.repaired !== false);
+  if (action.decision === "approve" && beyond && repaired) return repeated(read);
   if (
     action.decision === "decline" &&
     beyond &&
@@ -126,9 +152,12 @@ async function decideRepair(
     [{ field: "priceCents", from: read.linePriceCents, to: price }],
     action.reason ?? null,
   );
+  // The vendor's invoices of the line are matched again against its new price, in the same commit.
+  const rematch = rematchAfter(db, read.invoicing, new Map([[row.lineId, { priceCents: price }]]), now.toISOString());
   return commitSteps(db, read, "buyer", [{ step: "approve", set: { chargeCents: price }, payload: { amount: centsToText(price) } }], now, {
-    statements: price === read.linePriceCents ? [] : statements,
+    statements: price === read.linePriceCents ? [] : [...statements, ...rematch.statements],
     revisions: price === read.linePriceCents ? [] : [revision],
+    events: price === read.linePriceCents ? [] : rematch.events,
   });
 }
 
@@ -141,11 +170,18 @@ export async function takeVendorStep(
 ): Promise<StepOutcome> {
   const read = await readReturn(db, scope, id);
   const { row } = read;
+  refuseWithdrawn(read);
   const at = now.toISOString();
   switch (action.action) {
     case "authorize": {
-      if (row.status === "authorized" && row.rmaNumber === action.rmaNumber) return repeated(read);
       const returnBy = dayOf(action.returnBy);
+      const sameTerms =
+        row.rmaNumber === action.rmaNumber &&
+        row.dueAt === returnBy &&
+        row.chargeCents === (action.restockingFee === undefined ? 0 : textToCents(action.restockingFee)) &&
+        (action.returnTo === undefined || row.returnTo === action.returnTo);
+      // The same authorization again is a repeat; another one of an authorized return is a 409 (not a step from there).
+      if (row.status === "authorized" && sameTerms) return repeated(read);
       if (returnBy < dayOf(at)) throw new ValidationError({ returnBy: ["Must not be before today."] });
       const fee = action.restockingFee === undefined ? 0 : textToCents(action.restockingFee)!;
       const value = row.quantity * read.linePriceCents;

@@ -7,7 +7,8 @@ import { pageWithTotal, planSearch, type SearchRequest } from "../../query/searc
 import { termsOrBuy } from "../../shared/catalog/purchase-terms";
 import { RETURN_COLUMNS, RETURN_CONTEXT, type ReturnScope, scopeOf, withContext } from "./returns";
 import { returnSearch } from "./search-fields";
-import { daysLate, FINAL_STATUSES, type ReturnStep, STEPS } from "./steps";
+import { daysLate, FINAL_STATUSES, type ReturnStep, STEPS, type StepRule } from "./steps";
+import { withdrawnRepair } from "./take";
 
 /** Returns as the buyer and their vendor read them (docs/api.md, "Returns, cores, loaners and repairs"). */
 
@@ -22,17 +23,40 @@ type Joined = ReturnType<typeof withContext>;
 const money = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : centsToText(cents));
 const day = (instant: string | null) => instant?.slice(0, 10) ?? null;
 
-export function returnView({ row, orderNumber, partNumber, description, linePriceCents, purchaseTerms }: Joined, now = new Date()) {
+/** The route action (POST .../{action}) that takes each step: what a record's `nextSteps` name. */
+const ACTION_OF: Readonly<Record<ReturnStep, string>> = {
+  open: "ship",
+  request: "returns",
+  due_soon: "",
+  overdue: "",
+  charge: "",
+  ship: "ship",
+  authorize: "authorize",
+  decline: "decline",
+  receive: "receive",
+  refuse: "receive",
+  diagnose: "diagnose",
+  quote: "diagnose",
+  approve: "repair-decision",
+  reject_quote: "repair-decision",
+  send_back: "send-back",
+};
+
+export function returnView(joined: Joined, now = new Date()) {
+  const { row, orderNumber, partNumber, description, linePriceCents, purchaseTerms } = joined;
   const terms = termsOrBuy(purchaseTerms);
   const { kind } = row;
-  const open = !FINAL_STATUSES[kind].includes(row.status);
+  // A repair whose line was withdrawn before its unit went in reads as cancelled (src/api/returns/take.ts).
+  const cancelled = withdrawnRepair(joined);
+  const status = cancelled ? "cancelled" : row.status;
+  const open = !cancelled && !FINAL_STATUSES[kind].includes(row.status);
   // A loaner's late fees so far: to the day it left, or to today while it is still out.
   const lateDays = kind === "loaner" && row.dueAt ? daysLate(row.dueAt, row.inbound?.shippedAt ?? now.toISOString()) * row.quantity : null;
   const restocking = kind === "rma" ? (row.chargeCents ?? 0) : null;
   return {
     returnId: row.id,
     kind,
-    status: row.status,
+    status,
     open,
     orderNumber,
     lineId: row.lineId,
@@ -64,12 +88,19 @@ export function returnView({ row, orderNumber, partNumber, description, linePric
     dueSoonNotifiedAt: row.dueSoonAt,
     createdAt: row.createdAt,
     lastUpdated: row.updatedAt,
-    nextSteps: (Object.entries(STEPS[kind]) as [ReturnStep, { from: readonly string[]; actor: string }][])
-      .filter(([, rule]) => rule.from.includes(row.status) && rule.actor !== "system")
-      .map(([step, rule]) => ({ step, actor: rule.actor as "buyer" | "vendor" })),
+    nextSteps: cancelled ? [] : nextSteps(kind, row.status),
   };
 }
 export type ReturnRecord = ReturnType<typeof returnView>;
+
+/** The actions the buyer or the vendor may take next, by their routes' names (two steps may share one: receive, refuse). */
+function nextSteps(kind: Joined["row"]["kind"], status: string) {
+  const seen = new Set<string>();
+  return (Object.entries(STEPS[kind]) as [ReturnStep, StepRule][])
+    .filter(([, rule]) => rule.from.includes(status) && rule.actor !== "system")
+    .map(([step, rule]) => ({ step: ACTION_OF[step], actor: rule.actor as "buyer" | "vendor" }))
+    .filter((next) => !seen.has(`${next.actor}:${next.step}`) && seen.add(`${next.actor}:${next.step}`));
+}
 
 async function page(db: Database, where: SQL, page: Page, orderBy: SQL[]) {
   const { rows, total } = await pageWithTotal(
