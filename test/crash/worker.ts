@@ -61,10 +61,25 @@ async function committed(env: Bindings, url: URL): Promise<Response> {
   return Response.json({ results: results!.results, orders: (orders!.results[0] as { n: number }).n });
 }
 
+/**
+ * POST /__crash/sql?tenant=1&home=store|database `{ statements: [{ sql, params }] }`: the statements run where the
+ * tenant's data lives, their rows answered (the returns' crash test moves due days back and counts what the cron wrote).
+ */
+async function sqlWhereTheTenantLives(env: Bindings, url: URL, request: Request): Promise<Response> {
+  const tenantId = Number(url.searchParams.get("tenant"));
+  const { statements } = (await request.json()) as { statements: StoreStatementData[] };
+  if (url.searchParams.get("home") === "store") {
+    return Response.json((await tenantStore(env, tenantId).execute(statements)).map((result) => result.results));
+  }
+  const results = await env.DB.batch(statements.map(({ sql, params }) => env.DB.prepare(sql).bind(...params)));
+  return Response.json(results.map((result) => result.results));
+}
+
 export default {
   fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === "/__crash/committed") return committed(env, url);
+    if (url.pathname === "/__crash/sql" && request.method === "POST") return sqlWhereTheTenantLives(env, url, request);
     const crash = request.headers.get(CRASH_HEADER) === "1";
     const key = request.headers.get("Idempotency-Key") ?? "";
     return production.fetch(request, crash ? pausingAfterCommit(env, key) : env, ctx);
