@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
+import { invoiceBody } from "../helpers/invoices";
 import { freshOrder } from "../helpers/orders";
 import { forgetStores, type Home, homeRows, moveAndSwitch } from "../helpers/stores";
 import { tomorrow, vendorCall } from "../helpers/vendors";
@@ -36,28 +37,6 @@ async function shipAll(vendorId: number, lineId: number) {
 
 const cents = (text: string) => Math.round(Number(text) * 100);
 const money = (value: number) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, "0")}`;
-
-function invoiceBody(
-  orderNumber: string,
-  lines: { lineId?: number; quantity: number; unitPriceCents: number; description?: string }[],
-  number = `INV-${crypto.randomUUID().slice(0, 8)}`,
-) {
-  const bodyLines = lines.map((line) => ({
-    ...(line.lineId !== undefined ? { lineId: line.lineId } : { description: line.description ?? "Handling" }),
-    quantity: line.quantity,
-    unitPrice: money(line.unitPriceCents),
-    amount: money(line.unitPriceCents * line.quantity),
-  }));
-  const subtotal = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
-  return {
-    invoiceNumber: number,
-    orderNumber,
-    invoiceDate: new Date().toISOString().slice(0, 10),
-    currency: "USD",
-    lines: bodyLines,
-    summary: { subtotal: money(subtotal), tax: "0.00", freight: "0.00", total: money(subtotal) },
-  };
-}
 
 /** A credit memo of the invoice: these lines (each `{ invoiceLineNumber, quantity, unitPriceCents, amountCents }`), or all that remains of it. */
 function creditMemoBody(

@@ -8,6 +8,7 @@ import { productId } from "../../src/dev/seed/catalog";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
+import { invoiceBody } from "../helpers/invoices";
 import { orderBody, placeOrder } from "../helpers/orders";
 import {
   boughtOption,
@@ -129,14 +130,7 @@ function returnsIn(home: Home) {
     // A charge takes no part in the three-way match: the vendor's own invoice of the 3 units still matches.
     const goods = await vendorCall(VENDOR, "/invoices", {
       method: "POST",
-      json: {
-        invoiceNumber: `INV-${crypto.randomUUID().slice(0, 6)}`,
-        orderNumber,
-        invoiceDate: today(),
-        currency: "USD",
-        lines: [{ lineId, quantity: 3, unitPrice: "800.00", amount: "2400.00" }],
-        summary: { subtotal: "2400.00", tax: "0.00", freight: "0.00", total: "2400.00" },
-      },
+      json: invoiceBody(orderNumber, [{ lineId, quantity: 3, unitPriceCents: 80_000 }]),
     });
     expect((await json(goods)).data.status).toBe("matched");
     const disputed = await buyer(`/invoices/${invoice.invoiceId}/dispute`, { method: "POST", json: { reason: "Core was fine" } });
@@ -405,14 +399,7 @@ function returnsIn(home: Home) {
     await vendorCall(VENDOR, `/order-lines/${lineId}/ship`, { method: "POST", json: { trackingNumber: "1ZREPLINE4" } });
     const invoiced = await vendorCall(VENDOR, "/invoices", {
       method: "POST",
-      json: {
-        invoiceNumber: `INV-${crypto.randomUUID().slice(0, 6)}`,
-        orderNumber,
-        invoiceDate: today(),
-        currency: "USD",
-        lines: [{ lineId, quantity: 1, unitPrice: "600.00", amount: "600.00" }],
-        summary: { subtotal: "600.00", tax: "0.00", freight: "0.00", total: "600.00" },
-      },
+      json: invoiceBody(orderNumber, [{ lineId, quantity: 1, unitPriceCents: 60_000 }]),
     });
     const invoice = (await json(invoiced)).data;
     expect(invoice.status).toBe("exception");

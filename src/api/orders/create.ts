@@ -245,12 +245,15 @@ function addressViolations(command: CreateOrderCommand, companyId: number, known
   return [...check("shippingAddressId", "shipping"), ...check("billingAddressId", "billing")];
 }
 
-const ORDER_NUMBER_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32: no I, L, O, U
+const READABLE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32: no I, L, O, U
+
+/** `length` random Crockford base32 characters (5 bits each): readable on the phone (order and RMA numbers). */
+export const readableToken = (length: number) =>
+  [...crypto.getRandomValues(new Uint8Array(length))].map((b) => READABLE_ALPHABET[b % 32]).join("");
 
 /** `ORD-YYYYMMDD-XXXXXXXX`: readable on the phone, 40 random bits per day (the UNIQUE index backs it). */
 function newOrderNumber(now: Date): string {
-  const random = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => ORDER_NUMBER_ALPHABET[b % 32]).join("");
-  return `ORD-${now.toISOString().slice(0, 10).replaceAll("-", "")}-${random}`;
+  return `ORD-${now.toISOString().slice(0, 10).replaceAll("-", "")}-${readableToken(8)}`;
 }
 
 export const newOrderIdentity = (now: Date): OrderIdentity => ({ orderNumber: newOrderNumber(now), eventId: crypto.randomUUID() });

@@ -3,10 +3,10 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
 import { type LineFieldChange, orderLines, orders, outboxEvents, type PurchaseTerms, type ReturnKind, unitReturns } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
-import { centsToText } from "../../platform/money";
 import type { EventType } from "../events/types";
 import { type InvoicingRows, invoicingOf, invoicingReads } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates } from "../orders/changes";
+import { readableToken } from "../orders/create";
 import type { OrderStatus } from "../orders/lifecycle";
 import { checkStep, type ReturnActor, type ReturnStep } from "./steps";
 
@@ -161,7 +161,7 @@ export async function commitSteps(
   events.push(...(also.events ?? []));
   const eventIds = events.map(() => crypto.randomUUID());
   const outcome: ChangeOutcome = await commitOrderChange(db, {
-    order: { id: row.orderId, tenantId: orderTenant(read), orderNumber: read.orderNumber, version: read.version, lines: read.states },
+    order: { id: row.orderId, tenantId: row.tenantId, orderNumber: read.orderNumber, version: read.version, lines: read.states },
     lineChanges: new Map(),
     // The change's other writes first: the return's row may name what they write (a charge's invoice).
     statements: [
@@ -181,9 +181,6 @@ export async function commitSteps(
   return { returnId: row.id, eventIds: outcome.eventIds, orderStatus: outcome.status };
 }
 
-/** The order's tenant: the return's (a return belongs to its order's tenant). */
-const orderTenant = (read: ReturnRead) => read.row.tenantId;
-
 /** A step already in place answers as done (a retry after a lost answer): no change, no event. */
 export const repeated = (read: ReturnRead): StepOutcome => ({ returnId: read.row.id, eventIds: [], orderStatus: null });
 
@@ -198,13 +195,7 @@ export function patchNewReturnId(db: Database, eventIds: readonly string[], line
 }
 
 /** A readable RMA number Medparts gives a core or loaner: `RMA-` and 10 Crockford base32 characters (50 random bits). */
-export function newRmaNumber(): string {
-  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-  return `RMA-${[...crypto.getRandomValues(new Uint8Array(10))].map((b) => alphabet[b % 32]).join("")}`;
-}
-
-/** Money of a return's event or view. */
-export const moneyOf = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : centsToText(cents));
+export const newRmaNumber = (): string => `RMA-${readableToken(10)}`;
 
 /** A line's revision for a change a return makes to it (a repair's approved price). */
 export const lineRevision = (lineId: number, code: string, changes: LineFieldChange[], note: string | null): LineRevision => ({

@@ -98,9 +98,6 @@ export const FINAL_STATUSES: Readonly<Record<ReturnKind, readonly string[]>> = {
   rma: ["declined", "received"],
 };
 
-/** The statuses from which a return of `kind` is still open. */
-export const openStatuses = (kind: ReturnKind) => STATUS_ORDER[kind].filter((s) => !FINAL_STATUSES[kind].includes(s));
-
 export type StepCheck = { ok: true; rule: StepRule } | { ok: false; allowed: ReturnStep[] };
 
 /** Whether `step` may be taken from `status` by `actor`; when not, the steps that may. */

@@ -20,6 +20,7 @@ const returnsQuery = (db: Database) =>
     .innerJoin(orderLines, eq(orderLines.id, unitReturns.lineId));
 type Joined = ReturnType<typeof withContext>;
 
+/** Money of a return's view: a decimal string, or null where it has none. */
 const money = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : centsToText(cents));
 const day = (instant: string | null) => instant?.slice(0, 10) ?? null;
 
