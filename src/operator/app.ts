@@ -5,7 +5,7 @@ import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { OPERATOR_PLANE_INFO } from "../platform/openapi/info";
 import { openApiDocumentRoute } from "../platform/openapi/route";
-import { ADMIN_API_BASE, isScimPath, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import { ADMIN_API_BASE, isProcurementPath, isScimPath, PUNCHOUT_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
@@ -19,15 +19,22 @@ import { offerImportRoutes } from "./offers/price-file-routes";
 import { tierRoutes } from "./offers/tier-routes";
 import { onboardingRoutes } from "./onboarding/client-routes";
 import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorOrganizationRoutes } from "./onboarding/organizations";
+import { connectionRoutes } from "./procurement/connection-routes";
+import { gatewayRoutes } from "./procurement/routes";
+import { shopRoutes } from "./procurement/shop/routes";
 import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
 import { scimRoutes } from "./scim/routes";
 import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
 import { pushDirectoryAfterWrites } from "./tenant-stores/directory-mirror";
 import { tenantStoreRoutes } from "./tenant-stores/routes";
 
-/** Uploads stream their bytes to R2: neither the 1 MiB body limit nor the JSON body rules apply to them. */
+/**
+ * Uploads stream their bytes to R2, and the cXML endpoint reads its documents itself (up to its own limit, answering in
+ * cXML): neither the 1 MiB body limit nor the JSON body rules apply to them.
+ */
 const isUpload = (method: string, path: string) =>
-  method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path);
+  (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) ||
+  isProcurementPath(path);
 const exceptUploads =
   (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   (c, next) =>
@@ -48,7 +55,8 @@ export const adminApi = createRouter()
   .route("/", facilityRoutes)
   .route("/", addressRoutes)
   .route("/", scimTokenRoutes)
-  .route("/", tenantStoreRoutes);
+  .route("/", tenantStoreRoutes)
+  .route("/", connectionRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing
@@ -75,6 +83,8 @@ export function createAdminApp() {
       app.route(VENDOR_API_BASE, offerRoutes);
       app.route(VENDOR_API_BASE, offerImportRoutes);
       app.route(VENDOR_API_BASE, agreementRoutes);
+      app.route("/", gatewayRoutes);
+      app.route(PUNCHOUT_BASE, shopRoutes);
       app.use(`${SCIM_BASE}/*`, requireScimToken);
       app.route(SCIM_BASE, scimRoutes);
       openApiDocumentRoute(app, ADMIN_API_BASE, undefined, OPERATOR_PLANE_INFO);

@@ -2,7 +2,7 @@
  * Which Worker serves a path (docs/architecture.md, "The operator plane"): the API Worker serves the buyer and vendor
  * APIs; the operator plane's Worker (admin/wrangler.toml, behind the API Worker's ADMIN binding) serves the write side
  * of the marketplace that weighs on no buyer request: the operator API, vendors' publishing (offers, agreements) and
- * SCIM provisioning.
+ * SCIM provisioning, and the procurement gateway (cXML and the PunchOut shop), so that no buyer request loads XML code.
  */
 export const ADMIN_API_BASE = "/admin/api";
 export const VENDOR_API_BASE = "/vendor/api";
@@ -20,6 +20,14 @@ const under = (pathname: string, base: string) => pathname === base || pathname.
 /** /scim/v2 and below: answered in SCIM's forms, and outside the dated API versions. */
 export const isScimPath = (pathname: string) => under(pathname, SCIM_API_BASE);
 
+/** The cXML endpoint and the PunchOut shop (src/operator/procurement): cXML and HTML, outside the dated API versions. */
+export const CXML_PATH = "/cxml";
+export const PUNCHOUT_BASE = "/punchout";
+export const isProcurementPath = (pathname: string) => pathname === CXML_PATH || under(pathname, PUNCHOUT_BASE);
+
 /** True for the paths the operator plane's Worker serves. */
 export const isOperatorPlanePath = (pathname: string) =>
-  under(pathname, ADMIN_API_BASE) || isScimPath(pathname) || VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));
+  under(pathname, ADMIN_API_BASE) ||
+  isScimPath(pathname) ||
+  isProcurementPath(pathname) ||
+  VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));

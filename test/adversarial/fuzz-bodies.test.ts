@@ -374,6 +374,7 @@ const TARGETS: Target[] = [
   ...sandboxTargets(),
   ...purchasingTargets(),
   ...returnTargets(),
+  ...procurementTargets(),
   {
     method: "PATCH",
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}`,
@@ -648,6 +649,100 @@ async function expectRefusedOrHarmless(target: Target, res: Response, allowSucce
  * The operator's onboarding of tenants, vendors, companies, facilities and addresses: a create (idempotent by
  * externalId) and a PATCH of a seeded row each. Parents are ids of the seed (tenant 1, its company 101).
  */
+/** Procurement connections (docs/api.md, "Procurement systems (cXML)"): the create and the replace of a mapping. */
+function procurementTargets(): Target[] {
+  const credential = () =>
+    fc.oneof(
+      hostileText(200),
+      fc.constant({}),
+      fc.constant({ domain: "with space", identity: "x" }),
+      fc.constant({ domain: "NetworkID", identity: "   " }),
+      fc.constant({ domain: "NetworkID", identity: "x", extra: 1 }),
+    );
+  const id = () => fc.oneof(hostileId(), fc.constant(2_000_000_000));
+  const mapping = () => ({
+    name: "Fuzz suite",
+    buyerIdentities: [{ domain: "NetworkID", identity: `AN-FUZZ-${crypto.randomUUID()}` }],
+    supplierIdentity: { domain: "NetworkID", identity: "AN-MEDPARTS" },
+    facilityId: JSMITH.facilityId,
+    requesterId: JSMITH.requesterContactId,
+    userId: JSMITH.userId,
+    shipToAddressId: JSMITH.shippingAddressId,
+    billToAddressId: JSMITH.billingAddressId,
+  });
+  const fields: Field[] = [
+    { path: ["name"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", "   ")), required: true },
+    {
+      path: ["buyerIdentities"],
+      hostile: fc.oneof(
+        hostileArray(20),
+        fc.constant([]),
+        credential().map((c) => [c]),
+      ),
+      required: true,
+    },
+    { path: ["supplierIdentity"], hostile: credential(), required: true },
+    { path: ["facilityId"], hostile: id(), required: true },
+    { path: ["requesterId"], hostile: id(), required: true },
+    { path: ["userId"], hostile: id(), required: true },
+    { path: ["shipToAddressId"], hostile: id(), required: true },
+    { path: ["billToAddressId"], hostile: id(), required: true },
+    {
+      path: ["shipToAddresses"],
+      hostile: fc.oneof(
+        hostileArray(60),
+        fc.constant([
+          { code: "A", addressId: 11 },
+          { code: "A", addressId: 11 },
+        ]),
+        fc.constant([{ code: "", addressId: 11 }]),
+        fc.constant({ A: 11 }),
+      ),
+    },
+    { path: ["shippingMethod"], hostile: hostileCode(["GROUND"]) },
+    { path: ["paymentMethod"], hostile: hostileCode(["PO"]) },
+    {
+      path: ["documentUrl"],
+      hostile: fc.oneof(
+        hostileText(2048),
+        fc.constantFrom("http://example.com/cxml", "https://10.0.0.1/cxml", "https://user:pw@suite.example.com/x"),
+      ),
+    },
+  ];
+  return [
+    {
+      path: "/admin/api/procurement-connections",
+      token: () => operatorTokenFor(),
+      base: () => ({ tenantId: TENANT_A, mode: "live", ...mapping() }),
+      fields: [
+        ...fields,
+        { path: ["tenantId"], hostile: id(), required: true },
+        { path: ["mode"], hostile: hostileCode(["live", "test"]) },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      method: "PUT",
+      path: "/admin/api/procurement-connections/1",
+      operation: "/admin/api/procurement-connections/{connectionId}",
+      token: () => operatorTokenFor(),
+      base: mapping,
+      fields,
+      readOnly: false,
+      // The documented example names connection 1: the first one made in this file's database.
+      acceptsBase: async () => {
+        if (await env.DB.prepare("SELECT 1 FROM procurement_connections WHERE id = 1").first()) return;
+        const res = await call(await operatorTokenFor(), "/admin/api/procurement-connections", {
+          method: "POST",
+          json: { tenantId: TENANT_A, ...mapping() },
+        });
+        expect(res.status).toBe(201);
+      },
+    },
+  ];
+}
+
 function organizationTargets(): Target[] {
   const text = (max: number) => fc.oneof(hostileText(max), fc.constantFrom("", "   "));
   const id = () => fc.oneof(hostileId(), fc.constant(2_000_000_000));

@@ -18,6 +18,7 @@ import {
   vendorTokenFor,
 } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
+import { dispatch } from "../helpers/dispatch";
 import { createImport, OFFER_IMPORTS } from "../helpers/imports";
 import {
   eventsOf,
@@ -31,6 +32,7 @@ import {
   type Quote,
   withoutFields,
 } from "../helpers/orders";
+import { CXML_URL, connect } from "../helpers/procurement";
 import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
 import {
   type AttackCase,
@@ -52,6 +54,7 @@ let attackerTestToken: string;
 
 async function send(request: AttackRequest): Promise<Response> {
   const headers = request.idempotent ? { "Idempotency-Key": crypto.randomUUID() } : undefined;
+  if (request.xml !== undefined) return dispatch(CXML_URL, { method: "POST", headers: { "Content-Type": "text/xml" }, body: request.xml });
   if (request.bearer === "scim")
     return scim(attackerScimToken, request.path.replace(/^\/scim\/v2/, ""), { method: request.method, body: request.json });
   const token =
@@ -69,7 +72,13 @@ const listAt = (body: any, path: string): unknown[] => path.split(".").reduce((n
 
 /** The body without what differs per request (correlation id, time) and with the probed value masked. */
 const normalized = (text: string, value: string | number) =>
-  text.replaceAll(String(value), "<value>").replace(/"(correlationId|timestamp)":"[^"]*"/g, '"$1":"-"');
+  text
+    .replaceAll(String(value), "<value>")
+    .replace(/"(correlationId|timestamp)":"[^"]*"/g, '"$1":"-"')
+    .replace(/ (payloadID|timestamp)="[^"]*"/g, ' $1="-"');
+
+/** The Status code of a cXML Response. */
+const cxmlStatus = (text: string) => Number(/<Status code="(\d+)"/.exec(text)?.[1]);
 
 /**
  * The problem's `instance` is the path the attacker sent (a path parameter may hold the probed value): that echo
@@ -94,6 +103,8 @@ async function attack(operation: string, c: AttackCase) {
   if ("denied" in c.expect) {
     expect(c.expect.denied, `${context}: ${res.status} ${text.slice(0, 300)}`).toContain(res.status);
     await expectSpecError(res, method!, path);
+  } else if ("cxml" in c.expect) {
+    expect([res.status, cxmlStatus(text)], `${context}: ${text.slice(0, 400)}`).toEqual([200, c.expect.cxml]);
   } else {
     expect(res.status, `${context}: ${text.slice(0, 300)}`).toBe(200);
     await expectMatchesContract(res, method!, path);
@@ -111,6 +122,7 @@ async function attack(operation: string, c: AttackCase) {
     const control = await send(await c.request(own, ctx));
     const controlText = await control.text();
     expect(control.status, `${operation} with the attacker's own ${c.input} must succeed: ${controlText.slice(0, 300)}`).toBeLessThan(300);
+    if ("cxml" in c.expect) expect(cxmlStatus(controlText), `${operation} own ${c.input}: ${controlText.slice(0, 400)}`).toBe(200);
     if ("empty" in c.expect)
       expect(listAt(JSON.parse(controlText), c.expect.empty).length, `${operation} own ${c.input}`).toBeGreaterThan(0);
   }
@@ -334,6 +346,16 @@ async function returnFixtures(attackerLine: number) {
   };
 }
 
+/** A procurement connection of each tenant, and a quote issued to tenant 2 (kjohnson) for its own OrderRequests. */
+async function procurementFixtures(): Promise<AttackContext["procurement"]> {
+  const quote = await issueQuote("MP-0000002", KJOHNSON, withoutFields);
+  return {
+    victim: await connect(JSMITH),
+    attacker: await connect(KJOHNSON),
+    attackerQuote: { productId: quote.productId, priceOptionId: quote.priceOptionId, price: quote.price.toFixed(2) },
+  };
+}
+
 describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/adversarial/tenant-matrix.ts)", () => {
   beforeAll(async () => {
     const [victimClient, attackerClient] = await Promise.all([
@@ -364,6 +386,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       ...(await scimFixtures()),
       ...(await testModeFixtures()),
       ...(await returnFixtures(attackerVendor.read)),
+      procurement: await procurementFixtures(),
     };
   });
 

@@ -6,6 +6,7 @@ import { USERS } from "../../src/dev/seed/organizations";
 import { demoOrderOf } from "../helpers/adversarial";
 import type { ClientCredentials } from "../helpers/api";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, type Orderer, orderBody, withoutFields } from "../helpers/orders";
+import { orderRequest, requestDocument, type TestConnection } from "../helpers/procurement";
 import { RECEIVER } from "../helpers/webhooks";
 
 /**
@@ -57,6 +58,12 @@ export interface AttackContext {
   /** A webhook endpoint of tenant 1, and tenant 2's own: one per operation that may use it up (delete). */
   victimEndpointId: string;
   attackerEndpointIds: { read: string; delete: string };
+  /** Procurement connections (cXML): tenant 1's, and tenant 2's own with a price option issued to tenant 2. */
+  procurement: {
+    victim: TestConnection;
+    attacker: TestConnection;
+    attackerQuote: { productId: string; priceOptionId: string; price: string };
+  };
   /** An import job of the operator (the operator plane, /admin/api). */
   victimImportId: string;
   /** The demo vendor's offer (its SKU) and price agreement; the attacking vendor's own, one per operation that may use it up. */
@@ -93,6 +100,8 @@ export interface AttackRequest {
    */
   bearer: boolean | "vendor" | "scim" | "test";
   idempotent?: boolean;
+  /** A cXML document for POST /cxml (sent as text/xml; it authenticates itself). */
+  xml?: string;
 }
 
 type Value = string | number;
@@ -103,7 +112,8 @@ export interface AttackCase {
   own?: Value | ((ctx: AttackContext) => Value);
   unknown?: Value;
   request: (value: Value, ctx: AttackContext) => AttackRequest | Promise<AttackRequest>;
-  expect: { denied: number[] } | { empty: string };
+  /** cxml: HTTP 200 with a cXML Response whose Status is this code. */
+  expect: { denied: number[] } | { empty: string } | { cxml: number };
 }
 
 /**
@@ -1028,6 +1038,53 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "patch /admin/api/clients/{clientId}": operatorRow("PATCH", (id) => `/admin/api/clients/${id}`, { apiVersion: "2026-11-23" }),
   "post /admin/api/clients/{clientId}/disable": operatorRow("POST", (id) => `/admin/api/clients/${id}/disable`),
   "post /admin/api/clients/{clientId}/secrets": operatorRow("POST", (id) => `/admin/api/clients/${id}/secrets`, {}),
+  "post /admin/api/procurement-connections": operatorRow("POST", () => "/admin/api/procurement-connections", {
+    tenantId: 2,
+    name: "matrix",
+  }),
+  "get /admin/api/procurement-connections": operatorRow("GET", () => "/admin/api/procurement-connections"),
+  "get /admin/api/procurement-connections/{connectionId}": operatorRow("GET", () => "/admin/api/procurement-connections/1"),
+  "put /admin/api/procurement-connections/{connectionId}": operatorRow("PUT", () => "/admin/api/procurement-connections/1", {
+    name: "matrix",
+  }),
+  "post /cxml": {
+    cases: [
+      {
+        // Tenant 1's connection named by its identity, with tenant 2's SharedSecret: as unknown as an identity of nobody.
+        input: "From/Sender identity (with the attacker's own SharedSecret)",
+        victim: (ctx) => ctx.procurement.victim.buyer.identity,
+        unknown: "AN-NOBODY-AT-ALL",
+        own: (ctx) => ctx.procurement.attacker.buyer.identity,
+        request: (identity, ctx) => ({
+          method: "POST",
+          path: "/cxml",
+          bearer: false,
+          xml: requestDocument(
+            { ...ctx.procurement.attacker, buyer: { domain: "NetworkID", identity: String(identity) } },
+            "<ProfileRequest/>",
+          ),
+        }),
+        expect: { cxml: 401 },
+      },
+      {
+        // A quote issued to tenant 1 (SupplierPartAuxiliaryID) in tenant 2's OrderRequest: refused like a made-up one.
+        input: "SupplierPartAuxiliaryID (a price option issued to tenant 1)",
+        victim: (ctx) => ctx.victimPriceOptionId,
+        own: (ctx) => ctx.procurement.attackerQuote.priceOptionId,
+        request: (priceOptionId, ctx) => {
+          const quote = ctx.procurement.attackerQuote;
+          const line = { productId: quote.productId, priceOptionId: String(priceOptionId), quantity: 1, price: quote.price };
+          return {
+            method: "POST",
+            path: "/cxml",
+            bearer: false,
+            xml: requestDocument(ctx.procurement.attacker, orderRequest(`PO-MATRIX-${crypto.randomUUID().slice(0, 8)}`, [line])),
+          };
+        },
+        expect: { cxml: 400 },
+      },
+    ],
+  },
   "get /admin/api/audit": operatorRow("GET", () => "/admin/api/audit"),
   "post /admin/api/tenants": operatorRow("POST", () => "/admin/api/tenants", { externalId: "MATRIX-T", name: "matrix" }),
   "get /admin/api/tenants": operatorRow("GET", () => "/admin/api/tenants"),

@@ -122,6 +122,10 @@ const PROSE_RULES: ProseRule[] = [
     statement: "With facilityId: also issue the product's price options",
   },
   { operation: "post /admin/api/clients", fields: /^(tenantId|vendorId)$/, statement: "and only with it" },
+  ...["post /admin/api/procurement-connections", "put /admin/api/procurement-connections/{connectionId}"].flatMap((operation) => [
+    { operation, fields: /^documentUrl$/, statement: "https to a public host on the default port, without credentials" },
+    { operation, fields: /^shipToAddresses$/, statement: "each code once" },
+  ]),
   { operation: "post /admin/api/clients", fields: /^mode$/, statement: "a test-mode buyer client, for the sandbox (kind tenant only)" },
   {
     operation: "post /customer/api/test-helpers/orders/{orderNumber}/simulate",
@@ -317,7 +321,7 @@ function encodeBody(mediaType: string, body: unknown): string {
   if (mediaType === "application/x-www-form-urlencoded") {
     return new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, asText(v)])).toString();
   }
-  if (mediaType === "application/octet-stream") return asText(body);
+  if (mediaType === "application/octet-stream" || mediaType === "text/xml" || mediaType === "application/xml") return asText(body);
   throw new Error(`no encoder for ${mediaType}`);
 }
 
@@ -421,6 +425,16 @@ const WEBHOOK_OPERATIONS = [
   "post /customer/api/webhook-endpoints/{id}/test",
   "get /customer/api/webhook-endpoints/{id}/deliveries",
 ];
+/** Procurement connections and the cXML endpoint (docs/api.md, "Procurement systems (cXML)"). */
+const PROCUREMENT_OPERATIONS = [
+  "post /admin/api/procurement-connections",
+  "get /admin/api/procurement-connections",
+  "get /admin/api/procurement-connections/{connectionId}",
+  "put /admin/api/procurement-connections/{connectionId}",
+  // Any text: a cXML Response (HTTP 200) whose Status says what was wrong with it.
+  "post /cxml",
+];
+const PROCUREMENT_OPERATIONS_REACHING_200 = ["get /admin/api/procurement-connections", "post /cxml"];
 /** Vendor offers and agreements, operator tiers: a 201 or 204 is their success, or their documented example id is none. */
 const PRICING_OPERATIONS = [
   "get /vendor/api/offers",
@@ -585,6 +599,7 @@ describe("document-driven contract fuzzing", () => {
     ...OFFER_IMPORT_JOB_OPERATIONS,
     "get /admin/api/events",
     ...ONBOARDING_OPERATIONS,
+    ...PROCUREMENT_OPERATIONS,
     ...PRICING_OPERATIONS,
     ...SCIM_OPERATIONS,
     ...ENDING_OPERATIONS,
@@ -655,6 +670,7 @@ describe("document-driven contract fuzzing", () => {
         "post /admin/api/clients/{clientId}/disable",
         "post /admin/api/clients/{clientId}/secrets",
         ...PRICING_OPERATIONS.filter((o) => !PRICING_OPERATIONS_REACHING_200.includes(o)),
+        ...PROCUREMENT_OPERATIONS.filter((o) => !PROCUREMENT_OPERATIONS_REACHING_200.includes(o)),
         ...SCIM_OPERATIONS.filter((o) => !SCIM_OPERATIONS_REACHING_200.includes(o)),
         "post /admin/api/tenants/{tenantId}/scim-tokens", // 201
         "post /admin/api/tenants/{tenantId}/store-move", // 202

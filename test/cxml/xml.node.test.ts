@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readXml, XML_LIMITS, XmlRefused } from "../../src/api/cxml/xml";
+import { readXml, XML_LIMITS, XmlRefused } from "../../src/operator/procurement/xml";
 
 /**
  * The hardened cXML reader against the shared test data, read in place (../shared/test-data/cxml, see its README): every

@@ -59,8 +59,11 @@ export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
   return cachedToken(`${tenantId}:${scopes?.join(" ") ?? "*"}`, () => issueToken(tenantId, scopes).then((issued) => issued.token));
 }
 
-/** Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor and operator APIs, SCIM. */
-export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor|admin|scim)(\/|$)/;
+/**
+ * Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor and operator APIs,
+ * SCIM, the cXML endpoint and the PunchOut shop.
+ */
+export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor|admin|scim|cxml|punchout)(\/|$)/;
 
 /** Calls the public HTTP surface the way an integrator does. */
 export async function call(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {

@@ -28,12 +28,14 @@ export const VARS_HEADER = "X-Test-Vars";
 
 /**
  * The bindings as the test Worker sees them: queue sends are reported (test/helpers/background.ts), and the ADMIN
- * binding is the operator plane's app in this same Worker.
+ * binding is the operator plane's app in this same Worker (its API binding, the API app).
  */
 const trackedEnv = (env: Bindings): Bindings => {
   const tracked: Bindings = { ...env, EVENTS: trackedQueue(env.EVENTS) };
   const admin = { fetch: (input: RequestInfo | URL, init?: RequestInit) => adminApp.fetch(new Request(input, init), tracked) };
-  return Object.assign(tracked, { ADMIN: admin as unknown as Fetcher });
+  // The operator plane's API binding (admin/wrangler.toml): the API app of this same Worker.
+  const api = { fetch: (input: RequestInfo | URL, init?: RequestInit) => app.fetch(new Request(input, init), tracked) };
+  return Object.assign(tracked, { ADMIN: admin as unknown as Fetcher, API: api as unknown as Fetcher });
 };
 
 /** The execution context with its `waitUntil` work reported (test/helpers/background.ts). */

@@ -11,8 +11,8 @@ import {
 import { dispatchEvents, resendLostDeliveries } from "../../src/api/webhooks/dispatch";
 import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE, WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/api/webhooks/signing";
-import { webhookUrlProblem } from "../../src/api/webhooks/urls";
 import { database } from "../../src/db/client";
+import { webhookUrlProblem } from "../../src/platform/outbound-urls";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { sqlOf, withMethods } from "../helpers/faults";

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { readJsonBody } from "../../platform/content-type";
 import { ValidationError } from "../../platform/errors";
+import { webhookUrlProblem } from "../../platform/outbound-urls";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, notFoundResponse, problem } from "../../platform/schemas";
@@ -25,7 +26,6 @@ import {
   MAX_ENDPOINTS_PER_TENANT,
 } from "./endpoints";
 import { SIGNATURE_HEADER, signingSecret } from "./signing";
-import { webhookUrlProblem } from "./urls";
 
 const TAG = "Webhooks";
 

@@ -103,8 +103,17 @@ export interface NewClientInput {
   mode?: "live" | "test" | undefined;
 }
 
-/** Creates a client (its secret returned once) with its audit entry, in one batch. */
-export async function createClient(db: D1Database, input: NewClientInput, actor: string, now = new Date()) {
+/**
+ * Creates a client (its secret returned once) with its audit entry, in one batch; `also` adds statements of a record that
+ * stands on the client (a procurement connection), committed with it or not at all.
+ */
+export async function createClient(
+  db: D1Database,
+  input: NewClientInput,
+  actor: string,
+  now = new Date(),
+  also: (clientId: string, at: string) => D1PreparedStatement[] = () => [],
+) {
   const testMode = input.kind === "tenant" && input.mode === "test";
   const clientId = newClientId(testMode ? TEST_CLIENT_PREFIX : CLIENT_ID_PREFIX[input.kind], testMode, () => randomToken(12));
   const secret = randomToken(32);
@@ -138,6 +147,7 @@ export async function createClient(db: D1Database, input: NewClientInput, actor:
       .bind(clientId, row.secret_hash, row.tenant_id, row.vendor_id, row.operator, row.name, scopes, at, row.api_version),
     auditStatement(db, entry(actor, "client.created", clientId, null, audited(view)), at),
     ...(testMode ? [sandboxTenantStatement(db, input.tenantId!)] : []),
+    ...also(clientId, at),
   ]);
   return { client: view, secret };
 }

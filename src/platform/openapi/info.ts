@@ -42,6 +42,7 @@ export const OFFERS_TAG = "Vendor offers and contract prices";
 export const ONBOARDING_TAG = "Onboarding";
 export const SCIM_TAG = "SCIM";
 export const SANDBOX_TAG = "Sandbox";
+export const PROCUREMENT_TAG = "Procurement systems (cXML)";
 
 /** The operator plane Worker's own document (GET /admin/api/openapi.json): its operations only. */
 export const OPERATOR_PLANE_INFO = {
@@ -101,6 +102,11 @@ export const TAGS = [
     name: "Tenant stores",
     description:
       "For the operator: where each tenant's data lives, and the move of a tenant's data from the control database into its own stores, verified table by table",
+  },
+  {
+    name: PROCUREMENT_TAG,
+    description:
+      "Hospitals' procurement suites (SAP Ariba, Coupa, Oracle, Workday) over cXML: the operator's connections, the one cXML endpoint (ProfileRequest, PunchOutSetupRequest, OrderRequest) and the PunchOut shop",
   },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   {

@@ -98,8 +98,20 @@ export async function readPriceOption(keys: PriceOptionKeys, id: string): Promis
   for (const secret of [keys.current, keys.previous]) {
     if (secret && crypto.subtle.timingSafeEqual(await macOf(secret, payload), mac)) valid = true;
   }
-  if (!valid) return null;
+  return valid ? termsOf(bytes) : null;
+}
+
+function termsOf(bytes: Uint8Array): PriceOptionTerms {
   const view = new DataView(bytes.buffer, bytes.byteOffset);
-  const terms = Object.fromEntries(FIELDS.map((field, i) => [field, view.getUint32(1 + i * 4)]));
-  return terms as unknown as PriceOptionTerms;
+  return Object.fromEntries(FIELDS.map((field, i) => [field, view.getUint32(1 + i * 4)])) as unknown as PriceOptionTerms;
+}
+
+/**
+ * The terms an id says, unverified (no key needed: the id is readable by whoever holds it), or null when it has not the
+ * shape of one. For display only (the PunchOut cart's unit price); an order verifies the id itself.
+ */
+export function readUnverifiedPriceOption(id: string): PriceOptionTerms | null {
+  if (!isSignedPriceOptionId(id)) return null;
+  const bytes = fromBase64Url(id.slice(PRICE_OPTION_ID_PREFIX.length));
+  return bytes?.length === PAYLOAD_BYTES + MAC_BYTES && bytes[0] === VERSION ? termsOf(bytes) : null;
 }

@@ -1,5 +1,5 @@
 /**
- * Which URLs may receive webhooks (docs/security.md). Production: https to a public host name or address on the default
+ * Which URLs may receive what Medparts sends: webhooks, and the cXML documents of procurement connections (docs/security.md). Production: https to a public host name or address on the default
  * port, never a special-purpose address nor a name that only resolves inside a network. With ALLOW_LOCAL_WEBHOOKS
  * (local development only) http://localhost, 127.0.0.1 and [::1] are allowed too. Credentials are refused in every
  * mode: they would be stored and listed back. A Worker's fetch cannot reach Cloudflare-internal or private networks in

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
+import { BASE_URL, TENANT_A, tokenFor } from "../helpers/api";
+import { dispatch } from "../helpers/dispatch";
+import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
+import {
+  connect,
+  FORM_POST_URL,
+  find,
+  itemOut,
+  orderRequest,
+  postCxml,
+  requestDocument,
+  setupRequest,
+  type TestConnection,
+} from "../helpers/procurement";
+
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+
+/** A browser's view of the shop: the session cookie it was given, sent back on every request. */
+class Browser {
+  cookie = "";
+  async get(path: string) {
+    return dispatch(`${BASE_URL}${path}`, { headers: this.cookie ? { Cookie: this.cookie } : {}, redirect: "manual" });
+  }
+  async post(path: string, form: Record<string, string | string[]>, origin: string | null = BASE_URL) {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(form)) for (const one of Array.isArray(value) ? value : [value]) body.append(key, one);
+    return dispatch(`${BASE_URL}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: this.cookie, ...(origin ? { Origin: origin } : {}) },
+      body,
+      redirect: "manual",
+    });
+  }
+}
+
+async function punchOut(connection: TestConnection, operation = "create", items = ""): Promise<Browser> {
+  const answer = await postCxml(requestDocument(connection, setupRequest(operation, items)));
+  expect(answer.code, answer.text).toBe(200);
+  const start = new URL(find(answer.root, "Response", "PunchOutSetupResponse", "StartPage", "URL")!.text);
+  const browser = new Browser();
+  const res = await browser.get(start.pathname);
+  expect(res.status).toBe(303);
+  const setCookie = res.headers.get("Set-Cookie")!;
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/Secure/i);
+  expect(setCookie).toMatch(/SameSite=None/i);
+  browser.cookie = setCookie.split(";")[0]!;
+  expect((await new Browser().get(start.pathname)).status).toBe(410);
+  return browser;
+}
+
+/** The hidden fields of the first add-to-cart form of a product page. */
+function firstAddForm(page: string): Record<string, string> {
+  const form = /<form class="inline" action="\/punchout\/shop\/cart" method="post">(.*?)<\/form>/s.exec(page)![1]!;
+  return Object.fromEntries(
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]),
+  );
+}
+
+function transferredMessage(page: string): XmlElement {
+  expect(page).toContain(`action="${FORM_POST_URL.replace(/&/g, "&amp;")}"`);
+  const value = /<input type="hidden" name="cxml-urlencoded" value="([^"]*)">/.exec(page)![1]!;
+  return readXml(new TextEncoder().encode(unescapeHtml(value)));
+}
+
+describe("the PunchOut shop", () => {
+  it("searches with facets, shows the facility's prices, keeps a cart, takes a scanned label, and transfers it as a PunchOutOrderMessage", async () => {
+    const connection = await connect();
+    const browser = await punchOut(connection);
+
+    const search = await browser.get("/punchout/shop?q=");
+    const searchPage = await search.text();
+    expect(search.status).toBe(200);
+    expect(search.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+    expect(searchPage).toContain("/punchout/shop/products/");
+    expect(searchPage).toMatch(/<h2 id="facet-manufacturer">Manufacturer<\/h2>/);
+    const manufacturer = /href="(\/punchout\/shop\?[^"]*manufacturer=[^"]+)"/.exec(searchPage)![1]!;
+    const narrowed = await browser.get(unescapeHtml(manufacturer));
+    expect(await narrowed.text()).toContain('aria-pressed="true"');
+
+    const product = productId(7);
+    const detail = await (await browser.get(`/punchout/shop/products/${product}`)).text();
+    const form = firstAddForm(detail);
+    expect(form.priceOptionId).toMatch(/^po_/);
+    expect((await browser.post("/punchout/shop/cart", { ...form, quantity: "3" }, null)).status).toBe(403);
+    // The option's custom fields are asked on the page and travel with the line (the first demo option asks a return date).
+    expect(detail).toContain('name="field:loanReturnDate"');
+    const added = await browser.post("/punchout/shop/cart", { ...form, quantity: "3", "field:loanReturnDate": "2030-01-31" });
+    expect([added.status, added.headers.get("Location")]).toEqual([303, "/punchout/shop/cart?notice=added"]);
+
+    const gtin = generateDeviceIdentifiers(11)[0]!.deviceId;
+    const scanned = await browser.post("/punchout/shop/scan", { code: `(01)${gtin}(10)LOT1` });
+    expect(scanned.headers.get("Location")).toBe("/punchout/shop/cart?notice=added");
+    const unresolved = await browser.post("/punchout/shop/scan", { code: "NOT-A-LABEL-AT-ALL-XYZ" });
+    expect(unresolved.headers.get("Location")).toBe("/punchout/shop/cart?notice=unresolved");
+
+    const cart = await (await browser.get("/punchout/shop/cart")).text();
+    expect(cart).toContain("Cart (2 lines)");
+    const updated = await browser.post("/punchout/shop/cart/update", { quantity: ["2", "1"] });
+    expect(updated.headers.get("Location")).toBe("/punchout/shop/cart?notice=updated");
+
+    const transfer = await browser.post("/punchout/shop/transfer", {});
+    const transferPage = await transfer.text();
+    expect(transfer.status).toBe(200);
+    expect(transfer.headers.get("Content-Security-Policy")).toContain("form-action https://suite.example.com");
+    const message = transferredMessage(transferPage);
+    const poom = find(message, "Message", "PunchOutOrderMessage")!;
+    expect(find(poom, "BuyerCookie")!.text).toBe("cookie-123");
+    const items = poom.children.filter((child) => child.name === "ItemIn");
+    expect(items.map((item) => item.attributes.quantity)).toEqual(["2", "1"]);
+    expect(find(items[0], "ItemID", "SupplierPartID")!.text).toBe(product);
+    expect(find(items[0], "ItemID", "SupplierPartAuxiliaryID")!.text).toBe(form.priceOptionId);
+    expect(find(items[1], "ItemID", "SupplierPartID")!.text).toBe(productId(11));
+
+    // The session ends with the transfer.
+    expect((await browser.get("/punchout/shop/cart")).status).toBe(401);
+
+    // The suite's OrderRequest of that cart: each ItemIn becomes an ItemOut, held to its quote.
+    const lines = items.map((item) => ({
+      productId: find(item, "ItemID", "SupplierPartID")!.text,
+      priceOptionId: find(item, "ItemID", "SupplierPartAuxiliaryID")!.text,
+      quantity: Number(item.attributes.quantity),
+      price: find(item, "ItemDetail", "UnitPrice", "Money")!.text,
+      extrinsics: Object.fromEntries(
+        find(item, "ItemDetail")!
+          .children.filter((child) => child.name === "Extrinsic")
+          .map((extrinsic) => [extrinsic.attributes.name!, extrinsic.text]),
+      ),
+    }));
+    const orderId = `PO-${crypto.randomUUID().slice(0, 8)}`;
+    const order = await postCxml(requestDocument(connection, orderRequest(orderId, lines)));
+    expect(order.code, order.text).toBe(200);
+    expect(order.text).toMatch(/Medparts order \S+ for orderID/);
+  });
+
+  it("reopens the suite's cart for edit, and shows it read-only for inspect", async () => {
+    const connection = await connect();
+    const quote = await issueQuote(productId(8), JSMITH, withoutFields);
+    const items = itemOut(
+      { productId: quote.productId, priceOptionId: quote.priceOptionId, quantity: 5, price: quote.price.toFixed(2) },
+      0,
+    );
+    const edit = await punchOut(connection, "edit", items);
+    const editCart = await (await edit.get("/punchout/shop/cart")).text();
+    expect(editCart).toContain("Cart (1 line)");
+    expect(editCart).toContain('value="5"');
+    const inspect = await punchOut(connection, "inspect", items);
+    const inspectCart = await (await inspect.get("/punchout/shop/cart")).text();
+    expect(inspectCart).not.toContain("Update cart");
+    expect(inspectCart).toContain("Return to procurement");
+    const refused = await inspect.post("/punchout/shop/cart/update", { quantity: ["0"] });
+    expect(refused.headers.get("Location")).toBe("/punchout/shop/cart");
+    const message = transferredMessage(await (await inspect.post("/punchout/shop/transfer", {})).text());
+    const header = find(message, "Message", "PunchOutOrderMessage", "PunchOutOrderMessageHeader")!;
+    expect(header.attributes.operationAllowed).toBe("inspect");
+  });
+
+  it("opens nothing without a live session cookie, and the cookie of one session opens only it", async () => {
+    const stranger = new Browser();
+    expect((await stranger.get("/punchout/shop")).status).toBe(401);
+    stranger.cookie = "mp_punchout=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    expect((await stranger.get("/punchout/shop/cart")).status).toBe(401);
+    expect((await stranger.get("/punchout/start/not-a-code")).status).toBe(410);
+    const token = await tokenFor(TENANT_A);
+    const withBearer = await dispatch(`${BASE_URL}/punchout/shop/cart`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(withBearer.status).toBe(401);
+  });
+});
