@@ -23,6 +23,8 @@ declare module "vitest" {
     /** A buyer client of tenant 1 and a client of the demo vendor, in the seeded state the server runs on. */
     buyer: { clientId: string; clientSecret: string };
     vendor: { clientId: string; clientSecret: string };
+    /** An operator client (procurement connections for the PunchOut tests). */
+    operator: { clientId: string; clientSecret: string };
   }
 }
 
@@ -49,6 +51,7 @@ export default async function setup(project: TestProject) {
     });
   const buyer = await client({ tenantId: 1 }, "e2e-buyer");
   const vendor = await client({ vendorId: DEMO_VENDOR_ID }, "e2e-vendor");
+  const operator = await client({ operator: true }, "e2e-operator");
   const server = await startServer({
     port,
     persistTo,
@@ -59,6 +62,7 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", server.baseUrl);
   project.provide("buyer", buyer);
   project.provide("vendor", vendor);
+  project.provide("operator", operator);
   return async () => {
     await server.stop();
     rmSync(persistTo, { recursive: true, force: true });

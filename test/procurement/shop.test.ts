@@ -85,13 +85,25 @@ describe("the PunchOut shop", () => {
     expect(searchPage).toMatch(/<h2 id="facet-manufacturer">Manufacturer<\/h2>/);
     const manufacturer = /href="(\/punchout\/shop\?[^"]*manufacturer=[^"]+)"/.exec(searchPage)![1]!;
     const narrowed = await browser.get(unescapeHtml(manufacturer));
-    expect(await narrowed.text()).toContain('aria-pressed="true"');
+    expect(await narrowed.text()).toContain('aria-current="true"');
 
     const product = productId(7);
     const detail = await (await browser.get(`/punchout/shop/products/${product}`)).text();
     const form = firstAddForm(detail);
     expect(form.priceOptionId).toMatch(/^po_/);
     expect((await browser.post("/punchout/shop/cart", { ...form, quantity: "3" }, null)).status).toBe(403);
+    expect((await browser.post("/punchout/shop/cart", { ...form, quantity: "3" }, "https://evil.example.com")).status).toBe(403);
+    const crossSite = await dispatch(`${BASE_URL}/punchout/shop/cart`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: browser.cookie,
+        "Sec-Fetch-Site": "cross-site",
+        Origin: BASE_URL,
+      },
+      body: new URLSearchParams({ ...form, quantity: "3" }),
+    });
+    expect(crossSite.status).toBe(403);
     // The option's custom fields are asked on the page and travel with the line (the first demo option asks a return date).
     expect(detail).toContain('name="field:loanReturnDate"');
     const added = await browser.post("/punchout/shop/cart", { ...form, quantity: "3", "field:loanReturnDate": "2030-01-31" });

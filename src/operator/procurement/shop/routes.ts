@@ -77,13 +77,23 @@ const unavailable = () =>
     page({ title: "Unavailable", readOnly: true }, html`<h1>Medparts is briefly unavailable</h1><p>Reload the page in a moment.</p>`),
   );
 
+/**
+ * A form post from the shop's own pages: the browser says so (Sec-Fetch-Site: same-origin), or, from a browser that sends
+ * no fetch metadata, its Origin is this host. Anything else (another site's form, a script without Origin) is refused.
+ */
+function fromTheShop(c: Context<AppEnv>): boolean {
+  const site = c.req.header("Sec-Fetch-Site");
+  if (site !== undefined) return site === "same-origin";
+  return c.req.header("Origin") === new URL(c.req.url).origin;
+}
+
 type SessionHandler = (c: Context<AppEnv>, session: PunchOutSession) => Promise<Response>;
 
 /** A shop page: the session the cookie opens (or a page saying it ended); a POST only from the shop's own pages. */
 const withSession =
   (handler: SessionHandler) =>
   async (c: Context<AppEnv>): Promise<Response> => {
-    if (c.req.method === "POST" && c.req.header("Origin") !== new URL(c.req.url).origin) {
+    if (c.req.method === "POST" && !fromTheShop(c)) {
       return htmlPage(403, page({ title: "Refused", readOnly: true }, html`<h1>This form was not sent from the Medparts shop</h1>`));
     }
     const session = await sessionOf(c.env.DB, getCookie(c, SESSION_COOKIE));
@@ -157,7 +167,7 @@ async function searchPage(c: Context<AppEnv>, session: PunchOutSession): Promise
         .map((value) => {
           const selected = chosen[facet.field]?.includes(value.value) ?? false;
           const next = selected ? chosen[facet.field]!.filter((v) => v !== value.value) : [...(chosen[facet.field] ?? []), value.value];
-          return html`<li><a href="${link({ [facet.field]: next, offset: null })}" aria-pressed="${selected ? "true" : "false"}">${selected ? "✓ " : ""}${value.value} (${value.count})</a></li>`;
+          return html`<li><a href="${link({ [facet.field]: next, offset: null })}" ${selected ? new Html(' aria-current="true"') : ""}>${selected ? html`<span aria-hidden="true">✓ </span><span class="skip">Selected: </span>` : ""}${value.value} (${value.count})</a></li>`;
         })}</ul></section>`,
   );
   const results = items.length
