@@ -9,6 +9,7 @@ import { centsToText } from "../src/platform/money";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
+import { punchoutMain } from "./demo-punchout";
 import { savedDemoClients } from "./local-platform";
 import { startWebhookListener } from "./webhook-listener";
 
@@ -25,6 +26,8 @@ import { startWebhookListener } from "./webhook-listener";
  * `npm run demo -- --sandbox`: the sandbox (docs/api.md, "Sandbox") with the demo test-mode client (`testMode` in
  * .medparts-demo.json, or MEDPARTS_TEST_CLIENT_ID / _SECRET): a sample of every event type to its webhook endpoint,
  * then test orders driven through every scenario of the simulated vendor, while the listener prints each event.
+ *
+ * `npm run demo -- --punchout`: Medparts from inside a hospital's procurement suite over cXML (scripts/demo-punchout.ts).
  */
 
 type User = z.infer<typeof UserSchema>;
@@ -687,7 +690,10 @@ async function sandboxMain(): Promise<void> {
   console.log("\nSandbox demo complete: no live order, event or vendor was touched.");
 }
 
-(process.argv.includes("--sandbox") ? sandboxMain() : main()).catch((error: unknown) => {
-  console.error(`\nDEMO FAILED at step ${stepNumber}: ${error instanceof StepFailed ? error.message : String(error)}`);
+const which = process.argv.includes("--sandbox") ? sandboxMain : process.argv.includes("--punchout") ? punchoutMain : main;
+which().catch((error: unknown) => {
+  console.error(
+    `\nDEMO FAILED at step ${stepNumber}: ${error instanceof StepFailed || error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

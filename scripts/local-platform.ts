@@ -63,9 +63,21 @@ export async function ensureLocalSigningKey(): Promise<void> {
     add("QUOTE_SIGNING_KEY", randomBytes(32).toString("base64url")) && "quote signing key",
     add("ALLOW_LOCAL_WEBHOOKS", "true") && "local webhooks",
   ].filter(Boolean);
+  ensureAdminDevVars();
   if (added.length === 0) return;
   writeFileSync(DEV_VARS, current, { mode: 0o600 });
   console.log(`Added to .dev.vars: ${added.join(", ")}`);
+}
+
+/**
+ * The operator plane's own admin/.dev.vars (it reads no other): the local-only permission to point a procurement
+ * connection's documentUrl at http://localhost (npm run demo -- --punchout plays the suite there).
+ */
+function ensureAdminDevVars(): void {
+  const file = path.join(path.dirname(ADMIN_WRANGLER_CONFIG), ".dev.vars");
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  if (/^ALLOW_LOCAL_WEBHOOKS=/m.test(current)) return;
+  writeFileSync(file, `${current}${current && !current.endsWith("\n") ? "\n" : ""}ALLOW_LOCAL_WEBHOOKS='true'\n`, { mode: 0o600 });
 }
 
 /** Where local D1/KV/DO state lives; wrangler's default unless a script is pointed elsewhere (benchmarks). */

@@ -569,6 +569,8 @@ export const webhookEndpoints = sqliteTable("webhook_endpoints", {
   createdAt: text("created_at").notNull(),
   /** The API version its events are rendered at (migrations/0027; docs/api.md, "Versions"). */
   apiVersion: text("api_version").notNull(),
+  /** A procurement connection's endpoint: its deliveries are cXML documents (migrations/0034). */
+  connectionId: integer("connection_id"),
 });
 
 export const webhookDeliveries = sqliteTable("webhook_deliveries", {

@@ -20,6 +20,7 @@ import { tierRoutes } from "./offers/tier-routes";
 import { onboardingRoutes } from "./onboarding/client-routes";
 import { addressRoutes, companyRoutes, facilityRoutes, tenantRoutes, vendorOrganizationRoutes } from "./onboarding/organizations";
 import { connectionRoutes } from "./procurement/connection-routes";
+import { documentRoutes } from "./procurement/documents";
 import { gatewayRoutes } from "./procurement/routes";
 import { shopRoutes } from "./procurement/shop/routes";
 import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
@@ -84,6 +85,8 @@ export function createAdminApp() {
       app.route(VENDOR_API_BASE, offerImportRoutes);
       app.route(VENDOR_API_BASE, agreementRoutes);
       app.route("/", gatewayRoutes);
+      // Internal: the API Worker's webhook delivery asks here for a procurement connection's documents (ADMIN binding only).
+      app.route("/", documentRoutes);
       app.route(PUNCHOUT_BASE, shopRoutes);
       app.use(`${SCIM_BASE}/*`, requireScimToken);
       app.route(SCIM_BASE, scimRoutes);

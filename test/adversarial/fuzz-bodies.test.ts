@@ -703,8 +703,9 @@ function procurementTargets(): Target[] {
     { path: ["paymentMethod"], hostile: hostileCode(["PO"]) },
     {
       path: ["documentUrl"],
+      // null is a valid documentUrl (no documents): not among the hostile values.
       hostile: fc.oneof(
-        hostileText(2048),
+        hostileText(2048, { nullable: true }),
         fc.constantFrom("http://example.com/cxml", "https://10.0.0.1/cxml", "https://user:pw@suite.example.com/x"),
       ),
     },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { DtdValidator, XmlDocument, XmlDtd } from "libxml2-wasm";
 import { afterAll, describe, expect, it } from "vitest";
 import { centsOf, centsText, escapeXml, responseDocument, STATUS_TEXT } from "../../src/operator/procurement/cxml";
+import { confirmationRequest, documentOf, type PlacedOrder, shipNoticeRequest } from "../../src/operator/procurement/documents";
 import { profileResponse } from "../../src/operator/procurement/gateway";
 import { setupResponse } from "../../src/operator/procurement/punchout-setup";
 import { punchOutOrderMessage } from "../../src/operator/procurement/shop/order-message";
@@ -15,12 +16,17 @@ import { readXml } from "../../src/operator/procurement/xml";
 
 const DTD_DIR = path.resolve(import.meta.dirname, "../../../shared/test-data/cxml/dtd/1.2.063");
 const validator = new DtdValidator(XmlDtd.fromBuffer(readFileSync(path.join(DTD_DIR, "cXML.dtd"))));
-afterAll(() => validator.dispose());
+/** ConfirmationRequest and ShipNoticeRequest are Fulfill.dtd's (a superset of cXML.dtd). */
+const fulfill = new DtdValidator(XmlDtd.fromBuffer(readFileSync(path.join(DTD_DIR, "Fulfill.dtd"))));
+afterAll(() => {
+  validator.dispose();
+  fulfill.dispose();
+});
 
-function expectValid(document: string): void {
+function expectValid(document: string, against = validator): void {
   const parsed = XmlDocument.fromString(document);
   try {
-    expect(() => validator.validate(parsed), document).not.toThrow();
+    expect(() => against.validate(parsed), document).not.toThrow();
   } finally {
     parsed.dispose();
   }
@@ -91,6 +97,11 @@ describe("outbound cXML validates against the 1.2.063 DTD", () => {
     const parsed = XmlDocument.fromString(broken);
     expect(() => validator.validate(parsed)).toThrow();
     parsed.dispose();
+    const order = { orderId: "PO-1", payloadId: "p", orderDate: null, lines: {} };
+    const noType = confirmationRequest(connection, order, "accept", [], "c-1").replace(' type="accept"', "");
+    const parsedConfirmation = XmlDocument.fromString(noType);
+    expect(() => fulfill.validate(parsedConfirmation)).toThrow();
+    parsedConfirmation.dispose();
   });
 
   it("the message's totals are exact sums of integer cents", () => {
@@ -101,6 +112,84 @@ describe("outbound cXML validates against the 1.2.063 DTD", () => {
       cart: [line, { ...line, unitPriceCents: 1, quantity: 7 }],
     });
     expect(message).toContain('<Total><Money currency="USD">3748.57</Money></Total>');
+  });
+});
+
+describe("documents back to the suite validate against the 1.2.063 Fulfill.dtd", () => {
+  const order: PlacedOrder = {
+    orderId: "PO-4711",
+    payloadId: "1700000000.1@suite.example.com",
+    orderDate: "2026-11-29T10:00:00+00:00",
+    lines: { "501": { lineNumber: "10", quantity: 3, unitOfMeasure: "EA" }, "502": { lineNumber: "20", quantity: 1, unitOfMeasure: "BX" } },
+  };
+  const full = { ...connection, id: 1, tenantId: 1, clientId: "mpc_x", enabled: true, name: "x", facilityId: 1, requesterId: 1, userId: 1 };
+  const fullConnection = {
+    ...full,
+    shipToAddressId: 1,
+    shipToAddresses: [],
+    billToAddressId: 1,
+    shippingMethod: "GROUND",
+    paymentMethod: "PO",
+  };
+  const asConnection = { ...fullConnection, documentUrl: "https://suite.example.com/cxml", createdAt: "", updatedAt: "" };
+  const event = (type: string, data: Record<string, unknown>) => ({ id: "evt-1", type, createdAt: "2026-11-29T11:00:00.000Z", data });
+
+  it("ConfirmationRequest: accept, backordered, reject, and a detail of several lines with changes", () => {
+    for (const [type, data] of [
+      ["order.acknowledged", { orderNumber: "MP-1", lineId: 501, promisedShipDate: "2026-12-02" }],
+      ["order.backordered", { orderNumber: "MP-1", lineId: 501, expectedShipDate: "2026-12-20", reason: "Out of stock" }],
+      ["order.rejected", { orderNumber: "MP-1", lineId: 502, reason: "Discontinued" }],
+      [
+        "order.confirmed",
+        {
+          orderNumber: "MP-1",
+          type: "detail",
+          lines: [
+            { lineId: 501, name: "quantity_changed", lineStatus: "Acknowledged", quantity: 2 },
+            { lineId: 502, name: "accepted", lineStatus: "Acknowledged" },
+          ],
+        },
+      ],
+    ] as const) {
+      const document = documentOf(asConnection, order, event(type, data));
+      expect(document, type).not.toBeNull();
+      expectValid(document!, fulfill);
+      expect(document).toContain('<OrderReference orderID="PO-4711"');
+    }
+    expect(documentOf(asConnection, order, event("order.delivered", { orderNumber: "MP-1", lineId: 501 }))).toBeNull();
+    expect(documentOf(asConnection, order, event("order.acknowledged", { orderNumber: "MP-1", lineId: 999 }))).toBeNull();
+    expectValid(confirmationRequest({ ...connection, mode: "test" }, order, "accept", [], "c-1"), fulfill);
+  });
+
+  it("ShipNoticeRequest: carrier and tracking, a Batch per lot with its expiry, an AssetInfo per serial", () => {
+    const document = shipNoticeRequest(connection, order, {
+      shipmentId: "1Z999",
+      line: order.lines["501"]!,
+      quantity: 3,
+      carrierName: "UPS",
+      trackingNumber: "1Z999",
+      shippedAt: "2026-11-30T15:00:00.000Z",
+      units: [
+        { lot: "LOT7", serial: "SN-1", expiry: "2030-12-31", units: 1 },
+        { lot: "LOT7", serial: "SN-2", expiry: "2030-12-31", units: 1 },
+        { lot: null, serial: null, expiry: null, units: 1 },
+      ],
+    });
+    expectValid(document, fulfill);
+    expect(document.match(/<Batch /g)).toHaveLength(1);
+    expect(document.match(/<AssetInfo /g)).toHaveLength(2);
+    expectValid(
+      shipNoticeRequest(connection, order, {
+        shipmentId: "x",
+        line: order.lines["502"]!,
+        quantity: 1,
+        carrierName: "FedEx",
+        trackingNumber: "7",
+        shippedAt: "2026-11-30T15:00:00.000Z",
+        units: [],
+      }),
+      fulfill,
+    );
   });
 });
 

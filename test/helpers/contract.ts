@@ -167,10 +167,13 @@ export async function contractCall(token: string | null, path: string, init: Req
  * document at /admin/api/openapi.json is not a second contract.
  */
 export function servedRoutes(): Set<string> {
-  // The PunchOut shop's pages (/punchout) are for a person in a browser, not API operations: docs/api.md describes them.
+  // The PunchOut shop's pages (/punchout) are for a person in a browser, not API operations (docs/api.md describes them);
+  // /__procurement is the operator plane's internal route, reachable over the ADMIN binding only.
   const routes = [
     ...createApp().routes,
-    ...createAdminApp().routes.filter((r) => r.path !== "/admin/api/openapi.json" && !r.path.startsWith("/punchout/")),
+    ...createAdminApp().routes.filter(
+      (r) => r.path !== "/admin/api/openapi.json" && !r.path.startsWith("/punchout/") && !r.path.startsWith("/__procurement/"),
+    ),
   ];
   return new Set(
     routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),

@@ -32,7 +32,10 @@ const MAX_ERROR_LENGTH = 200;
 export const backoffSeconds = (attempt: number) => Math.min(30 * 2 ** Math.max(0, attempt - 1), 12 * 3600);
 
 /** What the consumer needs of the bindings. */
-export type DeliveryEnv = Pick<Bindings, "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS" | "TENANT_STORE">;
+export type DeliveryEnv = Pick<
+  Bindings,
+  "DB" | "WEBHOOK_SECRET_KEY" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS" | "TENANT_STORE" | "ADMIN"
+>;
 
 /**
  * When an owed delivery whose next step is expected at `next` counts as lost, and the sweep sends it again
@@ -72,9 +75,10 @@ export async function postEvent(
   secret: string,
   event: EventRecord,
   now = new Date(),
+  document?: string,
 ): Promise<DeliveryResult> {
   const version = servedVersion(endpoint.apiVersion);
-  const body = deliveryBody(event, version);
+  const body = document ?? deliveryBody(event, version);
   const started = Date.now();
   try {
     const res = await fetch(endpoint.url, {
@@ -82,7 +86,7 @@ export async function postEvent(
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
       headers: {
-        "Content-Type": "application/json",
+        "Content-Type": document === undefined ? "application/json" : "text/xml; charset=UTF-8",
         "User-Agent": "Medparts-Webhooks/1",
         [EVENT_ID_HEADER]: event.id,
         [EVENT_TYPE_HEADER]: event.type,
@@ -99,6 +103,32 @@ export async function postEvent(
     const message = error instanceof Error && error.name === "TimeoutError" ? `No answer within ${DELIVERY_TIMEOUT_MS} ms` : String(error);
     return { ok: false, statusCode: null, error: message.slice(0, MAX_ERROR_LENGTH), latencyMs: Date.now() - started };
   }
+}
+
+/** An endpoint that carries a procurement connection's cXML documents (src/operator/procurement/documents.ts). */
+const DOCUMENTS_URL = "https://admin.internal/__procurement/documents";
+
+/**
+ * One attempt at the endpoint: the event as JSON, or for a procurement connection's endpoint the event's cXML document,
+ * which the operator plane renders (an event that makes none counts as delivered; a failure to render, as a failed attempt).
+ */
+async function deliverTo(env: DeliveryEnv, endpoint: typeof webhookEndpoints.$inferSelect, event: EventRecord): Promise<DeliveryResult> {
+  const secret = await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt);
+  if (endpoint.connectionId === null) return postEvent(endpoint, secret, event);
+  const started = Date.now();
+  const rendered = await env.ADMIN.fetch(
+    new Request(`${DOCUMENTS_URL}/${endpoint.connectionId}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(event),
+    }),
+  ).catch((error: unknown) => new Response(String(error), { status: 503 }));
+  if (rendered.status === 204) return { ok: true, statusCode: null, error: null, latencyMs: Date.now() - started };
+  if (!rendered.ok) {
+    await rendered.body?.cancel();
+    return { ok: false, statusCode: null, error: `The document could not be made (${rendered.status})`, latencyMs: Date.now() - started };
+  }
+  return postEvent(endpoint, secret, event, new Date(), await rendered.text());
 }
 
 /**
@@ -278,7 +308,7 @@ async function deliverOne(db: Database, env: DeliveryEnv, message: Message<Deliv
     return true;
   }
   const attempt = made + 1;
-  const result = await postEvent(endpoint, await signingSecret(env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
+  const result = await deliverTo(env, endpoint, event);
   const now = new Date();
   const last = !result.ok && attempt >= MAX_ATTEMPTS;
   const recorded = [

@@ -66,6 +66,7 @@ export async function createEndpoint(
     failingSince: null,
     createdAt: new Date().toISOString(),
     apiVersion: input.apiVersion,
+    connectionId: null,
   };
   const inserted = await db
     .insert(webhookEndpoints)

@@ -17,6 +17,7 @@ import {
 import { operatorScopedAccess } from "../../shared/auth/bearer";
 import { PAGE_QUERY } from "../onboarding/client-routes";
 import { connectionOr404, createConnection, listConnections, replaceConnection } from "./connections";
+import { syncDocumentEndpoint } from "./documents";
 import { type ConnectionInput, ConnectionInputSchema, ConnectionSchema, CreateConnectionSchema } from "./schemas";
 
 /** The operator's procurement connections on /admin/api (docs/api.md, "Procurement systems (cXML)"). */
@@ -117,6 +118,7 @@ export const connectionRoutes = createRouter()
     const { tenantId, mode, ...input } = c.req.valid("json");
     checkDocumentUrl(c, input);
     const created = await createConnection(c.env.DB, tenantId, mode, input, actorOf(c));
+    await syncDocumentEndpoint(c.env, created.connection);
     return c.json(envelope(c, { ...created, cxmlUrl: cxmlUrlOf(c.req.url) }), 201, {
       Location: `${new URL(c.req.url).pathname}/${created.connection.id}`,
     });
@@ -129,5 +131,7 @@ export const connectionRoutes = createRouter()
   .openapi(routes.replace, async (c) => {
     const input = c.req.valid("json");
     checkDocumentUrl(c, input);
-    return c.json(envelope(c, await replaceConnection(c.env.DB, c.req.valid("param").connectionId, input, actorOf(c))), 200);
+    const replaced = await replaceConnection(c.env.DB, c.req.valid("param").connectionId, input, actorOf(c));
+    await syncDocumentEndpoint(c.env, replaced);
+    return c.json(envelope(c, replaced), 200);
   });

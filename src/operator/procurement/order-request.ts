@@ -2,6 +2,7 @@ import { sha256Hex } from "../../platform/sha256";
 import { apiErrors, apiOf, callApi } from "./api";
 import { type CxmlCall, type Outcome, refused } from "./call";
 import { at, centsText, childNamed, textOf } from "./cxml";
+import { recordPlacedOrder } from "./documents";
 import { type ItemOut, readItems, requiredFieldsOf } from "./items";
 
 /**
@@ -138,6 +139,32 @@ async function cancelOrders(call: CxmlCall, orderId: string, orders: FoundOrder[
   return null;
 }
 
+/** The placed order's lines (in the order of the ItemOuts) with the suite's line numbers, for its documents (documents.ts). */
+async function rememberOrder(call: CxmlCall, orderNumber: string, orderId: string, items: ItemOut[], bookmark: string | null) {
+  const { status, body } = await callApi<{ data: { orderDate?: string; lineItems: { lineId: number; quantity: number }[] } }>(
+    apiOf(call.c.env),
+    call.token,
+    "GET",
+    `/orders/${encodeURIComponent(orderNumber)}?include=lineItems`,
+    undefined,
+    bookmark ? { "X-Session-Bookmark": bookmark } : {},
+  );
+  if (status !== 200) throw new Error(`GET /orders/${orderNumber} answered ${status}`);
+  const lines = [...body.data.lineItems].sort((a, b) => a.lineId - b.lineId);
+  const header = childNamed(call.message, "OrderRequestHeader");
+  await recordPlacedOrder(call.c.env.DB, call.connection.id, orderNumber, {
+    orderId,
+    payloadId: call.payloadId,
+    orderDate: header?.attributes.orderDate ?? null,
+    lines: Object.fromEntries(
+      lines.map((line, i) => [
+        String(line.lineId),
+        { lineNumber: items[i]?.lineNumber ?? String(i + 1), quantity: line.quantity, unitOfMeasure: items[i]?.unitOfMeasure ?? "EA" },
+      ]),
+    ),
+  });
+}
+
 export async function orderRequest(call: CxmlCall): Promise<Outcome> {
   const header = childNamed(call.message, "OrderRequestHeader");
   if (!header) return refused(400, `OrderRequestHeader is missing (at ${HEADER}).`);
@@ -159,11 +186,26 @@ export async function orderRequest(call: CxmlCall): Promise<Outcome> {
   // An update is a new version of the order: its own key, so that it never replays the version it replaces. It is placed
   // before the versions it replaces are cancelled: a version that cannot be placed leaves the order as it was.
   const key = await derivedKey(`${call.connection.clientId} order ${orderId}${type === "update" ? ` ${call.payloadId}` : ""}`);
-  const { status, body } = await callApi<{ data: { orderNumber: string } }>(apiOf(call.c.env), call.token, "POST", "/orders", mapped.body, {
-    "Idempotency-Key": key,
-  });
+  const { status, body, headers } = await callApi<{ data: { orderNumber: string } }>(
+    apiOf(call.c.env),
+    call.token,
+    "POST",
+    "/orders",
+    mapped.body,
+    {
+      "Idempotency-Key": key,
+    },
+  );
   if (status !== 200 && status !== 201) return failed(status, body, mapped.items, `orderID ${orderId} was not ordered`);
   const orderNumber = body.data.orderNumber;
+  // Off the answer's path: what the documents sent back later need (the suite's orderID and line numbers).
+  call.c.executionCtx.waitUntil(
+    rememberOrder(call, orderNumber, orderId, mapped.items, headers.get("X-Session-Bookmark")).catch((err: unknown) =>
+      console.error(
+        JSON.stringify({ message: "cxml.order_not_recorded", orderNumber, error: err instanceof Error ? err.message : String(err) }),
+      ),
+    ),
+  );
   if (type === "update") {
     const replaced = (await ordersOfPo(call, orderId)).filter((order) => order.orderNumber !== orderNumber);
     const cancelled = await cancelOrders(call, orderId, replaced);

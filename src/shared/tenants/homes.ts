@@ -59,5 +59,9 @@ export const invoiceDatabase = (env: LineEnv, invoiceId: number) => homeOfId(env
 /** The database that holds return (core, loaner, repair, rma) `returnId`. */
 export const returnDatabase = (env: LineEnv, returnId: number) => homeOfId(env, returnId, "return");
 
+/** The database that holds tenant `tenantId`'s own data (a sandbox twin -T: T's): DB, or its store once it switched. */
+export const tenantHomeDatabase = async (env: LineEnv, tenantId: number): Promise<D1Database> =>
+  (await hasSwitched(env, tenantId)) ? tenantStoreDatabase(env, tenantId) : env.DB;
+
 /** Forgets whether a tenant has switched (tests, as CLIENT_STATUS_CACHE_SECONDS passing would). */
 export const forgetSwitches = () => switched.clear();

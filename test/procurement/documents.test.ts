@@ -1,0 +1,101 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { readXml } from "../../src/operator/procurement/xml";
+import { GS } from "../../src/shared/udi/gs1";
+import { call, json, operatorTokenFor, TENANT_A, tokenFor } from "../helpers/api";
+import { backgroundSettled } from "../helpers/background";
+import { freshOrder, issueQuote, JSMITH, withoutFields } from "../helpers/orders";
+import { connect, find, orderRequest, postCxml, requestDocument } from "../helpers/procurement";
+import { move, tomorrow } from "../helpers/vendors";
+import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
+
+/**
+ * Documents back to the suite: a connection with a documentUrl gets a ConfirmationRequest for each confirmation of a line
+ * and a ShipNoticeRequest for each parcel of the orders its OrderRequests placed, through the webhook outbox (signed,
+ * in order, retried), naming the suite's orderID and line numbers.
+ */
+
+async function placeThroughCxml(documentPath: string, index: number) {
+  const connection = await connect(JSMITH, { extra: { documentUrl: `${RECEIVER}${documentPath}` } });
+  const quote = await issueQuote(productId(index), JSMITH, withoutFields);
+  const orderId = `PO-${crypto.randomUUID().slice(0, 8)}`;
+  const line = { productId: quote.productId, priceOptionId: quote.priceOptionId, quantity: 2, price: quote.price.toFixed(2) };
+  const answer = await postCxml(requestDocument(connection, orderRequest(orderId, [line]).replace('lineNumber="1"', 'lineNumber="10"')));
+  expect(answer.code, answer.text).toBe(200);
+  const orderNumber = /order (\S+) for orderID/.exec(answer.text)![1]!;
+  await backgroundSettled();
+  const order = await json(await call(await tokenFor(TENANT_A), `/orders/${orderNumber}?include=lineItems`));
+  return { connection, orderId, orderNumber, lineId: order.data.lineItems[0].lineId as number };
+}
+
+const documentsAt = async (path: string) =>
+  (await receivedAt(path)).map((received) => ({ received, root: readXml(new TextEncoder().encode(received.body)) }));
+
+describe("documents back to the suite", () => {
+  it("a confirmation and a parcel of an OrderRequest's order reach the documentUrl as ConfirmationRequest and ShipNoticeRequest", async () => {
+    const path = receiverPath("ok");
+    const index = 21;
+    const { orderId, lineId } = await placeThroughCxml(path, index);
+    expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
+    const gtin = generateDeviceIdentifiers(index)[0]!.deviceId;
+    const units = [`]d201${gtin}17301231` + `10LOT-77${GS}21SN-001`, `]d201${gtin}17301231` + `10LOT-77${GS}21SN-002`];
+    const shipped = await move(lineId, "ship", { trackingNumber: "1ZCXML0001", carrierName: "UPS", quantity: 2, units });
+    expect(shipped.status, await shipped.clone().text()).toBe(200);
+    await backgroundSettled();
+
+    const documents = await documentsAt(path);
+    expect(documents.map((d) => d.root.children.find((c) => c.name === "Request")!.children[0]!.name)).toEqual([
+      "ConfirmationRequest",
+      "ShipNoticeRequest",
+    ]);
+    const [confirmation, notice] = documents;
+    expect(confirmation!.received.headers["content-type"]).toMatch(/^text\/xml/);
+    expect(confirmation!.received.headers["medparts-signature"]).toBeDefined();
+    const confirmationRequest = find(confirmation!.root, "Request", "ConfirmationRequest")!;
+    expect(find(confirmationRequest, "ConfirmationHeader")!.attributes.type).toBe("accept");
+    expect(find(confirmationRequest, "OrderReference")!.attributes.orderID).toBe(orderId);
+    expect(find(confirmationRequest, "ConfirmationItem")!.attributes).toMatchObject({ lineNumber: "10", quantity: "2" });
+
+    const shipNotice = find(notice!.root, "Request", "ShipNoticeRequest")!;
+    expect(find(shipNotice, "ShipControl", "ShipmentIdentifier")!.text).toBe("1ZCXML0001");
+    expect(find(shipNotice, "ShipControl", "CarrierIdentifier")!.text).toBe("UPS");
+    const item = find(shipNotice, "ShipNoticePortion", "ShipNoticeItem")!;
+    expect(item.attributes).toMatchObject({ lineNumber: "10", quantity: "2" });
+    expect(find(item, "Batch", "SupplierBatchID")!.text).toBe("LOT-77");
+    expect(find(item, "Batch")!.attributes.expirationDate).toBe("2030-12-31T00:00:00+00:00");
+    expect(item.children.filter((c) => c.name === "AssetInfo").map((c) => c.attributes.serialNumber)).toEqual(["SN-001", "SN-002"]);
+  });
+
+  it("orders not placed by the connection's OrderRequests send nothing to it; removing the documentUrl stops the documents", async () => {
+    const path = receiverPath("ok");
+    const { connection, lineId } = await placeThroughCxml(path, 22);
+    // An order of the same tenant placed through the JSON API: the suite does not know it.
+    const plain = await freshOrder(1);
+    expect((await move(plain.lineIds[0]!, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
+    await backgroundSettled();
+    expect(await receivedAt(path)).toEqual([]);
+    const replaced = await call(await operatorTokenFor(), `/admin/api/procurement-connections/${connection.id}`, {
+      method: "PUT",
+      json: {
+        name: "No documents",
+        buyerIdentities: [connection.buyer],
+        supplierIdentity: { domain: "NetworkID", identity: "AN-MEDPARTS" },
+        facilityId: JSMITH.facilityId,
+        requesterId: JSMITH.requesterContactId,
+        userId: JSMITH.userId,
+        shipToAddressId: JSMITH.shippingAddressId,
+        billToAddressId: JSMITH.billingAddressId,
+        documentUrl: null,
+      },
+    });
+    expect(replaced.status).toBe(200);
+    const endpoint = await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE connection_id = ?")
+      .bind(connection.id)
+      .first<{ enabled: number }>();
+    expect(endpoint!.enabled).toBe(0);
+    expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
+    await backgroundSettled();
+    expect(await receivedAt(path)).toEqual([]);
+  });
+});
