@@ -35,6 +35,11 @@ export class Remembered<V> {
     this.remember(key, value);
   }
 
+  /** Forgets one key (a value known to have ended here). */
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

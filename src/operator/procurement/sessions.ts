@@ -1,3 +1,4 @@
+import { Remembered } from "../../platform/remembered";
 import { sha256Hex } from "../../platform/sha256";
 import { randomToken } from "../../shared/auth/secrets";
 
@@ -123,6 +124,42 @@ export async function createSession(db: D1Database, session: NewSession, now = n
   return startCode;
 }
 
+/** A session without its cart: what never changes while it lasts. */
+export type SessionKeys = Omit<PunchOutSession, "cart">;
+
+/**
+ * Sessions' unchanging part by cookie hash, per isolate until they end: a page then reads only the cart, at the same
+ * time as its API call (one sequential round trip instead of two). The cart read is also what tells that a session has
+ * ended on another isolate (its transfer): it finds no row.
+ */
+const known = new Remembered<SessionKeys>(Date.now, 10_000, (keys) => Date.parse(keys.expiresAt));
+
+const COOKIE = /^([A-Za-z0-9_-]{32})\.[A-Za-z0-9_-]{32}$/;
+
+/** The session a cookie opens: its unchanging part now, its cart (null: ended) as it is read. */
+export async function openShopSession(
+  db: D1Database,
+  cookie: string | undefined,
+): Promise<{ keys: SessionKeys; cart: Promise<CartLine[] | null> } | null> {
+  if (!cookie || !COOKIE.test(cookie)) return null;
+  const hash = await sha256Hex(cookie);
+  const cached = known.peek(hash, SESSION_SECONDS);
+  if (cached) return { keys: cached, cart: cartOf(db, hash) };
+  const session = await sessionOf(db, cookie);
+  if (!session) return null;
+  const { cart, ...keys } = session;
+  known.set(hash, keys);
+  return { keys, cart: Promise.resolve(cart) };
+}
+
+async function cartOf(db: D1Database, hash: string): Promise<CartLine[] | null> {
+  const row = await db
+    .prepare("SELECT cart FROM punchout_sessions WHERE session_hash = ? AND expires_at > ?")
+    .bind(hash, new Date().toISOString())
+    .first<{ cart: string }>();
+  return row ? (JSON.parse(row.cart) as CartLine[]) : null;
+}
+
 /** Trades a start code for the session cookie's value, once, before the code expires; null otherwise. */
 export async function openSession(
   db: D1Database,
@@ -142,7 +179,7 @@ export async function openSession(
 
 /** The live session a cookie value opens, with its token decrypted; null for anything else. */
 export async function sessionOf(db: D1Database, cookie: string | undefined, now = new Date()): Promise<PunchOutSession | null> {
-  const match = cookie ? /^([A-Za-z0-9_-]{32})\.[A-Za-z0-9_-]{32}$/.exec(cookie) : null;
+  const match = cookie ? COOKIE.exec(cookie) : null;
   if (!match) return null;
   const row = await db
     .prepare(
@@ -173,7 +210,8 @@ export async function saveCart(db: D1Database, sessionId: number, cart: CartLine
 }
 
 /** Ends a session (its cart transferred): the cookie opens nothing after. */
-export async function endSession(db: D1Database, sessionId: number): Promise<void> {
+export async function endSession(db: D1Database, sessionId: number, cookie: string): Promise<void> {
+  known.forget(await sha256Hex(cookie));
   await db
     .prepare("UPDATE punchout_sessions SET session_hash = NULL, expires_at = ? WHERE id = ?")
     .bind(new Date().toISOString(), sessionId)

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../../env";
 import { readUnverifiedPriceOption } from "../../../shared/catalog/price-option-ids";
-import { ApiUnavailable, apiOf, callApi } from "../api";
+import { type ApiAnswer, ApiUnavailable, apiOf, callApi } from "../api";
 import { readConnection } from "../connections";
 import { centsText } from "../cxml";
 import { MAX_CART_LINES } from "../punchout-setup";
@@ -10,11 +10,12 @@ import {
   type CartLine,
   endSession,
   openSession,
+  openShopSession,
   type PunchOutSession,
   SESSION_COOKIE,
   SESSION_SECONDS,
+  type SessionKeys,
   saveCart,
-  sessionOf,
 } from "../sessions";
 import { AUTO_SUBMIT, autoSubmitSource, Html, html, page } from "./html";
 import { punchOutOrderMessage } from "./order-message";
@@ -87,26 +88,31 @@ function fromTheShop(c: Context<AppEnv>): boolean {
   return c.req.header("Origin") === new URL(c.req.url).origin;
 }
 
-type SessionHandler = (c: Context<AppEnv>, session: PunchOutSession) => Promise<Response>;
+type SessionHandler<T> = (c: Context<AppEnv>, session: PunchOutSession, prefetched: T) => Promise<Response>;
 
-/** A shop page: the session the cookie opens (or a page saying it ended); a POST only from the shop's own pages. */
+/**
+ * A shop page: the session the cookie opens (or a page saying it ended); a POST only from the shop's own pages.
+ * `prefetch` (a page's API call) runs at the same time as the read of the session's cart.
+ */
 const withSession =
-  (handler: SessionHandler) =>
+  <T = undefined>(handler: SessionHandler<T>, prefetch?: (c: Context<AppEnv>, session: SessionKeys) => Promise<T>) =>
   async (c: Context<AppEnv>): Promise<Response> => {
     if (c.req.method === "POST" && !fromTheShop(c)) {
       return htmlPage(403, page({ title: "Refused", readOnly: true }, html`<h1>This form was not sent from the Medparts shop</h1>`));
     }
-    const session = await sessionOf(c.env.DB, getCookie(c, SESSION_COOKIE));
-    if (!session) return ended();
+    const opened = await openShopSession(c.env.DB, getCookie(c, SESSION_COOKIE));
+    if (!opened) return ended();
     try {
-      return await handler(c, session);
+      const [cart, prefetched] = await Promise.all([opened.cart, prefetch ? prefetch(c, opened.keys) : (undefined as T)]);
+      if (cart === null) return ended();
+      return await handler(c, { ...opened.keys, cart }, prefetched);
     } catch (err) {
       if (err instanceof ApiUnavailable) return unavailable();
       throw err;
     }
   };
 
-const api = <T>(c: Context<AppEnv>, session: PunchOutSession, method: "GET" | "POST", path: string, body?: unknown) =>
+const api = <T>(c: Context<AppEnv>, session: SessionKeys, method: "GET" | "POST", path: string, body?: unknown) =>
   callApi<T>(apiOf(c.env), session.token, method, path, body);
 
 /** An API answer the page cannot use: the session's token expired (401), or the API is down. */
@@ -120,27 +126,39 @@ class SessionEnded extends Error {}
 const money = (amount: number | string) => `$${typeof amount === "number" ? amount.toFixed(2) : amount}`;
 const lines = (cart: CartLine[]) => cart.length;
 
-async function searchPage(c: Context<AppEnv>, session: PunchOutSession): Promise<Response> {
-  const query = (c.req.query("q") ?? "").slice(0, 200);
-  const manufacturer = c.req.queries("manufacturer")?.slice(0, 10) ?? [];
-  const category = c.req.queries("category")?.slice(0, 10) ?? [];
-  const offset = Math.max(0, Math.min(10_000, Number.parseInt(c.req.query("offset") ?? "0", 10) || 0));
+interface SearchAnswer {
+  data: {
+    items: { id: string; displayPartNumber: string; description: string; oem: string }[];
+    pagination: { total: number; hasMore: boolean };
+    facets: { field: string; values: { value: string; count: number }[] }[];
+  };
+}
+
+function searchParams(c: Context<AppEnv>) {
+  return {
+    query: (c.req.query("q") ?? "").slice(0, 200),
+    manufacturer: c.req.queries("manufacturer")?.slice(0, 10) ?? [],
+    category: c.req.queries("category")?.slice(0, 10) ?? [],
+    offset: Math.max(0, Math.min(10_000, Number.parseInt(c.req.query("offset") ?? "0", 10) || 0)),
+  };
+}
+
+function fetchSearch(c: Context<AppEnv>, session: SessionKeys) {
+  const { query, manufacturer, category, offset } = searchParams(c);
   const facets = [
     ...(manufacturer.length ? [{ field: "manufacturer", values: manufacturer }] : []),
     ...(category.length ? [{ field: "category", values: category }] : []),
   ];
-  const answer = await api<{
-    data: {
-      items: { id: string; displayPartNumber: string; description: string; oem: string }[];
-      pagination: { total: number; hasMore: boolean };
-      facets: { field: string; values: { value: string; count: number }[] }[];
-    };
-  }>(c, session, "POST", "/catalog/search", {
+  return api<SearchAnswer>(c, session, "POST", "/catalog/search", {
     filters: { query: query || null, facets },
     pagination: { limit: PAGE_SIZE, offset },
     facilityId: session.facilityId,
     requesterId: session.requesterId,
   });
+}
+
+async function searchPage(c: Context<AppEnv>, session: PunchOutSession, answer: ApiAnswer<SearchAnswer>): Promise<Response> {
+  const { query, manufacturer, category, offset } = searchParams(c);
   if (answer.status === 400) {
     return htmlPage(
       400,
@@ -207,13 +225,18 @@ const noticeOf = (c: Context<AppEnv>) => NOTICES[c.req.query("notice") ?? ""] ??
 const byPreference = (a: Option, b: Option) =>
   (a.priceSource === "contract" ? 0 : 1) - (b.priceSource === "contract" ? 0 : 1) || a.price - b.price;
 
-async function productPage(c: Context<AppEnv>, session: PunchOutSession): Promise<Response> {
-  const productId = c.req.param("productId") ?? "";
-  const answer = await api<{ data: { product: Product; options: Option[] } }>(c, session, "POST", "/catalog/detail", {
-    productId,
+interface DetailAnswer {
+  data: { product: Product; options: Option[] };
+}
+
+const fetchDetail = (c: Context<AppEnv>, session: SessionKeys) =>
+  api<DetailAnswer>(c, session, "POST", "/catalog/detail", {
+    productId: c.req.param("productId") ?? "",
     facilityId: session.facilityId,
     requesterId: session.requesterId,
   });
+
+async function productPage(c: Context<AppEnv>, session: PunchOutSession, answer: ApiAnswer<DetailAnswer>): Promise<Response> {
   if (answer.status === 404 || answer.status === 400) {
     return htmlPage(404, page({ title: "Not found", cartCount: lines(session.cart) }, html`<h1>No such part</h1>`));
   }
@@ -375,7 +398,7 @@ async function transfer(c: Context<AppEnv>, session: PunchOutSession): Promise<R
   const connection = await readConnection(c.env.DB, session.connectionId);
   if (!connection) return ended();
   const message = punchOutOrderMessage({ connection, buyerCookie: session.buyerCookie, operation: session.operation, cart: session.cart });
-  await endSession(c.env.DB, session.id);
+  await endSession(c.env.DB, session.id, getCookie(c, SESSION_COOKIE) ?? "");
   const target = new URL(session.formPostUrl);
   const content = html`<h1>Returning your cart to your procurement system</h1><form id="transfer" action="${session.formPostUrl}" method="post"><input type="hidden" name="cxml-urlencoded" value="${message}"><p>${session.cart.length} ${session.cart.length === 1 ? "line" : "lines"}. If nothing happens, <button type="submit">Continue</button></p></form><script>${new Html(AUTO_SUBMIT)}</script>`;
   return htmlPage(
@@ -407,8 +430,8 @@ export const shopRoutes = new Hono<AppEnv>()
     });
     return c.redirect(opened.operation === "create" ? "/punchout/shop" : "/punchout/shop/cart", 303);
   })
-  .get("/shop", withSession(searchPage))
-  .get("/shop/products/:productId", withSession(productPage))
+  .get("/shop", withSession(searchPage, fetchSearch))
+  .get("/shop/products/:productId", withSession(productPage, fetchDetail))
   .get("/shop/cart", withSession(cartPage))
   .post("/shop/cart", withSession(addToCart))
   .post("/shop/cart/update", withSession(updateCart))
