@@ -29,23 +29,32 @@ const appOnce = () => {
 
 /**
  * The operator plane's Cron Trigger: keeps started import jobs and tenant store moves going, tells the operator of secrets about to expire,
- * purges audit entries past their retention, and pushes switched tenants' directory changes a failed push left. Each part runs even when another fails.
+ * purges audit entries past their retention and PunchOut sessions past their end, and pushes switched tenants' directory changes a failed push left.
+ * Each part runs even when another fails.
  */
 async function housekeeping(env: AdminBindings): Promise<void> {
-  const [{ sweepImportJobs }, { warnExpiringSecrets }, { purgeAudit }, { sweepTenantStoreMoves }, { pushDirectoryChanges }] =
-    await Promise.all([
-      import("./imports/sweep"),
-      import("./onboarding/clients"),
-      import("./onboarding/audit"),
-      import("./tenant-stores/sweep"),
-      import("./tenant-stores/directory-mirror"),
-    ]);
+  const [
+    { sweepImportJobs },
+    { warnExpiringSecrets },
+    { purgeAudit },
+    { sweepTenantStoreMoves },
+    { pushDirectoryChanges },
+    { purgeSessions },
+  ] = await Promise.all([
+    import("./imports/sweep"),
+    import("./onboarding/clients"),
+    import("./onboarding/audit"),
+    import("./tenant-stores/sweep"),
+    import("./tenant-stores/directory-mirror"),
+    import("./procurement/sessions"),
+  ]);
   const results = await Promise.allSettled([
     sweepImportJobs(env),
     warnExpiringSecrets(env),
     purgeAudit(env.DB, new Date()),
     sweepTenantStoreMoves(env),
     pushDirectoryChanges(env),
+    purgeSessions(env.DB, new Date()),
   ]);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failed) throw failed.reason;

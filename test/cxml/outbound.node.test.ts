@@ -3,7 +3,13 @@ import path from "node:path";
 import { DtdValidator, XmlDocument, XmlDtd } from "libxml2-wasm";
 import { afterAll, describe, expect, it } from "vitest";
 import { centsOf, centsText, escapeXml, responseDocument, STATUS_TEXT } from "../../src/operator/procurement/cxml";
-import { confirmationRequest, documentOf, type PlacedOrder, shipNoticeRequest } from "../../src/operator/procurement/documents";
+import {
+  confirmationRequest,
+  documentOf,
+  invoiceDetailRequest,
+  type PlacedOrder,
+  shipNoticeRequest,
+} from "../../src/operator/procurement/documents";
 import { profileResponse } from "../../src/operator/procurement/gateway";
 import { setupResponse } from "../../src/operator/procurement/punchout-setup";
 import { punchOutOrderMessage } from "../../src/operator/procurement/shop/order-message";
@@ -18,9 +24,12 @@ const DTD_DIR = path.resolve(import.meta.dirname, "../../../shared/test-data/cxm
 const validator = new DtdValidator(XmlDtd.fromBuffer(readFileSync(path.join(DTD_DIR, "cXML.dtd"))));
 /** ConfirmationRequest and ShipNoticeRequest are Fulfill.dtd's (a superset of cXML.dtd). */
 const fulfill = new DtdValidator(XmlDtd.fromBuffer(readFileSync(path.join(DTD_DIR, "Fulfill.dtd"))));
+/** InvoiceDetailRequest: 1.2.069's InvoiceDetail.dtd stands in for 1.2.063's (../shared/test-data/README.md). */
+const invoiceDetail = new DtdValidator(XmlDtd.fromBuffer(readFileSync(path.resolve(DTD_DIR, "../1.2.069/InvoiceDetail.dtd"))));
 afterAll(() => {
   validator.dispose();
   fulfill.dispose();
+  invoiceDetail.dispose();
 });
 
 function expectValid(document: string, against = validator): void {
@@ -190,6 +199,55 @@ describe("documents back to the suite validate against the 1.2.063 Fulfill.dtd",
       }),
       fulfill,
     );
+  });
+});
+
+describe("invoices to the suite validate against InvoiceDetail.dtd", () => {
+  const order: PlacedOrder = {
+    orderId: "PO-4711",
+    payloadId: "1700000000.1@suite.example.com",
+    orderDate: null,
+    lines: { "501": { lineNumber: "10", quantity: 3, unitOfMeasure: "EA" }, "502": { lineNumber: "x7", quantity: 1, unitOfMeasure: "BX" } },
+  };
+  const line = (lineNumber: number, orderLineId: number | null, quantity: number, unitPriceCents: number, taxCents = 0) => ({
+    lineNumber,
+    orderLineId,
+    partNumber: orderLineId ? "35700BAX" : null,
+    description: orderLineId ? "Infusion pump" : "Handling & <fees>",
+    quantity,
+    unitPriceCents,
+    amountCents: quantity * unitPriceCents,
+    taxCents,
+  });
+
+  it("an invoice of order lines and a charge not on the order, with and without tax and freight", () => {
+    const withTax = invoiceDetailRequest(connection, order, {
+      number: "INV-1",
+      invoiceDate: "2026-11-30",
+      currency: "USD",
+      subtotalCents: 3 * 124_950 + 1500 + 1000,
+      taxCents: 825,
+      freightCents: 1250,
+      totalCents: 3 * 124_950 + 1500 + 1000 + 825 + 1250,
+      lines: [line(1, 501, 3, 124_950, 800), line(2, 502, 1, 1500, 25), line(3, null, 1, 1000)],
+    });
+    expectValid(withTax, invoiceDetail);
+    expect(withTax).toContain('<InvoiceDetailItemReference lineNumber="10">');
+    // A suite line number that is not a whole number: the invoice line's own.
+    expect(withTax).toContain('<InvoiceDetailItemReference lineNumber="2">');
+    expect(withTax).toContain('<NetAmount><Money currency="USD">3794.25</Money></NetAmount>');
+    const plain = invoiceDetailRequest({ ...connection, mode: "test" }, order, {
+      number: "INV-2",
+      invoiceDate: "2026-11-30",
+      currency: "USD",
+      subtotalCents: 1500,
+      taxCents: 0,
+      freightCents: 0,
+      totalCents: 1500,
+      lines: [line(1, 502, 1, 1500)],
+    });
+    expectValid(plain, invoiceDetail);
+    expect(plain).not.toContain("ShippingAmount");
   });
 });
 

@@ -4,14 +4,16 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { generateDeviceIdentifiers, productId, VENDORS } from "../../src/dev/seed/catalog";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
 
 /**
  * The PunchOut in a real headless Chromium against `wrangler dev`, as a requisitioner uses it from inside a procurement
  * suite: the suite's PunchOutSetupRequest, the shop (search, a product's prices, a scanned label, the cart), Transfer
- * cart posting the PunchOutOrderMessage to the suite's BrowserFormPost URL (a loopback server playing the suite), then the
- * suite's OrderRequest of that cart. Each page is checked with axe-core for serious or critical violations.
+ * cart posting the PunchOutOrderMessage to the suite's BrowserFormPost URL (a loopback server playing the suite), the
+ * suite's OrderRequest of that cart, and the vendor's acknowledgement and parcel coming back to the suite as
+ * ConfirmationRequest and ShipNoticeRequest. Each page is checked with axe-core for serious or critical violations.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -29,10 +31,13 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 
 const baseUrl = inject("baseUrl");
 const operator = inject("operator");
+const vendor = inject("vendor");
 let browser: Browser;
 let suite: Server;
 let suiteUrl: string;
 const posted: string[] = [];
+/** The documents Medparts sent to the suite's documentUrl. */
+const documents: string[] = [];
 
 beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -43,6 +48,11 @@ beforeAll(async () => {
       body += chunk;
     });
     req.on("end", () => {
+      if (req.method === "POST" && req.url === "/cxml") {
+        documents.push(body);
+        res.writeHead(200, { "Content-Type": "text/xml" }).end('<cXML><Response><Status code="200" text="OK"/></Response></cXML>');
+        return;
+      }
       if (req.method === "POST") posted.push(new URLSearchParams(body).get("cxml-urlencoded") ?? "");
       res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>Suite</title><h1>Cart received</h1>");
     });
@@ -55,17 +65,29 @@ afterAll(async () => {
   suite?.close();
 });
 
-async function operatorToken(): Promise<string> {
+async function tokenOf(client: { clientId: string; clientSecret: string }): Promise<string> {
   const res = await fetch(`${baseUrl}/auth/oauth2/token`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: operator.clientId, client_secret: operator.clientSecret }),
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/** A call of the vendor API as the demo vendor. */
+async function asVendor<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/vendor/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${await tokenOf(vendor)}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
 const SUPPLIER = { domain: "NetworkID", identity: "AN-MEDPARTS-E2E" };
+const DEMO_VENDOR_NAME = VENDORS.find((v) => v.id === DEMO_VENDOR_ID)!.name;
 
 async function cxml(document: string): Promise<{ code: number; text: string; root: XmlElement }> {
   const res = await fetch(`${baseUrl}/cxml`, { method: "POST", headers: { "Content-Type": "text/xml" }, body: document });
@@ -99,11 +121,11 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
 }
 
 describe("PunchOut from a procurement suite, in a browser", () => {
-  it("sets up, searches, adds from a product page and by a scanned label, transfers the cart, and the suite's order of it is placed", async () => {
+  it("sets up, searches, adds from a product page and by a scanned label, transfers the cart; the suite's order of it is placed and confirmed and its parcel noticed", async () => {
     const buyer = `AN-E2E-${Date.now()}`;
     const made = await fetch(`${baseUrl}/admin/api/procurement-connections`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${await operatorToken()}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${await tokenOf(operator)}`, "Content-Type": "application/json" },
       body: JSON.stringify({
         tenantId: 1,
         name: "E2E suite",
@@ -114,6 +136,7 @@ describe("PunchOut from a procurement suite, in a browser", () => {
         userId: 1,
         shipToAddressId: 11,
         billToAddressId: 13,
+        documentUrl: suiteUrl.replace("/punchout/return", "/cxml"),
       }),
     });
     expect(made.status).toBe(201);
@@ -139,11 +162,14 @@ describe("PunchOut from a procurement suite, in a browser", () => {
     // Search by keyboard: the search field, Enter; then a product of the results.
     await page.getByLabel("Search parts").fill("");
     await page.getByLabel("Search parts").press("Enter");
-    const first = page.locator("tbody a").first();
-    const chosen = decodeURIComponent((await first.getAttribute("href"))!.split("/").at(-1)!);
-    await first.click();
+    await expect.poll(() => page.locator("tbody a").count()).toBeGreaterThan(0);
+    // A product the demo vendor offers, so that its line can be moved along below as that vendor.
+    const { offers } = (await asVendor<{ data: { offers: { productId: string; purchaseType: string }[] } }>("GET", "/offers?limit=50"))
+      .data;
+    const chosen = offers.find((offer) => offer.purchaseType === "buy")!.productId;
+    await page.goto(`${baseUrl}/punchout/shop/products/${chosen}`);
     await expectAccessible(page, "product page");
-    const form = page.locator("form.inline").first();
+    const form = page.locator("tbody tr", { hasText: DEMO_VENDOR_NAME }).locator("form.inline").first();
     for (const field of await form.locator("input[name^='field:']").all()) await field.fill("2030-01-31");
     await form.getByLabel("Quantity").fill("2");
     await form.getByRole("button", { name: "Add to cart" }).click();
@@ -186,5 +212,19 @@ describe("PunchOut from a procurement suite, in a browser", () => {
     );
     expect(order.code, order.text).toBe(200);
     expect(order.text).toMatch(/Medparts order \S+ for orderID PO-E2E-/);
+
+    // The vendor acknowledges and ships its line: the suite gets a ConfirmationRequest, then a ShipNoticeRequest.
+    const orderNumber = /order (\S+) for orderID/.exec(order.text)![1]!;
+    const { lines: vendorLines } = (
+      await asVendor<{ data: { lines: { lineId: number }[] } }>("GET", `/order-lines?orderNumber=${encodeURIComponent(orderNumber)}`)
+    ).data;
+    const lineId = vendorLines[0]!.lineId;
+    await asVendor("POST", `/order-lines/${lineId}/acknowledge`, {
+      promisedShipDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    });
+    await asVendor("POST", `/order-lines/${lineId}/ship`, { trackingNumber: "1ZE2E0001", carrierName: "UPS" });
+    await expect.poll(() => documents.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const kinds = documents.map((text) => find(readXml(new TextEncoder().encode(text)), "Request")!.children[0]!.name);
+    expect(kinds.slice(0, 2)).toEqual(["ConfirmationRequest", "ShipNoticeRequest"]);
   });
 });

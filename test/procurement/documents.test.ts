@@ -5,14 +5,15 @@ import { readXml } from "../../src/operator/procurement/xml";
 import { GS } from "../../src/shared/udi/gs1";
 import { call, json, operatorTokenFor, TENANT_A, tokenFor } from "../helpers/api";
 import { backgroundSettled } from "../helpers/background";
+import { invoiceBody } from "../helpers/invoices";
 import { freshOrder, issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import { connect, find, orderRequest, postCxml, requestDocument } from "../helpers/procurement";
-import { move, tomorrow } from "../helpers/vendors";
+import { move, tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
 
 /**
- * Documents back to the suite: a connection with a documentUrl gets a ConfirmationRequest for each confirmation of a line
- * and a ShipNoticeRequest for each parcel of the orders its OrderRequests placed, through the webhook outbox (signed,
+ * Documents back to the suite: a connection with a documentUrl gets a ConfirmationRequest for each confirmation of a line,
+ * a ShipNoticeRequest for each parcel and an InvoiceDetailRequest for each invoice of the orders its OrderRequests placed, through the webhook outbox (signed,
  * in order, retried), naming the suite's orderID and line numbers.
  */
 
@@ -26,7 +27,7 @@ async function placeThroughCxml(documentPath: string, index: number) {
   const orderNumber = /order (\S+) for orderID/.exec(answer.text)![1]!;
   await backgroundSettled();
   const order = await json(await call(await tokenFor(TENANT_A), `/orders/${orderNumber}?include=lineItems`));
-  return { connection, orderId, orderNumber, lineId: order.data.lineItems[0].lineId as number };
+  return { connection, orderId, orderNumber, lineId: order.data.lineItems[0].lineId as number, unitPriceCents: quote.priceCents };
 }
 
 const documentsAt = async (path: string) =>
@@ -36,7 +37,7 @@ describe("documents back to the suite", () => {
   it("a confirmation and a parcel of an OrderRequest's order reach the documentUrl as ConfirmationRequest and ShipNoticeRequest", async () => {
     const path = receiverPath("ok");
     const index = 21;
-    const { orderId, lineId } = await placeThroughCxml(path, index);
+    const { orderId, orderNumber, lineId, unitPriceCents } = await placeThroughCxml(path, index);
     expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
     const gtin = generateDeviceIdentifiers(index)[0]!.deviceId;
     const units = [`]d201${gtin}17301231` + `10LOT-77${GS}21SN-001`, `]d201${gtin}17301231` + `10LOT-77${GS}21SN-002`];
@@ -65,6 +66,18 @@ describe("documents back to the suite", () => {
     expect(find(item, "Batch", "SupplierBatchID")!.text).toBe("LOT-77");
     expect(find(item, "Batch")!.attributes.expirationDate).toBe("2030-12-31T00:00:00+00:00");
     expect(item.children.filter((c) => c.name === "AssetInfo").map((c) => c.attributes.serialNumber)).toEqual(["SN-001", "SN-002"]);
+
+    // The vendor's invoice of the line: an InvoiceDetailRequest against the suite's line number, amounts as invoiced.
+    const invoice = invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: unitPriceCents }]);
+    const sent = await vendorCall(await vendorOf(lineId), "/invoices", { method: "POST", json: invoice });
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    await backgroundSettled();
+    const invoiceDocument = (await documentsAt(path)).at(-1)!;
+    const detail = find(invoiceDocument.root, "Request", "InvoiceDetailRequest")!;
+    expect(find(detail, "InvoiceDetailRequestHeader")!.attributes.invoiceID).toBe(invoice.invoiceNumber);
+    expect(find(detail, "InvoiceDetailOrder", "InvoiceDetailOrderInfo", "OrderReference")!.attributes.orderID).toBe(orderId);
+    expect(find(detail, "InvoiceDetailOrder", "InvoiceDetailItem", "InvoiceDetailItemReference")!.attributes.lineNumber).toBe("10");
+    expect(find(detail, "InvoiceDetailSummary", "NetAmount", "Money")!.text).toBe(invoice.summary.total);
   });
 
   it("orders not placed by the connection's OrderRequests send nothing to it; removing the documentUrl stops the documents", async () => {

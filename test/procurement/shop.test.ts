@@ -1,5 +1,7 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { purgeSessions } from "../../src/operator/procurement/sessions";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
 import { BASE_URL, TENANT_A, tokenFor } from "../helpers/api";
 import { dispatch } from "../helpers/dispatch";
@@ -174,6 +176,17 @@ describe("the PunchOut shop", () => {
     const message = transferredMessage(await (await inspect.post("/punchout/shop/transfer", {})).text());
     const header = find(message, "Message", "PunchOutOrderMessage", "PunchOutOrderMessageHeader")!;
     expect(header.attributes.operationAllowed).toBe("inspect");
+  });
+
+  it("sessions past their end are purged by the operator plane's housekeeping; live ones stay", async () => {
+    const connection = await connect();
+    const live = await punchOut(connection);
+    await punchOut(connection);
+    const [ended] = (await env.DB.prepare("SELECT id FROM punchout_sessions ORDER BY id DESC LIMIT 1").all<{ id: number }>()).results;
+    await env.DB.prepare("UPDATE punchout_sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(ended!.id).run();
+    expect(await purgeSessions(env.DB, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await env.DB.prepare("SELECT id FROM punchout_sessions WHERE id = ?").bind(ended!.id).first()).toBeNull();
+    expect((await live.get("/punchout/shop/cart")).status).toBe(200);
   });
 
   it("opens nothing without a live session cookie, and the cookie of one session opens only it", async () => {

@@ -4,7 +4,7 @@ import { LATEST_VERSION } from "../../platform/versions/calendar";
 import { randomToken } from "../../shared/auth/secrets";
 import { tenantHomeDatabase } from "../../shared/tenants/homes";
 import { type Connection, readConnection } from "./connections";
-import { CXML_DTD, cxmlDocument, cxmlTimestamp, el, type Markup } from "./cxml";
+import { CXML_DTD, centsText, cxmlDocument, cxmlTimestamp, el, type Markup, money } from "./cxml";
 import { unitOfMeasureCode } from "./shop/order-message";
 
 /**
@@ -17,8 +17,15 @@ import { unitOfMeasureCode } from "./shop/order-message";
 
 export const DOCUMENTS_PATH = "/__procurement/documents";
 
-/** The events that make a document: confirmations of lines, and parcels shipped. */
-export const DOCUMENT_EVENT_TYPES = ["order.acknowledged", "order.backordered", "order.rejected", "order.confirmed", "order.shipped"];
+/** The events that make a document: confirmations of lines, parcels shipped, invoices. */
+export const DOCUMENT_EVENT_TYPES = [
+  "order.acknowledged",
+  "order.backordered",
+  "order.rejected",
+  "order.confirmed",
+  "order.shipped",
+  "invoice.received",
+];
 
 export const documentEndpointId = (connectionId: number) => `we_cxml_${connectionId}`;
 
@@ -105,10 +112,15 @@ const header = (connection: Pick<Connection, "buyerIdentities" | "supplierIdenti
   );
 };
 
-const request = (connection: Pick<Connection, "buyerIdentities" | "supplierIdentity" | "mode">, body: Markup, now: Date) =>
+const request = (
+  connection: Pick<Connection, "buyerIdentities" | "supplierIdentity" | "mode">,
+  body: Markup,
+  now: Date,
+  dtd = "Fulfill.dtd",
+) =>
   cxmlDocument([header(connection), el("Request", connection.mode === "test" ? { deploymentMode: "test" } : {}, body)], {
     now,
-    dtd: CXML_DTD("Fulfill.dtd"),
+    dtd: CXML_DTD(dtd),
   });
 
 type ConfirmationStatus = "accept" | "reject" | "backordered" | "detail";
@@ -216,6 +228,152 @@ export function shipNoticeRequest(
   );
 }
 
+export interface InvoiceDoc {
+  number: string;
+  invoiceDate: string;
+  currency: string;
+  subtotalCents: number;
+  taxCents: number;
+  freightCents: number;
+  totalCents: number;
+  lines: {
+    lineNumber: number;
+    orderLineId: number | null;
+    partNumber: string | null;
+    description: string | null;
+    quantity: number;
+    unitPriceCents: number;
+    amountCents: number;
+    taxCents: number;
+  }[];
+}
+
+/** A line number as cXML's %uint: the suite's own when it is one, else the invoice line's. */
+const uint = (text: string | undefined, fallback: number) => (text && /^\d{1,9}$/.test(text) ? text : String(fallback));
+
+/**
+ * An InvoiceDetailRequest of a vendor's invoice (InvoiceDetail.dtd): each line at its unit price against the suite's
+ * line number, with its tax; the summary's subtotal, tax, freight and total exactly as invoiced, in integer cents.
+ */
+export function invoiceDetailRequest(
+  connection: Pick<Connection, "buyerIdentities" | "supplierIdentity" | "mode">,
+  order: PlacedOrder,
+  invoice: InvoiceDoc,
+  now = new Date(),
+): string {
+  const amount = (cents: number) => money(centsText(cents), invoice.currency);
+  const tax = (cents: number) => el("Tax", {}, amount(cents), el("Description", { "xml:lang": "en-US" }, "Sales tax"));
+  const taxInLine = invoice.lines.some((line) => line.taxCents !== 0);
+  const items = invoice.lines.map((line) => {
+    const ref = line.orderLineId === null ? undefined : order.lines[String(line.orderLineId)];
+    return el(
+      "InvoiceDetailItem",
+      { invoiceLineNumber: line.lineNumber, quantity: line.quantity },
+      el("UnitOfMeasure", {}, unitOfMeasureCode(ref?.unitOfMeasure ?? "EA")),
+      el("UnitPrice", {}, amount(line.unitPriceCents)),
+      el(
+        "InvoiceDetailItemReference",
+        { lineNumber: uint(ref?.lineNumber, line.lineNumber) },
+        line.partNumber ? el("ItemID", {}, el("SupplierPartID", {}, line.partNumber)) : null,
+        line.description ? el("Description", { "xml:lang": "en-US" }, line.description) : null,
+      ),
+      el("SubtotalAmount", {}, amount(line.amountCents)),
+      taxInLine ? tax(line.taxCents) : null,
+    );
+  });
+  return request(
+    connection,
+    el(
+      "InvoiceDetailRequest",
+      {},
+      el(
+        "InvoiceDetailRequestHeader",
+        {
+          invoiceID: invoice.number,
+          purpose: "standard",
+          operation: "new",
+          invoiceDate: `${invoice.invoiceDate.slice(0, 10)}T00:00:00+00:00`,
+        },
+        el("InvoiceDetailHeaderIndicator"),
+        el("InvoiceDetailLineIndicator", taxInLine ? { isTaxInLine: "yes" } : {}),
+      ),
+      el("InvoiceDetailOrder", {}, el("InvoiceDetailOrderInfo", {}, orderReference(order)), items),
+      el(
+        "InvoiceDetailSummary",
+        {},
+        el("SubtotalAmount", {}, amount(invoice.subtotalCents)),
+        tax(invoice.taxCents),
+        invoice.freightCents !== 0 ? el("ShippingAmount", {}, amount(invoice.freightCents)) : null,
+        el("GrossAmount", {}, amount(invoice.totalCents)),
+        el("NetAmount", {}, amount(invoice.totalCents)),
+        el("DueAmount", {}, amount(invoice.totalCents)),
+      ),
+    ),
+    now,
+    "InvoiceDetail.dtd",
+  );
+}
+
+/** An invoice of the connection's tenant (live or twin), read where the tenant's data lives. */
+async function invoiceOf(env: AppEnv["Bindings"], connection: Connection, invoiceId: number): Promise<InvoiceDoc | null> {
+  const dataTenantId = connection.mode === "test" ? -connection.tenantId : connection.tenantId;
+  const db = await tenantHomeDatabase(env, dataTenantId);
+  const [invoices, lines] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        "SELECT number, invoice_date, currency, subtotal_cents, tax_cents, freight_cents, total_cents FROM invoices WHERE id = ? AND tenant_id = ? AND kind = 'invoice'",
+      )
+      .bind(invoiceId, dataTenantId),
+    db
+      .prepare(
+        "SELECT line_number, order_line_id, part_number, description, quantity, unit_price_cents, amount_cents, tax_cents FROM invoice_lines WHERE invoice_id = ? ORDER BY line_number",
+      )
+      .bind(invoiceId),
+  ]);
+  const row = invoices!.results[0] as unknown as InvoiceRow | undefined;
+  if (!row) return null;
+  return {
+    number: row.number,
+    invoiceDate: row.invoice_date,
+    currency: row.currency,
+    subtotalCents: row.subtotal_cents,
+    taxCents: row.tax_cents,
+    freightCents: row.freight_cents,
+    totalCents: row.total_cents,
+    lines: (lines!.results as unknown as InvoiceLineRow[]).map((line) => ({
+      lineNumber: line.line_number,
+      orderLineId: line.order_line_id,
+      partNumber: line.part_number,
+      description: line.description,
+      quantity: line.quantity,
+      unitPriceCents: line.unit_price_cents,
+      amountCents: line.amount_cents,
+      taxCents: line.tax_cents,
+    })),
+  };
+}
+
+interface InvoiceRow {
+  number: string;
+  invoice_date: string;
+  currency: string;
+  subtotal_cents: number;
+  tax_cents: number;
+  freight_cents: number;
+  total_cents: number;
+}
+
+interface InvoiceLineRow {
+  line_number: number;
+  order_line_id: number | null;
+  part_number: string | null;
+  description: string | null;
+  quantity: number;
+  unit_price_cents: number;
+  amount_cents: number;
+  tax_cents: number;
+}
+
 /** The X12 855 confirmation types Medparts keeps (order.confirmed) as cXML's ConfirmationHeader types. */
 const HEADER_TYPES = new Set(["accept", "detail", "except", "backordered", "reject"]);
 
@@ -296,6 +454,12 @@ export const documentRoutes = new Hono<AppEnv>().post(`${DOCUMENTS_PATH}/:connec
     orderDate: row.order_date,
     lines: JSON.parse(row.lines) as PlacedOrder["lines"],
   };
+  if (event.type === "invoice.received") {
+    const invoice = await invoiceOf(c.env, connection, Number(event.data.invoiceId));
+    return invoice === null
+      ? c.body(null, 204)
+      : c.body(invoiceDetailRequest(connection, order, invoice), 200, { "Content-Type": "text/xml; charset=UTF-8" });
+  }
   const document = documentOf(connection, order, event);
   return document === null ? c.body(null, 204) : c.body(document, 200, { "Content-Type": "text/xml; charset=UTF-8" });
 });
