@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
 import { generateDeviceIdentifiers, productId, VENDORS } from "../src/dev/seed/catalog";
 import { readXml, type XmlElement } from "../src/operator/procurement/xml";
+import { demoConnection, findIn, orderRequestOfCart, unescapeHtml } from "./cxml-suite";
 import { savedDemoClients } from "./local-platform";
 
 /**
@@ -25,8 +26,7 @@ const step = (title: string) => console.log(`\n${++stepNumber}. ${title}`);
 const show = (label: string, value: unknown) =>
   console.log(`   ${label.padEnd(18)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
-const find = (root: XmlElement | undefined, ...names: string[]) =>
-  names.reduce<XmlElement | undefined>((element, name) => element?.children.find((c) => c.name === name), root);
+const find = findIn;
 
 async function http(method: string, path: string, init: RequestInit = {}): Promise<Response> {
   try {
@@ -93,14 +93,6 @@ function suiteReceiver(port: number) {
 }
 
 const field = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
-const unescapeHtml = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-
 export async function punchoutMain(): Promise<void> {
   try {
     await punchout();
@@ -120,18 +112,7 @@ async function punchout(): Promise<void> {
     const buyer = `AN-DEMO-${Date.now()}`;
     const made = await http("POST", "/admin/api/procurement-connections", {
       headers: { Authorization: `Bearer ${await token(saved.operator)}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        tenantId: 1,
-        name: "St. Mary's Ariba (demo)",
-        buyerIdentities: [{ domain: "NetworkID", identity: buyer }],
-        supplierIdentity: SUPPLIER,
-        facilityId: 1001,
-        requesterId: 50001,
-        userId: 1,
-        shipToAddressId: 11,
-        billToAddressId: 13,
-        documentUrl: suite.url,
-      }),
+      body: JSON.stringify(demoConnection("St. Mary's Ariba (demo)", buyer, SUPPLIER, suite.url)),
     });
     if (made.status !== 201) throw new StepFailed(`connection: HTTP ${made.status} ${await made.text()}`);
     const { connection, sharedSecret, cxmlUrl } = (
@@ -218,20 +199,11 @@ async function punchout(): Promise<void> {
 
     step("The suite's approved requisition comes back as an OrderRequest");
     const orderId = `PO-DEMO-${Date.now().toString(36).toUpperCase()}`;
-    const lines = items
-      .map((item, i) => {
-        const extrinsics = find(item, "ItemDetail")!
-          .children.filter((c) => c.name === "Extrinsic")
-          .map((c) => `<Extrinsic name="${c.attributes.name}">${c.text}</Extrinsic>`)
-          .join("");
-        return `<ItemOut quantity="${item.attributes.quantity}" lineNumber="${(i + 1) * 10}"><ItemID><SupplierPartID>${find(item, "ItemID", "SupplierPartID")!.text}</SupplierPartID><SupplierPartAuxiliaryID>${find(item, "ItemID", "SupplierPartAuxiliaryID")!.text}</SupplierPartAuxiliaryID></ItemID><ItemDetail><UnitPrice><Money currency="USD">${find(item, "ItemDetail", "UnitPrice", "Money")!.text}</Money></UnitPrice><Description xml:lang="en">x</Description><UnitOfMeasure>EA</UnitOfMeasure><Classification domain="UNSPSC">42000000</Classification>${extrinsics}</ItemDetail></ItemOut>`;
-      })
-      .join("");
     const order = await cxml(
       envelope(
         buyer,
         sharedSecret,
-        `<OrderRequest><OrderRequestHeader orderID="${orderId}" orderDate="${new Date().toISOString()}" type="new"><Total><Money currency="USD">0</Money></Total></OrderRequestHeader>${lines}</OrderRequest>`,
+        orderRequestOfCart(orderId, items, (i) => (i + 1) * 10),
       ),
     );
     const orderNumber = /order (\S+) for orderID/.exec(order.text)![1]!;

@@ -21,6 +21,20 @@ export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const declared = Number(c.req.header("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
 
+  const bytes = await readAtMost(body, maxBytes);
+  if (bytes === null) throw payloadTooLarge(maxBytes);
+  // The bytes; the JSON check (src/platform/content-type.ts) puts its strictly decoded text beside them, and other
+  // readers (the token endpoint's form) get text decoded from them by hono. test/platform/requests.test.ts covers
+  // every reader.
+  cachedBody(c).arrayBuffer = Promise.resolve(bytes.buffer);
+  await next();
+};
+
+/**
+ * A body's bytes, counted as they are read: null as soon as they pass `maxBytes` (the rest is not read). A declared
+ * Content-Length is only a first check for the caller: chunked bodies have none, and a declared length may lie.
+ */
+export async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
@@ -30,7 +44,7 @@ export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw payloadTooLarge(maxBytes);
+      return null;
     }
     chunks.push(value);
   }
@@ -40,12 +54,8 @@ export const bodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  // The bytes; the JSON check (src/platform/content-type.ts) puts its strictly decoded text beside them, and other
-  // readers (the token endpoint's form) get text decoded from them by hono. test/platform/requests.test.ts covers
-  // every reader.
-  cachedBody(c).arrayBuffer = Promise.resolve(bytes.buffer);
-  await next();
-};
+  return bytes;
+}
 
 /** hono's body cache, which keeps promises (its type says values). */
 export const cachedBody = (c: Context<AppEnv>) =>

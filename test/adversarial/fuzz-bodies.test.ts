@@ -44,6 +44,7 @@ import {
   rawNumber,
 } from "../helpers/hostile";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
+import { connectionMapping } from "../helpers/procurement";
 import { forgetStores, moveEnded } from "../helpers/stores";
 import { RECEIVER } from "../helpers/webhooks";
 
@@ -660,16 +661,7 @@ function procurementTargets(): Target[] {
       fc.constant({ domain: "NetworkID", identity: "x", extra: 1 }),
     );
   const id = () => fc.oneof(hostileId(), fc.constant(2_000_000_000));
-  const mapping = () => ({
-    name: "Fuzz suite",
-    buyerIdentities: [{ domain: "NetworkID", identity: `AN-FUZZ-${crypto.randomUUID()}` }],
-    supplierIdentity: { domain: "NetworkID", identity: "AN-MEDPARTS" },
-    facilityId: JSMITH.facilityId,
-    requesterId: JSMITH.requesterContactId,
-    userId: JSMITH.userId,
-    shipToAddressId: JSMITH.shippingAddressId,
-    billToAddressId: JSMITH.billingAddressId,
-  });
+  const mapping = () => connectionMapping({ domain: "NetworkID", identity: `AN-FUZZ-${crypto.randomUUID()}` }, JSMITH, "Fuzz suite");
   const fields: Field[] = [
     { path: ["name"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", "   ")), required: true },
     {

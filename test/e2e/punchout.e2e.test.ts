@@ -2,11 +2,13 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { demoConnection, findIn, orderRequestOfCart } from "../../scripts/cxml-suite";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { generateDeviceIdentifiers, productId, VENDORS } from "../../src/dev/seed/catalog";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
+import { launchChromium } from "./chromium";
 
 /**
  * The PunchOut in a real headless Chromium against `wrangler dev`, as a requisitioner uses it from inside a procurement
@@ -16,17 +18,6 @@ import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
  * ConfirmationRequest and ShipNoticeRequest. Each page is checked with axe-core for serious or critical violations.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const baseUrl = inject("baseUrl");
@@ -40,7 +31,7 @@ const posted: string[] = [];
 const documents: string[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   // The suite's BrowserFormPost receiver: keeps the cxml-urlencoded field of each form posted to it.
   suite = createServer((req, res) => {
     let body = "";
@@ -97,8 +88,7 @@ async function cxml(document: string): Promise<{ code: number; text: string; roo
   return { code: Number(status.attributes.code), text: status.text.trim(), root };
 }
 
-const find = (root: XmlElement | undefined, ...names: string[]) =>
-  names.reduce<XmlElement | undefined>((element, name) => element?.children.find((c) => c.name === name), root);
+const find = findIn;
 
 function envelope(buyer: string, secret: string, body: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE cXML SYSTEM "http://xml.cxml.org/schemas/cXML/1.2.063/cXML.dtd">
@@ -126,18 +116,7 @@ describe("PunchOut from a procurement suite, in a browser", () => {
     const made = await fetch(`${baseUrl}/admin/api/procurement-connections`, {
       method: "POST",
       headers: { Authorization: `Bearer ${await tokenOf(operator)}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        tenantId: 1,
-        name: "E2E suite",
-        buyerIdentities: [{ domain: "NetworkID", identity: buyer }],
-        supplierIdentity: SUPPLIER,
-        facilityId: 1001,
-        requesterId: 50001,
-        userId: 1,
-        shipToAddressId: 11,
-        billToAddressId: 13,
-        documentUrl: suiteUrl.replace("/punchout/return", "/cxml"),
-      }),
+      body: JSON.stringify(demoConnection("E2E suite", buyer, SUPPLIER, suiteUrl.replace("/punchout/return", "/cxml"))),
     });
     expect(made.status).toBe(201);
     const { sharedSecret } = ((await made.json()) as { data: { sharedSecret: string } }).data;
@@ -194,22 +173,7 @@ describe("PunchOut from a procurement suite, in a browser", () => {
     expect(items.map((item) => find(item, "ItemID", "SupplierPartID")!.text)).toEqual([chosen, productId(11)]);
 
     // The suite's OrderRequest of the transferred cart, each line held to its quote.
-    const lines = items
-      .map((item, i) => {
-        const extrinsics = find(item, "ItemDetail")!
-          .children.filter((c) => c.name === "Extrinsic")
-          .map((c) => `<Extrinsic name="${c.attributes.name}">${c.text}</Extrinsic>`)
-          .join("");
-        return `<ItemOut quantity="${item.attributes.quantity}" lineNumber="${i + 1}"><ItemID><SupplierPartID>${find(item, "ItemID", "SupplierPartID")!.text}</SupplierPartID><SupplierPartAuxiliaryID>${find(item, "ItemID", "SupplierPartAuxiliaryID")!.text}</SupplierPartAuxiliaryID></ItemID><ItemDetail><UnitPrice><Money currency="USD">${find(item, "ItemDetail", "UnitPrice", "Money")!.text}</Money></UnitPrice><Description xml:lang="en">x</Description><UnitOfMeasure>EA</UnitOfMeasure><Classification domain="UNSPSC">42000000</Classification>${extrinsics}</ItemDetail></ItemOut>`;
-      })
-      .join("");
-    const order = await cxml(
-      envelope(
-        buyer,
-        sharedSecret,
-        `<OrderRequest><OrderRequestHeader orderID="PO-E2E-${Date.now()}" orderDate="2026-11-29T10:00:00+00:00" type="new"><Total><Money currency="USD">0</Money></Total></OrderRequestHeader>${lines}</OrderRequest>`,
-      ),
-    );
+    const order = await cxml(envelope(buyer, sharedSecret, orderRequestOfCart(`PO-E2E-${Date.now()}`, items)));
     expect(order.code, order.text).toBe(200);
     expect(order.text).toMatch(/Medparts order \S+ for orderID PO-E2E-/);
 

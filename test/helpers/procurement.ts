@@ -20,6 +20,18 @@ export interface TestConnection {
 
 let made = 0;
 
+/** A connection's mapping for the orderer (the body of PUT, and of POST with tenantId and mode). */
+export const connectionMapping = (buyer: { domain: string; identity: string }, who: Orderer = JSMITH, name = "Test suite") => ({
+  name,
+  buyerIdentities: [buyer],
+  supplierIdentity: SUPPLIER,
+  facilityId: who.facilityId,
+  requesterId: who.requesterContactId,
+  userId: who.userId,
+  shipToAddressId: who.shippingAddressId,
+  billToAddressId: who.billingAddressId,
+});
+
 /** A connection of the orderer's tenant with a fresh buyer identity, made through the admin API. */
 export async function connect(
   who: Orderer = JSMITH,
@@ -29,19 +41,7 @@ export async function connect(
   const buyer = options.buyer ?? { domain: "NetworkID", identity: `AN-BUYER-${who.tenantId}-${made}-${crypto.randomUUID().slice(0, 8)}` };
   const res = await call(await operatorTokenFor(), "/admin/api/procurement-connections", {
     method: "POST",
-    json: {
-      tenantId: who.tenantId,
-      mode: options.mode ?? "live",
-      name: `Suite ${made}`,
-      buyerIdentities: [buyer],
-      supplierIdentity: SUPPLIER,
-      facilityId: who.facilityId,
-      requesterId: who.requesterContactId,
-      userId: who.userId,
-      shipToAddressId: who.shippingAddressId,
-      billToAddressId: who.billingAddressId,
-      ...options.extra,
-    },
+    json: { tenantId: who.tenantId, mode: options.mode ?? "live", ...connectionMapping(buyer, who, `Suite ${made}`), ...options.extra },
   });
   const body = await json(res);
   expect(res.status, JSON.stringify(body)).toBe(201);
@@ -126,5 +126,4 @@ export async function postCxml(document: string | Uint8Array, headers: Record<st
 }
 
 /** The element at a path of names below `root`. */
-export const find = (root: XmlElement | undefined, ...names: string[]): XmlElement | undefined =>
-  names.reduce<XmlElement | undefined>((element, name) => element?.children.find((child) => child.name === name), root);
+export { findIn as find } from "../../scripts/cxml-suite";

@@ -7,7 +7,7 @@ import { call, json, operatorTokenFor, TENANT_A, tokenFor } from "../helpers/api
 import { backgroundSettled } from "../helpers/background";
 import { invoiceBody } from "../helpers/invoices";
 import { freshOrder, issueQuote, JSMITH, withoutFields } from "../helpers/orders";
-import { connect, find, orderRequest, postCxml, requestDocument } from "../helpers/procurement";
+import { connect, connectionMapping, find, orderRequest, postCxml, requestDocument } from "../helpers/procurement";
 import { move, tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
 
@@ -90,17 +90,7 @@ describe("documents back to the suite", () => {
     expect(await receivedAt(path)).toEqual([]);
     const replaced = await call(await operatorTokenFor(), `/admin/api/procurement-connections/${connection.id}`, {
       method: "PUT",
-      json: {
-        name: "No documents",
-        buyerIdentities: [connection.buyer],
-        supplierIdentity: { domain: "NetworkID", identity: "AN-MEDPARTS" },
-        facilityId: JSMITH.facilityId,
-        requesterId: JSMITH.requesterContactId,
-        userId: JSMITH.userId,
-        shipToAddressId: JSMITH.shippingAddressId,
-        billToAddressId: JSMITH.billingAddressId,
-        documentUrl: null,
-      },
+      json: { ...connectionMapping(connection.buyer, JSMITH, "No documents"), documentUrl: null },
     });
     expect(replaced.status).toBe(200);
     const endpoint = await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE connection_id = ?")

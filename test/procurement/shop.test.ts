@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { unescapeHtml } from "../../scripts/cxml-suite";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
 import { purgeSessions } from "../../src/operator/procurement/sessions";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
@@ -17,14 +18,6 @@ import {
   setupRequest,
   type TestConnection,
 } from "../helpers/procurement";
-
-const unescapeHtml = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
 
 /** A browser's view of the shop: the session cookie it was given, sent back on every request. */
 class Browser {

@@ -2,9 +2,9 @@ import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { productId } from "../../src/dev/seed/catalog";
+import { dispatch } from "../helpers/dispatch";
 import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import { CXML_URL, connect, orderRequest, requestDocument, setupRequest } from "../helpers/procurement";
-import { dispatch } from "../helpers/dispatch";
 
 /**
  * The cXML endpoint under malformed and mangled documents: valid OrderRequests and PunchOutSetupRequests cut short,
@@ -29,8 +29,14 @@ describe("the cXML endpoint under mangled documents", () => {
       fc.record({ kind: fc.constant("cut"), at: fc.nat() }),
       fc.record({ kind: fc.constant("insert"), at: fc.nat(), text: fc.oneof(fc.constantFrom(...NASTY), fc.string({ maxLength: 8 })) }),
       fc.record({ kind: fc.constant("flip"), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-      fc.record({ kind: fc.constant("repeat"), element: fc.constantFrom("Header", "Request", "ItemOut", "BuyerCookie", "OrderRequestHeader") }),
-      fc.record({ kind: fc.constant("doctype"), subset: fc.constantFrom('<!ENTITY x "y">', '<!ENTITY % p SYSTEM "http://canary.medparts.invalid/">', "") }),
+      fc.record({
+        kind: fc.constant("repeat"),
+        element: fc.constantFrom("Header", "Request", "ItemOut", "BuyerCookie", "OrderRequestHeader"),
+      }),
+      fc.record({
+        kind: fc.constant("doctype"),
+        subset: fc.constantFrom('<!ENTITY x "y">', '<!ENTITY % p SYSTEM "http://canary.medparts.invalid/">', ""),
+      }),
     );
     const before = await env.DB.prepare("SELECT count(*) AS n FROM orders").first<number>("n");
     let placed = 0;
@@ -40,14 +46,17 @@ describe("the cXML endpoint under mangled documents", () => {
         for (const change of changes) {
           const at = "at" in change ? change.at % (bytes.length + 1) : 0;
           if (change.kind === "cut") bytes = bytes.slice(0, at);
-          else if (change.kind === "insert") bytes = new Uint8Array([...bytes.slice(0, at), ...new TextEncoder().encode(change.text), ...bytes.slice(at)]);
+          else if (change.kind === "insert")
+            bytes = new Uint8Array([...bytes.slice(0, at), ...new TextEncoder().encode(change.text), ...bytes.slice(at)]);
           else if (change.kind === "flip" && bytes.length > 0) bytes[at % bytes.length] = change.byte;
           else if (change.kind === "repeat") {
             const text = new TextDecoder().decode(bytes);
             const element = new RegExp(`<${change.element}[\\s>][\\s\\S]*?</${change.element}>`).exec(text)?.[0] ?? "";
             bytes = new TextEncoder().encode(text.replace(element, element + element));
           } else if (change.kind === "doctype") {
-            bytes = new TextEncoder().encode(new TextDecoder().decode(bytes).replace(/<!DOCTYPE cXML SYSTEM "[^"]*">/, `<!DOCTYPE cXML [${change.subset}]>`));
+            bytes = new TextEncoder().encode(
+              new TextDecoder().decode(bytes).replace(/<!DOCTYPE cXML SYSTEM "[^"]*">/, `<!DOCTYPE cXML [${change.subset}]>`),
+            );
           }
         }
         const res = await dispatch(CXML_URL, { method: "POST", headers: { "Content-Type": "text/xml" }, body: bytes });

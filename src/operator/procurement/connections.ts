@@ -188,6 +188,21 @@ async function checkMapping(db: D1Database, tenantId: number, mode: "live" | "te
   if (problems.length > 0) throw unprocessable(problems);
 }
 
+/** A connection row's mapping columns, in the order of the INSERT and the UPDATE below (name to document_url). */
+const mappingColumns = (input: ConnectionInput) => [
+  input.name,
+  input.supplierIdentity.domain,
+  input.supplierIdentity.identity,
+  input.facilityId,
+  input.requesterId,
+  input.userId,
+  input.shipToAddressId,
+  input.billToAddressId,
+  input.shippingMethod,
+  input.paymentMethod,
+  input.documentUrl ?? null,
+];
+
 /** The statements that (re)write a connection's identities and address map, for the connection `idOf` selects. */
 function mappingStatements(db: D1Database, idOf: string, idBinding: string | number, mode: "live" | "test", input: ConnectionInput) {
   return [
@@ -240,22 +255,7 @@ export async function createConnection(
               "ship_to_address_id, bill_to_address_id, shipping_method, payment_method, document_url, created_at, updated_at) " +
               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
           )
-          .bind(
-            tenantId,
-            clientId,
-            input.name,
-            input.supplierIdentity.domain,
-            input.supplierIdentity.identity,
-            input.facilityId,
-            input.requesterId,
-            input.userId,
-            input.shipToAddressId,
-            input.billToAddressId,
-            input.shippingMethod,
-            input.paymentMethod,
-            input.documentUrl ?? null,
-            at,
-          ),
+          .bind(tenantId, clientId, ...mappingColumns(input), at),
         ...mappingStatements(db, byClient, clientId, mode, input),
         auditStatement(db, audit(actor, "procurement_connection.created", clientId, null, { tenantId, mode, ...input }), at),
       ];
@@ -276,21 +276,7 @@ export async function replaceConnection(db: D1Database, id: number, input: Conne
         "UPDATE procurement_connections SET name = ?2, supplier_domain = ?3, supplier_identity = ?4, facility_id = ?5, requester_id = ?6, user_id = ?7, " +
           "ship_to_address_id = ?8, bill_to_address_id = ?9, shipping_method = ?10, payment_method = ?11, document_url = ?12, updated_at = ?13 WHERE id = ?1",
       )
-      .bind(
-        id,
-        input.name,
-        input.supplierIdentity.domain,
-        input.supplierIdentity.identity,
-        input.facilityId,
-        input.requesterId,
-        input.userId,
-        input.shipToAddressId,
-        input.billToAddressId,
-        input.shippingMethod,
-        input.paymentMethod,
-        input.documentUrl ?? null,
-        at,
-      ),
+      .bind(id, ...mappingColumns(input), at),
     ...mappingStatements(db, "SELECT ?1", id, before.mode, input),
     auditStatement(db, audit(actor, "procurement_connection.replaced", before.clientId, before, input), at),
   ]);

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { readAtMost } from "../../platform/body-limit";
 import { CXML_PATH } from "../../platform/planes";
 import { Remembered } from "../../platform/remembered";
 import { ApiUnavailable, accessToken, apiOf } from "./api";
@@ -33,27 +34,8 @@ export const forgetConnections = () => connections.clear();
 async function readBody(request: Request): Promise<Uint8Array | "too large"> {
   const declared = Number(request.headers.get("Content-Length") ?? "0");
   if (declared > XML_LIMITS.bytes) return "too large";
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > XML_LIMITS.bytes) {
-      await reader.cancel().catch(() => {});
-      return "too large";
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  if (!request.body) return new Uint8Array();
+  return (await readAtMost(request.body, XML_LIMITS.bytes)) ?? "too large";
 }
 
 const reply = (outcome: Outcome, httpStatus = 200) =>
