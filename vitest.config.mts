@@ -27,7 +27,8 @@ function dropWorkerdDiagnostics(): void {
 /**
  * The only outbound host of the tests: https://receiver.example.com, a webhook receiver run here in Node. It records each
  * request and answers by the first path segment: /ok/... 200, /fail/... 500, /flaky/... 503 the first time an event id
- * arrives and 200 after, /hang/... 200 only once GET /__release?path=/hang/x is called (recorded when it arrives).
+ * arrives and 200 after, /hang/... 200 only once GET /__release?path=/hang/x is called (recorded when it arrives),
+ * /cxml-refuse/... HTTP 200 with a cXML Status 406.
  * GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host is refused.
  */
 function webhookReceiver() {
@@ -52,6 +53,13 @@ function webhookReceiver() {
     }
     const eventId = request.headers.get("Medparts-Event-Id") ?? "";
     const kind = url.pathname.split("/")[1];
+    if (kind === "cxml-refuse") {
+      // A cXML receiver that refuses every document the way cXML does: HTTP 200, Status 406.
+      received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body, status: 200 });
+      return new Response('<?xml version="1.0"?><cXML><Response><Status code="406" text="Not Acceptable">No.</Status></Response></cXML>', {
+        headers: { "Content-Type": "text/xml" },
+      });
+    }
     const status = kind === "ok" ? 200 : kind === "flaky" ? (seen.has(eventId) ? 200 : 503) : 500;
     seen.add(eventId);
     received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body, status });

@@ -43,7 +43,7 @@ CREATE TABLE procurement_addresses (
 
 -- A PunchOut session (src/operator/procurement/shop): made by a PunchOutSetupRequest, opened once through its start code,
 -- then carried by the browser's session cookie. Only hashes of the start code and of the cookie are kept; the access
--- token the shop calls the API with is kept encrypted (AES-GCM under PUNCHOUT_SESSION_KEY) until the session ends.
+-- token the shop calls the API with is kept AES-GCM-encrypted under a key derived from the cookie (sessions.ts).
 CREATE TABLE punchout_sessions (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   connection_id INTEGER NOT NULL REFERENCES procurement_connections(id),

@@ -5,7 +5,7 @@ import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { OPERATOR_PLANE_INFO } from "../platform/openapi/info";
 import { openApiDocumentRoute } from "../platform/openapi/route";
-import { ADMIN_API_BASE, isProcurementPath, isScimPath, PUNCHOUT_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import { ADMIN_API_BASE, CXML_PATH, isScimPath, PUNCHOUT_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
@@ -34,8 +34,7 @@ import { tenantStoreRoutes } from "./tenant-stores/routes";
  * cXML): neither the 1 MiB body limit nor the JSON body rules apply to them.
  */
 const isUpload = (method: string, path: string) =>
-  (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) ||
-  isProcurementPath(path);
+  (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) || path === CXML_PATH;
 const exceptUploads =
   (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   (c, next) =>

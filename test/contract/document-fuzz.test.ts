@@ -125,6 +125,7 @@ const PROSE_RULES: ProseRule[] = [
   ...["post /admin/api/procurement-connections", "put /admin/api/procurement-connections/{connectionId}"].flatMap((operation) => [
     { operation, fields: /^documentUrl$/, statement: "https to a public host on the default port, without credentials" },
     { operation, fields: /^shipToAddresses$/, statement: "each code once" },
+    { operation, fields: /^buyerIdentities$/, statement: "each once (without case)" },
   ]),
   { operation: "post /admin/api/clients", fields: /^mode$/, statement: "a test-mode buyer client, for the sandbox (kind tenant only)" },
   {

@@ -80,6 +80,18 @@ describe("documents back to the suite", () => {
     expect(find(detail, "InvoiceDetailSummary", "NetAmount", "Money")!.text).toBe(invoice.summary.total);
   });
 
+  it("a suite that refuses a document in its cXML Status (HTTP 200) is a failed delivery, retried", async () => {
+    const path = `/cxml-refuse/${crypto.randomUUID()}`;
+    const { connection, lineId } = await placeThroughCxml(path, 23);
+    expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
+    await backgroundSettled();
+    expect(await receivedAt(path)).not.toEqual([]);
+    const deliveries = await env.DB.prepare("SELECT outcome, error FROM webhook_deliveries WHERE endpoint_id = ?")
+      .bind(`we_cxml_${connection.id}`)
+      .all<{ outcome: string; error: string }>();
+    expect(deliveries.results[0]).toMatchObject({ outcome: "failed", error: "cXML Status 406" });
+  });
+
   it("orders not placed by the connection's OrderRequests send nothing to it; removing the documentUrl stops the documents", async () => {
     const path = receiverPath("ok");
     const { connection, lineId } = await placeThroughCxml(path, 22);

@@ -3,8 +3,20 @@ import { describe, expect, it } from "vitest";
 import { productId } from "../../src/dev/seed/catalog";
 import { forgetTokens } from "../../src/operator/procurement/api";
 import { call, expectProblem, json, operatorTokenFor, TENANT_A, TENANT_B, testModeTokenFor, tokenFor } from "../helpers/api";
-import { issueQuote, JSMITH, KJOHNSON, withoutFields } from "../helpers/orders";
-import { connect, find, orderRequest, postCxml, profileRequest, requestDocument, SUPPLIER, setupRequest } from "../helpers/procurement";
+import { backgroundSettled } from "../helpers/background";
+import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { testVars } from "../helpers/platform";
+import {
+  connect,
+  connectionMapping,
+  find,
+  orderRequest,
+  postCxml,
+  profileRequest,
+  requestDocument,
+  SUPPLIER,
+  setupRequest,
+} from "../helpers/procurement";
 
 const admin = async (path: string, init: { method?: string; json?: unknown } = {}) => call(await operatorTokenFor(), path, init);
 
@@ -63,6 +75,21 @@ describe("procurement connections (admin API)", () => {
     }
     const after = await env.DB.prepare("SELECT count(*) AS n FROM procurement_connections").first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
+  });
+
+  it("refuses the same buyer credential twice in one connection (400 naming buyerIdentities)", async () => {
+    const res = await admin("/admin/api/procurement-connections", {
+      method: "POST",
+      json: {
+        tenantId: TENANT_A,
+        ...connectionMapping({ domain: "NetworkID", identity: "AN-TWICE" }),
+        buyerIdentities: [
+          { domain: "NetworkID", identity: "AN-TWICE" },
+          { domain: "networkid", identity: "an-twice" },
+        ],
+      },
+    });
+    expect((await expectProblem(res, 400)).errors).toHaveProperty("buyerIdentities");
   });
 
   it("refuses a document URL that is not https to a public host (400 naming documentUrl)", async () => {
@@ -222,23 +249,46 @@ describe("OrderRequest", () => {
     expect(await ordersOfPo(orderId, await tokenFor(TENANT_A))).toEqual([]);
   });
 
-  it("delete cancels the orderID's order; update places the new version, then cancels the one it replaces", async () => {
+  it("delete cancels the orderID's orders this connection placed, no other; update places the new version, then cancels the old", async () => {
     const connection = await connect();
     const orderId = `PO-${crypto.randomUUID().slice(0, 8)}`;
     const line = async (quantity: number) => {
       const quote = await issueQuote(productId(5), JSMITH, withoutFields);
       return { productId: quote.productId, priceOptionId: quote.priceOptionId, quantity, price: quote.price.toFixed(2) };
     };
+    // The same PO number on an order placed through the JSON API: never the suite's to cancel.
+    const other = await placeOrder(
+      orderBody([lineFor(await issueQuote(productId(5), JSMITH, withoutFields))], JSMITH, { poNumber: orderId }),
+    );
+    expect(other.status).toBe(201);
+    const otherNumber = (await json(other)).data.orderNumber as string;
     expect((await postCxml(requestDocument(connection, orderRequest(orderId, [await line(1)])))).code).toBe(200);
+    await backgroundSettled(); // what the connection placed is recorded off the answer's path
     const update = await postCxml(requestDocument(connection, orderRequest(orderId, [await line(4)], { type: "update" })));
     expect(update.code, update.text).toBe(200);
+    await backgroundSettled();
     const token = await tokenFor(TENANT_A);
     const open = (await ordersOfPo(orderId, token)).filter((order) => order.status !== "Cancelled");
-    expect(open).toHaveLength(1);
-    expect(update.text).toContain(open[0]!.orderNumber);
+    const newVersion = /order (\S+) for orderID/.exec(update.text)![1]!;
+    expect(open.map((order) => order.orderNumber).sort()).toEqual([otherNumber, newVersion].sort());
     const deleted = await postCxml(requestDocument(connection, orderRequest(orderId, [await line(4)], { type: "delete" })));
     expect(deleted.code, deleted.text).toBe(200);
-    expect((await ordersOfPo(orderId, token)).every((order) => order.status === "Cancelled")).toBe(true);
+    const after = await ordersOfPo(orderId, token);
+    expect(after.filter((order) => order.status !== "Cancelled").map((order) => order.orderNumber)).toEqual([otherNumber]);
+  });
+
+  it("a rotated SharedSecret stops working once the gateway checks again (CLIENT_STATUS_CACHE_SECONDS), and the new one works", async () => {
+    const connection = await connect();
+    expect((await postCxml(requestDocument(connection, profileRequest()))).code).toBe(200);
+    const rotated = await admin(`/admin/api/clients/${connection.clientId}/secrets`, {
+      method: "POST",
+      json: { previousExpiresInSeconds: 0 },
+    });
+    expect(rotated.status).toBe(201);
+    const newSecret = (await json(rotated)).data.secret as string;
+    const now = testVars({ CLIENT_STATUS_CACHE_SECONDS: 0 });
+    expect((await postCxml(requestDocument(connection, profileRequest()), now)).code).toBe(401);
+    expect((await postCxml(requestDocument({ ...connection, secret: newSecret }, profileRequest()), now)).code).toBe(200);
   });
 
   it("a test-mode connection's order belongs to the sandbox twin: live searches never see it", async () => {

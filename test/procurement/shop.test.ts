@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { unescapeHtml } from "../../scripts/cxml-suite";
+import { ORDER_LIMITS } from "../../src/api/orders/options";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { MAX_CART_LINES } from "../../src/operator/procurement/punchout-setup";
 import { purgeSessions } from "../../src/operator/procurement/sessions";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
 import { BASE_URL, TENANT_A, tokenFor } from "../helpers/api";
@@ -169,6 +171,10 @@ describe("the PunchOut shop", () => {
     const message = transferredMessage(await (await inspect.post("/punchout/shop/transfer", {})).text());
     const header = find(message, "Message", "PunchOutOrderMessage", "PunchOutOrderMessageHeader")!;
     expect(header.attributes.operationAllowed).toBe("inspect");
+  });
+
+  it("a cart holds no more lines than an order: the orders API's limit", () => {
+    expect(MAX_CART_LINES).toBe(ORDER_LIMITS.maxLines);
   });
 
   it("sessions past their end are purged by the operator plane's housekeeping; live ones stay", async () => {

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../../db/client";
 import { outboxEvents, webhookDeliveries, webhookDeliveriesOwed, webhookEndpoints } from "../../db/schema";
 import { appConfig, type Bindings, type ConfigVars, envWith } from "../../env";
+import { readAtMost } from "../../platform/body-limit";
 import { deleteOldest } from "../../platform/housekeeping";
 import { logEvent } from "../../platform/logging";
 import { type ApiVersion, servedVersion, VERSION_HEADER } from "../../platform/versions/calendar";
@@ -27,6 +28,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_ATTEMPTS = 16;
 export const DISABLE_AFTER_FAILING_MS = 3 * 86_400_000;
 const MAX_ERROR_LENGTH = 200;
+/** How much of a cXML receiver's answer is read for its Status. */
+const CXML_ANSWER_BYTES = 64 * 1024;
 
 /** Seconds before attempt `attempt + 1`: 30 s doubling, at most 12 hours (about 3.2 days over 16 attempts). */
 export const backoffSeconds = (attempt: number) => Math.min(30 * 2 ** Math.max(0, attempt - 1), 12 * 3600);
@@ -95,10 +98,22 @@ export async function postEvent(
       },
       body,
     });
-    // The answer's body is not read (bounded work, whatever the endpoint sends).
-    await res.body?.cancel();
-    const ok = res.status >= 200 && res.status < 300;
-    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}`, latencyMs: Date.now() - started };
+    let ok = res.status >= 200 && res.status < 300;
+    let error = ok ? null : `HTTP ${res.status}`;
+    if (document !== undefined && ok && res.body) {
+      // A cXML receiver answers with HTTP 200 and its outcome in a Status: a refusal (a 4xx or 5xx Status) is a failed
+      // delivery, retried like any. Only the first CXML_ANSWER_BYTES are read; an answer without a Status goes by HTTP.
+      const answer = await readAtMost(res.body, CXML_ANSWER_BYTES);
+      const code = answer ? /<Status\b[^>]*\bcode="(\d{3})"/.exec(new TextDecoder().decode(answer))?.[1] : undefined;
+      if (code !== undefined && !code.startsWith("2")) {
+        ok = false;
+        error = `cXML Status ${code}`;
+      }
+    } else {
+      // The answer's body is not read (bounded work, whatever the endpoint sends).
+      await res.body?.cancel();
+    }
+    return { ok, statusCode: res.status, error, latencyMs: Date.now() - started };
   } catch (error) {
     const message = error instanceof Error && error.name === "TimeoutError" ? `No answer within ${DELIVERY_TIMEOUT_MS} ms` : String(error);
     return { ok: false, statusCode: null, error: message.slice(0, MAX_ERROR_LENGTH), latencyMs: Date.now() - started };

@@ -18,7 +18,10 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
-/** Tokens per client and secret, kept until a minute before they expire: a warm request spends no round trip on one. */
+/**
+ * Tokens per client and secret, kept for the caller's `verifySeconds` (and never past a minute before they expire): a
+ * request within them spends no round trip on one.
+ */
 const tokens = new Remembered<IssuedToken>(Date.now, 1000, (issued) => issued.expiresAt);
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -36,7 +39,7 @@ export async function accessToken(
   clientId: string,
   secret: string,
   sourceIp: string | undefined,
-  minValidMs = 0,
+  verifySeconds: number,
 ): Promise<IssuedToken | null> {
   const key = `${clientId} ${await sha256Hex(secret)}`;
   const load = async (): Promise<IssuedToken> => {
@@ -52,9 +55,11 @@ export async function accessToken(
     const body = (await res.json()) as { access_token: string; expires_in: number };
     return { token: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 - TOKEN_MARGIN_MS };
   };
-  const remembered = tokens.peek(key, 3600);
+  // A token got more than `verifySeconds` ago is got again: the secret is checked anew, so a rotated (or a disabled
+  // client's) secret stops working here within those seconds, as a disabled client does on the API.
+  const remembered = tokens.peek(key, verifySeconds);
   let issued: IssuedToken;
-  if (remembered && remembered.expiresAt - Date.now() >= minValidMs) issued = remembered;
+  if (remembered) issued = remembered;
   else {
     issued = await load();
     if (issued.token !== "") tokens.set(key, issued);

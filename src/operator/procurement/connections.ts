@@ -7,7 +7,7 @@ import type { ConnectionInput } from "./schemas";
 /**
  * Procurement connections (docs/api.md, "Procurement systems (cXML)"): how one tenant's procurement suite reaches
  * Medparts over cXML. Each stands on an API client of the tenant whose secret is the cXML SharedSecret, so it is hashed,
- * rotated with an overlap and disabled as any client's (POST /admin/api/clients/{clientId}/rotate-secret, /disable), and
+ * rotated with an overlap and disabled as any client's (POST /admin/api/clients/{clientId}/secrets, /disable), and
  * a test-mode client's connection belongs to the sandbox twin.
  */
 
@@ -105,20 +105,38 @@ export async function connectionOr404(db: D1Database, id: number): Promise<Conne
   return found;
 }
 
-/** The connection one of the buyer's credentials names in a mode (the cXML gateway's lookup), or null. */
+/**
+ * The connection the buyer's credentials name in a mode (the cXML gateway's lookup), or null: a From credential's
+ * before a Sender's (the first `fromCount` are the From ones), so a network's shared Sender identity never wins over the
+ * buyer's own.
+ */
 export async function connectionOfCredentials(
   db: D1Database,
   mode: "live" | "test",
   credentials: Credential[],
+  fromCount: number,
 ): Promise<Connection | null> {
-  if (credentials.length === 0) return null;
-  const pairs = credentials.slice(0, 20);
-  const where = pairs.map((_, i) => `(i.domain = ?${2 * i + 2} AND i.identity = ?${2 * i + 3})`).join(" OR ");
+  const named = credentials
+    .slice(0, 20)
+    .map((credential, i) => ({ ...credential, from: i < fromCount }))
+    .filter((credential) => credential.domain && credential.identity);
+  if (named.length === 0) return null;
+  const ordered = [...named.filter((credential) => credential.from), ...named.filter((credential) => !credential.from)];
+  const fromCountNamed = named.filter((credential) => credential.from).length;
+  const pair = (i: number) => `(i.domain = ?${2 * i + 2} AND i.identity = ?${2 * i + 3})`;
+  const any = ordered.map((_, i) => pair(i)).join(" OR ");
+  const fromFirst =
+    fromCountNamed > 0
+      ? `CASE WHEN ${ordered
+          .slice(0, fromCountNamed)
+          .map((_, i) => pair(i))
+          .join(" OR ")} THEN 0 ELSE 1 END, `
+      : "";
   const row = await db
     .prepare(
-      `${CONNECTION_SELECT} WHERE c.id = (SELECT i.connection_id FROM procurement_identities i WHERE i.mode = ?1 AND (${where}) LIMIT 1)`,
+      `${CONNECTION_SELECT} WHERE c.id = (SELECT i.connection_id FROM procurement_identities i WHERE i.mode = ?1 AND (${any}) ORDER BY ${fromFirst}i.connection_id LIMIT 1)`,
     )
-    .bind(mode, ...pairs.flatMap((credential) => [credential.domain, credential.identity]))
+    .bind(mode, ...ordered.flatMap((credential) => [credential.domain, credential.identity]))
     .first<ConnectionRow>();
   return row ? presentConnection(row) : null;
 }
@@ -241,26 +259,35 @@ export async function createConnection(
   await checkMapping(db, tenantId, mode, input, null);
   const byClient = "SELECT id FROM procurement_connections WHERE client_id = ?1";
   let clientIdMade = "";
-  const { secret } = await createClient(
-    db,
-    { kind: "tenant", tenantId, mode, name: `cXML: ${input.name}`, scopes: CONNECTION_SCOPES },
-    actor,
-    new Date(),
-    (clientId, at) => {
-      clientIdMade = clientId;
-      return [
-        db
-          .prepare(
-            "INSERT INTO procurement_connections (tenant_id, client_id, name, supplier_domain, supplier_identity, facility_id, requester_id, user_id, " +
-              "ship_to_address_id, bill_to_address_id, shipping_method, payment_method, document_url, created_at, updated_at) " +
-              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
-          )
-          .bind(tenantId, clientId, ...mappingColumns(input), at),
-        ...mappingStatements(db, byClient, clientId, mode, input),
-        auditStatement(db, audit(actor, "procurement_connection.created", clientId, null, { tenantId, mode, ...input }), at),
-      ];
-    },
-  );
+  let secret: string;
+  try {
+    ({ secret } = await createClient(
+      db,
+      { kind: "tenant", tenantId, mode, name: `cXML: ${input.name}`, scopes: CONNECTION_SCOPES },
+      actor,
+      new Date(),
+      (clientId, at) => {
+        clientIdMade = clientId;
+        return [
+          db
+            .prepare(
+              "INSERT INTO procurement_connections (tenant_id, client_id, name, supplier_domain, supplier_identity, facility_id, requester_id, user_id, " +
+                "ship_to_address_id, bill_to_address_id, shipping_method, payment_method, document_url, created_at, updated_at) " +
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+            )
+            .bind(tenantId, clientId, ...mappingColumns(input), at),
+          ...mappingStatements(db, byClient, clientId, mode, input),
+          auditStatement(db, audit(actor, "procurement_connection.created", clientId, null, { tenantId, mode, ...input }), at),
+        ];
+      },
+    ));
+  } catch (err) {
+    // Another connection took one of these identities meanwhile (checkMapping ran before): the same 422 as when it had.
+    if (/UNIQUE constraint failed: procurement_identities/.test(String(err))) {
+      throw unprocessable(["buyerIdentities: one of them already names another connection of this mode."]);
+    }
+    throw err;
+  }
   const row = await db.prepare(`${CONNECTION_SELECT} WHERE c.client_id = ?`).bind(clientIdMade).first<ConnectionRow>();
   return { connection: presentConnection(row!), sharedSecret: secret };
 }

@@ -420,7 +420,8 @@ export function documentOf(connection: Connection, order: PlacedOrder, event: Ev
             connection,
             order,
             {
-              shipmentId: String(data.trackingNumber ?? event.id),
+              // One notice per line of a parcel: the tracking number and the line make its shipmentID unique.
+              shipmentId: `${String(data.trackingNumber ?? event.id)}-${line.lineNumber}`,
               line,
               quantity: Number(data.quantity),
               carrierName: String(data.carrierName ?? ""),

@@ -91,13 +91,13 @@ async function answer(c: Context<AppEnv>, root: XmlElement): Promise<Outcome> {
   const to = credentialsOf(childNamed(header, "To"));
   const secret = sender.find((credential) => credential.sharedSecret !== null)?.sharedSecret ?? "";
   const mode = request.attributes.deploymentMode === "test" ? "test" : "live";
-  const identities = [...from, ...sender].filter((credential) => credential.domain && credential.identity);
+  const identities = [...from, ...sender];
   const key = `${mode} ${identities.map((credential) => `${credential.domain.toLowerCase()}:${credential.identity.toLowerCase()}`).join(" ")}`;
   const seconds = Number(c.env.CLIENT_STATUS_CACHE_SECONDS ?? "30");
   const connection = await connections.get(
     key,
     seconds,
-    () => connectionOfCredentials(c.env.DB, mode, identities),
+    () => connectionOfCredentials(c.env.DB, mode, identities, from.length),
     (found) => found !== null,
   );
   const unauthorized = refused(
@@ -105,19 +105,21 @@ async function answer(c: Context<AppEnv>, root: XmlElement): Promise<Outcome> {
     "The From and Sender credentials and SharedSecret do not name an enabled connection (at /cXML/Header).",
   );
   if (!connection?.enabled || !secret) return unauthorized;
+  const token = await accessToken(apiOf(c.env), connection.clientId, secret, c.req.header("CF-Connecting-IP"), seconds);
+  if (!token) return unauthorized;
+  // Only an authenticated sender learns whom the connection addresses.
   const supplier = connection.supplierIdentity;
   const addressed = to.some(
     (credential) =>
       credential.domain.toLowerCase() === supplier.domain.toLowerCase() &&
       credential.identity.toLowerCase() === supplier.identity.toLowerCase(),
   );
-  if (!addressed)
+  if (!addressed) {
     return refused(
       401,
       `The To credential does not name Medparts as this connection knows it (${supplier.domain} ${supplier.identity}) (at /cXML/Header/To).`,
     );
-  const token = await accessToken(apiOf(c.env), connection.clientId, secret, c.req.header("CF-Connecting-IP"));
-  if (!token) return unauthorized;
+  }
   return handler({
     c,
     connection,

@@ -1,3 +1,4 @@
+import { PROCESSING_MESSAGE } from "../../platform/idempotency/middleware";
 import { sha256Hex } from "../../platform/sha256";
 import { apiErrors, apiOf, callApi } from "./api";
 import { type CxmlCall, type Outcome, refused } from "./call";
@@ -11,7 +12,8 @@ import { type ItemOut, readItems, requiredFieldsOf } from "./items";
  * PunchOut cart carried); a line that names none, or a quote the API refuses, is named in the answer and nothing is
  * ordered. Idempotent by orderID: the Idempotency-Key is derived from the connection and the orderID, so a resent
  * document (same payloadID, or a new one with the same order) answers the first order for 24 hours.
- * type="delete" cancels the order of that orderID; type="update" cancels it and places the new version.
+ * type="delete" cancels the orders of that orderID this connection placed; type="update" places the new version, then
+ * cancels those it replaces.
  */
 
 const PATH = "/cXML/Request/OrderRequest";
@@ -94,7 +96,11 @@ const inDocument = (messages: string[], items: ItemOut[]) =>
 /** A failed API answer as the cXML Status the suite acts on. */
 function failed(status: number, body: unknown, items: ItemOut[], what: string): Outcome {
   const messages = inDocument(apiErrors(body), items).join(" ");
-  if (status === 409 && (body as { error?: string } | null)?.error !== undefined) {
+  const conflict = (body as { error?: string } | null)?.error;
+  // The same document still being placed (a suite's retry while the first attempt runs): the suite should send it again.
+  if (status === 409 && conflict === PROCESSING_MESSAGE)
+    return refused(500, `${what}: the same orderID is being placed now; send the document again.`);
+  if (status === 409 && conflict !== undefined) {
     return refused(409, `This orderID was already ordered with other content; send a new orderID, or type="update" (${messages}).`);
   }
   if (status === 409) return refused(409, `${what}: ${messages}`);
@@ -103,38 +109,34 @@ function failed(status: number, body: unknown, items: ItemOut[], what: string): 
   return refused(500, `${what}: Medparts is briefly unavailable (${status}); send the document again.`);
 }
 
-interface FoundOrder {
-  orderNumber: string;
-  status: string;
+/**
+ * The orders this connection's OrderRequests placed for an orderID (procurement_orders), oldest first: a delete or an
+ * update acts on these only, never on an order of the same PO number placed otherwise (the JSON API, another suite).
+ */
+async function ordersOfOrderId(call: CxmlCall, orderId: string): Promise<string[]> {
+  const { results } = await call.c.env.DB.prepare(
+    "SELECT order_number FROM procurement_orders WHERE connection_id = ? AND order_id = ? ORDER BY created_at, order_number",
+  )
+    .bind(call.connection.id, orderId)
+    .all<{ order_number: string }>();
+  return results.map((row) => row.order_number);
 }
 
-/** The connection's live orders of a PO number, newest first. */
-async function ordersOfPo(call: CxmlCall, orderId: string): Promise<FoundOrder[]> {
-  const q = `poNumber:"${orderId.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
-  const { status, body } = await callApi<{ data: { orders: FoundOrder[] } }>(
-    apiOf(call.c.env),
-    call.token,
-    "GET",
-    `/orders/search?${new URLSearchParams({ q, sortBy: "orderDate", sortDir: "Desc", limit: "10" })}`,
-  );
-  if (status !== 200) return [];
-  return body.data.orders.filter((order) => order.status !== "Cancelled");
-}
-
-async function cancelOrders(call: CxmlCall, orderId: string, orders: FoundOrder[]): Promise<Outcome | null> {
-  for (const order of orders) {
-    const key = await derivedKey(`${call.connection.clientId} cancel ${orderId} ${order.orderNumber}`);
+/** Cancels what remains open of each order (one already cancelled answers 200 with nothing cancelled). */
+async function cancelOrders(call: CxmlCall, orderId: string, orderNumbers: string[]): Promise<Outcome | null> {
+  for (const orderNumber of orderNumbers) {
+    const key = await derivedKey(`${call.connection.clientId} cancel ${orderId} ${orderNumber}`);
     const { status, body } = await callApi(
       apiOf(call.c.env),
       call.token,
       "POST",
-      `/orders/${encodeURIComponent(order.orderNumber)}/cancel`,
+      `/orders/${encodeURIComponent(orderNumber)}/cancel`,
       {},
       {
         "Idempotency-Key": key,
       },
     );
-    if (status !== 200) return failed(status, body, [], `Order ${order.orderNumber} of orderID ${orderId} cannot be cancelled`);
+    if (status !== 200) return failed(status, body, [], `Order ${orderNumber} of orderID ${orderId} cannot be cancelled`);
   }
   return null;
 }
@@ -175,11 +177,10 @@ export async function orderRequest(call: CxmlCall): Promise<Outcome> {
     return refused(406, `OrderRequest type "${type}" is not supported: new, update or delete (at ${HEADER}/@type).`);
   }
   if (type === "delete") {
-    const orders = await ordersOfPo(call, orderId);
-    if (orders.length === 0) return { code: 200, detail: `No open order of orderID ${orderId}: nothing to cancel.` };
-    return (
-      (await cancelOrders(call, orderId, orders)) ?? { code: 200, detail: `Cancelled: ${orders.map((o) => o.orderNumber).join(", ")}.` }
-    );
+    const orders = await ordersOfOrderId(call, orderId);
+    if (orders.length === 0)
+      return { code: 200, detail: `No order of orderID ${orderId} was placed through this connection: nothing to cancel.` };
+    return (await cancelOrders(call, orderId, orders)) ?? { code: 200, detail: `Cancelled: ${orders.join(", ")}.` };
   }
   const mapped = mapOrder(call, orderId);
   if ("code" in mapped) return mapped;
@@ -207,7 +208,7 @@ export async function orderRequest(call: CxmlCall): Promise<Outcome> {
     ),
   );
   if (type === "update") {
-    const replaced = (await ordersOfPo(call, orderId)).filter((order) => order.orderNumber !== orderNumber);
+    const replaced = (await ordersOfOrderId(call, orderId)).filter((placed) => placed !== orderNumber);
     const cancelled = await cancelOrders(call, orderId, replaced);
     if (cancelled) return { ...cancelled, detail: `Medparts order ${orderNumber} placed for this version, but ${cancelled.detail}` };
   }

@@ -12,7 +12,8 @@ import { createSession, type PunchOutOperation } from "./sessions";
 const PATH = "/cXML/Request/PunchOutSetupRequest";
 const OPERATIONS: readonly PunchOutOperation[] = ["create", "edit", "inspect"];
 export const MAX_BUYER_COOKIE = 4096;
-export const MAX_CART_LINES = 200;
+/** The orders API's most lines of an order (ORDER_LIMITS.maxLines, src/api/orders/options.ts; a test keeps them equal). */
+export const MAX_CART_LINES = 50;
 
 export function formPostUrlProblem(text: string): string | null {
   let url: URL;

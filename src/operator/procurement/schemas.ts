@@ -16,7 +16,14 @@ export const ConnectionInputSchema = closedObject({
     .array(credential("A buyer credential"))
     .min(1)
     .max(10)
-    .openapi({ description: "The buyer's From (or Sender) credentials that name this connection; each names one connection per mode" }),
+    .refine(
+      (list) => new Set(list.map((c) => `${c.domain.toLowerCase()} ${c.identity.toLowerCase()}`)).size === list.length,
+      "Each credential once (domain and identity compare without case).",
+    )
+    .openapi({
+      description:
+        "The buyer's From (or Sender) credentials that name this connection, each once (without case); each names one connection per mode",
+    }),
   supplierIdentity: credential("Medparts' identity as the suite addresses it (the To credential)"),
   facilityId: positiveId("The facility its orders and quotes are for"),
   requesterId: positiveId("The requester (a user's contact id) its orders and quotes are made for"),

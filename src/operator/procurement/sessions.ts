@@ -4,9 +4,10 @@ import { randomToken } from "../../shared/auth/secrets";
 
 /**
  * PunchOut sessions (migrations/0033). A PunchOutSetupRequest makes one with a start code S, the StartPage's one-time
- * secret; opening the StartPage trades S for the session cookie "S.R" (R fresh) in one UPDATE. Only hashes of S and of
- * the cookie are stored, and the API access token the shop acts with is stored encrypted under a key derived from S: a
- * copy of the database opens no session and spends no token.
+ * secret; opening the StartPage trades S for the session cookie "S.R" (R fresh). Only hashes of S and of the cookie are
+ * stored, and the API access token the shop acts with is stored encrypted: under a key derived from S until the
+ * StartPage is opened, then under one derived from the cookie. A copy of the database opens no session and spends no
+ * token, even with the StartPage URL a log may have kept.
  */
 
 export const START_CODE_SECONDS = 300;
@@ -59,8 +60,8 @@ interface SessionRow {
 
 const encoder = new TextEncoder();
 
-async function keyOf(startCode: string): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(startCode), "HKDF", false, ["deriveKey"]);
+async function keyOf(secret: string): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: encoder.encode("medparts punchout access token") },
     base,
@@ -160,7 +161,11 @@ async function cartOf(db: D1Database, hash: string): Promise<CartLine[] | null> 
   return row ? (JSON.parse(row.cart) as CartLine[]) : null;
 }
 
-/** Trades a start code for the session cookie's value, once, before the code expires; null otherwise. */
+/**
+ * Trades a start code for the session cookie's value, once, before the code expires; null otherwise. The token is
+ * encrypted again under a key derived from the whole cookie, which only the browser holds: the start code, which a
+ * suite or a log may have seen in the StartPage URL, then opens nothing, even with a copy of the database.
+ */
 export async function openSession(
   db: D1Database,
   startCode: string,
@@ -170,17 +175,24 @@ export async function openSession(
   const cookie = `${startCode}.${randomToken(24)}`;
   const row = await db
     .prepare(
-      "UPDATE punchout_sessions SET start_hash = NULL, session_hash = ?1 WHERE start_hash = ?2 AND start_expires_at > ?3 AND expires_at > ?3 RETURNING operation",
+      "UPDATE punchout_sessions SET start_hash = NULL, session_hash = ?1 WHERE start_hash = ?2 AND start_expires_at > ?3 AND expires_at > ?3 " +
+        "RETURNING id, operation, token_ciphertext",
     )
     .bind(await sha256Hex(cookie), await sha256Hex(startCode), now.toISOString())
-    .first<{ operation: PunchOutOperation }>();
-  return row ? { cookie, operation: row.operation } : null;
+    .first<{ id: number; operation: PunchOutOperation; token_ciphertext: string }>();
+  if (!row) return null;
+  const token = await decrypt(startCode, row.token_ciphertext);
+  if (token === null) return null;
+  await db
+    .prepare("UPDATE punchout_sessions SET token_ciphertext = ? WHERE id = ?")
+    .bind(await encrypt(cookie, token), row.id)
+    .run();
+  return { cookie, operation: row.operation };
 }
 
 /** The live session a cookie value opens, with its token decrypted; null for anything else. */
 export async function sessionOf(db: D1Database, cookie: string | undefined, now = new Date()): Promise<PunchOutSession | null> {
-  const match = cookie ? COOKIE.exec(cookie) : null;
-  if (!match) return null;
+  if (!cookie || !COOKIE.test(cookie)) return null;
   const row = await db
     .prepare(
       "SELECT s.*, c.facility_id, c.requester_id FROM punchout_sessions s JOIN procurement_connections c ON c.id = s.connection_id " +
@@ -189,7 +201,7 @@ export async function sessionOf(db: D1Database, cookie: string | undefined, now 
     .bind(await sha256Hex(cookie!), now.toISOString())
     .first<SessionRow>();
   if (!row) return null;
-  const token = await decrypt(match[1]!, row.token_ciphertext);
+  const token = await decrypt(cookie!, row.token_ciphertext);
   if (token === null) return null;
   return {
     id: row.id,
