@@ -6,7 +6,9 @@ import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog
 import { MAX_CART_LINES } from "../../src/operator/procurement/punchout-setup";
 import { purgeSessions } from "../../src/operator/procurement/sessions";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
-import { BASE_URL, TENANT_A, tokenFor } from "../helpers/api";
+import { readUnverifiedPriceOption } from "../../src/shared/catalog/price-option-ids";
+import { BASE_URL, call, json, TENANT_A, tokenFor } from "../helpers/api";
+import { backgroundSettled } from "../helpers/background";
 import { dispatch } from "../helpers/dispatch";
 import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import {
@@ -171,6 +173,37 @@ describe("the PunchOut shop", () => {
     const message = transferredMessage(await (await inspect.post("/punchout/shop/transfer", {})).text());
     const header = find(message, "Message", "PunchOutOrderMessage", "PunchOutOrderMessageHeader")!;
     expect(header.attributes.operationAllowed).toBe("inspect");
+  });
+
+  it("an edit of an ordered cart gets fresh quotes of the same offers, so the suite's change order (update) is placed", async () => {
+    const connection = await connect();
+    const quote = await issueQuote(productId(14), JSMITH, withoutFields);
+    const orderId = `PO-${crypto.randomUUID().slice(0, 8)}`;
+    const line = { productId: quote.productId, priceOptionId: quote.priceOptionId, quantity: 2, price: quote.price.toFixed(2) };
+    const first = await postCxml(requestDocument(connection, orderRequest(orderId, [line])));
+    expect(first.code, first.text).toBe(200);
+    const firstNumber = /order (\S+) for orderID/.exec(first.text)![1]!;
+    await backgroundSettled();
+
+    // The requisitioner reopens the ordered cart from the suite and sends it back unchanged.
+    const edit = await punchOut(connection, "edit", itemOut(line, 0));
+    const message = transferredMessage(await (await edit.post("/punchout/shop/transfer", {})).text());
+    const [item] = find(message, "Message", "PunchOutOrderMessage")!.children.filter((child) => child.name === "ItemIn");
+    const fresh = find(item, "ItemID", "SupplierPartAuxiliaryID")!.text;
+    expect(fresh).not.toBe(quote.priceOptionId);
+    expect(readUnverifiedPriceOption(fresh)!.offerId).toBe(readUnverifiedPriceOption(quote.priceOptionId)!.offerId);
+
+    const update = await postCxml(
+      requestDocument(
+        connection,
+        orderRequest(orderId, [{ ...line, priceOptionId: fresh, price: find(item, "ItemDetail", "UnitPrice", "Money")!.text }], {
+          type: "update",
+        }),
+      ),
+    );
+    expect(update.code, update.text).toBe(200);
+    const order = await json(await call(await tokenFor(TENANT_A), `/orders/${firstNumber}`));
+    expect(order.data.status).toBe("Cancelled");
   });
 
   it("a cart holds no more lines than an order: the orders API's limit", () => {

@@ -65,13 +65,13 @@ const PostSearchBodySchema = closedObject({
   pagination: closedObject({
     limit: loosePaginationValue.openapi({
       description:
-        "Any JSON value, never refused (spec 4.16): a whole number or numeric text from 1 to 10,000 is used (fractions truncated); " +
+        "Any JSON value, never refused (spec 4.16; but an object with a `__proto__` key, which no JSON body may hold): a whole number or numeric text from 1 to 10,000 is used (fractions truncated); " +
         "above 10,000 becomes 10,000; below 1 or not a number becomes 50, the default",
       example: 50,
     }),
     offset: loosePaginationValue.openapi({
       description:
-        "Any JSON value, never refused (spec 4.16): a whole number or numeric text; negative or not a number becomes 0, the default",
+        "Any JSON value, never refused (spec 4.16; but an object with a `__proto__` key, which no JSON body may hold): a whole number or numeric text; negative or not a number becomes 0, the default",
       example: 0,
     }),
   }).optional(),

@@ -16,6 +16,7 @@ import {
   SESSION_SECONDS,
   type SessionKeys,
   saveCart,
+  sessionOf,
 } from "../sessions";
 import { AUTO_SUBMIT, autoSubmitSource, Html, html, page } from "./html";
 import { punchOutOrderMessage } from "./order-message";
@@ -268,6 +269,29 @@ async function productPage(c: Context<AppEnv>, session: PunchOutSession, answer:
   );
 }
 
+/**
+ * An edit reopens a cart whose quotes the order it became has already used (a quote is ordered once): each line gets a
+ * fresh quote of the same offer revision, at the price quoted now, so that the suite's change order (type="update") of
+ * the transferred cart can be placed. A line whose offer no longer has an option keeps its quote, and the order names it.
+ */
+async function requoted(c: Context<AppEnv>, session: PunchOutSession): Promise<CartLine[]> {
+  return Promise.all(
+    session.cart.map(async (line) => {
+      const offerId = readUnverifiedPriceOption(line.priceOptionId)?.offerId;
+      const answer = await api<DetailAnswer>(c, session, "POST", "/catalog/detail", {
+        productId: line.productId,
+        facilityId: session.facilityId,
+        requesterId: session.requesterId,
+      });
+      if (answer.status !== 200 || offerId === undefined) return line;
+      const fresh = answer.body.data.options
+        .map((option) => ({ option, terms: readUnverifiedPriceOption(option.priceOptionId) }))
+        .find(({ terms }) => terms?.offerId === offerId);
+      return fresh ? { ...line, priceOptionId: fresh.option.priceOptionId, unitPriceCents: fresh.terms!.priceCents } : line;
+    }),
+  );
+}
+
 const redirect = (to: string) => new Response(null, { status: 303, headers: { Location: to, "Cache-Control": "no-store" } });
 
 function cartLineFromForm(form: FormData): CartLine | null {
@@ -334,7 +358,7 @@ async function scan(c: Context<AppEnv>, session: PunchOutSession): Promise<Respo
   }>(c, session, "POST", "/catalog/resolve", { codes: [code], facilityId: session.facilityId, requesterId: session.requesterId });
   if (answer.status === 400) return redirect("/punchout/shop/cart?notice=unresolved");
   const result = checked(answer).data.results[0];
-  if (!result || result.status !== "resolved" || !result.product) return redirect("/punchout/shop/cart?notice=unresolved");
+  if (result?.status !== "resolved" || !result.product) return redirect("/punchout/shop/cart?notice=unresolved");
   const option = [...(result.priceOptions ?? [])].filter((o) => !o.customFields.some((field) => field.isRequired)).sort(byPreference)[0];
   if (!option) return redirect(`/punchout/shop/products/${encodeURIComponent(result.product.id)}?notice=no-price`);
   const cart = withLine(session.cart, {
@@ -428,6 +452,10 @@ export const shopRoutes = new Hono<AppEnv>()
       partitioned: true,
       maxAge: SESSION_SECONDS,
     });
+    if (opened.operation === "edit") {
+      const session = await sessionOf(c.env.DB, opened.cookie);
+      if (session && session.cart.length > 0) await saveCart(c.env.DB, session.id, await requoted(c, session));
+    }
     return c.redirect(opened.operation === "create" ? "/punchout/shop" : "/punchout/shop/cart", 303);
   })
   .get("/shop", withSession(searchPage, fetchSearch))
