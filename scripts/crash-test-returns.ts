@@ -8,6 +8,7 @@ import { productId } from "../src/dev/seed/catalog";
 import { createApiClient } from "../src/shared/auth/clients";
 import { randomToken } from "../src/shared/auth/secrets";
 import { fetchToken, jsonPost, send } from "./bench/client";
+import { REQUESTER } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
 import { createOperatorClient } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
@@ -108,8 +109,8 @@ try {
     });
     const detail = await call("POST", "/customer/api/catalog/detail", buyerToken, {
       productId: product,
-      requesterId: 50001,
-      facilityId: 1001,
+      requesterId: REQUESTER.requesterId,
+      facilityId: REQUESTER.facilityId,
     });
     const option = (detail.data.options as { vendorSku: string; priceOptionId: string; price: number }[]).find((o) => o.vendorSku === sku)!;
     const order = await send<{ data: { orderNumber: string } }>(
@@ -118,11 +119,7 @@ try {
         "/customer/api/orders",
         buyerToken,
         {
-          requesterId: 50001,
-          userId: 1,
-          facilityId: 1001,
-          shippingAddressId: 11,
-          billingAddressId: 13,
+          ...REQUESTER,
           shippingMethod: "GROUND",
           quoteItems: [{ priceOptionId: option.priceOptionId, productId: product, quantity: 1, price: option.price }],
         },

@@ -1,12 +1,13 @@
 import { el } from "../src/operator/procurement/cxml";
 import type { XmlElement } from "../src/operator/procurement/xml";
+import { REQUESTER } from "./bench/scenarios";
 
 /**
  * The procurement suite's side of cXML, for `npm run demo -- --punchout` and the tests that play a suite: reading what
  * Medparts sends (the shop's pages, a PunchOutOrderMessage) and the OrderRequest a suite makes of a transferred cart.
  */
 
-/** A procurement connection of the demo tenant's jsmith at Main Campus (src/dev/seed): the body of its POST. */
+/** A procurement connection of the demo tenant's requester (REQUESTER, scripts/bench/scenarios.ts): the body of its POST. */
 export const demoConnection = (
   name: string,
   buyerIdentity: string,
@@ -17,11 +18,11 @@ export const demoConnection = (
   name,
   buyerIdentities: [{ domain: "NetworkID", identity: buyerIdentity }],
   supplierIdentity,
-  facilityId: 1001,
-  requesterId: 50001,
-  userId: 1,
-  shipToAddressId: 11,
-  billToAddressId: 13,
+  facilityId: REQUESTER.facilityId,
+  requesterId: REQUESTER.requesterId,
+  userId: REQUESTER.userId,
+  shipToAddressId: REQUESTER.shippingAddressId,
+  billToAddressId: REQUESTER.billingAddressId,
   documentUrl,
 });
 

@@ -14,6 +14,17 @@ export function envelopeSchema<T extends z.ZodTypeAny>(data: T) {
   });
 }
 
+/** A documented answer whose body is the success envelope around `schema`. */
+export const envelopeResponse = <T extends z.ZodTypeAny>(description: string, schema: T) => ({
+  description,
+  content: { "application/json": { schema: envelopeSchema(schema) } },
+});
+
+/** A route's required JSON request body. */
+export const requiredJsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  body: { required: true, content: { "application/json": { schema } } },
+});
+
 // Unregistered base: Problem and ValidationProblem each extend it with their own `errors`, so the
 // generated document does not combine both (array and object) into one unsatisfiable allOf.
 const problemFields = z.object({

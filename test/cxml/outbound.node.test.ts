@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DtdValidator, XmlDocument, XmlDtd } from "libxml2-wasm";
 import { afterAll, describe, expect, it } from "vitest";
-import { centsOf, centsText, escapeXml, responseDocument, STATUS_TEXT } from "../../src/operator/procurement/cxml";
+import { centsOf, escapeXml, responseDocument, STATUS_TEXT } from "../../src/operator/procurement/cxml";
 import {
   confirmationRequest,
   documentOf,
@@ -14,6 +14,7 @@ import { profileResponse } from "../../src/operator/procurement/gateway";
 import { setupResponse } from "../../src/operator/procurement/punchout-setup";
 import { punchOutOrderMessage } from "../../src/operator/procurement/shop/order-message";
 import { readXml } from "../../src/operator/procurement/xml";
+import { centsToText } from "../../src/platform/money";
 
 /**
  * Every document Medparts sends validates against the cXML 1.2.063 DTD (../shared/test-data/cxml/dtd, read in place) with
@@ -252,7 +253,7 @@ describe("invoices to the suite validate against InvoiceDetail.dtd", () => {
 });
 
 describe("money and text", () => {
-  it("centsOf reads decimals exactly and refuses fractions of a cent; centsText writes them back", () => {
+  it("centsOf reads decimals exactly and refuses fractions of a cent; centsToText writes them back", () => {
     expect(centsOf("1249.50")).toBe(124_950);
     expect(centsOf(" 0.1 ")).toBe(10);
     expect(centsOf("12")).toBe(1200);
@@ -260,7 +261,7 @@ describe("money and text", () => {
     expect(centsOf("12.505")).toBeNull();
     expect(centsOf("1e3")).toBeNull();
     expect(centsOf("-3.07")).toBe(-307);
-    for (const cents of [0, 1, 99, 100, 124_950, 999_999_999]) expect(centsOf(centsText(cents))).toBe(cents);
+    for (const cents of [0, 1, 99, 100, 124_950, 999_999_999]) expect(centsOf(centsToText(cents))).toBe(cents);
   });
 
   it("escapeXml leaves no markup and drops characters XML cannot carry", () => {

@@ -8,7 +8,7 @@ import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   closedObject,
-  envelopeSchema,
+  envelopeResponse,
   notFoundResponse,
   problem,
   wholeNumberText,
@@ -179,10 +179,6 @@ const binaryBody = (description: string) => ({
   content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
 });
 
-const json = <T extends z.ZodTypeAny>(description: string, schema: T) => ({
-  description,
-  content: { "application/json": { schema: envelopeSchema(schema) } },
-});
 const conflict = problem("The job is not in a state that allows this (the detail says which)");
 
 const routesOf = (plane: JobPlane) => {
@@ -198,7 +194,7 @@ const routesOf = (plane: JobPlane) => {
         "Fixes the job's format, mode and error policy; nothing is read until POST .../start. Answers the job (awaiting_upload) with the links to upload to and start.",
       ...plane.access,
       request: { body: { required: true, content: { "application/json": { schema: CreateJobSchema } } } },
-      responses: { 201: json("Created, awaiting upload", JobSchema), ...authenticatedErrorResponses },
+      responses: { 201: envelopeResponse("Created, awaiting upload", JobSchema), ...authenticatedErrorResponses },
     }),
     list: createRoute({
       method: "get",
@@ -214,7 +210,7 @@ const routesOf = (plane: JobPlane) => {
             .openapi({ type: "integer", minimum: 1, maximum: 100, example: 20 }),
         }),
       },
-      responses: { 200: json("Jobs", z.object({ items: z.array(JobSchema) })), ...authenticatedErrorResponses },
+      responses: { 200: envelopeResponse("Jobs", z.object({ items: z.array(JobSchema) })), ...authenticatedErrorResponses },
     }),
     get: createRoute({
       method: "get",
@@ -225,7 +221,7 @@ const routesOf = (plane: JobPlane) => {
         "Poll it while the job runs: phase, fraction done, rows per second and an estimate of the time left; counts are final once validation has ended. A job left idle by a restart is nudged when read.",
       ...plane.access,
       request: { params: JobIdParams },
-      responses: { 200: json("The job", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+      responses: { 200: envelopeResponse("The job", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse },
     }),
     upload: createRoute({
       method: "put",
@@ -238,7 +234,7 @@ const routesOf = (plane: JobPlane) => {
       ...plane.access,
       request: { params: FileParams, body: binaryBody("The file's bytes, as they are (gzip is detected); Content-Length required") },
       responses: {
-        200: json("Stored", FileUploadSchema),
+        200: envelopeResponse("Stored", FileUploadSchema),
         ...authenticatedErrorResponses,
         ...notFoundResponse,
         409: conflict,
@@ -254,7 +250,12 @@ const routesOf = (plane: JobPlane) => {
         "For files over the single-request limit: then PUT each part, and POST .../complete. Asking again for a file under way answers the same upload, to resume it.",
       ...plane.access,
       request: { params: FileParams },
-      responses: { 201: json("Under way", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
+      responses: {
+        201: envelopeResponse("Under way", FileUploadSchema),
+        ...authenticatedErrorResponses,
+        ...notFoundResponse,
+        409: conflict,
+      },
     }),
     part: createRoute({
       method: "put",
@@ -265,7 +266,7 @@ const routesOf = (plane: JobPlane) => {
       ...plane.access,
       request: { params: PartParams, body: binaryBody("The part's bytes; Content-Length required") },
       responses: {
-        200: json("Stored", z.object({ partNumber: z.number().int(), size: z.number().int() })),
+        200: envelopeResponse("Stored", z.object({ partNumber: z.number().int(), size: z.number().int() })),
         ...authenticatedErrorResponses,
         ...notFoundResponse,
         409: conflict,
@@ -280,7 +281,7 @@ const routesOf = (plane: JobPlane) => {
       description: "After a lost connection: the part numbers and sizes stored so far, so a client sends only the missing ones.",
       ...plane.access,
       request: { params: FileParams },
-      responses: { 200: json("The file", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+      responses: { 200: envelopeResponse("The file", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse },
     }),
     complete: createRoute({
       method: "post",
@@ -290,7 +291,7 @@ const routesOf = (plane: JobPlane) => {
       description: "Joins parts 1 to n in order into the file; a missing part, or one of the wrong size, is a 409 naming it.",
       ...plane.access,
       request: { params: FileParams },
-      responses: { 200: json("Stored", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
+      responses: { 200: envelopeResponse("Stored", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
     }),
     start: createRoute({
       method: "post",
@@ -301,7 +302,7 @@ const routesOf = (plane: JobPlane) => {
         "Validation then runs in the background (a Workflow): follow it with GET on the job. A vendor's price files run one at a time: another under way is a 409.",
       ...plane.access,
       request: { params: JobIdParams },
-      responses: { 202: json("Started", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
+      responses: { 202: envelopeResponse("Started", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
     }),
     cancel: createRoute({
       method: "post",
@@ -313,7 +314,7 @@ const routesOf = (plane: JobPlane) => {
       ...plane.access,
       request: { params: JobIdParams },
       responses: {
-        200: json("Cancelled, or cancelling at the next window", JobSchema),
+        200: envelopeResponse("Cancelled, or cancelling at the next window", JobSchema),
         ...authenticatedErrorResponses,
         ...notFoundResponse,
         409: conflict,
@@ -337,7 +338,7 @@ const routesOf = (plane: JobPlane) => {
         }),
       },
       responses: {
-        200: json("Rejected rows", z.object({ items: z.array(ImportErrorSchema), nextCursor: z.string().nullable() })),
+        200: envelopeResponse("Rejected rows", z.object({ items: z.array(ImportErrorSchema), nextCursor: z.string().nullable() })),
         ...authenticatedErrorResponses,
         ...notFoundResponse,
       },

@@ -8,9 +8,10 @@ import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   closedObject,
-  envelopeSchema,
+  envelopeResponse,
   notFoundResponse,
   problem,
+  requiredJsonBody,
   wholeNumberText,
 } from "../../platform/schemas";
 import { API_VERSIONS, LATEST_VERSION } from "../../platform/versions/calendar";
@@ -132,14 +133,6 @@ export const PAGE_QUERY = {
     .openapi({ type: "integer", minimum: 0, maximum: 1_000_000 }),
 };
 
-const json = <T extends z.ZodTypeAny>(description: string, schema: T) => ({
-  description,
-  content: { "application/json": { schema: envelopeSchema(schema) } },
-});
-const body = <T extends z.ZodTypeAny>(schema: T) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
-
 const routes = {
   create: createRoute({
     method: "post",
@@ -149,9 +142,9 @@ const routes = {
     description:
       "The client's kind follows its owner and decides its tokens' audience and scopes; only a hash of the secret is kept, so hand it over now.",
     ...access,
-    request: body(CreateClientSchema),
+    request: requiredJsonBody(CreateClientSchema),
     responses: {
-      201: json("Created", WithSecretSchema),
+      201: envelopeResponse("Created", WithSecretSchema),
       ...authenticatedErrorResponses,
       422: problem("An unknown tenant or vendor"),
     },
@@ -166,7 +159,7 @@ const routes = {
     request: {
       query: z.object(PAGE_QUERY),
     },
-    responses: { 200: json("Clients", z.object({ items: z.array(ClientSchema) })), ...authenticatedErrorResponses },
+    responses: { 200: envelopeResponse("Clients", z.object({ items: z.array(ClientSchema) })), ...authenticatedErrorResponses },
   }),
   get: createRoute({
     method: "get",
@@ -176,7 +169,7 @@ const routes = {
     description: "Its owner, scopes, mode, whether it is enabled and when its secrets were last used; never a secret.",
     ...access,
     request: { params: ClientIdParams },
-    responses: { 200: json("The client", ClientSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+    responses: { 200: envelopeResponse("The client", ClientSchema), ...authenticatedErrorResponses, ...notFoundResponse },
   }),
   disable: createRoute({
     method: "post",
@@ -187,7 +180,7 @@ const routes = {
     ...access,
     request: { params: ClientIdParams },
     responses: {
-      200: json("Disabled", ClientSchema),
+      200: envelopeResponse("Disabled", ClientSchema),
       ...authenticatedErrorResponses,
       ...notFoundResponse,
       409: problem("A client cannot disable itself"),
@@ -202,8 +195,8 @@ const routes = {
       "Every client is pinned to the latest version when created; a request's Medparts-Version header still overrides the pin. " +
       "The same version again changes nothing.",
     ...access,
-    request: { params: ClientIdParams, ...body(PinVersionSchema) },
-    responses: { 200: json("The client", ClientSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+    request: { params: ClientIdParams, ...requiredJsonBody(PinVersionSchema) },
+    responses: { 200: envelopeResponse("The client", ClientSchema), ...authenticatedErrorResponses, ...notFoundResponse },
   }),
   rotate: createRoute({
     method: "post",
@@ -213,9 +206,9 @@ const routes = {
     description:
       "Deploy the new secret within the overlap; both work until it ends. Rotating again while the old one is still live is a 409.",
     ...access,
-    request: { params: ClientIdParams, ...body(RotateSchema) },
+    request: { params: ClientIdParams, ...requiredJsonBody(RotateSchema) },
     responses: {
-      201: json("Rotated", WithSecretSchema),
+      201: envelopeResponse("Rotated", WithSecretSchema),
       ...authenticatedErrorResponses,
       ...notFoundResponse,
       409: problem("The client already has two live secrets (the previous one has not expired)"),
@@ -238,7 +231,7 @@ const routes = {
       }),
     },
     responses: {
-      200: json(
+      200: envelopeResponse(
         "Entries",
         z.object({
           entries: z.array(

@@ -8,10 +8,11 @@ import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
-  envelopeSchema,
+  envelopeResponse,
   integerPathParam,
   notFoundResponse,
   problem,
+  requiredJsonBody,
   wholeNumberText,
 } from "../../platform/schemas";
 import { operatorScopedAccess } from "../../shared/auth/bearer";
@@ -23,11 +24,6 @@ import { type ConnectionInput, ConnectionInputSchema, ConnectionSchema, CreateCo
 /** The operator's procurement connections on /admin/api (docs/api.md, "Procurement systems (cXML)"). */
 
 const access = operatorScopedAccess("clients:manage");
-const json = <T extends z.ZodTypeAny>(description: string, schema: T) => ({
-  description,
-  content: { "application/json": { schema: envelopeSchema(schema) } },
-});
-const body = <T extends z.ZodTypeAny>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const IdParams = z.object({ connectionId: integerPathParam("connectionId", 1) });
 
 const WithSecretSchema = z
@@ -50,9 +46,9 @@ const routes = {
     description:
       "Makes the connection and the API client it stands on (scopes users:read catalog:read orders:read orders:write; mode test: the sandbox twin's) in one batch.",
     ...access,
-    request: body(CreateConnectionSchema),
+    request: requiredJsonBody(CreateConnectionSchema),
     responses: {
-      201: json("Connected", WithSecretSchema),
+      201: envelopeResponse("Connected", WithSecretSchema),
       ...authenticatedErrorResponses,
       422: problem("The facility, requester, user or an address is not the tenant's, or a buyer identity names another connection"),
     },
@@ -72,7 +68,7 @@ const routes = {
           .openapi({ type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Only this tenant's" }),
       }),
     },
-    responses: { 200: json("Connections", z.object({ items: z.array(ConnectionSchema) })), ...authenticatedErrorResponses },
+    responses: { 200: envelopeResponse("Connections", z.object({ items: z.array(ConnectionSchema) })), ...authenticatedErrorResponses },
   }),
   get: createRoute({
     method: "get",
@@ -82,7 +78,7 @@ const routes = {
     description: "Its identities and mapping, and whether the client it stands on is enabled; never its SharedSecret.",
     ...access,
     request: { params: IdParams },
-    responses: { 200: json("The connection", ConnectionSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+    responses: { 200: envelopeResponse("The connection", ConnectionSchema), ...authenticatedErrorResponses, ...notFoundResponse },
   }),
   replace: createRoute({
     method: "put",
@@ -92,9 +88,9 @@ const routes = {
     description:
       "The whole mapping, checked as at creation, in one batch: documents the suite sends after the answer (within 30 s on every isolate) are mapped the new way.",
     ...access,
-    request: { params: IdParams, ...body(ConnectionInputSchema.openapi("ProcurementConnectionInput")) },
+    request: { params: IdParams, ...requiredJsonBody(ConnectionInputSchema.openapi("ProcurementConnectionInput")) },
     responses: {
-      200: json("Replaced", ConnectionSchema),
+      200: envelopeResponse("Replaced", ConnectionSchema),
       ...authenticatedErrorResponses,
       ...notFoundResponse,
       422: problem("The facility, requester, user or an address is not the tenant's, or a buyer identity names another connection"),

@@ -111,14 +111,11 @@ export function responseDocument(code: CxmlStatusCode, detail?: string, body?: M
 /** An amount of money as cXML writes it: a decimal with the currency attribute. */
 export const money = (amount: string, currency = "USD") => el("Money", { currency }, amount);
 
-/** cents -> "12.50" (integer arithmetic only). */
-export function centsText(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
-
-/** A decimal text -> cents, or null when it is not one or has non-zero digits past the cents (never a float on the way). */
+/**
+ * A decimal text as suites write it -> cents, or null when it is not one or has non-zero digits past the cents (never a
+ * float on the way). More lenient than the purchasing API's textToCents (src/platform/money.ts): whitespace around,
+ * a sign, zeros past the cents ("12.500") are read, as real documents carry them.
+ */
 export function centsOf(text: string): number | null {
   const match = /^\s*(-?)(\d{1,13})(?:\.(\d*))?\s*$/.exec(text);
   if (!match) return null;

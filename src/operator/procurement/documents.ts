@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
+import { centsToText } from "../../platform/money";
 import { LATEST_VERSION } from "../../platform/versions/calendar";
 import { randomToken } from "../../shared/auth/secrets";
 import { tenantHomeDatabase } from "../../shared/tenants/homes";
 import { type Connection, readConnection } from "./connections";
-import { CXML_DTD, centsText, cxmlDocument, cxmlTimestamp, el, type Markup, money } from "./cxml";
+import { CXML_DTD, cxmlDocument, cxmlTimestamp, el, type Markup, money } from "./cxml";
 import { unitOfMeasureCode } from "./shop/order-message";
 
 /**
@@ -261,7 +262,7 @@ export function invoiceDetailRequest(
   invoice: InvoiceDoc,
   now = new Date(),
 ): string {
-  const amount = (cents: number) => money(centsText(cents), invoice.currency);
+  const amount = (cents: number) => money(centsToText(cents), invoice.currency);
   const tax = (cents: number) => el("Tax", {}, amount(cents), el("Description", { "xml:lang": "en-US" }, "Sales tax"));
   const taxInLine = invoice.lines.some((line) => line.taxCents !== 0);
   const items = invoice.lines.map((line) => {

@@ -1,8 +1,9 @@
 import { PROCESSING_MESSAGE } from "../../platform/idempotency/middleware";
+import { centsToDecimal } from "../../platform/money";
 import { sha256Hex } from "../../platform/sha256";
 import { apiErrors, apiOf, callApi } from "./api";
 import { type CxmlCall, type Outcome, refused } from "./call";
-import { at, centsText, childNamed, textOf } from "./cxml";
+import { at, childNamed, textOf } from "./cxml";
 import { recordPlacedOrder } from "./documents";
 import { type ItemOut, readItems, requiredFieldsOf } from "./items";
 
@@ -71,8 +72,7 @@ function mapOrder(call: CxmlCall, orderId: string): Mapped | Outcome {
           priceOptionId: item.priceOptionId,
           productId: item.productId,
           quantity: item.quantity,
-          // Exact: the decimal text of integer cents, read as the API reads every price.
-          price: Number(centsText(item.unitPriceCents)),
+          price: centsToDecimal(item.unitPriceCents),
           ...(requiredFields.length > 0 ? { requiredFields } : {}),
         };
       }),

@@ -1,6 +1,6 @@
 import { Remembered } from "../../platform/remembered";
 import { sha256Hex } from "../../platform/sha256";
-import { randomToken } from "../../shared/auth/secrets";
+import { fromBase64Url, randomToken, toBase64Url } from "../../shared/auth/secrets";
 
 /**
  * PunchOut sessions (migrations/0033). A PunchOutSetupRequest makes one with a start code S, the StartPage's one-time
@@ -71,19 +71,16 @@ async function keyOf(secret: string): Promise<CryptoKey> {
   );
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-
-async function encrypt(startCode: string, token: string): Promise<string> {
+async function encrypt(secret: string, token: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyOf(startCode), encoder.encode(token)));
-  return `${toBase64(iv)}.${toBase64(sealed)}`;
+  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyOf(secret), encoder.encode(token)));
+  return `${toBase64Url(iv)}.${toBase64Url(sealed)}`;
 }
 
-async function decrypt(startCode: string, ciphertext: string): Promise<string | null> {
+async function decrypt(secret: string, ciphertext: string): Promise<string | null> {
   const [iv, sealed] = ciphertext.split(".");
   try {
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv!) }, await keyOf(startCode), fromBase64(sealed!));
+    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv!) }, await keyOf(secret), fromBase64Url(sealed!));
     return new TextDecoder().decode(plain);
   } catch {
     return null;
@@ -146,7 +143,7 @@ export async function openShopSession(
   const hash = await sha256Hex(cookie);
   const cached = known.peek(hash, SESSION_SECONDS);
   if (cached) return { keys: cached, cart: cartOf(db, hash) };
-  const session = await sessionOf(db, cookie);
+  const session = await sessionByHash(db, cookie, hash);
   if (!session) return null;
   const { cart, ...keys } = session;
   known.set(hash, keys);
@@ -193,15 +190,19 @@ export async function openSession(
 /** The live session a cookie value opens, with its token decrypted; null for anything else. */
 export async function sessionOf(db: D1Database, cookie: string | undefined, now = new Date()): Promise<PunchOutSession | null> {
   if (!cookie || !COOKIE.test(cookie)) return null;
+  return sessionByHash(db, cookie, await sha256Hex(cookie), now);
+}
+
+async function sessionByHash(db: D1Database, cookie: string, hash: string, now = new Date()): Promise<PunchOutSession | null> {
   const row = await db
     .prepare(
       "SELECT s.*, c.facility_id, c.requester_id FROM punchout_sessions s JOIN procurement_connections c ON c.id = s.connection_id " +
         "WHERE s.session_hash = ? AND s.expires_at > ?",
     )
-    .bind(await sha256Hex(cookie!), now.toISOString())
+    .bind(hash, now.toISOString())
     .first<SessionRow>();
   if (!row) return null;
-  const token = await decrypt(cookie!, row.token_ciphertext);
+  const token = await decrypt(cookie, row.token_ciphertext);
   if (token === null) return null;
   return {
     id: row.id,

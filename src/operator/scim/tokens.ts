@@ -10,7 +10,7 @@ import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   closedObject,
-  envelopeSchema,
+  envelopeResponse,
   integerPathParam,
   notFoundResponse,
   problem,
@@ -105,10 +105,6 @@ const present = (row: TokenRow) => ({
 const access = operatorScopedAccess("clients:manage");
 const TenantParams = z.object({ tenantId: integerPathParam("tenantId", 1, 2_147_483_647, "A tenant id.") });
 const TokenParams = TenantParams.extend({ tokenId: integerPathParam("tokenId", 1, 2_147_483_647, "A SCIM token id.") });
-const json = (description: string, schema: z.ZodTypeAny) => ({
-  description,
-  content: { "application/json": { schema: envelopeSchema(schema) } },
-});
 
 const issueRoute = createRoute({
   method: "post",
@@ -132,7 +128,7 @@ const issueRoute = createRoute({
     },
   },
   responses: {
-    201: json("Issued", IssuedScimTokenSchema),
+    201: envelopeResponse("Issued", IssuedScimTokenSchema),
     ...authenticatedErrorResponses,
     422: problem("No such tenant, or it is disabled (`errors` says which)"),
   },
@@ -146,7 +142,7 @@ const listRoute = createRoute({
   description: "Their ids, creation and revocation times: pick the one to revoke when rotating an identity provider's token.",
   ...access,
   request: { params: TenantParams },
-  responses: { 200: json("The tokens", z.object({ items: z.array(ScimTokenSchema) })), ...authenticatedErrorResponses },
+  responses: { 200: envelopeResponse("The tokens", z.object({ items: z.array(ScimTokenSchema) })), ...authenticatedErrorResponses },
 });
 
 const revokeRoute = createRoute({
@@ -157,7 +153,11 @@ const revokeRoute = createRoute({
   description: "Rotate by issuing a new token first, configuring it in the identity provider, then revoking the old one.",
   ...access,
   request: { params: TokenParams },
-  responses: { 200: json("Revoked (again: the same answer)", ScimTokenSchema), ...authenticatedErrorResponses, ...notFoundResponse },
+  responses: {
+    200: envelopeResponse("Revoked (again: the same answer)", ScimTokenSchema),
+    ...authenticatedErrorResponses,
+    ...notFoundResponse,
+  },
 });
 
 /** A new SCIM token: shown once, only its hash stored. */

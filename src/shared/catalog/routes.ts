@@ -12,6 +12,7 @@ import {
   envelopeSchema,
   notFoundResponse,
   requesterForbiddenResponse,
+  requiredJsonBody,
 } from "../../platform/schemas";
 import { sideBySide } from "../../platform/side-by-side";
 import { tenantDatabase } from "../../platform/tenant-home";
@@ -206,10 +207,6 @@ export const CatalogDetailSchema = z.object({
   options: z.array(PriceOptionSchema),
 });
 
-const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
-  body: { content: { "application/json": { schema } }, required: true },
-});
-
 const routeBasics = {
   method: "post" as const,
   tags: ["Catalog"],
@@ -222,7 +219,7 @@ const searchRoute = createRoute({
   summary: "Search the catalog by keywords and facets",
   description:
     "Keyword search of the global catalog, narrowed by facet selections, with each facet's counts for the current query; it quotes no prices: POST /catalog/detail does, per product.",
-  request: jsonBody(CatalogSearchRequestSchema),
+  request: requiredJsonBody(CatalogSearchRequestSchema),
   responses: {
     200: {
       description: "A page of products",
@@ -246,7 +243,7 @@ const detailRoute = createRoute({
   summary: "A product with its price options at the buyer's eligible price; every call issues fresh 30-day quotes",
   description:
     "For a requester at a facility: the product and each vendor offer's price option at the price that buyer is eligible for (list or agreement). Each priceOptionId is a quote to order with, valid 30 days.",
-  request: jsonBody(CatalogDetailRequestSchema),
+  request: requiredJsonBody(CatalogDetailRequestSchema),
   responses: {
     200: {
       description: "The product and its price options",

@@ -1,5 +1,6 @@
+import { centsToText } from "../../../platform/money";
 import type { Connection } from "../connections";
-import { centsText, cxmlDocument, el, money } from "../cxml";
+import { cxmlDocument, el, money } from "../cxml";
 import { REQUIRED_FIELD_PREFIX } from "../items";
 import type { CartLine, PunchOutOperation } from "../sessions";
 
@@ -45,7 +46,7 @@ export function punchOutOrderMessage(input: OrderMessageInput): string {
       el(
         "ItemDetail",
         {},
-        el("UnitPrice", {}, money(centsText(line.unitPriceCents))),
+        el("UnitPrice", {}, money(centsToText(line.unitPriceCents))),
         el("Description", { "xml:lang": "en-US" }, line.description || line.productId),
         el("UnitOfMeasure", {}, unitOfMeasureCode(line.unitOfMeasure)),
         el("Classification", { domain: "UNSPSC" }, DEFAULT_UNSPSC),
@@ -67,7 +68,7 @@ export function punchOutOrderMessage(input: OrderMessageInput): string {
       el(
         "PunchOutOrderMessageHeader",
         { operationAllowed: input.operation === "inspect" ? "inspect" : "edit" },
-        el("Total", {}, money(centsText(totalCents))),
+        el("Total", {}, money(centsToText(totalCents))),
       ),
       items,
     ),

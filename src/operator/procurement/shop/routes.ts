@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../../env";
+import { centsToText, decimalToCents } from "../../../platform/money";
 import { readUnverifiedPriceOption } from "../../../shared/catalog/price-option-ids";
 import { type ApiAnswer, ApiUnavailable, apiOf, callApi } from "../api";
 import { readConnection } from "../connections";
-import { centsText } from "../cxml";
 import { MAX_CART_LINES } from "../punchout-setup";
 import {
   type CartLine,
@@ -365,7 +365,7 @@ async function scan(c: Context<AppEnv>, session: PunchOutSession): Promise<Respo
     priceOptionId: option.priceOptionId,
     productId: result.product.id,
     quantity: 1,
-    unitPriceCents: readUnverifiedPriceOption(option.priceOptionId)?.priceCents ?? Math.round(option.price * 100),
+    unitPriceCents: readUnverifiedPriceOption(option.priceOptionId)?.priceCents ?? decimalToCents(option.price) ?? 0,
     description: result.product.title,
     manufacturerName: result.product.manufacturer,
     manufacturerPartId: result.product.partNumber,
@@ -384,14 +384,14 @@ async function cartPage(c: Context<AppEnv>, session: PunchOutSession): Promise<R
   const total = session.cart.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
   const rows = session.cart.map(
     (line, i) =>
-      html`<tr><td><a href="/punchout/shop/products/${encodeURIComponent(line.productId)}">${line.manufacturerPartId || line.productId}</a></td><td>${line.description}</td><td>${money(centsText(line.unitPriceCents))}</td><td>${
+      html`<tr><td><a href="/punchout/shop/products/${encodeURIComponent(line.productId)}">${line.manufacturerPartId || line.productId}</a></td><td>${line.description}</td><td>${money(centsToText(line.unitPriceCents))}</td><td>${
         readOnly
           ? line.quantity
           : html`<label class="skip" for="line-${i}">Quantity of ${line.description || line.productId}</label><input id="line-${i}" form="update" name="quantity" type="number" min="0" max="9999" value="${line.quantity}">`
-      }</td><td>${money(centsText(line.unitPriceCents * line.quantity))}</td></tr>`,
+      }</td><td>${money(centsToText(line.unitPriceCents * line.quantity))}</td></tr>`,
   );
   const body = session.cart.length
-    ? html`<table><caption>Cart</caption><thead><tr><th scope="col">Part</th><th scope="col">Description</th><th scope="col">Unit price</th><th scope="col">Quantity</th><th scope="col">Amount</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><th scope="row" colspan="4">Total</th><td>${money(centsText(total))}</td></tr></tfoot></table>${
+    ? html`<table><caption>Cart</caption><thead><tr><th scope="col">Part</th><th scope="col">Description</th><th scope="col">Unit price</th><th scope="col">Quantity</th><th scope="col">Amount</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><th scope="row" colspan="4">Total</th><td>${money(centsToText(total))}</td></tr></tfoot></table>${
         readOnly
           ? ""
           : html`<form id="update" action="/punchout/shop/cart/update" method="post"><p>Set a quantity to 0 to remove the line. <button type="submit">Update cart</button></p></form>`
