@@ -200,6 +200,8 @@ export interface Job {
     rowsRead: number;
     rowsToApply: number;
     rowsApplied: number;
+    /** What a bulk import's build is doing, in words (null otherwise). */
+    step?: string | null;
   };
   files: { name: string; size: number | null; uploaded: boolean }[];
   createdAt: string;
@@ -244,7 +246,9 @@ export interface ProgressLine {
 
 /** The progress line of a job that validates, applies or keeps the catalog up; null in the other phases. */
 export function jobProgressLine(progress: Job["progress"]): ProgressLine | null {
-  if (progress.phase === "upkeep") return { phase: "upkeep", fraction: 1, done: "sort positions, full-text merge", rate: "", left: "" };
+  if (progress.phase === "upkeep") {
+    return { phase: "upkeep", fraction: 1, done: progress.step ?? "sort positions, full-text merge", rate: "", left: "" };
+  }
   if (progress.phase !== "validating" && progress.phase !== "applying") return null;
   return {
     phase: progress.phase,
@@ -252,7 +256,7 @@ export function jobProgressLine(progress: Job["progress"]): ProgressLine | null 
     done:
       progress.phase === "validating"
         ? `${count(progress.rowsRead)} rows read`
-        : `${count(progress.rowsApplied)} / ${count(progress.rowsToApply)} rows`,
+        : `${count(progress.rowsApplied)} / ${count(progress.rowsToApply)} rows${progress.step ? ` (${progress.step})` : ""}`,
     rate: progress.rowsPerSecond === null ? "- rows/s" : `${count(progress.rowsPerSecond)} rows/s`,
     left: progress.secondsLeft === null ? "" : `${duration(progress.secondsLeft)} left`,
   };

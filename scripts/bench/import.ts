@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { catalogHash, createOperatorClient, type ImportJob, OperatorApi } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
@@ -11,6 +13,7 @@ import { runLoad } from "./load";
 import { machineFacts } from "./report";
 import { BENCH_VARS, buildBenchBundle, startAppRuntime } from "./runtime";
 import { type BenchContext, CATALOG_SEARCH_SCENARIOS } from "./scenarios";
+import { figures, formatFigures, SEARCH_KINDS, type SearchSample, sampleIdle, sampleSearches, searchRequests } from "./search-during";
 import { startServer } from "./server";
 
 /**
@@ -86,23 +89,81 @@ async function underWranglerDev<T>(work: (baseUrl: string) => Promise<T>): Promi
   }
 }
 
-const first = await underWranglerDev((baseUrl) => peakWorkerdRss(() => importOnce(baseUrl)));
-const afterFirst = await catalogHash(state);
-const again = await underWranglerDev((baseUrl) => peakWorkerdRss(() => importOnce(baseUrl)));
-const afterAgain = await catalogHash(state);
+/** The catalog database's file: the larger of the local D1 databases once products are imported. */
+function catalogDatabaseFile(): string {
+  const dir = path.join(state.persistTo, "v3/d1/miniflare-D1DatabaseObject");
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith(".sqlite"))
+    .map((name) => path.join(dir, name));
+  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+}
 
-// Search over the imported catalog, on the runtime `npm run bench` measures with (the built bundle on workerd).
-const credentials = await withLocalBindings(async (env) => {
+/** The file's size and what of it is in use (the rest: pages a dropped version freed, kept for reuse), in MiB. */
+function databaseSize(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const pragma = (name: string) => Number((db.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[name]);
+    const pageSize = pragma("page_size");
+    const mib = (pages: number) => Math.round((pages * pageSize) / 1024 / 1024);
+    return { fileMiB: mib(pragma("page_count")), inUseMiB: mib(pragma("page_count") - pragma("freelist_count")) };
+  } finally {
+    db.close();
+  }
+}
+
+// Searches during the imports, by a buyer of the local state (made before wrangler dev opens it).
+const buyer = await withLocalBindings(async (env) => {
   const client = await createBenchClient(env, "import-bench-buyer", "Import bench buyer");
   return { clientId: client.clientId, clientSecret: client.clientSecret! };
 }, state);
+
+interface Run {
+  job: ImportJob;
+  peakMiB: number;
+  idle: SearchSample[];
+  during: SearchSample[];
+  idleAfter: SearchSample[];
+}
+
+/** Idle searches, then the import with searches all along (each labelled with the job's phase), then idle again. */
+async function importWithSearches(baseUrl: string, liveProducts: number): Promise<Run> {
+  const token = await fetchToken(baseUrl, buyer.clientId, buyer.clientSecret);
+  const requests = await searchRequests({ baseUrl, token, ...buyer, products: liveProducts, orderPool: 0 });
+  const idleSeconds = Number(values["search-duration"]);
+  const idle = await sampleIdle(baseUrl, requests, idleSeconds);
+  const api = await OperatorApi.connect(baseUrl, operator);
+  let phase = "starting";
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const [job] = (await api.call<{ items: ImportJob[] }>("GET", "/catalog/imports?limit=1")).items;
+      if (job) phase = job.state === "running" ? (job.progress.step ?? job.progress.phase) : job.state;
+      await sleep(250);
+    }
+  })();
+  const importing = peakWorkerdRss(() => importOnce(baseUrl));
+  const during = await sampleSearches(baseUrl, requests, importing, () => phase);
+  const { result: job, peakMiB } = await importing;
+  polling = false;
+  await poller;
+  const idleAfter = await sampleIdle(baseUrl, requests, idleSeconds);
+  return { job, peakMiB, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter };
+}
+
+const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600));
+const afterFirst = await catalogHash(state);
+const sizeAfterFirst = databaseSize(catalogDatabaseFile());
+const again = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, afterFirst.products));
+const afterAgain = await catalogHash(state);
+
+// Search over the imported catalog, on the runtime `npm run bench` measures with (the built bundle on workerd).
 const bundle = buildBenchBundle();
 const searches: string[] = [];
 try {
   const runtime = await startAppRuntime({ bundle: bundle.file, state, port: port + 1, vars: { ...BENCH_VARS, BENCH_RTT_MS: "0" } });
   try {
-    const token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
-    const ctx: BenchContext = { baseUrl: runtime.baseUrl, token, ...credentials, products, orderPool: 0 };
+    const token = await fetchToken(runtime.baseUrl, buyer.clientId, buyer.clientSecret);
+    const ctx: BenchContext = { baseUrl: runtime.baseUrl, token, ...buyer, products, orderPool: 0 };
     for (const scenario of CATALOG_SEARCH_SCENARIOS.filter((s) =>
       ["search-keyword", "search-part-number", "search-facet", "search-deep-offset"].includes(s.name),
     )) {
@@ -123,23 +184,52 @@ try {
   bundle.dispose();
 }
 
-const row = (label: string, job: ImportJob & { validatedAt?: string | null }, peakMiB: number) => {
+const row = (label: string, { job, peakMiB }: Run) => {
   const total = seconds(job.startedAt, job.finishedAt);
   const validation = seconds(job.startedAt, job.validatedAt ?? null);
   return `| ${label} | ${JSON.stringify(job.counts)} | ${total.toFixed(1)} s (validation ${validation.toFixed(1)} s, apply and upkeep ${(total - validation).toFixed(1)} s) | ${Math.round(job.counts.read / total)} | ${peakMiB} MiB |`;
 };
+
+/** Search figures of a run: per kind idle before, during and idle after; then during, per phase of the job. */
+function searchTable(label: string, run: Run): string {
+  const byKind = SEARCH_KINDS.map((kind) => {
+    const of = (samples: SearchSample[]) => formatFigures(figures(samples.filter((s) => s.kind === kind)));
+    return `| ${kind} | ${of(run.idle)} | ${of(run.during)} | ${of(run.idleAfter)} |`;
+  });
+  const phases = [...new Set(run.during.map((s) => s.during))];
+  const byPhase = phases.map((phase) => `| ${phase} | ${formatFigures(figures(run.during.filter((s) => s.during === phase)))} |`);
+  return [
+    `Searches during the ${label} (ms: p50 / p99 / max (answers)), one connection, every answer computed`,
+    "",
+    "| Search | idle before | during the import | idle after |",
+    "|---|---|---|---|",
+    ...byKind,
+    "",
+    "| Phase of the import | all three searches |",
+    "|---|---|",
+    ...byPhase,
+  ].join("\n");
+}
+
 const machine = machineFacts();
+const finalSize = databaseSize(catalogDatabaseFile());
 console.log(`
 Catalog import, ${products} products (${machine.cpus}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node})
 
 | Run | Counts | Start to end (server) | Rows/s | workerd peak RSS |
 |---|---|---|---:|---:|
-${row("first import", first.result, first.peakMiB)}
-${row("same file again", again.result, again.peakMiB)}
+${row("first import", first)}
+${row("same file again", again)}
 
 Catalog version after the first import ${afterFirst.version}, after the second ${afterAgain.version} (${afterFirst.version === afterAgain.version ? "unchanged" : "CHANGED"}); catalog hash ${afterFirst.hash === afterAgain.hash ? "unchanged" : "CHANGED"}; ${afterAgain.products} products.
 
-| Search after the import (1 connection) | p50 / p99 ms | errors |
+Catalog database after the first import: file ${sizeAfterFirst.fileMiB} MiB (the peak: both versions and the staging), in use ${sizeAfterFirst.inUseMiB} MiB (one version); after the second: file ${finalSize.fileMiB} MiB, in use ${finalSize.inUseMiB} MiB.
+
+${searchTable("first import", first)}
+
+${searchTable("same file again", again)}
+
+| Search after the import (1 connection, bench runtime) | p50 / p99 ms | errors |
 |---|---:|---:|
 ${searches.join("\n")}
 `);

@@ -24,8 +24,9 @@ export interface ImportJob {
   state: string;
   failure: { code: string; message: string } | null;
   counts: Record<"read" | "created" | "updated" | "unchanged" | "withdrawn" | "rejected", number>;
-  progress: { phase: string; rowsApplied: number; rowsRead: number };
+  progress: { phase: string; rowsApplied: number; rowsRead: number; step?: string | null };
   startedAt: string | null;
+  validatedAt?: string | null;
   finishedAt: string | null;
 }
 

@@ -138,6 +138,18 @@ describe("catalog search query plans", () => {
     }
   });
 
+  it("keywords within manufacturers, by part number: the manufacturer index covers the walk, the matches only filter it", async () => {
+    const filters: CatalogFilters = { ...FILTERS.keywords!, manufacturers: ["GE Healthcare"] };
+    for (const sortBy of ["PartNumber", "Manufacturer"] as const) {
+      const steps = await plan(catalogSearchStatements(filters, { limit: 50, offset: 0, sortBy, sortDirection: "Asc" }).items.at(-1)!);
+      // Before the page is read: products through the manufacturer index only, none by rowid.
+      const walk = steps.slice(0, steps.indexOf("SCAN page")).filter((step) => / products /.test(`${step} `));
+      expect(walk, steps.join(" | ")).toEqual([
+        "SEARCH products USING COVERING INDEX products_manufacturer_part_number_id (manufacturer_id=?)",
+      ]);
+    }
+  });
+
   it("a deep page walks a covering index past the skipped rows and reads product rows for the page only", async () => {
     for (const sortBy of CATALOG_SORT_FIELDS) {
       for (const sortDirection of SORT_DIRECTIONS) {

@@ -16,6 +16,31 @@ import type { JobKind } from "./jobs";
  */
 export const APPLY_CHUNK_ROWS = 2000;
 
+const field = (path: string) => `json_extract(r.record, '$.${path}')`;
+
+/** The product columns a staged record (`r`, a catalog_import_rows row) writes, and their values; without and with its id. */
+export const RECORD_FIELD_COLUMNS =
+  "part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories, status, content_hash, source_hash";
+export const RECORD_FIELD_VALUES =
+  `${field("partNumber")}, ${field("displayPartNumber")}, ${field("normalizedPartNumber")}, ${field("title")}, ` +
+  `${field("description")}, (SELECT id FROM manufacturers WHERE name = ${field("manufacturer")}), json(${field("categories")}), ` +
+  `${field("status")}, r.content_hash, r.source_hash`;
+const RECORD_COLUMNS = `id, ${RECORD_FIELD_COLUMNS}`;
+export const RECORD_VALUES = `r.product_id, ${RECORD_FIELD_VALUES}`;
+
+/** The new manufacturers of the staged records in `where` (over `r`, a catalog_import_rows row). */
+export const newManufacturers = (where: string) =>
+  `INSERT INTO manufacturers (name) SELECT DISTINCT ${field("manufacturer")} FROM catalog_import_rows r WHERE ${where} ON CONFLICT (name) DO NOTHING`;
+
+/** The device identifiers of the staged records in `where`, for `table`. */
+export const stagedDeviceIdentifiers = (table: string, where: string) =>
+  `INSERT INTO ${table} (agency, device_id, product_id, contains_device_id, quantity) ` +
+  "SELECT json_extract(d.value, '$.agency'), json_extract(d.value, '$.deviceId'), r.product_id, " +
+  "json_extract(d.value, '$.containsDeviceId'), json_extract(d.value, '$.quantity') " +
+  `FROM catalog_import_rows r, json_each(r.record, '$.deviceIdentifiers') d WHERE ${where} ` +
+  "ON CONFLICT (agency, device_id) DO UPDATE SET product_id = excluded.product_id, " +
+  "contains_device_id = excluded.contains_device_id, quantity = excluded.quantity";
+
 const RANGE = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.record IS NOT NULL";
 
 /** The staging table of each kind of job. */
@@ -47,14 +72,8 @@ export async function applyChunk(
   appliedBefore: number,
   rows: number,
 ) {
-  const field = (path: string) => `json_extract(r.record, '$.${path}')`;
   await catalog.batch([
-    catalog
-      .prepare(
-        `INSERT INTO manufacturers (name) SELECT DISTINCT ${field("manufacturer")} FROM catalog_import_rows r WHERE ${RANGE} ` +
-          "ON CONFLICT (name) DO NOTHING",
-      )
-      .bind(jobId, afterSeq, lastSeq),
+    catalog.prepare(newManufacturers(RANGE)).bind(jobId, afterSeq, lastSeq),
     catalog
       .prepare(
         `DELETE FROM device_identifiers WHERE product_id IN (SELECT r.product_id FROM catalog_import_rows r WHERE ${RANGE} AND r.action = 'update')`,
@@ -62,27 +81,14 @@ export async function applyChunk(
       .bind(jobId, afterSeq, lastSeq),
     catalog
       .prepare(
-        "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, " +
-          "categories, status, content_hash, source_hash) " +
-          `SELECT r.product_id, ${field("partNumber")}, ${field("displayPartNumber")}, ${field("normalizedPartNumber")}, ${field("title")}, ` +
-          `${field("description")}, (SELECT id FROM manufacturers WHERE name = ${field("manufacturer")}), json(${field("categories")}), ` +
-          `${field("status")}, r.content_hash, r.source_hash FROM catalog_import_rows r WHERE ${RANGE} ORDER BY r.seq ` +
+        `INSERT INTO products (${RECORD_COLUMNS}) SELECT ${RECORD_VALUES} FROM catalog_import_rows r WHERE ${RANGE} ORDER BY r.seq ` +
           "ON CONFLICT (id) DO UPDATE SET part_number = excluded.part_number, display_part_number = excluded.display_part_number, " +
           "normalized_part_number = excluded.normalized_part_number, title = excluded.title, description = excluded.description, " +
           "manufacturer_id = excluded.manufacturer_id, categories = excluded.categories, status = excluded.status, " +
           "content_hash = excluded.content_hash, source_hash = excluded.source_hash WHERE products.content_hash IS NOT excluded.content_hash",
       )
       .bind(jobId, afterSeq, lastSeq),
-    catalog
-      .prepare(
-        "INSERT INTO device_identifiers (agency, device_id, product_id, contains_device_id, quantity) " +
-          "SELECT json_extract(d.value, '$.agency'), json_extract(d.value, '$.deviceId'), r.product_id, " +
-          "json_extract(d.value, '$.containsDeviceId'), json_extract(d.value, '$.quantity') " +
-          `FROM catalog_import_rows r, json_each(r.record, '$.deviceIdentifiers') d WHERE ${RANGE} ` +
-          "ON CONFLICT (agency, device_id) DO UPDATE SET product_id = excluded.product_id, " +
-          "contains_device_id = excluded.contains_device_id, quantity = excluded.quantity",
-      )
-      .bind(jobId, afterSeq, lastSeq),
+    catalog.prepare(stagedDeviceIdentifiers("device_identifiers", RANGE)).bind(jobId, afterSeq, lastSeq),
     catalog
       .prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
       .bind(jobId, appliedBefore + rows, new Date().toISOString()),

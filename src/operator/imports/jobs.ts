@@ -48,7 +48,23 @@ export interface JobRow {
   rejected: number;
   cancel_requested: number;
   progressed_at: string | null;
+  apply_path: "rows" | "bulk" | null;
+  build_phase: BuildPhase | null;
 }
+
+/** The phases of a bulk import's build (src/operator/imports/next-catalog/build.ts), as a person reads them. */
+export const BUILD_STEPS = {
+  prepare: "preparing the next catalog version",
+  copy: "copying the live catalog",
+  create: "adding the new products",
+  index: "building the full-text index",
+  positions: "sorting",
+  merge: "merging the full-text index",
+  switch: "switching to the new version",
+  cleanup: "removing the old version",
+  done: "done",
+} as const;
+export type BuildPhase = keyof typeof BUILD_STEPS;
 
 export interface FileRow {
   job_id: string;
@@ -104,6 +120,7 @@ export function progressOf(job: JobRow, now: string) {
     rowsRead: job.rows_read,
     rowsToApply: job.rows_to_apply,
     rowsApplied: job.rows_applied,
+    step: job.state === "running" && job.apply_path === "bulk" && job.build_phase ? BUILD_STEPS[job.build_phase] : null,
   };
   if (job.state === "awaiting_upload") return { ...base, phase: "upload" as const, fraction: 0, rowsPerSecond: null, secondsLeft: null };
   if (FINAL_STATES.includes(job.state)) {

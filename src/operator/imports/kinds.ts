@@ -26,6 +26,16 @@ export interface ImportKind {
     appliedBefore: number,
     rows: number,
   ): Promise<void>;
+  /**
+   * The bulk path, for a kind that has one (the catalog: src/operator/imports/next-catalog/build.ts): whether this job
+   * takes it, a step of the build (true once switched and cleaned up), and what follows the switch for each chunk of
+   * staged rows.
+   */
+  bulk?: {
+    choose(env: KindEnv, jobId: string): Promise<boolean>;
+    step(env: KindEnv, jobId: string): Promise<boolean>;
+    afterSwitch(env: KindEnv, jobId: string, afterSeq: number, lastSeq: number): Promise<void>;
+  };
 }
 
 export type ImportKinds = Record<JobKind, ImportKind>;

@@ -99,6 +99,10 @@ const jobSchema = (plane: JobPlane) =>
         rowsRead: z.number().int(),
         rowsToApply: z.number().int(),
         rowsApplied: z.number().int(),
+        step: z.string().nullable().openapi({
+          description: "What an import that rebuilds the catalog is doing, in words (null otherwise): copying, indexing, switching...",
+          example: "building the full-text index",
+        }),
       }),
       files: z.array(z.object({ name: z.string(), size: z.number().int().nullable(), gzip: z.boolean(), uploaded: z.boolean() })),
       createdAt: z.string().datetime(),
@@ -534,16 +538,18 @@ async function startJob(c: ImportContext, job: JobRow, files: FileRow[]) {
         ? "the file"
         : null;
   if (missing) throw new ProblemError(409, "conflict", "Conflict", `Upload ${missing} before starting the job.`);
-  // A vendor's price files run one at a time (they share the catalog database with every search); the check is part
-  // of the start's own update, so that two starts at once cannot both pass it.
+  // A vendor's price files run one at a time (they share the catalog database with every search), and so do catalog
+  // imports (a bulk import switches the whole catalog: a second import's writes meanwhile would be lost); the check is
+  // part of the start's own update, so that two starts at once cannot both pass it.
   const started = await c.env.CATALOG.prepare(
     "UPDATE catalog_imports SET state = 'validating', started_at = ?2 WHERE id = ?1 AND state = 'awaiting_upload' AND cancel_requested = 0 " +
-      "AND NOT EXISTS (SELECT 1 FROM catalog_imports o WHERE ?3 IS NOT NULL AND o.vendor_id = ?3 AND o.id != ?1 AND o.state IN ('validating', 'running'))",
+      "AND NOT EXISTS (SELECT 1 FROM catalog_imports o WHERE o.kind = ?4 AND o.vendor_id IS ?3 AND o.id != ?1 AND o.state IN ('validating', 'running'))",
   )
-    .bind(job.id, new Date().toISOString(), job.vendor_id)
+    .bind(job.id, new Date().toISOString(), job.vendor_id, job.kind)
     .run();
   if (started.meta.changes === 1) await createInstance(c.env, job.id);
-  else if (job.vendor_id !== null && (await readJob(c.env.CATALOG, job.id))?.state === "awaiting_upload") {
-    throw new ProblemError(409, "conflict", "Conflict", "Another price file of the vendor is under way: start this one once it has ended.");
+  else if ((await readJob(c.env.CATALOG, job.id))?.state === "awaiting_upload") {
+    const other = job.vendor_id === null ? "Another catalog import" : "Another price file of the vendor";
+    throw new ProblemError(409, "conflict", "Conflict", `${other} is under way: start this one once it has ended.`);
   }
 }

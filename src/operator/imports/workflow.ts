@@ -7,7 +7,7 @@ import { refreshCatalogPositions } from "../../shared/catalog/positions";
 import { countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
 import type { ImportBindings, ImportParams } from "./bindings";
 import { type DecompressedFile, decompressedFile } from "./gzip";
-import { GUDID_FILE_NAMES, type JobRow, readJob } from "./jobs";
+import { GUDID_FILE_NAMES, type JobKind, type JobRow, readJob } from "./jobs";
 import type { ImportKinds } from "./kinds";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
 import type { ImportFile, ValidationCursor } from "./staging";
@@ -83,19 +83,17 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
     const verdict = await run("verdict", () => concludeValidation(env.CATALOG, jobId));
     if (verdict.outcome) return end(verdict.outcome);
 
-    let afterSeq = 0;
-    let applied = 0;
-    for (let chunk = 0; ; chunk++) {
-      const done = await run(`apply ${chunk}`, async () => {
-        const next = await nextChunk(env.CATALOG, plan.kind, jobId, afterSeq);
-        if (next.rows === 0) return null;
-        await kind.applyChunk(env, { id: jobId, vendor_id: plan.vendorId }, afterSeq, next.lastSeq, applied, next.rows);
-        return next;
-      });
-      if (!done) break;
-      afterSeq = done.lastSeq;
-      applied += done.rows;
+    if (kind.bulk && (await run("choose the apply path", () => kind.bulk!.choose(env, jobId)))) {
+      for (let step = 0; !(await run(`build ${step}`, () => kind.bulk!.step(env, jobId))); step++);
+      await forEachStagedChunk(run, env.CATALOG, plan.kind, jobId, "after switch", (afterSeq, lastSeq) =>
+        kind.bulk!.afterSwitch(env, jobId, afterSeq, lastSeq),
+      );
+      return end({ state: "succeeded" });
     }
+
+    await forEachStagedChunk(run, env.CATALOG, plan.kind, jobId, "apply", (afterSeq, lastSeq, rows, rowsBefore) =>
+      kind.applyChunk(env, { id: jobId, vendor_id: plan.vendorId }, afterSeq, lastSeq, rowsBefore, rows),
+    );
     if (verdict.withdraw) {
       let afterRowid: number | null = 0;
       for (let chunk = 0; afterRowid !== null; chunk++) {
@@ -105,6 +103,33 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
     }
     if (plan.kind === "catalog") await catalogUpkeep(run, env.CATALOG, jobId);
     return end({ state: "succeeded" });
+  }
+}
+
+/**
+ * Runs `work` on each chunk of the job's staged rows that create or update, a step each (named `name` and the chunk's
+ * number), with the rows of the chunks before it.
+ */
+async function forEachStagedChunk(
+  run: StepRunner,
+  catalog: D1Database,
+  kind: JobKind,
+  jobId: string,
+  name: string,
+  work: (afterSeq: number, lastSeq: number, rows: number, rowsBefore: number) => Promise<void>,
+): Promise<void> {
+  let afterSeq = 0;
+  let rowsBefore = 0;
+  for (let chunk = 0; ; chunk++) {
+    const done = await run(`${name} ${chunk}`, async () => {
+      const next = await nextChunk(catalog, kind, jobId, afterSeq);
+      if (next.rows === 0) return null;
+      await work(afterSeq, next.lastSeq, next.rows, rowsBefore);
+      return next;
+    });
+    if (!done) break;
+    afterSeq = done.lastSeq;
+    rowsBefore += done.rows;
   }
 }
 

@@ -79,8 +79,10 @@ function candidates(filters: CatalogFilters, { readsProducts = true, coveredByMa
     // Keywords within chosen manufacturers, reading only what the (manufacturer, part number, id) index covers: walk
     // those manufacturers' index entries and keep the ones in the full-text matches. No product row is read, where
     // reading the matches' rows one by one costs a page each (docs/benchmarks.md, "Catalog at scale").
-    from = "products INDEXED BY products_manufacturer_part_number_id";
-    conditions.push("products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)");
+    // The unary + keeps the planner from driving the walk by the matches' rowids: the manufacturer condition is then
+    // the only one an index serves, and the (manufacturer, part number, id) index is the one that starts with it. No
+    // index is named: an import's switch alternates index names (src/operator/imports/next-catalog/schema.ts).
+    conditions.push("+products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)");
     params.push(fullTextMatch(filters.keywords, filters));
   } else if (filters.keywords) {
     const needsProducts = readsProducts || filters.manufacturers !== null || filters.categories !== null;
