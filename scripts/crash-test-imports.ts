@@ -12,8 +12,9 @@ import { seedLocal } from "./seed";
 /**
  * `npm run crash-test:imports`: SIGKILL the local runtime again and again while it imports a catalog, restart it on the
  * same state and resume the job (POST .../start on a started job nudges its Workflow instance, as the sweep does), until
- * it ends. The same file is then imported once without a crash into a second, identical state. Both catalogs must be
- * equal row for row, rank (rowid) and device identifiers included, and the job's counts must equal the clean run's:
+ * it ends. The kills aim at each phase in turn (TARGETS). The same file is then imported once without a crash into a
+ * second, identical state. Both catalogs must be equal row for row, rank (rowid) and device identifiers included, with
+ * the same categories, facet counts, sort positions, full-text documents and tables, and the job's counts must equal the clean run's:
  * no window staged twice or half, no chunk applied twice or half (docs/architecture.md, "The operator plane and
  * catalog imports").
  */
@@ -28,6 +29,40 @@ const crashes = Number(values.crashes);
 const products = Number(values.products);
 const port = Number(values.port);
 const SEEDED = 600;
+
+/**
+ * Where the kills aim, in order: validation, then each phase of the build of the next catalog version (a file of new
+ * products takes the bulk path: src/operator/imports/next-catalog/build.ts), the index build most, the switch and the
+ * old version's removal last.
+ */
+const PHASES = [
+  "validating",
+  "copying the live catalog",
+  "adding the new products",
+  "sorting categories and device identifiers",
+  "building the indexes",
+  "building the full-text index",
+  "computing sort positions",
+  "merging the full-text index",
+  "switching to the new version",
+  "removing the old version",
+  "copying the scan codes",
+];
+const TARGETS = [
+  ...Array(4).fill("validating"),
+  ...Array(2).fill("adding the new products"),
+  "sorting categories and device identifiers",
+  "building the indexes",
+  ...Array(4).fill("building the full-text index"),
+  "computing sort positions",
+  ...Array(2).fill("merging the full-text index"),
+  "switching to the new version",
+  "removing the old version",
+  ...Array(3).fill("copying the scan codes"),
+];
+const isFinal = (job: ImportJob) => ["succeeded", "failed", "cancelled"].includes(job.state);
+const phaseOf = (job: ImportJob) => (job.state === "running" ? (job.progress.step ?? job.progress.phase) : job.state);
+const phaseRank = (phase: string) => PHASES.indexOf(phase);
 
 const work = mkdtempSync(path.join(tmpdir(), "medparts-import-crash-"));
 const file = path.join(work, "catalog.ndjson");
@@ -51,11 +86,17 @@ try {
   await api.start(id);
   const phases: string[] = [];
   let job: ImportJob = await api.job(id);
-  for (let crash = 1; crash <= crashes && !["succeeded", "failed", "cancelled"].includes(job.state); crash++) {
-    await sleep(100 + Math.random() * 300);
+  for (let crash = 1; crash <= crashes && !isFinal(job); crash++) {
+    // Wait for the phase this crash aims at (or any later one), then kill within a random moment of it.
+    const target = TARGETS[Math.floor(((crash - 1) * TARGETS.length) / crashes)]!;
+    while (!isFinal(job) && phaseRank(phaseOf(job)) < phaseRank(target)) {
+      await sleep(20);
+      job = await api.job(id);
+    }
+    await sleep(Math.random() * 250);
     job = await api.job(id);
-    if (["succeeded", "failed", "cancelled"].includes(job.state)) break;
-    phases.push(`${job.state}:${job.progress.rowsRead}/${job.progress.rowsApplied}`);
+    if (isFinal(job)) break;
+    phases.push(`${phaseOf(job)} ${job.progress.rowsRead}/${job.progress.rowsApplied}`);
     await server.kill();
     server = await startServer({ port, ...crashed.state, logFile: path.join(work, `crashed-${crash}.log`) });
     api = await api.reconnect(server.baseUrl);
@@ -71,7 +112,10 @@ try {
   const cleanEnd = await cleanApi.waitUntilFinished(cleanJob.id);
   await server.stop();
 
-  const [afterCrashes, afterClean] = [await catalogHash(crashed.state), await catalogHash(clean.state)];
+  const [afterCrashes, afterClean] = [
+    await catalogHash(crashed.state, { derived: true }),
+    await catalogHash(clean.state, { derived: true }),
+  ];
   console.log(`killed at: ${phases.join(", ")}`);
   console.log(`crashed run (${phases.length} SIGKILLs): ${crashedJob.state} ${JSON.stringify(crashedJob.counts)}`);
   console.log(`clean run: ${cleanEnd.state} ${JSON.stringify(cleanEnd.counts)} in ${jobSeconds(cleanEnd).toFixed(1)} s`);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     products: { type: "string", default: "1000000" },
     port: { type: "string", default: "8798" },
     "search-duration": { type: "string", default: "4" },
+    // Import alone, no searches sampled meanwhile (what the searches cost the import).
+    "no-searches": { type: "boolean", default: false },
   },
 });
 const products = Number(values.products);
@@ -67,7 +69,14 @@ async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; p
 
 /** `npm run import` as an operator runs it; the job as the server recorded it. */
 async function importOnce(baseUrl: string): Promise<ImportJob> {
-  const args = ["scripts/import.ts", file, "--url", baseUrl, "--client-id", operator.clientId, "--client-secret", operator.clientSecret];
+  const args = [
+    "scripts/import.ts",
+    file,
+    "--url",
+    baseUrl,
+    `--client-id=${operator.clientId}`,
+    `--client-secret=${operator.clientSecret}`,
+  ];
   const code = await new Promise<number>((resolve) => {
     const child = spawn("node_modules/.bin/tsx", args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CI: "true" } });
     child.on("exit", (status) => resolve(status ?? 1));
@@ -81,7 +90,8 @@ async function importOnce(baseUrl: string): Promise<ImportJob> {
 const seconds = (from: string | null, to: string | null) => (Date.parse(to!) - Date.parse(from!)) / 1000;
 
 async function underWranglerDev<T>(work: (baseUrl: string) => Promise<T>): Promise<T> {
-  const server = await startServer({ port, ...state, logFile: path.join(state.persistTo, "wrangler.log") });
+  // No rate limit: the searches sampled during the import are one client's back to back.
+  const server = await startServer({ port, ...state, vars: BENCH_VARS, logFile: path.join(state.persistTo, "wrangler.log") });
   try {
     return await work(server.baseUrl);
   } finally {
@@ -89,13 +99,22 @@ async function underWranglerDev<T>(work: (baseUrl: string) => Promise<T>): Promi
   }
 }
 
-/** The catalog database's file: the larger of the local D1 databases once products are imported. */
+/** The catalog database's file: the local D1 database with the import jobs' table. */
 function catalogDatabaseFile(): string {
   const dir = path.join(state.persistTo, "v3/d1/miniflare-D1DatabaseObject");
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith(".sqlite"))
-    .map((name) => path.join(dir, name));
-  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  const file = readdirSync(dir)
+    .filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")
+    .map((name) => path.join(dir, name))
+    .find((candidate) => {
+      const db = new DatabaseSync(candidate, { readOnly: true });
+      try {
+        return db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_imports'").get() !== undefined;
+      } finally {
+        db.close();
+      }
+    });
+  if (!file) throw new Error(`no catalog database in ${dir}`);
+  return file;
 }
 
 /** The file's size and what of it is in use (the rest: pages a dropped version freed, kept for reuse), in MiB. */
@@ -142,7 +161,7 @@ async function importWithSearches(baseUrl: string, liveProducts: number): Promis
     }
   })();
   const importing = peakWorkerdRss(() => importOnce(baseUrl));
-  const during = await sampleSearches(baseUrl, requests, importing, () => phase);
+  const during = values["no-searches"] ? [] : await sampleSearches(baseUrl, requests, importing, () => phase);
   const { result: job, peakMiB } = await importing;
   polling = false;
   await poller;

@@ -3,7 +3,7 @@ import type { LoadRequest } from "./load";
 import { type BenchContext, CATALOG_SEARCH_SCENARIOS } from "./scenarios";
 
 /**
- * Catalog searches one after another (one connection, every answer computed: `no-store`), keyword, part number and
+ * Catalog searches one after another (one connection, every answer computed: `no-store`, at most ten a second), keyword, part number and
  * keyword + facet in turn, each timed and labelled with what the server was doing then: how searches fare while an
  * import writes the catalog database (docs/benchmarks.md, "Catalog import").
  */
@@ -28,6 +28,12 @@ export async function searchRequests(ctx: BenchContext): Promise<{ kind: SearchK
   );
 }
 
+/**
+ * One search every SAMPLE_INTERVAL_MS at most: a steady trickle of buyers, which measures what a search waits for
+ * without taking the (single-threaded) local runtime away from the import it measures.
+ */
+export const SAMPLE_INTERVAL_MS = 100;
+
 /** Sends the searches in turn until `stop` resolves; each sample says what `during()` answered when it was sent. */
 export async function sampleSearches(
   baseUrl: string,
@@ -47,7 +53,9 @@ export async function sampleSearches(
     const res = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${kind} answered ${res.status} during ${label}`);
-    samples.push({ kind, ms: performance.now() - started, during: label });
+    const ms = performance.now() - started;
+    samples.push({ kind, ms, during: label });
+    if (ms < SAMPLE_INTERVAL_MS) await new Promise((resolve) => setTimeout(resolve, SAMPLE_INTERVAL_MS - ms));
   }
   return samples;
 }

@@ -276,7 +276,7 @@ describe("catalog import: the bulk path", () => {
     }
     expect(done).toBe(true);
     // After a commit: the phase it moved to (the switch's commit moves to cleanup).
-    const everyPhase = ["copy", "create", "index", "positions", "merge", "cleanup"];
+    const everyPhase = ["copy", "create", "indexes", "index", "positions", "merge", "cleanup"];
     expect([...failedAfterCommit]).toEqual(expect.arrayContaining(everyPhase));
     expect([...failedBefore]).toEqual(expect.arrayContaining(everyPhase));
     expect(await catalogVersion()).not.toBe(versionBefore);

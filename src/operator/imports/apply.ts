@@ -32,14 +32,16 @@ export const RECORD_VALUES = `r.product_id, ${RECORD_FIELD_VALUES}`;
 export const newManufacturers = (where: string) =>
   `INSERT INTO manufacturers (name) SELECT DISTINCT ${field("manufacturer")} FROM catalog_import_rows r WHERE ${where} ON CONFLICT (name) DO NOTHING`;
 
-/** The device identifiers of the staged records in `where`, for `table`. */
-export const stagedDeviceIdentifiers = (table: string, where: string) =>
+/** The device identifiers of the staged records in `where`, for `table` (without a key: appended, never upserted). */
+export const stagedDeviceIdentifiers = (table: string, where: string, { keyed = true } = {}) =>
   `INSERT INTO ${table} (agency, device_id, product_id, contains_device_id, quantity) ` +
   "SELECT json_extract(d.value, '$.agency'), json_extract(d.value, '$.deviceId'), r.product_id, " +
   "json_extract(d.value, '$.containsDeviceId'), json_extract(d.value, '$.quantity') " +
-  `FROM catalog_import_rows r, json_each(r.record, '$.deviceIdentifiers') d WHERE ${where} ` +
-  "ON CONFLICT (agency, device_id) DO UPDATE SET product_id = excluded.product_id, " +
-  "contains_device_id = excluded.contains_device_id, quantity = excluded.quantity";
+  `FROM catalog_import_rows r, json_each(r.record, '$.deviceIdentifiers') d WHERE ${where}` +
+  (keyed
+    ? " ON CONFLICT (agency, device_id) DO UPDATE SET product_id = excluded.product_id, " +
+      "contains_device_id = excluded.contains_device_id, quantity = excluded.quantity"
+    : "");
 
 const RANGE = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.record IS NOT NULL";
 

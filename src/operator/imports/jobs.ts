@@ -57,12 +57,15 @@ export const BUILD_STEPS = {
   prepare: "preparing the next catalog version",
   copy: "copying the live catalog",
   create: "adding the new products",
+  sort: "sorting categories and device identifiers",
+  indexes: "building the indexes",
   index: "building the full-text index",
-  positions: "sorting",
+  positions: "computing sort positions",
   merge: "merging the full-text index",
   switch: "switching to the new version",
   cleanup: "removing the old version",
-  done: "done",
+  // built and switched: what remains is the main database's copy of the scan codes (src/shared/catalog/product-codes.ts)
+  done: "copying the scan codes",
 } as const;
 export type BuildPhase = keyof typeof BUILD_STEPS;
 

@@ -2,21 +2,35 @@ import { quotedIdentifier as quoted } from "../../../db/identifiers";
 import { POSITIONED_ORDERS, type PositionedSort } from "../../../shared/catalog/positions";
 import { newManufacturers, RECORD_FIELD_COLUMNS, RECORD_FIELD_VALUES, RECORD_VALUES, stagedDeviceIdentifiers } from "../apply";
 import type { BuildPhase, JobRow } from "../jobs";
-import { createNextVersion, leftoverTables, nextName, removeLeftoverChunk, SEARCH_DOCUMENTS_VIEW, switchStatements } from "./schema";
+import {
+  createNextVersion,
+  HEAPED_TABLES,
+  heapName,
+  leftoverTables,
+  missingNextIndexes,
+  nextName,
+  removeLeftoverChunk,
+  SEARCH_DOCUMENTS_VIEW,
+  switchStatements,
+} from "./schema";
 
 /**
  * The bulk path of a catalog import (docs/architecture.md, "Catalog imports"): the next catalog version is built beside
  * the live one, set-based and without triggers, then switched to in one transaction. Its phases, in order:
  * - prepare: leftovers of an earlier build removed, the next tables created (the live definitions, renamed);
  * - copy: the live products in rowid ranges, each with the file's update or the replace's withdrawal applied, with their
- *   categories, device identifiers and facet counts;
+ *   categories and device identifiers (into heaps) and facet counts;
  * - create: the file's new products in line order (so their rowids, the static search rank, follow the file);
+ * - sort: categories and device identifiers copied from their heaps into their tables in key order, one statement each;
+ * - indexes: each index of the next tables built from what is there, one statement each (sorting the keys once costs a
+ *   fraction of keeping an index up to date row by row: docs/benchmarks.md, "Catalog import");
  * - index: the full-text index in rowid ranges, FTS5 automerge off;
  * - positions: the sort positions of deep pages, in keyset chunks;
  * - merge: the full-text index merged to one segment in bounded 'merge' steps;
  * - switch: the next version goes live with its catalog version (src/operator/imports/next-catalog/schema.ts);
  * - cleanup: the old version removed in bounded steps.
- * Searches read the live version throughout; every statement is short, so they interleave. The job row holds the phase
+ * Searches read the live version throughout, between the build's statements: chunks are short; the sort and index
+ * statements are not (seconds at a million products), and a search waits for the one under way. The job row holds the phase
  * and a cursor, and every chunk moves the cursor in the same transaction as its writes (each write is guarded by the
  * cursor it started from), so a step run again after a crash resumes exactly where the last commit left it.
  */
@@ -32,12 +46,15 @@ export const BULK_SHARE = 0.25;
 export const CHUNKS = {
   /** Live products copied per batch; new products inserted per batch (staged lines). */
   copyRows: 2000,
-  /** Products added to the full-text index per statement. */
-  indexRows: 1000,
+  /**
+   * Products added to the full-text index per statement (one segment each): about 0.2 s at a million products. Fewer,
+   * larger segments merge far faster: 1,000-row chunks made the merge of a million products take 4 minutes.
+   */
+  indexRows: 4000,
   /** Sort positions written per statement. */
   positionRows: 10_000,
-  /** Pages written per full-text 'merge' step of the next index. */
-  mergePages: 300,
+  /** Pages written per full-text 'merge' step of the next index (about 0.15 s). */
+  mergePages: 1000,
 };
 export type ChunkSizes = typeof CHUNKS;
 /** Segments at which the index phase merges before it goes on (FTS5 allows 2,000 per level). */
@@ -182,16 +199,17 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
           ]
         : []),
       catalog.prepare(
-        "INSERT INTO next_device_identifiers SELECT d.* FROM products p JOIN device_identifiers d ON d.product_id = p.id " +
+        `INSERT INTO ${IDENTIFIERS_HEAP} SELECT d.* FROM products p JOIN device_identifiers d ON d.product_id = p.id ` +
           `WHERE ${range} AND NOT ${updated} AND ${GUARD}`,
       ),
       catalog.prepare(
         stagedDeviceIdentifiers(
-          "next_device_identifiers",
+          IDENTIFIERS_HEAP,
           `r.job_id = ?1 AND r.record IS NOT NULL AND r.product_id IN (SELECT p.id FROM products p WHERE ${range}) AND ${GUARD}`,
+          { keyed: false },
         ),
       ),
-      ...categoriesAndCounts(catalog, `SELECT p.id FROM next_products p WHERE ${range}`),
+      ...categoriesAndCounts(catalog, range),
       advance(catalog, job, {
         cursor: Math.min(to, last),
         applied: appliedAt(job, (Math.min(to, last) / Math.max(1, job.build_rows)) * 0.5),
@@ -210,7 +228,7 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
           .first<{ last: number }>()
       )?.last ?? 0;
     if (from >= last) {
-      return catalog.batch([advance(catalog, job, { phase: "index", extra: "build_rows = (SELECT count(*) FROM next_products)" })]);
+      return catalog.batch([advance(catalog, job, { phase: "sort", extra: "build_rows = (SELECT count(*) FROM next_products)" })]);
     }
     const to = from + sizes.copyRows;
     const staged = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.action = 'create'";
@@ -220,8 +238,8 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
         `INSERT INTO next_products (id, ${RECORD_FIELD_COLUMNS}) SELECT ${RECORD_VALUES} FROM catalog_import_rows r ` +
           `WHERE ${staged} AND ${GUARD} ORDER BY r.seq ON CONFLICT (id) DO NOTHING`,
       ),
-      catalog.prepare(stagedDeviceIdentifiers("next_device_identifiers", `${staged} AND ${GUARD}`)),
-      ...categoriesAndCounts(catalog, `SELECT r.product_id FROM catalog_import_rows r WHERE ${staged}`),
+      catalog.prepare(stagedDeviceIdentifiers(IDENTIFIERS_HEAP, `${staged} AND ${GUARD}`, { keyed: false })),
+      ...categoriesAndCounts(catalog, `p.id IN (SELECT r.product_id FROM catalog_import_rows r WHERE ${staged})`),
       advance(catalog, job, {
         cursor: Math.min(to, last),
         applied: appliedAt(job, 0.5 * (1 - (job.created / Math.max(1, job.build_rows)) * (1 - Math.min(to, last) / last))),
@@ -230,12 +248,41 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
     return catalog.batch(statements.map((s, i) => (i === statements.length - 1 ? s : s.bind(job.id, from, to))));
   },
 
+  async sort(catalog, job) {
+    // Cursor 0: the categories; 1: the device identifiers. Each in one statement, with its heap dropped.
+    const [categories, identifiers] = HEAPED_TABLES;
+    if (job.build_cursor === 0) {
+      return catalog.batch([
+        catalog.prepare(
+          `INSERT OR IGNORE INTO next_${categories} (category, product_id) SELECT category, product_id FROM ${quoted(heapName(categories))} ` +
+            "ORDER BY category, product_id",
+        ),
+        catalog.prepare(`DROP TABLE ${quoted(heapName(categories))}`),
+        advance(catalog, job, { cursor: 1 }),
+      ]);
+    }
+    return catalog.batch([
+      catalog.prepare(
+        `INSERT OR REPLACE INTO next_${identifiers} (agency, device_id, product_id, contains_device_id, quantity) ` +
+          `SELECT agency, device_id, product_id, contains_device_id, quantity FROM ${IDENTIFIERS_HEAP} ORDER BY agency, device_id, rowid`,
+      ),
+      catalog.prepare(`DROP TABLE ${IDENTIFIERS_HEAP}`),
+      advance(catalog, job, { phase: "indexes" }),
+    ]);
+  },
+
+  async indexes(catalog, job) {
+    const [next] = await missingNextIndexes(catalog);
+    if (!next) return catalog.batch([advance(catalog, job, { phase: "index" })]);
+    return catalog.batch([catalog.prepare(next), advance(catalog, job, { cursor: job.build_cursor + 1 })]);
+  },
+
   async index(catalog, job, sizes) {
     const from = job.build_cursor;
     const last = (await catalog.prepare("SELECT coalesce(max(rowid), 0) AS last FROM next_products").first<{ last: number }>())?.last ?? 0;
     if (from >= last) return catalog.batch([advance(catalog, job, { phase: "positions" })]);
     if (from > 0 && from % (sizes.indexRows * SEGMENT_CHECK_CHUNKS) === 0 && (await segments(catalog)) >= MAX_SEGMENTS) {
-      return mergeUntil(catalog, 1, sizes.mergePages);
+      return mergeToOne(catalog, sizes.mergePages);
     }
     const to = from + sizes.indexRows;
     const view = quoted(nextName(SEARCH_DOCUMENTS_VIEW));
@@ -259,8 +306,8 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
   },
 
   async merge(catalog, job, sizes) {
-    // A merge step is safe to repeat; the segments are counted every tenth step.
-    if (job.build_cursor % 10 === 9 && (await segments(catalog)) <= 1) {
+    // A merge step is safe to repeat.
+    if (!(await severalSegments(catalog))) {
       return catalog.batch([
         catalog.prepare(fts(NEXT_FTS, "automerge", 4)),
         catalog.prepare(fts(NEXT_FTS, "crisismerge", 16)),
@@ -296,24 +343,36 @@ async function productColumns(catalog: D1Database): Promise<string> {
   return results.map((r) => quoted(r.name)).join(", ");
 }
 
-/** The categories of the chunk's products (`ids`, a query over ?1-?3), and what they add to the facet counts. */
-function categoriesAndCounts(catalog: D1Database, ids: string): D1PreparedStatement[] {
+const IDENTIFIERS_HEAP = quoted(heapName("device_identifiers"));
+
+/**
+ * The categories of the chunk's products (`chunk`, a condition on `p`, a next_products row, over ?1-?3) into their
+ * heap, and what the chunk adds to the facet counts (a name twice in one product's categories is one category).
+ */
+function categoriesAndCounts(catalog: D1Database, chunk: string): D1PreparedStatement[] {
+  const pairs = `SELECT DISTINCT p.id AS product_id, j.value AS category FROM next_products p, json_each(p.categories) j WHERE ${chunk} AND ${GUARD}`;
   return [
     catalog.prepare(
-      "INSERT OR IGNORE INTO next_product_categories (category, product_id) SELECT j.value, p.id FROM next_products p, json_each(p.categories) j " +
-        `WHERE p.id IN (${ids}) AND ${GUARD}`,
+      `INSERT INTO ${quoted(heapName("product_categories"))} (category, product_id) SELECT category, product_id FROM (${pairs})`,
     ),
     catalog.prepare(
       "INSERT INTO next_catalog_manufacturer_counts (manufacturer_id, product_count) SELECT p.manufacturer_id, count(*) FROM next_products p " +
-        `WHERE p.id IN (${ids}) AND ${GUARD} GROUP BY p.manufacturer_id ` +
+        `WHERE ${chunk} AND ${GUARD} GROUP BY p.manufacturer_id ` +
         "ON CONFLICT (manufacturer_id) DO UPDATE SET product_count = product_count + excluded.product_count",
     ),
     catalog.prepare(
-      "INSERT INTO next_catalog_category_counts (category, product_count) SELECT c.category, count(*) FROM next_product_categories c " +
-        `WHERE c.product_id IN (${ids}) AND ${GUARD} GROUP BY c.category ` +
+      `INSERT INTO next_catalog_category_counts (category, product_count) SELECT category, count(*) FROM (${pairs}) WHERE true GROUP BY category ` +
         "ON CONFLICT (category) DO UPDATE SET product_count = product_count + excluded.product_count",
     ),
   ];
+}
+
+/** Whether the next index has more than one segment: two seeks of its segment index, where counting them reads it all. */
+async function severalSegments(catalog: D1Database): Promise<boolean> {
+  const row = await catalog
+    .prepare(`SELECT (SELECT min(segid) FROM ${NEXT_FTS_INDEX}) < (SELECT max(segid) FROM ${NEXT_FTS_INDEX}) AS several`)
+    .first<{ several: number | null }>();
+  return row?.several === 1;
 }
 
 async function segments(catalog: D1Database): Promise<number> {
@@ -321,12 +380,10 @@ async function segments(catalog: D1Database): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Merge steps of the next index until it has at most `target` segments (counted every tenth step). */
-async function mergeUntil(catalog: D1Database, target: number, pages: number) {
-  for (let step = 0; ; step++) {
-    await catalog.prepare(fts(NEXT_FTS, "merge", -pages)).run();
-    if (step % 10 === 9 && (await segments(catalog)) <= target) return;
-  }
+/** Merge steps of the next index until it has one segment. */
+async function mergeToOne(catalog: D1Database, pages: number) {
+  do await catalog.prepare(fts(NEXT_FTS, "merge", -pages)).run();
+  while (await severalSegments(catalog));
 }
 
 /**

@@ -74,10 +74,34 @@ export function nextDefinition(object: SchemaObject): string {
   return renamed.replace(INDEX_NAME, (_, head: string, quote: string, name: string) => `${head}${quote}${otherIndexName(name)}${quote}`);
 }
 
-/** Statements that create the next version's empty tables, indexes and view. */
+/**
+ * The tables filled in file order, whose clustering key is not: they are filled as heaps (no key, appended), then
+ * copied into their real table in key order in one statement (src/operator/imports/next-catalog/build.ts).
+ */
+export const HEAPED_TABLES = ["product_categories", "device_identifiers"] as const;
+export const heapName = (name: string) => `${nextName(name)}_heap`;
+
+/**
+ * Statements that create the next version's empty tables, their heaps and the view. Its indexes come once the tables
+ * are full (nextIndexes): an index built by sorting what is there is many times cheaper than one kept up to date row
+ * by row (docs/benchmarks.md, "Catalog import").
+ */
 export async function createNextVersion(catalog: D1Database): Promise<string[]> {
   const { objects } = await liveDefinitions(catalog);
-  return objects.map(nextDefinition);
+  return [
+    ...objects.filter((o) => o.type !== "index").map(nextDefinition),
+    ...HEAPED_TABLES.map((name) => `CREATE TABLE ${quoted(heapName(name))} AS SELECT * FROM ${quoted(name)} WHERE false`),
+  ];
+}
+
+/** The next version's indexes not made yet, as statements, in the live definitions' order. */
+export async function missingNextIndexes(catalog: D1Database): Promise<string[]> {
+  const [{ objects }, existing] = await Promise.all([
+    liveDefinitions(catalog),
+    catalog.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'").all<{ name: string }>(),
+  ]);
+  const made = new Set(existing.results.map((r) => r.name));
+  return objects.filter((o) => o.type === "index" && !made.has(otherIndexName(o.name))).map(nextDefinition);
 }
 
 /**
@@ -100,7 +124,7 @@ export async function switchStatements(catalog: D1Database): Promise<string[]> {
 
 /** Tables left by a version: the old one after a switch, or a next one a failed build left. */
 export async function leftoverTables(catalog: D1Database): Promise<string[]> {
-  const names = VERSIONED_TABLES.flatMap((name) => [oldName(name), nextName(name)]);
+  const names = [...VERSIONED_TABLES.flatMap((name) => [oldName(name), nextName(name)]), ...HEAPED_TABLES.map(heapName)];
   const { results } = await catalog
     .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))")
     .bind(JSON.stringify(names))
@@ -118,7 +142,7 @@ const DROP_FIRST = [
   "catalog_category_counts",
 ];
 const dropOrder = (name: string) => {
-  const base = name.replace(/^(old|next)_/, "");
+  const base = name.replace(/^(old|next)_/, "").replace(/_heap$/, "");
   if (DROP_FIRST.includes(base)) return 0;
   return base === "products" ? 1 : 2;
 };
@@ -143,7 +167,7 @@ const WITHOUT_ROWID_KEYS: Partial<Record<VersionedTable, string>> = {
 export async function removeLeftoverChunk(catalog: D1Database, table: string): Promise<boolean> {
   const base = table.replace(/^(old|next)_/, "") as VersionedTable;
   const name = quoted(table);
-  if (base !== "products_fts") {
+  if (base !== "products_fts" && !table.endsWith("_heap")) {
     const key = WITHOUT_ROWID_KEYS[base] ?? "rowid";
     const deleted = await catalog
       .prepare(`DELETE FROM ${name} WHERE (${key}) IN (SELECT ${key} FROM ${name} LIMIT ${CLEANUP_CHUNK_ROWS})`)
