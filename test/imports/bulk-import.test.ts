@@ -113,7 +113,8 @@ const ids = async (sql: string, ...binds: unknown[]) =>
       .all<{ id: string }>()
   ).results.map((r) => r.id);
 
-const SMALL_CHUNKS = { copyRows: 50, indexRows: 40, positionRows: 100, mergePages: 5 };
+/** Small chunks, so that every phase has many; the index phase merges whenever it has 3 segments (a 4M catalog's 1,000). */
+const SMALL_CHUNKS = { copyRows: 50, indexRows: 40, positionRows: 100, mergePages: 5, maxSegments: 3, segmentCheckChunks: 4 };
 
 describe("catalog import: the bulk path", () => {
   it("a file that changes a large share builds the next version beside the live one and switches to it", async () => {
@@ -266,16 +267,34 @@ describe("catalog import: the bulk path", () => {
         return Reflect.get(target, prop, receiver);
       },
     });
+    // Which statements the build prepares, in order: the index phase's own merges come before the first sort position.
+    const prepared: string[] = [];
+    const recording = new Proxy(failing, {
+      get(target, prop, receiver) {
+        if (prop === "prepare") {
+          return (sql: string) => {
+            prepared.push(sql);
+            return target.prepare(sql);
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
     let done = false;
     for (let attempt = 0; attempt < 5000 && !done; attempt++) {
       try {
-        done = await buildStep(failing, job.id, SMALL_CHUNKS);
+        done = await buildStep(recording, job.id, SMALL_CHUNKS);
       } catch (err) {
         expect(String(err)).toMatch(/D1_ERROR/);
       }
     }
     expect(done).toBe(true);
     // After a commit: the phase it moved to (the switch's commit moves to cleanup).
+    const firstPosition = prepared.findIndex((sql) => sql.includes("INTO next_catalog_positions "));
+    const firstFullText = prepared.findIndex((sql) => sql.startsWith("INSERT INTO next_products_fts (rowid"));
+    const mergesWhileIndexing = prepared.slice(firstFullText, firstPosition).filter((sql) => sql.includes("'merge'")).length;
+    expect(firstFullText).toBeGreaterThan(0);
+    expect(mergesWhileIndexing).toBeGreaterThan(0);
     const everyPhase = ["copy", "create", "indexes", "index", "positions", "merge", "cleanup"];
     expect([...failedAfterCommit]).toEqual(expect.arrayContaining(everyPhase));
     expect([...failedBefore]).toEqual(expect.arrayContaining(everyPhase));

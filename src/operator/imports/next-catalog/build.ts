@@ -55,12 +55,15 @@ export const CHUNKS = {
   positionRows: 10_000,
   /** Pages written per full-text 'merge' step of the next index (about 0.15 s). */
   mergePages: 1000,
+  /**
+   * Segments at which the index phase merges the next index to one before it goes on (FTS5 allows 2,000 per level, and
+   * a 'crisis' merge of that many would hold the database for long): reached past 4M products.
+   */
+  maxSegments: 1000,
+  /** How often (in index chunks) the index phase counts its segments. */
+  segmentCheckChunks: 100,
 };
 export type ChunkSizes = typeof CHUNKS;
-/** Segments at which the index phase merges before it goes on (FTS5 allows 2,000 per level). */
-const MAX_SEGMENTS = 1000;
-/** How often (in index chunks) the index phase counts its segments. */
-const SEGMENT_CHECK_CHUNKS = 100;
 /** The FTS5 write buffer while the next index is built: one segment per chunk. */
 const BUILD_HASH_BYTES = 8 * 1024 * 1024;
 /** Work per Workflow step: chunks run back to back for this long, each a statement batch of its own. */
@@ -281,7 +284,7 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
     const from = job.build_cursor;
     const last = (await catalog.prepare("SELECT coalesce(max(rowid), 0) AS last FROM next_products").first<{ last: number }>())?.last ?? 0;
     if (from >= last) return catalog.batch([advance(catalog, job, { phase: "positions" })]);
-    if (from > 0 && from % (sizes.indexRows * SEGMENT_CHECK_CHUNKS) === 0 && (await segments(catalog)) >= MAX_SEGMENTS) {
+    if (from > 0 && from % (sizes.indexRows * sizes.segmentCheckChunks) === 0 && (await segments(catalog)) >= sizes.maxSegments) {
       return mergeToOne(catalog, sizes.mergePages);
     }
     const to = from + sizes.indexRows;
