@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { BUILD_STEPS } from "../src/operator/imports/jobs";
 import { writeCatalogFile } from "./bench/catalog-file";
 import { startServer } from "./bench/server";
-import { catalogHash, createOperatorClient, type ImportJob, jobSeconds, OperatorApi } from "./imports/local-import";
+import { catalogHash, createOperatorClient, type ImportJob, jobPhase, jobSeconds, OperatorApi } from "./imports/local-import";
 import { ensureLocalSigningKey } from "./local-platform";
 import { seedLocal } from "./seed";
 
@@ -32,36 +33,23 @@ const SEEDED = 600;
 
 /**
  * Where the kills aim, in order: validation, then each phase of the build of the next catalog version (a file of new
- * products takes the bulk path: src/operator/imports/next-catalog/build.ts), the index build most, the switch and the
- * old version's removal last.
+ * products takes the bulk path: src/operator/imports/next-catalog/build.ts), the index build most, then the switch, the
+ * old version's removal and the scan codes. The phases are the build's own (BUILD_STEPS, in the order it takes them).
  */
-const PHASES = [
-  "validating",
-  "copying the live catalog",
-  "adding the new products",
-  "sorting categories and device identifiers",
-  "building the indexes",
-  "building the full-text index",
-  "computing sort positions",
-  "merging the full-text index",
-  "switching to the new version",
-  "removing the old version",
-  "copying the scan codes",
-];
-const TARGETS = [
+const PHASES: string[] = ["validating", ...Object.values(BUILD_STEPS)];
+const TARGETS: string[] = [
   ...Array(4).fill("validating"),
-  ...Array(2).fill("adding the new products"),
-  "sorting categories and device identifiers",
-  "building the indexes",
-  ...Array(4).fill("building the full-text index"),
-  "computing sort positions",
-  ...Array(2).fill("merging the full-text index"),
-  "switching to the new version",
-  "removing the old version",
-  ...Array(3).fill("copying the scan codes"),
+  ...Array(2).fill(BUILD_STEPS.create),
+  BUILD_STEPS.sort,
+  BUILD_STEPS.indexes,
+  ...Array(4).fill(BUILD_STEPS.index),
+  BUILD_STEPS.positions,
+  ...Array(2).fill(BUILD_STEPS.merge),
+  BUILD_STEPS.switch,
+  BUILD_STEPS.cleanup,
+  ...Array(3).fill(BUILD_STEPS.done),
 ];
 const isFinal = (job: ImportJob) => ["succeeded", "failed", "cancelled"].includes(job.state);
-const phaseOf = (job: ImportJob) => (job.state === "running" ? (job.progress.step ?? job.progress.phase) : job.state);
 const phaseRank = (phase: string) => PHASES.indexOf(phase);
 
 const work = mkdtempSync(path.join(tmpdir(), "medparts-import-crash-"));
@@ -89,14 +77,14 @@ try {
   for (let crash = 1; crash <= crashes && !isFinal(job); crash++) {
     // Wait for the phase this crash aims at (or any later one), then kill within a random moment of it.
     const target = TARGETS[Math.floor(((crash - 1) * TARGETS.length) / crashes)]!;
-    while (!isFinal(job) && phaseRank(phaseOf(job)) < phaseRank(target)) {
+    while (!isFinal(job) && phaseRank(jobPhase(job)) < phaseRank(target)) {
       await sleep(20);
       job = await api.job(id);
     }
     await sleep(Math.random() * 250);
     job = await api.job(id);
     if (isFinal(job)) break;
-    phases.push(`${phaseOf(job)} ${job.progress.rowsRead}/${job.progress.rowsApplied}`);
+    phases.push(`${jobPhase(job)} ${job.progress.rowsRead}/${job.progress.rowsApplied}`);
     await server.kill();
     server = await startServer({ port, ...crashed.state, logFile: path.join(work, `crashed-${crash}.log`) });
     api = await api.reconnect(server.baseUrl);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { catalogHash, createOperatorClient, type ImportJob, OperatorApi } from "../imports/local-import";
+import { catalogHash, createOperatorClient, type ImportJob, jobPhase, OperatorApi } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { writeCatalogFile } from "./catalog-file";
@@ -156,7 +156,7 @@ async function importWithSearches(baseUrl: string, liveProducts: number): Promis
   const poller = (async () => {
     while (polling) {
       const [job] = (await api.call<{ items: ImportJob[] }>("GET", "/catalog/imports?limit=1")).items;
-      if (job) phase = job.state === "running" ? (job.progress.step ?? job.progress.phase) : job.state;
+      if (job) phase = jobPhase(job);
       await sleep(250);
     }
   })();

@@ -30,6 +30,9 @@ export interface ImportJob {
   finishedAt: string | null;
 }
 
+/** What a job is doing: its state, or while running what its build is doing (`progress.step`), else its phase. */
+export const jobPhase = (job: ImportJob) => (job.state === "running" ? (job.progress.step ?? job.progress.phase) : job.state);
+
 export class OperatorApi {
   private constructor(
     readonly baseUrl: string,

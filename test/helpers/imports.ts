@@ -84,5 +84,11 @@ export async function productRow(id: string) {
     .first<Record<string, unknown>>();
 }
 
+/** The `n` of a query on the catalog database (a count). */
+export const catalogCount = async (sql: string, ...binds: unknown[]) =>
+  (await env.CATALOG.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
+
 export const catalogVersion = async () =>
   (await env.CATALOG.prepare("SELECT version FROM catalog_version").first<{ version: string }>())!.version;

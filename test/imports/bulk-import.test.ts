@@ -7,7 +7,7 @@ import { POSITIONED_ORDERS } from "../../src/shared/catalog/positions";
 import { call, operatorTokenFor } from "../helpers/api";
 import { detailRaw, search } from "../helpers/catalog";
 import { afterBatchCommits } from "../helpers/faults";
-import { catalogVersion, createImport, getJob, IMPORTS, ndjson, productRow, runImport } from "../helpers/imports";
+import { catalogCount, catalogVersion, createImport, getJob, IMPORTS, ndjson, productRow, runImport } from "../helpers/imports";
 
 /**
  * The bulk path of a catalog import (src/operator/imports/next-catalog/): a file that changes a large share of the
@@ -30,7 +30,7 @@ const one = async <T>(sql: string, ...binds: unknown[]) =>
   (await env.CATALOG.prepare(sql)
     .bind(...binds)
     .first<T>())!;
-const count = async (sql: string, ...binds: unknown[]) => (await one<{ n: number }>(sql, ...binds)).n;
+const count = catalogCount;
 const jobRow = (id: string) =>
   one<{ apply_path: string; build_phase: string }>("SELECT apply_path, build_phase FROM catalog_imports WHERE id = ?", id);
 

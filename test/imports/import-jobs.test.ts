@@ -12,6 +12,7 @@ import { call, expectProblem, json, operatorTokenFor, vendorTokenFor } from "../
 import { search } from "../helpers/catalog";
 import { expectMatchesContract } from "../helpers/contract";
 import {
+  catalogCount,
   catalogVersion,
   createImport,
   getJob,
@@ -36,10 +37,7 @@ const product = (n: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.CATALOG.prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
+const count = catalogCount;
 
 describe("catalog import: NDJSON through the Workflow", () => {
   it("creates products, then a second import of the same file writes nothing and keeps the catalog version", async () => {

@@ -69,9 +69,8 @@ const BUILD_HASH_BYTES = 8 * 1024 * 1024;
 /** Work per Workflow step: chunks run back to back for this long, each a statement batch of its own. */
 const STEP_BUDGET_MS = 2000;
 
-type Phase = BuildPhase;
 type BuildJob = Pick<JobRow, "id" | "mode" | "withdrawn" | "created" | "updated" | "rows_to_apply" | "rows_applied"> & {
-  build_phase: Phase;
+  build_phase: BuildPhase;
   build_cursor: number;
   build_version: string;
   build_rows: number;
@@ -122,18 +121,24 @@ export async function buildStep(catalog: D1Database, jobId: string, sizes: Chunk
   return false;
 }
 
+/** The last rowid of a table (0 when empty), as `last`. */
+const LAST_ROWID = (table: string) => `SELECT coalesce(max(rowid), 0) AS last FROM ${quoted(table)}`;
+
 /** The cursor a chunk started from is still the job's: a chunk that committed is never written twice. */
 const GUARD = "EXISTS (SELECT 1 FROM catalog_imports WHERE id = ?1 AND build_cursor = ?2)";
 
-/** Moves the job to `phase` (cursor 0), or moves its cursor, with its progress: the last statement of a chunk's batch. */
-function advance(catalog: D1Database, job: BuildJob, to: { phase?: Phase; cursor?: number; applied?: number; extra?: string }) {
+/**
+ * Moves the job to `phase` (cursor 0), or moves its cursor, with its progress (and the next version's products, when
+ * known): the last statement of a chunk's batch.
+ */
+function advance(catalog: D1Database, job: BuildJob, to: { phase?: BuildPhase; cursor?: number; applied?: number; buildRows?: number }) {
   const set = [
     "build_phase = ?3",
     "build_cursor = ?4",
     "progressed_at = ?5",
     "rows_applied = max(rows_applied, ?6)",
+    "build_rows = coalesce(?8, build_rows)",
     ...(to.phase === "positions" ? ["upkeep_started_at = coalesce(upkeep_started_at, ?5)"] : []),
-    ...(to.extra ? [to.extra] : []),
   ];
   return catalog
     .prepare(`UPDATE catalog_imports SET ${set.join(", ")} WHERE id = ?1 AND build_cursor = ?2 AND build_phase = ?7`)
@@ -145,6 +150,7 @@ function advance(catalog: D1Database, job: BuildJob, to: { phase?: Phase; cursor
       new Date().toISOString(),
       to.applied ?? job.rows_applied,
       job.build_phase,
+      to.buildRows ?? null,
     );
 }
 
@@ -153,41 +159,42 @@ function appliedAt(job: BuildJob, share: number) {
   return Math.min(job.rows_to_apply, Math.floor(job.rows_to_apply * share));
 }
 
-const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob, sizes: ChunkSizes) => Promise<unknown>> = {
+const PHASES: Record<Exclude<BuildPhase, "done">, (catalog: D1Database, job: BuildJob, sizes: ChunkSizes) => Promise<unknown>> = {
   async prepare(catalog, job) {
     const [leftover] = await leftoverTables(catalog);
     if (leftover) return removeLeftoverChunk(catalog, leftover);
     const create = await createNextVersion(catalog);
-    const live = await catalog.prepare("SELECT coalesce(max(rowid), 0) AS last FROM products").first<{ last: number }>();
+    const live = await catalog.prepare(LAST_ROWID("products")).first<{ last: number }>();
     return catalog.batch([
       catalog.prepare(`DROP VIEW IF EXISTS ${quoted(nextName(SEARCH_DOCUMENTS_VIEW))}`),
       ...create.map((sql) => catalog.prepare(sql)),
       catalog.prepare(fts(NEXT_FTS, "automerge", 0)),
       catalog.prepare(fts(NEXT_FTS, "crisismerge", 1999)),
       catalog.prepare(fts(NEXT_FTS, "hashsize", BUILD_HASH_BYTES)),
-      advance(catalog, job, { phase: "copy", extra: `build_rows = ${Number(live?.last ?? 0) + job.created}` }),
+      advance(catalog, job, { phase: "copy", buildRows: (live?.last ?? 0) + job.created }),
     ]);
   },
 
   async copy(catalog, job, sizes) {
     const from = job.build_cursor;
-    const last = (await catalog.prepare("SELECT coalesce(max(rowid), 0) AS last FROM products").first<{ last: number }>())?.last ?? 0;
+    // The live products' last rowid and their columns, in one round trip (the next table has the same columns).
+    const [lastRow, columnRows] = await catalog.batch([
+      catalog.prepare(LAST_ROWID("products")),
+      catalog.prepare("SELECT name FROM pragma_table_info('products')"),
+    ]);
+    const last = (lastRow!.results[0] as { last: number }).last;
     if (from >= last) return catalog.batch([advance(catalog, job, { phase: "create" })]);
     const to = from + sizes.copyRows;
     const range = "p.rowid > ?2 AND p.rowid <= ?3";
-    const columns = await productColumns(catalog);
-    const updated = `EXISTS (SELECT 1 FROM catalog_import_rows r WHERE r.job_id = ?1 AND r.product_id = p.id AND r.record IS NOT NULL)`;
+    const columns = (columnRows!.results as { name: string }[]).map((column) => quoted(column.name));
+    // The file's updates of the chunk's products, as staged rows `r`.
+    const updates = `r.job_id = ?1 AND r.record IS NOT NULL AND r.product_id IN (SELECT p.id FROM products p WHERE ${range}) AND ${GUARD}`;
+    const updated = "EXISTS (SELECT 1 FROM catalog_import_rows r WHERE r.job_id = ?1 AND r.product_id = p.id AND r.record IS NOT NULL)";
     const statements = [
+      catalog.prepare(newManufacturers(updates)),
       catalog.prepare(
-        newManufacturers(
-          `r.job_id = ?1 AND r.record IS NOT NULL AND r.product_id IN (SELECT p.id FROM products p WHERE ${range}) AND ${GUARD}`,
-        ),
-      ),
-      catalog.prepare(
-        `INSERT INTO next_products (rowid, ${columns}) SELECT p.rowid, ${columns
-          .split(", ")
-          .map((c) => `p.${c}`)
-          .join(", ")} ` + `FROM products p WHERE ${range} AND ${GUARD}`,
+        `INSERT INTO next_products (rowid, ${columns.join(", ")}) SELECT p.rowid, ${columns.map((c) => `p.${c}`).join(", ")} ` +
+          `FROM products p WHERE ${range} AND ${GUARD}`,
       ),
       catalog.prepare(
         `UPDATE next_products AS p SET (${RECORD_FIELD_COLUMNS}) = (${RECORD_FIELD_VALUES}) FROM catalog_import_rows r ` +
@@ -205,13 +212,7 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
         `INSERT INTO ${IDENTIFIERS_HEAP} SELECT d.* FROM products p JOIN device_identifiers d ON d.product_id = p.id ` +
           `WHERE ${range} AND NOT ${updated} AND ${GUARD}`,
       ),
-      catalog.prepare(
-        stagedDeviceIdentifiers(
-          IDENTIFIERS_HEAP,
-          `r.job_id = ?1 AND r.record IS NOT NULL AND r.product_id IN (SELECT p.id FROM products p WHERE ${range}) AND ${GUARD}`,
-          { keyed: false },
-        ),
-      ),
+      catalog.prepare(stagedDeviceIdentifiers(IDENTIFIERS_HEAP, updates, { keyed: false })),
       ...categoriesAndCounts(catalog, range),
       advance(catalog, job, {
         cursor: Math.min(to, last),
@@ -231,7 +232,8 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
           .first<{ last: number }>()
       )?.last ?? 0;
     if (from >= last) {
-      return catalog.batch([advance(catalog, job, { phase: "sort", extra: "build_rows = (SELECT count(*) FROM next_products)" })]);
+      const built = await catalog.prepare("SELECT count(*) AS n FROM next_products").first<{ n: number }>();
+      return catalog.batch([advance(catalog, job, { phase: "sort", buildRows: built?.n ?? 0 })]);
     }
     const to = from + sizes.copyRows;
     const staged = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.action = 'create'";
@@ -257,7 +259,7 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
     if (job.build_cursor === 0) {
       return catalog.batch([
         catalog.prepare(
-          `INSERT OR IGNORE INTO next_${categories} (category, product_id) SELECT category, product_id FROM ${quoted(heapName(categories))} ` +
+          `INSERT OR IGNORE INTO ${quoted(nextName(categories))} (category, product_id) SELECT category, product_id FROM ${quoted(heapName(categories))} ` +
             "ORDER BY category, product_id",
         ),
         catalog.prepare(`DROP TABLE ${quoted(heapName(categories))}`),
@@ -266,7 +268,7 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
     }
     return catalog.batch([
       catalog.prepare(
-        `INSERT OR REPLACE INTO next_${identifiers} (agency, device_id, product_id, contains_device_id, quantity) ` +
+        `INSERT OR REPLACE INTO ${quoted(nextName(identifiers))} (agency, device_id, product_id, contains_device_id, quantity) ` +
           `SELECT agency, device_id, product_id, contains_device_id, quantity FROM ${IDENTIFIERS_HEAP} ORDER BY agency, device_id, rowid`,
       ),
       catalog.prepare(`DROP TABLE ${IDENTIFIERS_HEAP}`),
@@ -282,7 +284,7 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
 
   async index(catalog, job, sizes) {
     const from = job.build_cursor;
-    const last = (await catalog.prepare("SELECT coalesce(max(rowid), 0) AS last FROM next_products").first<{ last: number }>())?.last ?? 0;
+    const last = (await catalog.prepare(LAST_ROWID("next_products")).first<{ last: number }>())?.last ?? 0;
     if (from >= last) return catalog.batch([advance(catalog, job, { phase: "positions" })]);
     if (from > 0 && from % (sizes.indexRows * sizes.segmentCheckChunks) === 0 && (await segments(catalog)) >= sizes.maxSegments) {
       return mergeToOne(catalog, sizes.mergePages);
@@ -339,12 +341,6 @@ const PHASES: Record<Exclude<Phase, "done">, (catalog: D1Database, job: BuildJob
     return catalog.batch([advance(catalog, job, { phase: "done" })]);
   },
 };
-
-/** The live products table's columns, in order (the next table has the same). */
-async function productColumns(catalog: D1Database): Promise<string> {
-  const { results } = await catalog.prepare("SELECT name FROM pragma_table_info('products')").all<{ name: string }>();
-  return results.map((r) => quoted(r.name)).join(", ");
-}
 
 const IDENTIFIERS_HEAP = quoted(heapName("device_identifiers"));
 
