@@ -3,6 +3,8 @@
  * class into one of the body forms of spec section 7.2; see docs/errors.md for which form is used when.
  */
 
+import type { ProblemSlug } from "./problem-types";
+
 export type FieldErrors = Record<string, string[]>;
 
 /**
@@ -15,7 +17,7 @@ export const noFieldErrors = (): FieldErrors => Object.create(null) as FieldErro
 export class ProblemError extends Error {
   constructor(
     readonly status: number,
-    readonly slug: string,
+    readonly slug: ProblemSlug,
     readonly title: string,
     readonly detail: string,
     readonly options: { errors?: string[]; headers?: Record<string, string> } = {},
@@ -61,7 +63,7 @@ export const invalidSearchQuery = (detail: string) => new ProblemError(400, "inv
  * every field, anything else as unexpected.
  */
 export type TransferableError =
-  | { kind: "problem"; status: number; slug: string; title: string; detail: string; options: ProblemError["options"] }
+  | { kind: "problem"; status: number; slug: ProblemSlug; title: string; detail: string; options: ProblemError["options"] }
   | { kind: "business"; errors: string[] }
   | { kind: "validation"; fieldErrors: FieldErrors; detail: string }
   | { kind: "unexpected"; message: string };

@@ -2,8 +2,8 @@ import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../env";
 import type { FieldErrors } from "./errors";
+import { type ProblemSlug, problemTypeUri } from "./problem-types";
 
-export const PROBLEM_TYPE_BASE = "https://medparts.example/problems/";
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 const now = () => new Date().toISOString();
@@ -34,7 +34,7 @@ export function envelopeResponse<T>(
 
 export interface ProblemInit {
   status: number;
-  slug: string;
+  slug: ProblemSlug;
   title: string;
   detail: string;
   errors?: string[] | FieldErrors;
@@ -45,7 +45,7 @@ export interface ProblemInit {
 export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response {
   if (c.get("errorForm") === "oauth") return oauthErrorResponse(init);
   const body = {
-    type: PROBLEM_TYPE_BASE + init.slug,
+    type: problemTypeUri(c.req.url, init.slug),
     title: init.title,
     status: init.status,
     detail: init.detail,

@@ -28,7 +28,9 @@ export const requiredJsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
 // Unregistered base: Problem and ValidationProblem each extend it with their own `errors`, so the
 // generated document does not combine both (array and object) into one unsatisfiable allOf.
 const problemFields = z.object({
-  type: z.string().url(),
+  type: z.string().url().openapi({
+    description: "The URI of the problem type's page on this deployment (`/docs/errors/<slug>`): what happened and what to do",
+  }),
   title: z.string(),
   status: z.number().int(),
   detail: z.string(),
@@ -41,7 +43,7 @@ const problemFields = z.object({
 export const ProblemSchema = problemFields.extend({ errors: z.array(z.string()).optional() }).openapi("Problem", {
   description: "RFC 7807 problem details (application/problem+json)",
   example: {
-    type: "https://medparts.example/problems/forbidden",
+    type: "https://api.medparts.example/docs/errors/forbidden",
     title: "Forbidden",
     status: 403,
     detail: "The requester has no access to facility 2001.",
@@ -59,7 +61,7 @@ export const ValidationProblemSchema = problemFields
   .openapi("ValidationProblem", {
     description: "400 problem whose errors map camelCase field paths to messages",
     example: {
-      type: "https://medparts.example/problems/validation",
+      type: "https://api.medparts.example/docs/errors/validation",
       title: "Validation failed",
       status: 400,
       detail: "The request has invalid fields.",

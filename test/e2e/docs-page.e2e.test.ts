@@ -1,85 +1,129 @@
-import { mkdirSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { API_VERSIONS, FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { GUIDES } from "../../scripts/portal/guides";
+import { AUDIENCE_NAMES, AUDIENCES } from "../../src/platform/openapi/audiences";
+import { API_VERSIONS, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { launchChromium } from "./chromium";
 
-/** The /docs page in a real headless Chromium (Debian's `chromium`), against `wrangler dev`. */
+/** The developer portal (/docs) in a real headless Chromium (Debian's `chromium`), against `wrangler dev`. */
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** Screenshots of each reference and of a guide, kept as artifacts of the run (git-ignored). */
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? "test-results/e2e";
+const FIRST_PAINT_BUDGET_MS = 1_500;
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchChromium();
+  mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(async () => browser?.close());
 
-async function documentedOperations(): Promise<string[]> {
-  const res = await fetch(`${baseUrl}/customer/api/openapi.json`);
-  expect(res.status).toBe(200);
-  const document = (await res.json()) as {
-    paths: Record<string, Record<string, unknown>>;
-    webhooks?: Record<string, Record<string, unknown>>;
-  };
-  // Operations, then the webhooks (one per event type), which Swagger UI renders as operations named by the webhook.
-  return [...Object.entries(document.paths), ...Object.entries(document.webhooks ?? {})].flatMap(([path, item]) =>
-    Object.keys(item)
-      .filter((m) => HTTP_METHODS.includes(m))
-      .map((m) => `${m.toUpperCase()} ${path}`),
-  );
+/** A page that records requests to other hosts and script errors. */
+async function watchedPage(): Promise<{ page: Page; outside: string[]; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const outside: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith(baseUrl) && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) outside.push(r.url());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { page, outside, errors };
 }
 
-describe("GET /docs", () => {
-  it("renders every documented operation from the Worker's own assets, with no outside request", async () => {
-    const expected = await documentedOperations();
-    expect(expected).toContain("POST /auth/oauth2/token");
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const { axe } = globalThis as unknown as {
+      axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+    };
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
-    const page = await browser.newPage();
-    const outside: string[] = [];
-    const pageErrors: string[] = [];
-    page.on("request", (r) => {
-      if (!r.url().startsWith(baseUrl) && !r.url().startsWith("data:")) outside.push(r.url());
-    });
-    page.on("pageerror", (e) => pageErrors.push(e.message));
-
-    const res = await page.goto(`${baseUrl}/docs`);
-    expect(res?.status()).toBe(200);
-    await page.waitForSelector(".opblock", { timeout: 30_000 });
-    // Swagger UI renders the operations tag by tag: 150-odd of them take seconds on a loaded machine.
-    await expect.poll(() => page.locator(".opblock").count(), { timeout: 30_000 }).toBe(expected.length);
-
-    const rendered = await page.$$eval(".opblock", (blocks) =>
-      blocks.map(
-        (b) =>
-          `${b.querySelector(".opblock-summary-method")?.textContent?.trim()} ${b.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
+/** The page's first contentful paint, ms after navigation started. */
+const firstPaint = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) =>
+        new PerformanceObserver((list: { getEntries: () => { name: string; startTime: number }[] }) => {
+          const paint = list.getEntries().find((entry) => entry.name === "first-contentful-paint");
+          if (paint) resolve(paint.startTime);
+        }).observe({ type: "paint", buffered: true }),
       ),
-    );
-    expect(rendered.sort()).toEqual([...expected].sort());
-    // Two panels (site/docs/medparts-docs.js): the buyers' and vendors' APIs first, then the operator plane's.
-    expect(await page.locator(".info .title").first().textContent()).toContain("Medparts Customer API");
+  );
 
-    // The Authorize dialog offers the OAuth2 client credentials flow from the document.
-    await page.locator("button.authorize").first().click();
-    const dialog = page.locator(".dialog-ux .modal-ux");
-    await expect.poll(() => dialog.textContent()).toContain("clientCredentials");
-    expect(await dialog.textContent()).toContain(`${baseUrl}/auth/oauth2/token`);
-    await page.keyboard.press("Escape");
-
-    // The version selector lists every version, the latest chosen; another one renders that version's document.
-    const versions = await page.$$eval("#api-version option", (options) => options.map((o) => o.getAttribute("value") ?? ""));
-    expect([...versions].reverse()).toEqual([...API_VERSIONS]);
-    expect(await page.locator(".info .version").first().textContent()).toContain(LATEST_VERSION);
-    await page.selectOption("#api-version", FIRST_VERSION);
-    await expect.poll(() => page.locator(".info .version").first().textContent(), { timeout: 30_000 }).toContain(FIRST_VERSION);
-
-    if (process.env.E2E_SCREENSHOTS) {
-      mkdirSync(process.env.E2E_SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/docs.png`, fullPage: false });
+describe("the developer portal", () => {
+  it("home, a guide and an error page: painted within 1.5 s, searchable, accessible, nothing from another host", async () => {
+    const { page, outside, errors } = await watchedPage();
+    for (const path of ["/docs", "/docs/guides/webhooks", "/docs/errors/price-option-used"]) {
+      const res = await page.goto(`${baseUrl}${path}`);
+      expect(res?.status(), path).toBe(200);
+      expect(await firstPaint(page), path).toBeLessThanOrEqual(FIRST_PAINT_BUDGET_MS);
+      expect(await seriousViolations(page), path).toEqual([]);
     }
+    await page.goto(`${baseUrl}/docs/guides/webhooks`);
+    await page.screenshot({ path: `${ARTIFACTS}/guide-webhooks.png` });
+
+    // The left navigation has every guide and reference.
+    const navigation = await page.$$eval("nav.side a", (links) => links.map((a) => a.getAttribute("href")));
+    for (const guide of GUIDES) expect(navigation).toContain(`/docs/guides/${guide}`);
+    for (const audience of AUDIENCE_NAMES) expect(navigation).toContain(`/docs/reference/${audience}`);
+
+    // Search: typing loads the index and lists matching pages; a result leads to its page.
+    await page.fill("#portal-search", "idempotency");
+    await expect.poll(() => page.locator("#portal-results a").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    const titles = await page.$$eval("#portal-results a", (links) => links.map((a) => a.getAttribute("href")));
+    expect(titles).toContain("/docs/guides/orders");
+    await page.fill("#portal-search", "signature");
+    await expect
+      .poll(() => page.$$eval("#portal-results a", (links) => links.map((a) => a.getAttribute("href"))))
+      .toContain("/docs/guides/webhooks");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/docs\/(guides|errors)\//);
+
     expect(outside).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(errors).toEqual([]);
     await page.close();
   });
+
+  for (const audience of AUDIENCE_NAMES) {
+    it(`the ${audience} reference: its own document, every version selectable, code samples, accessible`, async () => {
+      const { page, outside, errors } = await watchedPage();
+      const res = await page.goto(`${baseUrl}/docs/reference/${audience}`);
+      expect(res?.status()).toBe(200);
+      expect(await firstPaint(page)).toBeLessThanOrEqual(FIRST_PAINT_BUDGET_MS);
+      await page.waitForSelector(`h1:has-text("${AUDIENCES[audience].title}")`, { timeout: 60_000 });
+      await page.waitForLoadState("networkidle");
+
+      // Code samples in curl, Node (TypeScript) fetch, Python requests and C# HttpClient, and no other.
+      await page.locator("button:has-text('More')").last().click();
+      const clients = (await page.locator("[role=option], [role=menuitem]").allTextContents()).map((text) => text.trim());
+      expect(clients.sort()).toEqual(["Curl", "Fetch", "HttpClient", "Requests"]);
+      await page.keyboard.press("Escape");
+
+      // The selector offers every version, the latest chosen.
+      const selector = page.locator(".document-selector button").first();
+      expect(await selector.textContent()).toContain(`${LATEST_VERSION} (latest)`);
+      await selector.click();
+      const options = await page.locator("[role=option]").allTextContents();
+      for (const version of API_VERSIONS) expect(options.join(" ")).toContain(version);
+      await page.keyboard.press("Escape");
+
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${ARTIFACTS}/reference-${audience}.png` });
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
 });

@@ -387,7 +387,7 @@ describe("import uploads: refusals as documented", () => {
   const expectFieldRefused = async (res: Response, method: string, path: string, field: string) => {
     const body = await expectProblem(res, 400);
     await expectMatchesContract(res, method, path);
-    expect(body.type).toMatch(/\/problems\/validation$/);
+    expect(body.type).toMatch(/\/docs\/errors\/validation$/);
     expect(Object.keys(body.errors)).toEqual([field]);
   };
 

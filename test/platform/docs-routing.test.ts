@@ -1,6 +1,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { GUIDES } from "../../scripts/portal/guides";
 import production from "../../src/api/index";
+import { AUDIENCE_NAMES } from "../../src/platform/openapi/audiences";
+import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
 
 /** A request to the production entry (src/api/index.ts), which routes /docs before the app. */
 async function fetchEntry(path: string): Promise<Response> {
@@ -11,17 +14,42 @@ async function fetchEntry(path: string): Promise<Response> {
 }
 
 /** /docs is the docs Worker's (docs-worker/wrangler.toml, assets only), reached over the DOCS binding; the rest is the API's. */
-describe("the /docs page through the DOCS binding", () => {
-  it("serves the page and the Swagger UI files from the docs Worker's assets", async () => {
+describe("the developer portal (/docs) through the DOCS binding", () => {
+  it("serves the portal's home, guides, references and assets from the docs Worker", async () => {
     const page = await fetchEntry("/docs");
     expect(page.status).toBe(200);
     expect(page.headers.get("Content-Type")).toMatch(/^text\/html/);
-    expect(await page.text()).toContain('<script src="/docs/swagger-ui-bundle.js"></script>');
+    const home = await page.text();
+    for (const guide of GUIDES) expect(home).toContain(`href="/docs/guides/${guide}"`);
+    for (const audience of AUDIENCE_NAMES) expect(home).toContain(`href="/docs/reference/${audience}"`);
 
-    const bundle = await fetchEntry("/docs/swagger-ui-bundle.js");
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers.get("Content-Type")).toMatch(/javascript/);
-    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    for (const guide of GUIDES) {
+      const res = await fetchEntry(`/docs/guides/${guide}`);
+      expect(res.status, guide).toBe(200);
+      expect(await res.text(), guide).toContain('<article class="guide">');
+    }
+    for (const audience of AUDIENCE_NAMES) {
+      const res = await fetchEntry(`/docs/reference/${audience}`);
+      expect(res.status, audience).toBe(200);
+      expect(await res.text(), audience).toContain(`data-audience="${audience}"`);
+    }
+    const scalar = await fetchEntry("/docs/assets/scalar.js");
+    expect(scalar.status).toBe(200);
+    expect(scalar.headers.get("Content-Type")).toMatch(/javascript/);
+    expect((await scalar.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+  });
+
+  it("every problem type the API answers with has its page at the URI its type names; an unknown one is a 404", async () => {
+    for (const [slug, type] of Object.entries(PROBLEM_TYPES)) {
+      const res = await fetchEntry(`/docs/errors/${slug}`);
+      expect(res.status, slug).toBe(200);
+      const html = await res.text();
+      expect(html, slug).toContain(type.title.replace(/'/g, "&#39;"));
+      expect(html, slug).toContain("What to do");
+    }
+    const unknown = await fetchEntry("/docs/errors/no-such-type");
+    expect(unknown.status).toBe(404);
+    await unknown.arrayBuffer();
   });
 
   it("a file the docs Worker does not have is its 404, not an API answer", async () => {

@@ -1,14 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
-import { call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
+import { BASE_URL, call, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
 describe("error framework and correlation ids", () => {
   it("unknown route is a 404 problem naming the path", async () => {
     const res = await call(await tokenFor(TENANT_A), "/no/such/route");
     const body = await expectProblem(res, 404);
-    expect(body.type).toBe("https://medparts.example/problems/not-found");
+    // The error page of the deployment that answered (/docs/errors/<slug>), an absolute URI.
+    expect(body.type).toBe(`${BASE_URL}/docs/errors/not-found`);
     expect(body.instance).toBe("/customer/api/no/such/route");
     expect(body.service).toBe("medparts-customer-api");
     expect(body.detail).toContain("/customer/api/no/such/route");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectProblem, TENANT_A, tokenFor } from "../helpers/api";
+import { BASE_URL, expectProblem, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { searchRaw } from "../helpers/search";
 
@@ -7,7 +7,7 @@ import { searchRaw } from "../helpers/search";
 async function queryProblem(path: string, q: string, extra: Record<string, string> = {}): Promise<string> {
   const body = await expectProblem(await searchRaw(await tokenFor(TENANT_A), path, { q, ...extra }), 400);
   expect(body.title).toBe("Invalid search query");
-  expect(body.type).toBe("https://medparts.example/problems/invalid-search-query");
+  expect(body.type).toBe(`${BASE_URL}/docs/errors/invalid-search-query`);
   return body.detail;
 }
 

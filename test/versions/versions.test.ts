@@ -5,7 +5,7 @@ import type { VersionChange } from "../../src/platform/versions/change";
 import { renderEvent } from "../../src/platform/versions/middleware";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { VERSION_CHANGES } from "../../src/versions";
-import { call, expectProblem, issueToken, json, operatorTokenFor, TENANT_A } from "../helpers/api";
+import { BASE_URL, call, expectProblem, issueToken, json, operatorTokenFor, TENANT_A } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 import { testVars } from "../helpers/platform";
 import { RECEIVER } from "../helpers/webhooks";
@@ -131,6 +131,31 @@ describe("version changes", () => {
     // A 404 is the same at every version.
     const gone = await call(token, `/webhook-endpoints/${id}`, { method: "DELETE" });
     expect(gone.status).toBe(404);
+  });
+});
+
+describe("2026-11-29: a problem's type is its error page", () => {
+  it("at the latest, every problem names its page on this deployment; pinned before, the former identifier", async () => {
+    const { clientId, token } = await issueToken(TENANT_A);
+    const page = await expectProblem(await call(token, "/nowhere"), 404);
+    expect(page.type).toBe(`${BASE_URL}/docs/errors/not-found`);
+    // Answers that run no operation too: a 401 at a version named in the header.
+    const before = await expectProblem(await call(null, LOOKUP, { headers: { [VERSION]: "2026-11-25" } }), 401);
+    expect(before.type).toBe("https://medparts.example/problems/unauthorized");
+    await pin(clientId, "2026-11-25");
+    const pinned = await call(token, "/nowhere");
+    const old = await expectProblem(pinned, 404);
+    expect(old).toMatchObject({
+      ...page,
+      type: "https://medparts.example/problems/not-found",
+      correlationId: old.correlationId,
+      timestamp: old.timestamp,
+    });
+    expect(pinned.headers.get("Content-Type")).toBe("application/problem+json");
+    // Validation problems keep their errors object.
+    const invalid = await expectProblem(await call(token, "/users/lookup?userId=abc"), 400);
+    expect(invalid.type).toBe("https://medparts.example/problems/validation");
+    expect(Object.keys(invalid.errors).length).toBeGreaterThan(0);
   });
 });
 

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ControllerErrorSchema, IdempotencyConflictSchema, ProblemSchema, ValidationProblemSchema } from "../schemas";
 import { API_VERSIONS, VERSION_HEADER } from "../versions/calendar";
+import { AUDIENCE_NAMES, type Audience, audienceDocument } from "./audiences";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
 import { API_INFO } from "./info";
 
@@ -43,6 +44,14 @@ export function openApiDocumentRoute(
         version: z.enum(API_VERSIONS).optional().openapi({
           description: "The document of this API version (docs: Versions); default the Medparts-Version header's, else the latest",
         }),
+        audience: z
+          .enum(AUDIENCE_NAMES as [Audience, ...Audience[]])
+          .optional()
+          .openapi({
+            description:
+              "Only the operations of one audience, with its own title and security scheme: `customer` (buyers), `vendor`, `operator` or `scim`. Default: the whole contract",
+            example: "customer",
+          }),
       }),
     },
     responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocumentSchema } } } },
@@ -51,7 +60,7 @@ export function openApiDocumentRoute(
   const cache = new Map<string, OpenApiDocument>();
   app.openapi(route, async (c) => {
     // Rendered at that version by the versioning middleware (src/platform/versions/middleware.ts), as any answer is.
-    const { version } = c.req.valid("query");
+    const { version, audience } = c.req.valid("query");
     if (version) c.set("requestedVersion", version);
     const context = {
       origin: new URL(c.req.url).origin,
@@ -69,7 +78,7 @@ export function openApiDocumentRoute(
       // Without the included document (its Worker not answering), the next request tries again.
       if (cache.size < 16 && (other || !included)) cache.set(key, document);
     }
-    return c.json(document, 200, CACHE);
+    return c.json(audience ? audienceDocument(document, audience) : document, 200, CACHE);
   });
 }
 

@@ -27,6 +27,11 @@ export interface VersionChange {
   request?: (body: unknown, exchange: Exchange) => unknown;
   /** The answer at the latest version -> the answer at the version before this change. */
   response?: (response: Response, exchange: Exchange) => Response | Promise<Response>;
+  /**
+   * A problem details body (application/problem+json) at this version -> the body before it, whatever the operation
+   * (a 401 or a 404 answers no operation); `operations` need not list them.
+   */
+  problem?: (problem: Record<string, unknown>) => Record<string, unknown>;
   /** An event (feed item or webhook body) at this version -> the event before it; the stored event is never changed. */
   event?: (event: Record<string, unknown>) => Record<string, unknown>;
   /** The OpenAPI document at this version -> the document before it (changed in place). */

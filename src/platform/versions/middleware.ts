@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../../env";
 import type { OpenApiDocument } from "../openapi/document";
-import { problemResponse, setResponseHeaders } from "../responses";
+import { PROBLEM_CONTENT_TYPE, problemResponse, setResponseHeaders } from "../responses";
 import { API_VERSIONS, type ApiVersion, isApiVersion, LATEST_VERSION, VERSION_HEADER } from "./calendar";
 import type { Exchange, VersionChange } from "./change";
 
@@ -84,7 +84,16 @@ export async function renderAt(
   for (const change of changesAfter(changes, version)) {
     if (change.response && change.operations.includes(exchange.operation)) rendered = await change.response(rendered, exchange);
   }
-  return rendered;
+  return renderProblemAt(changes, version, rendered);
+}
+
+/** A problem details answer through the `problem` transforms of the changes after `version`; any other answer as is. */
+async function renderProblemAt(changes: readonly VersionChange[], version: ApiVersion, response: Response): Promise<Response> {
+  const transforms = changesAfter(changes, version).flatMap((change) => (change.problem ? [change.problem] : []));
+  if (transforms.length === 0 || !response.headers.get("Content-Type")?.startsWith(PROBLEM_CONTENT_TYPE)) return response;
+  let problem = await response.json<Record<string, unknown>>();
+  for (const transform of transforms) problem = transform(problem);
+  return new Response(JSON.stringify(problem), { status: response.status, headers: response.headers });
 }
 
 function unknownVersion(c: Context<AppEnv>, given: string): Response {

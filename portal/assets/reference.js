@@ -1,0 +1,136 @@
+// One audience's API reference, rendered by Scalar (vendored: /docs/assets/scalar.js) from the API's own OpenAPI
+// document cut to that audience (?audience=). Every released version is a document of the selector, the latest
+// first; the code samples are curl, Node (TypeScript) fetch, Python requests and C# HttpClient.
+const CONTRAST = {
+  "color-2": "#4d4d4d",
+  "color-3": "#5f5f5f",
+  "color-green": "#067647",
+  "color-blue": "#0b5cad",
+  "color-orange": "#a24a00",
+  "color-yellow": "#7a5c00",
+  "color-red": "#b42318",
+  "color-purple": "#6b3fa0",
+};
+
+(async () => {
+  const main = document.getElementById("main");
+  const audience = main.dataset.audience;
+  const config = await (await fetch("/docs/assets/portal-config.json")).json();
+  const loadScript = (src) =>
+    new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error(`${src} did not load`));
+      document.head.append(script);
+    });
+  const portalSearch = loadScript("/docs/assets/portal.js");
+  await loadScript("/docs/assets/scalar.js");
+
+  const keep = config.codeSamples;
+  const hiddenClients = Object.fromEntries(
+    [
+      "c",
+      "clojure",
+      "csharp",
+      "dart",
+      "fsharp",
+      "go",
+      "http",
+      "java",
+      "js",
+      "julia",
+      "kotlin",
+      "node",
+      "objc",
+      "ocaml",
+      "php",
+      "powershell",
+      "python",
+      "r",
+      "ruby",
+      "rust",
+      "shell",
+      "swift",
+    ].map((target) => [
+      target,
+      keep[target]
+        ? [
+            "laravel",
+            "libcurl",
+            "clj_http",
+            "httpclient",
+            "restsharp",
+            "http",
+            "native",
+            "http1.1",
+            "asynchttp",
+            "nethttp",
+            "okhttp",
+            "unirest",
+            "axios",
+            "fetch",
+            "jquery",
+            "ofetch",
+            "xhr",
+            "undici",
+            "nsurlsession",
+            "cohttp",
+            "curl",
+            "guzzle",
+            "restmethod",
+            "webrequest",
+            "python3",
+            "requests",
+            "aiohttp",
+            "httpx_sync",
+            "httpx_async",
+            "httr2",
+            "reqwest",
+            "httpie",
+            "wget",
+          ].filter((client) => !keep[target].includes(client))
+        : true,
+    ]),
+  );
+  const versions = [...config.versions].reverse();
+  /** Scalar's own ARIA gaps, filled as it renders: comboboxes without aria-expanded, icon buttons without a name. */
+  const accessible = (root) => {
+    for (const box of root.querySelectorAll('[role="combobox"]:not([aria-expanded])')) box.setAttribute("aria-expanded", "false");
+    for (const button of root.querySelectorAll("button:not([aria-label])")) {
+      if (button.textContent.trim() === "" && !button.getAttribute("aria-labelledby") && !button.title)
+        button.setAttribute("aria-label", button.getAttribute("aria-expanded") === null ? "More" : "Show or hide details");
+    }
+  };
+  new MutationObserver(() => accessible(document.body)).observe(document.body, { subtree: true, childList: true });
+  const security = config.audiences[audience].securitySchemes[0];
+  main.replaceChildren(Object.assign(document.createElement("div"), { id: "reference-app" }));
+  Scalar.createApiReference("#reference-app", {
+    sources: versions.map((version) => ({
+      title: version === config.latest ? `${version} (latest)` : version,
+      slug: version,
+      url: `/customer/api/openapi.json?audience=${audience}${version === config.latest ? "" : `&version=${version}`}`,
+      default: version === config.latest,
+    })),
+    hiddenClients,
+    defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
+    withDefaultFonts: false,
+    hideClientButton: true,
+    showDeveloperTools: "never",
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    documentDownloadType: "json",
+    persistAuth: false,
+    authentication: { preferredSecurityScheme: security },
+    searchHotKey: "k",
+    metaData: { title: document.title },
+    // Scalar's light theme has greys and method colours below WCAG AA contrast on white: darker ones.
+    forceDarkModeState: "light",
+    hideDarkModeToggle: true,
+    customCss: `.light-mode, .light-mode .scalar-app { ${Object.entries(CONTRAST)
+      .map(([name, value]) => `--scalar-${name}: ${value};`)
+      .join(" ")} } .sidebar-search-placeholder { color: #4d5561 !important; }`,
+  });
+  await portalSearch;
+})();

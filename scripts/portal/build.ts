@@ -1,0 +1,271 @@
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Marked, type Tokens } from "marked";
+import { AUDIENCE_NAMES, AUDIENCES, type Audience } from "../../src/platform/openapi/audiences";
+import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
+import { PROBLEM_PAGE_PATH, type ProblemSlug } from "../../src/platform/problem-types";
+import { API_VERSIONS, LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { GUIDES } from "./guides";
+
+/**
+ * The developer portal at /docs, built into the docs Worker's assets (public/, git-ignored): guides rendered from the
+ * Markdown in portal/guides, one page per problem type from src/platform/problem-types.ts, and one API reference per
+ * audience rendered in the browser by Scalar from the API's own OpenAPI document (?audience=). Only the reference
+ * pages load Scalar; the guides and the home page load a small stylesheet and script, and the search index on first
+ * use. Nothing is fetched from another host.
+ */
+
+const PORTAL_DIR = "portal";
+
+const AUDIENCE_LABELS: Record<Audience, string> = {
+  customer: "Customer API",
+  vendor: "Vendor API",
+  operator: "Operator API",
+  scim: "SCIM",
+};
+
+/** Code sample languages every operation shows (Scalar's targets and clients); every other client is hidden. */
+export const CODE_SAMPLES = { shell: ["curl"], node: ["fetch"], python: ["requests"], csharp: ["httpclient"] } as const;
+
+/** A repository path or file a reader of the deployed portal cannot open: a guide must never name one. */
+const REPO_REFERENCE =
+  /(?:(?<![/\w.-])(?:src|docs|scripts|test|portal|admin|migrations)\/[\w./-]+|\b[\w-]+\.(?:md|ts|mts)\b|wrangler\.toml|\bREADME\b)/;
+
+interface Page {
+  url: string;
+  title: string;
+  summary: string;
+  text: string;
+}
+
+export interface BuiltPortal {
+  pages: Page[];
+  /** Every file written, relative to the assets directory. */
+  files: string[];
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+const slugify = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, "")
+    .replace(/&[a-z#0-9]+;/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+function navigation(current: string): string {
+  const link = (url: string, label: string) =>
+    `<li><a href="${url}"${url === current ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a></li>`;
+  const guides = GUIDES.map((slug) => link(`/docs/guides/${slug}`, guideTitle(slug))).join("");
+  const references = AUDIENCE_NAMES.map((audience) => link(`/docs/reference/${audience}`, AUDIENCE_LABELS[audience])).join("");
+  return `<nav class="side" aria-label="Portal"><h2>Guides</h2><ul>${guides}</ul><h2>API reference</h2><ul>${references}</ul><h2>Errors</h2><ul>${link("/docs/errors", "Problem types")}</ul></nav>`;
+}
+
+const header = `<header class="top">
+  <a class="brand" href="/docs">Medparts <span>developers</span></a>
+  <div class="search" role="search">
+    <label for="portal-search" class="visually-hidden">Search the guides and errors</label>
+    <input id="portal-search" type="search" placeholder="Search guides and errors" autocomplete="off" aria-controls="portal-results" />
+    <ul id="portal-results" class="results" hidden></ul>
+  </div>
+</header>`;
+
+function layout(options: { url: string; title: string; description: string; main: string; reference?: Audience }): string {
+  const scripts = options.reference
+    ? `<script src="/docs/assets/reference.js" defer></script>`
+    : `<script src="/docs/assets/portal.js" defer></script>`;
+  const body = options.reference
+    ? // Scalar renders a <main> of its own: the reference's container is a plain element.
+      `${header}\n<div id="main" class="reference" data-audience="${options.reference}">${options.main}</div>`
+    : `${header}\n<div class="layout">${navigation(options.url)}<main id="main">${options.main}</main></div>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<title>${escapeHtml(options.title)} · Medparts developers</title>
+<meta name="description" content="${escapeHtml(options.description)}" />
+<link rel="icon" href="/docs/assets/favicon.svg" type="image/svg+xml" />
+<link rel="stylesheet" href="/docs/assets/portal.css" />
+${scripts}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+${body}
+</body>
+</html>
+`;
+}
+
+let guideTitles: Map<string, string> | undefined;
+function guideTitle(slug: string): string {
+  return guideTitles?.get(slug) ?? slug;
+}
+
+function problemTypesTable(): string {
+  const rows = Object.entries(PROBLEM_TYPES).map(
+    ([slug, type]) => `| [\`${slug}\`](${PROBLEM_PAGE_PATH}${slug}) | ${type.status} | ${type.title} |`,
+  );
+  return ["| Type | Status | Title |", "|---|---|---|", ...rows].join("\n");
+}
+
+/** `<!-- include: snippets/x.py -->` becomes the file as a code block; `<!-- problem-types -->` the table of types. */
+function expandDirectives(markdown: string, root: string): string {
+  return markdown
+    .replace(/<!-- include: ([\w./-]+) -->/g, (_all, file: string) => {
+      const text = readFileSync(path.join(root, PORTAL_DIR, file), "utf8").trimEnd();
+      const language = { py: "python", ts: "typescript", java: "java", cs: "csharp" }[path.extname(file).slice(1)] ?? "";
+      return `\`\`\`${language}\n${text}\n\`\`\``;
+    })
+    .replace("<!-- problem-types -->", problemTypesTable);
+}
+
+function renderMarkdown(markdown: string): string {
+  const marked = new Marked({ gfm: true, async: false });
+  marked.use({
+    renderer: {
+      heading(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Heading) {
+        const html = this.parser.parseInline(token.tokens);
+        return `<h${token.depth} id="${slugify(html)}">${html}</h${token.depth}>\n`;
+      },
+    },
+  });
+  // A code block wider than the page scrolls: it takes the keyboard focus so that it can be scrolled without a mouse.
+  return (marked.parse(markdown) as string).replace(/<pre>/g, '<pre tabindex="0">');
+}
+
+const plainText = (html: string) =>
+  html
+    .replace(/<pre[\s\S]*?<\/pre>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&[a-z#0-9]+;/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+function write(out: string, file: string, content: string | Buffer, files: string[]): void {
+  mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+  writeFileSync(path.join(out, file), content);
+  files.push(file);
+}
+
+/** Fails on a link to a portal page that was not built: a guide's link or an error page's. */
+function checkLinks(pages: Page[], html: Map<string, string>): void {
+  const urls = new Set(pages.map((page) => page.url));
+  for (const [url, content] of html) {
+    for (const [, href] of content.matchAll(/href="(\/docs[^"#?]*)/g)) {
+      if (!urls.has(href!) && !href!.startsWith("/docs/assets/"))
+        throw new Error(`${url} links to ${href}, which the portal does not have`);
+    }
+  }
+}
+
+export function buildPortal(root: string, out: string): BuiltPortal {
+  rmSync(path.join(out, "docs"), { recursive: true, force: true });
+  const files: string[] = [];
+  const pages: Page[] = [];
+  const html = new Map<string, string>();
+  const guideSources = new Map(GUIDES.map((slug) => [slug, readFileSync(path.join(root, PORTAL_DIR, "guides", `${slug}.md`), "utf8")]));
+  guideTitles = new Map([...guideSources].map(([slug, source]) => [slug, /^# (.+)$/m.exec(source)?.[1] ?? slug]));
+  const present = readdirSync(path.join(root, PORTAL_DIR, "guides")).filter((f) => f.endsWith(".md"));
+  const unlisted = present.filter((f) => !(GUIDES as readonly string[]).includes(f.slice(0, -3)));
+  if (unlisted.length > 0) throw new Error(`portal/guides has guides not in GUIDES: ${unlisted.join(", ")}`);
+
+  for (const [slug, source] of guideSources) {
+    const url = `/docs/guides/${slug}`;
+    const body = renderMarkdown(expandDirectives(source, root));
+    const summary = plainText(/<\/h1>\s*<p>([\s\S]*?)<\/p>/.exec(body)?.[1] ?? "");
+    const repo = REPO_REFERENCE.exec(plainText(body.replace(/<pre[\s\S]*?<\/pre>/g, "")));
+    if (repo) throw new Error(`${url} names ${repo[0]}, which a reader of the portal cannot open`);
+    const page = layout({ url, title: guideTitle(slug), description: summary, main: `<article class="guide">${body}</article>` });
+    html.set(url, page);
+    pages.push({ url, title: guideTitle(slug), summary, text: plainText(body) });
+    write(out, `docs/guides/${slug}.html`, page, files);
+  }
+
+  const errorRows = Object.entries(PROBLEM_TYPES)
+    .map(
+      ([slug, type]) =>
+        `<tr><td><a href="${PROBLEM_PAGE_PATH}${slug}"><code>${slug}</code></a></td><td>${type.status}</td><td>${escapeHtml(type.title)}</td></tr>`,
+    )
+    .join("");
+  const errorsIndex = layout({
+    url: "/docs/errors",
+    title: "Problem types",
+    description: "Every problem type the Medparts APIs answer with.",
+    main: `<article class="guide"><h1>Problem types</h1><p>A problem's <code>type</code> is the address of one of these pages. Branch on its last segment, the slug. The <a href="/docs/guides/errors">errors guide</a> explains the body forms and what to retry.</p><table><thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Title</th></tr></thead><tbody>${errorRows}</tbody></table></article>`,
+  });
+  html.set("/docs/errors", errorsIndex);
+  pages.push({ url: "/docs/errors", title: "Problem types", summary: "Every problem type the Medparts APIs answer with.", text: "" });
+  write(out, "docs/errors.html", errorsIndex, files);
+  for (const [slug, type] of Object.entries(PROBLEM_TYPES) as [ProblemSlug, (typeof PROBLEM_TYPES)[ProblemSlug]][]) {
+    const url = `${PROBLEM_PAGE_PATH}${slug}`;
+    const inline = (text: string) => renderMarkdown(text).replace(/^<p>|<\/p>\s*$/g, "");
+    const main = `<article class="guide problem"><p class="eyebrow">Problem type · HTTP ${type.status}</p><h1>${escapeHtml(type.title)}</h1>
+<p><code>type</code>: <code>https://&lt;host&gt;${url}</code></p>
+<h2 id="what-happened">What happened</h2><p>${inline(type.happened)}</p>
+<h2 id="what-to-do">What to do</h2><p>${inline(type.toDo)}</p>
+<p>Every problem carries a <code>correlationId</code>: quote it when you contact support. <a href="/docs/guides/errors">How errors work</a>.</p></article>`;
+    const summary = `${type.happened} ${type.toDo}`.replace(/`/g, "");
+    const page = layout({ url, title: `${type.title} (${slug})`, description: summary, main });
+    html.set(url, page);
+    pages.push({ url, title: `${type.title} (${slug})`, summary, text: summary });
+    write(out, `docs/errors/${slug}.html`, page, files);
+  }
+
+  for (const audience of AUDIENCE_NAMES) {
+    const url = `/docs/reference/${audience}`;
+    const spec = AUDIENCES[audience];
+    const main = `<h1 class="visually-hidden">${escapeHtml(spec.title)} reference</h1><div id="reference-app"><p class="loading">Loading the ${escapeHtml(spec.title)} reference…</p></div>`;
+    const page = layout({ url, title: `${AUDIENCE_LABELS[audience]} reference`, description: spec.summary, main, reference: audience });
+    html.set(url, page);
+    pages.push({ url, title: `${spec.title} reference`, summary: spec.summary, text: spec.summary });
+    write(out, `docs/reference/${audience}.html`, page, files);
+  }
+
+  const cards = AUDIENCE_NAMES.map(
+    (audience) =>
+      `<li><a href="/docs/reference/${audience}"><strong>${escapeHtml(AUDIENCES[audience].title)}</strong></a><span>${escapeHtml(AUDIENCES[audience].summary)}</span></li>`,
+  ).join("");
+  const guideCards = GUIDES.map((slug) => {
+    const page = pages.find((p) => p.url === `/docs/guides/${slug}`)!;
+    return `<li><a href="${page.url}"><strong>${escapeHtml(page.title)}</strong></a><span>${escapeHtml(page.summary)}</span></li>`;
+  }).join("");
+  const home = layout({
+    url: "/docs",
+    title: "Developer portal",
+    description: "Guides and API references for integrating hospital procurement systems, vendors and identity providers with Medparts.",
+    main: `<article class="home"><h1>Medparts developer portal</h1>
+<p class="lead">Integrate a hospital's ERP or procurement system, a vendor's order desk or an identity provider with the Medparts parts marketplace. Start with <a href="/docs/guides/getting-started">getting started</a>: a token, a search and an order in five minutes.</p>
+<h2 id="references">API references</h2><ul class="cards">${cards}</ul>
+<h2 id="guides">Guides</h2><ul class="cards">${guideCards}</ul>
+<p>The whole contract, for code generators: <a href="/customer/api/openapi.json">OpenAPI 3.1 document</a>. Current version: <code>${LATEST_VERSION}</code>; every version: ${API_VERSIONS.map((v) => `<code>${v}</code>`).join(", ")} (<a href="/docs/guides/versions">versions</a>).</p></article>`,
+  });
+  html.set("/docs", home);
+  pages.unshift({ url: "/docs", title: "Developer portal", summary: "", text: "" });
+  write(out, "docs.html", home, files);
+
+  checkLinks(pages, html);
+  const index = pages.filter((page) => page.url !== "/docs").map(({ url, title, summary, text }) => ({ id: url, title, summary, text }));
+  write(out, "docs/assets/search-index.json", JSON.stringify(index), files);
+  const portalConfig = { versions: [...API_VERSIONS], latest: LATEST_VERSION, audiences: AUDIENCES, codeSamples: CODE_SAMPLES };
+  write(out, "docs/assets/portal-config.json", JSON.stringify(portalConfig), files);
+
+  // Their exports maps hide these browser builds from require.resolve; npm installs both at the top of node_modules.
+  const modules = path.join(root, "node_modules");
+  const vendored: [string, string][] = [
+    [path.join(modules, "@scalar/api-reference/dist/browser/standalone.js"), "docs/assets/scalar.js"],
+    [path.join(modules, "minisearch/dist/umd/index.js"), "docs/assets/minisearch.js"],
+  ];
+  for (const [from, to] of vendored) {
+    mkdirSync(path.dirname(path.join(out, to)), { recursive: true });
+    copyFileSync(from, path.join(out, to));
+    files.push(to);
+  }
+  for (const asset of readdirSync(path.join(root, PORTAL_DIR, "assets"))) {
+    copyFileSync(path.join(root, PORTAL_DIR, "assets", asset), path.join(out, "docs/assets", asset));
+    files.push(`docs/assets/${asset}`);
+  }
+  return { pages, files };
+}

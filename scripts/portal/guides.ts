@@ -1,0 +1,14 @@
+/** Guides in the order of the navigation: the file portal/guides/<slug>.md is the page /docs/guides/<slug>. */
+export const GUIDES = [
+  "getting-started",
+  "authentication",
+  "orders",
+  "webhooks",
+  "sandbox",
+  "versions",
+  "errors",
+  "offers",
+  "catalog-import",
+  "scan-to-order",
+  "scim",
+] as const;

@@ -1,0 +1,107 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildPortal } from "../../scripts/portal/build";
+import { GUIDES } from "../../scripts/portal/guides";
+import { AUDIENCE_NAMES } from "../../src/platform/openapi/audiences";
+import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
+
+/** The developer portal as scripts/portal/build.ts writes it, built into a directory of its own. */
+
+const ROOT = path.join(import.meta.dirname, "../..");
+/** The budget of the portal's first page, gzip: the page and everything it loads before anyone searches. */
+const FIRST_PAGE_BUDGET = 150 * 1024;
+
+let out: string;
+let built: ReturnType<typeof buildPortal>;
+beforeAll(() => {
+  out = mkdtempSync(path.join(tmpdir(), "portal-"));
+  built = buildPortal(ROOT, out);
+});
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+const read = (file: string) => readFileSync(path.join(out, file), "utf8");
+/** What a page loads at once: its stylesheets, scripts and icon (lazily loaded files are fetched by script). */
+const eagerAssets = (html: string) => [...html.matchAll(/(?:href|src)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+
+describe("the developer portal build", () => {
+  it("writes a page per guide, per problem type and per audience's reference, and the home page", () => {
+    for (const guide of GUIDES) expect(built.files).toContain(`docs/guides/${guide}.html`);
+    for (const slug of Object.keys(PROBLEM_TYPES)) expect(built.files).toContain(`docs/errors/${slug}.html`);
+    for (const audience of AUDIENCE_NAMES) expect(built.files).toContain(`docs/reference/${audience}.html`);
+    expect(built.files).toContain("docs.html");
+  });
+
+  it(`keeps the first page within ${FIRST_PAGE_BUDGET / 1024} KB gzip, with Scalar and the search index loaded only when needed`, () => {
+    for (const page of ["docs.html", "docs/guides/getting-started.html", "docs/errors/validation.html"]) {
+      const html = read(page);
+      const assets = eagerAssets(html);
+      expect(assets).not.toContain("/docs/assets/scalar.js");
+      expect(assets).not.toContain("/docs/assets/search-index.json");
+      const total = [html, ...assets.map((asset) => read(asset.slice(1)))].reduce((sum, text) => sum + gzipSync(text).length, 0);
+      expect(total, page).toBeLessThanOrEqual(FIRST_PAGE_BUDGET);
+    }
+    // A reference page loads Scalar (about 1.4 MB gzip) from its script, after its own first paint.
+    const reference = read("docs/reference/customer.html");
+    expect(eagerAssets(reference)).not.toContain("/docs/assets/scalar.js");
+    expect(read("docs/assets/reference.js")).toContain("/docs/assets/scalar.js");
+  });
+
+  it("guides name no repository path, and their links all lead to portal pages that exist", () => {
+    const pages = new Set(built.pages.map((page) => page.url));
+    for (const guide of GUIDES) {
+      const html = read(`docs/guides/${guide}.html`);
+      const prose = html.replace(/<pre[\s\S]*?<\/pre>/g, "").replace(/<[^>]+>/g, " ");
+      expect(prose, guide).not.toMatch(/(?<![/\w.-])(?:src|docs|scripts|test)\/\w|\b\w+\.(?:md|ts)\b|wrangler\.toml/);
+      for (const [, href] of html.matchAll(/href="(\/docs[^"#?]*)/g)) {
+        if (!href!.startsWith("/docs/assets/")) expect(pages.has(href!), `${guide} -> ${href}`).toBe(true);
+      }
+    }
+  });
+
+  it("refuses to build a guide that names a repository file or links to a page the portal does not have", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "portal-root-"));
+    try {
+      cpSync(path.join(ROOT, "portal"), path.join(root, "portal"), { recursive: true });
+      symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+      const guide = path.join(root, "portal/guides/orders.md");
+      const original = readFileSync(guide, "utf8");
+      writeFileSync(guide, `${original}\nSee docs/api.md for more.\n`);
+      expect(() => buildPortal(root, path.join(root, "out"))).toThrow(/names docs\/api\.md/);
+      writeFileSync(guide, `${original}\nSee [the retries](/docs/guides/retries).\n`);
+      expect(() => buildPortal(root, path.join(root, "out"))).toThrow(/links to \/docs\/guides\/retries/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("the search index holds every guide and problem type with its title and summary", () => {
+    const index = JSON.parse(read("docs/assets/search-index.json")) as { id: string; title: string; summary: string }[];
+    const ids = new Set(index.map((entry) => entry.id));
+    for (const guide of GUIDES) expect(ids.has(`/docs/guides/${guide}`), guide).toBe(true);
+    for (const slug of Object.keys(PROBLEM_TYPES)) expect(ids.has(`/docs/errors/${slug}`), slug).toBe(true);
+    for (const entry of index) {
+      expect(entry.title.length, entry.id).toBeGreaterThan(0);
+      if (entry.id.startsWith("/docs/guides/")) expect(entry.summary.length, entry.id).toBeGreaterThan(40);
+    }
+  });
+
+  it("the webhooks guide shows the verification code of every language from the files the tests run", () => {
+    const html = read("docs/guides/webhooks.html");
+    for (const file of ["verify-webhook.ts", "verify_webhook.py", "MedpartsWebhook.java", "MedpartsWebhook.cs"]) {
+      const firstLine = readFileSync(path.join(ROOT, "portal/snippets", file), "utf8")
+        .split("\n")
+        .find((line) => line.includes("("))!;
+      const escaped = firstLine
+        .trim()
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/"/g, "&quot;")
+        .replace(/'/g, "&#39;");
+      expect(html, file).toContain(escaped);
+    }
+  });
+});
