@@ -2,15 +2,28 @@ import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { SIGNATURE_HEADER, verifySignature } from "../src/api/webhooks/signing";
 import { requestInit } from "../src/dev/client/request";
+import { COMMON_OPTIONS_HELP, runCli, URL_OPTION_HELP, UsageError, UserError } from "./cli";
 
 /**
- * `npm run webhook-listener`: a local webhook receiver for a running `npm start`. It registers itself with the demo
- * client (tenant 1) as an endpoint for every event type, verifies each delivery's signature with the secret it got,
- * prints the events, and deletes its endpoint when stopped (Ctrl-C). `npm run demo` runs the same in-process.
- *
- *   MEDPARTS_URL (default http://localhost:8787), WEBHOOK_PORT (default 8790),
- *   MEDPARTS_CLIENT_ID / MEDPARTS_CLIENT_SECRET (default: .medparts-demo.json written by npm start)
+ * `npm run webhook-listener`: a local webhook receiver for a running `npm start`, like `stripe listen`. It registers
+ * itself with the demo client (tenant 1) as an endpoint for every event type, prints its signing secret, verifies each
+ * delivery's signature, prints the events, optionally forwards each verified delivery as it came (body and Medparts-*
+ * headers) to a local receiver of yours, and deletes its endpoint when stopped (Ctrl-C). `npm run demo` runs the same
+ * in-process.
  */
+export const USAGE = `usage: npm run webhook-listener -- [--forward-to <url>] [--port <n>] [--url <base>]
+
+Registers a webhook endpoint for every event type of the demo buyer (tenant 1), prints its signing secret (whsec_...),
+verifies and prints each delivery, and deletes the endpoint on Ctrl-C.
+  --forward-to <url>           also POST each verified delivery, body and headers as received, to your receiver
+                               (e.g. http://localhost:3000/webhooks); its answer is passed back, so a failure there
+                               is retried by Medparts as any failed delivery is
+  --port <n>                   the listener's own port (default: WEBHOOK_PORT, else 8790)
+${URL_OPTION_HELP}
+  --client-id <id> --client-secret <secret>
+                               a buyer client with webhooks:manage (default: MEDPARTS_CLIENT_ID/SECRET, else the demo
+                               client of .medparts-demo.json written by npm start)
+${COMMON_OPTIONS_HELP}`;
 
 export interface ReceivedEvent {
   id: string;
@@ -22,6 +35,8 @@ export interface ReceivedEvent {
 
 export interface Listener {
   endpointId: string;
+  /** The endpoint's signing secret (whsec_...): what a receiver verifies deliveries with. */
+  secret: string;
   received: ReceivedEvent[];
   stop(): Promise<void>;
 }
@@ -40,6 +55,9 @@ export async function startWebhookListener(options: {
   credentials: { clientId: string; clientSecret: string };
   port: number;
   onEvent?: (event: ReceivedEvent, duplicate: boolean) => void;
+  /** Each verified delivery is posted here as it came; the listener answers with that receiver's status. */
+  forwardTo?: string;
+  onForward?: (event: ReceivedEvent, outcome: string) => void;
 }): Promise<Listener> {
   const { baseUrl, credentials, port } = options;
   const received: ReceivedEvent[] = [];
@@ -64,7 +82,13 @@ export async function startWebhookListener(options: {
       const duplicate = received.some((e) => e.id === event.id);
       if (!duplicate) received.push(event);
       options.onEvent?.(event, duplicate);
-      res.writeHead(204).end();
+      if (!options.forwardTo) {
+        res.writeHead(204).end();
+        return;
+      }
+      const status = await forward(options.forwardTo, req.headers, body);
+      options.onForward?.(event, typeof status === "number" ? `HTTP ${status}` : status);
+      res.writeHead(typeof status === "number" && status < 300 ? 204 : 502).end();
     });
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
@@ -83,6 +107,7 @@ export async function startWebhookListener(options: {
   secret = endpoint.secret;
   return {
     endpointId: endpoint.id,
+    secret,
     received,
     stop: async () => {
       // Said, not swallowed: an endpoint left behind gets every event a second time with the next listener.
@@ -94,36 +119,72 @@ export async function startWebhookListener(options: {
   };
 }
 
-async function main(): Promise<void> {
+/** The headers a delivery is forwarded with: its content type and Medparts' own. */
+const FORWARDED_HEADERS = /^(content-type|medparts-.*)$/;
+
+/** POSTs a delivery on to `url`: its status, or why it did not arrive. */
+async function forward(url: string, headers: Record<string, string | string[] | undefined>, body: string): Promise<number | string> {
+  const kept = Object.entries(headers).filter(([name, value]) => FORWARDED_HEADERS.test(name) && typeof value === "string");
+  try {
+    const res = await fetch(url, { method: "POST", headers: Object.fromEntries(kept) as Record<string, string>, body });
+    await res.arrayBuffer();
+    return res.status;
+  } catch (error) {
+    return `not delivered (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`;
+  }
+}
+
+async function main(values: { "forward-to"?: string; port?: string; "client-id"?: string; "client-secret"?: string }, baseUrl: string) {
   const { existsSync, readFileSync } = await import("node:fs");
-  const baseUrl = (process.env.MEDPARTS_URL ?? `http://localhost:${process.env.PORT ?? "8787"}`).replace(/\/$/, "");
-  const { MEDPARTS_CLIENT_ID: clientId, MEDPARTS_CLIENT_SECRET: clientSecret } = process.env;
+  const forwardTo = values["forward-to"];
+  if (forwardTo !== undefined && !/^https?:\/\/[^/\s]+/.test(forwardTo))
+    throw new UsageError(`--forward-to is an http(s) URL, not "${forwardTo}".`);
+  const portText = values.port ?? process.env.WEBHOOK_PORT ?? "8790";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new UsageError(`--port is a port number, not "${portText}".`);
+  const clientId = values["client-id"] ?? process.env.MEDPARTS_CLIENT_ID;
+  const clientSecret = values["client-secret"] ?? process.env.MEDPARTS_CLIENT_SECRET;
   const credentials =
     clientId && clientSecret
       ? { clientId, clientSecret }
       : existsSync(".medparts-demo.json")
         ? (JSON.parse(readFileSync(".medparts-demo.json", "utf8")) as { clientId: string; clientSecret: string })
         : undefined;
-  if (!credentials) throw new Error("No credentials: run `npm start` first or set MEDPARTS_CLIENT_ID and MEDPARTS_CLIENT_SECRET.");
-  const port = Number(process.env.WEBHOOK_PORT ?? 8790);
+  if (!credentials) throw new UserError("No credentials: run `npm start` first, or pass --client-id and --client-secret.");
   const listener = await startWebhookListener({
     baseUrl,
     credentials,
     port,
+    forwardTo,
     onEvent: (event, duplicate) =>
       console.log(
         `${duplicate ? "(again) " : ""}${event.type} #${event.sequence ?? "-"} ${event.orderNumber} ${JSON.stringify(event.data)}`,
       ),
+    onForward: (event, outcome) => console.log(`  -> ${forwardTo}: ${outcome} (${event.id})`),
+  }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === "EADDRINUSE") throw new UserError(`Port ${port} is in use: pass --port.`);
+    throw error;
   });
-  console.log(`Listening on http://localhost:${port}/webhooks as endpoint ${listener.endpointId}; signatures verified. Ctrl-C to stop.`);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => void listener.stop().then(() => process.exit(0)));
-  }
+  console.log(`Ready. Endpoint ${listener.endpointId} receives every event type of tenant 1 at http://localhost:${port}/webhooks.`);
+  console.log(`Signing secret: ${listener.secret}  (verify deliveries with it; the webhooks guide at ${baseUrl}/docs/guides/webhooks)`);
+  if (forwardTo) console.log(`Forwarding each verified delivery to ${forwardTo}.`);
+  console.log("Ctrl-C to stop (the endpoint is deleted).");
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void listener.stop().then(resolve));
+  });
+  return 0;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main().catch((error: unknown) => {
-    console.error(String(error));
-    process.exit(1);
+  await runCli({
+    usage: USAGE,
+    url: true,
+    options: {
+      "forward-to": { type: "string" },
+      port: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+    },
+    main: ({ values, url }) => main(values, url),
   });
 }
