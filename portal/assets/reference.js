@@ -124,6 +124,15 @@ const CONTRAST = {
     persistAuth: false,
     authentication: { preferredSecurityScheme: security },
     searchHotKey: "k",
+    // Examples of identifiers document their shape; sent as they are, every request would share one correlation id
+    // and idempotency key, and name a bookmark or cursor of someone else's: fresh values instead, or none.
+    onBeforeRequest: ({ requestBuilder }) => {
+      const { headers, query } = requestBuilder;
+      for (const [name, example] of Object.entries(config.tryIt.freshHeaders))
+        if (headers?.get?.(name) === example) headers.set(name, crypto.randomUUID());
+      for (const [name, example] of Object.entries(config.tryIt.omittedHeaders)) if (headers?.get?.(name) === example) headers.delete(name);
+      for (const [name, example] of Object.entries(config.tryIt.omittedQuery)) if (query?.get?.(name) === example) query.delete(name);
+    },
     metaData: { title: document.title },
     // Scalar's light theme has greys and method colours below WCAG AA contrast on white: darker ones.
     forceDarkModeState: "light",

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import path from "node:path";
 import { Marked, type Tokens } from "marked";
 import { AUDIENCE_NAMES, AUDIENCES, type Audience } from "../../src/platform/openapi/audiences";
+import { TRY_IT_EXAMPLES } from "../../src/platform/openapi/try-it";
 import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
 import { PROBLEM_PAGE_PATH, type ProblemSlug } from "../../src/platform/problem-types";
 import { API_VERSIONS, LATEST_VERSION } from "../../src/platform/versions/calendar";
@@ -249,7 +250,13 @@ export function buildPortal(root: string, out: string): BuiltPortal {
   checkLinks(pages, html);
   const index = pages.filter((page) => page.url !== "/docs").map(({ url, title, summary, text }) => ({ id: url, title, summary, text }));
   write(out, "docs/assets/search-index.json", JSON.stringify(index), files);
-  const portalConfig = { versions: [...API_VERSIONS], latest: LATEST_VERSION, audiences: AUDIENCES, codeSamples: CODE_SAMPLES };
+  const portalConfig = {
+    versions: [...API_VERSIONS],
+    latest: LATEST_VERSION,
+    audiences: AUDIENCES,
+    codeSamples: CODE_SAMPLES,
+    tryIt: TRY_IT_EXAMPLES,
+  };
   write(out, "docs/assets/portal-config.json", JSON.stringify(portalConfig), files);
 
   // Their exports maps hide these browser builds from require.resolve; npm installs both at the top of node_modules.

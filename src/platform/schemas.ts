@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { IDEMPOTENCY_KEY_HEADER, UUID_WITH_DASHES } from "./idempotency/middleware";
 import { decimalToCents, MONEY_TEXT } from "./money";
+import { IDEMPOTENCY_KEY_EXAMPLE } from "./openapi/try-it";
 import { unknownFieldMessage } from "./zod-errors";
 
 /** Shared response schemas: the success envelope and the error forms of spec 7.2. */
@@ -189,7 +190,7 @@ export const idempotencyKeyHeaders = (description: string) =>
   z.object({
     [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: z.string().regex(UUID_WITH_DASHES).openapi({
       description,
-      example: "3f1c2a4e-8b7d-4c6e-9a1f-2b3c4d5e6f70",
+      example: IDEMPOTENCY_KEY_EXAMPLE,
     }),
   });
 
@@ -220,3 +221,9 @@ export const moneyText = (description: string) =>
 
 /** A quantity of an order line (a parcel's, a confirmation's): 1 to 9999 units, optional where it has a default. */
 export const optionalLineQuantity = (description: string) => z.number().int().min(1).max(9999).optional().openapi({ description });
+
+/**
+ * The example of a date the API takes only from today on (ship dates, return-by dates): far enough ahead that the
+ * portal's Try-it and generated samples keep working for years, where a date near the release would soon be refused.
+ */
+export const FUTURE_DATE_EXAMPLE = "2030-06-03";

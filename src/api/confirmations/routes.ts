@@ -6,6 +6,7 @@ import {
   authenticatedErrorResponses,
   closedObject,
   envelopeSchema,
+  FUTURE_DATE_EXAMPLE,
   integerPathParam,
   moneyText,
   notFoundResponse,
@@ -41,14 +42,16 @@ const ConfirmationLineSchema = closedObject({
   unitPrice: moneyText("IP, IC, IS: the unit price the vendor can supply at").optional(),
   quantity: optionalLineQuantity("IQ, IC: the quantity the vendor can supply; BP: how much ships now"),
   substitute: closedObject({
-    partNumber: readableText(64).openapi({ description: "The substitute's part number" }),
-    description: readableText(500),
+    partNumber: readableText(64).openapi({ description: "The substitute's part number", example: "GE100000R" }),
+    description: readableText(500).openapi({ example: "Multiparameter Module, OEM refurbished; replaces GE-100-000" }),
   })
     .optional()
     .openapi({ description: "IS, IC: the product the vendor offers instead" }),
   promisedShipDate: shipDate("IA, DR (required), BP, IP, IQ, IS, IC: when the vendor will ship").optional(),
   expectedShipDate: shipDate("IB, BP (required): when the vendor expects to ship the backordered quantity").optional(),
-  reason: readableText(500).nullish().openapi({ description: "Why: shown to the buyer with the line" }),
+  reason: readableText(500)
+    .nullish()
+    .openapi({ description: "Why: shown to the buyer with the line", example: "Manufacturer price increase effective December 1" }),
 });
 
 const ConfirmationRequestSchema = closedObject({
@@ -59,9 +62,11 @@ const ConfirmationRequestSchema = closedObject({
   lines: z.array(ConfirmationLineSchema).min(1).max(200).openapi({ description: "Lines of one order; each lineId once" }),
   promisedShipDate: shipDate("The default of the lines' promisedShipDate (and of the lines an except confirmation accepts)").optional(),
   expectedShipDate: shipDate("The default of the lines' expectedShipDate").optional(),
-  reason: readableText(500).nullish().openapi({ description: "The default of the lines' reason" }),
+  reason: readableText(500)
+    .nullish()
+    .openapi({ description: "The default of the lines' reason", example: "Allocated from the Memphis warehouse" }),
 }).openapi("OrderConfirmationRequest", {
-  example: { type: "detail", lines: [{ lineId: DEMO_LINE_ID, code: "IP", unitPrice: "125.00", promisedShipDate: "2026-12-01" }] },
+  example: { type: "detail", lines: [{ lineId: DEMO_LINE_ID, code: "IP", unitPrice: "125.00", promisedShipDate: FUTURE_DATE_EXAMPLE }] },
 });
 
 const ConfirmationResultSchema = z
@@ -109,7 +114,9 @@ const DecisionSchema = closedObject({
   decision: z
     .enum(["accept", "decline"])
     .openapi({ description: "accept: the line takes the change and is Acknowledged; decline: the line is cancelled" }),
-  reason: readableText(500).nullish().openapi({ description: "Why, for the vendor and the event" }),
+  reason: readableText(500)
+    .nullish()
+    .openapi({ description: "Why, for the vendor and the event", example: "Substitute approved by biomedical engineering" }),
   proposedAt: z.iso.datetime({ offset: true, message: "Must be an ISO 8601 date-time." }).optional().openapi({
     description:
       "The `proposedAt` of the pendingChange being answered: when the vendor has since replaced it, the answer is a 409 `change-superseded` instead of applying a change the buyer never saw (recommended for retries)",

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { notFound } from "../../platform/errors";
+import { EVENT_ID_EXAMPLE } from "../../platform/openapi/try-it";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, envelopeSchema, notFoundResponse } from "../../platform/schemas";
@@ -13,7 +14,10 @@ import { findEvent, listEvents } from "./feed";
 import { type Event, EventSchema } from "./schemas";
 import { EVENT_RETENTION_DAYS, EVENT_TYPES, type EventType } from "./types";
 
-const EventIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "Must be an event id (a UUID).");
+const EventIdSchema = z
+  .string()
+  .regex(/^[0-9a-f-]{36}$/, "Must be an event id (a UUID).")
+  .openapi({ example: EVENT_ID_EXAMPLE });
 
 const FeedParamsSchema = z.object({
   after: EventIdSchema.optional().openapi({

@@ -176,9 +176,10 @@ const decisionRoute = (decision: "accept" | "dispute") =>
               content: {
                 "application/json": {
                   schema: closedObject({
-                    note: readableText(500)
-                      .optional()
-                      .openapi({ description: "Why the buyer accepts (an exception it agrees with), for the vendor" }),
+                    note: readableText(500).optional().openapi({
+                      description: "Why the buyer accepts (an exception it agrees with), for the vendor",
+                      example: "Freight charge agreed with the vendor by phone",
+                    }),
                   }).openapi("AcceptInvoiceRequest"),
                 },
               },
@@ -187,9 +188,9 @@ const decisionRoute = (decision: "accept" | "dispute") =>
               required: true,
               content: {
                 "application/json": {
-                  schema: closedObject({ reason: readableText(500).openapi({ description: "Why, for the vendor" }) }).openapi(
-                    "DisputeInvoiceRequest",
-                  ),
+                  schema: closedObject({
+                    reason: readableText(500).openapi({ description: "Why, for the vendor", example: "Billed 3 units; 2 were received" }),
+                  }).openapi("DisputeInvoiceRequest"),
                 },
               },
             },

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { closedObject, moneyText, readableText } from "../../platform/schemas";
+import { DEMO_ORDER_NUMBER } from "../orders/retrieve-routes";
 import { MATCH_STATUSES } from "./match";
 import { CURRENCY } from "./submit";
 
@@ -37,7 +38,7 @@ export const InvoiceRequestSchema = closedObject({
   orderNumber: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,64}$/, "Must be an order number.")
-    .openapi({ description: "The order (PO) it bills" }),
+    .openapi({ description: "The order (PO) it bills", example: DEMO_ORDER_NUMBER }),
   invoiceDate: documentDate("The date on the invoice"),
   currency,
   lines: z
@@ -50,8 +51,10 @@ export const InvoiceRequestSchema = closedObject({
           .max(Number.MAX_SAFE_INTEGER)
           .optional()
           .openapi({ description: "The order line billed; absent for a charge not on the order (matched not_on_po)" }),
-        partNumber: readableText(64).optional(),
-        description: readableText(500).optional().openapi({ description: "Required for a line without lineId" }),
+        partNumber: readableText(64).optional().openapi({ example: "GE100000" }),
+        description: readableText(500)
+          .optional()
+          .openapi({ description: "Required for a line without lineId", example: "Expedited freight surcharge" }),
         quantity,
         unitPrice: moneyText("The unit price billed"),
         amount: moneyText("quantity × unitPrice, exactly"),
@@ -88,7 +91,7 @@ export const CreditMemoRequestSchema = closedObject({
   invoiceId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ description: "The invoice credited (its invoiceId)" }),
   creditDate: documentDate("The date on the credit memo"),
   currency,
-  reason: readableText(500).nullish(),
+  reason: readableText(500).nullish().openapi({ example: "2 units returned under RMA-20391" }),
   lines: z
     .array(
       closedObject({

@@ -59,7 +59,12 @@ const code = <T extends string>(codes: readonly [T, ...T[]], what: string) =>
   });
 
 /** Surrounding spaces are trimmed; a blank PO number is no PO number, so the document says "a non-space character". */
-const poNumber = z.string().max(ORDER_LIMITS.poNumberLength).regex(/\S/, "Must contain a non-space character.").trim();
+const poNumber = z
+  .string()
+  .max(ORDER_LIMITS.poNumberLength)
+  .regex(/\S/, "Must contain a non-space character.")
+  .trim()
+  .openapi({ example: "PO-1001" });
 
 const RequiredFieldSchema = closedObject({
   fieldId: z.string().min(1).max(100),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { closedObject, moneyText, readableText } from "../../platform/schemas";
+import { closedObject, FUTURE_DATE_EXAMPLE, moneyText, readableText } from "../../platform/schemas";
 import { RETURN_REASONS } from "./request";
 import { RETURN_KINDS } from "./steps";
 
@@ -40,7 +40,7 @@ export const ShipReturnSchema = closedObject({
 
 export const RepairDecisionSchema = closedObject({
   decision: z.enum(["approve", "decline"]).openapi({ description: "approve: repair at the new price; decline: send it back unrepaired" }),
-  reason: readableText(500).optional().openapi({ description: "For the vendor" }),
+  reason: readableText(500).optional().openapi({ description: "For the vendor", example: "Over budget: replacing the unit instead" }),
 }).openapi("RepairDecision");
 
 export const AuthorizeReturnSchema = closedObject({
@@ -50,11 +50,14 @@ export const AuthorizeReturnSchema = closedObject({
     .openapi({ description: "The vendor's RMA number", example: "RMA-20391" }),
   returnBy: z.iso
     .date()
-    .openapi({ description: "The day by which the units must be shipped back (not before today)", example: "2026-12-20" }),
+    .openapi({ description: "The day by which the units must be shipped back (not before today)", example: FUTURE_DATE_EXAMPLE }),
   restockingFee: moneyText(
     "Deducted from the credit, per the vendor's terms, at most what the units were bought for; default 0",
   ).optional(),
-  returnTo: readableText(500).optional().openapi({ description: "Where the units go: an address or a return label URL" }),
+  returnTo: readableText(500).optional().openapi({
+    description: "Where the units go: an address or a return label URL",
+    example: "Medparts Returns, 100 Dock St, Memphis TN 38118",
+  }),
 }).openapi("ReturnAuthorization");
 
 export const DeclineReturnSchema = closedObject({
@@ -65,7 +68,9 @@ export const ReceiveReturnSchema = closedObject({
   outcome: z.enum(["accepted", "refused"]).optional().openapi({
     description: "A core's grade (required for a core): accepted, or refused as not repairable (then charged). Other units are received.",
   }),
-  reason: readableText(500).optional().openapi({ description: "Why a core is refused (required then)" }),
+  reason: readableText(500)
+    .optional()
+    .openapi({ description: "Why a core is refused (required then)", example: "Housing cracked: not repairable" }),
   receivedAt: instant.optional().openapi({ description: "When it arrived, not before it left nor in the future; default now" }),
 }).openapi("ReturnReceipt");
 

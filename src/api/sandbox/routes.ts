@@ -11,6 +11,7 @@ import {
   authenticatedErrorResponses,
   closedObject,
   envelopeSchema,
+  FUTURE_DATE_EXAMPLE,
   moneyText,
   optionalLineQuantity,
   problem,
@@ -32,7 +33,7 @@ const day = z
     "Not a calendar date.",
   )
   .refine((value) => value >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "A date not before yesterday (UTC).")
-  .openapi({ format: "date", example: "2026-12-01" });
+  .openapi({ format: "date", example: FUTURE_DATE_EXAMPLE });
 
 const SimulateRequest = closedObject({
   scenario: z.enum(SCENARIOS).openapi({

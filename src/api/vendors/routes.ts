@@ -8,6 +8,7 @@ import {
   authenticatedErrorResponses,
   closedObject,
   envelopeSchema,
+  FUTURE_DATE_EXAMPLE,
   integerPathParam,
   notFoundResponse,
   optionalLineQuantity,
@@ -21,7 +22,7 @@ import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipp
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { PendingChangeSchema } from "../orders/line-history";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
-import { ORDER_NUMBER } from "../orders/retrieve-routes";
+import { DEMO_ORDER_NUMBER, ORDER_NUMBER } from "../orders/retrieve-routes";
 import { shipToFields } from "../orders/ship-to";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
@@ -42,7 +43,7 @@ export const shipDate = (description: string) =>
   z.iso
     .date("Must be a date, YYYY-MM-DD.")
     .refine((day) => day >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), "Must not be in the past.")
-    .openapi({ description: `${description}; a date not before yesterday (UTC)`, example: "2026-12-01" });
+    .openapi({ description: `${description}; a date not before yesterday (UTC)`, example: FUTURE_DATE_EXAMPLE });
 
 /** When something happened: an ISO 8601 instant, not in the future (5 minutes of clock skew allowed). */
 const pastInstant = z.iso
@@ -118,7 +119,7 @@ const ListParamsSchema = z.object({
     .string()
     .regex(ORDER_NUMBER, "Must be an order number.")
     .optional()
-    .openapi({ param: { name: "orderNumber", in: "query" }, description: "Only lines of this order" }),
+    .openapi({ param: { name: "orderNumber", in: "query" }, description: "Only lines of this order", example: DEMO_ORDER_NUMBER }),
   limit: SearchQueryParamsSchema.shape.limit,
   offset: SearchQueryParamsSchema.shape.offset,
 });
@@ -172,16 +173,20 @@ const MOVE_BODIES = {
   acknowledge: closedObject({ promisedShipDate: shipDate("When the vendor will ship the line") }).openapi("AcknowledgeLineRequest"),
   backorder: closedObject({
     expectedShipDate: shipDate("When the vendor now expects to ship the line"),
-    reason: reason.nullish(),
+    reason: reason.nullish().openapi({ example: "Manufacturer backorder" }),
   }).openapi("BackorderLineRequest"),
   ship: closedObject({
     trackingNumber: z
       .string()
       .max(64)
       .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
-      .openapi({ description: "The carrier's tracking number: names the parcel" }),
-    carrierName: readableText(100).optional().openapi({ description: "Default: the carrier of the order's shipping method" }),
-    serviceLevel: readableText(100).optional().openapi({ description: "Default: the service level of the order's shipping method" }),
+      .openapi({ description: "The carrier's tracking number: names the parcel", example: "1Z999AA10123456784" }),
+    carrierName: readableText(100)
+      .optional()
+      .openapi({ description: "Default: the carrier of the order's shipping method", example: "UPS" }),
+    serviceLevel: readableText(100)
+      .optional()
+      .openapi({ description: "Default: the service level of the order's shipping method", example: "Ground" }),
     quantity: optionalLineQuantity("How much of the line is in this parcel; default all that remains"),
     shippedAt: pastInstant.optional(),
     units: z.array(z.string().min(1).max(512)).min(1).max(MAX_SHIPPED_UNIT_CODES).optional().openapi({
@@ -190,7 +195,9 @@ const MOVE_BODIES = {
     }),
   }).openapi("ShipLineRequest", { example: { trackingNumber: "1Z999AA10123456784", carrierName: "UPS", serviceLevel: "Ground" } }),
   deliver: closedObject({ deliveredAt: pastInstant.optional() }).openapi("DeliverLineRequest"),
-  reject: closedObject({ reason: reason.openapi({ description: "Why the vendor cannot fulfil the line" }) }).openapi("RejectLineRequest"),
+  reject: closedObject({
+    reason: reason.openapi({ description: "Why the vendor cannot fulfil the line", example: "Discontinued by the manufacturer" }),
+  }).openapi("RejectLineRequest"),
 } satisfies Record<VendorAction, z.ZodType>;
 
 const MOVE_SUMMARIES: Record<VendorAction, string> = {

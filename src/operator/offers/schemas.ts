@@ -51,8 +51,10 @@ const offerFields = {
     .regex(/^\d{8}$|^\d{12,14}$/, "Must be a GTIN of 8, 12, 13 or 14 digits.")
     .optional()
     .openapi({ description: "Or by a GTIN of the product (any packaging level's)", example: "00614100000015" }),
-  manufacturer: readableText(200).optional().openapi({ description: "Or by manufacturer name and part number together" }),
-  partNumber: readableText(100).optional(),
+  manufacturer: readableText(200)
+    .optional()
+    .openapi({ description: "Or by manufacturer name and part number together", example: "GE Healthcare" }),
+  partNumber: readableText(100).optional().openapi({ example: "GE100000" }),
   condition: readableText(50).openapi({ example: "New OEM" }),
   purchaseChoice: readableText(50).openapi({
     description: "The choice as the buyer reads it (e.g. Buy, Exchange, Loan); purchaseType says what it means",
@@ -65,7 +67,7 @@ const offerFields = {
     .string()
     .regex(/^[A-Z]{2,3}$/, "Must be a unit code of 2-3 capital letters (UN/ECE Rec. 20, e.g. EA, BX, CS).")
     .default("EA")
-    .openapi({ description: "Default EA (each)" }),
+    .openapi({ description: "Default EA (each)", example: "EA" }),
   packQuantity: z.number().int().min(1).max(100_000).default(1).openapi({ description: "Items per unit of measure; default 1" }),
   leadTimeDays: z.number().int().min(0).max(365),
   quantityAvailable: z.number().int().min(0).max(1_000_000_000).nullish().openapi({ description: "Units in stock, if said" }),

@@ -99,7 +99,8 @@ const CreateClientSchema = closedObject({
       if (!ofKind.includes(scope)) ctx.addIssue({ code: "custom", path: ["scopes", i], message: `Not a scope of a ${body.kind} client.` });
     });
   })
-  .openapi("CreateApiClientRequest");
+  // An example of the whole body: one built from the fields' examples would give both tenantId and vendorId.
+  .openapi("CreateApiClientRequest", { example: { kind: "tenant", tenantId: 1, name: "St. Mary's ERP" } });
 
 const RotateSchema = closedObject({
   previousExpiresInSeconds: z

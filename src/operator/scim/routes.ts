@@ -146,19 +146,19 @@ const ScimUserInputSchema = z
   .object({
     schemas: schemasList(USER_TYPE),
     userName: z.string().min(1).max(256).regex(NOT_BLANK_NO_CONTROL_CHARACTERS).openapi({ example: "jdoe@riverside.example" }),
-    externalId: z.string().max(256).regex(NO_CONTROL_CHARACTERS).optional(),
+    externalId: z.string().max(256).regex(NO_CONTROL_CHARACTERS).optional().openapi({ example: "701984" }),
     active: z.boolean().optional(),
     name: z
       .object({
-        givenName: z.string().max(200).regex(NO_CONTROL_CHARACTERS).optional(),
-        familyName: z.string().max(200).regex(NO_CONTROL_CHARACTERS).optional(),
+        givenName: z.string().max(200).regex(NO_CONTROL_CHARACTERS).optional().openapi({ example: "Jane" }),
+        familyName: z.string().max(200).regex(NO_CONTROL_CHARACTERS).optional().openapi({ example: "Doe" }),
       })
       .optional(),
     emails: z
       .array(
         z.object({
           value: z.string().max(320).regex(EMAIL_ADDRESS).openapi({ example: "jdoe@riverside.example" }),
-          type: z.string().max(50).regex(NO_CONTROL_CHARACTERS).optional(),
+          type: z.string().max(50).regex(NO_CONTROL_CHARACTERS).optional().openapi({ example: "work" }),
           primary: z.boolean().optional(),
         }),
       )
@@ -258,6 +258,15 @@ const ListQuery = z.object({
 });
 
 const GetQuery = ListQuery.pick({ attributes: true, excludedAttributes: true });
+
+/** The Groups list takes filters on a group's attributes: userName is a user's. */
+const GroupListQuery = ListQuery.extend({
+  filter: ListQuery.shape.filter.openapi({
+    description:
+      'A SCIM filter (RFC 7644 3.4.2.2), e.g. displayName eq "Riverside Main Campus"; attributes in /Schemas; any other is a 400 invalidFilter',
+    example: 'displayName eq "Riverside Main Campus"',
+  }),
+});
 
 const writeErrors = {
   ...scimErrorResponses,
@@ -577,7 +586,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   [
     route("get", "/Groups", "The tenant's groups (facility access), filtered and paged", {
       description: "A SCIM filter (displayName eq ...) finds a group; excludedAttributes=members skips the member lists.",
-      request: { query: ListQuery },
+      request: { query: GroupListQuery },
       responses: { 200: { description: "A page", ...scimContent(listSchema("ScimGroupList", ScimGroupSchema)) }, ...scimErrorResponses },
     }),
     async (c) => {

@@ -5,6 +5,7 @@ import { BOOKMARK_HEADER, BOOKMARK_PATTERN } from "../read-replicas";
 import { MODE_HEADER } from "../test-mode";
 import { API_VERSIONS, isVersionedPath, LATEST_VERSION, VERSION_HEADER } from "../versions/calendar";
 import { API_INFO, TAGS } from "./info";
+import { CORRELATION_ID_EXAMPLE, SESSION_BOOKMARK_EXAMPLE } from "./try-it";
 
 /**
  * The OpenAPI 3.1 document: generated from the zod schemas registered with createRoute, then decorated
@@ -78,7 +79,7 @@ const HEADERS = {
     description:
       "D1 session bookmark after this request. Send it back as the X-Session-Bookmark request header to read at least what " +
       "this request saw or wrote (read replicas otherwise may lag by moments).",
-    schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source },
+    schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source, example: SESSION_BOOKMARK_EXAMPLE },
   },
   [VERSION_HEADER]: {
     description: "The API version this answer is in: the request's Medparts-Version, else the client's pinned version, else the latest.",
@@ -151,7 +152,7 @@ const CORRELATION_PARAMETER = {
   required: false,
   description: "Optional client correlation id (8-128 characters of A-Z a-z 0-9 . _ : -), echoed in the response.",
   schema: { type: "string" as const, pattern: "^[A-Za-z0-9._:-]{8,128}$" },
-  example: "erp-order-batch-42",
+  example: CORRELATION_ID_EXAMPLE,
 };
 
 const SESSION_BOOKMARK_PARAMETER = {
@@ -161,7 +162,7 @@ const SESSION_BOOKMARK_PARAMETER = {
   description:
     "The X-Session-Bookmark of an earlier response: this request then reads data at least as new as that response " +
     "saw or wrote (read-your-writes). Without it, reads may come from a replica a moment behind.",
-  schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source },
+  schema: { type: "string" as const, pattern: BOOKMARK_PATTERN.source, example: SESSION_BOOKMARK_EXAMPLE },
 };
 
 export interface DocumentContext {

@@ -35,7 +35,7 @@ export const ExchangeTermsSchema = closedObject({
   coreCharge: decimalPrice("What the buyer pays per unit if the core does not come back by its due date, or is refused"),
   coreDueDays: days("Days after shipment by which the core must be back", 30),
   coreConditions: z
-    .array(readableText(200))
+    .array(readableText(200).openapi({ example: "Complete, not disassembled" }))
     .max(10)
     .default([])
     .openapi({ description: "What a core must be to be accepted", example: ["Complete, not disassembled", "No fluid damage"] }),

@@ -49,7 +49,7 @@ const FacetFilterSchema = closedObject({
   field: z.enum(FACET_FIELDS, { error: `Unknown facet field; valid fields: ${listOf(FACET_FIELDS)}.` }),
   values: z
     // The pattern documents what trimming refuses: a value of spaces only.
-    .array(z.string().max(200).regex(/\S/, "Must contain a non-space character.").trim())
+    .array(z.string().max(200).regex(/\S/, "Must contain a non-space character.").trim().openapi({ example: "GE Healthcare" }))
     .min(1)
     .max(50)
     .openapi({ description: "Alternatives: a product matches when it has any of them (case-insensitive)", example: ["GE Healthcare"] }),

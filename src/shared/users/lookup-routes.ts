@@ -100,8 +100,8 @@ const LookupQuerySchema = z.object({
     .optional()
     .openapi({
       param: { name: "loginUserId", in: "query" },
-      description: "Exactly one of userId and loginUserId: look up by user name instead",
-      example: "jsmith",
+      // No example: Try-it fills in the examples it finds, and this one with userId's is a 400 (docs/decisions.md).
+      description: "Exactly one of userId and loginUserId: look up by user name instead (e.g. `jsmith`)",
     }),
 });
 
