@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { refreshCatalogPositions } from "../src/shared/catalog/positions";
 import { createBenchClient, createBenchVendorClient, fetchToken } from "./bench/client";
 import { type LoadRequest, type LoadResult, runLoad } from "./bench/load";
@@ -18,6 +17,7 @@ import {
   type Scenario,
 } from "./bench/scenarios";
 import { runTenantsBench } from "./bench/tenants";
+import { cliArgs } from "./cli";
 import { ensureLocalSigningKey, type LocalState, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
 
@@ -28,24 +28,26 @@ import { seedLocal } from "./seed";
  * at each `--rtt` (a delay added to every D1, KV and Durable Object call). `--smoke` is the few-second CI variant
  * that only proves the harness still works. See docs/benchmarks.md.
  */
-const { values } = parseArgs({
-  options: {
-    products: { type: "string", default: "100000" },
-    duration: { type: "string", default: "10" },
-    connections: { type: "string", default: "10" },
-    rtt: { type: "string", default: "0,50" },
-    scale: { type: "string", default: "" },
-    "scale-duration": { type: "string", default: "5" },
-    "scale-connections": { type: "string", default: "1" },
-    "order-pool": { type: "string", default: "300" },
-    only: { type: "string", default: "" },
-    out: { type: "string", default: "bench-results" },
-    port: { type: "string", default: "8799" },
-    smoke: { type: "boolean", default: false },
-    "seed-only": { type: "boolean", default: false },
-    tenants: { type: "string", default: "" },
+const { values } = cliArgs(
+  "bench",
+  "Load benchmark of the API on its own local runtime: seeds the catalog, then measures each endpoint with autocannon (figures: docs/benchmarks.md).",
+  {
+    products: { type: "string", default: "100000", help: "catalog size to seed", value: "<n>" },
+    duration: { type: "string", default: "10", help: "seconds per endpoint", value: "<s>" },
+    connections: { type: "string", default: "10", help: "concurrent connections", value: "<n>" },
+    rtt: { type: "string", default: "0,50", help: "simulated round trips to D1, ms, comma-separated", value: "<ms,...>" },
+    scale: { type: "string", default: "", help: "catalog sizes of the scaling run, comma-separated", value: "<n,...>" },
+    "scale-duration": { type: "string", default: "5", help: "seconds per endpoint in the scaling run", value: "<s>" },
+    "scale-connections": { type: "string", default: "1", help: "connections in the scaling run", value: "<n>" },
+    "order-pool": { type: "string", default: "300", help: "price options quoted ahead for the order endpoint", value: "<n>" },
+    only: { type: "string", default: "", help: "only these endpoints, comma-separated", value: "<names>" },
+    out: { type: "string", default: "bench-results", help: "directory of the results", value: "<dir>" },
+    port: { type: "string", default: "8799", help: "port of the benchmark's own runtime", value: "<port>" },
+    smoke: { type: "boolean", default: false, help: "a few seconds per endpoint: checks the harness, not the figures" },
+    "seed-only": { type: "boolean", default: false, help: "seed and stop" },
+    tenants: { type: "string", default: "", help: "tenants of the tenant-store run, comma-separated", value: "<n,...>" },
   },
-});
+);
 
 const smoke = values.smoke;
 const settings = {

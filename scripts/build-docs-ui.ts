@@ -1,5 +1,6 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { cliArgs } from "./cli";
 import { buildPortal } from "./portal/build";
 
 /**
@@ -15,6 +16,7 @@ export function buildDocsUi(root = process.cwd()): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  cliArgs("build", "Builds the developer portal (/docs) into public/, the docs Worker's assets.", {});
   buildDocsUi();
   console.log(`Built the developer portal (/docs) into ${ASSETS_DIR}/`);
 }

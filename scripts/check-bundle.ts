@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { cliArgs } from "./cli";
 import { ADMIN_WRANGLER_CONFIG, DOCS_WRANGLER_CONFIG, wrangler } from "./local-platform";
+
+cliArgs(
+  "check:bundle",
+  "Builds each Worker as wrangler deploy would (dry run) and checks the API Worker's gzip size against its budget.",
+  {},
+);
 
 /**
  * `npm run check:bundle`: builds the deploy bundle exactly as `wrangler deploy` would (--dry-run, nothing

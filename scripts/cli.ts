@@ -86,3 +86,86 @@ export async function runCli<O extends ParseArgsOptionsConfig>(spec: CliSpec<O>,
     process.exitCode = code;
   }
 }
+
+/** A command-line option: parseArgs' own fields and what the usage text says of it. */
+export interface Option {
+  type: "string" | "boolean";
+  default?: string | boolean;
+  multiple?: boolean;
+  short?: string;
+  /** For the usage text: what it does (the default is added). */
+  help: string;
+  /** For the usage text: the value's placeholder (`<n>`, `<file>`). */
+  value?: string;
+}
+
+/** The values parseArgs gives for `O`: a string or boolean, undefined when not given and without a default. */
+type OptionValues<O extends Record<string, Option>> = {
+  [K in keyof O]: O[K]["multiple"] extends true
+    ? string[] | (O[K] extends { default: unknown } ? never : undefined)
+    : (O[K]["type"] extends "boolean" ? boolean : string) | (O[K] extends { default: unknown } ? never : undefined);
+};
+
+/** The usage text of a script: its command, what it does, and every option with its default. */
+export function usageOf(script: string, summary: string, options: Record<string, Option>, operands = ""): string {
+  const flag = (name: string, option: Option) => `--${name}${option.type === "string" ? ` ${option.value ?? "<value>"}` : ""}`;
+  const width = Math.max(20, ...Object.entries(options).map(([name, option]) => flag(name, option).length)) + 2;
+  const lines = Object.entries(options).map(([name, option]) => {
+    const fallback =
+      option.default === undefined || option.default === false || option.default === "" ? "" : ` (default ${option.default})`;
+    return `  ${flag(name, option).padEnd(width)} ${option.help}${fallback}`;
+  });
+  return [
+    `usage: npm run ${script} --${operands ? ` ${operands}` : ""} [options]`,
+    "",
+    summary,
+    ...lines,
+    `  ${"-h, --help".padEnd(width)} this text`,
+  ].join("\n");
+}
+
+/** Prints what went wrong, without a stack trace unless DEBUG is set, and exits: for scripts that run at top level. */
+export function exitOnFailure(usage: string, url?: string): void {
+  const handle = (error: unknown) => {
+    const { message, code } = describeFailure(error, usage, url);
+    console.error(message);
+    process.exit(code);
+  };
+  process.on("uncaughtException", handle);
+  process.on("unhandledRejection", handle);
+}
+
+/**
+ * The command line of a script that runs at top level: --help prints its usage (exit 0), a wrong option is a usage
+ * error (exit 2), and a failure later prints its message only (exitOnFailure).
+ */
+export function cliArgs<O extends Record<string, Option>>(
+  script: string,
+  summary: string,
+  options: O,
+  config: { operands?: string; argv?: string[] } = {},
+): { values: OptionValues<O>; positionals: string[]; usage: string } {
+  const usage = usageOf(script, summary, options, config.operands);
+  exitOnFailure(usage);
+  const parseOptions = Object.fromEntries(
+    Object.entries(options).map(([name, { help: _help, value: _value, ...option }]) => [name, option]),
+  ) as ParseArgsOptionsConfig;
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: config.argv ?? process.argv.slice(2),
+      options: { ...parseOptions, help: { type: "boolean", short: "h" } },
+      allowPositionals: config.operands !== undefined,
+      strict: true,
+    });
+  } catch (error) {
+    const { message } = describeFailure(new UsageError((error as Error).message), usage);
+    console.error(message);
+    process.exit(2);
+  }
+  if (parsed.values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return { values: parsed.values as never, positionals: parsed.positionals, usage };
+}

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import { BUILD_STEPS } from "../src/operator/imports/jobs";
 import { writeCatalogFile } from "./bench/catalog-file";
 import { startServer } from "./bench/server";
+import { cliArgs } from "./cli";
 import { catalogHash, createOperatorClient, type ImportJob, jobPhase, jobSeconds, OperatorApi } from "./imports/local-import";
 import { ensureLocalSigningKey } from "./local-platform";
 import { seedLocal } from "./seed";
@@ -19,13 +19,15 @@ import { seedLocal } from "./seed";
  * no window staged twice or half, no chunk applied twice or half (docs/architecture.md, "The operator plane and
  * catalog imports").
  */
-const { values } = parseArgs({
-  options: {
-    crashes: { type: "string", default: "20" },
-    products: { type: "string", default: "100000" },
-    port: { type: "string", default: "8797" },
+const { values } = cliArgs(
+  "crash-test:imports",
+  "Kills the local runtime (SIGKILL) at each phase of a catalog import, then checks the catalog equals a clean import.",
+  {
+    crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
+    products: { type: "string", default: "100000", help: "products in the imported file", value: "<n>" },
+    port: { type: "string", default: "8797", help: "port of the test's own runtime", value: "<port>" },
   },
-});
+);
 const crashes = Number(values.crashes);
 const products = Number(values.products);
 const port = Number(values.port);

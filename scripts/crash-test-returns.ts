@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import { database } from "../src/db/client";
 import { productId } from "../src/dev/seed/catalog";
 import { createApiClient } from "../src/shared/auth/clients";
@@ -10,6 +9,7 @@ import { randomToken } from "../src/shared/auth/secrets";
 import { fetchToken, jsonPost, send } from "./bench/client";
 import { REQUESTER } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
+import { cliArgs } from "./cli";
 import { createOperatorClient } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { switchTenant } from "./local-stores";
@@ -25,14 +25,16 @@ import { seedLocal } from "./seed";
  * that was due. With `--store`, tenant 1 is switched to its stores first. Runs on the crash-test entry
  * (test/crash/worker.ts), whose /__crash/sql reaches the tenant's data where it lives.
  */
-const { values } = parseArgs({
-  options: {
-    crashes: { type: "string", default: "10" },
-    returns: { type: "string", default: "96" },
-    port: { type: "string", default: "8799" },
-    store: { type: "boolean", default: false },
+const { values } = cliArgs(
+  "crash-test:returns",
+  "Kills the local runtime during return steps, then checks every return and its events are whole.",
+  {
+    crashes: { type: "string", default: "10", help: "SIGKILLs to send", value: "<n>" },
+    returns: { type: "string", default: "96", help: "returns to drive", value: "<n>" },
+    port: { type: "string", default: "8799", help: "port of the test's own runtime", value: "<port>" },
+    store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
-});
+);
 const crashes = Number(values.crashes);
 const count = Number(values.returns);
 const home = values.store ? "store" : "database";

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import { startServer } from "./bench/server";
+import { cliArgs } from "./cli";
 import { createOperatorClient, OperatorApi } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
@@ -14,13 +14,15 @@ import { seedLocal } from "./seed";
  * is then moved once without a crash from a second, identical state. Both moves must end copied and verified, with every
  * table's row count and content digest, in each store, equal to the clean move's (docs/tenant-stores.md).
  */
-const { values } = parseArgs({
-  options: {
-    crashes: { type: "string", default: "20" },
-    orders: { type: "string", default: "80000" },
-    port: { type: "string", default: "8796" },
+const { values } = cliArgs(
+  "crash-test:tenant-stores",
+  "Kills the local runtime while tenants move to their stores, then checks nothing was lost or doubled.",
+  {
+    crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
+    orders: { type: "string", default: "80000", help: "orders to move", value: "<n>" },
+    port: { type: "string", default: "8796", help: "port of the test's own runtime", value: "<port>" },
   },
-});
+);
 const crashes = Number(values.crashes);
 const orders = Number(values.orders);
 const port = Number(values.port);

@@ -3,7 +3,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { WEBHOOK_SWEEP_CRON } from "../src/api/webhooks/queues";
 import { database } from "../src/db/client";
 import { createApiClient } from "../src/shared/auth/clients";
@@ -11,6 +10,7 @@ import { randomToken } from "../src/shared/auth/secrets";
 import { fetchToken, jsonPost, send } from "./bench/client";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
+import { cliArgs } from "./cli";
 import { createOperatorClient } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { switchTenant } from "./local-stores";
@@ -29,18 +29,24 @@ import { seedLocal } from "./seed";
  * With `--store`, tenant 1 is switched to its stores first: the kills fall while its store writes orders and events,
  * its alarm dispatches them and the consumer records deliveries there.
  */
-const { values } = parseArgs({
-  options: {
-    crashes: { type: "string", default: "6" },
-    orders: { type: "string", default: "6" },
-    port: { type: "string", default: "8795" },
-    "deadline-seconds": { type: "string", default: "900" },
-    "sweep-seconds": { type: "string", default: "60" },
-    "within-seconds": { type: "string", default: "60" },
-    "resend-after-seconds": { type: "string" },
-    store: { type: "boolean", default: false },
+const { values } = cliArgs(
+  "crash-test:webhooks",
+  "Kills the local runtime while events are delivered, then checks every event reached the receiver.",
+  {
+    crashes: { type: "string", default: "6", help: "SIGKILLs to send", value: "<n>" },
+    orders: { type: "string", default: "6", help: "orders whose events are delivered", value: "<n>" },
+    port: { type: "string", default: "8795", help: "port of the test's own runtime", value: "<port>" },
+    "deadline-seconds": { type: "string", default: "900", help: "give up after this long", value: "<s>" },
+    "sweep-seconds": { type: "string", default: "60", help: "how often the sweep runs", value: "<s>" },
+    "within-seconds": { type: "string", default: "60", help: "deliveries must arrive within this long of the last restart", value: "<s>" },
+    "resend-after-seconds": {
+      type: "string",
+      help: "the sweep resends after this long (default: the value in wrangler.toml)",
+      value: "<s>",
+    },
+    store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
-});
+);
 /** `--store`: tenant 1 is first switched to its stores: its orders, events and deliveries are written there. */
 const inStore = values.store;
 const crashes = Number(values.crashes);

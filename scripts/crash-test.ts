@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { database } from "../src/db/client";
 import { createApiClient } from "../src/shared/auth/clients";
 import { randomToken } from "../src/shared/auth/secrets";
@@ -9,6 +8,7 @@ import { fetchToken } from "./bench/client";
 import type { LoadRequest } from "./bench/load";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
+import { cliArgs } from "./cli";
 import { createOperatorClient, type OperatorCredentials } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { switchTenant } from "./local-stores";
@@ -26,14 +26,16 @@ import { seedLocal } from "./seed";
  * moved and switched to its tenant store first (the operator plane's store-move), so every order commits in the store
  * and the runtime dies right after a store transaction.
  */
-const { values } = parseArgs({
-  options: {
-    crashes: { type: "string", default: "20" },
-    concurrency: { type: "string", default: "6" },
-    port: { type: "string", default: "8796" },
-    store: { type: "boolean", default: false },
+const { values } = cliArgs(
+  "crash-test",
+  "Kills the local runtime while orders are placed, then checks each order exists once, whole, with its events.",
+  {
+    crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
+    concurrency: { type: "string", default: "6", help: "orders placed at once", value: "<n>" },
+    port: { type: "string", default: "8796", help: "port of the test's own runtime", value: "<port>" },
+    store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
-});
+);
 /** `--store`: tenant 1 is first switched to its stores, so the kills fall right after a store's commit. */
 const inStore = values.store;
 const TENANT = 1;

@@ -1,5 +1,6 @@
 import { database } from "../src/db/client";
 import { clientKind, createApiClient } from "../src/shared/auth/clients";
+import { exitOnFailure, UserError } from "./cli";
 import { parseCreateClientArgs, USAGE } from "./create-client-args";
 
 /**
@@ -19,6 +20,7 @@ if ("usageError" in options) {
   console.error(`${options.usageError}\n${USAGE.split("\n")[0]}  (--help for more)`);
   process.exit(2);
 }
+exitOnFailure(USAGE);
 const { owner, name, scopes, test } = options;
 const kind = clientKind(owner);
 const ownerId = owner.vendorId ?? owner.tenantId;
@@ -28,7 +30,14 @@ const client = await withLocalBindings(async (env) => {
   if (kind !== "operator") {
     const table = kind === "vendor" ? "vendors" : "tenants";
     const found = await env.DB.prepare(`SELECT id FROM ${table} WHERE id = ?1`).bind(ownerId).first();
-    if (!found) throw new Error(`${kind} ${ownerId} does not exist (run npm run seed first)`);
+    if (!found) {
+      const { results } = await env.DB.prepare(`SELECT id FROM ${table} ORDER BY id LIMIT 20`).all<{ id: number }>();
+      const known =
+        results.length > 0
+          ? `the local database has ${results.map((row) => row.id).join(", ")}`
+          : "run `npm start` or `npm run seed` first";
+      throw new UserError(`There is no ${kind} ${ownerId}: ${known}.`);
+    }
   }
   return createApiClient(database(env.DB), { ...owner, name, scopes, ...(test ? { testMode: true } : {}) });
 });

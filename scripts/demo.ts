@@ -9,6 +9,7 @@ import { centsToText } from "../src/platform/money";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
+import { baseUrlOf, cliArgs, describeFailure } from "./cli";
 import { punchoutMain } from "./demo-punchout";
 import { savedDemoClients } from "./local-platform";
 import { startWebhookListener } from "./webhook-listener";
@@ -90,7 +91,16 @@ function showInvoice(record: InvoiceRecord) {
   for (const line of record.lines) show(`  line ${line.lineNumber}`, `${line.matchStatus}: ${line.matchExplanation}`);
 }
 
-const BASE_URL = (process.env.MEDPARTS_URL ?? `http://localhost:${process.env.PORT ?? "8787"}`).replace(/\/$/, "");
+const { values: demoOptions } = cliArgs(
+  "demo",
+  "Runs the integrator flow against a running npm start, printing each step: a token, the user lookup, a catalog search, price options, an order with an Idempotency-Key (and its replay), the vendor's fulfilment and the webhooks it sends.",
+  {
+    sandbox: { type: "boolean", help: "the sandbox instead: a test-mode client's orders, fulfilled by the simulated vendor" },
+    punchout: { type: "boolean", help: "a procurement suite's cXML PunchOut session and OrderRequest instead" },
+    url: { type: "string", help: "the API (default: MEDPARTS_URL, else http://localhost:$PORT, port 8787)", value: "<base>" },
+  },
+);
+const BASE_URL = baseUrlOf(demoOptions.url);
 const API = `${BASE_URL}/customer/api`;
 const VENDOR_API = `${BASE_URL}/vendor/api`;
 const DEMO_VENDOR_NAME = VENDORS.find((v) => v.id === DEMO_VENDOR_ID)!.name;
@@ -690,10 +700,9 @@ async function sandboxMain(): Promise<void> {
   console.log("\nSandbox demo complete: no live order, event or vendor was touched.");
 }
 
-const which = process.argv.includes("--sandbox") ? sandboxMain : process.argv.includes("--punchout") ? punchoutMain : main;
+const which = demoOptions.sandbox ? sandboxMain : demoOptions.punchout ? punchoutMain : main;
 which().catch((error: unknown) => {
-  console.error(
-    `\nDEMO FAILED at step ${stepNumber}: ${error instanceof StepFailed || error instanceof Error ? error.message : String(error)}`,
-  );
+  const why = error instanceof StepFailed ? error.message : describeFailure(error, "", BASE_URL).message;
+  console.error(`\nDEMO FAILED at step ${stepNumber}: ${why}`);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
 import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
@@ -7,6 +8,8 @@ import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
 import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
 import { createApiClient } from "../src/shared/auth/clients";
 import { randomToken } from "../src/shared/auth/secrets";
+import { cliArgs } from "./cli";
+import { DevOutput, startBanner } from "./dev-output";
 import {
   DEMO_FILE,
   type DemoClients,
@@ -17,6 +20,12 @@ import {
   wranglerDevArgs,
 } from "./local-platform";
 import { seedLocal } from "./seed";
+
+cliArgs(
+  "start",
+  "Serves everything locally on http://localhost:$PORT (default 8787): migrations, demo data and clients, then wrangler dev. Prints the URLs and the demo credentials once ready.",
+  {},
+);
 
 /** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
 const PORT = process.env.PORT ?? "8787";
@@ -53,31 +62,22 @@ await withLocalBindings(async (env) => {
 });
 
 const base = `http://localhost:${PORT}`;
-console.log(`
-Medparts is starting on ${base}
-  Demo client (tenant 1, St. Mary's Health System):
-    client_id:     ${demo.clientId}
-    client_secret: ${demo.clientSecret}
-  Get a token:
-    curl -s -X POST ${base}/auth/oauth2/token -d grant_type=client_credentials -d client_id=${demo.clientId} -d client_secret=${demo.clientSecret}
-  Demo vendor client (vendor ${DEMO_VENDOR_ID}, OEM Authorized Distribution; the vendor API at ${base}/vendor/api):
-    client_id:     ${vendor.clientId}
-    client_secret: ${vendor.clientSecret}
-  Demo operator client (the marketplace itself; token audience medparts-admin-api, scope catalog:import):
-    client_id:     ${operator.clientId}
-    client_secret: ${operator.clientSecret}
-  Demo test-mode client (tenant 1's sandbox: test orders a simulated vendor fulfils; npm run demo -- --sandbox):
-    client_id:     ${testMode.clientId}
-    client_secret: ${testMode.clientSecret}
-  Demo SCIM token (tenant 1's identity provider: Entra ID's "Tenant URL" and "Secret Token", Okta's SCIM connector):
-    SCIM base URL: ${base}/scim/v2
-    token:         ${scimToken}
-    curl -s ${base}/scim/v2/Users?count=2 -H "Authorization: Bearer ${scimToken}"
-`);
+const output = new DevOutput(() =>
+  startBanner(base, { buyer: demo, testMode, vendor: { ...vendor, vendorId: DEMO_VENDOR_ID }, operator, scimToken }, DEMO_FILE),
+);
+console.log(`Starting the local runtime on ${base} (wrangler dev): the credentials follow once it is ready.`);
 
 // Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env };
-const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: "inherit", env });
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: process.stdout.isTTY ? "1" : "0", ...process.env };
+const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: ["inherit", "pipe", "pipe"], env });
+for (const [from, to] of [
+  [dev.stdout, process.stdout],
+  [dev.stderr, process.stderr],
+] as const) {
+  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+    for (const shown of output.line(line)) to.write(`${shown}\n`);
+  });
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
 void sweepWebhooksOnceLive(base);

@@ -1,6 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { SEARCH_RESOURCES } from "../src/api/app";
 import { replaceGeneratedSection, searchFieldsMarkdown } from "../src/query/docs";
+import { cliArgs } from "./cli";
+
+cliArgs("docs:search", "Rewrites the search field tables of docs/api.md from the search field registry.", {});
 
 /** `npm run docs:search`: rewrites the field tables of docs/api.md from the search field registry. */
 const path = new URL("../docs/api.md", import.meta.url);

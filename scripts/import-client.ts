@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { baseUrlOf, URL_OPTION_HELP } from "./cli";
 
 /**
  * The pure parts of `npm run import` (scripts/import.ts): its command line, the format a path implies, the files of a
@@ -14,7 +15,6 @@ export type ImportMode = (typeof IMPORT_MODES)[number];
 export const SINGLE_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 /** The AccessGUDID release's files an import reads; device.txt is required. */
 export const GUDID_FILES = ["device.txt", "identifiers.txt", "gmdnTerms.txt", "productCodes.txt"] as const;
-export const DEFAULT_URL = "http://localhost:8787";
 
 export const USAGE = `usage: npm run import -- <file, or a GUDID folder> [options]
   --offers                     a vendor's price file (offers, ndjson or csv) instead of the catalog, with a vendor client
@@ -24,7 +24,7 @@ export const USAGE = `usage: npm run import -- <file, or a GUDID folder> [option
   --skip-failed-rows           apply the valid rows even when some are rejected (default: any rejected row fails the job)
   --max-errors N               fail the job past N rejected rows (server default 1000)
   --max-withdraw-percent N     replace: fail when the file lacks more than N% of the catalog (server default 10)
-  --url <base>                 default ${DEFAULT_URL}
+${URL_OPTION_HELP}
   --client-id <id> --client-secret <secret>
                                an operator client (scope catalog:import), or with --offers a vendor client (offers:write);
                                default: the demo operator (or demo vendor) of .medparts-demo.json`;
@@ -94,8 +94,12 @@ export function parseImportArgs(argv: readonly string[]): ImportOptions | { usag
   if (typeof maxErrors === "string") return { usageError: maxErrors };
   const maxWithdrawPercent = wholeNumber("max-withdraw-percent", values["max-withdraw-percent"], 100);
   if (typeof maxWithdrawPercent === "string") return { usageError: maxWithdrawPercent };
-  const url = (values.url ?? DEFAULT_URL).replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]/.test(url)) return { usageError: `--url is an http(s) base URL, not "${values.url}".` };
+  let url: string;
+  try {
+    url = baseUrlOf(values.url);
+  } catch (error) {
+    return { usageError: (error as Error).message };
+  }
   const { "client-id": clientId, "client-secret": clientSecret } = values;
   if ((clientId === undefined) !== (clientSecret === undefined)) return { usageError: "Give --client-id and --client-secret together." };
   return {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import cliProgress from "cli-progress";
+import { describeFailure, UsageError } from "./cli";
 import {
   backoffMs,
   baseName,
@@ -60,8 +61,6 @@ interface FileUpload {
   partSize: number;
   parts: { partNumber: number; size: number }[];
 }
-
-class UsageError extends Error {}
 
 /** A call that failed: the server's status (undefined when no answer came) and what it said. */
 class ApiError extends Error {
@@ -424,6 +423,9 @@ process.on("SIGINT", () => {
     .finally(() => process.exit(130));
 });
 
+/** The API this run talks to, once the command line is read: named when it cannot be reached. */
+let apiBase: string | undefined;
+
 async function main(): Promise<number> {
   const options = parseImportArgs(process.argv.slice(2));
   if ("usageError" in options) {
@@ -434,6 +436,7 @@ async function main(): Promise<number> {
     throw new UsageError(options.usageError);
   }
   const { format, uploads } = uploadsOf(options);
+  apiBase = options.url;
   const api = new AdminApi(options.url, JOBS_PATHS[options.offers ? "offers" : "catalog"], credentialsOf(options));
 
   const job = await api.data<Job>("POST", api.jobs, {
@@ -480,12 +483,8 @@ main().then(
   (error: Error) => {
     if (interrupted) return; // the SIGINT handler exits
     view.stop();
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n${USAGE.split("\n")[0]}  (--help lists them)`);
-      process.exitCode = 2;
-      return;
-    }
-    console.error(`error: ${error.message}`);
-    process.exitCode = 1;
+    const { message, code } = describeFailure(error, USAGE, apiBase);
+    console.error(message);
+    process.exitCode = code;
   },
 );

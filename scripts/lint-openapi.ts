@@ -2,7 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { cliArgs } from "./cli";
 import { servedOpenApiDocument } from "./openapi-document";
+
+cliArgs("lint:openapi", "Lints the served OpenAPI document with Spectral and Redocly; any error fails.", {});
 
 /**
  * `npm run lint:openapi` (in .ci/run): the OpenAPI document exactly as the Worker serves it, linted by Spectral

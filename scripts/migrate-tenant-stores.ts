@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
-import { DEFAULT_URL } from "./import-client";
+import { baseUrlOf, URL_OPTION_HELP } from "./cli";
 import { OperatorApi } from "./imports/local-import";
 import { savedDemoClients } from "./local-platform";
 
@@ -27,11 +27,11 @@ interface StoreEntry {
   verification: { equal: boolean; error?: string; stores?: { tenantId: number; tables: { table: string; equal: boolean }[] }[] } | null;
 }
 
-const USAGE = `Usage: npm run migrate:tenant-stores -- [options]
+const USAGE = `usage: npm run migrate:tenant-stores -- [options]
   --tenant <id>                a tenant to move (repeat for several); default: every tenant
   --again                      move tenants already copied again (a fresh copy from nothing)
   --switch                     switch each tenant to its stores once its copy is verified (no way back)
-  --url <base>                 default ${DEFAULT_URL}
+${URL_OPTION_HELP}
   --client-id <id> --client-secret <secret>
                                an operator client (scope clients:manage); default: the demo operator of .medparts-demo.json`;
 
@@ -71,7 +71,7 @@ function options() {
       tenants,
       again: values.again ?? false,
       switchAfter: values.switch ?? false,
-      url: (values.url ?? DEFAULT_URL).replace(/\/$/, ""),
+      url: baseUrlOf(values.url),
       credentials,
     };
   } catch (error) {

@@ -1,7 +1,7 @@
-import { parseArgs } from "node:util";
 import { seedDemoData } from "../src/dev/seed/seed";
 import { compactFullTextIndex } from "../src/shared/catalog/full-text-index";
 import { refreshCatalogPositions } from "../src/shared/catalog/positions";
+import { cliArgs, UsageError } from "./cli";
 import { applyLocalMigrations, type LocalState, withLocalBindings } from "./local-platform";
 
 /** `npm run seed -- --products 100000`: migrations, then demo data into the local D1. Re-runnable. */
@@ -28,8 +28,15 @@ export async function seedLocal(products: number, state: LocalState = {}): Promi
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {
-  const { values } = parseArgs({ options: { products: { type: "string", default: "600" }, "persist-to": { type: "string" } } });
+  const { values } = cliArgs(
+    "seed",
+    "Applies the migrations to the local D1 databases and loads the demo data (tenants, users, catalog).",
+    {
+      products: { type: "string", default: "600", help: "catalog size", value: "<n>" },
+      "persist-to": { type: "string", help: "the local state directory (default: wrangler's, .wrangler/state)", value: "<dir>" },
+    },
+  );
   const products = Number(values.products);
-  if (!Number.isInteger(products) || products < 1) throw new Error("--products must be a positive integer");
+  if (!Number.isInteger(products) || products < 1) throw new UsageError(`--products is a positive whole number, not "${values.products}".`);
   await seedLocal(products, { persistTo: values["persist-to"] });
 }

@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { generatedModule } from "../src/shared/tenants/migration-files";
+import { cliArgs } from "./cli";
+
+cliArgs("tenant-migrations", "Writes the tenant stores' migrations module from tenant-migrations/*.sql.", {});
 
 // Writes src/shared/tenants/migrations.generated.ts from tenant-migrations/*.sql (the tenant store's migrations, which a
 // Worker cannot read as files). test/tenants/migrations.node.test.ts fails while the two differ.

@@ -93,17 +93,25 @@ export async function startWebhookListener(options: {
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
 
-  const token = (
-    await call<{ access_token: string }>("POST", `${baseUrl}/auth/oauth2/token`, {
-      form: { grant_type: "client_credentials", client_id: credentials.clientId, client_secret: credentials.clientSecret },
-    })
-  ).access_token;
-  const endpoint = (
-    await call<{ data: { id: string; secret: string } }>("POST", `${baseUrl}/customer/api/webhook-endpoints`, {
-      token,
-      json: { url: `http://localhost:${port}/webhooks`, eventTypes: ["*"] },
-    })
-  ).data;
+  let endpoint: { id: string; secret: string };
+  let token: string;
+  try {
+    token = (
+      await call<{ access_token: string }>("POST", `${baseUrl}/auth/oauth2/token`, {
+        form: { grant_type: "client_credentials", client_id: credentials.clientId, client_secret: credentials.clientSecret },
+      })
+    ).access_token;
+    endpoint = (
+      await call<{ data: { id: string; secret: string } }>("POST", `${baseUrl}/customer/api/webhook-endpoints`, {
+        token,
+        json: { url: `http://localhost:${port}/webhooks`, eventTypes: ["*"] },
+      })
+    ).data;
+  } catch (error) {
+    // Nothing to receive for: the port is given back, so that the process can end.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
   secret = endpoint.secret;
   return {
     endpointId: endpoint.id,

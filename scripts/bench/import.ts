@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
+import { cliArgs } from "../cli";
 import { catalogHash, createOperatorClient, type ImportJob, jobPhase, OperatorApi } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
@@ -24,15 +24,17 @@ import { startServer } from "./server";
  * sampled; the same file imported again (nothing to write: the catalog version must stay); then catalog search at 1
  * connection on the bench runtime over the imported catalog, to compare with the seeded catalog's figures.
  */
-const { values } = parseArgs({
-  options: {
-    products: { type: "string", default: "1000000" },
-    port: { type: "string", default: "8798" },
-    "search-duration": { type: "string", default: "4" },
+const { values } = cliArgs(
+  "bench:import",
+  "Imports a generated catalog file on the local runtime, twice, sampling searches meanwhile; reports rows/s and search latency.",
+  {
     // Import alone, no searches sampled meanwhile (what the searches cost the import).
-    "no-searches": { type: "boolean", default: false },
+    products: { type: "string", default: "1000000", help: "products in the file", value: "<n>" },
+    port: { type: "string", default: "8798", help: "port of the bench's own runtime", value: "<port>" },
+    "search-duration": { type: "string", default: "4", help: "seconds of search measurement after the import", value: "<s>" },
+    "no-searches": { type: "boolean", default: false, help: "import alone, no searches sampled meanwhile" },
   },
-});
+);
 const products = Number(values.products);
 const port = Number(values.port);
 const state = { persistTo: path.join(".wrangler/bench-import", String(products)) };

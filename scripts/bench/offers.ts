@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { database } from "../../src/db/client";
 import { productId } from "../../src/dev/seed/catalog";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
+import { cliArgs } from "../cli";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";
@@ -18,12 +18,10 @@ import { startServer } from "./server";
  * same through price files (one NDJSON file of every offer, an import job from upload to its end; docs/benchmarks.md,
  * "Offers").
  */
-const { values } = parseArgs({
-  options: {
-    offers: { type: "string", default: "100000" },
-    products: { type: "string", default: "10000" },
-    port: { type: "string", default: "8797" },
-  },
+const { values } = cliArgs("bench:offers", "Imports a vendor price file on the local runtime and reports rows/s.", {
+  offers: { type: "string", default: "100000", help: "offers in the file", value: "<n>" },
+  products: { type: "string", default: "10000", help: "catalog size", value: "<n>" },
+  port: { type: "string", default: "8797", help: "port of the bench's own runtime", value: "<port>" },
 });
 const offers = Number(values.offers);
 const products = Number(values.products);

@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { database } from "../../src/db/client";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
+import { cliArgs } from "../cli";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";
@@ -22,14 +22,16 @@ import { startServer } from "./server";
  * and a provisioned user's facility access as the customer API reports it. A bar shows progress; the summary reports
  * the time and rows/s of each phase.
  */
-const { values } = parseArgs({
-  options: {
-    facilities: { type: "string", default: "50" },
-    users: { type: "string", default: "5000" },
-    concurrency: { type: "string", default: "8" },
-    port: { type: "string", default: "8797" },
+const { values } = cliArgs(
+  "bench:onboarding",
+  "Onboards a health system (facilities, then users over SCIM) on the local runtime and reports rows/s.",
+  {
+    facilities: { type: "string", default: "50", help: "facilities to create", value: "<n>" },
+    users: { type: "string", default: "5000", help: "users to provision", value: "<n>" },
+    concurrency: { type: "string", default: "8", help: "SCIM requests at once", value: "<n>" },
+    port: { type: "string", default: "8797", help: "port of the bench's own runtime", value: "<port>" },
   },
-});
+);
 const facilityCount = Number(values.facilities);
 const userCount = Number(values.users);
 const concurrency = Number(values.concurrency);

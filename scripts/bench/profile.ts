@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { cliArgs } from "../cli";
 import { withLocalBindings } from "../local-platform";
 import { BENCH_CLIENT_TENANT, createBenchClient, fetchToken } from "./client";
 import { runLoad } from "./load";
@@ -22,17 +22,19 @@ import { BENCH_SWITCH_PATH } from "./switch";
  * `npm run bench`. With the inspector attached workerd also sends every console line to it, so logging shows up
  * costlier here than it is.
  */
-const { values } = parseArgs({
-  options: {
-    scenario: { type: "string", default: "search-popular" },
-    products: { type: "string", default: "10000" },
-    duration: { type: "string", default: "5" },
-    connections: { type: "string", default: "10" },
-    top: { type: "string", default: "30" },
+const { values } = cliArgs(
+  "bench:profile",
+  "Profiles the CPU of one request scenario through workerd's inspector and prints the functions with the most self time.",
+  {
     // Profile the bench client's tenant served from its stores (the switch of `npm run bench -- --tenants`).
-    switch: { type: "boolean", default: false },
+    scenario: { type: "string", default: "search-popular", help: "the request scenario (the names of npm run bench)", value: "<name>" },
+    products: { type: "string", default: "10000", help: "catalog size (as npm run bench seeded it)", value: "<n>" },
+    duration: { type: "string", default: "5", help: "seconds of load while profiling", value: "<s>" },
+    connections: { type: "string", default: "10", help: "concurrent connections", value: "<n>" },
+    top: { type: "string", default: "30", help: "functions listed", value: "<n>" },
+    switch: { type: "boolean", default: false, help: "the bench client's tenant served from its stores" },
   },
-});
+);
 const PORT = 8797;
 const INSPECTOR_PORT = 9231;
 const scenarios: Scenario[] = [...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO, ...ORDER_SCENARIOS];

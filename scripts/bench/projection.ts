@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import { database } from "../../src/db/client";
 import { percentile } from "../../src/platform/percentile";
 import { createApiClient } from "../../src/shared/auth/clients";
+import { cliArgs } from "../cli";
 import { createOperatorClient } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { switchTenant } from "../local-stores";
@@ -27,13 +27,15 @@ import { startServer } from "./server";
  *    cron's reconciliation sweep then runs, and every line placed must show in its vendor's list with its status.
  * Exit 1 when a line never shows or the projection does not converge.
  */
-const { values } = parseArgs({
-  options: {
-    orders: { type: "string", default: "100" },
-    crashes: { type: "string", default: "5" },
-    port: { type: "string", default: "8795" },
+const { values } = cliArgs(
+  "bench:projection",
+  "Places orders, kills the local runtime, and measures how soon every line shows in its vendor's list.",
+  {
+    orders: { type: "string", default: "100", help: "orders to place", value: "<n>" },
+    crashes: { type: "string", default: "5", help: "SIGKILLs to send", value: "<n>" },
+    port: { type: "string", default: "8795", help: "port of the bench's own runtime", value: "<port>" },
   },
-});
+);
 const orders = Number(values.orders);
 const crashes = Number(values.crashes);
 const port = Number(values.port);

@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import { database } from "../../src/db/client";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
+import { cliArgs } from "../cli";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";
@@ -19,15 +19,17 @@ import { startServer } from "./server";
  * failure (any answer but 200). After the old secret's expiry, a probe with it every 250 ms measures how long it was
  * still accepted.
  */
-const { values } = parseArgs({
-  options: {
-    instances: { type: "string", default: "4" },
-    "interval-ms": { type: "string", default: "100" },
-    overlap: { type: "string", default: "10" },
-    before: { type: "string", default: "5" },
-    port: { type: "string", default: "8796" },
+const { values } = cliArgs(
+  "bench:rotation",
+  "Rotates a client secret while instances keep requesting tokens; counts failures and how long the old secret worked.",
+  {
+    instances: { type: "string", default: "4", help: "client instances requesting tokens", value: "<n>" },
+    "interval-ms": { type: "string", default: "100", help: "ms between token requests of an instance", value: "<ms>" },
+    overlap: { type: "string", default: "10", help: "seconds both secrets are live", value: "<s>" },
+    before: { type: "string", default: "5", help: "seconds of requests before the rotation", value: "<s>" },
+    port: { type: "string", default: "8796", help: "port of the bench's own runtime", value: "<port>" },
   },
-});
+);
 const instances = Number(values.instances);
 const intervalMs = Number(values["interval-ms"]);
 const overlapSeconds = Number(values.overlap);

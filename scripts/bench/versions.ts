@@ -5,6 +5,7 @@ import { FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calen
 import type { VersionChange } from "../../src/platform/versions/change";
 import { apiVersioning } from "../../src/platform/versions/middleware";
 import { deleteAnswers204 } from "../../src/versions/changes/2026-11-25-delete-answers-204";
+import { cliArgs } from "../cli";
 
 /**
  * `npm run bench:versions`: the CPU the dated versions add to a request, per version back (docs/benchmarks.md, "Dated
@@ -14,7 +15,10 @@ import { deleteAnswers204 } from "../../src/versions/changes/2026-11-25-delete-a
  * transform exists for. Each case runs `--requests` times after a warm-up; CPU microseconds per request, side by side.
  */
 
-const requests = Number(process.argv.find((arg) => arg.startsWith("--requests="))?.split("=")[1] ?? 20_000);
+const { values } = cliArgs("bench:versions", "The CPU the dated versions add to a request, per version back, measured in Node.", {
+  requests: { type: "string", default: "20000", help: "requests per case after a warm-up", value: "<n>" },
+});
+const requests = Number(values.requests);
 const ENDPOINTS = "/customer/api/webhook-endpoints";
 
 /** A second change, as a later release would add one: `url` was `endpointUrl`, in requests and in answers. */

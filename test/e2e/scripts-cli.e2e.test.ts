@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Every `npm run` script of ours (package.json's `tsx scripts/...` entries), run as a user would. In the e2e suite, not
+ * `npm test`: each start loads the local platform (about 4 s of CPU), some 60 starts in all.
+ */
+
+const ROOT = path.join(import.meta.dirname, "../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const STACK_LINE = /^\s+at .+[:(]/m;
+/** The scripts a person runs by hand. */
+const BY_HAND = ["start", "demo", "import", "create-client", "webhook-listener", "seed", "migrate:tenant-stores", "build"];
+
+const scripts = Object.entries(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>)
+  .map(([name, command]) => [name, /^tsx (scripts\/\S+\.ts)$/.exec(command)?.[1]] as const)
+  .filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
+
+function run(
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(TSX, [file, ...args], { cwd: ROOT, env: { ...process.env, DEBUG: "", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `f` over `items`, `limit` at a time. */
+async function pooled<T, R>(items: readonly T[], limit: number, f: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await f(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+describe("the scripts' command line", () => {
+  it("lists the scripts it checks: every tsx entry of package.json", () => {
+    expect(scripts.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["start", "demo", "import", "create-client", "webhook-listener", "seed"]),
+    );
+    expect(scripts.length).toBeGreaterThan(20);
+  });
+
+  it("every script answers --help with its usage (exit 0), and a wrong option with a usage error (exit 2), never a stack trace", async () => {
+    // Every script's --help; a wrong option on those a person runs by hand (the rest parse with the same cliArgs).
+    const outcomes = await pooled(scripts, 3, async ([name, file]) => {
+      const help = await run(file, ["--help"]);
+      const wrong = BY_HAND.includes(name) ? await run(file, ["--no-such-option"]) : undefined;
+      return { name, help, wrong };
+    });
+    for (const { name, help, wrong } of outcomes) {
+      expect(help.code, `${name} --help: ${help.stderr}`).toBe(0);
+      expect(help.stdout, name).toContain(`usage: npm run ${name}`);
+      if (!wrong) continue;
+      expect(wrong.code, `${name} --no-such-option: ${wrong.stdout}${wrong.stderr}`).toBe(2);
+      expect(wrong.stderr, name).toContain("no-such-option");
+      expect(wrong.stderr, name).not.toMatch(STACK_LINE);
+    }
+    expect(
+      outcomes
+        .filter((o) => o.wrong)
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([...BY_HAND].sort());
+  }, 180_000);
+
+  it("the scripts that call the API say which URL they could not reach, without a stack trace, and take --url and PORT alike", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cli-"));
+    try {
+      const file = path.join(dir, "catalog.ndjson");
+      writeFileSync(file, '{"productId":"X"}\n');
+      const nowhere = "http://127.0.0.1:59999"; // nothing listens there
+      const cases = [
+        ["scripts/webhook-listener.ts", ["--url", nowhere, "--port", "18790", "--client-id", "a", "--client-secret", "b"], {}],
+        ["scripts/import.ts", [file, "--url", nowhere, "--client-id", "a", "--client-secret", "b"], {}],
+        ["scripts/import.ts", [file, "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
+        ["scripts/demo.ts", ["--url", nowhere], { MEDPARTS_CLIENT_ID: "a", MEDPARTS_CLIENT_SECRET: "b" }],
+      ] as const;
+      for (const [script, args, env] of cases) {
+        const { code, stdout, stderr } = await run(script, [...args], env);
+        expect(code, `${script} ${args.join(" ")}: ${stdout}${stderr}`).toBe(1);
+        expect(stderr, script).toContain(nowhere.replace("http://127.0.0.1", ""));
+        expect(stderr, script).not.toMatch(STACK_LINE);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
