@@ -96,6 +96,46 @@ describe("the developer portal", () => {
     await page.close();
   });
 
+  it("Try-it works out of the box: Authorize runs the client credentials flow, then a read answers 200, with a fresh correlation id each time", async () => {
+    const { page, outside, errors } = await watchedPage();
+    const buyer = inject("buyer");
+    const answers: { url: string; status: number; correlationId: string | undefined }[] = [];
+    page.on("response", (res) => {
+      if (/\/(auth\/oauth2\/token|customer\/api\/users\/lookup)/.test(res.url()))
+        answers.push({ url: res.url(), status: res.status(), correlationId: res.request().headers()["x-correlation-id"] });
+    });
+    await page.goto(`${baseUrl}/docs/reference/customer`);
+    await page.waitForSelector(`h1:has-text("${AUDIENCES.customer.title}")`, { timeout: 60_000 });
+    await page.waitForLoadState("networkidle");
+    await page.getByText("Client ID:").first().click();
+    await page.keyboard.type(buyer.clientId);
+    await page.getByText("Client Secret:").first().click();
+    await page.keyboard.type(buyer.clientSecret);
+    await page.getByRole("button", { name: "Authorize" }).first().click();
+    await expect
+      .poll(() => answers.filter((a) => a.url.endsWith("/auth/oauth2/token")).map((a) => a.status), { timeout: 10_000 })
+      .toEqual([200]);
+
+    await page.getByRole("button", { name: "Open Group - Users" }).click();
+    await page.getByText("A user's contact id, companies, facilities and addresses").first().click();
+    await page.locator("button", { hasText: "Test Request(get /customer/api/users/lookup)" }).first().click();
+    for (let i = 0; i < 2; i++) {
+      await page.keyboard.press("Control+Enter"); // Scalar's shortcut for Send
+      await expect.poll(() => answers.filter((a) => a.url.includes("/users/lookup")).length, { timeout: 10_000 }).toBe(i + 1);
+    }
+    const reads = answers.filter((a) => a.url.includes("/users/lookup"));
+    // The example userId only: loginUserId, its exclusive alternative, has no example to send.
+    expect(reads.map((a) => [new URL(a.url).search, a.status])).toEqual([
+      ["?userId=1", 200],
+      ["?userId=1", 200],
+    ]);
+    expect(reads[0]!.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reads[1]!.correlationId).not.toBe(reads[0]!.correlationId);
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   for (const audience of AUDIENCE_NAMES) {
     it(`the ${audience} reference: its own document, every version selectable, code samples, accessible`, async () => {
       const { page, outside, errors } = await watchedPage();
