@@ -17,7 +17,7 @@ import {
   type Scenario,
 } from "./bench/scenarios";
 import { runTenantsBench } from "./bench/tenants";
-import { cliArgs } from "./cli";
+import { cliArgs, ownRuntimePort } from "./cli";
 import { ensureLocalSigningKey, type LocalState, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
 
@@ -42,7 +42,7 @@ const { values } = cliArgs(
     "order-pool": { type: "string", default: "300", help: "price options quoted ahead for the order endpoint", value: "<n>" },
     only: { type: "string", default: "", help: "only these endpoints, comma-separated", value: "<names>" },
     out: { type: "string", default: "bench-results", help: "directory of the results", value: "<dir>" },
-    port: { type: "string", default: "8799", help: "port of the benchmark's own runtime", value: "<port>" },
+    port: ownRuntimePort("8799", "benchmark"),
     smoke: { type: "boolean", default: false, help: "a few seconds per endpoint: checks the harness, not the figures" },
     "seed-only": { type: "boolean", default: false, help: "seed and stop" },
     tenants: { type: "string", default: "", help: "tenants of the tenant-store run, comma-separated", value: "<n,...>" },

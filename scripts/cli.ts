@@ -169,3 +169,11 @@ export function cliArgs<O extends Record<string, Option>>(
   }
   return { values: parsed.values as never, positionals: parsed.positionals, usage };
 }
+
+/** The --port of a script that starts a runtime of its own (benches, crash tests): a port apart from npm start's. */
+export const ownRuntimePort = (port: string, what = "test"): Option & { default: string } => ({
+  type: "string",
+  default: port,
+  help: `port of the ${what}'s own runtime`,
+  value: "<port>",
+});

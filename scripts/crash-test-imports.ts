@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BUILD_STEPS } from "../src/operator/imports/jobs";
 import { writeCatalogFile } from "./bench/catalog-file";
 import { startServer } from "./bench/server";
-import { cliArgs } from "./cli";
+import { cliArgs, ownRuntimePort } from "./cli";
 import { catalogHash, createOperatorClient, type ImportJob, jobPhase, jobSeconds, OperatorApi } from "./imports/local-import";
 import { ensureLocalSigningKey } from "./local-platform";
 import { seedLocal } from "./seed";
@@ -25,7 +25,7 @@ const { values } = cliArgs(
   {
     crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
     products: { type: "string", default: "100000", help: "products in the imported file", value: "<n>" },
-    port: { type: "string", default: "8797", help: "port of the test's own runtime", value: "<port>" },
+    port: ownRuntimePort("8797"),
   },
 );
 const crashes = Number(values.crashes);

@@ -9,7 +9,7 @@ import { randomToken } from "../src/shared/auth/secrets";
 import { fetchToken, jsonPost, send } from "./bench/client";
 import { REQUESTER } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
-import { cliArgs } from "./cli";
+import { cliArgs, ownRuntimePort } from "./cli";
 import { createOperatorClient } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { switchTenant } from "./local-stores";
@@ -31,7 +31,7 @@ const { values } = cliArgs(
   {
     crashes: { type: "string", default: "10", help: "SIGKILLs to send", value: "<n>" },
     returns: { type: "string", default: "96", help: "returns to drive", value: "<n>" },
-    port: { type: "string", default: "8799", help: "port of the test's own runtime", value: "<port>" },
+    port: ownRuntimePort("8799"),
     store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startServer } from "./bench/server";
-import { cliArgs } from "./cli";
+import { cliArgs, ownRuntimePort } from "./cli";
 import { createOperatorClient, OperatorApi } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { seedLocal } from "./seed";
@@ -20,7 +20,7 @@ const { values } = cliArgs(
   {
     crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
     orders: { type: "string", default: "80000", help: "orders to move", value: "<n>" },
-    port: { type: "string", default: "8796", help: "port of the test's own runtime", value: "<port>" },
+    port: ownRuntimePort("8796"),
   },
 );
 const crashes = Number(values.crashes);

@@ -10,7 +10,7 @@ import { randomToken } from "../src/shared/auth/secrets";
 import { fetchToken, jsonPost, send } from "./bench/client";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
-import { cliArgs } from "./cli";
+import { cliArgs, ownRuntimePort } from "./cli";
 import { createOperatorClient } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { switchTenant } from "./local-stores";
@@ -35,7 +35,7 @@ const { values } = cliArgs(
   {
     crashes: { type: "string", default: "6", help: "SIGKILLs to send", value: "<n>" },
     orders: { type: "string", default: "6", help: "orders whose events are delivered", value: "<n>" },
-    port: { type: "string", default: "8795", help: "port of the test's own runtime", value: "<port>" },
+    port: ownRuntimePort("8795"),
     "deadline-seconds": { type: "string", default: "900", help: "give up after this long", value: "<s>" },
     "sweep-seconds": { type: "string", default: "60", help: "how often the sweep runs", value: "<s>" },
     "within-seconds": { type: "string", default: "60", help: "deliveries must arrive within this long of the last restart", value: "<s>" },

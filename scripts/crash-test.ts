@@ -8,7 +8,7 @@ import { fetchToken } from "./bench/client";
 import type { LoadRequest } from "./bench/load";
 import { type BenchContext, issueQuotePool, orderRequest } from "./bench/scenarios";
 import { type LocalServer, startServer } from "./bench/server";
-import { cliArgs } from "./cli";
+import { cliArgs, ownRuntimePort } from "./cli";
 import { createOperatorClient, type OperatorCredentials } from "./imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "./local-platform";
 import { switchTenant } from "./local-stores";
@@ -32,7 +32,7 @@ const { values } = cliArgs(
   {
     crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
     concurrency: { type: "string", default: "6", help: "orders placed at once", value: "<n>" },
-    port: { type: "string", default: "8796", help: "port of the test's own runtime", value: "<port>" },
+    port: ownRuntimePort("8796"),
     store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );

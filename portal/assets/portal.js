@@ -1,19 +1,23 @@
 // The portal's search box: the index (every guide, error page and reference summary) and MiniSearch load on first
 // use, so the first page stays small. Arrow keys move through the results; Escape closes them.
-(() => {
-  const input = document.getElementById("portal-search");
-  const list = document.getElementById("portal-results");
-  if (!input || !list) return;
-  let search;
-
-  const loadScript = (src) =>
+/** Loads a script once, when it is needed (MiniSearch here, Scalar on the reference pages). */
+window.MedpartsPortal = {
+  loadScript: (src) =>
     new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = src;
       script.onload = resolve;
       script.onerror = () => reject(new Error(`${src} did not load`));
       document.head.append(script);
-    });
+    }),
+};
+
+(() => {
+  const { loadScript } = window.MedpartsPortal;
+  const input = document.getElementById("portal-search");
+  const list = document.getElementById("portal-results");
+  if (!input || !list) return;
+  let search;
 
   async function ready() {
     if (!search) {

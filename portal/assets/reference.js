@@ -16,15 +16,7 @@ const CONTRAST = {
   const main = document.getElementById("main");
   const audience = main.dataset.audience;
   const config = await (await fetch("/docs/assets/portal-config.json")).json();
-  const loadScript = (src) =>
-    new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = src;
-      script.onload = resolve;
-      script.onerror = () => reject(new Error(`${src} did not load`));
-      document.head.append(script);
-    });
-  const portalSearch = loadScript("/docs/assets/portal.js");
+  const { loadScript } = window.MedpartsPortal;
   await loadScript("/docs/assets/scalar.js");
 
   const keep = config.codeSamples;
@@ -141,5 +133,4 @@ const CONTRAST = {
       .map(([name, value]) => `--scalar-${name}: ${value};`)
       .join(" ")} } .sidebar-search-placeholder { color: #4d5561 !important; }`,
   });
-  await portalSearch;
 })();

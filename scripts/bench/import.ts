@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
-import { cliArgs } from "../cli";
+import { cliArgs, ownRuntimePort } from "../cli";
 import { catalogHash, createOperatorClient, type ImportJob, jobPhase, OperatorApi } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
@@ -30,7 +30,7 @@ const { values } = cliArgs(
   {
     // Import alone, no searches sampled meanwhile (what the searches cost the import).
     products: { type: "string", default: "1000000", help: "products in the file", value: "<n>" },
-    port: { type: "string", default: "8798", help: "port of the bench's own runtime", value: "<port>" },
+    port: ownRuntimePort("8798", "bench"),
     "search-duration": { type: "string", default: "4", help: "seconds of search measurement after the import", value: "<s>" },
     "no-searches": { type: "boolean", default: false, help: "import alone, no searches sampled meanwhile" },
   },

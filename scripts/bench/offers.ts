@@ -4,7 +4,7 @@ import { database } from "../../src/db/client";
 import { productId } from "../../src/dev/seed/catalog";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
-import { cliArgs } from "../cli";
+import { cliArgs, ownRuntimePort } from "../cli";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";
@@ -21,7 +21,7 @@ import { startServer } from "./server";
 const { values } = cliArgs("bench:offers", "Imports a vendor price file on the local runtime and reports rows/s.", {
   offers: { type: "string", default: "100000", help: "offers in the file", value: "<n>" },
   products: { type: "string", default: "10000", help: "catalog size", value: "<n>" },
-  port: { type: "string", default: "8797", help: "port of the bench's own runtime", value: "<port>" },
+  port: ownRuntimePort("8797", "bench"),
 });
 const offers = Number(values.offers);
 const products = Number(values.products);

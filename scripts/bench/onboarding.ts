@@ -5,7 +5,7 @@ import cliProgress from "cli-progress";
 import { database } from "../../src/db/client";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
-import { cliArgs } from "../cli";
+import { cliArgs, ownRuntimePort } from "../cli";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";
@@ -29,7 +29,7 @@ const { values } = cliArgs(
     facilities: { type: "string", default: "50", help: "facilities to create", value: "<n>" },
     users: { type: "string", default: "5000", help: "users to provision", value: "<n>" },
     concurrency: { type: "string", default: "8", help: "SCIM requests at once", value: "<n>" },
-    port: { type: "string", default: "8797", help: "port of the bench's own runtime", value: "<port>" },
+    port: ownRuntimePort("8797", "bench"),
   },
 );
 const facilityCount = Number(values.facilities);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { database } from "../../src/db/client";
 import { percentile } from "../../src/platform/percentile";
 import { createApiClient } from "../../src/shared/auth/clients";
-import { cliArgs } from "../cli";
+import { cliArgs, ownRuntimePort } from "../cli";
 import { createOperatorClient } from "../imports/local-import";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { switchTenant } from "../local-stores";
@@ -33,7 +33,7 @@ const { values } = cliArgs(
   {
     orders: { type: "string", default: "100", help: "orders to place", value: "<n>" },
     crashes: { type: "string", default: "5", help: "SIGKILLs to send", value: "<n>" },
-    port: { type: "string", default: "8795", help: "port of the bench's own runtime", value: "<port>" },
+    port: ownRuntimePort("8795", "bench"),
   },
 );
 const orders = Number(values.orders);

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { database } from "../../src/db/client";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
-import { cliArgs } from "../cli";
+import { cliArgs, ownRuntimePort } from "../cli";
 import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { fetchToken } from "./client";
@@ -27,7 +27,7 @@ const { values } = cliArgs(
     "interval-ms": { type: "string", default: "100", help: "ms between token requests of an instance", value: "<ms>" },
     overlap: { type: "string", default: "10", help: "seconds both secrets are live", value: "<s>" },
     before: { type: "string", default: "5", help: "seconds of requests before the rotation", value: "<s>" },
-    port: { type: "string", default: "8796", help: "port of the bench's own runtime", value: "<port>" },
+    port: ownRuntimePort("8796", "bench"),
   },
 );
 const instances = Number(values.instances);

@@ -75,7 +75,8 @@ const header = `<header class="top">
 
 function layout(options: { url: string; title: string; description: string; main: string; reference?: Audience }): string {
   const scripts = options.reference
-    ? `<script src="/docs/assets/reference.js" defer></script>`
+    ? // Deferred scripts run in order: the portal's (search, loadScript) before the reference's.
+      `<script src="/docs/assets/portal.js" defer></script>\n<script src="/docs/assets/reference.js" defer></script>`
     : `<script src="/docs/assets/portal.js" defer></script>`;
   const body = options.reference
     ? // Scalar renders a <main> of its own: the reference's container is a plain element.
