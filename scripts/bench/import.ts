@@ -144,6 +144,8 @@ interface Run {
   idle: SearchSample[];
   during: SearchSample[];
   idleAfter: SearchSample[];
+  /** Seconds the job spent in each phase, as the poller saw it (every 250 ms). */
+  phaseSeconds: Map<string, number>;
 }
 
 /** Idle searches, then the import with searches all along (each labelled with the job's phase), then idle again. */
@@ -155,9 +157,14 @@ async function importWithSearches(baseUrl: string, liveProducts: number): Promis
   const api = await OperatorApi.connect(baseUrl, operator);
   let phase = "starting";
   let polling = true;
+  const phaseSeconds = new Map<string, number>();
   const poller = (async () => {
+    let seenAt = Date.now();
     while (polling) {
       const [job] = (await api.call<{ items: ImportJob[] }>("GET", "/catalog/imports?limit=1")).items;
+      const now = Date.now();
+      phaseSeconds.set(phase, (phaseSeconds.get(phase) ?? 0) + (now - seenAt) / 1000);
+      seenAt = now;
       if (job) phase = jobPhase(job);
       await sleep(250);
     }
@@ -168,7 +175,8 @@ async function importWithSearches(baseUrl: string, liveProducts: number): Promis
   polling = false;
   await poller;
   const idleAfter = await sampleIdle(baseUrl, requests, idleSeconds);
-  return { job, peakMiB, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter };
+  phaseSeconds.delete("starting");
+  return { job, peakMiB, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
 }
 
 const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600));
@@ -232,6 +240,8 @@ function searchTable(label: string, run: Run): string {
   ].join("\n");
 }
 
+const phaseLine = (run: Run) => [...run.phaseSeconds].map(([phase, s]) => `${phase} ${s.toFixed(1)}`).join(", ");
+
 const machine = machineFacts();
 const finalSize = databaseSize(catalogDatabaseFile());
 console.log(`
@@ -241,6 +251,9 @@ Catalog import, ${products} products (${machine.cpus}, ${machine.cores} cores, $
 |---|---|---|---:|---:|
 ${row("first import", first)}
 ${row("same file again", again)}
+
+Phases of the first import (s, as polled): ${phaseLine(first)}
+Phases of the second: ${phaseLine(again)}
 
 Catalog version after the first import ${afterFirst.version}, after the second ${afterAgain.version} (${afterFirst.version === afterAgain.version ? "unchanged" : "CHANGED"}); catalog hash ${afterFirst.hash === afterAgain.hash ? "unchanged" : "CHANGED"}; ${afterAgain.products} products.
 
