@@ -48,3 +48,23 @@ describe("2026-11-25 DELETE answers 204: its transforms", () => {
     );
   });
 });
+
+describe("2026-11-29 problem types are their pages: the problem transform", () => {
+  it("gives a client pinned before the former type, with the body's own length, and leaves other answers alone", async () => {
+    const { renderAt } = await import("../../src/platform/versions/middleware");
+    const { VERSION_CHANGES } = await import("../../src/versions");
+    const body = JSON.stringify({ type: "https://api.example.com/docs/errors/not-found", title: "Not Found", status: 404 });
+    const answer = (text: string, type: string) =>
+      new Response(text, { status: 404, headers: { "Content-Type": type, "Content-Length": String(text.length), "X-Probe": "1" } });
+    const exchange = { operation: "get /customer/api/nowhere", params: {}, correlationId: "c" };
+    const old = await renderAt(VERSION_CHANGES, "2026-11-25", answer(body, "application/problem+json"), exchange);
+    const text = await old.text();
+    expect(JSON.parse(text)).toEqual({ type: "https://medparts.example/problems/not-found", title: "Not Found", status: 404 });
+    expect(old.headers.get("Content-Length") ?? String(text.length)).toBe(String(text.length));
+    expect(old.headers.get("X-Probe")).toBe("1");
+    expect(old.status).toBe(404);
+    // At the latest version, and for an answer that is not a problem, nothing changes.
+    expect(await (await renderAt(VERSION_CHANGES, "2026-11-29", answer(body, "application/problem+json"), exchange)).text()).toBe(body);
+    expect(await (await renderAt(VERSION_CHANGES, "2026-11-25", answer(body, "application/json"), exchange)).text()).toBe(body);
+  });
+});

@@ -93,7 +93,10 @@ async function renderProblemAt(changes: readonly VersionChange[], version: ApiVe
   if (transforms.length === 0 || !response.headers.get("Content-Type")?.startsWith(PROBLEM_CONTENT_TYPE)) return response;
   let problem = await response.json<Record<string, unknown>>();
   for (const transform of transforms) problem = transform(problem);
-  return new Response(JSON.stringify(problem), { status: response.status, headers: response.headers });
+  // The body's length changes: a Content-Length of the original (an answer over a service binding has one) would lie.
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return new Response(JSON.stringify(problem), { status: response.status, headers });
 }
 
 function unknownVersion(c: Context<AppEnv>, given: string): Response {
