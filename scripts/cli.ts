@@ -20,9 +20,9 @@ export function baseUrlOf(url?: string): string {
   return base.replace(/\/+$/, "");
 }
 
-/** The lines every usage text ends with: the shared options. */
-export const COMMON_OPTIONS_HELP = "  -h, --help                   this text";
-export const URL_OPTION_HELP = "  --url <base>                 the API (default: MEDPARTS_URL, else http://localhost:$PORT, port 8787)";
+/** What --url is, in a usage text: generated (cliArgs) or written by hand (the option line). */
+const URL_HELP = "the API (default: MEDPARTS_URL, else http://localhost:$PORT, port 8787)";
+export const URL_OPTION_HELP = `  ${"--url <base>".padEnd(28)} ${URL_HELP}`;
 
 /** An error of fetch that means nothing answered at `url` (refused, unknown host, reset). */
 function unreachable(error: unknown): boolean {
@@ -41,50 +41,6 @@ export function describeFailure(error: unknown, usage: string, url?: string): { 
   const message = error instanceof Error ? error.message : String(error);
   const stack = process.env.DEBUG && error instanceof Error ? `\n${error.stack}` : "";
   return { message: `error: ${message}${stack}${stack ? "" : "\n(DEBUG=1 shows where it failed)"}`, code: 1 };
-}
-
-export interface CliSpec<O extends ParseArgsOptionsConfig> {
-  usage: string;
-  options: O;
-  /** Takes positional arguments (files); without, one is a usage error. */
-  positionals?: boolean;
-  /** Takes --url (the API's base URL). */
-  url?: boolean;
-  main: (args: {
-    values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>["values"];
-    positionals: string[];
-    url: string;
-  }) => Promise<number | undefined> | number | undefined;
-}
-
-/** Parses the command line, answers --help, runs `main` and exits with its code, or with the failure's. */
-export async function runCli<O extends ParseArgsOptionsConfig>(spec: CliSpec<O>, argv = process.argv.slice(2)): Promise<void> {
-  const options = {
-    ...spec.options,
-    help: { type: "boolean", short: "h" },
-    ...(spec.url ? { url: { type: "string" } } : {}),
-  } as O;
-  let url: string | undefined;
-  try {
-    let parsed: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>;
-    try {
-      parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if ((parsed.values as { help?: boolean }).help) {
-      console.log(spec.usage);
-      process.exitCode = 0;
-      return;
-    }
-    if (!spec.positionals && parsed.positionals.length > 0) throw new UsageError(`Unexpected argument "${parsed.positionals[0]}".`);
-    url = spec.url ? baseUrlOf((parsed.values as { url?: string }).url) : "";
-    process.exitCode = (await spec.main({ values: parsed.values, positionals: parsed.positionals, url })) ?? 0;
-  } catch (error) {
-    const { message, code } = describeFailure(error, spec.usage, url);
-    console.error(message);
-    process.exitCode = code;
-  }
 }
 
 /** A command-line option: parseArgs' own fields and what the usage text says of it. */
@@ -137,20 +93,22 @@ export function exitOnFailure(usage: string, url?: string): void {
 
 /**
  * The command line of a script that runs at top level: --help prints its usage (exit 0), a wrong option is a usage
- * error (exit 2), and a failure later prints its message only (exitOnFailure).
+ * error (exit 2), and a failure later prints its message only (exitOnFailure). With `url`, it takes --url too and
+ * returns the API's base URL (baseUrlOf), which a failure to reach it names.
  */
 export function cliArgs<O extends Record<string, Option>>(
   script: string,
   summary: string,
   options: O,
-  config: { operands?: string; argv?: string[] } = {},
-): { values: OptionValues<O>; positionals: string[]; usage: string } {
-  const usage = usageOf(script, summary, options, config.operands);
-  exitOnFailure(usage);
+  config: { operands?: string; argv?: string[]; url?: boolean } = {},
+): { values: OptionValues<O>; positionals: string[]; usage: string; url: string } {
+  const withUrl: Record<string, Option> = config.url ? { ...options, url: { type: "string", help: URL_HELP, value: "<base>" } } : options;
+  const usage = usageOf(script, summary, withUrl, config.operands);
   const parseOptions = Object.fromEntries(
-    Object.entries(options).map(([name, { help: _help, value: _value, ...option }]) => [name, option]),
+    Object.entries(withUrl).map(([name, { help: _help, value: _value, ...option }]) => [name, option]),
   ) as ParseArgsOptionsConfig;
   let parsed: ReturnType<typeof parseArgs>;
+  let url = "";
   try {
     parsed = parseArgs({
       args: config.argv ?? process.argv.slice(2),
@@ -158,16 +116,18 @@ export function cliArgs<O extends Record<string, Option>>(
       allowPositionals: config.operands !== undefined,
       strict: true,
     });
+    if (config.url && !parsed.values.help) url = baseUrlOf(parsed.values.url as string | undefined);
   } catch (error) {
-    const { message } = describeFailure(new UsageError((error as Error).message), usage);
-    console.error(message);
+    const usageError = error instanceof UsageError ? error : new UsageError((error as Error).message);
+    console.error(describeFailure(usageError, usage).message);
     process.exit(2);
   }
   if (parsed.values.help) {
     console.log(usage);
     process.exit(0);
   }
-  return { values: parsed.values as never, positionals: parsed.positionals, usage };
+  exitOnFailure(usage, url || undefined);
+  return { values: parsed.values as never, positionals: parsed.positionals, usage, url };
 }
 
 /** The --port of a script that starts a runtime of its own (benches, crash tests): a port apart from npm start's. */

@@ -1,6 +1,6 @@
 import { database } from "../src/db/client";
 import { clientKind, createApiClient } from "../src/shared/auth/clients";
-import { exitOnFailure, UserError } from "./cli";
+import { describeFailure, exitOnFailure, UsageError, UserError } from "./cli";
 import { parseCreateClientArgs, USAGE } from "./create-client-args";
 
 /**
@@ -17,7 +17,7 @@ if ("usageError" in options) {
     console.log(USAGE);
     process.exit(0);
   }
-  console.error(`${options.usageError}\n${USAGE.split("\n")[0]}  (--help for more)`);
+  console.error(describeFailure(new UsageError(options.usageError), USAGE).message);
   process.exit(2);
 }
 exitOnFailure(USAGE);

@@ -9,7 +9,7 @@ import { centsToText } from "../src/platform/money";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
-import { baseUrlOf, cliArgs, describeFailure } from "./cli";
+import { cliArgs, describeFailure } from "./cli";
 import { punchoutMain } from "./demo-punchout";
 import { savedDemoClients } from "./local-platform";
 import { startWebhookListener } from "./webhook-listener";
@@ -91,16 +91,16 @@ function showInvoice(record: InvoiceRecord) {
   for (const line of record.lines) show(`  line ${line.lineNumber}`, `${line.matchStatus}: ${line.matchExplanation}`);
 }
 
-const { values: demoOptions } = cliArgs(
+const { values: demoOptions, url: demoUrl } = cliArgs(
   "demo",
   "Runs the integrator flow against a running npm start, printing each step: a token, the user lookup, a catalog search, price options, an order with an Idempotency-Key (and its replay), the vendor's fulfilment and the webhooks it sends.",
   {
     sandbox: { type: "boolean", help: "the sandbox instead: a test-mode client's orders, fulfilled by the simulated vendor" },
     punchout: { type: "boolean", help: "a procurement suite's cXML PunchOut session and OrderRequest instead" },
-    url: { type: "string", help: "the API (default: MEDPARTS_URL, else http://localhost:$PORT, port 8787)", value: "<base>" },
   },
+  { url: true },
 );
-const BASE_URL = baseUrlOf(demoOptions.url);
+const BASE_URL = demoUrl;
 const API = `${BASE_URL}/customer/api`;
 const VENDOR_API = `${BASE_URL}/vendor/api`;
 const DEMO_VENDOR_NAME = VENDORS.find((v) => v.id === DEMO_VENDOR_ID)!.name;

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { SIGNATURE_HEADER, verifySignature } from "../src/api/webhooks/signing";
 import { requestInit } from "../src/dev/client/request";
-import { COMMON_OPTIONS_HELP, runCli, URL_OPTION_HELP, UsageError, UserError } from "./cli";
+import { cliArgs, UsageError, UserError } from "./cli";
 
 /**
  * `npm run webhook-listener`: a local webhook receiver for a running `npm start`, like `stripe listen`. It registers
@@ -11,20 +11,6 @@ import { COMMON_OPTIONS_HELP, runCli, URL_OPTION_HELP, UsageError, UserError } f
  * headers) to a local receiver of yours, and deletes its endpoint when stopped (Ctrl-C). `npm run demo` runs the same
  * in-process.
  */
-export const USAGE = `usage: npm run webhook-listener -- [--forward-to <url>] [--port <n>] [--url <base>]
-
-Registers a webhook endpoint for every event type of the demo buyer (tenant 1), prints its signing secret (whsec_...),
-verifies and prints each delivery, and deletes the endpoint on Ctrl-C.
-  --forward-to <url>           also POST each verified delivery, body and headers as received, to your receiver
-                               (e.g. http://localhost:3000/webhooks); its answer is passed back, so a failure there
-                               is retried by Medparts as any failed delivery is
-  --port <n>                   the listener's own port (default: WEBHOOK_PORT, else 8790)
-${URL_OPTION_HELP}
-  --client-id <id> --client-secret <secret>
-                               a buyer client with webhooks:manage (default: MEDPARTS_CLIENT_ID/SECRET, else the demo
-                               client of .medparts-demo.json written by npm start)
-${COMMON_OPTIONS_HELP}`;
-
 export interface ReceivedEvent {
   id: string;
   type: string;
@@ -92,6 +78,7 @@ export async function startWebhookListener(options: {
     });
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  const closeServer = () => new Promise<void>((resolve) => server.close(() => resolve()));
 
   let endpoint: { id: string; secret: string };
   let token: string;
@@ -109,7 +96,7 @@ export async function startWebhookListener(options: {
     ).data;
   } catch (error) {
     // Nothing to receive for: the port is given back, so that the process can end.
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer();
     throw error;
   }
   secret = endpoint.secret;
@@ -122,7 +109,7 @@ export async function startWebhookListener(options: {
       await call("DELETE", `${baseUrl}/customer/api/webhook-endpoints/${endpoint.id}`, { token }).catch((error: unknown) =>
         console.error(`Could not delete webhook endpoint ${endpoint.id}: ${String(error)}`),
       );
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer();
     },
   };
 }
@@ -180,19 +167,27 @@ async function main(values: { "forward-to"?: string; port?: string; "client-id"?
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void listener.stop().then(resolve));
   });
-  return 0;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  await runCli({
-    usage: USAGE,
-    url: true,
-    options: {
-      "forward-to": { type: "string" },
-      port: { type: "string" },
-      "client-id": { type: "string" },
-      "client-secret": { type: "string" },
+  const { values, url } = cliArgs(
+    "webhook-listener",
+    "Registers a webhook endpoint for every event type of the demo buyer (tenant 1), prints its signing secret (whsec_...), verifies and prints each delivery, and deletes the endpoint on Ctrl-C.",
+    {
+      "forward-to": {
+        type: "string",
+        help: "also POST each verified delivery, body and headers as received, to your receiver (e.g. http://localhost:3000/webhooks); its answer is passed back, so a failure there is retried by Medparts as any failed delivery is",
+        value: "<url>",
+      },
+      port: { type: "string", help: "the listener's own port (default: WEBHOOK_PORT, else 8790)", value: "<n>" },
+      "client-id": {
+        type: "string",
+        help: "a buyer client with webhooks:manage (default: MEDPARTS_CLIENT_ID, else the demo client of .medparts-demo.json)",
+        value: "<id>",
+      },
+      "client-secret": { type: "string", help: "its secret (default: MEDPARTS_CLIENT_SECRET, else the demo client's)", value: "<secret>" },
     },
-    main: ({ values, url }) => main(values, url),
-  });
+    { url: true },
+  );
+  await main(values, url);
 }

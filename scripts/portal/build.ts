@@ -10,7 +10,7 @@ import { GUIDES } from "./guides";
 
 /**
  * The developer portal at /docs, built into the docs Worker's assets (public/, git-ignored): guides rendered from the
- * Markdown in portal/guides, one page per problem type from src/platform/problem-types.ts, and one API reference per
+ * Markdown in portal/guides, one page per problem type from src/platform/problem-pages.ts, and one API reference per
  * audience rendered in the browser by Scalar from the API's own OpenAPI document (?audience=). Only the reference
  * pages load Scalar; the guides and the home page load a small stylesheet and script, and the search index on first
  * use. Nothing is fetched from another host.
@@ -56,10 +56,13 @@ const slugify = (text: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
-function navigation(current: string): string {
+/** Guide slug -> its title (its first heading). */
+type GuideTitles = ReadonlyMap<string, string>;
+
+function navigation(current: string, titles: GuideTitles): string {
   const link = (url: string, label: string) =>
     `<li><a href="${url}"${url === current ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a></li>`;
-  const guides = GUIDES.map((slug) => link(`/docs/guides/${slug}`, guideTitle(slug))).join("");
+  const guides = GUIDES.map((slug) => link(`/docs/guides/${slug}`, titles.get(slug)!)).join("");
   const references = AUDIENCE_NAMES.map((audience) => link(`/docs/reference/${audience}`, AUDIENCE_LABELS[audience])).join("");
   return `<nav class="side" aria-label="Portal"><h2>Guides</h2><ul>${guides}</ul><h2>API reference</h2><ul>${references}</ul><h2>Errors</h2><ul>${link("/docs/errors", "Problem types")}</ul></nav>`;
 }
@@ -73,15 +76,16 @@ const header = `<header class="top">
   </div>
 </header>`;
 
-function layout(options: { url: string; title: string; description: string; main: string; reference?: Audience }): string {
-  const scripts = options.reference
-    ? // Deferred scripts run in order: the portal's (search, loadScript) before the reference's.
-      `<script src="/docs/assets/portal.js" defer></script>\n<script src="/docs/assets/reference.js" defer></script>`
-    : `<script src="/docs/assets/portal.js" defer></script>`;
+function layout(
+  titles: GuideTitles,
+  options: { url: string; title: string; description: string; main: string; reference?: Audience },
+): string {
+  // Deferred scripts run in order: the portal's (search, loadScript) before the reference's.
+  const scripts = `<script src="/docs/assets/portal.js" defer></script>${options.reference ? `\n<script src="/docs/assets/reference.js" defer></script>` : ""}`;
   const body = options.reference
     ? // Scalar renders a <main> of its own: the reference's container is a plain element.
       `${header}\n<div id="main" class="reference" data-audience="${options.reference}">${options.main}</div>`
-    : `${header}\n<div class="layout">${navigation(options.url)}<main id="main">${options.main}</main></div>`;
+    : `${header}\n<div class="layout">${navigation(options.url, titles)}<main id="main">${options.main}</main></div>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -99,11 +103,6 @@ ${body}
 </body>
 </html>
 `;
-}
-
-let guideTitles: Map<string, string> | undefined;
-function guideTitle(slug: string): string {
-  return guideTitles?.get(slug) ?? slug;
 }
 
 function problemTypesTable(): string {
@@ -124,16 +123,17 @@ function expandDirectives(markdown: string, root: string): string {
     .replace("<!-- problem-types -->", problemTypesTable);
 }
 
-function renderMarkdown(markdown: string): string {
-  const marked = new Marked({ gfm: true, async: false });
-  marked.use({
-    renderer: {
-      heading(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Heading) {
-        const html = this.parser.parseInline(token.tokens);
-        return `<h${token.depth} id="${slugify(html)}">${html}</h${token.depth}>\n`;
-      },
+/** Markdown as the portal renders it: GitHub's flavour, each heading with an id to link to. */
+const marked = new Marked({ gfm: true, async: false }).use({
+  renderer: {
+    heading(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Heading) {
+      const html = this.parser.parseInline(token.tokens);
+      return `<h${token.depth} id="${slugify(html)}">${html}</h${token.depth}>\n`;
     },
-  });
+  },
+});
+
+function renderMarkdown(markdown: string): string {
   // A code block wider than the page scrolls: it takes the keyboard focus so that it can be scrolled without a mouse.
   return (marked.parse(markdown) as string).replace(/<pre>/g, '<pre tabindex="0">');
 }
@@ -145,12 +145,6 @@ const plainText = (html: string) =>
     .replace(/&[a-z#0-9]+;/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-
-function write(out: string, file: string, content: string | Buffer, files: string[]): void {
-  mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
-  writeFileSync(path.join(out, file), content);
-  files.push(file);
-}
 
 /** Fails on a link to a portal page that was not built: a guide's link or an error page's. */
 function checkLinks(pages: Page[], html: Map<string, string>): void {
@@ -168,8 +162,19 @@ export function buildPortal(root: string, out: string): BuiltPortal {
   const files: string[] = [];
   const pages: Page[] = [];
   const html = new Map<string, string>();
+  const write = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+    writeFileSync(path.join(out, file), content);
+    files.push(file);
+  };
+  /** A page of the portal: indexed for search, its links checked, written where the docs Worker serves its URL. */
+  const publish = (page: Page, content: string) => {
+    html.set(page.url, content);
+    pages.push(page);
+    write(`${page.url.slice(1)}.html`, content);
+  };
   const guideSources = new Map(GUIDES.map((slug) => [slug, readFileSync(path.join(root, PORTAL_DIR, "guides", `${slug}.md`), "utf8")]));
-  guideTitles = new Map([...guideSources].map(([slug, source]) => [slug, /^# (.+)$/m.exec(source)?.[1] ?? slug]));
+  const titles: GuideTitles = new Map([...guideSources].map(([slug, source]) => [slug, /^# (.+)$/m.exec(source)?.[1] ?? slug]));
   const present = readdirSync(path.join(root, PORTAL_DIR, "guides")).filter((f) => f.endsWith(".md"));
   const unlisted = present.filter((f) => !(GUIDES as readonly string[]).includes(f.slice(0, -3)));
   if (unlisted.length > 0) throw new Error(`portal/guides has guides not in GUIDES: ${unlisted.join(", ")}`);
@@ -180,27 +185,23 @@ export function buildPortal(root: string, out: string): BuiltPortal {
     const summary = plainText(/<\/h1>\s*<p>([\s\S]*?)<\/p>/.exec(body)?.[1] ?? "");
     const repo = REPO_REFERENCE.exec(plainText(body.replace(/<pre[\s\S]*?<\/pre>/g, "")));
     if (repo) throw new Error(`${url} names ${repo[0]}, which a reader of the portal cannot open`);
-    const page = layout({ url, title: guideTitle(slug), description: summary, main: `<article class="guide">${body}</article>` });
-    html.set(url, page);
-    pages.push({ url, title: guideTitle(slug), summary, text: plainText(body) });
-    write(out, `docs/guides/${slug}.html`, page, files);
+    const title = titles.get(slug)!;
+    publish(
+      { url, title, summary, text: plainText(body) },
+      layout(titles, { url, title, description: summary, main: `<article class="guide">${body}</article>` }),
+    );
   }
 
-  const errorRows = Object.entries(PROBLEM_TYPES)
-    .map(
-      ([slug, type]) =>
-        `<tr><td><a href="${PROBLEM_PAGE_PATH}${slug}"><code>${slug}</code></a></td><td>${type.status}</td><td>${escapeHtml(type.title)}</td></tr>`,
-    )
-    .join("");
-  const errorsIndex = layout({
-    url: "/docs/errors",
-    title: "Problem types",
-    description: "Every problem type the Medparts APIs answer with.",
-    main: `<article class="guide"><h1>Problem types</h1><p>A problem's <code>type</code> is the address of one of these pages. Branch on its last segment, the slug. The <a href="/docs/guides/errors">errors guide</a> explains the body forms and what to retry.</p><table><thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Title</th></tr></thead><tbody>${errorRows}</tbody></table></article>`,
-  });
-  html.set("/docs/errors", errorsIndex);
-  pages.push({ url: "/docs/errors", title: "Problem types", summary: "Every problem type the Medparts APIs answer with.", text: "" });
-  write(out, "docs/errors.html", errorsIndex, files);
+  const errorsSummary = "Every problem type the Medparts APIs answer with.";
+  publish(
+    { url: "/docs/errors", title: "Problem types", summary: errorsSummary, text: "" },
+    layout(titles, {
+      url: "/docs/errors",
+      title: "Problem types",
+      description: errorsSummary,
+      main: `<article class="guide"><h1>Problem types</h1><p>A problem's <code>type</code> is the address of one of these pages. Branch on its last segment, the slug. The <a href="/docs/guides/errors">errors guide</a> explains the body forms and what to retry.</p>${renderMarkdown(problemTypesTable())}</article>`,
+    }),
+  );
   for (const [slug, type] of Object.entries(PROBLEM_TYPES) as [ProblemSlug, (typeof PROBLEM_TYPES)[ProblemSlug]][]) {
     const url = `${PROBLEM_PAGE_PATH}${slug}`;
     const inline = (text: string) => renderMarkdown(text).replace(/^<p>|<\/p>\s*$/g, "");
@@ -210,20 +211,18 @@ export function buildPortal(root: string, out: string): BuiltPortal {
 <h2 id="what-to-do">What to do</h2><p>${inline(type.toDo)}</p>
 <p>Every problem carries a <code>correlationId</code>: quote it when you contact support. <a href="/docs/guides/errors">How errors work</a>.</p></article>`;
     const summary = `${type.happened} ${type.toDo}`.replace(/`/g, "");
-    const page = layout({ url, title: `${type.title} (${slug})`, description: summary, main });
-    html.set(url, page);
-    pages.push({ url, title: `${type.title} (${slug})`, summary, text: summary });
-    write(out, `docs/errors/${slug}.html`, page, files);
+    const title = `${type.title} (${slug})`;
+    publish({ url, title, summary, text: summary }, layout(titles, { url, title, description: summary, main }));
   }
 
   for (const audience of AUDIENCE_NAMES) {
     const url = `/docs/reference/${audience}`;
     const spec = AUDIENCES[audience];
     const main = `<h1 class="visually-hidden">${escapeHtml(spec.title)} reference</h1><div id="reference-app"><p class="loading">Loading the ${escapeHtml(spec.title)} reference…</p></div>`;
-    const page = layout({ url, title: `${AUDIENCE_LABELS[audience]} reference`, description: spec.summary, main, reference: audience });
-    html.set(url, page);
-    pages.push({ url, title: `${spec.title} reference`, summary: spec.summary, text: spec.summary });
-    write(out, `docs/reference/${audience}.html`, page, files);
+    publish(
+      { url, title: `${spec.title} reference`, summary: spec.summary, text: spec.summary },
+      layout(titles, { url, title: `${AUDIENCE_LABELS[audience]} reference`, description: spec.summary, main, reference: audience }),
+    );
   }
 
   const cards = AUDIENCE_NAMES.map(
@@ -234,7 +233,7 @@ export function buildPortal(root: string, out: string): BuiltPortal {
     const page = pages.find((p) => p.url === `/docs/guides/${slug}`)!;
     return `<li><a href="${page.url}"><strong>${escapeHtml(page.title)}</strong></a><span>${escapeHtml(page.summary)}</span></li>`;
   }).join("");
-  const home = layout({
+  const home = layout(titles, {
     url: "/docs",
     title: "Developer portal",
     description: "Guides and API references for integrating hospital procurement systems, vendors and identity providers with Medparts.",
@@ -244,13 +243,13 @@ export function buildPortal(root: string, out: string): BuiltPortal {
 <h2 id="guides">Guides</h2><ul class="cards">${guideCards}</ul>
 <p>The whole contract, for code generators: <a href="/customer/api/openapi.json">OpenAPI 3.1 document</a>. Current version: <code>${LATEST_VERSION}</code>; every version: ${API_VERSIONS.map((v) => `<code>${v}</code>`).join(", ")} (<a href="/docs/guides/versions">versions</a>).</p></article>`,
   });
-  html.set("/docs", home);
-  pages.unshift({ url: "/docs", title: "Developer portal", summary: "", text: "" });
-  write(out, "docs.html", home, files);
+  // The home page is no search result: it lists the others.
+  const results = [...pages];
+  publish({ url: "/docs", title: "Developer portal", summary: "", text: "" }, home);
 
   checkLinks(pages, html);
-  const index = pages.filter((page) => page.url !== "/docs").map(({ url, title, summary, text }) => ({ id: url, title, summary, text }));
-  write(out, "docs/assets/search-index.json", JSON.stringify(index), files);
+  const index = results.map(({ url, title, summary, text }) => ({ id: url, title, summary, text }));
+  write("docs/assets/search-index.json", JSON.stringify(index));
   const portalConfig = {
     versions: [...API_VERSIONS],
     latest: LATEST_VERSION,
@@ -258,7 +257,7 @@ export function buildPortal(root: string, out: string): BuiltPortal {
     codeSamples: CODE_SAMPLES,
     tryIt: TRY_IT_EXAMPLES,
   };
-  write(out, "docs/assets/portal-config.json", JSON.stringify(portalConfig), files);
+  write("docs/assets/portal-config.json", JSON.stringify(portalConfig));
 
   // Their exports maps hide these browser builds from require.resolve; npm installs both at the top of node_modules.
   const modules = path.join(root, "node_modules");

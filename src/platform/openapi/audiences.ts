@@ -46,7 +46,9 @@ export const AUDIENCE_NAMES = Object.keys(AUDIENCES) as Audience[];
 const isRef = (value: unknown): value is { $ref: string } =>
   typeof value === "object" && value !== null && typeof (value as { $ref?: unknown }).$ref === "string";
 
-/** Every `#/components/<kind>/<name>` that `value` references, following references into the components. */
+const COMPONENTS = "#/components/";
+
+/** Every component `value` references, following references into the components, as `<kind>/<name>`. */
 function referencedComponents(roots: unknown[], components: Record<string, Record<string, unknown> | undefined>): Set<string> {
   const seen = new Set<string>();
   const stack = [...roots];
@@ -55,10 +57,13 @@ function referencedComponents(roots: unknown[], components: Record<string, Recor
     if (Array.isArray(value)) {
       stack.push(...value);
     } else if (typeof value === "object" && value !== null) {
-      if (isRef(value) && value.$ref.startsWith("#/components/") && !seen.has(value.$ref)) {
-        seen.add(value.$ref);
-        const [kind, name] = value.$ref.slice("#/components/".length).split("/");
-        stack.push(components[kind!]?.[decodeURIComponent(name!)]);
+      if (isRef(value) && value.$ref.startsWith(COMPONENTS)) {
+        const [kind, encoded] = value.$ref.slice(COMPONENTS.length).split("/");
+        const key = `${kind}/${decodeURIComponent(encoded!)}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          stack.push(components[kind!]?.[decodeURIComponent(encoded!)]);
+        }
       }
       stack.push(...Object.values(value));
     }
@@ -69,31 +74,22 @@ function referencedComponents(roots: unknown[], components: Record<string, Recor
 /** The document of one audience (a new object; `document` is not changed). */
 export function audienceDocument(document: OpenApiDocument, audience: Audience): OpenApiDocument {
   const spec = AUDIENCES[audience];
-  const inAudience = (path: string) => spec.prefixes.some((prefix) => path === prefix || path.startsWith(prefix));
-  const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => inAudience(path)));
+  const paths = Object.fromEntries(
+    Object.entries(document.paths ?? {}).filter(([path]) => spec.prefixes.some((prefix) => path.startsWith(prefix))),
+  );
   const webhooks = spec.webhooks ? document.webhooks : undefined;
   const all = (document.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const used = referencedComponents([paths, webhooks], all);
   const components: Record<string, Record<string, unknown>> = {};
   for (const [kind, entries] of Object.entries(all)) {
-    if (kind === "securitySchemes" || !entries) continue;
-    const kept = Object.entries(entries).filter(
-      ([name]) => used.has(`#/components/${kind}/${encodeURIComponent(name)}`) || used.has(`#/components/${kind}/${name}`),
+    const kept = Object.entries(entries ?? {}).filter(([name]) =>
+      kind === "securitySchemes" ? (spec.securitySchemes as readonly string[]).includes(name) : used.has(`${kind}/${name}`),
     );
     if (kept.length > 0) components[kind] = Object.fromEntries(kept);
   }
-  const schemes = (all.securitySchemes ?? {}) as Record<string, unknown>;
-  components.securitySchemes = Object.fromEntries(
-    spec.securitySchemes.filter((name) => name in schemes).map((name) => [name, schemes[name]]),
-  );
-  const operationTags = new Set(
-    Object.values(paths).flatMap((item) =>
-      Object.values(item ?? {}).flatMap((operation) => (operation as { tags?: string[] })?.tags ?? []),
-    ),
-  );
-  if (webhooks)
-    for (const item of Object.values(webhooks))
-      for (const op of Object.values(item ?? {})) for (const tag of (op as { tags?: string[] })?.tags ?? []) operationTags.add(tag);
+  components.securitySchemes ??= {};
+  const operations = [...Object.values(paths), ...Object.values(webhooks ?? {})].flatMap((item) => Object.values(item ?? {}));
+  const tags = new Set(operations.flatMap((operation) => (operation as { tags?: string[] })?.tags ?? []));
   const { webhooks: _webhooks, ...rest } = document;
   return {
     ...rest,
@@ -101,6 +97,6 @@ export function audienceDocument(document: OpenApiDocument, audience: Audience):
     paths,
     ...(webhooks ? { webhooks } : {}),
     components: components as OpenApiDocument["components"],
-    tags: (document.tags ?? []).filter((tag) => operationTags.has(tag.name)),
+    tags: (document.tags ?? []).filter((tag) => tags.has(tag.name)),
   };
 }

@@ -58,6 +58,7 @@ export function openApiDocumentRoute(
   });
   // Routes are fixed once the app is built; the document varies only with origin, issuer and audiences.
   const cache = new Map<string, OpenApiDocument>();
+  const views = new WeakMap<OpenApiDocument, Map<Audience, OpenApiDocument>>();
   app.openapi(route, async (c) => {
     // Rendered at that version by the versioning middleware (src/platform/versions/middleware.ts), as any answer is.
     const { version, audience } = c.req.valid("query");
@@ -78,7 +79,13 @@ export function openApiDocumentRoute(
       // Without the included document (its Worker not answering), the next request tries again.
       if (cache.size < 16 && (other || !included)) cache.set(key, document);
     }
-    return c.json(audience ? audienceDocument(document, audience) : document, 200, CACHE);
+    if (!audience) return c.json(document, 200, CACHE);
+    // A view is cut from the document once per isolate, as the document is built once: each walks all of it.
+    const ofDocument = views.get(document) ?? new Map<Audience, OpenApiDocument>();
+    views.set(document, ofDocument);
+    const view = ofDocument.get(audience) ?? audienceDocument(document, audience);
+    ofDocument.set(audience, view);
+    return c.json(view, 200, CACHE);
   });
 }
 
