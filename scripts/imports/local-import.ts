@@ -92,21 +92,24 @@ export class OperatorApi {
 export const jobSeconds = (job: ImportJob) => (Date.parse(job.finishedAt!) - Date.parse(job.startedAt!)) / 1000;
 
 /**
- * A hash over every product row (rowid, that is rank, included) and every device identifier: two catalogs with the
- * same hash hold the same products in the same order.
- */
-/**
  * What an import builds beside the products, each in a total order: categories, facet counts, sort positions, the
- * full-text index's documents (their number: a contentless index keeps no text), and the tables of the schema.
+ * full-text index's documents (their number: a contentless index keeps no text), and the tables of the schema; then
+ * the main database's copy of the scan codes and its tables.
  */
-const DERIVED = [
-  "SELECT category, product_id FROM product_categories ORDER BY category, product_id",
-  "SELECT manufacturer_id, product_count FROM catalog_manufacturer_counts WHERE product_count > 0 ORDER BY manufacturer_id",
-  "SELECT category, product_count FROM catalog_category_counts WHERE product_count > 0 ORDER BY category",
-  "SELECT sort_by, position, product_rowid FROM catalog_positions ORDER BY sort_by, position",
-  "SELECT count(*) AS documents FROM products_fts",
-  "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'trigger') ORDER BY name",
-];
+const DERIVED = {
+  CATALOG: [
+    "SELECT category, product_id FROM product_categories ORDER BY category, product_id",
+    "SELECT manufacturer_id, product_count FROM catalog_manufacturer_counts WHERE product_count > 0 ORDER BY manufacturer_id",
+    "SELECT category, product_count FROM catalog_category_counts WHERE product_count > 0 ORDER BY category",
+    "SELECT sort_by, position, product_rowid FROM catalog_positions ORDER BY sort_by, position",
+    "SELECT count(*) AS documents FROM products_fts",
+    "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'trigger') ORDER BY name",
+  ],
+  DB: [
+    "SELECT agency, code, product_id FROM product_codes ORDER BY agency, code, product_id",
+    "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'trigger') ORDER BY name",
+  ],
+} as const;
 
 /** A digest of every product row (rank included) with its device identifiers; with `derived`, of DERIVED too. */
 export async function catalogHash(
@@ -116,11 +119,13 @@ export async function catalogHash(
   return withLocalBindings(async (env) => {
     const { createHash } = await import("node:crypto");
     const hash = createHash("sha256");
-    for (const sql of derived ? DERIVED : []) {
-      for (let offset = 0; ; offset += 50_000) {
-        const { results } = await env.CATALOG.prepare(`${sql} LIMIT 50000 OFFSET ${offset}`).all();
-        for (const row of results) hash.update(`${JSON.stringify(row)}\n`);
-        if (results.length < 50_000) break;
+    for (const [database, statements] of derived ? Object.entries(DERIVED) : []) {
+      for (const sql of statements) {
+        for (let offset = 0; ; offset += 50_000) {
+          const { results } = await env[database as keyof typeof DERIVED].prepare(`${sql} LIMIT 50000 OFFSET ${offset}`).all();
+          for (const row of results) hash.update(`${JSON.stringify(row)}\n`);
+          if (results.length < 50_000) break;
+        }
       }
     }
     let products = 0;

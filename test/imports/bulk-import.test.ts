@@ -1,6 +1,7 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BULK_SHARE, buildStep } from "../../src/operator/imports/next-catalog/build";
+import { SCAN_CODE_READS, SCAN_CODES_START, type ScanCodesCursor, scanCodesStep } from "../../src/operator/imports/next-catalog/scan-codes";
 import { fullTextSegments } from "../../src/shared/catalog/full-text-index";
 import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { POSITIONED_ORDERS } from "../../src/shared/catalog/positions";
@@ -40,6 +41,8 @@ const differing = (a: string, b: string) => {
   return count(`SELECT ${except(a, b)} + ${except(b, a)} AS n`);
 };
 
+const LEFTOVER_TABLES = "SELECT count(*) AS n FROM sqlite_schema WHERE name LIKE 'next\\_%' ESCAPE '\\' OR name LIKE 'old\\_%' ESCAPE '\\'";
+
 /** Every way the catalog's derived tables can disagree with its products (0 when consistent), by table. */
 async function inconsistencies() {
   const positions = Object.fromEntries(
@@ -71,9 +74,7 @@ async function inconsistencies() {
     positionsBuiltForThisVersion:
       (await count("SELECT count(*) AS n FROM catalog_positions_built b JOIN catalog_version v ON v.version = b.catalog_version")) -
       Object.keys(POSITIONED_ORDERS).length,
-    leftoverTables: await count(
-      "SELECT count(*) AS n FROM sqlite_schema WHERE name LIKE 'next\\_%' ESCAPE '\\' OR name LIKE 'old\\_%' ESCAPE '\\'",
-    ),
+    leftoverTables: await count(LEFTOVER_TABLES),
   };
 }
 
@@ -88,9 +89,9 @@ const CONSISTENT = {
 };
 
 /** The schema as the migrations define it: names unquoted, without comments, an index under either of its two names. */
-const schemaShape = async () =>
+const schemaShape = async (db: D1Database = env.CATALOG) =>
   (
-    await env.CATALOG.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE '_cf_%' ORDER BY type, name").all<{
+    await db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE '_cf_%' ORDER BY type, name").all<{
       type: string;
       name: string;
       tbl_name: string;
@@ -105,6 +106,49 @@ const schemaShape = async () =>
         .replaceAll("__next", ""),
     )
     .sort();
+
+/** The main database's copy of the scan codes, and what the catalog holds: every product's part number and device identifier. */
+async function scanCodes() {
+  const rows = async (db: D1Database, sql: string) => (await db.prepare(sql).raw<string[]>()).map((row) => row.join(" ")).sort();
+  return {
+    copy: await rows(env.DB, "SELECT agency, code, product_id FROM product_codes"),
+    catalog: await rows(
+      env.CATALOG,
+      "SELECT '', normalized_part_number, id FROM products UNION ALL SELECT agency, device_id, product_id FROM device_identifiers",
+    ),
+    leftovers: (await env.DB.prepare(LEFTOVER_TABLES).first<{ n: number }>())!.n,
+  };
+}
+
+/**
+ * `db` whose every fifth batch commits and then fails (the reply lost, the isolate gone) and every seventh fails before
+ * it runs; each failure is recorded under the phase `phaseOf` reads when it happens.
+ */
+function flakyBatches(db: D1Database, phaseOf: () => Promise<string>) {
+  let batches = 0;
+  const failedAfterCommit = new Set<string>();
+  const failedBefore = new Set<string>();
+  const crashing = afterBatchCommits(db, async () => {
+    batches++;
+    if (batches % 5 === 0) {
+      failedAfterCommit.add(await phaseOf());
+      throw new Error("D1_ERROR: Network connection lost.");
+    }
+  });
+  const failing = new Proxy(crashing, {
+    get(target, prop, receiver) {
+      if (prop === "batch" && batches % 7 === 3) {
+        return async () => {
+          batches++;
+          failedBefore.add(await phaseOf());
+          throw new Error("D1_ERROR: D1 DB is overloaded. Too many requests queued.");
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  return { db: failing, failedAfterCommit, failedBefore };
+}
 
 const ids = async (sql: string, ...binds: unknown[]) =>
   (
@@ -122,6 +166,7 @@ describe("catalog import: the bulk path", () => {
     expect(small.state).toBe("succeeded");
     expect((await jobRow(small.id)).apply_path).toBe("rows");
     const schemaBefore = await schemaShape();
+    const mainSchemaBefore = await schemaShape(env.DB);
     const versionBefore = await catalogVersion();
     const lastRowid = await count("SELECT max(rowid) AS n FROM products");
     const rowidOf = (id: string) => count("SELECT rowid AS n FROM products WHERE id = ?", id);
@@ -170,10 +215,14 @@ describe("catalog import: the bulk path", () => {
       { device_id: gtinA, product_id: "BLK-1" },
       { device_id: gtinB, product_id: "BLK-400" },
     ]);
-    // The main database's copy of the codes follows (scan to order).
+    // The main database's copy of the codes follows (scan to order): built anew and switched to, its index renamed.
     expect(await env.DB.prepare("SELECT product_id FROM product_codes WHERE code = ?").bind(gtinB).first()).toEqual({
       product_id: "BLK-400",
     });
+    const codes = await scanCodes();
+    expect(codes.copy).toEqual(codes.catalog);
+    expect(codes.leftovers).toBe(0);
+    expect(await schemaShape(env.DB)).toEqual(mainSchemaBefore);
 
     // Search reads the new version: words, part numbers, facets.
     expect((await search({ filters: { query: "renamed bulk valve" } })).items.map((i) => i.id)).toContain("BLK-1");
@@ -187,6 +236,16 @@ describe("catalog import: the bulk path", () => {
     await env.CATALOG.prepare("UPDATE products SET title = 'Trigger kept valve', categories = '[\"Gaskets\"]' WHERE id = 'BLK-300'").run();
     expect((await search({ filters: { query: "trigger kept valve" } })).items.map((i) => i.id)).toEqual(["BLK-300"]);
     expect({ ...(await inconsistencies()), positions: CONSISTENT.positions, positionsBuiltForThisVersion: 0 }).toEqual(CONSISTENT);
+  });
+
+  it("the scan codes are read from the catalog in key order, each chunk a walk of an index from its key", async () => {
+    for (const [sql, index] of [
+      [SCAN_CODE_READS.parts, "products_normalized_part_number"],
+      [SCAN_CODE_READS.devices, "PRIMARY KEY"],
+    ] as const) {
+      const steps = (await env.CATALOG.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind("", 0, 10).all<{ detail: string }>()).results;
+      expect(steps.map((step) => step.detail)).toEqual([expect.stringMatching(new RegExp(`^SEARCH \\w+ USING .*${index}(__next)? \\(`))]);
+    }
   });
 
   it("replace: the products the file lacks are withdrawn at the switch and never quoted from then on", async () => {
@@ -228,13 +287,21 @@ describe("catalog import: the bulk path", () => {
   });
 
   it("a build whose batches fail, before or after they commit, resumes and ends as consistent as a clean one", async () => {
-    const file = ndjson(Array.from({ length: 700 }, (_, i) => product(3000 + i, { title: `Crash tested valve ${i}` })));
+    const file = ndjson(
+      Array.from({ length: 700 }, (_, i) =>
+        product(3000 + i, {
+          title: `Crash tested valve ${i}`,
+          ...(i % 7 === 0 ? { deviceIdentifiers: [{ deviceId: gtin14Of(`0088877${String(i).padStart(6, "0")}`) }] } : {}),
+        }),
+      ),
+    );
     const job = await createImport({ format: "ndjson" }, { "crash.ndjson": file });
     // The Workflow validates and chooses the path; its build and its staging clean-up are left to this test.
     await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, job.id);
     await instance.modify(async (m) => {
       await m.disableRetryDelays();
       await m.mockStepResult({ name: "build 0" }, true);
+      await m.mockStepResult({ name: "after the switch 0" }, null);
       await m.mockStepResult({ name: "clean up 0" }, true);
     });
     const operator = await operatorTokenFor();
@@ -243,30 +310,8 @@ describe("catalog import: the bulk path", () => {
     expect(await jobRow(job.id)).toEqual({ apply_path: "bulk", build_phase: "prepare" });
     const versionBefore = await catalogVersion();
 
-    // Every fifth batch commits and then fails (the reply lost, the isolate gone); every seventh fails before it runs.
-    // Small chunks, so that every phase has many.
-    let batches = 0;
-    const failedAfterCommit = new Set<string>();
-    const failedBefore = new Set<string>();
-    const crashing = afterBatchCommits(env.CATALOG, async () => {
-      batches++;
-      if (batches % 5 === 0) {
-        failedAfterCommit.add((await jobRow(job.id)).build_phase);
-        throw new Error("D1_ERROR: Network connection lost.");
-      }
-    });
-    const failing = new Proxy(crashing, {
-      get(target, prop, receiver) {
-        if (prop === "batch" && batches % 7 === 3) {
-          return async () => {
-            batches++;
-            failedBefore.add((await jobRow(job.id)).build_phase);
-            throw new Error("D1_ERROR: D1 DB is overloaded. Too many requests queued.");
-          };
-        }
-        return Reflect.get(target, prop, receiver);
-      },
-    });
+    // Batches fail after and before they commit; small chunks, so that every phase has many.
+    const { db: failing, failedAfterCommit, failedBefore } = flakyBatches(env.CATALOG, async () => (await jobRow(job.id)).build_phase);
     // Which statements the build prepares, in order: the index phase's own merges come before the first sort position.
     const prepared: string[] = [];
     const recording = new Proxy(failing, {
@@ -302,5 +347,33 @@ describe("catalog import: the bulk path", () => {
     expect(await inconsistencies()).toEqual(CONSISTENT);
     expect(await count("SELECT count(*) AS n FROM products WHERE id LIKE 'BLK-3%' AND title LIKE 'Crash tested valve %'")).toBe(700);
     expect((await search({ filters: { query: "crash tested valve 699" } })).items[0]?.id).toBe("BLK-3699");
+
+    // Then the main database's copy of the scan codes, with batches failing the same ways, over a copy that an earlier
+    // job left half built: one chunk per step, so that every phase has many.
+    expect((await scanCodes()).copy).not.toEqual((await scanCodes()).catalog);
+    const mainSchema = await schemaShape(env.DB);
+    await env.DB.batch([
+      env.DB.prepare("CREATE TABLE next_product_codes AS SELECT * FROM product_codes WHERE false"),
+      env.DB.prepare(
+        "INSERT INTO next_product_codes WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 130) SELECT 'GS1', 'LEFT' || i, 'BLK-1' FROM n",
+      ),
+    ]);
+    let cursor: ScanCodesCursor | null = SCAN_CODES_START;
+    const flaky = flakyBatches(env.DB, async () => cursor?.phase ?? "done");
+    for (let attempt = 0; attempt < 5000 && cursor; attempt++) {
+      try {
+        cursor = await scanCodesStep({ CATALOG: env.CATALOG, DB: flaky.db }, cursor, { codes: 10, removeRows: 20, stepBudgetMs: 0 });
+      } catch (err) {
+        expect(String(err)).toMatch(/D1_ERROR/);
+      }
+    }
+    expect(cursor).toBeNull();
+    const scanPhases = ["prepare", "parts", "devices", "cleanup"];
+    expect([...flaky.failedAfterCommit]).toEqual(expect.arrayContaining(scanPhases));
+    expect([...flaky.failedBefore]).toEqual(expect.arrayContaining(scanPhases));
+    const codes = await scanCodes();
+    expect(codes.copy).toEqual(codes.catalog);
+    expect(codes.leftovers).toBe(0);
+    expect(await schemaShape(env.DB)).toEqual(mainSchema);
   });
 });

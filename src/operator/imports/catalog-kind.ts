@@ -4,6 +4,7 @@ import { stageCatalogWindow } from "./catalog-staging";
 import { checkCsvHeader, csvRecordInput } from "./formats/csv";
 import type { ImportKind, KindEnv } from "./kinds";
 import { buildStep, chooseApplyPath } from "./next-catalog/build";
+import { SCAN_CODES_START, type ScanCodesCursor, scanCodesStep } from "./next-catalog/scan-codes";
 
 /** The operator's catalog as a kind of import job (src/operator/imports/kinds.ts). */
 export const CATALOG_IMPORT: ImportKind = {
@@ -16,7 +17,7 @@ export const CATALOG_IMPORT: ImportKind = {
   bulk: {
     choose: async (env, jobId) => (await chooseApplyPath(env.CATALOG, jobId)) === "bulk",
     step: (env, jobId) => buildStep(env.CATALOG, jobId),
-    afterSwitch: copyProductCodes,
+    afterSwitch: { start: SCAN_CODES_START, step: (env, cursor) => scanCodesStep(env, cursor as ScanCodesCursor) },
   },
 };
 

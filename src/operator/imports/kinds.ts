@@ -28,14 +28,18 @@ export interface ImportKind {
   ): Promise<void>;
   /**
    * The bulk path, for a kind that has one (the catalog: src/operator/imports/next-catalog/build.ts): whether this job
-   * takes it, a step of the build (true once switched and cleaned up), and what follows the switch for each chunk of
-   * staged rows.
+   * takes it, a step of the build (true once switched and cleaned up), and a step of what follows the switch (the
+   * catalog's: the main database's copy of its scan codes), from the cursor the step before returned (`start` first);
+   * null once done. Each step is safe to run again.
    */
   bulk?: {
     choose(env: KindEnv, jobId: string): Promise<boolean>;
     step(env: KindEnv, jobId: string): Promise<boolean>;
-    afterSwitch(env: KindEnv, jobId: string, afterSeq: number, lastSeq: number): Promise<void>;
+    afterSwitch: { start: AfterSwitchCursor; step(env: KindEnv, cursor: AfterSwitchCursor): Promise<AfterSwitchCursor | null> };
   };
 }
+
+/** Where the work after a bulk switch stands: a kind's own JSON-serializable cursor. */
+export type AfterSwitchCursor = { phase: string } & Record<string, string | number | (string | number)[]>;
 
 export type ImportKinds = Record<JobKind, ImportKind>;

@@ -8,7 +8,7 @@ import { countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
 import type { ImportBindings, ImportParams } from "./bindings";
 import { type DecompressedFile, decompressedFile } from "./gzip";
 import { GUDID_FILE_NAMES, type JobKind, type JobRow, readJob } from "./jobs";
-import type { ImportKinds } from "./kinds";
+import type { AfterSwitchCursor, ImportKinds } from "./kinds";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
 import type { ImportFile, ValidationCursor } from "./staging";
 import { validateWindow } from "./validate";
@@ -85,9 +85,11 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
 
     if (kind.bulk && (await run("choose the apply path", () => kind.bulk!.choose(env, jobId)))) {
       for (let step = 0; !(await run(`build ${step}`, () => kind.bulk!.step(env, jobId))); step++);
-      await forEachStagedChunk(run, env.CATALOG, plan.kind, jobId, "after switch", (afterSeq, lastSeq) =>
-        kind.bulk!.afterSwitch(env, jobId, afterSeq, lastSeq),
-      );
+      const { afterSwitch } = kind.bulk;
+      for (let step = 0, cursor: AfterSwitchCursor | null = afterSwitch.start; cursor; step++) {
+        const from: AfterSwitchCursor = cursor;
+        cursor = await run(`after the switch ${step}`, () => afterSwitch.step(env, from));
+      }
       return end({ state: "succeeded" });
     }
 

@@ -28,22 +28,29 @@ export const SEARCH_DOCUMENTS_VIEW = "product_search_documents";
 export const nextName = (name: string) => `next_${name}`;
 export const oldName = (name: string) => `old_${name}`;
 
-const RENAMED = [...VERSIONED_TABLES, SEARCH_DOCUMENTS_VIEW].sort((a, b) => b.length - a.length);
-const TABLE_REFERENCE = new RegExp(`(["\`]?)\\b(${RENAMED.join("|")})\\b\\1`, "g");
+/** Renames, in a definition, every table (or view) of a set it names. */
+export type ReferenceRenamer = (sql: string, rename: (name: string) => string) => string;
 
 /**
- * A definition with every versioned table (and the view) it names renamed by `rename`. Its comments are left out, so
- * that prose naming a table is not renamed with it (the catalog's definitions hold no string naming a table).
+ * The renamer of `names`: a definition with every one of them it names renamed by `rename`. Its comments are left
+ * out, so that prose naming a table is not renamed with it (the definitions renamed hold no string naming a table).
  */
-export const renameReferences = (sql: string, rename: (name: string) => string) =>
-  sql.replace(/--[^\n]*/g, "").replace(TABLE_REFERENCE, (_, quote: string, name: string) => `${quote}${rename(name)}${quote}`);
+export function referenceRenamer(names: readonly string[]): ReferenceRenamer {
+  const longestFirst = [...names].sort((a, b) => b.length - a.length);
+  const reference = new RegExp(`(["\`]?)\\b(${longestFirst.join("|")})\\b\\1`, "g");
+  return (sql, rename) =>
+    sql.replace(/--[^\n]*/g, "").replace(reference, (_, quote: string, name: string) => `${quote}${rename(name)}${quote}`);
+}
+
+/** The catalog version's renamer: its tables and the view. */
+export const renameReferences = referenceRenamer([...VERSIONED_TABLES, SEARCH_DOCUMENTS_VIEW]);
 
 const INDEX_NAME = /^(CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?)(["`]?)(\w+)\2/i;
 const NEXT_SUFFIX = "__next";
 /** The other of an index's two names. */
 export const otherIndexName = (name: string) => (name.endsWith(NEXT_SUFFIX) ? name.slice(0, -NEXT_SUFFIX.length) : `${name}${NEXT_SUFFIX}`);
 
-interface SchemaObject {
+export interface SchemaObject {
   type: "table" | "index" | "view" | "trigger";
   name: string;
   tbl_name: string;
@@ -68,8 +75,8 @@ export async function liveDefinitions(catalog: D1Database): Promise<{ objects: S
 }
 
 /** The definition of an object's next version: its tables renamed `next_*`, an index under its other name. */
-export function nextDefinition(object: SchemaObject): string {
-  const renamed = renameReferences(object.sql, nextName);
+export function nextDefinition(object: SchemaObject, renamer: ReferenceRenamer = renameReferences): string {
+  const renamed = renamer(object.sql, nextName);
   if (object.type !== "index") return renamed;
   return renamed.replace(INDEX_NAME, (_, head: string, quote: string, name: string) => `${head}${quote}${otherIndexName(name)}${quote}`);
 }
@@ -89,7 +96,7 @@ export const heapName = (name: string) => `${nextName(name)}_heap`;
 export async function createNextVersion(catalog: D1Database): Promise<string[]> {
   const { objects } = await liveDefinitions(catalog);
   return [
-    ...objects.filter((o) => o.type !== "index").map(nextDefinition),
+    ...objects.filter((o) => o.type !== "index").map((object) => nextDefinition(object)),
     ...HEAPED_TABLES.map((name) => `CREATE TABLE ${quoted(heapName(name))} AS SELECT * FROM ${quoted(name)} WHERE false`),
   ];
 }
@@ -101,7 +108,7 @@ export async function missingNextIndexes(catalog: D1Database): Promise<string[]>
     catalog.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'").all<{ name: string }>(),
   ]);
   const made = new Set(existing.results.map((r) => r.name));
-  return objects.filter((o) => o.type === "index" && !made.has(otherIndexName(o.name))).map(nextDefinition);
+  return objects.filter((o) => o.type === "index" && !made.has(otherIndexName(o.name))).map((object) => nextDefinition(object));
 }
 
 /**
