@@ -91,9 +91,11 @@ async function importOnce(baseUrl: string): Promise<ImportJob> {
 
 const seconds = (from: string | null, to: string | null) => (Date.parse(to!) - Date.parse(from!)) / 1000;
 
+let servers = 0;
 async function underWranglerDev<T>(work: (baseUrl: string) => Promise<T>): Promise<T> {
-  // No rate limit: the searches sampled during the import are one client's back to back.
-  const server = await startServer({ port, ...state, vars: BENCH_VARS, logFile: path.join(state.persistTo, "wrangler.log") });
+  // No rate limit: the searches sampled during the import are one client's back to back. A log per server start.
+  const logFile = path.join(state.persistTo, `wrangler-${++servers}.log`);
+  const server = await startServer({ port, ...state, vars: BENCH_VARS, logFile });
   try {
     return await work(server.baseUrl);
   } finally {

@@ -103,8 +103,11 @@ describe("planStaging", () => {
       [2, "OLD", "update"],
       [3, "SAME", "unchanged"],
     ]);
-    const created = JSON.parse((plan.staged[0] as unknown[])[4] as string);
-    expect(created).toMatchObject({ id: "NEW", categories: ["Valves"] });
+    // The staged record is the content the hash is of; the product id is a column of its own.
+    const [, , , hash, json] = plan.staged[0] as [number, string, string, string, string];
+    expect(JSON.parse(json)).toMatchObject({ categories: ["Valves"] });
+    expect(JSON.parse(json)).not.toHaveProperty("id");
+    expect(hash).toBe(contentHash({ ...recordOf(record("NEW", { categories: ["Valves"] })), id: "NEW" }));
     expect((plan.staged[2] as unknown[])[4]).toBeNull(); // unchanged: no record to apply
   });
 

@@ -1,6 +1,6 @@
 import type { WindowRow } from "./formats/window";
 import { type CatalogMatches, deviceKey } from "./keys";
-import { contentHash, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
+import { contentOf, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
 
 /**
  * The decisions of a catalog window's staging that read nothing (src/operator/imports/catalog-staging.ts reads and writes): which
@@ -166,15 +166,13 @@ export function planStaging(
       deviceLines.set(deviceKey(di.agency, di.deviceId), line);
       plan.stagedDeviceRows.push([di.agency, di.deviceId, line]);
     }
-    const canonical: ImportRecord = {
+    const { json, hash } = contentOf({
       ...record,
-      id: productId,
       categories: record.categories.map((name) => canonicalCategory.get(name.toLowerCase()) ?? name),
-    };
-    const hash = contentHash(canonical);
+    });
     const existing = known.existing.get(productId);
     const action = existing === undefined ? "create" : existing.hash === hash ? "unchanged" : "update";
-    plan.staged.push([line, productId, action, hash, action === "unchanged" ? null : JSON.stringify(canonical), row.sourceHash]);
+    plan.staged.push([line, productId, action, hash, action === "unchanged" ? null : json, row.sourceHash]);
   }
   return plan;
 }
