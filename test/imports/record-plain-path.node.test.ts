@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { plainRecord, RowRejected, recordBySchema, recordOf } from "../../src/operator/imports/records";
+import {
+  DeviceIdentifierRecordSchema,
+  ImportRecordSchema,
+  plainRecord,
+  RowRejected,
+  recordBySchema,
+  recordOf,
+} from "../../src/operator/imports/records";
 
 /**
  * recordOf's plain path (src/operator/imports/records.ts, plainRecord) restates the record schema's limits so that the
@@ -95,8 +102,9 @@ const POOL: unknown[] = [
   "id with space",
   ...GTINS,
 ];
-const KEYS = ["id", "partNumber", "displayPartNumber", "title", "description", "manufacturer", "categories", "status", "deviceIdentifiers"];
-const DEVICE_KEYS = ["agency", "deviceId", "containsDeviceId", "quantity"];
+/** The schema's own fields, so that a field it gains is mutated too. */
+const KEYS = Object.keys(ImportRecordSchema.shape);
+const DEVICE_KEYS = Object.keys(DeviceIdentifierRecordSchema.shape);
 
 type Outcome = { record: unknown } | { rejected: unknown };
 const outcome = (of: (value: unknown) => unknown, value: unknown): Outcome => {
