@@ -601,7 +601,9 @@ export const webhookDeliveriesOwed = sqliteTable(
 
 /**
  * The codes that name a catalog product, copied from the catalog database (migrations/0024): its device identifiers
- * by agency, its normalized part number under agency "" (src/shared/catalog/product-codes.ts).
+ * by agency, its normalized part number under agency "" (src/shared/catalog/product-codes.ts). A bulk import rebuilds
+ * the table beside the live one and renames it, so its index is named `product_codes_product` or
+ * `product_codes_product__next` (src/operator/imports/next-catalog/scan-codes.ts): a migration names neither.
  */
 export const productCodes = sqliteTable(
   "product_codes",

@@ -248,6 +248,39 @@ describe("catalog import: the bulk path", () => {
     }
   });
 
+  it("the scan codes' switch starts a step of its own: one that fails after the switch committed runs again and ends the copy", async () => {
+    const sizes = { codes: 10, removeRows: 20, stepBudgetMs: 0 };
+    let cursor: ScanCodesCursor | null = SCAN_CODES_START;
+    while (cursor && cursor.phase !== "devices") cursor = await scanCodesStep(env, cursor, sizes);
+    // From the device identifiers on, steps as long as the Workflow's; the batch that switches commits, then fails.
+    let failedAfterSwitch = false;
+    const failing = afterBatchCommits(env.DB, async () => {
+      const switched = await env.DB.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'old_product_codes'").first<{
+        n: number;
+      }>();
+      if (!failedAfterSwitch && switched!.n > 0) {
+        failedAfterSwitch = true;
+        throw new Error("D1_ERROR: Network connection lost.");
+      }
+    });
+    const starts: string[] = [];
+    for (let attempt = 0; attempt < 20 && cursor; attempt++) {
+      const from: ScanCodesCursor = cursor;
+      starts.push(from.phase);
+      try {
+        cursor = await scanCodesStep({ CATALOG: env.CATALOG, DB: failing }, from, { ...sizes, stepBudgetMs: 60_000 });
+      } catch (err) {
+        expect(String(err)).toMatch(/D1_ERROR/); // the Workflow runs the step again from where it started
+      }
+    }
+    expect(cursor).toBeNull();
+    expect(failedAfterSwitch).toBe(true);
+    expect(starts).toEqual(["devices", "switch", "switch"]);
+    const codes = await scanCodes();
+    expect(codes.copy).toEqual(codes.catalog);
+    expect(codes.leftovers).toBe(0);
+  });
+
   it("replace: the products the file lacks are withdrawn at the switch and never quoted from then on", async () => {
     const lacking = (await ids("SELECT id FROM products WHERE status != 'withdrawn' ORDER BY rowid LIMIT 1"))[0]!;
     const kept = await ids("SELECT id FROM products WHERE status != 'withdrawn' AND id != ? ORDER BY rowid", lacking);

@@ -52,7 +52,11 @@ export const SCAN_CODE_READS = {
 
 export const SCAN_CODES_START: ScanCodesCursor = { phase: "prepare" };
 
-/** Runs the copy for about STEP_BUDGET_MS from `cursor`; the cursor to go on from, or null once it is done. */
+/**
+ * Runs the copy for about `sizes.stepBudgetMs` from `cursor`; the cursor to go on from, or null once it is done. The
+ * switch always starts a step of its own: a step that failed after the switch committed runs again from where it
+ * started, and every phase before the switch writes to the next copy, which the switch has renamed.
+ */
 export async function scanCodesStep(
   env: KindEnv,
   cursor: ScanCodesCursor,
@@ -63,7 +67,7 @@ export async function scanCodesStep(
   do {
     at = await STEPS[at.phase](env, at as never, sizes);
     await new Promise((resolve) => setTimeout(resolve, 0));
-  } while (at && Date.now() - started < sizes.stepBudgetMs);
+  } while (at && at.phase !== "switch" && Date.now() - started < sizes.stepBudgetMs);
   return at;
 }
 
