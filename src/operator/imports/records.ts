@@ -37,6 +37,19 @@ const requiredText = (max: number) => text(max).refine((value) => value.length >
 export const PRODUCT_STATUSES = ["active", "discontinued", "withdrawn"] as const;
 export const AGENCIES = ["GS1", "HIBCC", "ICCBBA"] as const;
 
+/** A record's fields, in the schema's order (the CSV columns follow them: src/operator/imports/formats/csv.ts). */
+export const RECORD_FIELD_NAMES = [
+  "id",
+  "partNumber",
+  "displayPartNumber",
+  "title",
+  "description",
+  "manufacturer",
+  "categories",
+  "status",
+  "deviceIdentifiers",
+] as const;
+
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
 /** A record's limits, in characters or items: the schema's, and the plain path's (plainRecord). */
 const MAX = {
@@ -275,17 +288,7 @@ function wellFormedProblem(value: object, path?: string): RowProblem | undefined
  * mutated over the schema's own fields and fails on any difference (a field the schema gains and requires included).
  */
 /** The fields the plain path reads: a row with any other (a field the schema gained since) goes to the schema. */
-const RECORD_KEYS: ReadonlySet<string> = new Set([
-  "id",
-  "partNumber",
-  "displayPartNumber",
-  "title",
-  "description",
-  "manufacturer",
-  "categories",
-  "status",
-  "deviceIdentifiers",
-]);
+const RECORD_KEYS: ReadonlySet<string> = new Set(RECORD_FIELD_NAMES);
 const DEVICE_KEYS: ReadonlySet<string> = new Set(["agency", "deviceId", "containsDeviceId", "quantity"]);
 const STATUS_SET: ReadonlySet<unknown> = new Set(PRODUCT_STATUSES);
 const AGENCY_SET: ReadonlySet<unknown> = new Set(AGENCIES);

@@ -1,5 +1,5 @@
 import { closestName } from "../../../platform/closest-name";
-import { RowRejected } from "../records";
+import { RECORD_FIELD_NAMES, RowRejected } from "../records";
 import { FileFault } from "./window";
 
 /**
@@ -8,14 +8,7 @@ import { FileFault } from "./window";
  * empty field is an absent one.
  */
 export const CSV_COLUMNS = [
-  "id",
-  "partNumber",
-  "displayPartNumber",
-  "title",
-  "description",
-  "manufacturer",
-  "categories",
-  "status",
+  ...RECORD_FIELD_NAMES.filter((name) => name !== "deviceIdentifiers"),
   "gtin",
   "packageGtin",
   "packageQuantity",
