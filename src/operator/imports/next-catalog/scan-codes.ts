@@ -2,7 +2,16 @@ import { jsonGroups, MAX_PARAMETER_BYTES } from "../../../db/bulk-insert";
 import { quotedIdentifier as quoted } from "../../../db/identifiers";
 import { PART_NUMBER_AGENCY } from "../../../shared/catalog/product-codes";
 import type { KindEnv } from "../kinds";
-import { nextDefinition, nextName, oldName, otherIndexName, referenceRenamer, type SchemaObject } from "./schema";
+import {
+  existingObjects,
+  nextDefinition,
+  nextName,
+  oldName,
+  otherIndexName,
+  referenceRenamer,
+  removeTableChunk,
+  type SchemaObject,
+} from "./schema";
 
 /**
  * The main database's copy of the scan codes after a bulk import's switch (src/shared/catalog/product-codes.ts): built
@@ -20,6 +29,8 @@ const TABLE = "product_codes";
 const NEXT = quoted(nextName(TABLE));
 const OLD = quoted(oldName(TABLE));
 const renamer = referenceRenamer([TABLE]);
+/** The copy's primary key. */
+const CODE_KEY = "agency, code, product_id";
 
 export const SCAN_CODE_CHUNKS = {
   /** Codes read from the catalog and appended per statement batch (one JSON parameter of about 0.5 MB). */
@@ -80,8 +91,8 @@ type Step<P extends ScanCodesCursor["phase"]> = (
 const STEPS: { [P in ScanCodesCursor["phase"]]: Step<P> } = {
   async prepare({ DB }, _, sizes) {
     // A copy an earlier job left (failed before its switch, or not yet removed) goes first.
-    for (const leftover of await existing(DB, [nextName(TABLE), oldName(TABLE)])) {
-      if (await removeChunk(DB, leftover, sizes.removeRows)) return { phase: "prepare" };
+    for (const leftover of await existingObjects(DB, [nextName(TABLE), oldName(TABLE)])) {
+      if (await removeTableChunk(DB, leftover, CODE_KEY, sizes.removeRows)) return { phase: "prepare" };
     }
     const table = (await liveDefinitions(DB)).find((o) => o.type === "table");
     if (!table) throw new Error(`the main database lacks ${TABLE}`);
@@ -110,7 +121,7 @@ const STEPS: { [P in ScanCodesCursor["phase"]]: Step<P> } = {
     // Each index of the live copy, on the next one under its other name (SQLite cannot rename an index).
     const indexes = (await liveDefinitions(DB)).filter((o) => o.type === "index");
     const made = new Set(
-      await existing(
+      await existingObjects(
         DB,
         indexes.map((o) => otherIndexName(o.name)),
         "index",
@@ -123,7 +134,7 @@ const STEPS: { [P in ScanCodesCursor["phase"]]: Step<P> } = {
 
   async switch({ DB }) {
     // Run again after it committed, the switch finds no next copy and leaves the live one alone.
-    if ((await existing(DB, [nextName(TABLE)])).length > 0) {
+    if ((await existingObjects(DB, [nextName(TABLE)])).length > 0) {
       await DB.batch([
         DB.prepare(`ALTER TABLE ${quoted(TABLE)} RENAME TO ${OLD}`),
         DB.prepare(`ALTER TABLE ${NEXT} RENAME TO ${quoted(TABLE)}`),
@@ -133,8 +144,8 @@ const STEPS: { [P in ScanCodesCursor["phase"]]: Step<P> } = {
   },
 
   async cleanup({ DB }, _, sizes) {
-    if ((await existing(DB, [oldName(TABLE)])).length === 0) return null;
-    await removeChunk(DB, oldName(TABLE), sizes.removeRows);
+    if ((await existingObjects(DB, [oldName(TABLE)])).length === 0) return null;
+    await removeTableChunk(DB, oldName(TABLE), CODE_KEY, sizes.removeRows);
     return { phase: "cleanup" };
   },
 };
@@ -161,23 +172,4 @@ async function liveDefinitions(db: D1Database): Promise<SchemaObject[]> {
     .bind(TABLE)
     .all<SchemaObject>();
   return results;
-}
-
-/** Which of `names` exist in the main database as objects of `type`. */
-async function existing(db: D1Database, names: string[], type: "table" | "index" = "table"): Promise<string[]> {
-  const { results } = await db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = ?1 AND name IN (SELECT value FROM json_each(?2))")
-    .bind(type, JSON.stringify(names))
-    .all<{ name: string }>();
-  return results.map((row) => row.name);
-}
-
-/** One bounded statement of a leftover copy's removal: a chunk of its rows, or the drop once it is empty. False once dropped. */
-async function removeChunk(db: D1Database, table: string, rows: number): Promise<boolean> {
-  const name = quoted(table);
-  const key = "agency, code, product_id";
-  const [deleted] = await db.batch([db.prepare(`DELETE FROM ${name} WHERE (${key}) IN (SELECT ${key} FROM ${name} LIMIT ${rows})`)]);
-  if (deleted!.meta.changes > 0) return true;
-  await db.batch([db.prepare(`DROP TABLE IF EXISTS ${name}`)]);
-  return false;
 }

@@ -132,12 +132,17 @@ export async function switchStatements(catalog: D1Database): Promise<string[]> {
 /** Tables left by a version: the old one after a switch, or a next one a failed build left. */
 export async function leftoverTables(catalog: D1Database): Promise<string[]> {
   const names = [...VERSIONED_TABLES.flatMap((name) => [oldName(name), nextName(name)]), ...HEAPED_TABLES.map(heapName)];
-  const { results } = await catalog
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))")
-    .bind(JSON.stringify(names))
-    .all<{ name: string }>();
   // Children before the products they reference.
-  return results.map((r) => r.name).sort((a, b) => dropOrder(a) - dropOrder(b));
+  return (await existingObjects(catalog, names)).sort((a, b) => dropOrder(a) - dropOrder(b));
+}
+
+/** Which of `names` exist in the database as objects of `type`. */
+export async function existingObjects(db: D1Database, names: string[], type: "table" | "index" = "table"): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = ?1 AND name IN (SELECT value FROM json_each(?2))")
+    .bind(type, JSON.stringify(names))
+    .all<{ name: string }>();
+  return results.map((row) => row.name);
 }
 
 const DROP_FIRST = [
@@ -173,14 +178,20 @@ const WITHOUT_ROWID_KEYS: Partial<Record<VersionedTable, string>> = {
  */
 export async function removeLeftoverChunk(catalog: D1Database, table: string): Promise<boolean> {
   const base = table.replace(/^(old|next)_/, "") as VersionedTable;
+  const wholeAtOnce = base === "products_fts" || table.endsWith("_heap");
+  return removeTableChunk(catalog, table, wholeAtOnce ? null : (WITHOUT_ROWID_KEYS[base] ?? "rowid"), CLEANUP_CHUNK_ROWS);
+}
+
+/**
+ * One bounded statement of a table's removal: `rows` of its rows by `key` (its primary key, or rowid), or the drop once
+ * it is empty (at once without a key). Returns false once it is dropped. Each is a batch of its own (one transaction).
+ */
+export async function removeTableChunk(db: D1Database, table: string, key: string | null, rows: number): Promise<boolean> {
   const name = quoted(table);
-  if (base !== "products_fts" && !table.endsWith("_heap")) {
-    const key = WITHOUT_ROWID_KEYS[base] ?? "rowid";
-    const deleted = await catalog
-      .prepare(`DELETE FROM ${name} WHERE (${key}) IN (SELECT ${key} FROM ${name} LIMIT ${CLEANUP_CHUNK_ROWS})`)
-      .run();
-    if (deleted.meta.changes > 0) return true;
+  if (key !== null) {
+    const [deleted] = await db.batch([db.prepare(`DELETE FROM ${name} WHERE (${key}) IN (SELECT ${key} FROM ${name} LIMIT ${rows})`)]);
+    if (deleted!.meta.changes > 0) return true;
   }
-  await catalog.batch([catalog.prepare("PRAGMA defer_foreign_keys = on"), catalog.prepare(`DROP TABLE IF EXISTS ${name}`)]);
+  await db.batch([db.prepare("PRAGMA defer_foreign_keys = on"), db.prepare(`DROP TABLE IF EXISTS ${name}`)]);
   return false;
 }
