@@ -193,6 +193,7 @@ export interface Job {
   maxErrors: number;
   state: "awaiting_upload" | "validating" | "running" | "succeeded" | "failed" | "cancelled";
   failure: { code: string; message: string } | null;
+  sameFilesAs: string | null;
   counts: { read: number; created: number; updated: number; unchanged: number; withdrawn: number; rejected: number };
   progress: {
     phase: "upload" | "validating" | "applying" | "upkeep" | "done";
@@ -290,6 +291,7 @@ export function summaryLines(job: Job): string[] {
       `unchanged ${count(counts.unchanged)}, withdrawn ${count(counts.withdrawn)}, rejected ${count(counts.rejected)}`,
     `  duration ${seconds === null ? "-" : duration(seconds)}${rate}`,
   ];
+  if (job.sameFilesAs) lines.push(`  the same file as import ${job.sameFilesAs}, with the catalog unchanged since: its result, no row read`);
   if (job.failure) lines.push(`  failure: ${job.failure.message} (${job.failure.code})`);
   return lines;
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -70,7 +70,7 @@ async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; p
 }
 
 /** `npm run import` as an operator runs it; the job as the server recorded it. */
-async function importOnce(baseUrl: string): Promise<ImportJob> {
+async function importOnce(baseUrl: string, file: string): Promise<ImportJob> {
   const args = [
     "scripts/import.ts",
     file,
@@ -151,7 +151,7 @@ interface Run {
 }
 
 /** Idle searches, then the import with searches all along (each labelled with the job's phase), then idle again. */
-async function importWithSearches(baseUrl: string, liveProducts: number): Promise<Run> {
+async function importWithSearches(baseUrl: string, liveProducts: number, file: string): Promise<Run> {
   const token = await fetchToken(baseUrl, buyer.clientId, buyer.clientSecret);
   const requests = await searchRequests({ baseUrl, token, ...buyer, products: liveProducts, orderPool: 0 });
   const idleSeconds = Number(values["search-duration"]);
@@ -171,7 +171,7 @@ async function importWithSearches(baseUrl: string, liveProducts: number): Promis
       await sleep(250);
     }
   })();
-  const importing = peakWorkerdRss(() => importOnce(baseUrl));
+  const importing = peakWorkerdRss(() => importOnce(baseUrl, file));
   const during = values["no-searches"] ? [] : await sampleSearches(baseUrl, requests, importing, () => phase);
   const { result: job, peakMiB } = await importing;
   polling = false;
@@ -181,11 +181,18 @@ async function importWithSearches(baseUrl: string, liveProducts: number): Promis
   return { job, peakMiB, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
 }
 
-const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600));
+const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600, file));
 const afterFirst = await catalogHash(state);
 const sizeAfterFirst = databaseSize(catalogDatabaseFile());
-const again = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, afterFirst.products));
+// The same file: its result is taken (src/operator/imports/same-file.ts). The same rows with a blank line more: every
+// row read, hashed and found unchanged (the row path).
+const again = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, afterFirst.products, file));
 const afterAgain = await catalogHash(state);
+const otherBytes = path.join(state.persistTo, "catalog-blank-line-more.ndjson");
+copyFileSync(file, otherBytes);
+appendFileSync(otherBytes, "\n");
+const rowPath = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, afterFirst.products, otherBytes));
+const afterRowPath = await catalogHash(state);
 
 // Search over the imported catalog, on the runtime `npm run bench` measures with (the built bundle on workerd).
 const bundle = buildBenchBundle();
@@ -252,18 +259,23 @@ Catalog import, ${products} products (${machine.cpus}, ${machine.cores} cores, $
 | Run | Counts | Start to end (server) | Rows/s | workerd peak RSS |
 |---|---|---|---:|---:|
 ${row("first import", first)}
-${row("same file again", again)}
+${row("same file again (its result taken)", again)}
+${row("same rows, a blank line more (every row read)", rowPath)}
 
 Phases of the first import (s, as polled): ${phaseLine(first)}
 Phases of the second: ${phaseLine(again)}
+Phases of the third: ${phaseLine(rowPath)}
 
-Catalog version after the first import ${afterFirst.version}, after the second ${afterAgain.version} (${afterFirst.version === afterAgain.version ? "unchanged" : "CHANGED"}); catalog hash ${afterFirst.hash === afterAgain.hash ? "unchanged" : "CHANGED"}; ${afterAgain.products} products.
+The second took the result of ${again.job.sameFilesAs === first.job.id ? "the first" : `${again.job.sameFilesAs} (NOT the first)`}; the third ${rowPath.job.sameFilesAs === null ? "read its rows" : `took the result of ${rowPath.job.sameFilesAs}`}.
+Catalog version after the first import ${afterFirst.version}, after the second ${afterAgain.version}, after the third ${afterRowPath.version} (${afterFirst.version === afterAgain.version && afterAgain.version === afterRowPath.version ? "unchanged" : "CHANGED"}); catalog hash ${afterFirst.hash === afterAgain.hash && afterAgain.hash === afterRowPath.hash ? "unchanged" : "CHANGED"}; ${afterRowPath.products} products.
 
 Catalog database after the first import: file ${sizeAfterFirst.fileMiB} MiB (the peak: both versions and the staging), in use ${sizeAfterFirst.inUseMiB} MiB (one version); after the second: file ${finalSize.fileMiB} MiB, in use ${finalSize.inUseMiB} MiB.
 
 ${searchTable("first import", first)}
 
 ${searchTable("same file again", again)}
+
+${searchTable("same rows, a blank line more", rowPath)}
 
 | Search after the import (1 connection, bench runtime) | p50 / p99 ms | errors |
 |---|---:|---:|

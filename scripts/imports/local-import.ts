@@ -28,6 +28,7 @@ export interface ImportJob {
   startedAt: string | null;
   validatedAt?: string | null;
   finishedAt: string | null;
+  sameFilesAs?: string | null;
 }
 
 /** What a job is doing: its state, or while running what its build is doing (`progress.step`), else its phase. */

@@ -10,6 +10,7 @@ import { SCAN_CODES_START, type ScanCodesCursor, scanCodesStep } from "./next-ca
 export const CATALOG_IMPORT: ImportKind = {
   csv: { checkHeader: checkCsvHeader, input: csvRecordInput },
   stageWindow: stageCatalogWindow,
+  sameFile: true,
   applyChunk: async (env, job, afterSeq, lastSeq, appliedBefore, rows) => {
     await applyChunk(env.CATALOG, job.id, afterSeq, lastSeq, appliedBefore, rows);
     await copyProductCodes(env, job.id, afterSeq, lastSeq);

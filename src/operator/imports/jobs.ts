@@ -50,6 +50,11 @@ export interface JobRow {
   progressed_at: string | null;
   apply_path: "rows" | "bulk" | null;
   build_phase: BuildPhase | null;
+  /** The uploaded files' fingerprint, and the earlier job with the same files whose result this one took (same-file.ts). */
+  files_fingerprint: string | null;
+  same_as: string | null;
+  /** The catalog version when a catalog job that wrote ended (succeeded, not a dry run). */
+  catalog_version_after: string | null;
 }
 
 /** The phases of a bulk import's build (src/operator/imports/next-catalog/build.ts), as a person reads them. */
@@ -193,6 +198,7 @@ export function presentJob(job: JobRow, files: FileRow[], collection: string, no
     startedAt: job.started_at,
     validatedAt: job.validated_at,
     finishedAt: job.finished_at,
+    sameFilesAs: job.same_as,
     links: { self, errors: `${self}/errors`, upload: `${self}/files/{name}`, start: `${self}/start` },
   };
 }

@@ -32,6 +32,11 @@ export interface ImportKind {
    * catalog's: the main database's copy of its scan codes), from the cursor the step before returned (`start` first);
    * null once done. Each step is safe to run again.
    */
+  /**
+   * Whether a job whose files are byte for byte the last applied job's, with nothing changed since, takes that job's
+   * result instead of reading its rows (src/operator/imports/same-file.ts; the catalog, whose version says what changed).
+   */
+  sameFile?: boolean;
   bulk?: {
     choose(env: KindEnv, jobId: string): Promise<boolean>;
     step(env: KindEnv, jobId: string): Promise<boolean>;

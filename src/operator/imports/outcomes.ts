@@ -15,7 +15,8 @@ export const OFFER_IMPORT_FINISHED_EVENT = "offers.import.finished";
 
 /**
  * Ends the job once, in one transaction with its event: a job already in a final state keeps it (a step that runs
- * again changes nothing, and no second event is written).
+ * again changes nothing, and no second event is written). A catalog job that wrote keeps the catalog version it left,
+ * which the next job with the same files compares with (src/operator/imports/same-file.ts).
  */
 export async function finishJob(catalog: D1Database, jobId: string, outcome: JobOutcome): Promise<JobOutcome> {
   const now = new Date().toISOString();
@@ -24,7 +25,8 @@ export async function finishJob(catalog: D1Database, jobId: string, outcome: Job
   await catalog.batch([
     catalog
       .prepare(
-        "UPDATE catalog_imports SET state = ?2, failure_code = ?3, failure_message = ?4, finished_at = ?5 " +
+        "UPDATE catalog_imports SET state = ?2, failure_code = ?3, failure_message = ?4, finished_at = ?5, " +
+          "catalog_version_after = CASE WHEN ?2 = 'succeeded' AND kind = 'catalog' AND dry_run = 0 THEN (SELECT version FROM catalog_version WHERE id = 1) END " +
           "WHERE id = ?1 AND state NOT IN ('succeeded', 'failed', 'cancelled') RETURNING id",
       )
       .bind(jobId, outcome.state, code, message, now),

@@ -109,6 +109,14 @@ const jobSchema = (plane: JobPlane) =>
       startedAt: z.string().datetime().nullable(),
       validatedAt: z.string().datetime().nullable().openapi({ description: "When validation ended (the apply pass began)" }),
       finishedAt: z.string().datetime().nullable(),
+      sameFilesAs: z
+        .string()
+        .nullable()
+        .openapi({
+          description:
+            "The earlier import whose files were byte for byte these, with the catalog unchanged since: this job read no row and took " +
+            "its result (every valid row unchanged, the same rows rejected). Null when the job read its files.",
+        }),
       links: z.object({ self: z.string(), errors: z.string(), upload: z.string(), start: z.string() }),
     })
     .openapi(plane.schemaName);

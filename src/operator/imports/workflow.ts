@@ -8,8 +8,9 @@ import { countLacking, nextChunk, STAGED_ROWS, withdrawChunk } from "./apply";
 import type { ImportBindings, ImportParams } from "./bindings";
 import { type DecompressedFile, decompressedFile } from "./gzip";
 import { GUDID_FILE_NAMES, type JobKind, type JobRow, readJob } from "./jobs";
-import type { AfterSwitchCursor, ImportKinds } from "./kinds";
+import type { AfterSwitchCursor, ImportKind, ImportKinds } from "./kinds";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
+import { fingerprintStart, fingerprintStep, takeSameFileResult } from "./same-file";
 import type { ImportFile, ValidationCursor } from "./staging";
 import { validateWindow } from "./validate";
 
@@ -23,7 +24,9 @@ const fileOrder = (name: string) => {
 };
 
 /**
- * An import job as a Workflow (docs/architecture.md, "Catalog imports"): the validation pass, one step per window of
+ * An import job as a Workflow (docs/architecture.md, "Catalog imports"): for the catalog, the files' fingerprint first,
+ * and a job whose files an earlier job applied, with the catalog unchanged since, takes its result and ends
+ * (src/operator/imports/same-file.ts); else the validation pass, one step per window of
  * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
  * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
  * job's end. A vendor's price file (src/operator/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep.
@@ -46,42 +49,15 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
       return ended;
     };
 
-    const files: ImportFile[] = [];
-    for (const file of plan.files) {
-      if (!file.gzip) {
-        files.push(file);
-        continue;
-      }
-      const plain: DecompressedFile = await run(`decompress ${file.name}`, () => decompressedFile(env.IMPORTS, file));
-      if ("fault" in plain) return end({ state: "failed", code: plain.fault.code, message: plain.fault.message });
-      files.push(plain);
-    }
-    await run("measure", () =>
-      recordProgressStart(
-        env.CATALOG,
-        jobId,
-        files.reduce((sum, file) => sum + file.size, 0),
-      ),
-    );
-
-    let bytesBefore = 0;
-    for (const file of files) {
-      let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
-      for (let window = 0; ; window++) {
-        const result = await run(`validate ${file.name} ${window}`, async () =>
-          validateWindow(env, kind, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
-        );
-        if (result.outcome === "cancelled") return end({ state: "cancelled" });
-        if (result.outcome === "fault") return end({ state: "failed", code: result.code, message: `${file.name}: ${result.message}` });
-        if (result.outcome === "too_many_errors") return end({ state: "failed", code: "too_many_errors" });
-        cursor = result.cursor;
-        if (result.done) break;
-      }
-      bytesBefore += file.size;
+    const sameAs = kind.sameFile ? await sameFilesAs(run, env, jobId, plan) : null;
+    if (!sameAs) {
+      const failed = await validateFiles(run, env, kind, jobId, plan.files);
+      if (failed) return end(failed);
     }
 
     const verdict = await run("verdict", () => concludeValidation(env.CATALOG, jobId));
     if (verdict.outcome) return end(verdict.outcome);
+    if (sameAs) return end({ state: "succeeded" });
 
     if (kind.bulk && (await run("choose the apply path", () => kind.bulk!.choose(env, jobId)))) {
       for (let step = 0; !(await run(`build ${step}`, () => kind.bulk!.step(env, jobId))); step++);
@@ -106,6 +82,71 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
     if (plan.kind === "catalog") await catalogUpkeep(run, env.CATALOG, jobId);
     return end({ state: "succeeded" });
   }
+}
+
+/**
+ * The files' fingerprint, in bounded steps, then the result of an earlier job with the same files and the catalog
+ * unchanged since (src/operator/imports/same-file.ts): its id when this job took its result, else null.
+ */
+async function sameFilesAs(run: StepRunner, env: ImportBindings, jobId: string, plan: Plan): Promise<string | null> {
+  let cursor = fingerprintStart(plan.format);
+  for (let step = 0; ; step++) {
+    const from = cursor;
+    const result = await run(`fingerprint ${step}`, () => fingerprintStep(env, jobId, plan.format, plan.files, from));
+    if ("fingerprint" in result) {
+      if (!result.fingerprint) return null;
+      break;
+    }
+    cursor = result.cursor;
+  }
+  return run("the same files as before", () => takeSameFileResult(env.CATALOG, jobId));
+}
+
+/**
+ * The validation pass over the job's files (gzip ones decompressed first), a window a step: how the job ends if a
+ * window ends it (cancelled, a fault of a file, too many errors), else null.
+ */
+async function validateFiles(
+  run: StepRunner,
+  env: ImportBindings,
+  kind: ImportKind,
+  jobId: string,
+  planned: Plan["files"],
+): Promise<JobOutcome | null> {
+  const files: ImportFile[] = [];
+  for (const file of planned) {
+    if (!file.gzip) {
+      files.push(file);
+      continue;
+    }
+    const plain: DecompressedFile = await run(`decompress ${file.name}`, () => decompressedFile(env.IMPORTS, file));
+    if ("fault" in plain) return { state: "failed", code: plain.fault.code, message: plain.fault.message };
+    files.push(plain);
+  }
+  await run("measure", () =>
+    recordProgressStart(
+      env.CATALOG,
+      jobId,
+      files.reduce((sum, file) => sum + file.size, 0),
+    ),
+  );
+
+  let bytesBefore = 0;
+  for (const file of files) {
+    let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
+    for (let window = 0; ; window++) {
+      const result = await run(`validate ${file.name} ${window}`, async () =>
+        validateWindow(env, kind, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
+      );
+      if (result.outcome === "cancelled") return { state: "cancelled" };
+      if (result.outcome === "fault") return { state: "failed", code: result.code, message: `${file.name}: ${result.message}` };
+      if (result.outcome === "too_many_errors") return { state: "failed", code: "too_many_errors" };
+      cursor = result.cursor;
+      if (result.done) break;
+    }
+    bytesBefore += file.size;
+  }
+  return null;
 }
 
 /**
@@ -178,8 +219,10 @@ async function planOf(env: ImportBindings, jobId: string) {
   const files = results
     .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1 }))
     .sort((a, b) => fileOrder(a.name) - fileOrder(b.name) || a.name.localeCompare(b.name));
-  return { files, kind: job.kind, vendorId: job.vendor_id };
+  return { files, kind: job.kind, vendorId: job.vendor_id, format: job.format };
 }
+
+type Plan = NonNullable<Awaited<ReturnType<typeof planOf>>>;
 
 /**
  * The end of validation, in one transaction: the counts become final, and the job fails (the error policy, the
@@ -188,18 +231,9 @@ async function planOf(env: ImportBindings, jobId: string) {
 async function concludeValidation(catalog: D1Database, jobId: string): Promise<{ outcome?: JobOutcome; withdraw: boolean }> {
   const job = (await readJob(catalog, jobId))!;
   if (job.cancel_requested) return { outcome: { state: "cancelled" }, withdraw: false };
-  const [actions, rejected] = await catalog.batch([
-    catalog.prepare(`SELECT action, count(*) AS n FROM ${STAGED_ROWS[job.kind]} WHERE job_id = ? GROUP BY action`).bind(jobId),
-    catalog.prepare("SELECT count(*) AS n FROM catalog_import_errors WHERE job_id = ?").bind(jobId),
-  ]);
-  const count = (action: string) => (actions!.results as { action: string; n: number }[]).find((row) => row.action === action)?.n ?? 0;
-  const counts = {
-    created: count("create"),
-    updated: count("update"),
-    unchanged: count("unchanged"),
-    rejected: (rejected!.results[0] as { n: number }).n,
-  };
-  const { lacking, active } = job.mode === "replace" ? await countLacking(catalog, jobId) : { lacking: 0, active: 0 };
+  // A job that took an earlier one's result (the same files) has its counts, and lacks nothing (same-file.ts).
+  const counts = job.same_as ? job : await stagedCounts(catalog, job);
+  const { lacking, active } = job.mode === "replace" && !job.same_as ? await countLacking(catalog, jobId) : { lacking: 0, active: 0 };
   const outcome = verdictOf(job, counts.rejected, lacking, active);
   const changed = await catalog
     .prepare(
@@ -220,6 +254,21 @@ async function concludeValidation(catalog: D1Database, jobId: string): Promise<{
     .run();
   if (changed.meta.changes === 0) return { outcome: { state: "cancelled" }, withdraw: false };
   return outcome ? { outcome, withdraw: false } : { withdraw: job.mode === "replace" && lacking > 0 };
+}
+
+/** What the staged rows will do, and the rows rejected. */
+async function stagedCounts(catalog: D1Database, job: JobRow) {
+  const [actions, rejected] = await catalog.batch([
+    catalog.prepare(`SELECT action, count(*) AS n FROM ${STAGED_ROWS[job.kind]} WHERE job_id = ? GROUP BY action`).bind(job.id),
+    catalog.prepare("SELECT count(*) AS n FROM catalog_import_errors WHERE job_id = ?").bind(job.id),
+  ]);
+  const count = (action: string) => (actions!.results as { action: string; n: number }[]).find((row) => row.action === action)?.n ?? 0;
+  return {
+    created: count("create"),
+    updated: count("update"),
+    unchanged: count("unchanged"),
+    rejected: (rejected!.results[0] as { n: number }).n,
+  };
 }
 
 /** How validation ends the job, if it does: the error policy, the replace guard, a dry run. */
