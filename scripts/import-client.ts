@@ -291,7 +291,7 @@ export function summaryLines(job: Job): string[] {
       `unchanged ${count(counts.unchanged)}, withdrawn ${count(counts.withdrawn)}, rejected ${count(counts.rejected)}`,
     `  duration ${seconds === null ? "-" : duration(seconds)}${rate}`,
   ];
-  if (job.sameFilesAs) lines.push(`  the same file as import ${job.sameFilesAs}, with the catalog unchanged since: its result, no row read`);
+  if (job.sameFilesAs) lines.push(`  the same file as ${job.sameFilesAs}, catalog unchanged since: its result taken, no row read`);
   if (job.failure) lines.push(`  failure: ${job.failure.message} (${job.failure.code})`);
   return lines;
 }
