@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { closestName } from "../../platform/closest-name";
 import { hasControlCharacters } from "../../platform/control-characters";
+import { isJsonObject } from "../../platform/json-object";
 import { hasLoneSurrogate } from "../../platform/well-formed-text";
 import { toGtin14 } from "../../shared/catalog/gtin";
 import { normalizePartNumber } from "../../shared/catalog/part-numbers";
@@ -292,7 +293,6 @@ const RECORD_KEYS: ReadonlySet<string> = new Set(RECORD_FIELD_NAMES);
 const DEVICE_KEYS: ReadonlySet<string> = new Set(["agency", "deviceId", "containsDeviceId", "quantity"]);
 const STATUS_SET: ReadonlySet<unknown> = new Set(PRODUCT_STATUSES);
 const AGENCY_SET: ReadonlySet<unknown> = new Set(AGENCIES);
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The text schema's output for `value`, or undefined when the schema (or the well-formedness check) might refuse it. */
 function plainText(value: unknown, max: number, required: boolean): string | undefined {
@@ -304,7 +304,7 @@ function plainText(value: unknown, max: number, required: boolean): string | und
 }
 
 export function plainRecord(value: unknown): ParsedRecord | undefined {
-  if (!isObj(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   for (const key of Object.keys(value)) if (!RECORD_KEYS.has(key) || value[key] === undefined) return undefined;
   const { id, status } = value;
   if (id !== undefined && !(typeof id === "string" && id.length >= 1 && id.length <= MAX.id && ID_PATTERN.test(id))) return undefined;
@@ -335,7 +335,7 @@ export function plainRecord(value: unknown): ParsedRecord | undefined {
     if (!Array.isArray(raw) || raw.length > MAX.deviceIdentifiers) return undefined;
     for (let i = 0; i < raw.length; i++) {
       const di = raw[i];
-      if (!isObj(di)) return undefined;
+      if (!isJsonObject(di)) return undefined;
       for (const key of Object.keys(di)) if (!DEVICE_KEYS.has(key) || di[key] === undefined) return undefined;
       const { agency = "GS1", deviceId, containsDeviceId, quantity } = di;
       if (!AGENCY_SET.has(agency)) return undefined;

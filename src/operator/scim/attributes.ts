@@ -1,10 +1,9 @@
 import type { z } from "zod";
+import { isJsonObject } from "../../platform/json-object";
 import { scimBadRequest } from "./errors";
 
 /** A SCIM resource or value object as JSON; its attribute names are case-insensitive (RFC 7643 2.1). */
 export type Json = Record<string, unknown>;
-
-export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The key of `object` that names `name` case-insensitively, or `name` itself when none does. */
 export function keyOf(object: Json, name: string): string {
@@ -23,7 +22,7 @@ export function canonicalKeys(object: Json, names: readonly string[]): Json {
 
 /** A body checked against its resource's schema once canonical: 400 invalidSyntax if not an object, invalidValue naming the attribute. */
 export function validResource<S extends z.ZodTypeAny>(schema: S, body: unknown, canonical: (object: Json) => Json): z.output<S> {
-  if (!isObject(body)) throw scimBadRequest("invalidSyntax", "The body must be a JSON object.");
+  if (!isJsonObject(body)) throw scimBadRequest("invalidSyntax", "The body must be a JSON object.");
   const result = schema.safeParse(canonical(body));
   if (!result.success) {
     const issue = result.error.issues[0]!;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
+import { isJsonObject } from "../../platform/json-object";
 import { remapGroupsStatement } from "../../shared/users/group-facilities";
 import { auditStatement } from "../onboarding/audit";
-import { canonicalKeys, isObject, type Json, validResource } from "./attributes";
+import { canonicalKeys, type Json, validResource } from "./attributes";
 import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
 import { checkTarget, type PatchOperation, parsePath, pathsOf } from "./patch";
@@ -213,7 +214,7 @@ export async function patchGroup(
   };
   const apply = (op: "add" | "replace" | "remove", path: string | undefined, value: unknown) => {
     if (path === undefined) {
-      if (!isObject(value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
+      if (!isJsonObject(value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
       for (const [name, inner] of pathsOf(value)) apply(op, name, inner);
       return;
     }

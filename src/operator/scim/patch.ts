@@ -1,6 +1,7 @@
 import { type Filter, filter as filterTester, parse } from "scim2-parse-filter";
 import { hasControlCharacters } from "../../platform/control-characters";
-import { isObject, type Json, keyOf } from "./attributes";
+import { isJsonObject } from "../../platform/json-object";
+import { type Json, keyOf } from "./attributes";
 import { scimBadRequest } from "./errors";
 import { declaredAttribute, isCommonAttribute, type ResourceTypeDefinition, schemaUrns } from "./resource-schemas";
 
@@ -99,7 +100,7 @@ export function parseFilterText(text: string, scimType: "invalidFilter" | "inval
 function containerOf(resource: Json, path: AttributePath, create: boolean): Json | undefined {
   if (!path.urn) return resource;
   const key = keyOf(resource, path.urn);
-  if (!isObject(resource[key])) {
+  if (!isJsonObject(resource[key])) {
     if (!create) return undefined;
     resource[key] = {};
   }
@@ -110,7 +111,7 @@ function containerOf(resource: Json, path: AttributePath, create: boolean): Json
 function lowerCased(value: unknown): unknown {
   if (typeof value === "string") return value.toLowerCase();
   if (Array.isArray(value)) return value.map(lowerCased);
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [key, key === "op" || key === "attrPath" ? inner : lowerCased(inner)]),
     );
@@ -138,7 +139,7 @@ function currentValue(resource: Json, path: AttributePath): unknown {
   if (!container) return NO_VALUE;
   const value = container[keyOf(container, path.attribute)];
   if (path.sub === undefined) return value === undefined ? NO_VALUE : value;
-  if (!isObject(value)) return NO_VALUE;
+  if (!isJsonObject(value)) return NO_VALUE;
   const inner = value[keyOf(value, path.sub)];
   return inner === undefined ? NO_VALUE : inner;
 }
@@ -188,7 +189,7 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
     const elements = Array.isArray(current) ? (current as unknown[]) : [];
     // String comparisons of a value path are case-insensitive (type, value: caseExact false in RFC 7643).
     const test = filterTester(lowerCased(path.filter) as Filter);
-    const matching = elements.filter((element) => isObject(element) && test(lowerCased(element))) as Json[];
+    const matching = elements.filter((element) => isJsonObject(element) && test(lowerCased(element))) as Json[];
     if (op === "remove") {
       if (path.sub) for (const element of matching) delete element[keyOf(element, path.sub)];
       else container[key] = elements.filter((element) => !matching.includes(element as Json));
@@ -202,17 +203,17 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
     }
     for (const element of matching) {
       if (path.sub) element[keyOf(element, path.sub)] = value;
-      else if (isObject(value)) Object.assign(element, value);
+      else if (isJsonObject(value)) Object.assign(element, value);
       else throw scimBadRequest("invalidValue", `The value for ${path.attribute}[...] must be an object.`);
     }
     return;
   }
   if (path.sub) {
     if (op === "remove") {
-      if (isObject(container[key])) delete (container[key] as Json)[keyOf(container[key] as Json, path.sub)];
+      if (isJsonObject(container[key])) delete (container[key] as Json)[keyOf(container[key] as Json, path.sub)];
       return;
     }
-    if (!isObject(container[key])) container[key] = {};
+    if (!isJsonObject(container[key])) container[key] = {};
     const parent = container[key] as Json;
     parent[keyOf(parent, path.sub)] = value;
     return;
@@ -223,7 +224,7 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
   }
   const current = container[key];
   // RFC 7644 3.5.2.3: replacing a complex attribute changes the sub-attributes given and leaves the others.
-  if (op === "replace" && isObject(current) && isObject(value)) {
+  if (op === "replace" && isJsonObject(current) && isJsonObject(value)) {
     Object.assign(current, value);
     return;
   }
@@ -231,7 +232,7 @@ function applyOne(resource: Json, op: "add" | "replace" | "remove", path: Attrib
     const added = Array.isArray(value) ? value : [value];
     const seen = new Set(current.map((element) => JSON.stringify(element)));
     container[key] = [...current, ...added.filter((element) => !seen.has(JSON.stringify(element)))];
-  } else if (op === "add" && isObject(current) && isObject(value)) {
+  } else if (op === "add" && isJsonObject(current) && isJsonObject(value)) {
     Object.assign(current, value);
   } else {
     container[key] = value;
@@ -246,7 +247,7 @@ const OPS = new Set(["add", "replace", "remove"]);
  */
 export function pathsOf(value: Json): [string, unknown][] {
   return Object.entries(value).flatMap(([name, inner]): [string, unknown][] =>
-    SCHEMA_URN.test(name) && isObject(inner) ? Object.entries(inner).map(([key, v]) => [`${name}:${key}`, v]) : [[name, inner]],
+    SCHEMA_URN.test(name) && isJsonObject(inner) ? Object.entries(inner).map(([key, v]) => [`${name}:${key}`, v]) : [[name, inner]],
   );
 }
 
@@ -264,7 +265,7 @@ export function applyPatch(resource: Json, operations: readonly PatchOperation[]
     const verb = op as "add" | "replace" | "remove";
     if (operation.path === undefined || operation.path === null || operation.path === "") {
       if (verb === "remove") throw scimBadRequest("noTarget", "A remove needs a path.");
-      if (!isObject(operation.value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
+      if (!isJsonObject(operation.value)) throw scimBadRequest("invalidValue", "An operation without a path needs an object value.");
       for (const [path, value] of pathsOf(operation.value)) apply(verb, path, value);
       continue;
     }

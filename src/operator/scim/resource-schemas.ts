@@ -1,4 +1,5 @@
-import { isObject, type Json, keyOf } from "./attributes";
+import { isJsonObject } from "../../platform/json-object";
+import { type Json, keyOf } from "./attributes";
 import { scimBadRequest } from "./errors";
 
 /**
@@ -274,7 +275,7 @@ export function undeclaredAttributes(type: ResourceTypeDefinition, resource: Jso
         found.push(`${prefix}${key}`);
       } else if (declared.subAttributes && value !== null) {
         const elements = Array.isArray(value) ? value : [value];
-        for (const element of elements) if (isObject(element)) walk(element, declared.subAttributes, `${prefix}${declared.name}.`);
+        for (const element of elements) if (isJsonObject(element)) walk(element, declared.subAttributes, `${prefix}${declared.name}.`);
       }
     }
   };
@@ -282,7 +283,7 @@ export function undeclaredAttributes(type: ResourceTypeDefinition, resource: Jso
     if (isCommonAttribute(key)) continue;
     const extension = extensionOf(type, key);
     if (extension) {
-      if (isObject(value)) walk(value, extension.attributes, `${extension.id}:`);
+      if (isJsonObject(value)) walk(value, extension.attributes, `${extension.id}:`);
       else if (value !== null) found.push(key);
     } else {
       walk({ [key]: value }, type.schema.attributes, "");

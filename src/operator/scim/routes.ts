@@ -3,9 +3,10 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../platform/json-depth";
+import { isJsonObject } from "../../platform/json-object";
 import { SCIM_TAG } from "../../platform/openapi/info";
 import { illFormedText } from "../../platform/well-formed-text";
-import { isObject, type Json, keyOf } from "./attributes";
+import { type Json, keyOf } from "./attributes";
 import {
   LIST_RESPONSE_SCHEMA,
   MAX_RESULTS,
@@ -345,17 +346,17 @@ async function readBody(c: Context<AppEnv>): Promise<unknown> {
 
 function operationsOf(body: unknown): PatchOperation[] {
   // A body claiming to be something else (a User) is not a PatchOp; one that says nothing is taken as one.
-  const claimed = isObject(body) ? body[keyOf(body, "schemas")] : undefined;
+  const claimed = isJsonObject(body) ? body[keyOf(body, "schemas")] : undefined;
   const isPatchOp = (urn: unknown) => typeof urn === "string" && urn.toLowerCase() === PATCH_OP_SCHEMA.toLowerCase();
   if (claimed !== undefined && !(Array.isArray(claimed) && claimed.length > 0 && claimed.every(isPatchOp))) {
     throw scimBadRequest("invalidSyntax", `A PatchOp's schemas is ["${PATCH_OP_SCHEMA}"].`);
   }
-  const operations = isObject(body) ? body[keyOf(body, "Operations")] : undefined;
+  const operations = isJsonObject(body) ? body[keyOf(body, "Operations")] : undefined;
   if (!Array.isArray(operations) || operations.length === 0 || operations.length > 1000) {
     throw scimBadRequest("invalidSyntax", "A PatchOp needs Operations: a list of 1-1000 { op, path?, value? }.");
   }
   return operations.map((operation) => {
-    if (!isObject(operation)) throw scimBadRequest("invalidSyntax", "Each operation is an object.");
+    if (!isJsonObject(operation)) throw scimBadRequest("invalidSyntax", "Each operation is an object.");
     const fields = Object.fromEntries(Object.entries(operation).map(([k, v]) => [k.toLowerCase(), v]));
     if (typeof fields.op !== "string") throw scimBadRequest("invalidSyntax", "Each operation needs op.");
     if (fields.path !== undefined && fields.path !== null && typeof fields.path !== "string")

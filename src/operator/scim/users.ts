@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
+import { isJsonObject } from "../../platform/json-object";
 import { auditStatement } from "../onboarding/audit";
-import { canonicalKeys, isObject, type Json, keyOf, validResource } from "./attributes";
+import { canonicalKeys, type Json, keyOf, validResource } from "./attributes";
 import { ScimError, scimBadRequest, scimNotFound, violatesConstraint } from "./errors";
 import type { FilterColumn } from "./filter-sql";
 import { checkedAgainst, extensionOf, USER_EXTENSION_SCHEMA, USER_SCHEMA, USER_TYPE } from "./resource-schemas";
@@ -82,8 +83,8 @@ const KNOWN_EMAIL = ["value", "type", "primary", "display"];
 /** Known attribute names in their canonical spelling, the name's and the e-mails' too. */
 function canonicalUser(body: Json): Json {
   const user = canonicalKeys(body, [...KNOWN, USER_EXTENSION_SCHEMA]);
-  if (isObject(user.name)) user.name = canonicalKeys(user.name, KNOWN_NAME);
-  if (Array.isArray(user.emails)) user.emails = user.emails.map((e) => (isObject(e) ? canonicalKeys(e, KNOWN_EMAIL) : e));
+  if (isJsonObject(user.name)) user.name = canonicalKeys(user.name, KNOWN_NAME);
+  if (Array.isArray(user.emails)) user.emails = user.emails.map((e) => (isJsonObject(e) ? canonicalKeys(e, KNOWN_EMAIL) : e));
   return user;
 }
 
@@ -136,7 +137,7 @@ export function presentUser(row: UserRow, base: string): Json {
   const stored: Json = row.scim ? (JSON.parse(row.scim) as Json) : {};
   // Attributes kept before only declared ones were taken are not answered: a PATCH of the user would refuse them.
   const kept = Object.fromEntries(Object.entries(stored).filter(([key]) => isDeclaredTopLevel(key)));
-  const name: Json = isObject(kept.name) ? { ...kept.name } : {};
+  const name: Json = isJsonObject(kept.name) ? { ...kept.name } : {};
   if (row.first_name) name.givenName = row.first_name;
   if (row.last_name) name.familyName = row.last_name;
   const emails = kept.emails ?? (row.email ? [{ value: row.email, type: "work", primary: true }] : undefined);
