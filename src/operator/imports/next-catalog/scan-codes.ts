@@ -4,6 +4,7 @@ import { PART_NUMBER_AGENCY } from "../../../shared/catalog/product-codes";
 import type { KindEnv } from "../kinds";
 import {
   existingObjects,
+  indexesToMake,
   nextDefinition,
   nextName,
   oldName,
@@ -118,17 +119,14 @@ const STEPS: { [P in ScanCodesCursor["phase"]]: Step<P> } = {
   },
 
   async index({ DB }) {
-    // Each index of the live copy, on the next one under its other name (SQLite cannot rename an index).
     const indexes = (await liveDefinitions(DB)).filter((o) => o.type === "index");
-    const made = new Set(
-      await existingObjects(
-        DB,
-        indexes.map((o) => otherIndexName(o.name)),
-        "index",
-      ),
+    const made = await existingObjects(
+      DB,
+      indexes.map((o) => otherIndexName(o.name)),
+      "index",
     );
-    const missing = indexes.filter((o) => !made.has(otherIndexName(o.name)));
-    if (missing.length > 0) await DB.batch(missing.map((index) => DB.prepare(nextDefinition(index, renamer))));
+    const missing = indexesToMake(indexes, made, renamer);
+    if (missing.length > 0) await DB.batch(missing.map((sql) => DB.prepare(sql)));
     return { phase: "switch" };
   },
 

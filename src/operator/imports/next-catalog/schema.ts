@@ -107,8 +107,22 @@ export async function missingNextIndexes(catalog: D1Database): Promise<string[]>
     liveDefinitions(catalog),
     catalog.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'").all<{ name: string }>(),
   ]);
-  const made = new Set(existing.results.map((r) => r.name));
-  return objects.filter((o) => o.type === "index" && !made.has(otherIndexName(o.name))).map((object) => nextDefinition(object));
+  return indexesToMake(
+    objects,
+    existing.results.map((r) => r.name),
+    renameReferences,
+  );
+}
+
+/**
+ * Each live index among `objects` that the next version lacks, as the statement that makes it on the next tables
+ * under its other name (SQLite cannot rename an index); `made` is the index names that exist.
+ */
+export function indexesToMake(objects: SchemaObject[], made: readonly string[], renamer: ReferenceRenamer): string[] {
+  const existing = new Set(made);
+  return objects
+    .filter((o) => o.type === "index" && !existing.has(otherIndexName(o.name)))
+    .map((object) => nextDefinition(object, renamer));
 }
 
 /**
