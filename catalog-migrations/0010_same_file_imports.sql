@@ -1,10 +1,14 @@
--- A catalog import whose files are byte for byte those of the last applied one, with the catalog unchanged since,
--- takes that job's result instead of reading every row again (src/operator/imports/same-file.ts; docs/decisions.md).
+-- A catalog import whose files are byte for byte those of an earlier job whose result reading them again would repeat,
+-- with the catalog unchanged since, takes that job's result instead of reading every row again
+-- (src/operator/imports/same-file.ts; docs/decisions.md).
 
 -- SHA-256 over the job's uploaded files, chained by segment (written before validation starts)
 ALTER TABLE catalog_imports ADD COLUMN files_fingerprint TEXT;
--- the catalog version when the job ended, for a catalog job that succeeded and wrote (not a dry run)
+-- the catalog version when the job ended, for a catalog job that succeeded (not a dry run)
 ALTER TABLE catalog_imports ADD COLUMN catalog_version_after TEXT;
 -- the earlier job whose result this one took (its files were the same and the catalog had not changed since)
 ALTER TABLE catalog_imports ADD COLUMN same_as TEXT;
+-- 1 once a staged row would be validated again if the file were read again after the job (a row without its own id,
+-- or one unchanged in content but not in source): such a job's result is never taken
+ALTER TABLE catalog_imports ADD COLUMN rows_revalidated INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX catalog_imports_fingerprint ON catalog_imports(files_fingerprint) WHERE files_fingerprint IS NOT NULL;

@@ -46,24 +46,36 @@ const operator = await createOperatorClient(state, "Import bench operator");
 const file = path.join(state.persistTo, "catalog.ndjson");
 await writeCatalogFile(file, products);
 
-/** Resident memory of the workerd processes under wrangler (KiB), sampled while `work` runs; the peak. */
-async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number }> {
-  let peak = 0;
+/**
+ * Resident memory of the workerd processes under wrangler, sampled every 250 ms while `work` runs: the peak (MiB), and
+ * at that sample how much was anonymous (heaps, SQLite's page caches) and how much mapped files (RssFile, RssShmem).
+ */
+async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number; peakParts: string }> {
+  let peak = { rss: 0, anon: 0, file: 0, shmem: 0 };
+  const kib = (status: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
   const sample = () => {
     for (const entry of readdirSync("/proc")) {
       if (!/^\d+$/.test(entry)) continue;
       try {
         const status = readFileSync(`/proc/${entry}/status`, "utf8");
         if (!/^Name:\s+workerd$/m.test(status)) continue;
-        peak = Math.max(peak, Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0));
+        const now = {
+          rss: kib(status, "VmRSS"),
+          anon: kib(status, "RssAnon"),
+          file: kib(status, "RssFile"),
+          shmem: kib(status, "RssShmem"),
+        };
+        if (now.rss > peak.rss) peak = now;
       } catch {
         // the process ended meanwhile
       }
     }
   };
   const timer = setInterval(sample, 250);
+  const mib = (k: number) => Math.round(k / 1024);
   try {
-    return { result: await work(), peakMiB: Math.round(peak / 1024) };
+    const result = await work();
+    return { result, peakMiB: mib(peak.rss), peakParts: `anonymous ${mib(peak.anon)}, file ${mib(peak.file)}, shared ${mib(peak.shmem)}` };
   } finally {
     clearInterval(timer);
   }
@@ -143,6 +155,7 @@ const buyer = await withLocalBindings(async (env) => {
 interface Run {
   job: ImportJob;
   peakMiB: number;
+  peakParts: string;
   idle: SearchSample[];
   during: SearchSample[];
   idleAfter: SearchSample[];
@@ -173,12 +186,12 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
   })();
   const importing = peakWorkerdRss(() => importOnce(baseUrl, file));
   const during = values["no-searches"] ? [] : await sampleSearches(baseUrl, requests, importing, () => phase);
-  const { result: job, peakMiB } = await importing;
+  const { result: job, peakMiB, peakParts } = await importing;
   polling = false;
   await poller;
   const idleAfter = await sampleIdle(baseUrl, requests, idleSeconds);
   phaseSeconds.delete("starting");
-  return { job, peakMiB, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
+  return { job, peakMiB, peakParts, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
 }
 
 const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600, file));
@@ -222,10 +235,10 @@ try {
   bundle.dispose();
 }
 
-const row = (label: string, { job, peakMiB }: Run) => {
+const row = (label: string, { job, peakMiB, peakParts }: Run) => {
   const total = seconds(job.startedAt, job.finishedAt);
   const validation = seconds(job.startedAt, job.validatedAt ?? null);
-  return `| ${label} | ${JSON.stringify(job.counts)} | ${total.toFixed(1)} s (validation ${validation.toFixed(1)} s, apply and upkeep ${(total - validation).toFixed(1)} s) | ${Math.round(job.counts.read / total)} | ${peakMiB} MiB |`;
+  return `| ${label} | ${JSON.stringify(job.counts)} | ${total.toFixed(1)} s (validation ${validation.toFixed(1)} s, apply and upkeep ${(total - validation).toFixed(1)} s) | ${Math.round(job.counts.read / total)} | ${peakMiB} MiB (${peakParts}) |`;
 };
 
 /** Search figures of a run: per kind idle before, during and idle after; then during, per phase of the job. */

@@ -101,6 +101,13 @@ export interface StagingPlan {
   staged: unknown[];
   stagedDeviceRows: unknown[];
   rejections: Rejection[];
+  /**
+   * Whether a row staged here would be validated again if the file were read again after this job: one without its
+   * own id (matched through the catalog), or one unchanged in content but not in source (its source hash is not
+   * stored). Such a row may then come out otherwise, so the job's result is not taken for the same file
+   * (src/operator/imports/same-file.ts).
+   */
+  revalidated: boolean;
 }
 
 /**
@@ -115,7 +122,7 @@ export function planStaging(
   fieldOf: FieldOf,
 ): StagingPlan {
   const { matches, stagedDeviceLines, canonicalCategory, known } = context;
-  const plan: StagingPlan = { staged: [], stagedDeviceRows: [], rejections: [] };
+  const plan: StagingPlan = { staged: [], stagedDeviceRows: [], rejections: [], revalidated: false };
   const keyLines = new Map<string, number>();
   const deviceLines = new Map<string, number>();
   /** The first line with a key wins: a later one (in this window or an earlier one) is rejected. */
@@ -173,6 +180,7 @@ export function planStaging(
     const existing = known.existing.get(productId);
     const action = existing === undefined ? "create" : existing.hash === hash ? "unchanged" : "update";
     plan.staged.push([line, productId, action, hash, action === "unchanged" ? null : json, row.sourceHash]);
+    if (!record.id || action === "unchanged") plan.revalidated = true;
   }
   return plan;
 }

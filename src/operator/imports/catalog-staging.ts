@@ -70,6 +70,7 @@ export async function stageCatalogWindow(
           "ON CONFLICT DO NOTHING",
       )
       .bind(job.id, json(plan.stagedDeviceRows)),
+    ...(plan.revalidated ? [catalog.prepare("UPDATE catalog_imports SET rows_revalidated = 1 WHERE id = ?").bind(job.id)] : []),
   ]);
 }
 

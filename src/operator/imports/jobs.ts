@@ -53,8 +53,10 @@ export interface JobRow {
   /** The uploaded files' fingerprint, and the earlier job with the same files whose result this one took (same-file.ts). */
   files_fingerprint: string | null;
   same_as: string | null;
-  /** The catalog version when a catalog job that wrote ended (succeeded, not a dry run). */
+  /** The catalog version when a catalog job ended (succeeded, not a dry run). */
   catalog_version_after: string | null;
+  /** 1 once a staged row would be validated again if the files were read again (catalog-rows.ts planStaging). */
+  rows_revalidated: number;
 }
 
 /** The phases of a bulk import's build (src/operator/imports/next-catalog/build.ts), as a person reads them. */

@@ -27,16 +27,16 @@ export interface ImportKind {
     rows: number,
   ): Promise<void>;
   /**
+   * Whether a job whose files are byte for byte an earlier job's may take that job's result instead of reading its rows
+   * (src/operator/imports/same-file.ts): the catalog's, whose version says whether anything changed since.
+   */
+  sameFile?: boolean;
+  /**
    * The bulk path, for a kind that has one (the catalog: src/operator/imports/next-catalog/build.ts): whether this job
    * takes it, a step of the build (true once switched and cleaned up), and a step of what follows the switch (the
    * catalog's: the main database's copy of its scan codes), from the cursor the step before returned (`start` first);
    * null once done. Each step is safe to run again.
    */
-  /**
-   * Whether a job whose files are byte for byte the last applied job's, with nothing changed since, takes that job's
-   * result instead of reading its rows (src/operator/imports/same-file.ts; the catalog, whose version says what changed).
-   */
-  sameFile?: boolean;
   bulk?: {
     choose(env: KindEnv, jobId: string): Promise<boolean>;
     step(env: KindEnv, jobId: string): Promise<boolean>;

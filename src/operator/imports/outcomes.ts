@@ -15,7 +15,7 @@ export const OFFER_IMPORT_FINISHED_EVENT = "offers.import.finished";
 
 /**
  * Ends the job once, in one transaction with its event: a job already in a final state keeps it (a step that runs
- * again changes nothing, and no second event is written). A catalog job that wrote keeps the catalog version it left,
+ * again changes nothing, and no second event is written). A catalog job that succeeded (not a dry run) keeps the catalog version it left,
  * which the next job with the same files compares with (src/operator/imports/same-file.ts).
  */
 export async function finishJob(catalog: D1Database, jobId: string, outcome: JobOutcome): Promise<JobOutcome> {

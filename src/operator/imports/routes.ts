@@ -114,8 +114,9 @@ const jobSchema = (plane: JobPlane) =>
         .nullable()
         .openapi({
           description:
-            "The earlier import whose files were byte for byte these, with the catalog unchanged since: this job read no row and took " +
-            "its result (every valid row unchanged, the same rows rejected). Null when the job read its files.",
+            "Catalog imports: the earlier import whose files were byte for byte these, with the catalog unchanged since and nothing in " +
+            "them that reading again could change: this job read no row and took its result (every row unchanged). Null when the job " +
+            "read its files, and for price files.",
         }),
       links: z.object({ self: z.string(), errors: z.string(), upload: z.string(), start: z.string() }),
     })

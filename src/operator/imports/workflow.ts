@@ -25,8 +25,8 @@ const fileOrder = (name: string) => {
 
 /**
  * An import job as a Workflow (docs/architecture.md, "Catalog imports"): for the catalog, the files' fingerprint first,
- * and a job whose files an earlier job applied, with the catalog unchanged since, takes its result and ends
- * (src/operator/imports/same-file.ts); else the validation pass, one step per window of
+ * and a job whose files an earlier job read, when reading them again would repeat its result, takes that result and
+ * ends (src/operator/imports/same-file.ts); else the validation pass, one step per window of
  * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
  * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
  * job's end. A vendor's price file (src/operator/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep.
@@ -89,6 +89,8 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
  * unchanged since (src/operator/imports/same-file.ts): its id when this job took its result, else null.
  */
 async function sameFilesAs(run: StepRunner, env: ImportBindings, jobId: string, plan: Plan): Promise<string | null> {
+  // A plan recorded before the fingerprint existed has no format: that instance reads its files.
+  if (!plan.format) return null;
   let cursor = fingerprintStart(plan.format);
   for (let step = 0; ; step++) {
     const from = cursor;
