@@ -2,7 +2,11 @@
 -- with the catalog unchanged since, takes that job's result instead of reading every row again
 -- (src/operator/imports/same-file.ts; docs/decisions.md).
 
--- SHA-256 over the job's uploaded files, chained by segment (written before validation starts)
+-- SHA-256 over the SHA-256 of each 16 MiB segment of a file's stored bytes, computed as they were uploaded
+-- (src/operator/imports/uploads.ts); a part's own SHA-256 (each part is one segment). NULL for uploads before.
+ALTER TABLE catalog_import_files ADD COLUMN digest TEXT;
+ALTER TABLE catalog_import_parts ADD COLUMN digest TEXT;
+-- the job's files as one SHA-256 (format, names for gudid, sizes and digests), written when validation starts
 ALTER TABLE catalog_imports ADD COLUMN files_fingerprint TEXT;
 -- the catalog version when the job ended, for a catalog job that succeeded (not a dry run)
 ALTER TABLE catalog_imports ADD COLUMN catalog_version_after TEXT;

@@ -1,7 +1,8 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readJob } from "../../src/operator/imports/jobs";
-import { fingerprintStart, fingerprintStep, takeSameFileResult } from "../../src/operator/imports/same-file";
+import { filesFingerprint, takeSameFileResult } from "../../src/operator/imports/same-file";
+import { PART_SIZE } from "../../src/operator/imports/uploads";
 import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { call, operatorTokenFor } from "../helpers/api";
 import {
@@ -16,6 +17,7 @@ import {
   ndjson,
   productRow,
   runImport,
+  startAndWait,
 } from "../helpers/imports";
 
 const product = (n: number, extra: Record<string, unknown> = {}) => ({
@@ -195,7 +197,6 @@ describe("catalog import: the same files again", () => {
     await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, job.id);
     await instance.modify(async (m) => {
       await m.disableRetryDelays();
-      await m.mockStepError({ name: "fingerprint 0" }, new Error("R2 went away"), 1);
       await m.mockStepError({ name: "the same files as before" }, new Error("D1 went away"), 2);
     });
     await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/start`, { method: "POST" });
@@ -206,54 +207,79 @@ describe("catalog import: the same files again", () => {
 
     // The step's statement after it committed (its answer lost): the same job row.
     const again = await createImport(skip, { "a.ndjson": file });
-    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'validating', files_fingerprint = ? WHERE id = ?")
-      .bind((await readJob(env.CATALOG, first.id))!.files_fingerprint, again.id)
-      .run();
-    expect(await takeSameFileResult(env.CATALOG, again.id)).toBe(ended.id);
+    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'validating' WHERE id = ?").bind(again.id).run();
+    const fingerprint = (await readJob(env.CATALOG, first.id))!.files_fingerprint;
+    expect(await takeSameFileResult(env.CATALOG, again.id, fingerprint)).toBe(ended.id);
     const once = await readJob(env.CATALOG, again.id);
-    expect(await takeSameFileResult(env.CATALOG, again.id)).toBe(ended.id);
+    expect(await takeSameFileResult(env.CATALOG, again.id, fingerprint)).toBe(ended.id);
     expect({ ...(await readJob(env.CATALOG, again.id)), progressed_at: null }).toEqual({ ...once, progressed_at: null });
     expect(once).toMatchObject({ same_as: ended.id, rows_read: 2, unchanged: 2, rejected: 0, state: "validating" });
     await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'cancelled' WHERE id = ?").bind(again.id).run();
   });
 });
 
-describe("catalog import: the files' fingerprint", () => {
-  const put = async (key: string, bytes: Uint8Array) => {
-    await env.IMPORTS.put(key, bytes);
-    return { name: key.split("/").at(-1)!, objectKey: key, size: bytes.length };
-  };
-  const bytesOf = (size: number, seed: number) => Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) % 251);
-  /** The whole fingerprint, a step at a time, for a job that has begun validating (its own files aside); the steps it took. */
-  const fingerprintOf = async (files: Awaited<ReturnType<typeof put>>[], options: { budgetMs?: number; segmentBytes?: number }) => {
-    const job = await createImport(skip, { "f.ndjson": fileOf(70) });
-    await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'validating' WHERE id = ?").bind(job.id).run();
-    let cursor = fingerprintStart("ndjson");
-    for (let steps = 1; ; steps++) {
-      const result = await fingerprintStep(env, job.id, "ndjson", files, cursor, options);
-      if ("fingerprint" in result) {
-        await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'cancelled' WHERE id = ?").bind(job.id).run();
-        return { fingerprint: result.fingerprint, steps };
-      }
-      cursor = result.cursor;
+describe("catalog import: the files' digests and fingerprint", () => {
+  const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const sha256 = async (bytes: Uint8Array | string) =>
+    hex(await crypto.subtle.digest("SHA-256", typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes));
+  const digestOf = async (jobId: string) =>
+    (await env.CATALOG.prepare("SELECT digest FROM catalog_import_files WHERE job_id = ?").bind(jobId).first<{ digest: string | null }>())!
+      .digest;
+
+  it("a file's digest is computed as it is uploaded, the same whole or in parts, and differs when one byte does", async () => {
+    const token = await operatorTokenFor();
+    const line = `${JSON.stringify(product(80, { description: "p".repeat(1000) }))}\n`;
+    const body = new TextEncoder().encode(line.repeat(Math.ceil((PART_SIZE * 1.5) / line.length)));
+    // The oracle: SHA-256 over the SHA-256 of each 16 MiB segment (WebCrypto, not the code under test).
+    const expected = await sha256([await sha256(body.subarray(0, PART_SIZE)), await sha256(body.subarray(PART_SIZE))].join(" "));
+
+    const whole = await createImport(skip, { "big.ndjson": body });
+    expect(await digestOf(whole.id)).toBe(expected);
+
+    const parted = await createImport(skip, {});
+    const base = `${IMPORTS}/${parted.id}/files/big.ndjson`;
+    await call(token, `${base}/uploads`, { method: "POST" });
+    const put = (n: number, bytes: Uint8Array) => call(token, `${base}/parts/${n}`, { method: "PUT", body: bytes });
+    expect((await put(2, body.subarray(PART_SIZE))).status).toBe(200);
+    expect((await put(1, new Uint8Array(PART_SIZE))).status).toBe(200); // a wrong part 1, sent again below
+    expect((await put(1, body.subarray(0, PART_SIZE))).status).toBe(200);
+    expect((await call(token, `${base}/complete`, { method: "POST" })).status).toBe(200);
+    expect(await digestOf(parted.id)).toBe(expected);
+
+    const flipped = body.slice();
+    flipped[PART_SIZE + 5] = 0x20;
+    const other = await createImport(skip, { "big.ndjson": flipped });
+    expect(await digestOf(other.id)).not.toBe(expected);
+    for (const job of [whole, parted, other]) {
+      await call(token, `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
     }
-  };
+  });
 
-  it("is the same however many steps it takes, and differs when one byte or the files' split differs", async () => {
-    const bytes = bytesOf(300_000, 1);
-    const file = await put("fingerprint/one", bytes);
-    const stepwise = await fingerprintOf([file], { budgetMs: -1, segmentBytes: 65_536 });
-    expect(stepwise.steps).toBe(5);
-    expect(await fingerprintOf([file], { segmentBytes: 65_536 })).toEqual({ fingerprint: stepwise.fingerprint, steps: 1 });
+  it("the fingerprint: format, sizes and digests, names for GUDID only; none when a file has no digest", () => {
+    const file = { name: "a.ndjson", size: 10, digest: "d1" };
+    const fingerprint = filesFingerprint("ndjson", [file])!;
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(filesFingerprint("ndjson", [{ ...file, name: "b.ndjson" }])).toBe(fingerprint);
+    expect(filesFingerprint("csv", [file])).not.toBe(fingerprint);
+    expect(filesFingerprint("ndjson", [{ ...file, digest: "d2" }])).not.toBe(fingerprint);
+    expect(filesFingerprint("ndjson", [{ ...file, size: 11 }])).not.toBe(fingerprint);
+    const gudid = [
+      { name: "identifiers.txt", size: 10, digest: "d1" },
+      { name: "device.txt", size: 10, digest: "d2" },
+    ];
+    expect(filesFingerprint("gudid", gudid)).not.toBe(filesFingerprint("gudid", [gudid[0]!, { ...gudid[1]!, name: "gmdnTerms.txt" }]));
+    expect(filesFingerprint("ndjson", [{ ...file, digest: null }])).toBeNull();
+    expect(filesFingerprint("ndjson", [])).toBeNull();
+  });
 
-    const flipped = bytes.slice();
-    flipped[123_456] = flipped[123_456]! ^ 1;
-    expect((await fingerprintOf([await put("fingerprint/flipped", flipped)], { segmentBytes: 65_536 })).fingerprint).not.toBe(
-      stepwise.fingerprint,
-    );
-    const split = [await put("fingerprint/a", bytes.subarray(0, 1000)), await put("fingerprint/b", bytes.subarray(1000))];
-    expect((await fingerprintOf(split, { segmentBytes: 65_536 })).fingerprint).not.toBe(stepwise.fingerprint);
-    expect((await fingerprintOf([{ ...file, objectKey: "fingerprint/missing" }], {})).fingerprint).toBeNull();
+  it("a file uploaded before digests existed: the job reads its rows", async () => {
+    const file = fileOf(62, 63);
+    await runImport(skip, { "a.ndjson": file });
+    const job = await createImport(skip, { "a.ndjson": file });
+    await env.CATALOG.prepare("UPDATE catalog_import_files SET digest = NULL WHERE job_id = ?").bind(job.id).run();
+    const ended = await startAndWait(job.id);
+    expect(ended.sameFilesAs).toBeNull();
+    expect(ended.counts).toMatchObject({ read: 2, unchanged: 2 });
   });
 
   it("a cancelled job takes no result", async () => {
@@ -265,7 +291,7 @@ describe("catalog import: the files' fingerprint", () => {
     await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'validating', cancel_requested = 1, files_fingerprint = ? WHERE id = ?")
       .bind(fingerprint, job.id)
       .run();
-    expect(await takeSameFileResult(env.CATALOG, job.id)).toBeNull();
+    expect(await takeSameFileResult(env.CATALOG, job.id, fingerprint)).toBeNull();
     expect(await readJob(env.CATALOG, job.id)).toMatchObject({ same_as: null, unchanged: 0, rows_read: 0 });
     await env.CATALOG.prepare("UPDATE catalog_imports SET state = 'cancelled' WHERE id = ?").bind(job.id).run();
   });

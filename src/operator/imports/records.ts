@@ -393,3 +393,9 @@ export const contentHash = (record: ImportRecord): string => contentOf(record).h
 
 /** The hash of a row's source text (its line; a CSV row's fields with the header): the same source, the same product. */
 export const sourceHash = (source: string): string => sha256(source);
+/**
+ * The recipe of a row's source text and its hash, as a number: bump it when either changes (here, in
+ * src/operator/imports/validate.ts or a format's reader). The same-file fingerprint includes it, so that files read
+ * under an older recipe are read again (src/operator/imports/same-file.ts).
+ */
+export const SOURCE_RECIPE = 1;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ImportFormat } from "./jobs";
-import type { ImportFile } from "./staging";
+import { SOURCE_RECIPE } from "./records";
 
 /**
  * The same file again (docs/decisions.md, "Catalog import"): a catalog import whose uploaded files are byte for byte
@@ -13,74 +13,26 @@ import type { ImportFile } from "./staging";
  * and rows matched through the catalog are validated again on every read (a deploy may change what is rejected; the
  * job may have moved what they match), so a file with any of them is read again.
  *
- * The files' fingerprint is a SHA-256 chain over segments of the stored bytes (gzip as uploaded), read in bounded
- * Workflow steps; the job keeps it, so that the next job compares with it.
+ * The files' fingerprint is one SHA-256 over the job's format, the row source recipe (SOURCE_RECIPE) and each file's
+ * size and digest (and name, where the format names its files: gudid). A file's digest is computed as its bytes are
+ * uploaded (src/operator/imports/uploads.ts), so comparing costs no read of the files; a file uploaded before digests
+ * existed has none, and its job reads its rows.
  */
 
-/** Bytes hashed per R2 read: one segment is held in memory at a time. The fingerprint depends on it. */
-export const FINGERPRINT_SEGMENT_BYTES = 8 * 1024 * 1024;
-/** How long a fingerprint step reads before it hands its cursor to the next step. */
-const FINGERPRINT_STEP_MS = 2_000;
-
-/** Where the fingerprint stands: the file and offset next read, and the chain's digest so far. */
-export interface FingerprintCursor {
-  file: number;
-  offset: number;
-  digest: string;
+/** A job's file as the fingerprint reads it. */
+export interface DigestedFile {
+  name: string;
+  size: number;
+  digest: string | null;
 }
 
-const chain = (digest: string, bytes: Uint8Array | string) => createHash("sha256").update(digest).update(bytes).digest("hex");
-
-export const fingerprintStart = (format: ImportFormat): FingerprintCursor => ({
-  file: 0,
-  offset: 0,
-  digest: chain("", `medparts import files 1 ${format}`),
-});
-
-/**
- * Hashes segments of the job's files from `cursor` for about `budgetMs` (a file's name counts where the format names
- * its files: gudid), with the job's progress: the cursor to go on from, or, once every file is read, the fingerprint,
- * written on the job in the same step. No fingerprint (null) for a file missing from R2 (validation then fails the job
- * with file_missing), nor for a job whose validation has begun (an instance that started before this step existed).
- */
-export async function fingerprintStep(
-  env: { CATALOG: D1Database; IMPORTS: R2Bucket },
-  jobId: string,
-  format: ImportFormat,
-  files: ImportFile[],
-  cursor: FingerprintCursor,
-  { budgetMs = FINGERPRINT_STEP_MS, segmentBytes = FINGERPRINT_SEGMENT_BYTES } = {},
-): Promise<{ cursor: FingerprintCursor } | { fingerprint: string | null }> {
-  const started = Date.now();
-  // Progress moves with each step (a job standing still for 30 s is nudged: src/operator/imports/sweep.ts).
-  const job = await env.CATALOG.prepare(
-    "UPDATE catalog_imports SET progressed_at = ?2 WHERE id = ?1 AND state = 'validating' AND bytes_total = 0 RETURNING id",
-  )
-    .bind(jobId, new Date().toISOString())
-    .first();
-  if (!job) return { fingerprint: null };
-  let { file: at, offset, digest } = cursor;
-  while (at < files.length) {
-    // At least one segment a step, whatever the budget.
-    if (Date.now() - started > budgetMs && (at !== cursor.file || offset !== cursor.offset)) {
-      return { cursor: { file: at, offset, digest } };
-    }
-    const file = files[at]!;
-    if (offset === 0) digest = chain(digest, `${format === "gudid" ? file.name : ""} ${file.size}`);
-    const length = Math.min(segmentBytes, file.size - offset);
-    if (length > 0) {
-      const segment = await env.IMPORTS.get(file.objectKey, { range: { offset, length } });
-      if (!segment) return { fingerprint: null };
-      digest = chain(digest, new Uint8Array(await segment.arrayBuffer()));
-      offset += length;
-    }
-    if (offset >= file.size) {
-      at++;
-      offset = 0;
-    }
-  }
-  await env.CATALOG.prepare("UPDATE catalog_imports SET files_fingerprint = ?2 WHERE id = ?1").bind(jobId, digest).run();
-  return { fingerprint: digest };
+/** The fingerprint of a job's files (in the order validation reads them), or null when one has no digest. */
+export function filesFingerprint(format: ImportFormat, files: readonly DigestedFile[]): string | null {
+  if (files.length === 0 || files.some((file) => file.digest === null)) return null;
+  const parts = files.map((file) => `${format === "gudid" ? file.name : ""}/${file.size}/${file.digest}`);
+  return createHash("sha256")
+    .update(`medparts import files/${SOURCE_RECIPE}/${format}\n${parts.join("\n")}`)
+    .digest("hex");
 }
 
 /**
@@ -96,19 +48,21 @@ const EARLIER_JOB =
   "AND e.rejected = 0 AND e.rows_revalidated = 0 AND (j.mode = 'upsert' OR e.mode = 'replace') ORDER BY e.finished_at DESC LIMIT 1";
 
 /**
- * Takes the result of the earlier job with the same files, if there is one, in one guarded statement (safe to run
- * again): its rows read, every one of them now unchanged; validation is then over (src/operator/imports/workflow.ts
- * concludes it as usual, with this job's own dry run). The earlier job's id, or null.
+ * Writes the job's fingerprint, then takes the result of the earlier job with the same files if there is one, in one
+ * guarded batch (safe to run again): its rows read, every one of them now unchanged; validation is then over
+ * (src/operator/imports/workflow.ts concludes it as usual, with this job's own dry run). The earlier job's id, or null.
  */
-export async function takeSameFileResult(catalog: D1Database, jobId: string): Promise<string | null> {
-  const taken = await catalog
-    .prepare(
-      "UPDATE catalog_imports SET same_as = e.id, rows_read = e.rows_read, bytes_total = e.bytes_total, bytes_done = e.bytes_total, " +
-        "created = 0, updated = 0, unchanged = e.created + e.updated + e.unchanged, withdrawn = 0, rejected = 0, progressed_at = ?2 " +
-        `FROM (SELECT * FROM catalog_imports WHERE id = (${EARLIER_JOB})) AS e ` +
-        "WHERE catalog_imports.id = ?1 AND catalog_imports.state = 'validating' AND catalog_imports.cancel_requested = 0 RETURNING same_as",
-    )
-    .bind(jobId, new Date().toISOString())
-    .first<{ same_as: string }>();
-  return taken?.same_as ?? null;
+export async function takeSameFileResult(catalog: D1Database, jobId: string, fingerprint: string | null): Promise<string | null> {
+  const validating = "catalog_imports.id = ?1 AND catalog_imports.state = 'validating' AND catalog_imports.cancel_requested = 0";
+  const [, taken] = await catalog.batch([
+    catalog.prepare(`UPDATE catalog_imports SET files_fingerprint = ?2 WHERE ${validating}`).bind(jobId, fingerprint),
+    catalog
+      .prepare(
+        "UPDATE catalog_imports SET same_as = e.id, rows_read = e.rows_read, bytes_total = e.bytes_total, bytes_done = e.bytes_total, " +
+          "created = 0, updated = 0, unchanged = e.created + e.updated + e.unchanged, withdrawn = 0, rejected = 0, progressed_at = ?2 " +
+          `FROM (SELECT * FROM catalog_imports WHERE id = (${EARLIER_JOB})) AS e WHERE ${validating} RETURNING same_as`,
+      )
+      .bind(jobId, new Date().toISOString()),
+  ]);
+  return (taken!.results[0] as { same_as: string } | undefined)?.same_as ?? null;
 }

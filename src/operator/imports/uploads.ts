@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { GZIP_MAGIC } from "./gzip";
 import { type FileRow, fileNameProblem, type JobRow, objectKeyOf } from "./jobs";
@@ -47,6 +48,65 @@ export async function fileForUpload(catalog: D1Database, job: JobRow, name: stri
   return results.find((file) => file.name === name) ?? null;
 }
 
+/**
+ * The SHA-256 of each PART_SIZE segment of the bytes that pass, as they pass (a part is one segment), so that a file's
+ * digest (`fileDigestOf`) is the same whether it came whole or in parts, and costs no second read
+ * (src/operator/imports/same-file.ts).
+ */
+class SegmentDigests {
+  readonly digests: string[] = [];
+  private hash = createHash("sha256");
+  private filled = 0;
+  bytes = 0;
+
+  update(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    for (let at = 0; at < chunk.length; ) {
+      const take = Math.min(PART_SIZE - this.filled, chunk.length - at);
+      this.hash.update(chunk.subarray(at, at + take));
+      this.filled += take;
+      at += take;
+      if (this.filled === PART_SIZE) this.close();
+    }
+  }
+
+  finish(): string[] {
+    if (this.filled > 0) this.close();
+    return this.digests;
+  }
+
+  private close() {
+    this.digests.push(this.hash.digest("hex"));
+    this.hash = createHash("sha256");
+    this.filled = 0;
+  }
+}
+
+/** A file's digest from its segments' digests, in order. */
+export const fileDigestOf = (segments: readonly string[]) => createHash("sha256").update(segments.join(" ")).digest("hex");
+
+/**
+ * Stores `body` (`length` bytes) with `store`, digesting its segments on the way; a body that ends before
+ * Content-Length bytes is a 400.
+ */
+async function storeDigested<T>(body: ReadableStream, length: number, store: (stream: ReadableStream) => Promise<T>) {
+  const segments = new SegmentDigests();
+  const digesting = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      segments.update(chunk);
+      controller.enqueue(chunk);
+    },
+  });
+  let stored: T;
+  try {
+    stored = await store(body.pipeThrough(digesting).pipeThrough(new FixedLengthStream(length)));
+  } catch (err) {
+    if (segments.bytes !== length) throw new ValidationError({ body: ["The body ended before Content-Length bytes."] });
+    throw err;
+  }
+  return { stored, segments: segments.finish() };
+}
+
 /** Whether the stored object starts as a gzip stream does (two bytes read). */
 async function isGzip(bucket: R2Bucket, key: string): Promise<boolean> {
   const head = await bucket.get(key, { range: { offset: 0, length: 2 } });
@@ -55,17 +115,25 @@ async function isGzip(bucket: R2Bucket, key: string): Promise<boolean> {
   return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
 }
 
-/** Records a file whose object is complete in R2. */
-async function recordUploaded(catalog: D1Database, bucket: R2Bucket, jobId: string, name: string, size: number): Promise<void> {
+/** Records a file whose object is complete in R2, with its digest (null when a part was uploaded without one). */
+async function recordUploaded(
+  catalog: D1Database,
+  bucket: R2Bucket,
+  jobId: string,
+  name: string,
+  size: number,
+  digest: string | null,
+): Promise<void> {
   const key = objectKeyOf(jobId, name);
   const gzip = (await isGzip(bucket, key)) ? 1 : 0;
   await catalog.batch([
     catalog
       .prepare(
-        "INSERT INTO catalog_import_files (job_id, name, object_key, size, gzip, upload_id, uploaded_at) VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6) " +
-          "ON CONFLICT (job_id, name) DO UPDATE SET size = excluded.size, gzip = excluded.gzip, upload_id = NULL, uploaded_at = excluded.uploaded_at",
+        "INSERT INTO catalog_import_files (job_id, name, object_key, size, gzip, upload_id, uploaded_at, digest) " +
+          "VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6, ?7) ON CONFLICT (job_id, name) DO UPDATE SET size = excluded.size, gzip = excluded.gzip, " +
+          "upload_id = NULL, uploaded_at = excluded.uploaded_at, digest = excluded.digest",
       )
-      .bind(jobId, name, key, size, gzip, new Date().toISOString()),
+      .bind(jobId, name, key, size, gzip, new Date().toISOString(), digest),
     catalog.prepare("DELETE FROM catalog_import_parts WHERE job_id = ? AND name = ?").bind(jobId, name),
   ]);
 }
@@ -73,9 +141,9 @@ async function recordUploaded(catalog: D1Database, bucket: R2Bucket, jobId: stri
 export async function uploadWhole(catalog: D1Database, bucket: R2Bucket, job: JobRow, name: string, request: Request): Promise<void> {
   await fileForUpload(catalog, job, name);
   const { body, length } = sizedBody(request, MAX_SINGLE_UPLOAD_BYTES);
-  const stored = await bucket.put(objectKeyOf(job.id, name), body);
+  const { stored, segments } = await storeDigested(body, length, (stream) => bucket.put(objectKeyOf(job.id, name), stream));
   if (!stored || stored.size !== length) throw new ValidationError({ body: ["The body ended before Content-Length bytes."] });
-  await recordUploaded(catalog, bucket, job.id, name, length);
+  await recordUploaded(catalog, bucket, job.id, name, length, fileDigestOf(segments));
 }
 
 export async function beginMultipart(catalog: D1Database, bucket: R2Bucket, job: JobRow, name: string): Promise<void> {
@@ -107,22 +175,23 @@ export async function uploadPart(
 ): Promise<{ partNumber: number; size: number }> {
   const file = await multipartOf(catalog, job, name);
   const { body, length } = sizedBody(request, PART_SIZE);
-  const part = await bucket.resumeMultipartUpload(file.object_key, file.upload_id).uploadPart(partNumber, body);
+  const upload = bucket.resumeMultipartUpload(file.object_key, file.upload_id);
+  const { stored: part, segments } = await storeDigested(body, length, (stream) => upload.uploadPart(partNumber, stream));
   await catalog
     .prepare(
-      "INSERT INTO catalog_import_parts (job_id, name, part_number, etag, size) VALUES (?1, ?2, ?3, ?4, ?5) " +
-        "ON CONFLICT (job_id, name, part_number) DO UPDATE SET etag = excluded.etag, size = excluded.size",
+      "INSERT INTO catalog_import_parts (job_id, name, part_number, etag, size, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6) " +
+        "ON CONFLICT (job_id, name, part_number) DO UPDATE SET etag = excluded.etag, size = excluded.size, digest = excluded.digest",
     )
-    .bind(job.id, name, partNumber, part.etag, length)
+    .bind(job.id, name, partNumber, part.etag, length, segments[0]!)
     .run();
   return { partNumber, size: length };
 }
 
 export async function partsOf(catalog: D1Database, jobId: string, name: string) {
   const { results } = await catalog
-    .prepare("SELECT part_number, etag, size FROM catalog_import_parts WHERE job_id = ? AND name = ? ORDER BY part_number")
+    .prepare("SELECT part_number, etag, size, digest FROM catalog_import_parts WHERE job_id = ? AND name = ? ORDER BY part_number")
     .bind(jobId, name)
-    .all<{ part_number: number; etag: string; size: number }>();
+    .all<{ part_number: number; etag: string; size: number; digest: string | null }>();
   return results;
 }
 
@@ -137,11 +206,13 @@ export async function completeMultipart(catalog: D1Database, bucket: R2Bucket, j
   if (short >= 0) throw conflict(`Part ${short + 1} has ${parts[short]!.size} bytes; every part but the last has ${PART_SIZE}.`);
   const upload = bucket.resumeMultipartUpload(file.object_key, file.upload_id);
   await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+  const digests = parts.map((part) => part.digest);
   await recordUploaded(
     catalog,
     bucket,
     job.id,
     name,
     parts.reduce((sum, part) => sum + part.size, 0),
+    digests.every((digest) => digest !== null) ? fileDigestOf(digests as string[]) : null,
   );
 }

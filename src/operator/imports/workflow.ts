@@ -10,7 +10,7 @@ import { type DecompressedFile, decompressedFile } from "./gzip";
 import { GUDID_FILE_NAMES, type JobKind, type JobRow, readJob } from "./jobs";
 import type { AfterSwitchCursor, ImportKind, ImportKinds } from "./kinds";
 import { cleanUpStaging, finishJob, type JobOutcome, markUpkeep, recordProgressStart } from "./outcomes";
-import { fingerprintStart, fingerprintStep, takeSameFileResult } from "./same-file";
+import { filesFingerprint, takeSameFileResult } from "./same-file";
 import type { ImportFile, ValidationCursor } from "./staging";
 import { validateWindow } from "./validate";
 
@@ -24,9 +24,9 @@ const fileOrder = (name: string) => {
 };
 
 /**
- * An import job as a Workflow (docs/architecture.md, "Catalog imports"): for the catalog, the files' fingerprint first,
- * and a job whose files an earlier job read, when reading them again would repeat its result, takes that result and
- * ends (src/operator/imports/same-file.ts); else the validation pass, one step per window of
+ * An import job as a Workflow (docs/architecture.md, "Catalog imports"): for the catalog, a job whose files an earlier
+ * job read, when reading them again would repeat its result, takes that result and ends
+ * (src/operator/imports/same-file.ts); else the validation pass, one step per window of
  * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
  * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
  * job's end. A vendor's price file (src/operator/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep.
@@ -49,7 +49,7 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
       return ended;
     };
 
-    const sameAs = kind.sameFile ? await sameFilesAs(run, env, jobId, plan) : null;
+    const sameAs = kind.sameFile ? await sameFilesAs(run, env, jobId) : null;
     if (!sameAs) {
       const failed = await validateFiles(run, env, kind, jobId, plan.files);
       if (failed) return end(failed);
@@ -85,23 +85,15 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
 }
 
 /**
- * The files' fingerprint, in bounded steps, then the result of an earlier job with the same files and the catalog
- * unchanged since (src/operator/imports/same-file.ts): its id when this job took its result, else null.
+ * The result of an earlier job with the same files, when reading them again would repeat it, taken in one step
+ * (src/operator/imports/same-file.ts): its id when this job took it, else null. The files' digests were computed as
+ * they were uploaded, so nothing is read but their rows in D1.
  */
-async function sameFilesAs(run: StepRunner, env: ImportBindings, jobId: string, plan: Plan): Promise<string | null> {
-  // A plan recorded before the fingerprint existed has no format: that instance reads its files.
-  if (!plan.format) return null;
-  let cursor = fingerprintStart(plan.format);
-  for (let step = 0; ; step++) {
-    const from = cursor;
-    const result = await run(`fingerprint ${step}`, () => fingerprintStep(env, jobId, plan.format, plan.files, from));
-    if ("fingerprint" in result) {
-      if (!result.fingerprint) return null;
-      break;
-    }
-    cursor = result.cursor;
-  }
-  return run("the same files as before", () => takeSameFileResult(env.CATALOG, jobId));
+function sameFilesAs(run: StepRunner, env: ImportBindings, jobId: string): Promise<string | null> {
+  return run("the same files as before", async () => {
+    const [job, files] = await Promise.all([readJob(env.CATALOG, jobId), uploadedFiles(env.CATALOG, jobId)]);
+    return job ? takeSameFileResult(env.CATALOG, jobId, filesFingerprint(job.format, files)) : null;
+  });
 }
 
 /**
@@ -213,15 +205,19 @@ async function catalogUpkeep(run: StepRunner, catalog: D1Database, jobId: string
 async function planOf(env: ImportBindings, jobId: string) {
   const job = await readJob(env.CATALOG, jobId);
   if (job?.state !== "validating") return null;
-  const { results } = await env.CATALOG.prepare(
-    "SELECT name, object_key, size, gzip FROM catalog_import_files WHERE job_id = ? AND uploaded_at IS NOT NULL",
-  )
+  const files = (await uploadedFiles(env.CATALOG, jobId)).map(({ digest: _, ...file }) => file);
+  return { files, kind: job.kind, vendorId: job.vendor_id };
+}
+
+/** A job's uploaded files, in the order validation reads them. */
+async function uploadedFiles(catalog: D1Database, jobId: string) {
+  const { results } = await catalog
+    .prepare("SELECT name, object_key, size, gzip, digest FROM catalog_import_files WHERE job_id = ? AND uploaded_at IS NOT NULL")
     .bind(jobId)
-    .all<{ name: string; object_key: string; size: number; gzip: number }>();
-  const files = results
-    .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1 }))
+    .all<{ name: string; object_key: string; size: number; gzip: number; digest: string | null }>();
+  return results
+    .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1, digest: file.digest }))
     .sort((a, b) => fileOrder(a.name) - fileOrder(b.name) || a.name.localeCompare(b.name));
-  return { files, kind: job.kind, vendorId: job.vendor_id, format: job.format };
 }
 
 type Plan = NonNullable<Awaited<ReturnType<typeof planOf>>>;
