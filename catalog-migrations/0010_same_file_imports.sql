@@ -5,6 +5,8 @@
 -- SHA-256 over the SHA-256 of each 16 MiB segment of a file's stored bytes, computed as they were uploaded
 -- (src/operator/imports/uploads.ts); a part's own SHA-256 (each part is one segment). NULL for uploads before.
 ALTER TABLE catalog_import_files ADD COLUMN digest TEXT;
+-- the R2 object version the file's digest describes: a digest counts only while R2 holds that version
+ALTER TABLE catalog_import_files ADD COLUMN object_version TEXT;
 ALTER TABLE catalog_import_parts ADD COLUMN digest TEXT;
 -- the job's files as one SHA-256 (format, names for gudid, sizes and digests), written when validation starts
 ALTER TABLE catalog_imports ADD COLUMN files_fingerprint TEXT;

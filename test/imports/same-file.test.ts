@@ -2,7 +2,8 @@ import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readJob } from "../../src/operator/imports/jobs";
 import { filesFingerprint, takeSameFileResult } from "../../src/operator/imports/same-file";
-import { PART_SIZE } from "../../src/operator/imports/uploads";
+import { PART_SIZE, SegmentDigests, uploadWhole } from "../../src/operator/imports/uploads";
+import { ValidationError } from "../../src/platform/errors";
 import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { call, operatorTokenFor } from "../helpers/api";
 import {
@@ -255,6 +256,70 @@ describe("catalog import: the files' digests and fingerprint", () => {
     }
   });
 
+  it("segments are cut at 16 MiB whatever the chunks the body arrives in", async () => {
+    const bytes = new Uint8Array(2 * PART_SIZE + 5);
+    for (let i = 0; i < bytes.length; i += 997) bytes[i] = i % 251;
+    const expected = [
+      await sha256(bytes.subarray(0, PART_SIZE)),
+      await sha256(bytes.subarray(PART_SIZE, 2 * PART_SIZE)),
+      await sha256(bytes.subarray(2 * PART_SIZE)),
+    ];
+    for (const sizes of [[1, 7, PART_SIZE - 1, PART_SIZE + 3], [PART_SIZE], [3, 0, PART_SIZE * 2]]) {
+      const segments = new SegmentDigests();
+      let at = 0;
+      for (let i = 0; at < bytes.length; i++) {
+        const size = sizes[i % sizes.length]!;
+        segments.update(bytes.subarray(at, at + size));
+        at += size;
+      }
+      expect(segments.finish(), sizes.join(",")).toEqual(expected);
+    }
+  });
+
+  it("a body that ends before Content-Length is a 400; a failure of R2 itself is not (the client retries it)", async () => {
+    const job = await createImport(skip, {});
+    const row = (await readJob(env.CATALOG, job.id))!;
+    const request = (chunks: Uint8Array[], declared: number) =>
+      new Request("https://medparts.test/upload", {
+        method: "PUT",
+        headers: { "Content-Length": String(declared) },
+        body: new ReadableStream({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        }),
+      });
+    const short = uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", request([new Uint8Array(50)], 100));
+    await expect(short).rejects.toBeInstanceOf(ValidationError);
+    const failing = {
+      put: async (_key: string, stream: ReadableStream) => {
+        await stream.getReader().read();
+        throw new Error("R2 went away");
+      },
+    } as unknown as R2Bucket;
+    const r2Failure = uploadWhole(env.CATALOG, failing, row, "a.ndjson", request([new Uint8Array(60), new Uint8Array(40)], 100));
+    await expect(r2Failure).rejects.toThrow("R2 went away");
+    // A large body R2 stops reading after its first chunk: most of it is never pulled, and that is not the client's fault.
+    let pulled = 0;
+    const large = new Request("https://medparts.test/upload", {
+      method: "PUT",
+      headers: { "Content-Length": String(1000 * 1024) },
+      body: new ReadableStream(
+        {
+          pull(controller) {
+            controller.enqueue(new Uint8Array(1024));
+            if (++pulled === 1000) controller.close();
+          },
+        },
+        { highWaterMark: 0 },
+      ),
+    });
+    await expect(uploadWhole(env.CATALOG, failing, row, "a.ndjson", large)).rejects.toThrow("R2 went away");
+    expect(pulled).toBeLessThan(1000);
+    await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
+  });
+
   it("the fingerprint: format, sizes and digests, names for GUDID only; none when a file has no digest", () => {
     const file = { name: "a.ndjson", size: 10, digest: "d1" };
     const fingerprint = filesFingerprint("ndjson", [file])!;
@@ -270,6 +335,31 @@ describe("catalog import: the files' digests and fingerprint", () => {
     expect(filesFingerprint("gudid", gudid)).not.toBe(filesFingerprint("gudid", [gudid[0]!, { ...gudid[1]!, name: "gmdnTerms.txt" }]));
     expect(filesFingerprint("ndjson", [{ ...file, digest: null }])).toBeNull();
     expect(filesFingerprint("ndjson", [])).toBeNull();
+  });
+
+  it("a digest counts only for the object version it was computed on: other bytes stored since are read", async () => {
+    const file = fileOf(64, 65);
+    const first = await runImport(skip, { "a.ndjson": file });
+    const job = await createImport(skip, { "a.ndjson": file });
+    // The same key written again behind the job's back (a failed re-upload, two uploads at once): a new version.
+    await env.IMPORTS.put(`imports/${job.id}/a.ndjson`, file);
+    const ended = await startAndWait(job.id);
+    expect(ended.sameFilesAs).toBeNull();
+    expect(ended.counts).toMatchObject({ read: 2, unchanged: 2 });
+    const again = await runImport(skip, { "a.ndjson": file });
+    expect(again.sameFilesAs).toBe(first.id); // the job that read its rows had no fingerprint to match
+  });
+
+  it("a multipart file with a part uploaded before digests existed has none", async () => {
+    const token = await operatorTokenFor();
+    const job = await createImport(skip, {});
+    const base = `${IMPORTS}/${job.id}/files/p.ndjson`;
+    await call(token, `${base}/uploads`, { method: "POST" });
+    expect((await call(token, `${base}/parts/1`, { method: "PUT", body: new TextEncoder().encode(fileOf(66)) })).status).toBe(200);
+    await env.CATALOG.prepare("UPDATE catalog_import_parts SET digest = NULL WHERE job_id = ?").bind(job.id).run();
+    expect((await call(token, `${base}/complete`, { method: "POST" })).status).toBe(200);
+    expect(await digestOf(job.id)).toBeNull();
+    await call(token, `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
   });
 
   it("a file uploaded before digests existed: the job reads its rows", async () => {

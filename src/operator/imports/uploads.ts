@@ -53,7 +53,7 @@ export async function fileForUpload(catalog: D1Database, job: JobRow, name: stri
  * digest (`fileDigestOf`) is the same whether it came whole or in parts, and costs no second read
  * (src/operator/imports/same-file.ts).
  */
-class SegmentDigests {
+export class SegmentDigests {
   readonly digests: string[] = [];
   private hash = createHash("sha256");
   private filled = 0;
@@ -86,25 +86,44 @@ class SegmentDigests {
 export const fileDigestOf = (segments: readonly string[]) => createHash("sha256").update(segments.join(" ")).digest("hex");
 
 /**
- * Stores `body` (`length` bytes) with `store`, digesting its segments on the way; a body that ends before
- * Content-Length bytes is a 400.
+ * Stores `body` (`length` bytes) with `store`, digesting its segments on the way. A body that fails, or ends before
+ * (or runs past) Content-Length bytes, is a 400; a failure of the store itself (R2) is thrown as it is, so that the
+ * client retries it as any 5xx.
  */
-async function storeDigested<T>(body: ReadableStream, length: number, store: (stream: ReadableStream) => Promise<T>) {
+async function storeDigested<T>(body: ReadableStream<Uint8Array>, length: number, store: (stream: ReadableStream) => Promise<T>) {
   const segments = new SegmentDigests();
-  const digesting = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      segments.update(chunk);
-      controller.enqueue(chunk);
+  const reader = body.getReader();
+  let bodyFault = false;
+  const digesting = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          bodyFault = true;
+          throw err;
+        }
+        if (chunk.done) {
+          if (segments.bytes !== length) bodyFault = true;
+          controller.close();
+          return;
+        }
+        segments.update(chunk.value);
+        if (segments.bytes > length) bodyFault = true;
+        controller.enqueue(chunk.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
     },
-  });
-  let stored: T;
+    { highWaterMark: 0 },
+  );
   try {
-    stored = await store(body.pipeThrough(digesting).pipeThrough(new FixedLengthStream(length)));
+    const stored = await store(digesting.pipeThrough(new FixedLengthStream(length)));
+    return { stored, segments: segments.finish() };
   } catch (err) {
-    if (segments.bytes !== length) throw new ValidationError({ body: ["The body ended before Content-Length bytes."] });
+    if (bodyFault) throw new ValidationError({ body: ["The body ended before Content-Length bytes, or ran past them."] });
     throw err;
   }
-  return { stored, segments: segments.finish() };
 }
 
 /** Whether the stored object starts as a gzip stream does (two bytes read). */
@@ -115,25 +134,29 @@ async function isGzip(bucket: R2Bucket, key: string): Promise<boolean> {
   return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
 }
 
-/** Records a file whose object is complete in R2, with its digest (null when a part was uploaded without one). */
+/**
+ * Records a file whose object is complete in R2, with its digest (null when a part was uploaded without one) and the
+ * version of the object it describes: a later upload that stored other bytes without recording them (a failure in
+ * between, two uploads at once) leaves a version the digest does not match (src/operator/imports/workflow.ts).
+ */
 async function recordUploaded(
   catalog: D1Database,
   bucket: R2Bucket,
   jobId: string,
   name: string,
   size: number,
-  digest: string | null,
+  digest: { digest: string | null; version: string },
 ): Promise<void> {
   const key = objectKeyOf(jobId, name);
   const gzip = (await isGzip(bucket, key)) ? 1 : 0;
   await catalog.batch([
     catalog
       .prepare(
-        "INSERT INTO catalog_import_files (job_id, name, object_key, size, gzip, upload_id, uploaded_at, digest) " +
-          "VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6, ?7) ON CONFLICT (job_id, name) DO UPDATE SET size = excluded.size, gzip = excluded.gzip, " +
-          "upload_id = NULL, uploaded_at = excluded.uploaded_at, digest = excluded.digest",
+        "INSERT INTO catalog_import_files (job_id, name, object_key, size, gzip, upload_id, uploaded_at, digest, object_version) " +
+          "VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6, ?7, ?8) ON CONFLICT (job_id, name) DO UPDATE SET size = excluded.size, gzip = excluded.gzip, " +
+          "upload_id = NULL, uploaded_at = excluded.uploaded_at, digest = excluded.digest, object_version = excluded.object_version",
       )
-      .bind(jobId, name, key, size, gzip, new Date().toISOString(), digest),
+      .bind(jobId, name, key, size, gzip, new Date().toISOString(), digest.digest, digest.version),
     catalog.prepare("DELETE FROM catalog_import_parts WHERE job_id = ? AND name = ?").bind(jobId, name),
   ]);
 }
@@ -143,7 +166,7 @@ export async function uploadWhole(catalog: D1Database, bucket: R2Bucket, job: Jo
   const { body, length } = sizedBody(request, MAX_SINGLE_UPLOAD_BYTES);
   const { stored, segments } = await storeDigested(body, length, (stream) => bucket.put(objectKeyOf(job.id, name), stream));
   if (!stored || stored.size !== length) throw new ValidationError({ body: ["The body ended before Content-Length bytes."] });
-  await recordUploaded(catalog, bucket, job.id, name, length, fileDigestOf(segments));
+  await recordUploaded(catalog, bucket, job.id, name, length, { digest: fileDigestOf(segments), version: stored.version });
 }
 
 export async function beginMultipart(catalog: D1Database, bucket: R2Bucket, job: JobRow, name: string): Promise<void> {
@@ -205,7 +228,7 @@ export async function completeMultipart(catalog: D1Database, bucket: R2Bucket, j
   const short = parts.findIndex((part, i) => i < parts.length - 1 && part.size !== PART_SIZE);
   if (short >= 0) throw conflict(`Part ${short + 1} has ${parts[short]!.size} bytes; every part but the last has ${PART_SIZE}.`);
   const upload = bucket.resumeMultipartUpload(file.object_key, file.upload_id);
-  await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+  const object = await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
   const digests = parts.map((part) => part.digest);
   await recordUploaded(
     catalog,
@@ -213,6 +236,6 @@ export async function completeMultipart(catalog: D1Database, bucket: R2Bucket, j
     job.id,
     name,
     parts.reduce((sum, part) => sum + part.size, 0),
-    digests.every((digest) => digest !== null) ? fileDigestOf(digests as string[]) : null,
+    { digest: digests.every((digest) => digest !== null) ? fileDigestOf(digests as string[]) : null, version: object.version },
   );
 }

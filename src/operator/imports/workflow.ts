@@ -87,12 +87,16 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
 /**
  * The result of an earlier job with the same files, when reading them again would repeat it, taken in one step
  * (src/operator/imports/same-file.ts): its id when this job took it, else null. The files' digests were computed as
- * they were uploaded, so nothing is read but their rows in D1.
+ * they were uploaded; a digest counts only while R2 still holds the version of the object it was computed on (one
+ * HEAD per file, no byte read).
  */
 function sameFilesAs(run: StepRunner, env: ImportBindings, jobId: string): Promise<string | null> {
   return run("the same files as before", async () => {
     const [job, files] = await Promise.all([readJob(env.CATALOG, jobId), uploadedFiles(env.CATALOG, jobId)]);
-    return job ? takeSameFileResult(env.CATALOG, jobId, filesFingerprint(job.format, files)) : null;
+    if (!job) return null;
+    const stored = await Promise.all(files.map((file) => env.IMPORTS.head(file.objectKey)));
+    const verified = files.map((file, i) => ({ ...file, digest: stored[i]?.version === file.objectVersion ? file.digest : null }));
+    return takeSameFileResult(env.CATALOG, jobId, filesFingerprint(job.format, verified));
   });
 }
 
@@ -205,18 +209,27 @@ async function catalogUpkeep(run: StepRunner, catalog: D1Database, jobId: string
 async function planOf(env: ImportBindings, jobId: string) {
   const job = await readJob(env.CATALOG, jobId);
   if (job?.state !== "validating") return null;
-  const files = (await uploadedFiles(env.CATALOG, jobId)).map(({ digest: _, ...file }) => file);
+  const files = (await uploadedFiles(env.CATALOG, jobId)).map(({ digest: _, objectVersion: __, ...file }) => file);
   return { files, kind: job.kind, vendorId: job.vendor_id };
 }
 
 /** A job's uploaded files, in the order validation reads them. */
 async function uploadedFiles(catalog: D1Database, jobId: string) {
   const { results } = await catalog
-    .prepare("SELECT name, object_key, size, gzip, digest FROM catalog_import_files WHERE job_id = ? AND uploaded_at IS NOT NULL")
+    .prepare(
+      "SELECT name, object_key, size, gzip, digest, object_version FROM catalog_import_files WHERE job_id = ? AND uploaded_at IS NOT NULL",
+    )
     .bind(jobId)
-    .all<{ name: string; object_key: string; size: number; gzip: number; digest: string | null }>();
+    .all<{ name: string; object_key: string; size: number; gzip: number; digest: string | null; object_version: string | null }>();
   return results
-    .map((file) => ({ name: file.name, objectKey: file.object_key, size: file.size, gzip: file.gzip === 1, digest: file.digest }))
+    .map((file) => ({
+      name: file.name,
+      objectKey: file.object_key,
+      size: file.size,
+      gzip: file.gzip === 1,
+      digest: file.digest,
+      objectVersion: file.object_version,
+    }))
     .sort((a, b) => fileOrder(a.name) - fileOrder(b.name) || a.name.localeCompare(b.name));
 }
 
