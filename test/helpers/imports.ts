@@ -73,6 +73,17 @@ export async function importErrors(jobId: string, { collection = IMPORTS, token 
   return (await json(res)).data.items;
 }
 
+/** An import record: product `n` of the tests that use `prefix` in its id (`IMP-7`) and part number, with `extra` fields. */
+export const importRecord = (prefix: string, n: number, extra: Record<string, unknown> = {}) => ({
+  id: `${prefix}-${n}`,
+  partNumber: `${prefix}${n}00A`,
+  title: `Imported pump part ${n}`,
+  description: `Part number ${n} of the import tests`,
+  manufacturer: "Importwerk Medical",
+  categories: ["Infusion Pumps"],
+  ...extra,
+});
+
 export const ndjson = (records: unknown[]) => `${records.map((record) => JSON.stringify(record)).join("\n")}\n`;
 
 export async function productRow(id: string) {

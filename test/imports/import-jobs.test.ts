@@ -19,6 +19,7 @@ import {
   IMPORTS,
   type ImportOptions,
   importErrors,
+  importRecord,
   type JobCaller,
   ndjson,
   OFFER_IMPORTS,
@@ -27,15 +28,7 @@ import {
   startAndWait,
 } from "../helpers/imports";
 
-const product = (n: number, extra: Record<string, unknown> = {}) => ({
-  id: `IMP-${n}`,
-  partNumber: `IMP${n}00A`,
-  title: `Imported pump part ${n}`,
-  description: `Part number ${n} of the import tests`,
-  manufacturer: "Importwerk Medical",
-  categories: ["Infusion Pumps"],
-  ...extra,
-});
+const product = (n: number, extra: Record<string, unknown> = {}) => importRecord("IMP", n, extra);
 
 const count = catalogCount;
 

@@ -14,6 +14,7 @@ import {
   IMPORTS,
   type ImportOptions,
   importErrors,
+  importRecord,
   type Job,
   ndjson,
   productRow,
@@ -21,15 +22,7 @@ import {
   startAndWait,
 } from "../helpers/imports";
 
-const product = (n: number, extra: Record<string, unknown> = {}) => ({
-  id: `SAME-${n}`,
-  partNumber: `SAME${n}00A`,
-  title: `Same file part ${n}`,
-  description: `Part ${n} of the same-file tests`,
-  manufacturer: "Samefile Medical",
-  categories: ["Infusion Pumps"],
-  ...extra,
-});
+const product = (n: number, extra: Record<string, unknown> = {}) => importRecord("SAME", n, extra);
 const fileOf = (...numbers: number[]) => ndjson(numbers.map((n) => product(n)));
 /** The same products, one row the schema refuses, and a second line of the first product. */
 const withRejections = (...numbers: number[]) =>
@@ -89,14 +82,14 @@ describe("catalog import: the same files again", () => {
   it("reads the rows when a byte differs, or when the catalog changed since (another import, a direct write)", async () => {
     const file = fileOf(10, 11);
     await runImport(skip, { "a.ndjson": file });
-    const changed = await runImport(skip, { "a.ndjson": file.replace("Same file part 11", "Same file part 11b") });
+    const changed = await runImport(skip, { "a.ndjson": file.replace("Imported pump part 11", "Imported pump part 11b") });
     expect(changed.sameFilesAs).toBeNull();
     expect(changed.counts).toMatchObject({ updated: 1, unchanged: 1 });
     // The first file again: the catalog changed since the first job.
     const back = await runImport(skip, { "a.ndjson": file });
     expect(back.sameFilesAs).toBeNull();
     expect(back.counts).toMatchObject({ updated: 1, unchanged: 1 });
-    expect((await productRow("SAME-11"))!.title).toBe("Same file part 11");
+    expect((await productRow("SAME-11"))!.title).toBe("Imported pump part 11");
 
     // A write to the catalog made otherwise (here a product written directly) changes its version.
     await env.CATALOG.prepare("UPDATE products SET title = 'Edited' WHERE id = 'SAME-10'").run();
@@ -141,7 +134,7 @@ describe("catalog import: the same files again", () => {
 
   it("reads the rows again after a job with a row unchanged in content but sent in other words (its source hash is not stored)", async () => {
     await runImport(skip, { "w.ndjson": fileOf(26) });
-    const spaced = ndjson([product(26, { title: "Same  file   part 26" })]);
+    const spaced = ndjson([product(26, { title: "Imported  pump   part 26" })]);
     const sameContent = await runImport(skip, { "w.ndjson": spaced });
     expect(sameContent.counts).toMatchObject({ unchanged: 1 });
     const spacedAgain = await runImport(skip, { "w.ndjson": spaced });
