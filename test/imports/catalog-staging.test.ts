@@ -54,6 +54,7 @@ describe("readWindowContext", () => {
       id: seeded.id,
       part: seeded.part,
       manufacturer: seeded.manufacturer,
+      source: null, // the seed stores no source hash
     });
     expect(context.stagedDeviceLines).toEqual(new Map([[`GS1 ${stagedGtin}`, 3]]));
     expect(context.canonicalCategory).toEqual(new Map([[category.toLowerCase(), category]]));

@@ -223,6 +223,20 @@ describe("catalog import: NDJSON through the Workflow", () => {
     expect((await productRow(byPart!.id))!.title).toBe("matched by part number");
     expect((await productRow("MPN-IMPORTWERKMEDICAL-NEWPART7"))!.title).toBe("new by part number");
   });
+
+  it("a record without id matched by part number keeps its product when the file adds another with the same part number", async () => {
+    await runImport({ format: "ndjson" }, { "z.ndjson": ndjson([product(64)]) });
+    const { id: _id, ...idless } = product(64, { title: "written without its id" });
+    const file = ndjson([idless, product(65, { partNumber: idless.partNumber })]);
+    const first = await runImport({ format: "ndjson" }, { "i.ndjson": file });
+    expect(first.counts).toMatchObject({ created: 1, updated: 1 });
+    expect((await productRow("IMP-64"))!.title).toBe("written without its id");
+    // Read again (other bytes, so that every row is read): two products now have that part number; the row's own
+    // product is the one written from it, and nothing is created.
+    const again = await runImport({ format: "ndjson" }, { "i.ndjson": `${file}\n` });
+    expect(again.counts).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    expect(await productRow(`MPN-IMPORTWERKMEDICAL-${idless.partNumber}`)).toBeNull();
+  });
 });
 
 describe("catalog import: replace", () => {

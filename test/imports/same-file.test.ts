@@ -121,12 +121,13 @@ describe("catalog import: the same files again", () => {
 
   it("reads the rows again after a job with a row without id: the job itself changed what it is matched with", async () => {
     // A row without id is matched through the catalog, which the job itself changes: here a second product with the
-    // same part number makes the match ambiguous on the second read, which creates a product of its own.
+    // same part number makes the match ambiguous on the second read. The row found its product unchanged the first
+    // time, so that product does not hold its source hash (the tie-break of keys.ts): the second read creates one.
     const { id: _id, ...idless } = product(24);
     await runImport(skip, { "z.ndjson": ndjson([product(24)]) });
-    const matched = ndjson([{ ...idless, title: "matched" }, product(25, { partNumber: idless.partNumber })]);
+    const matched = ndjson([idless, product(25, { partNumber: idless.partNumber })]);
     const firstMatch = await runImport(skip, { "i.ndjson": matched });
-    expect(firstMatch.counts).toMatchObject({ created: 1, updated: 1 });
+    expect(firstMatch.counts).toMatchObject({ created: 1, unchanged: 1 });
     const secondMatch = await runImport(skip, { "i.ndjson": matched });
     expect(secondMatch.sameFilesAs).toBeNull();
     expect(secondMatch.counts).toMatchObject({ created: 1, unchanged: 1 });
