@@ -3,6 +3,8 @@
  * HMAC-SHA256 over `<t>.<raw body>` with the endpoint's signing secret. Web Crypto only, so the Worker and a Node
  * receiver (scripts/webhook-listener.ts) share this module.
  */
+import { hexOf } from "../../platform/sha256";
+
 export const SIGNATURE_HEADER = "Medparts-Signature";
 /** A receiver should refuse deliveries signed longer ago than this (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -11,8 +13,7 @@ const encoder = new TextEncoder();
 
 async function hmacHex(key: string, message: string): Promise<string> {
   const cryptoKey = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hexOf(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
 }
 
 /** The endpoint's signing secret, derived from the Worker's WEBHOOK_SECRET_KEY and the endpoint's stored salt. */

@@ -1,4 +1,5 @@
 import { quotedIdentifier as quoted } from "../../db/identifiers";
+import { hexOf } from "../../platform/sha256";
 import type { StoreResult } from "../../shared/tenants/statements";
 import type { TenantStore } from "../../shared/tenants/store";
 import { ownerInStore, STORE_ONLY_TABLES, STORE_TABLES, type StoreTable, upsertStatement } from "../../shared/tenants/tables";
@@ -83,7 +84,7 @@ function storePage(table: StoreTable, columns: string[], after: Value[] | null) 
 
 async function chained(previous: string, rows: Value[][]): Promise<string> {
   const bytes = new TextEncoder().encode(previous + JSON.stringify(rows));
-  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hexOf(await crypto.subtle.digest("SHA-256", bytes));
 }
 
 async function advance(progress: TableProgress, rows: Value[][], table: StoreTable, columns: string[]): Promise<TableProgress> {
