@@ -2,7 +2,7 @@ import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readJob } from "../../src/operator/imports/jobs";
 import { filesFingerprint, takeSameFileResult } from "../../src/operator/imports/same-file";
-import { PART_SIZE, uploadWhole } from "../../src/operator/imports/uploads";
+import { largeReads, PART_SIZE, SegmentDigests, uploadWhole } from "../../src/operator/imports/uploads";
 import { ValidationError } from "../../src/platform/errors";
 import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { call, operatorTokenFor } from "../helpers/api";
@@ -221,44 +221,72 @@ describe("catalog import: the files' digests and fingerprint", () => {
     (await env.CATALOG.prepare("SELECT digest FROM catalog_import_files WHERE job_id = ?").bind(jobId).first<{ digest: string | null }>())!
       .digest;
 
-  it("a file's digest is computed as it is uploaded: over each request's bytes, so one up to 16 MiB matches whole or in parts", async () => {
+  it("a file's digest is computed as it is uploaded, the same whole or in parts, and differs when one byte does", async () => {
     const token = await operatorTokenFor();
     const line = `${JSON.stringify(product(80, { description: "p".repeat(1000) }))}\n`;
     const body = new TextEncoder().encode(line.repeat(Math.ceil((PART_SIZE * 1.5) / line.length)));
-    // The oracles: SHA-256 over the SHA-256 of each request's bytes (WebCrypto, not the code under test).
-    const sentWhole = await sha256(await sha256(body));
-    const sentInParts = await sha256([await sha256(body.subarray(0, PART_SIZE)), await sha256(body.subarray(PART_SIZE))].join(" "));
-    const uploadInParts = async (bytes: Uint8Array) => {
-      const job = await createImport(skip, {});
-      const base = `${IMPORTS}/${job.id}/files/big.ndjson`;
-      await call(token, `${base}/uploads`, { method: "POST" });
-      const put = (n: number, part: Uint8Array) => call(token, `${base}/parts/${n}`, { method: "PUT", body: part });
-      for (let n = Math.ceil(bytes.length / PART_SIZE); n >= 1; n--) {
-        if (n === 1) expect((await put(1, new Uint8Array(Math.min(PART_SIZE, bytes.length)))).status).toBe(200); // a wrong part 1, sent again
-        expect((await put(n, bytes.subarray((n - 1) * PART_SIZE, n * PART_SIZE))).status).toBe(200);
-      }
-      expect((await call(token, `${base}/complete`, { method: "POST" })).status).toBe(200);
-      return job;
-    };
+    // The oracle: SHA-256 over the SHA-256 of each 16 MiB segment (WebCrypto, not the code under test).
+    const expected = await sha256([await sha256(body.subarray(0, PART_SIZE)), await sha256(body.subarray(PART_SIZE))].join(" "));
 
     const whole = await createImport(skip, { "big.ndjson": body });
-    expect(await digestOf(whole.id)).toBe(sentWhole);
-    const parted = await uploadInParts(body);
-    expect(await digestOf(parted.id)).toBe(sentInParts);
+    expect(await digestOf(whole.id)).toBe(expected);
 
-    const small = body.subarray(0, PART_SIZE);
-    const smallWhole = await createImport(skip, { "big.ndjson": small });
-    const smallParted = await uploadInParts(small);
-    expect(await digestOf(smallWhole.id)).toBe(await sha256(await sha256(small)));
-    expect(await digestOf(smallParted.id)).toBe(await digestOf(smallWhole.id));
+    const parted = await createImport(skip, {});
+    const base = `${IMPORTS}/${parted.id}/files/big.ndjson`;
+    await call(token, `${base}/uploads`, { method: "POST" });
+    const put = (n: number, bytes: Uint8Array) => call(token, `${base}/parts/${n}`, { method: "PUT", body: bytes });
+    expect((await put(2, body.subarray(PART_SIZE))).status).toBe(200);
+    expect((await put(1, new Uint8Array(PART_SIZE))).status).toBe(200); // a wrong part 1, sent again below
+    expect((await put(1, body.subarray(0, PART_SIZE))).status).toBe(200);
+    expect((await call(token, `${base}/complete`, { method: "POST" })).status).toBe(200);
+    expect(await digestOf(parted.id)).toBe(expected);
 
     const flipped = body.slice();
     flipped[PART_SIZE + 5] = 0x20;
     const other = await createImport(skip, { "big.ndjson": flipped });
-    expect(await digestOf(other.id)).not.toBe(sentWhole);
-    for (const job of [whole, parted, smallWhole, smallParted, other]) {
+    expect(await digestOf(other.id)).not.toBe(expected);
+    for (const job of [whole, parted, other]) {
       await call(token, `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
     }
+  });
+
+  it("segments are cut at 16 MiB whatever the chunks the body arrives in", async () => {
+    const bytes = new Uint8Array(2 * PART_SIZE + 5);
+    for (let i = 0; i < bytes.length; i += 997) bytes[i] = i % 251;
+    const expected = [
+      await sha256(bytes.subarray(0, PART_SIZE)),
+      await sha256(bytes.subarray(PART_SIZE, 2 * PART_SIZE)),
+      await sha256(bytes.subarray(2 * PART_SIZE)),
+    ];
+    for (const sizes of [[1, 7, PART_SIZE - 1, PART_SIZE + 3], [PART_SIZE], [3, 0, PART_SIZE * 2]]) {
+      const segments = new SegmentDigests();
+      let at = 0;
+      for (let i = 0; at < bytes.length; i++) {
+        const size = sizes[i % sizes.length]!;
+        segments.update(bytes.subarray(at, at + size));
+        at += size;
+      }
+      expect(segments.finish(), sizes.join(",")).toEqual(expected);
+    }
+  });
+
+  it("a request's body is read 1 MiB at a time (not in its 4 KiB chunks), the last read short; another stream as it comes", async () => {
+    const readAll = async (body: ReadableStream<Uint8Array>) => {
+      const reader = largeReads(body);
+      const sizes: number[] = [];
+      for (let read = await reader.read(); !read.done; read = await reader.read()) sizes.push(read.value.length);
+      return sizes;
+    };
+    const MiB = 1024 * 1024;
+    const request = new Request("https://medparts.test/upload", { method: "PUT", body: new Uint8Array(2.5 * MiB + 3) });
+    expect(await readAll(request.body!)).toEqual([MiB, MiB, MiB / 2 + 3]);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const size of [10, 20]) controller.enqueue(new Uint8Array(size));
+        controller.close();
+      },
+    });
+    expect(await readAll(chunked)).toEqual([10, 20]);
   });
 
   it("a body that ends before Content-Length is a 400; a failure of R2 itself is not (the client retries it)", async () => {
@@ -277,20 +305,6 @@ describe("catalog import: the files' digests and fingerprint", () => {
       });
     const short = uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", request([new Uint8Array(50)], 100));
     await expect(short).rejects.toBeInstanceOf(ValidationError);
-    const long = uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", request([new Uint8Array(60), new Uint8Array(90)], 100));
-    await expect(long).rejects.toBeInstanceOf(ValidationError);
-    const broken = new Request("https://medparts.test/upload", {
-      method: "PUT",
-      headers: { "Content-Length": "100" },
-      body: new ReadableStream({
-        start(controller) {
-          controller.enqueue(new Uint8Array(40));
-          controller.error(new Error("connection reset"));
-        },
-      }),
-    });
-    await expect(uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", broken)).rejects.toBeInstanceOf(ValidationError);
-    expect(await env.CATALOG.prepare("SELECT count(*) AS n FROM catalog_import_files WHERE job_id = ?").bind(job.id).first("n")).toBe(0);
     const failing = {
       put: async (_key: string, stream: ReadableStream) => {
         await stream.getReader().read();
@@ -299,7 +313,7 @@ describe("catalog import: the files' digests and fingerprint", () => {
     } as unknown as R2Bucket;
     const r2Failure = uploadWhole(env.CATALOG, failing, row, "a.ndjson", request([new Uint8Array(60), new Uint8Array(40)], 100));
     await expect(r2Failure).rejects.toThrow("R2 went away");
-    // A large body R2 stops reading after its first chunk: the rest is read to tell whose fault it was, and it was R2's.
+    // A large body R2 stops reading after its first chunk: most of it is never pulled, and that is not the client's fault.
     let pulled = 0;
     const large = new Request("https://medparts.test/upload", {
       method: "PUT",
@@ -315,7 +329,7 @@ describe("catalog import: the files' digests and fingerprint", () => {
       ),
     });
     await expect(uploadWhole(env.CATALOG, failing, row, "a.ndjson", large)).rejects.toThrow("R2 went away");
-    expect(pulled).toBe(1000);
+    expect(pulled).toBeLessThan(1000);
     await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
   });
 
