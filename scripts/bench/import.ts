@@ -47,11 +47,16 @@ const file = path.join(state.persistTo, "catalog.ndjson");
 await writeCatalogFile(file, products);
 
 /**
- * Resident memory of the workerd processes under wrangler, sampled every 250 ms while `work` runs: the peak (MiB), and
- * at that sample how much was anonymous (heaps, SQLite's page caches) and how much mapped files (RssFile, RssShmem).
+ * Resident memory of the workerd processes under wrangler, sampled every 250 ms while `work` runs: the peak (MiB), at
+ * that sample how much was anonymous (heaps, SQLite's page caches) and how much mapped files (RssFile, RssShmem), and
+ * the highest sample in each phase of the job (`phaseNow`).
  */
-async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number; peakParts: string }> {
+async function peakWorkerdRss<T>(
+  work: () => Promise<T>,
+  phaseNow: () => string,
+): Promise<{ result: T; peakMiB: number; peakParts: string; peakByPhase: Map<string, number> }> {
   let peak = { rss: 0, anon: 0, file: 0, shmem: 0 };
+  const peakByPhase = new Map<string, number>();
   const kib = (status: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
   const sample = () => {
     for (const entry of readdirSync("/proc")) {
@@ -66,6 +71,8 @@ async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; p
           shmem: kib(status, "RssShmem"),
         };
         if (now.rss > peak.rss) peak = now;
+        const phase = phaseNow();
+        peakByPhase.set(phase, Math.max(peakByPhase.get(phase) ?? 0, Math.round(now.rss / 1024)));
       } catch {
         // the process ended meanwhile
       }
@@ -75,7 +82,12 @@ async function peakWorkerdRss<T>(work: () => Promise<T>): Promise<{ result: T; p
   const mib = (k: number) => Math.round(k / 1024);
   try {
     const result = await work();
-    return { result, peakMiB: mib(peak.rss), peakParts: `anonymous ${mib(peak.anon)}, file ${mib(peak.file)}, shared ${mib(peak.shmem)}` };
+    return {
+      result,
+      peakMiB: mib(peak.rss),
+      peakParts: `anonymous ${mib(peak.anon)}, file ${mib(peak.file)}, shared ${mib(peak.shmem)}`,
+      peakByPhase,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -156,6 +168,8 @@ interface Run {
   job: ImportJob;
   peakMiB: number;
   peakParts: string;
+  /** workerd's highest resident memory (MiB) sampled in each phase of the job. */
+  peakByPhase: Map<string, number>;
   idle: SearchSample[];
   during: SearchSample[];
   idleAfter: SearchSample[];
@@ -184,14 +198,17 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
       await sleep(250);
     }
   })();
-  const importing = peakWorkerdRss(() => importOnce(baseUrl, file));
+  const importing = peakWorkerdRss(
+    () => importOnce(baseUrl, file),
+    () => phase,
+  );
   const during = values["no-searches"] ? [] : await sampleSearches(baseUrl, requests, importing, () => phase);
-  const { result: job, peakMiB, peakParts } = await importing;
+  const { result: job, peakMiB, peakParts, peakByPhase } = await importing;
   polling = false;
   await poller;
   const idleAfter = await sampleIdle(baseUrl, requests, idleSeconds);
   phaseSeconds.delete("starting");
-  return { job, peakMiB, peakParts, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
+  return { job, peakMiB, peakParts, peakByPhase, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
 }
 
 const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600, file));
@@ -262,7 +279,8 @@ function searchTable(label: string, run: Run): string {
   ].join("\n");
 }
 
-const phaseLine = (run: Run) => [...run.phaseSeconds].map(([phase, s]) => `${phase} ${s.toFixed(1)}`).join(", ");
+const phaseLine = (run: Run) =>
+  [...run.phaseSeconds].map(([phase, s]) => `${phase} ${s.toFixed(1)} s (peak ${run.peakByPhase.get(phase) ?? "-"} MiB)`).join(", ");
 
 const machine = machineFacts();
 const finalSize = databaseSize(catalogDatabaseFile());
