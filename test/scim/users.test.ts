@@ -1,7 +1,9 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { bucketKey } from "../../src/platform/ratelimit/policy";
 import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import {
+  BASE_URL,
   call,
   expectProblem,
   expectScimError,
@@ -13,7 +15,7 @@ import {
   TENANT_B,
   tokenFor,
 } from "../helpers/api";
-import { testVars } from "../helpers/platform";
+import { advanceBucketClock, testVars } from "../helpers/platform";
 
 const EXTENSION = "urn:medparts:params:scim:schemas:extension:medparts:2.0:User";
 const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@riverside.example`;
@@ -402,6 +404,34 @@ describe("SCIM: tokens, tenants and errors", () => {
     expect(ours[0].actor).toMatch(/^scim:\d+$/);
     expect(ours[0].before.active).toBe(true);
     expect(ours[0].after.active).toBe(false);
+  });
+
+  it("a token that spent its bucket gets a SCIM 429 with Retry-After; another token of the tenant does not, and it recovers", async () => {
+    const newToken = async () => {
+      const res = await call(await operatorTokenFor(), `/admin/api/tenants/${TENANT_A}/scim-tokens`, {
+        method: "POST",
+        json: { name: "burst" },
+      });
+      const issued = ((await res.json()) as { data: { token: string; scimToken: { tokenId: number } } }).data;
+      return { token: issued.token, id: issued.scimToken.tokenId };
+    };
+    const [spent, other] = [await newToken(), await newToken()];
+    // Burst 2, one request a second.
+    const limited = (token: string) =>
+      SELF.fetch(`${BASE_URL}/scim/v2/Users?count=1`, {
+        headers: { Authorization: `Bearer ${token}`, ...testVars({ SCIM_RATE_LIMIT_BURST: 2, SCIM_RATE_LIMIT_PER_MINUTE: 60 }) },
+      });
+    const first = await limited(spent.token);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("RateLimit-Limit")).toBe("2");
+    expect((await limited(spent.token)).status).toBe(200);
+    const refused = await limited(spent.token);
+    const body = await expectScimError(refused, 429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(String(body.detail)).toMatch(/SCIM token/);
+    expect((await limited(other.token)).status).toBe(200);
+    await advanceBucketClock(bucketKey.scimToken(spent.id), 1000);
+    expect((await limited(spent.token)).status).toBe(200);
   });
 });
 
