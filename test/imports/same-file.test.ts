@@ -305,6 +305,8 @@ describe("catalog import: the files' digests and fingerprint", () => {
       });
     const short = uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", request([new Uint8Array(50)], 100));
     await expect(short).rejects.toBeInstanceOf(ValidationError);
+    const long = uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", request([new Uint8Array(60), new Uint8Array(90)], 100));
+    await expect(long).rejects.toBeInstanceOf(ValidationError);
     const failing = {
       put: async (_key: string, stream: ReadableStream) => {
         await stream.getReader().read();
@@ -330,6 +332,40 @@ describe("catalog import: the files' digests and fingerprint", () => {
     });
     await expect(uploadWhole(env.CATALOG, failing, row, "a.ndjson", large)).rejects.toThrow("R2 went away");
     expect(pulled).toBeLessThan(1000);
+    await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
+  });
+
+  it("the same through a byte stream read 1 MiB at a time: a short body is a 400; R2 failing and cancelling mid-read is R2's", async () => {
+    const job = await createImport(skip, {});
+    const row = (await readJob(env.CATALOG, job.id))!;
+    /** A request whose body is a byte stream (as a request's own is): `bytes` written, then closed or left open. */
+    const byteRequest = (bytes: number, declared: number, close: boolean) => {
+      const { readable, writable } = new IdentityTransformStream();
+      const writer = writable.getWriter();
+      // Once R2 cancels the body, the write fails with R2's reason: that is the test's point, not a failure of it.
+      writer
+        .write(new Uint8Array(bytes))
+        .then(() => (close ? writer.close() : undefined))
+        .catch(() => undefined);
+      return new Request("https://medparts.test/upload", {
+        method: "PUT",
+        headers: { "Content-Length": String(declared) },
+        body: readable,
+      });
+    };
+    const short = uploadWhole(env.CATALOG, env.IMPORTS, row, "a.ndjson", byteRequest(50, 100, true));
+    await expect(short).rejects.toBeInstanceOf(ValidationError);
+    // R2 reads a chunk, cancels its stream and fails while the next read of the body (not yet ended) is pending.
+    const cancelling = {
+      put: async (_key: string, stream: ReadableStream) => {
+        const reader = stream.getReader();
+        await reader.read();
+        await reader.cancel(new Error("R2 went away"));
+        throw new Error("R2 went away");
+      },
+    } as unknown as R2Bucket;
+    const r2Failure = uploadWhole(env.CATALOG, cancelling, row, "a.ndjson", byteRequest(2 * 1024 * 1024, 4 * 1024 * 1024, false));
+    await expect(r2Failure).rejects.toThrow("R2 went away");
     await call(await operatorTokenFor(), `${IMPORTS}/${job.id}/cancel`, { method: "POST" });
   });
 

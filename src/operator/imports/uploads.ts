@@ -85,7 +85,10 @@ export class SegmentDigests {
 /** A file's digest from its segments' digests, in order. */
 export const fileDigestOf = (segments: readonly string[]) => createHash("sha256").update(segments.join(" ")).digest("hex");
 
-/** Bytes read from a request's body at a time: each read costs JavaScript, so few and large (1 read a MiB). */
+/**
+ * Bytes read from a request's body at a time: each read costs JavaScript, so few and large (1 read a MiB). An upload
+ * holds about two such buffers while it runs (the read under way and the chunk R2 takes).
+ */
 const READ_SIZE = 1024 * 1024;
 
 /**
@@ -114,6 +117,8 @@ async function storeDigested<T>(body: ReadableStream<Uint8Array>, length: number
   const segments = new SegmentDigests();
   const reader = largeReads(body);
   let bodyFault = false;
+  // A read that fails or ends because R2 cancelled the stream is not the body's fault.
+  let cancelled = false;
   const digesting = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -121,11 +126,11 @@ async function storeDigested<T>(body: ReadableStream<Uint8Array>, length: number
         try {
           chunk = await reader.read();
         } catch (err) {
-          bodyFault = true;
+          if (!cancelled) bodyFault = true;
           throw err;
         }
         if (chunk.done) {
-          if (segments.bytes !== length) bodyFault = true;
+          if (segments.bytes !== length && !cancelled) bodyFault = true;
           controller.close();
           return;
         }
@@ -133,7 +138,10 @@ async function storeDigested<T>(body: ReadableStream<Uint8Array>, length: number
         if (segments.bytes > length) bodyFault = true;
         controller.enqueue(chunk.value);
       },
-      cancel: (reason) => reader.cancel(reason),
+      cancel: (reason) => {
+        cancelled = true;
+        return reader.cancel(reason);
+      },
     },
     { highWaterMark: 0 },
   );
