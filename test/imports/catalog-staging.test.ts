@@ -28,9 +28,17 @@ async function newJob(id: string, cancelRequested = 0) {
 describe("readWindowContext", () => {
   it("reads the products holding the records' device identifiers and part numbers, the job's staged identifiers, the catalog's category spelling", async () => {
     const seeded = (await env.CATALOG.prepare(
-      "SELECT p.id, p.part_number, p.normalized_part_number AS part, m.name AS manufacturer, d.agency, d.device_id FROM products p " +
+      "SELECT p.id, p.part_number, p.normalized_part_number AS part, m.name AS manufacturer, p.content_hash, d.agency, d.device_id FROM products p " +
         "JOIN manufacturers m ON m.id = p.manufacturer_id JOIN device_identifiers d ON d.product_id = p.id ORDER BY p.rowid LIMIT 1",
-    ).first<{ id: string; part_number: string; part: string; manufacturer: string; agency: string; device_id: string }>())!;
+    ).first<{
+      id: string;
+      part_number: string;
+      part: string;
+      manufacturer: string;
+      content_hash: string | null;
+      agency: string;
+      device_id: string;
+    }>())!;
     const category = (await env.CATALOG.prepare("SELECT category FROM catalog_category_counts LIMIT 1").first<{ category: string }>())!
       .category;
     const stagedGtin = gtin14Of("0077777300002");
@@ -55,6 +63,7 @@ describe("readWindowContext", () => {
       part: seeded.part,
       manufacturer: seeded.manufacturer,
       source: null, // the seed stores no source hash
+      content: seeded.content_hash,
     });
     expect(context.stagedDeviceLines).toEqual(new Map([[`GS1 ${stagedGtin}`, 3]]));
     expect(context.canonicalCategory).toEqual(new Map([[category.toLowerCase(), category]]));

@@ -173,10 +173,7 @@ export function planStaging(
       deviceLines.set(deviceKey(di.agency, di.deviceId), line);
       plan.stagedDeviceRows.push([di.agency, di.deviceId, line]);
     }
-    const { json, hash } = contentOf({
-      ...record,
-      categories: record.categories.map((name) => canonicalCategory.get(name.toLowerCase()) ?? name),
-    });
+    const { json, hash } = stagedContentOf(record, canonicalCategory);
     const existing = known.existing.get(productId);
     const action = existing === undefined ? "create" : existing.hash === hash ? "unchanged" : "update";
     plan.staged.push([line, productId, action, hash, action === "unchanged" ? null : json, row.sourceHash]);
@@ -184,3 +181,7 @@ export function planStaging(
   }
   return plan;
 }
+
+/** A record's content as it is staged and hashed: its categories in the catalog's spelling where the catalog has them. */
+export const stagedContentOf = (record: ImportRecord, canonicalCategory: Map<string, string>) =>
+  contentOf({ ...record, categories: record.categories.map((name) => canonicalCategory.get(name.toLowerCase()) ?? name) });

@@ -1,4 +1,4 @@
-import { type ProductStates, planStaging, readRows, triageRows, type ValidRow, type WindowContext } from "./catalog-rows";
+import { type ProductStates, planStaging, readRows, stagedContentOf, triageRows, type ValidRow, type WindowContext } from "./catalog-rows";
 import { csvColumnOf } from "./formats/csv";
 import type { WindowRead } from "./formats/window";
 import type { JobRow } from "./jobs";
@@ -37,7 +37,10 @@ export async function stageCatalogWindow(
   const triaged = triageRows(read, known.existing, fieldOf);
 
   const context = await readWindowContext(catalog, job.id, triaged.valid);
-  const valid = triaged.valid.map((row) => ({ ...row, productId: productIdOf(row.record, context.matches, row.sourceHash) }));
+  const valid = triaged.valid.map((row) => ({
+    ...row,
+    productId: productIdOf(row.record, context.matches, row.sourceHash, () => stagedContentOf(row.record, context.canonicalCategory).hash),
+  }));
   const resolvedIds = [
     ...new Set(
       valid.map((row) => row.productId).filter((id) => !known.existing.has(id) && !known.stagedLines.has(id) && !rawIds.includes(id)),
@@ -102,7 +105,8 @@ export async function readWindowContext(catalog: D1Database, jobId: string, vali
       .bind(jobId, json(deviceIds)),
     catalog
       .prepare(
-        "SELECT p.id, p.normalized_part_number AS part, m.name AS manufacturer, p.source_hash AS source FROM json_each(?) j " +
+        "SELECT p.id, p.normalized_part_number AS part, m.name AS manufacturer, p.source_hash AS source, p.content_hash AS content " +
+          "FROM json_each(?) j " +
           "CROSS JOIN products p ON p.normalized_part_number = j.value JOIN manufacturers m ON m.id = p.manufacturer_id",
       )
       .bind(json([...new Set(idless.map(({ record }) => record.normalizedPartNumber))])),
@@ -113,7 +117,13 @@ export async function readWindowContext(catalog: D1Database, jobId: string, vali
   for (const row of catalogDevices!.results as { agency: string; device_id: string; product_id: string }[]) {
     matches.byDeviceId.set(deviceKey(row.agency, row.device_id), row.product_id);
   }
-  for (const row of partNumbers!.results as { id: string; part: string; manufacturer: string; source: string | null }[]) {
+  for (const row of partNumbers!.results as {
+    id: string;
+    part: string;
+    manufacturer: string;
+    source: string | null;
+    content: string | null;
+  }[]) {
     matches.byPartNumber.set(row.part, [...(matches.byPartNumber.get(row.part) ?? []), row]);
   }
   for (const row of stagedDevices!.results as { agency: string; device_id: string; line: number }[]) {

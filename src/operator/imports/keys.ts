@@ -3,7 +3,8 @@ import type { ImportRecord } from "./records";
 /**
  * Which product a record writes (docs/decisions.md): its `id` when it has one (the operator's own key). Without one,
  * the product that already has its unit device identifier, else the one product of the same manufacturer with the
- * same normalized part number (of several, the one this very row was last written to: its source hash); a record that
+ * same normalized part number (of several, the one this very row was last written to: its source hash; else the one
+ * whose content the row has, which it found unchanged and so left without its source hash); a record that
  * matches none gets an id made from the same, so that importing the file again finds it again:
  * `<agency>-<unit device identifier>` (GS1-00614141000012), else `MPN-<manufacturer>-<part>`.
  */
@@ -22,13 +23,14 @@ export function derivedProductId(record: ImportRecord): string {
 export interface CatalogMatches {
   /** Products by "agency deviceId" of their device identifiers. */
   byDeviceId: Map<string, string>;
-  /** Products by normalized part number, with their manufacturer's name and the source hash they were written from. */
-  byPartNumber: Map<string, { id: string; manufacturer: string; source?: string | null }[]>;
+  /** Products by normalized part number, with their manufacturer's name, the source hash they were written from and their content hash. */
+  byPartNumber: Map<string, { id: string; manufacturer: string; source?: string | null; content?: string | null }[]>;
 }
 
 export const deviceKey = (agency: string, deviceId: string) => `${agency} ${deviceId}`;
 
-export function productIdOf(record: ImportRecord, matches: CatalogMatches, sourceHash?: string): string {
+/** `contentHash`: the record's content hash as it would be staged, asked for only when several products match. */
+export function productIdOf(record: ImportRecord, matches: CatalogMatches, sourceHash?: string, contentHash?: () => string): string {
   if (record.id) return record.id;
   const unit = unitIdentifierOf(record);
   const byUnit = unit ? matches.byDeviceId.get(deviceKey(unit.agency, unit.deviceId)) : undefined;
@@ -41,5 +43,11 @@ export function productIdOf(record: ImportRecord, matches: CatalogMatches, sourc
   // file itself may have added a product with the same part number).
   const writtenFromThisRow = sameManufacturer.filter((candidate) => sourceHash !== undefined && candidate.source === sourceHash);
   if (writtenFromThisRow.length === 1) return writtenFromThisRow[0]!.id;
+  // Else the one the row leaves unchanged: a row that found its product unchanged did not store its source hash there.
+  if (contentHash && sameManufacturer.length > 1) {
+    const hash = contentHash();
+    const sameContent = sameManufacturer.filter((candidate) => candidate.content === hash);
+    if (sameContent.length === 1) return sameContent[0]!.id;
+  }
   return derivedProductId(record);
 }
