@@ -4,6 +4,7 @@ import { readJob } from "../../src/operator/imports/jobs";
 import { filesFingerprint, takeSameFileResult } from "../../src/operator/imports/same-file";
 import { largeReads, PART_SIZE, SegmentDigests, uploadWhole } from "../../src/operator/imports/uploads";
 import { ValidationError } from "../../src/platform/errors";
+import { hexOf } from "../../src/platform/sha256";
 import { gtin14Of } from "../../src/shared/catalog/gtin";
 import { call, operatorTokenFor } from "../helpers/api";
 import {
@@ -215,9 +216,8 @@ describe("catalog import: the same files again", () => {
 });
 
 describe("catalog import: the files' digests and fingerprint", () => {
-  const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const sha256 = async (bytes: Uint8Array | string) =>
-    hex(await crypto.subtle.digest("SHA-256", typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes));
+    hexOf(await crypto.subtle.digest("SHA-256", typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes));
   const digestOf = async (jobId: string) =>
     (await env.CATALOG.prepare("SELECT digest FROM catalog_import_files WHERE job_id = ?").bind(jobId).first<{ digest: string | null }>())!
       .digest;

@@ -2,7 +2,7 @@ import { type ProductStates, planStaging, readRows, stagedContentOf, triageRows,
 import { csvColumnOf } from "./formats/csv";
 import type { WindowRead } from "./formats/window";
 import type { JobRow } from "./jobs";
-import { type CatalogMatches, deviceKey, productIdOf } from "./keys";
+import { type CatalogMatches, deviceKey, type PartNumberMatch, productIdOf } from "./keys";
 import { commitWindow, type ImportFile, type ValidationCursor, type ValidationStep } from "./staging";
 
 /**
@@ -117,13 +117,7 @@ export async function readWindowContext(catalog: D1Database, jobId: string, vali
   for (const row of catalogDevices!.results as { agency: string; device_id: string; product_id: string }[]) {
     matches.byDeviceId.set(deviceKey(row.agency, row.device_id), row.product_id);
   }
-  for (const row of partNumbers!.results as {
-    id: string;
-    part: string;
-    manufacturer: string;
-    source: string | null;
-    content: string | null;
-  }[]) {
+  for (const row of partNumbers!.results as (PartNumberMatch & { part: string })[]) {
     matches.byPartNumber.set(row.part, [...(matches.byPartNumber.get(row.part) ?? []), row]);
   }
   for (const row of stagedDevices!.results as { agency: string; device_id: string; line: number }[]) {

@@ -20,11 +20,19 @@ export function derivedProductId(record: ImportRecord): string {
   return `MPN-${compact(record.manufacturer).slice(0, 24)}-${record.normalizedPartNumber}`.slice(0, 64);
 }
 
+/** A product with a record's part number: its manufacturer's name, the source hash it was written from, its content hash. */
+export interface PartNumberMatch {
+  id: string;
+  manufacturer: string;
+  source?: string | null;
+  content?: string | null;
+}
+
 export interface CatalogMatches {
   /** Products by "agency deviceId" of their device identifiers. */
   byDeviceId: Map<string, string>;
-  /** Products by normalized part number, with their manufacturer's name, the source hash they were written from and their content hash. */
-  byPartNumber: Map<string, { id: string; manufacturer: string; source?: string | null; content?: string | null }[]>;
+  /** Products by normalized part number. */
+  byPartNumber: Map<string, PartNumberMatch[]>;
 }
 
 export const deviceKey = (agency: string, deviceId: string) => `${agency} ${deviceId}`;

@@ -149,10 +149,12 @@ async function storeDigested<T>(body: ReadableStream<Uint8Array>, length: number
     const stored = await store(digesting.pipeThrough(new FixedLengthStream(length)));
     return { stored, segments: segments.finish() };
   } catch (err) {
-    if (bodyFault) throw new ValidationError({ body: ["The body ended before Content-Length bytes, or ran past them."] });
+    if (bodyFault) throw bodyFaultError();
     throw err;
   }
 }
+
+const bodyFaultError = () => new ValidationError({ body: ["The body ended before Content-Length bytes, or ran past them."] });
 
 /** Whether the stored object starts as a gzip stream does (two bytes read). */
 async function isGzip(bucket: R2Bucket, key: string): Promise<boolean> {
@@ -194,7 +196,7 @@ export async function uploadWhole(catalog: D1Database, bucket: R2Bucket, job: Jo
   const { body, length } = sizedBody(request, MAX_SINGLE_UPLOAD_BYTES);
   const { stored, segments } = await storeDigested(body, length, (stream) => bucket.put(objectKeyOf(job.id, name), stream));
   // Null only under a put condition, which this put has none of; a short or long body failed the put already (storeDigested).
-  if (!stored) throw new ValidationError({ body: ["The body ended before Content-Length bytes."] });
+  if (!stored) throw bodyFaultError();
   await recordUploaded(catalog, bucket, job.id, name, length, { digest: fileDigestOf(segments), version: stored.version });
 }
 
