@@ -1,11 +1,6 @@
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 
-/**
- * A moment on a timer at the start of each step: the local runtime (one workerd process for every Worker, D1 and the
- * Workflows engine) otherwise runs the steps back to back without serving a single request in between, so a
- * progress poll, or any API request, waited for the whole job. 1 ms per step.
- */
-const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+import { letOthersIn } from "./let-others-in";
 
 export type StepRunner = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) => Promise<T>;
 
@@ -14,7 +9,9 @@ export const stepRunner =
   (step: WorkflowStep, config: WorkflowStepConfig): StepRunner =>
   (name, work) =>
     step.do(name, config, async () => {
-      await letOthersIn();
+      // The local runtime otherwise runs the steps back to back without serving a single request in between, so a
+      // progress poll, or any API request, waited for the whole job. 1 ms per step.
+      await letOthersIn(1);
       return work();
     });
 

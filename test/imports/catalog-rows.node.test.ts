@@ -3,6 +3,7 @@ import {
   type FieldOf,
   type ProductStates,
   planStaging,
+  ROWS_PER_SLICE,
   readRows,
   triageRows,
   type WindowContext,
@@ -86,12 +87,12 @@ describe("triageRows", () => {
 });
 
 describe("planStaging", () => {
-  it("decides create, update or unchanged by the content hash, with the catalog's spelling of categories", () => {
+  it("decides create, update or unchanged by the content hash, with the catalog's spelling of categories", async () => {
     const known = nothingKnown();
     const same = record("SAME", { categories: ["Valves"] });
     known.existing.set("SAME", { hash: contentHash({ ...recordOf(same), id: "SAME" }), sourceHash: "" });
     known.existing.set("OLD", { hash: "an older content", sourceHash: "" });
-    const plan = planStaging(
+    const plan = await planStaging(
       [],
       [valid(1, record("NEW", { categories: ["valves"] })), valid(2, record("OLD")), valid(3, same)],
       context({ known, canonicalCategory: new Map([["valves", "Valves"]]) }),
@@ -111,10 +112,10 @@ describe("planStaging", () => {
     expect((plan.staged[2] as unknown[])[4]).toBeNull(); // unchanged: no record to apply
   });
 
-  it("the first line with a key wins, in this window or an earlier one; an unchanged row holds its key too", () => {
+  it("the first line with a key wins, in this window or an earlier one; an unchanged row holds its key too", async () => {
     const known = nothingKnown();
     known.stagedLines.set("EARLIER", 2);
-    const plan = planStaging(
+    const plan = await planStaging(
       [{ line: 4, productId: "KEPT", hash: "h", sourceHash: "s" }],
       [
         valid(10, record("EARLIER")),
@@ -137,9 +138,9 @@ describe("planStaging", () => {
     expect(plan.rejections[2]!.problem.message).toContain("line 2");
   });
 
-  it("a device identifier another product has, or another line claimed, is refused; the CSV job names the column", () => {
+  it("a device identifier another product has, or another line claimed, is refused; the CSV job names the column", async () => {
     const withGtin = (id: string) => record(id, { deviceIdentifiers: [{ deviceId: GTIN }] });
-    const taken = planStaging(
+    const taken = await planStaging(
       [],
       [valid(1, withGtin("MINE")), valid(2, withGtin("OTHER"))],
       context({ matches: { byDeviceId: new Map([[`GS1 ${GTIN}`, "MINE"]]), byPartNumber: new Map() } }),
@@ -155,7 +156,7 @@ describe("planStaging", () => {
       },
     ]);
 
-    const claimed = planStaging(
+    const claimed = await planStaging(
       [],
       [valid(8, withGtin("LATER")), valid(9, withGtin("LATEST"))],
       context({ stagedDeviceLines: new Map([[`GS1 ${GTIN}`, 3]]) }),
@@ -166,5 +167,23 @@ describe("planStaging", () => {
       [8, "deviceIdentifiers.0.deviceId", "duplicate_device_identifier", `GS1 ${GTIN} is also on line 3.`],
       [9, "deviceIdentifiers.0.deviceId", "duplicate_device_identifier", `GS1 ${GTIN} is also on line 3.`],
     ]);
+  });
+
+  it("lets other work in every ROWS_PER_SLICE rows, and not at all in a window of fewer", async () => {
+    const rows = (count: number) => Array.from({ length: count }, (_, i) => valid(i + 1, record(`R${i}`)));
+    const timerRanDuring = async (count: number) => {
+      let ran = false;
+      setTimeout(() => {
+        ran = true;
+      }, 0);
+      const plan = planStaging([], rows(count), context(), asSent);
+      const ranBefore = ran;
+      expect((await plan).staged).toHaveLength(count);
+      const ranDuring = ran;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return !ranBefore && ranDuring;
+    };
+    expect(await timerRanDuring(ROWS_PER_SLICE + 1)).toBe(true);
+    expect(await timerRanDuring(ROWS_PER_SLICE)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { letOthersIn } from "../../platform/let-others-in";
 import type { WindowRow } from "./formats/window";
 import { type CatalogMatches, deviceKey } from "./keys";
 import { contentOf, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
@@ -6,6 +7,12 @@ import { contentOf, type ImportRecord, type Rejection, RowRejected, recordOf, so
  * The decisions of a catalog window's staging that read nothing (src/operator/imports/catalog-staging.ts reads and writes): which
  * rows are unchanged without validation, which are valid records, and what each valid row stages or why it is rejected.
  */
+
+/**
+ * Rows decided between two moments that let other work in (src/platform/let-others-in.ts): a 1 MiB window is about
+ * 2,900 rows and 100 ms of JavaScript, which would otherwise hold every search on the same thread for all of it.
+ */
+export const ROWS_PER_SLICE = 500;
 
 /** The field a rejection names: a record path (NDJSON, GUDID) or its CSV column (src/operator/imports/formats/csv.ts). */
 export type FieldOf = (field: string | null) => string | null;
@@ -113,14 +120,14 @@ export interface StagingPlan {
 /**
  * What each row stages, in line order: the first line with a product id wins (in this window or an earlier one), a
  * device identifier another product has or another line claimed is refused, categories take the catalog's spelling,
- * and the content hash decides between create, update and unchanged.
+ * and the content hash decides between create, update and unchanged. Lets other work in every ROWS_PER_SLICE rows.
  */
-export function planStaging(
+export async function planStaging(
   unchanged: UnchangedRow[],
   valid: (ValidRow & { productId: string })[],
   context: WindowContext,
   fieldOf: FieldOf,
-): StagingPlan {
+): Promise<StagingPlan> {
   const { matches, stagedDeviceLines, canonicalCategory, known } = context;
   const plan: StagingPlan = { staged: [], stagedDeviceRows: [], rejections: [], revalidated: false };
   const keyLines = new Map<string, number>();
@@ -136,7 +143,8 @@ export function planStaging(
   const candidates = [...unchanged.map((row) => ({ ...row, record: undefined })), ...valid.map((row) => ({ ...row, hash: "" }))].sort(
     (a, b) => a.line - b.line,
   );
-  for (const row of candidates) {
+  for (const [index, row] of candidates.entries()) {
+    if (index > 0 && index % ROWS_PER_SLICE === 0) await letOthersIn();
     const { line, productId, record } = row;
     if (isDuplicate(productId, line, !record || record.id ? "id" : null)) continue;
     if (!record) {

@@ -1,4 +1,14 @@
-import { type ProductStates, planStaging, readRows, stagedContentOf, triageRows, type ValidRow, type WindowContext } from "./catalog-rows";
+import { inSlices, letOthersIn } from "../../platform/let-others-in";
+import {
+  type ProductStates,
+  planStaging,
+  ROWS_PER_SLICE,
+  readRows,
+  stagedContentOf,
+  triageRows,
+  type ValidRow,
+  type WindowContext,
+} from "./catalog-rows";
 import { csvColumnOf } from "./formats/csv";
 import type { WindowRead } from "./formats/window";
 import type { JobRow } from "./jobs";
@@ -25,7 +35,10 @@ export async function stageCatalogWindow(
 ): Promise<ValidationStep> {
   const catalog = env.CATALOG;
   const fieldOf = job.format === "csv" ? csvColumnOf : (field: string | null) => field;
-  const { read, rejections } = readRows(window.rows);
+  await letOthersIn(); // after the window's parse
+  const readSlices = await inSlices(window.rows, ROWS_PER_SLICE, readRows);
+  const read = readSlices.flatMap((slice) => slice.read);
+  const rejections = readSlices.flatMap((slice) => slice.rejections);
 
   const rawIds = [...new Set(read.flatMap((row) => (row.rawId ? [row.rawId] : [])))];
   const [jobRead, ...rawProducts] = await catalog.batch([
@@ -34,7 +47,12 @@ export async function stageCatalogWindow(
   ]);
   if ((jobRead!.results[0] as { cancel_requested: number } | undefined)?.cancel_requested) return { outcome: "cancelled" };
   let known = productStates(rawProducts);
-  const triaged = triageRows(read, known.existing, fieldOf);
+  const triagedSlices = await inSlices(read, ROWS_PER_SLICE, (slice) => triageRows(slice, known.existing, fieldOf));
+  const triaged = {
+    unchanged: triagedSlices.flatMap((slice) => slice.unchanged),
+    valid: triagedSlices.flatMap((slice) => slice.valid),
+    rejections: triagedSlices.flatMap((slice) => slice.rejections),
+  };
 
   const context = await readWindowContext(catalog, job.id, triaged.valid);
   const valid = triaged.valid.map((row) => ({
@@ -50,7 +68,7 @@ export async function stageCatalogWindow(
     const more = productStates(await catalog.batch(productReads(catalog, job.id, resolvedIds)));
     known = { existing: new Map([...known.existing, ...more.existing]), stagedLines: new Map([...known.stagedLines, ...more.stagedLines]) };
   }
-  const plan = planStaging(triaged.unchanged, valid, { ...context, known }, fieldOf);
+  const plan = await planStaging(triaged.unchanged, valid, { ...context, known }, fieldOf);
 
   const result = {
     next: window.next,

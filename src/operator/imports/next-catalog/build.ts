@@ -1,4 +1,5 @@
 import { quotedIdentifier as quoted } from "../../../db/identifiers";
+import { letOthersIn } from "../../../platform/let-others-in";
 import { POSITIONED_ORDERS, type PositionedSort } from "../../../shared/catalog/positions";
 import { newManufacturers, RECORD_FIELD_COLUMNS, RECORD_FIELD_VALUES, RECORD_VALUES, stagedDeviceIdentifiers } from "../apply";
 import type { BuildPhase, JobRow } from "../jobs";
@@ -115,8 +116,7 @@ export async function buildStep(catalog: D1Database, jobId: string, sizes: Chunk
     if (!job) throw new Error(`no import job ${jobId}`);
     if (job.build_phase === "done") return true;
     await PHASES[job.build_phase](catalog, job, sizes);
-    // Let a request in between two chunks (the local runtime serves one thing at a time: src/platform/workflow-steps.ts).
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await letOthersIn(); // a request between two chunks
   } while (Date.now() - started < STEP_BUDGET_MS);
   return false;
 }

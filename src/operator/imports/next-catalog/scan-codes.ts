@@ -1,5 +1,6 @@
 import { jsonGroups, MAX_PARAMETER_BYTES } from "../../../db/bulk-insert";
 import { quotedIdentifier as quoted } from "../../../db/identifiers";
+import { letOthersIn } from "../../../platform/let-others-in";
 import { PART_NUMBER_AGENCY } from "../../../shared/catalog/product-codes";
 import type { KindEnv } from "../kinds";
 import {
@@ -78,7 +79,7 @@ export async function scanCodesStep(
   let at: ScanCodesCursor | null = cursor;
   do {
     at = await STEPS[at.phase](env, at as never, sizes);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await letOthersIn();
   } while (at && at.phase !== "switch" && Date.now() - started < sizes.stepBudgetMs);
   return at;
 }
