@@ -1,5 +1,4 @@
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
-
 import { letOthersIn } from "./let-others-in";
 
 export type StepRunner = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) => Promise<T>;
