@@ -3,13 +3,12 @@ import {
   type FieldOf,
   type ProductStates,
   planStaging,
-  ROWS_PER_SLICE,
   readRows,
   triageRows,
   type WindowContext,
 } from "../../src/operator/imports/catalog-rows";
 import { csvColumnOf } from "../../src/operator/imports/formats/csv";
-import type { WindowRow } from "../../src/operator/imports/formats/window";
+import { ROWS_PER_SLICE, type WindowRow } from "../../src/operator/imports/formats/window";
 import { contentHash, recordOf, sourceHash } from "../../src/operator/imports/records";
 import { toGtin14 } from "../../src/shared/catalog/gtin";
 

@@ -1,6 +1,7 @@
 import { env, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { ROWS_PER_SLICE } from "../../src/operator/imports/formats/window";
 import { applyOfferChunk } from "../../src/operator/offers/price-files";
 import { call, expectProblem, json, operatorTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { createImport, IMPORTS, importErrors, type JobCaller, ndjson, OFFER_IMPORTS, runImport, startAndWait } from "../helpers/imports";
@@ -195,6 +196,22 @@ describe("price files: a vendor's offers through an import job", () => {
     expect(await offerOf("PF-BIG-399")).toMatchObject({
       customFields: expect.arrayContaining([expect.objectContaining({ fieldId: "field9" })]),
     });
+  });
+
+  it("a window of more rows than a slice keeps every row's decision: rejections in every slice, a SKU's first line across slices", async () => {
+    const rows = Array.from({ length: 2 * ROWS_PER_SLICE + 200 }, (_, i) => offer(`PF-S-${i}`, { price: 10 + (i % 7) }));
+    rows[1] = offer("PF-S-1", { price: 0 });
+    rows[ROWS_PER_SLICE + 50] = offer("PF-S-3");
+    rows[2 * ROWS_PER_SLICE + 100] = offer(`PF-S-${2 * ROWS_PER_SLICE + 100}`, { leadTimeDays: -1 });
+    const job = await runImport({ format: "ndjson", onError: "skipFailedRows" }, { "slices.ndjson": ndjson(rows) }, await as());
+    expect(job).toMatchObject({ state: "succeeded", counts: { read: rows.length, created: rows.length - 3, rejected: 3 } });
+    const errors = await importErrors(job.id, await as());
+    expect(errors.map((e) => [e.line, e.productKey, e.code])).toEqual([
+      [2, "PF-S-1", "invalid_value"],
+      [ROWS_PER_SLICE + 51, "PF-S-3", "duplicate_key"],
+      [2 * ROWS_PER_SLICE + 101, `PF-S-${2 * ROWS_PER_SLICE + 100}`, "invalid_value"],
+    ]);
+    expect(await offerOf(`PF-S-${rows.length - 1}`)).toMatchObject({ price: 10 + ((rows.length - 1) % 7) });
   });
 
   it("a SKU's first line wins across windows, even when that line was rejected for its product", async () => {

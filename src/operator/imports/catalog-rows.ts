@@ -1,5 +1,5 @@
 import { letOthersIn } from "../../platform/let-others-in";
-import type { WindowRow } from "./formats/window";
+import { ROWS_PER_SLICE, type WindowRow } from "./formats/window";
 import { type CatalogMatches, deviceKey } from "./keys";
 import { contentOf, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
 
@@ -7,12 +7,6 @@ import { contentOf, type ImportRecord, type Rejection, RowRejected, recordOf, so
  * The decisions of a catalog window's staging that read nothing (src/operator/imports/catalog-staging.ts reads and writes): which
  * rows are unchanged without validation, which are valid records, and what each valid row stages or why it is rejected.
  */
-
-/**
- * Rows decided between two moments that let other work in (src/platform/let-others-in.ts): a 1 MiB window is about
- * 2,900 rows and 100 ms of JavaScript, which would otherwise hold every search on the same thread for all of it.
- */
-export const ROWS_PER_SLICE = 500;
 
 /** The field a rejection names: a record path (NDJSON, GUDID) or its CSV column (src/operator/imports/formats/csv.ts). */
 export type FieldOf = (field: string | null) => string | null;

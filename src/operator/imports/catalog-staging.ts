@@ -1,16 +1,7 @@
 import { inSlices, letOthersIn } from "../../platform/let-others-in";
-import {
-  type ProductStates,
-  planStaging,
-  ROWS_PER_SLICE,
-  readRows,
-  stagedContentOf,
-  triageRows,
-  type ValidRow,
-  type WindowContext,
-} from "./catalog-rows";
+import { type ProductStates, planStaging, readRows, stagedContentOf, triageRows, type ValidRow, type WindowContext } from "./catalog-rows";
 import { csvColumnOf } from "./formats/csv";
-import type { WindowRead } from "./formats/window";
+import { ROWS_PER_SLICE, type WindowRead } from "./formats/window";
 import type { JobRow } from "./jobs";
 import { type CatalogMatches, deviceKey, type PartNumberMatch, productIdOf } from "./keys";
 import { commitWindow, type ImportFile, type ValidationCursor, type ValidationStep } from "./staging";

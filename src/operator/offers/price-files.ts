@@ -1,5 +1,6 @@
+import { inSlices } from "../../platform/let-others-in";
 import { checkCsvColumns, csvFieldsOf } from "../imports/formats/csv";
-import type { WindowRead } from "../imports/formats/window";
+import { ROWS_PER_SLICE, type WindowRead, type WindowRow } from "../imports/formats/window";
 import type { JobRow } from "../imports/jobs";
 import type { ImportKind, KindEnv } from "../imports/kinds";
 import { parseRow, type Rejection, RowRejected } from "../imports/records";
@@ -115,21 +116,9 @@ export async function stageOfferWindow(
 ): Promise<ValidationStep> {
   const vendorId = job.vendor_id!;
   const csvField = job.format === "csv" ? offerCsvColumnOf : (field: string | null) => field;
-  const rejections: Rejection[] = [];
-  const parsed: { line: number; sku: string; input: OfferInput }[] = [];
-  for (const row of window.rows) {
-    if ("problem" in row) {
-      rejections.push({ line: row.line, key: null, problem: row.problem });
-      continue;
-    }
-    try {
-      const { sku, ...input } = parseRow(OfferBatchRowSchema, OFFER_FIELDS, row.value);
-      parsed.push({ line: row.line, sku, input });
-    } catch (err) {
-      if (!(err instanceof RowRejected)) throw err;
-      rejections.push({ line: row.line, key: skuOf(row.value), problem: { ...err.problem, field: csvField(err.problem.field) } });
-    }
-  }
+  const slices = await inSlices(window.rows, ROWS_PER_SLICE, (rows) => parseOfferRows(rows, csvField));
+  const rejections = slices.flatMap((slice) => slice.rejections);
+  const parsed = slices.flatMap((slice) => slice.parsed);
 
   const skus = [...new Set(parsed.map((row) => row.sku))];
   // The lines that claimed these SKUs before this window: staged rows, and rows whose product did not hold (rejected
@@ -189,6 +178,26 @@ export async function stageOfferWindow(
         "value ->> '$[2]', value ->> '$[3]' FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
     ).bind(job.id, json(rows)),
   ]);
+}
+
+/** The offers of a window's rows, and the rejections of the rows that are not one. */
+function parseOfferRows(rows: WindowRow[], csvField: (field: string | null) => string | null) {
+  const rejections: Rejection[] = [];
+  const parsed: { line: number; sku: string; input: OfferInput }[] = [];
+  for (const row of rows) {
+    if ("problem" in row) {
+      rejections.push({ line: row.line, key: null, problem: row.problem });
+      continue;
+    }
+    try {
+      const { sku, ...input } = parseRow(OfferBatchRowSchema, OFFER_FIELDS, row.value);
+      parsed.push({ line: row.line, sku, input });
+    } catch (err) {
+      if (!(err instanceof RowRejected)) throw err;
+      rejections.push({ line: row.line, key: skuOf(row.value), problem: { ...err.problem, field: csvField(err.problem.field) } });
+    }
+  }
+  return { parsed, rejections };
 }
 
 const skuOf = (value: unknown): string | null => {
