@@ -5,12 +5,12 @@
  */
 export const letOthersIn = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `pass` over `items` in slices of `size`, letting others in after each slice; the slices' results in order. */
+/** Runs `pass` over `items` in slices of `size`, letting others in between two slices; the slices' results in order. */
 export async function inSlices<T, R>(items: readonly T[], size: number, pass: (slice: T[]) => R): Promise<R[]> {
   const results: R[] = [];
   for (let start = 0; start < items.length; start += size) {
+    if (start > 0) await letOthersIn();
     results.push(pass(items.slice(start, start + size)));
-    await letOthersIn();
   }
   return results;
 }

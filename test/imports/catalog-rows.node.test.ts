@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type FieldOf,
   type ProductStates,
@@ -168,21 +168,19 @@ describe("planStaging", () => {
     ]);
   });
 
-  it("lets other work in every ROWS_PER_SLICE rows, and not at all in a window of fewer", async () => {
+  it("lets other work in (a timer turn) every ROWS_PER_SLICE rows, and not at all in a window of fewer", async () => {
     const rows = (count: number) => Array.from({ length: count }, (_, i) => valid(i + 1, record(`R${i}`)));
-    const timerRanDuring = async (count: number) => {
-      let ran = false;
-      setTimeout(() => {
-        ran = true;
-      }, 0);
-      const plan = planStaging([], rows(count), context(), asSent);
-      const ranBefore = ran;
-      expect((await plan).staged).toHaveLength(count);
-      const ranDuring = ran;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      return !ranBefore && ranDuring;
+    const timerTurns = async (count: number) => {
+      const timers = vi.spyOn(globalThis, "setTimeout");
+      try {
+        expect((await planStaging([], rows(count), context(), asSent)).staged).toHaveLength(count);
+        return timers.mock.calls.length;
+      } finally {
+        timers.mockRestore();
+      }
     };
-    expect(await timerRanDuring(ROWS_PER_SLICE + 1)).toBe(true);
-    expect(await timerRanDuring(ROWS_PER_SLICE)).toBe(false);
+    expect(await timerTurns(ROWS_PER_SLICE)).toBe(0);
+    expect(await timerTurns(ROWS_PER_SLICE + 1)).toBe(1);
+    expect(await timerTurns(2 * ROWS_PER_SLICE + 1)).toBe(2);
   });
 });

@@ -15,11 +15,18 @@ describe("inSlices", () => {
     expect(await inSlices([], 3, () => expect.unreachable())).toEqual([]);
   });
 
-  it("lets a timer that was due run between two slices", async () => {
+  it("lets a timer that was due run between two slices, not after the last", async () => {
     const order: string[] = [];
     setTimeout(() => order.push("timer"), 0);
     await inSlices(["a", "b"], 1, ([item]) => order.push(item!));
     expect(order).toEqual(["a", "timer", "b"]);
+
+    const alone: string[] = [];
+    setTimeout(() => alone.push("timer"), 0);
+    await inSlices(["a"], 1, ([item]) => alone.push(item!));
+    expect(alone).toEqual(["a"]);
+    await letOthersIn();
+    expect(alone).toEqual(["a", "timer"]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { inSlices, letOthersIn } from "../../platform/let-others-in";
+import { inSlices } from "../../platform/let-others-in";
 import { type ProductStates, planStaging, readRows, stagedContentOf, triageRows, type ValidRow, type WindowContext } from "./catalog-rows";
 import { csvColumnOf } from "./formats/csv";
 import { ROWS_PER_SLICE, type WindowRead } from "./formats/window";
@@ -26,7 +26,6 @@ export async function stageCatalogWindow(
 ): Promise<ValidationStep> {
   const catalog = env.CATALOG;
   const fieldOf = job.format === "csv" ? csvColumnOf : (field: string | null) => field;
-  await letOthersIn(); // after the window's parse
   const readSlices = await inSlices(window.rows, ROWS_PER_SLICE, readRows);
   const read = readSlices.flatMap((slice) => slice.read);
   const rejections = readSlices.flatMap((slice) => slice.rejections);
@@ -38,7 +37,8 @@ export async function stageCatalogWindow(
   ]);
   if ((jobRead!.results[0] as { cancel_requested: number } | undefined)?.cancel_requested) return { outcome: "cancelled" };
   let known = productStates(rawProducts);
-  const triagedSlices = await inSlices(read, ROWS_PER_SLICE, (slice) => triageRows(slice, known.existing, fieldOf));
+  const existing = known.existing;
+  const triagedSlices = await inSlices(read, ROWS_PER_SLICE, (slice) => triageRows(slice, existing, fieldOf));
   const triaged = {
     unchanged: triagedSlices.flatMap((slice) => slice.unchanged),
     valid: triagedSlices.flatMap((slice) => slice.valid),

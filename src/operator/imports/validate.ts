@@ -1,3 +1,4 @@
+import { letOthersIn } from "../../platform/let-others-in";
 import { CSV, readDelimitedWindow } from "./formats/delimited";
 import { readNdjsonWindow } from "./formats/ndjson";
 import { bomLength, type FileCursor, FileFault, WINDOW_BYTES, type WindowRow } from "./formats/window";
@@ -49,6 +50,7 @@ export async function validateWindow(
     }
     // Blank lines past the first window: not one row in the whole file.
     if (job.format === "ndjson" && window.done && cursor.rows + window.rows.length === 0) throw emptyFile(file);
+    await letOthersIn(); // between the window's parse and its rows' decisions (formats/window.ts, ROWS_PER_SLICE)
     return await kind.stageWindow(env, job, file, cursor, window);
   } catch (err) {
     if (err instanceof FileFault) return { outcome: "fault", code: err.code, message: err.message };
