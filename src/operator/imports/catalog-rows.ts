@@ -1,4 +1,4 @@
-import { letOthersIn } from "../../platform/let-others-in";
+import { inSlices } from "../../platform/let-others-in";
 import { ROWS_PER_SLICE, type WindowRow } from "./formats/window";
 import { type CatalogMatches, deviceKey } from "./keys";
 import { contentOf, type ImportRecord, type Rejection, RowRejected, recordOf, sourceHash } from "./records";
@@ -137,50 +137,52 @@ export async function planStaging(
   const candidates = [...unchanged.map((row) => ({ ...row, record: undefined })), ...valid.map((row) => ({ ...row, hash: "" }))].sort(
     (a, b) => a.line - b.line,
   );
-  for (const [index, row] of candidates.entries()) {
-    if (index > 0 && index % ROWS_PER_SLICE === 0) await letOthersIn();
-    const { line, productId, record } = row;
-    if (isDuplicate(productId, line, !record || record.id ? "id" : null)) continue;
-    if (!record) {
-      keyLines.set(productId, line);
-      plan.staged.push([line, productId, "unchanged", row.hash, null, row.sourceHash]);
-      continue;
-    }
-    const conflict = record.deviceIdentifiers.findIndex((di) => {
-      const key = deviceKey(di.agency, di.deviceId);
-      const owner = matches.byDeviceId.get(key);
-      const other = deviceLines.get(key) ?? stagedDeviceLines.get(key);
-      return (owner !== undefined && owner !== productId) || (other !== undefined && other !== line);
-    });
-    if (conflict >= 0) {
-      const di = record.deviceIdentifiers[conflict]!;
-      const key = deviceKey(di.agency, di.deviceId);
-      const owner = matches.byDeviceId.get(key);
-      const taken = owner !== undefined && owner !== productId;
-      plan.rejections.push({
-        line,
-        key: productId,
-        problem: {
-          field: fieldOf(`deviceIdentifiers.${conflict}.deviceId`),
-          code: taken ? "device_identifier_taken" : "duplicate_device_identifier",
-          message: taken
-            ? `${di.agency} ${di.deviceId} belongs to product ${owner}.`
-            : `${di.agency} ${di.deviceId} is also on line ${deviceLines.get(key) ?? stagedDeviceLines.get(key)}.`,
-        },
+  // One slice after another: the maps above carry the first-line-wins state from each slice to the next.
+  await inSlices(candidates, ROWS_PER_SLICE, (slice) => {
+    for (const row of slice) {
+      const { line, productId, record } = row;
+      if (isDuplicate(productId, line, !record || record.id ? "id" : null)) continue;
+      if (!record) {
+        keyLines.set(productId, line);
+        plan.staged.push([line, productId, "unchanged", row.hash, null, row.sourceHash]);
+        continue;
+      }
+      const conflict = record.deviceIdentifiers.findIndex((di) => {
+        const key = deviceKey(di.agency, di.deviceId);
+        const owner = matches.byDeviceId.get(key);
+        const other = deviceLines.get(key) ?? stagedDeviceLines.get(key);
+        return (owner !== undefined && owner !== productId) || (other !== undefined && other !== line);
       });
-      continue;
+      if (conflict >= 0) {
+        const di = record.deviceIdentifiers[conflict]!;
+        const key = deviceKey(di.agency, di.deviceId);
+        const owner = matches.byDeviceId.get(key);
+        const taken = owner !== undefined && owner !== productId;
+        plan.rejections.push({
+          line,
+          key: productId,
+          problem: {
+            field: fieldOf(`deviceIdentifiers.${conflict}.deviceId`),
+            code: taken ? "device_identifier_taken" : "duplicate_device_identifier",
+            message: taken
+              ? `${di.agency} ${di.deviceId} belongs to product ${owner}.`
+              : `${di.agency} ${di.deviceId} is also on line ${deviceLines.get(key) ?? stagedDeviceLines.get(key)}.`,
+          },
+        });
+        continue;
+      }
+      keyLines.set(productId, line);
+      for (const di of record.deviceIdentifiers) {
+        deviceLines.set(deviceKey(di.agency, di.deviceId), line);
+        plan.stagedDeviceRows.push([di.agency, di.deviceId, line]);
+      }
+      const { json, hash } = stagedContentOf(record, canonicalCategory);
+      const existing = known.existing.get(productId);
+      const action = existing === undefined ? "create" : existing.hash === hash ? "unchanged" : "update";
+      plan.staged.push([line, productId, action, hash, action === "unchanged" ? null : json, row.sourceHash]);
+      if (!record.id || action === "unchanged") plan.revalidated = true;
     }
-    keyLines.set(productId, line);
-    for (const di of record.deviceIdentifiers) {
-      deviceLines.set(deviceKey(di.agency, di.deviceId), line);
-      plan.stagedDeviceRows.push([di.agency, di.deviceId, line]);
-    }
-    const { json, hash } = stagedContentOf(record, canonicalCategory);
-    const existing = known.existing.get(productId);
-    const action = existing === undefined ? "create" : existing.hash === hash ? "unchanged" : "update";
-    plan.staged.push([line, productId, action, hash, action === "unchanged" ? null : json, row.sourceHash]);
-    if (!record.id || action === "unchanged") plan.revalidated = true;
-  }
+  });
   return plan;
 }
 
