@@ -1,14 +1,15 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cliArgs, ownRuntimePort } from "../cli";
 import { catalogHash, createOperatorClient, type ImportJob, jobPhase, OperatorApi } from "../imports/local-import";
-import { ensureLocalSigningKey, withLocalBindings } from "../local-platform";
+import { ADMIN_WRANGLER_CONFIG, ensureLocalSigningKey, withLocalBindings } from "../local-platform";
 import { seedLocal } from "../seed";
 import { writeCatalogFile } from "./catalog-file";
 import { createBenchClient, fetchToken } from "./client";
+import { type CpuProfile, sampleTimes, startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";
 import { machineFacts } from "./report";
 import { BENCH_VARS, buildBenchBundle, startAppRuntime } from "./runtime";
@@ -33,6 +34,7 @@ const { values } = cliArgs(
     port: ownRuntimePort("8798", "bench"),
     "search-duration": { type: "string", default: "4", help: "seconds of search measurement after the import", value: "<s>" },
     "no-searches": { type: "boolean", default: false, help: "import alone, no searches sampled meanwhile" },
+    profile: { type: "boolean", default: false, help: "a CPU profile of the first import: each phase's functions with the most self time" },
   },
 );
 const products = Number(values.products);
@@ -116,10 +118,13 @@ async function importOnce(baseUrl: string, file: string): Promise<ImportJob> {
 const seconds = (from: string | null, to: string | null) => (Date.parse(to!) - Date.parse(from!)) / 1000;
 
 let servers = 0;
+const INSPECTOR_PORT = port + 2;
+// Profiled: the functions' own names rather than the minifier's.
+const profileArgs = values.profile ? ["--inspector-port", String(INSPECTOR_PORT)] : [];
 async function underWranglerDev<T>(work: (baseUrl: string) => Promise<T>): Promise<T> {
   // No rate limit: the searches sampled during the import are one client's back to back. A log per server start.
   const logFile = path.join(state.persistTo, `wrangler-${++servers}.log`);
-  const server = await startServer({ port, ...state, vars: BENCH_VARS, logFile });
+  const server = await startServer({ port, ...state, vars: BENCH_VARS, logFile, wranglerArgs: profileArgs });
   try {
     return await work(server.baseUrl);
   } finally {
@@ -175,10 +180,13 @@ interface Run {
   idleAfter: SearchSample[];
   /** Seconds the job spent in each phase, as the poller saw it (every 250 ms). */
   phaseSeconds: Map<string, number>;
+  /** With --profile, the first import's: per phase, the functions with the most self time. */
+  profileByPhase?: string[];
 }
 
 /** Idle searches, then the import with searches all along (each labelled with the job's phase), then idle again. */
-async function importWithSearches(baseUrl: string, liveProducts: number, file: string): Promise<Run> {
+async function importWithSearches(baseUrl: string, liveProducts: number, file: string, profile = false): Promise<Run> {
+  const profiler = profile ? await startCpuProfile(await inspectorWebSocket(), 1000) : null;
   const token = await fetchToken(baseUrl, buyer.clientId, buyer.clientSecret);
   const requests = await searchRequests({ baseUrl, token, ...buyer, products: liveProducts, orderPool: 0 });
   const idleSeconds = Number(values["search-duration"]);
@@ -187,6 +195,7 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
   let phase = "starting";
   let polling = true;
   const phaseSeconds = new Map<string, number>();
+  const phaseChanges = [{ phase, at: Date.now() }];
   const poller = (async () => {
     let seenAt = Date.now();
     while (polling) {
@@ -194,7 +203,10 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
       const now = Date.now();
       phaseSeconds.set(phase, (phaseSeconds.get(phase) ?? 0) + (now - seenAt) / 1000);
       seenAt = now;
-      if (job) phase = jobPhase(job);
+      if (job && jobPhase(job) !== phase) {
+        phase = jobPhase(job);
+        phaseChanges.push({ phase, at: now });
+      }
       await sleep(250);
     }
   })();
@@ -206,12 +218,47 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
   const { result: job, peakMiB, peakParts, peakByPhase } = await importing;
   polling = false;
   await poller;
+  const cpuProfile = profiler ? await profiler.stop() : null;
+  // For Chrome DevTools (Performance, Load profile) as well as the summary below.
+  if (cpuProfile) writeFileSync(path.join(state.persistTo, "first-import.cpuprofile"), JSON.stringify(cpuProfile));
+  const profileByPhase = cpuProfile ? summarizeByPhase(cpuProfile, profiler!.startedAt, phaseChanges, operatorDevBundle()) : undefined;
   const idleAfter = await sampleIdle(baseUrl, requests, idleSeconds);
   phaseSeconds.delete("starting");
-  return { job, peakMiB, peakParts, peakByPhase, idle, during: during.filter((s) => s.during !== "succeeded"), idleAfter, phaseSeconds };
+  const searched = during.filter((s) => s.during !== "succeeded");
+  return { job, peakMiB, peakParts, peakByPhase, idle, during: searched, idleAfter, phaseSeconds, profileByPhase };
 }
 
-const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600, file));
+/** The inspector of wrangler dev's proxy, attached to the operator Worker (where the import's Workflow steps run). */
+async function inspectorWebSocket(): Promise<string> {
+  const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+  return targets[0]!.webSocketDebuggerUrl;
+}
+
+/**
+ * The operator Worker's bundle that wrangler dev runs (the newest it wrote), with its source map beside it. That Worker
+ * runs the import's Workflow, and wrangler's inspector proxy is attached to it (the last of its configurations).
+ */
+function operatorDevBundle(): string | undefined {
+  const dir = path.join(path.dirname(ADMIN_WRANGLER_CONFIG), ".wrangler/tmp");
+  return readdirSync(dir)
+    .filter((name) => name.startsWith("dev-"))
+    .map((name) => path.join(dir, name, "index.js"))
+    .filter((file) => existsSync(`${file}.map`) && readFileSync(`${file}.map`, "utf8").includes("src/operator/index.ts"))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+/** Each phase's samples (by the time the poller saw it begin) and the functions with the most self time in them. */
+function summarizeByPhase(profile: CpuProfile, startedAt: number, changes: { phase: string; at: number }[], bundle?: string): string[] {
+  const times = sampleTimes(profile, startedAt);
+  const phaseAt = (time: number) => changes.findLast((change) => change.at <= time)?.phase ?? changes[0]!.phase;
+  const phases = times.map(phaseAt);
+  return [...new Set(phases)].flatMap((phase) => {
+    const { samples, lines } = topSelfTime(profile, 15, { keep: (index) => phases[index] === phase, bundle });
+    return [`${phase} (${samples} samples of about 1 ms)`, ...lines.map((line) => `  ${line}`)];
+  });
+}
+
+const first = await underWranglerDev((baseUrl) => importWithSearches(baseUrl, 600, file, values.profile));
 const afterFirst = await catalogHash(state);
 const sizeAfterFirst = databaseSize(catalogDatabaseFile());
 // The same file: its result is taken (src/operator/imports/same-file.ts). The same rows with a blank line more: every
@@ -303,7 +350,7 @@ Catalog version after the first import ${afterFirst.version}, after the second $
 Catalog database after the first import: file ${sizeAfterFirst.fileMiB} MiB (the peak: both versions and the staging), in use ${sizeAfterFirst.inUseMiB} MiB (one version); after the second: file ${finalSize.fileMiB} MiB, in use ${finalSize.inUseMiB} MiB.
 
 ${searchTable("first import", first)}
-
+${first.profileByPhase ? `\nCPU profile of the first import, by phase (self time of the operator Worker's isolate):\n\n${first.profileByPhase.join("\n")}\n` : ""}
 ${searchTable("same file again", again)}
 
 ${searchTable("same rows, a blank line more", rowPath)}

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { cliArgs } from "../cli";
 import { withLocalBindings } from "../local-platform";
 import { BENCH_CLIENT_TENANT, createBenchClient, fetchToken } from "./client";
+import { startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";
 import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
 import {
@@ -54,11 +53,6 @@ const runtime = await runAppRuntime({
   vars: { ...BENCH_VARS, BENCH_RTT_MS: "0" },
 });
 
-interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  hitCount?: number;
-}
-
 try {
   if (values.switch) {
     const res = await fetch(`${baseUrl}${BENCH_SWITCH_PATH}?tenant=${BENCH_CLIENT_TENANT}`, { method: "POST" });
@@ -88,45 +82,12 @@ try {
 
   const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { id: string; title: string }[];
   const target = targets.find((t) => t.title.includes("medparts") && !t.title.includes("docs")) ?? targets[0]!;
-  const ws = new WebSocket(`ws://127.0.0.1:${INSPECTOR_PORT}/${target.id}`);
-  await new Promise((resolve, reject) => {
-    ws.addEventListener("open", resolve);
-    ws.addEventListener("error", reject);
-  });
-  let nextId = 1;
-  const pending = new Map<number, (result: unknown) => void>();
-  ws.addEventListener("message", (event: MessageEvent) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
-  });
-  const call = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<unknown>((resolve) => {
-      const id = nextId++;
-      pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  await call("Profiler.enable");
-  await call("Profiler.setSamplingInterval", { interval: 100 });
-  await call("Profiler.start");
+  const profiler = await startCpuProfile(`ws://127.0.0.1:${INSPECTOR_PORT}/${target.id}`, 100);
   const result = await load(Number(values.duration), Number(values.connections));
-  const { profile } = (await call("Profiler.stop")) as { profile: { nodes: ProfileNode[] } };
-  ws.close();
-
-  const total = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
-  const selfByFunction = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
-    const key = `${functionName || "(anonymous)"} ${path.basename(url)}:${lineNumber + 1}:${columnNumber + 1}`;
-    selfByFunction.set(key, (selfByFunction.get(key) ?? 0) + (node.hitCount ?? 0));
-  }
-  console.log(`${scenario.name}: ${result.requestsPerSecond.toFixed(1)} req/s, ${total} samples`);
-  // The bundle is minified: each row shows the start of the function's code, to find it in the source.
-  const lines = readFileSync(bundle.file, "utf8").split("\n");
-  for (const [key, hits] of [...selfByFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
-    const at = /worker\.js:(\d+):(\d+)$/.exec(key);
-    const code = at ? (lines[Number(at[1]) - 1] ?? "").slice(Number(at[2]) - 1, Number(at[2]) + 99) : "";
-    console.log(`${((100 * hits) / total).toFixed(1).padStart(5)} %  ${key}  ${code}`);
-  }
+  const profile = await profiler.stop();
+  const summary = topSelfTime(profile, Number(values.top), { bundle: bundle.file });
+  console.log(`${scenario.name}: ${result.requestsPerSecond.toFixed(1)} req/s, ${summary.samples} samples`);
+  for (const line of summary.lines) console.log(line);
 } finally {
   await runtime.stop();
   bundle.dispose();

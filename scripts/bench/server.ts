@@ -19,11 +19,19 @@ export interface ServerOptions extends LocalState {
   entry?: string;
   /** Sees everything the process prints (it also goes to `logFile`). */
   onOutput?: (text: string) => void;
+  /** More `wrangler dev` options (a CPU profile's inspector port and unminified bundle). */
+  wranglerArgs?: string[];
 }
 
 export async function startServer(options: ServerOptions): Promise<LocalServer> {
   const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  const args = [...wranglerDevArgs(String(options.port), options, options.entry), ...varArgs, "--log-level", "warn"];
+  const args = [
+    ...wranglerDevArgs(String(options.port), options, options.entry),
+    ...varArgs,
+    ...(options.wranglerArgs ?? []),
+    "--log-level",
+    "warn",
+  ];
   mkdirSync(options.logFile.replace(/\/[^/]+$/, ""), { recursive: true });
   const log = createWriteStream(options.logFile);
   // Own process group, so stopping also ends workerd, which wrangler starts as a child.

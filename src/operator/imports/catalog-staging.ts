@@ -30,10 +30,10 @@ export async function stageCatalogWindow(
   const read = readSlices.flatMap((slice) => slice.read);
   const rejections = readSlices.flatMap((slice) => slice.rejections);
 
-  const rawIds = [...new Set(read.flatMap((row) => (row.rawId ? [row.rawId] : [])))];
+  const rawIds = new Set(read.flatMap((row) => (row.rawId ? [row.rawId] : [])));
   const [jobRead, ...rawProducts] = await catalog.batch([
     catalog.prepare("SELECT cancel_requested FROM catalog_imports WHERE id = ?").bind(job.id),
-    ...productReads(catalog, job.id, rawIds),
+    ...productReads(catalog, job.id, [...rawIds]),
   ]);
   if ((jobRead!.results[0] as { cancel_requested: number } | undefined)?.cancel_requested) return { outcome: "cancelled" };
   let known = productStates(rawProducts);
@@ -51,9 +51,7 @@ export async function stageCatalogWindow(
     productId: productIdOf(row.record, context.matches, row.sourceHash, () => stagedContentOf(row.record, context.canonicalCategory).hash),
   }));
   const resolvedIds = [
-    ...new Set(
-      valid.map((row) => row.productId).filter((id) => !known.existing.has(id) && !known.stagedLines.has(id) && !rawIds.includes(id)),
-    ),
+    ...new Set(valid.map((row) => row.productId).filter((id) => !known.existing.has(id) && !known.stagedLines.has(id) && !rawIds.has(id))),
   ];
   if (resolvedIds.length > 0) {
     const more = productStates(await catalog.batch(productReads(catalog, job.id, resolvedIds)));
