@@ -20,6 +20,8 @@ export interface CpuProfile {
 export interface RunningProfile {
   /** Date.now() when the profiler started: sample times are counted from it. */
   startedAt: number;
+  /** The isolate's V8 heap now: what its objects use and what the heap holds, in MiB. */
+  heapUsage(): Promise<{ usedMiB: number; heldMiB: number }>;
   stop(): Promise<CpuProfile>;
 }
 
@@ -49,6 +51,10 @@ export async function startCpuProfile(webSocketUrl: string, intervalUs: number):
   const startedAt = Date.now();
   return {
     startedAt,
+    async heapUsage() {
+      const { usedSize, totalSize } = (await call("Runtime.getHeapUsage")) as { usedSize: number; totalSize: number };
+      return { usedMiB: Math.round(usedSize / 2 ** 20), heldMiB: Math.round(totalSize / 2 ** 20) };
+    },
     async stop() {
       const { profile } = (await call("Profiler.stop")) as { profile: CpuProfile };
       ws.close();

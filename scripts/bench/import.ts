@@ -196,6 +196,7 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
   let polling = true;
   const phaseSeconds = new Map<string, number>();
   const phaseChanges = [{ phase, at: Date.now() }];
+  const heapByPhase = new Map<string, { usedMiB: number; heldMiB: number }>();
   const poller = (async () => {
     let seenAt = Date.now();
     while (polling) {
@@ -206,6 +207,11 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
       if (job && jobPhase(job) !== phase) {
         phase = jobPhase(job);
         phaseChanges.push({ phase, at: now });
+      }
+      if (profiler) {
+        const heap = await profiler.heapUsage();
+        const highest = heapByPhase.get(phase) ?? { usedMiB: 0, heldMiB: 0 };
+        heapByPhase.set(phase, { usedMiB: Math.max(highest.usedMiB, heap.usedMiB), heldMiB: Math.max(highest.heldMiB, heap.heldMiB) });
       }
       await sleep(250);
     }
@@ -221,7 +227,13 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
   const cpuProfile = profiler ? await profiler.stop() : null;
   // For Chrome DevTools (Performance, Load profile) as well as the summary below.
   if (cpuProfile) writeFileSync(path.join(state.persistTo, "first-import.cpuprofile"), JSON.stringify(cpuProfile));
-  const profileByPhase = cpuProfile ? summarizeByPhase(cpuProfile, profiler!.startedAt, phaseChanges, operatorDevBundle()) : undefined;
+  const profileByPhase = cpuProfile
+    ? [
+        `The operator Worker's V8 heap, highest per phase (MiB used / held): ${[...heapByPhase].map(([name, heap]) => `${name} ${heap.usedMiB} / ${heap.heldMiB}`).join(", ")}`,
+        "",
+        ...summarizeByPhase(cpuProfile, profiler!.startedAt, phaseChanges, operatorDevBundle()),
+      ]
+    : undefined;
   const idleAfter = await sampleIdle(baseUrl, requests, idleSeconds);
   phaseSeconds.delete("starting");
   const searched = during.filter((s) => s.during !== "succeeded");

@@ -336,7 +336,17 @@ describe("catalog import: files", () => {
     const records = Array.from({ length: 3000 }, (_, n) => product(1000 + n, { description }));
     const lines = records.map((record) => JSON.stringify(record));
     lines[2500] = "{broken";
-    const job = await runImport({ format: "ndjson", onError: "skipFailedRows" }, { "big.ndjson": `${lines.join("\r\n")}\r\n` });
+    const created = await createImport({ format: "ndjson", onError: "skipFailedRows" }, { "big.ndjson": `${lines.join("\r\n")}\r\n` });
+    await using instance = await introspectWorkflowInstance(env.CATALOG_IMPORTS, created.id);
+    expect((await call(await operatorTokenFor(), `${IMPORTS}/${created.id}/start`, { method: "POST" })).status).toBe(202);
+    await instance.waitForStatus("complete");
+    // Its three windows are one step's (WINDOWS_PER_STEP): the first step ends the file.
+    expect(await instance.waitForStepResult({ name: "validate big.ndjson 0" })).toMatchObject({
+      outcome: "next",
+      done: true,
+      cursor: { rows: 3000 },
+    });
+    const job = await getJob(created.id);
     expect(job.progress.bytesTotal).toBeGreaterThan(2.5 * 1024 * 1024);
     expect(job.counts).toMatchObject({ read: 3000, created: 2999, rejected: 1 });
     expect(await importErrors(job.id)).toEqual([expect.objectContaining({ line: 2501, code: "malformed_json" })]);

@@ -26,7 +26,7 @@ const fileOrder = (name: string) => {
 /**
  * An import job as a Workflow (docs/architecture.md, "Catalog imports"): for the catalog, a job whose files an earlier
  * job read, when reading them again would repeat its result, takes that result and ends
- * (src/operator/imports/same-file.ts); else the validation pass, one step per window of
+ * (src/operator/imports/same-file.ts); else the validation pass, one step per WINDOWS_PER_STEP windows of
  * at most 1 MiB of a file; the verdict (counts, error policy, the replace guard); the apply pass, one step per chunk of
  * staged rows; the withdrawals of a replace; the catalog's upkeep (sort positions, full-text compaction); then the
  * job's end. A vendor's price file (src/operator/offers/price-files.ts) runs the same steps but the withdrawals and the upkeep.
@@ -101,7 +101,7 @@ function sameFilesAs(run: StepRunner, env: ImportBindings, jobId: string): Promi
 }
 
 /**
- * The validation pass over the job's files (gzip ones decompressed first), a window a step: how the job ends if a
+ * The validation pass over the job's files (gzip ones decompressed first), WINDOWS_PER_STEP windows a step: how the job ends if a
  * window ends it (cancelled, a fault of a file, too many errors), else null.
  */
 async function validateFiles(
@@ -132,10 +132,10 @@ async function validateFiles(
   let bytesBefore = 0;
   for (const file of files) {
     let cursor: ValidationCursor = { offset: 0, line: 0, rows: 0, bytesBefore };
-    for (let window = 0; ; window++) {
-      const result = await run(`validate ${file.name} ${window}`, async () =>
-        validateWindow(env, kind, (await readJob(env.CATALOG, jobId)) as JobRow, file, cursor),
-      );
+    // A step's name is its first window's number.
+    for (let window = 0; ; window += WINDOWS_PER_STEP) {
+      const from = cursor;
+      const result = await run(`validate ${file.name} ${window}`, () => validateWindows(env, kind, jobId, file, from));
       if (result.outcome === "cancelled") return { state: "cancelled" };
       if (result.outcome === "fault") return { state: "failed", code: result.code, message: `${file.name}: ${result.message}` };
       if (result.outcome === "too_many_errors") return { state: "failed", code: "too_many_errors" };
@@ -145,6 +145,25 @@ async function validateFiles(
     bytesBefore += file.size;
   }
   return null;
+}
+
+/**
+ * Windows validated per Workflow step. Each step costs the engine a write and a log of its own: a window a step was 350
+ * steps at a million products (docs/benchmarks.md, "Catalog import").
+ */
+export const WINDOWS_PER_STEP = 8;
+
+/**
+ * Validates up to WINDOWS_PER_STEP windows of `file` from `cursor`, one after another; the last one's result. Run again
+ * after a crash, the step starts over from `cursor`, and each window stages the same again (catalog-staging.ts).
+ */
+async function validateWindows(env: ImportBindings, kind: ImportKind, jobId: string, file: ImportFile, cursor: ValidationCursor) {
+  const job = (await readJob(env.CATALOG, jobId)) as JobRow;
+  let result = await validateWindow(env, kind, job, file, cursor);
+  for (let window = 1; window < WINDOWS_PER_STEP && result.outcome === "next" && !result.done; window++) {
+    result = await validateWindow(env, kind, job, file, result.cursor);
+  }
+  return result;
 }
 
 /**
