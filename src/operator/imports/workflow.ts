@@ -148,8 +148,8 @@ async function validateFiles(
 }
 
 /**
- * Windows validated per Workflow step. Each step costs the engine a write and a log of its own: a window a step was 350
- * steps at a million products (docs/benchmarks.md, "Catalog import").
+ * Windows validated per Workflow step. An instance may take 10,000 steps (1,024 on the free plan): a window a step spent
+ * 350 of them on a million products' validation, 1,750 on five million (docs/decisions.md).
  */
 export const WINDOWS_PER_STEP = 8;
 
