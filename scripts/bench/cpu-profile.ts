@@ -25,6 +25,17 @@ export interface RunningProfile {
   stop(): Promise<CpuProfile>;
 }
 
+/**
+ * The WebSocket of an inspector's target (its `/json` list on `port`): the first whose title `prefer` accepts, else
+ * the first. workerd lists a target per Worker; wrangler dev's proxy lists the one Worker it is attached to.
+ */
+export async function inspectorWebSocket(port: number, prefer: (title: string) => boolean = () => true): Promise<string> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
+  const target = targets.find((t) => prefer(t.title)) ?? targets[0];
+  if (!target) throw new Error(`the inspector on port ${port} lists no target`);
+  return target.webSocketDebuggerUrl;
+}
+
 /** Starts the profiler on the inspector's WebSocket (`ws://127.0.0.1:<port>/...`), sampling every `intervalUs`. */
 export async function startCpuProfile(webSocketUrl: string, intervalUs: number): Promise<RunningProfile> {
   // wrangler's inspector proxy refuses an upgrade without an Origin (Node's WebSocket sends none); undici takes headers.

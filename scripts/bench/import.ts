@@ -9,7 +9,7 @@ import { ADMIN_WRANGLER_CONFIG, ensureLocalSigningKey, withLocalBindings } from 
 import { seedLocal } from "../seed";
 import { writeCatalogFile } from "./catalog-file";
 import { createBenchClient, fetchToken } from "./client";
-import { type CpuProfile, sampleTimes, startCpuProfile, topSelfTime } from "./cpu-profile";
+import { type CpuProfile, inspectorWebSocket, sampleTimes, startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";
 import { machineFacts } from "./report";
 import { BENCH_VARS, buildBenchBundle, startAppRuntime } from "./runtime";
@@ -119,7 +119,7 @@ const seconds = (from: string | null, to: string | null) => (Date.parse(to!) - D
 
 let servers = 0;
 const INSPECTOR_PORT = port + 2;
-// Profiled: the functions' own names rather than the minifier's.
+// Profiled: wrangler's inspector proxy on a known port (frames are named through the bundle's source map).
 const profileArgs = values.profile ? ["--inspector-port", String(INSPECTOR_PORT)] : [];
 async function underWranglerDev<T>(work: (baseUrl: string) => Promise<T>): Promise<T> {
   // No rate limit: the searches sampled during the import are one client's back to back. A log per server start.
@@ -186,7 +186,8 @@ interface Run {
 
 /** Idle searches, then the import with searches all along (each labelled with the job's phase), then idle again. */
 async function importWithSearches(baseUrl: string, liveProducts: number, file: string, profile = false): Promise<Run> {
-  const profiler = profile ? await startCpuProfile(await inspectorWebSocket(), 1000) : null;
+  // wrangler dev's inspector proxy, attached to the operator Worker (where the import's Workflow steps run).
+  const profiler = profile ? await startCpuProfile(await inspectorWebSocket(INSPECTOR_PORT), 1000) : null;
   const token = await fetchToken(baseUrl, buyer.clientId, buyer.clientSecret);
   const requests = await searchRequests({ baseUrl, token, ...buyer, products: liveProducts, orderPool: 0 });
   const idleSeconds = Number(values["search-duration"]);
@@ -240,15 +241,9 @@ async function importWithSearches(baseUrl: string, liveProducts: number, file: s
   return { job, peakMiB, peakParts, peakByPhase, idle, during: searched, idleAfter, phaseSeconds, profileByPhase };
 }
 
-/** The inspector of wrangler dev's proxy, attached to the operator Worker (where the import's Workflow steps run). */
-async function inspectorWebSocket(): Promise<string> {
-  const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { webSocketDebuggerUrl: string }[];
-  return targets[0]!.webSocketDebuggerUrl;
-}
-
 /**
  * The operator Worker's bundle that wrangler dev runs (the newest it wrote), with its source map beside it. That Worker
- * runs the import's Workflow, and wrangler's inspector proxy is attached to it (the last of its configurations).
+ * runs the import's Workflow, and with these three configurations wrangler's inspector proxy was seen attached to it.
  */
 function operatorDevBundle(): string | undefined {
   const dir = path.join(path.dirname(ADMIN_WRANGLER_CONFIG), ".wrangler/tmp");

@@ -1,7 +1,7 @@
 import { cliArgs } from "../cli";
 import { withLocalBindings } from "../local-platform";
 import { BENCH_CLIENT_TENANT, createBenchClient, fetchToken } from "./client";
-import { startCpuProfile, topSelfTime } from "./cpu-profile";
+import { inspectorWebSocket, startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";
 import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
 import {
@@ -80,9 +80,8 @@ try {
     });
   await load(1, 2); // warm-up, not profiled
 
-  const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { id: string; title: string }[];
-  const target = targets.find((t) => t.title.includes("medparts") && !t.title.includes("docs")) ?? targets[0]!;
-  const profiler = await startCpuProfile(`ws://127.0.0.1:${INSPECTOR_PORT}/${target.id}`, 100);
+  const app = await inspectorWebSocket(INSPECTOR_PORT, (title) => title.includes("medparts") && !title.includes("docs"));
+  const profiler = await startCpuProfile(app, 100);
   const result = await load(Number(values.duration), Number(values.connections));
   const profile = await profiler.stop();
   const summary = topSelfTime(profile, Number(values.top), { bundle: bundle.file });

@@ -19,7 +19,7 @@ export interface ServerOptions extends LocalState {
   entry?: string;
   /** Sees everything the process prints (it also goes to `logFile`). */
   onOutput?: (text: string) => void;
-  /** More `wrangler dev` options (a CPU profile's inspector port and unminified bundle). */
+  /** More `wrangler dev` options (a CPU profile's inspector port). */
   wranglerArgs?: string[];
 }
 
