@@ -1,133 +1,147 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { generateProduct, MANUFACTURERS } from "../../src/dev/seed/catalog";
-import { BUILD_HASH_BYTES, CHUNKS } from "../../src/operator/imports/next-catalog/build";
+import { buildStep, chooseApplyPath } from "../../src/operator/imports/next-catalog/build";
+import {
+  SCAN_CODE_CHUNKS,
+  SCAN_CODES_START,
+  type ScanCodesCursor,
+  scanCodesStep,
+} from "../../src/operator/imports/next-catalog/scan-codes";
+import { contentOf, recordOf, sourceHash } from "../../src/operator/imports/records";
 import { cliArgs } from "../cli";
+import { importRecordOf } from "./catalog-file";
 import { machineFacts } from "./report";
+import { type StatementTimes, sqliteAsD1 } from "./sqlite-d1";
 
 /**
- * `npm run bench:import-floor -- --products 1000000`: the floor of a bulk import's SQLite work on this machine
- * (docs/benchmarks.md, "Catalog import"). The catalog's schema (catalog-migrations/) in a plain SQLite file through
- * node:sqlite, without D1, a Worker, a Workflow or the local runtime's one thread shared with them; --products demo
- * products inserted without triggers; then, timed, what the build does with them in the build's own chunk sizes
- * (src/operator/imports/next-catalog/build.ts): the products' indexes, one statement each; the full-text index in
- * rowid ranges with automerge off and the build's write buffer; the merge to one segment in bounded steps. Each
- * statement's time is what a search waits for at most behind it, locally and on D1's primary.
+ * `npm run bench:import-floor -- --products 1000000`: the floor of a bulk import's build on this machine
+ * (docs/benchmarks.md, "Catalog import"). The build's own code (src/operator/imports/next-catalog/) runs over plain
+ * SQLite files through node:sqlite (scripts/bench/sqlite-d1.ts): no D1, no Worker, no Workflow, nothing else on the
+ * thread. Both databases get their migrations; --products demo products are staged as validation stages them (not
+ * timed: validation is the Worker's JavaScript, measured by `npm run bench:import -- --profile`); then the build runs
+ * step after step to the switch and its cleanup, and the scan codes' copy after it. Each phase's SQL time and the p50 /
+ * max of what D1 runs at once (a statement, or a batch with its commit): what a search on the same database waits for
+ * at most behind one of them.
  */
 const { values } = cliArgs(
   "bench:import-floor",
-  "Times a bulk import's index and full-text index builds in plain SQLite (no D1, no Worker).",
+  "Runs a bulk import's build over plain SQLite (no D1, no Worker): each phase's time and its longest statement.",
   {
-    products: { type: "string", default: "1000000", help: "demo products in the catalog", value: "<n>" },
+    products: { type: "string", default: "1000000", help: "demo products in the file", value: "<n>" },
     prefix: { type: "string", help: "the full-text index's prefix lengths instead of the schema's, e.g. '2 3'", value: "<list>" },
   },
 );
 const products = Number(values.products);
 const dir = ".wrangler/bench-import-floor";
-const file = path.join(dir, `catalog-${products}.sqlite`);
 mkdirSync(dir, { recursive: true });
-for (const suffix of ["", "-journal", "-wal"]) rmSync(file + suffix, { force: true });
-const db = new DatabaseSync(file);
 
-const migrations = path.resolve("catalog-migrations");
-for (const name of readdirSync(migrations)
-  .filter((n) => n.endsWith(".sql"))
-  .sort()) {
-  db.exec(readFileSync(path.join(migrations, name), "utf8"));
-}
-
-// The build writes bare tables without triggers and makes each index afterwards.
-const productIndexes = db
-  .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'products' AND sql IS NOT NULL")
-  .all() as { name: string; sql: string }[];
-for (const { name } of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").all() as { name: string }[]) {
-  db.exec(`DROP TRIGGER "${name}"`);
-}
-for (const { name } of productIndexes) db.exec(`DROP INDEX "${name}"`);
-
-const insertManufacturer = db.prepare("INSERT OR IGNORE INTO manufacturers (id, name) VALUES (?, ?)");
-for (const m of MANUFACTURERS) insertManufacturer.run(m.id, m.name);
-const insertProduct = db.prepare(
-  "INSERT INTO products (id, part_number, display_part_number, normalized_part_number, title, description, manufacturer_id, categories) " +
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-);
-const started = performance.now();
-for (let start = 0; start < products; start += 10_000) {
-  db.exec("BEGIN");
-  for (let index = start; index < Math.min(products, start + 10_000); index++) {
-    const p = generateProduct(index);
-    insertProduct.run(
-      p.id,
-      p.partNumber,
-      p.displayPartNumber,
-      p.normalizedPartNumber,
-      p.title,
-      p.description,
-      p.manufacturerId,
-      JSON.stringify(p.categories),
-    );
+const open = (name: string, migrations: string) => {
+  const file = path.join(dir, `${name}.sqlite`);
+  for (const suffix of ["", "-journal", "-wal"]) rmSync(file + suffix, { force: true });
+  const db = new DatabaseSync(file);
+  for (const migration of readdirSync(migrations)
+    .filter((n) => n.endsWith(".sql"))
+    .sort()) {
+    db.exec(readFileSync(path.join(migrations, migration), "utf8"));
   }
-  db.exec("COMMIT");
+  return { db, file };
+};
+const catalog = open("catalog", "catalog-migrations");
+const main = open("main", "migrations");
+
+if (values.prefix) {
+  const live = catalog.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'products_fts'").get() as { sql: string };
+  catalog.db.exec(`DROP TABLE products_fts; ${live.sql.replace(/prefix\s*=\s*'[^']*'/, `prefix = '${values.prefix}'`)}`);
+}
+const ftsPrefix = (catalog.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'products_fts'").get() as { sql: string }).sql.match(
+  /prefix\s*=\s*'[^']*'/,
+)?.[0];
+
+// The job and its staged rows, as validation leaves them for a first import of the file.
+const JOB = "imp_floor";
+catalog.db
+  .prepare(
+    "INSERT INTO catalog_imports (id, format, mode, dry_run, on_error, max_errors, max_withdraw_percent, state, client_id, created_at, " +
+      "rows_read, rows_to_apply, created) VALUES (?1, 'ndjson', 'upsert', 0, 'rejectAll', 0, 100, 'running', 'floor', ?2, ?3, ?3, ?3)",
+  )
+  .run(JOB, new Date().toISOString(), products);
+const stage = catalog.db.prepare(
+  "INSERT INTO catalog_import_rows (job_id, seq, product_id, line, action, content_hash, record, source_hash) VALUES (?, ?, ?, ?, 'create', ?, ?, ?)",
+);
+let started = performance.now();
+for (let start = 0; start < products; start += 10_000) {
+  catalog.db.exec("BEGIN");
+  for (let index = start; index < Math.min(products, start + 10_000); index++) {
+    const input = importRecordOf(index);
+    const record = recordOf(input);
+    const content = contentOf(record);
+    stage.run(JOB, index + 1, record.id!, index + 1, content.hash, content.json, sourceHash(JSON.stringify(input)));
+  }
+  catalog.db.exec("COMMIT");
 }
 const machine = machineFacts();
 console.log(`# ${machine.cpus}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}`);
-console.log(`${products.toLocaleString("en")} demo products inserted in ${seconds(performance.now() - started)} (not timed below)\n`);
+console.log(`${products.toLocaleString("en")} rows staged in ${seconds(performance.now() - started)} (not timed below)`);
+console.log(`full-text index: ${ftsPrefix ?? "no prefix indexes"}\n`);
 
-interface Phase {
-  name: string;
-  statements: number[];
-}
-const phases: Phase[] = [];
-const timed = (phase: Phase, sql: string) => {
-  const at = performance.now();
-  db.exec(sql);
-  phase.statements.push(performance.now() - at);
+const jobPhase = catalog.db.prepare("SELECT build_phase FROM catalog_imports WHERE id = ?");
+let scanCodesPhase = "";
+const timing: StatementTimes = {
+  label: () =>
+    scanCodesPhase
+      ? `scan codes: ${scanCodesPhase}`
+      : ((jobPhase.get(JOB) as { build_phase: string | null }).build_phase ?? "choose the path"),
+  byLabel: new Map(),
 };
+const CATALOG = sqliteAsD1(catalog.db, timing);
+const DB = sqliteAsD1(main.db, timing);
 
-const indexes: Phase = { name: "the products' indexes, one statement each", statements: [] };
-for (const { sql } of productIndexes) timed(indexes, sql);
-phases.push(indexes);
-
-const live = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'products_fts'").get() as { sql: string };
-let definition = live.sql.replace(/\bproducts_fts\b/, "next_products_fts");
-if (values.prefix) definition = definition.replace(/prefix\s*=\s*'[^']*'/, `prefix = '${values.prefix}'`);
-db.exec(definition);
-const fts = (command: string, value: number) => `INSERT INTO next_products_fts (next_products_fts, rank) VALUES ('${command}', ${value})`;
-db.exec(fts("automerge", 0));
-db.exec(fts("crisismerge", 1999));
-db.exec(fts("hashsize", BUILD_HASH_BYTES));
-
-const index: Phase = { name: `the full-text index, ${CHUNKS.indexRows.toLocaleString("en")}-row chunks`, statements: [] };
-for (let from = 0; from < products; from += CHUNKS.indexRows) {
-  timed(
-    index,
-    "INSERT INTO next_products_fts (rowid, part_number, display_part_number, part_keys, title, description, manufacturer, categories) " +
-      "SELECT document_id, part_number, display_part_number, part_keys, title, description, manufacturer, categories " +
-      `FROM product_search_documents WHERE document_id > ${from} AND document_id <= ${from + CHUNKS.indexRows}`,
-  );
+started = performance.now();
+const wall = new Map<string, number>();
+const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+  const at = performance.now();
+  const result = await work();
+  wall.set(label, (wall.get(label) ?? 0) + performance.now() - at);
+  return result;
+};
+if ((await chooseApplyPath(CATALOG, JOB)) !== "bulk") throw new Error("the floor needs the bulk path");
+let done = false;
+while (!done) done = await timed("build steps", () => buildStep(CATALOG, JOB));
+let cursor: ScanCodesCursor | null = SCAN_CODES_START;
+while (cursor) {
+  scanCodesPhase = cursor.phase;
+  // One chunk a call, so that each statement is labelled with its own phase.
+  cursor = await timed("scan codes steps", () => scanCodesStep({ CATALOG, DB }, cursor!, { ...SCAN_CODE_CHUNKS, stepBudgetMs: 0 }));
 }
-phases.push(index);
+const total = performance.now() - started;
+const built = catalog.db.prepare("SELECT count(*) AS n FROM products").get() as { n: number };
+const codes = main.db.prepare("SELECT count(*) AS n FROM product_codes").get() as { n: number };
+if (built.n !== products || codes.n < products) throw new Error(`built ${built.n} products and ${codes.n} scan codes of ${products}`);
 
-const merge: Phase = { name: `the merge to one segment, ${CHUNKS.mergePages.toLocaleString("en")}-page steps`, statements: [] };
-const segments = db.prepare("SELECT count(DISTINCT segid) AS n FROM next_products_fts_idx");
-while ((segments.get() as { n: number }).n > 1) timed(merge, fts("merge", -CHUNKS.mergePages));
-phases.push(merge);
-
-console.log(`full-text index: ${definition.match(/prefix\s*=\s*'[^']*'/)?.[0] ?? "no prefix indexes"}\n`);
-console.log("| phase | time | statements | statement p50 / max |");
+console.log("| phase | SQL time | statements and batches | each p50 / max |");
 console.log("|---|---:|---:|---:|");
-for (const phase of phases) {
-  const sorted = [...phase.statements].sort((a, b) => a - b);
-  const total = sorted.reduce((sum, ms) => sum + ms, 0);
+let sql = 0;
+for (const [label, times] of timing.byLabel) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const sum = sorted.reduce((s, ms) => s + ms, 0);
+  sql += sum;
   const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  console.log(`| ${phase.name} | ${seconds(total)} | ${sorted.length} | ${Math.round(p50)} / ${Math.round(sorted.at(-1) ?? 0)} ms |`);
+  console.log(`| ${label} | ${seconds(sum)} | ${sorted.length} | ${ms(p50)} / ${ms(sorted.at(-1) ?? 0)} |`);
 }
-const size = db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'next_products_fts%'").get() as { bytes: number };
-console.log(`\nfull-text index: ${(size.bytes / 1024 / 1024).toFixed(0)} MiB (dbstat)`);
-db.close();
-rmSync(file, { force: true });
+console.log(
+  `\nbuild and scan codes: ${seconds(total)} (SQL ${seconds(sql)}; ${[...wall].map(([l, t]) => `${l} ${seconds(t)}`).join(", ")})`,
+);
+const size = catalog.db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'products_fts%'").get() as { bytes: number };
+console.log(`full-text index: ${(size.bytes / 1024 / 1024).toFixed(0)} MiB (dbstat)`);
+for (const { db, file } of [catalog, main]) {
+  db.close();
+  rmSync(file, { force: true });
+}
 
 function seconds(ms: number) {
   return `${(ms / 1000).toFixed(1)} s`;
+}
+function ms(value: number) {
+  return `${Math.round(value).toLocaleString("en")} ms`;
 }

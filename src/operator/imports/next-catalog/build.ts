@@ -66,7 +66,7 @@ export const CHUNKS = {
 };
 export type ChunkSizes = typeof CHUNKS;
 /** The FTS5 write buffer while the next index is built: one segment per chunk. */
-export const BUILD_HASH_BYTES = 8 * 1024 * 1024;
+const BUILD_HASH_BYTES = 8 * 1024 * 1024;
 /** Work per Workflow step: chunks run back to back for this long, each a statement batch of its own. */
 const STEP_BUDGET_MS = 2000;
 
