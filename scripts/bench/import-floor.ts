@@ -12,7 +12,7 @@ import { contentOf, recordOf, sourceHash } from "../../src/operator/imports/reco
 import { cliArgs } from "../cli";
 import { importRecordOf } from "./catalog-file";
 import { machineFacts } from "./report";
-import { type StatementTimes, sqliteAsD1 } from "./sqlite-d1";
+import { peakResidentMiB, type StatementTimes, sqliteAsD1 } from "./sqlite-d1";
 
 /**
  * `npm run bench:import-floor -- --products 1000000`: the floor of a bulk import's build on this machine
@@ -83,7 +83,9 @@ for (let start = 0; start < products; start += 10_000) {
 const machine = machineFacts();
 console.log(`# ${machine.cpus}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}`);
 console.log(`${products.toLocaleString("en")} rows staged in ${seconds(performance.now() - started)} (not timed below)`);
-console.log(`full-text index: ${ftsPrefix ?? "no prefix indexes"}\n`);
+console.log(
+  `full-text index: ${ftsPrefix ?? "no prefix indexes"}; this process's peak resident memory so far ${peakResidentMiB().toFixed(0)} MiB\n`,
+);
 
 const jobPhase = catalog.db.prepare("SELECT build_phase FROM catalog_imports WHERE id = ?");
 let scanCodesPhase = "";
@@ -93,6 +95,7 @@ const timing: StatementTimes = {
       ? `scan codes: ${scanCodesPhase}`
       : ((jobPhase.get(JOB) as { build_phase: string | null }).build_phase ?? "choose the path"),
   byLabel: new Map(),
+  peakMiB: new Map(),
 };
 const CATALOG = sqliteAsD1(catalog.db, timing);
 const DB = sqliteAsD1(main.db, timing);
@@ -119,15 +122,16 @@ const built = catalog.db.prepare("SELECT count(*) AS n FROM products").get() as 
 const codes = main.db.prepare("SELECT count(*) AS n FROM product_codes").get() as { n: number };
 if (built.n !== products || codes.n < products) throw new Error(`built ${built.n} products and ${codes.n} scan codes of ${products}`);
 
-console.log("| phase | SQL time | statements and batches | each p50 / max |");
-console.log("|---|---:|---:|---:|");
+console.log("| phase | SQL time | statements and batches | each p50 / max | peak RSS so far |");
+console.log("|---|---:|---:|---:|---:|");
 let sql = 0;
 for (const [label, times] of timing.byLabel) {
   const sorted = [...times].sort((a, b) => a - b);
   const sum = sorted.reduce((s, ms) => s + ms, 0);
   sql += sum;
   const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  console.log(`| ${label} | ${seconds(sum)} | ${sorted.length} | ${ms(p50)} / ${ms(sorted.at(-1) ?? 0)} |`);
+  const peak = timing.peakMiB.get(label) ?? 0;
+  console.log(`| ${label} | ${seconds(sum)} | ${sorted.length} | ${ms(p50)} / ${ms(sorted.at(-1) ?? 0)} | ${peak.toFixed(0)} MiB |`);
 }
 console.log(
   `\nbuild and scan codes: ${seconds(total)} (SQL ${seconds(sql)}; ${[...wall].map(([l, t]) => `${l} ${seconds(t)}`).join(", ")})`,

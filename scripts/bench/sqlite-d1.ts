@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 
 /**
@@ -10,7 +11,12 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 export interface StatementTimes {
   label: () => string;
   byLabel: Map<string, number[]>;
+  /** The process's peak resident memory (VmHWM, MiB) after the label's last unit. */
+  peakMiB: Map<string, number>;
 }
+
+/** This process's peak resident memory so far (MiB), from /proc (Linux). */
+export const peakResidentMiB = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
 export function sqliteAsD1(db: DatabaseSync, timing: StatementTimes): D1Database {
   const changes = db.prepare("SELECT changes() AS changes, last_insert_rowid() AS id");
@@ -21,6 +27,7 @@ export function sqliteAsD1(db: DatabaseSync, timing: StatementTimes): D1Database
     const times = timing.byLabel.get(label) ?? [];
     times.push(performance.now() - started);
     timing.byLabel.set(label, times);
+    timing.peakMiB.set(label, peakResidentMiB());
     return result;
   };
   const execute = (sql: string, values: unknown[]) => {
