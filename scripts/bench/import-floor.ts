@@ -9,7 +9,7 @@ import {
   scanCodesStep,
 } from "../../src/operator/imports/next-catalog/scan-codes";
 import { contentOf, recordOf, sourceHash } from "../../src/operator/imports/records";
-import { cliArgs } from "../cli";
+import { cliArgs, describeFailure, UsageError } from "../cli";
 import { importRecordOf } from "./catalog-file";
 import { machineFacts } from "./report";
 import { peakResidentMiB, type StatementTimes, sqliteAsD1 } from "./sqlite-d1";
@@ -24,7 +24,7 @@ import { peakResidentMiB, type StatementTimes, sqliteAsD1 } from "./sqlite-d1";
  * max of what D1 runs at once (a statement, or a batch with its commit): what a search on the same database waits for
  * at most behind one of them.
  */
-const { values } = cliArgs(
+const { values, usage } = cliArgs(
   "bench:import-floor",
   "Runs a bulk import's build over plain SQLite (no D1, no Worker): each phase's time and its longest statement.",
   {
@@ -32,6 +32,15 @@ const { values } = cliArgs(
     prefix: { type: "string", help: "the full-text index's prefix lengths instead of the schema's, e.g. '2 3'", value: "<list>" },
   },
 );
+const refuse = (message: string) => {
+  console.error(describeFailure(new UsageError(message), usage).message);
+  process.exit(2);
+};
+if (!/^[1-9]\d*$/.test(values.products)) refuse(`--products is a positive whole number, not "${values.products}".`);
+// The prefix lengths go into the table's definition (DDL takes no parameters): digits and spaces only.
+if (values.prefix !== undefined && !/^\d+( \d+)*$/.test(values.prefix)) {
+  refuse(`--prefix is prefix lengths apart by spaces, such as '2 3', not "${values.prefix}".`);
+}
 const products = Number(values.products);
 const dir = ".wrangler/bench-import-floor";
 mkdirSync(dir, { recursive: true });
