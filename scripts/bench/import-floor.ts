@@ -9,9 +9,10 @@ import {
   scanCodesStep,
 } from "../../src/operator/imports/next-catalog/scan-codes";
 import { contentOf, recordOf, sourceHash } from "../../src/operator/imports/records";
+import { percentile } from "../../src/platform/percentile";
 import { cliArgs, describeFailure, UsageError } from "../cli";
 import { importRecordOf } from "./catalog-file";
-import { machineFacts } from "./report";
+import { machineSummary } from "./report";
 import { peakResidentMiB, type StatementTimes, sqliteAsD1 } from "./sqlite-d1";
 
 /**
@@ -59,13 +60,10 @@ const open = (name: string, migrations: string) => {
 const catalog = open("catalog", "catalog-migrations");
 const main = open("main", "migrations");
 
-if (values.prefix) {
-  const live = catalog.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'products_fts'").get() as { sql: string };
-  catalog.db.exec(`DROP TABLE products_fts; ${live.sql.replace(/prefix\s*=\s*'[^']*'/, `prefix = '${values.prefix}'`)}`);
-}
-const ftsPrefix = (catalog.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'products_fts'").get() as { sql: string }).sql.match(
-  /prefix\s*=\s*'[^']*'/,
-)?.[0];
+const PREFIX_OPTION = /prefix\s*=\s*'[^']*'/;
+const ftsDefinition = () => (catalog.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'products_fts'").get() as { sql: string }).sql;
+if (values.prefix) catalog.db.exec(`DROP TABLE products_fts; ${ftsDefinition().replace(PREFIX_OPTION, `prefix = '${values.prefix}'`)}`);
+const ftsPrefix = ftsDefinition().match(PREFIX_OPTION)?.[0];
 
 // The job and its staged rows, as validation leaves them for a first import of the file.
 const JOB = "imp_floor";
@@ -89,8 +87,7 @@ for (let start = 0; start < products; start += 10_000) {
   }
   catalog.db.exec("COMMIT");
 }
-const machine = machineFacts();
-console.log(`# ${machine.cpus}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}`);
+console.log(`# ${machineSummary()}`);
 console.log(`${products.toLocaleString("en")} rows staged in ${seconds(performance.now() - started)} (not timed below)`);
 console.log(
   `full-text index: ${ftsPrefix ?? "no prefix indexes"}; this process's peak resident memory so far ${peakResidentMiB().toFixed(0)} MiB\n`,
@@ -138,7 +135,7 @@ for (const [label, times] of timing.byLabel) {
   const sorted = [...times].sort((a, b) => a - b);
   const sum = sorted.reduce((s, ms) => s + ms, 0);
   sql += sum;
-  const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const p50 = percentile(sorted, 0.5);
   const peak = timing.peakMiB.get(label) ?? 0;
   console.log(`| ${label} | ${seconds(sum)} | ${sorted.length} | ${ms(p50)} / ${ms(sorted.at(-1) ?? 0)} | ${peak.toFixed(0)} MiB |`);
 }

@@ -11,7 +11,7 @@ import { writeCatalogFile } from "./catalog-file";
 import { createBenchClient, fetchToken } from "./client";
 import { type CpuProfile, inspectorWebSocket, sampleTimes, startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";
-import { machineFacts } from "./report";
+import { machineSummary } from "./report";
 import { BENCH_VARS, buildBenchBundle, startAppRuntime } from "./runtime";
 import { type BenchContext, CATALOG_SEARCH_SCENARIOS } from "./scenarios";
 import { figures, formatFigures, SEARCH_KINDS, type SearchSample, sampleIdle, sampleSearches, searchRequests } from "./search-during";
@@ -336,10 +336,9 @@ function searchTable(label: string, run: Run): string {
 const phaseLine = (run: Run) =>
   [...run.phaseSeconds].map(([phase, s]) => `${phase} ${s.toFixed(1)} s (peak ${run.peakByPhase.get(phase) ?? "-"} MiB)`).join(", ");
 
-const machine = machineFacts();
 const finalSize = databaseSize(catalogDatabaseFile());
 console.log(`
-Catalog import, ${products} products (${machine.cpus}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node})
+Catalog import, ${products} products (${machineSummary()})
 
 | Run | Counts | Start to end (server) | Rows/s | workerd peak RSS |
 |---|---|---|---:|---:|

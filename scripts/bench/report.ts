@@ -54,6 +54,12 @@ export function machineFacts(): BenchReport["machine"] {
   };
 }
 
+/** This machine in one line: processor, cores, memory and Node. */
+export function machineSummary(): string {
+  const machine = machineFacts();
+  return `${machine.cpus}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}`;
+}
+
 export function scenarioReport(
   scenario: { name: string; what: string },
   rttMs: number,
