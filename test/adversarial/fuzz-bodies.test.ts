@@ -29,6 +29,7 @@ import {
   vendorTokenFor,
 } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
+import { runs } from "../helpers/depth";
 import {
   DEEP_BODIES,
   encodeBody,
@@ -95,7 +96,12 @@ interface Target {
   rowsAt?: Path;
 }
 
-const RUNS = { fields: 30, whole: 12, duplicates: 6, unknownFields: 12 };
+const RUNS = {
+  fields: runs({ quick: 15, deep: 60 }),
+  whole: runs({ quick: 6, deep: 24 }),
+  duplicates: runs({ quick: 3, deep: 12 }),
+  unknownFields: runs({ quick: 6, deep: 24 }),
+};
 
 /** A test order of tenant 1 (made in beforeAll, off the sandbox's schedule, Backordered) and a webhook endpoint of it. */
 const FUZZ_TEST_ORDER: { orderNumber: string } = { orderNumber: "" };
@@ -1500,7 +1506,7 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
         statuses.add(res.status);
         await expectRefusedOrHarmless(catalog, res, true);
       }),
-      { numRuns: 40 },
+      { numRuns: runs({ quick: 20, deep: 80 }) },
     );
     expect(statuses).toContain(200);
   });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectNoWrites, expectSpecError } from "../helpers/adversarial";
 import { BASE_URL, call, TENANT_A, tokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
+import { runs } from "../helpers/depth";
 
 /**
  * Every query parameter of every documented GET operation, taken from the served OpenAPI document (a new
@@ -130,7 +131,7 @@ describe("fuzzing every query parameter of every GET operation", () => {
           if (res.status === 200) await expectMatchesContract(res, "GET", op.path);
           else await expectSpecError(res, "GET", op.path);
         }),
-        { numRuns: 150 },
+        { numRuns: runs({ quick: 100, deep: 400 }) },
       ),
     );
     // The values reached the handlers: some were accepted, some refused by validation or the q parser.

@@ -5,6 +5,7 @@ import { productId } from "../../src/dev/seed/catalog";
 import { readPriceOption } from "../../src/shared/catalog/price-option-ids";
 import { priceOptionKeys } from "../../src/shared/catalog/quotes";
 import { call, json, vendorTokenFor } from "../helpers/api";
+import { runs } from "../helpers/depth";
 import { issueQuotes, JSMITH } from "../helpers/orders";
 
 /**
@@ -177,7 +178,7 @@ describe("eligible prices (property)", () => {
           expect((quote as unknown as { priceSource: string }).priceSource).toBe(expected.agreementId ? "contract" : "list");
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs({ quick: 25, deep: 120 }) },
     );
   });
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { productId } from "../../src/dev/seed/catalog";
+import { runs } from "../helpers/depth";
 import { dispatch } from "../helpers/dispatch";
 import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import { CXML_URL, connect, orderRequest, requestDocument, setupRequest } from "../helpers/procurement";
@@ -66,7 +67,7 @@ describe("the cXML endpoint under mangled documents", () => {
         expect([200, 400, 401, 406, 409, 413], body).toContain(code);
         if (code === 200 && body.includes("Medparts order")) placed += 1;
       }),
-      { numRuns: 150 },
+      { numRuns: runs({ quick: 60, deep: 400 }) },
     );
     const after = await env.DB.prepare("SELECT count(*) AS n FROM orders").first<number>("n");
     expect(after! - before!).toBe(placed);

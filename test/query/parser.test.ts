@@ -6,6 +6,7 @@ import { type Clause, NUMBER_PATTERN, OPERATORS, type Query, type Value } from "
 import { compileQuery } from "../../src/query/compile";
 import { parseQuery } from "../../src/query/parser";
 import { printQuery } from "../../src/query/printer";
+import { runs } from "../helpers/depth";
 
 /** The detail of the 400 "Invalid search query" problem the input raises. */
 function queryErrorOf(run: () => unknown): string {
@@ -167,11 +168,11 @@ function onlyQueryErrors(input: string) {
 
 describe("q parser: properties", () => {
   it("never throws anything but the Invalid search query problem, on arbitrary text", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 200, unit: "binary" }), onlyQueryErrors), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string({ maxLength: 200, unit: "binary" }), onlyQueryErrors), { numRuns: runs({ quick: 500, deep: 5_000 }) });
   });
 
   it("never throws anything but the Invalid search query problem, on query-like text", () => {
-    fc.assert(fc.property(queryishText, onlyQueryErrors), { numRuns: 3000 });
+    fc.assert(fc.property(queryishText, onlyQueryErrors), { numRuns: runs({ quick: 800, deep: 8_000 }) });
   });
 
   it("printing an AST and parsing it again gives the same AST", () => {
@@ -179,7 +180,7 @@ describe("q parser: properties", () => {
       fc.property(queryArb, (query) => {
         expect(parseQuery(printQuery(query))).toEqual(query);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs({ quick: 500, deep: 5_000 }) },
     );
   });
 
@@ -194,7 +195,7 @@ describe("q parser: properties", () => {
         }
         expect(parseQuery(printQuery(query))).toEqual(query);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs({ quick: 500, deep: 5_000 }) },
     );
   });
 });

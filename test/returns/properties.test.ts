@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { rankOf } from "../../src/api/returns/steps";
 import { json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
+import { runs } from "../helpers/depth";
 import { boughtOption, orderOf } from "../helpers/returns";
 import { tomorrow, vendorCall } from "../helpers/vendors";
 
@@ -108,7 +109,7 @@ describe("returns of bought units under random step sequences", () => {
         expect(stored!.n ?? 0).toBeLessThanOrEqual(delivered);
         expect(await returnEvents(orderNumber)).toBe(steps);
       }),
-      { numRuns: 6 },
+      { numRuns: runs({ quick: 3, deep: 20 }) },
     );
   });
 });

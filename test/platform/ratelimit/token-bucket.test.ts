@@ -5,6 +5,7 @@ import { LocalAllowances, leaseBatchSize, maxLeaseSize, type RateLimitDecision }
 import { rateLimitHeaders } from "../../../src/platform/ratelimit/middleware";
 import { apiClientPolicy, tokenEndpointPolicy } from "../../../src/platform/ratelimit/policy";
 import { type BucketConfig, take } from "../../../src/platform/ratelimit/token-bucket";
+import { runs } from "../../helpers/depth";
 import { namespaceAround } from "../../helpers/faults";
 import { advanceBucketClock, bucketTokens, useBucketClock } from "../../helpers/platform";
 
@@ -303,7 +304,7 @@ describe("several isolates against one bucket (separate LocalAllowances, one Dur
           }
         },
       ),
-      { numRuns: 10 },
+      { numRuns: runs({ quick: 5, deep: 30 }) },
     );
   });
 });
