@@ -45,8 +45,15 @@ export interface BuiltPortal {
   files: string[];
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
+
+const NAMED_ENTITIES = new Map(Object.entries(HTML_ESCAPES).map(([ch, entity]) => [entity, ch]));
+/** The text an HTML fragment's character references stand for (marked writes `&#39;` for every apostrophe). */
+const decodeEntities = (html: string) =>
+  html.replace(/&(?:#(\d+)|#x([0-9a-f]+)|[a-z]+);/gi, (entity, decimal?: string, hex?: string) =>
+    decimal || hex ? String.fromCodePoint(Number.parseInt(decimal ?? hex!, decimal ? 10 : 16)) : (NAMED_ENTITIES.get(entity) ?? entity),
+  );
 
 const slugify = (text: string) =>
   text
@@ -139,10 +146,7 @@ function renderMarkdown(markdown: string): string {
 }
 
 const plainText = (html: string) =>
-  html
-    .replace(/<pre[\s\S]*?<\/pre>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&[a-z#0-9]+;/g, " ")
+  decodeEntities(html.replace(/<pre[\s\S]*?<\/pre>/g, " ").replace(/<[^>]+>/g, " "))
     .replace(/\s+/g, " ")
     .trim();
 

@@ -88,6 +88,20 @@ describe("the developer portal build", () => {
     }
   });
 
+  it("summaries keep the guides' apostrophes, on the home page and in the search index", () => {
+    const index = JSON.parse(read("docs/assets/search-index.json")) as { id: string; summary: string }[];
+    const home = read("docs.html");
+    const contractions = GUIDES.flatMap((guide) => {
+      const firstParagraph = readFileSync(path.join(ROOT, "portal/guides", `${guide}.md`), "utf8").split("\n")[2]!;
+      return [...firstParagraph.matchAll(/\w+'\w+/g)].map(([word]) => ({ guide, word }));
+    });
+    expect(contractions.length).toBeGreaterThan(0);
+    for (const { guide, word } of contractions) {
+      expect(index.find((entry) => entry.id === `/docs/guides/${guide}`)?.summary, guide).toContain(word);
+      expect(home, guide).toContain(word.replace("'", "&#39;"));
+    }
+  });
+
   it("the webhooks guide shows the verification code of every language from the files the tests run", () => {
     const html = read("docs/guides/webhooks.html");
     for (const file of ["verify-webhook.ts", "verify_webhook.py", "MedpartsWebhook.java", "MedpartsWebhook.cs"]) {
