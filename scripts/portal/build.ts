@@ -6,6 +6,7 @@ import { TRY_IT_EXAMPLES } from "../../src/platform/openapi/try-it";
 import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
 import { PROBLEM_PAGE_PATH, type ProblemSlug } from "../../src/platform/problem-types";
 import { API_VERSIONS, LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { changelogTable } from "../../src/versions/changelog";
 import { GUIDES } from "./guides";
 
 /**
@@ -119,7 +120,13 @@ function problemTypesTable(): string {
   return ["| Type | Status | Title |", "|---|---|---|", ...rows].join("\n");
 }
 
-/** `<!-- include: snippets/x.py -->` becomes the file as a code block; `<!-- problem-types -->` the table of types. */
+/** What a guide's `<!-- name -->` stands for: Markdown generated from the code, so that the guide cannot fall behind it. */
+const GENERATED_BLOCKS: Record<string, () => string> = {
+  "problem-types": problemTypesTable,
+  changelog: changelogTable,
+};
+
+/** `<!-- include: snippets/x.py -->` becomes the file as a code block; `<!-- name -->` its generated block. */
 function expandDirectives(markdown: string, root: string): string {
   return markdown
     .replace(/<!-- include: ([\w./-]+) -->/g, (_all, file: string) => {
@@ -127,7 +134,11 @@ function expandDirectives(markdown: string, root: string): string {
       const language = { py: "python", ts: "typescript", java: "java", cs: "csharp" }[path.extname(file).slice(1)] ?? "";
       return `\`\`\`${language}\n${text}\n\`\`\``;
     })
-    .replace("<!-- problem-types -->", problemTypesTable);
+    .replace(/<!-- ([a-z-]+) -->/g, (_all, name: string) => {
+      const block = GENERATED_BLOCKS[name];
+      if (!block) throw new Error(`<!-- ${name} --> is no generated block (${Object.keys(GENERATED_BLOCKS).join(", ")})`);
+      return block();
+    });
 }
 
 /** Markdown as the portal renders it: GitHub's flavour, each heading with an id to link to. */

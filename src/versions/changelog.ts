@@ -1,7 +1,10 @@
 import { API_VERSIONS, FIRST_VERSION } from "../platform/versions/calendar";
 import { VERSION_CHANGES } from ".";
 
-/** The changelog as docs/api.md shows it ("Versions"), generated from the version changes: a row per released version. */
+/**
+ * The changelog as docs/api.md and the portal's versions guide show it, generated from the version changes: a row per
+ * released version.
+ */
 export function changelogTable(): string {
   const rows = API_VERSIONS.map((version) => {
     const changes =

@@ -7,6 +7,8 @@ import { buildPortal } from "../../scripts/portal/build";
 import { GUIDES } from "../../scripts/portal/guides";
 import { AUDIENCE_NAMES } from "../../src/platform/openapi/audiences";
 import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
+import { API_VERSIONS } from "../../src/platform/versions/calendar";
+import { VERSION_CHANGES } from "../../src/versions";
 
 /** The developer portal as scripts/portal/build.ts writes it, built into a directory of its own. */
 
@@ -99,6 +101,18 @@ describe("the developer portal build", () => {
     for (const { guide, word } of contractions) {
       expect(index.find((entry) => entry.id === `/docs/guides/${guide}`)?.summary, guide).toContain(word);
       expect(home, guide).toContain(word.replace("'", "&#39;"));
+    }
+  });
+
+  it("the versions guide's changelog has a row per released version with its changes, generated from the version changes", () => {
+    const html = read("docs/guides/versions.html");
+    const rows = [...html.matchAll(/<tr>\s*<td><code>(\d{4}-\d{2}-\d{2})<\/code><\/td>\s*<td>([\s\S]*?)<\/td>\s*<\/tr>/g)];
+    expect(rows.map(([, version]) => version)).toEqual([...API_VERSIONS]);
+    const words = (text: string) => (text.match(/\w+/g) ?? []).join(" ");
+    const htmlWords = (html: string) => words(html.replace(/<[^>]+>|&#?\w+;/g, " "));
+    for (const change of VERSION_CHANGES) {
+      const [, , changes] = rows.find(([, version]) => version === change.version)!;
+      expect(htmlWords(changes!), change.version).toContain(words(change.description));
     }
   });
 
