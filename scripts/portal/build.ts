@@ -40,6 +40,12 @@ interface Page {
   text: string;
 }
 
+/**
+ * The page of every address under /docs the portal has no file for (`not_found_handling = "404-page"` in
+ * docs-worker/wrangler.toml), at the assets' root so that no /docs address serves it with status 200.
+ */
+export const NOT_FOUND_FILE = "404.html";
+
 export interface BuiltPortal {
   pages: Page[];
   /** Every file written, relative to the assets directory. */
@@ -174,6 +180,7 @@ function checkLinks(pages: Page[], html: Map<string, string>): void {
 
 export function buildPortal(root: string, out: string): BuiltPortal {
   rmSync(path.join(out, "docs"), { recursive: true, force: true });
+  rmSync(path.join(out, NOT_FOUND_FILE), { force: true });
   const files: string[] = [];
   const pages: Page[] = [];
   const html = new Map<string, string>();
@@ -261,6 +268,23 @@ export function buildPortal(root: string, out: string): BuiltPortal {
   // The home page is no search result: it lists the others.
   const results = [...pages];
   publish({ url: "/docs", title: "Developer portal", summary: "", text: "" }, home);
+
+  const notFound = layout(titles, {
+    url: NOT_FOUND_FILE,
+    title: "Page not found",
+    description: "The developer portal has no page at this address.",
+    main: `<article class="guide"><p class="eyebrow">HTTP 404</p><h1>Page not found</h1>
+<p>The developer portal has no page at this address. Search the guides and problem types above, or start from one of these:</p>
+<ul>
+<li><a href="/docs">The portal's home</a>: every guide and API reference</li>
+<li><a href="/docs/guides/getting-started">Getting started</a>: a token, a search and an order in five minutes</li>
+<li><a href="/docs/errors">Problem types</a>: the page of every <code>type</code> a problem names</li>
+${AUDIENCE_NAMES.map((audience) => `<li><a href="/docs/reference/${audience}">${escapeHtml(AUDIENCE_LABELS[audience])} reference</a></li>`).join("\n")}
+</ul></article>`,
+  });
+  // Not a page of its own: the docs Worker serves it, with status 404, for any address it has no file for.
+  html.set(NOT_FOUND_FILE, notFound);
+  write(NOT_FOUND_FILE, notFound);
 
   checkLinks(pages, html);
   const index = results.map(({ url, title, summary, text }) => ({ id: url, title, summary, text }));

@@ -52,6 +52,20 @@ describe("the developer portal (/docs) through the DOCS binding", () => {
     await unknown.arrayBuffer();
   });
 
+  it("an address the portal has no page for answers 404 with the portal's page of it: the search box and links onwards", async () => {
+    // /docs/404 too: the page itself is no address of the portal.
+    for (const path of ["/docs/nope", "/docs/errors/not-a-thing", "/docs/guides/retries", "/docs/404"]) {
+      const res = await fetchEntry(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("Content-Type"), path).toMatch(/^text\/html/);
+      const html = await res.text();
+      expect(html, path).toContain("<h1>Page not found</h1>");
+      expect(html, path).toContain('id="portal-search"');
+      for (const href of ["/docs", "/docs/errors", ...GUIDES.map((guide) => `/docs/guides/${guide}`)])
+        expect(html, `${path} -> ${href}`).toContain(`href="${href}"`);
+    }
+  });
+
   it("a file the docs Worker does not have is its 404, not an API answer", async () => {
     const res = await fetchEntry("/docs/no-such-file.js");
     expect(res.status).toBe(404);
