@@ -1,6 +1,8 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Marked, type Tokens } from "marked";
+import { documentedEvent } from "../../src/api/events/samples";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType } from "../../src/api/events/types";
 import { AUDIENCE_NAMES, AUDIENCES, type Audience } from "../../src/platform/openapi/audiences";
 import { TRY_IT_EXAMPLES } from "../../src/platform/openapi/try-it";
 import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
@@ -132,9 +134,20 @@ const GENERATED_BLOCKS: Record<string, () => string> = {
   changelog: changelogTable,
 };
 
-/** `<!-- include: snippets/x.py -->` becomes the file as a code block; `<!-- name -->` its generated block. */
+/** The example of an event type in the document's `webhooks`, as a code block. */
+function eventExample(type: string): string {
+  const delivered: readonly string[] = DELIVERED_EVENT_TYPES;
+  if (!delivered.includes(type)) throw new Error(`<!-- event: ${type} --> names no event type`);
+  return `\`\`\`json\n${JSON.stringify(documentedEvent(type as DeliveredEventType), null, 2)}\n\`\`\``;
+}
+
+/**
+ * `<!-- include: snippets/x.py -->` becomes the file as a code block, `<!-- event: order.shipped -->` the example of
+ * that event type, `<!-- name -->` its generated block.
+ */
 function expandDirectives(markdown: string, root: string): string {
   return markdown
+    .replace(/<!-- event: ([\w.]+) -->/g, (_all, type: string) => eventExample(type))
     .replace(/<!-- include: ([\w./-]+) -->/g, (_all, file: string) => {
       const text = readFileSync(path.join(root, PORTAL_DIR, file), "utf8").trimEnd();
       const language = { py: "python", ts: "typescript", java: "java", cs: "csharp" }[path.extname(file).slice(1)] ?? "";

@@ -9,6 +9,7 @@ import { AUDIENCE_NAMES } from "../../src/platform/openapi/audiences";
 import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
 import { API_VERSIONS } from "../../src/platform/versions/calendar";
 import { VERSION_CHANGES } from "../../src/versions";
+import { generatedDocument } from "../helpers/generated-document";
 
 /** The developer portal as scripts/portal/build.ts writes it, built into a directory of its own. */
 
@@ -113,6 +114,32 @@ describe("the developer portal build", () => {
     for (const change of VERSION_CHANGES) {
       const [, , changes] = rows.find(([, version]) => version === change.version)!;
       expect(htmlWords(changes!), change.version).toContain(words(change.description));
+    }
+  });
+
+  it("events shown in the guides are the document's examples of their types: a UUID id, an order number as issued", async () => {
+    const document = (await generatedDocument()) as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: unknown }> } } }>;
+    };
+    const decode = (html: string) =>
+      html.replace(/&(quot|amp|lt|gt|#39);/g, (_all, name: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#39": "'" })[name]!);
+    const shown = GUIDES.flatMap((guide) =>
+      [...read(`docs/guides/${guide}.html`).matchAll(/<code class="language-json">([\s\S]*?)<\/code>/g)].flatMap(([, code]) => {
+        try {
+          const value = JSON.parse(decode(code!)) as { type?: string };
+          return value.type && value.type in document.webhooks ? [{ guide, event: value as { type: string } }] : [];
+        } catch {
+          return []; // a JSON block with placeholders (...) is no event example
+        }
+      }),
+    );
+    expect(shown.map(({ guide, event }) => `${guide}: ${event.type}`)).toContain("webhooks: order.shipped");
+    for (const { guide, event } of shown) {
+      expect(event, guide).toEqual(document.webhooks[event.type]!.post.requestBody.content["application/json"]!.example);
+      expect(event, guide).toMatchObject({
+        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        orderNumber: expect.stringMatching(/^ORD-\d{8}-[0-9A-Z]{8}$/),
+      });
     }
   });
 

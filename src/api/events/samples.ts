@@ -1,12 +1,16 @@
-import type { EventData } from "./schemas";
-import { type DeliveredEventType, TEST_EVENT_TYPE } from "./types";
+import type { Event, EventData } from "./schemas";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, TEST_EVENT_TYPE } from "./types";
 
 /**
  * A sample of every event type, in its documented shape (src/api/events/schemas.ts; a test validates each), for
  * POST /webhook-endpoints/{id}/test with `type`: a receiver is built and checked against every type before any real
- * order exists. The order number MP-SAMPLE-0001 names no order.
+ * order exists. They are also the example of each type in the document's `webhooks`, which the portal's guides show.
  */
-export const SAMPLE_ORDER_NUMBER = "MP-SAMPLE-0001";
+
+/** Shaped as issued (`ORD-YYYYMMDD-XXXXXXXX`) but never issued: issued numbers have no L (Crockford base32). */
+export const SAMPLE_ORDER_NUMBER = "ORD-20261123-SAMPLE01";
+/** The webhook endpoint of the documented samples. */
+export const SAMPLE_ENDPOINT_ID = "we_3k9QJ2mX8pL1vN7r";
 
 /** A plausible order version per sample (created 1, then a move; shipped after an acknowledgement, delivered last). */
 export const SAMPLE_SEQUENCES: Partial<Record<DeliveredEventType, number>> = {
@@ -192,3 +196,26 @@ export function sampleEventData(type: DeliveredEventType, endpointId: string, at
   };
   return samples[type];
 }
+
+/** The whole event of a sample, as the feed and a delivery carry it. */
+export const sampleEvent = (
+  type: DeliveredEventType,
+  { id, createdAt, endpointId }: { id: string; createdAt: string; endpointId: string },
+) =>
+  ({
+    id,
+    type,
+    createdAt,
+    ...(isOrderEvent(type)
+      ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: SAMPLE_SEQUENCES[type] ?? 1 }
+      : { orderNumber: endpointId, sequence: null }),
+    data: sampleEventData(type, endpointId, createdAt),
+  }) as Event;
+
+/** The sample the document shows of each event type (its example) and the portal's guides with it; each its own id. */
+export const documentedEvent = (type: DeliveredEventType): Event =>
+  sampleEvent(type, {
+    id: `3f6c1e2a-8b4d-4f7a-9c2e-5d1b7a0e${DELIVERED_EVENT_TYPES.indexOf(type).toString(16).padStart(4, "0")}`,
+    createdAt: "2026-11-29T10:15:02.117Z",
+    endpointId: SAMPLE_ENDPOINT_ID,
+  });

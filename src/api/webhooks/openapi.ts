@@ -1,5 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
+import { documentedEvent } from "../events/samples";
 import { EVENT_SCHEMAS, eventSchemaName, eventWhen } from "../events/schemas";
 import { DELIVERED_EVENT_TYPES } from "../events/types";
 import { DELIVERY_TIMEOUT_MS, EVENT_ID_HEADER, EVENT_TYPE_HEADER } from "./delivery";
@@ -33,7 +34,7 @@ export function eventWebhooks(app: OpenAPIHono<AppEnv>): void {
               example: `t=1767225600,v1=${"0".repeat(64)}`,
             }),
         }),
-        body: { required: true, content: { "application/json": { schema: EVENT_SCHEMAS[type] } } },
+        body: { required: true, content: { "application/json": { schema: EVENT_SCHEMAS[type], example: documentedEvent(type) } } },
       },
       responses: {
         "2XX": { description: `Received: any 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s (the body is not read)` },

@@ -10,9 +10,8 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { API_VERSIONS, LATEST_VERSION } from "../../platform/versions/calendar";
 import { answerVersion } from "../../platform/versions/middleware";
 import { scopedAccess } from "../../shared/auth/bearer";
-import { SAMPLE_ORDER_NUMBER, SAMPLE_SEQUENCES, sampleEventData } from "../events/samples";
-import type { Event } from "../events/schemas";
-import { DELIVERED_EVENT_TYPES, EVENT_TYPES, isOrderEvent, TEST_EVENT_TYPE } from "../events/types";
+import { SAMPLE_ENDPOINT_ID, SAMPLE_ORDER_NUMBER, sampleEvent } from "../events/samples";
+import { DELIVERED_EVENT_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from "../events/types";
 import { postEvent, recordDelivery } from "./delivery";
 import {
   ALL_EVENT_TYPES,
@@ -67,7 +66,7 @@ const EndpointIdParams = z.object({
   id: z
     .string()
     .regex(/^we_[A-Za-z0-9_-]{1,64}$/, "Must be a webhook endpoint id (we_...).")
-    .openapi({ param: { name: "id", in: "path" }, example: "we_3k9QJ2mX8pL1vN7r" }),
+    .openapi({ param: { name: "id", in: "path" }, example: SAMPLE_ENDPOINT_ID }),
 });
 
 const TestRequestSchema = closedObject({
@@ -75,7 +74,7 @@ const TestRequestSchema = closedObject({
     .enum(DELIVERED_EVENT_TYPES)
     .optional()
     .openapi({
-      description: `The event type to send a sample of, in its documented shape; order events name the order MP-SAMPLE-0001. Without it (\`{}\` or no body): ${TEST_EVENT_TYPE}`,
+      description: `The event type to send a sample of, in its documented shape; order events name the order ${SAMPLE_ORDER_NUMBER}, which does not exist. Without it (\`{}\` or no body): ${TEST_EVENT_TYPE}`,
     }),
 }).openapi("WebhookTestRequest");
 
@@ -263,15 +262,7 @@ export const webhookRoutes = router
     const endpoint = (await findEndpointRow(db, c.get("principal").dataTenantId, c.req.valid("param").id)) ?? throwNotFound();
     const type = TestRequestSchema.parse(await readJsonBody(c)).type ?? TEST_EVENT_TYPE;
     const createdAt = new Date().toISOString();
-    const event = {
-      id: crypto.randomUUID(),
-      type,
-      createdAt,
-      ...(isOrderEvent(type)
-        ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: SAMPLE_SEQUENCES[type] ?? 1 }
-        : { orderNumber: endpoint.id, sequence: null }),
-      data: sampleEventData(type, endpoint.id, createdAt),
-    } as Event;
+    const event = sampleEvent(type, { id: crypto.randomUUID(), createdAt, endpointId: endpoint.id });
     const result = await postEvent(endpoint, await signingSecret(c.env.WEBHOOK_SECRET_KEY, endpoint.secretSalt), event);
     await recordDelivery(db, endpoint.id, event.id, 1, result);
     return c.json(
