@@ -20,9 +20,9 @@ const route = createRoute({
   method: "get",
   path: "/events",
   tags: ["Operator events"],
-  summary: "What happened on the operator's side, oldest first: follow it with the cursor (e.g. an import finished)",
+  summary: "Follow the operator's events",
   description:
-    "The operator's own feed (catalog.import.finished and the like): poll it with the last id seen as after instead of polling each import job.",
+    "What happened on the operator's side, oldest first: follow it with the cursor (e.g. an import finished). The operator's own feed (catalog.import.finished and the like): poll it with the last id seen as after instead of polling each import job.",
   ...operatorScopedAccess("catalog:import"),
   request: {
     query: z.object({

@@ -10,9 +10,9 @@ const live = createRoute({
   path: "/health/live",
   security: [],
   tags: ["Health"],
-  summary: "Liveness: the Worker is serving requests. No token.",
+  summary: "Check that the Worker is live",
   description:
-    "For load balancers and uptime checks: answers 200 without touching any storage, so it says nothing about the database (see /health/ready).",
+    "Liveness: the Worker is serving requests. No token. For load balancers and uptime checks: answers 200 without touching any storage, so it says nothing about the database (see /health/ready).",
   responses: { 200: { description: "Alive", content: { "application/json": { schema: HealthSchema } } } },
 });
 
@@ -21,9 +21,9 @@ const ready = createRoute({
   path: "/health/ready",
   security: [],
   tags: ["Health"],
-  summary: "Readiness: the database answers. No token.",
+  summary: "Check that the deployment is ready",
   description:
-    "Runs a trivial query against D1: 200 when it answers, 503 with Retry-After when it does not. Check it before sending traffic to a deployment.",
+    "Readiness: the database answers. No token. Runs a trivial query against D1: 200 when it answers, 503 with Retry-After when it does not. Check it before sending traffic to a deployment.",
   responses: {
     200: { description: "Ready", content: { "application/json": { schema: HealthSchema } } },
     503: { description: "A dependency is unavailable", content: { "application/json": { schema: HealthSchema } } },

@@ -85,9 +85,9 @@ const confirmRoute = createRoute({
   method: "post",
   path: "/order-confirmations",
   tags: ["Vendor fulfilment"],
-  summary: "Confirm lines of an order with X12 855 codes: accept, backorder, change price, quantity or product, hold, reject",
+  summary: "Confirm lines of an order with X12 855 codes",
   description:
-    "A purchase order acknowledgement for the vendor's lines of one order. A price above the line's (unless within the buyer's automatic acceptance), a quantity change or a substitution waits for the buyer's answer: the line keeps its status and shows `pendingChange`, and cannot ship meanwhile. A price above the buyer's contract price is flagged `contractPriceException` and never accepted automatically. Repeating a confirmation already in place answers 200 with `eventId` null. A field a code does not take, or one it requires and lacks, is a 400 naming it.",
+    "Accept, backorder, change price, quantity or product, hold, reject. A purchase order acknowledgement for the vendor's lines of one order. A price above the line's (unless within the buyer's automatic acceptance), a quantity change or a substitution waits for the buyer's answer: the line keeps its status and shows `pendingChange`, and cannot ship meanwhile. A price above the buyer's contract price is flagged `contractPriceException` and never accepted automatically. Repeating a confirmation already in place answers 200 with `eventId` null. A field a code does not take, or one it requires and lacks, is a 400 naming it.",
   ...vendorScopedAccess("fulfilment:write"),
   request: { body: { required: true, content: { "application/json": { schema: ConfirmationRequestSchema } } } },
   responses: {
@@ -137,9 +137,9 @@ const decideRoute = createRoute({
   method: "post",
   path: "/orders/{orderNumber}/lines/{lineId}/change-decision",
   tags: ["Orders"],
-  summary: "Accept or decline a vendor's change of a line (price, quantity, substitution)",
+  summary: "Accept or decline a vendor's change of a line",
   description:
-    "Answers the `pendingChange` of a line. Accepting applies it (price, quantity, product, date; the order's total follows) and the line is Acknowledged; declining cancels the line. Answering again what was already answered answers 200 with `eventId` null; a line without a pending change is a 409.",
+    "A change of price or quantity, or a substitution. Answers the `pendingChange` of a line. Accepting applies it (price, quantity, product, date; the order's total follows) and the line is Acknowledged; declining cancels the line. Answering again what was already answered answers 200 with `eventId` null; a line without a pending change is a 409.",
   ...scopedAccess("orders:write"),
   request: {
     params: OrderNumberParams.extend({ lineId: integerPathParam("lineId", DEMO_LINE_ID) }),

@@ -48,9 +48,9 @@ const invoiceRoute = createRoute({
   method: "post",
   path: "/invoices",
   tags: [TAG],
-  summary: "Send an invoice for lines of one order: it is matched against the order and what shipped (three-way match)",
+  summary: "Send an invoice for lines of one order",
   description:
-    "Lines name the order lines they bill (`lineId`); a line without one is a charge not on the order. Amounts are decimal strings and must add up exactly (400 otherwise: each line's amount is quantity × unitPrice, the summary the sums, and a line without lineId needs a description). Each line is matched at once: matched, price_variance, quantity_variance, not_on_po or contract_price_exception, with an explanation. Sending the same invoice again answers 200 with it; another under a used number is a 409.",
+    "It is matched against the order and what shipped (three-way match). Lines name the order lines they bill (`lineId`); a line without one is a charge not on the order. Amounts are decimal strings and must add up exactly (400 otherwise: each line's amount is quantity × unitPrice, the summary the sums, and a line without lineId needs a description). Each line is matched at once: matched, price_variance, quantity_variance, not_on_po or contract_price_exception, with an explanation. Sending the same invoice again answers 200 with it; another under a used number is a 409.",
   ...vendorScopedAccess("fulfilment:write"),
   request: { body: { required: true, content: { "application/json": { schema: InvoiceRequestSchema } } } },
   responses: { ...submitted("invoice"), 404: problem("The vendor has no line on an order of that number") },
@@ -60,9 +60,9 @@ const creditMemoRoute = createRoute({
   method: "post",
   path: "/credit-memos",
   tags: [TAG],
-  summary: "Send a credit memo against one of the vendor's invoices: some of its lines, or all that remains of it",
+  summary: "Send a credit memo against an invoice",
   description:
-    "A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
+    "Against one of the vendor's invoices: some of its lines, or all that remains of it. A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
   ...vendorScopedAccess("fulfilment:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreditMemoRequestSchema } } } },
   responses: { ...submitted("credit memo"), 404: problem("The vendor has no invoice with that id") },
@@ -72,9 +72,9 @@ const vendorGetRoute = createRoute({
   method: "get",
   path: "/invoices/{invoiceId}",
   tags: [TAG],
-  summary: "One of the vendor's invoices or credit memos, with its match and the buyer's answer",
+  summary: "Get an invoice or credit memo",
   description:
-    "Each line's three-way match and explanation, the buyer's `status` (accepted, disputed with its reason) and what credit memos credit. 404 for another vendor's document, exactly like an unknown id.",
+    "One of the vendor's invoices or credit memos, with its match and the buyer's answer. Each line's three-way match and explanation, the buyer's `status` (accepted, disputed with its reason) and what credit memos credit. 404 for another vendor's document, exactly like an unknown id.",
   ...vendorScopedAccess("fulfilment:read"),
   request: { params: InvoiceIdParams },
   responses: {
@@ -119,8 +119,9 @@ const searchRoute = createRoute({
   method: "get",
   path: "/invoices",
   tags: [TAG],
-  summary: "Search the invoices and credit memos vendors sent the tenant, with the q language",
-  description: "Each with its lines and their three-way match; oldest first by default (`sortBy=receivedAt&sortDir=Desc` for the newest).",
+  summary: "Search invoices and credit memos",
+  description:
+    "The invoices and credit memos vendors sent the tenant, with the q language. Each with its lines and their three-way match; oldest first by default (`sortBy=receivedAt&sortDir=Desc` for the newest).",
   ...scopedAccess("orders:read"),
   request: { query: searchQueryParams(invoiceSearch, 'status:exception AND receivedAt>="2026-01-01"') },
   responses: {
@@ -138,8 +139,9 @@ const getRoute = createRoute({
   method: "get",
   path: "/invoices/{invoiceId}",
   tags: [TAG],
-  summary: "One invoice or credit memo of the tenant, with its lines' match",
-  description: "404 for an id the tenant does not have (another tenant's documents are indistinguishable from unknown ones).",
+  summary: "Get an invoice or credit memo",
+  description:
+    "One invoice or credit memo of the tenant, with its lines' match. 404 for an id the tenant does not have (another tenant's documents are indistinguishable from unknown ones).",
   ...scopedAccess("orders:read"),
   request: { params: InvoiceIdParams },
   responses: {
@@ -161,11 +163,9 @@ const decisionRoute = (decision: "accept" | "dispute") =>
     method: "post",
     path: `/invoices/{invoiceId}/${decision}`,
     tags: [TAG],
-    summary:
-      decision === "accept"
-        ? "Accept an invoice for payment (whatever its match; also settles a dispute)"
-        : "Dispute an invoice, with a reason for the vendor",
-    description: "Answering again what was already answered answers 200 with `eventId` null. An accepted invoice is final (409).",
+    summary: decision === "accept" ? "Accept an invoice for payment" : "Dispute an invoice, with a reason for the vendor",
+    description:
+      "Whatever its match; it also settles a dispute. Answering again what was already answered answers 200 with `eventId` null. An accepted invoice is final (409).",
     ...scopedAccess("orders:write"),
     request: {
       params: InvoiceIdParams,

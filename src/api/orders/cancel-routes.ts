@@ -53,9 +53,9 @@ const cancelRoute = createRoute({
   method: "post",
   path: "/orders/{orderNumber}/cancel",
   tags: ["Orders"],
-  summary: "Cancel an order, or some of its lines, that has not shipped (idempotent with Idempotency-Key)",
+  summary: "Cancel an order or some of its lines",
   description:
-    "Without lineIds every line not yet shipped; all or nothing unless partial is true (then the others are listed). A retry with the same Idempotency-Key answers the first result.",
+    "Lines that have not shipped; idempotent with Idempotency-Key. Without lineIds every line not yet shipped; all or nothing unless partial is true (then the others are listed). A retry with the same Idempotency-Key answers the first result.",
   ...scopedAccess("orders:write", idempotent),
   request: {
     params: OrderNumberParams,

@@ -216,9 +216,9 @@ const createOrderRoute = createRoute({
   method: "post",
   path: "/orders",
   tags: ["Orders"],
-  summary: "Create an order from price options (idempotent with Idempotency-Key)",
+  summary: "Create an order",
   description:
-    "Orders the price options (quotes) of POST /catalog/detail, each line at its quoted price. Send a new Idempotency-Key per order and the same key on retries: a retry answers the first result, marked X-Idempotency-Cached.",
+    "From price options; idempotent with Idempotency-Key. Orders the price options (quotes) of POST /catalog/detail, each line at its quoted price. Send a new Idempotency-Key per order and the same key on retries: a retry answers the first result, marked X-Idempotency-Cached.",
   ...scopedAccess("orders:write", idempotentWith({ prefetch: prefetchOrderInputs, inStore: placeInStore })),
   request: {
     headers: idempotencyKeyHeaders("UUID (with dashes), one per logical order; results are replayed for 24 hours"),

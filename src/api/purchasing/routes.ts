@@ -89,8 +89,9 @@ const getRoute = createRoute({
   method: "get",
   path: "/purchasing-settings",
   tags: ["Invoices"],
-  summary: "The tenant's purchasing settings: automatic acceptance of vendors' price changes, and match tolerances",
-  description: "A tenant that never set them has the defaults: no automatic acceptance, exact matching.",
+  summary: "Get the purchasing settings",
+  description:
+    "The tenant's purchasing settings: automatic acceptance of vendors' price changes, and match tolerances. A tenant that never set them has the defaults: no automatic acceptance, exact matching.",
   ...scopedAccess("orders:read"),
   responses: { 200: answer, ...authenticatedErrorResponses },
 });

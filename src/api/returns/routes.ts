@@ -69,9 +69,9 @@ const requestRoute = createRoute({
   method: "post",
   path: "/orders/{orderNumber}/lines/{lineId}/returns",
   tags: [TAG],
-  summary: "Request a return of delivered units of a line bought outright (an RMA), with a reason",
+  summary: "Request a return of delivered units",
   description:
-    "At most the units delivered that are not in other returns (those the vendor declined count no more); 400 naming quantity otherwise; of two requests sent at once one is written and the other is a 409 order-changed to retry. The vendor authorizes it (RMA number, return-by date, restocking fee) or declines it. A retry with the same Idempotency-Key answers the same return (200).",
+    "Units of a line bought outright (an RMA), with a reason. At most the units delivered that are not in other returns (those the vendor declined count no more); 400 naming quantity otherwise; of two requests sent at once one is written and the other is a 409 order-changed to retry. The vendor authorizes it (RMA number, return-by date, restocking fee) or declines it. A retry with the same Idempotency-Key answers the same return (200).",
   ...scopedAccess("orders:write"),
   request: {
     params: LineParams,
@@ -95,8 +95,10 @@ const searchRoute = createRoute({
   method: "get",
   path: "/returns",
   tags: [TAG],
-  summary: "Search the tenant's cores, loaners, repairs and returns, with the q language",
-  description: 'Open ones with their due dates: e.g. `q=kind:core AND status:open AND dueAt<"2026-12-15"`. Oldest first by default.',
+  summary: "Search cores, loaners, repairs and returns",
+  description:
+    "The tenant's cores, loaners, repairs and returns, with the q language. " +
+    'Open ones with their due dates: e.g. `q=kind:core AND status:open AND dueAt<"2026-12-15"`. Oldest first by default.',
   ...scopedAccess("orders:read"),
   request: { query: searchQueryParams(returnSearch, 'kind:core AND status:open AND dueAt<"2026-12-15"') },
   responses: {
@@ -114,8 +116,8 @@ const getRoute = createRoute({
   method: "get",
   path: "/returns/{returnId}",
   tags: [TAG],
-  summary: "One core, loaner, repair or return of the tenant, with its next steps",
-  description: "404 for an id the tenant does not have.",
+  summary: "Get a core, loaner, repair or return",
+  description: "One core, loaner, repair or return of the tenant, with its next steps. 404 for an id the tenant does not have.",
   ...scopedAccess("orders:read"),
   request: { params: ReturnIdParams },
   responses: { 200: { description: "The return", content: recordContent }, ...authenticatedErrorResponses, ...notFoundResponse },
@@ -125,9 +127,9 @@ const shipRoute = createRoute({
   method: "post",
   path: "/returns/{returnId}/ship",
   tags: [TAG],
-  summary: "Ship the unit back to the vendor: a core, a loaner, a unit for repair, an authorized return",
+  summary: "Ship a unit back to the vendor",
   description:
-    "With carrier and tracking, and the unit's UDI label when scanned (its serial is kept). Sending the same tracking number again answers as done.",
+    "A core, a loaner, a unit for repair or an authorized return. With carrier and tracking, and the unit's UDI label when scanned (its serial is kept). Sending the same tracking number again answers as done.",
   ...scopedAccess("orders:write"),
   request: { params: ReturnIdParams, body: { required: true, content: { "application/json": { schema: ShipReturnSchema } } } },
   responses: stepResponses,
@@ -137,8 +139,9 @@ const repairDecisionRoute = createRoute({
   method: "post",
   path: "/returns/{returnId}/repair-decision",
   tags: [TAG],
-  summary: "Approve or decline a repair the vendor found beyond its flat rate",
-  description: "Approving takes the new price onto the order line (and the order's total); declining has the unit sent back unrepaired.",
+  summary: "Approve or decline a repair beyond its flat rate",
+  description:
+    "A repair the vendor found beyond its flat rate. Approving takes the new price onto the order line (and the order's total); declining has the unit sent back unrepaired.",
   ...scopedAccess("orders:write"),
   request: { params: ReturnIdParams, body: { required: true, content: { "application/json": { schema: RepairDecisionSchema } } } },
   responses: stepResponses,
@@ -191,19 +194,26 @@ const buyer = createRouter()
 export const returnBuyerRoutes = buyer;
 
 const VENDOR_STEPS = {
-  authorize: { schema: AuthorizeReturnSchema, summary: "Authorize a return: RMA number, return-by date, restocking fee" },
-  decline: { schema: DeclineReturnSchema, summary: "Decline a return, with a reason" },
+  authorize: {
+    schema: AuthorizeReturnSchema,
+    summary: "Authorize a return",
+    description: "With an RMA number, a return-by date and a restocking fee.",
+  },
+  decline: { schema: DeclineReturnSchema, summary: "Decline a return", description: "With a reason." },
   receive: {
     schema: ReceiveReturnSchema,
-    summary: "Receive a unit: a core accepted or refused (a refused core is charged), a loaner (late fees charged), a repair, a return",
+    summary: "Receive a unit",
+    description: "A core accepted or refused (a refused core is charged), a loaner (late fees charged), a repair, a return.",
   },
   diagnose: {
     schema: DiagnoseRepairSchema,
-    summary: "Diagnose a repair: within the flat rate, or beyond it with a price the buyer decides on",
+    summary: "Diagnose a repair",
+    description: "Within the flat rate, or beyond it with a price the buyer decides on.",
   },
   "send-back": {
     schema: SendBackSchema,
-    summary: "Send a repair's unit back with tracking (repaired, or unrepaired when the buyer declined)",
+    summary: "Send a repair's unit back",
+    description: "With tracking: repaired, or unrepaired when the buyer declined.",
   },
 } as const;
 
@@ -211,8 +221,9 @@ const vendorGetRoute = createRoute({
   method: "get",
   path: "/returns/{returnId}",
   tags: [TAG],
-  summary: "One of the vendor's returns (a core, a loaner, a repair, a return), with its next steps",
-  description: "404 for another vendor's, exactly like an unknown id.",
+  summary: "Get a return",
+  description:
+    "One of the vendor's returns (a core, a loaner, a repair, a return), with its next steps. 404 for another vendor's, exactly like an unknown id.",
   ...vendorScopedAccess("fulfilment:read"),
   request: { params: ReturnIdParams },
   responses: { 200: { description: "The return", content: recordContent }, ...authenticatedErrorResponses, ...notFoundResponse },
@@ -222,8 +233,9 @@ const lineReturnsRoute = createRoute({
   method: "get",
   path: "/order-lines/{lineId}/returns",
   tags: [TAG],
-  summary: "The returns of one of the vendor's order lines (its cores, loaners, repair, return requests), newest first",
-  description: "How a vendor finds a return request to authorize, and the cores and loaners its parcels opened.",
+  summary: "List the returns of an order line",
+  description:
+    "The returns of one of the vendor's order lines (its cores, loaners, repair, return requests), newest first. How a vendor finds a return request to authorize, and the cores and loaners its parcels opened.",
   ...vendorScopedAccess("fulfilment:read"),
   request: { params: z.object({ lineId: integerPathParam("lineId", 1) }) },
   responses: {
@@ -256,14 +268,14 @@ const vendor = createRouter()
     return c.json(envelope(c, { returns }), 200);
   });
 
-for (const [action, { schema, summary }] of Object.entries(VENDOR_STEPS)) {
+for (const [action, { schema, summary, description }] of Object.entries(VENDOR_STEPS)) {
   vendor.openapi(
     createRoute({
       method: "post",
       path: `/returns/{returnId}/${action}`,
       tags: [TAG],
       summary,
-      description: "Repeating a step already in place answers as done, with eventId null.",
+      description: `${description} Repeating a step already in place answers as done, with eventId null.`,
       ...vendorScopedAccess("fulfilment:write"),
       request: { params: ReturnIdParams, body: { required: true, content: { "application/json": { schema } } } },
       responses: stepResponses,

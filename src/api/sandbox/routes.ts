@@ -90,9 +90,9 @@ const simulateRoute = createRoute({
   method: "post",
   path: "/test-helpers/orders/{orderNumber}/simulate",
   tags: [SANDBOX_TAG],
-  summary: "Test mode only: the simulated vendor runs a scenario on a test order now, with the real events and webhooks",
+  summary: "Run a scenario on a test order",
   description:
-    "For test-mode clients only (to a live token the path does not exist): moves the test order's lines at once instead of waiting for the simulated vendor's schedule, which then stops for this order.",
+    "Test mode only: the simulated vendor runs a scenario on a test order now, with the real events and webhooks. For test-mode clients only (to a live token the path does not exist): moves the test order's lines at once instead of waiting for the simulated vendor's schedule, which then stops for this order.",
   ...testModeAccess,
   request: {
     params: z.object({

@@ -201,15 +201,18 @@ const MOVE_BODIES = {
 } satisfies Record<VendorAction, z.ZodType>;
 
 const MOVE_SUMMARIES: Record<VendorAction, string> = {
-  acknowledge: "Acknowledge a line with a promised ship date (again: change the date)",
+  acknowledge: "Acknowledge a line with a promised ship date",
   backorder: "Backorder a line with an expected ship date",
-  ship: "Ship a line, or part of it, in a parcel with a tracking number",
+  ship: "Ship a line or part of it",
   deliver: "Mark a shipped line delivered",
-  reject: "Reject a line the vendor cannot fulfil (only before acknowledging it)",
+  reject: "Reject a line the vendor cannot fulfil",
 };
 
 const MOVE_NOTES: Partial<Record<VendorAction, string>> = {
+  acknowledge: " Acknowledging again changes the promised date.",
+  reject: " Only before the line is acknowledged.",
   ship:
+    " A parcel with a tracking number." +
     " A tracking number names one parcel of the vendor on the order: shipping several lines with it puts them in one shipping document." +
     " `quantity` may not exceed what remains to ship of the line (400). Repeating a ship with a tracking number that already holds the line changes nothing.",
 };

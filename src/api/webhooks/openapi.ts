@@ -17,8 +17,9 @@ export function eventWebhooks(app: OpenAPIHono<AppEnv>): void {
       path: type,
       operationId: `receive${eventSchemaName(type)}`,
       tags: ["Webhooks"],
-      summary: eventWhen(type),
+      summary: type,
       description:
+        `${eventWhen(type)}. ` +
         "POSTed to every enabled endpoint subscribed to this type (or `*`), signed: verify `Medparts-Signature` over the raw body " +
         "before parsing it (docs/api.md, Verifying a delivery). At least once: de-duplicate on the event id.",
       security: [],

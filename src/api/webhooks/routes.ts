@@ -83,8 +83,8 @@ const routes = {
     method: "post",
     path: "/webhook-endpoints",
     tags: [TAG],
-    summary: "Register a webhook endpoint; its signing secret is in this answer only",
-    description: `At most ${MAX_ENDPOINTS_PER_TENANT} per tenant. Deliveries are signed with \`${SIGNATURE_HEADER}\` (docs/api.md).`,
+    summary: "Register a webhook endpoint",
+    description: `Its signing secret is in this answer only. At most ${MAX_ENDPOINTS_PER_TENANT} per tenant. Deliveries are signed with \`${SIGNATURE_HEADER}\` (docs/api.md).`,
     ...scopedAccess("webhooks:manage"),
     request: { body: { required: true, content: { "application/json": { schema: CreateEndpointSchema } } } },
     responses: {
@@ -136,8 +136,9 @@ const routes = {
     method: "delete",
     path: "/webhook-endpoints/{id}",
     tags: [TAG],
-    summary: "Delete a webhook endpoint (deliveries still queued for it are dropped)",
-    description: "Events from now on are no longer delivered to it; the event feed (GET /events) still has every event.",
+    summary: "Delete a webhook endpoint",
+    description:
+      "Deliveries still queued for it are dropped. Events from now on are no longer delivered to it; the event feed (GET /events) still has every event.",
     ...scopedAccess("webhooks:manage"),
     request: { params: EndpointIdParams },
     responses: {
@@ -150,9 +151,8 @@ const routes = {
     method: "post",
     path: "/webhook-endpoints/{id}/test",
     tags: [TAG],
-    summary: `Send a signed ${TEST_EVENT_TYPE} event, or a sample of any event type, to the endpoint now and report what it answered`,
-    description:
-      "Checks an endpoint's URL, signature verification and handler before real events arrive: the delivery is made during the request and its result answered.",
+    summary: "Send a test event to a webhook endpoint",
+    description: `Sends a signed ${TEST_EVENT_TYPE} event, or a sample of any event type, to the endpoint now and reports what it answered. Checks an endpoint's URL, signature verification and handler before real events arrive: the delivery is made during the request and its result answered.`,
     ...scopedAccess("webhooks:manage"),
     request: {
       params: EndpointIdParams,
@@ -184,9 +184,9 @@ const routes = {
     method: "get",
     path: "/webhook-endpoints/{id}/deliveries",
     tags: [TAG],
-    summary: "The endpoint's latest delivery attempts (newest first, up to 100)",
+    summary: "List an endpoint's delivery attempts",
     description:
-      "Each attempt with its event, whether it was delivered, the status code or error and the latency: find why an endpoint missed an event.",
+      "The endpoint's latest delivery attempts, newest first, up to 100. Each attempt with its event, whether it was delivered, the status code or error and the latency: find why an endpoint missed an event.",
     ...scopedAccess("webhooks:manage"),
     request: { params: EndpointIdParams },
     responses: {

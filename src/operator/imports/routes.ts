@@ -202,9 +202,9 @@ const routesOf = (plane: JobPlane) => {
       method: "post",
       path: `${plane.path}`,
       tags: [plane.tag],
-      summary: "Create an import job; then upload its file(s) and start it",
+      summary: "Create an import job",
       description:
-        "Fixes the job's format, mode and error policy; nothing is read until POST .../start. Answers the job (awaiting_upload) with the links to upload to and start.",
+        "Then upload its file(s) and start it. Fixes the job's format, mode and error policy; nothing is read until POST .../start. Answers the job (awaiting_upload) with the links to upload to and start.",
       ...plane.access,
       request: { body: { required: true, content: { "application/json": { schema: CreateJobSchema } } } },
       responses: { 201: envelopeResponse("Created, awaiting upload", JobSchema), ...authenticatedErrorResponses },
@@ -229,9 +229,9 @@ const routesOf = (plane: JobPlane) => {
       method: "get",
       path: `${plane.path}/{id}`,
       tags: [plane.tag],
-      summary: "An import job: state, counts, progress (rows/s, time left)",
+      summary: "Get an import job",
       description:
-        "Poll it while the job runs: phase, fraction done, rows per second and an estimate of the time left; counts are final once validation has ended. A job left idle by a restart is nudged when read.",
+        "Its state, counts and progress (rows/s, time left). Poll it while the job runs: phase, fraction done, rows per second and an estimate of the time left; counts are final once validation has ended. A job left idle by a restart is nudged when read.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: { 200: envelopeResponse("The job", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -240,9 +240,9 @@ const routesOf = (plane: JobPlane) => {
       method: "put",
       path: `${plane.path}/{id}/files/{name}`,
       tags: [plane.tag],
-      summary: `Upload a file in one request (at most ${MAX_SINGLE_UPLOAD_BYTES} bytes; gzip accepted)`,
+      summary: "Upload a file in one request",
       description:
-        "Sends the whole file (up to the limit) with its Content-Length; sending it again replaces it. An empty body is a 400 " +
+        `At most ${MAX_SINGLE_UPLOAD_BYTES} bytes; gzip accepted. Sends the whole file (up to the limit) with its Content-Length; sending it again replaces it. An empty body is a 400 ` +
         "naming `body`; larger files go in multipart parts (POST .../uploads).",
       ...plane.access,
       request: { params: FileParams, body: binaryBody("The file's bytes, as they are (gzip is detected); Content-Length required") },
@@ -258,9 +258,8 @@ const routesOf = (plane: JobPlane) => {
       method: "post",
       path: `${plane.path}/{id}/files/{name}/uploads`,
       tags: [plane.tag],
-      summary: `Start (or resume) a multipart upload of a large file: parts of ${PART_SIZE} bytes`,
-      description:
-        "For files over the single-request limit: then PUT each part, and POST .../complete. Asking again for a file under way answers the same upload, to resume it.",
+      summary: "Start or resume a multipart upload",
+      description: `Of a large file, in parts of ${PART_SIZE} bytes. For files over the single-request limit: then PUT each part, and POST .../complete. Asking again for a file under way answers the same upload, to resume it.`,
       ...plane.access,
       request: { params: FileParams },
       responses: {
@@ -274,8 +273,8 @@ const routesOf = (plane: JobPlane) => {
       method: "put",
       path: `${plane.path}/{id}/files/{name}/parts/{partNumber}`,
       tags: [plane.tag],
-      summary: `Upload one part (every part but the last exactly ${PART_SIZE} bytes); sending a part again replaces it`,
-      description: "Parts may come in any order and in parallel; each needs its Content-Length. A part that failed is simply sent again.",
+      summary: "Upload one part",
+      description: `Every part but the last is exactly ${PART_SIZE} bytes; sending a part again replaces it. Parts may come in any order and in parallel; each needs its Content-Length. A part that failed is simply sent again.`,
       ...plane.access,
       request: { params: PartParams, body: binaryBody("The part's bytes; Content-Length required") },
       responses: {
@@ -290,8 +289,9 @@ const routesOf = (plane: JobPlane) => {
       method: "get",
       path: `${plane.path}/{id}/files/{name}`,
       tags: [plane.tag],
-      summary: "A file's upload: the parts received so far (to resume, send the others)",
-      description: "After a lost connection: the part numbers and sizes stored so far, so a client sends only the missing ones.",
+      summary: "Get a file's upload",
+      description:
+        "The parts received so far: to resume, send the others. After a lost connection: the part numbers and sizes stored so far, so a client sends only the missing ones.",
       ...plane.access,
       request: { params: FileParams },
       responses: { 200: envelopeResponse("The file", FileUploadSchema), ...authenticatedErrorResponses, ...notFoundResponse },
@@ -310,9 +310,9 @@ const routesOf = (plane: JobPlane) => {
       method: "post",
       path: `${plane.path}/{id}/start`,
       tags: [plane.tag],
-      summary: "Start the job once its files are uploaded; asking again resumes a started job left idle and answers it as it is",
+      summary: "Start the job",
       description:
-        "Validation then runs in the background (a Workflow): follow it with GET on the job. A vendor's price files run one at a time: another under way is a 409.",
+        "Once its files are uploaded; asking again resumes a started job left idle and answers it as it is. Validation then runs in the background (a Workflow): follow it with GET on the job. A vendor's price files run one at a time: another under way is a 409.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: { 202: envelopeResponse("Started", JobSchema), ...authenticatedErrorResponses, ...notFoundResponse, 409: conflict },
@@ -321,9 +321,9 @@ const routesOf = (plane: JobPlane) => {
       method: "post",
       path: `${plane.path}/{id}/cancel`,
       tags: [plane.tag],
-      summary: "Cancel a job awaiting upload or validating; once it applies, it runs to its end (nothing is half-applied)",
+      summary: "Cancel a job",
       description:
-        "A job awaiting upload is cancelled at once, a validating one at its next window; either way nothing is written to the catalog.",
+        "A job awaiting upload or validating; once it applies, it runs to its end (nothing is half-applied). A job awaiting upload is cancelled at once, a validating one at its next window; either way nothing is written to the catalog.",
       ...plane.access,
       request: { params: JobIdParams },
       responses: {

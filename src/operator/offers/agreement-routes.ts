@@ -43,9 +43,9 @@ const createAgreementRoute = createRoute({
   method: "post",
   path: "/agreements",
   tags: [OFFERS_TAG],
-  summary: "Make a price agreement (contract prices) for a tenant, some of its facilities, or a tier",
+  summary: "Make a price agreement",
   description:
-    "Quotes issued while it is in effect get its price for the offers it names (a SKU, or every offer of a product), over the list price; of several agreements that apply, the lowest price wins. One agreement per scope at a time: an overlapping period for the same scope is a 409.",
+    "Contract prices for a tenant, some of its facilities, or a tier. Quotes issued while it is in effect get its price for the offers it names (a SKU, or every offer of a product), over the list price; of several agreements that apply, the lowest price wins. One agreement per scope at a time: an overlapping period for the same scope is a 409.",
   ...vendorScopedAccess("offers:write"),
   request: { body: { content: { "application/json": { schema: AgreementInputSchema } }, required: true } },
   responses: {
@@ -119,8 +119,9 @@ const endAgreementRoute = createRoute({
   method: "delete",
   path: "/agreements/{agreementId}",
   tags: [OFFERS_TAG],
-  summary: "End an agreement now: new quotes no longer get its prices (issued ones keep them)",
-  description: "Ending an ended agreement answers 204 too; 404 for an id that is unknown or another vendor's.",
+  summary: "End a price agreement now",
+  description:
+    "New quotes no longer get its prices; issued ones keep them. Ending an ended agreement answers 204 too; 404 for an id that is unknown or another vendor's.",
   ...vendorScopedAccess("offers:write"),
   request: { params: IdParams },
   responses: { 204: { description: "Ended" }, ...authenticatedErrorResponses, ...notFoundResponse },

@@ -28,8 +28,9 @@ const listRoute = createRoute({
   method: "get",
   path: "/offers",
   tags: [OFFERS_TAG],
-  summary: "The vendor's offers (one per SKU), searched with the q language",
-  description: "The calling vendor's own current offers, withdrawn ones included (status), filtered, sorted and paged with a q query.",
+  summary: "Search the vendor's offers",
+  description:
+    "One per SKU, searched with the q language. The calling vendor's own current offers, withdrawn ones included (status), filtered, sorted and paged with a q query.",
   ...vendorScopedAccess("offers:read"),
   request: { query: searchQueryParams(offerSearch, 'withdrawnAt:null AND price<100 AND condition:"New OEM"') },
   responses: {
@@ -60,9 +61,9 @@ const putRoute = createRoute({
   method: "put",
   path: "/offers/{sku}",
   tags: [OFFERS_TAG],
-  summary: "Publish or change an offer (idempotent: the same body again changes nothing)",
+  summary: "Publish or change an offer",
   description:
-    "Creates the SKU's offer (201) or replaces it (200). New quotes use it at once; quotes issued before keep their terms for their 30 days. A withdrawn SKU published again is active again.",
+    "Idempotent: the same body again changes nothing. Creates the SKU's offer (201) or replaces it (200). New quotes use it at once; quotes issued before keep their terms for their 30 days. A withdrawn SKU published again is active again.",
   ...vendorScopedAccess("offers:write"),
   request: { params: SkuParams, body: { content: { "application/json": { schema: OfferInputSchema } }, required: true } },
   responses: {
@@ -77,8 +78,9 @@ const deleteRoute = createRoute({
   method: "delete",
   path: "/offers/{sku}",
   tags: [OFFERS_TAG],
-  summary: "Withdraw an offer: no new quotes (issued quotes stay good for their 30 days)",
-  description: "Withdrawing a withdrawn offer answers 204 too; 404 for a SKU the vendor has no offer of.",
+  summary: "Withdraw an offer",
+  description:
+    "No new quotes; issued quotes stay good for their 30 days. Withdrawing a withdrawn offer answers 204 too; 404 for a SKU the vendor has no offer of.",
   ...vendorScopedAccess("offers:write"),
   request: { params: SkuParams },
   responses: { 204: { description: "Withdrawn" }, ...authenticatedErrorResponses, ...notFoundResponse },
@@ -106,9 +108,9 @@ const batchRoute = createRoute({
   method: "post",
   path: "/offers/batch",
   tags: [OFFERS_TAG],
-  summary: `Publish up to ${OFFER_BATCH_MAX} offers; one result per row`,
+  summary: `Publish up to ${OFFER_BATCH_MAX} offers`,
   description:
-    "Per row, not atomic: each row is checked on its own (its fields, its product, a SKU given twice: the first row wins, a later one is rejected) and the valid rows are written together in one transaction. The answer is 200 with a result per row in the order sent, whatever was rejected. A body that is not `{ offers: [...] }` with 1 to 1,000 objects is a 400.",
+    "One result per row. Per row, not atomic: each row is checked on its own (its fields, its product, a SKU given twice: the first row wins, a later one is rejected) and the valid rows are written together in one transaction. The answer is 200 with a result per row in the order sent, whatever was rejected. A body that is not `{ offers: [...] }` with 1 to 1,000 objects is a 400.",
   ...vendorScopedAccess("offers:write"),
   request: {
     body: {

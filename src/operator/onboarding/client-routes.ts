@@ -139,9 +139,9 @@ const routes = {
     method: "post",
     path: "/clients",
     tags: [ONBOARDING_TAG],
-    summary: "Create an API client for a buyer tenant, a vendor or the operator; its secret is shown once",
+    summary: "Create an API client",
     description:
-      "The client's kind follows its owner and decides its tokens' audience and scopes; only a hash of the secret is kept, so hand it over now.",
+      "For a buyer tenant, a vendor or the operator; its secret is shown once. The client's kind follows its owner and decides its tokens' audience and scopes; only a hash of the secret is kept, so hand it over now.",
     ...access,
     request: requiredJsonBody(CreateClientSchema),
     responses: {
@@ -176,8 +176,9 @@ const routes = {
     method: "post",
     path: "/clients/{clientId}/disable",
     tags: [ONBOARDING_TAG],
-    summary: "Disable a client: its token requests fail at once, its tokens within 30 s (again: 200, nothing changes)",
-    description: "For a leaked or retired client; there is no enable: create a new client. An operator client cannot disable itself (409).",
+    summary: "Disable a client",
+    description:
+      "Its token requests fail at once, its tokens within 30 s (again: 200, nothing changes). For a leaked or retired client; there is no enable: create a new client. An operator client cannot disable itself (409).",
     ...access,
     request: { params: ClientIdParams },
     responses: {
@@ -191,9 +192,9 @@ const routes = {
     method: "patch",
     path: "/clients/{clientId}",
     tags: [ONBOARDING_TAG],
-    summary: "Move a client to another API version (its requests then answer in it within 30 s)",
+    summary: "Move a client to another API version",
     description:
-      "Every client is pinned to the latest version when created; a request's Medparts-Version header still overrides the pin. " +
+      "Its requests then answer in it within 30 s. Every client is pinned to the latest version when created; a request's Medparts-Version header still overrides the pin. " +
       "The same version again changes nothing.",
     ...access,
     request: { params: ClientIdParams, ...requiredJsonBody(PinVersionSchema) },
@@ -203,9 +204,9 @@ const routes = {
     method: "post",
     path: "/clients/{clientId}/secrets",
     tags: [ONBOARDING_TAG],
-    summary: "Rotate the client's secret: a new one (shown once) is current; the old one stays valid for the overlap chosen",
+    summary: "Rotate a client's secret",
     description:
-      "Deploy the new secret within the overlap; both work until it ends. Rotating again while the old one is still live is a 409.",
+      "A new one (shown once) is current; the old one stays valid for the overlap chosen. Deploy the new secret within the overlap; both work until it ends. Rotating again while the old one is still live is a 409.",
     ...access,
     request: { params: ClientIdParams, ...requiredJsonBody(RotateSchema) },
     responses: {
@@ -219,8 +220,9 @@ const routes = {
     method: "get",
     path: "/audit",
     tags: [ONBOARDING_TAG],
-    summary: "The audit log: every change made through the admin API, newest first",
-    description: "Who (the operator client) changed what, with the target's before and after (never a secret); entries are kept 400 days.",
+    summary: "Read the audit log",
+    description:
+      "Every change made through the admin API, newest first. Who (the operator client) changed what, with the target's before and after (never a secret); entries are kept 400 days.",
     ...access,
     request: {
       query: z.object({

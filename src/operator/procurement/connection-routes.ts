@@ -42,9 +42,9 @@ const routes = {
     method: "post",
     path: "/procurement-connections",
     tags: [PROCUREMENT_TAG],
-    summary: "Connect a tenant's procurement suite (Ariba, Coupa, Oracle, Workday) over cXML; its SharedSecret is shown once",
+    summary: "Connect a procurement suite over cXML",
     description:
-      "Makes the connection and the API client it stands on (scopes users:read catalog:read orders:read orders:write; mode test: the sandbox twin's) in one batch.",
+      "A tenant's procurement suite (Ariba, Coupa, Oracle, Workday); its SharedSecret is shown once. Makes the connection and the API client it stands on (scopes users:read catalog:read orders:read orders:write; mode test: the sandbox twin's) in one batch.",
     ...access,
     request: requiredJsonBody(CreateConnectionSchema),
     responses: {
@@ -84,9 +84,9 @@ const routes = {
     method: "put",
     path: "/procurement-connections/{connectionId}",
     tags: [PROCUREMENT_TAG],
-    summary: "Replace a connection's identities and mapping (its tenant, mode and secret stay)",
+    summary: "Replace a procurement connection",
     description:
-      "The whole mapping, checked as at creation, in one batch: documents the suite sends after the answer (within 30 s on every isolate) are mapped the new way.",
+      "Its identities and mapping; its tenant, mode and secret stay. The whole mapping, checked as at creation, in one batch: documents the suite sends after the answer (within 30 s on every isolate) are mapped the new way.",
     ...access,
     request: { params: IdParams, ...requiredJsonBody(ConnectionInputSchema.openapi("ProcurementConnectionInput")) },
     responses: {

@@ -14,8 +14,8 @@ const cxmlRoute = createRoute({
   method: "post",
   path: CXML_PATH,
   tags: [PROCUREMENT_TAG],
-  summary: "The one cXML endpoint: ProfileRequest, PunchOutSetupRequest, OrderRequest (new, update, delete)",
-  description: `A procurement suite's documents, authenticated by the From or Sender credentials and the SharedSecret of a procurement connection (cXML's own credentials, no bearer token). Every answer is a cXML Response whose Status carries the outcome (200, 400, 401, 406, 409, 500), with HTTP 200; a document over ${XML_LIMITS.bytes} bytes is HTTP 413. DTDs are never fetched and entities other than XML's own are refused.`,
+  summary: "Send a cXML document",
+  description: `The one cXML endpoint: ProfileRequest, PunchOutSetupRequest, OrderRequest (new, update, delete). A procurement suite's documents, authenticated by the From or Sender credentials and the SharedSecret of a procurement connection (cXML's own credentials, no bearer token). Every answer is a cXML Response whose Status carries the outcome (200, 400, 401, 406, 409, 500), with HTTP 200; a document over ${XML_LIMITS.bytes} bytes is HTTP 413. DTDs are never fetched and entities other than XML's own are refused.`,
   security: [],
   request: {
     body: {

@@ -451,8 +451,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   [
     discovery(
       "/ResourceTypes",
-      "The resource types: User and Group",
-      "The endpoints of each resource type and the schema extensions they take (Medparts' user and group attributes).",
+      "List the resource types",
+      "User and Group. The endpoints of each resource type and the schema extensions they take (Medparts' user and group attributes).",
       listSchema("ScimResourceTypeList", AnyObject),
     ),
     async (c) => {
@@ -473,9 +473,9 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
-    route("get", "/ResourceTypes/{id}", "One resource type: User or Group", {
+    route("get", "/ResourceTypes/{id}", "Get a resource type", {
       description:
-        "The entry of /ResourceTypes for one id (RFC 7644 section 4): its endpoint and the schema and extensions its resources carry, as identity providers read it before provisioning.",
+        "User or Group. The entry of /ResourceTypes for one id (RFC 7644 section 4): its endpoint and the schema and extensions its resources carry, as identity providers read it before provisioning.",
       request: { params: DiscoveryIdParams("User") },
       responses: {
         200: { description: "The resource type", ...scimContent(AnyObject.openapi("ScimResourceType")) },
@@ -519,9 +519,9 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
-    route("post", "/Users", "Provision a user (userName unique in the tenant, case-insensitively)", {
+    route("post", "/Users", "Provision a user", {
       description:
-        "The user can then be a requester of the customer API; Medparts assigns the contact id (requesterId), read-only in its extension.",
+        "Its userName is unique in the tenant, case-insensitively. The user can then be a requester of the customer API; Medparts assigns the contact id (requesterId), read-only in its extension.",
       request: { body: bodyOf("ScimUserInput") },
       responses: { 201: { description: "Created", ...scimContent(ScimUserSchema) }, ...writeErrors },
     }),
@@ -557,7 +557,7 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
-    route("patch", "/Users/{id}", "Change a user (PatchOp; active false deprovisions)", {
+    route("patch", "/Users/{id}", "Change a user with a PatchOp", {
       description:
         "Add, replace or remove attributes by path (RFC 7644 3.5.2); active false deprovisions: quotes and orders refuse the user as a requester at once.",
       request: { params: IdParams, body: bodyOf("ScimPatchOp") },
@@ -596,9 +596,9 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
-    route("post", "/Groups", "Create a group; it grants the facility its displayName names", {
+    route("post", "/Groups", "Create a group", {
       description:
-        "Its members may order for that facility: the tenant's facility whose externalId, else GLN, else name equals the displayName.",
+        "It grants the facility its displayName names. Its members may order for that facility: the tenant's facility whose externalId, else GLN, else name equals the displayName.",
       request: { body: bodyOf("ScimGroupInput") },
       responses: { 201: { description: "Created", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
@@ -632,9 +632,9 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
-    route("patch", "/Groups/{id}", "Change a group: rename it, add, remove or replace members", {
+    route("patch", "/Groups/{id}", "Change a group with a PatchOp", {
       description:
-        "The form Entra ID and Okta send for membership changes: add or remove members one by one without sending the whole list.",
+        "Rename it, add, remove or replace members. The form Entra ID and Okta send for membership changes: add or remove members one by one without sending the whole list.",
       request: { params: IdParams, body: bodyOf("ScimPatchOp") },
       responses: { 200: { description: "The group", ...scimContent(ScimGroupSchema) }, ...writeErrors },
     }),
@@ -645,8 +645,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
     },
   ],
   [
-    route("delete", "/Groups/{id}", "Delete a group: its members lose the facility it granted", {
-      description: "Their access through other groups stays.",
+    route("delete", "/Groups/{id}", "Delete a group", {
+      description: "Its members lose the facility it granted. Their access through other groups stays.",
       request: { params: IdParams },
       responses: { 204: { description: "Deleted" }, ...writeErrors },
     }),

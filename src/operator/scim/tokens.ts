@@ -110,9 +110,9 @@ const issueRoute = createRoute({
   method: "post",
   path: "/tenants/{tenantId}/scim-tokens",
   tags: [ONBOARDING_TAG],
-  summary: "Issue a SCIM token for the tenant's identity provider (shown once)",
+  summary: "Issue a SCIM token",
   description:
-    "Give the token to the health system's identity provider (Entra ID, Okta) with the base URL /scim/v2; only its hash is kept, so store it now.",
+    "For the tenant's identity provider; shown once. Give the token to the health system's identity provider (Entra ID, Okta) with the base URL /scim/v2; only its hash is kept, so store it now.",
   ...access,
   request: {
     params: TenantParams,
@@ -138,8 +138,9 @@ const listRoute = createRoute({
   method: "get",
   path: "/tenants/{tenantId}/scim-tokens",
   tags: [ONBOARDING_TAG],
-  summary: "The tenant's SCIM tokens, oldest first (never the tokens themselves)",
-  description: "Their ids, creation and revocation times: pick the one to revoke when rotating an identity provider's token.",
+  summary: "List a tenant's SCIM tokens",
+  description:
+    "Oldest first, never the tokens themselves. Their ids, creation and revocation times: pick the one to revoke when rotating an identity provider's token.",
   ...access,
   request: { params: TenantParams },
   responses: { 200: envelopeResponse("The tokens", z.object({ items: z.array(ScimTokenSchema) })), ...authenticatedErrorResponses },
@@ -149,8 +150,9 @@ const revokeRoute = createRoute({
   method: "post",
   path: "/tenants/{tenantId}/scim-tokens/{tokenId}/revoke",
   tags: [ONBOARDING_TAG],
-  summary: "Revoke a SCIM token: refused from the next request on",
-  description: "Rotate by issuing a new token first, configuring it in the identity provider, then revoking the old one.",
+  summary: "Revoke a SCIM token",
+  description:
+    "It is refused from the next request on. Rotate by issuing a new token first, configuring it in the identity provider, then revoking the old one.",
   ...access,
   request: { params: TokenParams },
   responses: {

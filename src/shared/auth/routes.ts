@@ -85,9 +85,9 @@ const tokenRoute = createRoute({
   path: "/oauth2/token",
   security: [],
   tags: ["Authentication"],
-  summary: "OAuth 2.0 client credentials grant: issues an RS256 JWT access token valid 3600 s",
+  summary: "Get an access token",
   description:
-    "RFC 6749 4.4. Client authentication by `client_id`/`client_secret` in the body (client_secret_post) or " +
+    "OAuth 2.0 client credentials grant: issues an RS256 JWT access token valid 3600 s. RFC 6749 4.4. Client authentication by `client_id`/`client_secret` in the body (client_secret_post) or " +
     "HTTP Basic (client_secret_basic), not both. The body is form-encoded as RFC 6749 prescribes; JSON is accepted too.",
   request: {
     body: {
@@ -212,8 +212,8 @@ const serveMetadata = (c: Context<AppEnv>) => c.json(authorizationServerMetadata
 export const wellKnownMetadataRoutes = createRouter().openapi(
   metadataRoute(
     "/.well-known/oauth-authorization-server/auth",
-    "Authorization server metadata (RFC 8414 location for the /auth issuer)",
-    "Where RFC 8414 clients look for the issuer {base_url}/auth; the same metadata as the other two locations.",
+    "Get the authorization server metadata at the RFC 8414 path",
+    "Authorization server metadata at the RFC 8414 location for the /auth issuer. Where RFC 8414 clients look for the issuer {base_url}/auth; the same metadata as the other two locations.",
   ),
   serveMetadata,
 );
@@ -273,16 +273,16 @@ export const authRoutes = createRouter()
   .openapi(
     metadataRoute(
       "/.well-known/openid-configuration",
-      "Discovery document: the RFC 8414 metadata (no OpenID Connect: no ID tokens)",
-      "Where OAuth client libraries (openid-client's discovery) look first: the token endpoint, the keys, the scopes and the audience of each kind of client.",
+      "Get the discovery document",
+      "The RFC 8414 metadata (no OpenID Connect: no ID tokens). Where OAuth client libraries (openid-client's discovery) look first: the token endpoint, the keys, the scopes and the audience of each kind of client.",
     ),
     serveMetadata,
   )
   .openapi(
     metadataRoute(
       "/.well-known/oauth-authorization-server",
-      "Authorization server metadata (RFC 8414), beside the discovery document",
-      "The same metadata as the discovery document, for clients that look for RFC 8414's name under the issuer.",
+      "Get the authorization server metadata",
+      "RFC 8414 metadata beside the discovery document: the same metadata, for clients that look for RFC 8414's name under the issuer.",
     ),
     serveMetadata,
   );

@@ -240,9 +240,9 @@ const searchRoute = createRoute({
 const detailRoute = createRoute({
   ...routeBasics,
   path: "/catalog/detail",
-  summary: "A product with its price options at the buyer's eligible price; every call issues fresh 30-day quotes",
+  summary: "Get a product with its price options",
   description:
-    "For a requester at a facility: the product and each vendor offer's price option at the price that buyer is eligible for (list or agreement). Each priceOptionId is a quote to order with, valid 30 days.",
+    "The price options are at the buyer's eligible price; every call issues fresh 30-day quotes. For a requester at a facility: the product and each vendor offer's price option at the price that buyer is eligible for (list or agreement). Each priceOptionId is a quote to order with, valid 30 days.",
   request: requiredJsonBody(CatalogDetailRequestSchema),
   responses: {
     200: {

@@ -114,9 +114,9 @@ const resolveRoute = createRoute({
   method: "post",
   path: "/catalog/resolve",
   tags: ["Catalog"],
-  summary: "Scan to order: UDI labels (GS1, HIBCC, ISBT 128), GTINs or part numbers to products and, optionally, their quotes",
+  summary: "Resolve scanned labels to products",
   description:
-    "Each code is resolved on its own and answered in the order sent, with what its label carries (lot, expiry, serial) or why it did not resolve. With requesterId and facilityId, the products' price options too, as catalog detail issues them.",
+    "Scan to order: UDI labels (GS1, HIBCC, ISBT 128), GTINs or part numbers to products and, optionally, their quotes. Each code is resolved on its own and answered in the order sent, with what its label carries (lot, expiry, serial) or why it did not resolve. With requesterId and facilityId, the products' price options too, as catalog detail issues them.",
   ...scopedAccess("catalog:read"),
   request: { body: { required: true, content: { "application/json": { schema: ResolveRequestSchema } } } },
   responses: {

@@ -81,9 +81,9 @@ const postSearchRoute = createRoute({
   method: "post",
   path: "/users/search",
   tags: ["Users"],
-  summary: "Search the tenant's users with body filters; pagination is normalized silently",
+  summary: "Search users with filters in the body",
   description:
-    "The same search as GET /users/search with filters in a JSON body; an unknown filter is a 400 naming it rather than a silently wider search.",
+    "Pagination is normalized silently. The same search as GET /users/search with filters in a JSON body; an unknown filter is a 400 naming it rather than a silently wider search.",
   ...scopedAccess("users:read"),
   request: { body: { required: false, content: { "application/json": { schema: PostSearchBodySchema } } } },
   responses: {
