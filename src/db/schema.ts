@@ -346,17 +346,21 @@ export const orderLineRevisions = sqliteTable(
     actor: text("actor", { enum: ["vendor", "buyer", "system"] }).notNull(),
     actorId: integer("actor_id"),
     code: text("code").notNull(),
-    changes: text("changes", { mode: "json" }).$type<LineFieldChange[]>().notNull(),
+    changes: text("changes", { mode: "json" }).$type<StoredLineFieldChange[]>().notNull(),
     note: text("note"),
     at: text("at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.lineId, t.revision] })],
 );
 
-export interface LineFieldChange {
+/**
+ * A field a revision changed, as stored: the typed form of src/api/orders/line-history.ts (LineFieldChange), or in rows
+ * written before it an older form that the history reads into it.
+ */
+export interface StoredLineFieldChange {
   field: string;
-  from: string | number | null;
-  to: string | number | null;
+  from: unknown;
+  to: unknown;
 }
 
 /** The tenant's purchasing settings (migrations/0031): auto-acceptance of vendors' price changes and match tolerances. */

@@ -119,6 +119,8 @@ function purchasingIn(home: Home) {
         })
       ).status,
     ).toBe(200);
+    const { pendingChange } = (await readOrder(orderNumber)).lineItems[0];
+    expect(pendingChange).toMatchObject({ code: "IP", unitPrice: money(higherCents) });
     const ship = await vendorCall(vendorId, `/order-lines/${lineId}/ship`, { method: "POST", json: { trackingNumber: "1ZPENDING1" } });
     expect(ship.status).toBe(409);
     const res = await buyer(`/orders/${orderNumber}/lines/${lineId}/change-decision`, { method: "POST", json: { decision: "accept" } });
@@ -145,7 +147,54 @@ function purchasingIn(home: Home) {
         { field: "status", from: "Ordered", to: "Acknowledged" },
       ]),
     );
+    // The proposal in the history reads as the line's pendingChange did (money a decimal string), not as stored data.
+    expect(order.history[0].changes).toContainEqual({ field: "proposedChange", from: null, to: pendingChange });
+    expect(order.history[1].changes).toContainEqual({ field: "proposedChange", from: pendingChange, to: null });
     expect(await eventTypes(home, orderNumber)).toEqual(["order.created", "order.confirmed", "order.change_accepted"]);
+  });
+
+  it("revisions stored before the typed form read in it: a proposal's JSON text and a repair's price in cents", async () => {
+    const { orderNumber, lineIds } = await freshOrder(1);
+    const lineId = lineIds[0]!;
+    const orderId = (await rows(home, "SELECT order_id AS o FROM order_lines WHERE id = ?", lineId))[0]!.o as number;
+    const proposal = { code: "IP", priceCents: 2150, contractPriceException: false, note: null, proposedAt: "2026-11-20T10:00:00.000Z" };
+    const legacy = [
+      [1, "vendor", "IP", [{ field: "proposedChange", from: null, to: JSON.stringify(proposal) }]],
+      [2, "buyer", "approve-repair", [{ field: "priceCents", from: 30000, to: 45000 }]],
+    ] as const;
+    for (const [revision, actor, code, changes] of legacy) {
+      await rows(
+        home,
+        "INSERT INTO order_line_revisions (line_id, revision, order_id, actor, actor_id, code, changes, note, at) VALUES (?, ?, ?, ?, NULL, ?, ?, NULL, ?)",
+        lineId,
+        revision,
+        orderId,
+        actor,
+        code,
+        JSON.stringify(changes),
+        proposal.proposedAt,
+      );
+    }
+    const { history } = await readOrder(orderNumber);
+    expect(history.map((r: { changes: unknown }) => r.changes)).toEqual([
+      [
+        {
+          field: "proposedChange",
+          from: null,
+          to: {
+            code: "IP",
+            unitPrice: "21.50",
+            quantity: null,
+            substitute: null,
+            promisedShipDate: null,
+            contractPriceException: false,
+            note: null,
+            proposedAt: proposal.proposedAt,
+          },
+        },
+      ],
+      [{ field: "price", from: "300.00", to: "450.00" }],
+    ]);
   });
 
   it("within the tenant's automatic acceptance a price increase applies at once; a substitution still waits, and declining cancels the line", async () => {

@@ -265,6 +265,11 @@ function returnsIn(home: Home) {
     expect((await step(`/returns/${repair.returnId}/repair-decision`, { decision: "approve" }, false)).eventId).toBeNull();
     const orderAfter = (await json(await buyer(`/orders/${orderNumber}?include=lineItems,history`))).data;
     expect(orderAfter.lineItems[0].price).toBe(980);
+    // The approved price is a price revision like any other: decimal strings, never cents.
+    expect(orderAfter.history.find((r: { code: string }) => r.code === "approve-repair")).toMatchObject({
+      actor: "buyer",
+      changes: [{ field: "price", from: "450.00", to: "980.00" }],
+    });
     const back = await step(`/returns/${repair.returnId}/send-back`, { carrierName: "UPS", trackingNumber: "1ZBACK0001" });
     expect(back.return).toMatchObject({ status: "returned", open: false, outbound: { repaired: true, trackingNumber: "1ZBACK0001" } });
     expect((await typesOf(home, orderNumber)).slice(1)).toEqual([

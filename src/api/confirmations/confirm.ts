@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { type LineFieldChange, orderLines, orders, type ProposedChange, purchasingSettings, quotes } from "../../db/schema";
+import { orderLines, orders, type ProposedChange, purchasingSettings, quotes } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { canonicalJson } from "../../platform/idempotency/middleware";
 import { centsToText, textToCents } from "../../platform/money";
@@ -9,6 +9,7 @@ import type { EventData } from "../events/schemas";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates, orderTotalUpkeep } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
+import { changeOf, type LineFieldChange, priceChange, proposalChange } from "../orders/line-history";
 import { type PurchasingSettings, settingsOf, withinTolerance } from "../purchasing/settings";
 import { liveOrder, vendorLineNotFound } from "../vendors/lines";
 import { type CodeName, type ConfirmationType, codeOf, IMPLIED_CODE, type KnownCode, type X12Code } from "./codes";
@@ -182,15 +183,13 @@ export function planLine(
   }
   const base = { lineId: line.id, code: code.code, name: code.name };
   const changes: LineFieldChange[] = [];
-  const change = (field: string, from: string | number | null, to: string | number | null) => {
-    if (from !== to) changes.push({ field, from, to });
-  };
+  const record = (more: LineFieldChange[]) => changes.push(...more);
   const keep = (status: LineStatus, set: LinePlan["set"], event: Partial<LinePlan["event"]>, note: string | null = reason): LinePlan => {
-    change("status", line.status, status);
-    change("confirmationCode", line.confirmationCode, code.code);
+    record(changeOf("status", line.status as LineStatus, status));
+    record(changeOf("confirmationCode", line.confirmationCode, code.code));
     if (line.proposedChange && set.proposedChange === undefined) {
       set.proposedChange = null;
-      changes.push({ field: "proposedChange", from: JSON.stringify(line.proposedChange), to: null });
+      record([proposalChange(line.proposedChange, null)]);
     }
     return {
       lineId: line.id,
@@ -219,7 +218,7 @@ export function planLine(
       }
       moveTo("Acknowledged");
       const date = promisedShipDate ?? null;
-      change("promisedShipDate", line.promisedShipDate, date);
+      record(changeOf("promisedShipDate", line.promisedShipDate, date));
       return keep("Acknowledged", { promisedShipDate: date, statusReason: null }, { promisedShipDate: date });
     }
     case "backorder": {
@@ -233,8 +232,8 @@ export function planLine(
         statusReason = `Partial shipment of ${input.quantity}, balance of ${remaining - input.quantity} backordered${reason ? `: ${reason}` : ""}`;
       }
       moveTo("Backordered");
-      change("expectedShipDate", line.expectedShipDate, expectedShipDate);
-      if (promisedShipDate !== undefined) change("promisedShipDate", line.promisedShipDate, promisedShipDate);
+      record(changeOf("expectedShipDate", line.expectedShipDate, expectedShipDate));
+      if (promisedShipDate !== undefined) record(changeOf("promisedShipDate", line.promisedShipDate, promisedShipDate));
       return keep(
         "Backordered",
         { expectedShipDate, statusReason, ...(promisedShipDate !== undefined ? { promisedShipDate } : {}) },
@@ -244,17 +243,17 @@ export function planLine(
     }
     case "hold": {
       const statusReason = reason ?? code.meaning;
-      change("statusReason", line.statusReason, statusReason);
+      record(changeOf("statusReason", line.statusReason, statusReason));
       return keep(line.status as LineStatus, { statusReason }, { reason: statusReason });
     }
     case "reject": {
       moveTo("Rejected");
       const statusReason = reason ? `${code.meaning}: ${reason}` : code.meaning;
-      change("statusReason", line.statusReason, statusReason);
+      record(changeOf("statusReason", line.statusReason, statusReason));
       return keep("Rejected", { statusReason }, { reason: statusReason });
     }
     case "change":
-      return planChange(line, input, code, settings, { promisedShipDate, reason, index, at }, keep, change);
+      return planChange(line, input, code, settings, { promisedShipDate, reason, index, at }, keep, record);
   }
 }
 
@@ -265,7 +264,7 @@ function planChange(
   settings: PurchasingSettings,
   context: { promisedShipDate: string | undefined; reason: string | null; index: number; at: string },
   keep: (status: LineStatus, set: LinePlan["set"], event: Partial<LinePlan["event"]>, note?: string | null) => LinePlan,
-  change: (field: string, from: string | number | null, to: string | number | null) => void,
+  record: (more: LineFieldChange[]) => void,
 ): LinePlan {
   const at_ = (field: string) => `lines[${context.index}].${field}`;
   const required = { IP: "unitPrice", IQ: "quantity", IS: "substitute" } as const;
@@ -315,14 +314,12 @@ function planChange(
   };
   if (askBuyer) {
     const pending = samePending(line.proposedChange, proposal) ? line.proposedChange! : { ...proposal, proposedAt: context.at };
-    if (pending !== line.proposedChange) {
-      change("proposedChange", line.proposedChange ? JSON.stringify(line.proposedChange) : null, JSON.stringify(pending));
-    }
+    if (pending !== line.proposedChange) record([proposalChange(line.proposedChange, pending)]);
     return keep(line.status as LineStatus, { proposedChange: pending }, { ...eventChange, awaitingBuyer: true });
   }
   // Costs the buyer nothing more (or within the tenant's tolerance): applied now, the line accepted.
   const applied = applyProposal(line, { ...proposal, proposedAt: context.at });
-  for (const [field, from, to] of applied.changed) change(field, from, to);
+  record(applied.changed);
   const note = autoAccepted
     ? `Price increase accepted automatically (within the tenant's tolerance)${context.reason ? `: ${context.reason}` : ""}`
     : context.reason;
@@ -357,18 +354,18 @@ export function applyProposal(
       : {}),
     ...(proposal.promisedShipDate !== undefined ? { promisedShipDate: proposal.promisedShipDate } : {}),
   };
-  const changed: [string, string | number | null, string | number | null][] = [
-    ["price", centsToText(line.priceCents), centsToText(priceCents)],
-    ["quantity", line.quantity, quantity],
-    ["partNumber", line.partNumber, set.partNumber ?? line.partNumber],
-    ["description", line.description, set.description ?? line.description],
-    [
+  const changed: LineFieldChange[] = [
+    ...priceChange(line.priceCents, priceCents),
+    ...changeOf("quantity", line.quantity, quantity),
+    ...changeOf("partNumber", line.partNumber, set.partNumber ?? line.partNumber),
+    ...changeOf("description", line.description, set.description ?? line.description),
+    ...changeOf(
       "promisedShipDate",
       line.promisedShipDate,
       proposal.promisedShipDate === undefined ? line.promisedShipDate : proposal.promisedShipDate,
-    ],
+    ),
   ];
-  return { set, changed: changed.filter(([, from, to]) => from !== to) };
+  return { set, changed };
 }
 
 /** A vendor's confirmation of its lines on one order. `sandbox`: the simulated vendor on a test-mode order. */

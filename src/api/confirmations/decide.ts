@@ -1,11 +1,12 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { type LineFieldChange, orderLineRevisions, orderLines, orders } from "../../db/schema";
+import { orderLineRevisions, orderLines, orders } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { commitOrderChange, orderLineStates, orderTotalUpkeep } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
+import { changeOf, type LineFieldChange, proposalChange } from "../orders/line-history";
 import { applyProposal } from "./confirm";
 
 /**
@@ -109,19 +110,19 @@ export async function decideChange(
     );
   }
   const at = now.toISOString();
-  const changes: LineFieldChange[] = [{ field: "proposedChange", from: JSON.stringify(proposal), to: null }];
+  const changes: LineFieldChange[] = [proposalChange(proposal, null)];
   let status: LineStatus;
   let set: Partial<typeof orderLines.$inferInsert>;
   if (decision === "accept") {
     const applied = applyProposal(line, proposal);
-    for (const [field, from, to] of applied.changed) changes.push({ field, from, to });
+    changes.push(...applied.changed);
     status = canMove(line.status, "Acknowledged") ? "Acknowledged" : (line.status as LineStatus);
     set = { ...applied.set, statusName: status, statusReason: null };
   } else {
     status = "Cancelled";
     set = { proposedChange: null, statusName: status, statusReason: reason ? `Change declined: ${reason}` : "Change declined" };
   }
-  if (status !== line.status) changes.push({ field: "status", from: line.status, to: status });
+  changes.push(...changeOf("status", line.status as LineStatus, status));
   const statements: BatchItem<"sqlite">[] = [db.update(orderLines).set(set).where(eq(orderLines.id, lineId))];
   if (set.extendedPriceCents !== undefined) statements.push(orderTotalUpkeep(db, line.orderId));
   const invoicing = invoicingOf(line.vendorId, invoicingRows as InvoicingRows);

@@ -7,6 +7,7 @@ import type { OrderChangePayload } from "../events/schemas";
 import type { EventType } from "../events/types";
 import { commitOrderChange, type OrderLineState, orderLineStates, statusAfter } from "./changes";
 import { canMove, isWithdrawn, type LineStatus, type OrderStatus, TRANSITIONS } from "./lifecycle";
+import { changeOf } from "./line-history";
 import { orderNotFound } from "./search";
 
 export const ORDER_CANCELLED_EVENT = "order.cancelled" satisfies EventType;
@@ -109,7 +110,7 @@ export async function cancelOrder(
       actor: "buyer" as const,
       actorId: null,
       code: "cancel",
-      changes: [{ field: "status", from: line.status, to: CANCELLED }],
+      changes: changeOf("status", line.status as LineStatus, CANCELLED),
       note: request.reason ?? null,
     })),
     event: {

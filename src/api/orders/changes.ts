@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { chunk } from "../../db/bulk-insert";
 import type { Database } from "../../db/client";
 import {
-  type LineFieldChange,
   orderLineRevisions,
   orderLines,
   orders,
@@ -15,6 +14,7 @@ import {
 import { ProblemError } from "../../platform/errors";
 import type { EventType } from "../events/types";
 import { NOTHING_LEFT_TO_SHIP, type OrderStatus, orderStatusOf } from "./lifecycle";
+import type { LineFieldChange } from "./line-history";
 
 /**
  * How every change to an existing order commits (buyer cancel, vendor acknowledge, backorder, ship, deliver,
@@ -50,7 +50,7 @@ export interface OrderChange {
   event: { type: EventType; payload: Record<string, unknown> };
   /** Events after the first, each numbered with the next version (an invoice received, then matched). */
   moreEvents?: readonly { type: EventType; payload: Record<string, unknown> }[];
-  /** The revisions of the lines this change records (who changed what: src/api/confirmations/revisions.ts). */
+  /** The revisions of the lines this change records (who changed what: src/api/orders/line-history.ts). */
   revisions?: readonly LineRevision[];
   at: Date;
   /** The event's id when the caller needs it before the commit (e.g. in the idempotent result); else a new UUID. */

@@ -6,7 +6,7 @@ import { notFound } from "../../platform/errors";
 import { centsToDecimal } from "../../platform/money";
 import { type Page, paginationOf } from "../../platform/pagination";
 import { pageOf, pageWithTotal, planSearch, type SearchPlan, type SearchRequest } from "../../query/search";
-import { pendingChangeView, revisionsQuery } from "./line-history";
+import { pendingChangeView, revisionsQuery, revisionView } from "./line-history";
 import { orderSearch } from "./search-fields";
 
 /** Relations `include` can add to each order (spec 4.12); case-sensitive. */
@@ -84,7 +84,9 @@ async function orderRecords(db: Database, where: SQL, plan: SearchPlan, page: Pa
     total: centsToDecimal(totalCents),
     ...(lines && { lineItems: lines.filter((line) => line.orderId === order.orderId).map(lineItemView) }),
     ...(documents && { shippingInfo: documents.filter((doc) => doc.orderId === order.orderId).map(shippingInfoView) }),
-    ...(history && { history: history.filter((row) => row.orderId === order.orderId).map(({ orderId: _order, ...revision }) => revision) }),
+    ...(history && {
+      history: history.filter((row) => row.orderId === order.orderId).map(({ orderId: _order, ...revision }) => revisionView(revision)),
+    }),
   }));
   return { orders: records, pagination: paginationOf(page, total, rows.length) };
 }

@@ -1,13 +1,14 @@
 import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { type LineFieldChange, orderLines, orders, outboxEvents, type PurchaseTerms, type ReturnKind, unitReturns } from "../../db/schema";
+import { orderLines, orders, outboxEvents, type PurchaseTerms, type ReturnKind, unitReturns } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
 import type { EventType } from "../events/types";
 import { type InvoicingRows, invoicingOf, invoicingReads } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates } from "../orders/changes";
 import { readableToken } from "../orders/create";
 import type { OrderStatus } from "../orders/lifecycle";
+import type { LineFieldChange } from "../orders/line-history";
 import { checkStep, type ReturnActor, type ReturnStep } from "./steps";
 
 /**

@@ -8,6 +8,7 @@ import { scanCode } from "../../shared/udi/scan";
 import { rematchAfter } from "../invoices/invoicing";
 import { orderTotalUpkeep } from "../orders/changes";
 import { isWithdrawn } from "../orders/lifecycle";
+import { priceChange } from "../orders/line-history";
 import { REPAIR_OPENED_STATUS } from "../orders/repair-lines";
 import { type Charge, chargeWrites } from "./charges";
 import {
@@ -146,12 +147,7 @@ async function decideRepair(
       .where(eq(orderLines.id, row.lineId)),
     orderTotalUpkeep(db, row.orderId),
   ];
-  const revision = lineRevision(
-    row.lineId,
-    "approve-repair",
-    [{ field: "priceCents", from: read.linePriceCents, to: price }],
-    action.reason ?? null,
-  );
+  const revision = lineRevision(row.lineId, "approve-repair", priceChange(read.linePriceCents, price), action.reason ?? null);
   // The vendor's invoices of the line are matched again against its new price, in the same commit.
   const rematch = rematchAfter(db, read.invoicing, new Map([[row.lineId, { priceCents: price }]]), now.toISOString());
   return commitSteps(db, read, "buyer", [{ step: "approve", set: { chargeCents: price }, payload: { amount: centsToText(price) } }], now, {

@@ -1,15 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import {
-  addresses,
-  type LineFieldChange,
-  orderLines,
-  orders,
-  shippedUnits,
-  shippingDocumentLines,
-  shippingDocuments,
-} from "../../db/schema";
+import { addresses, orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import type { ShippedUnit } from "../../shared/udi/shipped-units";
 import type { LineMoveDetails } from "../events/schemas";
@@ -17,6 +9,7 @@ import type { EventType } from "../events/types";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, orderLineStates } from "../orders/changes";
 import { canMove, type LineStatus, type OrderStatus, TRANSITIONS } from "../orders/lifecycle";
+import { changeOf, type LineFieldChange } from "../orders/line-history";
 import { SHIPPING_METHODS, type ShippingMethod } from "../orders/options";
 import { openOnShipment } from "../returns/open";
 import { liveOrder, shipToColumns, vendorLineNotFound } from "./lines";
@@ -221,15 +214,12 @@ export async function moveLine(
 
 /** What a move changed of the line, for its revision: its status, and the field the move sets. */
 function moveChanges(line: LineRead, move: VendorMove, change: LineChange): LineFieldChange[] {
-  const changes: LineFieldChange[] = [];
-  const add = (field: string, from: string | number | null, to: string | number | null) => {
-    if (from !== to) changes.push({ field, from, to });
-  };
-  add("status", line.status, change.status);
-  if (change.shippedQuantity !== undefined) add("shippedQuantity", line.shippedQuantity, change.shippedQuantity);
-  if (move.action === "acknowledge") add("promisedShipDate", line.promisedShipDate, move.promisedShipDate);
-  if (move.action === "backorder") add("expectedShipDate", line.expectedShipDate, move.expectedShipDate);
-  return changes;
+  return [
+    ...changeOf("status", line.status as LineStatus, change.status),
+    ...(change.shippedQuantity === undefined ? [] : changeOf("shippedQuantity", line.shippedQuantity, change.shippedQuantity)),
+    ...(move.action === "acknowledge" ? changeOf("promisedShipDate", line.promisedShipDate, move.promisedShipDate) : []),
+    ...(move.action === "backorder" ? changeOf("expectedShipDate", line.expectedShipDate, move.expectedShipDate) : []),
+  ];
 }
 
 interface LineChange {
