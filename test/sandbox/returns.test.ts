@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, expectProblem, json, TENANT_A, testModeTokenFor } from "../helpers/api";
 import { JSMITH, orderBody } from "../helpers/orders";
-import { EXCHANGE, optionWith, REPAIR } from "../helpers/returns";
+import { EXCHANGE, LOAN, optionWith, REPAIR } from "../helpers/returns";
 import { testOrder } from "../helpers/sandbox";
 
 /**
@@ -58,6 +58,54 @@ describe("the sandbox plays each path of a return on demand", () => {
       if (charged) expect(types.at(-1)).toBe("core.charged");
       else expect(types.at(-1)).toBe("core.received");
     }
+  });
+
+  it("a loaner overdue: warned, then overdue with its late fees accruing; received back, its late fees billed by invoice", async () => {
+    const orderNumber = await testOrderWith(LOAN);
+    // No loaner before the loan line ships.
+    expect((await simulate(orderNumber, { scenario: "loaner_overdue" })).status).toBe(409);
+    expect((await simulate(orderNumber, { scenario: "ship" })).status).toBe(200);
+    const res = await simulate(orderNumber, { scenario: "loaner_overdue" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const [overdue] = await returnsOf(orderNumber);
+    const lateFeePerDay = LOAN.loanTerms.lateFeePerDay;
+    expect(overdue).toMatchObject({
+      kind: "loaner",
+      status: "overdue",
+      dueAt: yesterday,
+      dueSoonNotifiedAt: expect.any(String),
+      lateFeePerDay: lateFeePerDay.toFixed(2),
+      // One day late so far, of its one unit.
+      accruedLateFees: lateFeePerDay.toFixed(2),
+      billed: null,
+    });
+    expect((await feedTypes(orderNumber)).slice(-3)).toEqual(["loaner.opened", "loaner.due_soon", "loaner.overdue"]);
+    // An overdue loaner is not overdue a second time.
+    await expectProblem(await simulate(orderNumber, { scenario: "loaner_overdue" }), 409);
+
+    const received = await simulate(orderNumber, { scenario: "loaner_received" });
+    expect(received.status, await received.clone().text()).toBe(200);
+    const [charged] = await returnsOf(orderNumber);
+    expect(charged).toMatchObject({ status: "charged", billed: lateFeePerDay.toFixed(2), invoiceId: expect.any(Number) });
+    expect((await feedTypes(orderNumber)).slice(-3)).toEqual(["loaner.shipped", "loaner.received", "loaner.charged"]);
+    const invoice = (await json(await call(await test(), `/invoices/${charged.invoiceId}`))).data;
+    expect(invoice).toMatchObject({
+      origin: "late_fee",
+      invoiceNumber: `MP:${charged.rmaNumber}:LATE`,
+      orderNumber,
+      total: lateFeePerDay.toFixed(2),
+    });
+  });
+
+  it("a loaner received before its due day is billed nothing", async () => {
+    const orderNumber = await testOrderWith(LOAN);
+    expect((await simulate(orderNumber, { scenario: "ship" })).status).toBe(200);
+    const res = await simulate(orderNumber, { scenario: "loaner_received" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [loaner] = await returnsOf(orderNumber);
+    expect(loaner).toMatchObject({ kind: "loaner", status: "received", accruedLateFees: "0.00", billed: null, invoiceId: null });
+    expect((await feedTypes(orderNumber)).slice(-2)).toEqual(["loaner.shipped", "loaner.received"]);
   });
 
   it("a repair beyond its flat rate waits for the test buyer's decision", async () => {

@@ -6,6 +6,7 @@ import { logEvent } from "../../platform/logging";
 import { DEFAULT_DUE_SOON_DAYS } from "../purchasing/settings";
 import { chargeWrites } from "./charges";
 import { commitSteps, type ReturnRead, type ReturnSet, readReturn, type StepWrite } from "./returns";
+import { dayOf } from "./steps";
 import { coreCharge } from "./take";
 
 /**
@@ -31,7 +32,7 @@ export const raiseDueReturns =
 const MOVED_TENANTS = sql`abs(${unitReturns.tenantId}) not in (select tenant_id from tenant_stores where state in ('copying', 'store'))`;
 
 async function raiseDue(db: Database, now: Date, limit: number, skipMoved: boolean): Promise<number> {
-  const today = `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
+  const today = dayOf(now.toISOString());
   // The twin's (test mode's) own settings for its returns: settings are kept under the data tenant's id.
   const soonDays = sql<number>`coalesce((select ${purchasingSettings.dueSoonDays} from ${purchasingSettings} where ${purchasingSettings.tenantId} = ${unitReturns.tenantId}), ${DEFAULT_DUE_SOON_DAYS})`;
   // Due within the warning days: its due day is before today + days + 1 (dates are stored as their day's first instant).
@@ -65,6 +66,18 @@ async function raiseDue(db: Database, now: Date, limit: number, skipMoved: boole
   return taken;
 }
 
+/** The warning step of an open core or loaner due within the warning days (`set`: more to write on it). */
+export function takeDueSoon(db: Database, read: ReturnRead, now: Date, set: ReturnSet = {}) {
+  const daysLeft = Math.round((Date.parse(String(set.dueAt ?? read.row.dueAt)) - Date.parse(dayOf(now.toISOString()))) / DAY_MS);
+  return commitSteps(
+    db,
+    read,
+    "system",
+    [{ step: "due_soon", set: { ...set, dueSoonAt: now.toISOString() }, payload: { reason: `Due in ${daysLeft} day(s)` } }],
+    now,
+  );
+}
+
 /** The overdue step of an open core or loaner (`set`: more to write on it), with a core's charge. */
 export async function takeOverdue(db: Database, read: ReturnRead, now: Date, set: ReturnSet = {}) {
   const overdue: StepWrite = { step: "overdue", set };
@@ -81,19 +94,11 @@ async function takeDueStep(db: Database, id: number, tenantId: number, now: Date
   const read = await readReturn(db, { tenantId }, id);
   const { row } = read;
   if (row.status !== "open" || !row.dueAt) return false;
-  const at = now.toISOString();
   if (row.dueAt < today) {
     await takeOverdue(db, read, now);
     return true;
   }
   if (row.dueSoonAt !== null) return false;
-  const daysLeft = Math.round((Date.parse(row.dueAt) - Date.parse(today)) / DAY_MS);
-  await commitSteps(
-    db,
-    read,
-    "system",
-    [{ step: "due_soon", set: { dueSoonAt: at }, payload: { reason: `Due in ${daysLeft} day(s)` } }],
-    now,
-  );
+  await takeDueSoon(db, read, now);
   return true;
 }

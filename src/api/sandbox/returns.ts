@@ -2,8 +2,9 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { type ReturnKind, unitReturns } from "../../db/schema";
 import { centsToText } from "../../platform/money";
-import { takeOverdue } from "../returns/due";
+import { takeDueSoon, takeOverdue } from "../returns/due";
 import { readReturn, type StepOutcome } from "../returns/returns";
+import { dayOf } from "../returns/steps";
 import { takeBuyerStep, takeVendorStep } from "../returns/take";
 
 /**
@@ -12,13 +13,23 @@ import { takeBuyerStep, takeVendorStep } from "../returns/take";
  * core, a unit for repair), the simulator ships it for the buyer, so that one call plays the whole path.
  */
 
-export const RETURN_SCENARIOS = ["core_received", "core_refused", "core_overdue", "repair_beyond_flat_rate", "rma_declined"] as const;
+export const RETURN_SCENARIOS = [
+  "core_received",
+  "core_refused",
+  "core_overdue",
+  "loaner_overdue",
+  "loaner_received",
+  "repair_beyond_flat_rate",
+  "rma_declined",
+] as const;
 export type ReturnScenario = (typeof RETURN_SCENARIOS)[number];
 
 const KIND: Record<ReturnScenario, ReturnKind> = {
   core_received: "core",
   core_refused: "core",
   core_overdue: "core",
+  loaner_overdue: "loaner",
+  loaner_received: "loaner",
   repair_beyond_flat_rate: "repair",
   rma_declined: "rma",
 };
@@ -28,9 +39,13 @@ const FROM: Record<ReturnScenario, readonly string[]> = {
   core_received: ["open", "shipped"],
   core_refused: ["open", "shipped"],
   core_overdue: ["open"],
+  loaner_overdue: ["open"],
+  loaner_received: ["open", "overdue", "shipped"],
   repair_beyond_flat_rate: ["awaiting_unit", "shipped", "received"],
   rma_declined: ["requested"],
 };
+
+const DAY_MS = 86_400_000;
 
 const sandboxParcel = () => ({
   carrierName: "Sandbox Carrier",
@@ -46,7 +61,7 @@ export async function simulateReturns(
   options: { reason?: string | undefined },
 ): Promise<{ eventIds: string[]; moved: number }> {
   const candidates = await db
-    .select({ id: unitReturns.id, vendorId: unitReturns.vendorId, status: unitReturns.status })
+    .select({ id: unitReturns.id, vendorId: unitReturns.vendorId, status: unitReturns.status, dueSoonAt: unitReturns.dueSoonAt })
     .from(unitReturns)
     .where(
       and(
@@ -58,9 +73,12 @@ export async function simulateReturns(
     )
     .orderBy(asc(unitReturns.id));
   const eventIds: string[] = [];
+  const today = dayOf(new Date().toISOString());
+  const yesterday = new Date(Date.parse(today) - DAY_MS).toISOString();
   const took = (outcome: StepOutcome) => eventIds.push(...outcome.eventIds);
   for (const candidate of candidates) {
     const vendor = { vendorId: candidate.vendorId, sandbox: true };
+    const current = () => readReturn(db, { tenantId }, candidate.id);
     const shipForBuyer = async () => took(await takeBuyerStep(db, tenantId, candidate.id, { action: "ship", ...sandboxParcel() }));
     switch (scenario) {
       case "core_received":
@@ -78,8 +96,20 @@ export async function simulateReturns(
       }
       case "core_overdue": {
         // Its due day moved to yesterday, then the housekeeping's step: overdue, and charged.
-        const yesterday = new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`) - 86_400_000).toISOString();
-        took(await takeOverdue(db, await readReturn(db, { tenantId }, candidate.id), new Date(), { dueAt: yesterday }));
+        took(await takeOverdue(db, await current(), new Date(), { dueAt: yesterday }));
+        break;
+      }
+      case "loaner_overdue": {
+        // The housekeeping's two steps as the days pass: warned on its due day (unless warned already), then overdue
+        // the day after; its late fees accrue from then until it ships back.
+        if (candidate.dueSoonAt === null) took(await takeDueSoon(db, await current(), new Date(), { dueAt: today }));
+        took(await takeOverdue(db, await current(), new Date(), { dueAt: yesterday }));
+        break;
+      }
+      case "loaner_received": {
+        // Shipped back for the buyer if still out, then received: late fees are billed when it left after its due day.
+        if (candidate.status !== "shipped") await shipForBuyer();
+        took(await takeVendorStep(db, vendor, candidate.id, { action: "receive" }));
         break;
       }
       case "repair_beyond_flat_rate": {

@@ -182,6 +182,8 @@ export async function runScenario(
       case "core_received":
       case "core_refused":
       case "core_overdue":
+      case "loaner_overdue":
+      case "loaner_received":
       case "repair_beyond_flat_rate":
       case "rma_declined": {
         const outcome = await simulateReturns(orm, dataTenantId, order.orderId, scenario, options);
