@@ -29,7 +29,8 @@ const appOnce = () => {
 
 /**
  * The operator plane's Cron Trigger: keeps started import jobs and tenant store moves going, tells the operator of secrets about to expire,
- * purges audit entries past their retention and PunchOut sessions past their end, and pushes switched tenants' directory changes a failed push left.
+ * purges audit entries past their retention, PunchOut sessions past their end and documents sent to suites past theirs, and pushes switched tenants'
+ * directory changes a failed push left.
  * Each part runs even when another fails.
  */
 async function housekeeping(env: AdminBindings): Promise<void> {
@@ -40,6 +41,7 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     { sweepTenantStoreMoves },
     { pushDirectoryChanges },
     { purgeSessions },
+    { purgeSentDocuments },
   ] = await Promise.all([
     import("./imports/sweep"),
     import("./onboarding/clients"),
@@ -47,6 +49,7 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     import("./tenant-stores/sweep"),
     import("./tenant-stores/directory-mirror"),
     import("./procurement/sessions"),
+    import("./procurement/documents"),
   ]);
   const results = await Promise.allSettled([
     sweepImportJobs(env),
@@ -55,6 +58,7 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     sweepTenantStoreMoves(env),
     pushDirectoryChanges(env),
     purgeSessions(env.DB, new Date()),
+    purgeSentDocuments(env.DB, new Date()),
   ]);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failed) throw failed.reason;

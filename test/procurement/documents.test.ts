@@ -1,6 +1,10 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { EVENT_RETENTION_DAYS } from "../../src/api/events/types";
+import type { DeliveryMessage } from "../../src/api/webhooks/delivery";
+import { EVENTS_QUEUE } from "../../src/api/webhooks/queues";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { documentEndpointId, purgeSentDocuments, SENT_DOCUMENT_RETENTION_DAYS } from "../../src/operator/procurement/documents";
 import { readXml } from "../../src/operator/procurement/xml";
 import { GS } from "../../src/shared/udi/gs1";
 import { call, json, operatorTokenFor, TENANT_A, tokenFor } from "../helpers/api";
@@ -10,6 +14,7 @@ import { freshOrder, issueQuote, JSMITH, withoutFields } from "../helpers/orders
 import { connect, connectionMapping, find, orderRequest, postCxml, requestDocument } from "../helpers/procurement";
 import { move, tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
+import worker from "../helpers/worker";
 
 /**
  * Documents back to the suite: a connection with a documentUrl gets a ConfirmationRequest for each confirmation of a line,
@@ -28,6 +33,14 @@ async function placeThroughCxml(documentPath: string, index: number) {
   await backgroundSettled();
   const order = await json(await call(await tokenFor(TENANT_A), `/orders/${orderNumber}?include=lineItems`));
   return { connection, orderId, orderNumber, lineId: order.data.lineItems[0].lineId as number, unitPriceCents: quote.priceCents };
+}
+
+/** One more attempt at a delivery, as the queue makes after a failure or the sweep after a lost message. */
+async function deliverAgain(message: DeliveryMessage, attempts: number) {
+  const batch = createMessageBatch(EVENTS_QUEUE, [{ id: crypto.randomUUID(), timestamp: new Date(), attempts, body: message }]);
+  const ctx = createExecutionContext();
+  await worker.queue!(batch, env as never, ctx);
+  return getQueueResult(batch, ctx);
 }
 
 const documentsAt = async (path: string) =>
@@ -78,6 +91,42 @@ describe("documents back to the suite", () => {
     expect(find(detail, "InvoiceDetailOrder", "InvoiceDetailOrderInfo", "OrderReference")!.attributes.orderID).toBe(orderId);
     expect(find(detail, "InvoiceDetailOrder", "InvoiceDetailItem", "InvoiceDetailItemReference")!.attributes.lineNumber).toBe("10");
     expect(find(detail, "InvoiceDetailSummary", "NetAmount", "Money")!.text).toBe(invoice.summary.total);
+  });
+
+  it("a retry sends the first attempt's document byte for byte, payloadID and timestamp included: suites de-duplicate on payloadID", async () => {
+    const path = receiverPath("ok");
+    const { connection, lineId } = await placeThroughCxml(path, 24);
+    expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
+    const shipped = await move(lineId, "ship", { trackingNumber: "1ZCXML0024", carrierName: "UPS", quantity: 2 });
+    expect(shipped.status, await shipped.clone().text()).toBe(200);
+    await backgroundSettled();
+    const first = await receivedAt(path);
+    expect(first).toHaveLength(2);
+    const notice = first[1]!;
+    expect(notice.body).toContain("<ShipNoticeRequest>");
+    // The suite's 200 was lost: the delivery is made again, a second later (a rendering now would differ in both).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const eventId = notice.headers["medparts-event-id"]!;
+    expect((await deliverAgain({ eventId, endpointId: documentEndpointId(connection.id) }, 2)).explicitAcks).toHaveLength(1);
+    const again = (await receivedAt(path)).slice(2);
+    expect(again.map((received) => received.headers["medparts-event-id"])).toEqual([eventId]);
+    expect(again[0]!.body).toBe(notice.body);
+  });
+
+  it("sent documents are kept as long as the events they render, then purged", async () => {
+    expect(SENT_DOCUMENT_RETENTION_DAYS).toBe(EVENT_RETENTION_DAYS);
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+    const keep = (eventId: string, createdAt: string) =>
+      env.DB.prepare("INSERT INTO procurement_sent_documents (connection_id, event_id, document, created_at) VALUES (0, ?, '<cXML/>', ?)")
+        .bind(eventId, createdAt)
+        .run();
+    const [old, recent] = [crypto.randomUUID(), crypto.randomUUID()];
+    await keep(old, daysAgo(EVENT_RETENTION_DAYS + 1));
+    await keep(recent, daysAgo(EVENT_RETENTION_DAYS - 1));
+    expect(await purgeSentDocuments(env.DB, now)).toBeGreaterThanOrEqual(1);
+    const left = await env.DB.prepare("SELECT event_id FROM procurement_sent_documents WHERE event_id IN (?, ?)").bind(old, recent).all();
+    expect(left.results).toEqual([{ event_id: recent }]);
   });
 
   it("a suite that refuses a document in its cXML Status (HTTP 200) is a failed delivery, retried", async () => {

@@ -438,17 +438,56 @@ export function documentOf(connection: Connection, order: PlacedOrder, event: Ev
   }
 }
 
-/** The operator plane's internal route the API Worker's delivery calls (over ADMIN only: no public path leads here). */
+/** The event's document, rendered now (an invoice read where the tenant's data lives), or null when it makes none. */
+async function renderDocument(
+  env: AppEnv["Bindings"],
+  connection: Connection,
+  order: PlacedOrder,
+  event: EventRecord,
+): Promise<string | null> {
+  if (event.type !== "invoice.received") return documentOf(connection, order, event);
+  const invoice = await invoiceOf(env, connection, Number(event.data.invoiceId));
+  return invoice === null ? null : invoiceDetailRequest(connection, order, invoice);
+}
+
+/**
+ * Sent documents are kept as long as the events they render (EVENT_RETENTION_DAYS, src/api/events/types.ts, which the
+ * operator plane does not import; a test holds the two equal): no delivery of an event outlives it.
+ */
+export const SENT_DOCUMENT_RETENTION_DAYS = 30;
+
+/** Housekeeping: sent documents past their retention are deleted in bounded batches. */
+export async function purgeSentDocuments(db: D1Database, now: Date, limit = 500): Promise<number> {
+  const before = new Date(now.getTime() - SENT_DOCUMENT_RETENTION_DAYS * 86_400_000).toISOString();
+  const { meta } = await db
+    .prepare(
+      "DELETE FROM procurement_sent_documents WHERE rowid IN (SELECT rowid FROM procurement_sent_documents WHERE created_at < ? LIMIT ?)",
+    )
+    .bind(before, limit)
+    .run();
+  return meta.changes ?? 0;
+}
+
+/**
+ * The operator plane's internal route the API Worker's delivery calls (over ADMIN only: no public path leads here). An
+ * event's document is rendered once and kept (migrations/0035): every attempt sends the first one's bytes, payloadID
+ * and timestamp included, as suites de-duplicate on payloadID. Two first attempts at once keep the one stored first.
+ */
 export const documentRoutes = new Hono<AppEnv>().post(`${DOCUMENTS_PATH}/:connectionId`, async (c) => {
   const connectionId = Number(c.req.param("connectionId"));
   const event = (await c.req.json()) as EventRecord;
   const orderNumber = typeof event.data?.orderNumber === "string" ? event.data.orderNumber : "";
-  const [connection, row] = await Promise.all([
+  const xml = (document: string) => c.body(document, 200, { "Content-Type": "text/xml; charset=UTF-8" });
+  const [connection, row, sent] = await Promise.all([
     readConnection(c.env.DB, connectionId),
     c.env.DB.prepare("SELECT * FROM procurement_orders WHERE order_number = ? AND connection_id = ?")
       .bind(orderNumber, connectionId)
       .first<{ order_id: string; payload_id: string; order_date: string | null; lines: string }>(),
+    c.env.DB.prepare("SELECT document FROM procurement_sent_documents WHERE connection_id = ? AND event_id = ?")
+      .bind(connectionId, event.id)
+      .first<string>("document"),
   ]);
+  if (sent !== null) return xml(sent);
   if (!connection || !row) return c.body(null, 204);
   const order: PlacedOrder = {
     orderId: row.order_id,
@@ -456,12 +495,13 @@ export const documentRoutes = new Hono<AppEnv>().post(`${DOCUMENTS_PATH}/:connec
     orderDate: row.order_date,
     lines: JSON.parse(row.lines) as PlacedOrder["lines"],
   };
-  if (event.type === "invoice.received") {
-    const invoice = await invoiceOf(c.env, connection, Number(event.data.invoiceId));
-    return invoice === null
-      ? c.body(null, 204)
-      : c.body(invoiceDetailRequest(connection, order, invoice), 200, { "Content-Type": "text/xml; charset=UTF-8" });
-  }
-  const document = documentOf(connection, order, event);
-  return document === null ? c.body(null, 204) : c.body(document, 200, { "Content-Type": "text/xml; charset=UTF-8" });
+  const rendered = await renderDocument(c.env, connection, order, event);
+  if (rendered === null) return c.body(null, 204);
+  const kept = await c.env.DB.prepare(
+    "INSERT INTO procurement_sent_documents (connection_id, event_id, document, created_at) VALUES (?1, ?2, ?3, ?4) " +
+      "ON CONFLICT (connection_id, event_id) DO UPDATE SET document = procurement_sent_documents.document RETURNING document",
+  )
+    .bind(connectionId, event.id, rendered, new Date().toISOString())
+    .first<string>("document");
+  return xml(kept ?? rendered);
 });
