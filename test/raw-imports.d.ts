@@ -9,3 +9,9 @@ declare module "*.txt?raw" {
   const text: string;
   export default text;
 }
+
+/** Wrangler configurations read whole (what is deployed, e.g. a Worker's crons). */
+declare module "*.toml?raw" {
+  const text: string;
+  export default text;
+}

@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { publishedAuthority } from "../shared/auth/keys";
+import { DIRECTORY_PUSH_CRON } from "./crons";
 import type { ImportBindings } from "./imports/bindings";
 import type { MoveBindings } from "./tenant-stores/bindings";
 
@@ -64,7 +65,13 @@ async function housekeeping(env: AdminBindings): Promise<void> {
   if (failed) throw failed.reason;
 }
 
+/** The every-minute cron (src/operator/crons.ts): the directory changes a crash or a failed push left, and nothing else. */
+async function pushDirectory(env: AdminBindings): Promise<void> {
+  const { pushDirectoryChanges } = await import("./tenant-stores/directory-mirror");
+  await pushDirectoryChanges(env);
+}
+
 export default {
   fetch: async (request, env, ctx) => (await appOnce()).fetch(request, await withIssuer(env), ctx),
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(housekeeping(env)),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(controller.cron === DIRECTORY_PUSH_CRON ? pushDirectory(env) : housekeeping(env)),
 } satisfies ExportedHandler<AdminBindings>;

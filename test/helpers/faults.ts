@@ -24,7 +24,9 @@ export const FAULTS = {
  * - `catalog-unavailable`: the catalog's database (`CATALOG`) fails as `d1-unavailable` makes `DB` fail;
  * - `tenant-store-unavailable`: no tenant store can be reached;
  * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
- *   error); read-only batches are untouched.
+ *   error); read-only batches are untouched;
+ * - `dies-after-commit`: the isolate dies right after the first D1 batch that writes commits: that batch's reply and
+ *   every later call to D1 or a tenant store fail, so nothing the request would do next (a push, an answer) happens.
  */
 const STEP_FAULTS = {
   "idempotency-record-lost": (env: Bindings): Bindings => ({
@@ -50,10 +52,25 @@ const STEP_FAULTS = {
   "d1-batch-reply-lost": (env: Bindings): Bindings => ({
     ...env,
     DB: afterBatchCommits(env.DB, async (statements) => {
-      if (statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s)))) throw FAULTS["d1-unavailable"]();
+      if (statements.some(writes)) throw FAULTS["d1-unavailable"]();
     }),
   }),
+  "dies-after-commit": (env: Bindings): Bindings => {
+    let dead = false;
+    const isDead = () => dead;
+    return {
+      ...env,
+      DB: afterBatchCommits(failingOnceDead(env.DB, isDead), async (statements) => {
+        if (!statements.some(writes)) return;
+        dead = true;
+        throw FAULTS["d1-unavailable"]();
+      }),
+      TENANT_STORE: mapStubs(env.TENANT_STORE, (stub) => stubFailingOnceDead(stub, isDead)),
+    };
+  },
 } as const;
+
+const writes = (statement: D1PreparedStatement) => /^\s*(insert|update|delete)\b/i.test(sqlOf(statement));
 
 export type Fault = keyof typeof FAULTS | keyof typeof STEP_FAULTS;
 
@@ -97,16 +114,21 @@ export function statementsReleasedTogether(db: D1Database, count: number): D1Dat
       await together;
       return execute(...args);
     };
+  return aroundStatementCalls(db, held);
+}
+
+/** D1 whose prepared statements' calls (`all`, `first`, `raw`, `run`, after any `bind`) each go through `around`. */
+function aroundStatementCalls(db: D1Database, around: (execute: Method) => Method): D1Database {
   const statement = (s: D1PreparedStatement): D1PreparedStatement =>
     withMethods(s, {
       bind:
         (bind) =>
         (...args: unknown[]) =>
           statement(bind(...args)),
-      all: held,
-      first: held,
-      raw: held,
-      run: held,
+      all: around,
+      first: around,
+      raw: around,
+      run: around,
     });
   return withMethods(db, {
     prepare:
@@ -189,6 +211,30 @@ function failingD1(db: D1Database, fail: () => Error): D1Database {
     getBookmark: (bookmark) => bookmark,
   });
 }
+
+/** D1 whose every call rejects as `d1-unavailable` once `dead()` holds; until then, as it was. */
+function failingOnceDead(db: D1Database, dead: () => boolean): D1Database {
+  const guarded =
+    (call: Method) =>
+    (...args: unknown[]) =>
+      dead() ? Promise.reject(FAULTS["d1-unavailable"]()) : call(...args);
+  return withMethods(aroundStatementCalls(db, guarded), {
+    batch: guarded,
+    withSession:
+      (withSession) =>
+      (...args: unknown[]) =>
+        failingOnceDead(withSession(...args), dead),
+  });
+}
+
+/** A Durable Object stub whose methods reject as `do-unavailable` once `dead()` holds. */
+const stubFailingOnceDead = (stub: object, dead: () => boolean): object =>
+  new Proxy(stub, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      return typeof value === "function" && dead() ? () => Promise.reject(FAULTS["do-unavailable"]()) : value;
+    },
+  });
 
 function failingNamespace<T extends object>(namespace: T, fail: () => Error): T {
   // idFromName and friends keep working: the failure is in reaching the object.

@@ -1,9 +1,22 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import operatorPlaneConfig from "../../admin/wrangler.toml?raw";
+import { DIRECTORY_PUSH_CRON } from "../../src/operator/crons";
 import operatorPlane from "../../src/operator/index";
 import type { TenantStore } from "../../src/shared/tenants/store";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { call, expectProblem, json, operatorTokenFor, scim, scimTokenFor, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
+import {
+  call,
+  expectProblem,
+  expectScimError,
+  json,
+  operatorTokenFor,
+  scim,
+  scimTokenFor,
+  TENANT_A,
+  TENANT_B,
+  tokenFor,
+} from "../helpers/api";
 import { issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
 import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
 import { FAULT_HEADER } from "../helpers/worker";
@@ -24,10 +37,10 @@ const inBoth = async (sql: string, ...params: (string | number)[]) => [
 
 const inStore = (sql: string, ...params: number[]) => storeRows(TENANT_A, sql, ...params);
 
-/** The operator plane's Cron Trigger, run once to its end. */
-async function runOperatorCron() {
+/** The operator plane's Cron Trigger (its 5-minute housekeeping, unless another of its crons is named), run once to its end. */
+async function runOperatorCron(cron = "*/5 * * * *") {
   const ctx = createExecutionContext();
-  await operatorPlane.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env as never, ctx);
+  await operatorPlane.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron }), env as never, ctx);
   await waitOnExecutionContext(ctx);
 }
 
@@ -209,6 +222,43 @@ describe("the directory of a tenant served from its stores", () => {
     await expectProblem(await call(token, `/users/lookup?userId=${KJOHNSON.userId}`), 403);
     await expectProblem(await call(token, "/users/lookup?userId=987654"), 404);
     await expectProblem(await call(token, `/users/lookup?loginUserId=${encodeURIComponent("kjohnson")}`), 404);
+  });
+
+  const deleteScimUser = (id: number, headers: Record<string, string> = {}) =>
+    call(scimToken, `/scim/v2/Users/${id}`, { method: "DELETE", headers });
+  let scimToken: string;
+  const activeInBoth = (id: number) => inBoth("SELECT active, deleted_at IS NOT NULL AS deleted FROM users WHERE id = ?", id);
+
+  it("a SCIM DELETE whose push a crash lost is pushed by the identity provider's resend, which then gets its 404", async () => {
+    scimToken = await scimTokenFor(TENANT_A);
+    const { id } = await (await scimUser("mirror-crash@riverside.example")).json<{ id: string }>();
+    const crashed = await deleteScimUser(Number(id), { [FAULT_HEADER]: "dies-after-commit" });
+    expect(crashed.status).toBeGreaterThanOrEqual(500);
+    expect(await env.DB.prepare("SELECT active FROM users WHERE id = ?1").bind(Number(id)).first("active")).toBe(0);
+    expect(await activeInBoth(Number(id))).toEqual([[{ active: 1, deleted: 0 }], [{ active: 1, deleted: 0 }]]);
+    const resent = await deleteScimUser(Number(id));
+    expect(resent.status, await resent.clone().text()).toBe(404);
+    expect(await activeInBoth(Number(id))).toEqual([[{ active: 0, deleted: 1 }], [{ active: 0, deleted: 1 }]]);
+    expect(await pending()).toBe(0);
+  });
+
+  it("a deleted user's resent DELETE is no 404 while the push is owed, and the every-minute cron pushes it: the user can no longer order", async () => {
+    const quote = (await issueQuotes("MP-0000035")).find(withoutFields)!;
+    expect((await deleteScimUser(JSMITH.userId, { [FAULT_HEADER]: "dies-after-commit" })).status).toBeGreaterThanOrEqual(500);
+    expect(await activeInBoth(JSMITH.userId)).toEqual([[{ active: 1, deleted: 0 }], [{ active: 1, deleted: 0 }]]);
+    // The resend, while the store cannot be reached: the story is not over, the identity provider is told to retry.
+    const resent = await deleteScimUser(JSMITH.userId, { [FAULT_HEADER]: "tenant-store-unavailable" });
+    await expectScimError(resent, 503);
+    expect(Number(resent.headers.get("Retry-After"))).toBeGreaterThan(0);
+    await runOperatorCron(DIRECTORY_PUSH_CRON);
+    expect(await activeInBoth(JSMITH.userId)).toEqual([[{ active: 0, deleted: 1 }], [{ active: 0, deleted: 1 }]]);
+    await expectProblem(await placeOrder(orderBody([lineFor(quote)])), 403);
+    await expectScimError(await deleteScimUser(JSMITH.userId), 404);
+  });
+
+  it("the operator plane runs the directory push every minute where deployed (admin/wrangler.toml)", () => {
+    const crons = /^crons = (\[.*\])$/m.exec(operatorPlaneConfig)?.[1];
+    expect(JSON.parse(crons ?? "[]")).toContain(DIRECTORY_PUSH_CRON);
   });
 
   it("the read-only window still refuses directory writes while a tenant is copied", async () => {

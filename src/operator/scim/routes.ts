@@ -5,7 +5,9 @@ import { NO_CONTROL_CHARACTERS } from "../../platform/control-characters";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../platform/json-depth";
 import { isJsonObject } from "../../platform/json-object";
 import { SCIM_TAG } from "../../platform/openapi/info";
+import { UPSTREAM_RETRY_AFTER_SECONDS } from "../../platform/upstream";
 import { illFormedText } from "../../platform/well-formed-text";
+import { directoryRowOwed } from "../tenant-stores/directory-mirror";
 import { type Json, keyOf } from "./attributes";
 import {
   LIST_RESPONSE_SCHEMA,
@@ -316,6 +318,24 @@ const idOf = (c: Context, kind: string): number => {
   return Number(id);
 };
 
+/**
+ * A DELETE, except that "no such resource" (404) is not the answer while the removal of that very resource is still owed
+ * to the tenant's stores: the identity provider's resend after a crash that lost the first attempt's push would end
+ * there, and the stores would keep the user (or the facility access) meanwhile. It gets a 503 and sends it again.
+ */
+async function deleteOrStillOwed(c: Context<AppEnv>, table: "users" | "scim_groups", id: number, remove: () => Promise<void>) {
+  try {
+    await remove();
+  } catch (err) {
+    if (err instanceof ScimError && err.status === 404 && (await directoryRowOwed(c.env, actorOf(c).tenantId, table, [id]))) {
+      throw new ScimError(503, "Its removal is still reaching the tenant's stores. Retry.", undefined, {
+        "Retry-After": String(UPSTREAM_RETRY_AFTER_SECONDS),
+      });
+    }
+    throw err;
+  }
+}
+
 function paging(query: { startIndex?: string; count?: string }) {
   const startIndex = Math.max(1, Number(query.startIndex ?? 1));
   const count = Math.min(MAX_RESULTS, Math.max(0, Number(query.count ?? MAX_RESULTS)));
@@ -575,12 +595,15 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
   ],
   [
     route("delete", "/Users/{id}", "Delete a user (kept only for the orders that name it)", {
-      description: "The user is a 404 from then on and loses its group memberships; its userName is free for a new user.",
+      description:
+        "The user is a 404 from then on and loses its group memberships; its userName is free for a new user. A DELETE sent again " +
+        "answers 503 with Retry-After while the first one's removal is still reaching the tenant's data: retry it.",
       request: { params: IdParams },
       responses: { 204: { description: "Deleted" }, ...writeErrors },
     }),
     async (c) => {
-      await deleteUser(c.env.DB, actorOf(c), idOf(c, "user"));
+      const id = idOf(c, "user");
+      await deleteOrStillOwed(c, "users", id, () => deleteUser(c.env.DB, actorOf(c), id));
       return scimNoContent(c);
     },
   ],
@@ -651,7 +674,8 @@ const handlers: [ReturnType<typeof route>, (c: Context<AppEnv>) => Promise<Respo
       responses: { 204: { description: "Deleted" }, ...writeErrors },
     }),
     async (c) => {
-      await deleteGroup(c.env.DB, actorOf(c), idOf(c, "group"));
+      const id = idOf(c, "group");
+      await deleteOrStillOwed(c, "scim_groups", id, () => deleteGroup(c.env.DB, actorOf(c), id));
       return scimNoContent(c);
     },
   ],

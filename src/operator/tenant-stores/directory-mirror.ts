@@ -13,7 +13,7 @@ import { DIRECTORY_TABLES, type StoreTable } from "../../shared/tenants/tables";
  * This pushes a tenant's changed rows, as they are now, to its store and its sandbox twin's, then deletes each change
  * at the version it pushed (a row written again meanwhile stays to push). A store skips a change older than the one it
  * applied, so pushes may overlap. The operator plane pushes after each of its writes, before answering, and from its
- * Cron Trigger for whatever a failed push left.
+ * Cron Trigger, every minute, for whatever a failed push or a crash left.
  */
 
 /** A tenant's changes pushed in one call to each store, oldest first: parents and children of a write arrive together. */
@@ -114,14 +114,32 @@ export async function pushDirectoryChanges(env: MirrorEnv, budgetMs = Number.POS
 }
 
 /**
- * After each successful write of the operator plane (organizations, SCIM, whatever wrote a switched tenant's
- * directory), its changes reach the tenant's stores before the answer: a user deactivated by SCIM can no longer order
- * once the identity provider has its 2xx. A failed push does not undo the write (the control database committed it);
- * it is logged, and the Cron Trigger pushes it.
+ * Whether a change of one directory row is still owed to its tenant's stores once a push has been tried now. A write
+ * that finds nothing left to write (a DELETE sent again, answered 404) may be the resend of one whose push a crash
+ * lost: it is not over while this holds.
+ */
+export async function directoryRowOwed(env: MirrorEnv, tenantId: number, table: string, key: (string | number)[]): Promise<boolean> {
+  const owed = async () =>
+    (await env.DB.prepare("SELECT 1 AS owed FROM directory_changes WHERE tenant_id = ?1 AND table_name = ?2 AND row_key = ?3")
+      .bind(Math.abs(tenantId), table, JSON.stringify(key))
+      .first()) !== null;
+  if (!(await owed())) return false;
+  await pushDirectoryChanges(env, PUSH_BUDGET_MS).catch(() => {
+    // Logged per tenant by pushDirectoryChanges.
+  });
+  return owed();
+}
+
+/**
+ * After each write request of the operator plane (organizations, SCIM, whatever wrote a switched tenant's directory),
+ * its changes reach the tenant's stores before the answer: a user deactivated by SCIM can no longer order once the
+ * identity provider has its 2xx. A refused write pushes too (a resend after a crash that lost the first attempt's push
+ * may find nothing left to write); an unauthenticated one does not. A failed push does not undo the write (the control
+ * database committed it); it is logged, and the Cron Trigger pushes it within a minute (src/operator/crons.ts).
  */
 export const pushDirectoryAfterWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  if (c.req.method === "GET" || c.req.method === "HEAD" || c.res.status >= 400) return;
+  if (c.req.method === "GET" || c.req.method === "HEAD" || c.res.status === 401 || c.res.status === 403) return;
   await pushDirectoryChanges(c.env, PUSH_BUDGET_MS).catch(() => {
     // Logged per tenant by pushDirectoryChanges; left to the Cron Trigger.
   });
