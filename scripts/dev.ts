@@ -10,8 +10,10 @@ import { createApiClient } from "../src/shared/auth/clients";
 import { randomToken } from "../src/shared/auth/secrets";
 import { cliArgs } from "./cli";
 import { DevOutput, startBanner } from "./dev-output";
+import { startLocalCrons } from "./local-crons";
 import {
   DEMO_FILE,
+  DEV_ENTRY,
   type DemoClients,
   ensureLocalSigningKey,
   savedDemoClients,
@@ -69,7 +71,7 @@ console.log(`Starting the local runtime on ${base} (wrangler dev): the credentia
 
 // Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).
 const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: process.stdout.isTTY ? "1" : "0", ...process.env };
-const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT), { stdio: ["inherit", "pipe", "pipe"], env });
+const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT, {}, DEV_ENTRY), { stdio: ["inherit", "pipe", "pipe"], env });
 for (const [from, to] of [
   [dev.stdout, process.stdout],
   [dev.stderr, process.stderr],
@@ -80,4 +82,5 @@ for (const [from, to] of [
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
-void sweepWebhooksOnceLive(base);
+// Once live: what the queues lost at the last stop goes out now, then every Worker's crons run on their schedules.
+void sweepWebhooksOnceLive(base).then(() => startLocalCrons(base));

@@ -11,7 +11,9 @@ import { buildDocsUi } from "./build-docs-ui.ts";
 
 export const DEV_VARS = ".dev.vars";
 const WRANGLER = "node_modules/.bin/wrangler";
-const WRANGLER_CONFIG = "wrangler.toml";
+export const WRANGLER_CONFIG = "wrangler.toml";
+/** The API Worker as the local runtime runs it: production's entry plus the local crons' route (scripts/dev-worker.ts). */
+export const DEV_ENTRY = "scripts/dev-worker.ts";
 /** The assets-only Worker of the /docs page. */
 export const DOCS_WRANGLER_CONFIG = "docs-worker/wrangler.toml";
 /** The operator plane's Worker (/admin/api, the catalog import Workflow). */
@@ -95,7 +97,8 @@ export function applyLocalMigrations(state: LocalState = {}): void {
 /**
  * `wrangler dev` on `port`. ISSUER follows the port (wrangler.toml's value names 8787): discovery, the token
  * endpoint and the /docs Authorize dialog must point to this very server, or OIDC clients refuse the issuer.
- * `--test-scheduled` serves GET /__scheduled to run the Cron Trigger's housekeeping by hand (crons do not fire locally).
+ * `--test-scheduled` serves GET /__scheduled to run the API Worker's Cron Trigger by hand (crons do not fire locally:
+ * `npm start` runs every Worker's on its schedule, scripts/local-crons.ts).
  * The docs Worker (docs-worker/wrangler.toml) and the operator plane's (admin/wrangler.toml) run in the same process,
  * behind the API Worker's DOCS and ADMIN bindings.
  */

@@ -20,6 +20,7 @@ const WRANGLER = [
   "[wrangler:info] Ready on http://127.0.0.1:8787",
   '[medparts] {"ts":"2026-11-29T07:00:00.000Z","level":"info","correlationId":"c1","method":"GET","path":"/health/live","status":200,"durationMs":0}',
   "[wrangler:info] GET /health/live 200 OK (12ms)",
+  "[wrangler:info] POST /__dev/scheduled 202 Accepted (3ms)",
   '[medparts] {"ts":"2026-11-29T07:00:01.000Z","level":"info","event":"housekeeping","purged":{"undispatchedEvents":0}}',
   "[wrangler:info] Ready on http://127.0.0.1:8787",
 ];
@@ -46,8 +47,9 @@ describe("npm start's output", () => {
     expect(shown.join("\n")).not.toContain("Service bindings, Durable Object bindings");
   });
 
-  it("shows one line per request and keeps the API's other log lines", () => {
+  it("shows one line per request but the local crons' own, and keeps the API's other log lines", () => {
     expect(shown.filter((line) => line.includes("/health/live"))).toEqual(["[wrangler:info] GET /health/live 200 OK (12ms)"]);
+    expect(shown.filter((line) => line.includes("/__dev/scheduled"))).toEqual([]);
     expect(shown.some((line) => line.includes('"event":"housekeeping"'))).toBe(true);
   });
 
