@@ -1,6 +1,6 @@
 import { cliArgs } from "../cli";
 import { withLocalBindings } from "../local-platform";
-import { BENCH_CLIENT_TENANT, createBenchClient, fetchToken } from "./client";
+import { BENCH_CLIENT_TENANT, createBenchClient, createBenchVendorClient, fetchToken } from "./client";
 import { inspectorWebSocket, startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";
 import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
@@ -41,7 +41,13 @@ const scenario = scenarios.find((s) => s.name === values.scenario);
 if (!scenario) throw new Error(`unknown scenario ${values.scenario}; one of ${scenarios.map((s) => s.name).join(", ")}`);
 
 const state = { persistTo: `.wrangler/bench/${values.products}` };
-const credentials = await withLocalBindings((env) => createBenchClient(env, "bench-profile-client", "Profile client"), state);
+const credentials = await withLocalBindings(
+  async (env) => ({
+    ...(await createBenchClient(env, "bench-profile-client", "Profile client")),
+    vendor: await createBenchVendorClient(env),
+  }),
+  state,
+);
 
 const bundle = buildBenchBundle();
 const baseUrl = `http://127.0.0.1:${PORT}`;
@@ -59,10 +65,14 @@ try {
     if (!res.ok) throw new Error(`switching tenant ${BENCH_CLIENT_TENANT} answered ${res.status}: ${await res.text()}`);
   }
   const token = await fetchToken(baseUrl, credentials.clientId, credentials.clientSecret);
+  const vendorToken = await fetchToken(baseUrl, credentials.vendor.clientId, credentials.vendor.clientSecret);
+  const { clientId, clientSecret } = credentials;
   const ctx: BenchContext = {
     baseUrl,
     token,
-    ...credentials,
+    vendorToken,
+    clientId,
+    clientSecret,
     products: Number(values.products),
     // Single-use quotes for order-create: enough for the warm-up and a profiled run of a few seconds.
     orderPool: 600,
