@@ -166,7 +166,7 @@ export interface EventToWrite {
 export function rematchStatements(db: Database, invoicing: Invoicing, matches: Map<number, LineMatch[]>, at: string) {
   const statements: BatchItem<"sqlite">[] = [];
   const events: EventToWrite[] = [];
-  const changedLines: { i: number; n: number; s: string; e: string }[] = [];
+  const changedLines: ChangedLineMatch[] = [];
   for (const document of invoicing.documents) {
     const lines = matches.get(document.id);
     if (document.kind !== "invoice" || !lines) continue;
@@ -181,20 +181,29 @@ export function rematchStatements(db: Database, invoicing: Invoicing, matches: M
       events.push(invoiceEvent(status === "matched" ? "invoice.matched" : "invoice.exception", invoicing, document, status, lines));
     }
   }
-  if (changedLines.length > 0) {
-    const changed = JSON.stringify(changedLines);
-    const of = (field: "s" | "e") =>
-      sql`(select c.value ->> ${field} from json_each(${changed}) c where c.value ->> 'i' = ${invoiceLines.invoiceId} and c.value ->> 'n' = ${invoiceLines.lineNumber})`;
-    statements.push(
-      db
-        .update(invoiceLines)
-        .set({ matchStatus: of("s"), matchExplanation: of("e") })
-        .where(
-          sql`exists (select 1 from json_each(${changed}) c where c.value ->> 'i' = ${invoiceLines.invoiceId} and c.value ->> 'n' = ${invoiceLines.lineNumber})`,
-        ),
-    );
-  }
+  if (changedLines.length > 0) statements.push(lineMatchesUpdate(db, changedLines));
   return { statements, events };
+}
+
+/** An invoice line's new match: invoice id, line number, status, explanation (short keys: one JSON parameter holds them all). */
+export interface ChangedLineMatch {
+  i: number;
+  n: number;
+  s: string;
+  e: string;
+}
+
+/**
+ * Writes the changed lines' matches in one statement driven by the list: each line found by its primary key. A statement
+ * that tested every row of invoice_lines against the list cost rows x changes, which grew with every invoice anyone sent.
+ */
+export function lineMatchesUpdate(db: Database, changed: readonly ChangedLineMatch[]) {
+  const rows = sql`(select value ->> 'i' as i, value ->> 'n' as n, value ->> 's' as s, value ->> 'e' as e from json_each(${JSON.stringify(changed)})) as changed`;
+  return db
+    .update(invoiceLines)
+    .set({ matchStatus: sql`changed.s`, matchExplanation: sql`changed.e` })
+    .from(rows)
+    .where(and(eq(invoiceLines.invoiceId, sql`changed.i`), eq(invoiceLines.lineNumber, sql`changed.n`)));
 }
 
 export function invoiceEvent(
