@@ -121,7 +121,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                 // The operator plane's Worker stands behind ADMIN in production; here the test Worker serves /admin/api
                 // itself (test/helpers/worker.ts), and this stand-in only satisfies the binding.
                 workers: [
-                  docsWorkerOptions(root),
+                  await docsWorkerOptions(root),
                   {
                     name: "medparts-admin",
                     modules: true,

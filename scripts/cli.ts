@@ -4,6 +4,8 @@ import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
  * What every `npm run <script>` shares: `--help`, a usage error (exit 2) for an option it does not take, `--url` /
  * `MEDPARTS_URL` / `PORT` read the same way, and a one-line message instead of a stack trace when the user can fix what
  * went wrong (a wrong option, the server not running). A stack trace is printed only for a bug, or with DEBUG=1.
+ * A script parses its command line before it imports what its work needs (`await import(...)` after cliArgs): wrangler,
+ * Miniflare, autocannon and the API's routes take seconds to load, and --help or a usage error waits for none of them.
  */
 
 /** A mistake in the command line: the message, then the usage line (exit 2). */

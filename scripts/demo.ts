@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { DELIVERED_EVENT_TYPES } from "../src/api/events/types";
 import type { InvoiceRecordSchema } from "../src/api/invoices/schemas";
 import type { ReturnRecordSchema } from "../src/api/returns/schemas";
-import { DEMO_VENDOR_ID, type VendorOrderLineSchema } from "../src/api/vendors/routes";
+import type { VendorOrderLineSchema } from "../src/api/vendors/routes";
 import { type CallOptions, requestInit } from "../src/dev/client/request";
 import { VENDORS } from "../src/dev/seed/catalog";
 import { centsToText } from "../src/platform/money";
@@ -10,7 +10,6 @@ import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
 import { cliArgs, describeFailure } from "./cli";
-import { punchoutMain } from "./demo-punchout";
 import { savedDemoClients } from "./local-platform";
 import { startWebhookListener } from "./webhook-listener";
 
@@ -100,6 +99,8 @@ const { values: demoOptions, url: demoUrl } = cliArgs(
   },
   { url: true },
 );
+// Imported once the command line is sound: the API's routes take seconds to load, --help none.
+const { DEMO_VENDOR_ID } = await import("../src/api/vendors/routes");
 const BASE_URL = demoUrl;
 const API = `${BASE_URL}/customer/api`;
 const VENDOR_API = `${BASE_URL}/vendor/api`;
@@ -700,7 +701,11 @@ async function sandboxMain(): Promise<void> {
   console.log("\nSandbox demo complete: no live order, event or vendor was touched.");
 }
 
-const which = demoOptions.sandbox ? sandboxMain : demoOptions.punchout ? punchoutMain : main;
+const which = demoOptions.sandbox
+  ? sandboxMain
+  : demoOptions.punchout
+    ? async () => (await import("./demo-punchout")).punchoutMain()
+    : main;
 which().catch((error: unknown) => {
   const why = error instanceof StepFailed ? error.message : describeFailure(error, "", BASE_URL).message;
   console.error(`\nDEMO FAILED at step ${stepNumber}: ${why}`);

@@ -1,12 +1,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
-import { database } from "../src/db/client";
 import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
-import { issueScimToken, newScimToken } from "../src/operator/scim/tokens";
-import { TEST_CLIENT_PREFIX } from "../src/platform/test-mode";
-import { createApiClient } from "../src/shared/auth/clients";
 import { randomToken } from "../src/shared/auth/secrets";
 import { cliArgs } from "./cli";
 import { DevOutput, startBanner } from "./dev-output";
@@ -27,6 +22,16 @@ cliArgs(
   "start",
   "Serves everything locally on http://localhost:$PORT (default 8787): migrations, demo data and clients, then wrangler dev. Prints the URLs and the demo credentials once ready.",
   {},
+);
+// Imported once the command line is sound: the API's modules take seconds to load, --help none.
+const [{ DEMO_VENDOR_ID }, { database }, { issueScimToken, newScimToken }, { TEST_CLIENT_PREFIX }, { createApiClient }] = await Promise.all(
+  [
+    import("../src/api/vendors/routes"),
+    import("../src/db/client"),
+    import("../src/operator/scim/tokens"),
+    import("../src/platform/test-mode"),
+    import("../src/shared/auth/clients"),
+  ],
 );
 
 /** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */

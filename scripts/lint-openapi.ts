@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { cliArgs } from "./cli";
-import { servedOpenApiDocument } from "./openapi-document";
 
 cliArgs("lint:openapi", "Lints the served OpenAPI document with Spectral and Redocly; any error fails.", {});
 
@@ -11,6 +10,8 @@ cliArgs("lint:openapi", "Lints the served OpenAPI document with Spectral and Red
  * `npm run lint:openapi` (in .ci/run): the OpenAPI document exactly as the Worker serves it, linted by Spectral
  * (`spectral:oas`) and Redocly (`recommended`). Any error fails; warnings are printed for the reader.
  */
+// Imported after the command line: the API's app takes seconds to load, --help none.
+const { servedOpenApiDocument } = await import("./openapi-document");
 const document = await servedOpenApiDocument("http://localhost:8787");
 const dir = mkdtempSync(path.join(tmpdir(), "medparts-openapi-"));
 const file = path.join(dir, "openapi.json");

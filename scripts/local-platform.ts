@@ -2,9 +2,6 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { exportJWK, generateKeyPair } from "jose";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import { WEBHOOK_SWEEP_CRON } from "../src/api/webhooks/queues";
 import type { Bindings } from "../src/env";
 import { buildDocsUi } from "./build-docs-ui.ts";
@@ -23,7 +20,9 @@ export const ADMIN_WRANGLER_CONFIG = "admin/wrangler.toml";
  * Miniflare options of the docs Worker, as an extra worker beside the API Worker (the tests, the bench), which
  * reaches it over its DOCS binding. Miniflare wants a script for every worker; its asset router never calls this one.
  */
-export function docsWorkerOptions(root = ".") {
+export async function docsWorkerOptions(root = ".") {
+  // wrangler and miniflare are imported where they are used: loading them takes seconds, and a script's --help none.
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, DOCS_WRANGLER_CONFIG));
   const { compatibilityDate, assets } = workerOptions as { compatibilityDate?: string; assets?: { directory: string } };
   return { name: "medparts-docs", modules: true, script: "export default {};", compatibilityDate, assets };
@@ -57,6 +56,7 @@ export async function ensureLocalSigningKey(): Promise<void> {
     current = `${current}${current && !current.endsWith("\n") ? "\n" : ""}${name}='${value}'\n`;
     return true;
   };
+  const { exportJWK, generateKeyPair } = await import("jose");
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `local-${Date.now().toString(36)}`, alg: "RS256", use: "sig" };
   const added = [
@@ -137,6 +137,7 @@ export type LocalStorage = Pick<Bindings, "DB" | "CATALOG" | "QUOTES">;
  * wrangler.toml's D1 databases and KV namespaces, persisted where wrangler persists them.
  */
 export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<T>, state: LocalState = {}): Promise<T> {
+  const [{ unstable_readConfig }, { convertV4MiniflareOptions, Miniflare }] = await Promise.all([import("wrangler"), import("miniflare")]);
   const config = unstable_readConfig({ config: WRANGLER_CONFIG });
   const mf = new Miniflare(
     convertV4MiniflareOptions({

@@ -1,4 +1,4 @@
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 
 /** One HTTP request of a scenario, relative to the server's base URL. */
 export interface LoadRequest {
@@ -34,6 +34,8 @@ export interface LoadResult {
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { request, nextRequest } = options;
+  // Imported here, not at the top: a bench's --help would otherwise wait for autocannon to load.
+  const { default: autocannon } = await import("autocannon");
   const result = await autocannon({
     url: options.baseUrl,
     connections: options.connections,

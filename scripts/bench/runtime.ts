@@ -2,8 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import type { convertV4MiniflareOptions } from "miniflare";
 import { docsWorkerOptions, type LocalState, wrangler } from "../local-platform";
 
 /**
@@ -147,6 +146,10 @@ const ADMIN_STAND_IN = {
 
 /** Runs in the host process: the app's Worker (and the docs Worker) on workerd through Miniflare. */
 export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRuntime> {
+  const [{ unstable_getMiniflareWorkerOptions }, { convertV4MiniflareOptions, Miniflare }] = await Promise.all([
+    import("wrangler"),
+    import("miniflare"),
+  ]);
   // Source options (module rules, root) describe wrangler's own bundling; the bundle here is already built.
   const { modulesRules: _rules, rootPath: _root, ...workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml").workerOptions;
   const baseUrl = `http://127.0.0.1:${options.port}`;
@@ -169,7 +172,7 @@ export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRu
       // The first worker serves the port; the docs Worker answers the app's DOCS binding, as deployed. The operator
       // plane (ADMIN binding) is not on the buyer path this bench measures: a stand-in answers 503 for it
       // (npm run bench:import runs the real one under wrangler dev).
-      workers: [app, docsWorkerOptions(), ADMIN_STAND_IN],
+      workers: [app, await docsWorkerOptions(), ADMIN_STAND_IN],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   await mf.ready;
@@ -178,6 +181,7 @@ export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRu
 
 /** Runs in the host process: the bare Worker (or its one-D1-query variant, on an in-memory database) through Miniflare. */
 export async function runBareRuntime(port: number, oneD1Query: boolean): Promise<BenchRuntime> {
+  const { convertV4MiniflareOptions, Miniflare } = await import("miniflare");
   const worker = oneD1Query ? { script: ONE_D1_QUERY_WORKER, d1Databases: { DB: "bench-floor" } } : { script: BARE_WORKER };
   const mf = new Miniflare(
     convertV4MiniflareOptions({ modules: true, ...worker, host: "127.0.0.1", port, compatibilityDate: "2026-04-20" }),

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { LOADED_PACKAGES_MARK } from "./loaded-packages";
 
 /**
  * Every `npm run` script of ours (package.json's `tsx scripts/...` entries), run as a user would. In the e2e suite, not
- * `npm test`: each start loads the local platform (about 4 s of CPU), some 60 starts in all.
+ * `npm test`: some 60 starts of a script in all, and those that reach the local platform load it (about 4 s of CPU).
  */
 
 const ROOT = path.join(import.meta.dirname, "../..");
@@ -14,6 +15,10 @@ const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const STACK_LINE = /^\s+at .+[:(]/m;
 /** The scripts a person runs by hand. */
 const BY_HAND = ["start", "demo", "import", "create-client", "webhook-listener", "seed", "migrate:tenant-stores", "build"];
+/** The packages that take seconds to load: a script imports them only once its command line is sound. */
+const SLOW_PACKAGES = ["wrangler", "miniflare", "workerd", "esbuild", "autocannon", "@hono/zod-openapi"];
+const LOADED_PACKAGES = path.join(import.meta.dirname, "loaded-packages.ts");
+const slowOf = (packages: string[]) => packages.filter((loaded) => SLOW_PACKAGES.includes(loaded));
 
 const scripts = Object.entries(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>)
   .map(([name, command]) => [name, /^tsx (scripts\/\S+\.ts)$/.exec(command)?.[1]] as const)
@@ -23,14 +28,17 @@ function run(
   file: string,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+): Promise<{ code: number | null; stdout: string; stderr: string; packages: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, [file, ...args], { cwd: ROOT, env: { ...process.env, DEBUG: "", ...env } });
+    const child = spawn(TSX, ["--import", LOADED_PACKAGES, file, ...args], { cwd: ROOT, env: { ...process.env, DEBUG: "", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      const [before, packages = ""] = stderr.split(`\n${LOADED_PACKAGES_MARK}`);
+      resolve({ code, stdout, stderr: before!, packages: packages.trim().split(" ").filter(Boolean) });
+    });
   });
 }
 
@@ -57,7 +65,7 @@ describe("the scripts' command line", () => {
     expect(scripts.length).toBeGreaterThan(20);
   });
 
-  it("every script answers --help with its usage (exit 0), and a wrong option with a usage error (exit 2), never a stack trace", async () => {
+  it("every script answers --help with its usage (exit 0), and a wrong option with a usage error (exit 2), never a stack trace, before loading the slow packages", async () => {
     // Every script's --help; a wrong option on those a person runs by hand (the rest parse with the same cliArgs).
     const outcomes = await pooled(scripts, 3, async ([name, file]) => {
       const help = await run(file, ["--help"]);
@@ -67,8 +75,10 @@ describe("the scripts' command line", () => {
     for (const { name, help, wrong } of outcomes) {
       expect(help.code, `${name} --help: ${help.stderr}`).toBe(0);
       expect(help.stdout, name).toContain(`usage: npm run ${name}`);
+      expect(slowOf(help.packages), `${name} --help`).toEqual([]);
       if (!wrong) continue;
       expect(wrong.code, `${name} --no-such-option: ${wrong.stdout}${wrong.stderr}`).toBe(2);
+      expect(slowOf(wrong.packages), `${name} --no-such-option`).toEqual([]);
       expect(wrong.stderr, name).toContain("no-such-option");
       expect(wrong.stderr, name).not.toMatch(STACK_LINE);
     }
