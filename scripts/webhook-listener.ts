@@ -41,7 +41,7 @@ export async function startWebhookListener(options: {
   credentials: { clientId: string; clientSecret: string };
   port: number;
   onEvent?: (event: ReceivedEvent, duplicate: boolean) => void;
-  /** Each verified delivery is posted here as it came; the listener answers with that receiver's status. */
+  /** Each verified delivery is posted here as it came; the listener answers with that receiver's status (502 if unreached). */
   forwardTo?: string;
   onForward?: (event: ReceivedEvent, outcome: string) => void;
 }): Promise<Listener> {
@@ -74,7 +74,8 @@ export async function startWebhookListener(options: {
       }
       const status = await forward(options.forwardTo, req.headers, body);
       options.onForward?.(event, typeof status === "number" ? `HTTP ${status}` : status);
-      res.writeHead(typeof status === "number" && status < 300 ? 204 : 502).end();
+      // Your receiver's status as it answered, so that Medparts records (and retries) what your receiver said.
+      res.writeHead(typeof status === "number" ? status : 502).end();
     });
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
@@ -176,7 +177,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     {
       "forward-to": {
         type: "string",
-        help: "also POST each verified delivery, body and headers as received, to your receiver (e.g. http://localhost:3000/webhooks); its answer is passed back, so a failure there is retried by Medparts as any failed delivery is",
+        help: "also POST each verified delivery, body and headers as received, to your receiver (e.g. http://localhost:3000/webhooks); its status is passed back as it answered (502 when it cannot be reached), so a failure there is retried by Medparts as any failed delivery is",
         value: "<url>",
       },
       port: { type: "string", help: "the listener's own port (default: WEBHOOK_PORT, else 8790)", value: "<n>" },

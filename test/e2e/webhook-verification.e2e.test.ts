@@ -23,6 +23,8 @@ interface Delivery {
 }
 
 const forwarded: Delivery[] = [];
+/** What the receiver answers the forwarded deliveries. */
+let receiverStatus = 200;
 let receiver: Server;
 let receiverUrl: string;
 let listener: Listener;
@@ -35,7 +37,7 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       forwarded.push({ headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(200).end("ok");
+      res.writeHead(receiverStatus).end("ok");
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -94,17 +96,20 @@ const VERIFIERS = {
 /** The signature header of `header` moved `seconds` back, re-signed with nothing: a replay of an old delivery. */
 const staleHeader = (header: string, seconds: number) => header.replace(/t=(\d+)/, (_all, t: string) => `t=${Number(t) - seconds}`);
 
+const buyerToken = () =>
+  fetch(`${baseUrl}/auth/oauth2/token`, {
+    method: "POST",
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: inject("buyer").clientId,
+      client_secret: inject("buyer").clientSecret,
+    }),
+  }).then(async (res) => ((await res.json()) as { access_token: string }).access_token);
+
 describe("the webhooks guide's verification code, on real deliveries", () => {
   it("the listener prints the secret it verifies with, and forwards each delivery with its body and Medparts headers as received", async () => {
     expect(listener.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
-    const token = await fetch(`${baseUrl}/auth/oauth2/token`, {
-      method: "POST",
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: inject("buyer").clientId,
-        client_secret: inject("buyer").clientSecret,
-      }),
-    }).then(async (res) => ((await res.json()) as { access_token: string }).access_token);
+    const token = await buyerToken();
     for (const type of [undefined, "order.shipped"]) {
       const res = await fetch(`${baseUrl}/customer/api/webhook-endpoints/${listener.endpointId}/test`, {
         method: "POST",
@@ -121,6 +126,26 @@ describe("the webhooks guide's verification code, on real deliveries", () => {
       expect(delivery.headers["content-type"]).toMatch(/^application\/json/);
     }
     expect(listener.received.map((event) => event.type)).toEqual(["webhook_endpoint.test", "order.shipped"]);
+  });
+
+  it("Medparts records the receiver's status as the receiver answered the forward: 200 as 200, 500 as 500", async () => {
+    const token = await buyerToken();
+    const recorded = async () => {
+      const res = await fetch(`${baseUrl}/customer/api/webhook-endpoints/${listener.endpointId}/test`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+      return ((await res.json()) as { data: { statusCode: number | null } }).data.statusCode;
+    };
+    try {
+      for (const status of [200, 500, 202]) {
+        receiverStatus = status;
+        expect(await recorded(), `receiver answered ${status}`).toBe(status);
+      }
+    } finally {
+      receiverStatus = 200;
+    }
   });
 
   for (const [language, verify] of Object.entries(VERIFIERS)) {
