@@ -2,6 +2,7 @@ import { database } from "../src/db/client";
 import { clientKind, createApiClient } from "../src/shared/auth/clients";
 import { describeFailure, exitOnFailure, UsageError, UserError } from "./cli";
 import { parseCreateClientArgs, USAGE } from "./create-client-args";
+import { missingOwnerMessage } from "./create-client-owner";
 
 /**
  * `npm run create-client -- --tenant 2 --name "Lakeside ERP" [--scopes "catalog:read orders:write"] [--test]`
@@ -28,16 +29,8 @@ const ownerId = owner.vendorId ?? owner.tenantId;
 const { withLocalBindings } = await import("./local-platform");
 const client = await withLocalBindings(async (env) => {
   if (kind !== "operator") {
-    const table = kind === "vendor" ? "vendors" : "tenants";
-    const found = await env.DB.prepare(`SELECT id FROM ${table} WHERE id = ?1`).bind(ownerId).first();
-    if (!found) {
-      const { results } = await env.DB.prepare(`SELECT id FROM ${table} ORDER BY id LIMIT 20`).all<{ id: number }>();
-      const known =
-        results.length > 0
-          ? `the local database has ${results.map((row) => row.id).join(", ")}`
-          : "run `npm start` or `npm run seed` first";
-      throw new UserError(`There is no ${kind} ${ownerId}: ${known}.`);
-    }
+    const missing = await missingOwnerMessage(env.DB, kind, ownerId!);
+    if (missing) throw new UserError(missing);
   }
   return createApiClient(database(env.DB), { ...owner, name, scopes, ...(test ? { testMode: true } : {}) });
 });
