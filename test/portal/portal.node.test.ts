@@ -143,6 +143,11 @@ describe("the developer portal build", () => {
     }
   });
 
+  it("the guides' commands make an Idempotency-Key with Node, as the README does, not with uuidgen (missing on many machines)", () => {
+    for (const guide of GUIDES) expect(read(`docs/guides/${guide}.html`), guide).not.toContain("uuidgen");
+    expect(read("docs/guides/orders.html")).toContain("crypto.randomUUID()");
+  });
+
   it("the webhooks guide shows the verification code of every language from the files the tests run", () => {
     const html = read("docs/guides/webhooks.html");
     for (const file of ["verify-webhook.ts", "verify_webhook.py", "MedpartsWebhook.java", "MedpartsWebhook.cs"]) {
