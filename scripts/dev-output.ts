@@ -1,3 +1,5 @@
+import { DEFAULT_PORT } from "./cli";
+
 /**
  * What `npm start` shows of `wrangler dev` (scripts/dev.ts): each Worker's bindings table once (wrangler prints the
  * API Worker's twice), no "types might be out of date" (false here: `npm test` checks the generated types), no note on
@@ -71,6 +73,9 @@ export function startBanner(base: string, demo: DemoCredentials, demoFile: strin
   const width = (i: 0 | 1) => Math.max(header[i].length, ...rows.map((row) => row[i].length));
   const row = (cells: [string, string, string]) => `    ${cells[0].padEnd(width(0))}  ${cells[1].padEnd(width(1))}  ${cells[2]}`;
   const rule = `    ${"-".repeat(width(0))}  ${"-".repeat(width(1))}  ${"-".repeat(Math.max(header[2].length, ...rows.map((r) => r[2].length)))}`;
+  // The scripts call http://localhost:8787 unless told: on another port they need --url (PORT is npm start's own).
+  const url = base === `http://localhost:${DEFAULT_PORT}` ? "" : ` --url ${base}`;
+  const next = (command: string, what: string) => `    ${command.padEnd(28)} ${what}`;
   return [
     "",
     "================================================================================",
@@ -85,10 +90,10 @@ export function startBanner(base: string, demo: DemoCredentials, demoFile: strin
     ...rows.map(row),
     "",
     "  Next:",
-    "    npm run demo                 the integrator flow: token, search, price options, an order, its events",
+    next(`npm run demo${url ? ` --${url}` : ""}`, "the integrator flow: token, search, price options, an order, its events"),
     `    open ${base}/docs   read the guides; Authorize in a reference with a client above`,
-    "    npm run webhook-listener     receive tenant 1's webhooks, verified, with their signing secret",
-    "    npm run import -- <file>     load a catalog file as the operator (--help for the formats)",
+    next(`npm run webhook-listener${url ? ` --${url}` : ""}`, "receive tenant 1's webhooks, verified, with their signing secret"),
+    next(`npm run import -- <file>${url}`, "load a catalog file as the operator (--help for the formats)"),
     "================================================================================",
     "",
   ].join("\n");

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { DEFAULT_PRODUCT_COUNT } from "../src/dev/seed/seed";
 import { randomToken } from "../src/shared/auth/secrets";
-import { cliArgs } from "./cli";
+import { cliArgs, DEFAULT_PORT } from "./cli";
 import { DevOutput, startBanner } from "./dev-output";
 import { startLocalCrons } from "./local-crons";
 import {
@@ -35,7 +35,7 @@ const [{ DEMO_VENDOR_ID }, { database }, { issueScimToken, newScimToken }, { TES
 );
 
 /** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
-const PORT = process.env.PORT ?? "8787";
+const PORT = process.env.PORT ?? DEFAULT_PORT;
 
 /** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
 function demoClientCredentials(): Required<DemoClients> {

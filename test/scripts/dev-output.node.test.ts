@@ -78,4 +78,14 @@ describe("npm start's output", () => {
     const rows = banner.split("\n").filter((line) => /buyer-secret|vendor-secret|operator-secret|test-secret/.test(line));
     expect(new Set(rows.map((row) => row.search(/\S+-secret$/))).size).toBe(1);
   });
+
+  it("the banner's next steps name the server's URL when it is not the scripts' default (PORT set)", () => {
+    const elsewhere = startBanner("http://localhost:9123", DEMO, ".medparts-demo.json");
+    expect(elsewhere).toContain("npm run demo -- --url http://localhost:9123 ");
+    expect(elsewhere).toContain("npm run webhook-listener -- --url http://localhost:9123 ");
+    expect(elsewhere).toContain("npm run import -- <file> --url http://localhost:9123 ");
+    const usual = startBanner("http://localhost:8787", DEMO, ".medparts-demo.json");
+    expect(usual).not.toContain("--url");
+    expect(usual).toMatch(/npm run demo {2,}the integrator flow/);
+  });
 });
