@@ -139,3 +139,11 @@ export const ownRuntimePort = (port: string, what = "test"): Option & { default:
   help: `port of the ${what}'s own runtime`,
   value: "<port>",
 });
+
+/** The port a helper server of a script listens on: the option's, else 0, a free port the system picks. */
+export function listenPortOf(text: string | undefined, flag: string): number {
+  if (text === undefined || text === "") return 0;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) throw new UsageError(`${flag} is a port number, not "${text}".`);
+  return port;
+}

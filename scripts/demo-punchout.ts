@@ -4,7 +4,7 @@ import { DEMO_VENDOR_ID } from "../src/api/vendors/routes";
 import { generateDeviceIdentifiers, productId, VENDORS } from "../src/dev/seed/catalog";
 import { readXml, type XmlElement } from "../src/operator/procurement/xml";
 import { demoConnection, findIn, orderRequestOfCart, unescapeHtml } from "./cxml-suite";
-import { savedDemoClients } from "./local-platform";
+import { demoClientOf, savedDemoClients } from "./local-platform";
 
 /**
  * `npm run demo -- --punchout`: Medparts from inside a procurement suite (docs/api.md, "Procurement systems (cXML)"),
@@ -13,10 +13,12 @@ import { savedDemoClients } from "./local-platform";
  * label, Transfer cart posts the PunchOutOrderMessage back, the suite sends the OrderRequest of that cart, and the demo
  * vendor's acknowledgement and parcel come back to the suite as ConfirmationRequest and ShipNoticeRequest.
  *
- *   MEDPARTS_URL (default http://localhost:8787), SUITE_PORT (the suite's own receiver on localhost, default 8792)
+ * It runs against demo.ts's --url and listens for the suite on its --suite-port (default: a free port). It leaves the
+ * connection it made inert: its documentUrl removed (so its webhook endpoint is disabled) and its client disabled.
  */
 
-const BASE_URL = process.env.MEDPARTS_URL ?? `http://localhost:${process.env.PORT ?? 8787}`;
+/** The API's base URL: demo.ts's --url, set once by punchoutMain. */
+let BASE_URL = "";
 const SUPPLIER = { domain: "NetworkID", identity: "AN-MEDPARTS-DEMO" };
 const DEMO_VENDOR_NAME = VENDORS.find((vendor) => vendor.id === DEMO_VENDOR_ID)!.name;
 
@@ -93,33 +95,40 @@ function suiteReceiver(port: number) {
 }
 
 const field = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
-export async function punchoutMain(): Promise<void> {
+export async function punchoutMain(baseUrl: string, suitePort: number): Promise<void> {
+  BASE_URL = baseUrl;
   try {
-    await punchout();
+    await punchout(suitePort);
   } catch (error) {
     console.error(`\nDEMO FAILED at step ${stepNumber}: ${(error as Error).message}`);
     process.exit(1);
   }
 }
 
-async function punchout(): Promise<void> {
+async function punchout(suitePort: number): Promise<void> {
   console.log(`Medparts PunchOut demo against ${BASE_URL}: this script plays the procurement suite and the browser`);
   const saved = savedDemoClients();
-  if (!saved?.operator || !saved.vendor) throw new StepFailed("No demo clients: run `npm start` first (it writes .medparts-demo.json).");
-  const suite = await suiteReceiver(Number(process.env.SUITE_PORT ?? 8792));
+  const operator = demoClientOf("MEDPARTS_OPERATOR", saved?.operator);
+  const vendor = demoClientOf("MEDPARTS_VENDOR", saved?.vendor);
+  if (!operator || !vendor) throw new StepFailed("No demo clients: run `npm start` first (it writes .medparts-demo.json).");
+  const suite = await suiteReceiver(suitePort);
+  const operatorToken = await token(operator);
+  let made: { id: number; clientId: string; mapping: Record<string, unknown> } | undefined;
   try {
     step("The operator connects the hospital's suite (POST /admin/api/procurement-connections)");
     const buyer = `AN-DEMO-${Date.now()}`;
-    const made = await http("POST", "/admin/api/procurement-connections", {
-      headers: { Authorization: `Bearer ${await token(saved.operator)}`, "Content-Type": "application/json" },
-      body: JSON.stringify(demoConnection("St. Mary's Ariba (demo)", buyer, SUPPLIER, suite.url)),
+    const { tenantId, ...mapping } = demoConnection("St. Mary's Ariba (demo)", buyer, SUPPLIER, suite.url);
+    const created = await http("POST", "/admin/api/procurement-connections", {
+      headers: { Authorization: `Bearer ${operatorToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ tenantId, ...mapping }),
     });
-    if (made.status !== 201) throw new StepFailed(`connection: HTTP ${made.status} ${await made.text()}`);
+    if (created.status !== 201) throw new StepFailed(`connection: HTTP ${created.status} ${await created.text()}`);
     const { connection, sharedSecret, cxmlUrl } = (
-      (await made.json()) as {
-        data: { connection: { id: number }; sharedSecret: string; cxmlUrl: string };
+      (await created.json()) as {
+        data: { connection: { id: number; clientId: string }; sharedSecret: string; cxmlUrl: string };
       }
     ).data;
+    made = { id: connection.id, clientId: connection.clientId, mapping };
     show("connection", connection.id);
     show("cXML URL", cxmlUrl);
     show("SharedSecret", `${sharedSecret.slice(0, 6)}... (shown once)`);
@@ -209,7 +218,7 @@ async function punchout(): Promise<void> {
     const orderNumber = /order (\S+) for orderID/.exec(order.text)![1]!;
 
     step("The vendor acknowledges and ships: the suite gets a ConfirmationRequest and a ShipNoticeRequest");
-    const vendorToken = await token(saved.vendor);
+    const vendorToken = await token(vendor);
     const vendorLines = await http("GET", `/vendor/api/order-lines?orderNumber=${encodeURIComponent(orderNumber)}`, {
       headers: { Authorization: `Bearer ${vendorToken}` },
     });
@@ -230,5 +239,25 @@ async function punchout(): Promise<void> {
     console.log(`\nPunchOut demo complete: order ${orderNumber} (orderID ${orderId}) placed from the suite's cart.`);
   } finally {
     suite.close();
+    if (made) await retire(operatorToken, made);
   }
+}
+
+/**
+ * Leaves the demo's connection inert: without its documentUrl (its webhook endpoint `we_cxml_<id>` is disabled) and
+ * with its client disabled, so that later events are not posted to a suite that is gone.
+ */
+async function retire(operatorToken: string, made: { id: number; clientId: string; mapping: Record<string, unknown> }) {
+  const authorization = { Authorization: `Bearer ${operatorToken}` };
+  const replaced = await http("PUT", `/admin/api/procurement-connections/${made.id}`, {
+    headers: { ...authorization, "Content-Type": "application/json" },
+    body: JSON.stringify({ ...made.mapping, documentUrl: null }),
+  });
+  const disabled = await http("POST", `/admin/api/clients/${encodeURIComponent(made.clientId)}/disable`, { headers: authorization });
+  const failed = [replaced, disabled].find((res) => !res.ok);
+  if (failed) {
+    console.error(`Could not retire the demo's connection ${made.id}: HTTP ${failed.status} ${await failed.text()}`);
+    return;
+  }
+  show("connection", `${made.id} retired: documentUrl removed (its webhook endpoint disabled), client ${made.clientId} disabled`);
 }

@@ -9,8 +9,8 @@ import { centsToText } from "../src/platform/money";
 import type { CatalogItem } from "../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
-import { cliArgs, describeFailure } from "./cli";
-import { savedDemoClients } from "./local-platform";
+import { cliArgs, describeFailure, listenPortOf } from "./cli";
+import { demoClientOf, savedDemoClients } from "./local-platform";
 import { startWebhookListener } from "./webhook-listener";
 
 /**
@@ -21,7 +21,7 @@ import { startWebhookListener } from "./webhook-listener";
  *   MEDPARTS_CLIENT_ID / MEDPARTS_CLIENT_SECRET (default: .medparts-demo.json written by npm start)
  *   MEDPARTS_VENDOR_CLIENT_ID / MEDPARTS_VENDOR_CLIENT_SECRET (the demo vendor; default: the same file)
  *   DEMO_QUERY (catalog keywords, default "SpO2 sensor"), DEMO_USER (loginUserId, default jsmith)
- *   WEBHOOK_PORT (the demo's own webhook receiver on localhost, default 8791)
+ *   MEDPARTS_OPERATOR_CLIENT_ID / _SECRET (the operator, for --punchout; default: the same file)
  *
  * `npm run demo -- --sandbox`: the sandbox (docs/api.md, "Sandbox") with the demo test-mode client (`testMode` in
  * .medparts-demo.json, or MEDPARTS_TEST_CLIENT_ID / _SECRET): a sample of every event type to its webhook endpoint,
@@ -96,12 +96,16 @@ const { values: demoOptions, url: demoUrl } = cliArgs(
   {
     sandbox: { type: "boolean", help: "the sandbox instead: a test-mode client's orders, fulfilled by the simulated vendor" },
     punchout: { type: "boolean", help: "a procurement suite's cXML PunchOut session and OrderRequest instead" },
+    "webhook-port": { type: "string", help: "port of the demo's own webhook receiver (default: a free port)", value: "<n>" },
+    "suite-port": { type: "string", help: "with --punchout: port of the suite's receiver (default: a free port)", value: "<n>" },
   },
   { url: true },
 );
 // Imported once the command line is sound: the API's routes take seconds to load, --help none.
 const { DEMO_VENDOR_ID } = await import("../src/api/vendors/routes");
 const BASE_URL = demoUrl;
+const WEBHOOK_PORT = listenPortOf(demoOptions["webhook-port"], "--webhook-port");
+const SUITE_PORT = listenPortOf(demoOptions["suite-port"], "--suite-port");
 const API = `${BASE_URL}/customer/api`;
 const VENDOR_API = `${BASE_URL}/vendor/api`;
 const DEMO_VENDOR_NAME = VENDORS.find((v) => v.id === DEMO_VENDOR_ID)!.name;
@@ -112,15 +116,13 @@ type Credentials = { clientId: string; clientSecret: string };
 
 /** The demo vendor's client: MEDPARTS_VENDOR_CLIENT_ID / _SECRET, else the `vendor` entry npm start wrote. */
 function vendorCredentials(): Credentials {
-  const { MEDPARTS_VENDOR_CLIENT_ID: clientId, MEDPARTS_VENDOR_CLIENT_SECRET: clientSecret } = process.env;
-  if (clientId && clientSecret) return { clientId, clientSecret };
-  const saved = savedDemoClients();
-  if (!saved?.vendor) {
+  const vendor = demoClientOf("MEDPARTS_VENDOR", savedDemoClients()?.vendor);
+  if (!vendor) {
     throw new StepFailed(
       "No vendor credentials: restart `npm start` (it adds the demo vendor client) or set MEDPARTS_VENDOR_CLIENT_ID/_SECRET.",
     );
   }
-  return saved.vendor;
+  return vendor;
 }
 
 async function tokenOf({ clientId, clientSecret }: Credentials) {
@@ -130,15 +132,14 @@ async function tokenOf({ clientId, clientSecret }: Credentials) {
 }
 
 function credentials(): Credentials {
-  const { MEDPARTS_CLIENT_ID: clientId, MEDPARTS_CLIENT_SECRET: clientSecret } = process.env;
-  if (clientId && clientSecret) return { clientId, clientSecret };
   const saved = savedDemoClients();
-  if (!saved) {
+  const buyer = demoClientOf("MEDPARTS", saved && { clientId: saved.clientId, clientSecret: saved.clientSecret });
+  if (!buyer) {
     throw new StepFailed(
       "No credentials: run `npm start` first (it writes .medparts-demo.json) or set MEDPARTS_CLIENT_ID and MEDPARTS_CLIENT_SECRET.",
     );
   }
-  return { clientId: saved.clientId, clientSecret: saved.clientSecret };
+  return buyer;
 }
 
 let stepNumber = 0;
@@ -176,15 +177,14 @@ async function main(): Promise<void> {
   show("scope", token.body.scope);
 
   step("Listen for order events: a local webhook endpoint (npm run webhook-listener does the same on its own)");
-  const webhookPort = Number(process.env.WEBHOOK_PORT ?? 8791);
   const listener = await startWebhookListener({
     baseUrl: BASE_URL,
     credentials: credentials(),
-    port: webhookPort,
+    port: WEBHOOK_PORT,
     onEvent: (event, duplicate) =>
       show(duplicate ? "webhook (again)" : "webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`),
   });
-  show("endpoint", `${listener.endpointId} -> http://localhost:${webhookPort}/webhooks, every event type`);
+  show("endpoint", `${listener.endpointId} -> ${listener.url}, every event type`);
 
   step("Look up the buyer: contact id, facilities, addresses");
   const loginUserId = process.env.DEMO_USER ?? "jsmith";
@@ -578,11 +578,9 @@ async function main(): Promise<void> {
 
 /** The demo test-mode client: MEDPARTS_TEST_CLIENT_ID / _SECRET, else the `testMode` entry npm start wrote. */
 function testModeCredentials(): Credentials {
-  const { MEDPARTS_TEST_CLIENT_ID: clientId, MEDPARTS_TEST_CLIENT_SECRET: clientSecret } = process.env;
-  if (clientId && clientSecret) return { clientId, clientSecret };
-  const saved = savedDemoClients();
-  if (!saved?.testMode) throw new StepFailed("No test-mode credentials: restart `npm start` (it adds the demo test-mode client).");
-  return saved.testMode;
+  const testMode = demoClientOf("MEDPARTS_TEST", savedDemoClients()?.testMode);
+  if (!testMode) throw new StepFailed("No test-mode credentials: restart `npm start` (it adds the demo test-mode client).");
+  return testMode;
 }
 
 async function sandboxMain(): Promise<void> {
@@ -593,15 +591,14 @@ async function sandboxMain(): Promise<void> {
   show("client_id", credentials.clientId);
 
   step("Listen for its events: a webhook endpoint of the test mode");
-  const webhookPort = Number(process.env.WEBHOOK_PORT ?? 8791);
   const listener = await startWebhookListener({
     baseUrl: BASE_URL,
     credentials,
-    port: webhookPort,
+    port: WEBHOOK_PORT,
     onEvent: (event, duplicate) =>
       show(duplicate ? "webhook (again)" : "webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`),
   });
-  show("endpoint", `${listener.endpointId} -> http://localhost:${webhookPort}/webhooks`);
+  show("endpoint", `${listener.endpointId} -> ${listener.url}`);
 
   step("A signed sample of every event type (POST /webhook-endpoints/{id}/test with a type)");
   const types = DELIVERED_EVENT_TYPES;
@@ -704,7 +701,7 @@ async function sandboxMain(): Promise<void> {
 const which = demoOptions.sandbox
   ? sandboxMain
   : demoOptions.punchout
-    ? async () => (await import("./demo-punchout")).punchoutMain()
+    ? async () => (await import("./demo-punchout")).punchoutMain(BASE_URL, SUITE_PORT)
     : main;
 which().catch((error: unknown) => {
   const why = error instanceof StepFailed ? error.message : describeFailure(error, "", BASE_URL).message;

@@ -177,6 +177,13 @@ export interface DemoClient {
  */
 export type DemoClients = DemoClient & { vendor?: DemoClient; operator?: DemoClient; scimToken?: string; testMode?: DemoClient };
 
+/** A demo client: `<prefix>_CLIENT_ID` and `_SECRET` from the environment (MEDPARTS_VENDOR...), else what npm start saved. */
+export function demoClientOf(prefix: string, saved: DemoClient | undefined): DemoClient | undefined {
+  const clientId = process.env[`${prefix}_CLIENT_ID`];
+  const clientSecret = process.env[`${prefix}_CLIENT_SECRET`];
+  return clientId && clientSecret ? { clientId, clientSecret } : saved;
+}
+
 /** What `npm start` wrote to DEMO_FILE; undefined before its first run. */
 export const savedDemoClients = (): DemoClients | undefined =>
   existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, "utf8")) as DemoClients) : undefined;

@@ -1,8 +1,9 @@
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { SIGNATURE_HEADER, verifySignature } from "../src/api/webhooks/signing";
 import { requestInit } from "../src/dev/client/request";
-import { cliArgs, UsageError, UserError } from "./cli";
+import { cliArgs, listenPortOf, UsageError, UserError } from "./cli";
 
 /**
  * `npm run webhook-listener`: a local webhook receiver for a running `npm start`, like `stripe listen`. It registers
@@ -21,6 +22,8 @@ export interface ReceivedEvent {
 
 export interface Listener {
   endpointId: string;
+  /** Where it listens, as registered: http://localhost:<port>/webhooks. */
+  url: string;
   /** The endpoint's signing secret (whsec_...): what a receiver verifies deliveries with. */
   secret: string;
   received: ReceivedEvent[];
@@ -39,6 +42,7 @@ async function call<T>(method: string, url: string, options: Parameters<typeof r
 export async function startWebhookListener(options: {
   baseUrl: string;
   credentials: { clientId: string; clientSecret: string };
+  /** 0: a free port the system picks. */
   port: number;
   onEvent?: (event: ReceivedEvent, duplicate: boolean) => void;
   /** Each verified delivery is posted here as it came; the listener answers with that receiver's status (502 if unreached). */
@@ -80,6 +84,7 @@ export async function startWebhookListener(options: {
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
   const closeServer = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const url = `http://localhost:${(server.address() as AddressInfo).port}/webhooks`;
 
   let endpoint: { id: string; secret: string };
   let token: string;
@@ -92,7 +97,7 @@ export async function startWebhookListener(options: {
     endpoint = (
       await call<{ data: { id: string; secret: string } }>("POST", `${baseUrl}/customer/api/webhook-endpoints`, {
         token,
-        json: { url: `http://localhost:${port}/webhooks`, eventTypes: ["*"] },
+        json: { url, eventTypes: ["*"] },
       })
     ).data;
   } catch (error) {
@@ -103,6 +108,7 @@ export async function startWebhookListener(options: {
   secret = endpoint.secret;
   return {
     endpointId: endpoint.id,
+    url,
     secret,
     received,
     stop: async () => {
@@ -135,9 +141,7 @@ async function main(values: { "forward-to"?: string; port?: string; "client-id"?
   const forwardTo = values["forward-to"];
   if (forwardTo !== undefined && !/^https?:\/\/[^/\s]+/.test(forwardTo))
     throw new UsageError(`--forward-to is an http(s) URL, not "${forwardTo}".`);
-  const portText = values.port ?? process.env.WEBHOOK_PORT ?? "8790";
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new UsageError(`--port is a port number, not "${portText}".`);
+  const port = listenPortOf(values.port ?? process.env.WEBHOOK_PORT, "--port");
   const clientId = values["client-id"] ?? process.env.MEDPARTS_CLIENT_ID;
   const clientSecret = values["client-secret"] ?? process.env.MEDPARTS_CLIENT_SECRET;
   const credentials =
@@ -158,10 +162,11 @@ async function main(values: { "forward-to"?: string; port?: string; "client-id"?
       ),
     onForward: (event, outcome) => console.log(`  -> ${forwardTo}: ${outcome} (${event.id})`),
   }).catch((error: unknown) => {
-    if ((error as { code?: string }).code === "EADDRINUSE") throw new UserError(`Port ${port} is in use: pass --port.`);
+    if ((error as { code?: string }).code === "EADDRINUSE")
+      throw new UserError(`Port ${port} is in use: pass another --port, or none for a free one.`);
     throw error;
   });
-  console.log(`Ready. Endpoint ${listener.endpointId} receives every event type of tenant 1 at http://localhost:${port}/webhooks.`);
+  console.log(`Ready. Endpoint ${listener.endpointId} receives every event type of tenant 1 at ${listener.url}.`);
   console.log(`Signing secret: ${listener.secret}  (verify deliveries with it; the webhooks guide at ${baseUrl}/docs/guides/webhooks)`);
   if (forwardTo) console.log(`Forwarding each verified delivery to ${forwardTo}.`);
   console.log("Ctrl-C to stop (the endpoint is deleted).");
@@ -180,7 +185,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         help: "also POST each verified delivery, body and headers as received, to your receiver (e.g. http://localhost:3000/webhooks); its status is passed back as it answered (502 when it cannot be reached), so a failure there is retried by Medparts as any failed delivery is",
         value: "<url>",
       },
-      port: { type: "string", help: "the listener's own port (default: WEBHOOK_PORT, else 8790)", value: "<n>" },
+      port: { type: "string", help: "the listener's own port (default: WEBHOOK_PORT, else a free port)", value: "<n>" },
       "client-id": {
         type: "string",
         help: "a buyer client with webhooks:manage (default: MEDPARTS_CLIENT_ID, else the demo client of .medparts-demo.json)",
