@@ -11,7 +11,7 @@ import type { CatalogDetailSchema } from "../src/shared/catalog/routes";
 import type { UserSchema } from "../src/shared/users/lookup-routes";
 import { cliArgs, describeFailure, listenPortOf } from "./cli";
 import { demoClientOf, savedDemoClients } from "./local-platform";
-import { startWebhookListener } from "./webhook-listener";
+import { type Listener, type ReceivedEvent, startWebhookListener } from "./webhook-listener";
 
 /**
  * `npm run demo`: the integrator flow of spec section 1 against a running `npm start`, printing each step.
@@ -149,6 +149,51 @@ function step(title: string): void {
 const show = (label: string, value: unknown) =>
   console.log(`   ${label.padEnd(18)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
+/** What a step waits for: an event of this type, of this order, with this id (each only where given). */
+interface ExpectedWebhook {
+  type?: string;
+  orderNumber?: string;
+  id?: string;
+}
+
+/** The events printed so far, by id: each under the step that caused it, once. */
+const shownWebhooks = new Set<string>();
+
+/**
+ * Prints under the current step the webhooks it caused: waits (up to 20 s) until an event not yet shown has arrived
+ * for each expected one, then prints those and any other arrived event of the same orders, in each order's sequence.
+ * Deliveries are asynchronous: printed as they arrive, they would fall under whatever step runs then.
+ */
+async function stepWebhooks(listener: Listener, expected: ExpectedWebhook[]): Promise<void> {
+  const fits = (event: ReceivedEvent, want: ExpectedWebhook) =>
+    (want.type === undefined || event.type === want.type) &&
+    (want.orderNumber === undefined || event.orderNumber === want.orderNumber) &&
+    (want.id === undefined || event.id === want.id);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const claimed = new Set<string>();
+    for (const want of expected) {
+      const event = listener.received.find((e) => !shownWebhooks.has(e.id) && !claimed.has(e.id) && fits(e, want));
+      if (event) claimed.add(event.id);
+    }
+    if (claimed.size === expected.length) break;
+    if (Date.now() > deadline) {
+      const label = (want: ExpectedWebhook) => want.type ?? want.id ?? "an event";
+      throw new StepFailed(`Expected the webhooks ${expected.map(label).join(", ")}; ${claimed.size} of them arrived.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const orders = new Set(expected.map((want) => want.orderNumber).filter(Boolean));
+  const arrived = listener.received.filter(
+    (e) => !shownWebhooks.has(e.id) && (orders.has(e.orderNumber) || expected.some((want) => fits(e, want))),
+  );
+  arrived.sort((a, b) => a.orderNumber.localeCompare(b.orderNumber) || (a.sequence ?? 0) - (b.sequence ?? 0));
+  for (const event of arrived) {
+    shownWebhooks.add(event.id);
+    show("webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`);
+  }
+}
+
 /** One HTTP call; anything but a 2xx stops the demo with the method, URL, status and body. */
 async function send<T>(method: string, url: string, options: CallOptions = {}) {
   let res: Response;
@@ -181,10 +226,8 @@ async function main(): Promise<void> {
     baseUrl: BASE_URL,
     credentials: credentials(),
     port: WEBHOOK_PORT,
-    onEvent: (event, duplicate) =>
-      show(duplicate ? "webhook (again)" : "webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`),
   });
-  show("endpoint", `${listener.endpointId} -> ${listener.url}, every event type`);
+  show("endpoint", `${listener.endpointId} -> ${listener.url}, every event type; each step below shows the webhooks it caused`);
 
   step("Look up the buyer: contact id, facilities, addresses");
   const loginUserId = process.env.DEMO_USER ?? "jsmith";
@@ -303,6 +346,7 @@ async function main(): Promise<void> {
     `X-Idempotency-Cached: ${replay.headers.get("X-Idempotency-Cached")}, orderNumber ${replay.body.data.orderNumber}`,
   );
   if (replay.body.data.orderNumber !== created.body.data.orderNumber) throw new StepFailed("The retry created a second order.");
+  await stepWebhooks(listener, [{ type: "order.created", orderNumber: created.body.data.orderNumber }]);
 
   step("Find the order with structured search");
   const q = `poNumber:"${poNumber}"`;
@@ -381,6 +425,7 @@ async function main(): Promise<void> {
   const proposed = confirmed.body.data.lines[0]!;
   show("line", `${proposed.statusName}, pending change ${JSON.stringify(proposed.pendingChange)}`);
   if (!proposed.pendingChange) throw new StepFailed("The price increase did not wait for the buyer.");
+  await stepWebhooks(listener, [{ type: "order.confirmed", orderNumber }]);
 
   step("The buyer accepts the change: the line takes the new price, the order's total follows, the history says who did what");
   const decided = await send<Envelope<{ lineStatus: string; orderStatus: string }>>(
@@ -399,6 +444,7 @@ async function main(): Promise<void> {
     show("revision", `${revision.actor} ${revision.code}: ${JSON.stringify(revision.changes)}`);
   if (Math.round(afterChange.body.data.lineItems![0]!.price * 100) !== newPriceCents)
     throw new StepFailed("The accepted price was not applied.");
+  await stepWebhooks(listener, [{ type: "order.change_accepted", orderNumber }]);
 
   step("The vendor ships 1 of 2 with a tracking number; the buyer follows it by order number");
   const firstParcel = `1ZDEMO${Date.now().toString().slice(-10)}`;
@@ -406,6 +452,7 @@ async function main(): Promise<void> {
   await moveLine("ship", { trackingNumber: firstParcel, quantity: 1, ...(label ? { units: [label] } : {}) });
   const partly = await readOrder();
   if (partly.status !== "PartiallyShipped") throw new StepFailed(`Expected PartiallyShipped, the buyer sees ${partly.status}.`);
+  await stepWebhooks(listener, [{ type: "order.shipped", orderNumber }]);
 
   step("The buyer tries to cancel (partial): what has shipped stays, and is listed");
   const cancel = await send<
@@ -426,6 +473,10 @@ async function main(): Promise<void> {
   if (final.status !== "Delivered" || (final.shippingInfo ?? []).filter((d) => d.trackingNumber).length !== 2) {
     throw new StepFailed(`Expected a delivered order with two parcels; the buyer sees ${final.status}.`);
   }
+  await stepWebhooks(listener, [
+    { type: "order.shipped", orderNumber },
+    { type: "order.delivered", orderNumber },
+  ]);
 
   step("The vendor invoices one unit at the agreed price: three-way matched against the order and what shipped");
   const invoice = (number: string, lines: { lineId?: number; description?: string; quantity: number; cents: number }[]) => {
@@ -445,6 +496,10 @@ async function main(): Promise<void> {
   });
   showInvoice(matched.body.data);
   if (matched.body.data.status !== "matched") throw new StepFailed(`Expected a matched invoice, got ${matched.body.data.status}.`);
+  await stepWebhooks(listener, [
+    { type: "invoice.received", orderNumber },
+    { type: "invoice.matched", orderNumber },
+  ]);
 
   step("The second unit's invoice adds a fuel surcharge the order never had: an exception, explained; the buyer disputes it");
   const surcharge = await send<Envelope<InvoiceRecord>>("POST", `${VENDOR_API}/invoices`, {
@@ -461,6 +516,11 @@ async function main(): Promise<void> {
     json: { reason: "Surcharge not in our agreement" },
   });
   show("buyer", `${disputed.body.data.invoice.status}: ${disputed.body.data.invoice.statusReason}`);
+  await stepWebhooks(listener, [
+    { type: "invoice.received", orderNumber },
+    { type: "invoice.exception", orderNumber },
+    { type: "invoice.disputed", orderNumber },
+  ]);
 
   step("Exchange: the vendor offers the part on exchange, with a core charge if the failed part is not back within 30 days");
   const exchangeSku = `EXCH-${poNumber}`;
@@ -499,6 +559,7 @@ async function main(): Promise<void> {
   });
   const exchangeNumber = exchangeOrder.body.data.orderNumber;
   show("orderNumber", exchangeNumber);
+  await stepWebhooks(listener, [{ type: "order.created", orderNumber: exchangeNumber }]);
 
   step("The vendor ships the exchange part: its parcel opens a core return (RMA number, due date, the charge if late)");
   const exchangeLine = (
@@ -520,6 +581,10 @@ async function main(): Promise<void> {
     "core",
     `${core.rmaNumber}: ${core.status}, due ${core.dueAt}, charge ${core.coreCharge} if late; back to: ${core.returnTo ?? "the vendor"}`,
   );
+  await stepWebhooks(listener, [
+    { type: "order.shipped", orderNumber: exchangeNumber },
+    { type: "core.opened", orderNumber: exchangeNumber },
+  ]);
 
   step("The buyer ships the failed part back, scanning its UDI label; the vendor receives the core and accepts it");
   const coreLabel = chosen.gtin ? `]d201${chosen.gtin}21CORE-${Date.now().toString().slice(-8)}\r\n` : undefined;
@@ -535,8 +600,12 @@ async function main(): Promise<void> {
   show("core", `${receivedCore.body.data.return.status}: nothing is charged`);
   if (receivedCore.body.data.return.status !== "accepted")
     throw new StepFailed(`Expected an accepted core, got ${receivedCore.body.data.return.status}.`);
+  await stepWebhooks(listener, [
+    { type: "core.shipped", orderNumber: exchangeNumber },
+    { type: "core.received", orderNumber: exchangeNumber },
+  ]);
 
-  step("The webhooks: every event of the order, signed, in order");
+  step("The webhooks: every event of the order arrived, signed, in order");
   const expected = [
     "order.created",
     "order.confirmed",
@@ -595,10 +664,8 @@ async function sandboxMain(): Promise<void> {
     baseUrl: BASE_URL,
     credentials,
     port: WEBHOOK_PORT,
-    onEvent: (event, duplicate) =>
-      show(duplicate ? "webhook (again)" : "webhook", `${event.type} #${event.sequence ?? "-"} ${event.orderNumber} (signature verified)`),
   });
-  show("endpoint", `${listener.endpointId} -> ${listener.url}`);
+  show("endpoint", `${listener.endpointId} -> ${listener.url}; each step below shows the webhooks it caused`);
 
   step("A signed sample of every event type (POST /webhook-endpoints/{id}/test with a type)");
   const types = DELIVERED_EVENT_TYPES;
@@ -609,6 +676,10 @@ async function sandboxMain(): Promise<void> {
     });
     if (!sent.body.data.delivered) throw new StepFailed(`The sample ${type} was not delivered.`);
   }
+  await stepWebhooks(
+    listener,
+    types.map((type) => ({ type })),
+  );
 
   step("Test orders: the catalog and quotes work as live; the answers say Medparts-Mode: test");
   const lookup = await send<Envelope<User>>(
@@ -641,6 +712,7 @@ async function sandboxMain(): Promise<void> {
       headers: { "Idempotency-Key": crypto.randomUUID() },
     });
     show("test order", created.body.data.orderNumber);
+    await stepWebhooks(listener, [{ type: "order.created", orderNumber: created.body.data.orderNumber }]);
     return created.body.data.orderNumber;
   };
   const simulate = async (orderNumber: string, scenario: string, extra: Record<string, unknown> = {}) => {
@@ -656,6 +728,10 @@ async function sandboxMain(): Promise<void> {
     show(
       scenario,
       `order ${run.body.data.orderStatus}, ${run.body.data.eventIds.length} event(s), ${Math.round(performance.now() - started)} ms`,
+    );
+    await stepWebhooks(
+      listener,
+      run.body.data.eventIds.map((id) => ({ id, orderNumber })),
     );
   };
 
@@ -676,6 +752,7 @@ async function sandboxMain(): Promise<void> {
     json: { reason: "Sandbox: not needed" },
     headers: { "Idempotency-Key": crypto.randomUUID() },
   });
+  await stepWebhooks(listener, [{ type: "order.cancelled", orderNumber: cancelled }]);
 
   step("The webhooks of the test orders: every order event type, signed");
   const wanted = new Set([

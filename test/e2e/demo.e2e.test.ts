@@ -57,3 +57,38 @@ describe("npm run demo -- --punchout", () => {
     }
   }, 180_000);
 });
+
+/** The demo's output as steps: each numbered title with the lines printed under it. */
+function steps(output: string): { title: string; lines: string[] }[] {
+  const found: { title: string; lines: string[] }[] = [];
+  for (const line of output.split("\n")) {
+    const title = /^\d+\. (.+)$/.exec(line)?.[1];
+    if (title) found.push({ title, lines: [] });
+    else found.at(-1)?.lines.push(line);
+  }
+  return found;
+}
+
+describe("npm run demo", () => {
+  it("prints each step's webhooks under that step", async () => {
+    const { code, output } = await demo([]);
+    expect(code, output).toBe(0);
+    const webhooksOf = (title: string) =>
+      steps(output)
+        .find((step) => step.title.startsWith(title))
+        ?.lines.map((line) => /^\s+webhook\s+(\S+)/.exec(line)?.[1])
+        .filter(Boolean);
+    expect(webhooksOf("Create the order")).toEqual(["order.created"]);
+    expect(webhooksOf("The vendor confirms with a price change")).toEqual(["order.confirmed"]);
+    expect(webhooksOf("The buyer accepts the change")).toEqual(["order.change_accepted"]);
+    expect(webhooksOf("The vendor ships 1 of 2")).toEqual(["order.shipped"]);
+    expect(webhooksOf("The buyer tries to cancel")).toEqual([]);
+    expect(webhooksOf("The vendor ships the rest")).toEqual(["order.shipped", "order.delivered"]);
+    expect(webhooksOf("The vendor invoices one unit")).toEqual(["invoice.received", "invoice.matched"]);
+    expect(webhooksOf("The second unit's invoice")).toEqual(["invoice.received", "invoice.exception", "invoice.disputed"]);
+    expect(webhooksOf("Exchange:")).toEqual(["order.created"]);
+    expect(webhooksOf("The vendor ships the exchange part")).toEqual(["order.acknowledged", "order.shipped", "core.opened"]);
+    expect(webhooksOf("The buyer ships the failed part back")).toEqual(["core.shipped", "core.received"]);
+    for (const step of ["Token", "Look up the buyer", "Search the catalog", "Find the order"]) expect(webhooksOf(step), step).toEqual([]);
+  }, 240_000);
+});
