@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SORT_DIRECTIONS } from "../../src/platform/pagination";
+import { PART_NUMBER_OF_DEVICE_ID } from "../../src/shared/catalog/device-ids";
 import { parseKeywords } from "../../src/shared/catalog/keywords";
 import {
   CATALOG_SORT_FIELDS,
@@ -128,6 +129,16 @@ describe("catalog search query plans", () => {
         reads.find((step) => !/^SEARCH products USING COVERING INDEX products_(normalized|unprefixed)_part_number/.test(step)),
       ).toMatch(/^SCAN products_fts VIRTUAL TABLE INDEX \d+:M/);
     }
+  });
+
+  it("a one-word query's device identifier lookup reads device_identifiers by primary key, products by id", async () => {
+    const deviceIds = parseKeywords("A999ESU4410")!.deviceIds;
+    expect(deviceIds.map((id) => id.agency)).toEqual(["HIBCC", "HIBCC", "ICCBBA"]);
+    const steps = await plan({ sql: PART_NUMBER_OF_DEVICE_ID, params: [JSON.stringify(deviceIds)] });
+    expect(steps.filter((step) => /^(SCAN|SEARCH) (d|p)\b/.test(step))).toEqual([
+      expect.stringMatching(/^SEARCH d USING PRIMARY KEY \(agency=\? AND device_id=\?\)/),
+      expect.stringMatching(/^SEARCH p USING .*\(id=\?\)/),
+    ]);
   });
 
   it("an unfiltered listing reads the sort index in order, without sorting the catalog", async () => {

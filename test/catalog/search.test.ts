@@ -138,8 +138,15 @@ describe("POST /catalog/search: a GTIN typed or scanned", () => {
       expect(ids(result.items)).toEqual(ids(byGtin.items));
     });
 
-    it("an HIBCC DI without its + flag, or of no product, is searched as typed", async () => {
-      for (const query of ["H729BP03000", "+H729BP03009"]) {
+    it("an HIBCC DI without its + flag finds it too (GUDID writes either form), stored either way", async () => {
+      const byGtin = await search({ filters: { query: unit }, pagination: ALL });
+      for (const query of ["H729BP03000", "h729sd12000"]) {
+        expect(ids((await search({ filters: { query }, pagination: ALL })).items), query).toEqual(ids(byGtin.items));
+      }
+    });
+
+    it("an HIBCC DI of no product is searched as typed", async () => {
+      for (const query of ["+H729BP03009", "H729BP03009"]) {
         expect(ids((await search({ filters: { query }, pagination: ALL })).items), query).not.toContain("MP-0000003");
       }
     });

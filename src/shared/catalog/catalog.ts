@@ -3,6 +3,8 @@ import { deviceIdentifiers, manufacturers, products } from "../../db/catalog-sch
 import type { Database } from "../../db/client";
 import { notFound } from "../../platform/errors";
 import { paginationOf } from "../../platform/pagination";
+import { PART_NUMBER_OF_DEVICE_ID } from "./device-ids";
+import { parseKeywords } from "./keywords";
 import {
   type CatalogFilters,
   type CatalogPage,
@@ -34,11 +36,25 @@ export interface FacetCounts {
 
 type ItemRow = Omit<CatalogItem, "categories"> & { categories: string };
 
-/** One page of matching products, the total, and facet counts: one D1 round trip, one consistent snapshot. */
+/**
+ * One page of matching products, the total, and facet counts: one D1 round trip, one consistent snapshot. A query of
+ * one word that is a device identifier of a catalog product, at any packaging level, is looked up in the same round
+ * trip; when it is one, that product's part number is searched instead (a second round trip), so the product comes
+ * first with the counts of its part-number search (docs/decisions.md).
+ */
 export async function searchCatalog(d1: D1Database, filters: CatalogFilters, page: CatalogPage) {
+  const deviceIds = filters.keywords?.deviceIds ?? [];
+  const lookup = deviceIds.length > 0 ? [d1.prepare(PART_NUMBER_OF_DEVICE_ID).bind(JSON.stringify(deviceIds))] : [];
   const statements = catalogSearchStatements(filters, page);
   const bind = ({ sql, params }: SqlStatement) => d1.prepare(sql).bind(...params);
-  const results = await d1.batch<Record<string, unknown>>([...statements.counts.map(bind), ...statements.items.map(bind)]);
+  const answers = await d1.batch<Record<string, unknown>>([...lookup, ...statements.counts.map(bind), ...statements.items.map(bind)]);
+  const named = lookup.length > 0 ? (answers[0]!.results[0] as { part_number: string } | undefined) : undefined;
+  if (named) {
+    // Its part number is not looked up as a device identifier again: the identifier named this product.
+    const keywords = parseKeywords(named.part_number);
+    return searchCatalog(d1, { ...filters, keywords: keywords && { ...keywords, deviceIds: [] } }, page);
+  }
+  const results = answers.slice(lookup.length);
   const countRows = results.slice(0, statements.counts.length).flatMap((result) => result.results as unknown as CountRow[]);
   // At most one items statement has rows (src/shared/catalog/search-sql.ts itemsStatements).
   const rows = results.slice(statements.counts.length).flatMap((result) => result.results as ItemRow[]);

@@ -1,3 +1,4 @@
+import { deviceIdsOfWord, type StoredDeviceId } from "./device-ids";
 import { normalizePartNumber } from "./part-numbers";
 
 /**
@@ -16,6 +17,11 @@ export interface KeywordSearch {
    * Healthcare above Getinge while matching both. At most MAX_RANK_TERMS, so a long query costs a bounded score.
    */
   rankTerms: string[];
+  /**
+   * The device identifiers a query of one word may be (src/shared/catalog/device-ids.ts): when the catalog holds one,
+   * its product's part number is searched instead (src/shared/catalog/catalog.ts searchCatalog).
+   */
+  deviceIds: StoredDeviceId[];
 }
 
 const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
@@ -39,7 +45,8 @@ export function parseKeywords(text: string | null | undefined): KeywordSearch | 
     0,
     MAX_RANK_TERMS,
   );
-  return { match: allWords + joinedPartNumber, partNumberKey, rankTerms };
+  const deviceIds = words.length === 1 ? deviceIdsOfWord(words[0]!) : [];
+  return { match: allWords + joinedPartNumber, partNumberKey, rankTerms, deviceIds };
 }
 
 /**

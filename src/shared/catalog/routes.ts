@@ -19,9 +19,7 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../auth/bearer";
 import { requireFacilityAccess, requireRememberedFacilityAccess } from "../users/access";
 import { findCatalogProduct, searchCatalog } from "./catalog";
-import { type Agency, storedDeviceIds } from "./device-ids";
 import { loadEligibleOffers } from "./eligible-prices";
-import { toGtin14 } from "./gtin";
 import { parseKeywords } from "./keywords";
 import { PURCHASE_TYPES, PurchaseTermsViewSchema, presentTerms } from "./purchase-terms";
 import { type IssuedOption, issuePriceOptions, priceOptionKeys } from "./quotes";
@@ -58,7 +56,8 @@ const FacetFilterSchema = closedObject({
 const CatalogSearchRequestSchema = closedObject({
   filters: closedObject({
     query: z.string().max(200).nullish().openapi({
-      description: "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. Empty lists all.",
+      description:
+        "Keywords, each matched as a word prefix in part numbers, description, manufacturer and categories. One word that is a device identifier of a product (GTIN, HIBCC or ICCBBA, any packaging level) searches that product's part number. Empty lists all.",
       example: "12-345 A",
     }),
     facets: z.array(FacetFilterSchema).max(10).nullish().openapi({
@@ -285,42 +284,12 @@ function facetValues(facets: FacetSelection | null | undefined, field: (typeof F
   return values.length > 0 ? [...new Set(values)] : null;
 }
 
-/** An HIBCC device identifier as GUDID and labels print it: the `+` flag, labeler code, product number, unit of measure. */
-const HIBCC_DEVICE_ID = /^\+([A-Z][A-Z0-9]{3}[A-Z0-9]{1,18}[0-9])$/;
-
-/** The agency and stored forms of the device identifier a query is exactly, if it is one; null otherwise. */
-function deviceIdQuery(query: string): { agency: Agency; deviceIds: string[] } | null {
-  const gtin = toGtin14(query);
-  if (gtin) return { agency: "GS1", deviceIds: [gtin] };
-  const hibcc = HIBCC_DEVICE_ID.exec(query.toUpperCase());
-  return hibcc ? { agency: "HIBCC", deviceIds: storedDeviceIds({ agency: "HIBCC", deviceId: hibcc[1]! }) } : null;
-}
-
-/**
- * A query that is exactly a device identifier (a GTIN: 8, 12, 13 or 14 digits with a valid check digit; an HIBCC DI
- * with its `+` flag, in either case) of a product in the catalog, at any packaging level, searches that product's part
- * number instead, so the product comes first and the counts are those of the part-number search (docs/decisions.md).
- * One indexed read, before the search, for such queries only.
- */
-async function queryForDeviceId(catalog: D1Database, query: string | null | undefined): Promise<string | null | undefined> {
-  const identifier = query ? deviceIdQuery(query.trim()) : null;
-  if (!identifier) return query;
-  const [first, second = first] = identifier.deviceIds;
-  const found = await catalog
-    .prepare(
-      "SELECT p.part_number FROM device_identifiers d JOIN products p ON p.id = d.product_id WHERE d.agency = ?1 AND d.device_id IN (?2, ?3) ORDER BY d.device_id LIMIT 1",
-    )
-    .bind(identifier.agency, first, second)
-    .first<{ part_number: string }>();
-  return found?.part_number ?? query;
-}
-
 export const catalogRoutes = createRouter()
   .openapi(searchRoute, async (c) => {
     const body = c.req.valid("json");
     const principal = c.get("principal");
     const filters: CatalogFilters = {
-      keywords: parseKeywords(await queryForDeviceId(c.env.CATALOG, body.filters?.query)),
+      keywords: parseKeywords(body.filters?.query),
       manufacturers: facetValues(body.filters?.facets, "manufacturer"),
       categories: facetValues(body.filters?.facets, "category"),
     };

@@ -57,6 +57,7 @@ export function searchCacheKey(version: string, filters: CatalogFilters, page: C
   const normalized = JSON.stringify([
     filters.keywords?.match ?? null,
     filters.keywords?.partNumberKey ?? null,
+    filters.keywords?.deviceIds ?? null,
     filters.manufacturers ? [...filters.manufacturers].sort() : null,
     filters.categories ? [...filters.categories].sort() : null,
     page.limit,
