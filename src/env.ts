@@ -16,6 +16,9 @@ export type Bindings = Env & {
   QUOTE_SIGNING_KEY_PREVIOUS?: string;
 };
 
+/** How long a request waits for its rate limiter unless RATE_LIMITER_TIMEOUT_MS says otherwise. */
+export const DEFAULT_RATE_LIMITER_TIMEOUT_MS = 1_000;
+
 /** A positive number from a wrangler.toml var (always a string); unset or invalid falls back to the default. */
 const positiveNumber = (fallback: number) => z.coerce.number().finite().positive().catch(fallback);
 
@@ -33,6 +36,8 @@ const ConfigSchema = z.object({
   /** Token bucket per SCIM token on /scim/v2: an identity provider's first sync sends a request per user and group. */
   SCIM_RATE_LIMIT_PER_MINUTE: positiveNumber(6000),
   SCIM_RATE_LIMIT_BURST: positiveNumber(300),
+  /** How long a request waits for its rate limiter (the Durable Object, a lease another request asks for) before it is served unlimited. */
+  RATE_LIMITER_TIMEOUT_MS: positiveNumber(DEFAULT_RATE_LIMITER_TIMEOUT_MS),
   /** Largest accepted request body in bytes. */
   MAX_BODY_BYTES: positiveNumber(1024 * 1024),
   /** How long an isolate trusts that an API client is enabled (the delay before disabling a client takes effect). */

@@ -14,11 +14,13 @@ const CXML = path.join(import.meta.dirname, "../../../shared/test-data/cxml");
 const hostile = (file: string) => new Uint8Array(readFileSync(path.join(CXML, "hostile", file)));
 
 function refusal(bytes: Uint8Array): XmlRefused {
-  const started = performance.now();
+  // The process's CPU time, not the wall clock: a machine busy with other work must not fail a bound on our own work.
+  const started = process.cpuUsage();
   try {
     readXml(bytes);
   } catch (error) {
-    expect(performance.now() - started, "refused within the 1 s hostile.json allows").toBeLessThan(1000);
+    const { user, system } = process.cpuUsage(started);
+    expect((user + system) / 1000, "refused within the 1 s hostile.json allows").toBeLessThan(1000);
     expect(error).toBeInstanceOf(XmlRefused);
     return error as XmlRefused;
   }

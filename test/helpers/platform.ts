@@ -24,6 +24,15 @@ export const advanceBucketClock = (key: string, ms: number) => setBucketClock(ke
 /** Makes one RateLimiter Durable Object read its time from `now` (a test's own clock, shared with other objects or isolates). */
 export const useBucketClock = (key: string, now: () => number) => setBucketClock(key, () => now);
 
+/**
+ * Stops the clock of one RateLimiter Durable Object (before its first request): nothing refills while the test runs,
+ * however slowly the machine answers; advanceBucketClock still moves it.
+ */
+export const stopBucketClock = (key: string) => {
+  const stoppedAt = Date.now();
+  return useBucketClock(key, () => stoppedAt);
+};
+
 /** The whole tokens left in a key's RateLimiter Durable Object (what isolates leased is no longer in it). */
 export const bucketTokens = (key: string) =>
   runInDurableObject(env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as DurableObjectStub, (_, state) =>

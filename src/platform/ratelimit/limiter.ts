@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMITER_TIMEOUT_MS } from "../../env";
 import { errorMessage } from "../errors";
 import { logEvent } from "../logging";
 import { withTimeout } from "../upstream";
@@ -34,7 +35,6 @@ const MAX_GROWN_LEASE = 100;
 /** A lease spent within this time after its grant makes the next one twice as large (up to maxLeaseSize). */
 const QUICKLY_SPENT_MS = 1_000;
 const MAX_KEYS = 10_000;
-const LIMITER_TIMEOUT_MS = 1_000;
 
 /** A first lease is at most 5 % of the burst (and 10 tokens), so small buckets are exact (one DO call per request). */
 export function leaseBatchSize(config: BucketConfig): number {
@@ -97,26 +97,35 @@ interface KeyState {
 export class LocalAllowances {
   private readonly keys = new Map<string, KeyState>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `timeoutMs`: how long a request waits for the limiter when its caller does not say (consume, peek). */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly timeoutMs = DEFAULT_RATE_LIMITER_TIMEOUT_MS,
+  ) {}
 
   clear(): void {
     this.keys.clear();
   }
 
   /**
-   * Spends one token of `key`. Returns null when the limiter is unavailable: rate limiting then fails
-   * open, because an outage of the limiter must not take the API down with it.
+   * Spends one token of `key`. Returns null when the limiter is unavailable (no answer within `timeoutMs`): rate
+   * limiting then fails open, because an outage of the limiter must not take the API down with it.
    */
-  async consume(namespace: DurableObjectNamespace<RateLimiter>, key: string, config: BucketConfig): Promise<RateLimitDecision | null> {
+  async consume(
+    namespace: DurableObjectNamespace<RateLimiter>,
+    key: string,
+    config: BucketConfig,
+    timeoutMs = this.timeoutMs,
+  ): Promise<RateLimitDecision | null> {
     // The config is part of the lease key so that a changed limit never spends a lease granted under the old one.
     const state = this.stateOf(`${key}|${config.capacity}|${config.refillPerMinute}`);
     const seenRefusals = state.refusals;
-    const deadline = Date.now() + LIMITER_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const spent = this.spend(state, config);
       if (spent) return spent;
       if (state.refusal && state.refusal.number > seenRefusals) return state.refusal.decision;
-      if (!state.asking) return this.ask(namespace, key, config, state);
+      if (!state.asking) return this.ask(namespace, key, config, state, timeoutMs);
       // Past the deadline the limiter counts as unavailable: fail open, as when the Durable Object does not answer.
       if (Date.now() >= deadline) return null;
       state.waiting++;
@@ -126,8 +135,13 @@ export class LocalAllowances {
   }
 
   /** Whether `key` has a token left, without spending one (asks the Durable Object; null when it is unavailable). */
-  async peek(namespace: DurableObjectNamespace<RateLimiter>, key: string, config: BucketConfig): Promise<RateLimitDecision | null> {
-    const result = await acquire(namespace, key, { ...config, want: 0, giveBack: 0 });
+  async peek(
+    namespace: DurableObjectNamespace<RateLimiter>,
+    key: string,
+    config: BucketConfig,
+    timeoutMs = this.timeoutMs,
+  ): Promise<RateLimitDecision | null> {
+    const result = await acquire(namespace, key, { ...config, want: 0, giveBack: 0 }, timeoutMs);
     return result && decision(config, result.remaining >= 1, result.remaining, result.retryAfterSeconds);
   }
 
@@ -144,6 +158,7 @@ export class LocalAllowances {
     key: string,
     config: BucketConfig,
     state: KeyState,
+    timeoutMs: number,
   ): Promise<RateLimitDecision | null> {
     const now = this.now();
     // The lease is spent or expired: it sizes the next one, and an expired one's tokens go back with this request.
@@ -153,7 +168,7 @@ export class LocalAllowances {
     let result: AcquireResult | null;
     try {
       const want = Math.max(nextLeaseSize(previous, config, now), state.waiting + 1);
-      result = await acquire(namespace, key, { ...config, want, giveBack: previous?.tokens ?? 0 });
+      result = await acquire(namespace, key, { ...config, want, giveBack: previous?.tokens ?? 0 }, timeoutMs);
     } finally {
       state.asking = false;
     }
@@ -198,10 +213,11 @@ async function acquire(
   namespace: DurableObjectNamespace<RateLimiter>,
   key: string,
   request: AcquireRequest,
+  timeoutMs: number,
 ): Promise<AcquireResult | null> {
   try {
     const stub = namespace.get(namespace.idFromName(key));
-    return await withTimeout("DO", stub.acquire(request), LIMITER_TIMEOUT_MS);
+    return await withTimeout("DO", stub.acquire(request), timeoutMs);
   } catch (err) {
     logEvent("warn", {
       rateLimiter: "unavailable",

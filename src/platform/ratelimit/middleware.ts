@@ -1,5 +1,5 @@
 import type { Context, Next } from "hono";
-import type { AppEnv } from "../../env";
+import { type AppEnv, appConfig } from "../../env";
 import { ProblemError } from "../errors";
 import { setResponseHeaders } from "../responses";
 import { localAllowances, type RateLimitDecision } from "./limiter";
@@ -24,7 +24,7 @@ function tooManyRequests(d: RateLimitDecision, detail: string): ProblemError {
 }
 
 async function consume(c: Context<AppEnv>, key: string, config: BucketConfig) {
-  return localAllowances.consume(c.env.RATE_LIMITER, key, config);
+  return localAllowances.consume(c.env.RATE_LIMITER, key, config, appConfig(c.env).RATE_LIMITER_TIMEOUT_MS);
 }
 
 /** Runs `next` and stamps the decision's headers on whatever response (success or error) comes back. */
@@ -75,7 +75,7 @@ export function limitTokenRequest(c: Context<AppEnv>, clientId: string): TokenRe
     if (tighter) for (const [name, value] of Object.entries(rateLimitHeaders(tighter))) c.header(name, value);
   };
   const admitted = Promise.all([
-    ip ? localAllowances.peek(c.env.RATE_LIMITER, bucketKey.tokenIp(ip), config) : null,
+    ip ? localAllowances.peek(c.env.RATE_LIMITER, bucketKey.tokenIp(ip), config, appConfig(c.env).RATE_LIMITER_TIMEOUT_MS) : null,
     consume(c, bucketKey.tokenClient(clientId), config),
   ]).then(([ipDecision, clientDecision]) => {
     byIp = ipDecision;

@@ -9,6 +9,12 @@ import { runs } from "../../helpers/depth";
 import { namespaceAround } from "../../helpers/faults";
 import { advanceBucketClock, bucketTokens, useBucketClock } from "../../helpers/platform";
 
+/**
+ * How long these isolates wait for the limiter: a minute, not production's second, so that a loaded machine's slow
+ * answer never fails a request open (served unlimited) and the counts stay exact (issue 65).
+ */
+const PATIENT_MS = 60_000;
+
 describe("token bucket arithmetic", () => {
   const config = { capacity: 10, refillPerMinute: 60 };
 
@@ -56,7 +62,7 @@ describe("per-isolate allowance reconciled with the Durable Object", () => {
 
   it("leases a batch, spends it locally, and returns the unused rest when the lease expires", async () => {
     let now = 1_000_000;
-    const allowances = new LocalAllowances(() => now);
+    const allowances = new LocalAllowances(() => now, PATIENT_MS);
     const key = `unit:${crypto.randomUUID()}`;
 
     const first = await allowances.consume(env.RATE_LIMITER, key, config);
@@ -73,7 +79,7 @@ describe("per-isolate allowance reconciled with the Durable Object", () => {
 
   it("a lease spent within a second doubles the next one up to 10 % of the burst; one left unspent brings it back", async () => {
     let now = 2_000_000;
-    const allowances = new LocalAllowances(() => now);
+    const allowances = new LocalAllowances(() => now, PATIENT_MS);
     const key = `unit:${crypto.randomUUID()}`;
     const large = { capacity: 1000, refillPerMinute: 0.000001 };
     const spend = async (requests: number) => {
@@ -105,8 +111,8 @@ describe("per-isolate allowance reconciled with the Durable Object", () => {
 
   it("never lets two isolates together exceed the burst", async () => {
     const key = `unit:${crypto.randomUUID()}`;
-    const a = new LocalAllowances();
-    const b = new LocalAllowances();
+    const a = new LocalAllowances(Date.now, PATIENT_MS);
+    const b = new LocalAllowances(Date.now, PATIENT_MS);
     let allowed = 0;
     for (let i = 0; i < 120; i++) {
       const decision = await (i % 2 ? a : b).consume(env.RATE_LIMITER, key, config);
@@ -193,7 +199,7 @@ describe("concurrent requests in one isolate", () => {
   it("a full bucket admits every one of up to its burst of concurrent requests, leasing no token beyond them", async () => {
     for (const n of [30, 50, 100]) {
       const key = await standingKey();
-      const decisions = await concurrently(new LocalAllowances(), key, config, n);
+      const decisions = await concurrently(new LocalAllowances(Date.now, PATIENT_MS), key, config, n);
       expect(admitted(decisions), `${n} concurrent`).toBe(n);
       // Each told a different remaining count, as if they had come one after the other.
       expect(decisions.map((d) => d!.remaining).sort((a, b) => b - a)).toEqual(Array.from({ length: n }, (_, i) => 99 - i));
@@ -205,7 +211,7 @@ describe("concurrent requests in one isolate", () => {
   it("N + k concurrent requests on a full bucket of burst N: exactly k refused, each with the bucket's Retry-After", async () => {
     for (const k of [1, 30]) {
       const key = await standingKey();
-      const decisions = await concurrently(new LocalAllowances(), key, config, 100 + k);
+      const decisions = await concurrently(new LocalAllowances(Date.now, PATIENT_MS), key, config, 100 + k);
       expect(admitted(decisions), `100 + ${k} concurrent`).toBe(100);
       const refused = decisions.filter((d) => d && !d.allowed);
       expect(refused).toHaveLength(k);
@@ -226,7 +232,7 @@ describe("concurrent requests in one isolate", () => {
           return acquire(...request);
         },
     });
-    const allowances = new LocalAllowances();
+    const allowances = new LocalAllowances(Date.now, PATIENT_MS);
     const decisions = await Promise.all(Array.from({ length: 30 }, () => allowances.consume(counted, key, config)));
     expect(admitted(decisions)).toBe(30);
     // The first request's lease of 5, then one of 25 for the requests still waiting (it was 30 leases of 5 each).
@@ -239,7 +245,11 @@ describe("several isolates against one bucket (separate LocalAllowances, one Dur
   it("concurrent bursts from three isolates admit exactly the burst together", async () => {
     const config = { capacity: 100, refillPerMinute: 600 };
     const key = await standingKey();
-    const isolates = [new LocalAllowances(), new LocalAllowances(), new LocalAllowances()];
+    const isolates = [
+      new LocalAllowances(Date.now, PATIENT_MS),
+      new LocalAllowances(Date.now, PATIENT_MS),
+      new LocalAllowances(Date.now, PATIENT_MS),
+    ];
     const decisions = (await Promise.all(isolates.map((isolate) => concurrently(isolate, key, config, 60)))).flat();
     expect(admitted(decisions)).toBe(100);
     expect(await bucketTokens(key)).toBe(0);
@@ -249,8 +259,8 @@ describe("several isolates against one bucket (separate LocalAllowances, one Dur
     const config = { capacity: 100, refillPerMinute: 0.000001 };
     const key = await standingKey();
     let now = Date.now();
-    const a = new LocalAllowances(() => now);
-    const b = new LocalAllowances(() => now);
+    const a = new LocalAllowances(() => now, PATIENT_MS);
+    const b = new LocalAllowances(() => now, PATIENT_MS);
     expect((await a.consume(env.RATE_LIMITER, key, config))?.allowed).toBe(true); // a lease of 5: a holds 4
     // b is refused while 4 tokens sit in a: under-admission, at most (isolates - 1) x (largest lease - 1) = 9 here.
     expect(admitted(await concurrently(b, key, config, 100))).toBe(95);
@@ -281,7 +291,11 @@ describe("several isolates against one bucket (separate LocalAllowances, one Dur
           let offset = 0;
           const clock = () => Date.now() + offset;
           await useBucketClock(key, clock);
-          const isolates = [new LocalAllowances(clock), new LocalAllowances(clock), new LocalAllowances(clock)];
+          const isolates = [
+            new LocalAllowances(clock, PATIENT_MS),
+            new LocalAllowances(clock, PATIENT_MS),
+            new LocalAllowances(clock, PATIENT_MS),
+          ];
           const start = clock();
           const seen: { from: number; to: number; admitted: number }[] = [];
           for (const round of rounds) {
