@@ -8,6 +8,7 @@ import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, t
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { runs, testDepth } from "../helpers/depth";
 import { dispatch } from "../helpers/dispatch";
+import { createImport, IMPORTS, type JobCaller, OFFER_IMPORTS } from "../helpers/imports";
 import { type JsonSchema, type Resolver, schemaArbitrary } from "../helpers/schema-arbitrary";
 import { forgetStores } from "../helpers/stores";
 
@@ -85,6 +86,11 @@ const PROSE_RULES: ProseRule[] = [
   { operation: "post /auth/oauth2/token", fields: /^oauth:invalid_scope$/, statement: "Space-separated subset of the client's scopes" },
   { operation: "get /vendor/api/order-lines", fields: /^status$/, statement: "any other name is a 400" },
   { operation: "get /customer/api/invoices", fields: /^q$/, statement: "Query in the q language" },
+  ...["get /admin/api/catalog/imports/{id}/errors", "get /vendor/api/offer-imports/{id}/errors"].map((operation) => ({
+    operation,
+    fields: /^cursor$/,
+    statement: "nextCursor of the previous page; any other value is a 400",
+  })),
   {
     operation: "post /vendor/api/order-confirmations",
     fields: /^(lines(\[\d+\](\.\w+)?)?|promisedShipDate|expectedShipDate)$/,
@@ -563,6 +569,44 @@ describe("document-driven contract fuzzing", () => {
     for (const rule of PROSE_RULES) {
       expect(operations.has(rule.operation), rule.operation).toBe(true);
       expect(documentText.includes(rule.statement), `the document no longer says "${rule.statement}"`).toBe(true);
+    }
+  });
+
+  it("an empty path parameter is a documented answer of every operation with one (a 404)", async () => {
+    const withParameters = operationsOf(document).filter((operation) => operation.path.includes("{"));
+    expect(withParameters.length).toBeGreaterThan(0);
+    for (const operation of withParameters) {
+      const path = operation.path.replace(/\{[^}]+\}/g, "");
+      const res = await send(operation, { path, query: [], headers: {}, mediaType: undefined, body: undefined });
+      const where = `${operation.method} ${path} (${operation.path})`;
+      expect(res.status, `${where} -> ${await res.clone().text()}`).toBe(404);
+      await expectMatchesContract(res, operation.method, path, operation.path);
+    }
+  });
+
+  it("a cursor Medparts did not issue is a 400 naming it, as both import jobs' error lists document", async () => {
+    const planes: [string, JobCaller][] = [
+      ["get /admin/api/catalog/imports/{id}/errors", { collection: IMPORTS, token: operatorToken }],
+      ["get /vendor/api/offer-imports/{id}/errors", { collection: OFFER_IMPORTS, token: vendorToken }],
+    ];
+    for (const [name, caller] of planes) {
+      const job = await createImport({ format: "ndjson" }, {}, caller);
+      const operation = operationsOf(document).find((o) => `${o.method} ${o.path}` === name)!;
+      const res = await send(operation, {
+        path: `${caller.collection}/${job.id}/errors`,
+        query: [["cursor", "not-one-of-ours"]],
+        headers: {},
+        mediaType: undefined,
+        body: undefined,
+      });
+      expect(res.status, name).toBe(400);
+      await expectMatchesContract(res, operation.method, `${caller.collection}/${job.id}/errors`);
+      const fields = refusedFields(await res.json());
+      expect(fields, name).toEqual(["cursor"]);
+      expect(
+        PROSE_RULES.some((rule) => rule.operation === name && rule.fields.test("cursor")),
+        name,
+      ).toBe(true);
     }
   });
 

@@ -130,6 +130,9 @@ const PLATFORM_RESPONSES = {
       content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ValidationProblem" } } },
     },
   },
+  withPathParameter: {
+    404: problemResponse("Not found: a path parameter names nothing here, or is empty (as in `.../order-lines//returns`)."),
+  },
   withBody: {
     413: problemResponse("Request body too large."),
     415: problemResponse("Unsupported Content-Type for this operation's request body."),
@@ -309,6 +312,7 @@ function decorateOperation(path: string, method: HttpMethod, operation: Operatio
   if (versioned) addIfAbsent(PLATFORM_RESPONSES.versioned);
   if (rateLimited) addIfAbsent(PLATFORM_RESPONSES.rateLimited);
   if (operation.requestBody) addIfAbsent(PLATFORM_RESPONSES.withBody);
+  if (path.includes("{")) addIfAbsent(PLATFORM_RESPONSES.withPathParameter);
 
   for (const [status, response] of Object.entries(responses)) {
     if ("$ref" in response) continue;
