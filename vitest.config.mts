@@ -4,8 +4,8 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { buildDocsUi } from "./scripts/build-docs-ui.ts";
-import { docsWorkerOptions } from "./scripts/local-platform.ts";
+import { docsWorkerOptions } from "./scripts/dev/local-platform.ts";
+import { buildDocsUi } from "./scripts/portal/build-docs-ui.ts";
 
 // Tests get their own throwaway signing key, generated per run, never stored.
 async function testSigningKey(): Promise<string> {

@@ -4,9 +4,9 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { catalogHash, createOperatorClient, type ImportJob, jobPhase, OperatorApi } from "../imports/local-import";
-import { ADMIN_WRANGLER_CONFIG, ensureLocalSigningKey, withLocalBindings } from "../local-platform";
-import { seedLocal } from "../seed";
+import { ADMIN_WRANGLER_CONFIG, ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
+import { seedLocal } from "../dev/seed";
+import { catalogHash, createOperatorClient, type ImportJob, jobPhase, OperatorApi } from "../tools/local-import";
 import { writeCatalogFile } from "./catalog-file";
 import { createBenchClient, fetchToken } from "./client";
 import { type CpuProfile, inspectorWebSocket, sampleTimes, startCpuProfile, topSelfTime } from "./cpu-profile";
@@ -98,7 +98,7 @@ async function peakWorkerdRss<T>(
 /** `npm run import` as an operator runs it; the job as the server recorded it. */
 async function importOnce(baseUrl: string, file: string): Promise<ImportJob> {
   const args = [
-    "scripts/import.ts",
+    "scripts/tools/import.ts",
     file,
     "--url",
     baseUrl,

@@ -1,5 +1,5 @@
 import { cliArgs } from "../cli";
-import { withLocalBindings } from "../local-platform";
+import { withLocalBindings } from "../dev/local-platform";
 import { BENCH_CLIENT_TENANT, createBenchClient, createBenchVendorClient, fetchToken } from "./client";
 import { inspectorWebSocket, startCpuProfile, topSelfTime } from "./cpu-profile";
 import { runLoad } from "./load";

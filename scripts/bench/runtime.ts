@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { convertV4MiniflareOptions } from "miniflare";
-import { docsWorkerOptions, type LocalState, wrangler } from "../local-platform";
+import { docsWorkerOptions, type LocalState, wrangler } from "../dev/local-platform";
 
 /**
  * The bench's Worker on the production runtime: the bundle `wrangler deploy --dry-run` builds (minified, as

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
-import { type LocalState, sweepWebhooksOnceLive, wranglerDevArgs } from "../local-platform";
+import { type LocalState, sweepWebhooksOnceLive, wranglerDevArgs } from "../dev/local-platform";
 
 /** A `wrangler dev` process on loopback with its own local D1/KV/DO state (load runs, e2e, the crash test). */
 export interface LocalServer {

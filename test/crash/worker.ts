@@ -8,7 +8,7 @@ import { afterBatchCommits, namespaceAround, sqlOf } from "../helpers/faults";
 export * from "../../src/api/index";
 
 /**
- * Entry worker of `npm run crash-test` (scripts/crash-test.ts), never deployed. A request carrying
+ * Entry worker of `npm run crash-test` (scripts/crash/orders.ts), never deployed. A request carrying
  * `X-Crash-At-Commit: 1` runs the production app with one change: right after a D1 batch that writes
  * idempotency_results has committed, it prints CRASH_POINT and never returns, so the harness can kill the
  * runtime exactly at the commit boundary (after the commit, before the Durable Object records the result).

@@ -15,7 +15,7 @@ const buyer = inject("buyer");
 
 function demo(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/demo.ts", "--url", baseUrl, ...args], {
+    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/demo/demo.ts", "--url", baseUrl, ...args], {
       cwd: ROOT,
       env: {
         ...process.env,

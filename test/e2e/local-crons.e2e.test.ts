@@ -1,8 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
-import { dueCalls, localSchedules, runScheduledCalls } from "../../scripts/local-crons";
+import { dueCalls, localSchedules, runScheduledCalls } from "../../scripts/dev/local-crons";
 
 /**
- * The local runtime runs the operator plane's Cron Trigger (scripts/local-crons.ts through scripts/dev-worker.ts), which
+ * The local runtime runs the operator plane's Cron Trigger (scripts/dev/local-crons.ts through scripts/dev/worker.ts), which
  * wrangler dev never fires and its /__scheduled does not reach: here its housekeeping tells the operator of a client
  * secret about to expire, as it does in production.
  */

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { demoConnection, findIn, orderRequestOfCart } from "../../scripts/cxml-suite";
+import { demoConnection, findIn, orderRequestOfCart } from "../../scripts/demo/cxml-suite";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { generateDeviceIdentifiers, productId, VENDORS } from "../../src/dev/seed/catalog";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";

@@ -97,10 +97,10 @@ describe("the scripts' command line", () => {
       writeFileSync(file, '{"productId":"X"}\n');
       const nowhere = "http://127.0.0.1:59999"; // nothing listens there
       const cases = [
-        ["scripts/webhook-listener.ts", ["--url", nowhere, "--port", "18790", "--client-id", "a", "--client-secret", "b"], {}],
-        ["scripts/import.ts", [file, "--url", nowhere, "--client-id", "a", "--client-secret", "b"], {}],
-        ["scripts/import.ts", [file, "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
-        ["scripts/demo.ts", ["--url", nowhere], { MEDPARTS_CLIENT_ID: "a", MEDPARTS_CLIENT_SECRET: "b" }],
+        ["scripts/tools/webhook-listener.ts", ["--url", nowhere, "--port", "18790", "--client-id", "a", "--client-secret", "b"], {}],
+        ["scripts/tools/import.ts", [file, "--url", nowhere, "--client-id", "a", "--client-secret", "b"], {}],
+        ["scripts/tools/import.ts", [file, "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
+        ["scripts/demo/demo.ts", ["--url", nowhere], { MEDPARTS_CLIENT_ID: "a", MEDPARTS_CLIENT_SECRET: "b" }],
       ] as const;
       for (const [script, args, env] of cases) {
         const { code, stdout, stderr } = await run(script, [...args], env);

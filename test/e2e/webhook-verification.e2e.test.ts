@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyMedpartsSignature } from "../../portal/snippets/verify-webhook";
-import { type Listener, startWebhookListener } from "../../scripts/webhook-listener";
+import { type Listener, startWebhookListener } from "../../scripts/tools/webhook-listener";
 
 /**
  * The webhooks guide's verification code (portal/snippets), run against real deliveries of the API under

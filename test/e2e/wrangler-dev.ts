@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startServer } from "../../scripts/bench/server";
-import { buildDocsUi } from "../../scripts/build-docs-ui";
-import { DEV_ENTRY, ensureLocalSigningKey, withLocalBindings } from "../../scripts/local-platform";
-import { seedLocal } from "../../scripts/seed";
+import { DEV_ENTRY, ensureLocalSigningKey, withLocalBindings } from "../../scripts/dev/local-platform";
+import { seedLocal } from "../../scripts/dev/seed";
+import { buildDocsUi } from "../../scripts/portal/build-docs-ui";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { database } from "../../src/db/client";
 import { type ClientOwner, createApiClient } from "../../src/shared/auth/clients";
@@ -55,7 +55,7 @@ export default async function setup(project: TestProject) {
   const server = await startServer({
     port,
     persistTo,
-    // As `npm start` runs it: with the route that runs each Worker's crons (scripts/local-crons.ts).
+    // As `npm start` runs it: with the route that runs each Worker's crons (scripts/dev/local-crons.ts).
     entry: DEV_ENTRY,
     // Local webhook receivers: the raw-request tests listen on loopback.
     vars: { ISSUER: `http://127.0.0.1:${port}/auth`, ALLOW_LOCAL_WEBHOOKS: "true" },

@@ -126,4 +126,4 @@ export async function postCxml(document: string | Uint8Array, headers: Record<st
 }
 
 /** The element at a path of names below `root`. */
-export { findIn as find } from "../../scripts/cxml-suite";
+export { findIn as find } from "../../scripts/demo/cxml-suite";

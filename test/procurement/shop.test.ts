@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { unescapeHtml } from "../../scripts/cxml-suite";
+import { unescapeHtml } from "../../scripts/demo/cxml-suite";
 import { ORDER_LIMITS } from "../../src/api/orders/options";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
 import { MAX_CART_LINES } from "../../src/operator/procurement/punchout-setup";

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { parseCreateClientArgs, USAGE } from "../../scripts/create-client-args";
+import { parseCreateClientArgs, USAGE } from "../../scripts/tools/create-client-args";
 import { OPERATOR_SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 
 /** Each spawn starts tsx, which takes seconds on a loaded machine. */
@@ -9,7 +9,7 @@ const SPAWNING = { timeout: 60_000 };
 describe("npm run create-client: the command line", () => {
   it("--help and -h print the usage and exit 0 (the real command, as npm runs it)", SPAWNING, () => {
     for (const flag of ["--help", "-h"]) {
-      const run = spawnSync("node_modules/.bin/tsx", ["scripts/create-client.ts", flag], { encoding: "utf8" });
+      const run = spawnSync("node_modules/.bin/tsx", ["scripts/tools/create-client.ts", flag], { encoding: "utf8" });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout.trim()).toBe(USAGE);
     }
@@ -19,7 +19,7 @@ describe("npm run create-client: the command line", () => {
     expect(parseCreateClientArgs(["--tenant", "2", "--name", "x", "--nmae", "y"])).toEqual({
       usageError: expect.stringContaining("--nmae"),
     });
-    const run = spawnSync("node_modules/.bin/tsx", ["scripts/create-client.ts", "--frobnicate"], { encoding: "utf8" });
+    const run = spawnSync("node_modules/.bin/tsx", ["scripts/tools/create-client.ts", "--frobnicate"], { encoding: "utf8" });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("--frobnicate");
     expect(run.stderr).not.toContain("ERR_PARSE_ARGS");

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { missingOwnerMessage } from "../../scripts/create-client-owner";
+import { missingOwnerMessage } from "../../scripts/tools/create-client-owner";
 import { sandboxTenantStatement } from "../../src/platform/test-mode";
 
 /** npm run create-client's check of the owner, on the seeded local database with tenant 1's sandbox twin (-1) made. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DevOutput, startBanner } from "../../scripts/dev-output";
+import { DevOutput, startBanner } from "../../scripts/dev/output";
 
 /** What `npm start` shows of wrangler dev's output: a recorded start-up, line by line. */
 

@@ -9,7 +9,7 @@ import {
   planParts,
   SINGLE_UPLOAD_MAX_BYTES,
   uploadNameOf,
-} from "../../scripts/import-client";
+} from "../../scripts/tools/import-client";
 
 const MiB = 1024 * 1024;
 

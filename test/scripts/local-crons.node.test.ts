@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { DEV_SCHEDULED_PATH } from "../../scripts/dev-scheduled";
-import { cronMatches, dueCalls, localSchedules, runScheduledCalls, startLocalCrons } from "../../scripts/local-crons";
+import { cronMatches, dueCalls, localSchedules, runScheduledCalls, startLocalCrons } from "../../scripts/dev/local-crons";
+import { DEV_SCHEDULED_PATH } from "../../scripts/dev/scheduled";
 import { WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
 
-/** npm start runs every Worker's Cron Trigger on its schedule (scripts/local-crons.ts), as production does. */
+/** npm start runs every Worker's Cron Trigger on its schedule (scripts/dev/local-crons.ts), as production does. */
 
 const at = (iso: string) => new Date(iso);
 

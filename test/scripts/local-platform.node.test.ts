@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wranglerDevArgs } from "../../scripts/local-platform";
+import { wranglerDevArgs } from "../../scripts/dev/local-platform";
 
 describe("local runs (npm start, bench, e2e)", () => {
   it("derive ISSUER from the port, so discovery and tokens name the server that serves them", () => {

@@ -1,7 +1,7 @@
 /**
  * Webhook signatures (docs/api.md, "Verifying a delivery"): `Medparts-Signature: t=<unix seconds>,v1=<hex>` where v1 is
  * HMAC-SHA256 over `<t>.<raw body>` with the endpoint's signing secret. Web Crypto only, so the Worker and a Node
- * receiver (scripts/webhook-listener.ts) share this module.
+ * receiver (scripts/tools/webhook-listener.ts) share this module.
  */
 import { hexOf } from "../../platform/sha256";
 

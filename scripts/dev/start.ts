@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
+import { randomToken } from "../../src/shared/auth/secrets";
+import { cliArgs, DEFAULT_PORT } from "../cli";
+import { startLocalCrons } from "./local-crons";
+import {
+  DEMO_FILE,
+  DEV_ENTRY,
+  type DemoClients,
+  ensureLocalSigningKey,
+  savedDemoClients,
+  sweepWebhooksOnceLive,
+  withLocalBindings,
+  wranglerDevArgs,
+} from "./local-platform";
+import { DevOutput, startBanner } from "./output";
+import { seedLocal } from "./seed";
+
+cliArgs(
+  "start",
+  "Serves everything locally on http://localhost:$PORT (default 8787): migrations, demo data and clients, then wrangler dev. Prints the URLs and the demo credentials once ready.",
+  {},
+);
+// Imported once the command line is sound: the API's modules take seconds to load, --help none.
+const [{ DEMO_VENDOR_ID }, { database }, { issueScimToken, newScimToken }, { TEST_CLIENT_PREFIX }, { createApiClient }] = await Promise.all(
+  [
+    import("../../src/api/vendors/routes"),
+    import("../../src/db/client"),
+    import("../../src/operator/scim/tokens"),
+    import("../../src/platform/test-mode"),
+    import("../../src/shared/auth/clients"),
+  ],
+);
+
+/** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
+const PORT = process.env.PORT ?? DEFAULT_PORT;
+
+/** The demo credentials, kept across restarts in .medparts-demo.json (git-ignored); what is missing is made. */
+function demoClientCredentials(): Required<DemoClients> {
+  const saved = savedDemoClients();
+  const demo = {
+    clientId: saved?.clientId ?? "demo-stmarys",
+    clientSecret: saved?.clientSecret ?? randomToken(24),
+    vendor: saved?.vendor ?? { clientId: "demo-oem-vendor", clientSecret: randomToken(24) },
+    operator: saved?.operator ?? { clientId: "demo-operator", clientSecret: randomToken(24) },
+    scimToken: saved?.scimToken ?? newScimToken(),
+    testMode: saved?.testMode ?? { clientId: `${TEST_CLIENT_PREFIX}_demo_stmarys`, clientSecret: randomToken(24) },
+  };
+  if (!saved?.vendor || !saved.operator || !saved.scimToken || !saved.testMode)
+    writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}
+
+await ensureLocalSigningKey();
+await seedLocal(DEFAULT_PRODUCT_COUNT);
+const { vendor, operator, scimToken, testMode, ...demo } = demoClientCredentials();
+await withLocalBindings(async (env) => {
+  await createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo });
+  await createApiClient(database(env.DB), {
+    vendorId: DEMO_VENDOR_ID,
+    name: "Demo vendor client (OEM Authorized Distribution)",
+    ...vendor,
+  });
+  await createApiClient(database(env.DB), { operator: true, name: "Demo operator client (the marketplace)", ...operator });
+  await issueScimToken(env.DB, 1, "Demo identity provider", "npm start", scimToken);
+  await createApiClient(database(env.DB), { tenantId: 1, testMode: true, name: "Demo test-mode client (St. Mary's sandbox)", ...testMode });
+});
+
+const base = `http://localhost:${PORT}`;
+const output = new DevOutput(() =>
+  startBanner(base, { buyer: demo, testMode, vendor: { ...vendor, vendorId: DEMO_VENDOR_ID }, operator, scimToken }, DEMO_FILE),
+);
+console.log(`Starting the local runtime on ${base} (wrangler dev): the credentials follow once it is ready.`);
+
+// Request.cf is not used by the API; without this, wrangler tries to download it on every start (offline here).
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: process.stdout.isTTY ? "1" : "0", ...process.env };
+const dev = spawn("node_modules/.bin/wrangler", wranglerDevArgs(PORT, {}, DEV_ENTRY), { stdio: ["inherit", "pipe", "pipe"], env });
+for (const [from, to] of [
+  [dev.stdout, process.stdout],
+  [dev.stderr, process.stderr],
+] as const) {
+  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+    for (const shown of output.line(line)) to.write(`${shown}\n`);
+  });
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
+dev.on("exit", (code) => process.exit(code ?? 0));
+// Once live: what the queues lost at the last stop goes out now, then every Worker's crons run on their schedules.
+void sweepWebhooksOnceLive(base).then(() => startLocalCrons(base));

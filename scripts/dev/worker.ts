@@ -1,0 +1,38 @@
+import production from "../../src/api/index";
+import type { Bindings } from "../../src/env";
+import { DEV_SCHEDULED_PATH, scheduledCallOf } from "./scheduled";
+
+// The Durable Object classes wrangler.toml names, as the production entry exports them.
+export * from "../../src/api/index";
+
+/**
+ * The API Worker as the local runtime runs it (`npm start`, the e2e suite): production's entry, plus the route of
+ * scripts/dev/scheduled.ts, which runs the scheduled handler of this Worker or of the Worker behind one of its service
+ * bindings (the operator plane's, ADMIN) as a Cron Trigger would: wrangler dev fires no Cron Trigger, and its
+ * /__scheduled reaches the first Worker only. scripts/dev/local-crons.ts calls it on each Worker's schedule. Never deployed:
+ * production deploys src/api/index.ts.
+ */
+
+/** A service binding as workerd hands it to a Worker: it can also deliver a scheduled event. */
+type SchedulableFetcher = Fetcher & { scheduled(options: { scheduledTime?: Date; cron?: string }): Promise<unknown> };
+
+function runScheduled(url: URL, env: Bindings, ctx: ExecutionContext): Response {
+  const { cron, time, binding } = scheduledCallOf(url);
+  if (binding === undefined) {
+    production.scheduled({ cron, scheduledTime: time, noRetry: () => {} }, env, ctx);
+    return new Response(null, { status: 202 });
+  }
+  const target = (env as unknown as Record<string, Partial<SchedulableFetcher> | undefined>)[binding];
+  if (typeof target?.scheduled !== "function") return new Response(`No Worker behind a binding ${binding}.`, { status: 404 });
+  ctx.waitUntil(target.scheduled({ cron, scheduledTime: new Date(time) }));
+  return new Response(null, { status: 202 });
+}
+
+export default {
+  ...production,
+  fetch: async (request, env, ctx) => {
+    const url = new URL(request.url);
+    if (url.pathname === DEV_SCHEDULED_PATH && request.method === "POST") return runScheduled(url, env, ctx);
+    return production.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Bindings>;
