@@ -1,6 +1,6 @@
 // The portal's search box: the index (every guide, error page and reference summary) and MiniSearch load on first
 // use, so the first page stays small. Arrow keys move through the results; Escape closes them.
-/** Loads a script once, when it is needed (MiniSearch here, Scalar on the reference pages). */
+/** Loads a script when it is needed (MiniSearch, on first search). */
 window.MedpartsPortal = {
   loadScript: (src) =>
     new Promise((resolve, reject) => {

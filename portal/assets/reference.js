@@ -1,6 +1,8 @@
-// One audience's API reference, rendered by Scalar (vendored: /docs/assets/scalar.js) from the API's own OpenAPI
-// document cut to that audience (?audience=). Every released version is a document of the selector, the latest
-// first; the code samples are curl, Node (TypeScript) fetch, Python requests and C# HttpClient.
+// One audience's API reference, rendered by Scalar (vendored ES module build: /docs/assets/scalar/standalone.esm.js)
+// from the API's own OpenAPI document cut to that audience (?audience=). The page's version selector (the header's
+// #api-version, ?version= in the URL) picks the one document Scalar loads: handed every version as a document of its
+// own, Scalar fetches them all while idle. The code samples are curl, Node (TypeScript) fetch, Python requests and
+// C# HttpClient.
 const CONTRAST = {
   "color-2": "#4d4d4d",
   "color-3": "#5f5f5f",
@@ -15,9 +17,10 @@ const CONTRAST = {
 (async () => {
   const main = document.getElementById("main");
   const audience = main.dataset.audience;
-  const config = await (await fetch("/docs/assets/portal-config.json")).json();
-  const { loadScript } = window.MedpartsPortal;
-  await loadScript("/docs/assets/scalar.js");
+  const [config, { createApiReference }] = await Promise.all([
+    fetch("/docs/assets/portal-config.json").then((response) => response.json()),
+    import("/docs/assets/scalar/standalone.esm.js"),
+  ]);
 
   const keep = config.codeSamples;
   const hiddenClients = Object.fromEntries(
@@ -85,7 +88,15 @@ const CONTRAST = {
         : true,
     ]),
   );
-  const versions = [...config.versions].reverse();
+  const selector = document.getElementById("api-version");
+  const requested = new URL(location.href).searchParams.get("version");
+  selector.value = config.versions.includes(requested) ? requested : config.latest;
+  /** Scalar's one document: the selected version's (a slug per version, so that a change loads the new one). */
+  const source = (version) => ({
+    title: version === config.latest ? `${version} (latest)` : version,
+    slug: version,
+    url: `/customer/api/openapi.json?audience=${audience}${version === config.latest ? "" : `&version=${version}`}`,
+  });
   /** Scalar's own ARIA gaps, filled as it renders: comboboxes without aria-expanded, icon buttons without a name. */
   const accessible = (root) => {
     for (const box of root.querySelectorAll('[role="combobox"]:not([aria-expanded])')) box.setAttribute("aria-expanded", "false");
@@ -97,13 +108,8 @@ const CONTRAST = {
   new MutationObserver(() => accessible(document.body)).observe(document.body, { subtree: true, childList: true });
   const security = config.audiences[audience].securitySchemes[0];
   main.replaceChildren(Object.assign(document.createElement("div"), { id: "reference-app" }));
-  Scalar.createApiReference("#reference-app", {
-    sources: versions.map((version) => ({
-      title: version === config.latest ? `${version} (latest)` : version,
-      slug: version,
-      url: `/customer/api/openapi.json?audience=${audience}${version === config.latest ? "" : `&version=${version}`}`,
-      default: version === config.latest,
-    })),
+  const configuration = {
+    sources: [source(selector.value)],
     hiddenClients,
     defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
     withDefaultFonts: false,
@@ -132,5 +138,14 @@ const CONTRAST = {
     customCss: `.light-mode, .light-mode .scalar-app { ${Object.entries(CONTRAST)
       .map(([name, value]) => `--scalar-${name}: ${value};`)
       .join(" ")} } .sidebar-search-placeholder { color: #4d5561 !important; }`,
+  };
+  const reference = createApiReference("#reference-app", configuration);
+  selector.addEventListener("change", () => {
+    const url = new URL(location.href);
+    if (selector.value === config.latest) url.searchParams.delete("version");
+    else url.searchParams.set("version", selector.value);
+    url.hash = "";
+    history.replaceState(null, "", url);
+    reference.updateConfiguration({ ...configuration, sources: [source(selector.value)] });
   });
 })();

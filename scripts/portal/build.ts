@@ -10,6 +10,7 @@ import { PROBLEM_PAGE_PATH, type ProblemSlug } from "../../src/platform/problem-
 import { API_VERSIONS, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { changelogTable } from "../../src/versions/changelog";
 import { GUIDES } from "./guides";
+import { SCALAR_ENTRY } from "./scalar";
 
 /**
  * The developer portal at /docs, built into the docs Worker's assets (public/, git-ignored): guides rendered from the
@@ -83,25 +84,31 @@ function navigation(current: string, titles: GuideTitles): string {
   return `<nav class="side" aria-label="Portal"><h2>Guides</h2><ul>${guides}</ul><h2>API reference</h2><ul>${references}</ul><h2>Errors</h2><ul>${link("/docs/errors", "Problem types")}</ul></nav>`;
 }
 
-const header = `<header class="top">
+/** The reference's version selector: every released version, the latest first and chosen unless the URL's ?version= names another. */
+const versionSelector = () =>
+  `<div class="version"><label for="api-version">API version</label><select id="api-version">${[...API_VERSIONS]
+    .reverse()
+    .map((version) => `<option value="${version}">${version === LATEST_VERSION ? `${version} (latest)` : version}</option>`)
+    .join("")}</select></div>`;
+
+const header = (reference: boolean) => `<header class="top">
   <a class="brand" href="/docs">Medparts <span>developers</span></a>
   <div class="search" role="search">
     <label for="portal-search" class="visually-hidden">Search the guides and errors</label>
     <input id="portal-search" type="search" placeholder="Search guides and errors" autocomplete="off" aria-controls="portal-results" />
     <ul id="portal-results" class="results" hidden></ul>
-  </div>
+  </div>${reference ? versionSelector() : ""}
 </header>`;
 
 function layout(
   titles: GuideTitles,
   options: { url: string; title: string; description: string; main: string; reference?: Audience },
 ): string {
-  // Deferred scripts run in order: the portal's (search, loadScript) before the reference's.
   const scripts = `<script src="/docs/assets/portal.js" defer></script>${options.reference ? `\n<script src="/docs/assets/reference.js" defer></script>` : ""}`;
   const body = options.reference
     ? // Scalar renders a <main> of its own: the reference's container is a plain element.
-      `${header}\n<div id="main" class="reference" data-audience="${options.reference}">${options.main}</div>`
-    : `${header}\n<div class="layout">${navigation(options.url, titles)}<main id="main">${options.main}</main></div>`;
+      `${header(true)}\n<div id="main" class="reference" data-audience="${options.reference}">${options.main}</div>`
+    : `${header(false)}\n<div class="layout">${navigation(options.url, titles)}<main id="main">${options.main}</main></div>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -313,8 +320,14 @@ ${AUDIENCE_NAMES.map((audience) => `<li><a href="/docs/reference/${audience}">${
 
   // Their exports maps hide these browser builds from require.resolve; npm installs both at the top of node_modules.
   const modules = path.join(root, "node_modules");
+  // Scalar's ES module build: the reference loads its entry and the chunks it imports, and the rest (the Try-it
+  // client, icons) only when used. Source maps stay behind.
+  const scalar = path.join(modules, "@scalar/api-reference/dist/browser");
   const vendored: [string, string][] = [
-    [path.join(modules, "@scalar/api-reference/dist/browser/standalone.js"), "docs/assets/scalar.js"],
+    [path.join(scalar, "standalone.esm.js"), SCALAR_ENTRY.slice(1)],
+    ...readdirSync(path.join(scalar, "chunks"))
+      .filter((file) => file.endsWith(".js"))
+      .map((file): [string, string] => [path.join(scalar, "chunks", file), `${path.dirname(SCALAR_ENTRY.slice(1))}/chunks/${file}`]),
     [path.join(modules, "minisearch/dist/umd/index.js"), "docs/assets/minisearch.js"],
   ];
   for (const [from, to] of vendored) {
