@@ -97,15 +97,53 @@ const CONTRAST = {
     slug: version,
     url: `/customer/api/openapi.json?audience=${audience}${version === config.latest ? "" : `&version=${version}`}`,
   });
-  /** Scalar's own ARIA gaps, filled as it renders: comboboxes without aria-expanded, icon buttons without a name. */
+  /**
+   * Scalar's own ARIA gaps, filled as it renders: comboboxes without aria-expanded, icon buttons without a name,
+   * Try-it's named "More Information" buttons given role="none" (which hides a button), every operation's
+   * "Example Responses" card a landmark of that same name (a group instead), code editors (a response's body)
+   * without a name, and Copy buttons that control a code block id Scalar never renders.
+   */
   const accessible = (root) => {
     for (const box of root.querySelectorAll('[role="combobox"]:not([aria-expanded])')) box.setAttribute("aria-expanded", "false");
     for (const button of root.querySelectorAll("button:not([aria-label])")) {
       if (button.textContent.trim() === "" && !button.getAttribute("aria-labelledby") && !button.title)
         button.setAttribute("aria-label", button.getAttribute("aria-expanded") === null ? "More" : "Show or hide details");
     }
+    for (const button of root.querySelectorAll('button[role="none"][aria-label]')) button.removeAttribute("role");
+    for (const card of root.querySelectorAll('.response-card[role="region"]')) card.setAttribute("role", "group");
+    for (const editor of root.querySelectorAll('.cm-content[role="textbox"]:not([aria-label])')) {
+      const context = editor.closest("[aria-label]")?.getAttribute("aria-label");
+      editor.setAttribute("aria-label", context ? `${context} body` : "Code");
+    }
+    for (const button of root.querySelectorAll('[class*="copy-button"][aria-controls]')) {
+      if (!document.getElementById(button.getAttribute("aria-controls"))) button.removeAttribute("aria-controls");
+    }
   };
-  new MutationObserver(() => accessible(document.body)).observe(document.body, { subtree: true, childList: true });
+  /**
+   * Scalar's Try-it client is a modal dialog (aria-modal) that leaves the page around it exposed: a second main
+   * landmark and a second "Notifications" region beside its own. While it is open, the rest of the page is inert, as
+   * aria-modal means; Scalar's own teleport targets (popovers, tooltips) at the end of the body stay live.
+   */
+  let inertWhileModal = [];
+  const isolateModal = () => {
+    const dialog = document.querySelector('.scalar-client--open [role="dialog"][aria-modal="true"]');
+    if (dialog && inertWhileModal.length === 0) {
+      for (let node = dialog; node !== document.body; node = node.parentElement) {
+        for (const sibling of node.parentElement.children) {
+          const teleportTarget = node.parentElement === document.body && sibling.classList.contains("scalar-app");
+          if (sibling !== node && !sibling.inert && !teleportTarget) inertWhileModal.push(sibling);
+        }
+      }
+      for (const element of inertWhileModal) element.inert = true;
+    } else if (!dialog && inertWhileModal.length > 0) {
+      for (const element of inertWhileModal) element.inert = false;
+      inertWhileModal = [];
+    }
+  };
+  new MutationObserver(() => {
+    accessible(document.body);
+    isolateModal();
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "role", "aria-controls"] });
   const security = config.audiences[audience].securitySchemes[0];
   main.replaceChildren(Object.assign(document.createElement("div"), { id: "reference-app" }));
   const configuration = {

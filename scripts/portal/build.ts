@@ -178,8 +178,8 @@ const marked = new Marked({ gfm: true, async: false }).use({
 });
 
 function renderMarkdown(markdown: string): string {
-  // A code block wider than the page scrolls: it takes the keyboard focus so that it can be scrolled without a mouse.
-  return (marked.parse(markdown) as string).replace(/<pre>/g, '<pre tabindex="0">');
+  // A code block or table wider than the page scrolls: it takes the keyboard focus so that it can be scrolled without a mouse.
+  return (marked.parse(markdown) as string).replace(/<pre>/g, '<pre tabindex="0">').replace(/<table>/g, '<table tabindex="0">');
 }
 
 const plainText = (html: string) =>

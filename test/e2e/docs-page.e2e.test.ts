@@ -35,17 +35,21 @@ async function watchedPage(): Promise<{ page: Page; outside: string[]; errors: s
   return { page, outside, errors };
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
+type Impact = "minor" | "moderate" | "serious" | "critical";
+const SERIOUS: readonly Impact[] = ["serious", "critical"];
+const EVERY_IMPACT: readonly Impact[] = ["minor", "moderate", ...SERIOUS];
+
+/** axe-core's violations of the given impacts (serious and critical unless told) on the page as it is now. */
+async function violations(page: Page, impacts: readonly Impact[] = SERIOUS): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
+  const found = await page.evaluate(async () => {
     const { axe } = globalThis as unknown as {
       axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
     };
     return (await axe.run()).violations;
   });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
+  return found
+    .filter((v) => impacts.includes(v.impact as Impact))
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
@@ -62,13 +66,13 @@ const firstPaint = (page: Page) =>
   );
 
 describe("the developer portal", () => {
-  it("home, a guide and an error page: painted within 1.5 s, searchable, accessible, nothing from another host", async () => {
+  it("home, every guide and an error page: painted within 1.5 s, searchable, accessible, nothing from another host", async () => {
     const { page, outside, errors } = await watchedPage();
-    for (const path of ["/docs", "/docs/guides/webhooks", "/docs/errors/price-option-used"]) {
+    for (const path of ["/docs", ...GUIDES.map((guide) => `/docs/guides/${guide}`), "/docs/errors/price-option-used"]) {
       const res = await page.goto(`${baseUrl}${path}`);
       expect(res?.status(), path).toBe(200);
       expect(await firstPaint(page), path).toBeLessThanOrEqual(FIRST_PAINT_BUDGET_MS);
-      expect(await seriousViolations(page), path).toEqual([]);
+      expect(await violations(page), path).toEqual([]);
     }
     await page.goto(`${baseUrl}/docs/guides/webhooks`);
     await page.screenshot({ path: `${ARTIFACTS}/guide-webhooks.png` });
@@ -133,6 +137,15 @@ describe("the developer portal", () => {
     ]);
     expect(reads[0]!.correlationId).toMatch(/^[0-9a-f-]{36}$/);
     expect(reads[1]!.correlationId).not.toBe(reads[0]!.correlationId);
+
+    // The Try-it panel open, with its answer: no violation of any impact (reference.js works around Scalar's own).
+    expect(await violations(page, EVERY_IMPACT)).toEqual([]);
+    // Closed, it leaves nothing of the page inert.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator(".scalar-client--open").count()).toBe(0);
+    expect(
+      await page.locator("header.top, main.references-rendered").evaluateAll((nodes) => nodes.map((n) => n.closest("[inert]") !== null)),
+    ).toEqual([false, false]);
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
@@ -166,7 +179,7 @@ describe("the developer portal", () => {
       await page.waitForTimeout(3_000);
       expect(documents).toEqual([`?audience=${audience}`]);
 
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await violations(page)).toEqual([]);
       await page.screenshot({ path: `${ARTIFACTS}/reference-${audience}.png` });
 
       // Another version: its document alone, named in the address so that a link or a reload keeps it.

@@ -105,6 +105,14 @@ describe("the developer portal build", () => {
     }
   });
 
+  it("every table and code block of a guide, scrolled when wider than the page, takes the keyboard focus", () => {
+    const scrolled = GUIDES.flatMap((guide) =>
+      [...read(`docs/guides/${guide}.html`).matchAll(/<(?:table|pre)\b[^>]*>/g)].map(([tag]) => tag),
+    );
+    expect(scrolled.some((tag) => tag.startsWith("<table"))).toBe(true);
+    expect(scrolled.filter((tag) => !tag.includes('tabindex="0"'))).toEqual([]);
+  });
+
   it("refuses to build a guide that names a repository file or links to a page the portal does not have", () => {
     const root = mkdtempSync(path.join(tmpdir(), "portal-root-"));
     try {
