@@ -17,6 +17,7 @@ const CONTRAST = {
 (async () => {
   const main = document.getElementById("main");
   const audience = main.dataset.audience;
+  const { MedpartsPortal } = window;
   const [config, { createApiReference }] = await Promise.all([
     fetch("/docs/assets/portal-config.json").then((response) => response.json()),
     import("/docs/assets/scalar/standalone.esm.js"),
@@ -95,7 +96,7 @@ const CONTRAST = {
   const source = (version) => ({
     title: version === config.latest ? `${version} (latest)` : version,
     slug: version,
-    url: `/customer/api/openapi.json?audience=${audience}${version === config.latest ? "" : `&version=${version}`}`,
+    url: MedpartsPortal.documentUrl(audience, version === config.latest ? undefined : version),
   });
   /**
    * Scalar's own ARIA gaps, filled as it renders: comboboxes without aria-expanded, icon buttons without a name,
@@ -160,6 +161,9 @@ const CONTRAST = {
     persistAuth: false,
     authentication: { preferredSecurityScheme: security },
     searchHotKey: "k",
+    // Anchors the portal's search can link to (portal.js, operationAnchor).
+    generateTagSlug: (tag) => MedpartsPortal.tagSlug(tag.name ?? ""),
+    generateOperationSlug: ({ method, path }) => MedpartsPortal.operationSlug(method, path),
     // Examples of identifiers document their shape; sent as they are, every request would share one correlation id
     // and idempotency key, and name a bookmark or cursor of someone else's: fresh values instead, or none.
     onBeforeRequest: ({ requestBuilder }) => {

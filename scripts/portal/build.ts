@@ -1,4 +1,5 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Marked, type Tokens } from "marked";
 import { documentedEvent } from "../../src/api/events/samples";
@@ -94,8 +95,8 @@ const versionSelector = () =>
 const header = (reference: boolean) => `<header class="top">
   <a class="brand" href="/docs">Medparts <span>developers</span></a>
   <div class="search" role="search">
-    <label for="portal-search" class="visually-hidden">Search the guides and errors</label>
-    <input id="portal-search" type="search" placeholder="Search guides and errors" autocomplete="off" aria-controls="portal-results" />
+    <label for="portal-search" class="visually-hidden">Search the guides, errors and API operations</label>
+    <input id="portal-search" type="search" placeholder="Search guides, errors and API operations" autocomplete="off" aria-controls="portal-results" />
     <ul id="portal-results" class="results" hidden></ul>
   </div>${reference ? versionSelector() : ""}
 </header>`;
@@ -167,19 +168,64 @@ function expandDirectives(markdown: string, root: string): string {
     });
 }
 
-/** Markdown as the portal renders it: GitHub's flavour, each heading with an id to link to. */
+/** The part of highlight.js the build uses. */
+interface Highlighter {
+  registerLanguage(name: string, language: unknown): void;
+  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): { value: string };
+}
+// Loaded without its type declarations: they add the DOM library to the scripts' program (`/// <reference lib="dom">`),
+// whose globals clash with the Workers types the scripts compile against.
+const load = createRequire(import.meta.url);
+const highlighter = load("highlight.js/lib/core") as Highlighter;
+/** The code blocks' languages (a fence's info string, an included file's extension), highlighted at build time. */
+const HIGHLIGHTED = { sh: "bash", json: "json", typescript: "typescript", python: "python", java: "java", csharp: "csharp" };
+for (const [name, grammar] of Object.entries(HIGHLIGHTED))
+  highlighter.registerLanguage(name, load(`highlight.js/lib/languages/${grammar}`));
+
+/** Markdown as the portal renders it: GitHub's flavour, each heading with an id to link to, code highlighted. */
 const marked = new Marked({ gfm: true, async: false }).use({
   renderer: {
     heading(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Heading) {
       const html = this.parser.parseInline(token.tokens);
       return `<h${token.depth} id="${slugify(html)}">${html}</h${token.depth}>\n`;
     },
+    code(token: Tokens.Code) {
+      const language = token.lang?.trim() ?? "";
+      if (language && !(language in HIGHLIGHTED)) throw new Error(`a code block is in ${language}, which the portal does not highlight`);
+      const html = language ? highlighter.highlight(token.text, { language, ignoreIllegals: true }).value : escapeHtml(token.text);
+      // A code block wider than the page scrolls: it takes the keyboard focus so that it can be scrolled without a mouse.
+      return `<pre tabindex="0"><code class="hljs${language ? ` language-${language}` : ""}">${html}</code></pre>\n`;
+    },
   },
 });
 
+/**
+ * `<!-- tabs: Label -->` ... `<!-- /tabs -->` around `###` sections: one tab per section, named by its heading (which
+ * keeps its id, so a link to the section selects its tab). portal/assets/portal.js switches them.
+ */
+function tabs(html: string): string {
+  return html.replace(/<!-- tabs: ([^>]+?) -->([\s\S]*?)<!-- \/tabs -->/g, (_all, label: string, inner: string) => {
+    const sections = [...inner.matchAll(/<h3 id="([^"]+)">([\s\S]*?)<\/h3>([\s\S]*?)(?=<h3 id=|$)/g)];
+    if (sections.length < 2) throw new Error(`tabs "${label}" need two or more ### sections`);
+    const list = sections
+      .map(
+        ([, id, title], index) =>
+          `<button type="button" role="tab" id="${id}" aria-controls="${id}-panel" aria-selected="${index === 0}"${index === 0 ? "" : ' tabindex="-1"'}>${title}</button>`,
+      )
+      .join("");
+    const panels = sections
+      .map(
+        ([, id, , content], index) =>
+          `<div role="tabpanel" id="${id}-panel" aria-labelledby="${id}"${index === 0 ? "" : " hidden"}>${content!.trim()}</div>`,
+      )
+      .join("\n");
+    return `<div class="tabs"><div role="tablist" aria-label="${escapeHtml(label)}">${list}</div>\n${panels}</div>`;
+  });
+}
+
 function renderMarkdown(markdown: string): string {
-  // A code block or table wider than the page scrolls: it takes the keyboard focus so that it can be scrolled without a mouse.
-  return (marked.parse(markdown) as string).replace(/<pre>/g, '<pre tabindex="0">').replace(/<table>/g, '<table tabindex="0">');
+  // A table wider than the page scrolls (portal.css): it takes the keyboard focus, as a code block does.
+  return tabs((marked.parse(markdown) as string).replace(/<table>/g, '<table tabindex="0">'));
 }
 
 const plainText = (html: string) =>

@@ -93,11 +93,83 @@ describe("the developer portal", () => {
       .toContain("/docs/guides/webhooks");
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
-    await page.waitForURL(/\/docs\/(guides|errors)\//);
+    await page.waitForURL(/\/docs\/(guides|errors|reference)\//);
 
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("one search over guides, errors and every reference's operations: a result leads to the operation", async () => {
+    const { page, outside, errors } = await watchedPage();
+    const contract = (await (await fetch(`${baseUrl}/customer/api/openapi.json?audience=customer`)).json()) as {
+      paths: Record<string, Record<string, { summary: string; tags: string[] }>>;
+    };
+    const lookup = contract.paths["/customer/api/users/lookup"]!.get!;
+    const anchor = `/docs/reference/customer#tag/${lookup.tags[0]!.toLowerCase()}/GET/customer/api/users/lookup`;
+    await page.goto(`${baseUrl}/docs/guides/getting-started`);
+    const results = () => page.$$eval("#portal-results a", (links) => links.map((a) => a.getAttribute("href") ?? ""));
+    // A word of guides and operations alike finds both.
+    await page.fill("#portal-search", "webhook");
+    await expect.poll(results, { timeout: 15_000 }).toContain("/docs/guides/webhooks");
+    expect((await results()).some((href) => href.startsWith("/docs/reference/"))).toBe(true);
+    await page.fill("#portal-search", "lookup");
+    await expect.poll(results).toContain(anchor);
+    await page.locator(`#portal-results a[href="${anchor}"]`).click();
+    await page.waitForURL(`${baseUrl}${anchor}`);
+    // Scalar shows the operation the address names, in view.
+    const heading = page.locator("main.references-rendered").getByText(lookup.summary, { exact: true }).first();
+    await expect
+      .poll(
+        async () => {
+          const box = await heading.boundingBox();
+          return box !== null && box.y >= 0 && box.y < 900;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("guides: code highlighted, a Copy button on each block, language tabs by keyboard and remembered across pages", async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${baseUrl}/docs/guides/webhooks`);
+    expect(await page.locator("pre code span[class^='hljs-']").count()).toBeGreaterThan(0);
+    expect(await page.locator(".guide pre").count()).toBe(await page.locator(".guide .code > button.copy").count());
+
+    // The first tab shown; a click, then the arrow keys, choose another.
+    const tabs = page.getByRole("tablist", { name: "Language" }).getByRole("tab");
+    expect(await tabs.allTextContents()).toEqual(["TypeScript (Node)", "Python", "Java (17 or later)", "C# (.NET 5 or later)"]);
+    const visiblePanels = () => page.locator('[role="tabpanel"]:visible').evaluateAll((panels) => panels.map((p) => p.id));
+    expect(await visiblePanels()).toEqual(["typescript-node-panel"]);
+    await page.getByRole("tab", { name: "Python" }).click();
+    expect(await visiblePanels()).toEqual(["python-panel"]);
+    await page.keyboard.press("ArrowRight");
+    expect(await visiblePanels()).toEqual(["java-17-or-later-panel"]);
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Java (17 or later)");
+    await page.keyboard.press("End");
+    expect(await visiblePanels()).toEqual(["c-net-5-or-later-panel"]);
+
+    // Copy puts the block's code, as shown, on the clipboard.
+    await page.locator("#c-net-5-or-later-panel button.copy").click();
+    const shown = await page.locator("#c-net-5-or-later-panel pre").textContent();
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(shown);
+    await expect.poll(() => page.getByRole("status").textContent()).toBe("Copied");
+
+    // The language chosen holds on the next page; a link to a tab's section selects it.
+    await page.reload();
+    expect(await visiblePanels()).toEqual(["c-net-5-or-later-panel"]);
+    await page.goto(`${baseUrl}/docs/guides/webhooks#python`);
+    expect(await visiblePanels()).toEqual(["python-panel"]);
+    expect(await violations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it("Try-it works out of the box: Authorize runs the client credentials flow, then a read answers 200, with a fresh correlation id each time", async () => {

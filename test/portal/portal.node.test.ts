@@ -29,6 +29,19 @@ beforeAll(() => {
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const read = (file: string) => readFileSync(path.join(out, file), "utf8");
+/** The text of the code blocks in some HTML, as a reader sees (and copies) it. */
+const codeText = (html: string) =>
+  [...html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)]
+    .map(([, code]) =>
+      code!
+        .replace(/<[^>]+>/g, "")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;|&#x27;/g, "'")
+        .replace(/&amp;/g, "&"),
+    )
+    .join("\n");
 /** The URL an ES module imports, statically (`from "./x.js"`, `import "./x.js"`) or on demand (`import("./x.js")`). */
 const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g;
@@ -197,20 +210,38 @@ describe("the developer portal build", () => {
     expect(read("docs/guides/orders.html")).toContain("crypto.randomUUID()");
   });
 
-  it("the webhooks guide shows the verification code of every language from the files the tests run", () => {
+  it("the webhooks guide shows the verification code of every language from the files the tests run, a tab each", () => {
     const html = read("docs/guides/webhooks.html");
-    for (const file of ["verify-webhook.ts", "verify_webhook.py", "MedpartsWebhook.java", "MedpartsWebhook.cs"]) {
-      const firstLine = readFileSync(path.join(ROOT, "portal/snippets", file), "utf8")
-        .split("\n")
-        .find((line) => line.includes("("))!;
-      const escaped = firstLine
-        .trim()
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/"/g, "&quot;")
-        .replace(/'/g, "&#39;");
-      expect(html, file).toContain(escaped);
+    const tabs = [...html.matchAll(/<button type="button" role="tab" id="([^"]+)" aria-controls="([^"]+)" aria-selected="(true|false)"/g)];
+    expect(tabs.map(([, , , selected]) => selected)).toEqual(["true", "false", "false", "false"]);
+    const snippets = ["verify-webhook.ts", "verify_webhook.py", "MedpartsWebhook.java", "MedpartsWebhook.cs"];
+    for (const [index, file] of snippets.entries()) {
+      const [, tab, panel] = tabs[index]!;
+      const panelHtml = new RegExp(
+        `<div role="tabpanel" id="${panel}" aria-labelledby="${tab}"( hidden)?>([\\s\\S]*?)</div>\\n?(?=<div role="tabpanel"|</div>)`,
+      ).exec(html);
+      expect(panelHtml?.[1] === undefined, file).toBe(index === 0);
+      const code = codeText(panelHtml![2]!);
+      const source = readFileSync(path.join(ROOT, "portal/snippets", file), "utf8").trimEnd();
+      expect(code, file).toContain(source);
+    }
+  });
+
+  it("code is highlighted at build time in the language its block names", () => {
+    const webhooks = read("docs/guides/webhooks.html");
+    for (const language of ["typescript", "python", "java", "csharp", "json"]) {
+      expect(webhooks, language).toMatch(new RegExp(`<code class="hljs language-${language}">[\\s\\S]*?<span class="hljs-`));
+    }
+    expect(read("docs/guides/getting-started.html")).toMatch(/<code class="hljs language-sh">[\s\S]*?<span class="hljs-/);
+    const root = mkdtempSync(path.join(tmpdir(), "portal-root-"));
+    try {
+      cpSync(path.join(ROOT, "portal"), path.join(root, "portal"), { recursive: true });
+      symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+      const guide = path.join(root, "portal/guides/orders.md");
+      writeFileSync(guide, `${readFileSync(guide, "utf8")}\n\`\`\`cobol\nDISPLAY 'HI'.\n\`\`\`\n`);
+      expect(() => buildPortal(root, path.join(root, "out"))).toThrow(/in cobol, which the portal does not highlight/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
