@@ -186,9 +186,10 @@ describe("the developer portal build", () => {
     const decode = (html: string) =>
       html.replace(/&(quot|amp|lt|gt|#39);/g, (_all, name: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#39": "'" })[name]!);
     const shown = GUIDES.flatMap((guide) =>
-      [...read(`docs/guides/${guide}.html`).matchAll(/<code class="language-json">([\s\S]*?)<\/code>/g)].flatMap(([, code]) => {
+      [...read(`docs/guides/${guide}.html`).matchAll(/<code class="[^"]*\blanguage-json\b[^"]*">([\s\S]*?)<\/code>/g)].flatMap(([, code]) => {
         try {
-          const value = JSON.parse(decode(code!)) as { type?: string };
+          // Highlighted at build time: the JSON is the code's text, without the highlighter's spans.
+          const value = JSON.parse(decode(code!.replace(/<[^>]+>/g, ""))) as { type?: string };
           return value.type && value.type in document.webhooks ? [{ guide, event: value as { type: string } }] : [];
         } catch {
           return []; // a JSON block with placeholders (...) is no event example
