@@ -1,15 +1,6 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { database } from "../../src/db/client";
-import { productId } from "../../src/dev/seed/catalog";
-import { createApiClient } from "../../src/shared/auth/clients";
-import { randomToken } from "../../src/shared/auth/secrets";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { seedLocal } from "../dev/seed";
-import { fetchToken } from "./client";
-import { machineFacts } from "./report";
-import { startServer } from "./server";
 
 /**
  * `npm run bench:offers -- --offers 100000`: vendor offer writes through the vendor API under `wrangler dev` (the API
@@ -23,6 +14,30 @@ const { values } = cliArgs("bench:offers", "Imports a vendor price file on the l
   products: { type: "string", default: "10000", help: "catalog size", value: "<n>" },
   port: ownRuntimePort("8797", "bench"),
 });
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { database },
+  { productId },
+  { createApiClient },
+  { randomToken },
+  { ensureLocalSigningKey, withLocalBindings },
+  { seedLocal },
+  { fetchToken },
+  { machineFacts },
+  { startServer },
+] = await Promise.all([
+  import("../../src/db/client"),
+  import("../../src/dev/seed/catalog"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/shared/auth/secrets"),
+  import("../dev/local-platform"),
+  import("../dev/seed"),
+  import("./client"),
+  import("./report"),
+  import("./server"),
+]);
+
 const offers = Number(values.offers);
 const products = Number(values.products);
 const port = Number(values.port);

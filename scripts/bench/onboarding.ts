@@ -1,16 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import cliProgress from "cli-progress";
-import { database } from "../../src/db/client";
-import { createApiClient } from "../../src/shared/auth/clients";
-import { randomToken } from "../../src/shared/auth/secrets";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { seedLocal } from "../dev/seed";
-import { fetchToken } from "./client";
-import { machineFacts } from "./report";
-import { startServer } from "./server";
 
 /**
  * `npm run bench:onboarding`: a health system onboarded the way it would be in production (docs/benchmarks.md,
@@ -32,6 +23,30 @@ const { values } = cliArgs(
     port: ownRuntimePort("8797", "bench"),
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { default: cliProgress },
+  { database },
+  { createApiClient },
+  { randomToken },
+  { ensureLocalSigningKey, withLocalBindings },
+  { seedLocal },
+  { fetchToken },
+  { machineFacts },
+  { startServer },
+] = await Promise.all([
+  import("cli-progress"),
+  import("../../src/db/client"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/shared/auth/secrets"),
+  import("../dev/local-platform"),
+  import("../dev/seed"),
+  import("./client"),
+  import("./report"),
+  import("./server"),
+]);
+
 const facilityCount = Number(values.facilities);
 const userCount = Number(values.users);
 const concurrency = Number(values.concurrency);
@@ -69,7 +84,7 @@ async function request<T>(url: string, token: string, method: string, body?: unk
 }
 
 /** Runs `work` for 0..count-1 with `concurrency` in flight, ticking the bar. */
-async function inParallel(count: number, bar: cliProgress.SingleBar, work: (i: number) => Promise<void>): Promise<void> {
+async function inParallel(count: number, bar: import("cli-progress").SingleBar, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -82,7 +97,7 @@ async function inParallel(count: number, bar: cliProgress.SingleBar, work: (i: n
 }
 
 const phases: { phase: string; rows: number; seconds: number }[] = [];
-async function phase(name: string, rows: number, work: (bar: cliProgress.SingleBar) => Promise<void>): Promise<void> {
+async function phase(name: string, rows: number, work: (bar: import("cli-progress").SingleBar) => Promise<void>): Promise<void> {
   const bar = new cliProgress.SingleBar(
     { format: `${name.padEnd(26)} {bar} {value}/{total} | {rate} rows/s`, barsize: 30, stream: process.stderr },
     cliProgress.Presets.shades_classic,

@@ -1,18 +1,5 @@
 import { cliArgs } from "../cli";
-import { withLocalBindings } from "../dev/local-platform";
-import { BENCH_CLIENT_TENANT, createBenchClient, createBenchVendorClient, fetchToken } from "./client";
-import { inspectorWebSocket, startCpuProfile, topSelfTime } from "./cpu-profile";
-import { runLoad } from "./load";
-import { BENCH_VARS, buildBenchBundle, runAppRuntime } from "./runtime";
-import {
-  type BenchContext,
-  CATALOG_SEARCH_SCENARIOS,
-  CORE_SCENARIOS,
-  ORDER_SCENARIOS,
-  POPULAR_SEARCH_SCENARIO,
-  type Scenario,
-} from "./scenarios";
-import { BENCH_SWITCH_PATH } from "./switch";
+import type { BenchContext, Scenario } from "./scenarios";
 
 /**
  * `npm run bench:profile -- --scenario search-popular`: a CPU profile of the app's isolate under one scenario's load,
@@ -34,6 +21,26 @@ const { values } = cliArgs(
     switch: { type: "boolean", default: false, help: "the bench client's tenant served from its stores" },
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { withLocalBindings },
+  { BENCH_CLIENT_TENANT, createBenchClient, createBenchVendorClient, fetchToken },
+  { inspectorWebSocket, startCpuProfile, topSelfTime },
+  { runLoad },
+  { BENCH_VARS, buildBenchBundle, runAppRuntime },
+  { CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, ORDER_SCENARIOS, POPULAR_SEARCH_SCENARIO },
+  { BENCH_SWITCH_PATH },
+] = await Promise.all([
+  import("../dev/local-platform"),
+  import("./client"),
+  import("./cpu-profile"),
+  import("./load"),
+  import("./runtime"),
+  import("./scenarios"),
+  import("./switch"),
+]);
+
 const PORT = 8797;
 const INSPECTOR_PORT = 9231;
 const scenarios: Scenario[] = [...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, POPULAR_SEARCH_SCENARIO, ...ORDER_SCENARIOS];

@@ -2,17 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { database } from "../../src/db/client";
-import { percentile } from "../../src/platform/percentile";
-import { createApiClient } from "../../src/shared/auth/clients";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { switchTenant } from "../dev/local-stores";
-import { seedLocal } from "../dev/seed";
-import { createOperatorClient } from "../tools/local-import";
-import { fetchToken, send } from "./client";
-import { type BenchContext, detailRequest, orderRequest } from "./scenarios";
-import { startServer } from "./server";
+import type { BenchContext } from "./scenarios";
 
 /**
  * `npm run bench:projection -- [--orders 100] [--crashes 5] [--port 8795]`: the vendors' projections of a switched
@@ -36,6 +27,32 @@ const { values } = cliArgs(
     port: ownRuntimePort("8795", "bench"),
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { database },
+  { percentile },
+  { createApiClient },
+  { ensureLocalSigningKey, withLocalBindings },
+  { switchTenant },
+  { seedLocal },
+  { createOperatorClient },
+  { fetchToken, send },
+  { detailRequest, orderRequest },
+  { startServer },
+] = await Promise.all([
+  import("../../src/db/client"),
+  import("../../src/platform/percentile"),
+  import("../../src/shared/auth/clients"),
+  import("../dev/local-platform"),
+  import("../dev/local-stores"),
+  import("../dev/seed"),
+  import("../tools/local-import"),
+  import("./client"),
+  import("./scenarios"),
+  import("./server"),
+]);
+
 const orders = Number(values.orders);
 const crashes = Number(values.crashes);
 const port = Number(values.port);

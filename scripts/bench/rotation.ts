@@ -1,15 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { database } from "../../src/db/client";
-import { createApiClient } from "../../src/shared/auth/clients";
-import { randomToken } from "../../src/shared/auth/secrets";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { seedLocal } from "../dev/seed";
-import { fetchToken } from "./client";
-import { machineFacts } from "./report";
-import { startServer } from "./server";
 
 /**
  * `npm run bench:rotation`: a client's secret rotated under load, with the token endpoint's rate limits lifted (docs/benchmarks.md, "Secret rotation"). Integration
@@ -30,6 +22,28 @@ const { values } = cliArgs(
     port: ownRuntimePort("8796", "bench"),
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { database },
+  { createApiClient },
+  { randomToken },
+  { ensureLocalSigningKey, withLocalBindings },
+  { seedLocal },
+  { fetchToken },
+  { machineFacts },
+  { startServer },
+] = await Promise.all([
+  import("../../src/db/client"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/shared/auth/secrets"),
+  import("../dev/local-platform"),
+  import("../dev/seed"),
+  import("./client"),
+  import("./report"),
+  import("./server"),
+]);
+
 const instances = Number(values.instances);
 const intervalMs = Number(values["interval-ms"]);
 const overlapSeconds = Number(values.overlap);

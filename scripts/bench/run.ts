@@ -1,25 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { refreshCatalogPositions } from "../../src/shared/catalog/positions";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, type LocalState, withLocalBindings } from "../dev/local-platform";
-import { seedLocal } from "../dev/seed";
-import { createBenchClient, createBenchVendorClient, fetchToken } from "./client";
-import { type LoadRequest, type LoadResult, runLoad } from "./load";
-import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./probe";
-import { measureRelevance } from "./relevance";
-import { type BenchReport, machineFacts, type ScaleReport, type ScenarioReport, scenarioReport, toMarkdown } from "./report";
-import { BENCH_VARS, buildBenchBundle, startAppRuntime, startBareRuntime } from "./runtime";
-import {
-  type BenchContext,
-  CATALOG_SEARCH_SCENARIOS,
-  CORE_SCENARIOS,
-  ORDER_SCENARIOS,
-  POPULAR_SEARCH_SCENARIO,
-  type PreparedScenario,
-  ROUND_TRIP_SAMPLES,
-  type Scenario,
-} from "./scenarios";
-import { runTenantsBench } from "./tenants";
+import type { LocalState } from "../dev/local-platform";
+import type { LoadRequest, LoadResult } from "./load";
+import type { RoundTrips } from "./probe";
+import type { BenchReport, ScaleReport, ScenarioReport } from "./report";
+import type { BenchContext, PreparedScenario, Scenario } from "./scenarios";
 
 /**
  * `npm run bench`: seeds its own local datasets (under .wrangler/bench/<products>), builds the Worker as
@@ -48,6 +33,33 @@ const { values } = cliArgs(
     tenants: { type: "string", default: "", help: "tenants of the tenant-store run, comma-separated", value: "<n,...>" },
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { refreshCatalogPositions },
+  { ensureLocalSigningKey, withLocalBindings },
+  { seedLocal },
+  { createBenchClient, createBenchVendorClient, fetchToken },
+  { runLoad },
+  { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER },
+  { measureRelevance },
+  { machineFacts, scenarioReport, toMarkdown },
+  { BENCH_VARS, buildBenchBundle, startAppRuntime, startBareRuntime },
+  { CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, ORDER_SCENARIOS, POPULAR_SEARCH_SCENARIO, ROUND_TRIP_SAMPLES },
+  { runTenantsBench },
+] = await Promise.all([
+  import("../../src/shared/catalog/positions"),
+  import("../dev/local-platform"),
+  import("../dev/seed"),
+  import("./client"),
+  import("./load"),
+  import("./probe"),
+  import("./relevance"),
+  import("./report"),
+  import("./runtime"),
+  import("./scenarios"),
+  import("./tenants"),
+]);
 
 const smoke = values.smoke;
 const settings = {

@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { BUILD_STEPS } from "../../src/operator/imports/jobs";
-import { writeCatalogFile } from "../bench/catalog-file";
-import { startServer } from "../bench/server";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey } from "../dev/local-platform";
-import { seedLocal } from "../dev/seed";
-import { catalogHash, createOperatorClient, type ImportJob, jobPhase, jobSeconds, OperatorApi } from "../tools/local-import";
+import type { ImportJob } from "../tools/local-import";
 
 /**
  * `npm run crash-test:imports`: SIGKILL the local runtime again and again while it imports a catalog, restart it on the
@@ -28,6 +23,24 @@ const { values } = cliArgs(
     port: ownRuntimePort("8797"),
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { BUILD_STEPS },
+  { writeCatalogFile },
+  { startServer },
+  { ensureLocalSigningKey },
+  { seedLocal },
+  { catalogHash, createOperatorClient, jobPhase, jobSeconds, OperatorApi },
+] = await Promise.all([
+  import("../../src/operator/imports/jobs"),
+  import("../bench/catalog-file"),
+  import("../bench/server"),
+  import("../dev/local-platform"),
+  import("../dev/seed"),
+  import("../tools/local-import"),
+]);
+
 const crashes = Number(values.crashes);
 const products = Number(values.products);
 const port = Number(values.port);

@@ -1,18 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { database } from "../../src/db/client";
-import { createApiClient } from "../../src/shared/auth/clients";
-import { randomToken } from "../../src/shared/auth/secrets";
-import { fetchToken } from "../bench/client";
 import type { LoadRequest } from "../bench/load";
-import { type BenchContext, issueQuotePool, orderRequest } from "../bench/scenarios";
-import { type LocalServer, startServer } from "../bench/server";
+import type { BenchContext } from "../bench/scenarios";
+import type { LocalServer } from "../bench/server";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { switchTenant } from "../dev/local-stores";
-import { seedLocal } from "../dev/seed";
-import { createOperatorClient, type OperatorCredentials } from "../tools/local-import";
+import type { OperatorCredentials } from "../tools/local-import";
 
 /**
  * `npm run crash-test`: crash the local runtime at the commit boundary of orders, restart it on the same state and
@@ -36,6 +29,32 @@ const { values } = cliArgs(
     store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { database },
+  { createApiClient },
+  { randomToken },
+  { fetchToken },
+  { issueQuotePool, orderRequest },
+  { startServer },
+  { ensureLocalSigningKey, withLocalBindings },
+  { switchTenant },
+  { seedLocal },
+  { createOperatorClient },
+] = await Promise.all([
+  import("../../src/db/client"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/shared/auth/secrets"),
+  import("../bench/client"),
+  import("../bench/scenarios"),
+  import("../bench/server"),
+  import("../dev/local-platform"),
+  import("../dev/local-stores"),
+  import("../dev/seed"),
+  import("../tools/local-import"),
+]);
+
 /** `--store`: tenant 1 is first switched to its stores, so the kills fall right after a store's commit. */
 const inStore = values.store;
 const TENANT = 1;

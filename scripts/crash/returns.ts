@@ -2,18 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { database } from "../../src/db/client";
-import { productId } from "../../src/dev/seed/catalog";
-import { createApiClient } from "../../src/shared/auth/clients";
-import { randomToken } from "../../src/shared/auth/secrets";
-import { fetchToken, jsonPost, send } from "../bench/client";
-import { REQUESTER } from "../bench/scenarios";
-import { type LocalServer, startServer } from "../bench/server";
+import type { LocalServer } from "../bench/server";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { switchTenant } from "../dev/local-stores";
-import { seedLocal } from "../dev/seed";
-import { createOperatorClient } from "../tools/local-import";
 
 /**
  * `npm run crash-test:returns`: the housekeeping's due steps of cores and loaners (docs/api.md, "Cores and loaners")
@@ -35,6 +25,34 @@ const { values } = cliArgs(
     store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { database },
+  { productId },
+  { createApiClient },
+  { randomToken },
+  { fetchToken, jsonPost, send },
+  { REQUESTER },
+  { startServer },
+  { ensureLocalSigningKey, withLocalBindings },
+  { switchTenant },
+  { seedLocal },
+  { createOperatorClient },
+] = await Promise.all([
+  import("../../src/db/client"),
+  import("../../src/dev/seed/catalog"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/shared/auth/secrets"),
+  import("../bench/client"),
+  import("../bench/scenarios"),
+  import("../bench/server"),
+  import("../dev/local-platform"),
+  import("../dev/local-stores"),
+  import("../dev/seed"),
+  import("../tools/local-import"),
+]);
+
 const crashes = Number(values.crashes);
 const count = Number(values.returns);
 const home = values.store ? "store" : "database";

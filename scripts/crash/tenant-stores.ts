@@ -2,11 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startServer } from "../bench/server";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { seedLocal } from "../dev/seed";
-import { createOperatorClient, OperatorApi } from "../tools/local-import";
 
 /**
  * `npm run crash-test:tenant-stores`: SIGKILL the local runtime again and again while it moves a tenant into its stores,
@@ -23,6 +19,11 @@ const { values } = cliArgs(
     port: ownRuntimePort("8796"),
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [{ startServer }, { ensureLocalSigningKey, withLocalBindings }, { seedLocal }, { createOperatorClient, OperatorApi }] =
+  await Promise.all([import("../bench/server"), import("../dev/local-platform"), import("../dev/seed"), import("../tools/local-import")]);
+
 const crashes = Number(values.crashes);
 const orders = Number(values.orders);
 const port = Number(values.port);
@@ -96,7 +97,7 @@ async function prepared(name: string) {
   return { state, credentials: await createOperatorClient(state, `${name} operator`) };
 }
 
-async function untilEnded(api: OperatorApi): Promise<StoreEntry> {
+async function untilEnded(api: import("../tools/local-import").OperatorApi): Promise<StoreEntry> {
   for (;;) {
     const entry = await api.call<StoreEntry>("GET", `/tenants/${TENANT}/store`);
     if (entry.state !== "copying") return entry;

@@ -3,18 +3,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
-import { database } from "../../src/db/client";
-import { createApiClient } from "../../src/shared/auth/clients";
-import { randomToken } from "../../src/shared/auth/secrets";
-import { fetchToken, jsonPost, send } from "../bench/client";
-import { type BenchContext, issueQuotePool, orderRequest } from "../bench/scenarios";
-import { type LocalServer, startServer } from "../bench/server";
+import type { BenchContext } from "../bench/scenarios";
+import type { LocalServer } from "../bench/server";
 import { cliArgs, ownRuntimePort } from "../cli";
-import { ensureLocalSigningKey, withLocalBindings } from "../dev/local-platform";
-import { switchTenant } from "../dev/local-stores";
-import { seedLocal } from "../dev/seed";
-import { createOperatorClient } from "../tools/local-import";
 
 /**
  * `npm run crash-test:webhooks`: at-least-once webhook delivery against the loss of everything in flight.
@@ -47,6 +38,34 @@ const { values } = cliArgs(
     store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );
+
+// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+const [
+  { WEBHOOK_SWEEP_CRON },
+  { database },
+  { createApiClient },
+  { randomToken },
+  { fetchToken, jsonPost, send },
+  { issueQuotePool, orderRequest },
+  { startServer },
+  { ensureLocalSigningKey, withLocalBindings },
+  { switchTenant },
+  { seedLocal },
+  { createOperatorClient },
+] = await Promise.all([
+  import("../../src/api/webhooks/queues"),
+  import("../../src/db/client"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/shared/auth/secrets"),
+  import("../bench/client"),
+  import("../bench/scenarios"),
+  import("../bench/server"),
+  import("../dev/local-platform"),
+  import("../dev/local-stores"),
+  import("../dev/seed"),
+  import("../tools/local-import"),
+]);
+
 /** `--store`: tenant 1 is first switched to its stores: its orders, events and deliveries are written there. */
 const inStore = values.store;
 const crashes = Number(values.crashes);

@@ -1,22 +1,8 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
-import { randomToken } from "../../src/shared/auth/secrets";
 import { cliArgs, DEFAULT_PORT } from "../cli";
-import { startLocalCrons } from "./local-crons";
-import {
-  DEMO_FILE,
-  DEV_ENTRY,
-  type DemoClients,
-  ensureLocalSigningKey,
-  savedDemoClients,
-  sweepWebhooksOnceLive,
-  withLocalBindings,
-  wranglerDevArgs,
-} from "./local-platform";
-import { DevOutput, startBanner } from "./output";
-import { seedLocal } from "./seed";
+import type { DemoClients } from "./local-platform";
 
 cliArgs(
   "start",
@@ -24,15 +10,31 @@ cliArgs(
   {},
 );
 // Imported once the command line is sound: the API's modules take seconds to load, --help none.
-const [{ DEMO_VENDOR_ID }, { database }, { issueScimToken, newScimToken }, { TEST_CLIENT_PREFIX }, { createApiClient }] = await Promise.all(
-  [
-    import("../../src/api/vendors/routes"),
-    import("../../src/db/client"),
-    import("../../src/operator/scim/tokens"),
-    import("../../src/platform/test-mode"),
-    import("../../src/shared/auth/clients"),
-  ],
-);
+const [
+  { DEMO_VENDOR_ID },
+  { database },
+  { issueScimToken, newScimToken },
+  { TEST_CLIENT_PREFIX },
+  { createApiClient },
+  { DEFAULT_PRODUCT_COUNT },
+  { randomToken },
+  { startLocalCrons },
+  { DEMO_FILE, DEV_ENTRY, ensureLocalSigningKey, savedDemoClients, sweepWebhooksOnceLive, withLocalBindings, wranglerDevArgs },
+  { DevOutput, startBanner },
+  { seedLocal },
+] = await Promise.all([
+  import("../../src/api/vendors/routes"),
+  import("../../src/db/client"),
+  import("../../src/operator/scim/tokens"),
+  import("../../src/platform/test-mode"),
+  import("../../src/shared/auth/clients"),
+  import("../../src/dev/seed/seed"),
+  import("../../src/shared/auth/secrets"),
+  import("./local-crons"),
+  import("./local-platform"),
+  import("./output"),
+  import("./seed"),
+]);
 
 /** `npm start`: signing key, migrations, demo data, demo clients (buyer, vendor, operator) and SCIM token, then `wrangler dev` on port 8787. */
 const PORT = process.env.PORT ?? DEFAULT_PORT;
