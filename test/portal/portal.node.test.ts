@@ -186,15 +186,17 @@ describe("the developer portal build", () => {
     const decode = (html: string) =>
       html.replace(/&(quot|amp|lt|gt|#39);/g, (_all, name: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#39": "'" })[name]!);
     const shown = GUIDES.flatMap((guide) =>
-      [...read(`docs/guides/${guide}.html`).matchAll(/<code class="[^"]*\blanguage-json\b[^"]*">([\s\S]*?)<\/code>/g)].flatMap(([, code]) => {
-        try {
-          // Highlighted at build time: the JSON is the code's text, without the highlighter's spans.
-          const value = JSON.parse(decode(code!.replace(/<[^>]+>/g, ""))) as { type?: string };
-          return value.type && value.type in document.webhooks ? [{ guide, event: value as { type: string } }] : [];
-        } catch {
-          return []; // a JSON block with placeholders (...) is no event example
-        }
-      }),
+      [...read(`docs/guides/${guide}.html`).matchAll(/<code class="[^"]*\blanguage-json\b[^"]*">([\s\S]*?)<\/code>/g)].flatMap(
+        ([, code]) => {
+          try {
+            // Highlighted at build time: the JSON is the code's text, without the highlighter's spans.
+            const value = JSON.parse(decode(code!.replace(/<[^>]+>/g, ""))) as { type?: string };
+            return value.type && value.type in document.webhooks ? [{ guide, event: value as { type: string } }] : [];
+          } catch {
+            return []; // a JSON block with placeholders (...) is no event example
+          }
+        },
+      ),
     );
     expect(shown.map(({ guide, event }) => `${guide}: ${event.type}`)).toContain("webhooks: order.shipped");
     for (const { guide, event } of shown) {
