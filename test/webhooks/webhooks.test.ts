@@ -487,7 +487,6 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
       await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: WEBHOOK_SWEEP_CRON }), restarted, ctx);
       await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
     };
-    const sweptAt = Date.now();
     await sweep();
     const ours = (r: { body: string }) => JSON.parse(r.body).id === eventId;
     expect(
@@ -499,7 +498,7 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
         )
       ).filter(ours),
     ).toHaveLength(1);
-    expect(Date.now() - sweptAt).toBeLessThan(5_000);
+    // Its arrival within eventually's 15 s is the sweep's doing: the delivery was due more than 60 s later (above).
     // Only the first sweep after the start does so: later ones send again only what is overdue.
     const laterPath = receiverPath("ok");
     const { eventId: later } = await lostOnTheWay(laterPath);
@@ -652,14 +651,13 @@ describe("in order per order", () => {
     expect(await owed(second.eventId)).toEqual([expect.objectContaining({ endpointId: second.endpointId, attempts: 0, held: 1 })]);
     expect(await sequencesAt(path)).toEqual([[1, 503]]);
     // Event 1's retry succeeds: its batch sends event 2 on, which arrives within seconds, not after a sweep or a poll.
-    const succeeded = Date.now();
     expect((await consume(EVENTS_QUEUE, first, 2)).explicitAcks).toHaveLength(1);
     const arrived = await eventually(
       () => sequencesAt(path),
       (r) => r.length === 3,
       15_000,
     );
-    expect(Date.now() - succeeded).toBeLessThan(5_000);
+    // Within eventually's 15 s, on any machine: no sweep runs in tests, and a held delivery's recheck is later still.
     expect(arrived).toEqual([
       [1, 503],
       [1, 200],
@@ -678,7 +676,6 @@ describe("in order per order", () => {
     const { first, second } = await twoEvents(path);
     expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
     expect(await receivedAt(path)).toEqual([]);
-    const deadAt = Date.now();
     expect((await consume(EVENTS_DEAD_LETTER_QUEUE, first, MAX_ATTEMPTS)).explicitAcks).toHaveLength(1);
     expect(
       await eventually(
@@ -687,7 +684,7 @@ describe("in order per order", () => {
         15_000,
       ),
     ).toEqual([[2, 200]]);
-    expect(Date.now() - deadAt).toBeLessThan(5_000);
+    // Within eventually's 15 s, without a sweep (none runs in tests): the dead letter's own batch sent it on.
   });
 
   it("a held delivery the release never reaches is the sweep's: sent again once overdue, it goes when its turn has come", async () => {
