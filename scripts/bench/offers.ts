@@ -15,7 +15,7 @@ const { values } = cliArgs("bench:offers", "Imports a vendor price file on the l
   port: ownRuntimePort("8797", "bench"),
 });
 
-// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+// Loaded once the command line is sound: --help and usage errors answer without them.
 const [
   { database },
   { productId },

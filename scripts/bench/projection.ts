@@ -28,7 +28,7 @@ const { values } = cliArgs(
   },
 );
 
-// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+// Loaded once the command line is sound: --help and usage errors answer without them.
 const [
   { database },
   { percentile },

@@ -20,7 +20,7 @@ const { values } = cliArgs(
   },
 );
 
-// Loaded once the command line is sound: --help and usage errors answer without them (issue 65).
+// Loaded once the command line is sound: --help and usage errors answer without them.
 const [{ startServer }, { ensureLocalSigningKey, withLocalBindings }, { seedLocal }, { createOperatorClient, OperatorApi }] =
   await Promise.all([import("../bench/server"), import("../dev/local-platform"), import("../dev/seed"), import("../tools/local-import")]);
 

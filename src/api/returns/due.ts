@@ -6,7 +6,7 @@ import { logEvent } from "../../platform/logging";
 import { DEFAULT_DUE_SOON_DAYS } from "../purchasing/settings";
 import { chargeWrites } from "./charges";
 import { commitSteps, type ReturnRead, type ReturnSet, readReturn, type StepWrite } from "./returns";
-import { dayOf } from "./steps";
+import { DAY_MS, dayOf } from "./steps";
 import { coreCharge } from "./take";
 
 /**
@@ -15,8 +15,6 @@ import { coreCharge } from "./take";
  * overdue step (a core is charged with it). Each is a step of the return, committed with its event in one batch, so a
  * run that crashes or is retried finds the step done and takes it no second time: each event goes out exactly once.
  */
-
-const DAY_MS = 86_400_000;
 
 /**
  * The housekeeping's due steps in the control database (`database`: its tenants' returns, not those of tenants that

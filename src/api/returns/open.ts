@@ -4,7 +4,7 @@ import { type PurchaseTerms, unitReturns } from "../../db/schema";
 import { centsToText } from "../../platform/money";
 import type { EventType } from "../events/types";
 import { newRmaNumber, patchNewReturnId, returnPayload } from "./returns";
-import { STEPS } from "./steps";
+import { DAY_MS, dayOf, STEPS } from "./steps";
 
 /**
  * A parcel of an exchange or loan line opens the return of its units (docs/api.md, "Cores and loaners"), in the ship
@@ -21,14 +21,12 @@ export interface ShippedLine {
   purchaseTerms: PurchaseTerms | null;
 }
 
-const DAY_MS = 86_400_000;
-
 export function openOnShipment(db: Database, line: ShippedLine, quantity: number, shippedAt: string, at: string) {
   const terms = line.purchaseTerms;
   if (terms?.type !== "exchange" && terms?.type !== "loan") return null;
   const kind = terms.type === "exchange" ? "core" : "loaner";
   const days = terms.type === "exchange" ? terms.coreDueDays : terms.loanDays;
-  const dueAt = new Date(Date.parse(`${shippedAt.slice(0, 10)}T00:00:00.000Z`) + days * DAY_MS).toISOString();
+  const dueAt = new Date(Date.parse(dayOf(shippedAt)) + days * DAY_MS).toISOString();
   const chargeCents = terms.type === "exchange" ? terms.coreChargeCents : terms.lateFeePerDayCents;
   const row = {
     tenantId: line.tenantId,

@@ -110,7 +110,8 @@ export function checkStep(kind: ReturnKind, status: string, step: ReturnStep, ac
   return { ok: false, allowed };
 }
 
-const DAY_MS = 86_400_000;
+/** One day in milliseconds: due days and late days are whole days. */
+export const DAY_MS = 86_400_000;
 /** Midnight UTC of an instant's day: due dates are days, stored as that instant (the q language's dates cover a day). */
 export const dayOf = (instant: string) => `${instant.slice(0, 10)}T00:00:00.000Z`;
 

@@ -4,7 +4,7 @@ import { type ReturnKind, unitReturns } from "../../db/schema";
 import { centsToText } from "../../platform/money";
 import { takeDueSoon, takeOverdue } from "../returns/due";
 import { readReturn, type StepOutcome } from "../returns/returns";
-import { dayOf } from "../returns/steps";
+import { DAY_MS, dayOf } from "../returns/steps";
 import { takeBuyerStep, takeVendorStep } from "../returns/take";
 
 /**
@@ -44,8 +44,6 @@ const FROM: Record<ReturnScenario, readonly string[]> = {
   repair_beyond_flat_rate: ["awaiting_unit", "shipped", "received"],
   rma_declined: ["requested"],
 };
-
-const DAY_MS = 86_400_000;
 
 const sandboxParcel = () => ({
   carrierName: "Sandbox Carrier",
