@@ -29,7 +29,7 @@ const PLANE_IMPORTS: Record<Plane, readonly Plane[]> = {
   api: ["shared"],
   operator: ["shared"],
   shared: [],
-  dev: ["api", "shared"],
+  dev: ["api", "operator", "shared"],
   foundation: [],
 };
 

@@ -1,6 +1,7 @@
 import { applyD1Migrations, type D1Migration, env } from "cloudflare:test";
 import { quotedIdentifier as quoted } from "../../src/db/identifiers";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
+import { seedDemoStores } from "../../src/dev/seed/stores";
 
 /** Drops every view, then every table of a D1 database (foreign keys deferred, so the tables' order does not matter). */
 export async function dropEverything(db: D1Database): Promise<void> {
@@ -110,9 +111,11 @@ async function resetDatabase(db: D1Database, migrations: D1Migration[]): Promise
 
 /**
  * Both databases as every test file starts with: emptied, migrated from migrations/ (DB) and catalog-migrations/
- * (CATALOG), and seeded with the deterministic demo data.
+ * (CATALOG), and seeded with the deterministic demo data; then the demo tenants' stores (emptied by the file before:
+ * test/helpers/stores.ts) seeded with their directory and orders.
  */
 export async function resetDatabases(): Promise<void> {
   await Promise.all([resetDatabase(env.DB, env.TEST_MIGRATIONS), resetDatabase(env.CATALOG, env.TEST_CATALOG_MIGRATIONS)]);
   await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });
+  await seedDemoStores(env, DEFAULT_PRODUCT_COUNT);
 }

@@ -1,11 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { orderSearch } from "../../src/api/orders/search-fields";
-import { type DemoOrder, demoOrders } from "../../src/dev/seed/orders";
+import { DEMO_ID_BASE, type DemoOrder, demoOrders } from "../../src/dev/seed/orders";
+import { rangeFloor } from "../../src/shared/tenants/id-ranges";
 import { expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { allPages, type Params, searchData, searchRaw, sortedLike } from "../helpers/search";
 
 const ALL = demoOrders(600);
+/** The id of the `n`th demo order: in the store's range of its tenant (src/dev/seed/orders.ts). */
+const demo = (n: number) => rangeFloor(TENANT_A) + DEMO_ID_BASE + n;
 const tenantOrders = (tenantId: number) => ALL.filter((o) => o.tenantId === tenantId);
 const A = tenantOrders(TENANT_A);
 const idsOf = (orders: readonly { id: number }[]) => orders.map((o) => o.id);
@@ -32,8 +35,8 @@ describe("GET /orders/search: records and defaults", () => {
     const data = await searchData(await tokenFor(TENANT_A), "/orders/search");
     expect(data.pagination).toEqual({ total: A.length, limit: 50, offset: 0, hasMore: false });
     expect(data.orders.map((o: any) => o.orderId)).toEqual(idsOf(byDefaultSort(A)));
-    const sample = A.find((o) => o.id === 100013)!;
-    expect(data.orders.find((o: any) => o.orderId === 100013)).toEqual({
+    const sample = A.find((o) => o.id === demo(13))!;
+    expect(data.orders.find((o: any) => o.orderId === demo(13))).toEqual({
       orderId: sample.id,
       orderNumber: sample.orderNumber,
       companyId: sample.companyId,
@@ -53,20 +56,20 @@ describe("GET /orders/search: records and defaults", () => {
 describe("GET /orders/search: operators per field type", () => {
   it("Numeric (integer): : > < >= <= on orderId, companyId, requesterId", async () => {
     await expectIds(
-      "orderId:100003",
-      A.filter((o) => o.id === 100003),
+      `orderId:${demo(3)}`,
+      A.filter((o) => o.id === demo(3)),
     );
     await expectIds(
-      "id>100010",
-      A.filter((o) => o.id > 100010),
+      `id>${demo(10)}`,
+      A.filter((o) => o.id > demo(10)),
     );
     await expectIds(
-      "orderId<100004",
-      A.filter((o) => o.id < 100004),
+      `orderId<${demo(4)}`,
+      A.filter((o) => o.id < demo(4)),
     );
     await expectIds(
-      "orderId>=100010 AND orderId<=100012",
-      A.filter((o) => o.id >= 100010 && o.id <= 100012),
+      `orderId>=${demo(10)} AND orderId<=${demo(12)}`,
+      A.filter((o) => o.id >= demo(10) && o.id <= demo(12)),
     );
     await expectIds(
       "companyId:103",
@@ -83,7 +86,7 @@ describe("GET /orders/search: operators per field type", () => {
   });
 
   it("Numeric (money): total compares as a decimal with cents exactly", async () => {
-    const sample = A.find((o) => o.id === 100006)!; // 830.45
+    const sample = A.find((o) => o.id === demo(6))!; // 830.45
     await expectIds(`total:${sample.totalCents / 100}`, [sample]);
     await expectIds(
       "total>=20000",
@@ -335,7 +338,7 @@ describe("GET /orders/search: lifecycle fields", () => {
 });
 
 describe("GET /orders/search: include", () => {
-  const sample = A.find((o) => o.id === 100005)!; // Shipped in two parcels
+  const sample = A.find((o) => o.id === demo(5))!; // Shipped in two parcels
   const q = `orderId:${sample.id}`;
   const get = async (include?: string) => {
     const data = await searchData(await tokenFor(TENANT_A), "/orders/search", include === undefined ? { q } : { q, include });
@@ -430,11 +433,11 @@ describe("GET /orders/search: tenant isolation and injection", () => {
   it("each tenant sees only its own orders, whatever the query names", async () => {
     const B = tenantOrders(TENANT_B);
     expect(await orderIds(TENANT_B, "")).toEqual(idsOf(byDefaultSort(B)));
-    expect(await orderIds(TENANT_B, "orderId:100001")).toEqual([]);
+    expect(await orderIds(TENANT_B, `orderId:${demo(1)}`)).toEqual([]);
     expect(await orderIds(TENANT_B, "requesterId:50001")).toEqual([]);
     expect(await orderIds(TENANT_B, "companyId:101")).toEqual([]);
     expect(await orderIds(TENANT_B, 'requesterName:"John Smith"')).toEqual([]);
-    expect(await orderIds(TENANT_B, "orderId<100017", { include: "lineItems,shippingInfo" })).toEqual([]);
+    expect(await orderIds(TENANT_B, `orderId<${demo(17)}`, { include: "lineItems,shippingInfo" })).toEqual([]);
     expect(await orderIds(3, "")).toEqual(idsOf(tenantOrders(3)));
     const everything = await searchData(await tokenFor(TENANT_B), "/orders/search", { include: "lineItems,shippingInfo", limit: 100 });
     const text = JSON.stringify(everything);
@@ -466,7 +469,7 @@ describe("GET /orders/search: tenant isolation and injection", () => {
     ]) {
       expect((await expectProblem(await searchRaw(token, "/orders/search", params), 400)).title).toBe("Validation failed");
     }
-    const injectedInclude = await searchData(token, "/orders/search", { include: "lineItems') OR 1=1 --", q: "orderId:100001" });
+    const injectedInclude = await searchData(token, "/orders/search", { include: "lineItems') OR 1=1 --", q: `orderId:${demo(1)}` });
     expect(injectedInclude.orders).toHaveLength(1);
     const rows = await env.DB.prepare("select count(*) as n from orders").first<{ n: number }>();
     expect(rows?.n).toBe(ALL.length);

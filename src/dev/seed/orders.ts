@@ -1,12 +1,15 @@
 import { SHIPPING_METHODS } from "../../api/orders/options";
 import { bulkInsertStatement, type SeedDatabase } from "../../db/bulk-insert";
+import { rangeFloor } from "../../shared/tenants/id-ranges";
 import { generateOffers, generateProduct, prng, VENDORS } from "./catalog";
 import { ADDRESSES, FACILITIES, USERS } from "./organizations";
 
 /**
  * Deterministic demo orders for tenants 1 and 2 (and one for tenant 3), with lines, the quotes they
- * consumed and shipping documents: the data `/orders/search` shows on a fresh database. Ids live in
- * their own block (from DEMO_ID_BASE) so that re-seeding never touches orders created through the API.
+ * consumed and shipping documents: the data `/orders/search` shows on a fresh runtime. They live in their tenant's
+ * store, their ids in its range (src/shared/tenants/id-ranges.ts), from DEMO_ID_BASE above its floor, so that a
+ * vendor's line id finds its store and re-seeding never touches orders created through the API (the store's own ids
+ * come after the highest it holds).
  */
 
 export const DEMO_ID_BASE = 100_000;
@@ -95,14 +98,15 @@ export function demoOrders(productCount: number): DemoOrder[] {
   if (productRange === 0) return [];
   const requesters = USERS.filter((u) => u.facilities.length > 0 && (u.tenantId !== 3 || u.id === 10));
   const result: DemoOrder[] = [];
-  let lineId = DEMO_ID_BASE;
-  let documentId = DEMO_ID_BASE;
+  let lineSequence = DEMO_ID_BASE;
+  let documentSequence = DEMO_ID_BASE;
   requesters.forEach((user, userIndex) => {
     const count = user.tenantId === 3 ? 1 : ORDERS_PER_USER;
+    const floor = rangeFloor(user.tenantId);
     for (let n = 0; n < count; n++) {
       const sequence = result.length + 1;
-      const id = DEMO_ID_BASE + sequence;
-      const rand = prng(id);
+      const id = floor + DEMO_ID_BASE + sequence;
+      const rand = prng(DEMO_ID_BASE + sequence);
       const facility = FACILITIES.find((f) => f.id === user.facilities[n % user.facilities.length])!;
       const companyAddresses = ADDRESSES.filter((a) => a.companyId === facility.companyId);
       const shippingAddress = companyAddresses.filter((a) => a.kind === "shipping")[n % 2]!;
@@ -120,7 +124,7 @@ export function demoOrders(productCount: number): DemoOrder[] {
         const offer = generateOffers(productIndex).find((o) => o.customFields.every((f) => !f.isRequired))!;
         const quantity = 1 + Math.floor(rand() * 4);
         lines.push({
-          id: ++lineId,
+          id: floor + ++lineSequence,
           lineNumber,
           quote: {
             id: `demo-quote-${id}-${lineNumber}`,
@@ -141,7 +145,7 @@ export function demoOrders(productCount: number): DemoOrder[] {
         });
       }
       const document = (lineIds: number[]): DemoShippingDocument => ({
-        id: ++documentId,
+        id: floor + ++documentSequence,
         lineIds,
         attentionTo: shippingAddress.attentionTo,
         address1: shippingAddress.line1,
@@ -152,7 +156,7 @@ export function demoOrders(productCount: number): DemoOrder[] {
         carrierName: shipping.carrierName,
         serviceLevel: shipping.serviceLevel,
         ...(status === "Shipped" || status === "Delivered"
-          ? { trackingNumber: `1ZDEMO${String(documentId).padStart(10, "0")}`, shippedAt: new Date(updated).toISOString() }
+          ? { trackingNumber: `1ZDEMO${String(documentSequence).padStart(10, "0")}`, shippedAt: new Date(updated).toISOString() }
           : { trackingNumber: null, shippedAt: null }),
       });
       // Cancelled orders never shipped; a shipped multi-line order may have gone out in two parcels.
@@ -180,7 +184,7 @@ export function demoOrders(productCount: number): DemoOrder[] {
         billingAddressId: billingAddress.id,
         status,
         totalCents: lines.reduce((sum, l) => sum + l.extendedPriceCents, 0),
-        eventId: uuid(id),
+        eventId: uuid(DEMO_ID_BASE + sequence),
         createdAt: new Date(created).toISOString(),
         updatedAt: new Date(updated).toISOString(),
         lines,

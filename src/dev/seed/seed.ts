@@ -1,7 +1,6 @@
 import { bulkInsertStatement, type SeedDatabase } from "../../db/bulk-insert";
 import { PART_NUMBER_AGENCY, type ProductCode } from "../../shared/catalog/product-codes";
 import { generateDeviceIdentifiers, generateOffers, generateProduct, MANUFACTURERS, type ProductRow, VENDORS } from "./catalog";
-import { demoOrders, orderStatements } from "./orders";
 import { ADDRESSES, COMPANIES, FACILITIES, TENANTS, USERS } from "./organizations";
 
 export const DEFAULT_PRODUCT_COUNT = 600;
@@ -28,8 +27,10 @@ export interface SeedDatabases<S> {
 }
 
 /**
- * Demo tenants, organizations, users and vendors (DB), a deterministic catalog (CATALOG), the vendors' offers on
- * it (DB) and demo orders. Safe to run again.
+ * Demo tenants, organizations, users and vendors (DB), a deterministic catalog (CATALOG) and the vendors' offers on
+ * it (DB). The tenants live in their stores from the start, as every tenant does: their registry rows come first, so
+ * that their directory's rows are recorded as changes to push; `seedDemoStores` (./stores.ts) pushes them and writes
+ * the demo orders into the stores. Safe to run again.
  */
 export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options: SeedOptions = {}): Promise<void> {
   await db.batch(organizationStatements(db, options.userNames !== false));
@@ -52,8 +53,6 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
     await db.batch([offerStatement(db, start, end, options.offerSkus !== false), ...codes]);
     options.onProgress?.(end, total);
   }
-  const orders = orderStatements(db, demoOrders(total));
-  if (orders.length) await db.batch(orders);
 }
 
 function organizationStatements<S>(d1: SeedDatabase<S>, userNames: boolean): S[] {
@@ -63,6 +62,12 @@ function organizationStatements<S>(d1: SeedDatabase<S>, userNames: boolean): S[]
       "tenants",
       ["id", "name", "created_at"],
       TENANTS.map((t) => [t.id, t.name, SEEDED_AT]),
+    ),
+    bulkInsertStatement(
+      d1,
+      "tenant_stores",
+      ["tenant_id", "state", "started_at", "finished_at"],
+      TENANTS.map((t) => [t.id, "store", SEEDED_AT, SEEDED_AT]),
     ),
     bulkInsertStatement(
       d1,
