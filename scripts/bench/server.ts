@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
-import { type LocalState, sweepWebhooksOnceLive, wranglerDevArgs } from "../dev/local-platform";
+import { DEV_ENTRY, type LocalState, prepareWhenLive, wranglerDevArgs } from "../dev/local-platform";
 
 /** A `wrangler dev` process on loopback with its own local D1/KV/DO state (load runs, e2e, the crash test). */
 export interface LocalServer {
@@ -15,7 +15,7 @@ export interface ServerOptions extends LocalState {
   /** Extra `--var NAME:VALUE` overrides (e.g. generous rate limits for load runs). */
   vars?: Record<string, string>;
   logFile: string;
-  /** Another entry module than wrangler.toml's main (e.g. the crash test's). */
+  /** Another entry module than the local runtime's (scripts/dev/worker.ts), built on it (the crash test's). */
   entry?: string;
   /** Sees everything the process prints (it also goes to `logFile`). */
   onOutput?: (text: string) => void;
@@ -26,7 +26,7 @@ export interface ServerOptions extends LocalState {
 export async function startServer(options: ServerOptions): Promise<LocalServer> {
   const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const args = [
-    ...wranglerDevArgs(String(options.port), options, options.entry),
+    ...wranglerDevArgs(String(options.port), options, options.entry ?? DEV_ENTRY),
     ...varArgs,
     ...(options.wranglerArgs ?? []),
     "--log-level",
@@ -46,7 +46,7 @@ export async function startServer(options: ServerOptions): Promise<LocalServer> 
   child.once("exit", () => process.off("exit", killOnExit)); // restarts (the crash tests) leave no listener behind
   const baseUrl = `http://127.0.0.1:${options.port}`;
   await waitUntilLive(baseUrl, child, options.logFile);
-  await sweepWebhooksOnceLive(baseUrl);
+  await prepareWhenLive(baseUrl);
   return { baseUrl, stop: () => stopProcessGroup(child), kill: () => killProcessGroup(child) };
 }
 

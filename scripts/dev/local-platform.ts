@@ -5,6 +5,7 @@ import path from "node:path";
 import { WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
 import type { Bindings } from "../../src/env";
 import { buildDocsUi } from "../portal/build-docs-ui.ts";
+import { DEV_SEED_STORES_PATH } from "./seed-route";
 
 export const DEV_VARS = ".dev.vars";
 const WRANGLER = "node_modules/.bin/wrangler";
@@ -111,21 +112,28 @@ export function wranglerDevArgs(port: string, state: LocalState = {}, entry?: st
 }
 
 /**
- * The webhook sweep, once the local runtime at `baseUrl` answers: its queues started empty (QUEUES_PERSISTED false),
- * so whatever deliveries were owed when it last stopped go out now rather than at the next sweep a developer runs.
+ * What a local runtime at `baseUrl` needs once it answers: the demo tenants' stores seeded (scripts/dev/seed-route.ts;
+ * the seed wrote `DB` and the catalog before the start), then the webhook sweep: its queues started empty
+ * (QUEUES_PERSISTED false), so whatever deliveries were owed when it last stopped go out now rather than at the next
+ * sweep a developer runs. The runtime must serve the dev entry (scripts/dev/worker.ts) or one built on it.
  */
-export async function sweepWebhooksOnceLive(baseUrl: string, timeoutMs = 90_000): Promise<void> {
+export async function prepareWhenLive(baseUrl: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${baseUrl}/health/live`)).ok) {
-        await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent(WEBHOOK_SWEEP_CRON)}`);
-        return;
-      }
-    } catch {
-      // not listening yet
-    }
+  while (!(await answers(`${baseUrl}/health/live`))) {
+    if (Date.now() > deadline) throw new Error(`the local runtime at ${baseUrl} did not answer within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const seeded = await fetch(`${baseUrl}${DEV_SEED_STORES_PATH}`, { method: "POST" });
+  if (!seeded.ok) throw new Error(`seeding the demo tenants' stores answered ${seeded.status}: ${await seeded.text()}`);
+  await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent(WEBHOOK_SWEEP_CRON)}`);
+}
+
+/** Whether `url` answers 2xx; false while nothing listens there yet. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
   }
 }
 

@@ -4,19 +4,23 @@ import { DEFAULT_PORT } from "../cli";
  * What `npm start` shows of `wrangler dev` (scripts/dev/start.ts): each Worker's bindings table once (wrangler prints the
  * API Worker's twice), no "types might be out of date" (false here: `npm test` checks the generated types), no note on
  * connecting other dev sessions, one line per request (wrangler's; the API's own JSON access log line is dropped,
- * other log lines stay) but for the local crons' own (scripts/dev/local-crons.ts: their handlers' log lines show), and, once the server is ready, the start banner: the URLs, the demo credentials and what to do
- * next, where it cannot scroll away under wrangler's start-up output.
+ * other log lines stay) but for the local crons' own (scripts/dev/local-crons.ts: their handlers' log lines show) and the
+ * stores' seed, and, once the runtime is ready for use, the start banner: the URLs, the demo credentials and what to
+ * do next, where it cannot scroll away under wrangler's start-up output.
  */
 
 import { DEV_SCHEDULED_PATH } from "./scheduled";
+import { DEV_SEED_STORES_PATH } from "./seed-route";
 
 const TABLE_HEADER = /^(\S+) has access to the following bindings:$/;
 const DROPPED = [/Your types might be out of date/, /^Service bindings, Durable Object bindings, and Tail consumers connect to/];
-/** The local crons' calls, every minute (scripts/dev/local-crons.ts): what their handlers log is what says they ran. */
-const LOCAL_CRON_REQUEST = new RegExp(`^\\[wrangler:info\\] POST ${DEV_SCHEDULED_PATH}\\b`);
+/**
+ * The local crons' calls, every minute (scripts/dev/local-crons.ts; what their handlers log is what says they ran), and
+ * the stores' seed at the start.
+ */
+const LOCAL_DEV_REQUEST = new RegExp(`^\\[wrangler:info\\] POST (${DEV_SCHEDULED_PATH}|${DEV_SEED_STORES_PATH})\\b`);
 /** The API's structured access log: wrangler's own request line says the same. */
 const ACCESS_LOG = /^\[[\w-]+\] \{.*"method":.*"path":.*"status":/;
-const READY = /Ready on (http:\/\/\S+)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what it removes
 const ANSI = /\x1b\[[0-9;]*m/g;
 
@@ -43,12 +47,15 @@ export class DevOutput {
       this.tablesShown.add(table[1]!);
       return [text];
     }
-    if (DROPPED.some((pattern) => pattern.test(plain)) || ACCESS_LOG.test(plain) || LOCAL_CRON_REQUEST.test(plain)) return [];
-    if (READY.test(plain) && !this.bannerShown) {
-      this.bannerShown = true;
-      return [text, ...this.banner().split("\n")];
-    }
+    if (DROPPED.some((pattern) => pattern.test(plain)) || ACCESS_LOG.test(plain) || LOCAL_DEV_REQUEST.test(plain)) return [];
     return [text];
+  }
+
+  /** The banner's lines, once: when the runtime is ready for use (it answers and the demo stores are seeded). */
+  prepared(): string[] {
+    if (this.bannerShown) return [];
+    this.bannerShown = true;
+    return this.banner().split("\n");
   }
 }
 

@@ -19,7 +19,7 @@ const [
   { DEFAULT_PRODUCT_COUNT },
   { randomToken },
   { startLocalCrons },
-  { DEMO_FILE, DEV_ENTRY, ensureLocalSigningKey, savedDemoClients, sweepWebhooksOnceLive, withLocalBindings, wranglerDevArgs },
+  { DEMO_FILE, DEV_ENTRY, ensureLocalSigningKey, savedDemoClients, prepareWhenLive, withLocalBindings, wranglerDevArgs },
   { DevOutput, startBanner },
   { seedLocal },
 ] = await Promise.all([
@@ -89,5 +89,15 @@ for (const [from, to] of [
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
-// Once live: what the queues lost at the last stop goes out now, then every Worker's crons run on their schedules.
-void sweepWebhooksOnceLive(base).then(() => startLocalCrons(base));
+// Once live: the demo stores seeded and what the queues lost at the last stop sent, then the banner, and every Worker's
+// crons run on their schedules.
+prepareWhenLive(base).then(
+  () => {
+    for (const line of output.prepared()) console.log(line);
+    startLocalCrons(base);
+  },
+  (error: unknown) => {
+    console.error(`The local runtime did not get ready: ${error instanceof Error ? error.message : String(error)}`);
+    dev.kill("SIGTERM");
+  },
+);

@@ -1,16 +1,19 @@
 import production from "../../src/api/index";
+import { seedDemoStores } from "../../src/dev/seed/stores";
 import type { Bindings } from "../../src/env";
 import { DEV_SCHEDULED_PATH, scheduledCallOf } from "./scheduled";
+import { DEV_SEED_STORES_PATH } from "./seed-route";
 
 // The Durable Object classes wrangler.toml names, as the production entry exports them.
 export * from "../../src/api/index";
 
 /**
- * The API Worker as the local runtime runs it (`npm start`, the e2e suite): production's entry, plus the route of
- * scripts/dev/scheduled.ts, which runs the scheduled handler of this Worker or of the Worker behind one of its service
- * bindings (the operator plane's, ADMIN) as a Cron Trigger would: wrangler dev fires no Cron Trigger, and its
- * /__scheduled reaches the first Worker only. scripts/dev/local-crons.ts calls it on each Worker's schedule. Never deployed:
- * production deploys src/api/index.ts.
+ * The API Worker as the local runtime runs it (`npm start`, the e2e suite, the benches and crash tests): production's
+ * entry, plus two routes: scripts/dev/scheduled.ts's, which runs the scheduled handler of this Worker or of the Worker
+ * behind one of its service bindings (the operator plane's, ADMIN) as a Cron Trigger would (wrangler dev fires no Cron
+ * Trigger, and its /__scheduled reaches the first Worker only; scripts/dev/local-crons.ts calls it on each Worker's
+ * schedule), and scripts/dev/seed-route.ts's, which seeds the demo tenants' stores. Never deployed: production deploys
+ * src/api/index.ts.
  */
 
 /** A service binding as workerd hands it to a Worker: it can also deliver a scheduled event. */
@@ -33,6 +36,10 @@ export default {
   fetch: async (request, env, ctx) => {
     const url = new URL(request.url);
     if (url.pathname === DEV_SCHEDULED_PATH && request.method === "POST") return runScheduled(url, env, ctx);
+    if (url.pathname === DEV_SEED_STORES_PATH && request.method === "POST") {
+      await seedDemoStores(env);
+      return new Response(null, { status: 204 });
+    }
     return production.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<Bindings>;

@@ -117,5 +117,5 @@ async function resetDatabase(db: D1Database, migrations: D1Migration[]): Promise
 export async function resetDatabases(): Promise<void> {
   await Promise.all([resetDatabase(env.DB, env.TEST_MIGRATIONS), resetDatabase(env.CATALOG, env.TEST_CATALOG_MIGRATIONS)]);
   await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });
-  await seedDemoStores(env, DEFAULT_PRODUCT_COUNT);
+  await seedDemoStores(env);
 }

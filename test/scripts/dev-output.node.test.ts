@@ -21,6 +21,7 @@ const WRANGLER = [
   '[medparts] {"ts":"2026-11-29T07:00:00.000Z","level":"info","correlationId":"c1","method":"GET","path":"/health/live","status":200,"durationMs":0}',
   "[wrangler:info] GET /health/live 200 OK (12ms)",
   "[wrangler:info] POST /__dev/scheduled 202 Accepted (3ms)",
+  "[wrangler:info] POST /__dev/seed-stores 204 No Content (41ms)",
   '[medparts] {"ts":"2026-11-29T07:00:01.000Z","level":"info","event":"housekeeping","purged":{"undispatchedEvents":0}}',
   "[wrangler:info] Ready on http://127.0.0.1:8787",
 ];
@@ -49,13 +50,14 @@ describe("npm start's output", () => {
 
   it("shows one line per request but the local crons' own, and keeps the API's other log lines", () => {
     expect(shown.filter((line) => line.includes("/health/live"))).toEqual(["[wrangler:info] GET /health/live 200 OK (12ms)"]);
-    expect(shown.filter((line) => line.includes("/__dev/scheduled"))).toEqual([]);
+    expect(shown.filter((line) => line.includes("/__dev/scheduled") || line.includes("/__dev/seed-stores"))).toEqual([]);
     expect(shown.some((line) => line.includes('"event":"housekeeping"'))).toBe(true);
   });
 
-  it("prints the banner once, right after the server is ready", () => {
-    expect(shown.filter((line) => line === "BANNER")).toHaveLength(1);
-    expect(shown[shown.indexOf("BANNER") - 1]).toBe("[wrangler:info] Ready on http://127.0.0.1:8787");
+  it("prints the banner once the runtime is prepared (live, its demo stores seeded), never among wrangler's lines", () => {
+    expect(shown).not.toContain("BANNER");
+    expect(output.prepared()).toEqual(["BANNER"]);
+    expect(output.prepared()).toEqual([]);
   });
 
   it("the banner: the API and portal URLs, every demo credential in a table, the next steps", () => {

@@ -15,7 +15,7 @@ import { ADDRESSES, FACILITIES, USERS } from "./organizations";
 export const DEMO_ID_BASE = 100_000;
 const ORDERS_PER_USER = 4;
 /** Products the demo lines use: the first ones of the deterministic catalog. */
-const DEMO_PRODUCT_RANGE = 48;
+export const DEMO_PRODUCT_RANGE = 48;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const FIRST_ORDER_DAY = Date.UTC(2025, 8, 1); // 2025-09-01
 const QUOTE_VALIDITY_MS = 30 * DAY_MS;
