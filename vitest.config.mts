@@ -133,7 +133,6 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                 r2Buckets: ["IMPORTS"],
                 workflows: {
                   CATALOG_IMPORTS: { name: "medparts-catalog-import", className: "CatalogImportWorkflow" },
-                  TENANT_STORE_MOVES: { name: "medparts-tenant-store-move", className: "TenantStoreMoveWorkflow" },
                 },
                 bindings: {
                   TEST_MIGRATIONS: migrations,

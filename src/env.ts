@@ -105,9 +105,9 @@ export interface Variables {
   walkRequestForward?: () => Promise<void>;
   /** The version the calling client is pinned to (set by the bearer check). */
   clientVersion?: ApiVersion;
-  /** The calling buyer's tenant store, once its data lives there (docs/tenant-stores.md); read it with tenantDatabase(c). */
+  /** The calling buyer's tenant store (docs/tenant-stores.md), set by the bearer check; read it with tenantDatabase(c). */
   tenantDb?: D1Database;
-  /** The idempotency lock of a key when the tenant lives in its store (the store's own; src/shared/auth/bearer.ts). */
+  /** The idempotency lock of a buyer's key: its tenant store's own (src/shared/auth/bearer.ts). */
   keyLocks?: (key: string) => KeyLock;
 }
 

@@ -50,7 +50,6 @@ export class RoundTripProbe {
       DB: this.d1(env.DB),
       CATALOG: this.d1(env.CATALOG),
       QUOTES: this.service("kv", env.QUOTES, (name) => KV_CALLS.has(name)),
-      IDEMPOTENCY: this.namespace(env.IDEMPOTENCY),
       RATE_LIMITER: this.namespace(env.RATE_LIMITER),
       TENANT_STORE: this.namespace(env.TENANT_STORE),
     });

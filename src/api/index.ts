@@ -2,7 +2,6 @@ import type { Bindings } from "../env";
 import { isOperatorPlanePath } from "../platform/planes";
 import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 
-export { IdempotencyStore } from "../platform/idempotency/store";
 export { RateLimiter } from "../platform/ratelimit/rate-limiter";
 
 export { TenantStore } from "./stores/tenant-store";
@@ -31,59 +30,22 @@ function firstSweepAfterLosingQueues(env: Bindings): boolean {
 }
 
 async function runHousekeeping(scheduledTime: number, env: Bindings, cron: string): Promise<void> {
-  const [
-    { housekeeping },
-    { purgeExpiredResults },
-    { purgeExpiredQuotes },
-    { purgeOldEvents },
-    { purgeOldDeliveries },
-    { resendLostDeliveries, sweepUndispatched },
-    { refreshCatalogPositions },
-    { compactFullTextIndex },
-    { logEvent },
-    { reconcileVendorProjections },
-    { forEachSwitchedStore },
-    { raiseDueReturns },
-  ] = await Promise.all([
-    import("../platform/housekeeping"),
-    import("../platform/idempotency/results"),
-    import("../shared/catalog/quotes"),
-    import("./events/feed"),
-    import("./webhooks/delivery"),
-    import("./webhooks/dispatch"),
-    import("../shared/catalog/positions"),
-    import("../shared/catalog/full-text-index"),
-    import("../platform/logging"),
-    import("./vendors/projection/reconcile"),
-    import("./stores/switched-stores"),
-    import("./returns/due"),
-  ]);
-  const afterStart = firstSweepAfterLosingQueues(env);
-  const webhookSweep = {
-    // First: events a crash left undispatched go to the delivery queue (before any purge could take them).
-    undispatchedEvents: sweepUndispatched(env, afterStart),
-    // Then deliveries whose message was lost on the way (the queue, a consumer killed mid-batch, a restart).
-    lostDeliveries: resendLostDeliveries(env, afterStart),
-  };
-  // The switched tenants' stores dispatch their own outbox (their alarms); after such a start they resend what they owe.
-  if (afterStart) await resendFromStores(env);
-  if (cron === WEBHOOK_SWEEP_CRON) {
-    await housekeeping(env, new Date(scheduledTime), webhookSweep);
-    return;
-  }
-  await housekeeping(env, new Date(scheduledTime), {
-    ...webhookSweep,
-    idempotencyResults: purgeExpiredResults,
-    quotes: purgeExpiredQuotes,
-    events: purgeOldEvents,
-    webhookDeliveries: purgeOldDeliveries,
-    // Not a purge: cores' and loaners' due-soon and overdue steps, each once (src/api/returns/due.ts).
-    returnsDue: raiseDueReturns("database"),
-  });
+  const [{ refreshCatalogPositions }, { compactFullTextIndex }, { logEvent }, { reconcileVendorProjections }, { forEachStore }] =
+    await Promise.all([
+      import("../shared/catalog/positions"),
+      import("../shared/catalog/full-text-index"),
+      import("../platform/logging"),
+      import("./vendors/projection/reconcile"),
+      import("./stores/every-store"),
+    ]);
+  // Each tenant store dispatches its own outbox and resends its overdue deliveries (its alarm); after a start that lost
+  // the queues, every store resends what it owes at once.
+  if (firstSweepAfterLosingQueues(env)) await forEachStore(env, "store-resend", (store) => store.resendAfterLosingQueues());
+  if (cron === WEBHOOK_SWEEP_CRON) return;
   // After a catalog change: the sort positions of deep pages (src/shared/catalog/positions.ts), for the new version.
   await refreshCatalogPositions(env.CATALOG);
-  // The switched tenants' stores purge as DB does.
-  await forEachSwitchedStore(env, "store-purge", (store) => store.housekeep(scheduledTime));
+  // Each tenant's stores purge what is past its retention and take their returns' due steps (TenantStore.housekeep).
+  await forEachStore(env, "store-purge", (store) => store.housekeep(scheduledTime));
   // The vendors' projections compared with the tenant stores' accounts, and what differs sent again. Best effort: the
   // next run tries again.
   await reconcileVendorProjections(env).catch((err: unknown) =>
@@ -94,12 +56,6 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   await compactFullTextIndex(env.CATALOG).catch((err: unknown) =>
     logEvent("warn", { housekeeping: "full-text-compaction", message: err instanceof Error ? err.message : String(err) }),
   );
-}
-
-/** Every switched tenant's stores resend the deliveries they owe. */
-async function resendFromStores(env: Bindings): Promise<void> {
-  const { forEachSwitchedStore } = await import("./stores/switched-stores");
-  await forEachSwitchedStore(env, "store-resend", (store) => store.resendAfterLosingQueues());
 }
 
 /**

@@ -27,7 +27,6 @@ import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
 import { scimRoutes } from "./scim/routes";
 import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
 import { pushDirectoryAfterWrites } from "./tenant-stores/directory-mirror";
-import { tenantStoreRoutes } from "./tenant-stores/routes";
 
 /**
  * Uploads stream their bytes to R2, and the cXML endpoint reads its documents itself (up to its own limit, answering in
@@ -55,7 +54,6 @@ export const adminApi = createRouter()
   .route("/", facilityRoutes)
   .route("/", addressRoutes)
   .route("/", scimTokenRoutes)
-  .route("/", tenantStoreRoutes)
   .route("/", connectionRoutes);
 
 /**
@@ -70,7 +68,7 @@ export function createAdminApp() {
       const versioning = apiVersioning(VERSION_CHANGES);
       app.use("*", (c, next) => (isVersionedPath(c.req.path) ? versioning(c, next) : next()));
       app.use("*", exceptUploads(bodyLimit));
-      // A switched tenant's directory, written here, reaches its stores before the answer (docs/tenant-stores.md).
+      // A tenant's directory, written here, reaches its stores before the answer (docs/tenant-stores.md).
       app.use(`${ADMIN_API_BASE}/*`, pushDirectoryAfterWrites);
       app.use(`${SCIM_BASE}/*`, pushDirectoryAfterWrites);
       app.use(`${ADMIN_API_BASE}/*`, exceptUploads(requireJsonBody));

@@ -2,17 +2,15 @@ import type { Bindings } from "../env";
 import { publishedAuthority } from "../shared/auth/keys";
 import { DIRECTORY_PUSH_CRON } from "./crons";
 import type { ImportBindings } from "./imports/bindings";
-import type { MoveBindings } from "./tenant-stores/bindings";
 
 export { CatalogImportWorkflow } from "./import-workflow";
-export { TenantStoreMoveWorkflow } from "./tenant-stores/workflow";
 
 /**
  * The operator plane's Worker (admin/wrangler.toml; docs/architecture.md, "The operator plane"): /admin/api, reached
  * through the API Worker's ADMIN service binding, and the catalog import Workflow. Its code never weighs on the
  * buyer path's bundle or cold start.
  */
-export type AdminBindings = Bindings & ImportBindings & MoveBindings & { API: Fetcher };
+export type AdminBindings = Bindings & ImportBindings & { API: Fetcher };
 
 /** The bindings with the API's issuer, which operator tokens must carry (learnt from the API, src/shared/auth/keys.ts). */
 async function withIssuer(env: AdminBindings): Promise<AdminBindings> {
@@ -29,9 +27,9 @@ const appOnce = () => {
 };
 
 /**
- * The operator plane's Cron Trigger: keeps started import jobs and tenant store moves going, tells the operator of secrets about to expire,
- * purges audit entries past their retention, PunchOut sessions past their end and documents sent to suites past theirs, and pushes switched tenants'
- * directory changes a failed push left.
+ * The operator plane's Cron Trigger: keeps started import jobs going, tells the operator of secrets about to expire,
+ * purges audit entries past their retention, PunchOut sessions past their end and documents sent to suites past theirs, and pushes the
+ * directory changes a failed push left to the tenants' stores.
  * Each part runs even when another fails.
  */
 async function housekeeping(env: AdminBindings): Promise<void> {
@@ -39,7 +37,6 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     { sweepImportJobs },
     { warnExpiringSecrets },
     { purgeAudit },
-    { sweepTenantStoreMoves },
     { pushDirectoryChanges },
     { purgeSessions },
     { purgeSentDocuments },
@@ -47,7 +44,6 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     import("./imports/sweep"),
     import("./onboarding/clients"),
     import("./onboarding/audit"),
-    import("./tenant-stores/sweep"),
     import("./tenant-stores/directory-mirror"),
     import("./procurement/sessions"),
     import("./procurement/documents"),
@@ -56,7 +52,6 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     sweepImportJobs(env),
     warnExpiringSecrets(env),
     purgeAudit(env.DB, new Date()),
-    sweepTenantStoreMoves(env),
     pushDirectoryChanges(env),
     purgeSessions(env.DB, new Date()),
     purgeSentDocuments(env.DB, new Date()),

@@ -18,9 +18,11 @@ export const FAULTS = {
 /**
  * Crashes at the step boundaries of an idempotent write, as a runtime restart or a lost connection leaves them
  * (docs/architecture.md, "Crash-safe idempotency"):
- * - `idempotency-record-lost`: the key's object never hears how the attempt ended (its `complete`/`release`
- *   fail), as when the isolate dies right after the D1 commit; its processing marker stays;
- * - `idempotency-forgets`: the key's object has lost its storage: every attempt is told to proceed;
+ * - `idempotency-record-lost`: the key's lock in the tenant's store never hears how an attempt the Worker ran ended
+ *   (the store's `completeIdempotent`/`releaseIdempotent` fail), as when the isolate dies right after the commit; its
+ *   processing marker stays;
+ * - `idempotency-forgets`: the key's lock has lost its attempts: every attempt the Worker asks about is told to proceed
+ *   (a request the store runs whole decides inside the store, which this does not reach);
  * - `catalog-unavailable`: the catalog's database (`CATALOG`) fails as `d1-unavailable` makes `DB` fail;
  * - `tenant-store-unavailable`: no tenant store can be reached;
  * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
@@ -31,17 +33,17 @@ export const FAULTS = {
 const STEP_FAULTS = {
   "idempotency-record-lost": (env: Bindings): Bindings => ({
     ...env,
-    IDEMPOTENCY: namespaceWith(env.IDEMPOTENCY, {
-      complete: () => Promise.reject(FAULTS["do-unavailable"]()),
-      release: () => Promise.reject(FAULTS["do-unavailable"]()),
+    TENANT_STORE: namespaceWith(env.TENANT_STORE, {
+      completeIdempotent: () => Promise.reject(FAULTS["do-unavailable"]()),
+      releaseIdempotent: () => Promise.reject(FAULTS["do-unavailable"]()),
     }),
   }),
   "idempotency-forgets": (env: Bindings): Bindings => ({
     ...env,
-    IDEMPOTENCY: namespaceWith(env.IDEMPOTENCY, {
-      begin: () => Promise.resolve({ outcome: "proceed", attemptId: crypto.randomUUID() }),
-      complete: () => Promise.resolve(false),
-      release: () => Promise.resolve(false),
+    TENANT_STORE: namespaceWith(env.TENANT_STORE, {
+      beginIdempotent: () => Promise.resolve({ outcome: "proceed", attemptId: crypto.randomUUID() }),
+      completeIdempotent: () => Promise.resolve(false),
+      releaseIdempotent: () => Promise.resolve(false),
     }),
   }),
   "catalog-unavailable": (env: Bindings): Bindings => ({ ...env, CATALOG: failingD1(env.CATALOG, FAULTS["d1-unavailable"]) }),
@@ -247,5 +249,5 @@ export function withFault(env: Bindings, fault: Fault): Bindings {
   const fail = FAULTS[fault as keyof typeof FAULTS];
   if (fault.startsWith("d1-")) return { ...env, DB: failingD1(env.DB, fail) };
   if (fault.startsWith("kv-")) return { ...env, QUOTES: failing(env.QUOTES, fail) };
-  return { ...env, IDEMPOTENCY: failingNamespace(env.IDEMPOTENCY, fail), RATE_LIMITER: failingNamespace(env.RATE_LIMITER, fail) };
+  return { ...env, RATE_LIMITER: failingNamespace(env.RATE_LIMITER, fail) };
 }

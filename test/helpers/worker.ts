@@ -10,7 +10,7 @@ import { testRoutes } from "./test-routes";
 // The Durable Object classes of the production entry (wrangler.toml names them), and the operator plane's Workflow
 // (admin/wrangler.toml): in tests one Worker serves both planes, as the API Worker and its ADMIN binding do.
 export * from "../../src/api/index";
-export { CatalogImportWorkflow, TenantStoreMoveWorkflow } from "../../src/operator/index";
+export { CatalogImportWorkflow } from "../../src/operator/index";
 
 /**
  * Entry worker of the test suite (vitest.config.mts `main`). It serves the production app plus two

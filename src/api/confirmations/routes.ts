@@ -16,10 +16,10 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
-import { lineDatabase } from "../../shared/tenants/homes";
+import { storeOfRow } from "../../shared/tenants/homes";
 import { LINE_STATUSES, ORDER_STATUSES } from "../orders/lifecycle";
 import { OrderNumberParams } from "../orders/retrieve-routes";
-import { findVendorLines } from "../vendors/lines";
+import { findVendorLines, vendorLineNotFound } from "../vendors/lines";
 import { DEMO_LINE_ID, shipDate, VendorOrderLineSchema } from "../vendors/routes";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { CODE_SPELLINGS, CONFIRMATION_CODES, CONFIRMATION_TYPES } from "./codes";
@@ -102,7 +102,8 @@ const confirmRoute = createRoute({
 export const confirmationVendorRoutes = createRouter().openapi(confirmRoute, async (c) => {
   const { vendorId } = c.get("vendorPrincipal");
   const body = c.req.valid("json");
-  const home = await lineDatabase(c.env, body.lines[0]!.lineId);
+  const home = await storeOfRow(c.env, body.lines[0]!.lineId);
+  if (!home) throw vendorLineNotFound();
   const db = database(home);
   const outcome = await confirmLines(db, vendorId, body as Parameters<typeof confirmLines>[2]);
   dispatchAfterResponse(c, outcome.eventIds, home);

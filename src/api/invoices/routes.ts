@@ -18,12 +18,12 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
-import { invoiceDatabase, lineDatabase } from "../../shared/tenants/homes";
+import { storeOfRow } from "../../shared/tenants/homes";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { decideInvoice } from "./decide";
 import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
 import { invoiceSearch } from "./search-fields";
-import { type SubmitOutcome, submitCreditMemo, submitInvoice } from "./submit";
+import { noInvoiceOfVendor, noLineOfOrder, type SubmitOutcome, submitCreditMemo, submitInvoice } from "./submit";
 import { findInvoice, invoiceNotFound, searchInvoices } from "./views";
 
 /** Invoices and credit memos (docs/api.md, "Invoices"): vendors send them, buyers search, accept or dispute them. */
@@ -94,23 +94,22 @@ async function answerDocument(c: Context<AppEnv>, home: D1Database, outcome: Sub
 export const invoiceVendorRoutes = createRouter()
   .openapi(invoiceRoute, async (c) => {
     const body = c.req.valid("json");
-    const home = await lineDatabase(c.env, body.lines.find((line) => line.lineId !== undefined)!.lineId!);
+    const home = await storeOfRow(c.env, body.lines.find((line) => line.lineId !== undefined)!.lineId!);
+    if (!home) throw noLineOfOrder();
     const outcome = await submitInvoice(database(home), c.get("vendorPrincipal").vendorId, body);
     return answerDocument(c, home, outcome) as never;
   })
   .openapi(creditMemoRoute, async (c) => {
     const body = c.req.valid("json");
-    const home = await invoiceDatabase(c.env, body.invoiceId);
+    const home = await storeOfRow(c.env, body.invoiceId);
+    if (!home) throw noInvoiceOfVendor();
     const outcome = await submitCreditMemo(database(home), c.get("vendorPrincipal").vendorId, body);
     return answerDocument(c, home, outcome) as never;
   })
   .openapi(vendorGetRoute, async (c) => {
     const { invoiceId } = c.req.valid("param");
-    const record = await findInvoice(
-      database(await invoiceDatabase(c.env, invoiceId)),
-      { vendorId: c.get("vendorPrincipal").vendorId },
-      invoiceId,
-    );
+    const home = await storeOfRow(c.env, invoiceId);
+    const record = home && (await findInvoice(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, invoiceId));
     if (!record) throw invoiceNotFound();
     return c.json(envelope(c, record), 200);
   });

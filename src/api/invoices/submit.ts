@@ -23,6 +23,11 @@ import {
 import { invoiceMatchStatus, type MatchedInvoice } from "./match";
 import { type DocumentRow, documentView, type InvoiceRecord } from "./views";
 
+/** An invoice naming no line of the vendor on an order of its number (or a line no store holds). */
+export const noLineOfOrder = () => notFound("The vendor has no line on an order of that number.");
+/** A credit memo naming no invoice of the vendor. */
+export const noInvoiceOfVendor = () => notFound("The vendor has no invoice with that id.");
+
 /**
  * A vendor's invoices and credit memos (docs/api.md, "Invoices"). Each is a change of its order, committed as every
  * order change is (src/api/orders/changes.ts): one read of the order, its lines, the vendor's invoices and credits on
@@ -229,7 +234,7 @@ export async function submitInvoice(
     documentOf(db, { tenantId: tenantOf(orderRef), vendorId, kind: "invoice", number: input.invoiceNumber }),
   ]);
   const invoicing = invoicingOf(vendorId, [order, states, vendorLines, documentRows, settings]);
-  if (!invoicing) throw notFound("The vendor has no line on an order of that number.");
+  if (!invoicing) throw noLineOfOrder();
   const key: DocumentKey = { tenantId: invoicing.order.tenantId, vendorId, kind: "invoice", number: input.invoiceNumber };
   const digest = await sha256Hex(canonicalJson(input));
   const first = sameOrUsed(sameNumber[0], key, digest);
@@ -327,7 +332,7 @@ export async function submitCreditMemo(
   ]);
   const invoicing = invoicingOf(vendorId, [order, states, vendorLines, documentRows, settings]);
   const invoice = invoicing?.documents.find((d) => d.id === input.invoiceId);
-  if (!invoicing || !invoice) throw notFound("The vendor has no invoice with that id.");
+  if (!invoicing || !invoice) throw noInvoiceOfVendor();
   const key: DocumentKey = { tenantId: invoicing.order.tenantId, vendorId, kind: "credit_memo", number: input.creditMemoNumber };
   const digest = await sha256Hex(canonicalJson(input));
   const first = sameOrUsed(sameNumber[0], key, digest);

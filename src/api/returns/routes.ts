@@ -18,7 +18,7 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
-import { lineDatabase, returnDatabase } from "../../shared/tenants/homes";
+import { storeOfRow } from "../../shared/tenants/homes";
 import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { requestReturn } from "./request";
 import { returnNotFound, type StepOutcome } from "./returns";
@@ -250,21 +250,16 @@ const lineReturnsRoute = createRoute({
 const vendor = createRouter()
   .openapi(vendorGetRoute, async (c) => {
     const { returnId } = c.req.valid("param");
-    const record = await findReturn(
-      database(await returnDatabase(c.env, returnId)),
-      { vendorId: c.get("vendorPrincipal").vendorId },
-      returnId,
-    );
+    const home = await storeOfRow(c.env, returnId);
+    const record = home && (await findReturn(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, returnId));
     if (!record) throw returnNotFound();
     return c.json(envelope(c, record), 200);
   })
   .openapi(lineReturnsRoute, async (c) => {
     const { lineId } = c.req.valid("param");
-    const returns = await returnsOfLine(
-      database(await lineDatabase(c.env, lineId)),
-      { vendorId: c.get("vendorPrincipal").vendorId },
-      lineId,
-    );
+    const home = await storeOfRow(c.env, lineId);
+    // A line no store holds has no returns, as an unknown line of a store has none.
+    const returns = home ? await returnsOfLine(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, lineId) : [];
     return c.json(envelope(c, { returns }), 200);
   });
 
@@ -282,7 +277,8 @@ for (const [action, { schema, summary, description }] of Object.entries(VENDOR_S
     }),
     async (c) => {
       const { returnId } = c.req.valid("param");
-      const home = await returnDatabase(c.env, returnId);
+      const home = await storeOfRow(c.env, returnId);
+      if (!home) throw returnNotFound();
       const scope = { vendorId: c.get("vendorPrincipal").vendorId };
       const body = c.req.valid("json") as object;
       const outcome = await takeVendorStep(database(home), scope, returnId, { action, ...body } as VendorAction);

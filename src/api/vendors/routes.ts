@@ -17,7 +17,7 @@ import {
 } from "../../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../../query/params";
 import { vendorScopedAccess } from "../../shared/auth/bearer";
-import { lineDatabase } from "../../shared/tenants/homes";
+import { storeOfRow } from "../../shared/tenants/homes";
 import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { PendingChangeSchema } from "../orders/line-history";
@@ -260,7 +260,9 @@ const router = createRouter()
   })
   .openapi(getRoute, async (c) => {
     const { lineId } = c.req.valid("param");
-    const line = await lineOrThrow(database(await lineDatabase(c.env, lineId)), c.get("vendorPrincipal").vendorId, lineId);
+    const home = await storeOfRow(c.env, lineId);
+    if (!home) throw vendorLineNotFound();
+    const line = await lineOrThrow(database(home), c.get("vendorPrincipal").vendorId, lineId);
     return c.json(envelope(c, line), 200);
   });
 
@@ -268,7 +270,8 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
   router.openapi(moveRoute(action), async (c) => {
     const { vendorId } = c.get("vendorPrincipal");
     const { lineId } = c.req.valid("param");
-    const home = await lineDatabase(c.env, lineId);
+    const home = await storeOfRow(c.env, lineId);
+    if (!home) throw vendorLineNotFound();
     const db = database(home);
     const body = c.req.valid("json") as { units?: string[] };
     const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { centsToText } from "../../platform/money";
 import { LATEST_VERSION } from "../../platform/versions/calendar";
 import { randomToken } from "../../shared/auth/secrets";
-import { tenantHomeDatabase } from "../../shared/tenants/homes";
+import { tenantStoreDatabase } from "../../shared/tenants/store-database";
 import { type Connection, readConnection } from "./connections";
 import { CXML_DTD, cxmlDocument, cxmlTimestamp, el, type Markup, money } from "./cxml";
 import { unitOfMeasureCode } from "./shop/order-message";
@@ -33,7 +33,7 @@ export const documentEndpointId = (connectionId: number) => `we_cxml_${connectio
 /** Creates, points or disables the connection's endpoint in its tenant's home (DB or store): after each write of it. */
 export async function syncDocumentEndpoint(env: AppEnv["Bindings"], connection: Connection): Promise<void> {
   const dataTenantId = connection.mode === "test" ? -connection.tenantId : connection.tenantId;
-  const db = await tenantHomeDatabase(env, dataTenantId);
+  const db = tenantStoreDatabase(env, dataTenantId);
   const id = documentEndpointId(connection.id);
   if (connection.documentUrl === null) {
     await db.prepare("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = 'documentUrl removed' WHERE id = ?").bind(id).run();
@@ -318,7 +318,7 @@ export function invoiceDetailRequest(
 /** An invoice of the connection's tenant (live or twin), read where the tenant's data lives. */
 async function invoiceOf(env: AppEnv["Bindings"], connection: Connection, invoiceId: number): Promise<InvoiceDoc | null> {
   const dataTenantId = connection.mode === "test" ? -connection.tenantId : connection.tenantId;
-  const db = await tenantHomeDatabase(env, dataTenantId);
+  const db = tenantStoreDatabase(env, dataTenantId);
   const [invoices, lines] = await db.batch<Record<string, unknown>>([
     db
       .prepare(

@@ -1,6 +1,9 @@
 import type { StoredResponse } from "../../db/schema";
 import type { TransferableError } from "../errors";
 
+/** How long a key stays processing after an attempt began that neither completed nor released it (spec 8, rule 5). */
+export const PROCESSING_TIMEOUT_MS = 5 * 60 * 1000;
+
 /** What a request carrying an Idempotency-Key does (spec 8); `proceed` marks the key as processing. */
 export type BeginOutcome =
   | { outcome: "proceed"; attemptId: string }
@@ -9,8 +12,8 @@ export type BeginOutcome =
   | { outcome: "processing" };
 
 /**
- * The decisions spec 8 needs about one key, wherever they are kept: the key's own Durable Object
- * (src/platform/idempotency/store.ts), or the store of a tenant that lives in one (src/shared/tenants/idempotency-lock.ts).
+ * The decisions spec 8 needs about one key: kept by the store of the key's tenant (src/shared/tenants/idempotency-lock.ts),
+ * beside the results that commit with the tenant's writes.
  */
 export interface KeyLock {
   begin(fingerprint: string): Promise<BeginOutcome>;

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../../db/client";
-import type { AppEnv, Bindings } from "../../env";
+import type { StoredResponse } from "../../db/schema";
+import type { AppEnv } from "../../env";
 import { inBackground } from "../background";
 import { readJsonBody } from "../content-type";
 import { errorMessage, IdempotencyConflictError, ProblemError, revivedError, ValidationError } from "../errors";
@@ -9,12 +10,12 @@ import { sha256Hex } from "../sha256";
 import { tenantDatabase } from "../tenant-home";
 import type { BeginOutcome, KeyLock, StoreRun } from "./key-lock";
 import { type IdempotentRequest, loadCommittedResult } from "./results";
-import type { StoredResponse } from "./store";
 
 /**
- * Idempotency for unsafe POSTs (spec section 8). The middleware validates the key, fingerprints the
- * request and asks the key's Durable Object (src/platform/idempotency/store.ts) whether to run the
- * handler, replay a cached result or refuse with 409. Route it after authentication: keys are per tenant.
+ * Idempotency for unsafe POSTs (spec section 8). The middleware validates the key, fingerprints the request and asks
+ * the key's lock, kept by the tenant's store (src/shared/tenants/idempotency-lock.ts), whether to run the handler,
+ * replay a cached result or refuse with 409. Route it after authentication: keys are per tenant (the bearer check sets
+ * the tenant's locks).
  */
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -24,17 +25,11 @@ export const MISMATCH_MESSAGE = "the Idempotency-Key was already used with a dif
 /** Any UUID version, with dashes, either case. No regex flags: the OpenAPI document publishes the pattern as is. */
 export const UUID_WITH_DASHES = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-/** The Durable Object of one key. The name carries the tenant, so equal keys of two tenants never meet. */
-export function idempotencyStore(env: Pick<Bindings, "IDEMPOTENCY">, tenantId: number, key: string) {
-  return env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${tenantId}:${key.toLowerCase()}`));
-}
-
-/**
- * The lock of a key: the one the bearer check set for a tenant served from its store (the store itself, beside the
- * results that commit with its writes; src/shared/tenants/idempotency-lock.ts), else the key's own Durable Object.
- */
-function keyLock(c: Context<AppEnv>, tenantId: number, key: string): KeyLock {
-  return c.get("keyLocks")?.(key) ?? idempotencyStore(c.env, tenantId, key);
+/** The lock of a key: its tenant store's (the bearer check sets them), beside the results that commit with its writes. */
+function keyLock(c: Context<AppEnv>, key: string): KeyLock {
+  const locks = c.get("keyLocks");
+  if (!locks) throw new Error("an idempotent route needs the bearer check of a buyer before it");
+  return locks(key);
 }
 
 /** JSON with object keys sorted at every level: equal documents give equal text. */
@@ -174,9 +169,9 @@ export const idempotentWith =
     const fingerprint = await requestFingerprint(c.req.method, c.req.path, body);
     // Test mode keeps its own keys (its sandbox twin), so a test request never replays a live one.
     const tenantId = c.get("principal").dataTenantId;
-    const store = keyLock(c, tenantId, key);
+    const store = keyLock(c, key);
     const db = database(tenantDatabase(c));
-    const whole = c.get("keyLocks") ? inStore?.(c, body, { tenantId, key, fingerprint }) : undefined;
+    const whole = inStore?.(c, body, { tenantId, key, fingerprint });
     // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
     let early = whole
       ? undefined

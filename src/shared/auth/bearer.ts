@@ -48,7 +48,7 @@ function bearerFor<P extends { clientId: string }>(
       await c.get("walkRequestForward")?.();
       accept(c, principal);
       const buyer = c.get("principal");
-      if (client.home === "store" && buyer) {
+      if (buyer) {
         c.set("tenantDb", tenantStoreDatabase(c.env, buyer.dataTenantId));
         c.set("keyLocks", storeKeyLocks(c.env, buyer.dataTenantId));
       }

@@ -3,12 +3,10 @@ import { Remembered } from "../../platform/remembered";
 import { type EnabledClient, enabledClient } from "./clients";
 
 /**
- * Per-isolate memory of clients found enabled, with the version each is pinned to and where its tenant's data lives
- * (src/platform/remembered.ts), so an
+ * Per-isolate memory of clients found enabled, with the version each is pinned to (src/platform/remembered.ts), so an
  * authenticated request does not spend a sequential D1 round trip on it (at a distant primary, that round trip is most
- * of a read's latency). Only "enabled" is remembered: disabling a client, moving its version, or switching its tenant
- * to its stores takes effect on every isolate within `ttlSeconds` (CLIENT_STATUS_CACHE_SECONDS; docs/security.md);
- * its tokens also expire.
+ * of a read's latency). Only "enabled" is remembered: disabling a client or moving its version takes effect on every
+ * isolate within `ttlSeconds` (CLIENT_STATUS_CACHE_SECONDS; docs/security.md); its tokens also expire.
  */
 export class ClientStatusCache {
   private readonly enabled: Remembered<EnabledClient | null>;

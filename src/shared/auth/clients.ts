@@ -2,7 +2,6 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { apiClients } from "../../db/schema";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../platform/principal";
-import type { TenantHome } from "../../platform/tenant-home";
 import { modeOfClient, newClientId, sandboxTenantStatement, TEST_CLIENT_PREFIX } from "../../platform/test-mode";
 import { type ApiVersion, LATEST_VERSION, servedVersion } from "../../platform/versions/calendar";
 import { DECOY_HASH, hashSecret, randomToken, verifySecret } from "./secrets";
@@ -92,29 +91,25 @@ export async function recordSecretUse(db: Database, client: StoredClient, slot: 
     .where(eq(apiClients.clientId, client.clientId));
 }
 
-/** What a request learns of its enabled client: the version it is pinned to, and where its tenant's data lives. */
+/** What a request learns of its enabled client: the version it is pinned to. */
 export interface EnabledClient {
   version: ApiVersion;
-  home: TenantHome;
 }
 
 /**
- * An enabled client's version (docs/api.md, "Versions") and its tenant's home (the tenant registry,
- * docs/tenant-stores.md), in the one read the request spends on its client; null for a disabled or unknown client.
+ * An enabled client's version (docs/api.md, "Versions"), in the one read the request spends on its client; null for a
+ * disabled or unknown client.
  */
 export async function enabledClient(db: Database, clientId: string): Promise<EnabledClient | null> {
   const row = await db
     .select({
       enabled: apiClients.enabled,
       apiVersion: apiClients.apiVersion,
-      // Qualified by hand: drizzle writes a column of a one-table select unqualified, which inside the subquery would
-      // name tenant_stores' own tenant_id.
-      home: sql<string | null>`(SELECT s.state FROM tenant_stores s WHERE s.tenant_id = abs(api_clients.tenant_id))`,
     })
     .from(apiClients)
     .where(eq(apiClients.clientId, clientId))
     .get();
-  return row?.enabled === true ? { version: servedVersion(row.apiVersion), home: row.home === "store" ? "store" : "database" } : null;
+  return row?.enabled === true ? { version: servedVersion(row.apiVersion) } : null;
 }
 
 export type NewClient = ClientOwner & {

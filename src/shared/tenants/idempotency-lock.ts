@@ -1,5 +1,6 @@
 import type { StoredResponse } from "../../db/schema";
-import { type BeginOutcome, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../platform/idempotency/store";
+import { type BeginOutcome, PROCESSING_TIMEOUT_MS } from "../../platform/idempotency/key-lock";
+import { RESULT_TTL_MS } from "../../platform/idempotency/results";
 
 /**
  * The per-key lock of spec 8 inside a tenant store (tenant-migrations/0003; docs/tenant-stores.md, "Idempotency"): the

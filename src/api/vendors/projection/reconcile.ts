@@ -2,7 +2,7 @@ import type { Bindings } from "../../../env";
 import { errorMessage } from "../../../platform/errors";
 import { logEvent } from "../../../platform/logging";
 import { tenantStore } from "../../../shared/tenants/stub";
-import { switchedTenantIds } from "../../../shared/tenants/switched";
+import { storedTenantIds } from "../../stores/every-store";
 import { vendorProjection } from "./stub";
 
 type SweepEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "VENDOR_LINES">;
@@ -17,14 +17,14 @@ export interface ReconciliationReport {
 
 /**
  * The reconciliation sweep of the vendors' projections (every 15 minutes; docs/tenant-stores.md, "Vendors' lines"): for
- * each switched tenant, its store publishes (again, harmlessly, if it did: a switch interrupted before it converges
- * here), and for each vendor with nothing left to publish there, the projection's count and checksums of that
+ * each tenant, its store publishes (again, harmlessly, if it did: a tenant whose creation could not start its
+ * publishing converges here), and for each vendor with nothing left to publish there, the projection's count and checksums of that
  * store's lines are compared with the store's own; where they differ (a message lost for good, a consumer killed
  * mid-apply), the projection forgets the lines the store no longer has, the store sends that vendor's lines again, and
  * the projection keeps the newest revision of each.
  */
 export async function reconcileVendorProjections(env: SweepEnv): Promise<ReconciliationReport> {
-  const tenantIds = await switchedTenantIds(env.DB);
+  const tenantIds = await storedTenantIds(env.DB);
   const report: ReconciliationReport = { stores: tenantIds.length, compared: 0, republished: [] };
   for (const tenantId of tenantIds) {
     // One store or projection failing leaves the others to be compared; the next sweep tries it again.
