@@ -5,7 +5,7 @@ import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import type { DirectoryChange, StoreValue } from "../../shared/tenants/statements";
 import { tenantStore } from "../../shared/tenants/stub";
-import { DIRECTORY_TABLES, type StoreTable } from "../../shared/tenants/tables";
+import { DIRECTORY_TABLES, type DirectoryTable } from "../../shared/tenants/tables";
 
 /**
  * The directory of a switched tenant (docs/tenant-stores.md, "The directory"): the control database stays its one
@@ -29,7 +29,7 @@ type MirrorEnv = Pick<Bindings, "DB" | "TENANT_STORE">;
  * The tenant's oldest PUSH_LIMIT changes of `table` with each row as it is now (its columns null when gone, or when it
  * no longer belongs to the tenant), read with the other tables' in one batch: one snapshot.
  */
-function changedRows(db: D1Database, tenantId: number, table: StoreTable): D1PreparedStatement {
+function changedRows(db: D1Database, tenantId: number, table: DirectoryTable): D1PreparedStatement {
   const joined = table.key.map((column, i) => `t.${quoted(column)} = c.row_key ->> ${i}`).join(" AND ");
   const upTo = `(SELECT max(version) FROM (SELECT version FROM directory_changes WHERE tenant_id = ?1 ORDER BY version LIMIT ${PUSH_LIMIT}))`;
   return db
