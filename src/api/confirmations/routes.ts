@@ -21,7 +21,6 @@ import { LINE_STATUSES, ORDER_STATUSES } from "../orders/lifecycle";
 import { OrderNumberParams } from "../orders/retrieve-routes";
 import { findVendorLines, vendorLineNotFound } from "../vendors/lines";
 import { DEMO_LINE_ID, shipDate, VendorOrderLineSchema } from "../vendors/routes";
-import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { CODE_SPELLINGS, CONFIRMATION_CODES, CONFIRMATION_TYPES } from "./codes";
 import { confirmLines } from "./confirm";
 import { decideChange } from "./decide";
@@ -106,7 +105,6 @@ export const confirmationVendorRoutes = createRouter().openapi(confirmRoute, asy
   if (!home) throw vendorLineNotFound();
   const db = database(home);
   const outcome = await confirmLines(db, vendorId, body as Parameters<typeof confirmLines>[2]);
-  dispatchAfterResponse(c, outcome.eventIds, home);
   const lines = await findVendorLines(db, vendorId, outcome.lineIds);
   return c.json(envelope(c, { orderNumber: outcome.orderNumber, orderStatus: outcome.orderStatus, eventId: outcome.eventId, lines }), 200);
 });
@@ -164,7 +162,6 @@ export const confirmationBuyerRoutes = createRouter().openapi(decideRoute, async
     reason: reason ?? null,
     proposedAt,
   });
-  dispatchAfterResponse(c, outcome.eventIds);
   const { eventIds: _all, ...answer } = outcome;
   return c.json(envelope(c, answer), 200);
 });

@@ -19,7 +19,6 @@ import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
-import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { decideInvoice } from "./decide";
 import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
 import { invoiceSearch } from "./search-fields";
@@ -86,7 +85,6 @@ const vendorGetRoute = createRoute({
 
 /** A document sent: the new one as written (no read after the write), or the first one again as it is now. */
 async function answerDocument(c: Context<AppEnv>, home: D1Database, outcome: SubmitOutcome) {
-  dispatchAfterResponse(c, outcome.eventIds, home);
   const record = outcome.record ?? (await findInvoice(database(home), { vendorId: c.get("vendorPrincipal").vendorId }, outcome.id));
   return c.json(envelope(c, record!), outcome.created ? 201 : 200);
 }
@@ -226,7 +224,6 @@ for (const decision of ["accept", "dispute"] as const) {
     const db = database(tenantDatabase(c));
     const tenantId = c.get("principal").dataTenantId;
     const outcome = await decideInvoice(db, tenantId, invoiceId, decision, body.reason ?? body.note ?? null);
-    dispatchAfterResponse(c, outcome.eventId);
     const invoice = await findInvoice(db, { tenantId }, invoiceId);
     return c.json(envelope(c, { invoice: invoice!, eventId: outcome.eventId }), 200);
   });

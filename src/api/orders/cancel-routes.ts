@@ -15,7 +15,6 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
-import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type CancelOutcome, cancelOrder } from "./cancel";
 import { LINE_STATUSES, ORDER_STATUSES } from "./lifecycle";
 import { OrderNumberParams } from "./retrieve-routes";
@@ -88,6 +87,5 @@ export const orderCancelRoutes = createRouter().openapi(cancelRoute, async (c) =
       return committedResultStatements(database(tenantDatabase(c)), request, storedJson(200, payload));
     },
   });
-  dispatchAfterResponse(c, payload!.data.eventId);
   return c.json(payload!, 200);
 });

@@ -33,7 +33,6 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { RepairRequestSchema } from "../../shared/catalog/purchase-terms";
 import { tenantStore } from "../../shared/tenants/stub";
-import { dispatchAfterResponse } from "../webhooks/dispatch";
 import {
   type CreateOrderCommand,
   createOrder,
@@ -262,6 +261,5 @@ export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) =>
       return committedResultStatements(database(tenantDatabase(c)), request, storedJson(201, payload));
     },
   });
-  dispatchAfterResponse(c, payload!.data.eventId);
   return c.json(payload!, 201);
 });

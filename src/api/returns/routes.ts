@@ -19,7 +19,6 @@ import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
-import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { requestReturn } from "./request";
 import { returnNotFound, type StepOutcome } from "./returns";
 import {
@@ -60,7 +59,6 @@ const stepResponses = {
 
 /** A step's answer: the return as the step left it, with the step's event. */
 async function answerStep(c: Context<AppEnv>, home: D1Database, scope: Parameters<typeof findReturn>[1], outcome: StepOutcome) {
-  dispatchAfterResponse(c, outcome.eventIds, home);
   const record = await findReturn(database(home), scope, outcome.returnId);
   return c.json(envelope(c, { return: record!, eventId: outcome.eventIds[0] ?? null }), 200);
 }
@@ -154,7 +152,6 @@ const buyer = createRouter()
     const tenantId = c.get("principal").dataTenantId;
     const key = c.req.header(IDEMPOTENCY_KEY_HEADER)!;
     const outcome = await requestReturn(database(home), tenantId, orderNumber, lineId, c.req.valid("json"), key);
-    dispatchAfterResponse(c, outcome.eventIds, home);
     const record = await findReturn(database(home), { tenantId }, outcome.returnId);
     return c.json(envelope(c, { return: record!, eventId: outcome.eventIds[0] ?? null }), outcome.created ? 201 : 200);
   })

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../env";
-import { inBackground } from "../../platform/background";
 import { noRoute } from "../../platform/error-handler";
 import { notFound } from "../../platform/errors";
 import { SANDBOX_TAG } from "../../platform/openapi/info";
@@ -19,9 +18,8 @@ import {
 import { tenantDatabase } from "../../platform/tenant-home";
 import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import { CODE_SPELLINGS } from "../confirmations/codes";
-import { dispatchOrLog } from "../webhooks/dispatch";
 import { INVOICE_EXCEPTIONS } from "./purchasing";
-import { runScenario, SCENARIOS, ScenarioInterrupted, sandboxLines } from "./simulator";
+import { runScenario, SCENARIOS, sandboxLines } from "./simulator";
 
 /** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
 
@@ -116,21 +114,13 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
   const { orderNumber } = c.req.valid("param");
   const body = c.req.valid("json");
   const db = tenantDatabase(c);
-  const dispatch = (eventIds: string[]) => inBackground(c, dispatchOrLog(c.env, eventIds, db));
   const order = await sandboxLines(db, principal.dataTenantId, orderNumber);
   if (!order) throw notFound(`No test order ${orderNumber}.`);
-  let run: { eventIds: string[]; orderStatus: string | null };
-  try {
-    run = (await runScenario(db, principal.dataTenantId, orderNumber, body.scenario, body))!;
-  } catch (error) {
-    if (error instanceof ScenarioInterrupted) dispatch(error.eventIds);
-    throw error;
-  }
+  const run = (await runScenario(db, principal.dataTenantId, orderNumber, body.scenario, body))!;
   // Driven by hand from now on (a scenario ran): the default schedule leaves the order alone.
   await db
     .prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
     .bind(order.orderId, new Date().toISOString())
     .run();
-  dispatch(run.eventIds);
   return c.json(envelope(c, { orderNumber, scenario: body.scenario, orderStatus: run.orderStatus, eventIds: run.eventIds }), 200);
 });

@@ -5,8 +5,7 @@ import { inBackground } from "../../platform/background";
 import { ProblemError } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import { tenantStoreDatabase } from "../../shared/tenants/store-database";
-import { dispatchOrLog } from "../webhooks/dispatch";
-import { runScenario, type Scenario, ScenarioInterrupted } from "./simulator";
+import { runScenario, type Scenario } from "./simulator";
 
 /**
  * The simulated vendor's default schedule (docs/api.md, "Sandbox"): a new test-mode order is acknowledged, shipped and
@@ -22,8 +21,6 @@ export interface SandboxMessage {
   orderNumber: string;
   dataTenantId: number;
   step: number;
-  /** The order is in the sandbox twin's store, not DB (docs/tenant-stores.md); its events are the store's to dispatch. */
-  inStore?: true;
 }
 
 type ScheduleEnv = Pick<Bindings, "SANDBOX"> & Parameters<typeof appConfig>[0];
@@ -45,7 +42,6 @@ export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) 
       orderNumber: data.orderNumber,
       dataTenantId: principal.dataTenantId,
       step: 0,
-      ...(c.get("tenantDb") ? { inStore: true as const } : {}),
     }).catch((error: unknown) =>
       logEvent("warn", { event: "sandbox.schedule_failed", orderNumber: data.orderNumber, error: String(error).slice(0, 200) }),
     ),
@@ -55,18 +51,16 @@ export const scheduleSandboxOrders: MiddlewareHandler<AppEnv> = async (c, next) 
 /** The SANDBOX queue's consumer: each message one step of one order, then the next step scheduled. */
 export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, env: Bindings): Promise<void> {
   for (const message of batch.messages) {
-    const { orderNumber, dataTenantId, step, inStore } = message.body;
-    const db = inStore ? tenantStoreDatabase(env, dataTenantId) : env.DB;
-    const dispatch = (eventIds: string[]) => dispatchOrLog(env, eventIds, db);
+    const { orderNumber, dataTenantId, step } = message.body;
+    // The order is in the sandbox twin's store, whose alarm dispatches the step's events (docs/tenant-stores.md).
+    const db = tenantStoreDatabase(env, dataTenantId);
     if (step >= STEPS.length) {
       message.ack();
       continue;
     }
     try {
-      const run = await runScenario(db, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
-      if (run) await dispatch(run.eventIds);
+      await runScenario(db, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
     } catch (error) {
-      if (error instanceof ScenarioInterrupted) await dispatch(error.eventIds);
       if (!(error instanceof ProblemError)) {
         message.retry(); // storage trouble: the step again later (a step already made is then nothing to do)
         continue;

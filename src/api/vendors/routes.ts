@@ -24,7 +24,6 @@ import { PendingChangeSchema } from "../orders/line-history";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { DEMO_ORDER_NUMBER, ORDER_NUMBER } from "../orders/retrieve-routes";
 import { shipToFields } from "../orders/ship-to";
-import { dispatchAfterResponse } from "../webhooks/dispatch";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { findVendorLine, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 import { listLinesOfVendor } from "./projection/list";
@@ -277,7 +276,6 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
     const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
     const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
-    dispatchAfterResponse(c, outcome.eventIds, home);
     const line = await lineOrThrow(db, vendorId, lineId);
     return c.json(envelope(c, { line, orderStatus: outcome.orderStatus, eventId: outcome.eventId }), 200);
   });

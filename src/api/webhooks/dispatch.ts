@@ -1,20 +1,17 @@
 import { and, asc, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { Context } from "hono";
 import { type Database, database } from "../../db/client";
 import { outboxEvents, webhookDeliveriesOwed, webhookEndpoints } from "../../db/schema";
-import type { AppEnv, Bindings } from "../../env";
-import { inBackground } from "../../platform/background";
+import type { Bindings } from "../../env";
 import { logEvent } from "../../platform/logging";
-import { tenantDatabase } from "../../platform/tenant-home";
-import { isTenantStore } from "../../shared/tenants/store-database";
 import { type DeliveryMessage, lostAfter } from "./delivery";
 import { ALL_EVENT_TYPES } from "./endpoints";
 
 /**
  * Events reach endpoints at least once, whatever is lost on the way (docs/architecture.md, "Events"):
  * 1. The dispatcher writes what each new event owes, one row per subscribed endpoint (webhook_deliveries_owed), in the
- *    same batch that marks the event dispatched, and only then hands the messages to the queue. It runs right after a
- *    write (in the background), and the sweep takes any event a crash left undispatched.
+ *    same batch that marks the event dispatched, and only then hands the messages to the queue. It runs in the alarm of
+ *    the tenant's store that committed the event (armed by the write itself: src/shared/tenants/store.ts), so an event
+ *    a crash left undispatched is the next alarm's.
  * 2. The consumer deletes an owed row once the endpoint has the event (or it is dead-lettered), and moves its due time
  *    on with every attempt or wait (src/api/webhooks/delivery.ts).
  * 3. The sweep sends again every owed delivery whose due time passed untouched: its message was lost by the queue, its
@@ -28,8 +25,8 @@ const QUEUE_BATCH = 100;
 type DispatchEnv = Pick<Bindings, "DB" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
 
 /**
- * Where the events and endpoints are: `DB`, or a tenant's store (`env.DB` is then the store, and `storeTenantId` goes
- * into each message, so that the consumer reads and records the delivery there; docs/tenant-stores.md).
+ * The tenant store the events and endpoints are in (`env.DB` is that store): it goes into each message, so that the
+ * consumer reads and records the delivery there (docs/tenant-stores.md).
  */
 type StoreTenant = number | undefined;
 
@@ -130,25 +127,3 @@ export const resendLostDeliveries =
     if (lost.length > 0) logEvent("warn", { event: "webhook.resend_lost", deliveries: lost.length });
     return lost.length;
   };
-
-/**
- * Hands events just committed in `written` to the queue now; a failure is logged (the sweep covers it, and a crash
- * here). Events written in a tenant's store are left to the store's own alarm (src/api/stores), their one dispatcher.
- */
-export function dispatchOrLog(env: DispatchEnv, eventIds: string[], written: D1Database = env.DB): Promise<void> {
-  if (eventIds.length === 0 || isTenantStore(written)) return Promise.resolve();
-  return dispatchEvents(env, eventIds).then(
-    () => undefined,
-    (error: unknown) => logEvent("warn", { event: "webhook.dispatch_failed", eventIds, error: String(error).slice(0, 200) }),
-  );
-}
-
-/** After a write's answer: hand its events, written in `written`, to the queue now (the sweep covers a failure or a crash). */
-export function dispatchAfterResponse(
-  c: Context<AppEnv>,
-  events: string | readonly string[] | null | undefined,
-  written = tenantDatabase(c),
-): void {
-  const eventIds = typeof events === "string" ? [events] : [...(events ?? [])];
-  if (eventIds.length > 0) inBackground(c, dispatchOrLog(c.env, eventIds, written));
-}

@@ -103,6 +103,3 @@ export class StoreDatabase {
 /** Tenant `tenantId`'s store (its sandbox twin's when negative) as a D1 database. */
 export const tenantStoreDatabase = (env: Pick<Bindings, "TENANT_STORE">, tenantId: number): D1Database =>
   new StoreDatabase(tenantStore(env, tenantId)).asD1();
-
-/** Whether `db` is a tenant's store: its events are dispatched by the store's own alarm, not by the Worker that wrote them. */
-export const isTenantStore = (db: D1Database): boolean => (db as unknown) instanceof StoreDatabase;
