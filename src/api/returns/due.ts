@@ -17,19 +17,10 @@ import { coreCharge } from "./take";
  */
 
 /**
- * The housekeeping's due steps in the control database (`database`: its tenants' returns, not those of tenants that
- * moved to their stores, whose rows there are a read-only copy) or in a tenant's store (`store`). Each run takes up to
- * `limit` steps (the housekeeping calls it again while it takes that many) and answers how many it took.
+ * The housekeeping's due steps in a tenant's store (TenantStore.housekeep). Each run takes up to `limit` steps (the
+ * housekeeping calls it again while it takes that many) and answers how many it took.
  */
-export const raiseDueReturns =
-  (where: "database" | "store") =>
-  (db: Database, now: Date, limit: number): Promise<number> =>
-    raiseDue(db, now, limit, where === "database");
-
-/** Tenants whose returns the control database no longer writes (migrations/0028: its read-only window). */
-const MOVED_TENANTS = sql`abs(${unitReturns.tenantId}) not in (select tenant_id from tenant_stores where state in ('copying', 'store'))`;
-
-async function raiseDue(db: Database, now: Date, limit: number, skipMoved: boolean): Promise<number> {
+export async function raiseDueReturns(db: Database, now: Date, limit: number): Promise<number> {
   const today = dayOf(now.toISOString());
   // The twin's (test mode's) own settings for its returns: settings are kept under the data tenant's id.
   const soonDays = sql<number>`coalesce((select ${purchasingSettings.dueSoonDays} from ${purchasingSettings} where ${purchasingSettings.tenantId} = ${unitReturns.tenantId}), ${DEFAULT_DUE_SOON_DAYS})`;
@@ -44,7 +35,6 @@ async function raiseDue(db: Database, now: Date, limit: number, skipMoved: boole
         eq(unitReturns.status, "open"),
         // As the partial index unit_returns_due says it, so that SQLite uses it (bound values would not match it).
         sql`${unitReturns.status} in ('open', 'overdue') and ${unitReturns.dueAt} is not null`,
-        skipMoved ? MOVED_TENANTS : undefined,
         or(lt(unitReturns.dueAt, today), and(isNull(unitReturns.dueSoonAt), sql`${unitReturns.dueAt} < ${warnBefore}`)),
       ),
     )

@@ -62,7 +62,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
     });
     // Cores' and loaners' due steps write events: their writes arm the outbox's dispatch.
     const { raiseDueReturns } = await import("../returns/due");
-    const due = await housekeeping({ DB: this.local() }, new Date(scheduledTime), { returnsDue: raiseDueReturns("store") });
+    const due = await housekeeping({ DB: this.local() }, new Date(scheduledTime), { returnsDue: raiseDueReturns });
     return { ...purged, ...due };
   }
 
