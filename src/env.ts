@@ -91,8 +91,8 @@ export interface Variables {
   operatorPrincipal: OperatorPrincipal;
   /** Set by the idempotent middleware for the handler behind it. */
   idempotentRequest?: IdempotentRequest;
-  /** The route's prefetched reads, started while the idempotency object decided (platform/idempotency/middleware.ts). */
-  prefetched?: Promise<{ value: unknown } | { error: unknown }>;
+  /** The failure of an `InStore` run before it reached the store, for the route to answer (platform/idempotency/middleware.ts). */
+  failedBeforeTheStore?: { error: unknown };
   /** What the tenant's store gave for a request it ran whole, lock included (platform/idempotency/middleware.ts, `InStore`). */
   ranInStore?: Extract<StoreRun, { ran: unknown }>["ran"];
   /** "oauth" on the token endpoint: errors are answered in the RFC 6749 5.2 form (platform/responses.ts). */

@@ -1,20 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { database } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { closestName } from "../../platform/closest-name";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
 import {
   beforeTheStore,
+  failedBeforeTheStore,
   IDEMPOTENCY_CACHED_HEADER,
   type InStore,
-  idempotentRequest,
   idempotentWith,
-  prefetched,
   ranInStore,
   storedJson,
 } from "../../platform/idempotency/middleware";
-import { committedResultStatements, type IdempotentRequest } from "../../platform/idempotency/results";
+import type { IdempotentRequest } from "../../platform/idempotency/results";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
@@ -29,20 +27,16 @@ import {
   problem,
   requesterForbiddenResponse,
 } from "../../platform/schemas";
-import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { RepairRequestSchema } from "../../shared/catalog/purchase-terms";
 import { tenantStore } from "../../shared/tenants/stub";
 import {
   type CreateOrderCommand,
-  createOrder,
   newOrderIdentity,
   type OrderCreated,
-  type OrderInputs,
   type OrderPlacingStore,
   orderCreated,
   readCatalogInputs,
-  readOrderInputs,
 } from "./create";
 import { ORDER_LIMITS, PAYMENT_METHOD_CODES, type PaymentMethod, SHIPPING_METHOD_CODES } from "./options";
 
@@ -168,20 +162,8 @@ const OrderCreatedSchema = z
   })
   .openapi("OrderCreated");
 
-/** The order's reads, started while the idempotency object decides (one round trip fewer in sequence). */
-function prefetchOrderInputs(c: Context<AppEnv>, body: unknown) {
-  const parsed = CreateOrderSchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  const now = new Date();
-  return readOrderInputs(c.env, c.get("principal").tenantId, toCommand(parsed.data), now, tenantDatabase(c)).then((inputs) => ({
-    inputs,
-    now,
-  }));
-}
-
 /**
- * A tenant that lives in its store: the order in one call to the store, the key's lock included
- * (docs/tenant-stores.md, "Order creation"). The quotes' offers and the products come first, from what the isolate
+ * The order in one call to the tenant's store, the key's lock included (docs/tenant-stores.md, "Order creation"). The quotes' offers and the products come first, from what the isolate
  * remembers (src/shared/catalog/quoted-references.ts) or else read side by side; the order's number, event id and
  * 201 are drawn here, so the store commits the very answer this Worker sends.
  */
@@ -218,7 +200,7 @@ const createOrderRoute = createRoute({
   summary: "Create an order",
   description:
     "From price options; idempotent with Idempotency-Key. Orders the price options (quotes) of POST /catalog/detail, each line at its quoted price. Send a new Idempotency-Key per order and the same key on retries: a retry answers the first result, marked X-Idempotency-Cached.",
-  ...scopedAccess("orders:write", idempotentWith({ prefetch: prefetchOrderInputs, inStore: placeInStore })),
+  ...scopedAccess("orders:write", idempotentWith({ inStore: placeInStore })),
   request: {
     headers: idempotencyKeyHeaders("UUID (with dashes), one per logical order; results are replayed for 24 hours"),
     body: { required: true, content: { "application/json": { schema: CreateOrderSchema } } },
@@ -248,18 +230,7 @@ export const orderRoutes = createRouter().openapi(createOrderRoute, async (c) =>
   // point gets exactly these bytes back (docs/architecture.md, "Crash-safe idempotency").
   const placed = ranInStore<ReturnType<typeof envelope<OrderCreated>>>(c);
   if (placed) return c.json(placed, 201);
-  const request = idempotentRequest(c);
-  let payload: ReturnType<typeof envelope<OrderCreated>> | undefined;
-  const read = await prefetched<{ inputs: OrderInputs; now: Date }>(c);
-  const principal = c.get("principal");
-  await createOrder(c.env, principal.tenantId, toCommand(c.req.valid("json")), {
-    storeUnder: principal.dataTenantId,
-    read,
-    tenantDb: tenantDatabase(c),
-    commitWith: (created) => {
-      payload = envelope(c, created);
-      return committedResultStatements(database(tenantDatabase(c)), request, storedJson(201, payload));
-    },
-  });
-  return c.json(payload!, 201);
+  // Not placed: the reads before the store failed, and their failure is the answer (the key's lock decided first).
+  await failedBeforeTheStore(c);
+  throw new Error("POST /orders: the order was neither placed by its store nor refused before it");
 });

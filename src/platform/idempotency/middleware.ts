@@ -114,13 +114,6 @@ function logRecordFailure(c: Context<AppEnv>, err: unknown): void {
 export const idempotent: MiddlewareHandler<AppEnv> = (c, next) => idempotentWith({})(c, next);
 
 /**
- * Reads the handler would make first, started while the key's object decides, so that the two round trips overlap
- * instead of adding up (docs/architecture.md, "Edge data path"). Only reads: if the object says replay or 409 they
- * are simply dropped. Undefined when the body is not one the handler would accept (its validation answers).
- */
-export type Prefetch = (c: Context<AppEnv>, body: unknown) => Promise<unknown> | undefined;
-
-/**
  * The whole request in one call to the tenant's store, its key's lock included, for a tenant that lives in its store
  * (docs/tenant-stores.md, "Order creation"): the route's reads that are not the tenant's own come first (remembered,
  * ideally), then the store decides, checks and writes. Undefined when the body is not one the handler would accept: the
@@ -152,17 +145,14 @@ export function ranInStore<T>(c: Context<AppEnv>): T | undefined {
   return ran.value as T;
 }
 
-/** The result of the route's Prefetch, for its handler: the reads' value, or their error thrown now. */
-export async function prefetched<T>(c: Context<AppEnv>): Promise<T | undefined> {
-  const early = c.get("prefetched");
-  if (!early) return undefined;
-  const settled = await early;
-  if ("error" in settled) throw settled.error;
-  return settled.value as T;
+/** For the handler of an `InStore` route whose run failed before the store: that failure, thrown now. */
+export async function failedBeforeTheStore(c: Context<AppEnv>): Promise<void> {
+  const failure = c.get("failedBeforeTheStore");
+  if (failure) throw failure.error;
 }
 
 export const idempotentWith =
-  ({ prefetch, inStore }: { prefetch?: Prefetch; inStore?: InStore }): MiddlewareHandler<AppEnv> =>
+  ({ inStore }: { inStore?: InStore }): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
     const body = await readJsonBody(c);
@@ -172,13 +162,7 @@ export const idempotentWith =
     const store = keyLock(c, key);
     const db = database(tenantDatabase(c));
     const whole = inStore?.(c, body, { tenantId, key, fingerprint });
-    // Settled here, so that reads dropped on a replay never surface as an unhandled rejection.
-    let early = whole
-      ? undefined
-      : prefetch?.(c, body)?.then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error }),
-        );
+    let failedBefore: { error: unknown } | undefined;
 
     const begin = () =>
       store.begin(fingerprint).then(
@@ -195,7 +179,7 @@ export const idempotentWith =
       // The reads before the store failed: the key's lock decides as on the usual path (a committed result or a cached
       // answer replays, another body or an attempt under way is a 409), and the handler answers the reads' failure, a
       // 5xx the key then replays (spec 8, rule 6).
-      early = Promise.resolve({ error: decided.error.failure });
+      failedBefore = { error: decided.error.failure };
       decided = await begin();
     }
     // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
@@ -221,7 +205,7 @@ export const idempotentWith =
     if (decision.outcome === "processing") throw new IdempotencyConflictError(PROCESSING_MESSAGE);
 
     c.set("idempotentRequest", { tenantId, key, fingerprint });
-    if (early) c.set("prefetched", early);
+    if (failedBefore) c.set("failedBeforeTheStore", failedBefore);
     const ranWhole = "ran" in decided ? (decided as Extract<StoreRun, { ran: unknown }>) : undefined;
     if (ranWhole) c.set("ranInStore", ranWhole.ran);
     await next();
