@@ -4,8 +4,11 @@ import { productId } from "../../src/dev/seed/catalog";
 import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
 import { readPriceOption, signPriceOption } from "../../src/shared/catalog/price-option-ids";
 import { priceOptionKeys, QUOTE_VALIDITY_SECONDS, quoteKvKey } from "../../src/shared/catalog/quotes";
+import { storeOfId } from "../../src/shared/tenants/id-ranges";
+import { tenantStore } from "../../src/shared/tenants/stub";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
+import { everyStore, rowsOfEveryStore, storeRows } from "./stores";
 
 /** Demo ordering scopes (src/dev/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
 export const JSMITH = {
@@ -90,8 +93,8 @@ export async function ageQuote(quote: Quote, ms: number): Promise<void> {
 }
 
 /**
- * A quote stored as they were before signed ids (migrations/0002: a random id, its record in D1 and KV) with the
- * terms of `quote`, issued `ageMs` ago: orders still honour such quotes until they expire.
+ * A quote stored as they were before signed ids (migrations/0002: a random id, its record in KV and in the tenant's
+ * database, its store) with the terms of `quote`, issued `ageMs` ago: orders still honour such quotes until they expire.
  */
 export async function storedQuoteLike(quote: Quote, ageMs = 0): Promise<Quote> {
   const keys = priceOptionKeys(env);
@@ -121,29 +124,27 @@ export async function storedQuoteLike(quote: Quote, ageMs = 0): Promise<Quote> {
     createdAt,
     expiresAt,
   };
-  await env.DB.prepare(
+  await storeRows(
+    record.tenantId,
     "INSERT INTO quotes (id, tenant_id, requester_contact_id, facility_id, product_id, offer_id, vendor_id, price_cents, condition, warranty, " +
       "purchase_choice, lead_time_days, return_policy, custom_fields, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-  )
-    .bind(
-      id,
-      record.tenantId,
-      record.requesterContactId,
-      record.facilityId,
-      record.productId,
-      record.offerId,
-      record.vendorId,
-      record.priceCents,
-      record.condition,
-      record.warranty,
-      record.purchaseChoice,
-      record.leadTimeDays,
-      vendor.return_policy,
-      JSON.stringify(record.customFields),
-      createdAt,
-      expiresAt,
-    )
-    .run();
+    id,
+    record.tenantId,
+    record.requesterContactId,
+    record.facilityId,
+    record.productId,
+    record.offerId,
+    record.vendorId,
+    record.priceCents,
+    record.condition,
+    record.warranty,
+    record.purchaseChoice,
+    record.leadTimeDays,
+    vendor.return_policy,
+    JSON.stringify(record.customFields),
+    createdAt,
+    expiresAt,
+  );
   await env.QUOTES.put(quoteKvKey(id), JSON.stringify(record));
   return { ...quote, priceOptionId: id, expiresAt };
 }
@@ -208,15 +209,25 @@ export interface RowCounts {
   events: number;
 }
 
+const COUNTED_TABLES: Record<keyof RowCounts, string> = {
+  orders: "orders",
+  orderLines: "order_lines",
+  shippingDocuments: "shipping_documents",
+  shippingDocumentLines: "shipping_document_lines",
+  events: "outbox_events",
+};
+
+/** The rows of each order table in every tenant's stores (each tenant of the registry, and its sandbox twin). */
 export async function rowCounts(): Promise<RowCounts> {
-  const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
-  return {
-    orders: await count("SELECT count(*) AS n FROM orders"),
-    orderLines: await count("SELECT count(*) AS n FROM order_lines"),
-    shippingDocuments: await count("SELECT count(*) AS n FROM shipping_documents"),
-    shippingDocumentLines: await count("SELECT count(*) AS n FROM shipping_document_lines"),
-    events: await count("SELECT count(*) AS n FROM outbox_events"),
-  };
+  const tables = Object.entries(COUNTED_TABLES);
+  const perStore = await Promise.all(
+    (await everyStore()).map((storeTenantId) =>
+      tenantStore(env, storeTenantId).execute(tables.map(([, table]) => ({ sql: `SELECT count(*) AS n FROM ${table}`, params: [] }))),
+    ),
+  );
+  return Object.fromEntries(
+    tables.map(([name], index) => [name, perStore.reduce((sum, results) => sum + (results[index]!.results[0]!.n as number), 0)]),
+  ) as unknown as RowCounts;
 }
 
 /** Runs `action` and returns its result and how many rows of each order table it added. */
@@ -275,13 +286,12 @@ export async function readOrder(orderNumber: string, tenantId = TENANT_A) {
   return (await json(await contractCall(await tokenFor(tenantId), `/orders/${orderNumber}?include=lineItems,shippingInfo`))).data;
 }
 
-/** The order's outbox events, in order. */
+/** The order's outbox events, in order (in the store that holds the order). */
 export const eventsOf = async (orderNumber: string) =>
-  (
-    await env.DB.prepare("SELECT id, type, payload, sequence FROM outbox_events WHERE aggregate_id = ?1 ORDER BY sequence, created_at")
-      .bind(orderNumber)
-      .all<{ id: string; type: string; payload: string; sequence: number | null }>()
-  ).results;
+  (await rowsOfEveryStore(
+    "SELECT id, type, payload, sequence FROM outbox_events WHERE aggregate_id = ?1 ORDER BY sequence, created_at",
+    orderNumber,
+  )) as { id: string; type: string; payload: string; sequence: number | null }[];
 
 type LineEventType = "order.acknowledged" | "order.shipped" | "order.delivered";
 
@@ -320,9 +330,13 @@ export async function writeLineEvent(orderNumber: string, lineId: number, type: 
  * Puts an order line in a status directly, as the start of a transition under test (a state an integrator reaches
  * through several calls); a Shipped or Delivered line has shipped in full, any other nothing.
  */
-export const putLineIn = (lineId: number, status: string) =>
-  env.DB.prepare(
+export async function putLineIn(lineId: number, status: string): Promise<void> {
+  const storeTenantId = storeOfId(lineId);
+  if (storeTenantId === null) throw new Error(`line ${lineId} is of no tenant store's range`);
+  await storeRows(
+    storeTenantId,
     "UPDATE order_lines SET status_name = ?2, shipped_quantity = CASE WHEN ?2 IN ('Shipped', 'Delivered') THEN quantity ELSE 0 END WHERE id = ?1",
-  )
-    .bind(lineId, status)
-    .run();
+    lineId,
+    status,
+  );
+}

@@ -50,6 +50,17 @@ export async function forgetStores(): Promise<void> {
 export const storeRows = async (tenantId: number, sql: string, ...params: (string | number)[]) =>
   (await tenantStore(env, tenantId).execute([{ sql, params }]))[0]!.results;
 
+/** The stores of every tenant in the registry: each tenant's (its id), then its sandbox twin's (the negative id). */
+export async function everyStore(): Promise<number[]> {
+  const { results } = await env.DB.prepare("SELECT tenant_id AS id FROM tenant_stores ORDER BY tenant_id").all<{ id: number }>();
+  return results.flatMap(({ id }) => [id, -id]);
+}
+
+/** The rows one statement reads in every tenant's stores (`everyStore`), store after store. */
+export async function rowsOfEveryStore(sql: string, ...params: (string | number)[]) {
+  return (await Promise.all((await everyStore()).map((storeTenantId) => storeRows(storeTenantId, sql, ...params)))).flat();
+}
+
 /** Where a test runs a tenant's case: the control database, or the tenant's stores (after `moveAndSwitch`). */
 export type Home = "DB" | "store";
 
