@@ -14,12 +14,14 @@ import {
   rowsWrittenBy,
   storedQuoteLike,
 } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 
 const ORDER_NUMBER = /^ORD-\d{8}-[0-9A-HJKMNP-TV-Z]{8}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function orderRow(orderNumber: string) {
-  return (await env.DB.prepare("SELECT * FROM orders WHERE order_number = ?").bind(orderNumber).first<Record<string, any>>())!;
+/** The order as its tenant's store holds it. */
+async function orderRow(orderNumber: string, tenantId = TENANT_A) {
+  return (await storeRows(tenantId, "SELECT * FROM orders WHERE order_number = ?", orderNumber))[0] as Record<string, any>;
 }
 
 describe("POST /orders: success", () => {
@@ -70,18 +72,20 @@ describe("POST /orders: success", () => {
       created_at: body.data.createdAt,
     });
 
-    const { results: lines } = await env.DB.prepare(
-      "SELECT order_lines.*, vendors.name AS vendor_name FROM order_lines JOIN vendors ON vendors.id = order_lines.vendor_id WHERE order_id = ? ORDER BY line_number",
-    )
-      .bind(order.id)
-      .all<Record<string, any>>();
+    const lines = (await storeRows(TENANT_A, "SELECT * FROM order_lines WHERE order_id = ? ORDER BY line_number", order.id)) as Record<
+      string,
+      any
+    >[];
+    // Vendors are the control plane's: their names stay in DB.
+    const { results: vendors } = await env.DB.prepare("SELECT id, name FROM vendors").all<{ id: number; name: string }>();
+    const vendorName = new Map(vendors.map((v) => [v.id, v.name]));
     expect(lines.map((l) => l.quote_id)).toEqual(items.map((i) => i.priceOptionId));
     lines.forEach((line, i) => {
       const quote = [...options, other][i]!;
+      expect(vendorName.get(line.vendor_id)).toBe(quote.vendorName);
       expect(line).toMatchObject({
         line_number: i + 1,
         product_id: quote.productId,
-        vendor_name: quote.vendorName,
         quantity: items[i]!.quantity,
         price_cents: quote.priceCents,
         extended_price_cents: quote.priceCents * items[i]!.quantity,
@@ -91,13 +95,12 @@ describe("POST /orders: success", () => {
       expect(JSON.parse(line.required_fields)).toEqual(items[i]!.requiredFields ?? []);
     });
 
-    const used = await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE used_by_order_id = ?").bind(order.id).first<{ n: number }>();
-    expect(used!.n).toBe(lineCount);
+    expect(await storeRows(TENANT_A, "SELECT count(*) AS n FROM quotes WHERE used_by_order_id = ?", order.id)).toEqual([{ n: lineCount }]);
 
-    const doc = await env.DB.prepare("SELECT * FROM shipping_documents WHERE order_id = ?").bind(order.id).first<Record<string, any>>();
+    const [doc] = await storeRows(TENANT_A, "SELECT * FROM shipping_documents WHERE order_id = ?", order.id);
     expect(doc).toMatchObject({ carrier_name: "UPS", service_level: "Ground", city: "Springfield", state: "IL" });
 
-    const event = await env.DB.prepare("SELECT * FROM outbox_events WHERE id = ?").bind(body.data.eventId).first<Record<string, any>>();
+    const [event] = (await storeRows(TENANT_A, "SELECT * FROM outbox_events WHERE id = ?", body.data.eventId)) as Record<string, any>[];
     expect(event).toMatchObject({ type: "order.created", tenant_id: TENANT_A, aggregate_id: body.data.orderNumber, delivered_at: null });
     const payload = JSON.parse(event!.payload);
     expect(payload).toMatchObject({
@@ -129,10 +132,9 @@ describe("POST /orders: success", () => {
     expect(res.status).toBe(201);
     const order = await orderRow((await json(res)).data.orderNumber);
     expect(order).toMatchObject({ payment_method: "CREDIT_CARD_ON_FILE", po_number: null, shipping_method: "NEXT_DAY" });
-    const doc = await env.DB.prepare("SELECT carrier_name, service_level FROM shipping_documents WHERE order_id = ?")
-      .bind(order.id)
-      .first();
-    expect(doc).toEqual({ carrier_name: "UPS", service_level: "Next Day Air" });
+    expect(await storeRows(TENANT_A, "SELECT carrier_name, service_level FROM shipping_documents WHERE order_id = ?", order.id)).toEqual([
+      { carrier_name: "UPS", service_level: "Next Day Air" },
+    ]);
   });
 
   it("takes neither poNumber nor payment (both optional, spec 4.7): billed on net terms, no PO number", async () => {
@@ -165,15 +167,15 @@ describe("POST /orders: success", () => {
     expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ payment_method: "PO", po_number: "PO-77" });
   });
 
-  it("orders with a stored quote (issued before signed ids) that KV no longer has, from the D1 record; once", async () => {
+  it("orders with a stored quote (issued before signed ids) that KV no longer has, from its record in the store; once", async () => {
     const quote = await storedQuoteLike(await issueQuote("MP-0000005"));
     await dropFromKv(quote);
     const res = await placeOrder(orderBody([lineFor(quote)]));
     expect(res.status).toBe(201);
-    const used = await env.DB.prepare("SELECT used_by_order_id FROM quotes WHERE id = ?")
-      .bind(quote.priceOptionId)
-      .first<{ used_by_order_id: number }>();
-    expect(used!.used_by_order_id).not.toBeNull();
+    const order = await orderRow((await json(res)).data.orderNumber);
+    expect(await storeRows(TENANT_A, "SELECT used_by_order_id FROM quotes WHERE id = ?", quote.priceOptionId)).toEqual([
+      { used_by_order_id: order.id },
+    ]);
     expect((await placeOrder(orderBody([lineFor(quote)]))).status).toBe(409);
   });
 
@@ -188,6 +190,9 @@ describe("POST /orders: success", () => {
     const quote = await issueQuote("MP-0000007", KJOHNSON);
     const res = await placeOrder(orderBody([lineFor(quote)], KJOHNSON), { tenantId: KJOHNSON.tenantId });
     expect(res.status).toBe(201);
-    expect(await orderRow((await json(res)).data.orderNumber)).toMatchObject({ tenant_id: KJOHNSON.tenantId, company_id: 201 });
+    const { orderNumber } = (await json(res)).data;
+    expect(await orderRow(orderNumber, KJOHNSON.tenantId)).toMatchObject({ tenant_id: KJOHNSON.tenantId, company_id: 201 });
+    // In tenant 2's store only.
+    expect(await orderRow(orderNumber)).toBeUndefined();
   });
 });

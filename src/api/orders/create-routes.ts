@@ -175,7 +175,9 @@ const placeInStore: InStore = (c, body, request) => {
 async function placeWhole(c: Context<AppEnv>, command: CreateOrderCommand, request: IdempotentRequest): Promise<StoreRun> {
   const principal = c.get("principal");
   const now = new Date();
-  const { liveQuotes, products } = await beforeTheStore(readCatalogInputs(c.env, principal.tenantId, command, now, true));
+  const { liveQuotes, products } = await beforeTheStore(
+    readCatalogInputs(c.env, principal.tenantId, command, now, { remembered: true, tenantDb: tenantDatabase(c) }),
+  );
   const identity = newOrderIdentity(now);
   const payload = envelope(c, orderCreated(identity, now.toISOString()));
   const store = tenantStore(c.env, principal.dataTenantId) as unknown as OrderPlacingStore;

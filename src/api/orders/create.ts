@@ -95,17 +95,24 @@ async function readDirectoryInputs(db: Database, tenantId: number, command: Crea
 }
 
 /**
- * The quotes' offers in DB and the lines' products in the catalog, side by side. `remembered`: what the isolate
- * remembers of them is not read again (src/shared/catalog/quoted-references.ts).
+ * The quotes' offers in DB and the lines' products in the catalog, side by side (quotes stored before signed ids that KV
+ * misses, in the tenant's database `tenantDb`). `remembered`: what the isolate remembers of them is not read again
+ * (src/shared/catalog/quoted-references.ts).
  */
-export async function readCatalogInputs(env: OrderEnv, tenantId: number, command: CreateOrderCommand, now: Date, remembered = false) {
+export async function readCatalogInputs(
+  env: OrderEnv,
+  tenantId: number,
+  command: CreateOrderCommand,
+  now: Date,
+  { remembered = false, tenantDb = env.DB }: { remembered?: boolean; tenantDb?: D1Database } = {},
+) {
   const [liveQuotes, orderedProducts] = await Promise.all([
     loadLiveQuotes(
       env,
       tenantId,
       command.lines.map((l) => l.priceOptionId),
       now,
-      { remembered },
+      { remembered, tenantDb },
     ),
     loadOrderedProducts(env.CATALOG, command, remembered),
   ]);
@@ -126,7 +133,7 @@ export async function readOrderInputs(
 ): Promise<OrderInputs> {
   const [directory, catalog] = await sideBySide([
     readDirectoryInputs(database(tenantDb), tenantId, command),
-    readCatalogInputs(env, tenantId, command, now),
+    readCatalogInputs(env, tenantId, command, now, { tenantDb }),
   ]);
   return { ...directory, ...catalog };
 }

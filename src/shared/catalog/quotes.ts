@@ -89,7 +89,8 @@ export async function issuePriceOptions(
 
 /**
  * Loads live quotes of the tenant by id: signed ones from their id and their offer revision (one read, none for the
- * offers the isolate remembers when `remembered`), stored ones from KV, then D1 for what KV misses. Expiry is always
+ * offers the isolate remembers when `remembered`), stored ones from KV, then for what KV misses from their records in
+ * `tenantDb`, the tenant's database (its store: docs/tenant-stores.md), and their vendors' names in DB. Expiry is always
  * checked here. Quotes that are unknown, forged, expired or of another tenant are simply absent from the result.
  */
 export async function loadLiveQuotes(
@@ -97,12 +98,12 @@ export async function loadLiveQuotes(
   tenantId: number,
   ids: readonly string[],
   now = new Date(),
-  { remembered = false }: { remembered?: boolean } = {},
+  { remembered = false, tenantDb = env.DB }: { remembered?: boolean; tenantDb?: D1Database } = {},
 ): Promise<Map<string, QuoteRecord>> {
   const unique = [...new Set(ids)];
   const signed = unique.filter(isSignedPriceOptionId);
   const stored = unique.filter((id) => !isSignedPriceOptionId(id));
-  const [fromSigned, fromStored] = await Promise.all([loadSignedQuotes(env, signed, remembered), loadStoredQuotes(env, stored)]);
+  const [fromSigned, fromStored] = await Promise.all([loadSignedQuotes(env, signed, remembered), loadStoredQuotes(env, tenantDb, stored)]);
   const found = new Map([...fromSigned, ...fromStored]);
   const nowIso = now.toISOString();
   for (const [id, record] of found) {
@@ -172,8 +173,8 @@ async function readQuotedOffers(d1: D1Database, ids: readonly number[], remember
   return offers;
 }
 
-/** Quotes issued before signed ids (stored in KV and D1), until they expire. */
-async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<Map<string, QuoteRecord>> {
+/** Quotes issued before signed ids (stored in KV and in the tenant's database), until they expire. */
+async function loadStoredQuotes(env: QuoteEnv, tenantDb: D1Database, ids: readonly string[]): Promise<Map<string, QuoteRecord>> {
   const found = new Map<string, QuoteRecord>();
   if (ids.length === 0) return found;
   const fromKv = await Promise.all(ids.map((id) => env.QUOTES.get<QuoteRecord>(quoteKvKey(id), "json")));
@@ -190,15 +191,18 @@ async function loadStoredQuotes(env: QuoteEnv, ids: readonly string[]): Promise<
     else misses.push(id);
   });
   if (misses.length > 0) {
-    const db = database(env.DB);
-    const rows = await db
-      .select({ quote: quotes, vendorName: vendors.name })
-      .from(quotes)
-      .innerJoin(vendors, eq(vendors.id, quotes.vendorId))
-      .where(inArray(quotes.id, misses));
-    for (const { quote, vendorName } of rows) {
-      const { id, usedByOrderId: _used, ...rest } = quote;
-      found.set(id, { ...rest, priceOptionId: id, vendorName, contractPriceCents: null, purchaseType: "buy", purchaseTerms: null });
+    const records = await database(tenantDb).select().from(quotes).where(inArray(quotes.id, misses));
+    if (records.length === 0) return found;
+    // Vendors are the control plane's: their names are in DB.
+    const names = await database(env.DB)
+      .select({ id: vendors.id, name: vendors.name })
+      .from(vendors)
+      .where(inArray(vendors.id, [...new Set(records.map((quote) => quote.vendorId))]));
+    const vendorName = new Map(names.map((vendor) => [vendor.id, vendor.name]));
+    for (const { id, usedByOrderId: _used, ...rest } of records) {
+      const name = vendorName.get(rest.vendorId);
+      if (name === undefined) continue;
+      found.set(id, { ...rest, priceOptionId: id, vendorName: name, contractPriceCents: null, purchaseType: "buy", purchaseTerms: null });
     }
   }
   return found;
