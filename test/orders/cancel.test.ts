@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import { cancelOrder } from "../../src/api/orders/cancel";
 import { canMove, LINE_STATUSES, orderStatusOf, TRANSITIONS } from "../../src/api/orders/lifecycle";
 import { database } from "../../src/db/client";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { demoOrderOf } from "../helpers/adversarial";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { eventsOf, freshOrder, putLineIn, readOrder } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 
 async function cancel(orderNumber: string, body: unknown, key: string = crypto.randomUUID(), tenantId = TENANT_A) {
   return contractCall(await tokenFor(tenantId), `/orders/${orderNumber}/cancel`, {
@@ -115,8 +117,8 @@ describe("POST /orders/{orderNumber}/cancel", () => {
 
   it("a line that changed after it was read aborts the whole batch: 409, nothing written (injected interleaving)", async () => {
     const { orderNumber, lineIds } = await freshOrder(2);
-    const db = database(env.DB);
-    // The real database, where a vendor ships line 1 between the cancel's reads and its write batch.
+    const db = database(tenantStoreDatabase(env, TENANT_A));
+    // The tenant's real store, where a vendor ships line 1 between the cancel's reads and its write batch.
     const racing = new Proxy(db, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver);
@@ -130,7 +132,7 @@ describe("POST /orders/{orderNumber}/cancel", () => {
     await expect(cancelOrder(racing, TENANT_A, orderNumber, {})).rejects.toMatchObject({ status: 409 });
     expect((await readOrder(orderNumber)).lineItems.map((l: { statusName: string }) => l.statusName)).toEqual(["Shipped", "Ordered"]);
     expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM write_preconditions").first<{ n: number }>())!.n).toBe(0);
+    expect(await storeRows(TENANT_A, "SELECT count(*) AS n FROM write_preconditions")).toEqual([{ n: 0 }]);
   });
 
   it("a misspelt field is a 400 naming it, not dropped: {lineID: [first]} cancelled every line of the order", async () => {
