@@ -3,17 +3,26 @@ import { describe, expect, it } from "vitest";
 import { parseOrderIncludes, searchOrders } from "../../src/api/orders/search";
 import { database } from "../../src/db/client";
 import { demoOrders } from "../../src/dev/seed/orders";
-import { seedDemoData } from "../../src/dev/seed/seed";
+import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
+import { seedDemoStores } from "../../src/dev/seed/stores";
+import { rangeFloor, storeOfId } from "../../src/shared/tenants/id-ranges";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
+import { everyStore, rowsOfEveryStore, storeRows } from "../helpers/stores";
 
-const DEMO = demoOrders(600);
+const DEMO = demoOrders(DEFAULT_PRODUCT_COUNT);
 
+const COUNTS =
+  "select (select count(*) from orders) as orders, (select count(*) from order_lines) as lines," +
+  " (select count(*) from shipping_documents) as documents, (select count(*) from shipping_document_lines) as documentLines," +
+  " (select count(*) from quotes where used_by_order_id is not null) as usedQuotes";
+
+/** The demo tables' rows in every tenant's stores, added up. */
 async function counts() {
-  const row = await env.DB.prepare(
-    `select (select count(*) from orders) as orders, (select count(*) from order_lines) as lines,
-            (select count(*) from shipping_documents) as documents, (select count(*) from shipping_document_lines) as documentLines,
-            (select count(*) from quotes where used_by_order_id is not null) as usedQuotes`,
-  ).first();
-  return row;
+  const perStore = (await rowsOfEveryStore(COUNTS)) as Record<string, number>[];
+  return Object.fromEntries(Object.keys(perStore[0]!).map((name) => [name, perStore.reduce((sum, row) => sum + row[name]!, 0)])) as Record<
+    string,
+    number
+  >;
 }
 
 describe("demo orders in the seed", () => {
@@ -26,24 +35,37 @@ describe("demo orders in the seed", () => {
       usedQuotes: DEMO.flatMap((o) => o.lines).length,
     };
     expect(await counts()).toEqual(expected);
-    await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: 600 });
+    await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });
+    await seedDemoStores(env, DEFAULT_PRODUCT_COUNT);
     expect(await counts()).toEqual(expected);
     const { results: violations } = await env.DB.prepare("pragma foreign_key_check").all();
     expect(violations).toEqual([]);
+    for (const storeTenantId of await everyStore()) expect(await storeRows(storeTenantId, "pragma foreign_key_check")).toEqual([]);
+  });
+
+  it("live in their tenant's store, with ids of its range", async () => {
+    for (const tenantId of new Set(DEMO.map((o) => o.tenantId))) {
+      const own = DEMO.filter((o) => o.tenantId === tenantId);
+      const stored = await storeRows(tenantId, "SELECT id, order_number AS orderNumber, tenant_id AS tenantId FROM orders ORDER BY id");
+      expect(stored).toEqual(own.map((o) => ({ id: o.id, orderNumber: o.orderNumber, tenantId })).sort((a, b) => a.id - b.id));
+      const ids = [...own.map((o) => o.id), ...own.flatMap((o) => o.lines.map((l) => l.id))];
+      expect(ids.every((id) => storeOfId(id) === tenantId && id > rangeFloor(tenantId))).toBe(true);
+    }
   });
 
   it("refer only to products of the catalog database (no foreign key crosses the two databases)", async () => {
-    const referenced = async (sql: string) => (await env.DB.prepare(sql).all<{ id: string }>()).results.map((r) => r.id);
-    const ids = new Set([
-      ...(await referenced("SELECT DISTINCT product_id AS id FROM vendor_offers")),
-      ...(await referenced("SELECT DISTINCT product_id AS id FROM quotes")),
-      ...(await referenced("SELECT DISTINCT product_id AS id FROM order_lines")),
-    ]);
-    expect(ids.size).toBeGreaterThan(100);
+    const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.id as string);
+    const offered = ids((await env.DB.prepare("SELECT DISTINCT product_id AS id FROM vendor_offers").all()).results);
+    const quoted = ids(await rowsOfEveryStore("SELECT DISTINCT product_id AS id FROM quotes"));
+    const ordered = ids(await rowsOfEveryStore("SELECT DISTINCT product_id AS id FROM order_lines"));
+    expect(offered.length).toBeGreaterThan(100);
+    expect(quoted.length).toBeGreaterThan(0);
+    expect(ordered.length).toBeGreaterThan(0);
+    const referenced = new Set([...offered, ...quoted, ...ordered]);
     const { results } = await env.CATALOG.prepare("SELECT COUNT(*) AS n FROM products WHERE id IN (SELECT value FROM json_each(?))")
-      .bind(JSON.stringify([...ids]))
+      .bind(JSON.stringify([...referenced]))
       .all<{ n: number }>();
-    expect(results[0]!.n).toBe(ids.size);
+    expect(results[0]!.n).toBe(referenced.size);
   });
 
   it("cover tenants 1 and 2 with several users, statuses, shipping methods and totals", () => {
@@ -59,10 +81,10 @@ describe("demo orders in the seed", () => {
 });
 
 describe("order search query count", () => {
-  /** The real D1 binding, counting the SQL statements prepared through it. */
-  function countingD1() {
+  /** Tenant 1's real store, counting the SQL statements prepared through it. */
+  function countingStore() {
     const counter = { statements: 0 };
-    const d1 = new Proxy(env.DB, {
+    const d1 = new Proxy(tenantStoreDatabase(env, 1), {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property === "prepare") {
@@ -79,7 +101,7 @@ describe("order search query count", () => {
 
   it("loads included relations with one query each for the whole page, never per order", async () => {
     const run = async (limit: number, include: string) => {
-      const { db, counter } = countingD1();
+      const { db, counter } = countingStore();
       const result = await searchOrders(db, 1, {}, { limit, offset: 0 }, parseOrderIncludes(include));
       return { statements: counter.statements, orders: result.orders.length };
     };
