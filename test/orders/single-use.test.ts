@@ -1,10 +1,11 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { expectProblem, json } from "../helpers/api";
+import { expectProblem, json, TENANT_A } from "../helpers/api";
 import { issueQuote, issueQuotes, lineFor, NOTHING_WRITTEN, orderBody, placeOrder, rowsWrittenBy, withoutFields } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 
+/** Whether a line of tenant A (in its store) ordered the quote. */
 const isUsed = async (priceOptionId: string) =>
-  (await env.DB.prepare("SELECT 1 AS one FROM order_lines WHERE quote_id = ?").bind(priceOptionId).first()) !== null;
+  (await storeRows(TENANT_A, "SELECT 1 AS one FROM order_lines WHERE quote_id = ?", priceOptionId)).length > 0;
 
 describe("POST /orders: a price option backs one order only", () => {
   it("a second order with a used quote is 409 naming the line and the order, and writes nothing", async () => {
