@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { forgetQuotedReferences } from "../../src/shared/catalog/quoted-references";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import {
   ageQuote,
@@ -19,6 +20,7 @@ import {
   storedQuoteLike,
   withoutFields,
 } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 
 /** Every rejection must leave the order tables untouched; returns the response for further checks. */
 async function rejected(body: unknown, status: number, options: Parameters<typeof placeOrder>[1] = {}): Promise<any> {
@@ -251,13 +253,11 @@ describe("POST /orders: 404 price option, the whole order fails", () => {
     await rejected(orderBody([lineFor(plain), lineFor(expired)]), 404);
   });
 
-  it("an expired stored quote missing from KV (D1 fallback enforces expiresAt too)", async () => {
+  it("an expired stored quote missing from KV (the fallback to its record in the tenant's store enforces expiresAt too)", async () => {
     const expired = await storedQuoteLike(await issueQuote("MP-0000018", JSMITH, withoutFields), THIRTY_ONE_DAYS);
     await dropFromKv(expired);
-    const stored = await env.DB.prepare("SELECT expires_at FROM quotes WHERE id = ?")
-      .bind(expired.priceOptionId)
-      .first<{ expires_at: string }>();
-    expect(stored!.expires_at < new Date().toISOString()).toBe(true);
+    const [stored] = await storeRows(TENANT_A, "SELECT expires_at FROM quotes WHERE id = ?", expired.priceOptionId);
+    expect((stored!.expires_at as string) < new Date().toISOString()).toBe(true);
     const problem = await rejected(orderBody([lineFor(plain), lineFor(expired)]), 404);
     expect(problem.errors).toEqual([expect.stringContaining("quoteItems[1]")]);
   });
@@ -268,6 +268,35 @@ describe("POST /orders: 404 price option, the whole order fails", () => {
     await rejected(body, 404);
   });
 });
+
+/**
+ * Runs `action` while the product is deleted from the catalog, then puts it back. (Products are never deleted, only
+ * withdrawn: this is what a catalog change outside the API could leave.)
+ */
+async function withoutProduct(productId: string, action: () => Promise<void>): Promise<void> {
+  const product = await env.CATALOG.prepare("SELECT * FROM products WHERE id = ?").bind(productId).first<Record<string, unknown>>();
+  const { results: identifiers } = await env.CATALOG.prepare("SELECT * FROM device_identifiers WHERE product_id = ?")
+    .bind(productId)
+    .all<Record<string, unknown>>();
+  await env.CATALOG.batch([
+    env.CATALOG.prepare("DELETE FROM device_identifiers WHERE product_id = ?").bind(productId),
+    env.CATALOG.prepare("DELETE FROM products WHERE id = ?").bind(productId),
+  ]);
+  try {
+    await action();
+  } finally {
+    const columns = Object.keys(product!);
+    await env.CATALOG.prepare(`INSERT INTO products (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+      .bind(...columns.map((c) => product![c]))
+      .run();
+    for (const row of identifiers) {
+      const names = Object.keys(row);
+      await env.CATALOG.prepare(`INSERT INTO device_identifiers (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`)
+        .bind(...names.map((n) => row[n]))
+        .run();
+    }
+  }
+}
 
 describe("POST /orders: 422 business rules, nothing written", () => {
   const expectControllerError = (body: any) => {
@@ -284,32 +313,25 @@ describe("POST /orders: 422 business rules, nothing written", () => {
 
   it("a live quote whose product has left the catalog since: 422 naming the line, nothing written", async () => {
     const productId = plain.productId;
-    const product = await env.CATALOG.prepare("SELECT * FROM products WHERE id = ?").bind(productId).first<Record<string, unknown>>();
-    // (Products are never deleted, only withdrawn: this is what a catalog change outside the API could leave.)
-    const { results: identifiers } = await env.CATALOG.prepare("SELECT * FROM device_identifiers WHERE product_id = ?")
-      .bind(productId)
-      .all<Record<string, unknown>>();
-    await env.CATALOG.batch([
-      env.CATALOG.prepare("DELETE FROM device_identifiers WHERE product_id = ?").bind(productId),
-      env.CATALOG.prepare("DELETE FROM products WHERE id = ?").bind(productId),
-    ]);
-    try {
+    await withoutProduct(productId, async () => {
+      // An isolate that does not remember the product from the quote (another one, or after 5 minutes) reads the
+      // catalog; one that remembers it orders it as quoted (below; docs/decisions.md).
+      forgetQuotedReferences();
       const errors = expectControllerError(await rejected(valid(), 422));
       expect(errors).toEqual([
         `quoteItems[0]: product "${productId}" of price option "${plain.priceOptionId}" is no longer in the catalog.`,
       ]);
-    } finally {
-      const columns = Object.keys(product!);
-      await env.CATALOG.prepare(`INSERT INTO products (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
-        .bind(...columns.map((c) => product![c]))
-        .run();
-      for (const row of identifiers) {
-        const names = Object.keys(row);
-        await env.CATALOG.prepare(`INSERT INTO device_identifiers (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`)
-          .bind(...names.map((n) => row[n]))
-          .run();
-      }
-    }
+    });
+  });
+
+  it("a product deleted from the catalog within the 5 minutes the quoting isolate remembers it is ordered as quoted", async () => {
+    const quote = await issueQuote("MP-0000019", JSMITH, withoutFields);
+    await withoutProduct(quote.productId, async () => {
+      const res = await placeOrder(orderBody([lineFor(quote)]));
+      expect(res.status, await res.clone().text()).toBe(201);
+      const [line] = await storeRows(TENANT_A, "SELECT product_id FROM order_lines WHERE quote_id = ?", quote.priceOptionId);
+      expect(line).toEqual({ product_id: quote.productId });
+    });
   });
 
   it("a productId that is not the quote's product", async () => {
