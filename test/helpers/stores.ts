@@ -61,6 +61,16 @@ export async function rowsOfEveryStore(sql: string, ...params: (string | number)
   return (await Promise.all((await everyStore()).map((storeTenantId) => storeRows(storeTenantId, sql, ...params)))).flat();
 }
 
+/** Each named count (a statement reading one row with a number `n`) over every tenant's stores (`everyStore`), added up. */
+export async function countsInEveryStore<K extends string>(counts: Record<K, string>): Promise<Record<K, number>> {
+  const names = Object.keys(counts) as K[];
+  const statements = names.map((name) => ({ sql: counts[name], params: [] }));
+  const perStore = await Promise.all((await everyStore()).map((storeTenantId) => tenantStore(env, storeTenantId).execute(statements)));
+  return Object.fromEntries(
+    names.map((name, index) => [name, perStore.reduce((sum, results) => sum + (results[index]!.results[0]!.n as number), 0)]),
+  ) as Record<K, number>;
+}
+
 /** Where a test runs a tenant's case: the control database, or the tenant's stores (after `moveAndSwitch`). */
 export type Home = "DB" | "store";
 
