@@ -3,17 +3,20 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../../src/api/webhooks/endpoints";
 import { database } from "../../src/db/client";
 import { LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { type TableCounts, tableCounts } from "../helpers/adversarial";
 import { call, expectProblem, json, newClient, requestToken, TENANT_A, TENANT_B, TENANT_C, tokenFor } from "../helpers/api";
 import { statementsReleasedTogether } from "../helpers/faults";
 import { issueQuote, JSMITH, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 import { RECEIVER } from "../helpers/webhooks";
 
 /**
  * Races, on top of test/orders/single-use.test.ts (10 orders on one quote, different keys) and
  * test/orders/idempotency.test.ts (20 identical requests, one key): here the two mixed, one key with
  * different bodies, many independent orders at once, parallel quotes and parallel token requests. After
- * each race the D1 row counts must match exactly what the responses say succeeded.
+ * each race the row counts (the tenants' own tables in their stores, the control plane's in DB) must match exactly what
+ * the responses say succeeded.
  */
 
 let nextProduct = 451;
@@ -54,7 +57,7 @@ async function summarize(responses: Response[]) {
   return { bodies, created, orderNumbers: new Set(created.map((b) => b.body.data.orderNumber as string)) };
 }
 
-describe("concurrency: counts in D1 match exactly what succeeded", () => {
+describe("concurrency: row counts match exactly what succeeded", () => {
   beforeAll(() => tokenFor(TENANT_A, ["orders:write"])); // its client row is not part of any race
   it("one quote, 6 retries under one key mixed with 6 requests under their own keys: exactly one order", async () => {
     const body = orderBody([lineFor(await freshQuote())]);
@@ -138,15 +141,14 @@ describe("concurrency: counts in D1 match exactly what succeeded", () => {
     expect(added).toEqual({ ...orderRows(0), webhook_endpoints: MAX_ENDPOINTS_PER_TENANT });
   });
 
-  it("the endpoint limit holds when every registration reaches D1 before any of them writes", async () => {
-    const racing = database(statementsReleasedTogether(env.DB, 24));
+  it("the endpoint limit holds when every registration reaches the tenant's store before any of them writes", async () => {
+    const racing = database(statementsReleasedTogether(tenantStoreDatabase(env, TENANT_B), 24));
     const input = { url: `${RECEIVER}/ok/held`, eventTypes: ["*"], apiVersion: LATEST_VERSION };
     const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => createEndpoint(racing, "key", TENANT_B, input)));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(MAX_ENDPOINTS_PER_TENANT);
     for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toMatchObject({ status: 409, slug: "endpoint-limit" });
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE tenant_id = ?1")
-      .bind(TENANT_B)
-      .first<{ n: number }>();
-    expect(stored!.n).toBe(MAX_ENDPOINTS_PER_TENANT);
+    expect(await storeRows(TENANT_B, "SELECT count(*) AS n FROM webhook_endpoints WHERE tenant_id = ?1", TENANT_B)).toEqual([
+      { n: MAX_ENDPOINTS_PER_TENANT },
+    ]);
   });
 });

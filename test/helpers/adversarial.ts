@@ -5,6 +5,7 @@ import { ADDRESSES, COMPANIES, FACILITIES, USERS } from "../../src/dev/seed/orga
 import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
 import { TENANT_A } from "./api";
 import { expectMatchesContract } from "./contract";
+import { countsInEveryStore } from "./stores";
 
 /** Shared checks of the adversarial suite: the error forms of spec 7.2, row counts, tenant data markers. */
 
@@ -70,43 +71,34 @@ export interface TableCounts {
   price_tiers: number;
 }
 
+/** Tables of a tenant's own data, counted in every tenant's stores (docs/tenant-stores.md), added up. */
+const STORE_COUNTS = {
+  orders: "SELECT count(*) AS n FROM orders",
+  order_lines: "SELECT count(*) AS n FROM order_lines",
+  quotes: "SELECT count(*) AS n FROM quotes",
+  used_quotes: "SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL",
+  shipping_documents: "SELECT count(*) AS n FROM shipping_documents",
+  outbox_events: "SELECT count(*) AS n FROM outbox_events",
+  order_versions: "SELECT coalesce(sum(version), 0) AS n FROM orders",
+  webhook_endpoints: "SELECT count(*) AS n FROM webhook_endpoints",
+} as const;
+
+/** The control plane's tables, counted in DB. */
+const CONTROL_COUNTS = {
+  api_clients: "SELECT count(*) AS n FROM api_clients",
+  vendor_offers: "SELECT count(*) AS n FROM vendor_offers",
+  price_agreements: "SELECT count(*) AS n FROM price_agreements",
+  price_tiers: "SELECT count(*) AS n FROM price_tiers",
+} as const;
+
 export async function tableCounts(): Promise<TableCounts> {
-  const [orders, orderLines, quotes, usedQuotes, shippingDocuments, events, clients, versions, endpoints, offers, agreements, tiers] =
-    await env.DB.batch<{
-      n: number;
-    }>(
-      [
-        "SELECT count(*) AS n FROM orders",
-        "SELECT count(*) AS n FROM order_lines",
-        "SELECT count(*) AS n FROM quotes",
-        "SELECT count(*) AS n FROM quotes WHERE used_by_order_id IS NOT NULL",
-        "SELECT count(*) AS n FROM shipping_documents",
-        "SELECT count(*) AS n FROM outbox_events",
-        "SELECT count(*) AS n FROM api_clients",
-        "SELECT coalesce(sum(version), 0) AS n FROM orders",
-        "SELECT count(*) AS n FROM webhook_endpoints",
-        "SELECT count(*) AS n FROM vendor_offers",
-        "SELECT count(*) AS n FROM price_agreements",
-        "SELECT count(*) AS n FROM price_tiers",
-      ].map((sql) => env.DB.prepare(sql)),
-    );
-  const n = (r: D1Result<{ n: number }> | undefined) => r!.results[0]!.n;
-  const imports = await env.CATALOG.prepare("SELECT count(*) AS n FROM catalog_imports").first<{ n: number }>();
-  return {
-    catalog_imports: imports!.n,
-    orders: n(orders),
-    order_lines: n(orderLines),
-    quotes: n(quotes),
-    used_quotes: n(usedQuotes),
-    shipping_documents: n(shippingDocuments),
-    outbox_events: n(events),
-    api_clients: n(clients),
-    order_versions: n(versions),
-    webhook_endpoints: n(endpoints),
-    vendor_offers: n(offers),
-    price_agreements: n(agreements),
-    price_tiers: n(tiers),
-  };
+  const [inStores, control, imports] = await Promise.all([
+    countsInEveryStore(STORE_COUNTS),
+    env.DB.batch<{ n: number }>(Object.values(CONTROL_COUNTS).map((sql) => env.DB.prepare(sql))),
+    env.CATALOG.prepare("SELECT count(*) AS n FROM catalog_imports").first<{ n: number }>(),
+  ]);
+  const inDb = Object.fromEntries(Object.keys(CONTROL_COUNTS).map((name, index) => [name, control[index]!.results[0]!.n]));
+  return { ...inStores, ...inDb, catalog_imports: imports!.n } as TableCounts;
 }
 
 /** Runs `action` and asserts that no row of the order, quote, event or client tables was added, and no order changed. */
