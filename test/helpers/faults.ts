@@ -25,6 +25,8 @@ export const FAULTS = {
  *   (a request the store runs whole decides inside the store, which this does not reach);
  * - `catalog-unavailable`: the catalog's database (`CATALOG`) fails as `d1-unavailable` makes `DB` fail;
  * - `tenant-store-unavailable`: no tenant store can be reached;
+ * - `store-reply-lost`: a tenant store's order creation (`placeOrder`) runs and commits, then its reply is lost (the
+ *   Worker sees a network error);
  * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
  *   error); read-only batches are untouched;
  * - `dies-after-commit`: the isolate dies right after the first D1 batch that writes commits: that batch's reply and
@@ -50,6 +52,17 @@ const STEP_FAULTS = {
   "tenant-store-unavailable": (env: Bindings): Bindings => ({
     ...env,
     TENANT_STORE: failingNamespace(env.TENANT_STORE, FAULTS["do-unavailable"]),
+  }),
+  "store-reply-lost": (env: Bindings): Bindings => ({
+    ...env,
+    TENANT_STORE: namespaceAround(env.TENANT_STORE, {
+      placeOrder:
+        (placeOrder) =>
+        async (...args: unknown[]) => {
+          await placeOrder(...args);
+          throw FAULTS["do-unavailable"]();
+        },
+    }),
   }),
   "d1-batch-reply-lost": (env: Bindings): Bindings => ({
     ...env,
