@@ -1,9 +1,10 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { idempotencyStore, MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/platform/idempotency/middleware";
-import { IDEMPOTENCY_ENTRY_KEY, type IdempotencyEntry, PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/platform/idempotency/store";
+import { pushDirectoryChanges } from "../../src/operator/tenant-stores/directory-mirror";
+import { MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/platform/idempotency/middleware";
+import { PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/platform/idempotency/store";
+import { storeKeyLocks } from "../../src/shared/tenants/key-locks";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
-import { backgroundSettled } from "../helpers/background";
 import {
   issueQuote,
   JSMITH,
@@ -15,7 +16,14 @@ import {
   rowsWrittenBy,
   withoutFields,
 } from "../helpers/orders";
-import { eventually, testFault } from "../helpers/platform";
+import { testFault } from "../helpers/platform";
+import { ageKey, committedResults, lockedAttempt } from "../helpers/store-locks";
+import { storeRows } from "../helpers/stores";
+
+/**
+ * Spec 8 on POST /orders. A tenant's keys are decided by its store's lock (src/shared/tenants/idempotency-lock.ts;
+ * docs/tenant-stores.md, "Idempotency" and "Order creation"), beside the results that commit with its orders.
+ */
 
 const CACHED = "X-Idempotency-Cached";
 const ORDERS_PATH = "/customer/api/orders";
@@ -27,28 +35,15 @@ async function freshBody(who = JSMITH) {
   return orderBody([lineFor(quote)], who);
 }
 
-const storeOf = (tenantId: number, key: string) => idempotencyStore(env, tenantId, key);
+/** The lock of tenant A's key in its store, as the API asks it. */
+const lockOf = (key: string) => storeKeyLocks(env, TENANT_A)(key);
 
-function storedEntry(tenantId: number, key: string) {
-  return runInDurableObject(storeOf(tenantId, key), (_instance, state) => ({
-    entry: state.storage.kv.get<IdempotencyEntry>(IDEMPOTENCY_ENTRY_KEY),
-    alarm: state.storage.getAlarm(),
-  })).then(async ({ entry, alarm }) => ({ entry, alarm: await alarm }));
-}
-
-/** Moves the key's entry, in the Durable Object and its committed result in D1, `ms` into the past. */
-async function age(tenantId: number, key: string, ms: number) {
-  await env.DB.prepare(
-    "UPDATE idempotency_results SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?3), expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, ?3) WHERE tenant_id = ?1 AND idempotency_key = ?2",
-  )
-    .bind(tenantId, key.toLowerCase(), `-${ms / 1000} seconds`)
-    .run();
-  return runInDurableObject(storeOf(tenantId, key), (_instance, state) => {
-    const entry = state.storage.kv.get<IdempotencyEntry>(IDEMPOTENCY_ENTRY_KEY)!;
-    const aged: IdempotencyEntry =
-      entry.state === "processing" ? { ...entry, startedAt: entry.startedAt - ms } : { ...entry, completedAt: entry.completedAt - ms };
-    state.storage.kv.put(IDEMPOTENCY_ENTRY_KEY, aged);
-  });
+/** A decision of tenant A's store about another key (proceed, then release): each decision clears expired entries. */
+async function anotherDecision() {
+  const lock = lockOf(crypto.randomUUID());
+  const decision = await lock.begin("another request");
+  expect(decision.outcome).toBe("proceed");
+  if (decision.outcome === "proceed") expect(await lock.release(decision.attemptId)).toBe(true);
 }
 
 async function expectConflict(res: Response, message: string) {
@@ -73,7 +68,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     expect(await replay.text()).toBe(firstText);
   });
 
-  it("a 201 the client never reads is recorded in the key's object all the same, and replayed", async () => {
+  it("a 201 the client never reads is recorded under the store's lock in the call that commits it, and replayed", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
     const unread = await call(await tokenFor(TENANT_A, ["orders:write"]), "/orders", {
@@ -83,22 +78,24 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     });
     expect(unread.status).toBe(201);
 
-    await backgroundSettled(); // the recording is the answer's background work
-    const { entry } = await storedEntry(TENANT_A, key);
-    expect(entry).toMatchObject({ state: "completed", response: { status: 201 } });
+    // No background work to wait for: the store completed the attempt with the 201 it committed.
+    const attempt = await lockedAttempt(TENANT_A, key);
+    expect(attempt).toMatchObject({ attemptId: null, response: { status: 201 } });
+    expect(await committedResults(TENANT_A, key)).toBe(1);
     const replay = await placeOrder(body, { key });
     expect(replay.headers.get(CACHED)).toBe("true");
-    expect(await replay.text()).toBe(entry!.state === "completed" ? entry!.response.body : "");
+    expect(await replay.text()).toBe(attempt!.response!.body);
   });
 
-  it("a replay does not depend on the order's reads: it answers the cached 201 even when access is gone since (the reads start alongside the key's check and are dropped)", async () => {
+  it("a replay does not depend on the order's checks: it answers the cached 201 even when access is gone since (the lock decides before the checks run)", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
     const first = await placeOrder(body, { key });
     expect(first.status).toBe(201);
     const firstText = await first.text();
     const another = await freshBody();
-    // jsmith loses the facility: a new order would be a 403 now.
+    // jsmith loses the facility: a new order would be a 403 now. The directory's master is DB, which the operator
+    // plane pushes to the tenant's stores (docs/tenant-stores.md, "The directory").
     const membership = await env.DB.prepare("SELECT user_id, facility_id FROM user_facilities WHERE user_id = ?1 AND facility_id = ?2")
       .bind(JSMITH.userId, JSMITH.facilityId)
       .first<{ user_id: number; facility_id: number }>();
@@ -106,20 +103,19 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     await env.DB.prepare("DELETE FROM user_facilities WHERE user_id = ?1 AND facility_id = ?2")
       .bind(JSMITH.userId, JSMITH.facilityId)
       .run();
+    await pushDirectoryChanges(env);
     try {
-      await eventually(
-        () => placeOrder(body, { key }),
-        (res) => res.headers.get(CACHED) === "true",
-      ).then(async (replay) => {
-        expect(replay.status).toBe(201);
-        expect(await replay.text()).toBe(firstText);
-      });
+      const replay = await placeOrder(body, { key });
+      expect(replay.headers.get(CACHED)).toBe("true");
+      expect(replay.status).toBe(201);
+      expect(await replay.text()).toBe(firstText);
       const refused = await placeOrder(another, { key: crypto.randomUUID() });
       expect(refused.status).toBe(403);
     } finally {
       await env.DB.prepare("INSERT INTO user_facilities (user_id, facility_id) VALUES (?1, ?2)")
         .bind(JSMITH.userId, JSMITH.facilityId)
         .run();
+      await pushDirectoryChanges(env);
     }
   });
 
@@ -153,7 +149,8 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     const body = await freshBody();
     const failed = await placeOrder(spoil(body), { key });
     expect(String(failed.status)).toBe(status);
-    expect((await storedEntry(TENANT_A, key)).entry).toBeUndefined();
+    expect(await lockedAttempt(TENANT_A, key)).toBeUndefined();
+    expect(await committedResults(TENANT_A, key)).toBe(0);
     // The same failing request runs again (no replay header) ...
     const again = await placeOrder(spoil(body), { key });
     expect(String(again.status)).toBe(status);
@@ -164,23 +161,28 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     expect(fixed.headers.get(CACHED)).toBeNull();
   });
 
-  it("rule 6: a 5xx is cached for 24 hours and replayed (failure injected into the D1 batch, which rolls back whole)", async () => {
+  it("rule 6: a 5xx is cached for 24 hours and replayed (failure injected into the store's write, which rolls back whole)", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
-    await env.DB.prepare(
+    await storeRows(
+      TENANT_A,
       "CREATE TRIGGER inject_outbox_failure BEFORE INSERT ON outbox_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
-    ).run();
-    const attempt = await rowsWrittenBy(() => placeOrder(body, { key })).finally(() =>
-      env.DB.prepare("DROP TRIGGER inject_outbox_failure").run(),
     );
+    const startedAt = Date.now();
+    const attempt = await rowsWrittenBy(() => placeOrder(body, { key })).finally(() =>
+      storeRows(TENANT_A, "DROP TRIGGER inject_outbox_failure"),
+    );
+    const finishedAt = Date.now();
     expect(attempt.written).toEqual(NOTHING_WRITTEN);
     const failed = attempt.result;
     const problem = await expectProblem(failed, 500);
     expect(JSON.stringify(problem)).not.toContain("injected failure");
 
-    const { entry, alarm } = await storedEntry(TENANT_A, key);
-    expect(entry).toMatchObject({ state: "completed", response: { status: 500 } });
-    expect(alarm).toBe(entry!.state === "completed" ? entry!.completedAt + RESULT_TTL_MS : -1);
+    const entry = await lockedAttempt(TENANT_A, key);
+    expect(entry).toMatchObject({ attemptId: null, response: { status: 500 } });
+    expect(entry!.expiresAt).toBeGreaterThanOrEqual(startedAt + RESULT_TTL_MS);
+    expect(entry!.expiresAt).toBeLessThanOrEqual(finishedAt + RESULT_TTL_MS);
+    expect(await committedResults(TENANT_A, key)).toBe(0);
 
     const { result: replay, written } = await rowsWrittenBy(() => placeOrder(body, { key }));
     expect(written).toEqual(NOTHING_WRITTEN);
@@ -221,7 +223,7 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
     async function startedElsewhere(body: unknown, key: string) {
       // An attempt that began and never finished (e.g. its Worker was evicted mid-request).
       const fingerprint = await requestFingerprint("POST", ORDERS_PATH, body);
-      const decision = await storeOf(TENANT_A, key).begin(fingerprint);
+      const decision = await lockOf(key).begin(fingerprint);
       expect(decision.outcome).toBe("proceed");
       return decision.outcome === "proceed" ? decision.attemptId : "";
     }
@@ -237,30 +239,37 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
       });
       expect(written).toEqual(NOTHING_WRITTEN);
 
-      await age(TENANT_A, key, PROCESSING_TIMEOUT_MS - 1000);
+      await ageKey(TENANT_A, key, PROCESSING_TIMEOUT_MS - 1000);
       await expectConflict(await placeOrder(body, { key }), PROCESSING_MESSAGE);
-      await age(TENANT_A, key, 1000);
+      await ageKey(TENANT_A, key, 1000);
       const retried = await placeOrder(body, { key });
       expect(retried.status).toBe(201);
       expect(retried.headers.get(CACHED)).toBeNull();
 
       // The abandoned attempt cannot overwrite the result of the one that took over.
-      expect(await storeOf(TENANT_A, key).complete(staleAttempt, { status: 500, headers: {}, body: "late" })).toBe(false);
+      expect(await lockOf(key).complete(staleAttempt, { status: 500, headers: {}, body: "late" })).toBe(false);
       const replay = await placeOrder(body, { key });
       expect(replay.status).toBe(201);
       expect(replay.headers.get(CACHED)).toBe("true");
     });
 
-    it("is purged by its alarm after 5 minutes", async () => {
+    it("is cleared by the store's next decision once 5 minutes have passed", async () => {
       const key = crypto.randomUUID();
-      await startedElsewhere(await freshBody(), key);
-      const { entry, alarm } = await storedEntry(TENANT_A, key);
-      expect(entry?.state).toBe("processing");
-      expect(alarm).toBe(entry!.state === "processing" ? entry!.startedAt + PROCESSING_TIMEOUT_MS : -1);
+      const body = await freshBody();
+      const before = Date.now();
+      const attemptId = await startedElsewhere(body, key);
+      const marker = await lockedAttempt(TENANT_A, key);
+      expect(marker).toMatchObject({ attemptId, response: null });
+      expect(marker!.expiresAt).toBeGreaterThanOrEqual(before + PROCESSING_TIMEOUT_MS);
+      expect(marker!.expiresAt).toBeLessThanOrEqual(Date.now() + PROCESSING_TIMEOUT_MS);
 
-      await age(TENANT_A, key, PROCESSING_TIMEOUT_MS);
-      expect(await runDurableObjectAlarm(storeOf(TENANT_A, key))).toBe(true);
-      expect(await storedEntry(TENANT_A, key)).toEqual({ entry: undefined, alarm: null });
+      // Still live: a decision about another key keeps it.
+      await anotherDecision();
+      expect(await lockedAttempt(TENANT_A, key)).toEqual(marker);
+
+      await ageKey(TENANT_A, key, PROCESSING_TIMEOUT_MS);
+      await anotherDecision();
+      expect(await lockedAttempt(TENANT_A, key)).toBeUndefined();
     });
   });
 
@@ -269,52 +278,51 @@ describe("Idempotency-Key on POST /orders (spec section 8)", () => {
       const key = crypto.randomUUID();
       const body = await freshBody();
       expect((await placeOrder(body, { key })).status).toBe(201);
-      // The 201 is recorded in the object after the answer: age the recorded result, not the marker before it.
-      await eventually(
-        () => storedEntry(TENANT_A, key),
-        (e) => e.entry?.state === "completed",
-      );
+      // The 201 is recorded in the store with the order: age both the cached answer and the committed result.
+      expect(await lockedAttempt(TENANT_A, key)).toMatchObject({ response: { status: 201 } });
 
-      await age(TENANT_A, key, RESULT_TTL_MS - 60_000);
+      await ageKey(TENANT_A, key, RESULT_TTL_MS - 60_000);
       expect((await placeOrder(body, { key })).headers.get(CACHED)).toBe("true");
       await expectConflict(await placeOrder(await freshBody(), { key }), MISMATCH_MESSAGE);
 
-      await age(TENANT_A, key, 60_000);
+      await ageKey(TENANT_A, key, 60_000);
       const another = await placeOrder(await freshBody(), { key });
       expect(another.status).toBe(201);
       expect(another.headers.get(CACHED)).toBeNull();
     });
 
-    it("an early alarm keeps a live entry and re-arms; once expired, the alarm purges it", async () => {
+    it("a decision before expiry keeps a live entry; once expired, the store's next decision clears the answer and the committed result", async () => {
       const key = crypto.randomUUID();
       const body = await freshBody();
+      const startedAt = Date.now();
       expect((await placeOrder(body, { key })).status).toBe(201);
-      // The 201 is recorded in the object in the background, after the answer.
-      const before = await eventually(
-        () => storedEntry(TENANT_A, key),
-        (e) => e.entry?.state === "completed",
-      );
-      expect(before.entry?.state).toBe("completed");
-      expect(before.alarm).toBe(before.entry!.state === "completed" ? before.entry!.completedAt + RESULT_TTL_MS : -1);
+      const before = await lockedAttempt(TENANT_A, key);
+      expect(before).toMatchObject({ attemptId: null, response: { status: 201 } });
+      expect(before!.expiresAt).toBeGreaterThanOrEqual(startedAt + RESULT_TTL_MS);
+      expect(before!.expiresAt).toBeLessThanOrEqual(Date.now() + RESULT_TTL_MS);
 
-      expect(await runDurableObjectAlarm(storeOf(TENANT_A, key))).toBe(true);
-      expect(await storedEntry(TENANT_A, key)).toEqual(before);
+      await anotherDecision();
+      expect(await lockedAttempt(TENANT_A, key)).toEqual(before);
+      expect(await committedResults(TENANT_A, key)).toBe(1);
 
-      await age(TENANT_A, key, RESULT_TTL_MS);
-      expect(await runDurableObjectAlarm(storeOf(TENANT_A, key))).toBe(true);
-      expect(await storedEntry(TENANT_A, key)).toEqual({ entry: undefined, alarm: null });
+      await ageKey(TENANT_A, key, RESULT_TTL_MS);
+      await anotherDecision();
+      expect(await lockedAttempt(TENANT_A, key)).toBeUndefined();
+      expect(await committedResults(TENANT_A, key)).toBe(0);
     });
   });
 
   it("an unavailable idempotency store is 503 with Retry-After, writing nothing and recording nothing", async () => {
     const key = crypto.randomUUID();
     const body = await freshBody();
-    const { result: res, written } = await rowsWrittenBy(() => placeOrder(body, { key, headers: testFault("do-unavailable") }));
+    // The lock is the tenant's store: unreachable, as it is for the whole request.
+    const { result: res, written } = await rowsWrittenBy(() => placeOrder(body, { key, headers: testFault("tenant-store-unavailable") }));
     expect(written).toEqual(NOTHING_WRITTEN);
     const problem = await expectProblem(res, 503);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
     expect(res.headers.get(CACHED)).toBeNull();
     expect(JSON.stringify(problem)).not.toMatch(/Network connection lost/);
+    expect(await lockedAttempt(TENANT_A, key)).toBeUndefined();
 
     // Once the store is back, the same request with the same key is a first attempt: its quote is still unused.
     const retried = await placeOrder(body, { key });
