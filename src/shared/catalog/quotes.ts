@@ -17,8 +17,8 @@ import {
  * Quotes (price options). Issued by /catalog/detail, valid 30 days, read by POST /orders (docs/architecture.md,
  * "Quotes without storage"). A quote is its id: the terms it does not share with its offer revision (price, scope,
  * agreement, time) are signed into it, and the offer revision it names is never changed in place, so detail writes
- * nothing and an order reads one row per offer. Quotes issued before (random ids stored in D1 and KV, migrations/0002)
- * are honoured until they expire.
+ * nothing and an order reads one row per offer. Quotes issued before (random ids stored in KV and in the tenant's
+ * database, migrations/0002) are honoured until they expire.
  */
 
 export const QUOTE_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
