@@ -27,6 +27,7 @@ import {
   problem,
   requesterForbiddenResponse,
 } from "../../platform/schemas";
+import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { RepairRequestSchema } from "../../shared/catalog/purchase-terms";
 import { tenantStore } from "../../shared/tenants/stub";
