@@ -3,6 +3,7 @@ import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { quotedIdentifier as quoted } from "../../src/db/identifiers";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { forgetRegisteredTenants } from "../../src/shared/tenants/homes";
+import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import type { TenantStore } from "../../src/shared/tenants/store";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { STORE_ONLY_TABLES, STORE_TABLES } from "../../src/shared/tenants/tables";
@@ -69,6 +70,16 @@ export async function countsInEveryStore<K extends string>(counts: Record<K, str
   return Object.fromEntries(
     names.map((name, index) => [name, perStore.reduce((sum, results) => sum + (results[index]!.results[0]!.n as number), 0)]),
   ) as Record<K, number>;
+}
+
+/**
+ * The rows one statement reads (or writes) in the store that holds row `id` of a ranged table (a line, an order, an
+ * invoice, a return...: src/shared/tenants/id-ranges.ts), whichever tenant's or twin's it is.
+ */
+export async function storeRowsById(id: number, sql: string, ...params: (string | number)[]) {
+  const tenantId = storeOfId(id);
+  if (tenantId === null) throw new Error(`${id} is an id of no store's range`);
+  return storeRows(tenantId, sql, ...params);
 }
 
 /** Where a test runs a tenant's case: the control database, or the tenant's stores (after `moveAndSwitch`). */

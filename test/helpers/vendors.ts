@@ -1,18 +1,41 @@
 import { env } from "cloudflare:test";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
-import { vendorTokenFor } from "./api";
+import { vendorProjection } from "../../src/api/vendors/projection/stub";
+import { tenantStore } from "../../src/shared/tenants/stub";
+import { TENANT_A, vendorTokenFor } from "./api";
 import { contractCall } from "./contract";
+import { storeRowsById } from "./stores";
 
 /** The vendor API as a vendor client calls it, every answer checked against the document. */
 
 export const V = "/vendor/api";
 export const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
+/** The vendor that fulfils the line (read in the store its id names). */
 export const vendorOf = async (lineId: number) =>
-  (await env.DB.prepare("SELECT vendor_id AS v FROM order_lines WHERE id = ?1").bind(lineId).first<{ v: number }>())!.v;
+  (await storeRowsById(lineId, "SELECT vendor_id AS v FROM order_lines WHERE id = ?1", lineId))[0]!.v as number;
 
 export async function vendorCall(vendorId: number, path: string, init: { method?: string; json?: unknown } = {}) {
   return contractCall(await vendorTokenFor(vendorId), `${V}${path}`, init);
+}
+
+/**
+ * Waits until the vendor's projection, which its list of lines reads (GET /vendor/api/order-lines), holds tenant
+ * `tenantId`'s lines as its store publishes them: the same lines at the same revisions (the counts and checksums the
+ * reconciliation sweep compares), so every change the store made has come through the queue. Throws after `timeoutMs`.
+ */
+export async function projectionFollows(vendorId: number, tenantId = TENANT_A, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [published, held] = await Promise.all([
+      tenantStore(env, tenantId).publishedLines(),
+      vendorProjection(env, vendorId).held(tenantId),
+    ]);
+    const want = published.find((account) => account.vendorId === vendorId) ?? { lines: 0, ids: 0, revisions: 0 };
+    if (want.lines === held.lines && want.ids === held.ids && want.revisions === held.revisions) return;
+    if (Date.now() > deadline) throw new Error(`vendor ${vendorId}'s projection did not follow tenant ${tenantId}'s store`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** A move of the line by its vendor (or `vendorId`). */
