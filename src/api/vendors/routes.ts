@@ -18,6 +18,7 @@ import {
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../../query/params";
 import { vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
+import { rangeFloor } from "../../shared/tenants/id-ranges";
 import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
 import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { PendingChangeSchema } from "../orders/line-history";
@@ -33,9 +34,12 @@ export { VENDOR_API_BASE };
 
 const TAG = "Vendor fulfilment";
 
-/** The demo vendor (OEM Authorized Distribution) and its first line, of the demo order: /docs "Try it out" finds it. */
+/**
+ * The demo vendor (OEM Authorized Distribution) and its first line, of the demo order: /docs "Try it out" finds it. The
+ * line is in tenant 1's store, its id in that store's range (src/dev/seed/orders.ts).
+ */
 export const DEMO_VENDOR_ID = 4;
-export const DEMO_LINE_ID = 100_001;
+export const DEMO_LINE_ID = rangeFloor(1) + 100_001;
 
 /** Dates a vendor promises or expects: a calendar day, not before yesterday (UTC; a day of slack for time zones). */
 export const shipDate = (description: string) =>
