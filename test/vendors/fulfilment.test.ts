@@ -6,18 +6,24 @@ import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
 import { MOVE_TARGETS, moveLine, type VendorAction, type VendorMove } from "../../src/api/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { database } from "../../src/db/client";
+import { TENANTS } from "../../src/dev/seed/organizations";
 import { setClientEnabled } from "../../src/shared/auth/clients";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { call, expectProblem, json, newVendorClient, requestToken, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { withMethods } from "../helpers/faults";
 import { eventsOf, freshOrder, putLineIn, readOrder } from "../helpers/orders";
-import { BODIES, move, tomorrow, V, vendorCall, vendorOf } from "../helpers/vendors";
+import { storeRows, storeRowsById } from "../helpers/stores";
+import { BODIES, move, projectionFollows, tomorrow, V, vendorCall, vendorOf } from "../helpers/vendors";
+
+/** The demo tenants, whose seeded lines every vendor's list holds. */
+const DEMO_TENANTS = TENANTS.map((tenant) => tenant.id);
 
 /** The other demo vendor: one that does not fulfil `lineId`. */
 const otherVendor = async (lineId: number) => ((await vendorOf(lineId)) % 6) + 1;
 
 const lineStatus = async (lineId: number) =>
-  (await env.DB.prepare("SELECT status_name AS s FROM order_lines WHERE id = ?1").bind(lineId).first<{ s: string }>())!.s;
+  (await storeRowsById(lineId, "SELECT status_name AS s FROM order_lines WHERE id = ?1", lineId))[0]!.s as string;
 
 describe("vendor clients and tokens", () => {
   it("a vendor client gets a token for the vendor API: claim vid, the vendor audience, the vendor scopes", async () => {
@@ -69,6 +75,7 @@ describe("what a vendor sees", () => {
   it("lists its own open lines of an order, never the other vendor's line of the same order", async () => {
     const { orderNumber, lineIds } = await freshOrder(2, { pick: (q) => q.customFields.length === 0 });
     const vendors = await Promise.all(lineIds.map(vendorOf));
+    for (const vendorId of new Set(vendors)) await projectionFollows(vendorId);
     for (const [i, lineId] of lineIds.entries()) {
       const res = await vendorCall(vendors[i]!, `/order-lines?orderNumber=${orderNumber}`);
       expect(res.status).toBe(200);
@@ -99,9 +106,11 @@ describe("what a vendor sees", () => {
       (await json(await vendorCall(vendorId, `/order-lines?orderNumber=${orderNumber}${query}`))).data.lines.map(
         (l: { lineId: number }) => l.lineId,
       );
+    await projectionFollows(vendorId);
     expect(await list("")).toEqual(lineIds);
     expect(await list("&status=shipped")).toEqual([]);
     await putLineIn(lineIds[0]!, "Shipped");
+    await projectionFollows(vendorId);
     expect(await list("")).toEqual([]);
     expect(await list("&status=Shipped,delivered")).toEqual(lineIds);
     const bad = await expectProblem(await vendorCall(vendorId, "/order-lines?status=Lost"), 400);
@@ -110,6 +119,7 @@ describe("what a vendor sees", () => {
 
   it("lists oldest orders first (by order date, then line), whatever the line ids say", async () => {
     const vendorId = DEMO_VENDOR_ID;
+    for (const tenantId of DEMO_TENANTS) await projectionFollows(vendorId, tenantId);
     const all = (
       await json(
         await vendorCall(vendorId, "/order-lines?status=Ordered,Acknowledged,Backordered,Shipped,Delivered,Cancelled,Rejected&limit=100"),
@@ -351,9 +361,9 @@ describe("vendor timestamps", () => {
 describe("concurrent changes of one order", () => {
   it("a change that lands between a move's read and its write aborts the move: 409, nothing written (injected)", async () => {
     const { orderNumber, lineIds } = await freshOrder(2);
-    const db = database(env.DB);
+    const db = database(tenantStoreDatabase(env, TENANT_A));
     const vendorId = await vendorOf(lineIds[0]!);
-    // The real database, where the buyer cancels line 2 between the vendor's read and its write batch.
+    // The tenant's real store, where the buyer cancels line 2 between the vendor's read and its write batch.
     let injected = false;
     const racing = withMethods(db, {
       batch: (batch) => async (statements: unknown[]) => {
@@ -368,7 +378,7 @@ describe("concurrent changes of one order", () => {
     await expect(rejected).rejects.toMatchObject({ status: 409, slug: "order-changed" });
     expect(await lineStatus(lineIds[0]!)).toBe("Ordered");
     expect((await eventsOf(orderNumber)).map((e) => e.type)).toEqual(["order.created"]);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM write_preconditions").first<{ n: number }>())!.n).toBe(0);
+    expect(await storeRows(TENANT_A, "SELECT count(*) AS n FROM write_preconditions")).toEqual([{ n: 0 }]);
   });
 
   it("two vendors' moves and a buyer cancel at once on one order: each is applied or refused whole, the status adds up", async () => {
