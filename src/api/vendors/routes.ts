@@ -277,7 +277,8 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
     if (!home) throw vendorLineNotFound();
     const db = database(home);
     const body = c.req.valid("json") as { units?: string[] };
-    const units = action === "ship" && body.units ? await readShippedUnits(c.env, vendorId, lineId, body.units) : undefined;
+    const units =
+      action === "ship" && body.units ? await readShippedUnits({ home, catalog: c.env.CATALOG }, vendorId, lineId, body.units) : undefined;
     const move = { action, ...body, ...(units ? { units } : {}) } as VendorMove;
     const outcome: MoveOutcome = await moveLine(db, vendorId, lineId, move);
     const line = await lineOrThrow(db, vendorId, lineId);

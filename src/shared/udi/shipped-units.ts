@@ -24,11 +24,12 @@ export const MAX_SHIPPED_UNIT_CODES = 500;
 
 /**
  * Reads the codes and checks that each names the line's product (any of its packaging levels): a 400 naming
- * `units[i]` otherwise. One round trip: the line's product (main database) and the codes' device identifiers (catalog)
- * side by side. An unknown line, or another vendor's, reads as no product: the move then answers its 404.
+ * `units[i]` otherwise. One round trip: the line's product (in `home`, the database that holds the line: its tenant's
+ * store) and the codes' device identifiers (catalog) side by side. An unknown line, or another vendor's, reads as no
+ * product: the move then answers its 404.
  */
 export async function readShippedUnits(
-  env: { DB: D1Database; CATALOG: D1Database },
+  { home, catalog }: { home: D1Database; catalog: D1Database },
   vendorId: number,
   lineId: number,
   codes: readonly string[],
@@ -52,16 +53,18 @@ export async function readShippedUnits(
   );
   const [line, identifiers] = await sideBySide([
     // A live order's line only: a test order's is the sandbox's, and as unknown to a vendor as no line at all.
-    env.DB.prepare(
-      "SELECT l.product_id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ? AND l.vendor_id = ? AND o.tenant_id > 0",
-    )
+    home
+      .prepare(
+        "SELECT l.product_id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ? AND l.vendor_id = ? AND o.tenant_id > 0",
+      )
       .bind(lineId, vendorId)
       .first<{ product_id: string }>(),
     // Every identifier of the products the codes name: a package's units multiply down its levels.
-    env.CATALOG.prepare(
-      "SELECT agency, device_id, product_id, contains_device_id, quantity FROM device_identifiers WHERE product_id IN " +
-        "(SELECT d.product_id FROM json_each(?) j CROSS JOIN device_identifiers d ON d.agency = j.value ->> '$[0]' AND d.device_id = j.value ->> '$[1]')",
-    )
+    catalog
+      .prepare(
+        "SELECT agency, device_id, product_id, contains_device_id, quantity FROM device_identifiers WHERE product_id IN " +
+          "(SELECT d.product_id FROM json_each(?) j CROSS JOIN device_identifiers d ON d.agency = j.value ->> '$[0]' AND d.device_id = j.value ->> '$[1]')",
+      )
       .bind(JSON.stringify(wanted))
       .all<{ agency: string; device_id: string; product_id: string; contains_device_id: string | null; quantity: number | null }>(),
   ]);
