@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEMO_CASE_QUANTITY, generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
 import { GS } from "../../src/shared/udi/gs1";
@@ -6,6 +5,7 @@ import { hibccCheckCharacter } from "../../src/shared/udi/hibcc";
 import { json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { eventsOf, freshOrder } from "../helpers/orders";
+import { storeRowsById } from "../helpers/stores";
 import { BODIES, move } from "../helpers/vendors";
 
 /** A fresh order of one line, acknowledged by its vendor (ready to ship). */
@@ -17,9 +17,7 @@ async function acknowledgedOrder(quantity = 1) {
 
 /** The order line's product, and the demo GTINs of it (src/dev/seed/catalog.ts). */
 async function lineProduct(lineId: number) {
-  const { product_id } = (await env.DB.prepare("SELECT product_id FROM order_lines WHERE id = ?")
-    .bind(lineId)
-    .first<{ product_id: string }>())!;
+  const product_id = (await storeRowsById(lineId, "SELECT product_id FROM order_lines WHERE id = ?", lineId))[0]!.product_id as string;
   return { productId: product_id, index: Number(product_id.slice(3)) - 1 };
 }
 const unitCode = (index: number, lot: string, serial: string) =>
@@ -78,10 +76,7 @@ describe("traceability: the UDIs of shipped units flow into order.shipped and or
     const res = await move(lineIds[0]!, "ship", { trackingNumber: "1ZTRACE0002", units: codes });
     expect(res.status).toBe(400);
     expect((await json(res)).errors.units[0]).toContain(`${named} units`);
-    const shipped = await env.DB.prepare("SELECT shipped_quantity AS n FROM order_lines WHERE id = ?")
-      .bind(lineIds[0])
-      .first<{ n: number }>();
-    expect(shipped!.n).toBe(0);
+    expect(await storeRowsById(lineIds[0]!, "SELECT shipped_quantity AS n FROM order_lines WHERE id = ?", lineIds[0]!)).toEqual([{ n: 0 }]);
   });
 
   it("an unreadable code, an HIBCC secondary alone or a code of another product is a 400 naming units[i]", async () => {
@@ -103,10 +98,7 @@ describe("traceability: the UDIs of shipped units flow into order.shipped and or
     });
     expect(foreign.status).toBe(400);
     expect((await json(foreign)).errors).toEqual({ "units[1]": [expect.stringContaining(`not this line's product ${productId}`)] });
-    const shipped = await env.DB.prepare("SELECT count(*) AS n FROM shipped_units WHERE line_id = ?")
-      .bind(lineIds[0])
-      .first<{ n: number }>();
-    expect(shipped!.n).toBe(0);
+    expect(await storeRowsById(lineIds[0]!, "SELECT count(*) AS n FROM shipped_units WHERE line_id = ?", lineIds[0]!)).toEqual([{ n: 0 }]);
   });
 
   it("without units a ship is as before: no units in the event", async () => {
