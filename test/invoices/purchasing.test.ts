@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectProblem, json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { invoiceBody } from "../helpers/invoices";
-import { freshOrder } from "../helpers/orders";
-import { forgetStores, type Home, homeRows, moveAndSwitch } from "../helpers/stores";
-import { tomorrow, vendorCall } from "../helpers/vendors";
+import { eventsOf, freshOrder } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
+import { tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 
 /**
  * The money side of an order (docs/api.md, "Confirmations", "Invoices"): a vendor's confirmation with changes, the
- * buyer's answer, invoices matched against the order and what shipped, credit memos, the buyer's accept and dispute.
- * Run twice: for a tenant served from DB, then for the same tenant served from its stores.
+ * buyer's answer, invoices matched against the order and what shipped, credit memos, the buyer's accept and dispute,
+ * all of it in the tenant's store.
  */
 
-const rows = (home: Home, sql: string, ...params: (string | number)[]) => homeRows(home, TENANT_A, sql, ...params);
+const rows = (sql: string, ...params: (string | number)[]) => storeRows(TENANT_A, sql, ...params);
 
-const vendorOfLine = async (home: Home, lineId: number) =>
-  (await rows(home, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;
-
-const eventTypes = async (home: Home, orderNumber: string) =>
-  (await rows(home, "SELECT type FROM outbox_events WHERE aggregate_id = ? ORDER BY sequence", orderNumber)).map((r) => r.type);
+const eventTypes = async (orderNumber: string) => (await eventsOf(orderNumber)).map((event) => event.type);
 
 const buyer = async (path: string, init: { method?: string; json?: unknown } = {}) => contractCall(await tokenFor(TENANT_A), path, init);
 
@@ -64,11 +60,11 @@ function creditMemoBody(
   };
 }
 
-function purchasingIn(home: Home) {
+describe("purchasing of an order", () => {
   it("a price increase waits for the buyer, who accepts it: the line takes the price, the total follows, the history shows both", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     const before = (await readOrder(orderNumber)).lineItems[0];
     const higher = money(cents(String(before.price)) + 500);
     const res = await vendorCall(vendorId, "/order-confirmations", {
@@ -108,7 +104,7 @@ function purchasingIn(home: Home) {
   it("the buyer accepts a pending price increase: price, extended price and total change; the revisions say who did what", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     const before = (await readOrder(orderNumber)).lineItems[0];
     const higherCents = cents(String(before.price)) + 500;
     expect(
@@ -150,13 +146,13 @@ function purchasingIn(home: Home) {
     // The proposal in the history reads as the line's pendingChange did (money a decimal string), not as stored data.
     expect(order.history[0].changes).toContainEqual({ field: "proposedChange", from: null, to: pendingChange });
     expect(order.history[1].changes).toContainEqual({ field: "proposedChange", from: pendingChange, to: null });
-    expect(await eventTypes(home, orderNumber)).toEqual(["order.created", "order.confirmed", "order.change_accepted"]);
+    expect(await eventTypes(orderNumber)).toEqual(["order.created", "order.confirmed", "order.change_accepted"]);
   });
 
   it("revisions stored before the typed form read in it: a proposal's JSON text and a repair's price in cents", async () => {
     const { orderNumber, lineIds } = await freshOrder(1);
     const lineId = lineIds[0]!;
-    const orderId = (await rows(home, "SELECT order_id AS o FROM order_lines WHERE id = ?", lineId))[0]!.o as number;
+    const orderId = (await rows("SELECT order_id AS o FROM order_lines WHERE id = ?", lineId))[0]!.o as number;
     const proposal = { code: "IP", priceCents: 2150, contractPriceException: false, note: null, proposedAt: "2026-11-20T10:00:00.000Z" };
     const legacy = [
       [1, "vendor", "IP", [{ field: "proposedChange", from: null, to: JSON.stringify(proposal) }]],
@@ -164,7 +160,6 @@ function purchasingIn(home: Home) {
     ] as const;
     for (const [revision, actor, code, changes] of legacy) {
       await rows(
-        home,
         "INSERT INTO order_line_revisions (line_id, revision, order_id, actor, actor_id, code, changes, note, at) VALUES (?, ?, ?, ?, NULL, ?, ?, NULL, ?)",
         lineId,
         revision,
@@ -211,7 +206,7 @@ function purchasingIn(home: Home) {
     try {
       const { orderNumber, lineIds } = await freshOrder(2);
       const [first, second] = lineIds as [number, number];
-      const vendorId = await vendorOfLine(home, first);
+      const vendorId = await vendorOf(first);
       const before = (await readOrder(orderNumber)).lineItems;
       const res = await vendorCall(vendorId, "/order-confirmations", {
         method: "POST",
@@ -219,7 +214,7 @@ function purchasingIn(home: Home) {
           type: "detail",
           lines: [
             { lineId: first, code: "IP", unitPrice: money(cents(String(before[0].price)) + 1) },
-            ...((await vendorOfLine(home, second)) === vendorId
+            ...((await vendorOf(second)) === vendorId
               ? [{ lineId: second, code: "IS", substitute: { partNumber: "ALT-1", description: "Equivalent" } }]
               : []),
           ],
@@ -251,7 +246,7 @@ function purchasingIn(home: Home) {
   it("an invoice of what shipped at the order's price matches; the same again answers it; another under its number is a 409", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 3 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     await shipAll(vendorId, lineId);
     const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
     const body = invoiceBody(orderNumber, [{ lineId, quantity: 3, unitPriceCents: priceCents }]);
@@ -278,20 +273,16 @@ function purchasingIn(home: Home) {
     expect((await json(read)).data).toMatchObject({ invoiceId: invoice.invoiceId, orderNumber, status: "matched" });
     const found = await buyer(`/invoices?q=${encodeURIComponent(`orderNumber:"${orderNumber}" AND status:matched`)}`);
     expect((await json(found)).data.invoices.map((i: { invoiceId: number }) => i.invoiceId)).toEqual([invoice.invoiceId]);
-    const events = await eventTypes(home, orderNumber);
+    const events = await eventTypes(orderNumber);
     expect(events.slice(-2)).toEqual(["invoice.received", "invoice.matched"]);
-    const [received] = await rows(
-      home,
-      "SELECT payload FROM outbox_events WHERE aggregate_id = ? AND type = 'invoice.received'",
-      orderNumber,
-    );
+    const [received] = await rows("SELECT payload FROM outbox_events WHERE aggregate_id = ? AND type = 'invoice.received'", orderNumber);
     expect(JSON.parse(received!.payload as string)).toMatchObject({ invoiceId: invoice.invoiceId, invoiceStatus: "matched", vendorId });
   });
 
   it("exceptions: over-billing is a quantity variance until a credit memo takes it back; a charge not on the order; the buyer disputes, then accepts", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     await shipAll(vendorId, lineId);
     const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
     const res = await vendorCall(vendorId, "/invoices", {
@@ -328,7 +319,7 @@ function purchasingIn(home: Home) {
     const accepted = await buyer(`/invoices/${invoice.invoiceId}/accept`, { method: "POST", json: {} });
     expect((await json(accepted)).data.invoice.status).toBe("accepted");
     await expectProblem(await buyer(`/invoices/${invoice.invoiceId}/dispute`, { method: "POST", json: { reason: "Too late" } }), 409);
-    expect(await eventTypes(home, orderNumber)).toEqual(
+    expect(await eventTypes(orderNumber)).toEqual(
       expect.arrayContaining(["invoice.exception", "credit_memo.received", "invoice.disputed", "invoice.accepted"]),
     );
   });
@@ -336,18 +327,18 @@ function purchasingIn(home: Home) {
   it("an invoice whose amounts do not add up is a 400 naming each field; nothing is written", async () => {
     const { orderNumber, lineIds } = await freshOrder(1);
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     const body = invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: 1000 }]);
     body.lines[0]!.amount = "20.01";
     body.summary.total = "19.99";
     const problem = await expectProblem(await vendorCall(vendorId, "/invoices", { method: "POST", json: body }), 400);
     expect(Object.keys(problem.errors)).toEqual(expect.arrayContaining(["lines[0].amount", "summary.total"]));
-    expect(await rows(home, "SELECT id FROM invoices WHERE number = ?", body.invoiceNumber)).toEqual([]);
+    expect(await rows("SELECT id FROM invoices WHERE number = ?", body.invoiceNumber)).toEqual([]);
   });
   it("a parcel that ships after an invoice matches it again: the match does not depend on which came first", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
     const early = await vendorCall(vendorId, "/invoices", {
       method: "POST",
@@ -358,7 +349,7 @@ function purchasingIn(home: Home) {
     await shipAll(vendorId, lineId);
     const after = (await json(await buyer(`/invoices/${invoice.invoiceId}`))).data;
     expect(after).toMatchObject({ status: "matched", lines: [{ matchStatus: "matched" }] });
-    expect((await eventTypes(home, orderNumber)).slice(-2)).toEqual(["order.shipped", "invoice.matched"]);
+    expect((await eventTypes(orderNumber)).slice(-2)).toEqual(["order.shipped", "invoice.matched"]);
   });
 
   it("automatic acceptance is measured from the price as ordered: increases within it never add up past it", async () => {
@@ -371,7 +362,7 @@ function purchasingIn(home: Home) {
     try {
       const { orderNumber, lineIds } = await freshOrder(1);
       const lineId = lineIds[0]!;
-      const vendorId = await vendorOfLine(home, lineId);
+      const vendorId = await vendorOf(lineId);
       const ordered = cents(String((await readOrder(orderNumber)).lineItems[0].price));
       const confirm = async (priceCents: number) =>
         (
@@ -393,7 +384,7 @@ function purchasingIn(home: Home) {
   it("a vendor's repeated acknowledge answers its own pending change; a buyer's answer to a replaced change is a 409", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     const date = tomorrow();
     expect(
       (await vendorCall(vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: date } })).status,
@@ -422,7 +413,7 @@ function purchasingIn(home: Home) {
   it("a price correction (a credit of quantity 0) clears a price variance: the line is priced net of its credits", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     await shipAll(vendorId, lineId);
     const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
     const high = (
@@ -441,13 +432,13 @@ function purchasingIn(home: Home) {
     expect(corrected.status, await corrected.clone().text()).toBe(201);
     const after = (await json(await buyer(`/invoices/${high.invoiceId}`))).data;
     expect(after).toMatchObject({ status: "matched", lines: [{ matchStatus: "matched" }] });
-    expect((await eventTypes(home, orderNumber)).slice(-2)).toEqual(["credit_memo.received", "invoice.matched"]);
+    expect((await eventTypes(orderNumber)).slice(-2)).toEqual(["credit_memo.received", "invoice.matched"]);
   });
 
   it("credits units at the price they were invoiced at; a price correction is a line of quantity 0", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine(home, lineId);
+    const vendorId = await vendorOf(lineId);
     const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
     const invoice = (
       await json(
@@ -472,13 +463,13 @@ function purchasingIn(home: Home) {
     const after = (await json(await buyer(`/invoices/${invoice.invoiceId}`))).data;
     expect(after).toMatchObject({ credited: after.total, lines: [{ matchStatus: "matched" }] });
   });
-}
+});
 
 describe("an order's many invoices", () => {
   it("an invoice that changes the match of 14 earlier ones writes their 16 events (more than one statement holds)", async () => {
     const { orderNumber, lineIds } = await freshOrder(1, { quantity: 20 });
     const lineId = lineIds[0]!;
-    const vendorId = await vendorOfLine("DB", lineId);
+    const vendorId = await vendorOf(lineId);
     expect(
       (await vendorCall(vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: tomorrow() } })).status,
     ).toBe(200);
@@ -499,14 +490,14 @@ describe("an order's many invoices", () => {
       json: invoiceBody(orderNumber, [{ lineId, quantity: 1, unitPriceCents: priceCents }]),
     });
     expect(fifteenth.status, await fifteenth.clone().text()).toBe(201);
-    const types = await eventTypes("DB", orderNumber);
+    const types = await eventTypes(orderNumber);
     expect(types.filter((t) => t === "invoice.exception")).toHaveLength(15);
   });
 
   it("two invoices under one number sent at once: one is written, the other is a 409, never a 500", async () => {
     const [a, b] = [await freshOrder(1), await freshOrder(1)];
-    const vendorA = await vendorOfLine("DB", a.lineIds[0]!);
-    const vendorB = await vendorOfLine("DB", b.lineIds[0]!);
+    const vendorA = await vendorOf(a.lineIds[0]!);
+    const vendorB = await vendorOf(b.lineIds[0]!);
     if (vendorA !== vendorB) return expect(vendorA).not.toBe(vendorB);
     const number = `RACE-${crypto.randomUUID().slice(0, 8)}`;
     const [first, second] = await Promise.all(
@@ -519,14 +510,4 @@ describe("an order's many invoices", () => {
     );
     expect([first!.status, second!.status].sort()).toEqual([201, 409]);
   });
-});
-
-describe("purchasing of a tenant served from DB", () => {
-  purchasingIn("DB");
-});
-
-describe("purchasing of a tenant served from its stores", () => {
-  beforeAll(() => moveAndSwitch(TENANT_A));
-  afterAll(forgetStores);
-  purchasingIn("store");
 });
