@@ -1,15 +1,17 @@
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { raiseDueReturns } from "../../src/api/returns/due";
 import { STEPS } from "../../src/api/returns/steps";
 import type { TenantStore } from "../../src/api/stores/tenant-store";
 import { database } from "../../src/db/client";
 import { productId } from "../../src/dev/seed/catalog";
+import { housekeeping } from "../../src/platform/housekeeping";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
 import { invoiceBody } from "../helpers/invoices";
-import { orderBody, placeOrder } from "../helpers/orders";
+import { orderBody, eventsOf as orderEvents, placeOrder } from "../helpers/orders";
 import {
   boughtOption,
   EXCHANGE,
@@ -21,30 +23,28 @@ import {
   shipLine,
   RETURNS_VENDOR as VENDOR,
 } from "../helpers/returns";
-import { forgetStores, type Home, homeRows, moveAndSwitch } from "../helpers/stores";
+import { storeRows } from "../helpers/stores";
 import { tomorrow, vendorCall } from "../helpers/vendors";
 
 /**
  * Returns, cores, loaners and repairs (docs/api.md, "Returns, cores, loaners and repairs"): purchase types on offers and
  * price options, an exchange's core, a loaner's late fees, a send-in repair, a return of bought units, the daily due
- * steps. Run twice: for a tenant served from DB, then for the same tenant served from its stores.
+ * steps, all of it in the tenant's store.
  */
 
 const OTHER_VENDOR = 1;
 const DAY = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
 
-const rows = (home: Home, sql: string, ...params: (string | number)[]) => homeRows(home, TENANT_A, sql, ...params);
+const rows = (sql: string, ...params: (string | number)[]) => storeRows(TENANT_A, sql, ...params);
 
-const eventsOf = async (home: Home, orderNumber: string) =>
-  (await rows(home, "SELECT type, payload, sequence FROM outbox_events WHERE aggregate_id = ? ORDER BY sequence", orderNumber)).map(
-    (r) => ({
-      type: r.type as string,
-      payload: JSON.parse(r.payload as string) as Record<string, unknown>,
-      sequence: r.sequence as number,
-    }),
-  );
-const typesOf = async (home: Home, orderNumber: string) => (await eventsOf(home, orderNumber)).map((e) => e.type);
+const eventsOf = async (orderNumber: string) =>
+  (await orderEvents(orderNumber)).map(({ type, payload, sequence }) => ({
+    type,
+    payload: JSON.parse(payload) as Record<string, unknown>,
+    sequence,
+  }));
+const typesOf = async (orderNumber: string) => (await eventsOf(orderNumber)).map((e) => e.type);
 
 const buyer = async (path: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}) =>
   contractCall(await tokenFor(TENANT_A), path, init);
@@ -56,13 +56,16 @@ async function step(path: string, body: unknown, vendor = true) {
   return answer.data as { return: any; eventId: string | null };
 }
 
-/** The housekeeping's due steps as the cron runs them where the tenant lives, at `now`. */
-async function runDue(home: Home, now: Date) {
-  if (home === "store") await (tenantStore(env, TENANT_A) as unknown as DurableObjectStub<TenantStore>).housekeep(now.getTime());
-  else await raiseDueReturns("database")(database(env.DB), now, 100);
-}
+/**
+ * The housekeeping's due steps in the tenant's store at `now`, as its housekeeping takes them, without the purges that
+ * come with them (at a `now` weeks ahead they would purge the events of the other flows, which the feed's case reads).
+ */
+const runDue = (now: Date) => housekeeping({ DB: tenantStoreDatabase(env, TENANT_A) }, now, { returnsDue: raiseDueReturns("store") });
 
-function returnsIn(home: Home) {
+/** The store's whole housekeeping as the cron calls it (its purges, then its due steps), at `now`. */
+const housekeepStore = (now: Date) => (tenantStore(env, TENANT_A) as unknown as DurableObjectStub<TenantStore>).housekeep(now.getTime());
+
+describe("returns, cores, loaners and repairs", () => {
   it("an exchange: the price option carries its terms, the parcel opens the core, the buyer ships it back with its UDI, the vendor accepts it", async () => {
     const option = await optionWith(EXCHANGE);
     expect(option.purchaseType).toBe("exchange");
@@ -80,7 +83,7 @@ function returnsIn(home: Home) {
     expect(core).toMatchObject({ kind: "core", status: "open", open: true, quantity: 2, coreCharge: "300.00", dueAt: due, lineId });
     expect(core.rmaNumber).toMatch(/^RMA-[0-9A-Z]{10}$/);
     expect(core.nextSteps).toEqual([{ step: "ship", actor: "buyer" }]);
-    const opened = (await eventsOf(home, orderNumber)).find((e) => e.type === "core.opened")!;
+    const opened = (await eventsOf(orderNumber)).find((e) => e.type === "core.opened")!;
     expect(opened.payload).toMatchObject({ returnId: core.returnId, rmaNumber: core.rmaNumber, amount: "300.00", dueAt: due });
 
     const shipped = await step(
@@ -96,7 +99,7 @@ function returnsIn(home: Home) {
     await expectProblem(await vendorCall(VENDOR, `/returns/${core.returnId}/receive`, { method: "POST", json: {} }), 400);
     const received = await step(`/returns/${core.returnId}/receive`, { outcome: "accepted" });
     expect(received.return).toMatchObject({ status: "accepted", open: false, billed: null, nextSteps: [] });
-    expect(await typesOf(home, orderNumber)).toEqual([
+    expect(await typesOf(orderNumber)).toEqual([
       "order.created",
       "order.acknowledged",
       "order.shipped",
@@ -105,7 +108,7 @@ function returnsIn(home: Home) {
       "core.received",
     ]);
     // Each event numbered in the order's sequence, no gap.
-    expect((await eventsOf(home, orderNumber)).map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await eventsOf(orderNumber)).map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it("a refused core is charged: an invoice of its charge, born matched, linked to the line; the buyer can dispute it", async () => {
@@ -124,7 +127,7 @@ function returnsIn(home: Home) {
     expect(invoice.lines).toEqual([
       expect.objectContaining({ lineId, quantity: 3, unitPrice: "300.00", amount: "900.00", matchStatus: "matched" }),
     ]);
-    const events = await eventsOf(home, orderNumber);
+    const events = await eventsOf(orderNumber);
     expect(events.slice(-2).map((e) => e.type)).toEqual(["core.refused", "core.charged"]);
     expect(events.at(-1)!.payload).toMatchObject({ invoiceId: invoice.invoiceId, amount: "900.00", returnStatus: "charged" });
     // A charge takes no part in the three-way match: the vendor's own invoice of the 3 units still matches.
@@ -143,22 +146,22 @@ function returnsIn(home: Home) {
     const [core] = await returnsOf(`kind:core AND orderNumber:"${orderNumber}"`);
     const dueAt = Date.parse(`${core.dueAt}T00:00:00Z`);
     // Eight days before: nothing by default (3 days), the warning once the tenant asks for 10; once, however often.
-    await runDue(home, new Date(dueAt - 8 * DAY));
-    expect(await typesOf(home, orderNumber)).not.toContain("core.due_soon");
+    await runDue(new Date(dueAt - 8 * DAY));
+    expect(await typesOf(orderNumber)).not.toContain("core.due_soon");
     const settings = { autoAcceptPriceIncrease: null, priceTolerance: { percent: null, amount: null }, quantityTolerance: 0 };
     expect((await buyer("/purchasing-settings", { method: "PUT", json: { ...settings, dueSoonDays: 10 } })).status).toBe(200);
     try {
-      await runDue(home, new Date(dueAt - 8 * DAY));
-      await runDue(home, new Date(dueAt - 2 * DAY + 3600_000));
+      await runDue(new Date(dueAt - 8 * DAY));
+      await runDue(new Date(dueAt - 2 * DAY + 3600_000));
     } finally {
       expect((await json(await buyer("/purchasing-settings", { method: "PUT", json: settings }))).data.dueSoonDays).toBe(3);
     }
-    expect((await typesOf(home, orderNumber)).filter((t) => t === "core.due_soon")).toHaveLength(1);
+    expect((await typesOf(orderNumber)).filter((t) => t === "core.due_soon")).toHaveLength(1);
     // On the due day it is not late yet; the day after it is overdue and charged, once however often the cron runs.
-    await runDue(home, new Date(dueAt + 3600_000));
-    expect(await typesOf(home, orderNumber)).not.toContain("core.overdue");
-    for (let run = 0; run < 3; run++) await runDue(home, new Date(dueAt + DAY + 60_000));
-    const types = await typesOf(home, orderNumber);
+    await runDue(new Date(dueAt + 3600_000));
+    expect(await typesOf(orderNumber)).not.toContain("core.overdue");
+    for (let run = 0; run < 3; run++) await runDue(new Date(dueAt + DAY + 60_000));
+    const types = await typesOf(orderNumber);
     expect(types.filter((t) => t === "core.overdue")).toHaveLength(1);
     expect(types.filter((t) => t === "core.charged")).toHaveLength(1);
     const after = (await json(await buyer(`/returns/${core.returnId}`))).data;
@@ -177,12 +180,12 @@ function returnsIn(home: Home) {
     const [loaner] = await returnsOf(`kind:loaner AND orderNumber:"${orderNumber}"`);
     expect(loaner).toMatchObject({ status: "open", lateFeePerDay: "12.50", accruedLateFees: "0.00" });
     // Two days before its due day: the warning.
-    await runDue(home, new Date(Date.parse(`${loaner.dueAt}T00:00:00Z`) - 2 * DAY));
-    expect(await typesOf(home, orderNumber)).toContain("loaner.due_soon");
+    await runDue(new Date(Date.parse(`${loaner.dueAt}T00:00:00Z`) - 2 * DAY));
+    expect(await typesOf(orderNumber)).toContain("loaner.due_soon");
     // Three days pass after its due day (the due day moved back, as time passing would): overdue, then shipped back.
     const threeDaysAgo = new Date(Date.parse(`${today()}T00:00:00Z`) - 3 * DAY).toISOString();
-    await rows(home, "UPDATE unit_returns SET due_at = ? WHERE id = ?", threeDaysAgo, loaner.returnId);
-    await runDue(home, new Date());
+    await rows("UPDATE unit_returns SET due_at = ? WHERE id = ?", threeDaysAgo, loaner.returnId);
+    await housekeepStore(new Date());
     const overdue = (await json(await buyer(`/returns/${loaner.returnId}`))).data;
     // 3 days × 2 units × 12.50 so far.
     expect(overdue).toMatchObject({ status: "overdue", accruedLateFees: "75.00" });
@@ -192,7 +195,7 @@ function returnsIn(home: Home) {
     const invoice = (await json(await buyer(`/invoices/${received.return.invoiceId}`))).data;
     expect(invoice).toMatchObject({ origin: "late_fee", total: "75.00" });
     expect(invoice.lines[0]).toMatchObject({ quantity: 6, unitPrice: "12.50", lineId });
-    expect((await typesOf(home, orderNumber)).slice(-4)).toEqual(["loaner.overdue", "loaner.shipped", "loaner.received", "loaner.charged"]);
+    expect((await typesOf(orderNumber)).slice(-4)).toEqual(["loaner.overdue", "loaner.shipped", "loaner.received", "loaner.charged"]);
   });
 
   it("a repair line is one unit with its serial and a reason from the list; anything else is a 422 naming the field", async () => {
@@ -272,7 +275,7 @@ function returnsIn(home: Home) {
     });
     const back = await step(`/returns/${repair.returnId}/send-back`, { carrierName: "UPS", trackingNumber: "1ZBACK0001" });
     expect(back.return).toMatchObject({ status: "returned", open: false, outbound: { repaired: true, trackingNumber: "1ZBACK0001" } });
-    expect((await typesOf(home, orderNumber)).slice(1)).toEqual([
+    expect((await typesOf(orderNumber)).slice(1)).toEqual([
       "repair.unit_shipped",
       "repair.received",
       "repair.quoted",
@@ -311,7 +314,7 @@ function returnsIn(home: Home) {
     );
     const orderNumber = (await json(res)).data.orderNumber as string;
     const lineId = (await json(await buyer(`/orders/${orderNumber}?include=lineItems`))).data.lineItems[0].lineId as number;
-    const vendor = (await rows(home, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;
+    const vendor = (await rows("SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;
     const request = (quantity: number, key = crypto.randomUUID()) =>
       buyer(`/orders/${orderNumber}/lines/${lineId}/returns`, {
         method: "POST",
@@ -335,7 +338,7 @@ function returnsIn(home: Home) {
     // Two requests of the last unit at once: one is written, the other is refused (never 4 units in returns).
     const [a, b] = await Promise.all([request(1), request(1)]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
-    const inReturns = await rows(home, "SELECT sum(quantity) AS n FROM unit_returns WHERE line_id = ? AND kind = 'rma'", lineId);
+    const inReturns = await rows("SELECT sum(quantity) AS n FROM unit_returns WHERE line_id = ? AND kind = 'rma'", lineId);
     expect(inReturns[0]!.n).toBe(3);
     // The vendor finds it on its line, and authorizes it.
     const listed = (await json(await vendorCall(vendor, `/order-lines/${lineId}/returns`))).data.returns as any[];
@@ -380,7 +383,7 @@ function returnsIn(home: Home) {
     });
     expect((await json(declined)).data.return).toMatchObject({ status: "declined", creditDue: null });
     expect((await request(1)).status).toBe(201);
-    expect((await typesOf(home, orderNumber)).filter((t) => t.startsWith("return."))).toEqual([
+    expect((await typesOf(orderNumber)).filter((t) => t.startsWith("return."))).toEqual([
       "return.requested",
       "return.requested",
       "return.authorized",
@@ -410,7 +413,7 @@ function returnsIn(home: Home) {
     expect(invoice.status).toBe("exception");
     await step(`/returns/${repair.returnId}/repair-decision`, { decision: "approve" }, false);
     expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.status).toBe("matched");
-    expect((await typesOf(home, orderNumber)).slice(-2)).toEqual(["repair.approved", "invoice.matched"]);
+    expect((await typesOf(orderNumber)).slice(-2)).toEqual(["repair.approved", "invoice.matched"]);
 
     const cancelledLine = await orderOf(await optionWith(REPAIR, 450), 1, { repair: { serialNumber: "SN-REP-5", reason: "no_power" } });
     const cancel = await buyer(`/orders/${cancelledLine.orderNumber}/cancel`, {
@@ -475,10 +478,6 @@ function returnsIn(home: Home) {
     });
     await expectProblem(rma, 422);
   });
-}
-
-describe("returns of a tenant served from DB", () => {
-  returnsIn("DB");
 
   it("every return event of the flows above is in the feed as the document describes its type, and every type was seen", async () => {
     const document = await servedDocument();
@@ -502,10 +501,8 @@ describe("returns of a tenant served from DB", () => {
 /** Every event of a return's steps (src/api/returns/steps.ts). */
 const RETURN_EVENT_TYPES: string[] = [...new Set(Object.values(STEPS).flatMap((steps) => Object.values(steps).map((rule) => rule.event)))];
 
-describe("returns of a tenant served from its stores", () => {
-  beforeAll(() => moveAndSwitch(TENANT_A));
-  afterAll(forgetStores);
-
+describe("returns left in the control database by a move", () => {
+  // Issue 66: no tenant's returns are in DB any more (no move leaves a copy there); this case goes with the move.
   it("the control database's cron leaves the switched tenant's copy alone: no step, no failed write", async () => {
     const open = await env.DB.prepare(
       "SELECT count(*) AS n FROM unit_returns WHERE tenant_id = ? AND status = 'open' AND due_at IS NOT NULL",
@@ -515,8 +512,6 @@ describe("returns of a tenant served from its stores", () => {
     expect(open!.n).toBeGreaterThan(0);
     expect(await raiseDueReturns("database")(database(env.DB), new Date(Date.now() + 400 * DAY), 100)).toBe(0);
   });
-
-  returnsIn("store");
 });
 
 describe("purchase terms on offers", () => {
