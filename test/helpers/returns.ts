@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { productId } from "../../src/dev/seed/catalog";
 import { call, json, TENANT_A, tokenFor, vendorTokenFor } from "./api";
 import { contractCall } from "./contract";
 import { issueQuotes, orderBody, placeOrder, type Quote } from "./orders";
+import { storeRows } from "./stores";
 import { tomorrow, vendorCall } from "./vendors";
 
 /** Returns (docs/api.md, "Returns, cores, loaners and repairs") as tests set them up: offers of a purchase type, orders of them. */
@@ -78,12 +78,12 @@ export async function returnsOf(q: string): Promise<any[]> {
   return (await json(await buyer(`/returns?q=${encodeURIComponent(q)}`))).data.returns;
 }
 
-/** How many events of each type tenant A's orders have in DB. */
+/** How many events of each type tenant A's orders have in its store. */
 export async function eventCounts(types: readonly string[]): Promise<Record<string, number>> {
-  const { results } = await env.DB.prepare(
-    `SELECT type, count(*) AS n FROM outbox_events WHERE type IN (SELECT value FROM json_each(?)) GROUP BY type`,
-  )
-    .bind(JSON.stringify(types))
-    .all<{ type: string; n: number }>();
-  return Object.fromEntries(results.map((r) => [r.type, r.n]));
+  const results = await storeRows(
+    TENANT_A,
+    "SELECT type, count(*) AS n FROM outbox_events WHERE type IN (SELECT value FROM json_each(?)) GROUP BY type",
+    JSON.stringify(types),
+  );
+  return Object.fromEntries(results.map((r) => [r.type as string, r.n as number]));
 }
