@@ -1,12 +1,13 @@
-import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rankOf } from "../../src/api/returns/steps";
 import { json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { runs } from "../helpers/depth";
+import { eventsOf } from "../helpers/orders";
 import { boughtOption, orderOf } from "../helpers/returns";
-import { tomorrow, vendorCall } from "../helpers/vendors";
+import { storeRows } from "../helpers/stores";
+import { tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 
 /**
  * Returns of bought units driven by random sequences of the buyer's and the vendor's steps through the API (docs/api.md,
@@ -27,7 +28,7 @@ const buyer = async (path: string, body: unknown, headers: Record<string, string
 /** A delivered line of `quantity` units bought outright: its order, line and vendor. */
 async function deliveredLine(quantity: number) {
   const { orderNumber, lineId } = await orderOf(await boughtOption(), quantity);
-  const vendorId = (await env.DB.prepare("SELECT vendor_id AS v FROM order_lines WHERE id = ?").bind(lineId).first<{ v: number }>())!.v;
+  const vendorId = await vendorOf(lineId);
   for (const [move, body] of [
     ["acknowledge", { promisedShipDate: tomorrow() }],
     ["ship", { trackingNumber: `1Z${crypto.randomUUID().slice(0, 8)}` }],
@@ -39,9 +40,7 @@ async function deliveredLine(quantity: number) {
 }
 
 const returnEvents = async (orderNumber: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE aggregate_id = ? AND type LIKE 'return.%'")
-    .bind(orderNumber)
-    .first<{ n: number }>())!.n;
+  (await eventsOf(orderNumber)).filter((event) => event.type.startsWith("return.")).length;
 
 describe("returns of bought units under random step sequences", () => {
   it("never more units in returns than delivered, no status backwards, one event per step taken", async () => {
@@ -101,12 +100,12 @@ describe("returns of bought units under random step sequences", () => {
           target.status = after.status;
           steps++;
         }
-        const stored = await env.DB.prepare(
+        const [stored] = await storeRows(
+          TENANT_A,
           "SELECT sum(quantity) AS n FROM unit_returns WHERE line_id = ? AND kind = 'rma' AND status != 'declined'",
-        )
-          .bind(lineId)
-          .first<{ n: number | null }>();
-        expect(stored!.n ?? 0).toBeLessThanOrEqual(delivered);
+          lineId,
+        );
+        expect((stored!.n as number | null) ?? 0).toBeLessThanOrEqual(delivered);
         expect(await returnEvents(orderNumber)).toBe(steps);
       }),
       { numRuns: runs({ quick: 3, deep: 20 }) },
