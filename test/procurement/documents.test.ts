@@ -12,6 +12,7 @@ import { backgroundSettled } from "../helpers/background";
 import { invoiceBody } from "../helpers/invoices";
 import { freshOrder, issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import { connect, connectionMapping, find, orderRequest, postCxml, requestDocument } from "../helpers/procurement";
+import { storeRows } from "../helpers/stores";
 import { move, tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
 import worker from "../helpers/worker";
@@ -107,7 +108,8 @@ describe("documents back to the suite", () => {
     // The suite's 200 was lost: the delivery is made again, a second later (a rendering now would differ in both).
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const eventId = notice.headers["medparts-event-id"]!;
-    expect((await deliverAgain({ eventId, endpointId: documentEndpointId(connection.id) }, 2)).explicitAcks).toHaveLength(1);
+    const message = { eventId, endpointId: documentEndpointId(connection.id), storeTenantId: TENANT_A };
+    expect((await deliverAgain(message, 2)).explicitAcks).toHaveLength(1);
     const again = (await receivedAt(path)).slice(2);
     expect(again.map((received) => received.headers["medparts-event-id"])).toEqual([eventId]);
     expect(again[0]!.body).toBe(notice.body);
@@ -135,10 +137,12 @@ describe("documents back to the suite", () => {
     expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
     await backgroundSettled();
     expect(await receivedAt(path)).not.toEqual([]);
-    const deliveries = await env.DB.prepare("SELECT outcome, error FROM webhook_deliveries WHERE endpoint_id = ?")
-      .bind(`we_cxml_${connection.id}`)
-      .all<{ outcome: string; error: string }>();
-    expect(deliveries.results[0]).toMatchObject({ outcome: "failed", error: "cXML Status 406" });
+    const deliveries = await storeRows(
+      TENANT_A,
+      "SELECT outcome, error FROM webhook_deliveries WHERE endpoint_id = ?",
+      `we_cxml_${connection.id}`,
+    );
+    expect(deliveries[0]).toMatchObject({ outcome: "failed", error: "cXML Status 406" });
   });
 
   it("orders not placed by the connection's OrderRequests send nothing to it; removing the documentUrl stops the documents", async () => {
@@ -154,10 +158,9 @@ describe("documents back to the suite", () => {
       json: { ...connectionMapping(connection.buyer, JSMITH, "No documents"), documentUrl: null },
     });
     expect(replaced.status).toBe(200);
-    const endpoint = await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE connection_id = ?")
-      .bind(connection.id)
-      .first<{ enabled: number }>();
-    expect(endpoint!.enabled).toBe(0);
+    expect(await storeRows(TENANT_A, "SELECT enabled FROM webhook_endpoints WHERE connection_id = ?", connection.id)).toEqual([
+      { enabled: 0 },
+    ]);
     expect((await move(lineId, "acknowledge", { promisedShipDate: tomorrow() })).status).toBe(200);
     await backgroundSettled();
     expect(await receivedAt(path)).toEqual([]);
