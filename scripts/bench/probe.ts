@@ -45,6 +45,11 @@ export class RoundTripProbe {
     return `d1=${counts.d1};kv=${counts.kv};do=${counts.do}`;
   }
 
+  /** The request's sequential round trips whatever their service: calls of two services side by side are one wait. */
+  depth(): number {
+    return chainDepth(this.calls);
+  }
+
   wrap(env: Bindings): Bindings {
     return envWith(env, {
       DB: this.d1(env.DB),
@@ -115,15 +120,18 @@ export class RoundTripProbe {
  */
 export function countSequential(calls: readonly Call[]): RoundTrips {
   const counts: RoundTrips = { d1: 0, kv: 0, do: 0 };
-  for (const service of ["d1", "kv", "do"] as const) {
-    const ended = calls.filter((c) => c.service === service && c.endedAt !== undefined);
-    const depth = ended.map(() => 1);
-    ended.forEach((call, i) => {
-      for (let j = 0; j < i; j++) if (ended[j]!.endedAt! < call.startedAt) depth[i] = Math.max(depth[i]!, depth[j]! + 1);
-    });
-    counts[service] = Math.max(0, ...depth);
-  }
+  for (const service of ["d1", "kv", "do"] as const) counts[service] = chainDepth(calls.filter((c) => c.service === service));
   return counts;
+}
+
+/** The longest chain of `calls` in which each starts after the previous one has ended (calls not ended left out). */
+export function chainDepth(calls: readonly Call[]): number {
+  const ended = calls.filter((c) => c.endedAt !== undefined);
+  const depth = ended.map(() => 1);
+  ended.forEach((call, i) => {
+    for (let j = 0; j < i; j++) if (ended[j]!.endedAt! < call.startedAt) depth[i] = Math.max(depth[i]!, depth[j]! + 1);
+  });
+  return Math.max(0, ...depth);
 }
 
 /** Statements passed back into the runtime (D1 `batch`) must be the runtime's own objects, not proxies. */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { countSequential, parseRoundTrips, RoundTripProbe } from "../../scripts/bench/probe";
+import { chainDepth, countSequential, parseRoundTrips, RoundTripProbe } from "../../scripts/bench/probe";
 import type { Bindings } from "../../src/env";
 
 /** The bench's round-trip probe (scripts/bench/probe.ts) around the real bindings: what it counts is what it reports. */
@@ -47,5 +47,15 @@ describe("bench round-trip probe", () => {
         { service: "kv", startedAt: 3, endedAt: 4 },
       ]),
     ).toEqual({ d1: 0, kv: 2, do: 0 });
+  });
+
+  it("counts the request's depth across services: a call of one service beside another's is the same wait", () => {
+    const calls = [
+      { service: "d1", startedAt: 0, endedAt: 3 },
+      { service: "do", startedAt: 1, endedAt: 2 },
+      { service: "kv", startedAt: 4, endedAt: 5 },
+    ] as const;
+    expect(countSequential(calls)).toEqual({ d1: 1, kv: 1, do: 1 });
+    expect(chainDepth(calls)).toBe(2);
   });
 });
