@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { pushDirectoryChanges } from "../../src/operator/tenant-stores/directory-mirror";
+import { PROCESSING_TIMEOUT_MS } from "../../src/platform/idempotency/key-lock";
 import { MISMATCH_MESSAGE, PROCESSING_MESSAGE, requestFingerprint } from "../../src/platform/idempotency/middleware";
-import { PROCESSING_TIMEOUT_MS, RESULT_TTL_MS } from "../../src/platform/idempotency/store";
+import { RESULT_TTL_MS } from "../../src/platform/idempotency/results";
 import { storeKeyLocks } from "../../src/shared/tenants/key-locks";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import {

@@ -36,7 +36,7 @@ describe("demo orders in the seed", () => {
     };
     expect(await counts()).toEqual(expected);
     await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });
-    await seedDemoStores(env, DEFAULT_PRODUCT_COUNT);
+    await seedDemoStores(env);
     expect(await counts()).toEqual(expected);
     const { results: violations } = await env.DB.prepare("pragma foreign_key_check").all();
     expect(violations).toEqual([]);

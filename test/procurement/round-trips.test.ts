@@ -21,7 +21,7 @@ async function probed(request: Request): Promise<{ res: Response; trips: RoundTr
   // The probed bindings as own properties: the test Worker copies the bindings object (spread), which drops inherited ones.
   const wrapped = probe.wrap(env as unknown as Bindings);
   const bindings = { ...env } as unknown as Record<string, unknown>;
-  for (const name of ["DB", "CATALOG", "QUOTES", "IDEMPOTENCY", "RATE_LIMITER", "TENANT_STORE"] as const) bindings[name] = wrapped[name];
+  for (const name of ["DB", "CATALOG", "QUOTES", "RATE_LIMITER", "TENANT_STORE"] as const) bindings[name] = wrapped[name];
   const res = await worker.fetch!(request as Parameters<NonNullable<typeof worker.fetch>>[0], bindings as unknown as Bindings, ctx);
   const trips = parseRoundTrips(probe.summary());
   const depth = probe.depth();

@@ -23,7 +23,7 @@ const TYPES = ["core.due_soon", "core.overdue", "core.charged", "loaner.due_soon
 const store = () => tenantStoreDatabase(env, TENANT_A);
 
 /** A run of the due steps in the tenant's store (through `db`, the store itself unless given), at `now`. */
-const runDue = (db = store(), now = new Date()) => raiseDueReturns("store")(database(db), now, 100);
+const runDue = (db = store(), now = new Date()) => raiseDueReturns(database(db), now, 100);
 
 /** Moves the due day of the order's returns to `dueAt`, as time passing would. */
 const setDue = (orderNumber: string, dueAt: number) =>
