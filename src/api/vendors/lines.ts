@@ -1,10 +1,8 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { addresses, orderLines, orders, type RequiredFieldValue, shippingDocumentLines, shippingDocuments } from "../../db/schema";
 import { notFound } from "../../platform/errors";
 import { centsToDecimal } from "../../platform/money";
-import { type Page, type Pagination, paginationOf } from "../../platform/pagination";
-import { pageWithTotal } from "../../query/search";
 import type { LineStatus } from "../orders/lifecycle";
 import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
@@ -122,12 +120,6 @@ export async function findVendorLine(db: Database, vendorId: number, lineId: num
   return row ? view(row) : null;
 }
 
-/**
- * Orders of tenants still served from DB: a switched tenant's lines are listed from the vendors' projections
- * (src/api/vendors/projection), and DB keeps only their copy as it was at the switch.
- */
-const notSwitched = sql`${orders.tenantId} not in (select tenant_id from tenant_stores where state = 'store')`;
-
 /** Lines by id as their vendors read them (a tenant store publishing its changed lines), whoever the vendor. */
 export async function linesById(db: Database, lineIds: readonly number[]): Promise<Map<number, VendorOrderLine>> {
   const rows = await linesQuery(db)
@@ -136,7 +128,7 @@ export async function linesById(db: Database, lineIds: readonly number[]): Promi
   return new Map(rows.map((row) => [row.lineId, view(row)]));
 }
 
-/** The vendor's lines of the given ids (a window of a merged list), sorted as the list is. */
+/** The vendor's lines of the given ids, sorted as its list is (oldest order first, then line id). */
 export async function findVendorLines(db: Database, vendorId: number, lineIds: readonly number[]): Promise<VendorOrderLine[]> {
   if (lineIds.length === 0) return [];
   const rows = await linesQuery(db)
@@ -146,64 +138,8 @@ export async function findVendorLines(db: Database, vendorId: number, lineIds: r
   return rows.map(view);
 }
 
+/** The filter of a vendor's list of lines (src/api/vendors/projection/list.ts). */
 export interface VendorLineFilter {
   statuses: readonly LineStatus[];
   orderNumber?: string | undefined;
-}
-
-function vendorLinesWhere(db: Database, vendorId: number, filter: VendorLineFilter) {
-  const conditions: SQL[] = [eq(orderLines.vendorId, vendorId), inArray(orderLines.statusName, [...filter.statuses]), liveOrder];
-  if (filter.orderNumber !== undefined) {
-    conditions.push(
-      inArray(
-        orderLines.orderId,
-        db
-          .select({ id: orders.id })
-          .from(orders)
-          .where(and(eq(orders.orderNumber, filter.orderNumber), notSwitched)),
-      ),
-    );
-  } else {
-    conditions.push(sql`exists (select 1 from ${orders} where ${orders.id} = ${orderLines.orderId} and ${notSwitched})`);
-  }
-  return and(...conditions);
-}
-
-/** The places in the list (and the total) of the vendor's first `limit` lines in DB: a deep page of a merged list. */
-export async function listVendorLineKeys(db: Database, vendorId: number, filter: VendorLineFilter, limit: number) {
-  const where = vendorLinesWhere(db, vendorId, filter);
-  const { rows, total } = await pageWithTotal(
-    db,
-    db
-      .select({ lineId: orderLines.id, orderDate: orders.createdAt })
-      .from(orderLines)
-      .innerJoin(orders, eq(orders.id, orderLines.orderId))
-      .where(where)
-      .orderBy(asc(orders.createdAt), asc(orderLines.id))
-      .limit(limit),
-    orderLines,
-    where,
-  );
-  return { keys: rows, total };
-}
-
-/**
- * The vendor's lines in DB in the given statuses (and order), oldest first, with the total: one D1 round trip. Lines of
- * tenants served from their stores are the projection's (src/api/vendors/projection/list.ts).
- */
-export async function listVendorLines(
-  db: Database,
-  vendorId: number,
-  filter: VendorLineFilter,
-  page: Page,
-): Promise<{ lines: VendorOrderLine[]; pagination: Pagination }> {
-  const where = vendorLinesWhere(db, vendorId, filter);
-  const { rows, total } = await pageWithTotal(
-    db,
-    // Oldest order first (orderDate), its lines in order; the line id makes every page stable.
-    linesQuery(db).where(where).orderBy(asc(orders.createdAt), asc(orderLines.id)).limit(page.limit).offset(page.offset),
-    orderLines,
-    where,
-  );
-  return { lines: rows.map(view), pagination: paginationOf(page, total, rows.length) };
 }
