@@ -31,14 +31,21 @@ export interface ListedKey {
   orderDate: string;
 }
 
-/** A page, the keys of a window or given lines of a vendor's projection. */
-export type ProjectionQuery =
-  | { statuses: readonly string[]; orderNumber?: string | undefined; limit: number; offset: number; keysOnly?: boolean }
-  | { lineIds: readonly number[] };
+/** A page of a shard of a vendor's projection, or only the keys of its lines. */
+export interface ListQuery {
+  statuses: readonly string[];
+  orderNumber?: string | undefined;
+  limit: number;
+  offset: number;
+  keysOnly?: boolean;
+}
+
+/** A page, the keys of a window or given lines of a shard of a vendor's projection. */
+export type ProjectionQuery = ListQuery | { lineIds: readonly number[] };
 
 export interface ProjectionPage {
   /** Sorted as the list is; `line` is the VendorOrderLine's JSON (absent for keys only). */
   rows: (ListedKey & { line?: string })[];
-  /** Lines matching the filter (0 when given lines were asked). */
+  /** Lines of the shard matching the filter (0 when given lines were asked). */
   total: number;
 }

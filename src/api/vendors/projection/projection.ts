@@ -4,20 +4,61 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import type { Bindings } from "../../../env";
 import { percentile } from "../../../platform/percentile";
 import { ID_CHECKSUM_MODULUS } from "../../../shared/tenants/statements";
-import type { HeldLines, LineChange, ProjectionPage, ProjectionQuery } from "./messages";
+import type { HeldLines, LineChange, ListQuery, ProjectionPage, ProjectionQuery } from "./messages";
 import { VENDOR_PROJECTION_MIGRATIONS } from "./schema";
 
+/** Applies the migrations the projection lacks (schema.ts): when the object starts. */
+export const migrateVendorLines = (storage: DurableObjectStorage) => migrate(drizzle(storage), VENDOR_PROJECTION_MIGRATIONS);
+
+/** A statement and its bindings, as `sql.exec` takes them. */
+type Statement = [sql: string, ...bindings: SqlStorageValue[]];
+
+const KEY_COLUMNS = "line_id AS lineId, order_date AS orderDate";
+const IN_STATUSES = "status_name IN (SELECT value FROM json_each(?1))";
+const LIST_ORDER = "ORDER BY order_date, line_id";
+
 /**
- * A vendor's projection (docs/tenant-stores.md, "Vendors' lines"): the order lines of switched tenants that this vendor
- * fulfils, as the vendor reads them, one SQLite Durable Object per vendor. The tenant stores are the single writers of
- * their lines; this object only keeps the newest revision of each that reached it, through the queue or again at the
- * reconciliation sweep's request.
+ * A page's two statements (`query`), each in time independent of the shard's size: a page of given statuses walks
+ * `vendor_lines_listed` and its total sums `vendor_line_counts` (at most a row per status); a page of one order finds
+ * its lines by `vendor_lines_order` (`+status_name` only checks the status: SQLite never takes the status index for it)
+ * and counts them.
+ */
+export function pageStatements(query: ListQuery, columns: string = KEY_COLUMNS): { lines: Statement; total: Statement } {
+  const statuses = JSON.stringify(query.statuses);
+  if (query.orderNumber === undefined) {
+    return {
+      lines: [
+        `SELECT ${columns} FROM vendor_lines WHERE deleted = 0 AND ${IN_STATUSES} ${LIST_ORDER} LIMIT ?2 OFFSET ?3`,
+        statuses,
+        query.limit,
+        query.offset,
+      ],
+      total: [`SELECT coalesce(sum(lines), 0) AS total FROM vendor_line_counts WHERE ${IN_STATUSES}`, statuses],
+    };
+  }
+  const ofOrder = `WHERE deleted = 0 AND order_number = ?2 AND +${IN_STATUSES}`;
+  return {
+    lines: [
+      `SELECT ${columns} FROM vendor_lines ${ofOrder} ${LIST_ORDER} LIMIT ?3 OFFSET ?4`,
+      statuses,
+      query.orderNumber,
+      query.limit,
+      query.offset,
+    ],
+    total: [`SELECT count(*) AS total FROM vendor_lines ${ofOrder}`, statuses, query.orderNumber],
+  };
+}
+
+/**
+ * A shard of a vendor's projection (docs/tenant-stores.md, "Vendors' lines"): the order lines that this vendor fulfils
+ * for the tenants of this shard (stub.ts), as the vendor reads them, one SQLite Durable Object per vendor and shard. The
+ * tenant stores are the single writers of their lines; this object only keeps the newest revision of each that reached
+ * it, through the queue or again at the reconciliation sweep's request.
  */
 export class VendorLines extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    const db = drizzle(ctx.storage);
-    void ctx.blockConcurrencyWhile(() => migrate(db, VENDOR_PROJECTION_MIGRATIONS));
+    void ctx.blockConcurrencyWhile(() => migrateVendorLines(ctx.storage));
   }
 
   /** Keeps each change newer than (or as new as) what the projection holds: repeats and late messages change nothing. */
@@ -50,7 +91,7 @@ export class VendorLines extends DurableObject<Bindings> {
     return { applied };
   }
 
-  /** A page of the vendor's lines (or only their keys, or the given lines), sorted as the vendor's list is. */
+  /** A page of this shard's lines (or only their keys, or the given lines), sorted as the vendor's list is. */
   query(query: ProjectionQuery): ProjectionPage {
     const sql = this.ctx.storage.sql;
     if ("lineIds" in query) {
@@ -63,18 +104,9 @@ export class VendorLines extends DurableObject<Bindings> {
         .toArray();
       return { rows, total: 0 };
     }
-    const where = "WHERE deleted = 0 AND status_name IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR order_number = ?2)";
-    const filter = [JSON.stringify(query.statuses), query.orderNumber ?? null];
-    const columns = query.keysOnly ? "line_id AS lineId, order_date AS orderDate" : "line_id AS lineId, order_date AS orderDate, line";
-    const rows = sql
-      .exec<{ lineId: number; orderDate: string; line?: string }>(
-        `SELECT ${columns} FROM vendor_lines ${where} ORDER BY order_date, line_id LIMIT ?3 OFFSET ?4`,
-        ...filter,
-        query.limit,
-        query.offset,
-      )
-      .toArray();
-    const { total } = sql.exec<{ total: number }>(`SELECT count(*) AS total FROM vendor_lines ${where}`, ...filter).one();
+    const statements = pageStatements(query, query.keysOnly ? KEY_COLUMNS : `${KEY_COLUMNS}, line`);
+    const rows = sql.exec<{ lineId: number; orderDate: string; line?: string }>(...statements.lines).toArray();
+    const { total } = sql.exec<{ total: number }>(...statements.total).one();
     return { rows, total };
   }
 

@@ -1,4 +1,19 @@
-import { tenantMigrations } from "../../../shared/tenants/migration-files";
+import { STATEMENT_BREAKPOINT, tenantMigrations } from "../../../shared/tenants/migration-files";
+
+const STATEMENT_BREAKPOINT_LINE = `\n${STATEMENT_BREAKPOINT}\n`;
+
+/**
+ * A trigger's statements that count the written line (NEW) in its status, when `guard` (SQL) holds. Its status's row
+ * is made when missing with NOT EXISTS, not INSERT OR IGNORE: a trigger's statements take the conflict handling of the
+ * statement that fired it (apply's upsert), not their own.
+ */
+const counted = (guard = "1") =>
+  "INSERT INTO vendor_line_counts (status_name, lines) SELECT NEW.status_name, 0 " +
+  `WHERE ${guard} AND NOT EXISTS (SELECT 1 FROM vendor_line_counts WHERE status_name = NEW.status_name); ` +
+  `UPDATE vendor_line_counts SET lines = lines + 1 WHERE status_name = NEW.status_name AND ${guard};`;
+
+/** A trigger's statement that no longer counts the line as it was (OLD) in its status, when `guard` (SQL) holds. */
+const uncounted = (guard = "1") => `UPDATE vendor_line_counts SET lines = lines - 1 WHERE status_name = OLD.status_name AND ${guard};`;
 
 /**
  * A vendor's projection's schema (docs/tenant-stores.md, "Vendors' lines"), applied by drizzle's durable-sqlite
@@ -6,6 +21,11 @@ import { tenantMigrations } from "../../../shared/tenants/migration-files";
  * VendorOrderLine) beside the columns its list filters and sorts by. `revision` is the store's revision of the line:
  * an older one never overwrites a newer one, so messages may arrive twice or out of order. A line the store deleted
  * stays as a tombstone (`deleted`), so a late message cannot bring it back.
+ *
+ * `vendor_line_counts` holds how many live lines the projection has in each status, so that a page's total is a sum of
+ * at most as many rows as there are statuses rather than a count of every matching line (docs/architecture.md,
+ * "Capacity of a vendor's projection"). Triggers keep it in the transaction of every write of `vendor_lines` (apply,
+ * retain, a test's own); a projection made before it has it filled once, by the migration that creates it.
  */
 export const VENDOR_PROJECTION_MIGRATIONS = tenantMigrations([
   {
@@ -17,6 +37,18 @@ export const VENDOR_PROJECTION_MIGRATIONS = tenantMigrations([
       "CREATE INDEX vendor_lines_listed ON vendor_lines(status_name, order_date, line_id) WHERE deleted = 0",
       "CREATE INDEX vendor_lines_order ON vendor_lines(order_number) WHERE deleted = 0",
       "CREATE INDEX vendor_lines_tenant ON vendor_lines(tenant_id)",
-    ].join("\n--> statement-breakpoint\n"),
+    ].join(STATEMENT_BREAKPOINT_LINE),
+  },
+  {
+    tag: "0001_vendor_line_counts",
+    sql: [
+      "CREATE TABLE vendor_line_counts (status_name TEXT PRIMARY KEY, lines INTEGER NOT NULL) WITHOUT ROWID",
+      "INSERT INTO vendor_line_counts (status_name, lines) SELECT status_name, count(*) FROM vendor_lines WHERE deleted = 0 GROUP BY status_name",
+      `CREATE TRIGGER vendor_line_counted AFTER INSERT ON vendor_lines WHEN NEW.deleted = 0 BEGIN ${counted()} END`,
+      `CREATE TRIGGER vendor_line_uncounted AFTER DELETE ON vendor_lines WHEN OLD.deleted = 0 BEGIN ${uncounted()} END`,
+      "CREATE TRIGGER vendor_line_recounted AFTER UPDATE OF deleted, status_name ON vendor_lines " +
+        "WHEN OLD.deleted <> NEW.deleted OR OLD.status_name <> NEW.status_name BEGIN " +
+        `${uncounted("OLD.deleted = 0")} ${counted("NEW.deleted = 0")} END`,
+    ].join(STATEMENT_BREAKPOINT_LINE),
   },
 ]);
