@@ -19,6 +19,9 @@ export type Bindings = Env & {
 /** How long a request waits for its rate limiter unless RATE_LIMITER_TIMEOUT_MS says otherwise. */
 export const DEFAULT_RATE_LIMITER_TIMEOUT_MS = 1_000;
 
+/** Objects per vendor's projection unless VENDOR_PROJECTION_SHARDS says otherwise. */
+export const DEFAULT_VENDOR_PROJECTION_SHARDS = 4;
+
 /** A positive number from a wrangler.toml var (always a string); unset or invalid falls back to the default. */
 const positiveNumber = (fallback: number) => z.coerce.number().finite().positive().catch(fallback);
 
@@ -52,6 +55,8 @@ const ConfigSchema = z.object({
   SANDBOX_STEP_SECONDS: nonNegativeNumber(2),
   /** How long an owed webhook delivery may go untouched past its next step before the sweep sends it again. */
   WEBHOOK_RESEND_AFTER_SECONDS: positiveNumber(300),
+  /** Objects per vendor's projection, a tenant's lines in object tenantId mod this (src/api/vendors/projection/stub.ts). */
+  VENDOR_PROJECTION_SHARDS: z.coerce.number().int().positive().catch(DEFAULT_VENDOR_PROJECTION_SHARDS),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { vendorProjection } from "../../src/api/vendors/projection/stub";
+import type { VendorLines } from "../../src/api/vendors/projection/projection";
+import { shardOfTenant, vendorProjectionShard } from "../../src/api/vendors/projection/stub";
 import { quotedIdentifier as quoted } from "../../src/db/identifiers";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { forgetRegisteredTenants } from "../../src/shared/tenants/homes";
@@ -40,12 +41,17 @@ export async function forgetStores(): Promise<void> {
   }
   await env.DB.prepare("DELETE FROM tenant_stores").run();
   const { results } = homes.length > 0 ? await env.DB.prepare("SELECT id FROM vendors").all<{ id: number }>() : { results: [] };
+  const shards = new Set(homes.map(({ id }) => shardOfTenant(env, id)));
   for (const { id } of results) {
-    await runInDurableObject(vendorProjection(env, id), (_, state) => void state.storage.sql.exec("DELETE FROM vendor_lines"));
+    for (const shard of shards) await emptyProjection(vendorProjectionShard(env, id, shard));
   }
   clientStatus.clear();
   forgetRegisteredTenants();
 }
+
+/** Empties a shard of a vendor's projection: its lines, and with them (its triggers) its counts. */
+export const emptyProjection = (shard: DurableObjectStub<VendorLines>) =>
+  runInDurableObject(shard, (_, state) => void state.storage.sql.exec("DELETE FROM vendor_lines"));
 
 /** The rows one statement reads in tenant `tenantId`'s store (its sandbox twin's when negative), or writes there. */
 export const storeRows = async (tenantId: number, sql: string, ...params: (string | number)[]) =>

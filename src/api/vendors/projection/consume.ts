@@ -5,15 +5,19 @@ import type { LineChangesMessage } from "./messages";
 import { vendorProjection } from "./stub";
 
 /**
- * The medparts-vendor-lines queue's consumer: each message's lines applied to their vendor's projection. A failure is
- * retried by the queue; a message dropped after its retries is found by the reconciliation sweep (reconcile.ts).
+ * The medparts-vendor-lines queue's consumer: each message's lines applied to their vendor's projection, in the shard of
+ * the message's tenant (stub.ts). A failure is retried by the queue; a message dropped after its retries is found by the
+ * reconciliation sweep (reconcile.ts).
  */
-export async function consumeLineChanges(batch: MessageBatch<LineChangesMessage>, env: Pick<Bindings, "VENDOR_LINES">): Promise<void> {
+export async function consumeLineChanges(
+  batch: MessageBatch<LineChangesMessage>,
+  env: Pick<Bindings, "VENDOR_LINES" | "VENDOR_PROJECTION_SHARDS">,
+): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       const { tenantId, vendorId, changes } = message.body;
       try {
-        await vendorProjection(env, vendorId).apply(tenantId, changes);
+        await vendorProjection(env, vendorId, tenantId).apply(tenantId, changes);
         message.ack();
       } catch (error) {
         logEvent("warn", {

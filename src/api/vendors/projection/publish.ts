@@ -53,15 +53,16 @@ async function sendAll(queue: Queue, messages: { body: LineChangesMessage; bytes
 }
 
 /**
- * Publishes a tenant store's changed lines to their vendors' projections (the store's alarm; docs/tenant-stores.md,
- * "Vendors' lines"): reads the changes, renders each line as its vendor reads it, sends them to the
- * medparts-vendor-lines queue, and only then marks them published at the revision read. A crash before the mark sends
- * them again (at least once); a change made meanwhile has a newer revision and stays to publish. Whether more remain.
+ * Publishes a tenant store's changed lines to their vendors' projections, each to the vendor's shard of this tenant
+ * (the store's alarm; docs/tenant-stores.md, "Vendors' lines"): reads the changes, renders each line as its vendor reads
+ * it, sends them to the medparts-vendor-lines queue, and only then marks them published at the revision read. A crash
+ * before the mark sends them again (at least once); a change made meanwhile has a newer revision and stays to publish.
+ * Whether more remain.
  */
 export async function publishLineChanges(
   storage: DurableObjectStorage,
   db: Database,
-  env: Pick<Bindings, "VENDOR_LINE_CHANGES" | "VENDOR_LINES">,
+  env: Pick<Bindings, "VENDOR_LINE_CHANGES" | "VENDOR_LINES" | "VENDOR_PROJECTION_SHARDS">,
   tenantId: number,
 ): Promise<boolean> {
   const pending = storage.sql
@@ -90,7 +91,7 @@ export async function publishLineChanges(
     messages.filter((message) => message.bytes <= MESSAGE_BYTES),
   );
   for (const { body } of messages.filter((message) => message.bytes > MESSAGE_BYTES)) {
-    await vendorProjection(env, body.vendorId).apply(body.tenantId, body.changes);
+    await vendorProjection(env, body.vendorId, body.tenantId).apply(body.tenantId, body.changes);
   }
   const publishedAt = Date.now();
   storage.transactionSync(() => {

@@ -5,7 +5,7 @@ import { tenantStore } from "../../../shared/tenants/stub";
 import { storedTenantIds } from "../../stores/every-store";
 import { vendorProjection } from "./stub";
 
-type SweepEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "VENDOR_LINES">;
+type SweepEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "VENDOR_LINES" | "VENDOR_PROJECTION_SHARDS">;
 
 export interface ReconciliationReport {
   stores: number;
@@ -18,10 +18,10 @@ export interface ReconciliationReport {
 /**
  * The reconciliation sweep of the vendors' projections (every 15 minutes; docs/tenant-stores.md, "Vendors' lines"): for
  * each tenant, its store publishes (again, harmlessly, if it did: a tenant whose creation could not start its
- * publishing converges here), and for each vendor with nothing left to publish there, the projection's count and checksums of that
- * store's lines are compared with the store's own; where they differ (a message lost for good, a consumer killed
- * mid-apply), the projection forgets the lines the store no longer has, the store sends that vendor's lines again, and
- * the projection keeps the newest revision of each.
+ * publishing converges here), and for each vendor with nothing left to publish there, the count and checksums of that
+ * store's lines in the shard of the vendor's projection that holds the tenant (stub.ts) are compared with the store's
+ * own; where they differ (a message lost for good, a consumer killed mid-apply), that shard forgets the lines the store
+ * no longer has, the store sends that vendor's lines again, and the shard keeps the newest revision of each.
  */
 export async function reconcileVendorProjections(env: SweepEnv): Promise<ReconciliationReport> {
   const tenantIds = await storedTenantIds(env.DB);
@@ -42,7 +42,7 @@ async function reconcileStore(env: SweepEnv, tenantId: number, report: Reconcili
   report.compared += accounts.length;
   await Promise.all(
     accounts.map(async (account) => {
-      const projection = vendorProjection(env, account.vendorId);
+      const projection = vendorProjection(env, account.vendorId, tenantId);
       const held = await projection.held(tenantId);
       if (held.lines === account.lines && held.ids === account.ids && held.revisions === account.revisions) return;
       // Those the store no longer has go first (a line lost and one too many count the same).
