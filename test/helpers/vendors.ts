@@ -1,8 +1,11 @@
 import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { LINE_STATUSES } from "../../src/api/orders/lifecycle";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
+import type { VendorOrderLine } from "../../src/api/vendors/lines";
 import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { TENANT_A, vendorTokenFor } from "./api";
+import { json, TENANT_A, vendorTokenFor } from "./api";
 import { contractCall } from "./contract";
 import { storeRowsById } from "./stores";
 
@@ -29,12 +32,27 @@ export async function projectionFollows(vendorId: number, tenantId = TENANT_A, t
   for (;;) {
     const [published, held] = await Promise.all([
       tenantStore(env, tenantId).publishedLines(),
-      vendorProjection(env, vendorId).held(tenantId),
+      vendorProjection(env, vendorId, tenantId).held(tenantId),
     ]);
     const want = published.find((account) => account.vendorId === vendorId) ?? { lines: 0, ids: 0, revisions: 0 };
     if (want.lines === held.lines && want.ids === held.ids && want.revisions === held.revisions) return;
     if (Date.now() > deadline) throw new Error(`vendor ${vendorId}'s projection did not follow tenant ${tenantId}'s store`);
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Every line of the vendor's list in the given statuses (all by default), page by page through the API. */
+export async function listAllVendorLines(
+  vendorId: number,
+  { statuses = LINE_STATUSES, limit = 100 }: { statuses?: readonly string[]; limit?: number } = {},
+): Promise<VendorOrderLine[]> {
+  const lines: VendorOrderLine[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const res = await vendorCall(vendorId, `/order-lines?status=${statuses.join(",")}&limit=${limit}&offset=${offset}`);
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    lines.push(...data.lines);
+    if (!data.pagination.hasMore) return lines;
   }
 }
 
