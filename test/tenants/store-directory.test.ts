@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import operatorPlaneConfig from "../../admin/wrangler.toml?raw";
 import { DIRECTORY_PUSH_CRON } from "../../src/operator/crons";
 import operatorPlane from "../../src/operator/index";
@@ -18,12 +18,12 @@ import {
   tokenFor,
 } from "../helpers/api";
 import { issueQuotes, JSMITH, KJOHNSON, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
-import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { storeRows } from "../helpers/stores";
 import { FAULT_HEADER } from "../helpers/worker";
 
 /**
- * A switched tenant's directory (docs/tenant-stores.md, "The directory"): the operator plane writes it in the control
- * database, as for every tenant, and its changes reach the tenant's store and its twin's before the answer; a push that
+ * A tenant's directory (docs/tenant-stores.md, "The directory"): the operator plane writes its master in the control
+ * database, and its changes reach the tenant's store and its twin's before the answer; a push that
  * fails is made by the operator plane's Cron Trigger.
  */
 
@@ -54,9 +54,6 @@ const scimUser = async (userName: string, headers: Record<string, string> = {}) 
 };
 
 describe("the directory of a tenant served from its stores", () => {
-  beforeAll(() => moveAndSwitch(TENANT_A));
-  afterAll(forgetStores);
-
   it("a SCIM user created, changed and deactivated reaches the tenant's store and its twin's before each answer", async () => {
     const token = await scimTokenFor(TENANT_A);
     const created = await scim(token, "/Users", {
