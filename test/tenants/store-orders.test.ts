@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { forgetQuotedReferences } from "../../src/shared/catalog/quoted-references";
 import { expectProblem, json, TENANT_A } from "../helpers/api";
 import { issueQuotes, lineFor, orderBody, placeOrder, withoutFields } from "../helpers/orders";
-import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { storeRows } from "../helpers/stores";
 import { FAULT_HEADER } from "../helpers/worker";
 
 /**
- * A switched tenant's POST /orders is one call to its store (docs/tenant-stores.md, "Order creation"): the key's lock,
+ * A tenant's POST /orders is one call to its store (docs/tenant-stores.md, "Order creation"): the key's lock,
  * the checks against its directory and the write, with the quotes' offers and the products the isolate remembers
  * from issuing the quotes. Shown by making DB or the catalog fail for the order's request: it still commits.
  */
@@ -24,9 +24,6 @@ async function quoteOf(n: number) {
 const withFault = (fault: string) => ({ [FAULT_HEADER]: fault });
 
 describe("order creation of a tenant served from its stores: one call to the store", () => {
-  beforeAll(() => moveAndSwitch(TENANT_A));
-  afterAll(forgetStores);
-
   it("orders quotes just issued with DB, then the catalog, failing: neither is read, and the line has the product as quoted", async () => {
     // The orders client's status, as the bearer check remembers it once read (CLIENT_STATUS_CACHE_SECONDS).
     expect((await placeOrder(orderBody([lineFor(await quoteOf(19))]))).status).toBe(201);
@@ -55,7 +52,7 @@ describe("order creation of a tenant served from its stores: one call to the sto
     }
   });
 
-  it("reads what the isolate does not remember before calling the store; their failure is a 5xx the key replays, as on DB", async () => {
+  it("reads what the isolate does not remember before calling the store; their failure is a 5xx the key replays (spec 8, rule 6)", async () => {
     const quote = await quoteOf(25);
     forgetQuotedReferences();
     const key = crypto.randomUUID();
