@@ -1,16 +1,18 @@
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ID_BASE, demoOrders } from "../../src/dev/seed/orders";
+import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
 import { rangeFloor, storeOfId } from "../../src/shared/tenants/id-ranges";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { freshOrder, JSMITH, KJOHNSON } from "../helpers/orders";
-import { forgetStores, moveAndSwitch, storeRows } from "../helpers/stores";
+import { storeRows } from "../helpers/stores";
 import { BODIES, move, vendorCall } from "../helpers/vendors";
 import { registerEndpoint } from "../helpers/webhooks";
 
 /**
- * A tenant switched to its stores (registry state 'store'; docs/tenant-stores.md) is read from them: the directory,
- * orders, events and webhook endpoints, and its vendors read and move its lines there (by id; their list of lines is
- * not served by the stores yet). What only the store holds shows, so the answers cannot have come from DB.
+ * A tenant is read from its stores (docs/tenant-stores.md): the directory, orders, events and webhook endpoints, and its
+ * vendors read and move its lines there (by id). The control database holds the directory's master and no orders: what
+ * only the store holds shows, so the answers cannot have come from DB.
  */
 
 describe("a tenant served from its stores: reads, and its vendors' moves", () => {
@@ -19,13 +21,11 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
   beforeAll(async () => {
     ({ orderNumber } = await freshOrder(1));
     endpointId = (await registerEndpoint("https://receiver.example.com/ok/store-reads")).id;
-    await moveAndSwitch(TENANT_A);
-    // Only in the store: DB keeps the frozen copy of the switch.
+    // Only in the store: DB keeps the directory's master as it was, and holds no orders or endpoints.
     await storeRows(TENANT_A, "UPDATE users SET first_name = 'Stored' WHERE id = ?", JSMITH.userId);
     await storeRows(TENANT_A, "UPDATE orders SET po_number = 'PO-IN-STORE' WHERE order_number = ?", orderNumber);
     await storeRows(TENANT_A, "UPDATE webhook_endpoints SET url = 'https://receiver.example.com/ok/moved' WHERE id = ?", endpointId);
   });
-  afterAll(forgetStores);
 
   it("the user lookup and the user search read the store", async () => {
     const token = await tokenFor(TENANT_A);
@@ -50,7 +50,7 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
       JSMITH.facilityId,
     );
     expect(grant).toHaveLength(1);
-    // Revoked in the store only: DB's frozen copy still grants it.
+    // Revoked in the store only: DB's master still grants it.
     await storeRows(TENANT_A, "DELETE FROM user_facilities WHERE user_id = ? AND facility_id = ?", JSMITH.userId, JSMITH.facilityId);
     try {
       await expectProblem(await detail(), 403);
@@ -88,13 +88,12 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
     expect(list.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpointId);
   });
 
-  it("a vendor reads and moves the tenant's lines in its store, ids from before the switch and after; another tenant is untouched", async () => {
-    const { lineItems } = (await json(await call(await tokenFor(TENANT_A), `/orders/${orderNumber}?include=lineItems`))).data;
-    const before = lineItems[0].lineId as number;
-    const after = (await freshOrder(1)).lineIds[0]!;
-    expect(storeOfId(before)).toBeNull();
-    expect(storeOfId(after)).toBe(TENANT_A);
-    for (const lineId of [before, after]) {
+  it("a vendor reads and moves the tenant's lines in its store, a demo line and one ordered now; another tenant is untouched", async () => {
+    const seeded = demoOrders(DEFAULT_PRODUCT_COUNT).find((o) => o.tenantId === TENANT_A && o.status === "Ordered")!.lines[0]!.id;
+    const ordered = (await freshOrder(1)).lineIds[0]!;
+    expect(seeded).toBeGreaterThan(rangeFloor(TENANT_A) + DEMO_ID_BASE);
+    for (const lineId of [seeded, ordered]) {
+      expect(storeOfId(lineId)).toBe(TENANT_A);
       const vendorId = (await storeRows(TENANT_A, "SELECT vendor_id AS v FROM order_lines WHERE id = ?", lineId))[0]!.v as number;
       const moved = await move(lineId, "acknowledge", BODIES.acknowledge(), vendorId);
       expect(moved.status, await moved.clone().text()).toBe(200);
@@ -103,13 +102,14 @@ describe("a tenant served from its stores: reads, and its vendors' moves", () =>
       expect((await json(read)).data.statusName).toBe("Acknowledged");
       expect((await storeRows(TENANT_A, "SELECT status_name AS s FROM order_lines WHERE id = ?", lineId))[0]!.s).toBe("Acknowledged");
     }
-    expect(await env.DB.prepare("SELECT status_name FROM order_lines WHERE id = ?1").bind(before).first("status_name")).toBe("Ordered");
+    // The control database holds no line of a tenant.
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM order_lines WHERE id IN (?1, ?2)").bind(seeded, ordered).first("n")).toBe(0);
     const other = await json(await call(await tokenFor(TENANT_B), `/users/lookup?userId=${KJOHNSON.userId}`));
     expect(other.data.firstName).not.toBe("Stored");
     await expect(freshOrder(1, { who: KJOHNSON })).resolves.toMatchObject({ orderNumber: expect.any(String) });
   });
 
-  it("a line id in the range of a tenant that has not switched, or beyond every range, is a 404, not a store", async () => {
+  it("a line id its tenant's store does not hold, in the range of a tenant that does not exist, or beyond every range, is a 404", async () => {
     for (const lineId of [rangeFloor(TENANT_B) + 1, rangeFloor(987) + 1, Number.MAX_SAFE_INTEGER - 1]) {
       await expectProblem(await vendorCall(4, `/order-lines/${lineId}`), 404);
       await expectProblem(await move(lineId, "acknowledge", BODIES.acknowledge(), 4), 404);
