@@ -48,9 +48,15 @@ describe("the per-file database reset", () => {
     await env.CATALOG.prepare(
       "UPDATE products SET title = 'Probe' WHERE rowid IN (SELECT rowid FROM products ORDER BY rowid LIMIT 3)",
     ).run();
-    await env.DB.prepare(
-      "INSERT INTO webhook_endpoints (id, tenant_id, url, event_types, secret_salt, created_at) VALUES ('reset-probe', 1, 'https://receiver.example.com/ok/x', '[\"*\"]', 'salt', '2026-11-28T00:00:00.000Z')",
-    ).run();
+    // A directory write (its change recorded, the directory's sequence moved on) and its audit entry, as the operator
+    // plane makes them: tenant data lives in the tenants' stores, which the file's end empties (test/helpers/stores.ts).
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET first_name = 'Probe' WHERE id = 1"),
+      env.DB.prepare(
+        "INSERT INTO audit_log (at, actor, action, target_type, target_id) VALUES ('2026-11-28T00:00:00.000Z', 'reset-probe', 'probe', 'user', '1')",
+      ),
+    ]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM directory_changes").first("n")).toBeGreaterThan(0);
     await env.CATALOG.prepare(
       "INSERT INTO operator_events (id, type, created_at, data) VALUES ('reset-probe', 'probe', '2026-11-28T00:00:00.000Z', '{}')",
     ).run(); // moves the AUTOINCREMENT sequence on
@@ -65,7 +71,7 @@ describe("the per-file database reset", () => {
   });
 
   it("a changed schema is migrated from scratch again", async () => {
-    await env.DB.prepare("CREATE TRIGGER reset_probe BEFORE INSERT ON outbox_events BEGIN SELECT 1; END").run();
+    await env.DB.prepare("CREATE TRIGGER reset_probe BEFORE INSERT ON audit_log BEGIN SELECT 1; END").run();
     const migrations = fromScratchCount();
     await resetDatabases();
     expect(fromScratchCount()).toBe(migrations + 1);
