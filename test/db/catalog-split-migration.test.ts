@@ -1,12 +1,13 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { demoOrders, orderStatements } from "../../src/dev/seed/orders";
 import { DEFAULT_PRODUCT_COUNT, seedDemoData } from "../../src/dev/seed/seed";
 import { dropEverything, resetDatabases } from "../helpers/databases";
 
 /**
  * Migration 0012 moves the catalog out of DB on a live database: it rebuilds vendor_offers, quotes, order_lines and
  * shipping_document_lines without their foreign keys to products, then drops the catalog. Here it runs over a loaded
- * database (the demo data, catalog included, as it was before 0012), as it will in production.
+ * database (the demo data, catalog and orders included, as it was before 0012), as it will in production.
  */
 const SPLIT = "0012_";
 const KEPT = ["vendor_offers", "quotes", "order_lines", "shipping_document_lines", "orders", "shipping_documents"];
@@ -25,11 +26,20 @@ describe("migration 0012 (the catalog in its own database) over a loaded databas
       env.DB,
       env.TEST_MIGRATIONS.filter((m) => m.name < SPLIT),
     );
-    // Before 0012 the catalog lived in DB: seed it there, as it was then (device identifiers and SKUs came later).
+    // Before 0012 the catalog lived in DB: seed it there, as it was then (device identifiers, SKUs and the tenant
+    // stores came later), and the demo orders with it, which lived in DB too.
     await seedDemoData(
       { db: env.DB, catalog: env.DB },
-      { products: DEFAULT_PRODUCT_COUNT, deviceIdentifiers: false, offerSkus: false, productCodes: false, userNames: false },
+      {
+        products: DEFAULT_PRODUCT_COUNT,
+        deviceIdentifiers: false,
+        offerSkus: false,
+        productCodes: false,
+        userNames: false,
+        tenantStores: false,
+      },
     );
+    await env.DB.batch(orderStatements(env.DB, demoOrders(DEFAULT_PRODUCT_COUNT)));
     const before = await counts();
     expect(before.order_lines).toBeGreaterThan(0);
     expect(before.shipping_document_lines).toBeGreaterThan(0);

@@ -17,6 +17,8 @@ export interface SeedOptions {
   productCodes?: boolean;
   /** The users' user names (migrations/0021); off for a schema from before them. */
   userNames?: boolean;
+  /** The tenants' rows in the registry of their stores (migrations/0028); off for a schema from before it. */
+  tenantStores?: boolean;
   onProgress?: (inserted: number, total: number) => void;
 }
 
@@ -33,7 +35,7 @@ export interface SeedDatabases<S> {
  * the demo orders into the stores. Safe to run again.
  */
 export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options: SeedOptions = {}): Promise<void> {
-  await db.batch(organizationStatements(db, options.userNames !== false));
+  await db.batch(organizationStatements(db, options.userNames !== false, options.tenantStores !== false));
   await catalog.batch([
     bulkInsertStatement(
       catalog,
@@ -55,7 +57,7 @@ export async function seedDemoData<S>({ db, catalog }: SeedDatabases<S>, options
   }
 }
 
-function organizationStatements<S>(d1: SeedDatabase<S>, userNames: boolean): S[] {
+function organizationStatements<S>(d1: SeedDatabase<S>, userNames: boolean, tenantStores: boolean): S[] {
   return [
     bulkInsertStatement(
       d1,
@@ -63,12 +65,16 @@ function organizationStatements<S>(d1: SeedDatabase<S>, userNames: boolean): S[]
       ["id", "name", "created_at"],
       TENANTS.map((t) => [t.id, t.name, SEEDED_AT]),
     ),
-    bulkInsertStatement(
-      d1,
-      "tenant_stores",
-      ["tenant_id", "state", "started_at", "finished_at"],
-      TENANTS.map((t) => [t.id, "store", SEEDED_AT, SEEDED_AT]),
-    ),
+    ...(tenantStores
+      ? [
+          bulkInsertStatement(
+            d1,
+            "tenant_stores",
+            ["tenant_id", "state", "started_at", "finished_at"],
+            TENANTS.map((t) => [t.id, "store", SEEDED_AT, SEEDED_AT]),
+          ),
+        ]
+      : []),
     bulkInsertStatement(
       d1,
       "companies",
