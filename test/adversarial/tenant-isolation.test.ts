@@ -33,6 +33,7 @@ import {
   withoutFields,
 } from "../helpers/orders";
 import { CXML_URL, connect } from "../helpers/procurement";
+import { storeRows, storeRowsById } from "../helpers/stores";
 import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
 import {
   type AttackCase,
@@ -255,9 +256,11 @@ async function testModeFixtures() {
     });
     if (res.status !== 201) throw new Error(`setting up a test order: ${res.status} ${await res.text()}`);
     const { orderNumber, eventId } = ((await res.json()) as { data: { orderNumber: string; eventId: string } }).data;
-    await env.DB.prepare("INSERT INTO sandbox_manual_orders (order_id, at) SELECT id, 'fixture' FROM orders WHERE order_number = ?")
-      .bind(orderNumber)
-      .run();
+    await storeRows(
+      -who.tenantId,
+      "INSERT INTO sandbox_manual_orders (order_id, at) SELECT id, 'fixture' FROM orders WHERE order_number = ?",
+      orderNumber,
+    );
     return { orderNumber, eventId };
   };
   const victim = await testOrder(JSMITH);
@@ -314,19 +317,23 @@ async function scimFixtures() {
 
 /**
  * Returns: tenant 1's (a shipped core of the demo vendor's demo line) and tenant 2's own on the attacking vendor's line,
- * one per operation in a status that operation moves on, written straight to the database; and a delivered line of
- * tenant 2's to request a return on.
+ * one per operation in a status that operation moves on, written straight to the store that holds the line; and a
+ * delivered line of tenant 2's to request a return on.
  */
 async function returnFixtures(attackerLine: number) {
   const insertReturn = async (lineId: number, kind: string, status: string) =>
-    (await env.DB.prepare(
-      "INSERT INTO unit_returns (tenant_id, order_id, line_id, vendor_id, facility_id, kind, status, quantity, rma_number, charge_cents, " +
-        "proposed_price_cents, outcome, due_at, created_at, updated_at) SELECT o.tenant_id, l.order_id, l.id, l.vendor_id, o.facility_id, ?2, ?3, " +
-        "1, 'RMA-ISO-' || l.id || '-' || ?3, 100, 500, CASE WHEN ?3 = 'quoted' THEN 'beyond_flat_rate' END, '2099-01-01T00:00:00.000Z', " +
-        "'2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ?1 RETURNING id",
-    )
-      .bind(lineId, kind, status)
-      .first<{ id: number }>())!.id;
+    (
+      await storeRowsById(
+        lineId,
+        "INSERT INTO unit_returns (tenant_id, order_id, line_id, vendor_id, facility_id, kind, status, quantity, rma_number, charge_cents, " +
+          "proposed_price_cents, outcome, due_at, created_at, updated_at) SELECT o.tenant_id, l.order_id, l.id, l.vendor_id, o.facility_id, ?2, ?3, " +
+          "1, 'RMA-ISO-' || l.id || '-' || ?3, 100, 500, CASE WHEN ?3 = 'quoted' THEN 'beyond_flat_rate' END, '2099-01-01T00:00:00.000Z', " +
+          "'2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ?1 RETURNING id",
+        lineId,
+        kind,
+        status,
+      )
+    )[0]!.id as number;
   const delivered = await freshOrder(1, { who: KJOHNSON });
   await putLineIn(delivered.lineIds[0]!, "Delivered");
   return {
@@ -378,7 +385,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       attackerVendorLines: attackerVendor,
       ...money,
       victimEventId: (await eventsOf(victimOrder.orderNumber))[0]!.id,
-      attackerEventId: (await eventsOf(attackerOrder.orderNumber))[0]!.id,
+      attackerEventId: (await eventsOf(attackerOrder.orderNumber, TENANT_B))[0]!.id,
       victimEndpointId: await endpoint(TENANT_A),
       attackerEndpointIds: { read: await endpoint(TENANT_B), delete: await endpoint(TENANT_B) },
       victimImportId: (await createImport({ format: "ndjson" }, { "victim.ndjson": '{"id":"x"}\n' })).id,
