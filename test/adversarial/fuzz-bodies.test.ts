@@ -14,6 +14,7 @@ import { API_VERSIONS, FIRST_VERSION } from "../../src/platform/versions/calenda
 import { fieldPath } from "../../src/platform/zod-errors";
 import { PURCHASE_TYPES } from "../../src/shared/catalog/purchase-terms";
 import { CATALOG_SORT_FIELDS } from "../../src/shared/catalog/search-sql";
+import { rangeFloor } from "../../src/shared/tenants/id-ranges";
 import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
 import {
   type ClientCredentials,
@@ -46,7 +47,7 @@ import {
 } from "../helpers/hostile";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
 import { connectionMapping } from "../helpers/procurement";
-import { forgetStores, moveEnded } from "../helpers/stores";
+import { forgetStores, moveEnded, storeRows, storeRowsById } from "../helpers/stores";
 import { RECEIVER } from "../helpers/webhooks";
 
 /**
@@ -126,15 +127,18 @@ const hostileInstant = (nullable = false) =>
 /** The fuzzed agreement (beforeAll writes it for the demo vendor): PATCH changes its end. */
 const FUZZ_AGREEMENT_ID = 700_001;
 
-/** The returns the targets below step (ids far from the file's own): the demo line's, the demo vendor's, tenant 1's. */
+/**
+ * The returns the targets below step: the demo line's, the demo vendor's, tenant 1's, in its store (ids of its range,
+ * far from the store's own).
+ */
 const FUZZ_RETURNS = {
-  ship: 910_001,
-  decide: 910_002,
-  authorize: 910_003,
-  decline: 910_004,
-  receive: 910_005,
-  diagnose: 910_006,
-  sendBack: 910_007,
+  ship: rangeFloor(TENANT_A) + 910_001,
+  decide: rangeFloor(TENANT_A) + 910_002,
+  authorize: rangeFloor(TENANT_A) + 910_003,
+  decline: rangeFloor(TENANT_A) + 910_004,
+  receive: rangeFloor(TENANT_A) + 910_005,
+  diagnose: rangeFloor(TENANT_A) + 910_006,
+  sendBack: rangeFloor(TENANT_A) + 910_007,
 };
 /** The API client whose secret the rotation target rotates (beforeAll writes it; acceptsBase ends its overlap). */
 const FUZZ_CLIENT_ID = "mpc_fuzzrotation";
@@ -1072,12 +1076,12 @@ function purchasingTargets(): Target[] {
       base: () => ({ decision: "accept", reason: "fuzz" }),
       acceptsBase: async () => {
         await putLineIn(DEMO_LINE_ID, "Ordered");
-        await env.DB.prepare("UPDATE order_lines SET proposed_change = ?2 WHERE id = ?1")
-          .bind(
-            DEMO_LINE_ID,
-            JSON.stringify({ code: "IQ", quantity: 3, contractPriceException: false, proposedAt: new Date().toISOString() }),
-          )
-          .run();
+        await storeRowsById(
+          DEMO_LINE_ID,
+          "UPDATE order_lines SET proposed_change = ?2 WHERE id = ?1",
+          DEMO_LINE_ID,
+          JSON.stringify({ code: "IQ", quantity: 3, contractPriceException: false, proposedAt: new Date().toISOString() }),
+        );
       },
       fields: [
         { path: ["decision"], hostile: hostileCode(["accept", "decline"]), required: true },
@@ -1132,16 +1136,22 @@ function purchasingTargets(): Target[] {
   ];
 }
 
-/** Return `id` of the demo line, of this kind and status, as a target's base body expects it (written again, whatever it was). */
+/**
+ * Return `id` of the demo line, of this kind and status, as a target's base body expects it (written again, whatever it
+ * was), in the store that holds the line.
+ */
 async function putReturnIn(id: number, kind: string, status: string) {
-  await env.DB.prepare(
+  await storeRowsById(
+    DEMO_LINE_ID,
     "INSERT OR REPLACE INTO unit_returns (id, tenant_id, order_id, line_id, vendor_id, facility_id, kind, status, quantity, rma_number, " +
       "charge_cents, proposed_price_cents, outcome, due_at, created_at, updated_at) SELECT ?1, o.tenant_id, l.order_id, l.id, l.vendor_id, " +
       "o.facility_id, ?2, ?3, 1, 'RMA-FUZZ-' || ?1, 100, 500, CASE WHEN ?3 = 'quoted' THEN 'beyond_flat_rate' END, " +
       "'2099-01-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ?4",
-  )
-    .bind(id, kind, status, DEMO_LINE_ID)
-    .run();
+    id,
+    kind,
+    status,
+    DEMO_LINE_ID,
+  );
 }
 
 function returnTargets(): Target[] {
@@ -1179,7 +1189,7 @@ function returnTargets(): Target[] {
       base: () => ({ quantity: 1, reason: "wrong_part", note: "fuzz" }),
       acceptsBase: async () => {
         await putLineIn(DEMO_LINE_ID, "Delivered");
-        await env.DB.prepare("DELETE FROM unit_returns WHERE line_id = ? AND kind = 'rma'").bind(DEMO_LINE_ID).run();
+        await storeRowsById(DEMO_LINE_ID, "DELETE FROM unit_returns WHERE line_id = ? AND kind = 'rma'", DEMO_LINE_ID);
       },
       fields: [
         { path: ["quantity"], hostile: fc.oneof(hostileId(), fc.integer({ min: 10_000 })), required: true },
@@ -1337,12 +1347,14 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
     });
     expect(invoiced.status, await invoiced.clone().text()).toBe(201);
     FUZZ_INVOICE.id = (await invoiced.json<{ data: { invoiceId: number } }>()).data.invoiceId;
-    // The webhook test target's endpoint: tenant 1's, at the test receiver.
-    await env.DB.prepare(
+    // The webhook test target's endpoint: tenant 1's, at the test receiver, in its store.
+    await storeRows(
+      TENANT_A,
       "INSERT OR IGNORE INTO webhook_endpoints (id, tenant_id, url, event_types, secret_salt, created_at) VALUES (?1, ?2, ?3, '[\"*\"]', 'fuzz-salt', '2026-11-26T00:00:00.000Z')",
-    )
-      .bind(FUZZ_ENDPOINT_ID, TENANT_A, `${RECEIVER}/ok/fuzz-samples`)
-      .run();
+      FUZZ_ENDPOINT_ID,
+      TENANT_A,
+      `${RECEIVER}/ok/fuzz-samples`,
+    );
     // The SCIM group the PUT and PATCH targets change: the first of this file's fresh database.
     const group = await scim(await scimTokenFor(TENANT_A), "/Groups", { method: "POST", body: { displayName: "Fuzz group" } });
     expect(group.status).toBe(201);
