@@ -140,7 +140,7 @@ describe("a vendor's list of lines across tenants' stores", () => {
     );
     await runInDurableObject(projection, async (_instance: VendorLines, state) => {
       state.storage.sql.exec("DELETE FROM vendor_lines WHERE line_id = ?", gone!);
-      // And one the store never had (a line of an earlier copy of the store).
+      // And one the store never had (as after the store went back to a backup).
       state.storage.sql.exec(
         "INSERT INTO vendor_lines (line_id, tenant_id, revision, changed_at, applied_at, order_date, order_number, status_name, line) " +
           "SELECT 999999, tenant_id, revision, changed_at, applied_at, order_date, order_number, status_name, json_set(line, '$.lineId', 999999) FROM vendor_lines WHERE line_id = ?",
