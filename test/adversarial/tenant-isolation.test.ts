@@ -385,7 +385,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       attackerVendorLines: attackerVendor,
       ...money,
       victimEventId: (await eventsOf(victimOrder.orderNumber))[0]!.id,
-      attackerEventId: (await eventsOf(attackerOrder.orderNumber, TENANT_B))[0]!.id,
+      attackerEventId: (await eventsOf(attackerOrder.orderNumber))[0]!.id,
       victimEndpointId: await endpoint(TENANT_A),
       attackerEndpointIds: { read: await endpoint(TENANT_B), delete: await endpoint(TENANT_B) },
       victimImportId: (await createImport({ format: "ndjson" }, { "victim.ndjson": '{"id":"x"}\n' })).id,

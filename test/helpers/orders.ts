@@ -4,7 +4,6 @@ import { productId } from "../../src/dev/seed/catalog";
 import { DEFAULT_PRODUCT_COUNT } from "../../src/dev/seed/seed";
 import { readPriceOption, signPriceOption } from "../../src/shared/catalog/price-option-ids";
 import { priceOptionKeys, QUOTE_VALIDITY_SECONDS, quoteKvKey } from "../../src/shared/catalog/quotes";
-import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
 import { countsInEveryStore, rowsOfEveryStore, storeRows, storeRowsById } from "./stores";

@@ -87,16 +87,3 @@ export async function storeRowsById(id: number, sql: string, ...params: (string 
   if (tenantId === null) throw new Error(`${id} is an id of no store's range`);
   return storeRows(tenantId, sql, ...params);
 }
-
-/** Where a test runs a tenant's case: the control database, or the tenant's stores (after `moveAndSwitch`). */
-export type Home = "DB" | "store";
-
-/** The rows one statement reads (or writes) where tenant `tenantId` lives in `home`. */
-export async function homeRows(home: Home, tenantId: number, sql: string, ...params: (string | number)[]) {
-  if (home === "store") return storeRows(tenantId, sql, ...params);
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all()
-  ).results;
-}

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { raiseDueReturns } from "../../src/api/returns/due";
 import { STEPS } from "../../src/api/returns/steps";
 import type { TenantStore } from "../../src/api/stores/tenant-store";
-import { database } from "../../src/db/client";
 import { productId } from "../../src/dev/seed/catalog";
 import { housekeeping } from "../../src/platform/housekeeping";
 import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cancelOrder } from "../../src/api/orders/cancel";
-import { findOrder, searchOrders } from "../../src/api/orders/search";
 import { database } from "../../src/db/client";
 import { violatesConstraint } from "../../src/operator/scim/errors";
 import { StoreDatabase } from "../../src/shared/tenants/store-database";
@@ -9,19 +8,12 @@ import { tenantStore } from "../../src/shared/tenants/stub";
 import { lookupUserProfile } from "../../src/shared/users/lookup";
 import { TENANT_A } from "../helpers/api";
 import { freshOrder, JSMITH } from "../helpers/orders";
-import { moveTenant } from "../helpers/stores";
 
 /** A store of its own, empty but for what a test writes. */
 const scratch = () => new StoreDatabase(tenantStore(env, 100_000 + Math.floor(Math.random() * 900_000)));
 
 /** Tenant A's store, where the tenant lives from its start. */
 const storeOfA = () => new StoreDatabase(tenantStore(env, TENANT_A));
-
-/** Tenant A's store, holding a verified copy of tenant A (a move, as an operator makes it). */
-async function movedStore(): Promise<StoreDatabase> {
-  expect((await moveTenant(TENANT_A)).state).toBe("copied");
-  return new StoreDatabase(tenantStore(env, TENANT_A));
-}
 
 describe("D1's statement API over a tenant store: code written for DB runs on a store unchanged", () => {
   it("the user lookup reads the same profile from the store's copy of the directory as from DB's master", async () => {
@@ -89,26 +81,5 @@ describe("D1's statement API over a tenant store: code written for DB runs on a 
     ]);
     expect(second?.meta.changes).toBe(1);
     expect(third?.results).toEqual([{ name: "First" }, { name: "Second" }]);
-  });
-});
-
-describe("D1's statement API over a tenant store: the same orders read from a moved copy as from DB", () => {
-  let store: StoreDatabase;
-  let orderNumber: string;
-  beforeAll(async () => {
-    ({ orderNumber } = await freshOrder(2));
-    store = await movedStore();
-  });
-
-  it("order search and an order by number read the same records, lines and shipping included", async () => {
-    const include = new Set(["lineItems", "shippingInfo"] as const);
-    const fromStore = await findOrder(database(store.asD1()), TENANT_A, orderNumber, include);
-    expect(fromStore?.lineItems).toHaveLength(2);
-    expect(fromStore).toEqual(await findOrder(database(env.DB), TENANT_A, orderNumber, include));
-    const request = { q: `orderNumber:"${orderNumber}"` };
-    const page = { limit: 10, offset: 0 };
-    expect(await searchOrders(database(store.asD1()), TENANT_A, request, page, include)).toEqual(
-      await searchOrders(database(env.DB), TENANT_A, request, page, include),
-    );
   });
 });
