@@ -5,19 +5,17 @@ import type { LoadRequest } from "../bench/load";
 import type { BenchContext } from "../bench/scenarios";
 import type { LocalServer } from "../bench/server";
 import { cliArgs, ownRuntimePort } from "../cli";
-import type { OperatorCredentials } from "../tools/local-import";
 
 /**
  * `npm run crash-test`: crash the local runtime at the commit boundary of orders, restart it on the same state and
  * retry every unanswered request with its Idempotency-Key, as spec 8 tells an integrator to.
  *
  * Each round starts `wrangler dev` on the crash-test entry (test/crash/worker.ts, never deployed), retries what the
- * previous crash left unanswered, then sends --concurrency orders at once asking the entry to pause right after a
- * D1 batch commits an order; at the first pause the whole runtime is killed (SIGKILL). At the end D1 is checked:
- * no logical order (one key, its own quotes) may have more than one order, and every request whose order committed
- * must have had its retry answered with that very order, marked X-Idempotency-Cached. With `--store`, tenant 1 is
- * moved and switched to its tenant store first (the operator plane's store-move), so every order commits in the store
- * and the runtime dies right after a store transaction.
+ * previous crash left unanswered, then sends --concurrency orders at once asking the entry to pause right after tenant
+ * 1's store commits an order (its transaction, with the order's event and the key's result); at the first pause the
+ * whole runtime is killed (SIGKILL). At the end the store is checked: no logical order (one key, its own quotes) may
+ * have more than one order, and every request whose order committed must have had its retry answered with that very
+ * order, marked X-Idempotency-Cached.
  */
 const { values } = cliArgs(
   "crash-test",
@@ -26,7 +24,6 @@ const { values } = cliArgs(
     crashes: { type: "string", default: "20", help: "SIGKILLs to send", value: "<n>" },
     concurrency: { type: "string", default: "6", help: "orders placed at once", value: "<n>" },
     port: ownRuntimePort("8796"),
-    store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );
 
@@ -39,9 +36,7 @@ const [
   { issueQuotePool, orderRequest },
   { startServer },
   { ensureLocalSigningKey, withLocalBindings },
-  { switchTenant },
   { seedLocal },
-  { createOperatorClient },
 ] = await Promise.all([
   import("../../src/db/client"),
   import("../../src/shared/auth/clients"),
@@ -50,13 +45,9 @@ const [
   import("../bench/scenarios"),
   import("../bench/server"),
   import("../dev/local-platform"),
-  import("../dev/local-stores"),
   import("../dev/seed"),
-  import("../tools/local-import"),
 ]);
 
-/** `--store`: tenant 1 is first switched to its stores, so the kills fall right after a store's commit. */
-const inStore = values.store;
 const TENANT = 1;
 const crashes = Number(values.crashes);
 const concurrency = Number(values.concurrency);
@@ -124,12 +115,9 @@ try {
     persistTo,
   });
 
-  let operator: OperatorCredentials | undefined;
-  if (inStore) operator = await createOperatorClient({ persistTo }, "Crash test operator");
-
   let unanswered: Attempt[] = [];
   const retries: { attempt: Attempt; outcome: Outcome }[] = [];
-  /** Keys whose order committed before any retry (read from D1 right after each crash), with that order's number. */
+  /** Keys whose order committed before any retry (read from the store right after each crash), with that order's number. */
   const committedBeforeRetry = new Map<string, string>();
   let crashPoints = 0;
   const all: Attempt[] = [];
@@ -137,7 +125,6 @@ try {
   let orderCount = 0;
   for (let round = 0; round <= crashes; round++) {
     const runtime = await startRuntime(persistTo, round);
-    if (round === 0 && operator) await switchTenant(runtime.server.baseUrl, operator, TENANT);
     // What the last crash left committed, before any retry.
     const committedNow = await committedOrders(runtime.server.baseUrl);
     for (const attempt of unanswered) {
@@ -199,17 +186,16 @@ try {
   }
   if (duplicates !== 0 || answeredWithOriginal.length !== retried.length || retried.length === 0 || crashPoints !== crashes)
     process.exitCode = 1;
-  if (inStore) console.log(`tenant ${TENANT} served from its stores: every order committed in its store`);
 } finally {
   rmSync(persistTo, { recursive: true, force: true });
 }
 
 /**
  * Every committed order result of tenant 1, Idempotency-Key -> order number, and its count of harness orders: read
- * through the crash entry (test/crash/worker.ts) where the tenant's data lives, DB or its store.
+ * from its store through the crash entry (test/crash/worker.ts).
  */
 async function committedOrders(baseUrl: string): Promise<{ results: Map<string, string>; orders: number }> {
-  const res = await fetch(`${baseUrl}/__crash/committed?tenant=${TENANT}&home=${inStore ? "store" : "database"}`);
+  const res = await fetch(`${baseUrl}/__crash/committed?tenant=${TENANT}`);
   if (!res.ok) throw new Error(`reading the committed orders answered ${res.status}: ${await res.text()}`);
   const { results, orders } = (await res.json()) as { results: { key: string; response: string }[]; orders: number };
   return {

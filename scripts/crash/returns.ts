@@ -12,8 +12,8 @@ import { cliArgs, ownRuntimePort } from "../cli";
  * triggered and the whole runtime killed while it takes their steps, and restarted on the same state; a last run ends
  * undisturbed. Every return must then have taken each due step exactly once: one `*.due_soon` per return warned,
  * one `*.overdue` per return overdue, one `core.charged` and one charge invoice per overdue core, and none left open
- * that was due. With `--store`, tenant 1 is switched to its stores first. Runs on the crash-test entry
- * (test/crash/worker.ts), whose /__crash/sql reaches the tenant's data where it lives.
+ * that was due. Runs on the crash-test entry (test/crash/worker.ts), whose /__crash/sql runs statements in tenant 1's
+ * store.
  */
 const { values } = cliArgs(
   "crash-test:returns",
@@ -22,7 +22,6 @@ const { values } = cliArgs(
     crashes: { type: "string", default: "10", help: "SIGKILLs to send", value: "<n>" },
     returns: { type: "string", default: "96", help: "returns to drive", value: "<n>" },
     port: ownRuntimePort("8799"),
-    store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );
 
@@ -36,9 +35,7 @@ const [
   { REQUESTER },
   { startServer },
   { ensureLocalSigningKey, withLocalBindings },
-  { switchTenant },
   { seedLocal },
-  { createOperatorClient },
 ] = await Promise.all([
   import("../../src/db/client"),
   import("../../src/dev/seed/catalog"),
@@ -48,14 +45,11 @@ const [
   import("../bench/scenarios"),
   import("../bench/server"),
   import("../dev/local-platform"),
-  import("../dev/local-stores"),
   import("../dev/seed"),
-  import("../tools/local-import"),
 ]);
 
 const crashes = Number(values.crashes);
 const count = Number(values.returns);
-const home = values.store ? "store" : "database";
 const PRODUCTS = 60;
 const VENDOR = 3;
 const ENTRY = "test/crash/worker.ts";
@@ -76,9 +70,9 @@ const start = (round: number) =>
     vars: { RATE_LIMIT_PER_MINUTE: "100000", RATE_LIMIT_BURST: "100000" },
   });
 
-/** Statements run where tenant 1 lives, through the crash entry. */
+/** Statements run in tenant 1's store, through the crash entry. */
 async function sql(runtime: LocalServer, statements: { sql: string; params: unknown[] }[]) {
-  const res = await fetch(`${runtime.baseUrl}/__crash/sql?tenant=1&home=${home}`, {
+  const res = await fetch(`${runtime.baseUrl}/__crash/sql?tenant=1`, {
     method: "POST",
     body: JSON.stringify({ statements }),
   });
@@ -97,10 +91,8 @@ try {
     },
     { persistTo },
   );
-  const operator = values.store ? await createOperatorClient({ persistTo }, "Returns crash operator") : undefined;
 
   let runtime = await start(0);
-  if (operator) await switchTenant(runtime.baseUrl, operator, 1);
   const buyerToken = await fetchToken(runtime.baseUrl, buyer.clientId, buyer.clientSecret);
   const vendorToken = await fetchToken(runtime.baseUrl, vendor.clientId, vendor.clientSecret);
   const call = (method: string, pathname: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -147,7 +139,7 @@ try {
       ),
       201,
     );
-    // The buyer's read, not the vendor's list: in a store, the vendor's projection follows a moment later.
+    // The buyer's read, not the vendor's list: the vendor's projection follows the store a moment later.
     const placed = await call("GET", `/customer/api/orders/${order.data.orderNumber}?include=lineItems`, buyerToken);
     const lineId = placed.data.lineItems[0].lineId as number;
     await call("POST", `/vendor/api/order-lines/${lineId}/acknowledge`, vendorToken, {
@@ -189,10 +181,10 @@ try {
     // The local runtime writes its storage to disk a moment after a commit: the share must be due after a restart too.
     await sleep(1500);
     // The kill falls at a random time in the window in which the cron takes the round's steps (found by trying on
-    // this machine): in a store they come after the control database's housekeeping, within one call of the store.
+    // this machine): they come after the control database's housekeeping, within one call of the store.
     const startedAt = Date.now();
     const trigger = fetch(`${runtime.baseUrl}/__scheduled?cron=${encodeURIComponent(MAIN_CRON)}`).catch(() => null);
-    await sleep(values.store ? 20 + Math.floor(Math.random() * 280) : 60 + Math.floor(Math.random() * 160));
+    await sleep(20 + Math.floor(Math.random() * 280));
     await runtime.kill();
     await trigger;
     killedAfter.push(Date.now() - startedAt);
@@ -217,7 +209,7 @@ try {
   const distinct = (types: string[]) => types.reduce((sum, type) => sum + (byType[type]?.returns ?? 0), 0);
   const charges = (invoices as { n: number; numbers: number }[])[0]!;
   const stillOpen = (open as { n: number }[])[0]!.n;
-  console.log(`${home}: ${returns.length} returns; killed ${crashes} times, ${killedAfter.join(", ")} ms after the cron started`);
+  console.log(`tenant 1's store: ${returns.length} returns; killed ${crashes} times, ${killedAfter.join(", ")} ms after the cron started`);
   console.log(
     `due-step events written by each killed round, cumulative: ${progress.join(", ")} of ${expected.dueSoon + expected.overdue + expected.charged}`,
   );

@@ -17,8 +17,8 @@ import { cliArgs, ownRuntimePort } from "../cli";
  * every event of the tenant has reached the receiver. With production's WEBHOOK_RESEND_AFTER_SECONDS unless
  * --resend-after-seconds is given. Prints `events N, delivered D, lost L, delivered twice T` and when the last event
  * arrived after the restart; exits non-zero if any event is lost or the last arrived later than --within-seconds.
- * With `--store`, tenant 1 is switched to its stores first: the kills fall while its store writes orders and events,
- * its alarm dispatches them and the consumer records deliveries there.
+ * Tenant 1 lives in its store: the kills fall while the store writes orders and events, its alarm dispatches them and
+ * the consumer records deliveries there.
  */
 const { values } = cliArgs(
   "crash-test:webhooks",
@@ -35,7 +35,6 @@ const { values } = cliArgs(
       help: "the sweep resends after this long (default: the value in wrangler.toml)",
       value: "<s>",
     },
-    store: { type: "boolean", default: false, help: "tenant 1 served from its tenant store first" },
   },
 );
 
@@ -49,9 +48,7 @@ const [
   { issueQuotePool, orderRequest },
   { startServer },
   { ensureLocalSigningKey, withLocalBindings },
-  { switchTenant },
   { seedLocal },
-  { createOperatorClient },
 ] = await Promise.all([
   import("../../src/api/webhooks/queues"),
   import("../../src/db/client"),
@@ -61,13 +58,9 @@ const [
   import("../bench/scenarios"),
   import("../bench/server"),
   import("../dev/local-platform"),
-  import("../dev/local-stores"),
   import("../dev/seed"),
-  import("../tools/local-import"),
 ]);
 
-/** `--store`: tenant 1 is first switched to its stores: its orders, events and deliveries are written there. */
-const inStore = values.store;
 const crashes = Number(values.crashes);
 const ordersPerRound = Number(values.orders);
 const PRODUCTS = 60;
@@ -148,10 +141,7 @@ try {
     persistTo,
   });
 
-  const operator = inStore ? await createOperatorClient({ persistTo }, "Webhook crash test operator") : undefined;
-
   let runtime = await startRuntime(persistTo, 0);
-  if (operator) await switchTenant(runtime.baseUrl, operator, 1);
   let token = await fetchToken(runtime.baseUrl, credentials.clientId, credentials.clientSecret);
   const endpoint = await send<{ data: { id: string } }>(
     runtime.baseUrl,
@@ -196,7 +186,7 @@ try {
   const arrivals = events.map((id) => receiver.firstArrival.get(id)).filter((at): at is number => at !== undefined);
   const lastAfterRestart = Math.max(0, ...arrivals.map((at) => at - restartedAt)) / 1000;
   console.log(
-    `${inStore ? "tenant 1 in its stores, " : ""}endpoint ${endpoint.data.id}: events ${events.length}, delivered ${events.length - missing().length}, lost ${missing().length}, delivered twice ${twice}; the last arrived ${lastAfterRestart.toFixed(1)} s after the restart (sweep every ${values["sweep-seconds"]} s)`,
+    `endpoint ${endpoint.data.id}: events ${events.length}, delivered ${events.length - missing().length}, lost ${missing().length}, delivered twice ${twice}; the last arrived ${lastAfterRestart.toFixed(1)} s after the restart (sweep every ${values["sweep-seconds"]} s)`,
   );
   if (missing().length > 0 || events.length === 0 || lastAfterRestart > Number(values["within-seconds"])) process.exitCode = 1;
 } finally {

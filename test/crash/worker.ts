@@ -1,17 +1,21 @@
-import production from "../../src/api/index";
+import dev from "../../scripts/dev/worker";
 import type { Bindings } from "../../src/env";
+import type { StoreRun } from "../../src/platform/idempotency/key-lock";
 import type { StoreStatementData } from "../../src/shared/tenants/statements";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { afterBatchCommits, namespaceAround, sqlOf } from "../helpers/faults";
+import { namespaceAround } from "../helpers/faults";
 
-// The Durable Object classes of the production entry (wrangler.toml names them).
-export * from "../../src/api/index";
+// The Durable Object classes wrangler.toml names, as the dev entry (and the production one) exports them.
+export * from "../../scripts/dev/worker";
 
 /**
- * Entry worker of `npm run crash-test` (scripts/crash/orders.ts), never deployed. A request carrying
- * `X-Crash-At-Commit: 1` runs the production app with one change: right after a D1 batch that writes
- * idempotency_results has committed, it prints CRASH_POINT and never returns, so the harness can kill the
- * runtime exactly at the commit boundary (after the commit, before the Durable Object records the result).
+ * Entry worker of the crash tests (`npm run crash-test`, scripts/crash/orders.ts; `crash-test:returns`), never
+ * deployed. It is the local runtime's entry (scripts/dev/worker.ts: production's app plus its dev routes, the demo
+ * stores' seed among them, which every local runtime calls once live) with one change: a request carrying
+ * `X-Crash-At-Commit: 1` runs with the tenant stores' stubs wrapped so that, right after a store's transaction has
+ * committed an order's result (its one call placing the order, or statements that write idempotency_results), it
+ * prints CRASH_POINT and never returns, so the harness can kill the runtime exactly at the commit boundary (after the
+ * commit, before the Worker answers).
  */
 const CRASH_HEADER = "X-Crash-At-Commit";
 const CRASH_POINT = "MEDPARTS_CRASH_POINT";
@@ -25,12 +29,17 @@ async function pause(key: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 10 * 60_000));
 }
 
-/** The same pause after a tenant store's transaction commits an order's result (a switched tenant, `--store`). */
+/** The pause after a tenant store's transaction commits an order's result. */
 function pausingAfterCommit(env: Bindings, key: string): Bindings {
-  const DB = afterBatchCommits(env.DB, async (statements) => {
-    if (statements.some((s) => writesResult(sqlOf(s)))) await pause(key);
-  });
   const TENANT_STORE = namespaceAround(env.TENANT_STORE, {
+    // Order creation: the key's lock, the order and its result in one call (src/api/stores/tenant-store.ts).
+    placeOrder:
+      (placeOrder) =>
+      async (...args: unknown[]) => {
+        const run = (await placeOrder(...args)) as StoreRun;
+        if ("ran" in run && "value" in run.ran) await pause(key);
+        return run;
+      },
     execute:
       (execute) =>
       async (statements: StoreStatementData[], ...rest: unknown[]) => {
@@ -39,50 +48,40 @@ function pausingAfterCommit(env: Bindings, key: string): Bindings {
         return results;
       },
   });
-  return { ...env, DB, TENANT_STORE };
+  return { ...env, TENANT_STORE };
 }
 
 /**
- * GET /__crash/committed?tenant=1&home=store|database: the order results committed for the tenant, Idempotency-Key to
- * the stored answer, and its count of harness orders, read where the tenant's data lives (the harness reads them
- * between rounds, with the runtime up).
+ * GET /__crash/committed?tenant=1: the order results committed in the tenant's store, Idempotency-Key to the stored
+ * answer, and its count of harness orders (the harness reads them between rounds, with the runtime up).
  */
 async function committed(env: Bindings, url: URL): Promise<Response> {
   const tenantId = Number(url.searchParams.get("tenant"));
-  const statements = [
+  const [results, orders] = await tenantStore(env, tenantId).execute([
     { sql: "SELECT idempotency_key AS key, response FROM idempotency_results WHERE tenant_id = ?", params: [tenantId] },
     { sql: "SELECT count(*) AS n FROM orders WHERE po_number = 'BENCH-PO' AND tenant_id = ?", params: [tenantId] },
-  ];
-  if (url.searchParams.get("home") === "store") {
-    const [results, orders] = await tenantStore(env, tenantId).execute(statements);
-    return Response.json({ results: results!.results, orders: orders!.results[0]!.n });
-  }
-  const [results, orders] = await env.DB.batch(statements.map(({ sql, params }) => env.DB.prepare(sql).bind(...params)));
-  return Response.json({ results: results!.results, orders: (orders!.results[0] as { n: number }).n });
+  ]);
+  return Response.json({ results: results!.results, orders: orders!.results[0]!.n });
 }
 
 /**
- * POST /__crash/sql?tenant=1&home=store|database `{ statements: [{ sql, params }] }`: the statements run where the
- * tenant's data lives, their rows answered (the returns' crash test moves due days back and counts what the cron wrote).
+ * POST /__crash/sql?tenant=1 `{ statements: [{ sql, params }] }`: the statements run in the tenant's store, their rows
+ * answered (the returns' crash test moves due days back and counts what the cron wrote).
  */
-async function sqlWhereTheTenantLives(env: Bindings, url: URL, request: Request): Promise<Response> {
+async function sqlInTheStore(env: Bindings, url: URL, request: Request): Promise<Response> {
   const tenantId = Number(url.searchParams.get("tenant"));
   const { statements } = (await request.json()) as { statements: StoreStatementData[] };
-  if (url.searchParams.get("home") === "store") {
-    return Response.json((await tenantStore(env, tenantId).execute(statements)).map((result) => result.results));
-  }
-  const results = await env.DB.batch(statements.map(({ sql, params }) => env.DB.prepare(sql).bind(...params)));
-  return Response.json(results.map((result) => result.results));
+  return Response.json((await tenantStore(env, tenantId).execute(statements)).map((result) => result.results));
 }
 
 export default {
+  ...dev,
   fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === "/__crash/committed") return committed(env, url);
-    if (url.pathname === "/__crash/sql" && request.method === "POST") return sqlWhereTheTenantLives(env, url, request);
+    if (url.pathname === "/__crash/sql" && request.method === "POST") return sqlInTheStore(env, url, request);
     const crash = request.headers.get(CRASH_HEADER) === "1";
     const key = request.headers.get("Idempotency-Key") ?? "";
-    return production.fetch(request, crash ? pausingAfterCommit(env, key) : env, ctx);
+    return dev.fetch(request, crash ? pausingAfterCommit(env, key) : env, ctx);
   },
-  scheduled: production.scheduled,
 } satisfies ExportedHandler<Bindings>;
