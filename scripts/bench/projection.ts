@@ -6,10 +6,10 @@ import { cliArgs, ownRuntimePort } from "../cli";
 import type { BenchContext } from "./scenarios";
 
 /**
- * `npm run bench:projection -- [--orders 100] [--crashes 5] [--port 8795]`: the vendors' projections of a switched
- * tenant under `wrangler dev` (docs/tenant-stores.md, "Vendors' lines").
+ * `npm run bench:projection -- [--orders 100] [--crashes 5] [--port 8795]`: the vendors' projections of a tenant's
+ * lines under `wrangler dev` (docs/tenant-stores.md, "Vendors' lines").
  *
- * 1. Lag: tenant 1 is moved and switched to its stores, then places `--orders` orders one at a time; after each, its
+ * 1. Lag: tenant 1, in its stores as every tenant, places `--orders` orders one at a time; after each, its
  *    vendor's list (GET /vendor/api/order-lines?orderNumber=) is polled every 5 ms until the line shows, and the line is
  *    acknowledged and polled until the list shows it Acknowledged. Lag is from the write's answer to the first list
  *    that shows it: p50, p99 and the worst, for new lines and for moves.
@@ -34,9 +34,7 @@ const [
   { percentile },
   { createApiClient },
   { ensureLocalSigningKey, withLocalBindings },
-  { switchTenant },
   { seedLocal },
-  { createOperatorClient },
   { fetchToken, send },
   { detailRequest, orderRequest },
   { startServer },
@@ -45,9 +43,7 @@ const [
   import("../../src/platform/percentile"),
   import("../../src/shared/auth/clients"),
   import("../dev/local-platform"),
-  import("../dev/local-stores"),
   import("../dev/seed"),
-  import("../tools/local-import"),
   import("./client"),
   import("./scenarios"),
   import("./server"),
@@ -78,7 +74,6 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 try {
   await ensureLocalSigningKey();
   await seedLocal(100, state);
-  const operator = await createOperatorClient(state, "projection bench operator");
   const vendors = await withLocalBindings(async (env) => {
     const db = database(env.DB);
     await createApiClient(db, { tenantId: TENANT, name: "projection bench buyer", ...BUYER });
@@ -93,7 +88,6 @@ try {
   }, state);
 
   let server = await startServer({ port, ...state, logFile: path.join(work, "server-0.log") });
-  await switchTenant(server.baseUrl, operator, TENANT);
 
   const tokens = new Map<number, string>();
   const vendorToken = async (vendorId: number) => {

@@ -14,7 +14,7 @@ const ROOT = path.join(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const STACK_LINE = /^\s+at .+[:(]/m;
 /** The scripts a person runs by hand. */
-const BY_HAND = ["start", "demo", "import", "create-client", "webhook-listener", "seed", "migrate:tenant-stores", "build"];
+const BY_HAND = ["start", "demo", "import", "create-client", "webhook-listener", "seed", "build"];
 /** The packages that take seconds to load: a script imports them only once its command line is sound. */
 const SLOW_PACKAGES = ["wrangler", "miniflare", "workerd", "esbuild", "autocannon", "@hono/zod-openapi"];
 const LOADED_PACKAGES = path.join(import.meta.dirname, "loaded-packages.ts");
