@@ -12,25 +12,22 @@ const { values } = cliArgs(
   "bench:profile",
   "Profiles the CPU of one request scenario through workerd's inspector and prints the functions with the most self time.",
   {
-    // Profile the bench client's tenant served from its stores (the switch of `npm run bench -- --tenants`).
     scenario: { type: "string", default: "search-popular", help: "the request scenario (the names of npm run bench)", value: "<name>" },
     products: { type: "string", default: "10000", help: "catalog size (as npm run bench seeded it)", value: "<n>" },
     duration: { type: "string", default: "5", help: "seconds of load while profiling", value: "<s>" },
     connections: { type: "string", default: "10", help: "concurrent connections", value: "<n>" },
     top: { type: "string", default: "30", help: "functions listed", value: "<n>" },
-    switch: { type: "boolean", default: false, help: "the bench client's tenant served from its stores" },
   },
 );
 
 // Loaded once the command line is sound: --help and usage errors answer without them.
 const [
   { withLocalBindings },
-  { BENCH_CLIENT_TENANT, createBenchClient, createBenchVendorClient, fetchToken },
+  { createBenchClient, createBenchVendorClient, fetchToken },
   { inspectorWebSocket, startCpuProfile, topSelfTime },
   { runLoad },
   { BENCH_VARS, buildBenchBundle, runAppRuntime },
   { CATALOG_SEARCH_SCENARIOS, CORE_SCENARIOS, ORDER_SCENARIOS, POPULAR_SEARCH_SCENARIO },
-  { BENCH_SWITCH_PATH },
 ] = await Promise.all([
   import("../dev/local-platform"),
   import("./client"),
@@ -38,7 +35,6 @@ const [
   import("./load"),
   import("./runtime"),
   import("./scenarios"),
-  import("./switch"),
 ]);
 
 const PORT = 8797;
@@ -67,10 +63,6 @@ const runtime = await runAppRuntime({
 });
 
 try {
-  if (values.switch) {
-    const res = await fetch(`${baseUrl}${BENCH_SWITCH_PATH}?tenant=${BENCH_CLIENT_TENANT}`, { method: "POST" });
-    if (!res.ok) throw new Error(`switching tenant ${BENCH_CLIENT_TENANT} answered ${res.status}: ${await res.text()}`);
-  }
   const token = await fetchToken(baseUrl, credentials.clientId, credentials.clientSecret);
   const vendorToken = await fetchToken(baseUrl, credentials.vendor.clientId, credentials.vendor.clientSecret);
   const { clientId, clientSecret } = credentials;

@@ -30,7 +30,12 @@ const { values } = cliArgs(
     port: ownRuntimePort("8799", "benchmark"),
     smoke: { type: "boolean", default: false, help: "a few seconds per endpoint: checks the harness, not the figures" },
     "seed-only": { type: "boolean", default: false, help: "seed and stop" },
-    tenants: { type: "string", default: "", help: "tenants of the tenant-store run, comma-separated", value: "<n,...>" },
+    tenants: {
+      type: "string",
+      default: "",
+      help: "that many tenants ordering at once, each on its store (a run of its own)",
+      value: "<n>",
+    },
   },
 );
 
@@ -238,7 +243,7 @@ const selected = (scenarios: Scenario[]) => (settings.only.length ? scenarios.fi
 await ensureLocalSigningKey();
 mkdirSync(values.out, { recursive: true });
 if (values.tenants) {
-  // Many tenants ordering at once, on DB and on their stores (scripts/bench/tenants.ts): a run of its own.
+  // Many tenants ordering at once, each on its store (scripts/bench/tenants.ts): a run of its own.
   const tenantsBundle = buildBenchBundle();
   try {
     const table = await runTenantsBench({

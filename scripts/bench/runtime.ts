@@ -3,12 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { convertV4MiniflareOptions } from "miniflare";
-import { docsWorkerOptions, type LocalState, wrangler } from "../dev/local-platform";
+import { docsWorkerOptions, type LocalState, seedDemoStoresAt, wrangler } from "../dev/local-platform";
 
 /**
  * The bench's Worker on the production runtime: the bundle `wrangler deploy --dry-run` builds (minified, as
  * uploaded) from scripts/bench/worker.ts, run by workerd through Miniflare's API with wrangler.toml's bindings,
- * and no dev proxy, file watcher or live reload in front of it. Local D1/KV/DO state is the dataset's.
+ * and no dev proxy, file watcher or live reload in front of it. Local D1/KV/DO state is the dataset's; the demo
+ * tenants' stores are seeded once it answers, as every local runtime's (scripts/dev/seed-route.ts).
  */
 export interface BenchRuntime {
   baseUrl: string;
@@ -176,6 +177,7 @@ export async function runAppRuntime(options: AppRuntimeOptions): Promise<BenchRu
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   await mf.ready;
+  await seedDemoStoresAt(baseUrl);
   return { baseUrl, stop: () => mf.dispose() };
 }
 

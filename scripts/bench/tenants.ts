@@ -3,22 +3,25 @@ import { database } from "../../src/db/client";
 import { percentile } from "../../src/platform/percentile";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { randomToken } from "../../src/shared/auth/secrets";
-import { STORE_TABLES } from "../../src/shared/tenants/tables";
+import { DIRECTORY_TABLES } from "../../src/shared/tenants/tables";
 import { type LocalStorage, withLocalBindings } from "../dev/local-platform";
 import { seedLocal } from "../dev/seed";
+import { DEV_TENANTS_CREATED_PATH } from "../dev/seed-route";
 import { API_PREFIX, fetchToken, jsonPost, send } from "./client";
 import { COUNT_ROUND_TRIPS_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "./probe";
 import { BENCH_VARS, startAppRuntime } from "./runtime";
 import { REQUESTER } from "./scenarios";
-import { BENCH_SWITCH_PATH } from "./switch";
 
 /**
  * `npm run bench -- --tenants 50`: many hospitals ordering at once (docs/benchmarks.md, "Tenants ordering at once").
  * The seed's tenant 1 is cloned `--tenants` times (its directory with every id moved by a million per clone, so each
- * clone orders as tenant 1's requester does), each with its own API client. Each phase runs at `--rtt` (the first
- * value) on the bench runtime: one clone ordering alone on one connection, then every clone at once, one connection
- * each, for `--duration` seconds; first with the clones served from `DB`, then switched to their tenant stores. An
- * order is POST /orders with one line, a fresh quote and a fresh Idempotency-Key.
+ * clone orders as tenant 1's requester does), each with its own API client. The clones are written into `DB` as the
+ * operator plane writes a new tenant, registry row first, so their directory is recorded to push; once the bench
+ * runtime answers, its dev route (scripts/dev/seed-route.ts) pushes it to their stores and starts their publishing, as
+ * the operator plane does after it creates a tenant. Each phase runs at `--rtt` (the first value) on the bench
+ * runtime: one clone ordering alone on one connection, then every clone at once, one connection each, for
+ * `--duration` seconds, every clone on its own store. An order is POST /orders with one line, a fresh quote and a
+ * fresh Idempotency-Key.
  */
 
 export interface TenantsBenchSettings {
@@ -38,7 +41,7 @@ const UNIQUE_TEXT = new Set(["external_id", "login_user_id", "user_name", "displ
 interface Clone {
   tenantId: number;
   offset: number;
-  clients: Record<"database" | "store", { clientId: string; clientSecret: string }>;
+  client: { clientId: string; clientSecret: string };
 }
 
 /** The value of `column` of a clone's copy of a row of tenant 1 (`t`), as SQL. */
@@ -51,10 +54,16 @@ function clonedColumn(column: { name: string; type: string }, tenantId: number, 
   return name;
 }
 
+/**
+ * Tenant 1's rows of the control database copied for a clone, in one batch: the tenant, its registry row (where the
+ * schema still has `tenant_stores`: the directory's triggers record a tenant's changes to push once it is there), its
+ * directory, parents first, and its price tiers.
+ */
 async function cloneTenantOne(env: LocalStorage, tenantId: number, offset: number): Promise<void> {
   const directory = [
     { name: "tenants", owner: "t.id" },
-    ...STORE_TABLES.filter((table) => table.directory).map((table) => ({ name: table.name, owner: table.owner })),
+    { name: "tenant_stores", owner: "t.tenant_id" },
+    ...DIRECTORY_TABLES.map((table) => ({ name: table.name, owner: table.owner })),
     { name: "tenant_price_tiers", owner: "t.tenant_id" },
   ];
   const statements: D1PreparedStatement[] = [];
@@ -62,6 +71,7 @@ async function cloneTenantOne(env: LocalStorage, tenantId: number, offset: numbe
     const { results } = await env.DB.prepare("SELECT name, type FROM pragma_table_info(?1) ORDER BY cid")
       .bind(table.name)
       .all<{ name: string; type: string }>();
+    if (results.length === 0) continue; // a table this schema no longer has
     const columns = results.map((column) => `"${column.name}"`).join(", ");
     const values = results.map((column) => clonedColumn(column, tenantId, offset, table.name === "tenants")).join(", ");
     statements.push(
@@ -82,12 +92,9 @@ async function prepareClones(count: number, state: { persistTo: string }): Promi
       const tenantId = FIRST_CLONE + k;
       const offset = (k + 1) * ID_OFFSET;
       await cloneTenantOne(env, tenantId, offset);
-      const client = async (home: string) => {
-        const credentials = { clientId: `mpc_bench_tenant_${tenantId}_${home}`, clientSecret: randomToken(24) };
-        await createApiClient(database(env.DB), { tenantId, name: `Bench tenant ${tenantId} (${home})`, ...credentials });
-        return credentials;
-      };
-      clones.push({ tenantId, offset, clients: { database: await client("database"), store: await client("store") } });
+      const client = { clientId: `mpc_bench_tenant_${tenantId}`, clientSecret: randomToken(24) };
+      await createApiClient(database(env.DB), { tenantId, name: `Bench tenant ${tenantId}`, ...client });
+      clones.push({ tenantId, offset, client });
     }
     return clones;
   }, state);
@@ -256,53 +263,41 @@ export async function runTenantsBench(settings: TenantsBenchSettings): Promise<s
     port: settings.port,
     vars: { ...BENCH_VARS, BENCH_RTT_MS: String(settings.rttMs) },
   });
-  const rows: { home: string; result: PhaseResult }[] = [];
-  const reads: { home: string; name: string; roundTrips: RoundTrips; p50: number }[] = [];
+  const rows: PhaseResult[] = [];
+  let reads: Awaited<ReturnType<typeof readPaths>> = [];
   try {
-    for (const home of ["database", "store"] as const) {
-      if (home === "store") {
-        console.log(`Switching ${clones.length} tenants to their stores ...`);
-        for (const clone of clones) {
-          const res = await fetch(`${runtime.baseUrl}${BENCH_SWITCH_PATH}?tenant=${clone.tenantId}`, { method: "POST" });
-          if (!res.ok) throw new Error(`switching tenant ${clone.tenantId} answered ${res.status}: ${await res.text()}`);
-        }
-      }
-      // Each home has its own clients: an isolate remembers a client's home for CLIENT_STATUS_CACHE_SECONDS.
-      const tokens = new Map<number, string>();
-      for (const clone of clones) {
-        const { clientId, clientSecret } = clone.clients[home];
-        tokens.set(clone.tenantId, await fetchToken(runtime.baseUrl, clientId, clientSecret));
-      }
-      for (const group of [clones.slice(0, 1), clones]) {
-        console.log(
-          `Tenants on ${home === "store" ? "their stores" : "DB"}: ${group.length} ordering at once, ${settings.duration} s at rtt ${settings.rttMs} ms ...`,
-        );
-        const result = await phase(runtime.baseUrl, group, tokens, settings.duration);
-        console.log(`  ${JSON.stringify(result)}`);
-        rows.push({ home, result });
-      }
-      for (const read of await readPaths(runtime.baseUrl, tokens.get(clones[0]!.tenantId)!, clones[0]!)) reads.push({ home, ...read });
+    // The clones' directory to their stores, their stores publishing (the runtime seeded the demo tenants' already).
+    const created = await fetch(
+      `${runtime.baseUrl}${DEV_TENANTS_CREATED_PATH}?tenants=${clones.map((clone) => clone.tenantId).join(",")}`,
+      {
+        method: "POST",
+      },
+    );
+    if (!created.ok) throw new Error(`bringing the clones to their stores answered ${created.status}: ${await created.text()}`);
+    const tokens = new Map<number, string>();
+    for (const clone of clones)
+      tokens.set(clone.tenantId, await fetchToken(runtime.baseUrl, clone.client.clientId, clone.client.clientSecret));
+    for (const group of [clones.slice(0, 1), clones]) {
+      console.log(`Tenants on their stores: ${group.length} ordering at once, ${settings.duration} s at rtt ${settings.rttMs} ms ...`);
+      const result = await phase(runtime.baseUrl, group, tokens, settings.duration);
+      console.log(`  ${JSON.stringify(result)}`);
+      rows.push(result);
     }
+    reads = await readPaths(runtime.baseUrl, tokens.get(clones[0]!.tenantId)!, clones[0]!);
   } finally {
     await runtime.stop();
   }
   const readTable =
-    `| Request, one tenant | Tenants' data | Round trips D1 / KV / DO | p50 ms |\n|---|---|---|---:|\n` +
-    reads
-      .map(
-        ({ home, name, roundTrips: t, p50 }) =>
-          `| ${name} | ${home === "store" ? "its store" : "DB"} | ${t.d1} / ${t.kv} / ${t.do} | ${p50} |`,
-      )
-      .join("\n");
+    `| Request, one tenant on its store | Round trips D1 / KV / DO | p50 ms |\n|---|---|---:|\n` +
+    reads.map(({ name, roundTrips: t, p50 }) => `| ${name} | ${t.d1} / ${t.kv} / ${t.do} | ${p50} |`).join("\n");
   const header =
-    `| Tenants' data | Tenants ordering at once | Orders | Orders/s | p50 ms | p99 ms | Median of the tenants' p50 ms | Worst tenant's p50 ms |\n` +
-    `|---|---:|---:|---:|---:|---:|---:|---:|\n`;
+    `| Tenants ordering at once, each on its store | Orders | Orders/s | p50 ms | p99 ms | Median of the tenants' p50 ms | Worst tenant's p50 ms |\n` +
+    `|---:|---:|---:|---:|---:|---:|---:|\n`;
   return (
     header +
     rows
       .map(
-        ({ home, result: r }) =>
-          `| ${home === "store" ? "tenant stores" : "DB"} | ${r.tenants} | ${r.orders} | ${r.ordersPerSecond} | ${r.p50} | ${r.p99} | ${r.tenantP50Median} | ${r.tenantP50Worst} |`,
+        (r) => `| ${r.tenants} | ${r.orders} | ${r.ordersPerSecond} | ${r.p50} | ${r.p99} | ${r.tenantP50Median} | ${r.tenantP50Worst} |`,
       )
       .join("\n") +
     `\n\n${readTable}`

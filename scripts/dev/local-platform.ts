@@ -123,9 +123,17 @@ export async function prepareWhenLive(baseUrl: string, timeoutMs = 90_000): Prom
     if (Date.now() > deadline) throw new Error(`the local runtime at ${baseUrl} did not answer within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  await seedDemoStoresAt(baseUrl);
+  await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent(WEBHOOK_SWEEP_CRON)}`);
+}
+
+/**
+ * The demo tenants' stores seeded by the runtime at `baseUrl` (scripts/dev/seed-route.ts), which serves the dev entry or
+ * one built on it (the bench's runtime too, scripts/bench/runtime.ts).
+ */
+export async function seedDemoStoresAt(baseUrl: string): Promise<void> {
   const seeded = await fetch(`${baseUrl}${DEV_SEED_STORES_PATH}`, { method: "POST" });
   if (!seeded.ok) throw new Error(`seeding the demo tenants' stores answered ${seeded.status}: ${await seeded.text()}`);
-  await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent(WEBHOOK_SWEEP_CRON)}`);
 }
 
 /** Whether `url` answers 2xx; false while nothing listens there yet. */
