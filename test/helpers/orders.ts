@@ -6,7 +6,7 @@ import { readPriceOption, signPriceOption } from "../../src/shared/catalog/price
 import { priceOptionKeys, QUOTE_VALIDITY_SECONDS, quoteKvKey } from "../../src/shared/catalog/quotes";
 import { json, TENANT_A, TENANT_B, tokenFor } from "./api";
 import { contractCall } from "./contract";
-import { countsInEveryStore, rowsOfEveryStore, storeRows, storeRowsById } from "./stores";
+import { countsInEveryStore, rowsOfEveryStore, storeRows, storeRowsById, storeRowsUnarmed } from "./stores";
 
 /** Demo ordering scopes (src/dev/seed): jsmith at Main Campus ORs, kjohnson at Lakeside. */
 export const JSMITH = {
@@ -283,8 +283,9 @@ export const eventsOf = async (orderNumber: string) =>
 type LineEventType = "order.acknowledged" | "order.shipped" | "order.delivered";
 
 /**
- * Writes an event of a line of one of tenant A's orders straight into the outbox, as a test's precondition (events
- * out of order, or not yet dispatched); its data is valid against the document, since the feed shows it. Returns its id.
+ * Writes an event of a line of one of tenant A's orders straight into the outbox of its store, as a test's precondition
+ * (events out of order, or not yet dispatched: the write leaves the store's alarm unarmed, so such an event waits for
+ * the store's next alarm); its data is valid against the document, since the feed shows it. Returns its id.
  */
 export async function writeLineEvent(orderNumber: string, lineId: number, type: LineEventType, sequence: number, dispatchedAt?: string) {
   const at = new Date().toISOString();
@@ -305,11 +306,18 @@ export async function writeLineEvent(orderNumber: string, lineId: number, type: 
     "order.delivered": { ...line, status: "Delivered", lineStatus: "Delivered", deliveredAt: at },
   };
   const id = crypto.randomUUID();
-  await env.DB.prepare(
-    "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-  )
-    .bind(id, type, TENANT_A, orderNumber, JSON.stringify(data[type]), at, sequence, dispatchedAt ?? null)
-    .run();
+  await storeRowsUnarmed(
+    TENANT_A,
+    "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    id,
+    type,
+    TENANT_A,
+    orderNumber,
+    JSON.stringify(data[type]),
+    at,
+    sequence,
+    dispatchedAt ?? null,
+  );
   return id;
 }
 

@@ -1,7 +1,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
+import type { TenantStore as ApiTenantStore } from "../../src/api/stores/tenant-store";
 import type { VendorLines } from "../../src/api/vendors/projection/projection";
 import { shardOfTenant, vendorProjectionShard } from "../../src/api/vendors/projection/stub";
 import { quotedIdentifier as quoted } from "../../src/db/identifiers";
+import type { Bindings } from "../../src/env";
 import { clientStatus } from "../../src/shared/auth/client-status";
 import { forgetRegisteredTenants } from "../../src/shared/tenants/homes";
 import { storeOfId } from "../../src/shared/tenants/id-ranges";
@@ -86,4 +88,31 @@ export async function storeRowsById(id: number, sql: string, ...params: (string 
   const tenantId = storeOfId(id);
   if (tenantId === null) throw new Error(`${id} is an id of no store's range`);
   return storeRows(tenantId, sql, ...params);
+}
+
+/**
+ * As `storeRows`, but a write leaves the store's outbox unarmed (src/shared/tenants/store.ts): an undispatched event
+ * it writes waits for the store's next alarm instead of going out at once, as a test's precondition.
+ */
+export const storeRowsUnarmed = async (tenantId: number, sql: string, ...params: (string | number | null)[]) =>
+  (await tenantStore(env, tenantId).execute([{ sql, params }], { outbox: false }))[0]!.results;
+
+/**
+ * Runs tenant `tenantId`'s store's alarm now, as the runtime would (src/api/stores/tenant-store.ts: it dispatches the
+ * store's undispatched events, sends again the deliveries past their due time, publishes its line changes), its
+ * delivery messages handed to `events` (a queue that loses or records them) instead of the delivery queue when given.
+ */
+export async function runStoreAlarm(tenantId: number, events?: Queue): Promise<void> {
+  await runInDurableObject(tenantStore(env, tenantId) as unknown as DurableObjectStub, async (object) => {
+    const instance = object as unknown as ApiTenantStore;
+    // The alarm reads its bindings from the object (DurableObject's `env`): swapped for this run only.
+    const store = object as unknown as { env: Bindings };
+    const bindings = store.env;
+    if (events) store.env = { ...bindings, EVENTS: events };
+    try {
+      await instance.alarm();
+    } finally {
+      store.env = bindings;
+    }
+  });
 }
