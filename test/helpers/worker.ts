@@ -1,5 +1,6 @@
 import { API_BASE, createApp } from "../../src/api/app";
 import production from "../../src/api/index";
+import { TenantStore as ProductionTenantStore } from "../../src/api/stores/tenant-store";
 import type { Bindings } from "../../src/env";
 import { createAdminApp } from "../../src/operator/app";
 import { isOperatorPlanePath } from "../../src/platform/planes";
@@ -11,6 +12,37 @@ import { testRoutes } from "./test-routes";
 // (admin/wrangler.toml): in tests one Worker serves both planes, as the API Worker and its ADMIN binding do.
 export * from "../../src/api/index";
 export { CatalogImportWorkflow } from "../../src/operator/index";
+
+/**
+ * The tenant store as the test Worker runs it (it takes the place of the production class of the same name, exported
+ * above): the same object, with its outbox's work reported as the Worker's own is (test/helpers/background.ts). A write
+ * that arms the outbox counts as running until an alarm has left nothing to dispatch or publish, and the alarm's
+ * delivery messages count as on their way until the consumer has them.
+ */
+export class TenantStore extends ProductionTenantStore {
+  /** Resolved by the alarm that leaves the outbox empty; present while a write's alarm is owed. */
+  private owedAlarm: (() => void) | undefined;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, { ...env, EVENTS: trackedQueue(env.EVENTS) });
+  }
+
+  override execute(...args: Parameters<ProductionTenantStore["execute"]>): ReturnType<ProductionTenantStore["execute"]> {
+    const results = super.execute(...args);
+    if (args[1]?.outbox !== false && this.owedAlarm === undefined && this.outboxPending()) {
+      track(new Promise<void>((resolve) => (this.owedAlarm = resolve)), `the alarm of ${this.ctx.id.name}`);
+    }
+    return results;
+  }
+
+  override async alarm(): Promise<void> {
+    await super.alarm();
+    if (!this.outboxPending()) {
+      this.owedAlarm?.();
+      this.owedAlarm = undefined;
+    }
+  }
+}
 
 /**
  * Entry worker of the test suite (vitest.config.mts `main`). It serves the production app plus two
