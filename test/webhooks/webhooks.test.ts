@@ -1,4 +1,11 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  runInDurableObject,
+} from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../src/api/index";
 import {
@@ -8,23 +15,40 @@ import {
   DISABLE_AFTER_FAILING_MS,
   MAX_ATTEMPTS,
 } from "../../src/api/webhooks/delivery";
-import { dispatchEvents, resendLostDeliveries } from "../../src/api/webhooks/dispatch";
+import { resendLostDeliveries } from "../../src/api/webhooks/dispatch";
 import { EVENTS_DEAD_LETTER_QUEUE, EVENTS_QUEUE, WEBHOOK_SWEEP_CRON } from "../../src/api/webhooks/queues";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/api/webhooks/signing";
 import { database } from "../../src/db/client";
+import { envWith } from "../../src/env";
 import { webhookUrlProblem } from "../../src/platform/outbound-urls";
+import type { StoreStatementData } from "../../src/shared/tenants/statements";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
+import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
-import { sqlOf, withMethods } from "../helpers/faults";
+import { namespaceAround, withMethods } from "../helpers/faults";
 import { eventsOf, freshOrder, KJOHNSON, writeLineEvent } from "../helpers/orders";
 import { eventually, testVars } from "../helpers/platform";
+import { runStoreAlarm, storeRows, storeRowsUnarmed } from "../helpers/stores";
 import { RECEIVER, receivedAt, receiverPath, registerEndpoint, releaseHanging } from "../helpers/webhooks";
+
+/**
+ * Tenants A and B live in their stores (docs/tenant-stores.md): their events, endpoints and deliveries are there, each
+ * store's alarm dispatches its events and sends again what is overdue, and each delivery message names the store.
+ */
 
 // Each test's endpoints stop receiving when it ends: the real queue would otherwise keep delivering (and retrying)
 // later tests' events to them after the file is done.
 afterEach(async () => {
   // Deleted rather than disabled: disabled ones still count against the tenant's 16.
-  await env.DB.prepare("DELETE FROM webhook_endpoints").run();
+  for (const tenantId of [TENANT_A, TENANT_B]) await storeRows(tenantId, "DELETE FROM webhook_endpoints");
+});
+
+/** The delivery message of an event of tenant `tenantId` (default A) to one of its endpoints: it names their store. */
+const deliveryOf = (eventId: string, endpointId: string, tenantId = TENANT_A): DeliveryMessage => ({
+  eventId,
+  endpointId,
+  storeTenantId: tenantId,
 });
 
 const deliveriesOf = async (endpointId: string) =>
@@ -53,21 +77,26 @@ async function consume(queue: string, message: DeliveryMessage, attempts = 1) {
   return { ...(await getQueueResult(batch, ctx)), retryDelaySeconds };
 }
 
-/** What is still owed of an event: to which endpoint, attempts so far, when it counts as lost, whether it is held. */
+/** What tenant A's store still owes of an event: to which endpoint, attempts so far, when it counts as lost, whether it is held. */
 const owed = async (eventId: string) =>
-  (
-    await env.DB.prepare(
-      "SELECT endpoint_id AS endpointId, attempts, due_at AS dueAt, held FROM webhook_deliveries_owed WHERE event_id = ?1",
-    )
-      .bind(eventId)
-      .all<{ endpointId: string; attempts: number; dueAt: string; held: number }>()
-  ).results;
+  (await storeRows(
+    TENANT_A,
+    "SELECT endpoint_id AS endpointId, attempts, due_at AS dueAt, held FROM webhook_deliveries_owed WHERE event_id = ?",
+    eventId,
+  )) as { endpointId: string; attempts: number; dueAt: string; held: number }[];
 
-/** The Cron Trigger's housekeeping as if it ran at `at`; its queue messages are then consumed by the real queue. */
-async function sweepAt(at: Date) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: at.getTime(), cron: "*/15 * * * *" }), env, ctx);
-  await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
+/**
+ * What the store's alarm finds once the delivery owed of `eventId` is past its due time, as if that time had come: its
+ * due time moved back to a second ago (without arming the alarm), then the alarm run; its messages go to the real queue.
+ */
+async function alarmOnceOverdue(eventId: string) {
+  await storeRowsUnarmed(
+    TENANT_A,
+    "UPDATE webhook_deliveries_owed SET due_at = ? WHERE event_id = ?",
+    new Date(Date.now() - 1000).toISOString(),
+    eventId,
+  );
+  await runStoreAlarm(TENANT_A);
 }
 
 /** An order whose events were dispatched before any endpoint existed: events that a test then delivers by hand. */
@@ -75,8 +104,8 @@ async function quietOrder() {
   const { orderNumber, lineIds } = await freshOrder();
   const [created] = await eventsOf(orderNumber);
   await eventually(
-    () => env.DB.prepare("SELECT dispatched_at AS d FROM outbox_events WHERE id = ?1").bind(created!.id).first<{ d: string | null }>(),
-    (row) => row?.d != null,
+    () => storeRows(TENANT_A, "SELECT dispatched_at AS d FROM outbox_events WHERE id = ?", created!.id),
+    (rows) => rows[0]?.d != null,
   );
   return { orderNumber, lineIds, eventId: created!.id };
 }
@@ -212,7 +241,7 @@ describe("webhook URLs", () => {
 
   it("refuses an unknown field with a 400 naming it and the field meant; nothing is registered", async () => {
     const token = await tokenFor(TENANT_A);
-    const endpoints = async () => (await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints").first<{ n: number }>())!.n;
+    const endpoints = async () => (await storeRows(TENANT_A, "SELECT count(*) AS n FROM webhook_endpoints"))[0]!.n;
     const before = await endpoints();
     for (const [body, errors] of [
       [
@@ -243,7 +272,8 @@ describe("webhook endpoints", () => {
       enabled: true,
     });
     expect(JSON.stringify(listed)).not.toContain(created.secret);
-    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?1").bind(created.id).first<Record<string, unknown>>();
+    const [row] = await storeRows(TENANT_A, "SELECT * FROM webhook_endpoints WHERE id = ?", created.id);
+    expect(row).toMatchObject({ id: created.id, url: created.url });
     expect(JSON.stringify(row)).not.toContain(created.secret.slice(6));
     await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${created.id}`), 404);
     await expectProblem(await call(await tokenFor(TENANT_B), `/webhook-endpoints/${created.id}`, { method: "DELETE" }), 404);
@@ -297,7 +327,7 @@ describe("webhook endpoints", () => {
 
 /** An endpoint gets the events written since it exists: this one as if it had existed before the test's order. */
 async function subscribedBefore<T extends { id: string }>(endpoint: T): Promise<T> {
-  await env.DB.prepare("UPDATE webhook_endpoints SET created_at = ?2 WHERE id = ?1").bind(endpoint.id, "2000-01-01T00:00:00.000Z").run();
+  await storeRows(TENANT_A, "UPDATE webhook_endpoints SET created_at = ? WHERE id = ?", "2000-01-01T00:00:00.000Z", endpoint.id);
   return endpoint;
 }
 
@@ -329,13 +359,13 @@ describe("delivery through the queue", () => {
     const { eventId } = await quietOrder();
     const path = receiverPath("flaky");
     const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
-    const first = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 1);
+    const first = await consume(EVENTS_QUEUE, deliveryOf(eventId, endpoint.id), 1);
     expect(first.retryMessages).toHaveLength(1);
     expect(first.retryDelaySeconds).toBe(backoffSeconds(1));
-    const second = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 2);
+    const second = await consume(EVENTS_QUEUE, deliveryOf(eventId, endpoint.id), 2);
     expect(second.retryMessages).toEqual([]);
     expect(second.explicitAcks).toHaveLength(1);
-    const again = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 1);
+    const again = await consume(EVENTS_QUEUE, deliveryOf(eventId, endpoint.id), 1);
     expect(again.explicitAcks).toHaveLength(1);
     const received = await receivedAt(path);
     expect(received.map((r) => r.status)).toEqual([503, 200, 200]);
@@ -359,12 +389,12 @@ describe("delivery through the queue", () => {
   it("exhausted retries go to the dead-letter queue; an endpoint failing for 3 days is then disabled, with a notice event", async () => {
     const { eventId } = await quietOrder();
     const endpoint = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`);
-    const last = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, MAX_ATTEMPTS);
+    const last = await consume(EVENTS_QUEUE, deliveryOf(eventId, endpoint.id), MAX_ATTEMPTS);
     // Retried on its last attempt: the queue (max_retries = MAX_ATTEMPTS) moves it to the dead-letter queue.
     expect(last.retryMessages).toHaveLength(1);
     const since = new Date(Date.now() - DISABLE_AFTER_FAILING_MS - 60_000).toISOString();
-    await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ?2 WHERE id = ?1").bind(endpoint.id, since).run();
-    const dead = await consume(EVENTS_DEAD_LETTER_QUEUE, { eventId, endpointId: endpoint.id }, MAX_ATTEMPTS);
+    await storeRows(TENANT_A, "UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?", since, endpoint.id);
+    const dead = await consume(EVENTS_DEAD_LETTER_QUEUE, deliveryOf(eventId, endpoint.id), MAX_ATTEMPTS);
     expect(dead.explicitAcks).toHaveLength(1);
     expect((await deliveriesOf(endpoint.id)).map((d) => d.outcome)).toEqual(["dead-lettered", "failed"]);
     const token = await tokenFor(TENANT_A);
@@ -373,21 +403,18 @@ describe("delivery through the queue", () => {
     const feed = (await json(await contractCall(token, "/events?types=webhook_endpoint.disabled&limit=100"))).data.events;
     expect(feed.some((e: { data: { endpointId: string } }) => e.data.endpointId === endpoint.id)).toBe(true);
     // A disabled endpoint gets nothing more.
-    const skipped = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id }, 1);
+    const skipped = await consume(EVENTS_QUEUE, deliveryOf(eventId, endpoint.id), 1);
     expect(skipped.explicitAcks).toHaveLength(1);
     expect(await deliveriesOf(endpoint.id)).toHaveLength(2);
   });
 
-  it("a crash between the write and the dispatch loses nothing: the scheduled sweep dispatches the event", async () => {
+  it("a crash between the write and the dispatch loses nothing: the store's alarm, armed with the write, dispatches the event", async () => {
     const { orderNumber, eventId } = await quietOrder();
-    // As if the Worker died right after the commit: the event was never handed to the queue, and is a while old.
-    const old = new Date(Date.now() - 5 * 60_000).toISOString();
-    await env.DB.prepare("UPDATE outbox_events SET dispatched_at = NULL, created_at = ?2 WHERE id = ?1").bind(eventId, old).run();
     const path = receiverPath("ok");
     await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env, ctx);
-    await getQueueResult(createMessageBatch(EVENTS_QUEUE, []), ctx);
+    // A write that leaves the event undispatched, and no Worker that hands it to the queue (as if the one that wrote
+    // died right after the commit): the store armed its alarm in the write's own output, and the alarm dispatches it.
+    await storeRows(TENANT_A, "UPDATE outbox_events SET dispatched_at = NULL WHERE id = ?", eventId);
     const received = await eventually(
       () => receivedAt(path),
       (r) => r.length > 0,
@@ -396,68 +423,67 @@ describe("delivery through the queue", () => {
     expect(JSON.parse(received[0]!.body)).toMatchObject({ id: eventId, orderNumber });
   });
 
-  it("the dispatcher hands an order's events to the queue in sequence order, once each", async () => {
+  it("the store's alarm hands an order's events to the queue in sequence order, once each, each message naming the store", async () => {
     const { orderNumber, lineIds } = await quietOrder();
     await subscribedBefore(await registerEndpoint(`${RECEIVER}${receiverPath("ok")}`));
-    await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
+    // The preconditions are written without arming the alarm: the alarm below is the one that finds them.
+    await storeRowsUnarmed(TENANT_A, "UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?", lineIds[0]!);
     // Three undispatched events of the order, written out of order.
     await writeLineEvent(orderNumber, lineIds[0]!, "order.delivered", 3);
     await writeLineEvent(orderNumber, lineIds[0]!, "order.shipped", 2);
     const events = await eventsOf(orderNumber);
-    await env.DB.prepare(`UPDATE outbox_events SET dispatched_at = NULL WHERE aggregate_id = ?1`).bind(orderNumber).run();
-    const sent: { eventId: string }[] = [];
-    const recording = {
-      ...env,
-      EVENTS: {
-        send: env.EVENTS.send.bind(env.EVENTS),
-        sendBatch: async (messages: Iterable<MessageSendRequest<{ eventId: string; endpointId: string }>>) => {
-          for (const m of messages) sent.push(m.body);
-        },
-      } as unknown as Queue,
-    };
+    await storeRowsUnarmed(TENANT_A, "UPDATE outbox_events SET dispatched_at = NULL WHERE aggregate_id = ?", orderNumber);
+    const sent: DeliveryMessage[] = [];
+    const recording = withMethods(env.EVENTS, {
+      sendBatch: () => async (messages: Iterable<MessageSendRequest<DeliveryMessage>>) => {
+        for (const m of messages) sent.push(m.body);
+      },
+    });
+    await runStoreAlarm(TENANT_A, recording);
+    const ours = sent.filter((m) => events.some((e) => e.id === m.eventId));
+    expect(ours.map((m) => events.find((e) => e.id === m.eventId)!.sequence)).toEqual([1, 2, 3]);
+    expect(new Set(ours.map((m) => m.storeTenantId))).toEqual(new Set([TENANT_A]));
     expect(
-      await dispatchEvents(
-        recording,
-        events.map((e) => e.id),
-      ),
-    ).toBe(3);
-    const sequences = sent
-      .filter((m) => events.some((e) => e.id === m.eventId))
-      .map((m) => events.find((e) => e.id === m.eventId)!.sequence);
-    expect(sequences.filter((s, i, all) => all.indexOf(s) === i)).toEqual([1, 2, 3]);
+      await storeRows(TENANT_A, "SELECT count(*) AS n FROM outbox_events WHERE aggregate_id = ? AND dispatched_at IS NULL", orderNumber),
+    ).toEqual([{ n: 0 }]);
     // Dispatched events are not dispatched again.
-    expect(
-      await dispatchEvents(
-        recording,
-        events.map((e) => e.id),
-      ),
-    ).toBe(0);
+    await runStoreAlarm(TENANT_A, recording);
+    expect(sent.filter((m) => events.some((e) => e.id === m.eventId))).toHaveLength(3);
   });
 });
 
 describe("at least once, whatever is lost between the outbox and the receiver", () => {
   /** A queue that takes messages and loses them (a restart of a local queue, or a message lost in production). */
-  const losingQueue = { ...env, EVENTS: withMethods(env.EVENTS, { sendBatch: () => async () => {}, send: () => async () => {} }) };
+  const losingQueue = withMethods(env.EVENTS, { sendBatch: () => async () => {}, send: () => async () => {} });
 
-  /** An order's first event, dispatched now to one new endpoint at `path` through a queue that loses the message. */
+  /** An order's first event, dispatched now by its store's alarm to one new endpoint at `path` through a queue that loses the message. */
   async function lostOnTheWay(path: string) {
     const { eventId } = await quietOrder();
     const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
-    await env.DB.prepare("UPDATE outbox_events SET dispatched_at = NULL WHERE id = ?1").bind(eventId).run();
-    expect(await dispatchEvents(losingQueue, [eventId])).toBe(1);
+    await storeRowsUnarmed(TENANT_A, "UPDATE outbox_events SET dispatched_at = NULL WHERE id = ?", eventId);
+    await runStoreAlarm(TENANT_A, losingQueue);
+    expect(await storeRows(TENANT_A, "SELECT dispatched_at IS NOT NULL AS dispatched FROM outbox_events WHERE id = ?", eventId)).toEqual([
+      { dispatched: 1 },
+    ]);
     return { eventId, endpoint };
   }
 
-  it("a message the queue loses stays owed, and the sweep sends it again once overdue: delivered, then no longer owed", async () => {
+  it("a message the queue loses stays owed, and the store's alarm sends it again once overdue: delivered, then no longer owed", async () => {
     const path = receiverPath("ok");
     const { eventId, endpoint } = await lostOnTheWay(path);
     const [row] = await owed(eventId);
     expect(row).toMatchObject({ endpointId: endpoint.id, attempts: 0 });
-    // Not yet overdue: the sweep leaves it alone (a message may still be on its way).
-    await sweepAt(new Date());
+    // The store's alarm sleeps until the next owed delivery is due, which is not before this one's.
+    const alarm = await runInDurableObject(tenantStore(env, TENANT_A) as unknown as DurableObjectStub, (_, state) =>
+      state.storage.getAlarm(),
+    );
+    expect(alarm).not.toBeNull();
+    expect(alarm!).toBeLessThanOrEqual(Date.parse(row!.dueAt));
+    // Not yet overdue: the alarm leaves it alone (a message may still be on its way).
+    await runStoreAlarm(TENANT_A);
     expect(await owed(eventId)).toEqual([row]);
-    await sweepAt(new Date(Date.parse(row!.dueAt) + 1000));
-    // (The sweep, run as if minutes later, also dispatches other tests' old events to this endpoint: look for ours.)
+    await alarmOnceOverdue(eventId);
+    // (Look for ours only: the receiver's path is this test's, but a resend may carry others.)
     const ours = (r: { body: string }) => JSON.parse(r.body).id === eventId;
     const received = await eventually(
       () => receivedAt(path),
@@ -476,7 +502,7 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
     ]);
   });
 
-  it("a runtime whose queues died with it (QUEUES_PERSISTED false): its first sweep, the minute one, sends every owed delivery at once, due or not", async () => {
+  it("a runtime whose queues died with it (QUEUES_PERSISTED false): its first sweep, the minute one, has each store send every owed delivery at once, due or not", async () => {
     const path = receiverPath("ok");
     const { eventId } = await lostOnTheWay(path);
     const [row] = await owed(eventId);
@@ -508,39 +534,41 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
     expect((await owed(later)).length).toBeGreaterThan(0);
   });
 
-  it("resending after a start goes through every owed row once, in bounded batches, whatever their due times", async () => {
+  it("resending after a start goes through every owed row of a store once, in bounded batches, whatever their due times", async () => {
     const { eventId } = await lostOnTheWay(receiverPath("ok"));
-    const sent: string[] = [];
-    const recording = {
-      ...env,
+    const sent: DeliveryMessage[] = [];
+    const store = tenantStoreDatabase(env, TENANT_A);
+    // The store's resend as its alarm runs it (src/api/stores/tenant-store.ts), in batches of 1.
+    const recording = envWith(env, {
+      DB: store,
       EVENTS: withMethods(env.EVENTS, {
-        sendBatch: () => async (messages) => void sent.push(...[...messages].map((m) => (m.body as DeliveryMessage).eventId)),
+        sendBatch: () => async (messages) => void sent.push(...[...messages].map((m) => m.body as DeliveryMessage)),
       }),
-    };
+    });
     const now = new Date();
-    const db = database(env.DB);
+    const db = database(store);
     const counts: number[] = [];
-    for (let sentNow = 1; sentNow > 0; counts.push(sentNow)) sentNow = await resendLostDeliveries(recording, true)(db, now, 1);
-    expect(sent.filter((id) => id === eventId)).toEqual([eventId]);
+    for (let sentNow = 1; sentNow > 0; counts.push(sentNow)) sentNow = await resendLostDeliveries(recording, true, TENANT_A)(db, now, 1);
+    expect(sent.filter((m) => m.eventId === eventId)).toEqual([expect.objectContaining({ eventId, storeTenantId: TENANT_A })]);
     expect(counts.every((n) => n <= 1)).toBe(true);
     expect(counts.at(-1)).toBe(0);
   });
 
-  it("a consumer killed mid-batch (after its POST, before recording it): sent again by the sweep, the same event id twice", async () => {
+  it("a consumer killed mid-batch (after its POST, before recording it): sent again by the store's alarm, the same event id twice", async () => {
     const path = receiverPath("ok");
     const { eventId, endpoint } = await lostOnTheWay(path);
-    // Its writes never answer: the runtime died between the POST and the record.
+    // Its record (one batch of writes to the store) never answers: the runtime died between the POST and the record.
     const dying = {
       ...env,
-      DB: withMethods(env.DB, {
-        batch: (batch) => (statements: D1PreparedStatement[]) =>
-          statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s)))
+      TENANT_STORE: namespaceAround(env.TENANT_STORE, {
+        execute: (execute) => (statements: StoreStatementData[]) =>
+          statements.length > 1 && statements.some((s) => /^\s*(insert|update|delete)\b/i.test(s.sql))
             ? Promise.reject(new Error("Network connection lost."))
-            : batch(statements),
+            : execute(statements),
       }),
     };
     const batch = createMessageBatch<DeliveryMessage>(EVENTS_QUEUE, [
-      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { eventId, endpointId: endpoint.id } },
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: deliveryOf(eventId, endpoint.id) },
     ]);
     const ctx = createExecutionContext();
     await expect(worker.queue(batch, dying, ctx)).rejects.toThrow("Network connection lost.");
@@ -548,7 +576,7 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
     expect(await receivedAt(path)).toHaveLength(1);
     const [row] = await owed(eventId);
     expect(row).toMatchObject({ attempts: 0 });
-    await sweepAt(new Date(Date.parse(row!.dueAt) + 1000));
+    await alarmOnceOverdue(eventId);
     expect(
       await eventually(
         () => owed(eventId),
@@ -562,9 +590,9 @@ describe("at least once, whatever is lost between the outbox and the receiver", 
   it("a delivery sent again continues its attempts and backoff; its last failure is dead-lettered at once", async () => {
     const { eventId } = await quietOrder();
     const endpoint = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`);
-    const retried = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id, attempts: 4 }, 1);
+    const retried = await consume(EVENTS_QUEUE, { ...deliveryOf(eventId, endpoint.id), attempts: 4 }, 1);
     expect(retried.retryDelaySeconds).toBe(backoffSeconds(5));
-    const last = await consume(EVENTS_QUEUE, { eventId, endpointId: endpoint.id, attempts: MAX_ATTEMPTS - 1 }, 1);
+    const last = await consume(EVENTS_QUEUE, { ...deliveryOf(eventId, endpoint.id), attempts: MAX_ATTEMPTS - 1 }, 1);
     expect(last.retryMessages).toEqual([]);
     expect(last.explicitAcks).toHaveLength(1);
     expect((await deliveriesOf(endpoint.id)).map((d) => [d.attempt, d.outcome])).toEqual([
@@ -584,8 +612,8 @@ describe("one endpoint's trouble is its own", () => {
     const slow = await registerEndpoint(`${RECEIVER}${hangPath}`, ["*"], TENANT_B);
     const fast = await registerEndpoint(`${RECEIVER}${okPath}`);
     const batch = createMessageBatch<DeliveryMessage>(EVENTS_QUEUE, [
-      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { eventId: hung!.id, endpointId: slow.id } },
-      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { eventId, endpointId: fast.id } },
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: deliveryOf(hung!.id, slow.id, TENANT_B) },
+      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: deliveryOf(eventId, fast.id) },
     ]);
     const ctx = createExecutionContext();
     const consuming = worker.queue(batch, env, ctx);
@@ -615,7 +643,7 @@ describe("one endpoint's trouble is its own", () => {
         id: crypto.randomUUID(),
         timestamp: new Date(),
         attempts: 1,
-        body: { eventId, endpointId: endpoint.id },
+        body: deliveryOf(eventId, endpoint.id),
       })),
     );
     const ctx = createExecutionContext();
@@ -633,9 +661,9 @@ describe("in order per order", () => {
     const { orderNumber, lineIds, eventId: createdId } = await quietOrder();
     // The endpoint exists before the order's events it is to get: register it, then move the line (event 2).
     const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
-    await env.DB.prepare("UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?1").bind(lineIds[0]).run();
+    await storeRows(TENANT_A, "UPDATE order_lines SET status_name = 'Acknowledged' WHERE id = ?", lineIds[0]!);
     const acknowledgedId = await writeLineEvent(orderNumber, lineIds[0]!, "order.acknowledged", 2, new Date().toISOString());
-    return { first: { eventId: createdId, endpointId: endpoint.id }, second: { eventId: acknowledgedId, endpointId: endpoint.id } };
+    return { first: deliveryOf(createdId, endpoint.id), second: deliveryOf(acknowledgedId, endpoint.id) };
   }
 
   const sequencesAt = async (path: string) => (await receivedAt(path)).map((r) => [JSON.parse(r.body).sequence, r.status]);
@@ -657,7 +685,8 @@ describe("in order per order", () => {
       (r) => r.length === 3,
       15_000,
     );
-    // Within eventually's 15 s, on any machine: no sweep runs in tests, and a held delivery's recheck is later still.
+    // Within eventually's 15 s, on any machine: the store's alarm sends again only what is overdue (minutes later), and
+    // a held delivery's recheck is later still.
     expect(arrived).toEqual([
       [1, 503],
       [1, 200],
@@ -684,21 +713,24 @@ describe("in order per order", () => {
         15_000,
       ),
     ).toEqual([[2, 200]]);
-    // Within eventually's 15 s, without a sweep (none runs in tests): the dead letter's own batch sent it on.
+    // Within eventually's 15 s, long before the store's alarm would send it again: the dead letter's own batch sent it on.
   });
 
-  it("a held delivery the release never reaches is the sweep's: sent again once overdue, it goes when its turn has come", async () => {
+  it("a held delivery the release never reaches is the store alarm's: sent again once overdue, it goes when its turn has come", async () => {
     const path = receiverPath("ok");
     const { first, second } = await twoEvents(path);
     expect((await consume(EVENTS_QUEUE, second)).explicitAcks).toHaveLength(1);
     const [held] = await owed(second.eventId);
     // The predecessor succeeds without this code's release (a crash between its commit and the send).
-    await env.DB.prepare(
-      "INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, outcome, status_code, error, latency_ms, created_at) VALUES (?1, ?2, 1, 'succeeded', 200, NULL, 1, ?3)",
-    )
-      .bind(first.endpointId, first.eventId, new Date().toISOString())
-      .run();
-    await sweepAt(new Date(Date.parse(held!.dueAt) + 1000));
+    expect(held).toMatchObject({ held: 1 });
+    await storeRows(
+      TENANT_A,
+      "INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, outcome, status_code, error, latency_ms, created_at) VALUES (?, ?, 1, 'succeeded', 200, NULL, 1, ?)",
+      first.endpointId,
+      first.eventId,
+      new Date().toISOString(),
+    );
+    await alarmOnceOverdue(second.eventId);
     const ours = (r: { body: string }) => JSON.parse(r.body).id === second.eventId;
     expect(
       (
@@ -731,7 +763,9 @@ describe("the events feed", () => {
     expect(new Set(ids).size).toBe(ids.length);
     const [created] = await eventsOf(orderNumber);
     expect(ids.at(-1)).toBe(created!.id);
-    const tenantTotal = (await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE tenant_id = 1").first<{ n: number }>())!.n;
+    const [{ n: tenantTotal }] = (await storeRows(TENANT_A, "SELECT count(*) AS n FROM outbox_events WHERE tenant_id = ?", TENANT_A)) as [
+      { n: number },
+    ];
     expect(ids).toHaveLength(tenantTotal);
     const latest = (await json(await contractCall(token, `/events?after=${created!.id}`))).data;
     expect(latest).toMatchObject({ events: [], hasMore: false, nextCursor: created!.id });
