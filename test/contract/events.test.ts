@@ -10,6 +10,7 @@ import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall, servedDocument, validateAgainst } from "../helpers/contract";
 import { eventsOf, freshOrder } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 import { BODIES, move, vendorCall, vendorOf } from "../helpers/vendors";
 import { RECEIVER, receivedAt, receiverPath, registerEndpoint } from "../helpers/webhooks";
 
@@ -78,8 +79,9 @@ async function wholeFeed(token: string): Promise<EventBody[]> {
 async function disabledEndpoint(eventId: string): Promise<string> {
   const endpoint = await registerEndpoint(`${RECEIVER}${receiverPath("fail")}`, ["webhook_endpoint.disabled"]);
   const since = new Date(Date.now() - DISABLE_AFTER_FAILING_MS - 60_000).toISOString();
-  await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ?2 WHERE id = ?1").bind(endpoint.id, since).run();
-  const message = { eventId, endpointId: endpoint.id };
+  await storeRows(TENANT_A, "UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?", since, endpoint.id);
+  // Tenant A lives in its store: the message names it, as its store's alarm does (docs/tenant-stores.md).
+  const message: DeliveryMessage = { eventId, endpointId: endpoint.id, storeTenantId: TENANT_A };
   const batch = createMessageBatch<DeliveryMessage>(EVENTS_DEAD_LETTER_QUEUE, [
     { id: crypto.randomUUID(), timestamp: new Date(), attempts: MAX_ATTEMPTS, body: message },
   ]);
