@@ -2,8 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { jsonGroups } from "../../src/db/bulk-insert";
 import { productId } from "../../src/dev/seed/catalog";
-import { call, expectProblem, json, vendorTokenFor } from "../helpers/api";
+import { call, expectProblem, json, TENANT_A, vendorTokenFor } from "../helpers/api";
 import { issueQuotes, JSMITH, lineFor, orderBody, placeOrder } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 
 /** A vendor of the demo data with offers of its own (src/dev/seed/catalog.ts); another to attack it. */
 const VENDOR = 6;
@@ -77,9 +78,7 @@ describe("vendor offers: publish, change, withdraw", () => {
     expect(stale.status).toBe(422);
     const ordered = await placeOrder(orderBody([lineFor(quote)]));
     expect(ordered.status).toBe(201);
-    const line = await env.DB.prepare("SELECT price_cents FROM order_lines WHERE quote_id = ?")
-      .bind(quote.priceOptionId)
-      .first<{ price_cents: number }>();
+    const [line] = await storeRows(TENANT_A, "SELECT price_cents FROM order_lines WHERE quote_id = ?", quote.priceOptionId);
     expect(line!.price_cents).toBe(10000);
   });
 
