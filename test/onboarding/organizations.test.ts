@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { productId } from "../../src/dev/seed/catalog";
+import { pushDirectoryChanges } from "../../src/operator/tenant-stores/directory-mirror";
 import { call, expectProblem, json, operatorTokenFor, requestToken, scim, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
 
@@ -289,6 +290,8 @@ describe("onboarding: tenants and vendors, idempotent by externalId", () => {
       }).then(async (res) => (await json(res)).data.addressId as number);
     const [shipping, billing] = [await address("shipping"), await address("billing")];
     await env.DB.prepare("INSERT INTO user_facilities (user_id, facility_id) VALUES (1, ?)").bind(facility.facilityId).run();
+    // The grant written in the directory's master (DB), as SCIM would, reaches the tenant's stores with the push.
+    await pushDirectoryChanges(env);
     const token = await tokenFor(TENANT_A);
     const quote = async () => {
       const res = await call(token, "/catalog/detail", {
