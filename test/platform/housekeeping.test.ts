@@ -5,9 +5,17 @@ import worker from "../../src/api/index";
 import { PURGE_BATCH_SIZE } from "../../src/platform/housekeeping";
 import { RESULT_TTL_MS } from "../../src/platform/idempotency/store";
 import { QUOTE_PURGE_GRACE_MS } from "../../src/shared/catalog/quotes";
+import { TENANT_A } from "../helpers/api";
 import { findQuote, lineFor, orderBody, placeOrder, storedQuoteLike, withoutFields } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
 
-/** The Cron Trigger (wrangler.toml [triggers]) through the deployed entry's scheduled handler, against real D1. */
+/**
+ * The Cron Trigger (wrangler.toml [triggers]) through the deployed entry's scheduled handler: tenant A lives in its
+ * store, which the cron has purge its own tables (its `housekeep`, src/api/stores/tenant-store.ts).
+ */
+
+/** Tenant A's store. */
+const inStore = (sql: string, ...params: (string | number)[]) => storeRows(TENANT_A, sql, ...params);
 
 const HOUR = 60 * 60 * 1000;
 
@@ -20,18 +28,15 @@ async function insertResults(count: number, expiresAt: Date, prefix: string): Pr
     new Date(expiresAt.getTime() - RESULT_TTL_MS).toISOString(),
     expiresAt.toISOString(),
   ]);
-  await env.DB.prepare(
+  await inStore(
     `INSERT INTO idempotency_results (tenant_id, idempotency_key, fingerprint, response, created_at, expires_at)
      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?1)`,
-  )
-    .bind(JSON.stringify(rows))
-    .run();
+    JSON.stringify(rows),
+  );
 }
 
 const remaining = async (prefix: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_results WHERE idempotency_key LIKE ?1")
-    .bind(`${prefix}-%`)
-    .first<{ n: number }>())!.n;
+  (await inStore("SELECT count(*) AS n FROM idempotency_results WHERE idempotency_key LIKE ?1", `${prefix}-%`))[0]!.n;
 
 async function runHousekeeping(at: number): Promise<void> {
   const ctx = createExecutionContext();
@@ -41,21 +46,22 @@ async function runHousekeeping(at: number): Promise<void> {
 
 /** `count` copies of a real quote (ids `<prefix>-<n>`), expiring at `expiresAt`, none used by an order. */
 async function copyQuote(templateId: string, count: number, expiresAt: Date, prefix: string): Promise<void> {
-  await env.DB.prepare(
+  await inStore(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2)
      INSERT INTO quotes (id, tenant_id, requester_contact_id, facility_id, product_id, offer_id, vendor_id, price_cents, condition,
        warranty, purchase_choice, lead_time_days, return_policy, custom_fields, created_at, expires_at, used_by_order_id)
      SELECT ?3 || '-' || i, tenant_id, requester_contact_id, facility_id, product_id, offer_id, vendor_id, price_cents, condition,
        warranty, purchase_choice, lead_time_days, return_policy, custom_fields, created_at, ?4, NULL
      FROM quotes, n WHERE id = ?1`,
-  )
-    .bind(templateId, count, prefix, expiresAt.toISOString())
-    .run();
+    templateId,
+    count,
+    prefix,
+    expiresAt.toISOString(),
+  );
 }
 
-const quoteExists = async (id: string) => (await env.DB.prepare("SELECT 1 AS one FROM quotes WHERE id = ?1").bind(id).first()) !== null;
-const quotesLike = async (prefix: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE id LIKE ?1").bind(`${prefix}-%`).first<{ n: number }>())!.n;
+const quoteExists = async (id: string) => (await inStore("SELECT 1 AS one FROM quotes WHERE id = ?1", id)).length > 0;
+const quotesLike = async (prefix: string) => (await inStore("SELECT count(*) AS n FROM quotes WHERE id LIKE ?1", `${prefix}-%`))[0]!.n;
 
 describe("scheduled housekeeping", () => {
   it("deletes events and webhook delivery records past the 30-day retention, oldest first; keeps younger ones", async () => {
@@ -66,24 +72,20 @@ describe("scheduled housekeeping", () => {
       [events.old, at(EVENT_RETENTION_DAYS + 1)],
       [events.young, at(EVENT_RETENTION_DAYS - 1)],
     ]) {
-      await env.DB.prepare(
+      await inStore(
         "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at, sequence, dispatched_at) VALUES (?1, 'order.created', 1, 'ORD-X', '{}', ?2, 1, ?2)",
-      )
-        .bind(id, createdAt)
-        .run();
-      await env.DB.prepare(
+        id!,
+        createdAt!,
+      );
+      await inStore(
         "INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, outcome, latency_ms, created_at) VALUES ('we_x', ?1, 1, 'succeeded', 5, ?2)",
-      )
-        .bind(id, createdAt)
-        .run();
+        id!,
+        createdAt!,
+      );
     }
     await runHousekeeping(now);
     const left = async (table: string, column: string) =>
-      (
-        await env.DB.prepare(`SELECT ${column} AS id FROM ${table} WHERE ${column} IN (?1, ?2)`)
-          .bind(events.old, events.young)
-          .all<{ id: string }>()
-      ).results.map((r) => r.id);
+      (await inStore(`SELECT ${column} AS id FROM ${table} WHERE ${column} IN (?1, ?2)`, events.old, events.young)).map((r) => r.id);
     expect(await left("outbox_events", "id")).toEqual([events.young]);
     expect(await left("webhook_deliveries", "event_id")).toEqual([events.young]);
   });
@@ -97,9 +99,11 @@ describe("scheduled housekeeping", () => {
     await copyQuote(unused.priceOptionId, PURGE_BATCH_SIZE + 12, new Date(now - QUOTE_PURGE_GRACE_MS - HOUR), "stale");
     await copyQuote(unused.priceOptionId, 3, new Date(now - QUOTE_PURGE_GRACE_MS + HOUR), "grace");
     // The used quote expired long ago too: it stays, its order line references it.
-    await env.DB.prepare("UPDATE quotes SET expires_at = ?2 WHERE id = ?1")
-      .bind(used.priceOptionId, new Date(now - 10 * QUOTE_PURGE_GRACE_MS).toISOString())
-      .run();
+    await inStore(
+      "UPDATE quotes SET expires_at = ?2 WHERE id = ?1",
+      used.priceOptionId,
+      new Date(now - 10 * QUOTE_PURGE_GRACE_MS).toISOString(),
+    );
 
     await runHousekeeping(now);
 
