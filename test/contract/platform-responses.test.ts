@@ -73,12 +73,13 @@ describe("platform responses match the OpenAPI document", () => {
   });
 
   it("503 with Retry-After and 504 when a storage service fails", async () => {
-    const unavailable = await call(token, LOOKUP, { headers: testFault("d1-unavailable") });
+    // The lookup reads the tenant's store (docs/tenant-stores.md): its storage service is the store.
+    const unavailable = await call(token, LOOKUP, { headers: testFault("tenant-store-unavailable") });
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get("Retry-After")).toMatch(/^\d+$/);
     await expectMatchesContract(unavailable, "GET", LOOKUP);
 
-    const timeout = await call(token, LOOKUP, { headers: testFault("d1-timeout") });
+    const timeout = await call(token, LOOKUP, { headers: testFault("tenant-store-timeout") });
     expect(timeout.status).toBe(504);
     await expectMatchesContract(timeout, "GET", LOOKUP);
   });

@@ -27,6 +27,7 @@ export const FAULTS = {
  * - `tenant-store-unavailable`: no tenant store can be reached;
  * - `store-reply-lost`: a tenant store's order creation (`placeOrder`) runs and commits, then its reply is lost (the
  *   Worker sees a network error);
+ * - `tenant-store-timeout`: every tenant store's storage times out (the object is reset);
  * - `d1-batch-reply-lost`: a D1 batch that writes commits, then its reply is lost (the Worker sees a network
  *   error); read-only batches are untouched;
  * - `dies-after-commit`: the isolate dies right after the first D1 batch that writes commits: that batch's reply and
@@ -63,6 +64,13 @@ const STEP_FAULTS = {
           throw FAULTS["do-unavailable"]();
         },
     }),
+  }),
+  "tenant-store-timeout": (env: Bindings): Bindings => ({
+    ...env,
+    TENANT_STORE: failingNamespace(
+      env.TENANT_STORE,
+      () => new Error("Durable Object storage operation exceeded timeout which caused object to be reset."),
+    ),
   }),
   "d1-batch-reply-lost": (env: Bindings): Bindings => ({
     ...env,
