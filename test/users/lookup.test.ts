@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { productId } from "../../src/dev/seed/catalog";
+import { pushDirectoryChanges } from "../../src/operator/tenant-stores/directory-mirror";
 import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
 import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import { call, expectProblem, json, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
+import { JSMITH } from "../helpers/orders";
 import { testVars } from "../helpers/platform";
 
 describe("GET /users/lookup", () => {
@@ -94,13 +97,17 @@ describe("GET /users/lookup", () => {
 
 describe("GET /users/lookup: profiles remembered per isolate (USER_PROFILE_CACHE_SECONDS)", () => {
   const remembering = { headers: testVars({ USER_PROFILE_CACHE_SECONDS: 30 }) };
-  const rename = (firstName: string) => env.DB.prepare("UPDATE users SET first_name = ? WHERE id = 1").bind(firstName).run();
+  /** A rename in the directory's master (DB), pushed to the tenant's stores as the operator plane pushes its writes. */
+  const rename = async (firstName: string) => {
+    await env.DB.prepare("UPDATE users SET first_name = ? WHERE id = 1").bind(firstName).run();
+    await pushDirectoryChanges(env);
+  };
   const firstName = async (res: Response) => {
     expect(res.status).toBe(200);
     return (await json(res)).data.firstName as string;
   };
 
-  it("a found profile is answered from memory within the TTL; a bookmark or a TTL of 0 reads D1", async () => {
+  it("a found profile is answered from memory within the TTL; a bookmark or a TTL of 0 reads the directory (the tenant's store)", async () => {
     forgetUserProfiles();
     const token = await tokenFor(TENANT_A);
     try {
@@ -108,7 +115,14 @@ describe("GET /users/lookup: profiles remembered per isolate (USER_PROFILE_CACHE
       expect(await firstName(first)).toBe("John");
       await rename("Jonathan");
       expect(await firstName(await call(token, "/users/lookup?userId=1", remembering))).toBe("John");
-      const bookmark = first.headers.get(BOOKMARK_HEADER)!;
+      // The lookup reads the tenant's store, which has no bookmark to give: the client's bookmark is one of an answer
+      // that read DB (a quote reads the offers there).
+      const quoted = await call(token, "/catalog/detail", {
+        method: "POST",
+        json: { productId: productId(9), facilityId: JSMITH.facilityId, requesterId: JSMITH.requesterContactId },
+      });
+      expect(quoted.status).toBe(200);
+      const bookmark = quoted.headers.get(BOOKMARK_HEADER)!;
       expect(bookmark).toMatch(/\S/);
       const chained = await call(token, "/users/lookup?userId=1", { headers: { ...remembering.headers, [BOOKMARK_HEADER]: bookmark } });
       expect(await firstName(chained)).toBe("Jonathan");
