@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { pushDirectoryChanges } from "../../src/operator/tenant-stores/directory-mirror";
 import { bucketKey } from "../../src/platform/ratelimit/policy";
 import { forgetUserProfiles } from "../../src/shared/users/lookup";
 import {
@@ -294,6 +295,8 @@ describe("SCIM Users: deprovisioning and deletion", () => {
     forgetUserProfiles();
     const user = await createUser(TENANT_A, entraUser(unique("leaver")));
     await env.DB.prepare("INSERT INTO user_facilities (user_id, facility_id) VALUES (?, 1001)").bind(Number(user.id)).run();
+    // The grant written in the directory's master (DB) reaches the tenant's stores with the push, as an operator's would.
+    await pushDirectoryChanges(env);
     const token = await tokenFor(TENANT_A);
     const detail = () =>
       call(token, "/catalog/detail", {
