@@ -5,7 +5,7 @@ import { productId } from "../../src/dev/seed/catalog";
 import { BOOKMARK_HEADER } from "../../src/platform/read-replicas";
 import { API, call, expectProblem, json, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { expectMatchesContract } from "../helpers/contract";
-import { findQuote, lineFor, orderBody, withoutFields } from "../helpers/orders";
+import { findQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
 
 /** The real D1 binding, with every withSession() constraint the app asks for written down. */
 function recordingSessions(db: D1Database, constraints: string[]): D1Database {
@@ -39,11 +39,28 @@ async function sessionsOf(path: string, init: RequestInit & { token: string }): 
   return { res, constraints };
 }
 
+/**
+ * A quote (POST /catalog/detail) as tenant A's client asks for it: it reads the offers in DB, so its answer carries the
+ * session's bookmark. (The tenant's own data, orders, events, users, is read in its store, which has none to give:
+ * docs/tenant-stores.md.)
+ */
+const quoteRequest = (token: string, init: { headers?: Record<string, string> } = {}) =>
+  call(token, "/catalog/detail", {
+    method: "POST",
+    json: { productId: productId(9), requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },
+    ...init,
+  });
+
 describe("D1 read replication: sessions and X-Session-Bookmark", () => {
-  it("every customer API answer carries the session's bookmark, as documented", async () => {
+  it("a customer API answer that read DB carries the session's bookmark, as documented; a store's read keeps the one sent", async () => {
     const token = await tokenFor(TENANT_A);
+    const quoted = await quoteRequest(token);
+    expect(quoted.status).toBe(200);
+    const bookmark = quoted.headers.get(BOOKMARK_HEADER);
+    expect(bookmark).toMatch(/\S/);
+    await expectMatchesContract(quoted, "POST", "/catalog/detail");
     for (const path of ["/users/lookup?userId=1", "/orders/search", "/events"]) {
-      const res = await call(token, path);
+      const res = await call(token, path, { headers: { [BOOKMARK_HEADER]: bookmark! } });
       expect(res.status, path).toBe(200);
       expect(res.headers.get(BOOKMARK_HEADER), path).toMatch(/\S/);
       await expectMatchesContract(res, "GET", path);
@@ -52,7 +69,8 @@ describe("D1 read replication: sessions and X-Session-Bookmark", () => {
 
   it("a catalog-only read (manufacturers) never touches DB: it hands back the bookmark it was sent, if any", async () => {
     const token = await tokenFor(TENANT_A);
-    const bookmark = (await call(token, "/orders/search")).headers.get(BOOKMARK_HEADER)!;
+    const bookmark = (await quoteRequest(token)).headers.get(BOOKMARK_HEADER)!;
+    expect(bookmark).toMatch(/\S/);
     const plain = await call(token, "/manufacturers/search");
     expect(plain.status).toBe(200);
     expect(plain.headers.get(BOOKMARK_HEADER)).toBeNull();
@@ -76,11 +94,14 @@ describe("D1 read replication: sessions and X-Session-Bookmark", () => {
     });
     expect(write.res.status).toBe(201);
     expect(write.constraints).toEqual(["first-primary"]);
-    const bookmark = write.res.headers.get(BOOKMARK_HEADER)!;
-    expect(bookmark).toMatch(/\S/);
 
     const { orderNumber } = (await json(write.res)).data;
     const q = encodeURIComponent(`orderNumber:"${orderNumber}"`);
+    // The order is in the tenant's store, the one copy: found by the next read without a bookmark.
+    const right = await sessionsOf(`/orders/search?q=${q}`, { token });
+    expect((await json(right.res)).data.orders.map((o: { orderNumber: string }) => o.orderNumber)).toEqual([orderNumber]);
+    const bookmark = (await quoteRequest(token)).headers.get(BOOKMARK_HEADER)!;
+    expect(bookmark).toMatch(/\S/);
     const after = await sessionsOf(`/orders/search?q=${q}`, { token, headers: { [BOOKMARK_HEADER]: bookmark } });
     expect(after.constraints).toEqual([bookmark]);
     expect((await json(after.res)).data.orders.map((o: { orderNumber: string }) => o.orderNumber)).toEqual([orderNumber]);
