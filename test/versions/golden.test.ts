@@ -16,9 +16,12 @@ import { RECEIVER } from "../helpers/webhooks";
  */
 
 const VERSION = "Medparts-Version";
-/** Values new at every run (ids, times, and days counted from today): normalized to their key's name. */
+/**
+ * Values new at every run (ids, times, and days counted from today): normalized to their key's name. Ids of a
+ * tenant's rows come from its store's range (src/shared/tenants/id-ranges.ts), shipping documents' and line items' too.
+ */
 const VOLATILE_KEYS =
-  /^(id|correlationId|timestamp|access_token|secret|priceOptionId|orderNumber|orderId|lineId|lineIds|eventId|trackingNumber|promisedShipDate|expectedShipDate|dueAt|expiresAt|nextCursor|after|latencyMs|endpointId)$/;
+  /^(id|correlationId|timestamp|access_token|secret|priceOptionId|orderNumber|orderId|lineId|lineIds|lineItemIds|shippingDocId|eventId|trackingNumber|promisedShipDate|expectedShipDate|dueAt|expiresAt|nextCursor|after|latencyMs|endpointId)$/;
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 function normalized(value: unknown, key = ""): unknown {
