@@ -7,6 +7,7 @@ import { INVOICE_EXCEPTIONS } from "../../src/api/sandbox/purchasing";
 import { consumeSandboxBatch, type SandboxMessage } from "../../src/api/sandbox/schedule";
 import { runScenario } from "../../src/api/sandbox/simulator";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import {
   call,
   expectProblem,
@@ -21,10 +22,21 @@ import {
 import { JSMITH, lineFor, orderBody, type Quote } from "../helpers/orders";
 import { testVars } from "../helpers/platform";
 import { testOrder, testQuote } from "../helpers/sandbox";
+import { storeRows } from "../helpers/stores";
 import { RECEIVER, receivedAt, receiverPath } from "../helpers/webhooks";
 
 const simulate = async (orderNumber: string, body: Record<string, unknown>, token?: string) =>
   call(token ?? (await testModeTokenFor(TENANT_A)), `/test-helpers/orders/${orderNumber}/simulate`, { method: "POST", json: body });
+
+/** A test order's first line, in the store of tenant A's sandbox twin, where test mode writes. */
+const testLineOf = async (orderNumber: string) =>
+  (
+    await storeRows(
+      -TENANT_A,
+      "SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_number = ? ORDER BY l.id",
+      orderNumber,
+    )
+  )[0]!.id as number;
 
 const feedTypes = async (token: string, orderNumber: string) =>
   ((await json(await call(token, "/events?limit=100"))).data.events as { type: string; orderNumber: string }[])
@@ -76,9 +88,7 @@ describe("sandbox: test mode", () => {
     const vendor = await vendorTokenFor(DEMO_VENDOR_ID);
     const vendorLines = (await json(await call(vendor, `/vendor/api/order-lines?orderNumber=${orderNumber}`))).data.lines;
     expect(vendorLines).toEqual([]);
-    const testLineId = (await env.DB.prepare("SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_number = ?")
-      .bind(orderNumber)
-      .first<{ id: number }>())!.id;
+    const testLineId = await testLineOf(orderNumber);
     await expectProblem(await call(vendor, `/vendor/api/order-lines/${testLineId}`), 404);
     await expectProblem(
       await call(vendor, `/vendor/api/order-lines/${testLineId}/acknowledge`, { method: "POST", json: { promisedShipDate: "2099-01-01" } }),
@@ -202,13 +212,13 @@ describe("sandbox: the simulated vendor", () => {
     const { orderNumber } = (await json(res)).data;
     const run = await simulate(orderNumber, { scenario: "ship_partial" });
     expect((await json(run)).data.orderStatus).toBe("PartiallyShipped");
-    const { results: shipped } = await env.DB.prepare(
+    const shipped = (await storeRows(
+      -TENANT_A,
       "SELECT l.vendor_id AS vendorId, l.quantity AS ordered, d.tracking_number AS trackingNumber, dl.quantity AS quantity " +
         "FROM shipping_document_lines dl JOIN shipping_documents d ON d.id = dl.shipping_document_id JOIN order_lines l ON l.id = dl.line_id " +
         "JOIN orders o ON o.id = d.order_id WHERE o.order_number = ?1 AND d.shipped_at IS NOT NULL ORDER BY l.id",
-    )
-      .bind(orderNumber)
-      .all<{ vendorId: number; ordered: number; trackingNumber: string; quantity: number }>();
+      orderNumber,
+    )) as { vendorId: number; ordered: number; trackingNumber: string; quantity: number }[];
     expect(shipped.map((s) => [s.ordered, s.quantity])).toEqual([
       [4, 2],
       [5, 2],
@@ -340,7 +350,8 @@ describe("sandbox: the edges a review found", () => {
       queue: "medparts-sandbox",
       messages: [
         {
-          body: { orderNumber, dataTenantId: -TENANT_A, step },
+          // As the schedule sends it: the order is in the store of tenant A's sandbox twin.
+          body: { orderNumber, dataTenantId: -TENANT_A, step, inStore: true },
           ack: () => acked.push("ack"),
           retry: () => acked.push("retry"),
         },
@@ -354,7 +365,7 @@ describe("sandbox: the edges a review found", () => {
     // Off the queue's own schedule, so that only the steps handed over here run.
     const { orderNumber } = await testOrder(1, testVars({ SANDBOX_STEP_SECONDS: 0 }));
     // Step 0 committed, then the consumer died before it scheduled step 1: the queue hands step 0 over again.
-    await runScenario(env.DB, -TENANT_A, orderNumber, "acknowledge", { unlessManual: true });
+    await runScenario(tenantStoreDatabase(env, -TENANT_A), -TENANT_A, orderNumber, "acknowledge", { unlessManual: true });
     const { batch, acked } = batchOf(orderNumber, 0);
     await consumeSandboxBatch(batch, env);
     expect(acked).toEqual(["ack"]);
@@ -372,15 +383,13 @@ describe("sandbox: the edges a review found", () => {
   it("a failed scenario leaves the order on the schedule; a vendor's ship with units of a test line is the unknown line's 404", async () => {
     const { orderNumber } = await testOrder(1, testVars({ SANDBOX_STEP_SECONDS: 0 }));
     await expectProblem(await simulate(orderNumber, { scenario: "deliver" }), 409);
-    const manual = await env.DB.prepare(
+    const [manual] = await storeRows(
+      -TENANT_A,
       "SELECT count(*) AS n FROM sandbox_manual_orders m JOIN orders o ON o.id = m.order_id WHERE o.order_number = ?",
-    )
-      .bind(orderNumber)
-      .first<{ n: number }>();
+      orderNumber,
+    );
     expect(manual!.n).toBe(0);
-    const lineId = (await env.DB.prepare("SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_number = ?")
-      .bind(orderNumber)
-      .first<{ id: number }>())!.id;
+    const lineId = await testLineOf(orderNumber);
     const vendor = await vendorTokenFor(DEMO_VENDOR_ID);
     const ship = (id: number) =>
       call(vendor, `/vendor/api/order-lines/${id}/ship`, {
