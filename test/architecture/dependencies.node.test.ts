@@ -196,7 +196,6 @@ describe("cold start: the entry module builds nothing at load", () => {
     const source = readFileSync(path.join(SRC, "api/index.ts"), "utf8");
     const staticImports = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
     expect(staticImports.sort()).toEqual([
-      "../platform/idempotency/store",
       "../platform/planes",
       "../platform/ratelimit/rate-limiter",
       "./stores/tenant-store",

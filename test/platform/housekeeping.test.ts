@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_RETENTION_DAYS } from "../../src/api/events/types";
 import worker from "../../src/api/index";
 import { PURGE_BATCH_SIZE } from "../../src/platform/housekeeping";
-import { RESULT_TTL_MS } from "../../src/platform/idempotency/store";
+import { RESULT_TTL_MS } from "../../src/platform/idempotency/results";
 import { QUOTE_PURGE_GRACE_MS } from "../../src/shared/catalog/quotes";
 import { TENANT_A } from "../helpers/api";
 import { findQuote, lineFor, orderBody, placeOrder, storedQuoteLike, withoutFields } from "../helpers/orders";

@@ -351,7 +351,7 @@ describe("sandbox: the edges a review found", () => {
       messages: [
         {
           // As the schedule sends it: the order is in the store of tenant A's sandbox twin.
-          body: { orderNumber, dataTenantId: -TENANT_A, step, inStore: true },
+          body: { orderNumber, dataTenantId: -TENANT_A, step },
           ack: () => acked.push("ack"),
           retry: () => acked.push("retry"),
         },

@@ -1,14 +1,9 @@
 import type { Bindings } from "../../env";
 import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
+import { storedTenantIds } from "../../shared/tenants/registry";
 import { tenantStore } from "../../shared/tenants/stub";
 import type { TenantStore } from "./tenant-store";
-
-/** Every tenant in the registry of stores (`tenant_stores`: each tenant has its row from its creation), in id order. */
-export async function storedTenantIds(db: D1Database): Promise<number[]> {
-  const { results } = await db.prepare("SELECT tenant_id AS tenantId FROM tenant_stores ORDER BY tenant_id").all<{ tenantId: number }>();
-  return results.map((row) => row.tenantId);
-}
 
 /**
  * `work` on every tenant's stores, its own and its sandbox twin's, one after the other (the cron's sweeps of the stores,

@@ -99,11 +99,6 @@ export const TAGS = [
       "SCIM 2.0 (RFC 7643, 7644) for a health system's identity provider (Entra ID, Okta), with the tenant's SCIM token: users, and groups that grant facility access. Bodies and errors are application/scim+json",
   },
   {
-    name: "Tenant stores",
-    description:
-      "For the operator: where each tenant's data lives, and the move of a tenant's data from the control database into its own stores, verified table by table",
-  },
-  {
     name: PROCUREMENT_TAG,
     description:
       "Hospitals' procurement suites (SAP Ariba, Coupa, Oracle, Workday) over cXML: the operator's connections, the one cXML endpoint (ProfileRequest, PunchOutSetupRequest, OrderRequest) and the PunchOut shop",

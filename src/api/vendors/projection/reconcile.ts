@@ -1,8 +1,8 @@
 import type { Bindings } from "../../../env";
 import { errorMessage } from "../../../platform/errors";
 import { logEvent } from "../../../platform/logging";
+import { storedTenantIds } from "../../../shared/tenants/registry";
 import { tenantStore } from "../../../shared/tenants/stub";
-import { storedTenantIds } from "../../stores/every-store";
 import { vendorProjection } from "./stub";
 
 type SweepEnv = Pick<Bindings, "DB" | "TENANT_STORE" | "VENDOR_LINES" | "VENDOR_PROJECTION_SHARDS">;
