@@ -3,10 +3,13 @@ import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import * as catalogSchema from "../../src/db/catalog-schema";
 import * as schema from "../../src/db/schema";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
+import { STORE_ONLY_TABLES, TENANT_DATA_TABLES } from "../../src/shared/tenants/tables";
 
 /**
- * src/db/schema.ts (drizzle) mirrors migrations/ by hand. After the migrations, every drizzle table must match
- * its SQLite table column for column: name, declared type, NOT NULL and primary key.
+ * src/db/schema.ts (drizzle) mirrors migrations/ (the control database) and tenant-migrations/ (a tenant's own data, in
+ * its stores only) by hand. After the migrations, every drizzle table must match its SQLite table column for column:
+ * name, declared type, NOT NULL and primary key.
  */
 
 interface ColumnInfo {
@@ -20,9 +23,13 @@ const tablesOf = (module: Record<string, unknown>): SQLiteTable[] =>
   Object.values(module).filter((value): value is SQLiteTable => value instanceof SQLiteTable);
 const tables = tablesOf(schema);
 const catalogTables = tablesOf(catalogSchema);
-/** Each drizzle table with the database its migrations create it in. */
+const inStores = new Set<string>([...TENANT_DATA_TABLES.map((table) => table.name), ...STORE_ONLY_TABLES]);
+/** Each drizzle table with the database its migrations create it in: a tenant's store, DB or CATALOG. */
 const placed: [SQLiteTable, D1Database][] = [
-  ...tables.map((table): [SQLiteTable, D1Database] => [table, env.DB]),
+  ...tables.map((table): [SQLiteTable, D1Database] => [
+    table,
+    inStores.has(getTableConfig(table).name) ? tenantStoreDatabase(env, 1) : env.DB,
+  ]),
   ...catalogTables.map((table): [SQLiteTable, D1Database] => [table, env.CATALOG]),
 ];
 
@@ -47,7 +54,7 @@ describe("drizzle schema vs the migrated database", () => {
   for (const [table, d1] of placed) {
     const config = getTableConfig(table);
     it(`${config.name}: the same columns, types, NOT NULL and primary key`, async () => {
-      const { results } = await d1.prepare(`PRAGMA table_info("${config.name}")`).all<ColumnInfo>();
+      const { results } = await d1.prepare("SELECT * FROM pragma_table_info(?1)").bind(config.name).all<ColumnInfo>();
       expect(results.length, `table ${config.name} exists`).toBeGreaterThan(0);
       const compositeKey = new Set(config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name)));
       // A primary key column counts as NOT NULL on both sides (SQLite reports notnull = 0 for INTEGER PRIMARY KEY).

@@ -56,10 +56,12 @@ export const TENANT_DATA_TABLES: readonly StoreTable[] = [
 export const STORE_TABLES: readonly StoreTable[] = [...DIRECTORY_TABLES, ...TENANT_DATA_TABLES];
 
 /**
- * A store's own bookkeeping: its outbox of line changes for the vendors' projections (tenant-migrations/0002), its
- * idempotency keys' attempts (0003) and the versions of the directory rows it applied (0005).
+ * A store's own bookkeeping: the preconditions of an order change's batch (tenant-migrations/0001), its outbox of line
+ * changes for the vendors' projections (0002), its idempotency keys' attempts (0003) and the versions of the directory
+ * rows it applied (0005).
  */
 export const STORE_ONLY_TABLES = [
+  "write_preconditions",
   "vendor_projection",
   "vendor_line_changes",
   "vendor_line_marks",
