@@ -6,10 +6,11 @@ import { readPriceOption } from "../../src/shared/catalog/price-option-ids";
 import { priceOptionKeys } from "../../src/shared/catalog/quotes";
 import { call, expectProblem, TENANT_A, TENANT_B, tokenFor } from "../helpers/api";
 import { detailRaw, JSMITH } from "../helpers/catalog";
+import { countsInEveryStore } from "../helpers/stores";
 
-/** Quotes stored in D1 and KV (before signed ids): detail adds none. */
+/** Quotes stored in the tenants' stores and KV (before signed ids): detail adds none. */
 const storedQuotes = async () => ({
-  d1: (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes").first<{ n: number }>())!.n,
+  stores: (await countsInEveryStore({ n: "SELECT count(*) AS n FROM quotes" })).n,
   kv: (await env.QUOTES.list({ prefix: "quote:" })).keys.length,
 });
 

@@ -4,6 +4,10 @@ import { describe, expect, it } from "vitest";
 import { type Invoicing, rematchStatements } from "../../src/api/invoices/invoicing";
 import { settingsOf } from "../../src/api/purchasing/settings";
 import { database } from "../../src/db/client";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
+
+/** Where invoices live: the tenant's store. */
+const store = () => tenantStoreDatabase(env, 1);
 
 /**
  * A rematch writes the changed invoice lines' matches by primary key: its cost follows the lines it changes, not the
@@ -12,7 +16,8 @@ import { database } from "../../src/db/client";
  */
 async function plan(statement: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
   const { sql, params } = statement.toSQL();
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+  const { results } = await store()
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...params)
     .all<{ detail: string }>();
   return results.map((row) => row.detail);
@@ -65,7 +70,7 @@ describe("invoice line matches: written by primary key", () => {
     const matches = new Map([
       [7, [1, 2].map((lineNumber) => ({ lineNumber, status: "quantity_variance" as const, explanation: `after ${lineNumber}` }))],
     ]);
-    const { statements } = rematchStatements(database(env.DB), invoicingOfTwoLines(), matches, "2026-12-07T00:00:00.000Z");
+    const { statements } = rematchStatements(database(store()), invoicingOfTwoLines(), matches, "2026-12-07T00:00:00.000Z");
     const lineWrites = (statements as SQLiteUpdate[]).filter((statement) => /^update "invoice_lines"/.test(statement.toSQL().sql));
     expect(lineWrites).toHaveLength(1);
     const steps = await plan(lineWrites[0]!);

@@ -58,7 +58,7 @@ describe("injected upstream failures over HTTP", () => {
 
 describe("recognizing upstream failures", () => {
   it("a KV failure while loading quotes is classified as KV unavailable (503)", async () => {
-    const err = await loadLiveQuotes(withFault(env, "kv-unavailable"), TENANT_A, ["any-quote-id"]).then(
+    const err = await loadLiveQuotes(withFault(env, "kv-unavailable"), TENANT_A, ["any-quote-id"], new Date(), { mode: "live" }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -66,7 +66,7 @@ describe("recognizing upstream failures", () => {
   });
 
   it("a D1 failure through drizzle is recognized in the cause chain", async () => {
-    const err = await loadLiveQuotes(withFault(env, "d1-timeout"), TENANT_A, ["any-quote-id"]).then(
+    const err = await loadLiveQuotes(withFault(env, "d1-timeout"), TENANT_A, ["any-quote-id"], new Date(), { mode: "live" }).then(
       () => null,
       (e: unknown) => e,
     );

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { productId } from "../../src/dev/seed/catalog";
@@ -6,6 +5,7 @@ import { runs } from "../helpers/depth";
 import { dispatch } from "../helpers/dispatch";
 import { issueQuote, JSMITH, withoutFields } from "../helpers/orders";
 import { CXML_URL, connect, orderRequest, requestDocument, setupRequest } from "../helpers/procurement";
+import { countsInEveryStore } from "../helpers/stores";
 
 /**
  * The cXML endpoint under malformed and mangled documents: valid OrderRequests and PunchOutSetupRequests cut short,
@@ -39,7 +39,7 @@ describe("the cXML endpoint under mangled documents", () => {
         subset: fc.constantFrom('<!ENTITY x "y">', '<!ENTITY % p SYSTEM "http://canary.medparts.invalid/">', ""),
       }),
     );
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM orders").first<number>("n");
+    const before = (await countsInEveryStore({ n: "SELECT count(*) AS n FROM orders" })).n;
     let placed = 0;
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: sources.length - 1 }), fc.array(mangle, { minLength: 1, maxLength: 3 }), async (which, changes) => {
@@ -69,7 +69,7 @@ describe("the cXML endpoint under mangled documents", () => {
       }),
       { numRuns: runs({ quick: 60, deep: 400 }) },
     );
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM orders").first<number>("n");
+    const after = (await countsInEveryStore({ n: "SELECT count(*) AS n FROM orders" })).n;
     expect(after! - before!).toBe(placed);
   });
 });

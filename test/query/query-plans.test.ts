@@ -9,12 +9,17 @@ import { database } from "../../src/db/client";
 import { orders, users } from "../../src/db/schema";
 import type { SearchResource } from "../../src/query/fields";
 import { planSearch } from "../../src/query/search";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { userSearch } from "../../src/shared/users/search-fields";
 
-/** Each resource with its table, its tenant column (null: global) and the database it lives in. */
-const cases: [SearchResource, SQLiteTable, SQLiteColumn | null, "DB" | "CATALOG"][] = [
-  [orderSearch, orders, orders.tenantId, "DB"],
-  [userSearch, users, users.tenantId, "DB"],
+/** Where a search runs: the catalog database, or tenant 1's store (its orders, and its copy of the directory). */
+type Home = "store" | "CATALOG";
+const databaseOf = (home: Home): D1Database => (home === "store" ? tenantStoreDatabase(env, 1) : env.CATALOG);
+
+/** Each resource with its table, its tenant column (null: global) and the database it is searched in. */
+const cases: [SearchResource, SQLiteTable, SQLiteColumn | null, Home][] = [
+  [orderSearch, orders, orders.tenantId, "store"],
+  [userSearch, users, users.tenantId, "store"],
   [manufacturerSearch, manufacturers, null, "CATALOG"],
 ];
 
@@ -22,14 +27,14 @@ async function queryPlan(
   resource: SearchResource,
   table: SQLiteTable,
   tenantColumn: SQLiteColumn | null,
-  binding: "DB" | "CATALOG",
+  binding: Home,
   sortBy: string,
   sortDir: "Asc" | "Desc",
   q = "",
 ) {
   const plan = planSearch(resource, { q, sortBy, sortDir });
   const where: SQL | undefined = tenantColumn ? and(eq(tenantColumn, 1), plan.filter) : plan.filter;
-  const query = database(env[binding])
+  const query = database(databaseOf(binding))
     .select()
     .from(table)
     .where(where)
@@ -37,7 +42,7 @@ async function queryPlan(
     .limit(50)
     .offset(0)
     .toSQL();
-  const { results } = await env[binding]
+  const { results } = await databaseOf(binding)
     .prepare(`explain query plan ${query.sql}`)
     .bind(...query.params)
     .all<{ detail: string }>();
@@ -67,12 +72,12 @@ describe("search query plans (migration 0005)", () => {
   });
 
   it("filters on related rows through their indexes", async () => {
-    const details = await queryPlan(userSearch, users, users.tenantId, "DB", "lastName", "Asc", 'companyName~"mary" AND customerId:101');
+    const details = await queryPlan(userSearch, users, users.tenantId, "store", "lastName", "Asc", 'companyName~"mary" AND customerId:101');
     expect(
       details.filter((d) => d.includes("user_companies")).every((d) => d.startsWith("SEARCH")),
       details.join(" / "),
     ).toBe(true);
-    const orderDetails = await queryPlan(orderSearch, orders, orders.tenantId, "DB", "orderDate", "Desc", 'partNumber:"SH305894B"');
+    const orderDetails = await queryPlan(orderSearch, orders, orders.tenantId, "store", "orderDate", "Desc", 'partNumber:"SH305894B"');
     expect(
       orderDetails.some((d) => /^SCAN order_lines/.test(d)),
       orderDetails.join(" / "),

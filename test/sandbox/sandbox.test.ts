@@ -19,7 +19,7 @@ import {
   tokenFor,
   vendorTokenFor,
 } from "../helpers/api";
-import { JSMITH, lineFor, orderBody, type Quote } from "../helpers/orders";
+import { issueQuotes, JSMITH, lineFor, orderBody, placeOrder, type Quote, withoutFields } from "../helpers/orders";
 import { testVars } from "../helpers/platform";
 import { testOrder, testQuote } from "../helpers/sandbox";
 import { storeRows } from "../helpers/stores";
@@ -401,7 +401,7 @@ describe("sandbox: the edges a review found", () => {
     expect(test.detail).toBe(unknown.detail);
   });
 
-  it("a price option ordered in one mode: the other mode's 409 does not name that order", async () => {
+  it("a price option belongs to the mode that issued it: the other mode's order is a 404 naming the line, and names nothing of the first", async () => {
     const quote = await testQuote("MP-0000006");
     const inTest = await call(await testModeTokenFor(TENANT_A), "/orders", {
       method: "POST",
@@ -415,7 +415,16 @@ describe("sandbox: the edges a review found", () => {
       json: orderBody([lineFor(quote)]),
       headers: { "Idempotency-Key": crypto.randomUUID() },
     });
-    const refused = await expectProblem(inLive, 409);
+    const refused = await expectProblem(inLive, 404);
     expect(JSON.stringify(refused)).not.toContain(testOrderNumber);
+    // And the other way: a live price option, never ordered, is no price option in test mode.
+    const live = (await issueQuotes("MP-0000006")).find(withoutFields);
+    const liveInTest = await call(await testModeTokenFor(TENANT_A), "/orders", {
+      method: "POST",
+      json: orderBody([lineFor(live!)]),
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    await expectProblem(liveInTest, 404);
+    expect((await placeOrder(orderBody([lineFor(live!)]))).status).toBe(201);
   });
 });

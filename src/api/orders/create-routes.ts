@@ -177,7 +177,7 @@ async function placeWhole(c: Context<AppEnv>, command: CreateOrderCommand, reque
   const principal = c.get("principal");
   const now = new Date();
   const { liveQuotes, products } = await beforeTheStore(
-    readCatalogInputs(c.env, principal.tenantId, command, now, { remembered: true, tenantDb: tenantDatabase(c) }),
+    readCatalogInputs(c.env, principal.tenantId, command, now, { remembered: true, tenantDb: tenantDatabase(c), mode: principal.mode }),
   );
   const identity = newOrderIdentity(now);
   const payload = envelope(c, orderCreated(identity, now.toISOString()));

@@ -19,6 +19,7 @@ import { BusinessRuleError, ProblemError } from "../../platform/errors";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
 import { committedResultStatements, type IdempotentRequest } from "../../platform/idempotency/results";
 import { centsToDecimal } from "../../platform/money";
+import type { Principal } from "../../platform/principal";
 import { sideBySide } from "../../platform/side-by-side";
 import { isSignedPriceOptionId } from "../../shared/catalog/price-option-ids";
 import { type OrderedProduct, recallOrderedProducts, rememberOrderedProduct } from "../../shared/catalog/quoted-references";
@@ -69,13 +70,12 @@ export interface CreateOrderOptions {
   storeUnder?: number;
   /** A statement committed in the order's own batch, e.g. the idempotent result of the request that creates it. */
   commitWith?: (created: OrderCreated) => readonly BatchItem<"sqlite">[];
-  /** The reads of `readOrderInputs`, if already made (started alongside the idempotency check), and their time. */
-  read?: { inputs: OrderInputs; now: Date } | undefined;
-  /** Where the tenant's own data is read and the order written: DB (the default) or the tenant's store. */
-  tenantDb?: D1Database;
+  /** What the order is checked against (the store's directory, the catalog's and the quotes' reads), and their time. */
+  read: { inputs: OrderInputs; now: Date };
+  /** The tenant's store, where its own data is read and the order written. */
+  tenantDb: D1Database;
   /** The order's number and event id, when drawn already (an order placed in a tenant's store: `placeOrderInStore`). */
   identity?: OrderIdentity;
-  now?: Date;
 }
 
 /** What an order is checked against in the tenant's own data: the requester's and the user's access, the addresses. */
@@ -104,7 +104,7 @@ export async function readCatalogInputs(
   tenantId: number,
   command: CreateOrderCommand,
   now: Date,
-  { remembered = false, tenantDb = env.DB }: { remembered?: boolean; tenantDb?: D1Database } = {},
+  { remembered = false, tenantDb, mode }: { remembered?: boolean; tenantDb: D1Database; mode: Principal["mode"] },
 ) {
   const [liveQuotes, orderedProducts] = await Promise.all([
     loadLiveQuotes(
@@ -112,41 +112,19 @@ export async function readCatalogInputs(
       tenantId,
       command.lines.map((l) => l.priceOptionId),
       now,
-      { remembered, tenantDb },
+      { remembered, tenantDb, mode },
     ),
     loadOrderedProducts(env.CATALOG, command, remembered),
   ]);
   return { liveQuotes, products: orderedProducts };
 }
 
-/**
- * Everything an order is checked against, read side by side in one round trip: the requester's access and the
- * addresses in the tenant's database (`tenantDb`: DB, or the tenant's store, docs/tenant-stores.md), the quotes' offers
- * in DB, the products in the catalog.
- */
-export async function readOrderInputs(
-  env: OrderEnv,
-  tenantId: number,
-  command: CreateOrderCommand,
-  now: Date,
-  tenantDb: D1Database = env.DB,
-): Promise<OrderInputs> {
-  const [directory, catalog] = await sideBySide([
-    readDirectoryInputs(database(tenantDb), tenantId, command),
-    readCatalogInputs(env, tenantId, command, now, { tenantDb }),
-  ]);
-  return { ...directory, ...catalog };
-}
-
 export async function createOrder(
-  env: OrderEnv,
-  tenantId: number,
   command: CreateOrderCommand,
-  { commitWith, read, now: given, storeUnder, tenantDb = env.DB, identity }: CreateOrderOptions = {},
+  { commitWith, read, storeUnder, tenantDb, identity }: CreateOrderOptions,
 ): Promise<OrderCreated> {
   const db = database(tenantDb);
-  const now = read?.now ?? given ?? new Date();
-  const inputs = read?.inputs ?? (await readOrderInputs(env, tenantId, command, now, tenantDb));
+  const { now, inputs } = read;
   const { requester } = inputs;
   const lineQuotes = requireQuotes(command, inputs.liveQuotes);
   const violations = [
@@ -514,7 +492,7 @@ export interface OrderPlacingStore {
 }
 
 /** In the store, under the key's lock: the directory's checks, then the order with its result in one transaction. */
-export async function placeOrderInStore(env: OrderEnv, local: D1Database, plan: OrderPlan): Promise<void> {
+export async function placeOrderInStore(local: D1Database, plan: OrderPlan): Promise<void> {
   const db = database(local);
   const now = new Date(plan.now);
   const directory = await readDirectoryInputs(db, plan.tenantId, plan.command);
@@ -523,7 +501,7 @@ export async function placeOrderInStore(env: OrderEnv, local: D1Database, plan: 
     liveQuotes: new Map(plan.quotes.map((quote) => [quote.priceOptionId, quote])),
     products: new Map(plan.products.map((product) => [product.id, product])),
   };
-  await createOrder(env, plan.tenantId, plan.command, {
+  await createOrder(plan.command, {
     read: { inputs, now },
     tenantDb: local,
     storeUnder: plan.storeUnder,

@@ -13,8 +13,8 @@ const RECHECK_MS = 200;
 
 /**
  * The tenant store as the API Worker runs it: the store of src/shared/tenants with its outbox dispatched by its alarm
- * (docs/tenant-stores.md). The alarm hands undispatched events to the delivery queue as DB's dispatcher does
- * (src/api/webhooks/dispatch.ts), each message naming the store, sends again the deliveries whose due time passed
+ * (docs/tenant-stores.md). The alarm hands undispatched events to the delivery queue (src/api/webhooks/dispatch.ts),
+ * each message naming the store, sends again the deliveries whose due time passed
  * untouched, publishes the lines changed since the last alarm to their vendors' projections (src/api/vendors/projection),
  * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost.
  */
@@ -28,20 +28,20 @@ export class TenantStore extends Store implements OrderPlacingStore {
     // Defence in depth: the Worker addresses the store by the order's tenant, and nothing else may write here.
     if (plan.storeUnder !== this.ownTenant()) throw new Error(`an order of tenant ${plan.storeUnder} sent to another tenant's store`);
     const { placeOrderInStore } = await import("../orders/create");
-    return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.env, this.local(), plan));
+    return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.local(), plan));
   }
 
   /**
    * After a runtime start whose queues did not outlive the last one (QUEUES_PERSISTED "false": local runtimes), every
-   * delivery this store owes lost its message: the API Worker's first sweep after the start has each switched store send
-   * them all now, as it does for DB's (src/api/index.ts), rather than when each one's resend delay has passed.
+   * delivery this store owes lost its message: the API Worker's first cron after the start has every store send them
+   * all now (src/api/index.ts), rather than when each one's resend delay has passed.
    */
   async resendAfterLosingQueues(): Promise<void> {
     await this.dispatchOutbox(true);
   }
 
   /**
-   * The housekeeping cron's purges, as `DB` gets them (src/api/index.ts): expired idempotency results, unused expired
+   * The housekeeping cron's purges in this store (src/api/index.ts): expired idempotency results, unused expired
    * quotes, events past their retention and their deliveries, each in bounded batches, in this store; then the due
    * steps of its cores and loaners (src/api/returns/due.ts).
    */

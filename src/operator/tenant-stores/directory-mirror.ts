@@ -8,7 +8,7 @@ import { tenantStore } from "../../shared/tenants/stub";
 import { DIRECTORY_TABLES, type DirectoryTable } from "../../shared/tenants/tables";
 
 /**
- * The directory of a switched tenant (docs/tenant-stores.md, "The directory"): the control database stays its one
+ * A tenant's directory (docs/tenant-stores.md, "The directory"): the control database stays its one
  * writer, and records each write in `directory_changes` with a version (migrations/0030, in the write's transaction).
  * This pushes a tenant's changed rows, as they are now, to its store and its sandbox twin's, then deletes each change
  * at the version it pushed (a row written again meanwhile stays to push). A store skips a change older than the one it
@@ -80,7 +80,7 @@ async function pushTenant(env: MirrorEnv, tenantId: number): Promise<number> {
 }
 
 /**
- * Pushes the pending changes of every switched tenant, the tenant with the oldest change first, until none is left or
+ * Pushes the pending changes of every tenant, the tenant with the oldest change first, until none is left or
  * `budgetMs` has passed; how many were pushed. A tenant whose push fails keeps its changes for the next push and the
  * others go on; the first failure is thrown at the end.
  */
@@ -131,7 +131,7 @@ export async function directoryRowOwed(env: MirrorEnv, tenantId: number, table: 
 }
 
 /**
- * After each write request of the operator plane (organizations, SCIM, whatever wrote a switched tenant's directory),
+ * After each write request of the operator plane (organizations, SCIM, whatever wrote a tenant's directory),
  * its changes reach the tenant's stores before the answer: a user deactivated by SCIM can no longer order once the
  * identity provider has its 2xx. A refused write pushes too (a resend after a crash that lost the first attempt's push
  * may find nothing left to write); an unauthenticated one does not. A failed push does not undo the write (the control

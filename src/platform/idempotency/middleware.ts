@@ -107,9 +107,9 @@ function logRecordFailure(c: Context<AppEnv>, err: unknown): void {
 }
 
 /**
- * Spec 8 for one request. The key's Durable Object serializes attempts (processing marker, 409s, cached 4xx-free
- * results); D1 holds the results that committed with their writes (`results.ts`), and a committed result wins: it
- * is replayed whatever the object says (a marker left by a crash, a lost object, a cached 5xx).
+ * Spec 8 for one request. The key's lock in the tenant's store serializes attempts (processing marker, 409s, cached
+ * 4xx-free results); the same store holds the results that committed with their writes (`results.ts`), and a committed
+ * result wins: it is replayed whatever the lock says (a marker left by a crash, lost attempts, a cached 5xx).
  */
 export const idempotent: MiddlewareHandler<AppEnv> = (c, next) => idempotentWith({})(c, next);
 
@@ -182,7 +182,7 @@ export const idempotentWith =
       failedBefore = { error: decided.error.failure };
       decided = await begin();
     }
-    // The usual outcomes need no D1 read: a new key proceeds (if the object had lost a committed result, the write
+    // The usual outcomes need no read of the results: a new key proceeds (if the lock had lost a committed result, the write
     // batch fails on the result's unique key and the check after the handler replays it), a settled key replays.
     const usual = "decision" in decided && (decided.decision.outcome === "proceed" || isSettledReplay(decided.decision));
     if (!usual) {
@@ -193,7 +193,7 @@ export const idempotentWith =
       });
       if (committed) {
         if (committed.fingerprint !== fingerprint) throw new IdempotencyConflictError(MISMATCH_MESSAGE);
-        // Teach the object the committed result (a crash's marker, a lost object, a cached 5xx).
+        // Teach the lock the committed result (a crash's marker, lost attempts, a cached 5xx).
         if ("decision" in decided) await store.settle(fingerprint, committed.response).catch((err: unknown) => logRecordFailure(c, err));
         return replay(committed.response);
       }
@@ -211,7 +211,7 @@ export const idempotentWith =
     await next();
 
     // A failure answer while a result of this key did commit (the batch committed but its reply was lost, or a
-    // concurrent attempt won after the object lost its state): the committed result is the answer, never the error. (A
+    // concurrent attempt won after the lock lost its state): the committed result is the answer, never the error. (A
     // store that ran the request whole and recorded its 4xx decided under the lock, after its committed results.)
     if (c.res.status >= 400 && !ranWhole?.recorded) {
       const won = await loadCommittedResult(db, tenantId, key).catch(() => null);
@@ -222,15 +222,15 @@ export const idempotentWith =
     if (ranWhole?.recorded && c.res.status < 500) return;
     const record = isCacheable(c.res.status) ? store.complete(decision.attemptId, await snapshot(c)) : store.release(decision.attemptId);
     const recorded = record.catch((err: unknown) => logRecordFailure(c, err));
-    // A 2xx committed its result in the handler's D1 batch: it is recorded in the object in the background (the
-    // answer does not wait; a retry meanwhile finds the marker, then the committed result in D1). A failure answer
+    // A 2xx committed its result in the handler's batch: it is recorded in the lock in the background (the answer
+    // does not wait; a retry meanwhile finds the marker, then the committed result). A failure answer
     // is recorded before it is sent, so that an immediate retry is not told the key is still processing. Either
     // way the handler's result stands if recording fails; an unreleased marker times out after 5 minutes.
     if (c.res.status < 300) inBackground(c, recorded);
     else await recorded;
   };
 
-/** A 2xx or 4xx result the object replays; a cached 5xx may have been overtaken by a committed result in D1. */
+/** A 2xx or 4xx result the lock replays; a cached 5xx may have been overtaken by a committed result. */
 const isSettledReplay = (decision: BeginOutcome) => decision.outcome === "replay" && decision.response.status < 500;
 
 /** The request behind `idempotent` that a handler is answering; its write batch commits the result with it. */

@@ -4,7 +4,7 @@ import { Remembered } from "../../platform/remembered";
 /**
  * What an order of a signed quote reads besides the quote itself: the offer revision it names (with its vendor's name
  * and return policy) and the product's part number and title. Issuing a quote remembers both in the isolate that
- * issued it, so that a switched tenant's order of it reads neither and takes one call to its store: the key's lock,
+ * issued it, so that a tenant's order of it reads neither and takes one call to its store: the key's lock,
  * the checks and the write (docs/tenant-stores.md, "Order creation"). An offer revision never changes in place; a
  * product's part number and title, and a vendor's name and return policy, are taken as the isolate last read them, at
  * most QUOTED_REFERENCES_SECONDS ago (docs/decisions.md). Whatever is not remembered is read as before.

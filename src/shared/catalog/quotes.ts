@@ -3,6 +3,7 @@ import { type Database, database } from "../../db/client";
 import { quotes, vendorOffers, vendors } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { deleteOldest } from "../../platform/housekeeping";
+import type { Principal } from "../../platform/principal";
 import type { EligibleOffer } from "./eligible-prices";
 import { isSignedPriceOptionId, type PriceOptionKeys, readPriceOption, signPriceOption } from "./price-option-ids";
 import {
@@ -40,10 +41,20 @@ export interface QuoteRecord extends QuoteScope, QuotedOffer {
 
 type QuoteEnv = Pick<Bindings, "DB" | "QUOTES" | "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">;
 
-export const priceOptionKeys = (env: Pick<Bindings, "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">): PriceOptionKeys => ({
-  current: env.QUOTE_SIGNING_KEY,
-  previous: env.QUOTE_SIGNING_KEY_PREVIOUS,
-});
+/**
+ * The keys that sign and verify the price options of one mode. Test mode's are derived from live's, so a price option
+ * issued in one mode is no price option in the other (its tenant's sandbox twin keeps its own orders: docs/decisions.md).
+ */
+export function priceOptionKeys(
+  env: Pick<Bindings, "QUOTE_SIGNING_KEY" | "QUOTE_SIGNING_KEY_PREVIOUS">,
+  mode: Principal["mode"] = "live",
+): PriceOptionKeys {
+  const ofMode = (key: string) => (mode === "live" ? key : `${key}:test-mode`);
+  return {
+    current: ofMode(env.QUOTE_SIGNING_KEY),
+    previous: env.QUOTE_SIGNING_KEY_PREVIOUS === undefined ? undefined : ofMode(env.QUOTE_SIGNING_KEY_PREVIOUS),
+  };
+}
 
 export const quoteKvKey = (priceOptionId: string) => `quote:${priceOptionId}`;
 
@@ -98,12 +109,15 @@ export async function loadLiveQuotes(
   tenantId: number,
   ids: readonly string[],
   now = new Date(),
-  { remembered = false, tenantDb = env.DB }: { remembered?: boolean; tenantDb?: D1Database } = {},
+  { remembered = false, tenantDb = env.DB, mode }: { remembered?: boolean; tenantDb?: D1Database; mode: Principal["mode"] },
 ): Promise<Map<string, QuoteRecord>> {
   const unique = [...new Set(ids)];
   const signed = unique.filter(isSignedPriceOptionId);
   const stored = unique.filter((id) => !isSignedPriceOptionId(id));
-  const [fromSigned, fromStored] = await Promise.all([loadSignedQuotes(env, signed, remembered), loadStoredQuotes(env, tenantDb, stored)]);
+  const [fromSigned, fromStored] = await Promise.all([
+    loadSignedQuotes(env, signed, remembered, mode),
+    loadStoredQuotes(env, tenantDb, stored),
+  ]);
   const found = new Map([...fromSigned, ...fromStored]);
   const nowIso = now.toISOString();
   for (const [id, record] of found) {
@@ -112,8 +126,13 @@ export async function loadLiveQuotes(
   return found;
 }
 
-async function loadSignedQuotes(env: QuoteEnv, ids: readonly string[], remembered: boolean): Promise<Map<string, QuoteRecord>> {
-  const keys = priceOptionKeys(env);
+async function loadSignedQuotes(
+  env: QuoteEnv,
+  ids: readonly string[],
+  remembered: boolean,
+  mode: Principal["mode"],
+): Promise<Map<string, QuoteRecord>> {
+  const keys = priceOptionKeys(env, mode);
   const terms = (await Promise.all(ids.map(async (id) => [id, await readPriceOption(keys, id)] as const))).filter(
     (entry): entry is readonly [string, NonNullable<(typeof entry)[1]>] => entry[1] !== null,
   );

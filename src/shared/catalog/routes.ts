@@ -330,7 +330,7 @@ export const catalogRoutes = createRouter()
       product.status === "withdrawn"
         ? []
         : await issuePriceOptions(
-            priceOptionKeys(c.env),
+            priceOptionKeys(c.env, principal.mode),
             { tenantId: principal.tenantId, requesterContactId: requesterId, facilityId },
             product,
             offers,

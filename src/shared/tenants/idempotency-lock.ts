@@ -4,8 +4,8 @@ import { RESULT_TTL_MS } from "../../platform/idempotency/results";
 
 /**
  * The per-key lock of spec 8 inside a tenant store (tenant-migrations/0003; docs/tenant-stores.md, "Idempotency"): the
- * same decisions as the key's own Durable Object (src/platform/idempotency/store.ts), made in the store that also holds
- * the results committed with the tenant's writes, so a committed result answers first. Every function runs in one
+ * decisions of src/platform/idempotency/key-lock.ts, made in the store that also holds the results committed with the
+ * tenant's writes, so a committed result answers first. Every function runs in one
  * synchronous transaction of the store: two attempts of a key can never both proceed.
  */
 

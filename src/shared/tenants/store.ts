@@ -105,8 +105,7 @@ export class TenantStore extends DurableObject<Bindings> {
   /**
    * Runs D1-style statements on this store (src/shared/tenants/store-database.ts): several statements are one
    * transaction, as a D1 batch is; an error rolls every one of them back and is thrown with SQLite's message.
-   * `outbox: false` (the move of a deployment, copying events the control database still dispatches) leaves the outbox
-   * unarmed.
+   * `outbox: false` (a write that must not dispatch, as a test's emptying of a store) leaves the outbox unarmed.
    */
   execute(statements: StoreStatementData[], { outbox = true }: { outbox?: boolean } = {}): StoreResult[] {
     const run = () => statements.map((statement) => this.executeOne(statement));
@@ -137,8 +136,8 @@ export class TenantStore extends DurableObject<Bindings> {
   }
 
   /**
-   * Starts publishing this store's lines to the vendors' projections (the switch of its tenant; again from the
-   * reconciliation sweep, which makes a switch interrupted before this converge): every line of a live order is marked
+   * Starts publishing this store's lines to the vendors' projections (when its tenant is created; again from the
+   * reconciliation sweep, which makes a creation whose call failed converge): every line of a live order is marked
    * changed once, then each write marks what it changes (tenant-migrations/0002). A second call changes nothing.
    */
   startPublishing(): { started: boolean } {
@@ -243,7 +242,7 @@ export class TenantStore extends DurableObject<Bindings> {
    * says proceed, `operation` runs (its write commits `response` as the key's result, as a D1 batch does); then the
    * attempt is completed with `response`, or released after a request error (4xx: nothing was written). Between the
    * decision and the record nothing but this store's own SQL runs, so no other request of the object comes between. An
-   * unexpected error keeps the key marked processing: the Worker records the 5xx it answers, as it does on `DB`.
+   * unexpected error keeps the key marked processing: the Worker records the 5xx it answers.
    */
   protected async runLocked(request: IdempotentRequest, response: StoredResponse, operation: () => Promise<unknown>): Promise<StoreRun> {
     const key = request.key.toLowerCase();

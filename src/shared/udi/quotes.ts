@@ -1,3 +1,4 @@
+import type { Principal } from "../../platform/principal";
 import {
   type EligibleOffer,
   type EligibleRow,
@@ -59,6 +60,7 @@ export async function priceOptionsOf(
   read: OffersOfCodes,
   scope: QuoteScope,
   now: Date,
+  mode: Principal["mode"],
 ) {
   const products = new Map(
     resolutions.flatMap((r) => (r.product && r.product.status !== "withdrawn" ? [[r.product.id, r.product] as const] : [])),
@@ -66,7 +68,7 @@ export async function priceOptionsOf(
   const quotable = [...products.keys()];
   const unread = quotable.filter((productId) => !read.named.has(productId));
   const offers = new Map([...read.offers, ...(await loadEligibleOffersOf(env.DB, unread, scope, now))]);
-  const keys = priceOptionKeys(env);
+  const keys = priceOptionKeys(env, mode);
   const quoteScope = { tenantId: scope.tenantId, requesterContactId: scope.requesterId, facilityId: scope.facilityId };
   const issued = await Promise.all(
     quotable.map((productId) => issuePriceOptions(keys, quoteScope, products.get(productId)!, offers.get(productId) ?? [], now)),

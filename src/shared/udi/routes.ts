@@ -143,7 +143,7 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
     lookUpScans(c.env.CATALOG, scanned, lookups),
     scope ? readOffersOfCodes(c.env.DB, lookups, scope, now) : Promise.resolve(null),
   ]);
-  const options = scope && read ? await priceOptionsOf(c.env, resolutions, read, scope, now) : null;
+  const options = scope && read ? await priceOptionsOf(c.env, resolutions, read, scope, now, principal.mode) : null;
   const results = resolutions.map((resolution, index) => ({
     index,
     code: scanned[index]!.code,
