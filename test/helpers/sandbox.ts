@@ -4,8 +4,8 @@ import { JSMITH, lineFor, orderBody, type Quote, withoutFields } from "./orders"
 
 /** Test mode (the sandbox) as its integrators use it: tenant 1's test-mode client, jsmith's quotes and orders. */
 
-export /** A quote issued to a test-mode client (the catalog and quotes work as live). */
-async function testQuote(product = "MP-0000002"): Promise<Quote> {
+/** A price option issued to the demo test-mode client (jsmith), one without custom fields: a test-mode order's. */
+export async function testQuote(product = "MP-0000002"): Promise<Quote> {
   const res = await call(await testModeTokenFor(TENANT_A), "/catalog/detail", {
     method: "POST",
     json: { productId: product, requesterId: JSMITH.requesterContactId, facilityId: JSMITH.facilityId },

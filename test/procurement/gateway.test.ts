@@ -17,6 +17,7 @@ import {
   SUPPLIER,
   setupRequest,
 } from "../helpers/procurement";
+import { testQuote } from "../helpers/sandbox";
 
 const admin = async (path: string, init: { method?: string; json?: unknown } = {}) => call(await operatorTokenFor(), path, init);
 
@@ -293,7 +294,8 @@ describe("OrderRequest", () => {
 
   it("a test-mode connection's order belongs to the sandbox twin: live searches never see it", async () => {
     const connection = await connect(JSMITH, { mode: "test" });
-    const quote = await issueQuote(productId(6), JSMITH, withoutFields);
+    // Issued in test mode, as the connection's shop issues them: a price option belongs to its mode.
+    const quote = await testQuote(productId(6));
     const orderId = `PO-${crypto.randomUUID().slice(0, 8)}`;
     const answer = await postCxml(
       requestDocument(

@@ -51,13 +51,15 @@ async function queryPlan(
 
 describe("search query plans (migration 0005)", () => {
   // The global manufacturer list has no tenant filter, so walking an index (or the rowid) in order is the plan.
-  it("reads every sortable field in index order: tenant-scoped searches never scan the table, nothing needs a sort step", async () => {
+  it("reads every sortable field in index order: nothing needs a sort step, and a tenant's rows are read as a range", async () => {
     for (const [resource, table, tenantColumn, binding] of cases) {
       for (const field of resource.fields.filter((f) => f.sortable)) {
         for (const direction of ["Asc", "Desc"] as const) {
           const details = await queryPlan(resource, table, tenantColumn, binding, field.name, direction);
           const label = `${resource.name} sortBy=${field.name} ${direction}: ${details.join(" / ")}`;
-          if (tenantColumn)
+          // In the control database a tenant-scoped search reads its tenant's range of an index, never the table. A
+          // store holds one tenant's rows (a twin's store, the twin's), so walking its table in order is that range.
+          if (tenantColumn && binding !== "store")
             expect(
               details.some((d) => /^SCAN /.test(d)),
               label,

@@ -85,7 +85,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
     const db = database(local);
     const tenantId = this.ownTenant();
     const now = new Date();
-    const dispatched = await sweepUndispatched(env, true, tenantId)(db, now, DISPATCH_LIMIT);
+    const dispatched = await sweepUndispatched(env, tenantId)(db, now, DISPATCH_LIMIT);
     await resendLostDeliveries(env, afterStart, tenantId)(db, now, DISPATCH_LIMIT);
     // Publishing failing (its queue, a projection) must not stop the deliveries' schedule: it is tried again shortly.
     const published = await publishLineChanges(this.ctx.storage, db, this.env, tenantId).then(

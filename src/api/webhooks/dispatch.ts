@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, isNull, sql } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
 import { outboxEvents, webhookDeliveriesOwed, webhookEndpoints } from "../../db/schema";
 import type { Bindings } from "../../env";
@@ -18,8 +18,6 @@ import { ALL_EVENT_TYPES } from "./endpoints";
  *    consumer killed mid-batch, or the runtime restarted. Such a delivery may arrive twice; each carries the event id.
  */
 
-/** Events older than this and still undispatched are the sweep's: younger ones belong to a request still running. */
-export const SWEEP_AFTER_MS = 60_000;
 const QUEUE_BATCH = 100;
 
 type DispatchEnv = Pick<Bindings, "DB" | "EVENTS" | "WEBHOOK_RESEND_AFTER_SECONDS">;
@@ -35,7 +33,7 @@ const stamped = (message: DeliveryMessage, storeTenantId: StoreTenant): Delivery
 
 async function dispatch(
   env: DispatchEnv,
-  which: ReturnType<typeof and>,
+  which: ReturnType<typeof and> | undefined,
   limit: number,
   now: Date,
   storeTenantId?: StoreTenant,
@@ -79,24 +77,13 @@ async function send(env: DispatchEnv, messages: { body: DeliveryMessage }[]): Pr
   for (let i = 0; i < messages.length; i += QUEUE_BATCH) await env.EVENTS.sendBatch(messages.slice(i, i + QUEUE_BATCH));
 }
 
-/** Right after a write: these events (ids from the request that wrote them). */
-export const dispatchEvents = (env: DispatchEnv, eventIds: string[], now = new Date()) =>
-  eventIds.length === 0 ? Promise.resolve(0) : dispatch(env, inArray(outboxEvents.id, eventIds), eventIds.length, now);
-
 /**
- * The scheduled sweep (a Purge-shaped step of housekeeping): undispatched events older than SWEEP_AFTER_MS; after a
- * start that lost the queue (`afterStart`), every one (no request of the runtime that wrote them is still running).
+ * The store's alarm (a Purge-shaped step): every event its store has not dispatched yet, up to `limit`. A store's
+ * writes commit with their events and arm the alarm in the same output, so no request of its own is still to dispatch
+ * them, whatever their time says (a step taken at a future time, in tests, too).
  */
-export const sweepUndispatched =
-  (env: DispatchEnv, afterStart = false, storeTenantId?: number) =>
-  (_db: Database, now: Date, limit: number) =>
-    dispatch(
-      env,
-      lt(outboxEvents.createdAt, new Date(now.getTime() - (afterStart ? 0 : SWEEP_AFTER_MS)).toISOString()),
-      limit,
-      now,
-      storeTenantId,
-    );
+export const sweepUndispatched = (env: DispatchEnv, storeTenantId: number) => (_db: Database, now: Date, limit: number) =>
+  dispatch(env, undefined, limit, now, storeTenantId);
 
 /**
  * The scheduled sweep's other half: owed deliveries whose due time passed untouched go to the queue again, with the
