@@ -8,6 +8,11 @@
 
 /** What is running, by what started it (for the error when it does not settle). */
 const running = new Map<Promise<unknown>, string>();
+/**
+ * Work reported by name, not by a promise: a tenant store's alarm still owed. A promise made inside a Durable Object
+ * belongs to that object's I/O context, and the test runner (another object) may not await it.
+ */
+const owed = new Set<string>();
 /** Queue message bodies (as JSON) sent without a delay and not yet received by the consumer, with their counts. */
 const queued = new Map<string, number>();
 
@@ -22,6 +27,10 @@ export function track<T>(work: Promise<T>, startedBy: string): Promise<T> {
   work.then(forget, forget);
   return work;
 }
+
+/** `name` (e.g. a store's alarm) is running until `settle(name)`. */
+export const owe = (name: string) => void owed.add(name);
+export const settle = (name: string) => void owed.delete(name);
 
 /** A producer that reports what it sends; delayed messages are a later test's business and are not awaited. */
 export function trackedQueue<Body>(queue: Queue<Body>): Queue<Body> {
@@ -58,10 +67,10 @@ export function received(batch: MessageBatch): void {
 /** Resolves when no background work is running and no message is on its way to the consumer. */
 export async function backgroundSettled(): Promise<void> {
   const deadline = Date.now() + SETTLE_DEADLINE_MS;
-  while (running.size > 0 || queued.size > 0) {
+  while (running.size > 0 || queued.size > 0 || owed.size > 0) {
     if (Date.now() > deadline)
       throw new Error(
-        `background work did not settle in ${SETTLE_DEADLINE_MS} ms: ${[...running.values()].join(", ") || "nothing"} running, ${queued.size} queued messages`,
+        `background work did not settle in ${SETTLE_DEADLINE_MS} ms: ${[...running.values(), ...owed].join(", ") || "nothing"} running, ${queued.size} queued messages`,
       );
     const poll = new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
     await (running.size > 0 ? Promise.race([Promise.allSettled([...running.keys()]), poll]) : poll);

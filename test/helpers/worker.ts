@@ -4,7 +4,7 @@ import { TenantStore as ProductionTenantStore } from "../../src/api/stores/tenan
 import type { Bindings } from "../../src/env";
 import { createAdminApp } from "../../src/operator/app";
 import { isOperatorPlanePath } from "../../src/platform/planes";
-import { received, track, trackedQueue } from "./background";
+import { owe, received, settle, track, trackedQueue } from "./background";
 import { isFault, withFault, withMethods } from "./faults";
 import { testRoutes } from "./test-routes";
 
@@ -20,8 +20,7 @@ export { CatalogImportWorkflow } from "../../src/operator/index";
  * delivery messages count as on their way until the consumer has them.
  */
 export class TenantStore extends ProductionTenantStore {
-  /** Resolved by the alarm that leaves the outbox empty; present while a write's alarm is owed. */
-  private owedAlarm: (() => void) | undefined;
+  private readonly owedAlarm = `the alarm of ${this.ctx.id.name}`;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, { ...env, EVENTS: trackedQueue(env.EVENTS) });
@@ -29,18 +28,13 @@ export class TenantStore extends ProductionTenantStore {
 
   override execute(...args: Parameters<ProductionTenantStore["execute"]>): ReturnType<ProductionTenantStore["execute"]> {
     const results = super.execute(...args);
-    if (args[1]?.outbox !== false && this.owedAlarm === undefined && this.outboxPending()) {
-      track(new Promise<void>((resolve) => (this.owedAlarm = resolve)), `the alarm of ${this.ctx.id.name}`);
-    }
+    if (args[1]?.outbox !== false && this.outboxPending()) owe(this.owedAlarm);
     return results;
   }
 
   override async alarm(): Promise<void> {
     await super.alarm();
-    if (!this.outboxPending()) {
-      this.owedAlarm?.();
-      this.owedAlarm = undefined;
-    }
+    if (!this.outboxPending()) settle(this.owedAlarm);
   }
 }
 
