@@ -10,6 +10,7 @@ import { storeOfId } from "../../src/shared/tenants/id-ranges";
 import type { TenantStore } from "../../src/shared/tenants/store";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { STORE_ONLY_TABLES, STORE_TABLES } from "../../src/shared/tenants/tables";
+import type { TenantStore as TestTenantStore, VendorLines as TestVendorLines } from "./worker";
 
 /** Empties every table of a store, children first, its publishing stopped: as a store that was never written. */
 async function clearStore(store: DurableObjectStub<TenantStore>): Promise<void> {
@@ -38,7 +39,7 @@ export async function forgetStores(): Promise<void> {
     for (const storeTenantId of [id, -id]) {
       const store = tenantStore(env, storeTenantId);
       await clearStore(store);
-      await runInDurableObject(store, (_, state) => state.storage.deleteAlarm());
+      await (store as unknown as DurableObjectStub<TestTenantStore>).forgetAlarm();
     }
   }
   await env.DB.prepare("DELETE FROM tenant_stores").run();
@@ -53,7 +54,7 @@ export async function forgetStores(): Promise<void> {
 
 /** Empties a shard of a vendor's projection: its lines, and with them (its triggers) its counts. */
 export const emptyProjection = (shard: DurableObjectStub<VendorLines>) =>
-  runInDurableObject(shard, (_, state) => void state.storage.sql.exec("DELETE FROM vendor_lines"));
+  (shard as unknown as DurableObjectStub<TestVendorLines>).emptyLines();
 
 /** The rows one statement reads in tenant `tenantId`'s store (its sandbox twin's when negative), or writes there. */
 export const storeRows = async (tenantId: number, sql: string, ...params: (string | number)[]) =>
