@@ -39,13 +39,16 @@ export interface PriceOptionKeys {
   previous?: string | undefined;
 }
 
-const importedKeys = new Map<string, Promise<CryptoKey>>();
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = importedKeys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    importedKeys.set(secret, key);
-  }
+/**
+ * Keys imported once per isolate. The keys themselves are kept, not the promises of their import: a promise belongs to
+ * the context that made it (a request, a Durable Object), and another context may not await it.
+ */
+const importedKeys = new Map<string, CryptoKey>();
+async function hmacKey(secret: string): Promise<CryptoKey> {
+  const known = importedKeys.get(secret);
+  if (known) return known;
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  importedKeys.set(secret, key);
   return key;
 }
 
