@@ -21,6 +21,8 @@ export interface ServerOptions extends LocalState {
   onOutput?: (text: string) => void;
   /** More `wrangler dev` options (a CPU profile's inspector port). */
   wranglerArgs?: string[];
+  /** false: answer once it is live, without preparing it (prepareWhenLive); the start's crash test does that itself. */
+  prepare?: boolean;
 }
 
 export async function startServer(options: ServerOptions): Promise<LocalServer> {
@@ -46,7 +48,7 @@ export async function startServer(options: ServerOptions): Promise<LocalServer> 
   child.once("exit", () => process.off("exit", killOnExit)); // restarts (the crash tests) leave no listener behind
   const baseUrl = `http://127.0.0.1:${options.port}`;
   await waitUntilLive(baseUrl, child, options.logFile);
-  await prepareWhenLive(baseUrl);
+  if (options.prepare !== false) await prepareWhenLive(baseUrl);
   return { baseUrl, stop: () => stopProcessGroup(child), kill: () => killProcessGroup(child) };
 }
 
