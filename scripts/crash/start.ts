@@ -19,15 +19,16 @@ import { cliArgs, listenPortOf, UsageError } from "../cli";
  * leave the runtime sound: it answers, DB has no table of a tenant's data and every demo tenant is in the registry of
  * stores, each demo tenant's store holds its demo orders once each, whole, and its directory (a user lookup answers,
  * its sandbox twin has its users), every order and cancel the API answered is still there (a reseed reverts no change
- * of the demo data), and a new order can be placed and found. Every 4 rounds start from an empty state directory, so
- * the first seed (migrations included) and the stores' first seed are killed too. Runs on the crash-test entry
+ * of the demo data), and a new order can be placed and found. The rounds run in cycles of the 4 phases; the first two
+ * cycles start from an empty state directory, so that the first seed (migrations included) and the stores' first seed
+ * are killed too; later ones go on with the second's state. Runs on the crash-test entry
  * (test/crash/worker.ts: the dev entry, plus /__crash/sql to read a tenant's store).
  */
 const { values } = cliArgs(
   "crash-test:start",
   "Kills the local runtime (SIGKILL) during its seed, its stores' seed and a demo's writes, then checks the next start succeeds and is whole.",
   {
-    crashes: { type: "string", default: "12", help: "rounds, each ending in a SIGKILL (two in the 4th phase)", value: "<n>" },
+    crashes: { type: "string", default: "8", help: "rounds, each ending in a SIGKILL (two in the 4th phase)", value: "<n>" },
     products: { type: "string", default: "600", help: "catalog size of the seed", value: "<n>" },
     port: { type: "string", help: "port of the test's own runtime (default: a free one)", value: "<port>" },
   },
@@ -92,6 +93,12 @@ interface State {
   answered: Answered;
   /** What the last full start found wrong in DB. */
   dbProblems: string[];
+  /** Seeds started on it (killed or not): the first migrates it from empty. */
+  seeds: number;
+  /** Whether its last seed ran whole. */
+  seedWhole: boolean;
+  /** Whether its stores' seed has answered once (their first seed is the longest). */
+  storesSeeded: boolean;
 }
 
 /** What a kill found and did, for the round's line. */
@@ -104,17 +111,16 @@ interface Kill {
 /** Running estimates of each phase's length, from the runs that ended before their kill or were not killed. */
 const estimates = {
   /** The seed on an empty state (migrations included), and again on a seeded one. */
-  freshSeedMs: 25_000,
-  seedMs: 12_000,
-  /** The stores' seed and the webhook sweep (prepareWhenLive once live); its first run on a state is the longest. */
-  storesMs: 400,
-  demoMs: 2_000,
+  freshSeedMs: 18_000,
+  seedMs: 8_000,
+  /** The stores' seed: its first run on a state (the directory pushed, the orders written), and a run again. */
+  firstStoresMs: 300,
+  storesMs: 100,
+  demoMs: 300,
 };
 
 /** The tokens of the harness's clients, by tenant, for the runtime now running. */
 const tokens = new Map<number, string>();
-/** State directories a seed has run in (killed or whole): the first seed of a directory migrates it from empty. */
-const seedRuns = new Set<string>();
 
 const root = mkdtempSync(path.join(tmpdir(), "medparts-start-crash-"));
 const logDir = path.join(root, "logs");
@@ -144,7 +150,9 @@ try {
     // Odd cycles swap the first two phases: the empty state's first run is the seed's in one cycle, the stores' in the next.
     const order: Phase[] = cycle % 2 === 0 ? [...PHASES] : ["stores' seed", "seed", "demo writes", "twice"];
     const phase = order[round % PHASES.length]!;
-    if (round % PHASES.length === 0) {
+    // The first two cycles start on an empty state: one kills its first seed (migrations included), the other its
+    // stores' first seed. Later cycles go on with the second one's state, whose demo data the rounds keep changing.
+    if (round % PHASES.length === 0 && cycle < 2) {
       await state?.runtime?.kill();
       if (state) {
         countAnswered(state);
@@ -155,6 +163,9 @@ try {
         clients: new Map(),
         answered: { placed: new Map(), cancelled: new Map() },
         dbProblems: [],
+        seeds: 0,
+        seedWhole: false,
+        storesSeeded: false,
       };
     }
     const current = state!;
@@ -218,14 +229,15 @@ async function killDuring(phase: Kill["phase"], s: State): Promise<Kill> {
 /** The Node seed (migrations, DB, CATALOG), killed at a random moment of its run. */
 async function killSeed(s: State): Promise<Kill> {
   await stopRuntime(s);
-  const fresh = !seedRuns.has(s.dir);
+  const fresh = s.seeds === 0;
   const estimate = fresh ? estimates.freshSeedMs : estimates.seedMs;
   const delayMs = Math.floor(Math.random() * estimate);
-  const seed = spawnSeed(s.dir);
+  const seed = spawnSeed(s);
   const ended = await Promise.race([seed.exited.then(() => true), sleep(delayMs).then(() => false)]);
   if (ended) {
     const { code, ms } = await seed.exited;
     if (code !== 0) throw new Error(`the seed exited with ${code} before its kill; see ${seed.log}`);
+    s.seedWhole = true;
     if (fresh) estimates.freshSeedMs = ms;
     else estimates.seedMs = ms;
     return { phase: "seed", delayMs, note: `${fresh ? "first " : ""}seed ended before the kill, in ${ms} ms` };
@@ -237,9 +249,10 @@ async function killSeed(s: State): Promise<Kill> {
 /** The seed run whole, then the runtime started unprepared and killed a random few ms after the stores' seed was asked for. */
 async function killStoresSeed(s: State): Promise<Kill> {
   await stopRuntime(s);
-  await runSeed(s.dir);
+  if (!s.seedWhole) await runSeed(s);
   const runtime = await startRuntime(s, false);
-  const delayMs = Math.floor(Math.random() * estimates.storesMs);
+  const first = !s.storesSeeded;
+  const delayMs = Math.floor(Math.random() * (first ? estimates.firstStoresMs : estimates.storesMs));
   const sent = Date.now();
   const answer = fetch(`${runtime.baseUrl}${DEV_SEED_STORES_PATH}`, { method: "POST" }).then(
     (res) => ({ status: res.status, ms: Date.now() - sent }),
@@ -248,7 +261,13 @@ async function killStoresSeed(s: State): Promise<Kill> {
   await sleep(delayMs);
   await stopRuntime(s);
   const answered = await answer;
-  const note = answered ? `answered ${answered.status} in ${answered.ms} ms, before the kill` : "unanswered";
+  if (answered && answered.status < 300) {
+    if (first) estimates.firstStoresMs = answered.ms;
+    else estimates.storesMs = answered.ms;
+    s.storesSeeded = true;
+  }
+  const what = first ? "first stores' seed" : "stores' seed again";
+  const note = answered ? `${what} answered ${answered.status} in ${answered.ms} ms, before the kill` : `${what} unanswered`;
   return { phase: "stores' seed", delayMs, note };
 }
 
@@ -264,34 +283,40 @@ async function killDemoWrites(s: State): Promise<Kill> {
   const targetToken = target ? await tenantToken(s, target.tenantId) : undefined;
   const delayMs = Math.floor(Math.random() * estimates.demoMs);
   const sent = Date.now();
-  const writes: Promise<unknown>[] = pool.map(async (line) => {
+  let answered = 0;
+  const writes = DEMO_ORDERS + 1 + (target ? 1 : 0);
+  const work: Promise<unknown>[] = pool.map(async (line) => {
     const res = await attempt(runtime.baseUrl, orderRequest(ctx, line, crypto.randomUUID()));
-    const orderNumber = (res?.body as { data?: { orderNumber?: string } } | undefined)?.data?.orderNumber;
-    if (res?.status !== 201 || !orderNumber) return;
+    if (!res) return;
+    answered++;
+    const orderNumber = (res.body as { data?: { orderNumber?: string } } | undefined)?.data?.orderNumber;
+    if (res.status !== 201 || !orderNumber) return;
     s.answered.placed.set(orderNumber, 1);
     // And one of them cancelled at once, as a buyer who ordered twice by mistake.
-    if (line === pool[0]) await cancel(runtime.baseUrl, token, orderNumber, 1, s);
+    if (line === pool[0] && (await cancel(runtime.baseUrl, token, orderNumber, 1, s))) answered++;
   });
-  if (target && targetToken) writes.push(cancel(runtime.baseUrl, targetToken, target.orderNumber, target.tenantId, s));
-  const allAnswered = Promise.all(writes).then(() => Date.now() - sent);
+  if (target && targetToken)
+    work.push(cancel(runtime.baseUrl, targetToken, target.orderNumber, target.tenantId, s).then((ok) => ok && answered++));
+  const allAnswered = Promise.all(work).then(() => Date.now() - sent);
   const ended = await Promise.race([allAnswered, sleep(delayMs).then(() => null)]);
   await stopRuntime(s);
   await allAnswered.catch(() => {});
   if (ended !== null) {
-    estimates.demoMs = Math.max(200, ended);
-    return { phase: "demo writes", delayMs, note: `all ${writes.length} writes answered in ${ended} ms, before the kill` };
+    estimates.demoMs = Math.max(100, ended);
+    return { phase: "demo writes", delayMs, note: `${answered} of ${writes} writes answered in ${ended} ms, before the kill` };
   }
-  const placed = s.answered.placed.size;
-  return { phase: "demo writes", delayMs, note: `${writes.length} writes, orders answered so far ${placed}` };
+  return { phase: "demo writes", delayMs, note: `${answered} of ${writes} writes answered` };
 }
 
-async function cancel(baseUrl: string, token: string, orderNumber: string, tenantId: number, s: State): Promise<void> {
+/** A cancel of the whole order; whether it was answered (a 200 Cancelled is kept in `answered`). */
+async function cancel(baseUrl: string, token: string, orderNumber: string, tenantId: number, s: State): Promise<boolean> {
   const res = await attempt(
     baseUrl,
     jsonPost(`${API}/orders/${orderNumber}/cancel`, token, { reason: "crash-test:start" }, { "idempotency-key": crypto.randomUUID() }),
   );
   const status = (res?.body as { data?: { status?: string } } | undefined)?.data?.status;
   if (res?.status === 200 && status === "Cancelled") s.answered.cancelled.set(orderNumber, tenantId);
+  return res !== null;
 }
 
 /** A request whose answer may never come (the runtime killed under it): null then. */
@@ -310,7 +335,7 @@ async function attempt(baseUrl: string, request: LoadRequest) {
  */
 async function fullStart(s: State): Promise<void> {
   await stopRuntime(s);
-  await runSeed(s.dir);
+  await runSeed(s);
   // DB as the seed left it, read before the runtime opens it: the control plane only, every demo tenant in its stores.
   s.dbProblems = await withLocalBindings(
     async (env) => {
@@ -334,8 +359,9 @@ async function fullStart(s: State): Promise<void> {
   const runtime = await startRuntime(s, false);
   const started = Date.now();
   await prepareWhenLive(runtime.baseUrl);
-  estimates.storesMs = Math.max(estimates.storesMs, Date.now() - started);
-  tokens.clear();
+  // Its stores' seed and the webhook sweep: an upper bound of the stores' first seed.
+  if (!s.storesSeeded) estimates.firstStoresMs = Date.now() - started;
+  s.storesSeeded = true;
 }
 
 /** Whether the started runtime and its state are whole; the problems found, none when sound. */
@@ -471,12 +497,13 @@ async function stopRuntime(s: State): Promise<void> {
 }
 
 /** scripts/dev/seed.ts as a child in its own process group, as `npm run seed` runs it. */
-function spawnSeed(dir: string) {
-  seedRuns.add(dir);
+function spawnSeed(s: State) {
+  s.seeds++;
+  s.seedWhole = false;
   const log = logFile("seed");
   const out = createWriteStream(log);
   const started = Date.now();
-  const child = spawn("node_modules/.bin/tsx", ["scripts/dev/seed.ts", "--products", String(products), "--persist-to", dir], {
+  const child = spawn("node_modules/.bin/tsx", ["scripts/dev/seed.ts", "--products", String(products), "--persist-to", s.dir], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -493,11 +520,12 @@ function spawnSeed(dir: string) {
 }
 
 /** The seed, run whole: it must succeed on whatever a crash left. */
-async function runSeed(dir: string): Promise<void> {
-  const fresh = !seedRuns.has(dir);
-  const seed = spawnSeed(dir);
+async function runSeed(s: State): Promise<void> {
+  const fresh = s.seeds === 0;
+  const seed = spawnSeed(s);
   const { code, ms } = await seed.exited;
   if (code !== 0) throw new Error(`the seed exited with ${code}; see ${seed.log}`);
+  s.seedWhole = true;
   if (fresh) estimates.freshSeedMs = ms;
   else estimates.seedMs = ms;
 }

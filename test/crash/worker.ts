@@ -9,13 +9,13 @@ import { namespaceAround } from "../helpers/faults";
 export * from "../../scripts/dev/worker";
 
 /**
- * Entry worker of the crash tests (`npm run crash-test`, scripts/crash/orders.ts; `crash-test:returns`), never
- * deployed. It is the local runtime's entry (scripts/dev/worker.ts: production's app plus its dev routes, the demo
- * stores' seed among them, which every local runtime calls once live) with one change: a request carrying
- * `X-Crash-At-Commit: 1` runs with the tenant stores' stubs wrapped so that, right after a store's transaction has
- * committed an order's result (its one call placing the order, or statements that write idempotency_results), it
- * prints CRASH_POINT and never returns, so the harness can kill the runtime exactly at the commit boundary (after the
- * commit, before the Worker answers).
+ * Entry worker of the crash tests (`npm run crash-test`, scripts/crash/orders.ts; `crash-test:returns`,
+ * `crash-test:start`), never deployed. It is the local runtime's entry (scripts/dev/worker.ts: production's app plus
+ * its dev routes, the demo stores' seed among them, which every local runtime calls once live) with one change: a
+ * request carrying `X-Crash-At-Commit: 1` runs with the tenant stores' stubs wrapped so that, right after a store's
+ * transaction has committed an order's result (its one call placing the order, or statements that write
+ * idempotency_results), it prints CRASH_POINT and never returns, so the harness can kill the runtime exactly at the
+ * commit boundary (after the commit, before the Worker answers).
  */
 const CRASH_HEADER = "X-Crash-At-Commit";
 const CRASH_POINT = "MEDPARTS_CRASH_POINT";
@@ -66,7 +66,8 @@ async function committed(env: Bindings, url: URL): Promise<Response> {
 
 /**
  * POST /__crash/sql?tenant=1 `{ statements: [{ sql, params }] }`: the statements run in the tenant's store, their rows
- * answered (the returns' crash test moves due days back and counts what the cron wrote).
+ * answered (the returns' crash test moves due days back and counts what the cron wrote; the start's reads each demo
+ * tenant's orders and directory).
  */
 async function sqlInTheStore(env: Bindings, url: URL, request: Request): Promise<Response> {
   const tenantId = Number(url.searchParams.get("tenant"));
