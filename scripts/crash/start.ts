@@ -16,12 +16,13 @@ import { cliArgs, listenPortOf, UsageError } from "../cli";
  *   3. a demo's writes through the API (orders placed, a demo order and a new one cancelled);
  *   4. twice in a row: one of those kills, a partial restart (the seed, or the runtime and its stores' seed), killed too.
  * After each round, the full start on the same state (the seed, then `wrangler dev` and prepareWhenLive) must succeed and
- * leave the runtime sound: it answers, DB has no table of a tenant's data and every demo tenant is in the registry of
- * stores, each demo tenant's store holds its demo orders once each, whole, and its directory (a user lookup answers,
- * its sandbox twin has its users), every order and cancel the API answered is still there (a reseed reverts no change
- * of the demo data), and a new order can be placed and found. The rounds run in cycles of the 4 phases; the first two
- * cycles start from an empty state directory, so that the first seed (migrations included) and the stores' first seed
- * are killed too; later ones go on with the second's state. Runs on the crash-test entry
+ * leave the runtime sound: it answers; DB has no table of a tenant's data and every demo tenant is in the registry of
+ * stores; each demo tenant's store holds its demo orders once each, whole (lines, shipping documents), and its directory
+ * as DB's master copy has it (and so does its sandbox twin's store), and a user lookup answers; every order and cancel
+ * the API answered is still there (a reseed reverts no change of the demo data); a new order can be placed and found.
+ * Then a demo order is cancelled, undisturbed, for the later seeds to keep. The rounds run in cycles of the 4 phases;
+ * the first two cycles start from an empty state directory, so that the first seed (migrations included) and the
+ * stores' first seed are killed too; later ones go on with the second's state. Runs on the crash-test entry
  * (test/crash/worker.ts: the dev entry, plus /__crash/sql to read a tenant's store).
  */
 const { values } = cliArgs(
@@ -46,7 +47,7 @@ const [
   { TENANTS, USERS },
   { createApiClient },
   { randomToken },
-  { TENANT_DATA_TABLES },
+  { DIRECTORY_TABLES, TENANT_DATA_TABLES },
   { fetchToken, jsonPost, send },
   { issueQuotePool, orderRequest },
   { startServer },
@@ -78,6 +79,9 @@ const DEMO_ORDERS = 5;
 const DEMO = demoOrders(products);
 const DEMO_STATUS = new Map(DEMO.map((order) => [order.orderNumber, order.status]));
 
+/** Each directory table's rows in a store, in one row. */
+const directoryCounts = `SELECT ${DIRECTORY_TABLES.map(({ name }) => `(SELECT count(*) FROM ${name}) AS ${name}`).join(", ")}`;
+
 /** What the harness saw answered, which every later start must keep. */
 interface Answered {
   /** Orders whose POST /orders answered 201, with their tenant. */
@@ -93,6 +97,8 @@ interface State {
   answered: Answered;
   /** What the last full start found wrong in DB. */
   dbProblems: string[];
+  /** The rows of each directory table in DB by demo tenant, as the last seed left them. */
+  directory: Map<number, Record<string, number>>;
   /** Seeds started on it (killed or not): the first migrates it from empty. */
   seeds: number;
   /** Whether its last seed ran whole. */
@@ -163,6 +169,7 @@ try {
         clients: new Map(),
         answered: { placed: new Map(), cancelled: new Map() },
         dbProblems: [],
+        directory: new Map(),
         seeds: 0,
         seedWhole: false,
         storesSeeded: false,
@@ -278,8 +285,7 @@ async function killDemoWrites(s: State): Promise<Kill> {
   const token = await tenantToken(s, 1);
   const ctx = { baseUrl: runtime.baseUrl, token, products };
   const pool = await issueQuotePool({ ...ctx, clientId: "", clientSecret: "", orderPool: DEMO_ORDERS }, DEMO_ORDERS);
-  // A demo order still open, of any tenant: its cancel changes the demo data, which no later seed may revert.
-  const target = DEMO.find((order) => order.status === "Ordered" && !s.answered.cancelled.has(order.orderNumber));
+  const target = openDemoOrder(s);
   const targetToken = target ? await tenantToken(s, target.tenantId) : undefined;
   const delayMs = Math.floor(Math.random() * estimates.demoMs);
   const sent = Date.now();
@@ -352,6 +358,18 @@ async function fullStart(s: State): Promise<void> {
       const registry = await env.DB.prepare("SELECT tenant_id AS id, state FROM tenant_stores").all<{ id: number; state: string }>();
       const notInStore = TENANTS.filter(({ id }) => registry.results.find((row) => row.id === id)?.state !== "store");
       if (notInStore.length) problems.push(`tenants without a 'store' row in the registry: ${notInStore.map(({ id }) => id).join(", ")}`);
+      // The directory's master copy, each table's rows by tenant: what the tenant's stores must hold once pushed.
+      s.directory = new Map(TENANTS.map(({ id }) => [id, {}]));
+      for (const table of DIRECTORY_TABLES) {
+        const rows = await env.DB.prepare(`SELECT ${table.owner} AS tenant, count(*) AS n FROM ${table.name} t GROUP BY 1`).all<{
+          tenant: number;
+          n: number;
+        }>();
+        for (const { tenant, n } of rows.results) {
+          const counts = s.directory.get(tenant);
+          if (counts) counts[table.name] = n;
+        }
+      }
       return problems;
     },
     { persistTo: s.dir },
@@ -382,7 +400,7 @@ async function soundness(s: State): Promise<string[]> {
   for (const { id } of TENANTS) {
     await check(`tenant ${id}'s store`, async () => {
       const own = DEMO.filter((order) => order.tenantId === id);
-      const [orders, lines, documents, users, twinUsers] = await Promise.all([
+      const [orders, lines, documents, directory, twinDirectory] = await Promise.all([
         storeSql(baseUrl, id, "SELECT order_number AS n, count(*) AS c, min(status) AS status FROM orders GROUP BY order_number"),
         storeSql(
           baseUrl,
@@ -394,8 +412,8 @@ async function soundness(s: State): Promise<string[]> {
           id,
           "SELECT count(*) AS c FROM shipping_documents WHERE order_id IN (SELECT id FROM orders WHERE order_number LIKE 'ORD-%-DEMO%')",
         ),
-        storeSql(baseUrl, id, "SELECT count(*) AS c FROM users"),
-        storeSql(baseUrl, -id, "SELECT count(*) AS c FROM users"),
+        storeSql(baseUrl, id, directoryCounts),
+        storeSql(baseUrl, -id, directoryCounts),
       ]);
       const stored = new Map(orders.map((row) => [String(row.n), row]));
       const missing = own.filter((order) => !stored.has(order.orderNumber)).map((order) => order.orderNumber);
@@ -409,16 +427,20 @@ async function soundness(s: State): Promise<string[]> {
       const expectedDocuments = own.reduce((sum, order) => sum + order.shippingDocuments.length, 0);
       if (Number(documents[0]!.c) !== expectedDocuments)
         throw new Error(`${documents[0]!.c} demo shipping documents, ${expectedDocuments} expected`);
-      const seededUsers = USERS.filter((user) => user.tenantId === id).length;
-      if (Number(users[0]!.c) < seededUsers) throw new Error(`${users[0]!.c} users in the store, ${seededUsers} seeded`);
-      if (Number(twinUsers[0]!.c) < seededUsers)
-        throw new Error(`${twinUsers[0]!.c} users in its sandbox twin's store, ${seededUsers} seeded`);
+      // Its directory as DB's master copy has it, in its store and its sandbox twin's.
+      const expected = JSON.stringify(Object.fromEntries(DIRECTORY_TABLES.map(({ name }) => [name, s.directory.get(id)?.[name] ?? 0])));
+      for (const [whose, rows] of [
+        ["its store", directory],
+        ["its sandbox twin's", twinDirectory],
+      ] as const)
+        if (JSON.stringify(rows[0]) !== expected)
+          throw new Error(`the directory in ${whose} is ${JSON.stringify(rows[0])}, in DB ${expected}`);
       // The demo orders keep what the API changed since: the seed's INSERT OR IGNORE must not write them back.
       for (const row of demoHere) {
         const cancelled = s.answered.cancelled.has(String(row.n));
-        const expected = cancelled ? "Cancelled" : DEMO_STATUS.get(String(row.n));
-        if (row.status !== expected && !(row.status === "Cancelled" && DEMO_STATUS.get(String(row.n)) === "Ordered"))
-          throw new Error(`demo order ${row.n} is ${row.status}, ${expected} expected`);
+        const status = cancelled ? "Cancelled" : DEMO_STATUS.get(String(row.n));
+        if (row.status !== status && !(row.status === "Cancelled" && DEMO_STATUS.get(String(row.n)) === "Ordered"))
+          throw new Error(`demo order ${row.n} is ${row.status}, ${status} expected`);
       }
     });
     await check(`tenant ${id}'s API`, async () => {
@@ -455,7 +477,20 @@ async function soundness(s: State): Promise<string[]> {
     s.answered.placed.set(placed.data.orderNumber, 1);
     await send(baseUrl, { method: "GET", path: `${API}/orders/${placed.data.orderNumber}`, headers: { authorization: `Bearer ${token}` } });
   });
+  // And the demo data changed, undisturbed, for the next rounds' seeds to keep.
+  const target = openDemoOrder(s);
+  if (target)
+    await check(`a cancel of demo order ${target.orderNumber}`, async () => {
+      const token = await tenantToken(s, target.tenantId);
+      await cancel(baseUrl, token, target.orderNumber, target.tenantId, s);
+      if (!s.answered.cancelled.has(target.orderNumber)) throw new Error("not answered 200 Cancelled");
+    });
   return problems;
+}
+
+/** A demo order still open, of any tenant, that the harness has not cancelled: a cancel of it changes the demo data. */
+function openDemoOrder(s: State) {
+  return DEMO.find((order) => order.status === "Ordered" && !s.answered.cancelled.has(order.orderNumber));
 }
 
 /** Rows of a query in a tenant's store, through the crash entry's /__crash/sql. */
