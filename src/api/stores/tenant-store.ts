@@ -1,8 +1,19 @@
+import { database } from "../../db/client";
+import { envWith } from "../../env";
 import { errorMessage } from "../../platform/errors";
+import { housekeeping } from "../../platform/housekeeping";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
+import { purgeExpiredResults } from "../../platform/idempotency/results";
+import { logEvent } from "../../platform/logging";
+import { purgeExpiredQuotes } from "../../shared/catalog/quotes";
 import { TenantStore as Store } from "../../shared/tenants/store";
 import { StoreDatabase } from "../../shared/tenants/store-database";
-import type { OrderPlacingStore, OrderPlan } from "../orders/create";
+import { purgeOldEvents } from "../events/feed";
+import { type OrderPlacingStore, type OrderPlan, placeOrderInStore } from "../orders/create";
+import { raiseDueReturns } from "../returns/due";
+import { publishLineChanges } from "../vendors/projection/publish";
+import { purgeOldDeliveries } from "../webhooks/delivery";
+import { resendLostDeliveries, sweepUndispatched } from "../webhooks/dispatch";
 
 /** Events dispatched per alarm; more wait for the next one, armed at once. */
 const DISPATCH_LIMIT = 500;
@@ -16,7 +27,9 @@ const RECHECK_MS = 200;
  * (docs/tenant-stores.md). The alarm hands undispatched events to the delivery queue (src/api/webhooks/dispatch.ts),
  * each message naming the store, sends again the deliveries whose due time passed
  * untouched, publishes the lines changed since the last alarm to their vendors' projections (src/api/vendors/projection),
- * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost.
+ * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost. Its modules are
+ * imported statically: a dynamic import inside a Durable Object's handler is not supported under the vitest pool
+ * (it resumed promises across objects, workerd's "I/O on behalf of a different Durable Object").
  */
 export class TenantStore extends Store implements OrderPlacingStore {
   override async alarm(): Promise<void> {
@@ -27,7 +40,6 @@ export class TenantStore extends Store implements OrderPlacingStore {
   async placeOrder(plan: OrderPlan): Promise<StoreRun> {
     // Defence in depth: the Worker addresses the store by the order's tenant, and nothing else may write here.
     if (plan.storeUnder !== this.ownTenant()) throw new Error(`an order of tenant ${plan.storeUnder} sent to another tenant's store`);
-    const { placeOrderInStore } = await import("../orders/create");
     return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.local(), plan));
   }
 
@@ -46,14 +58,6 @@ export class TenantStore extends Store implements OrderPlacingStore {
    * steps of its cores and loaners (src/api/returns/due.ts).
    */
   async housekeep(scheduledTime: number): Promise<Record<string, number>> {
-    const [{ housekeeping }, { purgeExpiredResults }, { purgeExpiredQuotes }, { purgeOldEvents }, { purgeOldDeliveries }] =
-      await Promise.all([
-        import("../../platform/housekeeping"),
-        import("../../platform/idempotency/results"),
-        import("../../shared/catalog/quotes"),
-        import("../events/feed"),
-        import("../webhooks/delivery"),
-      ]);
     const purged = await housekeeping({ DB: this.local({ outbox: false }) }, new Date(scheduledTime), {
       idempotencyResults: purgeExpiredResults,
       quotes: purgeExpiredQuotes,
@@ -61,7 +65,6 @@ export class TenantStore extends Store implements OrderPlacingStore {
       webhookDeliveries: purgeOldDeliveries,
     });
     // Cores' and loaners' due steps write events: their writes arm the outbox's dispatch.
-    const { raiseDueReturns } = await import("../returns/due");
     const due = await housekeeping({ DB: this.local() }, new Date(scheduledTime), { returnsDue: raiseDueReturns });
     return { ...purged, ...due };
   }
@@ -72,14 +75,6 @@ export class TenantStore extends Store implements OrderPlacingStore {
   }
 
   private async dispatchOutbox(afterStart: boolean): Promise<void> {
-    const [{ sweepUndispatched, resendLostDeliveries }, { database }, { envWith }, { publishLineChanges }, { logEvent }] =
-      await Promise.all([
-        import("../webhooks/dispatch"),
-        import("../../db/client"),
-        import("../../env"),
-        import("../vendors/projection/publish"),
-        import("../../platform/logging"),
-      ]);
     const local = this.local();
     const env = envWith(this.env, { DB: local });
     const db = database(local);
