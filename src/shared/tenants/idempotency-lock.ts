@@ -40,13 +40,9 @@ const liveAttempt = (sql: SqlStorage, key: string, now: number) =>
     )
     .toArray()[0];
 
-/**
- * What an attempt of `key` of tenant `tenantId` (the store's; its twin's keys are the twin store's) with this
- * fingerprint does; `proceed` marks the key as processing. The committed result is looked up by its primary key.
- */
-export function beginAttempt(sql: SqlStorage, tenantId: number, key: string, fingerprint: string, now = Date.now()): BeginOutcome {
-  purgeExpired(sql, now);
-  const committed = sql
+/** The result of `key` committed with the tenant's writes, if any, looked up by its primary key. */
+const committedResult = (sql: SqlStorage, tenantId: number, key: string, now: number) =>
+  sql
     .exec<{ fingerprint: string; response: string }>(
       "SELECT fingerprint, response FROM idempotency_results WHERE tenant_id = ? AND idempotency_key = ? AND expires_at > ?",
       tenantId,
@@ -54,7 +50,26 @@ export function beginAttempt(sql: SqlStorage, tenantId: number, key: string, fin
       new Date(now).toISOString(),
     )
     .toArray()[0];
-  const entry = committed ?? liveAttempt(sql, key, now);
+
+/**
+ * What a committed result of `key` answers an attempt with this fingerprint: its replay, or a mismatch for another
+ * body; undefined when none committed.
+ */
+export function committedOutcome(sql: SqlStorage, tenantId: number, key: string, fingerprint: string, now = Date.now()) {
+  const committed = committedResult(sql, tenantId, key, now);
+  if (!committed) return undefined;
+  return committed.fingerprint === fingerprint
+    ? ({ outcome: "replay", response: JSON.parse(committed.response) as StoredResponse } as const)
+    : ({ outcome: "mismatch" } as const);
+}
+
+/**
+ * What an attempt of `key` of tenant `tenantId` (the store's; its twin's keys are the twin store's) with this
+ * fingerprint does; `proceed` marks the key as processing. The committed result is looked up by its primary key.
+ */
+export function beginAttempt(sql: SqlStorage, tenantId: number, key: string, fingerprint: string, now = Date.now()): BeginOutcome {
+  purgeExpired(sql, now);
+  const entry = committedResult(sql, tenantId, key, now) ?? liveAttempt(sql, key, now);
   if (entry) {
     // A different body is reported even while processing: retrying it could never succeed.
     if (entry.fingerprint !== fingerprint) return { outcome: "mismatch" };

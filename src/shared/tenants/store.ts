@@ -9,7 +9,7 @@ import { transferableError } from "../../platform/errors";
 import type { BeginOutcome, StoreRun } from "../../platform/idempotency/key-lock";
 import type { IdempotentRequest } from "../../platform/idempotency/results";
 import { RANGED_TABLES, rangeFloor } from "./id-ranges";
-import { beginAttempt, completeAttempt, releaseAttempt, settleAttempt } from "./idempotency-lock";
+import { beginAttempt, committedOutcome, completeAttempt, releaseAttempt, settleAttempt } from "./idempotency-lock";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
 import { tenantOfStoreName } from "./names";
@@ -258,6 +258,10 @@ export class TenantStore extends DurableObject<Bindings> {
         return { decision, ran: { failure }, recorded: false };
       }
       releaseAttempt(this.ctx.storage.sql, key, decision.attemptId);
+      // Refused while another attempt of the key committed (one that ran beside it, its lock having lost its attempts):
+      // the committed result is the answer, never the refusal (spec 8).
+      const committed = committedOutcome(this.ctx.storage.sql, this.ownTenant(), key, request.fingerprint);
+      if (committed) return { decision: committed };
       return { decision, ran: { failure }, recorded: true };
     }
   }
