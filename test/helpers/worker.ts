@@ -1,6 +1,7 @@
 import { API_BASE, createApp } from "../../src/api/app";
 import production from "../../src/api/index";
-import { TenantStore as ProductionTenantStore } from "../../src/api/stores/tenant-store";
+import * as storeModules from "../../src/api/stores/store-modules";
+import { TenantStore as ProductionTenantStore, type StoreModules } from "../../src/api/stores/tenant-store";
 import { VendorLines as ProductionVendorLines } from "../../src/api/vendors/projection/projection";
 import type { Bindings } from "../../src/env";
 import { createAdminApp } from "../../src/operator/app";
@@ -25,6 +26,14 @@ export class TenantStore extends ProductionTenantStore {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, { ...env, EVENTS: trackedQueue(env.EVENTS) });
+  }
+
+  /**
+   * The same modules, imported statically: the vitest pool does not support a dynamic import inside a Durable
+   * Object's handler (it resumed promises across objects: workerd's "I/O on behalf of a different Durable Object").
+   */
+  protected override modules(): Promise<StoreModules> {
+    return Promise.resolve(storeModules);
   }
 
   override execute(...args: Parameters<ProductionTenantStore["execute"]>): ReturnType<ProductionTenantStore["execute"]> {

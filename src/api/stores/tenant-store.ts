@@ -1,19 +1,11 @@
-import { database } from "../../db/client";
-import { envWith } from "../../env";
 import { errorMessage } from "../../platform/errors";
-import { housekeeping } from "../../platform/housekeeping";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
-import { purgeExpiredResults } from "../../platform/idempotency/results";
-import { logEvent } from "../../platform/logging";
-import { purgeExpiredQuotes } from "../../shared/catalog/quotes";
 import { TenantStore as Store } from "../../shared/tenants/store";
 import { StoreDatabase } from "../../shared/tenants/store-database";
-import { purgeOldEvents } from "../events/feed";
-import { type OrderPlacingStore, type OrderPlan, placeOrderInStore } from "../orders/create";
-import { raiseDueReturns } from "../returns/due";
-import { publishLineChanges } from "../vendors/projection/publish";
-import { purgeOldDeliveries } from "../webhooks/delivery";
-import { resendLostDeliveries, sweepUndispatched } from "../webhooks/dispatch";
+import type { OrderPlacingStore, OrderPlan } from "../orders/create";
+
+/** What the store's handlers run (./store-modules.ts). */
+export type StoreModules = typeof import("./store-modules");
 
 /** Events dispatched per alarm; more wait for the next one, armed at once. */
 const DISPATCH_LIMIT = 500;
@@ -27,11 +19,14 @@ const RECHECK_MS = 200;
  * (docs/tenant-stores.md). The alarm hands undispatched events to the delivery queue (src/api/webhooks/dispatch.ts),
  * each message naming the store, sends again the deliveries whose due time passed
  * untouched, publishes the lines changed since the last alarm to their vendors' projections (src/api/vendors/projection),
- * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost. Its modules are
- * imported statically: a dynamic import inside a Durable Object's handler is not supported under the vitest pool
- * (it resumed promises across objects, workerd's "I/O on behalf of a different Durable Object").
+ * and sleeps until the next delivery is due. A failing alarm is retried by the runtime; nothing is lost.
  */
 export class TenantStore extends Store implements OrderPlacingStore {
+  /** What its handlers run, loaded on first use: the Worker's start evaluates the store's class only. */
+  protected modules(): Promise<StoreModules> {
+    return import("./store-modules");
+  }
+
   override async alarm(): Promise<void> {
     await this.dispatchOutbox(false);
   }
@@ -40,6 +35,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
   async placeOrder(plan: OrderPlan): Promise<StoreRun> {
     // Defence in depth: the Worker addresses the store by the order's tenant, and nothing else may write here.
     if (plan.storeUnder !== this.ownTenant()) throw new Error(`an order of tenant ${plan.storeUnder} sent to another tenant's store`);
+    const { placeOrderInStore } = await this.modules();
     return this.runLocked(plan.request, plan.response, () => placeOrderInStore(this.local(), plan));
   }
 
@@ -58,6 +54,8 @@ export class TenantStore extends Store implements OrderPlacingStore {
    * steps of its cores and loaners (src/api/returns/due.ts).
    */
   async housekeep(scheduledTime: number): Promise<Record<string, number>> {
+    const { housekeeping, purgeExpiredResults, purgeExpiredQuotes, purgeOldEvents, purgeOldDeliveries, raiseDueReturns } =
+      await this.modules();
     const purged = await housekeeping({ DB: this.local({ outbox: false }) }, new Date(scheduledTime), {
       idempotencyResults: purgeExpiredResults,
       quotes: purgeExpiredQuotes,
@@ -75,6 +73,7 @@ export class TenantStore extends Store implements OrderPlacingStore {
   }
 
   private async dispatchOutbox(afterStart: boolean): Promise<void> {
+    const { sweepUndispatched, resendLostDeliveries, database, envWith, publishLineChanges, logEvent } = await this.modules();
     const local = this.local();
     const env = envWith(this.env, { DB: local });
     const db = database(local);
