@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
 import { DEV_ENTRY, type LocalState, prepareWhenLive, wranglerDevArgs } from "../dev/local-platform";
 
 /** A `wrangler dev` process on loopback with its own local D1/KV/DO state (load runs, e2e, the crash test). */
@@ -69,10 +70,11 @@ async function waitUntilLive(baseUrl: string, child: ChildProcess, logFile: stri
 }
 
 /** Still running: neither exited nor ended by a signal (a killed child keeps exitCode null). */
-const running = (child: ChildProcess): child is ChildProcess & { pid: number } =>
+export const running = (child: ChildProcess): child is ChildProcess & { pid: number } =>
   child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 
-function killProcessGroup(child: ChildProcess): Promise<void> {
+/** SIGKILL to the child's whole process group (wrangler and its workerd); resolves once the child has exited. */
+export function killProcessGroup(child: ChildProcess): Promise<void> {
   if (!running(child)) return Promise.resolve();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(-child.pid, "SIGKILL");
@@ -85,4 +87,16 @@ function stopProcessGroup(child: ChildProcess): Promise<void> {
   process.kill(-child.pid, "SIGTERM");
   const forced = setTimeout(() => running(child) && process.kill(-child.pid, "SIGKILL"), 5_000);
   return exited.finally(() => clearTimeout(forced));
+}
+
+/** A TCP port free on loopback now, for a local server of its own. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
 }

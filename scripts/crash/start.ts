@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -50,7 +49,7 @@ const [
   { DIRECTORY_TABLES, TENANT_DATA_TABLES },
   { fetchToken, jsonPost, send },
   { issueQuotePool, orderRequest },
-  { startServer },
+  { freePort, killProcessGroup, running, startServer },
   { ensureLocalSigningKey, prepareWhenLive, withLocalBindings },
   { DEV_SEED_STORES_PATH },
 ] = await Promise.all([
@@ -249,7 +248,7 @@ async function killSeed(s: State): Promise<Kill> {
     else estimates.seedMs = ms;
     return { phase: "seed", delayMs, note: `${fresh ? "first " : ""}seed ended before the kill, in ${ms} ms` };
   }
-  await killGroup(seed.child);
+  await killProcessGroup(seed.child);
   return { phase: "seed", delayMs, note: `${fresh ? "first seed" : "seed"}, ~${Math.round((100 * delayMs) / estimate)}% of its length` };
 }
 
@@ -563,26 +562,4 @@ async function runSeed(s: State): Promise<void> {
   s.seedWhole = true;
   if (fresh) estimates.freshSeedMs = ms;
   else estimates.seedMs = ms;
-}
-
-function running(child: ChildProcess): boolean {
-  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
-}
-
-async function killGroup(child: ChildProcess): Promise<void> {
-  if (!running(child)) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  process.kill(-child.pid!, "SIGKILL");
-  await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }

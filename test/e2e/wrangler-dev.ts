@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startServer } from "../../scripts/bench/server";
+import { freePort, startServer } from "../../scripts/bench/server";
 import { DEV_ENTRY, ensureLocalSigningKey, withLocalBindings } from "../../scripts/dev/local-platform";
 import { seedLocal } from "../../scripts/dev/seed";
 import { buildDocsUi } from "../../scripts/portal/build-docs-ui";
@@ -26,17 +25,6 @@ declare module "vitest" {
     /** An operator client (procurement connections for the PunchOut tests). */
     operator: { clientId: string; clientSecret: string };
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 export default async function setup(project: TestProject) {
