@@ -22,6 +22,16 @@ export const DEFAULT_RATE_LIMITER_TIMEOUT_MS = 1_000;
 /** Objects per vendor's projection unless VENDOR_PROJECTION_SHARDS says otherwise. */
 export const DEFAULT_VENDOR_PROJECTION_SHARDS = 4;
 
+/** Days a vendor's list keeps a closed line after its last change unless VENDOR_LIST_RETENTION_DAYS says otherwise. */
+export const DEFAULT_VENDOR_LIST_RETENTION_DAYS = 30;
+
+/**
+ * The fewest days VENDOR_LIST_RETENTION_DAYS may say, a smaller value counting as this: the medparts-vendor-lines queue's
+ * message retention (4 days, Cloudflare Queues' default), so that every message of a line's earlier revisions has
+ * arrived or expired before its projection forgets the line, and none can bring it back.
+ */
+export const MIN_VENDOR_LIST_RETENTION_DAYS = 4;
+
 /** A positive number from a wrangler.toml var (always a string); unset or invalid falls back to the default. */
 const positiveNumber = (fallback: number) => z.coerce.number().finite().positive().catch(fallback);
 
@@ -57,6 +67,14 @@ const ConfigSchema = z.object({
   WEBHOOK_RESEND_AFTER_SECONDS: positiveNumber(300),
   /** Objects per vendor's projection, a tenant's lines in object tenantId mod this (src/api/vendors/projection/stub.ts). */
   VENDOR_PROJECTION_SHARDS: z.coerce.number().int().positive().catch(DEFAULT_VENDOR_PROJECTION_SHARDS),
+  /**
+   * Days a vendor's list keeps a closed line (Delivered, Cancelled, Rejected, deleted) after its last change
+   * (src/api/vendors/projection/retention.ts): unset or not a positive number, the default; under
+   * MIN_VENDOR_LIST_RETENTION_DAYS, that minimum.
+   */
+  VENDOR_LIST_RETENTION_DAYS: positiveNumber(DEFAULT_VENDOR_LIST_RETENTION_DAYS).transform((days) =>
+    Math.max(days, MIN_VENDOR_LIST_RETENTION_DAYS),
+  ),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

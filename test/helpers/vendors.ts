@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { LINE_STATUSES } from "../../src/api/orders/lifecycle";
+import { LINE_STATUSES, type LineStatus } from "../../src/api/orders/lifecycle";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import type { VendorOrderLine } from "../../src/api/vendors/lines";
+import { retentionCutoff } from "../../src/api/vendors/projection/retention";
 import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { json, TENANT_A, vendorTokenFor } from "./api";
@@ -30,9 +31,10 @@ export async function vendorCall(vendorId: number, path: string, init: { method?
 export async function projectionFollows(vendorId: number, tenantId = TENANT_A, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const cutoff = retentionCutoff(env, Date.now());
     const [published, held] = await Promise.all([
-      tenantStore(env, tenantId).publishedLines(),
-      vendorProjection(env, vendorId, tenantId).held(tenantId),
+      tenantStore(env, tenantId).publishedLines(cutoff),
+      vendorProjection(env, vendorId, tenantId).held(tenantId, cutoff),
     ]);
     const want = published.find((account) => account.vendorId === vendorId) ?? { lines: 0, ids: 0, revisions: 0 };
     if (want.lines === held.lines && want.ids === held.ids && want.revisions === held.revisions) return;
@@ -69,3 +71,32 @@ export const BODIES: Record<VendorAction, () => unknown> = {
   deliver: () => ({}),
   reject: () => ({ reason: "Discontinued" }),
 };
+
+/** A line as its vendor reads it, of an order of the given number and date. */
+export function madeUpLine(lineId: number, order: { orderNumber: string; orderDate: string }, statusName: LineStatus): VendorOrderLine {
+  return {
+    lineId,
+    orderNumber: order.orderNumber,
+    lineNumber: 1,
+    orderDate: order.orderDate,
+    statusName,
+    partNumber: `PN-${lineId}`,
+    description: "A made-up line",
+    quantity: 1,
+    shippedQuantity: 0,
+    price: 10,
+    extendedPrice: 10,
+    poNumber: null,
+    requiredFields: [],
+    promisedShipDate: null,
+    expectedShipDate: null,
+    statusReason: null,
+    deliveredAt: null,
+    contractPrice: null,
+    confirmationCode: null,
+    pendingChange: null,
+    shippingMethod: "GROUND",
+    shipTo: { attentionTo: null, address1: "1 Main St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
+    shipments: [],
+  };
+}

@@ -58,10 +58,14 @@ export class TenantStore extends ProductionTenantStore {
   }
 }
 
-/** A vendor's projection as the test Worker runs it: emptied between test files by a call of its own (as above). */
+/**
+ * A vendor's projection as the test Worker runs it: emptied between test files by a call of its own (as above), its
+ * purge's alarm cancelled with its lines.
+ */
 export class VendorLines extends ProductionVendorLines {
-  emptyLines(): void {
+  async emptyLines(): Promise<void> {
     this.ctx.storage.sql.exec("DELETE FROM vendor_lines");
+    await this.ctx.storage.deleteAlarm();
   }
 }
 

@@ -1,11 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LINE_STATUSES, type LineStatus } from "../../src/api/orders/lifecycle";
+import { LINE_STATUSES } from "../../src/api/orders/lifecycle";
 import { linesById, OPEN_LINE_STATUSES, type VendorLineFilter, type VendorOrderLine } from "../../src/api/vendors/lines";
 import { listLinesOfVendor } from "../../src/api/vendors/projection/list";
 import type { HeldLines, LineChange } from "../../src/api/vendors/projection/messages";
 import { migrateVendorLines, pageStatements, type VendorLines } from "../../src/api/vendors/projection/projection";
 import { reconcileVendorProjections } from "../../src/api/vendors/projection/reconcile";
+import { retentionCutoff } from "../../src/api/vendors/projection/retention";
 import {
   projectionShardCount,
   shardOfTenant,
@@ -20,7 +21,7 @@ import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { TENANT_A, TENANT_B, TENANT_C } from "../helpers/api";
 import { eventually } from "../helpers/platform";
 import { emptyProjection, storeRows } from "../helpers/stores";
-import { listAllVendorLines } from "../helpers/vendors";
+import { listAllVendorLines, madeUpLine } from "../helpers/vendors";
 
 /**
  * A vendor's projection split by tenant (docs/tenant-stores.md, "Vendors' lines"): shard tenantId mod
@@ -37,6 +38,8 @@ const MADE_UP_VENDOR = 900_000 + Math.floor(Math.random() * 90_000);
 const VENDOR_BEFORE_COUNTS = MADE_UP_VENDOR + 1;
 
 const ids = (lines: readonly { lineId: number }[]) => lines.map((line) => line.lineId);
+/** The reconciliation sweep's cutoff now: every line here changed since (their retention: projection-retention.test.ts). */
+const sweepCutoff = () => retentionCutoff(env, Date.now());
 
 /** The items by their key, in their order. */
 function groupedBy<Item, Key>(items: readonly Item[], keyOf: (item: Item) => Key): Map<Key, Item[]> {
@@ -53,35 +56,6 @@ function seeded(seed: number): () => number {
   return () => {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
     return state / 2_147_483_648;
-  };
-}
-
-/** A line as its vendor reads it, of an order of the given number and date. */
-function madeUpLine(lineId: number, order: { orderNumber: string; orderDate: string }, statusName: LineStatus): VendorOrderLine {
-  return {
-    lineId,
-    orderNumber: order.orderNumber,
-    lineNumber: 1,
-    orderDate: order.orderDate,
-    statusName,
-    partNumber: `PN-${lineId}`,
-    description: "A made-up line",
-    quantity: 1,
-    shippedQuantity: 0,
-    price: 10,
-    extendedPrice: 10,
-    poNumber: null,
-    requiredFields: [],
-    promisedShipDate: null,
-    expectedShipDate: null,
-    statusReason: null,
-    deliveredAt: null,
-    contractPrice: null,
-    confirmationCode: null,
-    pendingChange: null,
-    shippingMethod: "GROUND",
-    shipTo: { attentionTo: null, address1: "1 Main St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
-    shipments: [],
   };
 }
 
@@ -135,7 +109,7 @@ class PublishedLines {
   /** Waits for every message sent to be applied: each tenant's shard holds what was published of it. */
   async caughtUp(): Promise<void> {
     const tenants = [...new Set([...this.lines.values()].map((held) => held.tenantId))];
-    const held = () => Promise.all(tenants.map((tenantId) => vendorProjection(env, this.vendorId, tenantId).held(tenantId)));
+    const held = () => Promise.all(tenants.map((tenantId) => vendorProjection(env, this.vendorId, tenantId).held(tenantId, sweepCutoff())));
     const expected = tenants.map((tenantId) => this.heldOf(tenantId));
     expect(await eventually(held, (now) => JSON.stringify(now) === JSON.stringify(expected), 10_000)).toEqual(expected);
   }
@@ -214,7 +188,7 @@ describe("a vendor's projection split by tenant", () => {
     expect(SHARDS).toBeGreaterThan(1);
     for (const tenantId of TENANTS) {
       for (let shard = 0; shard < SHARDS; shard++) {
-        const held = await vendorProjectionShard(env, MADE_UP_VENDOR, shard).held(tenantId);
+        const held = await vendorProjectionShard(env, MADE_UP_VENDOR, shard).held(tenantId, sweepCutoff());
         expect(held).toEqual(shard === shardOfTenant(env, tenantId) ? published.heldOf(tenantId) : { lines: 0, ids: 0, revisions: 0 });
       }
     }
@@ -327,15 +301,16 @@ describe("a vendor's projection split by tenant", () => {
     const lines = published.live().slice(0, 40);
     const counts = await runInDurableObject(shard, async (projection: VendorLines, state) => {
       const sql = state.storage.sql;
-      // As the projection was before its counts: without their table, triggers and migration.
+      // As the projection was before its counts: without their table, triggers and migration (nor the later ones).
       for (const trigger of ["vendor_line_counted", "vendor_line_uncounted", "vendor_line_recounted"]) sql.exec(`DROP TRIGGER ${trigger}`);
       sql.exec("DROP TABLE vendor_line_counts");
+      sql.exec("DROP INDEX vendor_lines_closed");
       sql.exec("DELETE FROM __drizzle_migrations WHERE created_at > 1");
-      projection.apply(
+      await projection.apply(
         TENANT_A,
-        lines.map((line, index) => ({ lineId: line.lineId, revision: index + 1, changedAt: 0, line })),
+        lines.map((line, index) => ({ lineId: line.lineId, revision: index + 1, changedAt: Date.now(), line })),
       );
-      projection.apply(TENANT_A, [{ lineId: lines[0]!.lineId, revision: 100, changedAt: 0, line: null }]);
+      await projection.apply(TENANT_A, [{ lineId: lines[0]!.lineId, revision: 100, changedAt: Date.now(), line: null }]);
       await migrateVendorLines(state.storage);
       // Once: starting again changes nothing.
       await migrateVendorLines(state.storage);
@@ -349,7 +324,7 @@ describe("a vendor's projection split by tenant", () => {
     const page = await shard.query({ statuses: LINE_STATUSES, limit: 10, offset: 0 });
     expect(page.total).toBe(live.length);
     // And from then on kept by every write.
-    await shard.apply(TENANT_A, [{ lineId: live[0]!.lineId, revision: 200, changedAt: 0, line: null }]);
+    await shard.apply(TENANT_A, [{ lineId: live[0]!.lineId, revision: 200, changedAt: Date.now(), line: null }]);
     expect((await shard.query({ statuses: LINE_STATUSES, limit: 10, offset: 0 })).total).toBe(live.length - 1);
     const { kept, counted } = await countsOf(shard);
     expect(kept).toEqual(counted);
@@ -398,7 +373,7 @@ describe("the demo tenants' lines, published by their stores to their shards", (
     for (const tenantId of tenants) {
       const own = (await linesOf(tenantId)).length;
       for (let shard = 0; shard < SHARDS; shard++) {
-        const held = await vendorProjectionShard(env, vendorId, shard).held(tenantId);
+        const held = await vendorProjectionShard(env, vendorId, shard).held(tenantId, sweepCutoff());
         expect(held.lines).toBe(shard === shardOfTenant(env, tenantId) ? own : 0);
       }
     }

@@ -17,6 +17,13 @@ export const TRANSITIONS: Readonly<Record<LineStatus, readonly LineStatus[]>> = 
 
 export const isLineStatus = (value: string): value is LineStatus => (LINE_STATUSES as readonly string[]).includes(value);
 
+/**
+ * Closed lines: statuses no move leaves (Delivered, Cancelled, Rejected). A vendor's list keeps them for
+ * VENDOR_LIST_RETENTION_DAYS after their last change (src/api/vendors/projection/retention.ts); the tenant store's
+ * account of its published lines names the same statuses (tenant-migrations/0009_vendor_line_closed.sql).
+ */
+export const CLOSED_LINE_STATUSES: readonly LineStatus[] = LINE_STATUSES.filter((status) => TRANSITIONS[status].length === 0);
+
 export function canMove(from: string, to: LineStatus): boolean {
   return isLineStatus(from) && TRANSITIONS[from].includes(to);
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
+import { DEFAULT_VENDOR_LIST_RETENTION_DAYS } from "../../env";
 import { PaginationSchema } from "../../platform/pagination";
 import { VENDOR_API_BASE } from "../../platform/planes";
 import { envelope } from "../../platform/responses";
@@ -20,7 +21,7 @@ import { vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
 import { rangeFloor } from "../../shared/tenants/id-ranges";
 import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
-import { LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
+import { CLOSED_LINE_STATUSES, LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { PendingChangeSchema } from "../orders/line-history";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { DEMO_ORDER_NUMBER, ORDER_NUMBER } from "../orders/retrieve-routes";
@@ -135,7 +136,10 @@ const listRoute = createRoute({
   path: "/order-lines",
   tags: [TAG],
   summary: "The vendor's order lines, open ones by default, oldest first",
-  description: `Only lines the vendor fulfils; \`limit\` 1-${GET_MAX_LIMIT}, default 50.`,
+  description:
+    `Only lines the vendor fulfils; \`limit\` 1-${GET_MAX_LIMIT}, default 50. Open lines are listed whatever their age; ` +
+    `closed ones (${CLOSED_LINE_STATUSES.join(", ")}) for ${DEFAULT_VENDOR_LIST_RETENTION_DAYS} days after their last change ` +
+    "(a deployment may keep them longer); an older closed line answers by id only (`GET /vendor/api/order-lines/{lineId}`).",
   ...vendorScopedAccess("fulfilment:read"),
   request: { query: ListParamsSchema },
   responses: {

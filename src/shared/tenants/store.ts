@@ -32,6 +32,15 @@ import { DIRECTORY_TABLES, keyCondition, type StoreTable, upsertStatement } from
 /** How long a published change may take through the queue to its projection before the sweep counts it as lost. */
 const IN_FLIGHT_MS = 60_000;
 
+/**
+ * The statuses of a closed line (CLOSED_LINE_STATUSES, src/api/orders/lifecycle.ts; the same list as
+ * tenant-migrations/0009's trigger, test/vendors/projection-retention.test.ts holds them together), as SQL.
+ */
+const CLOSED_STATUSES_SQL = "'Delivered', 'Cancelled', 'Rejected'";
+
+/** A row of `vendor_line_changes` its vendor's projection keeps, with `?1` the sweep's cutoff: open, or changed since. */
+const KEPT = "(closed = 0 OR changed_at >= ?1)";
+
 export class TenantStore extends DurableObject<Bindings> {
   protected readonly db: DrizzleSqliteDODatabase;
 
@@ -146,10 +155,10 @@ export class TenantStore extends DurableObject<Bindings> {
       if (publishing === 1) return false;
       this.ctx.storage.sql.exec("UPDATE vendor_projection SET publishing = 1, revision = revision + 1");
       this.ctx.storage.sql.exec(
-        "INSERT INTO vendor_line_changes (line_id, vendor_id, revision, changed_at) " +
-          "SELECT l.id, l.vendor_id, (SELECT revision FROM vendor_projection), CAST(unixepoch('subsec') * 1000 AS INTEGER) " +
-          "FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.tenant_id > 0 " +
-          "ON CONFLICT (line_id) DO UPDATE SET revision = excluded.revision, changed_at = excluded.changed_at",
+        "INSERT INTO vendor_line_changes (line_id, vendor_id, revision, changed_at, closed) " +
+          "SELECT l.id, l.vendor_id, (SELECT revision FROM vendor_projection), CAST(unixepoch('subsec') * 1000 AS INTEGER), " +
+          `l.status_name IN (${CLOSED_STATUSES_SQL}) FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.tenant_id > 0 ` +
+          "ON CONFLICT (line_id) DO UPDATE SET revision = excluded.revision, changed_at = excluded.changed_at, closed = excluded.closed",
       );
       return true;
     });
@@ -159,32 +168,46 @@ export class TenantStore extends DurableObject<Bindings> {
 
   /**
    * Per vendor, what its projection should hold of this store once every change is published (the reconciliation
-   * sweep compares it with the projection's own): the number of lines, the sum of their ids and of their revisions.
-   * A vendor with changes still to publish, or published within IN_FLIGHT_MS (maybe still in the queue), is marked
+   * sweep compares it with the projection's own, VendorLines.held): the number of lines, the sum of their ids and of
+   * their revisions, leaving out the closed lines last changed before `cutoff` (epoch ms, the sweep's: a projection
+   * forgets them, src/api/vendors/projection/retention.ts). A vendor whose lines are all left out is still listed, with
+   * none. A vendor with changes still to publish, or published within IN_FLIGHT_MS (maybe still in the queue), is marked
    * pending: it is left to the alarm and the queue.
    */
-  publishedLines(): PublishedLines[] {
+  publishedLines(cutoff: number): PublishedLines[] {
     return this.ctx.storage.sql
       .exec<{ vendorId: number; lines: number; ids: number; revisions: number; pending: number }>(
-        `SELECT vendor_id AS vendorId, count(*) AS lines, sum(line_id % ${ID_CHECKSUM_MODULUS}) AS ids, sum(revision) AS revisions, ` +
-          "max(revision > published_revision OR published_at > ?) AS pending FROM vendor_line_changes GROUP BY vendor_id ORDER BY vendor_id",
+        `SELECT vendor_id AS vendorId, sum(${KEPT}) AS lines, sum(iif(${KEPT}, line_id % ${ID_CHECKSUM_MODULUS}, 0)) AS ids, ` +
+          `sum(iif(${KEPT}, revision, 0)) AS revisions, max(revision > published_revision OR published_at > ?2) AS pending ` +
+          "FROM vendor_line_changes GROUP BY vendor_id ORDER BY vendor_id",
+        cutoff,
         Date.now() - IN_FLIGHT_MS,
       )
       .toArray()
       .map((row) => ({ ...row, pending: row.pending === 1 }));
   }
 
-  /** The ids of the vendor's lines this store has published or will (the sweep: what a projection may keep of it). */
-  publishedLineIds(vendorId: number): number[] {
+  /**
+   * The ids of the vendor's lines this store has published or will, but the closed ones last changed before `cutoff`
+   * (the sweep: what a projection may keep of it, as publishedLines counts them).
+   */
+  publishedLineIds(vendorId: number, cutoff: number): number[] {
     return this.ctx.storage.sql
-      .exec<{ id: number }>("SELECT line_id AS id FROM vendor_line_changes WHERE vendor_id = ? ORDER BY line_id", vendorId)
+      .exec<{ id: number }>(
+        `SELECT line_id AS id FROM vendor_line_changes WHERE vendor_id = ?2 AND ${KEPT} ORDER BY line_id`,
+        cutoff,
+        vendorId,
+      )
       .toArray()
       .map((row) => row.id);
   }
 
-  /** Sends every line of the vendor to its projection again (the sweep found the projection differs). */
-  republish(vendorId: number): { lines: number } {
-    this.ctx.storage.sql.exec("UPDATE vendor_line_changes SET published_revision = 0 WHERE vendor_id = ?", vendorId);
+  /**
+   * Sends the vendor's lines to its projection again (the sweep found the projection differs), but the closed ones last
+   * changed before `cutoff`, which the projection no longer keeps.
+   */
+  republish(vendorId: number, cutoff: number): { lines: number } {
+    this.ctx.storage.sql.exec(`UPDATE vendor_line_changes SET published_revision = 0 WHERE vendor_id = ?2 AND ${KEPT}`, cutoff, vendorId);
     const lines = this.ctx.storage.sql.exec<{ lines: number }>("SELECT changes() AS lines").one().lines;
     this.armOutbox();
     return { lines };

@@ -5,6 +5,7 @@ import type { Bindings } from "../../../env";
 import { percentile } from "../../../platform/percentile";
 import { ID_CHECKSUM_MODULUS } from "../../../shared/tenants/statements";
 import type { HeldLines, LineChange, ListQuery, ProjectionPage, ProjectionQuery } from "./messages";
+import { CLOSED_ROW, closesLine, removalCutoff, removalDelayMs } from "./retention";
 import { VENDOR_PROJECTION_MIGRATIONS } from "./schema";
 
 /** Applies the migrations the projection lacks (schema.ts): when the object starts. */
@@ -12,6 +13,14 @@ export const migrateVendorLines = (storage: DurableObjectStorage) => migrate(dri
 
 /** A statement and its bindings, as `sql.exec` takes them. */
 type Statement = [sql: string, ...bindings: SqlStorageValue[]];
+
+/** Closed lines past the list's retention deleted per transaction: one per alarm, the next alarm armed at once. */
+export const PURGE_LIMIT = 500;
+/**
+ * The shortest wait between two purges that find nothing more to delete: closed lines leave the list within this
+ * after they are due (retention.ts), in batches rather than one alarm per line.
+ */
+export const PURGE_INTERVAL_MS = 3_600_000;
 
 const KEY_COLUMNS = "line_id AS lineId, order_date AS orderDate";
 const IN_STATUSES = "status_name IN (SELECT value FROM json_each(?1))";
@@ -61,13 +70,24 @@ export class VendorLines extends DurableObject<Bindings> {
     void ctx.blockConcurrencyWhile(() => migrateVendorLines(ctx.storage));
   }
 
-  /** Keeps each change newer than (or as new as) what the projection holds: repeats and late messages change nothing. */
-  apply(tenantId: number, changes: readonly LineChange[]): { applied: number } {
+  /**
+   * Keeps each change newer than (or as new as) what the projection holds: repeats and late messages change nothing. A
+   * change that closes its line and is older than the retention's removal cutoff (retention.ts) is not kept, and takes
+   * an older revision of its line with it: a late message, or a store sending its lines again, cannot bring back a
+   * line the purge removed. A write arms the purge's alarm when none is set.
+   */
+  async apply(tenantId: number, changes: readonly LineChange[]): Promise<{ applied: number }> {
     const sql = this.ctx.storage.sql;
     const now = Date.now();
+    const removedBefore = removalCutoff(this.env, now);
     let applied = 0;
     this.ctx.storage.transactionSync(() => {
-      for (const { lineId, revision, changedAt, line } of changes) {
+      for (const change of changes) {
+        const { lineId, revision, changedAt, line } = change;
+        if (changedAt < removedBefore && closesLine(change)) {
+          sql.exec("DELETE FROM vendor_lines WHERE line_id = ? AND revision <= ?", lineId, revision);
+          continue;
+        }
         sql.exec(
           "INSERT INTO vendor_lines (line_id, tenant_id, revision, deleted, changed_at, applied_at, order_date, order_number, status_name, line) " +
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_id) DO UPDATE SET tenant_id = excluded.tenant_id, " +
@@ -88,7 +108,35 @@ export class VendorLines extends DurableObject<Bindings> {
         applied += sql.exec<{ changed: number }>("SELECT changes() AS changed").one().changed;
       }
     });
+    if (applied > 0 && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + PURGE_INTERVAL_MS);
     return { applied };
+  }
+
+  /**
+   * The purge (docs/tenant-stores.md, "Vendors' lines"): deletes up to PURGE_LIMIT closed lines and tombstones older
+   * than the removal cutoff, in one transaction (the counts' triggers uncount the live ones), then arms the next alarm:
+   * at once while more remain, else when the oldest closed line left is due (PURGE_INTERVAL_MS at the soonest), else
+   * none (the next write arms it).
+   */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    const { more, oldest } = this.purgeClosed(removalCutoff(this.env, now));
+    if (more) return void (await this.ctx.storage.setAlarm(now));
+    if (oldest !== null) await this.ctx.storage.setAlarm(Math.max(oldest + removalDelayMs(this.env), now + PURGE_INTERVAL_MS));
+  }
+
+  /** Deletes up to PURGE_LIMIT closed lines last changed before `cutoff`: whether more remain, and the oldest change left. */
+  private purgeClosed(cutoff: number): { more: boolean; oldest: number | null } {
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() =>
+      sql.exec(
+        `DELETE FROM vendor_lines WHERE line_id IN (SELECT line_id FROM vendor_lines WHERE ${CLOSED_ROW} AND changed_at < ? LIMIT ?)`,
+        cutoff,
+        PURGE_LIMIT,
+      ),
+    );
+    const { oldest } = sql.exec<{ oldest: number | null }>(`SELECT min(changed_at) AS oldest FROM vendor_lines WHERE ${CLOSED_ROW}`).one();
+    return { more: oldest !== null && oldest < cutoff, oldest };
   }
 
   /** A page of this shard's lines (or only their keys, or the given lines), sorted as the vendor's list is. */
@@ -110,12 +158,17 @@ export class VendorLines extends DurableObject<Bindings> {
     return { rows, total };
   }
 
-  /** What the projection holds of one tenant's store, as TenantStore.publishedLines counts it. */
-  held(tenantId: number): HeldLines {
+  /**
+   * What the projection holds of one tenant's store, as TenantStore.publishedLines counts it with the same `cutoff`
+   * (the sweep's, retention.ts): every line but the closed ones last changed before it.
+   */
+  held(tenantId: number, cutoff: number): HeldLines {
     return this.ctx.storage.sql
       .exec<{ lines: number; ids: number | null; revisions: number | null }>(
-        `SELECT count(*) AS lines, sum(line_id % ${ID_CHECKSUM_MODULUS}) AS ids, sum(revision) AS revisions FROM vendor_lines WHERE tenant_id = ?`,
+        `SELECT count(*) AS lines, sum(line_id % ${ID_CHECKSUM_MODULUS}) AS ids, sum(revision) AS revisions FROM vendor_lines ` +
+          `WHERE tenant_id = ? AND NOT (${CLOSED_ROW} AND changed_at < ?)`,
         tenantId,
+        cutoff,
       )
       .toArray()
       .map(({ lines, ids, revisions }) => ({ lines, ids: ids ?? 0, revisions: revisions ?? 0 }))[0]!;

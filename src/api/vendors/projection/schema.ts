@@ -25,7 +25,9 @@ const uncounted = (guard = "1") => `UPDATE vendor_line_counts SET lines = lines 
  * `vendor_line_counts` holds how many live lines the projection has in each status, so that a page's total is a sum of
  * at most as many rows as there are statuses rather than a count of every matching line (docs/architecture.md,
  * "Capacity of a vendor's projection"). Triggers keep it in the transaction of every write of `vendor_lines` (apply,
- * retain, a test's own); a projection made before it has it filled once, by the migration that creates it.
+ * retain, a test's own); a projection made before it has it filled once, by the migration that creates it. Deleting a
+ * closed line past the list's retention (the alarm's purge, retention.ts) uncounts it as any delete does; a tombstone
+ * counts in no status.
  */
 export const VENDOR_PROJECTION_MIGRATIONS = tenantMigrations([
   {
@@ -50,5 +52,11 @@ export const VENDOR_PROJECTION_MIGRATIONS = tenantMigrations([
         "WHEN OLD.deleted <> NEW.deleted OR OLD.status_name <> NEW.status_name BEGIN " +
         `${uncounted("OLD.deleted = 0")} ${counted("NEW.deleted = 0")} END`,
     ].join(STATEMENT_BREAKPOINT_LINE),
+  },
+  {
+    // Closed lines and tombstones by their last change, for the alarm's purge past the list's retention
+    // (retention.ts). Its condition is retention.ts's CLOSED_ROW, written out: a migration does not change once run.
+    tag: "0002_vendor_lines_closed",
+    sql: "CREATE INDEX vendor_lines_closed ON vendor_lines(changed_at) WHERE (deleted = 1 OR status_name IN ('Delivered', 'Cancelled', 'Rejected'))",
   },
 ]);
