@@ -34,20 +34,24 @@ async function clearStore(store: DurableObjectStub<TenantStore>): Promise<void> 
 export async function forgetStores(): Promise<void> {
   // The stores outlive the file's database: emptied, their alarms cancelled, so that the next file's tenants of the
   // same ids (every file's database gives them again) start from empty stores, as a new tenant's do.
-  const { results: homes } = await env.DB.prepare("SELECT tenant_id AS id FROM tenant_stores").all<{ id: number }>();
-  for (const { id } of homes) {
-    for (const storeTenantId of [id, -id]) {
-      const store = tenantStore(env, storeTenantId);
-      await clearStore(store);
-      await (store as unknown as DurableObjectStub<TestTenantStore>).forgetAlarm();
-    }
-  }
+  const [homes, vendors] = (
+    await env.DB.batch<{ id: number }>([
+      env.DB.prepare("SELECT tenant_id AS id FROM tenant_stores"),
+      env.DB.prepare("SELECT id FROM vendors"),
+    ])
+  ).map(({ results }) => results) as [{ id: number }[], { id: number }[]];
+  const shards = [...new Set(homes.map(({ id }) => shardOfTenant(env, id)))];
+  await Promise.all([
+    ...homes.flatMap(({ id }) =>
+      [id, -id].map(async (storeTenantId) => {
+        const store = tenantStore(env, storeTenantId);
+        await clearStore(store);
+        await (store as unknown as DurableObjectStub<TestTenantStore>).forgetAlarm();
+      }),
+    ),
+    ...vendors.flatMap(({ id }) => shards.map((shard) => emptyProjection(vendorProjectionShard(env, id, shard)))),
+  ]);
   await env.DB.prepare("DELETE FROM tenant_stores").run();
-  const { results } = homes.length > 0 ? await env.DB.prepare("SELECT id FROM vendors").all<{ id: number }>() : { results: [] };
-  const shards = new Set(homes.map(({ id }) => shardOfTenant(env, id)));
-  for (const { id } of results) {
-    for (const shard of shards) await emptyProjection(vendorProjectionShard(env, id, shard));
-  }
   clientStatus.clear();
   forgetRegisteredTenants();
 }
