@@ -102,6 +102,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       // Every core: each vitest worker is a workerd of its own with its own databases. vitest's default leaves
       // one core idle (availableParallelism - 1), which on a 2-core machine is half of it.
       maxWorkers: availableParallelism(),
+      // Modules transformed once are kept in node_modules/.experimental-vitest-cache, keyed by their content: a later run
+      // transforms only what changed (transform 10.9 -> 2.7 s summed over a run of 23 files).
+      experimental: { fsModuleCache: true },
       // Property and fuzz counts (test/helpers/depth.ts): quick in `npm test`, long in `npm run test:deep`.
       provide: { testDepth: process.env.MEDPARTS_TEST_DEPTH === "deep" ? "deep" : "quick" },
       testTimeout: 30_000,
