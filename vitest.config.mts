@@ -132,6 +132,14 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   },
                 ],
                 outboundService: webhookReceiver(),
+                // A consumer's batch handed over at once rather than after wrangler.toml's 1 s wait for it to fill
+                // (miniflare merges these with wrangler.toml's consumers): tests wait for deliveries and sandbox steps
+                // in real time, and batching is not what they check.
+                queueConsumers: {
+                  "medparts-events": { maxBatchTimeout: 0 },
+                  "medparts-sandbox": { maxBatchTimeout: 0 },
+                  "medparts-events-dlq": { maxBatchTimeout: 0 },
+                },
                 // The operator plane's bindings (admin/wrangler.toml), served by the same test Worker.
                 r2Buckets: ["IMPORTS"],
                 workflows: {

@@ -634,9 +634,10 @@ describe("one endpoint's trouble is its own", () => {
 
   it("once an endpoint fails in a batch, its other messages there wait for a later batch without an attempt", async () => {
     const path = receiverPath("fail");
-    const endpoint = await registerEndpoint(`${RECEIVER}${path}`);
     const first = await quietOrder();
     const second = await quietOrder();
+    // Registered once both orders' events went out (so the queue brings it none of them), as if it existed before them.
+    const endpoint = await subscribedBefore(await registerEndpoint(`${RECEIVER}${path}`));
     const batch = createMessageBatch<DeliveryMessage>(
       EVENTS_QUEUE,
       [first, second].map(({ eventId }) => ({
