@@ -20,7 +20,7 @@ export type Bindings = Env & {
 export const DEFAULT_RATE_LIMITER_TIMEOUT_MS = 1_000;
 
 /** Objects per vendor's projection unless VENDOR_PROJECTION_SHARDS says otherwise. */
-export const DEFAULT_VENDOR_PROJECTION_SHARDS = 4;
+export const DEFAULT_VENDOR_PROJECTION_SHARDS = 8;
 
 /** Days a vendor's list keeps a closed line after its last change unless VENDOR_LIST_RETENTION_DAYS says otherwise. */
 export const DEFAULT_VENDOR_LIST_RETENTION_DAYS = 30;

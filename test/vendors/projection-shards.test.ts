@@ -16,6 +16,7 @@ import {
 } from "../../src/api/vendors/projection/stub";
 import { database } from "../../src/db/client";
 import { paginationOf } from "../../src/platform/pagination";
+import { GET_MAX_LIMIT } from "../../src/query/params";
 import { ID_CHECKSUM_MODULUS } from "../../src/shared/tenants/statements";
 import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { TENANT_A, TENANT_B, TENANT_C } from "../helpers/api";
@@ -195,10 +196,10 @@ describe("a vendor's projection split by tenant", () => {
     const shardsOfPage = new Set(
       published
         .live()
-        .slice(0, 20)
+        .slice(0, GET_MAX_LIMIT)
         .map((line) => shardOfTenant(env, published.lines.get(line.lineId)!.tenantId)),
     );
-    // The list's first page already takes lines of every shard: a merge, not one shard after another.
+    // The list's first full page already takes lines of every shard: a merge, not one shard after another.
     expect(shardsOfPage.size).toBe(SHARDS);
   });
 
