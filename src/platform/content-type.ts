@@ -67,8 +67,8 @@ function utf8Text(bytes: Uint8Array): string {
 
 /**
  * The request's JSON body, for a route that validates it itself (a batch validated row by row): malformed JSON is the
- * 400 of spec 7.2, and no body reads as {}, as an empty one does. hono caches the parsed body, so a route's validator
- * does not parse it again.
+ * 400 of spec 7.2, and no body reads as {}, as an empty one does. hono keeps the body's text (read once), not its
+ * parse: a later `c.req.json()` parses it again.
  */
 export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
   let body: unknown;

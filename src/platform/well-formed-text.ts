@@ -61,7 +61,7 @@ export function illFormedText(value: unknown, root = "body"): FieldErrors | null
 export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
   let body: unknown;
   try {
-    body = await c.req.json(); // hono caches the parsed body for the route's validator
+    body = await c.req.json(); // hono keeps the body's text, not this parse: the route's validator parses it again
   } catch {
     return;
   }
