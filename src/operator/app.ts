@@ -11,6 +11,7 @@ import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
 import { VERSION_CHANGES } from "../versions";
+import { partnerRoutes } from "./edi/partners/routes";
 import { operatorEventRoutes } from "./events";
 import { importRoutes } from "./imports/routes";
 import { agreementRoutes } from "./offers/agreement-routes";
@@ -54,7 +55,8 @@ export const adminApi = createRouter()
   .route("/", facilityRoutes)
   .route("/", addressRoutes)
   .route("/", scimTokenRoutes)
-  .route("/", connectionRoutes);
+  .route("/", connectionRoutes)
+  .route("/", partnerRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing

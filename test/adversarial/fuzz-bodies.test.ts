@@ -30,6 +30,7 @@ import {
 } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument } from "../helpers/contract";
 import { runs } from "../helpers/depth";
+import { partnerInput } from "../helpers/edi";
 import {
   DEEP_BODIES,
   encodeBody,
@@ -385,6 +386,7 @@ const TARGETS: Target[] = [
   ...purchasingTargets(),
   ...returnTargets(),
   ...procurementTargets(),
+  ...ediPartnerTargets(),
   {
     method: "PATCH",
     path: `/admin/api/clients/${FUZZ_CLIENT_ID}`,
@@ -725,6 +727,85 @@ function procurementTargets(): Target[] {
         const res = await call(await operatorTokenFor(), "/admin/api/procurement-connections", {
           method: "POST",
           json: { tenantId: TENANT_A, ...mapping() },
+        });
+        expect(res.status).toBe(201);
+      },
+    },
+  ];
+}
+
+function ediPartnerTargets(): Target[] {
+  const identity = () =>
+    fc.oneof(
+      hostileText(20),
+      fc.constant({}),
+      fc.constant({ qualifier: "zz", id: "X" }),
+      fc.constant({ qualifier: "ZZ", id: " PADDED" }),
+      fc.constant({ qualifier: "ZZ", id: "X".repeat(16) }),
+      fc.constant({ qualifier: "ZZ", id: "X", extra: 1 }),
+    );
+  const fields: Field[] = [
+    { path: ["name"], hostile: fc.oneof(hostileText(100), fc.constantFrom("", "   ")), required: true },
+    { path: ["usage"], hostile: hostileCode(["test", "production"]), required: true },
+    { path: ["partnerIdentity"], hostile: identity(), required: true },
+    { path: ["ourIdentity"], hostile: identity(), required: true },
+    { path: ["partnerApplicationId"], hostile: fc.oneof(hostileText(15), fc.constantFrom("", "A", " AB")), required: true },
+    { path: ["ourApplicationId"], hostile: fc.oneof(hostileText(15), fc.constantFrom("", "A", " AB")), required: true },
+    { path: ["version"], hostile: hostileCode(["004010", "005010"]), required: true },
+    {
+      path: ["delimiters"],
+      hostile: fc.oneof(
+        hostileText(10),
+        fc.constant({ element: "*", component: "*", segment: "~" }),
+        fc.constant({ element: "A", component: ">", segment: "~" }),
+        fc.constant({ element: "**", component: ">", segment: "~" }),
+        fc.constant({ element: "*", component: ">", segment: "~", repetition: "^" }),
+      ),
+      required: true,
+    },
+    { path: ["acknowledgment"], hostile: fc.oneof(hostileCode(["997", "999"]), fc.constant("999")), required: true },
+    {
+      path: ["documents"],
+      hostile: fc.oneof(hostileArray(10), fc.constant([]), fc.constant(["850", "850"]), fc.constant(["940"])),
+      required: true,
+    },
+    { path: ["orderChanges"], hostile: fc.oneof(hostileCode(["860", "cancel-850", "none"]), fc.constant("860")) },
+    { path: ["acknowledgmentWindowMinutes"], hostile: fc.oneof(hostileCount(), fc.constantFrom(0, 4, 10_081, 60.5)) },
+    {
+      path: ["transport"],
+      hostile: fc.oneof(
+        hostileText(50),
+        fc.constant({ kind: "ftp" }),
+        fc.constant({ kind: "as2" }),
+        fc.constant({ kind: "as2", url: "http://as2.example.com/as2", as2From: "A", as2To: "B", partnerCertificate: "x" }),
+        fc.constant({ kind: "mailbox", url: "https://as2.example.com" }),
+      ),
+      required: true,
+    },
+  ];
+  return [
+    {
+      path: "/admin/api/edi-partners",
+      token: () => operatorTokenFor(),
+      base: () => ({ vendorId: 1, ...partnerInput() }),
+      fields: [...fields, { path: ["vendorId"], hostile: fc.oneof(hostileId(), fc.constant(2_000_000_000)), required: true }],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      method: "PUT",
+      path: "/admin/api/edi-partners/1",
+      operation: "/admin/api/edi-partners/{partnerId}",
+      token: () => operatorTokenFor(),
+      base: () => partnerInput(),
+      fields,
+      readOnly: false,
+      // The documented example names partner 1: the first one made in this file's database.
+      acceptsBase: async () => {
+        if (await env.DB.prepare("SELECT 1 FROM edi_partners WHERE id = 1").first()) return;
+        const res = await call(await operatorTokenFor(), "/admin/api/edi-partners", {
+          method: "POST",
+          json: { vendorId: 1, ...partnerInput() },
         });
         expect(res.status).toBe(201);
       },

@@ -1047,6 +1047,10 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "put /admin/api/procurement-connections/{connectionId}": operatorRow("PUT", () => "/admin/api/procurement-connections/1", {
     name: "matrix",
   }),
+  "post /admin/api/edi-partners": operatorRow("POST", () => "/admin/api/edi-partners", { vendorId: 2, name: "matrix" }),
+  "get /admin/api/edi-partners": operatorRow("GET", () => "/admin/api/edi-partners"),
+  "get /admin/api/edi-partners/{partnerId}": operatorRow("GET", () => "/admin/api/edi-partners/1"),
+  "put /admin/api/edi-partners/{partnerId}": operatorRow("PUT", () => "/admin/api/edi-partners/1", { name: "matrix" }),
   "post /cxml": {
     cases: [
       {

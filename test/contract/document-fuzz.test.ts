@@ -140,6 +140,14 @@ const PROSE_RULES: ProseRule[] = [
     { operation, fields: /^shipToAddresses$/, statement: "each code once" },
     { operation, fields: /^buyerIdentities$/, statement: "each once (without case)" },
   ]),
+  ...["post /admin/api/edi-partners", "put /admin/api/edi-partners/{partnerId}"].flatMap((operation) => [
+    { operation, fields: /^delimiters$/, statement: "each different from the others" },
+    { operation, fields: /^delimiters\.repetition$/, statement: "version 005010 only" },
+    { operation, fields: /^acknowledgment$/, statement: "999: version 005010 only" },
+    { operation, fields: /^orderChanges$/, statement: "860 among documents" },
+    { operation, fields: /^documents$/, statement: "each once" },
+    { operation, fields: /^transport\.url$/, statement: "https to a public host on the default port, without credentials" },
+  ]),
   { operation: "post /admin/api/clients", fields: /^mode$/, statement: "a test-mode buyer client, for the sandbox (kind tenant only)" },
   {
     operation: "post /customer/api/test-helpers/orders/{orderNumber}/simulate",
@@ -446,6 +454,13 @@ const PROCUREMENT_OPERATIONS = [
   "post /cxml",
 ];
 const PROCUREMENT_OPERATIONS_REACHING_200 = ["get /admin/api/procurement-connections", "post /cxml"];
+/** X12 trading partners (docs/api.md, "Vendors over X12 EDI"). */
+const EDI_OPERATIONS = [
+  "post /admin/api/edi-partners",
+  "get /admin/api/edi-partners",
+  "get /admin/api/edi-partners/{partnerId}",
+  "put /admin/api/edi-partners/{partnerId}",
+];
 /** Vendor offers and agreements, operator tiers: a 201 or 204 is their success, or their documented example id is none. */
 const PRICING_OPERATIONS = [
   "get /vendor/api/offers",
@@ -649,6 +664,7 @@ describe("document-driven contract fuzzing", () => {
     "get /admin/api/events",
     ...ONBOARDING_OPERATIONS,
     ...PROCUREMENT_OPERATIONS,
+    ...EDI_OPERATIONS,
     ...PRICING_OPERATIONS,
     ...SCIM_OPERATIONS,
     ...ENDING_OPERATIONS,
@@ -720,6 +736,7 @@ describe("document-driven contract fuzzing", () => {
         "post /admin/api/clients/{clientId}/secrets",
         ...PRICING_OPERATIONS.filter((o) => !PRICING_OPERATIONS_REACHING_200.includes(o)),
         ...PROCUREMENT_OPERATIONS.filter((o) => !PROCUREMENT_OPERATIONS_REACHING_200.includes(o)),
+        ...EDI_OPERATIONS.filter((o) => o !== "get /admin/api/edi-partners"),
         ...SCIM_OPERATIONS.filter((o) => !SCIM_OPERATIONS_REACHING_200.includes(o)),
         "post /admin/api/tenants/{tenantId}/scim-tokens", // 201
       ].includes(name);

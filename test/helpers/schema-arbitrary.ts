@@ -10,6 +10,7 @@ import fc from "fast-check";
 
 export interface JsonSchema {
   $ref?: string;
+  discriminator?: { propertyName: string };
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
@@ -63,6 +64,8 @@ const HANDLED = new Set([
   "additionalProperties",
   "anyOf",
   "oneOf",
+  // An annotation of a oneOf whose alternatives each fix the property to its own value: the alternatives say it all.
+  "discriminator",
   "example",
   "examples",
   "default",
@@ -92,8 +95,10 @@ function generatedArbitrary(schema: JsonSchema, resolve: Resolver): fc.Arbitrary
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) {
-    if (schema.oneOf && alternatives.length > 1 && !alternatives.every((a) => a.type && !Array.isArray(a.type))) {
-      throw new Error("schemaArbitrary: oneOf is only supported over distinct simple types");
+    // A value matches one alternative only: distinct simple types, or objects told apart by a discriminator's constant.
+    const exclusive = schema.discriminator !== undefined || alternatives.every((a) => a.type && !Array.isArray(a.type));
+    if (schema.oneOf && alternatives.length > 1 && !exclusive) {
+      throw new Error("schemaArbitrary: oneOf is only supported over distinct simple types, or with a discriminator");
     }
     return fc.oneof(...alternatives.map((a) => schemaArbitrary(a, resolve)));
   }

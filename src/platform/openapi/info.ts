@@ -43,6 +43,7 @@ export const ONBOARDING_TAG = "Onboarding";
 export const SCIM_TAG = "SCIM";
 export const SANDBOX_TAG = "Sandbox";
 export const PROCUREMENT_TAG = "Procurement systems (cXML)";
+export const EDI_TAG = "Vendors over X12 EDI";
 
 /** The operator plane Worker's own document (GET /admin/api/openapi.json): its operations only. */
 export const OPERATOR_PLANE_INFO = {
@@ -102,6 +103,11 @@ export const TAGS = [
     name: PROCUREMENT_TAG,
     description:
       "Hospitals' procurement suites (SAP Ariba, Coupa, Oracle, Workday) over cXML: the operator's connections, the one cXML endpoint (ProfileRequest, PunchOutSetupRequest, OrderRequest) and the PunchOut shop",
+  },
+  {
+    name: EDI_TAG,
+    description:
+      "For the operator: vendors that trade in ASC X12 (850, 855, 856, 810, 832, 997/999) over AS2 or an HTTPS mailbox, each a trading partner with its identities, version, delimiters and documents",
   },
   { name: "Operator events", description: "For the operator: what happened on the operator plane (an import finished)" },
   {
