@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { type FieldErrors, noFieldErrors, ValidationError } from "./errors";
+import { requireShallowJson } from "./json-depth";
 import { fieldPath } from "./zod-errors";
 
 /** A UTF-16 surrogate without its pair: JSON can carry one (`"\ud800"`), UTF-8 storage cannot, and D1 would alter it. */
@@ -54,8 +55,9 @@ export function illFormedText(value: unknown, root = "body"): FieldErrors | null
 }
 
 /**
- * Refuses (400, validation form) a JSON body any of whose strings or keys is ill-formed Unicode, wherever it is:
- * stored text must come back as it was sent, or searching by the submitted value finds nothing. A `__proto__` key,
+ * Refuses (400, validation form) a JSON body nested deeper than MAX_JSON_DEPTH, or any of whose strings or keys is
+ * ill-formed Unicode, wherever it is: stored text must come back as it was sent, or searching by the submitted value
+ * finds nothing. A `__proto__` key,
  * wherever it is, is refused as an unknown field too. A body that is not JSON is left to the route's validation.
  */
 export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
@@ -65,6 +67,8 @@ export async function requireWellFormedText(c: Context<AppEnv>): Promise<void> {
   } catch {
     return;
   }
+  // Refused here, before anything walks it or parses it again (the route's validator, the idempotency fingerprint).
+  requireShallowJson(body);
   const errors = illFormedText(body);
   if (errors) throw new ValidationError(errors, "The request body has a field name or text it cannot have.");
 }
