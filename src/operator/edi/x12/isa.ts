@@ -1,0 +1,152 @@
+import { TA1_NOTE } from "./codes";
+import { type Problem, X12Refused } from "./problems";
+
+/**
+ * The interchange header (ISA) and the delimiters it declares. ISA is fixed width (16 elements of widths
+ * 2,10,2,10,2,15,2,15,6,4,1,5,9,1,1,1, the terminator at character 106), but real files pad it short, wrap it at 80
+ * columns or leave ISA16 out, so a tolerant fallback reads it element by element.
+ */
+
+export interface Delimiters {
+  element: string;
+  /** ISA16; undefined when the sender left it out. */
+  component: string | undefined;
+  /** ISA11 when it is a separator (00402 and up) rather than the standards identifier `U`. */
+  repetition: string | undefined;
+  /** One character; "\n" stands for any line break (CR, LF or CRLF) when lines end segments. */
+  segment: string;
+}
+
+export interface IsaHeader {
+  /** ISA01..ISA16, trimmed of their padding. */
+  fields: string[];
+  delimiters: Delimiters;
+  /** Index of the first character after the ISA's terminator. */
+  end: number;
+  problems: Problem[];
+}
+
+export const ISA_LENGTH = 106;
+export const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] as const;
+/** The fallback never looks further than this for the ISA's 16 elements (NBSP padding, wrapped lines). */
+const ISA_SCAN_LIMIT = 400;
+
+const isLineBreak = (char: string | undefined) => char === "\n" || char === "\r";
+const isAlphanumeric = (char: string) => /^[A-Za-z0-9]$/.test(char);
+const isBlank = (char: string) => char.trim() === "";
+
+const fixedSeparatorOffsets: number[] = (() => {
+  const offsets = [3];
+  let at = 3;
+  for (const width of ISA_WIDTHS.slice(0, 15)) {
+    at += 1 + width;
+    offsets.push(at);
+  }
+  return offsets;
+})();
+
+export function readIsa(text: string, start: number): IsaHeader {
+  const element = text[start + 3];
+  if (element === undefined || isAlphanumeric(element) || isBlank(element)) {
+    throw new X12Refused("delimiters", `ISA4 '${element ?? ""}' cannot be an element separator`, TA1_NOTE.elementSeparatorInvalid);
+  }
+  const fixed = fixedSeparatorOffsets.every((offset) => text[start + offset] === element) && start + ISA_LENGTH <= text.length;
+  const header = fixed ? readFixedIsa(text, start, element) : readIsaByElements(text, start, element);
+  checkDelimiters(header.delimiters);
+  return header;
+}
+
+function readFixedIsa(text: string, start: number, element: string): IsaHeader {
+  const problems: Problem[] = [];
+  const fields = text.slice(start + 4, start + 104).split(element);
+  let component: string | undefined = text[start + 104];
+  let segment = text[start + 105]!;
+  let end = start + ISA_LENGTH;
+  // `…*P*~` + newline: ISA16 left out, `~` ends the segments if the next line (GS) ends with it too.
+  if (isLineBreak(segment) && component !== undefined && nextLineEndsWith(text, end, component)) {
+    segment = component;
+    component = undefined;
+    end = start + ISA_LENGTH - 1;
+    problems.push(warning("ISA16 (component separator) is missing: the segment terminator follows ISA15"));
+  }
+  if (fields.some((field) => field.includes("\u00a0"))) problems.push(warning("ISA fields padded with no-break spaces"));
+  return finishIsa(fields, element, component, segment, end, problems);
+}
+
+function readIsaByElements(text: string, start: number, element: string): IsaHeader {
+  const problems: Problem[] = [warning("ISA is not fixed width (106 characters): read element by element")];
+  const fields: string[] = [];
+  let fieldStart = start + 4;
+  const limit = Math.min(text.length, start + ISA_SCAN_LIMIT);
+  for (let at = fieldStart; at < limit && fields.length < 15; at++) {
+    if (text[at] === element) {
+      fields.push(text.slice(fieldStart, at));
+      fieldStart = at + 1;
+    }
+  }
+  if (fields.length < 15) {
+    throw new X12Refused("structure", "ISA has fewer than 16 elements", TA1_NOTE.controlStructureInvalid);
+  }
+  let component: string | undefined = text[fieldStart];
+  let segment = text[fieldStart + 1];
+  let end = fieldStart + 2;
+  if (isLineBreak(component)) {
+    // Nothing after ISA15's separator but the line break: no ISA16.
+    segment = component;
+    component = undefined;
+    end = fieldStart + 1;
+    problems.push(warning("ISA16 (component separator) is missing"));
+  }
+  if (segment === undefined) throw new X12Refused("structure", "input ends inside the ISA", TA1_NOTE.prematureEndOfFile);
+  const wrapped = fields.some((field) => /[\r\n]/.test(field));
+  if (wrapped && isLineBreak(segment)) {
+    throw new X12Refused("structure", "ISA is broken across lines while line breaks end segments", TA1_NOTE.controlStructureInvalid);
+  }
+  if (wrapped) problems.push(warning("ISA wrapped across lines: line breaks removed"));
+  fields.push(component ?? "");
+  return finishIsa(
+    fields.map((field) => field.replace(/[\r\n]/g, "")),
+    element,
+    component,
+    segment,
+    end,
+    problems,
+  );
+}
+
+function finishIsa(
+  rawFields: string[],
+  element: string,
+  component: string | undefined,
+  segmentChar: string,
+  end: number,
+  problems: Problem[],
+): IsaHeader {
+  const fields = rawFields.map((field) => field.trim());
+  const isa11 = fields[10] ?? "";
+  const repetition = isa11.length === 1 && !isAlphanumeric(isa11) && !isBlank(isa11) ? isa11 : undefined;
+  const segment = isLineBreak(segmentChar) ? "\n" : segmentChar;
+  return { fields, delimiters: { element, component, repetition, segment }, end, problems };
+}
+
+function nextLineEndsWith(text: string, from: number, char: string): boolean {
+  let at = from;
+  while (isLineBreak(text[at])) at++;
+  const lineEnd = text.slice(at, at + ISA_SCAN_LIMIT).search(/[\r\n]/);
+  return lineEnd > 0 && text[at + lineEnd - 1] === char;
+}
+
+function checkDelimiters({ element, component, repetition, segment }: Delimiters) {
+  if (isAlphanumeric(segment) || (isBlank(segment) && segment !== "\n")) {
+    throw new X12Refused("delimiters", `'${segment}' cannot end segments`, TA1_NOTE.segmentTerminatorInvalid);
+  }
+  if (segment === element) throw new X12Refused("delimiters", "segment terminator equals the element separator", TA1_NOTE.segmentTerminatorInvalid);
+  if (component !== undefined && (isAlphanumeric(component) || isBlank(component) || component === element || component === segment)) {
+    throw new X12Refused("delimiters", `ISA16 '${component}' cannot be a component separator here`, TA1_NOTE.componentSeparatorInvalid);
+  }
+  if (repetition !== undefined && (repetition === element || repetition === segment || repetition === component)) {
+    throw new X12Refused("delimiters", `ISA11 '${repetition}' collides with another delimiter`, TA1_NOTE.controlStructureInvalid);
+  }
+}
+
+const warning = (message: string): Problem => ({ severity: "warning", list: "reader", code: "lenient", message });

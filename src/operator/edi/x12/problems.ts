@@ -1,0 +1,35 @@
+import type { CodeList } from "./codes";
+
+/**
+ * What the reader found wrong, in the code list of the acknowledgment that carries it: TA105 for the interchange,
+ * AK905 for a group, AK502/IK502 for a transaction set, AK304/AK403 for a segment or element. `reader` problems are
+ * deviations a tolerant reader accepts (always warnings).
+ */
+export interface Problem {
+  severity: "error" | "warning";
+  list: CodeList;
+  code: string;
+  message: string;
+  /** Position of the segment in its transaction set (ST = 1), for AK3/IK3. */
+  segmentPosition?: number;
+  segmentId?: string;
+  /** Position of the element in its segment (1-based), for AK4/IK4. */
+  elementPosition?: number;
+}
+
+export type RefusalReason = "size" | "not-x12" | "delimiters" | "structure" | "bounds";
+
+/** Input the reader will not read at all: too large, not X12, or an ISA it cannot make sense of. */
+export class X12Refused extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    /** The TA105 note code to send back, when there is an ISA to acknowledge. */
+    readonly ta1Note?: string,
+  ) {
+    super(`X12 refused (${reason}): ${message}`);
+    this.name = "X12Refused";
+  }
+}
+
+export const isError = (problem: Problem) => problem.severity === "error";
