@@ -1,4 +1,5 @@
 import { GROUP_ERROR, SEGMENT_ERROR, SET_ERROR, TA1_NOTE } from "./codes";
+import { ISA_WIDTHS } from "./isa";
 import type { Problem } from "./problems";
 import type { FunctionalGroup, Interchange, TransactionSet } from "./reader";
 
@@ -17,9 +18,16 @@ const isCount = (value: string | undefined, actual: number) => value !== undefin
 export function checkTransactionSet(set: TransactionSet, group: FunctionalGroup, report: Report) {
   const error = (code: string, message: string) => report({ severity: "error", list: "AK502", code, message });
   if (!/^[0-9]{3}$/.test(set.id)) error(SET_ERROR.identifierInvalid, `ST01 '${set.id}' is not a transaction set identifier`);
-  if (!/^[A-Za-z0-9]{4,9}$/.test(set.controlNumber)) error(SET_ERROR.controlNumberInvalid, `ST02 '${set.controlNumber}' is not 4 to 9 characters`);
+  if (!/^[A-Za-z0-9]{4,9}$/.test(set.controlNumber))
+    error(SET_ERROR.controlNumberInvalid, `ST02 '${set.controlNumber}' is not 4 to 9 characters`);
   else if (group.sets.some((other) => other !== set && other.controlNumber === set.controlNumber)) {
-    error(SET_ERROR.controlNumberNotUnique, `ST02 ${set.controlNumber} appears twice in the group`);
+    // A warning: senders reuse 0001 for every set, and each set stays unambiguous by its position.
+    report({
+      severity: "warning",
+      list: "AK502",
+      code: SET_ERROR.controlNumberNotUnique,
+      message: `ST02 ${set.controlNumber} appears twice in the group`,
+    });
   }
   set.segments.forEach((segment, index) => {
     if (!SEGMENT_ID.test(segment.id)) {
@@ -41,25 +49,30 @@ export function checkTransactionSet(set: TransactionSet, group: FunctionalGroup,
   if (!isCount(count, set.segments.length)) {
     error(SET_ERROR.segmentCountMismatch, `SE01=${count ?? ""} but ${set.segments.length} segments in ST ${set.controlNumber}`);
   }
-  if (controlNumber !== set.controlNumber) error(SET_ERROR.controlNumberMismatch, `SE02 ${controlNumber ?? ""} != ST02 ${set.controlNumber}`);
+  if (controlNumber !== set.controlNumber)
+    error(SET_ERROR.controlNumberMismatch, `SE02 ${controlNumber ?? ""} != ST02 ${set.controlNumber}`);
 }
 
 export function checkGroup(group: FunctionalGroup, report: Report) {
   const error = (code: string, message: string) => report({ severity: "error", list: "AK905", code, message });
-  if (!/^[0-9]{1,9}$/.test(group.controlNumber)) error(GROUP_ERROR.controlNumberInvalid, `GS06 '${group.controlNumber}' is not 1 to 9 digits`);
+  if (!/^[0-9]{1,9}$/.test(group.controlNumber))
+    error(GROUP_ERROR.controlNumberInvalid, `GS06 '${group.controlNumber}' is not 1 to 9 digits`);
   if (!group.trailer) {
     error(GROUP_ERROR.trailerMissing, `no GE for GS ${group.controlNumber}`);
     return;
   }
   const [count, controlNumber] = group.trailer.elements;
   if (!isCount(count, group.sets.length)) error(GROUP_ERROR.setCountMismatch, `GE01=${count ?? ""} but ${group.sets.length} sets`);
-  if (controlNumber !== group.controlNumber) error(GROUP_ERROR.controlNumberMismatch, `GE02 ${controlNumber ?? ""} != GS06 ${group.controlNumber}`);
+  if (controlNumber !== group.controlNumber)
+    error(GROUP_ERROR.controlNumberMismatch, `GE02 ${controlNumber ?? ""} != GS06 ${group.controlNumber}`);
 }
 
-/** ISA field checks: [field number, pattern, TA105 code]. ISA06/ISA08 may come unpadded, never longer than 15. */
+/** ISA field checks: [field number, pattern, TA105 code]. ISA02/04/06/08 may come unpadded, never longer than their width. */
 const ISA_FIELD_RULES: [number, RegExp, string][] = [
   [1, /^[0-9]{2}$/, TA1_NOTE.authorizationQualifierInvalid],
+  [2, /^.{0,10}$/, TA1_NOTE.authorizationInvalid],
   [3, /^[0-9]{2}$/, TA1_NOTE.securityQualifierInvalid],
+  [4, /^.{0,10}$/, TA1_NOTE.securityInvalid],
   [5, /^[A-Z0-9]{2}$/, TA1_NOTE.senderQualifierInvalid],
   [6, /^.{1,15}$/, TA1_NOTE.senderIdInvalid],
   [7, /^[A-Z0-9]{2}$/, TA1_NOTE.receiverQualifierInvalid],
@@ -76,15 +89,18 @@ export function checkInterchange(interchange: Interchange, report: Report) {
   const error = (code: string, message: string) => report({ severity: "error", list: "TA105", code, message });
   for (const [field, pattern, code] of ISA_FIELD_RULES) {
     const value = interchange.isa[field - 1] ?? "";
-    if (!pattern.test(value)) error(code, `ISA${String(field).padStart(2, "0")} '${value}' is invalid`);
+    const name = `ISA${String(field).padStart(2, "0")}`;
+    if (!pattern.test(value)) error(code, `${name} '${value}' is invalid`);
+    else if (interchange.isaOverlongFields.includes(field)) error(code, `${name} is longer than its fixed width ${ISA_WIDTHS[field - 1]}`);
   }
   const standards = interchange.isa[10] ?? "";
-  if (interchange.delimiters.repetition === undefined && standards !== "U") error(TA1_NOTE.standardsIdentifierInvalid, `ISA11 '${standards}'`);
+  if (interchange.delimiters.repetition === undefined && standards !== "U")
+    error(TA1_NOTE.standardsIdentifierInvalid, `ISA11 '${standards}'`);
   const seen = new Set<string>();
   for (const group of interchange.groups) {
     if (seen.has(group.controlNumber)) {
       group.problems.push({
-        severity: "error",
+        severity: "warning",
         list: "AK905",
         code: GROUP_ERROR.controlNumberNotUnique,
         message: `GS06 ${group.controlNumber} appears twice in the interchange`,

@@ -20,6 +20,15 @@ export interface Delimiters {
 export interface IsaHeader {
   /** ISA01..ISA16, trimmed of their padding. */
   fields: string[];
+  /** Numbers of the fields longer than their fixed width (only an ISA read element by element can have them). */
+  overlongFields: number[];
+  /** The ISA has its fixed width of 106 characters; real senders often leave fields unpadded, which we accept. */
+  fixedWidth: boolean;
+  /**
+   * Line breaks end segments too: set when ISA16 is missing (`…*P*~` + newline), whose senders write one segment per
+   * line and sometimes forget the `~`.
+   */
+  lineBreaksEndSegments: boolean;
   delimiters: Delimiters;
   /** Index of the first character after the ISA's terminator. */
   end: number;
@@ -70,11 +79,16 @@ function readFixedIsa(text: string, start: number, element: string): IsaHeader {
     problems.push(warning("ISA16 (component separator) is missing: the segment terminator follows ISA15"));
   }
   if (fields.some((field) => field.includes("\u00a0"))) problems.push(warning("ISA fields padded with no-break spaces"));
-  return finishIsa(fields, element, component, segment, end, problems);
+  return {
+    ...finishIsa(fields, element, component, segment, end, problems),
+    overlongFields: [],
+    fixedWidth: true,
+    lineBreaksEndSegments: component === undefined,
+  };
 }
 
 function readIsaByElements(text: string, start: number, element: string): IsaHeader {
-  const problems: Problem[] = [warning("ISA is not fixed width (106 characters): read element by element")];
+  const problems: Problem[] = [];
   const fields: string[] = [];
   let fieldStart = start + 4;
   const limit = Math.min(text.length, start + ISA_SCAN_LIMIT);
@@ -104,14 +118,15 @@ function readIsaByElements(text: string, start: number, element: string): IsaHea
   }
   if (wrapped) problems.push(warning("ISA wrapped across lines: line breaks removed"));
   fields.push(component ?? "");
-  return finishIsa(
-    fields.map((field) => field.replace(/[\r\n]/g, "")),
-    element,
-    component,
-    segment,
-    end,
-    problems,
-  );
+  const unwrapped = fields.map((field) => field.replace(/[\r\n]/g, ""));
+  if (unwrapped.some((field) => field.includes("\u00a0"))) problems.push(warning("ISA fields padded with no-break spaces"));
+  const overlongFields = unwrapped.flatMap((field, index) => (field.length > ISA_WIDTHS[index]! ? [index + 1] : []));
+  return {
+    ...finishIsa(unwrapped, element, component, segment, end, problems),
+    overlongFields,
+    fixedWidth: false,
+    lineBreaksEndSegments: component === undefined,
+  };
 }
 
 function finishIsa(
@@ -121,7 +136,7 @@ function finishIsa(
   segmentChar: string,
   end: number,
   problems: Problem[],
-): IsaHeader {
+): Omit<IsaHeader, "overlongFields" | "fixedWidth" | "lineBreaksEndSegments"> {
   const fields = rawFields.map((field) => field.trim());
   const isa11 = fields[10] ?? "";
   const repetition = isa11.length === 1 && !isAlphanumeric(isa11) && !isBlank(isa11) ? isa11 : undefined;
@@ -140,7 +155,8 @@ function checkDelimiters({ element, component, repetition, segment }: Delimiters
   if (isAlphanumeric(segment) || (isBlank(segment) && segment !== "\n")) {
     throw new X12Refused("delimiters", `'${segment}' cannot end segments`, TA1_NOTE.segmentTerminatorInvalid);
   }
-  if (segment === element) throw new X12Refused("delimiters", "segment terminator equals the element separator", TA1_NOTE.segmentTerminatorInvalid);
+  if (segment === element)
+    throw new X12Refused("delimiters", "segment terminator equals the element separator", TA1_NOTE.segmentTerminatorInvalid);
   if (component !== undefined && (isAlphanumeric(component) || isBlank(component) || component === element || component === segment)) {
     throw new X12Refused("delimiters", `ISA16 '${component}' cannot be a component separator here`, TA1_NOTE.componentSeparatorInvalid);
   }

@@ -3,6 +3,7 @@ import { checkGroup, checkInterchange, checkTransactionSet } from "./envelope";
 import { type Delimiters, readIsa } from "./isa";
 import { X12_LIMITS } from "./limits";
 import { type Problem, X12Refused } from "./problems";
+import { checkSegment, checkSetSyntax, TA1_RULE } from "./syntax";
 
 /**
  * The X12 reader: pure functions from the decoded text to interchanges → groups → transaction sets → segments, with the
@@ -40,6 +41,10 @@ export interface FunctionalGroup {
 export interface Interchange {
   /** ISA01..ISA16 as read, trimmed. */
   isa: string[];
+  /** ISA fields longer than their fixed width (refused with their TA105 code). */
+  isaOverlongFields: number[];
+  /** Whether the ISA had its fixed width of 106 characters (unpadded fields are accepted, not a problem). */
+  isaFixedWidth: boolean;
   delimiters: Delimiters;
   senderQualifier: string;
   senderId: string;
@@ -67,7 +72,16 @@ export interface X12Document {
 
 const BYTE_ORDER_MARK = "\ufeff";
 
-export function readX12(input: string): X12Document {
+export interface ReadOptions {
+  /**
+   * Check the element syntax and syntax notes of the sets ./syntax.ts has rules for (997, 999, TA1, 850's PO1) on top
+   * of the envelope. Default true; false reads the envelope only.
+   */
+  syntax?: boolean;
+}
+
+export function readX12(input: string, options: ReadOptions = {}): X12Document {
+  const syntax = options.syntax ?? true;
   if (input.length > X12_LIMITS.maxInputChars) {
     throw new X12Refused("size", `${input.length} characters, more than ${X12_LIMITS.maxInputChars}`);
   }
@@ -90,7 +104,7 @@ export function readX12(input: string): X12Document {
     if (interchanges.length >= X12_LIMITS.maxInterchanges) {
       throw new X12Refused("bounds", `more than ${X12_LIMITS.maxInterchanges} interchanges`);
     }
-    const { interchange, end } = readInterchange(text, at, budget);
+    const { interchange, end } = readInterchange(text, at, budget, syntax);
     interchanges.push(interchange);
     at = skipWhitespace(text, end);
   }
@@ -109,12 +123,14 @@ interface Budget {
   problems: number;
 }
 
-function readInterchange(text: string, start: number, budget: Budget): { interchange: Interchange; end: number } {
+function readInterchange(text: string, start: number, budget: Budget, syntax: boolean): { interchange: Interchange; end: number } {
   const header = readIsa(text, start);
   const { fields, delimiters } = header;
   const field = (n: number) => fields[n - 1] ?? "";
   const interchange: Interchange = {
     isa: fields,
+    isaOverlongFields: header.overlongFields,
+    isaFixedWidth: header.fixedWidth,
     delimiters,
     senderQualifier: field(5),
     senderId: field(6),
@@ -134,12 +150,16 @@ function readInterchange(text: string, start: number, budget: Budget): { interch
   };
   const report = (problem: Problem) => addProblem(interchange.problems, budget, problem);
   header.problems.forEach(report);
-  const tokens = new SegmentTokens(text, header.end, delimiters);
+  const tokens = new SegmentTokens(text, header.end, delimiters, header.lineBreaksEndSegments);
   let group: FunctionalGroup | undefined;
   let set: TransactionSet | undefined;
   let strayReported = false;
   const closeSet = () => {
-    if (set) checkTransactionSet(set, group!, (problem) => addProblem(set!.problems, budget, problem));
+    if (set) {
+      const reportInSet = (problem: Problem) => addProblem(set!.problems, budget, problem);
+      checkTransactionSet(set, group!, reportInSet);
+      if (syntax) checkSetSyntax(set, delimiters, reportInSet);
+    }
     set = undefined;
   };
   const closeGroup = () => {
@@ -168,7 +188,12 @@ function readInterchange(text: string, start: number, budget: Budget): { interch
     if (segment.id === "ISA") {
       // A new interchange before this one's IEA: end this one here and read the next from its own ISA.
       closeGroup();
-      report({ severity: "error", list: "TA105", code: TA1_NOTE.prematureEndOfFile, message: "ISA before the IEA of the previous interchange" });
+      report({
+        severity: "error",
+        list: "TA105",
+        code: TA1_NOTE.prematureEndOfFile,
+        message: "ISA before the IEA of the previous interchange",
+      });
       return { interchange: finish(interchange, report), end: tokens.lastStart };
     }
     switch (segment.id) {
@@ -227,8 +252,13 @@ function readInterchange(text: string, start: number, budget: Budget): { interch
       case "ISB":
       case "ISE":
         if (group) stray(segment, "inside a functional group");
-        else if (segment.id === "TA1") interchange.ta1.push(segment);
-        else interchange.serviceSegments.push(segment);
+        else if (segment.id === "TA1") {
+          interchange.ta1.push(segment);
+          if (syntax)
+            checkSegment(segment, TA1_RULE, delimiters, 0, (problem) =>
+              report({ ...problem, list: "TA105", code: TA1_NOTE.contentInvalid, message: `TA1: ${problem.message}` }),
+            );
+        } else interchange.serviceSegments.push(segment);
         break;
       default:
         if (set) set.segments.push(segment);
@@ -253,8 +283,8 @@ function skipWhitespace(text: string, from: number): number {
 }
 
 /**
- * Segments one after another from `start`: split at the terminator (any line break when lines end segments), trimmed
- * of whitespace around them; line breaks inside a segment are wrapping when something else ends segments.
+ * Segments one after another from `start`: split at the terminator (and at any line break when lines end segments),
+ * trimmed of whitespace around them; otherwise line breaks inside a segment are wrapping (80-column files) and removed.
  */
 class SegmentTokens {
   position: number;
@@ -265,6 +295,7 @@ class SegmentTokens {
     private readonly text: string,
     start: number,
     private readonly delimiters: Delimiters,
+    private readonly lineBreaksEndSegments: boolean,
   ) {
     this.position = start;
     this.lastStart = start;
@@ -289,9 +320,10 @@ class SegmentTokens {
     }
     this.lastStart = start;
     let end: number;
-    if (this.delimiters.segment === "\n") {
+    if (this.delimiters.segment === "\n" || this.lineBreaksEndSegments) {
+      const terminator = this.delimiters.segment;
       end = start;
-      while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
+      while (end < text.length && text[end] !== "\n" && text[end] !== "\r" && text[end] !== terminator) end++;
     } else {
       end = text.indexOf(this.delimiters.segment, start);
       if (end === -1) end = text.length;
