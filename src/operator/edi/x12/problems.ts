@@ -15,6 +15,8 @@ export interface Problem {
   segmentId?: string;
   /** Position of the element in its segment (1-based), for AK4/IK4. */
   elementPosition?: number;
+  /** The element's data element reference number (AK402/IK402), when known. */
+  elementReference?: string;
 }
 
 export type RefusalReason = "size" | "not-x12" | "delimiters" | "structure" | "bounds";

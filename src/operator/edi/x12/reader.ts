@@ -71,6 +71,7 @@ export interface X12Document {
 }
 
 const BYTE_ORDER_MARK = "\ufeff";
+const ENVELOPE_SEGMENTS = new Set(["GS", "GE", "ST", "SE", "TA1", "ISB", "ISE"]);
 
 export interface ReadOptions {
   /**
@@ -153,7 +154,6 @@ function readInterchange(text: string, start: number, budget: Budget, syntax: bo
   const tokens = new SegmentTokens(text, header.end, delimiters, header.lineBreaksEndSegments);
   let group: FunctionalGroup | undefined;
   let set: TransactionSet | undefined;
-  let strayReported = false;
   const closeSet = () => {
     if (set) {
       const reportInSet = (problem: Problem) => addProblem(set!.problems, budget, problem);
@@ -167,10 +167,14 @@ function readInterchange(text: string, start: number, budget: Budget, syntax: bo
     if (group) checkGroup(group, (problem) => addProblem(group!.problems, budget, problem));
     group = undefined;
   };
+  // Reported once per interchange and kind: an envelope segment out of place breaks the control structure (022),
+  // any other segment outside its envelope is invalid content (024).
+  const reported = new Set<string>();
   const stray = (segment: Segment, where: string) => {
-    if (strayReported) return;
-    strayReported = true;
-    report({ severity: "error", list: "TA105", code: TA1_NOTE.contentInvalid, message: `${segment.id} ${where}`, segmentId: segment.id });
+    const code = ENVELOPE_SEGMENTS.has(segment.id) ? TA1_NOTE.controlStructureInvalid : TA1_NOTE.contentInvalid;
+    if (reported.has(code)) return;
+    reported.add(code);
+    report({ severity: "error", list: "TA105", code, message: `${segment.id} ${where}`, segmentId: segment.id });
   };
   for (;;) {
     const segment = tokens.next();
