@@ -1,4 +1,4 @@
-import { type AckStatus, SET_ERROR, TA1_NOTE } from "./codes";
+import { type AckStatus, SEGMENT_ERROR, SET_ERROR, TA1_NOTE } from "./codes";
 import { allProblems } from "./envelope";
 import type { Problem } from "./problems";
 import type { FunctionalGroup, Interchange, TransactionSet } from "./reader";
@@ -67,19 +67,25 @@ export function functionalAcknowledgment(group: FunctionalGroup, options: Functi
 
 /** AK3/IK3 per segment in error, each followed by its AK4/IK4 element errors, in the order of the set. */
 function segmentErrors(problems: Problem[], is999: boolean): WriteSegment[] {
-  const bySegment = new Map<number, { id: string; segmentCode?: string; elements: Problem[] }>();
+  // Keyed by position and id: missing mandatory segments share the position where they were due.
+  const bySegment = new Map<string, { id: string; position: number; segmentCode?: string; elements: Problem[] }>();
   for (const problem of problems) {
     if (problem.severity !== "error" || problem.segmentPosition === undefined) continue;
     if (problem.list !== "AK304" && problem.list !== "AK403") continue;
-    const entry = bySegment.get(problem.segmentPosition) ?? { id: problem.segmentId ?? "", elements: [] };
+    const id = problem.segmentId ?? "";
+    const key = `${problem.segmentPosition}|${id}`;
+    const entry = bySegment.get(key) ?? { id, position: problem.segmentPosition, elements: [] };
     if (problem.list === "AK304") entry.segmentCode ??= problem.code;
     else entry.elements.push(problem);
-    bySegment.set(problem.segmentPosition, entry);
+    bySegment.set(key, entry);
   }
-  return [...bySegment.entries()]
-    .sort(([a], [b]) => a - b)
-    .flatMap(([position, entry]) => [
-      { id: is999 ? "IK3" : "AK3", elements: [entry.id, String(position), "", entry.segmentCode ?? "8"] },
+  return [...bySegment.values()]
+    .sort((a, b) => a.position - b.position)
+    .flatMap((entry) => [
+      {
+        id: is999 ? "IK3" : "AK3",
+        elements: [entry.id, String(entry.position), "", entry.segmentCode ?? SEGMENT_ERROR.segmentHasElementErrors],
+      },
       ...entry.elements.map((problem) => ({
         id: is999 ? "IK4" : "AK4",
         elements: [String(problem.elementPosition ?? ""), problem.elementReference ?? "", problem.code],
