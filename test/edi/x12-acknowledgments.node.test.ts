@@ -3,8 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { functionalAcknowledgment, interchangeAcknowledgment, ta1Owed } from "../../src/operator/edi/x12/acknowledgments";
 import { ELEMENT_ERROR, SEGMENT_ERROR } from "../../src/operator/edi/x12/codes";
+import type { Interchange, Segment } from "../../src/operator/edi/x12/document";
 import { allProblems } from "../../src/operator/edi/x12/envelope";
-import { type Interchange, readX12, type Segment } from "../../src/operator/edi/x12/reader";
+import { readX12 } from "../../src/operator/edi/x12/reader";
 import { type WriteSegment, type WriteSet, writeInterchange } from "../../src/operator/edi/x12/writer";
 
 /**

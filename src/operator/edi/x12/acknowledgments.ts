@@ -1,7 +1,7 @@
 import { type AckStatus, SEGMENT_ERROR, SET_ERROR, TA1_NOTE } from "./codes";
+import type { FunctionalGroup, Interchange, TransactionSet } from "./document";
 import { allProblems } from "./envelope";
 import type { Problem } from "./problems";
-import type { FunctionalGroup, Interchange, TransactionSet } from "./reader";
 import type { WriteSegment, WriteSet } from "./writer";
 
 /**

@@ -1,5 +1,5 @@
+import type { Segment } from "./document";
 import type { Delimiters } from "./isa";
-import type { Segment } from "./reader";
 
 /** Components and repetitions of an element, split on demand with the interchange's own separators. */
 

@@ -1,7 +1,7 @@
 import { GROUP_ERROR, SEGMENT_ERROR, SET_ERROR, TA1_NOTE } from "./codes";
+import type { FunctionalGroup, Interchange, TransactionSet } from "./document";
 import { ISA_WIDTHS } from "./isa";
 import type { Problem } from "./problems";
-import type { FunctionalGroup, Interchange, TransactionSet } from "./reader";
 
 /**
  * Envelope checks, each failure in the code the acknowledgment carries: the interchange's in TA105 (TA1), the group's

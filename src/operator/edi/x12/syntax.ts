@@ -1,8 +1,8 @@
 import { ELEMENT_ERROR, SEGMENT_ERROR, SET_ERROR } from "./codes";
+import type { Segment, TransactionSet } from "./document";
 import { components } from "./elements";
 import type { Delimiters } from "./isa";
 import type { Problem } from "./problems";
-import type { Segment, TransactionSet } from "./reader";
 
 /**
  * Segment and element syntax of the transaction sets this layer owns (the acknowledgments 997 and 999, the TA1) and

@@ -1,4 +1,4 @@
-import type { Segment } from "./reader";
+import type { Segment } from "./document";
 
 /**
  * The X12 writer: an interchange from its envelope values and its sets' segments, with the caller's delimiters and
