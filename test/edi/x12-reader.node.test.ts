@@ -203,6 +203,20 @@ describe("the X12 reader against hostile input", () => {
     expect((user + system) / 1000).toBeLessThan(1000);
   });
 
+  it("reads a group of 50,000 sets reusing one ST02 in linear time (one warning each, the problems capped)", () => {
+    const sets = Array.from({ length: 50_000 }, () => "ST*850*0001~SE*2*0001~").join("");
+    const text = interchange()
+      .replace(/ST\*850.*SE\*5\*0001~/, sets)
+      .replace("GE*1*", "GE*50000*");
+    const started = process.cpuUsage();
+    const [read] = readX12(text).interchanges;
+    const { user, system } = process.cpuUsage(started);
+    expect(read!.groups[0]!.sets.length).toBe(50_000);
+    expect(allProblems(read!).length).toBe(X12_LIMITS.maxProblems);
+    expect(errorCodes(allProblems(read!))).toEqual([]);
+    expect((user + system) / 1000).toBeLessThan(2000);
+  });
+
   it("refuses more segments, elements, element characters or interchanges than its bounds", () => {
     const text = interchange();
     const manySegments = text.replace("PO1*", `${"N9*A~".repeat(X12_LIMITS.maxSegments)}PO1*`);

@@ -15,12 +15,13 @@ const DIGITS = /^[0-9]+$/;
 const SEGMENT_ID = /^[A-Z0-9]{2,3}$/;
 const isCount = (value: string | undefined, actual: number) => value !== undefined && DIGITS.test(value) && Number(value) === actual;
 
-export function checkTransactionSet(set: TransactionSet, group: FunctionalGroup, report: Report) {
+/** `seenControlNumbers`: the ST02s of the group's sets before this one (a set, so a group of 100,000 sets stays linear). */
+export function checkTransactionSet(set: TransactionSet, seenControlNumbers: Set<string>, report: Report) {
   const error = (code: string, message: string) => report({ severity: "error", list: "AK502", code, message });
   if (!/^[0-9]{3}$/.test(set.id)) error(SET_ERROR.identifierInvalid, `ST01 '${set.id}' is not a transaction set identifier`);
   if (!/^[A-Za-z0-9]{4,9}$/.test(set.controlNumber))
     error(SET_ERROR.controlNumberInvalid, `ST02 '${set.controlNumber}' is not 4 to 9 characters`);
-  else if (group.sets.some((other) => other !== set && other.controlNumber === set.controlNumber)) {
+  else if (seenControlNumbers.has(set.controlNumber)) {
     // A warning: senders reuse 0001 for every set, and each set stays unambiguous by its position.
     report({
       severity: "warning",
@@ -29,6 +30,7 @@ export function checkTransactionSet(set: TransactionSet, group: FunctionalGroup,
       message: `ST02 ${set.controlNumber} appears twice in the group`,
     });
   }
+  seenControlNumbers.add(set.controlNumber);
   set.segments.forEach((segment, index) => {
     if (!SEGMENT_ID.test(segment.id)) {
       report({

@@ -96,10 +96,11 @@ function readInterchange(text: string, start: number, budget: Budget, syntax: bo
   const tokens = new SegmentTokens(text, header.end, delimiters, header.lineBreaksEndSegments);
   let group: FunctionalGroup | undefined;
   let set: TransactionSet | undefined;
+  let groupSetControlNumbers = new Set<string>();
   const closeSet = () => {
     if (set) {
       const reportInSet = (problem: Problem) => addProblem(set!.problems, budget, problem);
-      checkTransactionSet(set, group!, reportInSet);
+      checkTransactionSet(set, groupSetControlNumbers, reportInSet);
       if (syntax) checkSetSyntax(set, delimiters, reportInSet);
     }
     set = undefined;
@@ -158,6 +159,7 @@ function readInterchange(text: string, start: number, budget: Budget, syntax: bo
           problems: [],
         };
         interchange.groups.push(group);
+        groupSetControlNumbers = new Set();
         break;
       case "GE":
         if (!group) stray(segment, "without GS");

@@ -115,8 +115,8 @@ function checkDelimiters(delimiters: WriteDelimiters): string[] {
     ...(delimiters.repetition ? [delimiters.repetition] : []),
   ];
   for (const separator of separators) {
-    if ([...separator].length !== 1 || /^[A-Za-z0-9]$/.test(separator) || separator.trim() === "") {
-      throw new X12WriteError(`delimiter '${separator}' must be one character, neither a letter, a digit nor whitespace`);
+    if (separator.length !== 1 || /^[A-Za-z0-9]$/.test(separator) || separator.trim() === "") {
+      throw new X12WriteError(`delimiter '${separator}' must be one UTF-16 character, neither a letter, a digit nor whitespace`);
     }
   }
   if (new Set(separators).size !== separators.length) throw new X12WriteError(`delimiters collide: ${separators.join(" ")}`);
