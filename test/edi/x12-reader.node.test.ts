@@ -217,6 +217,18 @@ describe("the X12 reader against hostile input", () => {
     expect((user + system) / 1000).toBeLessThan(2000);
   });
 
+  it("refuses an input with more errors than it keeps problems, rather than lose one", () => {
+    const broken = Array.from({ length: X12_LIMITS.maxProblems + 1 }, (_, i) => `ST*850*${1000 + i}~SE*9*${1000 + i}~`).join("");
+    const text = interchange()
+      .replace(/ST\*850.*SE\*5\*0001~/, broken)
+      .replace("GE*1*", `GE*${X12_LIMITS.maxProblems + 1}*`);
+    expect(refusal(() => readX12(text)).message).toContain("problems");
+    const fewer = interchange()
+      .replace(/ST\*850.*SE\*5\*0001~/, `${broken.split("~").slice(0, 20).join("~")}~`)
+      .replace("GE*1*", "GE*10*");
+    expect(errorCodes(problems(fewer))).toEqual(Array(10).fill("AK502 4"));
+  });
+
   it("refuses more segments, elements, element characters or interchanges than its bounds", () => {
     const text = interchange();
     const manySegments = text.replace("PO1*", `${"N9*A~".repeat(X12_LIMITS.maxSegments)}PO1*`);

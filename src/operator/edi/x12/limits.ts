@@ -15,6 +15,6 @@ export const X12_LIMITS = {
   maxInterchanges: 1_000,
   maxGroupsPerInterchange: 1_000,
   maxSetsPerGroup: 100_000,
-  /** Problems kept per input: beyond it, a broken file is already refused and more detail helps nobody. */
+  /** Problems kept per input: warnings beyond it are dropped, an error beyond it refuses the input. */
   maxProblems: 1_000,
 } as const;

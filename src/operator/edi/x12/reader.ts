@@ -54,9 +54,15 @@ export function readX12(input: string, options: ReadOptions = {}): X12Document {
   return { interchanges };
 }
 
-/** A problem kept within the input's budget of problems. */
+/**
+ * A problem kept within the input's budget: warnings beyond it are dropped, an error beyond it refuses the input (an
+ * error must never be lost, or its set would be acknowledged as accepted).
+ */
 function addProblem(problems: Problem[], budget: { problems: number }, problem: Problem) {
-  if (budget.problems >= X12_LIMITS.maxProblems) return;
+  if (budget.problems >= X12_LIMITS.maxProblems) {
+    if (problem.severity === "error") throw new X12Refused("bounds", `more than ${X12_LIMITS.maxProblems} problems`);
+    return;
+  }
   budget.problems++;
   problems.push(problem);
 }
