@@ -1,10 +1,16 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { functionalAcknowledgment, interchangeAcknowledgment, ta1Owed } from "../../src/operator/edi/x12/acknowledgments";
+import {
+  functionalAcknowledgment,
+  interchangeAcknowledgment,
+  refusalAcknowledgment,
+  ta1Owed,
+} from "../../src/operator/edi/x12/acknowledgments";
 import { ELEMENT_ERROR, SEGMENT_ERROR } from "../../src/operator/edi/x12/codes";
 import type { Interchange, Segment } from "../../src/operator/edi/x12/document";
 import { allProblems } from "../../src/operator/edi/x12/envelope";
+import type { X12Refused } from "../../src/operator/edi/x12/problems";
 import { readX12 } from "../../src/operator/edi/x12/reader";
 import { type WriteSegment, type WriteSet, writeInterchange } from "../../src/operator/edi/x12/writer";
 
@@ -184,6 +190,34 @@ describe("acknowledgments of the reject files", () => {
         .slice(0, 0)
         .concat(ackOf("negative/staedi-empty997.edi", "999").filter((line) => /^IK/.test(line))),
     );
+  });
+});
+
+describe("a TA1 for an interchange the reader refuses", () => {
+  const refused = (source: string) => {
+    try {
+      readX12(source);
+    } catch (error) {
+      return error as X12Refused;
+    }
+    throw new Error("read, not refused");
+  };
+
+  it("rejects an ISA broken over lines (022) and colliding delimiters (027) with the ISA's own control number, date and time", () => {
+    expect(refusalAcknowledgment(refused(text("negative/stupidedi-PR855-2.edi")))?.elements).toEqual([
+      "702351422",
+      "060814",
+      "2135",
+      "R",
+      "022",
+    ]);
+    const collision = text("850/derived-850-hospital-004010.edi").replace("*T*>~", "*T*T~");
+    expect(refusalAcknowledgment(refused(collision))?.elements).toEqual(["000000101", "260115", "0930", "R", "027"]);
+  });
+
+  it("gives none without an ISA to answer", () => {
+    expect(refusalAcknowledgment(refused(text("negative/ediengine-NonEdi.edi")))).toBeUndefined();
+    expect(refusalAcknowledgment(refused("ISA*00*broken"))).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 import { type AckStatus, SEGMENT_ERROR, SET_ERROR, TA1_NOTE } from "./codes";
 import type { FunctionalGroup, Interchange, TransactionSet } from "./document";
 import { allProblems } from "./envelope";
-import type { Problem } from "./problems";
+import type { Problem, X12Refused } from "./problems";
 import type { WriteSegment, WriteSet } from "./writer";
 
 /**
@@ -123,6 +123,13 @@ export function interchangeAcknowledgment(interchange: Interchange): WriteSegmen
   const note = error ?? envelopeProblems[0];
   const status: AckStatus = error ? "R" : note ? "E" : "A";
   return { id: "TA1", elements: [interchange.controlNumber, interchange.date, interchange.time, status, note?.code ?? TA1_NOTE.noError] };
+}
+
+/** The TA1 rejecting an interchange the reader refused, when its ISA could be identified (`X12Refused.isa`). */
+export function refusalAcknowledgment(refusal: X12Refused): WriteSegment | undefined {
+  if (!refusal.ta1Note || !refusal.isa) return undefined;
+  const { controlNumber, date, time } = refusal.isa;
+  return { id: "TA1", elements: [controlNumber, date, time, "R", refusal.ta1Note] };
 }
 
 /** Whether the interchange and everything in it read without an error (warnings allowed). */

@@ -1,5 +1,5 @@
 import { TA1_NOTE } from "./codes";
-import { type Problem, X12Refused } from "./problems";
+import { type IsaIdentity, type Problem, X12Refused } from "./problems";
 
 /**
  * The interchange header (ISA) and the delimiters it declares. ISA is fixed width (16 elements of widths
@@ -55,14 +55,35 @@ const fixedSeparatorOffsets: number[] = (() => {
 })();
 
 export function readIsa(text: string, start: number): IsaHeader {
-  const element = text[start + 3];
-  if (element === undefined || isAlphanumeric(element) || isBlank(element)) {
-    throw new X12Refused("delimiters", `ISA4 '${element ?? ""}' cannot be an element separator`, TA1_NOTE.elementSeparatorInvalid);
+  try {
+    const element = text[start + 3];
+    if (element === undefined || isAlphanumeric(element) || isBlank(element)) {
+      throw new X12Refused("delimiters", `ISA4 '${element ?? ""}' cannot be an element separator`, TA1_NOTE.elementSeparatorInvalid);
+    }
+    const fixed = fixedSeparatorOffsets.every((offset) => text[start + offset] === element) && start + ISA_LENGTH <= text.length;
+    const header = fixed ? readFixedIsa(text, start, element) : readIsaByElements(text, start, element);
+    checkDelimiters(header.delimiters);
+    return header;
+  } catch (error) {
+    if (error instanceof X12Refused && error.ta1Note) throw error.withIsa(isaIdentity(text, start));
+    throw error;
   }
-  const fixed = fixedSeparatorOffsets.every((offset) => text[start + offset] === element) && start + ISA_LENGTH <= text.length;
-  const header = fixed ? readFixedIsa(text, start, element) : readIsaByElements(text, start, element);
-  checkDelimiters(header.delimiters);
-  return header;
+}
+
+/**
+ * ISA13, ISA09 and ISA10 of an ISA the reader refuses, so a TA1 can still answer it: at their fixed offsets, else as
+ * the 13th, 9th and 10th fields split at character 4; undefined when neither gives plausible values.
+ */
+function isaIdentity(text: string, start: number): IsaIdentity | undefined {
+  const plausible = (controlNumber = "", date = "", time = "") =>
+    /^[0-9]{9}$/.test(controlNumber) && /^[0-9]{6}$/.test(date) && /^[0-9]{4}$/.test(time) ? { controlNumber, date, time } : undefined;
+  const atOffsets = plausible(text.slice(start + 90, start + 99), text.slice(start + 70, start + 76), text.slice(start + 77, start + 81));
+  if (atOffsets) return atOffsets;
+  const fields = text
+    .slice(start, start + ISA_SCAN_LIMIT)
+    .split(text[start + 3] ?? "*")
+    .map((field) => field.replace(/[\r\n]/g, "").trim());
+  return plausible(fields[13], fields[9], fields[10]);
 }
 
 function readFixedIsa(text: string, start: number, element: string): IsaHeader {

@@ -21,16 +21,29 @@ export interface Problem {
 
 export type RefusalReason = "size" | "not-x12" | "delimiters" | "structure" | "bounds";
 
+/** What a TA1 needs of an interchange: ISA13, ISA09, ISA10. */
+export interface IsaIdentity {
+  controlNumber: string;
+  date: string;
+  time: string;
+}
+
 /** Input the reader will not read at all: too large, not X12, or an ISA it cannot make sense of. */
 export class X12Refused extends Error {
   constructor(
     readonly reason: RefusalReason,
-    message: string,
+    readonly detail: string,
     /** The TA105 note code to send back, when there is an ISA to acknowledge. */
     readonly ta1Note?: string,
+    /** The refused ISA's identity, when it could be read: a TA1 can then answer it. */
+    readonly isa?: IsaIdentity,
   ) {
-    super(`X12 refused (${reason}): ${message}`);
+    super(`X12 refused (${reason}): ${detail}`);
     this.name = "X12Refused";
+  }
+
+  withIsa(isa: IsaIdentity | undefined): X12Refused {
+    return new X12Refused(this.reason, this.detail, this.ta1Note, isa);
   }
 }
 
