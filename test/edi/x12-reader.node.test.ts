@@ -84,11 +84,20 @@ describe("the X12 reader's layouts", () => {
     expect(problems(indented)).toEqual([]);
   });
 
-  it("reads an unpadded ISA and an ISA wrapped at 80 columns (line breaks removed, a warning)", () => {
+  it("reads an unpadded ISA, an ISA without ISA16 and an ISA wrapped at 80 columns (line breaks removed, a warning)", () => {
     const text = interchange();
     const unpadded = text.replace("EXAMPLEHOSP    ", "EXAMPLEHOSP");
     expect(readX12(unpadded).interchanges[0]).toMatchObject({ isaFixedWidth: false, senderId: "EXAMPLEHOSP" });
     expect(problems(unpadded)).toEqual([]);
+    const noIsa16 = interchange({ ...TILDE, lineBreak: "\n" }).replace("*T*>~", "*T*~");
+    for (const variant of [noIsa16, noIsa16.replace("EXAMPLEHOSP    ", "EXAMPLEHOSP")]) {
+      const [read] = readX12(variant).interchanges;
+      expect(read!.delimiters).toMatchObject({ component: undefined, segment: "~" });
+      expect(bodyOf(variant)).toEqual(expected);
+      expect(allProblems(read!).map((problem) => problem.message)).toEqual([
+        "ISA16 (component separator) is missing: the segment terminator follows ISA15",
+      ]);
+    }
     const wrapped = text.replace(/(.{80})/g, "$1\r\n");
     expect(bodyOf(wrapped)).toEqual(expected);
     expect(problems(wrapped).map((problem) => problem.severity)).toEqual(["warning", "warning"]);

@@ -89,16 +89,7 @@ function isaIdentity(text: string, start: number): IsaIdentity | undefined {
 function readFixedIsa(text: string, start: number, element: string): IsaHeader {
   const problems: Problem[] = [];
   const fields = text.slice(start + 4, start + 104).split(element);
-  let component: string | undefined = text[start + 104];
-  let segment = text[start + 105]!;
-  let end = start + ISA_LENGTH;
-  // `…*P*~` + newline: ISA16 left out, `~` ends the segments if the next line (GS) ends with it too.
-  if (isLineBreak(segment) && component !== undefined && nextLineEndsWith(text, end, component)) {
-    segment = component;
-    component = undefined;
-    end = start + ISA_LENGTH - 1;
-    problems.push(warning("ISA16 (component separator) is missing: the segment terminator follows ISA15"));
-  }
+  const { component, segment, end } = afterIsa15(text, start + 104, problems);
   if (fields.some((field) => field.includes("\u00a0"))) problems.push(warning("ISA fields padded with no-break spaces"));
   return {
     ...finishIsa(fields, element, component, segment, end, problems),
@@ -106,6 +97,22 @@ function readFixedIsa(text: string, start: number, element: string): IsaHeader {
     fixedWidth: true,
     lineBreaksEndSegments: component === undefined,
   };
+}
+
+/**
+ * ISA16 and the terminator from the characters after ISA15's separator. ISA16 is missing when a line break follows
+ * at once, or in `…*P*~` + newline when the next line (GS) ends with that `~` too: then `~` ends the segments.
+ */
+function afterIsa15(text: string, at: number, problems: Problem[]): { component: string | undefined; segment: string; end: number } {
+  const first = text[at];
+  const second = text[at + 1];
+  if (first === undefined || second === undefined)
+    throw new X12Refused("structure", "input ends inside the ISA", TA1_NOTE.prematureEndOfFile);
+  if (isLineBreak(first) || (isLineBreak(second) && nextLineEndsWith(text, at + 1, first))) {
+    problems.push(warning("ISA16 (component separator) is missing: the segment terminator follows ISA15"));
+    return { component: undefined, segment: first, end: at + 1 };
+  }
+  return { component: first, segment: second, end: at + 2 };
 }
 
 function readIsaByElements(text: string, start: number, element: string): IsaHeader {
@@ -122,17 +129,7 @@ function readIsaByElements(text: string, start: number, element: string): IsaHea
   if (fields.length < 15) {
     throw new X12Refused("structure", "ISA has fewer than 16 elements", TA1_NOTE.controlStructureInvalid);
   }
-  let component: string | undefined = text[fieldStart];
-  let segment = text[fieldStart + 1];
-  let end = fieldStart + 2;
-  if (isLineBreak(component)) {
-    // Nothing after ISA15's separator but the line break: no ISA16.
-    segment = component;
-    component = undefined;
-    end = fieldStart + 1;
-    problems.push(warning("ISA16 (component separator) is missing"));
-  }
-  if (segment === undefined) throw new X12Refused("structure", "input ends inside the ISA", TA1_NOTE.prematureEndOfFile);
+  const { component, segment, end } = afterIsa15(text, fieldStart, problems);
   const wrapped = fields.some((field) => /[\r\n]/.test(field));
   if (wrapped && isLineBreak(segment)) {
     throw new X12Refused("structure", "ISA is broken across lines while line breaks end segments", TA1_NOTE.controlStructureInvalid);
