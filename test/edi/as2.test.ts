@@ -27,13 +27,13 @@ const libas2Community: SigningIdentity = {
 const as2TestingCertificate = readCertificate(fixture("libas2-as2testing.cer"));
 const text = new TextDecoder();
 
-async function refusal(promise: Promise<unknown>): Promise<{ kind: As2FailureKind; message: string }> {
+async function refusal(promise: Promise<unknown>): Promise<{ kind: As2FailureKind; message: string; unsupportedAlgorithm?: string }> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
   );
   if (!(error instanceof As2Error)) throw new Error(`expected an As2Error, got ${error instanceof Error ? error.stack : String(error)}`);
-  return { kind: error.kind, message: error.message };
+  return { kind: error.kind, message: error.message, unsupportedAlgorithm: error.unsupportedAlgorithm };
 }
 
 /** The fixture with one base64 line of its nth part changed (a flipped character), as a man in the middle would. */
@@ -158,9 +158,9 @@ describe("round trips with keys made here", () => {
     const forged = await sealMessage(payload, { signer: supplier, encryptFor: supplier.certificate });
     expect(await refusal(openMessage(forged.entity, inbound()))).toMatchObject({ kind: "authentication-failed" });
     const unsigned = await sealMessage(payload, { encryptFor: supplier.certificate });
-    expect(await refusal(openMessage(unsigned.entity, inbound()))).toMatchObject({ kind: "authentication-failed" });
+    expect(await refusal(openMessage(unsigned.entity, inbound()))).toMatchObject({ kind: "insufficient-message-security" });
     const unencrypted = await sealMessage(payload, { signer: medparts });
-    expect(await refusal(openMessage(unencrypted.entity, inbound()))).toMatchObject({ kind: "decryption-failed" });
+    expect(await refusal(openMessage(unencrypted.entity, inbound()))).toMatchObject({ kind: "insufficient-message-security" });
     const opened = await openMessage(unencrypted.entity, { ...inbound(), requireEncryption: false });
     expect(opened.content).toEqual(x12);
   });
@@ -226,7 +226,10 @@ describe("round trips with keys made here", () => {
     ["decryption-failed", "decryption-failed"],
     ["authentication-failed", "authentication-failed"],
     ["integrity-check-failed", "integrity-check-failed"],
-    ["unsupported-algorithm", "unexpected-processing-error"],
+    ["insufficient-message-security", "insufficient-message-security"],
+    ["decompression-failed", "decompression-failed"],
+    ["malformed", "unexpected-processing-error"],
+    ["too-large", "unexpected-processing-error"],
   ];
   for (const [failure, modifier] of failures) {
     it(`builds an MDN for a message refused for ${failure}: processed/error: ${modifier}`, async () => {
@@ -234,7 +237,7 @@ describe("round trips with keys made here", () => {
       const mdn = await buildMdn({
         ourAs2Name: "MEDPARTS",
         originalMessageId,
-        outcome: { processed: false, failure, explanation: "3DES (des-ede3-cbc; use AES-128-CBC or AES-256-CBC) is not supported" },
+        outcome: { processed: false, failure, explanation: "3DES (des-ede3-cbc) is not supported (use AES-128-CBC or AES-256-CBC)" },
         signer: medparts,
       });
       const sentMic = await micOf(payloadEntity(payload), "sha-256");
@@ -262,15 +265,17 @@ describe("round trips with keys made here", () => {
       (enveloped.recipientInfos[0]!.value as KeyTransRecipientInfo).keyEncryptionAlgorithm.algorithmId = "1.2.840.113549.1.1.1";
     });
     expect(await refusal(decryptWith(pkcs1KeyTransport, supplier))).toEqual({
-      kind: "unsupported-algorithm",
-      message: "RSAES-PKCS1-v1_5 key transport (use RSAES-OAEP) is not supported",
+      kind: "decryption-failed",
+      message: "RSAES-PKCS1-v1_5 key transport is not supported (use RSAES-OAEP)",
+      unsupportedAlgorithm: "RSAES-PKCS1-v1_5 key transport",
     });
     const tripleDes = rewritten((enveloped) => {
       enveloped.encryptedContentInfo.contentEncryptionAlgorithm.algorithmId = "1.2.840.113549.3.7";
     });
     expect(await refusal(decryptWith(tripleDes, supplier))).toEqual({
-      kind: "unsupported-algorithm",
-      message: "3DES (des-ede3-cbc; use AES-128-CBC or AES-256-CBC) is not supported",
+      kind: "decryption-failed",
+      message: "3DES (des-ede3-cbc) is not supported (use AES-128-CBC or AES-256-CBC)",
+      unsupportedAlgorithm: "3DES (des-ede3-cbc)",
     });
     expect(
       await decryptWith(
@@ -278,6 +283,15 @@ describe("round trips with keys made here", () => {
         supplier,
       ),
     ).toEqual(payloadEntity(payload));
+  });
+
+  it("refuses a compressed message (RFC 5402) by name", async () => {
+    const compressed = bytesOf('Content-Type: application/pkcs7-mime; smime-type=compressed-data; name="smime.p7z"\r\n\r\nMIIB');
+    expect(await refusal(openMessage(compressed, { ...inbound(), requireEncryption: false }))).toEqual({
+      kind: "decompression-failed",
+      message: "compressed-data (RFC 5402) is not supported (send it uncompressed)",
+      unsupportedAlgorithm: "compressed-data (RFC 5402)",
+    });
   });
 
   it("takes a binary (not base64) application/pkcs7-mime body, as partners send it over HTTP", async () => {

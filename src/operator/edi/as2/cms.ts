@@ -11,7 +11,7 @@ import {
   SignedData,
   SignerInfo,
 } from "pkijs";
-import { As2Error, malformed } from "./errors";
+import { As2Error, malformed, unsupportedAlgorithm } from "./errors";
 
 /**
  * CMS (RFC 5652) as AS2 uses it, with pkijs over the runtime's WebCrypto: detached SignedData (application/pkcs7-signature)
@@ -41,20 +41,19 @@ export const DIGESTS = {
 export type DigestName = keyof typeof DIGESTS;
 export type SigningDigest = Exclude<DigestName, "sha-1">;
 
+const DIGEST_ADVICE = "use sha-256, sha-384, sha-512 or sha-1";
+
 /** A micalg or MIC algorithm as partners write it (`sha256`, `SHA-256`, `sha1`), by its RFC 5751 name. */
 export function digestNamed(name: string): DigestName {
   const normalized = name.trim().toLowerCase();
   const canonical = normalized.startsWith("sha-") ? normalized : normalized.replace(/^sha/, "sha-");
   if (canonical in DIGESTS) return canonical as DigestName;
-  throw new As2Error(
-    "unsupported-algorithm",
-    `digest ${JSON.stringify(name.slice(0, 40))} is not accepted (sha-256, sha-384, sha-512, sha-1)`,
-  );
+  throw unsupportedAlgorithm("malformed", `digest ${JSON.stringify(name.trim().slice(0, 40))}`, DIGEST_ADVICE);
 }
 
-function digestWithOid(oid: string): DigestName {
+function signatureDigestWithOid(oid: string): DigestName {
   const found = (Object.keys(DIGESTS) as DigestName[]).find((name) => DIGESTS[name].oid === oid);
-  if (!found) throw new As2Error("unsupported-algorithm", `digest algorithm ${oid} is not accepted (sha-256, sha-384, sha-512, sha-1)`);
+  if (!found) throw unsupportedAlgorithm("authentication-failed", `signature digest ${oid}`, DIGEST_ADVICE);
   return found;
 }
 
@@ -67,16 +66,24 @@ const CONTENT_CIPHERS = {
   "2.16.840.1.101.3.4.1.22": { name: "AES-CBC", length: 192 },
   "2.16.840.1.101.3.4.1.42": { name: "AES-CBC", length: 256 },
 } as const;
-/** Algorithms partners still send that WebCrypto lacks, named so that the refusal tells the partner what to change. */
-const REFUSED_ALGORITHMS: Record<string, string> = {
-  [OID.rsaEncryption]: "RSAES-PKCS1-v1_5 key transport (use RSAES-OAEP)",
-  "1.2.840.113549.3.7": "3DES (des-ede3-cbc; use AES-128-CBC or AES-256-CBC)",
-  "1.2.840.113549.3.2": "RC2-CBC (use AES-128-CBC or AES-256-CBC)",
-};
 export type ContentCipher = 128 | 256;
 
-function unsupported(oid: string, what: string): As2Error {
-  return new As2Error("unsupported-algorithm", `${REFUSED_ALGORITHMS[oid] ?? `${what} ${oid}`} is not supported`);
+const CIPHER_ADVICE = "use AES-128-CBC or AES-256-CBC";
+/** Algorithms partners still send that WebCrypto lacks, named so that the refusal tells the partner what to change. */
+const REFUSED_ALGORITHMS: Record<string, readonly [name: string, advice: string]> = {
+  [OID.rsaEncryption]: ["RSAES-PKCS1-v1_5 key transport", "use RSAES-OAEP"],
+  "1.2.840.113549.3.7": ["3DES (des-ede3-cbc)", CIPHER_ADVICE],
+  "1.2.840.113549.3.2": ["RC2-CBC", CIPHER_ADVICE],
+};
+
+function unsupportedEncryption(oid: string, what: string): As2Error {
+  const [name, advice] = REFUSED_ALGORITHMS[oid] ?? [`${what} ${oid}`, `use RSAES-OAEP with AES-128-CBC or AES-256-CBC`];
+  return unsupportedAlgorithm("decryption-failed", name, advice);
+}
+
+function assertRsa(certificate: Certificate, use: string): void {
+  if (certificate.subjectPublicKeyInfo.algorithm.algorithmId !== OID.rsaEncryption)
+    throw unsupportedAlgorithm("malformed", `a non-RSA ${use} certificate`, "AS2 here uses RSA certificates");
 }
 
 const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer;
@@ -120,10 +127,6 @@ export function readPrivateKey(pem: string): Uint8Array {
   return pemBody(pem, "PRIVATE KEY");
 }
 
-function isRsa(certificate: Certificate): boolean {
-  return certificate.subjectPublicKeyInfo.algorithm.algorithmId === OID.rsaEncryption;
-}
-
 export interface SigningIdentity {
   readonly certificate: Certificate;
   /** PKCS#8 DER of the certificate's RSA private key. */
@@ -136,7 +139,7 @@ export async function signDetached(
   signer: SigningIdentity,
   digestName: SigningDigest = "sha-256",
 ): Promise<Uint8Array> {
-  if (!isRsa(signer.certificate)) throw new As2Error("unsupported-algorithm", "only RSA signing certificates are supported");
+  assertRsa(signer.certificate, "signing");
   const webCryptoHash = DIGESTS[digestName].webCrypto;
   const privateKey = await crypto.subtle.importKey("pkcs8", signer.privateKey, { name: "RSASSA-PKCS1-v1_5", hash: webCryptoHash }, false, [
     "sign",
@@ -184,7 +187,7 @@ export async function verifyDetached(
   const signerInfo = signedData.signerInfos[0];
   if (!signerInfo || signedData.signerInfos.length !== 1) throw malformed("the signature does not have exactly one signer");
   if (signedData.encapContentInfo.eContent) throw malformed("the signature is not detached (it carries its own content)");
-  const digestName = digestWithOid(signerInfo.digestAlgorithm.algorithmId);
+  const digestName = signatureDigestWithOid(signerInfo.digestAlgorithm.algorithmId);
   const messageDigest = signerInfo.signedAttrs?.attributes.find((attribute) => attribute.type === OID.messageDigestAttribute);
   if (signerInfo.signedAttrs) {
     const signedDigest = messageDigest?.values[0];
@@ -215,7 +218,7 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** CMS EnvelopedData (DER) of `content` for the partner's RSA certificate: RSAES-OAEP with SHA-256, AES-CBC. */
 export async function encryptFor(content: Uint8Array, partnerCertificate: Certificate, keyBits: ContentCipher = 256): Promise<Uint8Array> {
-  if (!isRsa(partnerCertificate)) throw new As2Error("unsupported-algorithm", "only RSA encryption certificates are supported");
+  assertRsa(partnerCertificate, "encryption");
   const enveloped = new EnvelopedData();
   enveloped.addRecipientByCertificate(partnerCertificate, { oaepHashAlgorithm: "SHA-256" }, 1);
   await enveloped.encrypt({ name: "AES-CBC", length: keyBits } as Parameters<EnvelopedData["encrypt"]>[0], toArrayBuffer(content));
@@ -235,9 +238,9 @@ export async function decryptWith(envelopedDer: Uint8Array, recipient: SigningId
   );
   if (ourIndex === -1) throw new As2Error("decryption-failed", "the message is not encrypted for our certificate");
   const keyTransport = (enveloped.recipientInfos[ourIndex]!.value as KeyTransRecipientInfo).keyEncryptionAlgorithm.algorithmId;
-  if (keyTransport !== OID.rsaesOaep) throw unsupported(keyTransport, "key transport");
+  if (keyTransport !== OID.rsaesOaep) throw unsupportedEncryption(keyTransport, "key transport");
   const cipher = enveloped.encryptedContentInfo.contentEncryptionAlgorithm.algorithmId;
-  if (!(cipher in CONTENT_CIPHERS)) throw unsupported(cipher, "content encryption");
+  if (!(cipher in CONTENT_CIPHERS)) throw unsupportedEncryption(cipher, "content encryption");
   try {
     const content = await enveloped.decrypt(ourIndex, {
       recipientCertificate: recipient.certificate,

@@ -26,7 +26,8 @@ const ERROR_MODIFIER: Record<As2FailureKind, string> = {
   "decryption-failed": "decryption-failed",
   "authentication-failed": "authentication-failed",
   "integrity-check-failed": "integrity-check-failed",
-  "unsupported-algorithm": "unexpected-processing-error",
+  "decompression-failed": "decompression-failed",
+  "insufficient-message-security": "insufficient-message-security",
   malformed: "unexpected-processing-error",
   "too-large": "unexpected-processing-error",
 };
@@ -120,9 +121,11 @@ export interface MdnExpectations {
 function readDisposition(field: string): { processed: boolean; modifier?: string } {
   const semicolon = field.indexOf(";");
   if (semicolon === -1) throw malformed(`not an MDN Disposition: ${JSON.stringify(field.slice(0, 120))}`);
-  const [type, modifierPart] = field.slice(semicolon + 1).split("/", 2);
-  const dispositionType = type!.trim().toLowerCase();
-  if (modifierPart === undefined) return { processed: dispositionType === "processed" };
+  const typeAndModifier = field.slice(semicolon + 1);
+  const slash = typeAndModifier.indexOf("/");
+  const dispositionType = (slash === -1 ? typeAndModifier : typeAndModifier.slice(0, slash)).trim().toLowerCase();
+  if (slash === -1) return { processed: dispositionType === "processed" };
+  const modifierPart = typeAndModifier.slice(slash + 1);
   const colon = modifierPart.indexOf(":");
   const severity = (colon === -1 ? modifierPart : modifierPart.slice(0, colon)).trim().toLowerCase();
   const modifier = colon === -1 ? undefined : modifierPart.slice(colon + 1).trim();

@@ -11,7 +11,7 @@ import {
   signDetached,
   verifyDetached,
 } from "./cms";
-import { As2Error, malformed } from "./errors";
+import { As2Error, malformed, unsupportedAlgorithm } from "./errors";
 import {
   AS2_LIMITS,
   buildEntity,
@@ -144,10 +144,15 @@ export async function verifySignedEntity(signed: MimeEntity, partnerCertificate:
   return { content, canonical, digest: verified.digest };
 }
 
+/** Whether the entity is encrypted (enveloped-data); compressed data (RFC 5402) is refused, as we do not read it yet. */
 function isEnvelopedData(entity: MimeEntity): boolean {
-  const isPkcs7Mime = entity.mediaType === "application/pkcs7-mime" || entity.mediaType === "application/x-pkcs7-mime";
-  const smimeType = entity.parameters.get("smime-type")?.toLowerCase();
-  return isPkcs7Mime && (smimeType === undefined || smimeType === "enveloped-data");
+  if (entity.mediaType !== "application/pkcs7-mime" && entity.mediaType !== "application/x-pkcs7-mime") return false;
+  const smimeType = entity.parameters.get("smime-type")?.toLowerCase() ?? "enveloped-data";
+  if (smimeType === "compressed-data")
+    throw unsupportedAlgorithm("decompression-failed", "compressed-data (RFC 5402)", "send it uncompressed");
+  if (smimeType !== "enveloped-data")
+    throw malformed(`application/pkcs7-mime with smime-type ${smimeType.slice(0, 40)} where a message was expected`);
+  return true;
 }
 
 export interface SealOptions {
@@ -203,9 +208,11 @@ export async function openMessage(entityBytes: Uint8Array, options: OpenOptions)
   let entity = parseEntity(entityBytes, limits);
   const encrypted = isEnvelopedData(entity);
   if (encrypted) entity = parseEntity(await decryptWith(decodedBody(entity), options.recipient), limits);
-  else if (options.requireEncryption) throw new As2Error("decryption-failed", `the message is not encrypted (${entity.mediaType})`);
+  else if (options.requireEncryption)
+    throw new As2Error("insufficient-message-security", `the message is not encrypted (${entity.mediaType})`);
   const signed = entity.mediaType === "multipart/signed";
-  if (!signed && options.requireSignature) throw new As2Error("authentication-failed", `the message is not signed (${entity.mediaType})`);
+  if (!signed && options.requireSignature)
+    throw new As2Error("insufficient-message-security", `the message is not signed (${entity.mediaType})`);
   if (isEnvelopedData(entity)) throw malformed("an encrypted message inside an encrypted message");
   const verified = signed ? await verifySignedEntity(entity, options.partnerCertificate) : undefined;
   const payload = verified ? verified.content : entity;
