@@ -285,6 +285,36 @@ describe("round trips with keys made here", () => {
     ).toEqual(payloadEntity(payload));
   });
 
+  it("refuses CMS that is garbage, the wrong content type, or the wrong structure as malformed", async () => {
+    const signedEntity = text.decode(await signEntity(payloadEntity(payload), medparts));
+    const signatureBase64 = signedEntity.split("\r\n\r\n").at(-1)!.split("\r\n--")[0]!;
+    const withSignature = (der: Uint8Array) => bytesOf(signedEntity.replace(signatureBase64, encodeBase64Lines(der)));
+    const certificateDer = new Uint8Array(medparts.certificate.toSchema().toBER(false));
+    const envelopedInfo = decodedBody(parseEntity((await sealMessage(payload, { encryptFor: supplier.certificate })).entity));
+    const asSignedDataContentType = new Uint8Array(
+      new ContentInfo({ contentType: "1.2.840.113549.1.7.2", content: ContentInfo.fromBER(envelopedInfo.slice().buffer).content })
+        .toSchema()
+        .toBER(false),
+    );
+    const options = { ...inbound(), requireEncryption: false };
+    expect(await openMessage(withSignature(decodedBody(parseEntity(bytesOf(signedEntity)).parts[1]!)), options)).toMatchObject({
+      signed: true,
+    });
+    expect(await refusal(openMessage(withSignature(crypto.getRandomValues(new Uint8Array(300))), options))).toEqual({
+      kind: "malformed",
+      message: "the signature is not a DER or BER encoded CMS ContentInfo",
+    });
+    expect(await refusal(openMessage(withSignature(certificateDer), options))).toMatchObject({ kind: "malformed" });
+    expect(await refusal(openMessage(withSignature(envelopedInfo), options))).toEqual({
+      kind: "malformed",
+      message: "the signature holds CMS content type 1.2.840.113549.1.7.3, not 1.2.840.113549.1.7.2",
+    });
+    expect(await refusal(openMessage(withSignature(asSignedDataContentType), options))).toEqual({
+      kind: "malformed",
+      message: "the signature is not a well-formed CMS structure",
+    });
+  });
+
   it("refuses a compressed message (RFC 5402) by name", async () => {
     const compressed = bytesOf('Content-Type: application/pkcs7-mime; smime-type=compressed-data; name="smime.p7z"\r\n\r\nMIIB');
     expect(await refusal(openMessage(compressed, { ...inbound(), requireEncryption: false }))).toEqual({

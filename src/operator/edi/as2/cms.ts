@@ -31,7 +31,7 @@ const OID = {
   rsaesOaep: "1.2.840.113549.1.1.7",
 } as const;
 
-/** The digests a MIC or signature may use: SHA-1 only to read legacy partners, never to sign (signWith takes no "sha-1"). */
+/** The digests a MIC or signature may use: SHA-1 only to read legacy partners, never to sign (SigningDigest has no "sha-1"). */
 export const DIGESTS = {
   "sha-1": { oid: "1.3.14.3.2.26", webCrypto: "SHA-1" },
   "sha-256": { oid: "2.16.840.1.101.3.4.2.1", webCrypto: "SHA-256" },
@@ -61,11 +61,8 @@ export async function digest(name: DigestName, content: Uint8Array): Promise<Uin
   return new Uint8Array(await crypto.subtle.digest(DIGESTS[name].webCrypto, content));
 }
 
-const CONTENT_CIPHERS = {
-  "2.16.840.1.101.3.4.1.2": { name: "AES-CBC", length: 128 },
-  "2.16.840.1.101.3.4.1.22": { name: "AES-CBC", length: 192 },
-  "2.16.840.1.101.3.4.1.42": { name: "AES-CBC", length: 256 },
-} as const;
+/** AES-128-CBC, AES-192-CBC and AES-256-CBC: the content ciphers we decrypt. */
+const CONTENT_CIPHER_OIDS: ReadonlySet<string> = new Set(["2.16.840.1.101.3.4.1.2", "2.16.840.1.101.3.4.1.22", "2.16.840.1.101.3.4.1.42"]);
 export type ContentCipher = 128 | 256;
 
 const CIPHER_ADVICE = "use AES-128-CBC or AES-256-CBC";
@@ -88,7 +85,13 @@ function assertRsa(certificate: Certificate, use: string): void {
 
 const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer;
 
-function parseContentInfo(der: Uint8Array, contentType: string, what: string): ContentInfo {
+/** The CMS content of `der` as `Structure`, or a `malformed` refusal when the bytes are not that structure. */
+function readCms<Structure>(
+  der: Uint8Array,
+  contentType: string,
+  what: string,
+  read: (content: ContentInfo["content"]) => Structure,
+): Structure {
   let info: ContentInfo;
   try {
     info = ContentInfo.fromBER(toArrayBuffer(der));
@@ -96,7 +99,11 @@ function parseContentInfo(der: Uint8Array, contentType: string, what: string): C
     throw malformed(`${what} is not a DER or BER encoded CMS ContentInfo`);
   }
   if (info.contentType !== contentType) throw malformed(`${what} holds CMS content type ${info.contentType}, not ${contentType}`);
-  return info;
+  try {
+    return read(info.content);
+  } catch {
+    throw malformed(`${what} is not a well-formed CMS structure`);
+  }
 }
 
 function pemBody(pem: string, label: string): Uint8Array {
@@ -183,13 +190,13 @@ export async function verifyDetached(
   signatureDer: Uint8Array,
   partnerCertificate: Certificate,
 ): Promise<VerifiedSignature> {
-  const signedData = new SignedData({ schema: parseContentInfo(signatureDer, OID.signedData, "the signature").content });
+  const signedData = readCms(signatureDer, OID.signedData, "the signature", (schema) => new SignedData({ schema }));
   const signerInfo = signedData.signerInfos[0];
   if (!signerInfo || signedData.signerInfos.length !== 1) throw malformed("the signature does not have exactly one signer");
   if (signedData.encapContentInfo.eContent) throw malformed("the signature is not detached (it carries its own content)");
   const digestName = signatureDigestWithOid(signerInfo.digestAlgorithm.algorithmId);
-  const messageDigest = signerInfo.signedAttrs?.attributes.find((attribute) => attribute.type === OID.messageDigestAttribute);
   if (signerInfo.signedAttrs) {
+    const messageDigest = signerInfo.signedAttrs.attributes.find((attribute) => attribute.type === OID.messageDigestAttribute);
     const signedDigest = messageDigest?.values[0];
     if (!(signedDigest instanceof asn1js.OctetString)) throw malformed("the signature's signed attributes have no message digest");
     if (!equalBytes(signedDigest.valueBlock.valueHexView, await digest(digestName, content)))
@@ -228,7 +235,7 @@ export async function encryptFor(content: Uint8Array, partnerCertificate: Certif
 
 /** The content of a CMS EnvelopedData addressed to our certificate, decrypted with its private key. */
 export async function decryptWith(envelopedDer: Uint8Array, recipient: SigningIdentity): Promise<Uint8Array> {
-  const enveloped = new EnvelopedData({ schema: parseContentInfo(envelopedDer, OID.envelopedData, "the encrypted message").content });
+  const enveloped = readCms(envelopedDer, OID.envelopedData, "the encrypted message", (schema) => new EnvelopedData({ schema }));
   const ourIndex = enveloped.recipientInfos.findIndex(
     ({ value }) =>
       value instanceof KeyTransRecipientInfo &&
@@ -240,7 +247,7 @@ export async function decryptWith(envelopedDer: Uint8Array, recipient: SigningId
   const keyTransport = (enveloped.recipientInfos[ourIndex]!.value as KeyTransRecipientInfo).keyEncryptionAlgorithm.algorithmId;
   if (keyTransport !== OID.rsaesOaep) throw unsupportedEncryption(keyTransport, "key transport");
   const cipher = enveloped.encryptedContentInfo.contentEncryptionAlgorithm.algorithmId;
-  if (!(cipher in CONTENT_CIPHERS)) throw unsupportedEncryption(cipher, "content encryption");
+  if (!CONTENT_CIPHER_OIDS.has(cipher)) throw unsupportedEncryption(cipher, "content encryption");
   try {
     const content = await enveloped.decrypt(ourIndex, {
       recipientCertificate: recipient.certificate,
