@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { digestNamed } from "../../src/operator/edi/as2/cms";
 import { As2Error, type As2FailureKind } from "../../src/operator/edi/as2/errors";
@@ -10,10 +11,12 @@ import {
   decodeBase64,
   decodedBody,
   encodeBase64Lines,
+  newBoundary,
   parseEntity,
   parseHeaderValue,
   toCanonicalCrlf,
 } from "../../src/operator/edi/as2/mime";
+import { runs } from "../helpers/depth";
 
 /** The AS2 MIME reader's pure logic: what it reads, and the hostile input it refuses quickly and by name. */
 
@@ -186,5 +189,77 @@ describe("refusing hostile input", () => {
     expect(performance.now() - started).toBeLessThan(1000);
     const headerless = bytesOf(`${"a:".repeat(200_000)}`);
     expect(refusalOf(() => parseEntity(headerless))).toMatchObject({ kind: "too-large" });
+  });
+});
+
+describe("properties", () => {
+  /** Bytes rich in what MIME cares about: line breaks, hyphens, colons, quotes. */
+  const mimeishBytes = fc
+    .array(fc.oneof(fc.constantFrom(13, 10, 45, 58, 59, 34, 61, 32), fc.integer({ min: 0, max: 255 })), { maxLength: 400 })
+    .map((values) => new Uint8Array(values));
+
+  it("any bodies built into a multipart are read back byte for byte", () => {
+    fc.assert(
+      fc.property(fc.array(mimeishBytes, { minLength: 1, maxLength: 5 }), (bodies) => {
+        const boundary = newBoundary();
+        const parts = bodies.map((body) => buildEntity([["Content-Type", "application/octet-stream"]], body));
+        const entity = parseEntity(
+          buildEntity([["Content-Type", `multipart/mixed; boundary="${boundary}"`]], buildMultipartBody(parts, boundary)),
+        );
+        expect(entity.parts.map((part) => part.body)).toEqual(bodies);
+        expect(entity.parts.map((part) => part.raw)).toEqual(parts);
+      }),
+      { numRuns: runs({ quick: 200, deep: 5000 }) },
+    );
+  });
+
+  it("base64 lines decode to what was encoded", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 500 }), (bytes) => {
+        expect(decodeBase64(bytesOf(encodeBase64Lines(bytes)))).toEqual(bytes);
+      }),
+      { numRuns: runs({ quick: 200, deep: 5000 }) },
+    );
+  });
+
+  it("canonical CRLF has no bare line feed and is idempotent", () => {
+    fc.assert(
+      fc.property(mimeishBytes, (bytes) => {
+        const canonical = toCanonicalCrlf(bytes);
+        canonical.forEach((byte, i) => {
+          if (byte === 10) expect(canonical[i - 1]).toBe(13);
+        });
+        expect(toCanonicalCrlf(canonical)).toEqual(canonical);
+      }),
+      { numRuns: runs({ quick: 200, deep: 5000 }) },
+    );
+  });
+
+  it("any input is read or refused with an As2Error, nothing else", () => {
+    const token = fc.constantFrom(
+      "Content-Type: multipart/signed; boundary=b\r\n",
+      'Content-Type: multipart/mixed; boundary="b"\n',
+      "Content-Type: application/pkcs7-mime; smime-type=enveloped-data\r\n",
+      "Content-Transfer-Encoding: base64\r\n",
+      "--b\r\n",
+      "--b--\r\n",
+      "\r\n",
+      "\n",
+      " folded\r\n",
+      'X: "unterminated\r\n',
+      "SVNBKjAw",
+      "=",
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 30 }), (tokens) => {
+        try {
+          const entity = parseEntity(bytesOf(tokens.join("")));
+          for (const part of [entity, ...entity.parts]) decodedBody(part);
+        } catch (error) {
+          expect(error).toBeInstanceOf(As2Error);
+        }
+      }),
+      { numRuns: runs({ quick: 500, deep: 20000 }) },
+    );
   });
 });
