@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { digestNamed } from "../../src/operator/edi/as2/cms";
 import { As2Error, type As2FailureKind } from "../../src/operator/edi/as2/errors";
+import { readMdnOptions } from "../../src/operator/edi/as2/mdn";
 import { formatMic, parseMic } from "../../src/operator/edi/as2/message";
 import {
   AS2_LIMITS,
@@ -109,6 +110,35 @@ describe("reading", () => {
     expect(refusalOf(() => digestNamed("md5"))).toEqual({
       kind: "malformed",
       message: 'digest "md5" is not supported (use sha-256, sha-384, sha-512 or sha-1)',
+    });
+  });
+});
+
+describe("what a partner asks of the MDN (Disposition-Notification-Options)", () => {
+  it("a signed MDN with the first MIC algorithm we have", () => {
+    expect(readMdnOptions("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256, sha1")).toEqual({
+      signed: true,
+      micAlgorithm: "sha-256",
+    });
+    expect(readMdnOptions("signed-receipt-protocol=required, pkcs7-signature; signed-receipt-micalg=required, md5, SHA1")).toEqual({
+      signed: true,
+      micAlgorithm: "sha-1",
+    });
+  });
+
+  it("an unsigned MDN with the signer's algorithm when the header is absent or asks for nothing we have, optionally", () => {
+    expect(readMdnOptions(undefined)).toEqual({ signed: false });
+    expect(readMdnOptions("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5")).toEqual({
+      signed: true,
+    });
+  });
+
+  it("refuses a required MIC list with nothing we have (a failed/Failure: unsupported MIC-algorithms MDN)", () => {
+    expect(
+      refusalOf(() => readMdnOptions("signed-receipt-protocol=required, pkcs7-signature; signed-receipt-micalg=required, md5, rsa-md5")),
+    ).toEqual({
+      kind: "unsupported-mic-algorithms",
+      message: "none of the MIC algorithms md5, rsa-md5 is supported (sha-256, sha-384, sha-512, sha-1)",
     });
   });
 });

@@ -9,7 +9,8 @@ export type As2FailureKind =
   | "integrity-check-failed" // a MIC or message digest does not match the content
   | "decryption-failed" // not for our certificate, does not decrypt, or uses an algorithm we refuse
   | "decompression-failed" // compressed (RFC 5402), which we do not read yet
-  | "insufficient-message-security"; // unsigned or unencrypted where the partner's setup requires it
+  | "insufficient-message-security" // unsigned or unencrypted where the partner's setup requires it
+  | "unsupported-mic-algorithms"; // the MDN must use a MIC algorithm we do not have (a `failed/Failure:` MDN)
 
 export class As2Error extends Error {
   constructor(

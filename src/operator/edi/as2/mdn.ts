@@ -1,5 +1,5 @@
 import type { Certificate } from "pkijs";
-import type { SigningDigest, SigningIdentity } from "./cms";
+import { type DigestName, digestNamed, type SigningDigest, type SigningIdentity } from "./cms";
 import { As2Error, type As2FailureKind, malformed } from "./errors";
 import { formatMic, type Mic, parseMic, signEntity, verifySignedEntity } from "./message";
 import {
@@ -21,18 +21,67 @@ import {
  * message, its Received-Content-MIC and the disposition: `processed`, or `processed/error: <what failed>`.
  */
 
-/** The RFC 4130 section 7.4.3 error modifiers, for each reason we refuse a message. */
-const ERROR_MODIFIER: Record<As2FailureKind, string> = {
-  "decryption-failed": "decryption-failed",
-  "authentication-failed": "authentication-failed",
-  "integrity-check-failed": "integrity-check-failed",
-  "decompression-failed": "decompression-failed",
-  "insufficient-message-security": "insufficient-message-security",
-  malformed: "unexpected-processing-error",
-  "too-large": "unexpected-processing-error",
+/** The RFC 4130 section 7.4.3 disposition (type and modifier) for each reason we refuse a message. */
+const REFUSED_DISPOSITION: Record<As2FailureKind, string> = {
+  "decryption-failed": "processed/error: decryption-failed",
+  "authentication-failed": "processed/error: authentication-failed",
+  "integrity-check-failed": "processed/error: integrity-check-failed",
+  "decompression-failed": "processed/error: decompression-failed",
+  "insufficient-message-security": "processed/error: insufficient-message-security",
+  malformed: "processed/error: unexpected-processing-error",
+  "too-large": "processed/error: unexpected-processing-error",
+  "unsupported-mic-algorithms": "failed/Failure: unsupported MIC-algorithms",
 };
 
 const DISPOSITION_MODE = "automatic-action/MDN-sent-automatically";
+
+export interface MdnRequest {
+  /** Whether the MDN is to be signed (`signed-receipt-protocol=..., pkcs7-signature`). */
+  readonly signed: boolean;
+  /** The MIC algorithm to return: the first of the partner's list we have, else the signer's (undefined). */
+  readonly micAlgorithm?: DigestName;
+}
+
+function isSupportedDigest(name: string): boolean {
+  try {
+    digestNamed(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a partner's Disposition-Notification-Options header asks of the MDN (RFC 4130 section 7.3):
+ * `signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256, sha1`. A `required`
+ * MIC list with no algorithm we have is refused (`unsupported-mic-algorithms`: a `failed/Failure:` MDN); an `optional`
+ * one falls back to the signer's algorithm.
+ */
+export function readMdnOptions(header: string | undefined): MdnRequest {
+  let signed = false;
+  let micAlgorithm: DigestName | undefined;
+  for (const option of (header ?? "").slice(0, 1000).split(";")) {
+    const equals = option.indexOf("=");
+    if (equals === -1) continue;
+    const name = option.slice(0, equals).trim().toLowerCase();
+    const [importance, ...values] = option
+      .slice(equals + 1)
+      .split(",")
+      .map((value) => value.trim().toLowerCase());
+    if (name === "signed-receipt-protocol") {
+      signed = values.includes("pkcs7-signature"); // another protocol (none exists in practice) gets an unsigned MDN
+    } else if (name === "signed-receipt-micalg") {
+      const supported = values.find(isSupportedDigest);
+      if (supported) micAlgorithm = digestNamed(supported);
+      else if (importance === "required")
+        throw new As2Error(
+          "unsupported-mic-algorithms",
+          `none of the MIC algorithms ${values.join(", ").slice(0, 80)} is supported (sha-256, sha-384, sha-512, sha-1)`,
+        );
+    }
+  }
+  return micAlgorithm ? { signed, micAlgorithm } : { signed };
+}
 
 export type MdnOutcome =
   | { readonly processed: true }
@@ -59,7 +108,7 @@ function assertFieldSafe(value: string, what: string): string {
 export async function buildMdn(mdn: MdnToSend): Promise<Uint8Array> {
   const ourName = assertFieldSafe(mdn.ourAs2Name, "the AS2 name");
   const messageId = assertFieldSafe(mdn.originalMessageId, "the Original-Message-ID");
-  const disposition = mdn.outcome.processed ? "processed" : `processed/error: ${ERROR_MODIFIER[mdn.outcome.failure]}`;
+  const disposition = mdn.outcome.processed ? "processed" : REFUSED_DISPOSITION[mdn.outcome.failure];
   const fields: [string, string][] = [
     ["Reporting-UA", "Medparts AS2"],
     ["Original-Recipient", `rfc822; ${ourName}`],
