@@ -1,11 +1,19 @@
 /// <reference types="vite/client" />
 import { ContentInfo, EnvelopedData, type KeyTransRecipientInfo } from "pkijs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSelfSignedIdentity } from "../../src/operator/edi/as2/certificates";
 import { decryptWith, readCertificate, readPrivateKey, type SigningDigest, type SigningIdentity } from "../../src/operator/edi/as2/cms";
 import { As2Error, type As2FailureKind } from "../../src/operator/edi/as2/errors";
 import { buildMdn, readMdn } from "../../src/operator/edi/as2/mdn";
-import { micOf, openMessage, payloadEntity, sealMessage, signEntity, verifySignedEntity } from "../../src/operator/edi/as2/message";
+import {
+  encryptEntity,
+  micOf,
+  openMessage,
+  payloadEntity,
+  sealMessage,
+  signEntity,
+  verifySignedEntity,
+} from "../../src/operator/edi/as2/message";
 import { bytesOf, decodeBase64, decodedBody, encodeBase64Lines, parseEntity } from "../../src/operator/edi/as2/mime";
 
 /**
@@ -66,6 +74,23 @@ describe("the libas2 fixtures", () => {
     const signatureChanged = tamperLine(signed, "h92Cg1Mqq3p49kZDW9U3jtG91IGq17VE9sU=");
     expect(await refusal(verifySignedEntity(parseEntity(bytesOf(signatureChanged)), libas2Community.certificate))).toMatchObject({
       kind: "authentication-failed",
+    });
+  });
+
+  describe("once the certificates expired (May 2030)", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("refuses the signature and will not encrypt for the certificate", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-06-01T00:00:00Z") });
+      expect(await refusal(verifySignedEntity(parseEntity(bytesOf(signed)), libas2Community.certificate))).toEqual({
+        kind: "authentication-failed",
+        message: "the partner's signing certificate is not valid now (valid from 2020-05-02T23:15:24.000Z to 2030-05-03T23:15:24.000Z)",
+      });
+      await expect(encryptEntity(bytesOf("Content-Type: text/plain\r\n\r\nx"), libas2Community.certificate)).rejects.toThrow(
+        /encryption certificate is not valid now/,
+      );
     });
   });
 

@@ -134,6 +134,13 @@ export function readPrivateKey(pem: string): Uint8Array {
   return pemBody(pem, "PRIVATE KEY");
 }
 
+/** The certificate's validity, when the current time falls outside it: a partner's expired certificate is no longer theirs. */
+function outsideValidity(certificate: Certificate): string | undefined {
+  const [from, to] = [certificate.notBefore.value, certificate.notAfter.value];
+  const now = Date.now();
+  return now < from.getTime() || now > to.getTime() ? `valid from ${from.toISOString()} to ${to.toISOString()}` : undefined;
+}
+
 export interface SigningIdentity {
   readonly certificate: Certificate;
   /** PKCS#8 DER of the certificate's RSA private key. */
@@ -190,6 +197,8 @@ export async function verifyDetached(
   signatureDer: Uint8Array,
   partnerCertificate: Certificate,
 ): Promise<VerifiedSignature> {
+  const validity = outsideValidity(partnerCertificate);
+  if (validity) throw new As2Error("authentication-failed", `the partner's signing certificate is not valid now (${validity})`);
   const signedData = readCms(signatureDer, OID.signedData, "the signature", (schema) => new SignedData({ schema }));
   const signerInfo = signedData.signerInfos[0];
   if (!signerInfo || signedData.signerInfos.length !== 1) throw malformed("the signature does not have exactly one signer");
@@ -226,6 +235,8 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** CMS EnvelopedData (DER) of `content` for the partner's RSA certificate: RSAES-OAEP with SHA-256, AES-CBC. */
 export async function encryptFor(content: Uint8Array, partnerCertificate: Certificate, keyBits: ContentCipher = 256): Promise<Uint8Array> {
   assertRsa(partnerCertificate, "encryption");
+  const validity = outsideValidity(partnerCertificate);
+  if (validity) throw new Error(`the partner's encryption certificate is not valid now (${validity}): ask the partner for its new one`);
   const enveloped = new EnvelopedData();
   enveloped.addRecipientByCertificate(partnerCertificate, { oaepHashAlgorithm: "SHA-256" }, 1);
   await enveloped.encrypt({ name: "AES-CBC", length: keyBits } as Parameters<EnvelopedData["encrypt"]>[0], toArrayBuffer(content));
