@@ -243,7 +243,7 @@ describe("round trips with keys made here", () => {
     const expected = { originalMessageId, sentMic: sealed.mic, partnerCertificate: supplier.certificate };
     expect(await refusal(readMdn(bytesOf(changed), expected))).toMatchObject({ kind: "integrity-check-failed" });
     const unsigned = await buildMdn({ ourAs2Name: "SUPPLIER", originalMessageId, outcome: { processed: true }, mic: sealed.mic });
-    expect(await refusal(readMdn(unsigned, expected))).toMatchObject({ kind: "authentication-failed" });
+    expect(await refusal(readMdn(unsigned, expected))).toMatchObject({ kind: "insufficient-message-security" });
     expect(await readMdn(unsigned, { originalMessageId, sentMic: sealed.mic })).toMatchObject({ processed: true, signed: false });
   });
 

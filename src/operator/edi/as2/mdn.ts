@@ -193,7 +193,7 @@ export async function readMdn(entityBytes: Uint8Array, expected: MdnExpectations
     if (!expected.partnerCertificate) throw malformed("a signed MDN but no partner certificate to verify it");
     report = (await verifySignedEntity(entity, expected.partnerCertificate)).content;
   } else if (expected.partnerCertificate) {
-    throw new As2Error("authentication-failed", `the MDN is not signed (${entity.mediaType}) but a signed MDN was asked for`);
+    throw new As2Error("insufficient-message-security", `the MDN is not signed (${entity.mediaType}) but a signed MDN was asked for`);
   }
   if (report.mediaType !== "multipart/report") throw malformed(`the MDN is ${report.mediaType}, not multipart/report`);
   const notification = report.parts.find((part) => part.mediaType === "message/disposition-notification");
