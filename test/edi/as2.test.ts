@@ -190,6 +190,15 @@ describe("round trips with keys made here", () => {
     expect(opened.content).toEqual(x12);
   });
 
+  it("computes an unsigned, unencrypted message's MIC over its body alone (RFC 4130 section 7.3.1), the same on both sides", async () => {
+    const plain = await sealMessage(payload, {});
+    const opened = await openMessage(plain.entity, { ...inbound(), requireEncryption: false, requireSignature: false });
+    expect(opened).toMatchObject({ signed: false, encrypted: false, mic: plain.mic });
+    expect(plain.mic).not.toEqual(await micOf(plain.entity, "sha-256"));
+    const signedOnly = await sealMessage(payload, { signer: medparts });
+    expect(signedOnly.mic).toEqual(await micOf(payloadEntity(payload), "sha-256"));
+  });
+
   it("reads a legacy partner's SHA-1 signature, and answers with a SHA-1 MIC", async () => {
     // signEntity takes no "sha-1": Medparts never signs with it. The cast plays a legacy partner's translator.
     const legacy = await signEntity(payloadEntity(payload), medparts, "sha-1" as SigningDigest);

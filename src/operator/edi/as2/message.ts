@@ -48,12 +48,19 @@ export function parseMic(field: string): Mic {
   return { digest: field.slice(0, comma).trim(), algorithm: digestNamed(field.slice(comma + 1)) };
 }
 
-/**
- * The MIC of a content entity, headers included, over its canonical CRLF form: the signed entity for a signed message,
- * the decrypted entity for one only encrypted, the message itself otherwise (RFC 4130 section 7.3.1).
- */
+/** The MIC of an entity, headers included, over its canonical CRLF form. */
 export async function micOf(contentEntity: Uint8Array, algorithm: DigestName): Promise<Mic> {
   return { digest: encodeBase64(await digest(algorithm, toCanonicalCrlf(contentEntity))), algorithm };
+}
+
+/**
+ * The Received-Content-MIC of a message's content entity (RFC 4130 section 7.3.1): with its headers, canonical, when the
+ * message was signed or encrypted (the signed entity, or the decrypted one); of its body alone when it was neither, as
+ * transports may alter or reorder headers.
+ */
+async function receivedContentMic(content: MimeEntity, signedOrEncrypted: boolean, algorithm: DigestName): Promise<Mic> {
+  if (signedOrEncrypted) return micOf(content.raw, algorithm);
+  return { digest: encodeBase64(await digest(algorithm, content.body)), algorithm };
 }
 
 export interface Payload {
@@ -174,7 +181,7 @@ export interface SealedMessage {
 export async function sealMessage(payload: Payload, options: SealOptions): Promise<SealedMessage> {
   const content = payloadEntity(payload);
   const micAlgorithm = options.signer ? (options.signingDigest ?? "sha-256") : "sha-256";
-  const mic = await micOf(content, micAlgorithm);
+  const mic = await receivedContentMic(parseEntity(content), Boolean(options.signer || options.encryptFor), micAlgorithm);
   const signed = options.signer ? await signEntity(content, options.signer, options.signingDigest) : content;
   const entity = options.encryptFor ? await encryptEntity(signed, options.encryptFor, options.keyBits) : signed;
   return { entity, mic };
@@ -217,6 +224,6 @@ export async function openMessage(entityBytes: Uint8Array, options: OpenOptions)
   const verified = signed ? await verifySignedEntity(entity, options.partnerCertificate) : undefined;
   const payload = verified ? verified.content : entity;
   if (payload.mediaType.startsWith("multipart/")) throw malformed(`payload of type ${payload.mediaType}: one document per message`);
-  const mic = await micOf(payload.raw, options.micAlgorithm ?? verified?.digest ?? "sha-256");
+  const mic = await receivedContentMic(payload, signed || encrypted, options.micAlgorithm ?? verified?.digest ?? "sha-256");
   return { payload, content: decodedBody(payload), encrypted, signed, mic };
 }
