@@ -170,6 +170,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   SCIM_RATE_LIMIT_BURST: "100000",
                   // The sandbox's default schedule, quicker than a developer's (2 s in wrangler.toml).
                   SANDBOX_STEP_SECONDS: "1",
+                  // Half wrangler.toml's 8 shards a vendor's projection: every list asks each shard, and the code reads the
+                  // count from here (test/vendors/projection-shards.test.ts holds it for any count above 1).
+                  VENDOR_PROJECTION_SHARDS: "4",
                 },
               },
             }),
