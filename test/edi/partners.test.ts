@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { certificatePem, createSelfSignedIdentity } from "../../src/operator/edi/as2/certificates";
 import { call, json, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { partnerInput } from "../helpers/edi";
@@ -16,6 +17,24 @@ async function created(body: Record<string, unknown>) {
   return (await json(res)).data;
 }
 
+/** A self-signed P-256 certificate made for this test with openssl (its key thrown away). */
+const EC_CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIBkjCCATmgAwIBAgIUeH/IQMaImS77CFB8NWon/9Nddr4wCgYIKoZIzj0EAwIw
+HzEdMBsGA1UEAwwURXhhbXBsZSBTdXBwbGllciBBUzIwHhcNMjYxMjA3MTA1MDEx
+WhcNMzYxMjA0MTA1MDExWjAfMR0wGwYDVQQDDBRFeGFtcGxlIFN1cHBsaWVyIEFT
+MjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABJCbROm85+geINbyzmnpQRlnoKMZ
+FCz8FX3YqT6oEYq5s2YJwtHqJ3N3oLM5rQ7B0FFrfGwMm9v7UVXEXP9nAsejUzBR
+MB0GA1UdDgQWBBRLOFuGQMjwYXq+TJlun7L95RLZwzAfBgNVHSMEGDAWgBRLOFuG
+QMjwYXq+TJlun7L95RLZwzAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0cA
+MEQCICX4zy4CPq24JZiXaREBaCDQV06W7mwopDF7UxUfV7rZAiAxwgVxBpthNc2V
+slNYrlsO5E6ssxldORG1Tadm7ltiQg==
+-----END CERTIFICATE-----
+`;
+
+const as2With = (partnerCertificate: string) => ({
+  transport: { kind: "as2", url: "https://as2.example.com/as2", as2From: "A", as2To: "B", partnerCertificate },
+});
+
 const partnerCount = () => env.DB.prepare("SELECT count(*) AS n FROM edi_partners").first<number>("n");
 
 /** The field names a refused request's answer names (its `errors`, whatever the answer's form). */
@@ -30,7 +49,7 @@ describe("X12 trading partners (operator API)", () => {
       url: "https://as2.supplier.example.com/as2",
       as2From: "MEDPARTS",
       as2To: "ACME AS2",
-      partnerCertificate: "-----BEGIN CERTIFICATE-----\nMIIBkjCCATmgAwIBAgIU\n-----END CERTIFICATE-----\n",
+      partnerCertificate: certificatePem((await createSelfSignedIdentity("Acme Surgical AS2")).certificate),
       mdn: "async",
     };
     const input = partnerInput({
@@ -130,6 +149,10 @@ describe("X12 trading partners (operator API)", () => {
         },
         "partnerCertificate",
       ],
+      // The shape of a PEM certificate, but not one; an EC key; a certificate past its validity.
+      [as2With("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), "Not an X.509 certificate"],
+      [as2With(EC_CERTIFICATE), "not RSA"],
+      [as2With(certificatePem((await createSelfSignedIdentity("Expired", -1)).certificate)), "Not valid now"],
     ];
     const partnersBefore = await partnerCount();
     const auditBefore = await env.DB.prepare("SELECT count(*) AS n FROM audit_log").first("n");

@@ -1,6 +1,6 @@
 import * as asn1js from "asn1js";
 import { AttributeTypeAndValue, BasicConstraints, Certificate, Extension } from "pkijs";
-import type { SigningIdentity } from "./cms";
+import { readCertificate, type SigningIdentity } from "./cms";
 
 /**
  * A self-signed RSA certificate and its key, as AS2 partners exchange them (AS2 certificates are usually self-signed and
@@ -60,4 +60,26 @@ export function certificatePem(certificate: Certificate): string {
 
 export function privateKeyPem(identity: SigningIdentity): string {
   return toPem(identity.privateKey, "PRIVATE KEY");
+}
+
+const RSA_ENCRYPTION = "1.2.840.113549.1.1.1";
+
+/**
+ * Why a partner's certificate (PEM) cannot serve its AS2 exchange, or null: it must be one X.509 certificate with an
+ * RSA key (what we encrypt to, RSAES-OAEP, and verify, RSASSA) and valid now. Checked when the operator enters it, so
+ * a partner learns of a certificate Medparts cannot use before its first message.
+ */
+export function partnerCertificateProblem(pem: string, now = Date.now()): string | null {
+  let certificate: Certificate;
+  try {
+    certificate = readCertificate(pem);
+  } catch {
+    return "Not an X.509 certificate.";
+  }
+  if (certificate.subjectPublicKeyInfo.algorithm.algorithmId !== RSA_ENCRYPTION) {
+    return "Its key is not RSA: AS2 with Medparts signs and encrypts with RSA keys.";
+  }
+  const [from, to] = [certificate.notBefore.value, certificate.notAfter.value];
+  if (now < from.getTime() || now > to.getTime()) return `Not valid now: valid from ${from.toISOString()} to ${to.toISOString()}.`;
+  return null;
 }

@@ -17,6 +17,7 @@ import {
 } from "../../../platform/schemas";
 import { operatorScopedAccess } from "../../../shared/auth/bearer";
 import { PAGE_QUERY } from "../../onboarding/client-routes";
+import { partnerCertificateProblem } from "../as2/certificates";
 import { createPartner, listPartners, partnerOr404, replacePartner } from "./partners";
 import { CreatePartnerSchema, type PartnerInput, PartnerInputSchema, PartnerSchema } from "./schemas";
 
@@ -79,17 +80,26 @@ const routes = {
 
 const actorOf = (c: Context<AppEnv>) => c.get("operatorPrincipal").clientId;
 
-/** An AS2 partner's URL is an outbound address like a webhook's: https to a public host. */
-function checkAs2Url(c: Context<AppEnv>, input: PartnerInput): void {
+/**
+ * An AS2 partner's URL is an outbound address like a webhook's (https to a public host), and its certificate one
+ * Medparts can encrypt to and verify with (an RSA key, valid now).
+ */
+function checkAs2(c: Context<AppEnv>, input: PartnerInput): void {
   if (input.transport.kind !== "as2") return;
-  const problemText = webhookUrlProblem(input.transport.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
-  if (problemText) throw new ValidationError({ "transport.url": [problemText] });
+  const urlProblem = webhookUrlProblem(input.transport.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
+  const certificateProblem = partnerCertificateProblem(input.transport.partnerCertificate);
+  if (urlProblem || certificateProblem) {
+    throw new ValidationError({
+      ...(urlProblem ? { "transport.url": [urlProblem] } : {}),
+      ...(certificateProblem ? { "transport.partnerCertificate": [certificateProblem] } : {}),
+    });
+  }
 }
 
 export const partnerRoutes = createRouter()
   .openapi(routes.create, async (c) => {
     const { vendorId, ...input } = c.req.valid("json");
-    checkAs2Url(c, input);
+    checkAs2(c, input);
     const partner = await createPartner(c.env.DB, vendorId, input, actorOf(c));
     return c.json(envelope(c, partner), 201, { Location: `${new URL(c.req.url).pathname}/${partner.id}` });
   })
@@ -100,6 +110,6 @@ export const partnerRoutes = createRouter()
   .openapi(routes.get, async (c) => c.json(envelope(c, await partnerOr404(c.env.DB, c.req.valid("param").partnerId)), 200))
   .openapi(routes.replace, async (c) => {
     const input = c.req.valid("json");
-    checkAs2Url(c, input);
+    checkAs2(c, input);
     return c.json(envelope(c, await replacePartner(c.env.DB, c.req.valid("param").partnerId, input, actorOf(c))), 200);
   });

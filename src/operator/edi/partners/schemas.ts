@@ -67,7 +67,7 @@ const As2TransportSchema = closedObject({
       "One PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----).",
     )
     .openapi({
-      description: "The partner's certificate (PEM): verifies its signatures and encrypts what we send it",
+      description: "The partner's certificate (PEM; an RSA key, valid now): verifies its signatures and encrypts what we send it",
       example: EXAMPLE_CERTIFICATE,
     }),
   mdn: z.enum(["sync", "async"]).default("sync").openapi({ description: "How the partner returns MDNs for what we send" }),
