@@ -14,12 +14,14 @@ CREATE TABLE edi_interchanges (
   partner_id INTEGER NOT NULL REFERENCES edi_partners(id),
   reference TEXT NOT NULL,
   interchange_control INTEGER NOT NULL CHECK (interchange_control BETWEEN 1 AND 999999999),
-  group_control INTEGER NOT NULL CHECK (group_control BETWEEN 1 AND 999999999),
-  first_set_control INTEGER NOT NULL,
-  sets INTEGER NOT NULL CHECK (sets >= 1),
+  -- No group (and no set) for an interchange that carries only a TA1.
+  group_control INTEGER CHECK (group_control BETWEEN 1 AND 999999999),
+  first_set_control INTEGER,
+  sets INTEGER NOT NULL CHECK (sets >= 0),
   reserved_at TEXT NOT NULL,
   -- ISA13 and GS06 are at most nine digits, ST02 as well: a partner that used them all is refused, never wrapped around.
-  CHECK (first_set_control >= 1 AND first_set_control + sets - 1 <= 999999999),
+  CHECK ((sets = 0) = (group_control IS NULL) AND (sets = 0) = (first_set_control IS NULL)),
+  CHECK (sets = 0 OR (first_set_control >= 1 AND first_set_control + sets - 1 <= 999999999)),
   PRIMARY KEY (partner_id, reference),
   UNIQUE (partner_id, interchange_control)
 ) WITHOUT ROWID;

@@ -20,7 +20,7 @@ const counters = async (partnerId: number) =>
   );
 
 describe("X12 control numbers per partner", () => {
-  it("numbers each interchange, group and set in turn from 1, per partner; a reference reserved again gets its numbers again", async () => {
+  it("numbers each interchange, group and set in turn from 1, per partner; a reference reserved again gets its numbers again; a TA1-only interchange takes no group", async () => {
     const [acme, other] = [await newPartner(), await newPartner()];
     expect(await reserveControlNumbers(env.DB, acme, "event-1", 1)).toEqual({ interchange: 1, group: 1, firstSet: 1, sets: 1 });
     expect(await reserveControlNumbers(env.DB, acme, "event-2", 3)).toEqual({ interchange: 2, group: 2, firstSet: 2, sets: 3 });
@@ -29,14 +29,19 @@ describe("X12 control numbers per partner", () => {
     // The retry of a reservation whose answer was lost: the same numbers, nothing moved.
     expect(await reserveControlNumbers(env.DB, acme, "event-2", 3)).toEqual({ interchange: 2, group: 2, firstSet: 2, sets: 3 });
     expect(await counters(acme)).toEqual({ interchange: 3, group: 3, set: 5 });
-    await expect(reserveControlNumbers(env.DB, acme, "event-4", 0)).rejects.toThrow(RangeError);
+    // An interchange that carries only a TA1 takes an interchange number alone.
+    expect(await reserveControlNumbers(env.DB, acme, "ta1-only", 0)).toEqual({ interchange: 4, group: null, firstSet: null, sets: 0 });
+    expect(await counters(acme)).toEqual({ interchange: 4, group: 3, set: 5 });
+    expect(await reserveControlNumbers(env.DB, acme, "event-4", 1)).toEqual({ interchange: 5, group: 4, firstSet: 6, sets: 1 });
+    await expect(reserveControlNumbers(env.DB, acme, "event-5", -1)).rejects.toThrow(RangeError);
+    await expect(reserveControlNumbers(env.DB, acme, "event-5", 1.5)).rejects.toThrow(RangeError);
   });
 
   it("reservations at once take every number once, with no gap", async () => {
     const partner = await newPartner();
     const reserved = await Promise.all(Array.from({ length: 25 }, (_, i) => reserveControlNumbers(env.DB, partner, `event-${i}`, 2)));
     expect(reserved.map((r) => r.interchange).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-    expect(reserved.map((r) => r.firstSet).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => 2 * i + 1));
+    expect(reserved.map((r) => r.firstSet ?? 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => 2 * i + 1));
     expect(await counters(partner)).toEqual({ interchange: 25, group: 25, set: 50 });
   });
 

@@ -11,9 +11,10 @@ export const MAX_CONTROL_NUMBER = 999_999_999;
 
 export interface ControlNumbers {
   interchange: number;
-  group: number;
-  /** The first set's ST02; the interchange's sets take `firstSet` to `firstSet + sets - 1`. */
-  firstSet: number;
+  /** Null for an interchange without a group (one that carries only a TA1). */
+  group: number | null;
+  /** The first set's ST02; the interchange's sets take `firstSet` to `firstSet + sets - 1`. Null without sets. */
+  firstSet: number | null;
   sets: number;
 }
 
@@ -21,22 +22,22 @@ export class ControlNumbersExhausted extends Error {}
 
 const UNRESERVED = "NOT EXISTS (SELECT 1 FROM edi_interchanges WHERE partner_id = ?1 AND reference = ?2)";
 
-/** The numbers of the interchange that carries `reference` to the partner, with `sets` transaction sets. */
+/** The numbers of the interchange that carries `reference` to the partner, with `sets` transaction sets (0: no group). */
 export async function reserveControlNumbers(db: D1Database, partnerId: number, reference: string, sets: number): Promise<ControlNumbers> {
-  if (!Number.isInteger(sets) || sets < 1) throw new RangeError(`An interchange carries at least one set, not ${sets}.`);
+  if (!Number.isInteger(sets) || sets < 0) throw new RangeError(`An interchange carries a whole number of sets, not ${sets}.`);
   const results = await db
     .batch<ControlNumbers>([
       db
         .prepare(
           "INSERT INTO edi_control_numbers (partner_id, kind, last) " +
-            "SELECT ?1, kind, step FROM (SELECT 'interchange' AS kind, 1 AS step UNION ALL SELECT 'group', 1 UNION ALL SELECT 'set', ?3) " +
+            "SELECT ?1, kind, step FROM (SELECT 'interchange' AS kind, 1 AS step UNION ALL SELECT 'group', min(?3, 1) UNION ALL SELECT 'set', ?3) " +
             `WHERE ${UNRESERVED} ON CONFLICT (partner_id, kind) DO UPDATE SET last = last + excluded.last`,
         )
         .bind(partnerId, reference, sets),
       db
         .prepare(
           "INSERT INTO edi_interchanges (partner_id, reference, interchange_control, group_control, first_set_control, sets, reserved_at) " +
-            "SELECT ?1, ?2, i.last, g.last, s.last - ?3 + 1, ?3, ?4 FROM edi_control_numbers i, edi_control_numbers g, edi_control_numbers s " +
+            "SELECT ?1, ?2, i.last, iif(?3 > 0, g.last, NULL), iif(?3 > 0, s.last - ?3 + 1, NULL), ?3, ?4 FROM edi_control_numbers i, edi_control_numbers g, edi_control_numbers s " +
             "WHERE i.partner_id = ?1 AND i.kind = 'interchange' AND g.partner_id = ?1 AND g.kind = 'group' " +
             `AND s.partner_id = ?1 AND s.kind = 'set' AND ${UNRESERVED}`,
         )

@@ -191,3 +191,20 @@ export async function replacePartner(db: D1Database, id: number, input: PartnerI
   if (!row) throw new ProblemError(404, "not-found", "Not Found", `No EDI partner ${id}.`);
   return presentPartner(row);
 }
+
+/** The partner an inbound interchange names by its sender (ISA05/06) and usage (ISA15); with `vendorId`, only that vendor's. */
+export async function partnerOfSender(
+  db: D1Database,
+  usage: Partner["usage"],
+  qualifier: string,
+  id: string,
+  vendorId?: number,
+): Promise<Partner | null> {
+  const row = await db
+    .prepare(
+      "SELECT * FROM edi_partners WHERE usage = ?1 AND partner_qualifier = ?2 AND partner_id = ?3 AND (?4 IS NULL OR vendor_id = ?4)",
+    )
+    .bind(USAGE_CODE[usage], qualifier, id, vendorId ?? null)
+    .first<PartnerRow>();
+  return row ? presentPartner(row) : null;
+}

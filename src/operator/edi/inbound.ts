@@ -1,0 +1,144 @@
+import { reserveControlNumbers } from "./control-numbers";
+import { partnerOfSender } from "./partners/partners";
+import type { Partner } from "./partners/schemas";
+import { functionalAcknowledgment, IMPLEMENTATION_999, interchangeAcknowledgment, ta1Owed } from "./x12/acknowledgments";
+import { TA1_NOTE } from "./x12/codes";
+import type { FunctionalGroup, Interchange } from "./x12/document";
+import { duplicateKey } from "./x12/envelope";
+import { X12Refused } from "./x12/problems";
+import { readX12 } from "./x12/reader";
+import { type WriteSegment, writeInterchange } from "./x12/writer";
+
+/**
+ * What Medparts does with a file a partner sends (docs/edi.md, "Receiving"), whatever carried it (AS2, the mailbox):
+ * each interchange is named by its sender and usage (one partner each), answered once with a TA1 (when asked for, or
+ * its envelope is broken) and a 997 or 999 per group (the partner's choice), in one interchange of ours numbered
+ * from the partner's control numbers, and recorded by its duplicate key (sender, ISA13, ISA09): the same interchange
+ * sent again gets the same answer, byte for byte, and is not handed on twice.
+ */
+
+export type Receipt =
+  | {
+      outcome: "received";
+      partnerId: number;
+      interchangeControl: string;
+      /** What we answer (TA1, 997/999), or null when nothing is owed. */
+      acknowledgment: string | null;
+      /** The groups to map (855, 856, 810, 832); empty when the envelope was rejected. */
+      groups: FunctionalGroup[];
+    }
+  | { outcome: "duplicate"; partnerId: number; interchangeControl: string; acknowledgment: string | null }
+  | { outcome: "refused"; reason: string };
+
+/** What a partner's interchange is answered with: the TA1 owed and one 997/999 per group, numbered for `reference`. */
+async function acknowledgmentOf(db: D1Database, partner: Partner, interchange: Interchange, envelopeRejected: WriteSegment | null) {
+  const ta1 = envelopeRejected ? [envelopeRejected] : ta1Owed(interchange) ? [interchangeAcknowledgment(interchange)] : [];
+  const groups = envelopeRejected ? [] : interchange.groups;
+  if (ta1.length === 0 && groups.length === 0) return null;
+  const numbers = await reserveControlNumbers(db, partner.id, `ack:${duplicateKey(interchange)}`, groups.length);
+  const now = new Date().toISOString();
+  const [date, time] = [now.slice(0, 10).replaceAll("-", ""), now.slice(11, 16).replace(":", "")];
+  const is999 = partner.acknowledgment === "999";
+  return writeInterchange({
+    delimiters: {
+      element: partner.delimiters.element,
+      component: partner.delimiters.component,
+      ...(partner.delimiters.repetition ? { repetition: partner.delimiters.repetition } : {}),
+      segment: partner.delimiters.segment,
+      lineBreak: "\n",
+    },
+    envelope: {
+      senderQualifier: partner.ourIdentity.qualifier,
+      senderId: partner.ourIdentity.id,
+      receiverQualifier: partner.partnerIdentity.qualifier,
+      receiverId: partner.partnerIdentity.id,
+      date: date.slice(2),
+      time,
+      version: partner.version === "005010" ? "00501" : "00401",
+      controlNumber: numbers.interchange,
+      acknowledgmentRequested: false,
+      usage: partner.usage === "test" ? "T" : "P",
+    },
+    ta1,
+    groups:
+      numbers.group === null
+        ? []
+        : [
+            {
+              envelope: {
+                functionalId: "FA",
+                senderId: partner.ourApplicationId,
+                receiverId: partner.partnerApplicationId,
+                date,
+                time,
+                controlNumber: numbers.group,
+                version: is999 ? IMPLEMENTATION_999 : partner.version,
+              },
+              sets: groups.map((group, index) =>
+                functionalAcknowledgment(group, { kind: partner.acknowledgment, controlNumber: numbers.firstSet! + index }),
+              ),
+            },
+          ],
+  });
+}
+
+/**
+ * Receives one file. `vendorId`, when the transport knows it (the mailbox's vendor token), must own the sender's
+ * partner: another vendor's sender is as unknown as nobody's.
+ */
+export async function receiveX12(db: D1Database, text: string, { vendorId }: { vendorId?: number } = {}): Promise<Receipt[]> {
+  let document: ReturnType<typeof readX12>;
+  try {
+    document = readX12(text);
+  } catch (error) {
+    if (error instanceof X12Refused) return [{ outcome: "refused", reason: error.message }];
+    throw error;
+  }
+  const receipts: Receipt[] = [];
+  for (const interchange of document.interchanges) {
+    const usage = interchange.usage === "T" ? "test" : interchange.usage === "P" ? "production" : null;
+    const partner = usage && (await partnerOfSender(db, usage, interchange.senderQualifier, interchange.senderId, vendorId));
+    if (!partner) {
+      receipts.push({
+        outcome: "refused",
+        reason: `No ${usage ?? "known usage"} partner sends as ${interchange.senderQualifier}/${interchange.senderId}.`,
+      });
+      continue;
+    }
+    const addressedToUs =
+      interchange.receiverQualifier === partner.ourIdentity.qualifier && interchange.receiverId === partner.ourIdentity.id;
+    const rejected: WriteSegment | null = addressedToUs
+      ? null
+      : { id: "TA1", elements: [interchange.controlNumber, interchange.date, interchange.time, "R", TA1_NOTE.receiverIdInvalid] };
+    const acknowledgment = await acknowledgmentOf(db, partner, interchange, rejected);
+    const key = duplicateKey(interchange);
+    const inserted = await db
+      .prepare(
+        "INSERT INTO edi_received_interchanges (partner_id, duplicate_key, received_at, accepted, acknowledgment) VALUES (?1, ?2, ?3, ?4, ?5) " +
+          "ON CONFLICT (partner_id, duplicate_key) DO NOTHING RETURNING 1 AS inserted",
+      )
+      .bind(partner.id, key, new Date().toISOString(), rejected ? 0 : 1, acknowledgment)
+      .first<{ inserted: number }>();
+    if (!inserted) {
+      const first = await db
+        .prepare("SELECT acknowledgment FROM edi_received_interchanges WHERE partner_id = ? AND duplicate_key = ?")
+        .bind(partner.id, key)
+        .first<{ acknowledgment: string | null }>();
+      receipts.push({
+        outcome: "duplicate",
+        partnerId: partner.id,
+        interchangeControl: interchange.controlNumber,
+        acknowledgment: first?.acknowledgment ?? null,
+      });
+      continue;
+    }
+    receipts.push({
+      outcome: "received",
+      partnerId: partner.id,
+      interchangeControl: interchange.controlNumber,
+      acknowledgment,
+      groups: rejected ? [] : interchange.groups,
+    });
+  }
+  return receipts;
+}
