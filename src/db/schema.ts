@@ -310,7 +310,7 @@ export const orderLines = sqliteTable(
     deliveredAt: text("delivered_at"),
     /** The buyer's contract price when the line was ordered at one (its quote named an agreement); null for a list price. */
     contractPriceCents: integer("contract_price_cents"),
-    /** The X12 855 code of the vendor's latest confirmation of the line (src/api/confirmations/codes.ts). */
+    /** The X12 855 code of the vendor's latest confirmation of the line (src/shared/confirmations/codes.ts). */
     confirmationCode: text("confirmation_code"),
     /** A change the vendor proposed that waits for the buyer's answer (src/api/confirmations/confirm.ts); null when none. */
     proposedChange: text("proposed_change", { mode: "json" }).$type<ProposedChange>(),

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_SPELLINGS, CONFIRMATION_TYPES } from "../../src/api/confirmations/codes";
 import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/api/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
@@ -14,6 +13,7 @@ import { API_VERSIONS, FIRST_VERSION } from "../../src/platform/versions/calenda
 import { fieldPath } from "../../src/platform/zod-errors";
 import { PURCHASE_TYPES } from "../../src/shared/catalog/purchase-terms";
 import { CATALOG_SORT_FIELDS } from "../../src/shared/catalog/search-sql";
+import { CODE_SPELLINGS, CONFIRMATION_TYPES } from "../../src/shared/confirmations/codes";
 import { rangeFloor } from "../../src/shared/tenants/id-ranges";
 import { demoOrderOf, expectNoWrites, expectSpecError, LEAK_MARKERS } from "../helpers/adversarial";
 import {

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CONFIRMATION_CODES } from "../../src/api/confirmations/codes";
 import { EVENT_SCHEMAS } from "../../src/api/events/schemas";
 import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
 import { INVOICE_EXCEPTIONS } from "../../src/api/sandbox/purchasing";
 import { consumeSandboxBatch, type SandboxMessage } from "../../src/api/sandbox/schedule";
 import { runScenario } from "../../src/api/sandbox/simulator";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { CONFIRMATION_CODES } from "../../src/shared/confirmations/codes";
 import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import {
   call,

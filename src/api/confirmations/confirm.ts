@@ -5,6 +5,15 @@ import { orderLines, orders, type ProposedChange, purchasingSettings, quotes } f
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { canonicalJson } from "../../platform/idempotency/middleware";
 import { centsToText, textToCents } from "../../platform/money";
+import {
+  type CodeName,
+  type ConfirmationType,
+  codeOf,
+  FIELDS_OF,
+  IMPLIED_CODE,
+  type KnownCode,
+  type X12Code,
+} from "../../shared/confirmations/codes";
 import type { EventData } from "../events/schemas";
 import { type InvoicingRows, invoicingOf, invoicingReads, rematchAfter } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates, orderTotalUpkeep } from "../orders/changes";
@@ -12,7 +21,6 @@ import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../or
 import { changeOf, type LineFieldChange, priceChange, proposalChange } from "../orders/line-history";
 import { type PurchasingSettings, settingsOf, withinTolerance } from "../purchasing/settings";
 import { liveOrder, vendorLineNotFound } from "../vendors/lines";
-import { type CodeName, type ConfirmationType, codeOf, IMPLIED_CODE, type KnownCode, type X12Code } from "./codes";
 
 /**
  * A vendor's confirmation of its lines of one order (docs/api.md, "Confirmations"): each line's X12 855 code with what
@@ -126,26 +134,6 @@ function codeOfLine(type: ConfirmationType, line: ConfirmationLineInput, index: 
   }
   return codeOf(implied);
 }
-
-/** Which of a line's fields a code takes: any other is refused, so nothing the vendor sends is silently ignored. */
-const FIELDS_OF: Readonly<Record<X12Code, readonly (keyof ConfirmationLineInput)[]>> = {
-  IA: ["promisedShipDate"],
-  DR: ["promisedShipDate"],
-  SP: [],
-  IB: ["expectedShipDate", "reason"],
-  BP: ["quantity", "promisedShipDate", "expectedShipDate", "reason"],
-  IC: ["unitPrice", "quantity", "substitute", "promisedShipDate", "reason"],
-  IP: ["unitPrice", "promisedShipDate", "reason"],
-  IQ: ["quantity", "promisedShipDate", "reason"],
-  IS: ["substitute", "unitPrice", "promisedShipDate", "reason"],
-  IH: ["reason"],
-  ID: ["reason"],
-  IR: ["reason"],
-  R1: ["reason"],
-  R2: ["reason"],
-  R3: ["reason"],
-  R4: ["reason"],
-};
 
 const OWN_FIELDS = ["unitPrice", "quantity", "substitute", "promisedShipDate", "expectedShipDate", "reason"] as const;
 

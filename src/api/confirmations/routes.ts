@@ -16,12 +16,12 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
+import { CODE_SPELLINGS, CONFIRMATION_CODES, CONFIRMATION_TYPES } from "../../shared/confirmations/codes";
 import { storeOfRow } from "../../shared/tenants/homes";
 import { LINE_STATUSES, ORDER_STATUSES } from "../orders/lifecycle";
 import { OrderNumberParams } from "../orders/retrieve-routes";
 import { findVendorLines, vendorLineNotFound } from "../vendors/lines";
 import { DEMO_LINE_ID, shipDate, VendorOrderLineSchema } from "../vendors/routes";
-import { CODE_SPELLINGS, CONFIRMATION_CODES, CONFIRMATION_TYPES } from "./codes";
 import { confirmLines } from "./confirm";
 import { decideChange } from "./decide";
 

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/client";
 import { ProblemError } from "../../platform/errors";
 import { centsToText, textToCents } from "../../platform/money";
-import { codeOf } from "../confirmations/codes";
+import { codeOf } from "../../shared/confirmations/codes";
 import { type ConfirmationLineInput, type ConfirmationOutcome, confirmLines } from "../confirmations/confirm";
 import type { InvoiceLineInput, SubmitOutcome } from "../invoices/submit";
 import { submitInvoice } from "../invoices/submit";

@@ -17,7 +17,7 @@ import {
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
-import { CODE_SPELLINGS } from "../confirmations/codes";
+import { CODE_SPELLINGS } from "../../shared/confirmations/codes";
 import { INVOICE_EXCEPTIONS } from "./purchasing";
 import { runScenario, SCENARIOS, sandboxLines } from "./simulator";
 

@@ -1,3 +1,4 @@
+import { CONFIRMATION_CODES, FIELDS_OF, type X12Code } from "../../../shared/confirmations/codes";
 import type { Segment, TransactionSet } from "../x12/document";
 import { element } from "../x12/elements";
 import { fromScaled, toScaled } from "./decimal";
@@ -6,31 +7,10 @@ import { fromScaled, toScaled } from "./decimal";
  * The X12 855 (purchase order acknowledgment) a partner sends, read into the vendor API's confirmation request
  * (POST /vendor/api/order-confirmations, docs/api.md "Confirmations with changes"): the gateway then confirms as the
  * vendor, through the same rules as a vendor's own call. PO101 is the Medparts line id (the 850 we send numbers its
- * lines so), ACK01 the line's code, and what each code carries is data (FIELDS_OF_CODE): the date of ACK04/05, the
+ * lines so), ACK01 the line's code, and what each code carries is the API's own table (FIELDS_OF,
+ * src/shared/confirmations/codes.ts), each field read from its element: the date of ACK04/05, the
  * quantity of ACK02, the price of CTP*CON, the substitute of ACK07-10, the reason of MSG.
  */
-
-/** What a code's confirmation line takes from the 855 (the codes' table in docs/api.md says what each requires). */
-type Field = "promisedShipDate" | "expectedShipDate" | "quantity" | "unitPrice" | "substitute" | "reason";
-
-const FIELDS_OF_CODE: Record<string, readonly Field[]> = {
-  IA: ["promisedShipDate"],
-  DR: ["promisedShipDate"],
-  SP: [],
-  IB: ["expectedShipDate", "reason"],
-  BP: ["quantity", "expectedShipDate", "promisedShipDate"],
-  IC: ["unitPrice", "quantity", "substitute", "promisedShipDate", "reason"],
-  IP: ["unitPrice", "promisedShipDate", "reason"],
-  IQ: ["quantity", "promisedShipDate", "reason"],
-  IS: ["substitute", "unitPrice", "promisedShipDate", "reason"],
-  IH: ["reason"],
-  ID: ["reason"],
-  IR: ["reason"],
-  R1: ["reason"],
-  R2: ["reason"],
-  R3: ["reason"],
-  R4: ["reason"],
-};
 
 /** ACK04 date qualifiers a ship date may come with: 068 current schedule ship, 067 current schedule delivery, 002 delivery requested. */
 const SHIP_DATE_QUALIFIERS = new Set(["068", "067", "002"]);
@@ -86,7 +66,7 @@ export function confirmationFrom855(set: TransactionSet): ConfirmationFromEdi {
     const ack = following.find((segment) => segment.id === "ACK");
     if (!ack) return; // a line the 855 restates without a status: nothing to confirm
     const code = element(ack, 1);
-    const fields = FIELDS_OF_CODE[code];
+    const fields = CONFIRMATION_CODES.some((entry) => entry.code === code) ? FIELDS_OF[code as X12Code] : undefined;
     const lineId = Number(element(po1, 1));
     if (!fields) {
       problems.push({ segment: "ACK", message: `ACK01 ${JSON.stringify(code)} of line ${element(po1, 1)} is no confirmation code.` });

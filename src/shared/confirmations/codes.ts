@@ -76,3 +76,26 @@ export const IMPLIED_CODE: Readonly<Record<ConfirmationType, X12Code | null>> = 
   detail: null,
   except: null,
 };
+
+/** The fields of a confirmation line besides its line and code (POST /vendor/api/order-confirmations). */
+export type ConfirmationField = "unitPrice" | "quantity" | "substitute" | "promisedShipDate" | "expectedShipDate" | "reason";
+
+/** Which of a line's fields a code takes: any other is refused, so nothing the vendor sends is silently ignored. */
+export const FIELDS_OF: Readonly<Record<X12Code, readonly ConfirmationField[]>> = {
+  IA: ["promisedShipDate"],
+  DR: ["promisedShipDate"],
+  SP: [],
+  IB: ["expectedShipDate", "reason"],
+  BP: ["quantity", "promisedShipDate", "expectedShipDate", "reason"],
+  IC: ["unitPrice", "quantity", "substitute", "promisedShipDate", "reason"],
+  IP: ["unitPrice", "promisedShipDate", "reason"],
+  IQ: ["quantity", "promisedShipDate", "reason"],
+  IS: ["substitute", "unitPrice", "promisedShipDate", "reason"],
+  IH: ["reason"],
+  ID: ["reason"],
+  IR: ["reason"],
+  R1: ["reason"],
+  R2: ["reason"],
+  R3: ["reason"],
+  R4: ["reason"],
+};
