@@ -25,6 +25,9 @@ export interface IssuedToken {
 const tokens = new Remembered<IssuedToken>(Date.now, 1000, (issued) => issued.expiresAt);
 const TOKEN_MARGIN_MS = 60_000;
 
+/** The customer API's base path on the API Worker. */
+const CUSTOMER_API_BASE = "/customer/api";
+
 export class ApiUnavailable extends Error {}
 
 /** The API binding of the operator plane's Worker (admin/wrangler.toml; the test Worker serves it itself). */
@@ -76,25 +79,33 @@ export interface ApiAnswer<T> {
   headers: Headers;
 }
 
-/** A customer API call with the token: the answer's status and JSON body, whatever the status. */
-export async function callApi<T = unknown>(
+export type ApiMethod = "GET" | "POST" | "PUT";
+
+/**
+ * A call of one of the API Worker's planes (`/customer/api`, `/vendor/api`) with the token, pinned to LATEST_VERSION: the
+ * answer's status and JSON body, whatever the status. A body of bytes is sent as is (application/octet-stream, an
+ * upload), any other as JSON. A network failure of the binding is thrown, as fetch throws it.
+ */
+export async function callPlane<T = unknown>(
   env: ApiBinding,
+  base: string,
   token: string,
-  method: "GET" | "POST",
+  method: ApiMethod,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<ApiAnswer<T>> {
+  const bytes = body instanceof Uint8Array;
   const res = await env.API.fetch(
-    new Request(`https://api.internal/customer/api${path}`, {
+    new Request(`https://api.internal${base}${path}`, {
       method,
       headers: {
         Authorization: `Bearer ${token}`,
         [VERSION_HEADER]: LATEST_VERSION,
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(body === undefined ? {} : { "Content-Type": bytes ? "application/octet-stream" : "application/json" }),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: bytes ? body : JSON.stringify(body) }),
     }),
   );
   const text = await res.text();
@@ -106,6 +117,16 @@ export async function callApi<T = unknown>(
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
+
+/** A customer API call with the token: the answer's status and JSON body, whatever the status. */
+export const callApi = <T = unknown>(
+  env: ApiBinding,
+  token: string,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiAnswer<T>> => callPlane<T>(env, CUSTOMER_API_BASE, token, method, path, body, headers);
 
 /** The messages of an API error answer, whichever of its forms (problem details, the 422 form, an idempotency conflict). */
 export function apiErrors(body: unknown): string[] {
