@@ -1,0 +1,439 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
+import { type AppliedSet, applyInboundGroup } from "../../src/operator/edi/apply/apply";
+import { type VendorApi, vendorApi } from "../../src/operator/edi/apply/vendor-api";
+import type { OfferDefaults } from "../../src/operator/edi/mapping/price-catalog";
+import type { FunctionalGroup } from "../../src/operator/edi/x12/document";
+import { readX12 } from "../../src/operator/edi/x12/reader";
+import { type WriteSegment, writeInterchange } from "../../src/operator/edi/x12/writer";
+import type { ApiBinding } from "../../src/operator/procurement/api";
+import { apiErrors } from "../../src/operator/procurement/api";
+import { call, json, TENANT_A, vendorTokenFor } from "../helpers/api";
+import { eventsOf, freshOrder, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
+import { storeRows, storeRowsById } from "../helpers/stores";
+import { vendorCall, vendorOf } from "../helpers/vendors";
+
+/**
+ * Inbound X12 sets applied through the vendor API as the vendor (src/operator/edi/apply): real parsed groups (written
+ * with writeInterchange, read with readX12), the API Worker reached as the operator plane's API binding reaches it
+ * (here the test Worker itself, SELF), real stores and catalog.
+ */
+
+const DOCUMENTS = ["850", "855", "856", "810", "832"] as const;
+const PARTNER = { documents: [...DOCUMENTS] };
+const DEFAULTS: OfferDefaults = { condition: "New OEM", purchaseChoice: "Buy", warranty: "12 months", leadTimeDays: 2 };
+
+/** The API binding of the operator plane, as the test Worker builds it: the same app, over SELF; `headers` added to each request. */
+const binding = (headers: Record<string, string> = {}): ApiBinding => ({
+  API: {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+      return SELF.fetch(request);
+    },
+  } as unknown as Fetcher,
+});
+
+const apiOfVendor = async (vendorId: number, headers: Record<string, string> = {}) =>
+  vendorApi(binding(headers), await vendorTokenFor(vendorId));
+
+const ccyymmdd = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
+const isoDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const shippedNow = (): [string, string] => {
+  const at = new Date(Date.now() + 60_000).toISOString();
+  return [at.slice(0, 10).replaceAll("-", ""), at.slice(11, 16).replace(":", "")];
+};
+const unique = () => crypto.randomUUID().slice(0, 8).toUpperCase();
+const seg = (id: string, ...elements: string[]): WriteSegment => ({ id, elements });
+
+const FUNCTIONAL_IDS: Record<string, string> = { "855": "PR", "856": "SH", "810": "IN", "832": "SC" };
+let nextControl = 1;
+
+/** One group of these sets, written as a partner's interchange and read back: a real parsed group. */
+function groupOf(sets: { id: string; segments: WriteSegment[] }[]): FunctionalGroup {
+  const control = nextControl++;
+  const text = writeInterchange({
+    delimiters: { element: "*", component: ">", segment: "~", lineBreak: "\n" },
+    envelope: {
+      senderQualifier: "ZZ",
+      senderId: "EDIAPPLYSUPPLY",
+      receiverQualifier: "ZZ",
+      receiverId: "MEDPARTS",
+      date: ccyymmdd().slice(2),
+      time: "1200",
+      version: "00401",
+      controlNumber: control,
+      acknowledgmentRequested: false,
+      usage: "P",
+    },
+    groups: [
+      {
+        envelope: {
+          functionalId: FUNCTIONAL_IDS[sets[0]!.id]!,
+          senderId: "EDIAPPLYSUPPLY",
+          receiverId: "MEDPARTS",
+          date: ccyymmdd(),
+          time: "1200",
+          controlNumber: control,
+          version: "004010",
+        },
+        sets: sets.map((set, index) => ({ id: set.id, controlNumber: index + 1, segments: set.segments })),
+      },
+    ],
+  });
+  const [interchange] = readX12(text).interchanges;
+  expect(interchange!.problems).toEqual([]);
+  return interchange!.groups[0]!;
+}
+
+/** An 855 confirming lines: each its PO1 (id, quantity, price), ACK (code, quantity, ship date) and, for a price change, CTP*CON. */
+const set855 = (orderNumber: string, lines: { lineId: number; quantity: number; price: string; code: string; newPrice?: string }[]) => ({
+  id: "855",
+  segments: [
+    seg("BAK", "00", "AC", orderNumber, ccyymmdd()),
+    ...lines.flatMap((line) => [
+      seg("PO1", String(line.lineId), String(line.quantity), "EA", line.price, "", "VC", `SKU-${line.lineId}`),
+      ...(line.newPrice ? [seg("CTP", "", "CON", line.newPrice)] : []),
+      seg("ACK", line.code, String(line.quantity), "EA", "068", ccyymmdd(1)),
+    ]),
+    seg("CTT", String(lines.length)),
+  ],
+});
+
+/** An 856 of one shipment: each item its line, quantity, GTIN, lot, expiry and serials. */
+const set856 = (
+  orderNumber: string,
+  tracking: string,
+  items: { lineId: number; quantity: number; gtin?: string; lot?: string; serials?: string[] }[],
+) => {
+  let hl = 1;
+  const segments: WriteSegment[] = [
+    seg("BSN", "00", `ASN-${tracking}`, ...shippedNow()),
+    seg("HL", String(hl++), "", "S"),
+    seg("TD5", "B", "2", "UPSN", "U", "UPS GROUND"),
+    seg("REF", "CN", tracking),
+    // Shipped now (a minute ahead, as HHMM drops the seconds; the API takes 5 minutes of clock skew): after the order was placed.
+    seg("DTM", "011", ...shippedNow()),
+    seg("HL", String(hl++), "1", "O"),
+    seg("PRF", orderNumber),
+  ];
+  for (const item of items) {
+    segments.push(
+      seg("HL", String(hl++), "2", "I"),
+      seg(
+        "LIN",
+        String(item.lineId),
+        "VC",
+        `SKU-${item.lineId}`,
+        ...(item.gtin ? ["UK", item.gtin] : []),
+        ...(item.lot ? ["LT", item.lot] : []),
+      ),
+      seg("SN1", "", String(item.quantity), "EA"),
+      ...(item.gtin ? [seg("DTM", "036", "20301231")] : []),
+      ...(item.serials ?? []).map((serial) => seg("REF", "SE", serial)),
+    );
+  }
+  segments.push(seg("CTT", String(items.length)));
+  return { id: "856", segments };
+};
+
+/** An 810 billing lines of one order at their prices (TDS the lines' total, in cents). */
+const set810 = (orderNumber: string, invoiceNumber: string, lines: { lineId: number; quantity: number; price: string }[]) => {
+  const totalCents = lines.reduce((sum, line) => sum + line.quantity * Math.round(Number(line.price) * 100), 0);
+  return {
+    id: "810",
+    segments: [
+      seg("BIG", ccyymmdd(), invoiceNumber, "", orderNumber),
+      seg("CUR", "SE", "USD"),
+      ...lines.map((line) => seg("IT1", String(line.lineId), String(line.quantity), "EA", line.price, "", "VC", `SKU-${line.lineId}`)),
+      seg("TDS", String(totalCents)),
+      seg("CTT", String(lines.length)),
+    ],
+  };
+};
+
+/** An 832 of items: each its SKU (VC), GTIN (UK) and list price (CTP*CAT), per each. */
+const set832 = (items: { sku: string; gtin: string; price: string }[]) => ({
+  id: "832",
+  segments: [
+    seg("BCT", "PC", `CAT-${unique()}`),
+    ...items.flatMap((item, index) => [
+      seg("LIN", String(index + 1), "VC", item.sku, "UK", item.gtin),
+      seg("CTP", "", "CAT", item.price, "", "EA"),
+    ]),
+    seg("CTT", String(items.length)),
+  ],
+});
+
+/** An order of `lines` lines of one vendor (a fresh one until its lines share a vendor), with the lines' prices. */
+async function orderOfOneVendor(lines: number, quantity: number) {
+  for (;;) {
+    const order = await freshOrder(lines, { quantity });
+    const vendors = await Promise.all(order.lineIds.map((lineId) => vendorOf(lineId)));
+    if (vendors.every((vendor) => vendor === vendors[0])) {
+      const { lineItems } = await readOrder(order.orderNumber);
+      const prices = lineItems.map((line: { price: number }) => line.price.toFixed(2));
+      return { ...order, vendorId: vendors[0]!, prices: prices as string[] };
+    }
+  }
+}
+
+/** The unit GTIN-14 of the line's product (src/dev/seed/catalog.ts). */
+async function gtinOfLine(lineId: number): Promise<string> {
+  const product = (await storeRowsById(lineId, "SELECT product_id FROM order_lines WHERE id = ?", lineId))[0]!.product_id as string;
+  return generateDeviceIdentifiers(Number(product.slice(3)) - 1)[0]!.deviceId;
+}
+
+const invoicesNumbered = (number: string) => storeRows(TENANT_A, "SELECT id, status FROM invoices WHERE number = ?", number);
+
+const applied = (results: AppliedSet[]) => results.map(({ set, outcome, messages }) => ({ set, outcome, messages }));
+
+describe("applying a partner's sets through the vendor API, as the vendor", () => {
+  it("855 IA, 856 with lots and serials, 810: the line is confirmed, shipped with its units, invoiced and matched; the same groups again change nothing", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 2);
+    const [lineId] = lineIds as [number];
+    const api = await apiOfVendor(vendorId);
+    const gtin = await gtinOfLine(lineId);
+    const tracking = `1ZEDI${unique()}`;
+    const invoiceNumber = `INV-EDI-${unique()}`;
+    const groups = [
+      groupOf([set855(orderNumber, [{ lineId, quantity: 2, price: prices[0]!, code: "IA" }])]),
+      groupOf([set856(orderNumber, tracking, [{ lineId, quantity: 2, gtin, lot: "EDILOT1", serials: ["EDI-SN-1", "EDI-SN-2"] }])]),
+      groupOf([set810(orderNumber, invoiceNumber, [{ lineId, quantity: 2, price: prices[0]! }])]),
+    ];
+
+    const first: AppliedSet[] = [];
+    for (const group of groups) first.push(...(await applyInboundGroup(api, PARTNER, group, DEFAULTS)));
+    expect(applied(first)).toEqual([
+      { set: "855", outcome: "applied", messages: [] },
+      { set: "856", outcome: "applied", messages: [] },
+      { set: "810", outcome: "applied", messages: [] },
+    ]);
+    const line = (await readOrder(orderNumber)).lineItems[0];
+    expect(line).toMatchObject({ confirmationCode: "IA", promisedShipDate: isoDay(1), statusName: "Shipped" });
+    const shipped = (await eventsOf(orderNumber)).filter((event) => event.type === "order.shipped");
+    expect(shipped).toHaveLength(1);
+    const payload = JSON.parse(shipped[0]!.payload);
+    expect(payload.units).toEqual(
+      ["EDI-SN-1", "EDI-SN-2"].map((serial) => ({ agency: "GS1", deviceId: gtin, lot: "EDILOT1", serial, expiry: "2030-12-31", units: 1 })),
+    );
+    expect(JSON.stringify(payload)).toContain(tracking);
+    expect(await invoicesNumbered(invoiceNumber)).toEqual([{ id: expect.any(Number), status: "matched" }]);
+
+    // Applied again (a retry of the groups, or the partner sending them again): no shipment, invoice or event more.
+    const { result: again, written } = await rowsWrittenBy(async () => {
+      const results: AppliedSet[] = [];
+      for (const group of groups) results.push(...(await applyInboundGroup(api, PARTNER, group, DEFAULTS)));
+      return results;
+    });
+    expect(applied(again)).toEqual(applied(first));
+    expect(written).toEqual(NOTHING_WRITTEN);
+    expect(await invoicesNumbered(invoiceNumber)).toHaveLength(1);
+  });
+
+  it("855 IP: a price increase waits for the buyer's approval (pending change); applied again, no second event", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 1);
+    const [lineId] = lineIds as [number];
+    const higher = (Number(prices[0]) + 5).toFixed(2);
+    const group = groupOf([set855(orderNumber, [{ lineId, quantity: 1, price: prices[0]!, code: "IP", newPrice: higher }])]);
+    const api = await apiOfVendor(vendorId);
+    expect(applied(await applyInboundGroup(api, PARTNER, group, DEFAULTS))).toEqual([{ set: "855", outcome: "applied", messages: [] }]);
+    expect((await readOrder(orderNumber)).lineItems[0]).toMatchObject({
+      statusName: "Ordered",
+      price: Number(prices[0]),
+      confirmationCode: "IP",
+      pendingChange: { code: "IP", unitPrice: higher },
+    });
+    const { result, written } = await rowsWrittenBy(() => applyInboundGroup(api, PARTNER, group, DEFAULTS));
+    expect(applied(result)).toEqual([{ set: "855", outcome: "applied", messages: [] }]);
+    expect(written).toEqual(NOTHING_WRITTEN);
+  });
+
+  it("refuses with the API's own messages an 855 for a line that is not the vendor's, or no line at all", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 1);
+    const [lineId] = lineIds as [number];
+    const otherVendor = vendorId === 3 ? 5 : 3;
+    const set = set855(orderNumber, [{ lineId, quantity: 1, price: prices[0]!, code: "IA" }]);
+    const direct = await vendorCall(otherVendor, "/order-confirmations", {
+      method: "POST",
+      json: { type: "detail", lines: [{ lineId, code: "IA", promisedShipDate: isoDay(1) }] },
+    });
+    expect(direct.status).toBe(404);
+    const expected = apiErrors(await json(direct));
+    expect(expected.length).toBeGreaterThan(0);
+
+    const { result, written } = await rowsWrittenBy(async () =>
+      applyInboundGroup(await apiOfVendor(otherVendor), PARTNER, groupOf([set]), DEFAULTS),
+    );
+    expect(applied(result)).toEqual([{ set: "855", outcome: "refused", messages: expected }]);
+    expect(written).toEqual(NOTHING_WRITTEN);
+    expect((await readOrder(orderNumber)).lineItems[0]).toMatchObject({ statusName: "Ordered", confirmationCode: null });
+
+    const unknown = await applyInboundGroup(
+      await apiOfVendor(vendorId),
+      PARTNER,
+      groupOf([set855(orderNumber, [{ lineId: 999_999_999_999, quantity: 1, price: "1.00", code: "IA" }])]),
+      DEFAULTS,
+    );
+    expect(unknown[0]!.outcome).toBe("refused");
+    expect(unknown[0]!.messages).toEqual(expected);
+  });
+
+  it("an 856 with an item refused: the set is refused naming that item; the other item stays shipped, and only once", async () => {
+    const { orderNumber, lineIds, vendorId } = await orderOfOneVendor(2, 1);
+    const [first, second] = lineIds as [number, number];
+    const api = await apiOfVendor(vendorId);
+    // Both lines acknowledged; the second then asked to ship 5 of its 1.
+    const acknowledge = groupOf([
+      set855(orderNumber, [
+        { lineId: first, quantity: 1, price: "1.00", code: "IA" },
+        { lineId: second, quantity: 1, price: "1.00", code: "IA" },
+      ]),
+    ]);
+    expect((await applyInboundGroup(api, PARTNER, acknowledge, DEFAULTS))[0]!.outcome).toBe("applied");
+    const tracking = `1ZEDI${unique()}`;
+    const group = groupOf([
+      set856(orderNumber, tracking, [
+        { lineId: first, quantity: 1 },
+        { lineId: second, quantity: 5 },
+      ]),
+    ]);
+    const [result] = await applyInboundGroup(api, PARTNER, group, DEFAULTS);
+    expect(result).toMatchObject({ set: "856", outcome: "refused" });
+    expect(result!.messages).toHaveLength(1);
+    expect(result!.messages[0]).toMatch(new RegExp(`^Line ${second} of shipment ASN-${tracking}: .*quantity`));
+    const lines = (await readOrder(orderNumber)).lineItems;
+    expect(lines.map((line: { statusName: string }) => line.statusName)).toEqual(["Shipped", "Acknowledged"]);
+
+    const { result: again, written } = await rowsWrittenBy(() => applyInboundGroup(api, PARTNER, group, DEFAULTS));
+    expect(applied(again)).toEqual(applied([result!]));
+    expect(written).toEqual(NOTHING_WRITTEN);
+  });
+
+  it("a 5xx or a network failure is a retry, nothing applied; the same group applied later is applied once", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 1);
+    const [lineId] = lineIds as [number];
+    const group = groupOf([set855(orderNumber, [{ lineId, quantity: 1, price: prices[0]!, code: "IA" }])]);
+
+    const faulty = await apiOfVendor(vendorId, { "X-Test-Fault": "tenant-store-unavailable" });
+    const status = (
+      await faulty("POST", "/order-confirmations", { type: "detail", lines: [{ lineId, code: "IA", promisedShipDate: isoDay(1) }] })
+    ).status;
+    expect(status).toBeGreaterThanOrEqual(500);
+    const [unavailable] = await applyInboundGroup(faulty, PARTNER, group, DEFAULTS);
+    expect(unavailable).toMatchObject({ set: "855", outcome: "retry" });
+    expect(unavailable!.messages.length).toBeGreaterThan(0);
+
+    const lost: VendorApi = () => Promise.reject(new Error("Network connection lost."));
+    expect(await applyInboundGroup(lost, PARTNER, group, DEFAULTS)).toEqual([
+      { set: "855", controlNumber: "0001", outcome: "retry", messages: ["POST /order-confirmations failed: Network connection lost."] },
+    ]);
+    expect((await readOrder(orderNumber)).lineItems[0]).toMatchObject({ statusName: "Ordered", confirmationCode: null });
+
+    const api = await apiOfVendor(vendorId);
+    expect(applied(await applyInboundGroup(api, PARTNER, group, DEFAULTS))).toEqual([{ set: "855", outcome: "applied", messages: [] }]);
+    expect((await readOrder(orderNumber)).lineItems[0]).toMatchObject({ statusName: "Acknowledged", confirmationCode: "IA" });
+    const { result, written } = await rowsWrittenBy(() => applyInboundGroup(api, PARTNER, group, DEFAULTS));
+    expect(applied(result)).toEqual([{ set: "855", outcome: "applied", messages: [] }]);
+    expect(written).toEqual(NOTHING_WRITTEN);
+  });
+
+  it("reads the API's answers: a 429, a 5xx and a 409 order-changed are retries; a 400 or another 409 a refusal with its messages", async () => {
+    const group = groupOf([set855("ORD-20261207-EDI00001", [{ lineId: 8_590_000_001, quantity: 1, price: "1.00", code: "IA" }])]);
+    const answering =
+      (status: number, body: unknown): VendorApi =>
+      () =>
+        Promise.resolve({ status, body, headers: new Headers() });
+    const cases: [number, unknown, AppliedSet["outcome"], string[]][] = [
+      [429, { detail: "Too many requests." }, "retry", ["Too many requests."]],
+      [502, null, "retry", ["POST /order-confirmations answered 502."]],
+      [409, { type: "https://medparts.test/docs/errors/order-changed", detail: "The order changed." }, "retry", ["The order changed."]],
+      [
+        409,
+        { type: "https://medparts.test/docs/errors/invalid-transition", detail: "Line is Delivered.", errors: ["allowed: none"] },
+        "refused",
+        ["allowed: none"],
+      ],
+      [400, { errors: { "lines.0.promisedShipDate": ["Required."] } }, "refused", ["lines.0.promisedShipDate: Required."]],
+    ];
+    for (const [status, body, outcome, messages] of cases) {
+      expect(applied(await applyInboundGroup(answering(status, body), PARTNER, group, DEFAULTS)), String(status)).toEqual([
+        { set: "855", outcome, messages },
+      ]);
+    }
+  });
+
+  it("832: a price file job started with the rows; once it ran the offers are there; a retry after a failed start starts the same job, not a second", async () => {
+    const vendorId = 4;
+    const api = await apiOfVendor(vendorId);
+    const sku = `EDI832-${unique()}`;
+    const group = groupOf([
+      set832([
+        { sku: `${sku}-A`, gtin: generateDeviceIdentifiers(71)[0]!.deviceId, price: "45.50" },
+        { sku: `${sku}-B`, gtin: generateDeviceIdentifiers(72)[0]!.deviceId, price: "12.25" },
+      ]),
+    ]);
+    const jobs = async () =>
+      (await env.CATALOG.prepare("SELECT id, state FROM catalog_imports WHERE kind = 'offers' AND vendor_id = ?").bind(vendorId).all())
+        .results;
+    const before = await jobs();
+
+    // The start answers 503 (the transport wrapped): a retry; the job is created and its file uploaded, not started.
+    const failingStart: VendorApi = (method, path, body, headers) =>
+      path.endsWith("/start")
+        ? Promise.resolve({ status: 503, body: { detail: "Service unavailable." }, headers: new Headers() })
+        : api(method, path, body, headers);
+    const [retry] = await applyInboundGroup(failingStart, PARTNER, group, DEFAULTS);
+    expect(retry).toMatchObject({ set: "832", outcome: "retry", messages: ["Service unavailable."], job: expect.stringMatching(/^imp_/) });
+    expect((await jobs()).length).toBe(before.length + 1);
+
+    const [started] = await applyInboundGroup(api, PARTNER, group, DEFAULTS);
+    expect(started).toEqual({ set: "832", controlNumber: "0001", outcome: "applied", messages: [], job: retry!.job });
+    const job = await waitForJob(vendorId, started!.job!);
+    expect(job).toMatchObject({ state: "succeeded", onError: "skipFailedRows", counts: { read: 2, created: 2, rejected: 0 } });
+    const offer = async (suffix: string) => (await json(await vendorCall(vendorId, `/offers/${sku}-${suffix}`))).data;
+    expect(await offer("A")).toMatchObject({ productId: productId(71), price: 45.5, condition: "New OEM", leadTimeDays: 2 });
+    expect(await offer("B")).toMatchObject({ productId: productId(72), price: 12.25 });
+
+    // Once more: the job it started is found, no other is created or started.
+    const [again] = await applyInboundGroup(api, PARTNER, group, DEFAULTS);
+    expect(again).toEqual(started);
+    expect((await jobs()).length).toBe(before.length + 1);
+  });
+
+  it("refuses by name a set the mapping refuses (an 810 credit memo, a set the partner does not exchange), sending nothing", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 1);
+    const [lineId] = lineIds as [number];
+    const memo = set810(orderNumber, `CM-${unique()}`, [{ lineId, quantity: 1, price: prices[0]! }]);
+    memo.segments[0] = seg("BIG", ccyymmdd(), `CM-${unique()}`, "", orderNumber, "", "", "CR");
+    let calls = 0;
+    const counting: VendorApi = async (...args) => {
+      calls++;
+      return (await apiOfVendor(vendorId))(...args);
+    };
+    expect(applied(await applyInboundGroup(counting, PARTNER, groupOf([memo]), DEFAULTS))).toEqual([
+      { set: "810", outcome: "refused", messages: ["BIG: Credit memos (BIG07 CR) are not mapped yet."] },
+    ]);
+    const no832 = await applyInboundGroup(
+      counting,
+      { documents: ["855"] },
+      groupOf([set832([{ sku: "X", gtin: "1", price: "1" }])]),
+      DEFAULTS,
+    );
+    expect(applied(no832)).toEqual([{ set: "832", outcome: "refused", messages: ["The partner does not exchange 832s (its documents)."] }]);
+    expect(calls).toBe(0);
+  });
+});
+
+/** The price file job once its Workflow has ended (polled through the vendor API). */
+async function waitForJob(vendorId: number, jobId: string) {
+  const token = await vendorTokenFor(vendorId);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const job = (await json(await call(token, `/vendor/api/offer-imports/${jobId}`))).data;
+    if (["succeeded", "failed", "cancelled"].includes(job.state)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
