@@ -47,7 +47,7 @@ const shippedNow = (): [string, string] => {
 const unique = () => crypto.randomUUID().slice(0, 8).toUpperCase();
 const seg = (id: string, ...elements: string[]): WriteSegment => ({ id, elements });
 
-const FUNCTIONAL_IDS: Record<string, string> = { "855": "PR", "856": "SH", "810": "IN", "832": "SC" };
+const FUNCTIONAL_IDS: Record<string, string> = { "855": "PR", "856": "SH", "810": "IN", "832": "SC", "997": "FA" };
 let nextControl = 1;
 
 /** One group of these sets, written as a partner's interchange and read back: a real parsed group. */
@@ -422,7 +422,36 @@ describe("applying a partner's sets through the vendor API, as the vendor", () =
       DEFAULTS,
     );
     expect(applied(no832)).toEqual([{ set: "832", outcome: "refused", messages: ["The partner does not exchange 832s (its documents)."] }]);
+    // An invoice whose TDS is not its lines' total is not sent in part.
+    const offTotal = set810(orderNumber, `INV-${unique()}`, [{ lineId, quantity: 1, price: prices[0]! }]);
+    offTotal.segments[3] = seg("TDS", "1");
+    const [wrongTotal] = await applyInboundGroup(counting, PARTNER, groupOf([offTotal]), DEFAULTS);
+    expect(wrongTotal).toMatchObject({ set: "810", outcome: "refused", messages: [expect.stringMatching(/^TDS: TDS01 says 0\.01/)] });
+    // A 997 is the caller's (it answers our 850s): never applied here.
+    const ack = { id: "997", segments: [seg("AK1", "PO", "1"), seg("AK9", "A", "1", "1", "1")] };
+    expect(applied(await applyInboundGroup(counting, PARTNER, groupOf([ack]), DEFAULTS))).toEqual([
+      { set: "997", outcome: "refused", messages: ["Medparts does not take 997 from partners."] },
+    ]);
     expect(calls).toBe(0);
+  });
+
+  it("an 855 with a line it cannot read: the set is refused naming it; the lines it read are confirmed", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(2, 1);
+    const [first, second] = lineIds as [number, number];
+    const group = groupOf([
+      set855(orderNumber, [
+        { lineId: first, quantity: 1, price: prices[0]!, code: "IA" },
+        { lineId: second, quantity: 1, price: prices[1]!, code: "ZZ" },
+      ]),
+    ]);
+    expect(applied(await applyInboundGroup(await apiOfVendor(vendorId), PARTNER, group, DEFAULTS))).toEqual([
+      { set: "855", outcome: "refused", messages: [`ACK: ACK01 "ZZ" of line ${second} is no confirmation code.`] },
+    ]);
+    const lines = (await readOrder(orderNumber)).lineItems;
+    expect(lines.map((line: { statusName: string; confirmationCode: string | null }) => [line.statusName, line.confirmationCode])).toEqual([
+      ["Acknowledged", "IA"],
+      ["Ordered", null],
+    ]);
   });
 });
 

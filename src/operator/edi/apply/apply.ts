@@ -8,7 +8,7 @@ import { element } from "../x12/elements";
 import type { VendorApi } from "./vendor-api";
 
 /**
- * A partner's functional group applied through the vendor API, as the vendor (docs/edi.md, "Applying"): each set mapped
+ * A partner's functional group applied through the vendor API, as the vendor (issue 67): each set mapped
  * (../mapping/inbound-sets.ts) and its request(s) sent, so that an 855, 856, 810 or 832 goes through the same rules as
  * the vendor's own calls. Per set:
  * - `applied`: the API took every request of the set (2xx); for an 832, its price file job was started (`job`);
