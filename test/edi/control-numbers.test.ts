@@ -1,6 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ControlNumbersExhausted, MAX_CONTROL_NUMBER, reserveControlNumbers } from "../../src/operator/edi/control-numbers";
+import {
+  ControlNumbersExhausted,
+  MAX_CONTROL_NUMBER,
+  reserveControlNumbers as reserveWithTime,
+} from "../../src/operator/edi/control-numbers";
 import { call, json, operatorTokenFor } from "../helpers/api";
 import { partnerInput } from "../helpers/edi";
 
@@ -8,6 +12,13 @@ async function newPartner(): Promise<number> {
   const res = await call(await operatorTokenFor(), "/admin/api/edi-partners", { method: "POST", json: { vendorId: 1, ...partnerInput() } });
   expect(res.status).toBe(201);
   return (await json(res)).data.id;
+}
+
+/** The numbers reserved, without the reservation's time (checked on its own below). */
+async function reserveControlNumbers(...args: Parameters<typeof reserveWithTime>) {
+  const { reservedAt, ...numbers } = await reserveWithTime(...args);
+  expect(Date.parse(reservedAt)).not.toBeNaN();
+  return numbers;
 }
 
 const counters = async (partnerId: number) =>

@@ -16,6 +16,11 @@ export interface ControlNumbers {
   /** The first set's ST02; the interchange's sets take `firstSet` to `firstSet + sets - 1`. Null without sets. */
   firstSet: number | null;
   sets: number;
+  /**
+   * When the reference was first reserved (ISO 8601): the date and time its interchange is written with, so that a
+   * retry writes the same bytes.
+   */
+  reservedAt: string;
 }
 
 export class ControlNumbersExhausted extends Error {}
@@ -44,7 +49,7 @@ export async function reserveControlNumbers(db: D1Database, partnerId: number, r
         .bind(partnerId, reference, sets, new Date().toISOString()),
       db
         .prepare(
-          'SELECT interchange_control AS interchange, group_control AS "group", first_set_control AS firstSet, sets ' +
+          'SELECT interchange_control AS interchange, group_control AS "group", first_set_control AS firstSet, sets, reserved_at AS reservedAt ' +
             "FROM edi_interchanges WHERE partner_id = ?1 AND reference = ?2",
         )
         .bind(partnerId, reference),

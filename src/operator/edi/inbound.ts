@@ -1,4 +1,5 @@
 import { reserveControlNumbers } from "./control-numbers";
+import { partnerInterchange } from "./partner-interchange";
 import { partnerOfSender } from "./partners/partners";
 import type { Partner } from "./partners/schemas";
 import { functionalAcknowledgment, IMPLEMENTATION_999, interchangeAcknowledgment, ta1Owed } from "./x12/acknowledgments";
@@ -7,7 +8,7 @@ import type { FunctionalGroup, Interchange } from "./x12/document";
 import { duplicateKey } from "./x12/envelope";
 import { X12Refused } from "./x12/problems";
 import { readX12 } from "./x12/reader";
-import { type WriteSegment, writeInterchange } from "./x12/writer";
+import type { WriteSegment } from "./x12/writer";
 
 /**
  * What Medparts does with a file a partner sends (docs/edi.md, "Receiving"), whatever carried it (AS2, the mailbox):
@@ -36,49 +37,19 @@ async function acknowledgmentOf(db: D1Database, partner: Partner, interchange: I
   const groups = envelopeRejected ? [] : interchange.groups;
   if (ta1.length === 0 && groups.length === 0) return null;
   const numbers = await reserveControlNumbers(db, partner.id, `ack:${duplicateKey(interchange)}`, groups.length);
-  const now = new Date().toISOString();
-  const [date, time] = [now.slice(0, 10).replaceAll("-", ""), now.slice(11, 16).replace(":", "")];
-  const is999 = partner.acknowledgment === "999";
-  return writeInterchange({
-    delimiters: {
-      element: partner.delimiters.element,
-      component: partner.delimiters.component,
-      ...(partner.delimiters.repetition ? { repetition: partner.delimiters.repetition } : {}),
-      segment: partner.delimiters.segment,
-      lineBreak: "\n",
-    },
-    envelope: {
-      senderQualifier: partner.ourIdentity.qualifier,
-      senderId: partner.ourIdentity.id,
-      receiverQualifier: partner.partnerIdentity.qualifier,
-      receiverId: partner.partnerIdentity.id,
-      date: date.slice(2),
-      time,
-      version: partner.version === "005010" ? "00501" : "00401",
-      controlNumber: numbers.interchange,
-      acknowledgmentRequested: false,
-      usage: partner.usage === "test" ? "T" : "P",
-    },
+  const kind = partner.acknowledgment;
+  return partnerInterchange(partner, numbers, {
     ta1,
-    groups:
-      numbers.group === null
-        ? []
-        : [
-            {
-              envelope: {
-                functionalId: "FA",
-                senderId: partner.ourApplicationId,
-                receiverId: partner.partnerApplicationId,
-                date,
-                time,
-                controlNumber: numbers.group,
-                version: is999 ? IMPLEMENTATION_999 : partner.version,
-              },
-              sets: groups.map((group, index) =>
-                functionalAcknowledgment(group, { kind: partner.acknowledgment, controlNumber: numbers.firstSet! + index }),
-              ),
-            },
-          ],
+    ...(groups.length > 0
+      ? {
+          group: {
+            functionalId: "FA",
+            version: kind === "999" ? IMPLEMENTATION_999 : partner.version,
+            // Each ST02 is the reservation's (partnerInterchange numbers the sets in order): 1 is a placeholder.
+            sets: groups.map((group) => functionalAcknowledgment(group, { kind, controlNumber: 1 })),
+          },
+        }
+      : {}),
   });
 }
 
