@@ -8,7 +8,7 @@ import type { Partner, PartnerInput } from "./schemas";
  * (ISA15) name one partner.
  */
 
-interface PartnerRow {
+export interface PartnerRow {
   id: number;
   vendor_id: number;
   name: string;
