@@ -456,6 +456,19 @@ describe("the outbound 850", () => {
     )
       .bind(partner.id, sentAt.toISOString())
       .run();
+    // Nor does a 997 naming its group match it: only documents we sent are acknowledged.
+    const ofOurAck = await recordAcknowledgments(
+      env.DB,
+      partner.id,
+      partnerAcknowledgment(partner, "997", [
+        [
+          { id: "AK1", elements: ["FA", "3"] },
+          { id: "AK9", elements: ["A", "1", "1", "1"] },
+        ],
+      ]),
+    );
+    expect(ofOurAck).toMatchObject([{ outcome: "unknown-group", groupControl: "3" }]);
+    expect(await interchangeRow(partner.id, "ack:x")).toMatchObject({ acknowledgment_status: null });
     const at = (minutes: number) => new Date(sentAt.getTime() + minutes * 60_000);
     expect(await overdueAcknowledgments(env.DB, at(29))).toEqual([]);
     expect(await overdueAcknowledgments(env.DB, at(30))).toEqual([
