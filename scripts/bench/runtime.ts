@@ -103,6 +103,20 @@ async function startHosted(runtime: HostedRuntime): Promise<BenchRuntime> {
 
 /** The workerd process among the descendants of `root` (the host runs tsx, which runs node, which runs workerd). */
 function workerdUnder(root: number): number | null {
+  return workerdsUnder(root)[0] ?? null;
+}
+
+/**
+ * CPU time (user + system, ms) of every workerd process among the descendants of `root` so far (`wrangler dev`'s,
+ * under this process: scripts/bench/server.ts); null where /proc is not readable or none runs.
+ */
+export function workerdsCpuMs(root: number): number | null {
+  const times = workerdsUnder(root).map(processCpuMs);
+  return times.length === 0 || times.some((ms) => ms === null) ? null : times.reduce<number>((sum, ms) => sum + ms!, 0);
+}
+
+/** The workerd processes among the descendants of `root`. */
+function workerdsUnder(root: number): number[] {
   try {
     const parentOf = new Map<number, number>();
     const names = new Map<number, string>();
@@ -122,9 +136,9 @@ function workerdUnder(root: number): number | null {
       for (let at = parentOf.get(pid); at !== undefined && at > 1; at = parentOf.get(at)) if (at === root) return true;
       return false;
     };
-    return [...names].find(([pid, name]) => name === "workerd" && descends(pid))?.[0] ?? null;
+    return [...names].filter(([pid, name]) => name === "workerd" && descends(pid)).map(([pid]) => pid);
   } catch {
-    return null;
+    return [];
   }
 }
 
