@@ -274,6 +274,9 @@ try {
   // The ceiling at --connections, and at any other connection count a scenario runs at (its share compares with it).
   const connectionCounts = new Set([
     settings.connections,
+    ...selected([...CORE_SCENARIOS, ...CATALOG_SEARCH_SCENARIOS, ...ORDER_SCENARIOS]).flatMap((scenario) =>
+      scenario.connections === undefined ? [] : [scenario.connections],
+    ),
     ...(settings.scale.length > 0 ? [settings.scaleConnections, POPULAR_SEARCH_SCENARIO.connections!] : []),
   ]);
   const bareAtStart = await measureBare(connectionCounts, "start");

@@ -187,6 +187,65 @@ function invoiceRequest(ctx: BenchContext, order: InvoicedOrder, invoiceNumber: 
   });
 }
 
+/** Lines shipped by the ship scenario at most (each acknowledged one at a time first: at rtt 50 that takes a while). */
+const SHIP_POOL = 100;
+
+/**
+ * Ship requests of `count` new lines of the demo vendor, one order of up to INVOICE_LINES lines after another, each
+ * line acknowledged first (shipping takes an acknowledged line): each request ships its line's one unit with the unit's
+ * UDI (GTIN, expiry, lot), the tracking number its order's parcel, as an X12 856's item becomes one
+ * (src/operator/edi/mapping/ship-notice.ts).
+ */
+async function shipRequests(ctx: BenchContext, count: number): Promise<LoadRequest[]> {
+  if (!ctx.vendorToken) throw new Error("the ship scenario needs a vendor token (ctx.vendorToken)");
+  const vendorToken = ctx.vendorToken;
+  const requests: LoadRequest[] = [];
+  const promisedShipDate = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  for (let o = 0; requests.length < count; o++) {
+    const size = Math.min(INVOICE_LINES, count - requests.length);
+    const products = Array.from({ length: size }, (_, i) => 1 + ((o * INVOICE_LINES + i) % ctx.products));
+    const details = await Promise.all(
+      products.map((n) => send<{ data: { options: PriceOption[] } }>(ctx.baseUrl, detailRequest(ctx, productId(n)))),
+    );
+    const quoteItems = details.map((detail, i) => {
+      const option = detail.data.options.find((opt) => opt.condition === "New OEM" && opt.customFields.length === 0);
+      if (!option) throw new Error(`${productId(products[i]!)} has no new OEM offer without fields`);
+      return { priceOptionId: option.priceOptionId, productId: productId(products[i]!), price: option.price, quantity: 1 };
+    });
+    const placed = await send<{ data: { orderNumber: string } }>(
+      ctx.baseUrl,
+      jsonPost(
+        `${API_PREFIX}/orders`,
+        ctx.token,
+        { ...REQUESTER, shippingMethod: "GROUND", payment: { paymentMethod: "PO", poNumber: "BENCH-SHIP" }, quoteItems },
+        { "idempotency-key": randomUUID() },
+      ),
+      201,
+    );
+    const order = await send<{ data: { lineItems: { lineId: number }[] } }>(
+      ctx.baseUrl,
+      authedGet(`${API_PREFIX}/orders/${placed.data.orderNumber}?include=lineItems`, ctx.token),
+    );
+    const tracking = `1ZBENCH${randomUUID().slice(0, 10).toUpperCase()}`;
+    const shippedAt = new Date().toISOString();
+    for (const [i, { lineId }] of order.data.lineItems.entries()) {
+      // One at a time: moves of one order's lines side by side race for the order (409 order-changed).
+      await send(ctx.baseUrl, jsonPost(`/vendor/api/order-lines/${lineId}/acknowledge`, vendorToken, { promisedShipDate }));
+      const gtin = generateDeviceIdentifiers(products[i]! - 1)[0]!.deviceId;
+      requests.push(
+        jsonPost(`/vendor/api/order-lines/${lineId}/ship`, vendorToken, {
+          trackingNumber: tracking,
+          carrierName: "UPS GROUND",
+          quantity: 1,
+          shippedAt,
+          units: [`(01)${gtin}(17)301231(10)LOT${lineId}`],
+        }),
+      );
+    }
+  }
+  return requests;
+}
+
 /** Quotes without custom fields, issued through /catalog/detail a few at a time; each is good for one order. */
 export async function issueQuotePool(ctx: BenchContext, size: number) {
   const pool: { priceOptionId: string; productId: string; price: number }[] = [];
@@ -370,6 +429,22 @@ export const ORDER_SCENARIOS: Scenario[] = [
       };
       // A few invoices per order: each is matched with the order's earlier ones, as an order's invoices are.
       return { request: nextInvoice(), nextRequest: nextInvoice, amount: orders.length * 3 };
+    },
+  },
+  {
+    name: "vendor-ship",
+    what: "POST /vendor/api/order-lines/{lineId}/ship, a new acknowledged line's one unit with its UDI (an X12 856's item, issue 67)",
+    expectedStatus: 200,
+    // One request at a time: ship requests of one order's lines side by side race for the order (409 order-changed).
+    connections: 1,
+    prepare: async (ctx) => {
+      // The round-trip samples take the first lines; the load run gets exactly the rest, each line shipped once.
+      const amount = Math.min(ctx.orderPool, SHIP_POOL);
+      const requests = await shipRequests(ctx, amount + ROUND_TRIP_SAMPLES + 1);
+      let next = 0;
+      // Past the last (should the load generator ask for one more than it sends): the last again, which changes nothing.
+      const nextShip = () => requests[Math.min(next++, requests.length - 1)]!;
+      return { request: nextShip(), nextRequest: nextShip, amount };
     },
   },
   {
