@@ -2,6 +2,7 @@ import { CONFIRMATION_CODES, FIELDS_OF, type X12Code } from "../../../shared/con
 import type { Segment, TransactionSet } from "../x12/document";
 import { element } from "../x12/elements";
 import { fromScaled, toScaled } from "./decimal";
+import { loopAfter } from "./loops";
 
 /**
  * The X12 855 (purchase order acknowledgment) a partner sends, read into the vendor API's confirmation request
@@ -58,11 +59,7 @@ export function confirmationFrom855(set: TransactionSet): ConfirmationFromEdi {
   const lines: ConfirmationLine[] = [];
   body.forEach((po1, index) => {
     if (po1.id !== "PO1") return;
-    const following: Segment[] = [];
-    for (const segment of body.slice(index + 1)) {
-      if (segment.id === "PO1" || segment.id === "CTT" || segment.id === "SE") break;
-      following.push(segment);
-    }
+    const following = loopAfter(body, index, ["PO1", "CTT", "SE"]);
     const ack = following.find((segment) => segment.id === "ACK");
     if (!ack) return; // a line the 855 restates without a status: nothing to confirm
     const code = element(ack, 1);

@@ -1,6 +1,7 @@
 import type { Segment, TransactionSet } from "../x12/document";
 import { element } from "../x12/elements";
 import { fromScaled, toScaled } from "./decimal";
+import { loopAfter } from "./loops";
 
 /**
  * The X12 832 (price/sales catalog) a partner sends, read into the rows of a price file (`{ sku, ...OfferInput }`,
@@ -17,6 +18,17 @@ export interface OfferDefaults {
   warranty: string;
   leadTimeDays: number;
 }
+
+/**
+ * What a partner's 832 offers are when it does not say (an 832 carries no condition, purchase choice, warranty or lead
+ * time): new OEM parts to buy, the manufacturer's warranty, three days. The vendor changes an offer's through the offers API.
+ */
+export const EDI_OFFER_DEFAULTS: OfferDefaults = {
+  condition: "New OEM",
+  purchaseChoice: "Buy",
+  warranty: "Manufacturer's warranty",
+  leadTimeDays: 3,
+};
 
 export interface PriceFileRow extends OfferDefaults {
   sku: string;
@@ -48,11 +60,7 @@ export function priceFileFrom832(
   const rows: PriceFileRow[] = [];
   body.forEach((lin, index) => {
     if (lin.id !== "LIN") return;
-    const following: Segment[] = [];
-    for (const segment of body.slice(index + 1)) {
-      if (segment.id === "LIN" || segment.id === "CTT" || segment.id === "SE") break;
-      following.push(segment);
-    }
+    const following = loopAfter(body, index, ["LIN", "CTT", "SE"]);
     const sku = qualified(lin, "VC");
     if (!sku) {
       problems.push({
