@@ -6,6 +6,11 @@ import { defineConfig, type ViteUserConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { docsWorkerOptions } from "./scripts/dev/local-platform.ts";
 import { buildDocsUi } from "./scripts/portal/build-docs-ui.ts";
+import { certificatePem, createSelfSignedIdentity, privateKeyPem } from "./src/operator/edi/as2/certificates.ts";
+import type { SigningIdentity } from "./src/operator/edi/as2/cms.ts";
+import { buildMdn } from "./src/operator/edi/as2/mdn.ts";
+import { openMessage } from "./src/operator/edi/as2/message.ts";
+import { buildEntity, parseEntity } from "./src/operator/edi/as2/mime.ts";
 
 // Tests get their own throwaway signing key, generated per run, never stored.
 async function testSigningKey(): Promise<string> {
@@ -31,7 +36,7 @@ function dropWorkerdDiagnostics(): void {
  * /cxml-refuse/... HTTP 200 with a cXML Status 406.
  * GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host is refused.
  */
-function webhookReceiver() {
+function webhookReceiver(as2: TestAs2) {
   const received: { path: string; headers: Record<string, string>; body: string; status: number }[] = [];
   const seen = new Set<string>();
   const hanging = new Map<string, (() => void)[]>();
@@ -39,6 +44,11 @@ function webhookReceiver() {
     const url = new URL(request.url);
     if (url.hostname !== "receiver.example.com") return new Response(`no network in tests (${url.hostname})`, { status: 502 });
     if (url.pathname === "/__received") return Response.json(received.filter((r) => r.path === url.searchParams.get("path")));
+    if (url.pathname.startsWith("/as2-partner/")) {
+      const answer = await as2PartnerAnswer(request, as2);
+      received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body: answer.content, status: 200 });
+      return answer.response;
+    }
     if (url.pathname === "/__release") {
       const path = url.searchParams.get("path") ?? "";
       for (const release of hanging.get(path) ?? []) release();
@@ -67,6 +77,43 @@ function webhookReceiver() {
   };
 }
 
+interface TestAs2 {
+  ours: SigningIdentity;
+  partner: SigningIdentity;
+}
+
+/**
+ * An AS2 trading partner's server (receiver.example.com/as2-partner/...): it opens our message with its key and our
+ * certificate, and answers a signed MDN, `processed` with the MIC it computed, or under /as2-partner/refuse/ a
+ * `processed/error: decryption-failed`. What it opened is recorded as the request's body (GET /__received).
+ */
+async function as2PartnerAnswer(request: Request, as2: TestAs2): Promise<{ content: string; response: Response }> {
+  const entity = buildEntity([["Content-Type", request.headers.get("Content-Type") ?? ""]], new Uint8Array(await request.arrayBuffer()));
+  const opened = await openMessage(entity, {
+    recipient: as2.partner,
+    partnerCertificate: as2.ours.certificate,
+    requireEncryption: true,
+    requireSignature: true,
+    micAlgorithm: "sha-256",
+  });
+  const refuse = new URL(request.url).pathname.startsWith("/as2-partner/refuse/");
+  const mdn = parseEntity(
+    await buildMdn({
+      ourAs2Name: request.headers.get("AS2-To") ?? "",
+      originalMessageId: request.headers.get("Message-ID") ?? "",
+      outcome: refuse
+        ? { processed: false, failure: "decryption-failed", explanation: "refused by the test partner" }
+        : { processed: true },
+      mic: opened.mic,
+      signer: as2.partner,
+    }),
+  );
+  return {
+    content: new TextDecoder().decode(opened.content),
+    response: new Response(mdn.body, { headers: Object.fromEntries(mdn.headers.fields) }),
+  };
+}
+
 /**
  * vitest's order (longest or largest file first) within each project, but the Workers project before the Node one:
  * its workers take seconds to start and its files are most of the suite's time, so the Node files, short and many,
@@ -89,6 +136,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   // The test key is bound below, over whatever wrangler reads (a developer's .dev.vars). wrangler.toml declares
   // JWT_PRIVATE_KEY a required secret; without a .dev.vars wrangler looks in process.env and warns when absent.
   const signingKey = await testSigningKey();
+  // Medparts' AS2 identity in tests: generated per run like the signing key (docs/as2.md, "Our identity").
+  const as2 = await createSelfSignedIdentity("Medparts AS2 (tests)");
+  // A trading partner's, for the simulated partner server (as2PartnerAnswer) and the tests that send as it.
+  const as2Partner = await createSelfSignedIdentity("Test partner AS2");
   process.env.JWT_PRIVATE_KEY = signingKey;
   process.env.WEBHOOK_SECRET_KEY = "test-webhook-secret-key-not-for-production";
   process.env.QUOTE_SIGNING_KEY = "test-quote-signing-key-not-for-production";
@@ -131,7 +182,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                     script: 'export default { fetch: () => new Response("served by the test Worker", { status: 500 }) };',
                   },
                 ],
-                outboundService: webhookReceiver(),
+                outboundService: webhookReceiver({ ours: as2, partner: as2Partner }),
                 // A consumer's batch handed over at once rather than after wrangler.toml's 1 s wait for it to fill
                 // (miniflare merges these with wrangler.toml's consumers): tests wait for deliveries and sandbox steps
                 // in real time, and batching is not what they check.
@@ -149,6 +200,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   TEST_MIGRATIONS: migrations,
                   TEST_CATALOG_MIGRATIONS: catalogMigrations,
                   JWT_PRIVATE_KEY: signingKey,
+                  AS2_PRIVATE_KEY: privateKeyPem(as2),
+                  AS2_CERTIFICATE: certificatePem(as2.certificate),
+                  TEST_AS2_PARTNER_KEY: privateKeyPem(as2Partner),
+                  TEST_AS2_PARTNER_CERTIFICATE: certificatePem(as2Partner.certificate),
                   WEBHOOK_SECRET_KEY: "test-webhook-secret-key-not-for-production",
                   QUOTE_SIGNING_KEY: "test-quote-signing-key-not-for-production",
                   // As in production, whatever a developer's .dev.vars allows for local receivers.
@@ -158,6 +213,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   // Test files recreate the database with the same ids: nothing granted is remembered across them.
                   ACCESS_CACHE_SECONDS: "0",
                   USER_PROFILE_CACHE_SECONDS: "0",
+                  // A partner added by a test gets the next order's 850.
+                  EDI_PARTNER_CACHE_SECONDS: "0",
                   // Generous limits so that no test is throttled by accident; the rate-limit tests set tight
                   // limits per request (X-Test-Vars) on their own clients.
                   RATE_LIMIT_PER_MINUTE: "100000",

@@ -7,6 +7,11 @@ declare global {
     interface Env extends Bindings, ImportBindings {
       TEST_MIGRATIONS: D1Migration[];
       TEST_CATALOG_MIGRATIONS: D1Migration[];
+      /** Medparts' AS2 identity, and a trading partner's (vitest.config.mts), PEM. */
+      AS2_PRIVATE_KEY: string;
+      AS2_CERTIFICATE: string;
+      TEST_AS2_PARTNER_KEY: string;
+      TEST_AS2_PARTNER_CERTIFICATE: string;
     }
   }
 }

@@ -66,7 +66,7 @@ export async function ensureLocalSigningKey(): Promise<void> {
     add("QUOTE_SIGNING_KEY", randomBytes(32).toString("base64url")) && "quote signing key",
     add("ALLOW_LOCAL_WEBHOOKS", "true") && "local webhooks",
   ].filter(Boolean);
-  ensureAdminDevVars();
+  await ensureAdminDevVars();
   if (added.length === 0) return;
   writeFileSync(DEV_VARS, current, { mode: 0o600 });
   console.log(`Added to .dev.vars: ${added.join(", ")}`);
@@ -74,13 +74,24 @@ export async function ensureLocalSigningKey(): Promise<void> {
 
 /**
  * The operator plane's own admin/.dev.vars (it reads no other): the local-only permission to point a procurement
- * connection's documentUrl at http://localhost (npm run demo -- --punchout plays the suite there).
+ * connection's documentUrl at http://localhost (npm run demo -- --punchout plays the suite there), and a local AS2
+ * identity (docs/as2.md, "Our identity"), made once.
  */
-function ensureAdminDevVars(): void {
+async function ensureAdminDevVars(): Promise<void> {
   const file = path.join(path.dirname(ADMIN_WRANGLER_CONFIG), ".dev.vars");
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  if (/^ALLOW_LOCAL_WEBHOOKS=/m.test(current)) return;
-  writeFileSync(file, `${current}${current && !current.endsWith("\n") ? "\n" : ""}ALLOW_LOCAL_WEBHOOKS='true'\n`, { mode: 0o600 });
+  let current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const append = (line: string) => {
+    current = `${current}${current && !current.endsWith("\n") ? "\n" : ""}${line}\n`;
+  };
+  const before = current;
+  if (!/^ALLOW_LOCAL_WEBHOOKS=/m.test(current)) append("ALLOW_LOCAL_WEBHOOKS='true'");
+  if (!/^AS2_PRIVATE_KEY=/m.test(current)) {
+    const { certificatePem, createSelfSignedIdentity, privateKeyPem } = await import("../../src/operator/edi/as2/certificates");
+    const identity = await createSelfSignedIdentity("Medparts AS2 (local)");
+    append(`AS2_PRIVATE_KEY=${JSON.stringify(privateKeyPem(identity))}`);
+    append(`AS2_CERTIFICATE=${JSON.stringify(certificatePem(identity.certificate))}`);
+  }
+  if (current !== before) writeFileSync(file, current, { mode: 0o600 });
 }
 
 /** Where local D1/KV/DO state lives; wrangler's default unless a script is pointed elsewhere (benchmarks). */

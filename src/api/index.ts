@@ -3,6 +3,7 @@ import { isOperatorPlanePath } from "../platform/planes";
 import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 
 export { RateLimiter } from "../platform/ratelimit/rate-limiter";
+export { PartnerTokens } from "./edi/entrypoint";
 
 export { TenantStore } from "./stores/tenant-store";
 export { VendorLines } from "./vendors/projection/projection";

@@ -5,13 +5,25 @@ import { bodyLimit } from "../platform/body-limit";
 import { requireJsonBody } from "../platform/content-type";
 import { OPERATOR_PLANE_INFO } from "../platform/openapi/info";
 import { openApiDocumentRoute } from "../platform/openapi/route";
-import { ADMIN_API_BASE, CXML_PATH, isScimPath, PUNCHOUT_BASE, VENDOR_API_BASE, VENDOR_PUBLISHING_PATHS } from "../platform/planes";
+import {
+  ADMIN_API_BASE,
+  AS2_PATH,
+  CXML_PATH,
+  EDI_MAILBOX_BASE,
+  isScimPath,
+  PUNCHOUT_BASE,
+  VENDOR_API_BASE,
+  VENDOR_PUBLISHING_PATHS,
+} from "../platform/planes";
 import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
 import { VERSION_CHANGES } from "../versions";
+import { handoffRoutes } from "./edi/outbound/handoff-route";
 import { partnerRoutes } from "./edi/partners/routes";
+import { handleAs2 } from "./edi/transport/as2-route";
+import { mailboxRoutes } from "./edi/transport/mailbox-routes";
 import { operatorEventRoutes } from "./events";
 import { importRoutes } from "./imports/routes";
 import { agreementRoutes } from "./offers/agreement-routes";
@@ -30,11 +42,14 @@ import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
 import { pushDirectoryAfterWrites } from "./tenant-stores/directory-mirror";
 
 /**
- * Uploads stream their bytes to R2, and the cXML endpoint reads its documents itself (up to its own limit, answering in
- * cXML): neither the 1 MiB body limit nor the JSON body rules apply to them.
+ * Uploads stream their bytes to R2, and the cXML, AS2 and EDI mailbox endpoints read their documents themselves (up to
+ * their own limits, answering in their own forms): neither the 1 MiB body limit nor the JSON body rules apply to them.
  */
 const isUpload = (method: string, path: string) =>
-  (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) || path === CXML_PATH;
+  (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) ||
+  path === CXML_PATH ||
+  path === AS2_PATH ||
+  (method === "POST" && path.startsWith(`${EDI_MAILBOX_BASE}/`) && path.endsWith("/inbound"));
 const exceptUploads =
   (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   (c, next) =>
@@ -83,9 +98,13 @@ export function createAdminApp() {
       app.route(VENDOR_API_BASE, offerRoutes);
       app.route(VENDOR_API_BASE, offerImportRoutes);
       app.route(VENDOR_API_BASE, agreementRoutes);
+      app.route(VENDOR_API_BASE, mailboxRoutes);
+      app.post(AS2_PATH, handleAs2);
       app.route("/", gatewayRoutes);
       // Internal: the API Worker's webhook delivery asks here for a procurement connection's documents (ADMIN binding only).
       app.route("/", documentRoutes);
+      // Internal: the vendor-lines consumer hands vendors' lines here for their X12 partners' 850s (ADMIN binding only).
+      app.route("/", handoffRoutes);
       app.route(PUNCHOUT_BASE, shopRoutes);
       app.use(`${SCIM_BASE}/*`, requireScimToken);
       app.route(SCIM_BASE, scimRoutes);

@@ -28,8 +28,9 @@ const appOnce = () => {
 
 /**
  * The operator plane's Cron Trigger: keeps started import jobs going, tells the operator of secrets about to expire,
- * purges audit entries past their retention, PunchOut sessions past their end and documents sent to suites past theirs, and pushes the
- * directory changes a failed push left to the tenants' stores.
+ * purges audit entries past their retention, PunchOut sessions past their end and documents sent to suites past theirs, pushes the
+ * directory changes a failed push left to the tenants' stores, and keeps X12 going (received files applied, AS2 documents
+ * sent, overdue acknowledgments told: src/operator/edi/housekeeping.ts).
  * Each part runs even when another fails.
  */
 async function housekeeping(env: AdminBindings): Promise<void> {
@@ -40,6 +41,7 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     { pushDirectoryChanges },
     { purgeSessions },
     { purgeSentDocuments },
+    { ediHousekeeping },
   ] = await Promise.all([
     import("./imports/sweep"),
     import("./onboarding/clients"),
@@ -47,6 +49,7 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     import("./tenant-stores/directory-mirror"),
     import("./procurement/sessions"),
     import("./procurement/documents"),
+    import("./edi/housekeeping"),
   ]);
   const results = await Promise.allSettled([
     sweepImportJobs(env),
@@ -55,6 +58,7 @@ async function housekeeping(env: AdminBindings): Promise<void> {
     pushDirectoryChanges(env),
     purgeSessions(env.DB, new Date()),
     purgeSentDocuments(env.DB, new Date()),
+    ediHousekeeping(env),
   ]);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failed) throw failed.reason;

@@ -25,9 +25,20 @@ export const CXML_PATH = "/cxml";
 export const PUNCHOUT_BASE = "/punchout";
 export const isProcurementPath = (pathname: string) => pathname === CXML_PATH || under(pathname, PUNCHOUT_BASE);
 
+/** X12 EDI's transports (src/operator/edi): AS2 (outside the dated API versions, as cXML is) and the vendors' mailbox. */
+export const AS2_PATH = "/as2";
+export const EDI_MAILBOX_BASE = `${VENDOR_API_BASE}/edi`;
+/**
+ * Internal: the vendor-lines consumer hands a message of a vendor with an X12 partner to the operator plane here
+ * (src/operator/edi/outbound/handoff-route.ts), over the ADMIN binding only: no public path leads to it.
+ */
+export const EDI_HANDOFF_PATH = "/__edi/vendor-lines";
+
 /** True for the paths the operator plane's Worker serves. */
 export const isOperatorPlanePath = (pathname: string) =>
   under(pathname, ADMIN_API_BASE) ||
   isScimPath(pathname) ||
   isProcurementPath(pathname) ||
+  pathname === AS2_PATH ||
+  under(pathname, EDI_MAILBOX_BASE) ||
   VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));

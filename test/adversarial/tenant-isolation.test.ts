@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { putOutbound } from "../../src/operator/edi/outbound/outbox";
 import { DEMO_OFFER_SKU } from "../../src/operator/offers/schemas";
 import { expectNoVictimData, expectSpecError, VICTIM_STRINGS } from "../helpers/adversarial";
 import {
@@ -9,6 +10,7 @@ import {
   call,
   newClient,
   OUTSIDE_API,
+  operatorTokenFor,
   scim,
   scimTokenFor,
   TENANT_A,
@@ -19,6 +21,7 @@ import {
 } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
 import { dispatch } from "../helpers/dispatch";
+import { partnerInput } from "../helpers/edi";
 import { createImport, OFFER_IMPORTS } from "../helpers/imports";
 import {
   eventsOf,
@@ -66,6 +69,8 @@ async function send(request: AttackRequest): Promise<Response> {
         : request.bearer
           ? attackerToken
           : null;
+  if (request.x12 !== undefined)
+    return call(token, request.path, { method: request.method, body: request.x12, headers: { "Content-Type": "application/edi-x12" } });
   return call(token, request.path, { method: request.method, json: request.json, headers });
 }
 
@@ -221,7 +226,27 @@ async function pricingFixtures() {
         { collection: OFFER_IMPORTS, token: await vendorTokenFor(vendorId) },
       )
     ).id;
+  // A mailbox partner of each vendor, each with document 777 waiting in its outbox, under
+  // ids no response holds by chance (the matrix masks the probed value in what it compares).
+  const ediPartner = async (vendorId: number, id: number) => {
+    const res = await call(await operatorTokenFor(), "/admin/api/edi-partners", {
+      method: "POST",
+      json: { vendorId, ...partnerInput({ name: `Matrix ${vendorId}` }) },
+    });
+    if (res.status !== 201) throw new Error(`setting up an EDI partner: ${res.status} ${await res.text()}`);
+    await env.DB.prepare("UPDATE edi_partners SET id = ?2 WHERE id = ?1")
+      .bind((await res.json<{ data: { id: number } }>()).data.id, id)
+      .run();
+    return id;
+  };
+  const victimEdiPartnerId = await ediPartner(DEMO_VENDOR_ID, 600_101);
+  const attackerEdiPartnerId = await ediPartner(VENDOR_ATTACKER, 600_102);
+  for (const partnerId of [victimEdiPartnerId, attackerEdiPartnerId]) {
+    await putOutbound(env.IMPORTS, partnerId, 777, "ISA*matrix~", { document: "850", reference: "matrix" });
+  }
   return {
+    victimEdiPartnerId,
+    attackerEdiPartnerId,
     victimOfferImportId: await priceFile(DEMO_VENDOR_ID),
     attackerOfferImportId: await priceFile(VENDOR_ATTACKER),
     victimOfferSku: DEMO_OFFER_SKU,

@@ -73,6 +73,9 @@ export interface AttackContext {
   attackerAgreementIds: { read: number; patch: number; delete: number };
   /** A price file (offer import job, file price.ndjson) of the demo vendor, and the attacking vendor's own. */
   victimOfferImportId: string;
+  /** A mailbox EDI partner of each vendor; the victim's has document 777 waiting in its outbox. */
+  victimEdiPartnerId: number;
+  attackerEdiPartnerId: number;
   attackerOfferImportId: string;
   /** Test mode: a test order of each tenant (off the sandbox's schedule), and tenant 2's test-mode event and endpoint. */
   victimTestOrderNumber: string;
@@ -102,6 +105,8 @@ export interface AttackRequest {
   idempotent?: boolean;
   /** A cXML document for POST /cxml (sent as text/xml; it authenticates itself). */
   xml?: string;
+  /** An X12 file for the EDI mailbox (sent as application/edi-x12, with the bearer). */
+  x12?: string;
 }
 
 type Value = string | number;
@@ -443,6 +448,25 @@ const foreignOfferImportRow = (path: (id: Value) => string, method: AttackReques
         expect: { denied: [404] },
       },
       buyerOnVendorApi((ctx) => ctx.victimOfferImportId, UNKNOWN_IMPORT, request),
+    ],
+  };
+};
+
+/** An EDI mailbox operation: another vendor's partner is a 404 exactly like an unknown one. */
+const UNKNOWN_PARTNER = 999_999;
+const foreignEdiPartnerRow = (path: (partnerId: Value) => string, method: AttackRequest["method"] = "GET", body?: string): MatrixRow => {
+  const request = (v: Value): AttackRequest => ({ method, path: path(v), bearer: true, ...(body === undefined ? {} : { x12: body }) });
+  return {
+    cases: [
+      {
+        input: "path partnerId (another vendor's EDI partner)",
+        victim: (ctx) => ctx.victimEdiPartnerId,
+        ...(method === "GET" ? { own: (ctx: AttackContext) => ctx.attackerEdiPartnerId } : {}),
+        unknown: UNKNOWN_PARTNER,
+        request: (v) => asVendor(request(v)),
+        expect: { denied: [404] },
+      },
+      buyerOnVendorApi((ctx) => ctx.victimEdiPartnerId, UNKNOWN_PARTNER, request),
     ],
   };
 };
@@ -1051,6 +1075,19 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "get /admin/api/edi-partners": operatorRow("GET", () => "/admin/api/edi-partners"),
   "get /admin/api/edi-partners/{partnerId}": operatorRow("GET", () => "/admin/api/edi-partners/1"),
   "put /admin/api/edi-partners/{partnerId}": operatorRow("PUT", () => "/admin/api/edi-partners/1", { name: "matrix" }),
+  "post /vendor/api/edi/partners/{partnerId}/inbound": foreignEdiPartnerRow(
+    (id) => `/vendor/api/edi/partners/${id}/inbound`,
+    "POST",
+    "ISA*00*          *00*          *ZZ*MATRIX         *ZZ*MEDPARTS       *260101*1200*U*00401*000000001*0*P*>~",
+  ),
+  "get /vendor/api/edi/partners/{partnerId}/outbound": foreignEdiPartnerRow((id) => `/vendor/api/edi/partners/${id}/outbound`),
+  "get /vendor/api/edi/partners/{partnerId}/outbound/{controlNumber}": foreignEdiPartnerRow(
+    (id) => `/vendor/api/edi/partners/${id}/outbound/777`,
+  ),
+  "delete /vendor/api/edi/partners/{partnerId}/outbound/{controlNumber}": foreignEdiPartnerRow(
+    (id) => `/vendor/api/edi/partners/${id}/outbound/777`,
+    "DELETE",
+  ),
   "post /cxml": {
     cases: [
       {

@@ -192,12 +192,13 @@ describe("source dependency rule", () => {
 });
 
 describe("cold start: the entry module builds nothing at load", () => {
-  it("src/api/index.ts statically imports only the Durable Object classes, the planes' paths, the queue names and types; the app comes by dynamic import", () => {
+  it("src/api/index.ts statically imports only the Durable Object classes, the partners' token entrypoint, the planes' paths, the queue names and types; the app comes by dynamic import", () => {
     const source = readFileSync(path.join(SRC, "api/index.ts"), "utf8");
     const staticImports = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
     expect(staticImports.sort()).toEqual([
       "../platform/planes",
       "../platform/ratelimit/rate-limiter",
+      "./edi/entrypoint",
       "./stores/tenant-store",
       "./vendors/projection/projection",
       "./webhooks/queues",
@@ -207,5 +208,10 @@ describe("cold start: the entry module builds nothing at load", () => {
     expect(readFileSync(path.join(SRC, "platform/planes.ts"), "utf8")).not.toMatch(/^import /m);
     expect(readFileSync(path.join(SRC, "api/webhooks/queues.ts"), "utf8")).not.toMatch(/^import /m);
     expect(source).toMatch(/import\("\.\/app"\)/);
+    // The entrypoint class loads its token code on its first call.
+    const entrypoint = readFileSync(path.join(SRC, "api/edi/entrypoint.ts"), "utf8");
+    expect([...entrypoint.matchAll(/^import\s+(?!type\b)[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1])).toEqual([
+      "cloudflare:workers",
+    ]);
   });
 });

@@ -344,7 +344,7 @@ function encodeBody(mediaType: string, body: unknown): string {
   if (mediaType === "application/x-www-form-urlencoded") {
     return new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, asText(v)])).toString();
   }
-  if (mediaType === "application/octet-stream" || mediaType === "text/xml" || mediaType === "application/xml") return asText(body);
+  if (["application/octet-stream", "text/xml", "application/xml", "application/edi-x12"].includes(mediaType)) return asText(body);
   throw new Error(`no encoder for ${mediaType}`);
 }
 
@@ -461,6 +461,10 @@ const EDI_OPERATIONS = [
   "get /admin/api/edi-partners",
   "get /admin/api/edi-partners/{partnerId}",
   "put /admin/api/edi-partners/{partnerId}",
+  "post /vendor/api/edi/partners/{partnerId}/inbound",
+  "get /vendor/api/edi/partners/{partnerId}/outbound",
+  "get /vendor/api/edi/partners/{partnerId}/outbound/{controlNumber}",
+  "delete /vendor/api/edi/partners/{partnerId}/outbound/{controlNumber}",
 ];
 /** Vendor offers and agreements, operator tiers: a 201 or 204 is their success, or their documented example id is none. */
 const PRICING_OPERATIONS = [

@@ -38,7 +38,7 @@ describe("GET /customer/api/openapi.json", () => {
     expect(own.info.title).toBe(OPERATOR_PLANE_INFO.title);
     expect(own.info.description).toContain("GET /customer/api/openapi.json");
     for (const path of Object.keys(own.paths))
-      expect(path, path).toMatch(/^\/(admin\/api|vendor\/api\/(offers|offer-imports|agreements)|scim\/v2|cxml)(\/|$)/);
+      expect(path, path).toMatch(/^\/(admin\/api|vendor\/api\/(offers|offer-imports|agreements|edi)|scim\/v2|cxml)(\/|$)/);
     expect((await servedDocument()).info.title).toBe("Medparts Customer API");
   });
 

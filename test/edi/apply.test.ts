@@ -4,15 +4,13 @@ import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog
 import { type AppliedSet, applyInboundGroup } from "../../src/operator/edi/apply/apply";
 import { type VendorApi, vendorApi } from "../../src/operator/edi/apply/vendor-api";
 import type { OfferDefaults } from "../../src/operator/edi/mapping/price-catalog";
-import type { FunctionalGroup } from "../../src/operator/edi/x12/document";
-import { readX12 } from "../../src/operator/edi/x12/reader";
-import { type WriteSegment, writeInterchange } from "../../src/operator/edi/x12/writer";
 import type { ApiBinding } from "../../src/operator/procurement/api";
 import { apiErrors } from "../../src/operator/procurement/api";
 import { call, json, TENANT_A, vendorTokenFor } from "../helpers/api";
-import { eventsOf, freshOrder, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
-import { storeRows, storeRowsById } from "../helpers/stores";
-import { vendorCall, vendorOf } from "../helpers/vendors";
+import { ccyymmdd, groupOf, gtinOfLine, isoDay, orderOfOneVendor, seg, set810, set832, set855, set856, unique } from "../helpers/edi";
+import { eventsOf, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
+import { storeRows } from "../helpers/stores";
+import { vendorCall } from "../helpers/vendors";
 
 /**
  * Inbound X12 sets applied through the vendor API as the vendor (src/operator/edi/apply): real parsed groups (written
@@ -37,153 +35,6 @@ const binding = (headers: Record<string, string> = {}): ApiBinding => ({
 
 const apiOfVendor = async (vendorId: number, headers: Record<string, string> = {}) =>
   vendorApi(binding(headers), await vendorTokenFor(vendorId));
-
-const ccyymmdd = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
-const isoDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-const shippedNow = (): [string, string] => {
-  const at = new Date(Date.now() + 60_000).toISOString();
-  return [at.slice(0, 10).replaceAll("-", ""), at.slice(11, 16).replace(":", "")];
-};
-const unique = () => crypto.randomUUID().slice(0, 8).toUpperCase();
-const seg = (id: string, ...elements: string[]): WriteSegment => ({ id, elements });
-
-const FUNCTIONAL_IDS: Record<string, string> = { "855": "PR", "856": "SH", "810": "IN", "832": "SC", "997": "FA" };
-let nextControl = 1;
-
-/** One group of these sets, written as a partner's interchange and read back: a real parsed group. */
-function groupOf(sets: { id: string; segments: WriteSegment[] }[]): FunctionalGroup {
-  const control = nextControl++;
-  const text = writeInterchange({
-    delimiters: { element: "*", component: ">", segment: "~", lineBreak: "\n" },
-    envelope: {
-      senderQualifier: "ZZ",
-      senderId: "EDIAPPLYSUPPLY",
-      receiverQualifier: "ZZ",
-      receiverId: "MEDPARTS",
-      date: ccyymmdd().slice(2),
-      time: "1200",
-      version: "00401",
-      controlNumber: control,
-      acknowledgmentRequested: false,
-      usage: "P",
-    },
-    groups: [
-      {
-        envelope: {
-          functionalId: FUNCTIONAL_IDS[sets[0]!.id]!,
-          senderId: "EDIAPPLYSUPPLY",
-          receiverId: "MEDPARTS",
-          date: ccyymmdd(),
-          time: "1200",
-          controlNumber: control,
-          version: "004010",
-        },
-        sets: sets.map((set, index) => ({ id: set.id, controlNumber: index + 1, segments: set.segments })),
-      },
-    ],
-  });
-  const [interchange] = readX12(text).interchanges;
-  expect(interchange!.problems).toEqual([]);
-  return interchange!.groups[0]!;
-}
-
-/** An 855 confirming lines: each its PO1 (id, quantity, price), ACK (code, quantity, ship date) and, for a price change, CTP*CON. */
-const set855 = (orderNumber: string, lines: { lineId: number; quantity: number; price: string; code: string; newPrice?: string }[]) => ({
-  id: "855",
-  segments: [
-    seg("BAK", "00", "AC", orderNumber, ccyymmdd()),
-    ...lines.flatMap((line) => [
-      seg("PO1", String(line.lineId), String(line.quantity), "EA", line.price, "", "VC", `SKU-${line.lineId}`),
-      ...(line.newPrice ? [seg("CTP", "", "CON", line.newPrice)] : []),
-      seg("ACK", line.code, String(line.quantity), "EA", "068", ccyymmdd(1)),
-    ]),
-    seg("CTT", String(lines.length)),
-  ],
-});
-
-/** An 856 of one shipment: each item its line, quantity, GTIN, lot, expiry and serials. */
-const set856 = (
-  orderNumber: string,
-  tracking: string,
-  items: { lineId: number; quantity: number; gtin?: string; lot?: string; serials?: string[] }[],
-) => {
-  let hl = 1;
-  const segments: WriteSegment[] = [
-    seg("BSN", "00", `ASN-${tracking}`, ...shippedNow()),
-    seg("HL", String(hl++), "", "S"),
-    seg("TD5", "B", "2", "UPSN", "U", "UPS GROUND"),
-    seg("REF", "CN", tracking),
-    // Shipped now (a minute ahead, as HHMM drops the seconds; the API takes 5 minutes of clock skew): after the order was placed.
-    seg("DTM", "011", ...shippedNow()),
-    seg("HL", String(hl++), "1", "O"),
-    seg("PRF", orderNumber),
-  ];
-  for (const item of items) {
-    segments.push(
-      seg("HL", String(hl++), "2", "I"),
-      seg(
-        "LIN",
-        String(item.lineId),
-        "VC",
-        `SKU-${item.lineId}`,
-        ...(item.gtin ? ["UK", item.gtin] : []),
-        ...(item.lot ? ["LT", item.lot] : []),
-      ),
-      seg("SN1", "", String(item.quantity), "EA"),
-      ...(item.gtin ? [seg("DTM", "036", "20301231")] : []),
-      ...(item.serials ?? []).map((serial) => seg("REF", "SE", serial)),
-    );
-  }
-  segments.push(seg("CTT", String(items.length)));
-  return { id: "856", segments };
-};
-
-/** An 810 billing lines of one order at their prices (TDS the lines' total, in cents). */
-const set810 = (orderNumber: string, invoiceNumber: string, lines: { lineId: number; quantity: number; price: string }[]) => {
-  const totalCents = lines.reduce((sum, line) => sum + line.quantity * Math.round(Number(line.price) * 100), 0);
-  return {
-    id: "810",
-    segments: [
-      seg("BIG", ccyymmdd(), invoiceNumber, "", orderNumber),
-      seg("CUR", "SE", "USD"),
-      ...lines.map((line) => seg("IT1", String(line.lineId), String(line.quantity), "EA", line.price, "", "VC", `SKU-${line.lineId}`)),
-      seg("TDS", String(totalCents)),
-      seg("CTT", String(lines.length)),
-    ],
-  };
-};
-
-/** An 832 of items: each its SKU (VC), GTIN (UK) and list price (CTP*CAT), per each. */
-const set832 = (items: { sku: string; gtin: string; price: string }[]) => ({
-  id: "832",
-  segments: [
-    seg("BCT", "PC", `CAT-${unique()}`),
-    ...items.flatMap((item, index) => [
-      seg("LIN", String(index + 1), "VC", item.sku, "UK", item.gtin),
-      seg("CTP", "", "CAT", item.price, "", "EA"),
-    ]),
-    seg("CTT", String(items.length)),
-  ],
-});
-
-/** An order of `lines` lines of one vendor (a fresh one until its lines share a vendor), with the lines' prices. */
-async function orderOfOneVendor(lines: number, quantity: number) {
-  for (;;) {
-    const order = await freshOrder(lines, { quantity });
-    const vendors = await Promise.all(order.lineIds.map((lineId) => vendorOf(lineId)));
-    if (vendors.every((vendor) => vendor === vendors[0])) {
-      const { lineItems } = await readOrder(order.orderNumber);
-      const prices = lineItems.map((line: { price: number }) => line.price.toFixed(2));
-      return { ...order, vendorId: vendors[0]!, prices: prices as string[] };
-    }
-  }
-}
-
-/** The unit GTIN-14 of the line's product (src/dev/seed/catalog.ts). */
-async function gtinOfLine(lineId: number): Promise<string> {
-  const product = (await storeRowsById(lineId, "SELECT product_id FROM order_lines WHERE id = ?", lineId))[0]!.product_id as string;
-  return generateDeviceIdentifiers(Number(product.slice(3)) - 1)[0]!.deviceId;
-}
 
 const invoicesNumbered = (number: string) => storeRows(TENANT_A, "SELECT id, status FROM invoices WHERE number = ?", number);
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { receiveX12 } from "../../src/operator/edi/inbound";
+import { markApplied, receiveX12 } from "../../src/operator/edi/inbound";
 import { element } from "../../src/operator/edi/x12/elements";
 import { allProblems } from "../../src/operator/edi/x12/envelope";
 import { readX12 } from "../../src/operator/edi/x12/reader";
@@ -70,6 +70,10 @@ describe("receiving a partner's X12", () => {
     expect(segments.find((segment) => segment.id === "AK1")!.elements).toEqual(["PR", "201"]);
     expect(element(segments.find((segment) => segment.id === "AK9")!, 1)).toBe("A");
 
+    // Until its groups are applied, the interchange received again is handed on again (a retry after a crash), same answer.
+    const retried = await receiveX12(env.DB, text);
+    expect(retried).toEqual([{ ...receipt, outcome: "received" }]);
+    await markApplied(env.DB, partnerId, receipt.duplicateKey);
     const again = await receiveX12(env.DB, text);
     expect(again).toEqual([{ outcome: "duplicate", partnerId, interchangeControl: "000000201", acknowledgment: receipt.acknowledgment }]);
     expect(
@@ -116,6 +120,8 @@ describe("receiving a partner's X12", () => {
     const { interchange } = segmentsOf(receipt.acknowledgment!);
     expect(interchange.ta1.map((segment) => segment.elements)).toEqual([["000000201", "260115", "0930", "R", "008"]]);
     expect(interchange.groups).toEqual([]);
+    // Nothing of it is to apply: the same interchange again is a duplicate at once.
+    expect((await receiveX12(env.DB, x12File("855/derived-855-line-codes-004010.edi")))[0]!.outcome).toBe("duplicate");
     expect(await env.DB.prepare("SELECT accepted FROM edi_received_interchanges ORDER BY received_at DESC LIMIT 1").first("accepted")).toBe(
       0,
     );

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { certificatePem, createSelfSignedIdentity } from "../../src/operator/edi/as2/certificates";
+import { partnerToken } from "../../src/shared/auth/partner-tokens";
 import { call, json, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { partnerInput } from "../helpers/edi";
@@ -100,6 +101,32 @@ describe("X12 trading partners (operator API)", () => {
       ["edi_partner.replaced", String(partner.id)],
     ]);
     expect(JSON.parse(results[1]!.before!).name).toBe(input.name);
+  });
+
+  it("acts through a vendor client of its own, created with it: tokens for it only while the client is enabled", async () => {
+    const partner = await created({ vendorId: 2, ...partnerInput({ name: "Bolt Medical EDI" }) });
+    expect(partner.clientId).toMatch(/^mpv_/);
+    const client = await env.DB.prepare("SELECT vendor_id AS vendorId, name, scopes, enabled FROM api_clients WHERE client_id = ?")
+      .bind(partner.clientId)
+      .first<{ vendorId: number; name: string; scopes: string; enabled: number }>();
+    expect(client).toEqual({
+      vendorId: 2,
+      name: "EDI partner: Bolt Medical EDI",
+      scopes: expect.stringContaining("fulfilment:write"),
+      enabled: 1,
+    });
+
+    const issued = await partnerToken(env, partner.id);
+    expect(issued).not.toBeNull();
+    const claims = JSON.parse(atob(issued!.token.split(".")[1]!.replaceAll("-", "+").replaceAll("_", "/")));
+    expect(claims).toMatchObject({ vid: 2, client_id: partner.clientId, aud: env.VENDOR_AUDIENCE });
+    const lines = await call(issued!.token, "/vendor/api/order-lines");
+    expect(lines.status).toBe(200);
+
+    const disabled = await call(await operatorTokenFor(), `/admin/api/clients/${partner.clientId}/disable`, { method: "POST", json: {} });
+    expect(disabled.status, await disabled.clone().text()).toBeLessThan(300);
+    expect(await partnerToken(env, partner.id)).toBeNull();
+    expect(await partnerToken(env, 999_999)).toBeNull();
   });
 
   it("one partner per interchange sender and usage: the same sender may be a test and a production partner", async () => {

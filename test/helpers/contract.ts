@@ -181,11 +181,17 @@ export async function contractCall(token: string | null, path: string, init: Req
  */
 export function servedRoutes(): Set<string> {
   // The PunchOut shop's pages (/punchout) are for a person in a browser, not API operations (docs/api.md describes them);
-  // /__procurement is the operator plane's internal route, reachable over the ADMIN binding only.
+  // /__procurement and /__edi are the operator plane's internal routes, reachable over the ADMIN binding only; /as2 is
+  // AS2 (RFC 4130: MIME messages and MDNs, docs/as2.md), not an API operation.
   const routes = [
     ...createApp().routes,
     ...createAdminApp().routes.filter(
-      (r) => r.path !== "/admin/api/openapi.json" && !r.path.startsWith("/punchout/") && !r.path.startsWith("/__procurement/"),
+      (r) =>
+        r.path !== "/admin/api/openapi.json" &&
+        !r.path.startsWith("/punchout/") &&
+        !r.path.startsWith("/__procurement/") &&
+        !r.path.startsWith("/__edi/") &&
+        r.path !== "/as2",
     ),
   ];
   return new Set(

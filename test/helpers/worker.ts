@@ -6,6 +6,7 @@ import { VendorLines as ProductionVendorLines } from "../../src/api/vendors/proj
 import type { Bindings } from "../../src/env";
 import { createAdminApp } from "../../src/operator/app";
 import { isOperatorPlanePath } from "../../src/platform/planes";
+import { partnerToken } from "../../src/shared/auth/partner-tokens";
 import { owe, received, settle, track, trackedQueue } from "./background";
 import { isFault, withFault, withMethods } from "./faults";
 import { testRoutes } from "./test-routes";
@@ -92,7 +93,8 @@ const trackedEnv = (env: Bindings): Bindings => {
   const admin = { fetch: (input: RequestInfo | URL, init?: RequestInit) => adminApp.fetch(new Request(input, init), tracked) };
   // The operator plane's API binding (admin/wrangler.toml): the API app of this same Worker.
   const api = { fetch: (input: RequestInfo | URL, init?: RequestInit) => app.fetch(new Request(input, init), tracked) };
-  return Object.assign(tracked, { ADMIN: admin as unknown as Fetcher, API: api as unknown as Fetcher });
+  const partnerTokens = { partnerToken: (partnerId: number) => partnerToken(tracked, partnerId) };
+  return Object.assign(tracked, { ADMIN: admin as unknown as Fetcher, API: api as unknown as Fetcher, PARTNER_TOKENS: partnerTokens });
 };
 
 /** The execution context with its `waitUntil` work reported (test/helpers/background.ts). */

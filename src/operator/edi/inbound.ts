@@ -15,7 +15,8 @@ import type { WriteSegment } from "./x12/writer";
  * each interchange is named by its sender and usage (one partner each), answered once with a TA1 (when asked for, or
  * its envelope is broken) and a 997 or 999 per group (the partner's choice), in one interchange of ours numbered
  * from the partner's control numbers, and recorded by its duplicate key (sender, ISA13, ISA09): the same interchange
- * sent again gets the same answer, byte for byte, and is not handed on twice.
+ * sent again gets the same answer, byte for byte, and is handed on again only until its groups are marked applied
+ * (markApplied): a crash between receiving and applying loses nothing, and applying twice changes nothing.
  */
 
 export type Receipt =
@@ -23,6 +24,8 @@ export type Receipt =
       outcome: "received";
       partnerId: number;
       interchangeControl: string;
+      /** The interchange's duplicate key (sender, ISA13, ISA09): markApplied once its groups are applied. */
+      duplicateKey: string;
       /** What we answer (TA1, 997/999), or null when nothing is owed. */
       acknowledgment: string | null;
       /** The groups to map (855, 856, 810, 832); empty when the envelope was rejected. */
@@ -53,11 +56,20 @@ async function acknowledgmentOf(db: D1Database, partner: Partner, interchange: I
   });
 }
 
+export interface ReceiveOptions {
+  /** Only this vendor's partners may send it (the transport knows the vendor). */
+  vendorId?: number;
+  /** Only these partners may send it (the transport knows them: the mailbox's path, AS2's names). */
+  partnerIds?: readonly number[];
+  /** Where the file is kept until its interchanges are applied (intake.ts). */
+  fileKey?: string;
+}
+
 /**
  * Receives one file. `vendorId`, when the transport knows it (the mailbox's vendor token), must own the sender's
  * partner: another vendor's sender is as unknown as nobody's.
  */
-export async function receiveX12(db: D1Database, text: string, { vendorId }: { vendorId?: number } = {}): Promise<Receipt[]> {
+export async function receiveX12(db: D1Database, text: string, { vendorId, partnerIds, fileKey }: ReceiveOptions = {}): Promise<Receipt[]> {
   let document: ReturnType<typeof readX12>;
   try {
     document = readX12(text);
@@ -68,7 +80,8 @@ export async function receiveX12(db: D1Database, text: string, { vendorId }: { v
   const receipts: Receipt[] = [];
   for (const interchange of document.interchanges) {
     const usage = interchange.usage === "T" ? "test" : interchange.usage === "P" ? "production" : null;
-    const partner = usage && (await partnerOfSender(db, usage, interchange.senderQualifier, interchange.senderId, vendorId));
+    const found = usage && (await partnerOfSender(db, usage, interchange.senderQualifier, interchange.senderId, vendorId));
+    const partner = found && (!partnerIds || partnerIds.includes(found.id)) ? found : null;
     if (!partner) {
       receipts.push({
         outcome: "refused",
@@ -83,33 +96,62 @@ export async function receiveX12(db: D1Database, text: string, { vendorId }: { v
       : { id: "TA1", elements: [interchange.controlNumber, interchange.date, interchange.time, "R", TA1_NOTE.receiverIdInvalid] };
     const acknowledgment = await acknowledgmentOf(db, partner, interchange, rejected);
     const key = duplicateKey(interchange);
+    const at = new Date().toISOString();
     const inserted = await db
       .prepare(
-        "INSERT INTO edi_received_interchanges (partner_id, duplicate_key, received_at, accepted, acknowledgment) VALUES (?1, ?2, ?3, ?4, ?5) " +
-          "ON CONFLICT (partner_id, duplicate_key) DO NOTHING RETURNING 1 AS inserted",
+        "INSERT INTO edi_received_interchanges (partner_id, duplicate_key, received_at, accepted, acknowledgment, applied_at, file_key) " +
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (partner_id, duplicate_key) DO NOTHING RETURNING 1 AS inserted",
       )
-      .bind(partner.id, key, new Date().toISOString(), rejected ? 0 : 1, acknowledgment)
+      .bind(partner.id, key, at, rejected ? 0 : 1, acknowledgment, rejected ? at : null, rejected ? null : (fileKey ?? null))
       .first<{ inserted: number }>();
-    if (!inserted) {
-      const first = await db
-        .prepare("SELECT acknowledgment FROM edi_received_interchanges WHERE partner_id = ? AND duplicate_key = ?")
-        .bind(partner.id, key)
-        .first<{ acknowledgment: string | null }>();
-      receipts.push({
-        outcome: "duplicate",
-        partnerId: partner.id,
-        interchangeControl: interchange.controlNumber,
-        acknowledgment: first?.acknowledgment ?? null,
-      });
+    const first = inserted
+      ? { acknowledgment, applied: rejected !== null }
+      : await db
+          .prepare(
+            "SELECT acknowledgment, applied_at IS NOT NULL AS applied FROM edi_received_interchanges WHERE partner_id = ? AND duplicate_key = ?",
+          )
+          .bind(partner.id, key)
+          .first<{ acknowledgment: string | null; applied: number | boolean }>();
+    const interchangeControl = interchange.controlNumber;
+    if (!inserted && first?.applied) {
+      receipts.push({ outcome: "duplicate", partnerId: partner.id, interchangeControl, acknowledgment: first.acknowledgment });
       continue;
     }
     receipts.push({
       outcome: "received",
       partnerId: partner.id,
-      interchangeControl: interchange.controlNumber,
-      acknowledgment,
+      interchangeControl,
+      duplicateKey: key,
+      acknowledgment: first?.acknowledgment ?? null,
       groups: rejected ? [] : interchange.groups,
     });
   }
   return receipts;
+}
+
+/** Records that a received interchange's groups are applied: from now on it is a duplicate, and its file is not needed. */
+export async function markApplied(db: D1Database, partnerId: number, duplicateKey: string): Promise<void> {
+  await db
+    .prepare("UPDATE edi_received_interchanges SET applied_at = ?3 WHERE partner_id = ?1 AND duplicate_key = ?2 AND applied_at IS NULL")
+    .bind(partnerId, duplicateKey, new Date().toISOString())
+    .run();
+}
+
+/** Files with an interchange received before `before` and not applied yet (a crash, the vendor API down), oldest first. */
+export async function unappliedFiles(db: D1Database, before: Date, limit = 50): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT DISTINCT file_key AS fileKey FROM edi_received_interchanges WHERE applied_at IS NULL AND received_at < ?1 AND file_key IS NOT NULL ORDER BY received_at LIMIT ?2",
+    )
+    .bind(before.toISOString(), limit)
+    .all<{ fileKey: string }>();
+  return results.map((row) => row.fileKey);
+}
+
+/** Whether every interchange of a file is applied (its file may go). */
+export async function fileApplied(db: D1Database, fileKey: string): Promise<boolean> {
+  return !(await db
+    .prepare("SELECT 1 FROM edi_received_interchanges WHERE file_key = ? AND applied_at IS NULL LIMIT 1")
+    .bind(fileKey)
+    .first());
 }

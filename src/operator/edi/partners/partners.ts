@@ -1,5 +1,7 @@
 import { ProblemError, unprocessable } from "../../../platform/errors";
+import { VENDOR_SCOPES } from "../../../platform/principal";
 import { auditStatement } from "../../onboarding/audit";
+import { createClient } from "../../onboarding/clients";
 import type { Partner, PartnerInput } from "./schemas";
 
 /**
@@ -30,6 +32,7 @@ export interface PartnerRow {
   acknowledgment_window_minutes: number;
   transport: "as2" | "mailbox";
   as2_settings: string | null;
+  client_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -61,6 +64,7 @@ export function presentPartner(row: PartnerRow): Partner {
       row.transport === "as2"
         ? { kind: "as2", ...(JSON.parse(row.as2_settings ?? "{}") as Omit<Extract<Partner["transport"], { kind: "as2" }>, "kind">) }
         : { kind: "mailbox" },
+    clientId: row.client_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -157,21 +161,30 @@ const audit = (actor: string, action: string, targetId: string | null, before: u
   after,
 });
 
+/**
+ * Adds a partner with the vendor client it acts through (its secret never shown: only Medparts acts as it), the two and
+ * their audit entries in one batch, so neither exists without the other.
+ */
 export async function createPartner(db: D1Database, vendorId: number, input: PartnerInput, actor: string): Promise<Partner> {
   await requireVendor(db, vendorId);
-  const at = new Date().toISOString();
-  const placeholders = PARTNER_COLUMNS.map((_, i) => `?${i + 2}`).join(", ");
-  const [inserted] = await db
-    .batch<PartnerRow>([
+  const placeholders = PARTNER_COLUMNS.map((_, i) => `?${i + 3}`).join(", ");
+  const updatedAt = `?${PARTNER_COLUMNS.length + 3}`;
+  const { client } = await createClient(
+    db,
+    { kind: "vendor", vendorId, name: `EDI partner: ${input.name}`.slice(0, 100), scopes: [...VENDOR_SCOPES] },
+    actor,
+    new Date(),
+    (clientId, at) => [
       db
         .prepare(
-          `INSERT INTO edi_partners (vendor_id, ${PARTNER_COLUMNS.join(", ")}, created_at, updated_at) VALUES (?1, ${placeholders}, ?${PARTNER_COLUMNS.length + 2}, ?${PARTNER_COLUMNS.length + 2}) RETURNING *`,
+          `INSERT INTO edi_partners (vendor_id, client_id, ${PARTNER_COLUMNS.join(", ")}, created_at, updated_at) VALUES (?1, ?2, ${placeholders}, ${updatedAt}, ${updatedAt})`,
         )
-        .bind(vendorId, ...partnerValues(input), at),
-      auditStatement(db, audit(actor, "edi_partner.created", null, null, { vendorId, ...input }), at),
-    ])
-    .catch(senderTaken);
-  return presentPartner(inserted!.results[0]!);
+        .bind(vendorId, clientId, ...partnerValues(input), at),
+      auditStatement(db, audit(actor, "edi_partner.created", null, null, { vendorId, clientId, ...input }), at),
+    ],
+  ).catch(senderTaken);
+  const row = await db.prepare("SELECT * FROM edi_partners WHERE client_id = ?").bind(client.clientId).first<PartnerRow>();
+  return presentPartner(row!);
 }
 
 /** Replaces a partner's settings (its vendor stays), in one batch with its audit entry naming what it was. */
@@ -207,4 +220,18 @@ export async function partnerOfSender(
     .bind(USAGE_CODE[usage], qualifier, id, vendorId ?? null)
     .first<PartnerRow>();
   return row ? presentPartner(row) : null;
+}
+
+/**
+ * The AS2 partners that send as `theirName` (their AS2-From) to `ourName` (their AS2-To): a test and a production partner
+ * may share their AS2 names, and each interchange's ISA15 says which of them it is.
+ */
+export async function partnersOfAs2Names(db: D1Database, theirName: string, ourName: string): Promise<Partner[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT * FROM edi_partners WHERE transport = 'as2' AND json_extract(as2_settings, '$.as2To') = ?1 AND json_extract(as2_settings, '$.as2From') = ?2 ORDER BY id",
+    )
+    .bind(theirName, ourName)
+    .all<PartnerRow>();
+  return results.map(presentPartner);
 }

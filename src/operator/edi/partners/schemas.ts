@@ -170,6 +170,10 @@ export const PartnerSchema = z
       }),
       z.object({ kind: z.literal("mailbox") }),
     ]),
+    clientId: z.string().nullable().openapi({
+      description:
+        "The vendor client the partner acts through (created with it; its secret is never shown): its documents reach the vendor API as this client, within its scopes and rate limit, and disabling it stops the partner",
+    }),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
   })

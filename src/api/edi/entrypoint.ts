@@ -1,0 +1,14 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type { Bindings } from "../../env";
+import type { PartnerToken } from "../../shared/auth/partner-tokens";
+
+/**
+ * The API Worker's entrypoint for the operator plane's PARTNER_TOKENS binding (admin/wrangler.toml): tokens for X12
+ * trading partners' clients (partner-tokens.ts). Loaded on first use, as the app is, so a cold start does not pay for it.
+ */
+export class PartnerTokens extends WorkerEntrypoint<Bindings> {
+  async partnerToken(partnerId: number): Promise<PartnerToken | null> {
+    const { partnerToken } = await import("../../shared/auth/partner-tokens");
+    return partnerToken(this.env, partnerId);
+  }
+}

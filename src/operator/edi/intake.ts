@@ -1,0 +1,86 @@
+import { logEvent } from "../../platform/logging";
+import { sha256Hex } from "../../platform/sha256";
+import { type AppliedSet, applyInboundGroup } from "./apply/apply";
+import { vendorApi } from "./apply/vendor-api";
+import { type EdiBindings, ediOf } from "./bindings";
+import { fileApplied, markApplied, type Receipt, type ReceiveOptions, receiveX12, unappliedFiles } from "./inbound";
+import { EDI_OFFER_DEFAULTS } from "./mapping/price-catalog";
+import { recordAcknowledgments } from "./outbound/acknowledgments";
+import { readPartner } from "./partners/partners";
+import { deliverOutbound } from "./transport/deliver";
+
+/**
+ * A partner's file taken in, whatever carried it (docs/edi.md, "Applied once"): kept in the IMPORTS bucket, each
+ * interchange recorded and acknowledged (inbound.ts), its groups applied (855, 856, 810, 832 through the vendor API as
+ * the partner's client; 997/999 onto our 850s), then marked applied and the file dropped. A crash or an unavailable API
+ * on the way leaves the interchange unapplied: the partner's retry, or the housekeeping (retryUnapplied), applies it
+ * again, and applying twice changes nothing.
+ */
+
+export type IntakeResult =
+  | (Exclude<Receipt, { outcome: "received" }> & { sets?: undefined })
+  | {
+      outcome: "received";
+      partnerId: number;
+      interchangeControl: string;
+      acknowledgment: string | null;
+      /** What each set did; empty until applied (`applied` false: it will be applied again). */
+      sets: AppliedSet[];
+      applied: boolean;
+    };
+
+const FILES = "edi/inbound/";
+
+/** Takes one file; the options restrict its senders to the partners the transport knows sent it. */
+export async function takeInbound(env: unknown, text: string, senders: Omit<ReceiveOptions, "fileKey"> = {}): Promise<IntakeResult[]> {
+  const edi = ediOf(env);
+  const fileKey = `${FILES}${await sha256Hex(text)}`;
+  await edi.IMPORTS.put(fileKey, text);
+  const receipts = await receiveX12(edi.DB, text, { ...senders, fileKey });
+  const results: IntakeResult[] = [];
+  for (const receipt of receipts) {
+    if (receipt.outcome !== "received") {
+      results.push(receipt);
+      continue;
+    }
+    if (receipt.acknowledgment) await deliverOutbound(edi, receipt.partnerId, receipt.acknowledgment);
+    const { duplicateKey, groups, ...rest } = receipt;
+    const { sets, applied } = await applyGroups(edi, receipt.partnerId, groups);
+    if (applied) await markApplied(edi.DB, receipt.partnerId, duplicateKey);
+    results.push({ ...rest, sets, applied });
+  }
+  if (await fileApplied(edi.DB, fileKey)) await edi.IMPORTS.delete(fileKey);
+  return results;
+}
+
+async function applyGroups(env: EdiBindings, partnerId: number, groups: Extract<Receipt, { outcome: "received" }>["groups"]) {
+  const partner = await readPartner(env.DB, partnerId);
+  if (!partner) return { sets: [], applied: false };
+  const sets: AppliedSet[] = [];
+  const documents = groups.filter((group) => group.functionalId !== "FA");
+  for (const group of groups.filter((group) => group.functionalId === "FA")) await recordAcknowledgments(env.DB, partnerId, group);
+  if (documents.length > 0) {
+    const issued = await env.PARTNER_TOKENS.partnerToken(partnerId);
+    if (!issued) {
+      logEvent("warn", { event: "edi.partner.no_client", partnerId });
+      return { sets, applied: false };
+    }
+    const api = vendorApi(env, issued.token);
+    for (const group of documents) sets.push(...(await applyInboundGroup(api, partner, group, EDI_OFFER_DEFAULTS)));
+  }
+  return { sets, applied: sets.every((set) => set.outcome !== "retry") };
+}
+
+/** The housekeeping's part: files with an interchange received over 5 minutes ago and not applied yet, taken in again. */
+export async function retryUnapplied(env: unknown, now = new Date()): Promise<number> {
+  const edi = ediOf(env);
+  const keys = await unappliedFiles(edi.DB, new Date(now.getTime() - 5 * 60_000));
+  let retried = 0;
+  for (const key of keys) {
+    const file = await edi.IMPORTS.get(key);
+    if (!file) continue;
+    await takeInbound(env, await file.text());
+    retried++;
+  }
+  return retried;
+}

@@ -1,0 +1,315 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readCertificate, readPrivateKey, type SigningIdentity } from "../../src/operator/edi/as2/cms";
+import { readMdn } from "../../src/operator/edi/as2/mdn";
+import { sealMessage } from "../../src/operator/edi/as2/message";
+import { buildEntity, parseEntity } from "../../src/operator/edi/as2/mime";
+import { retryUnapplied, takeInbound } from "../../src/operator/edi/intake";
+import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order";
+import { listOutbound, readOutbound } from "../../src/operator/edi/outbound/outbox";
+import { as2MessageId } from "../../src/operator/edi/transport/as2-send";
+import { element } from "../../src/operator/edi/x12/elements";
+import { readX12 } from "../../src/operator/edi/x12/reader";
+import { partnerToken } from "../../src/shared/auth/partner-tokens";
+import { call, json, operatorTokenFor, vendorTokenFor } from "../helpers/api";
+import { contractCall } from "../helpers/contract";
+import { orderOfOneVendor, partnerFile, partnerInput, set855, unique } from "../helpers/edi";
+import { readOrder } from "../helpers/orders";
+import { RECEIVER, receivedAt } from "../helpers/webhooks";
+
+/**
+ * The X12 transports end to end (docs/edi.md, "The mailbox", docs/as2.md, "The endpoint" and "Sending"): a partner's
+ * interchanges in over the mailbox and AS2, recorded, acknowledged and applied to the vendor API as the partner's own
+ * client; our 997s and 850s out through the partner's outbox, fetched from the mailbox or sent over AS2 to a simulated
+ * partner server (vitest.config.mts, receiver.example.com/as2-partner), which opens them with its key.
+ */
+
+const MAILBOX = "/vendor/api/edi/partners";
+
+async function addPartner(vendorId: number, overrides: Record<string, unknown> = {}) {
+  const res = await call(await operatorTokenFor(), "/admin/api/edi-partners", {
+    method: "POST",
+    json: { vendorId, ...partnerInput(overrides) },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json(res)).data as { id: number; partnerIdentity: { id: string }; clientId: string };
+}
+
+/**
+ * A vendor's 850s go to its first partner that takes them (src/operator/edi/outbound/handoff.ts): the partners earlier
+ * tests made for the vendor stop taking them, so the next one made does.
+ */
+const retireOrderPartners = (vendorId: number) =>
+  env.DB.prepare(`UPDATE edi_partners SET documents = '["855","856","810"]' WHERE vendor_id = ?`).bind(vendorId).run();
+
+const postInbound = async (vendorId: number, partnerId: number, text: string, token?: string) =>
+  contractCall(token ?? (await vendorTokenFor(vendorId)), `${MAILBOX}/${partnerId}/inbound`, {
+    method: "POST",
+    headers: { "Content-Type": "application/edi-x12" },
+    body: text,
+  });
+
+/** The environment the operator plane's EDI code runs with: the API Worker behind API, tokens for partners' clients. */
+const ediEnv = (overrides: Record<string, unknown> = {}) => ({
+  ...env,
+  API: { fetch: (input: RequestInfo | URL, init?: RequestInit) => SELF.fetch(new Request(input, init)) },
+  PARTNER_TOKENS: { partnerToken: (partnerId: number) => partnerToken(env, partnerId) },
+  ...overrides,
+});
+
+const partnerIdentity = (): SigningIdentity => ({
+  certificate: readCertificate(env.TEST_AS2_PARTNER_CERTIFICATE),
+  privateKey: readPrivateKey(env.TEST_AS2_PARTNER_KEY),
+});
+const ourCertificate = () => readCertificate(env.AS2_CERTIFICATE);
+
+/** Waits for `check` to give a value, polling (queues and alarms deliver in the background). */
+async function eventually<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("the mailbox: a partner without AS2 posts its interchanges and takes ours", () => {
+  it("an 855 posted is applied as the partner's client and answered with a 997 in the outbox; taken once; the same file again is a duplicate", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const partner = await addPartner(order.vendorId);
+    const text = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
+      senderId: partner.partnerIdentity.id,
+    });
+
+    const res = await postInbound(order.vendorId, partner.id, text);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [result] = (await json(res)).data.interchanges;
+    expect(result).toMatchObject({ outcome: "received", applied: true, sets: [{ set: "855", outcome: "applied", messages: [] }] });
+    expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).toBe("IA");
+
+    const listed = await contractCall(await vendorTokenFor(order.vendorId), `${MAILBOX}/${partner.id}/outbound`);
+    const { items, cursor } = (await json(listed)).data;
+    expect(cursor).toBeNull();
+    expect(items).toEqual([expect.objectContaining({ controlNumber: 1, document: "997" })]);
+    const document = await contractCall(await vendorTokenFor(order.vendorId), `${MAILBOX}/${partner.id}/outbound/1`);
+    expect(document.headers.get("Content-Type")).toBe("application/edi-x12");
+    const ack = await document.text();
+    expect(ack).toBe(result.acknowledgment);
+    const segments = readX12(ack).interchanges[0]!.groups[0]!.sets[0]!.segments;
+    expect(element(segments.find((segment) => segment.id === "AK9")!, 1)).toBe("A");
+
+    const token = await vendorTokenFor(order.vendorId);
+    expect((await contractCall(token, `${MAILBOX}/${partner.id}/outbound/1`, { method: "DELETE" })).status).toBe(204);
+    expect((await contractCall(token, `${MAILBOX}/${partner.id}/outbound/1`, { method: "DELETE" })).status).toBe(204);
+    expect((await json(await contractCall(token, `${MAILBOX}/${partner.id}/outbound`))).data.items).toEqual([]);
+    expect((await contractCall(token, `${MAILBOX}/${partner.id}/outbound/2`, { method: "DELETE" })).status).toBe(404);
+
+    const again = await postInbound(order.vendorId, partner.id, text);
+    expect((await json(again)).data.interchanges).toEqual([
+      { outcome: "duplicate", interchangeControl: result.interchangeControl, acknowledgment: result.acknowledgment },
+    ]);
+    // Nothing new in the outbox: the duplicate's answer is the first one, already taken.
+    expect((await json(await contractCall(token, `${MAILBOX}/${partner.id}/outbound`))).data.items).toEqual([]);
+  });
+
+  it("is the partner's vendor's only: another vendor's token gets a 404, an AS2 partner's mailbox a 409, another sender is refused", async () => {
+    const partner = await addPartner(1);
+    const other = await addPartner(1);
+    for (const path of [`${MAILBOX}/${partner.id}/outbound`, `${MAILBOX}/${partner.id}/outbound/1`]) {
+      expect((await contractCall(await vendorTokenFor(2), path)).status).toBe(404);
+    }
+    const foreign = await postInbound(2, partner.id, partnerFile([set855("MP-0", [])], { senderId: partner.partnerIdentity.id }));
+    expect(foreign.status).toBe(404);
+
+    // The file's sender is the other partner of the same vendor: refused, nothing recorded.
+    const res = await postInbound(1, partner.id, partnerFile([set855("MP-0", [])], { senderId: other.partnerIdentity.id }));
+    expect(res.status).toBe(200);
+    expect((await json(res)).data.interchanges).toEqual([
+      { outcome: "refused", reason: `No production partner sends as ZZ/${other.partnerIdentity.id}.` },
+    ]);
+    const notX12 = await postInbound(1, partner.id, "Hello, this is not X12.");
+    expect((await json(notX12)).data.interchanges[0].outcome).toBe("refused");
+
+    const as2 = await addPartner(1, {
+      transport: {
+        kind: "as2",
+        url: `${RECEIVER}/as2-partner/${unique()}`,
+        as2From: "MEDPARTS",
+        as2To: `SUPPLIER-${unique()}`,
+        partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE,
+      },
+    });
+    expect((await contractCall(await vendorTokenFor(1), `${MAILBOX}/${as2.id}/outbound`)).status).toBe(409);
+  });
+});
+
+describe("AS2: POST /as2 and what we send", () => {
+  async function as2Partner(vendorId: number, path = "as2-partner") {
+    const as2To = `SUPPLIER-${unique()}`;
+    const url = `${RECEIVER}/${path}/${unique()}`;
+    const partner = await addPartner(vendorId, {
+      transport: { kind: "as2", url, as2From: "MEDPARTS", as2To, partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE },
+    });
+    return { ...partner, as2To, url };
+  }
+
+  /** A message of the partner's (signed with its key, encrypted for us unless `encrypt` is false), posted to /as2. */
+  async function postAs2(as2To: string, text: string, { signer = partnerIdentity(), sign = true, encrypt = true } = {}) {
+    const sealed = await sealMessage(
+      { content: new TextEncoder().encode(text), mediaType: "application/edi-x12" },
+      { ...(sign ? { signer } : {}), ...(encrypt ? { encryptFor: ourCertificate() } : {}) },
+    );
+    const entity = parseEntity(sealed.entity);
+    const messageId = `<${crypto.randomUUID()}@supplier.example>`;
+    const headers = new Headers({
+      "AS2-Version": "1.2",
+      "AS2-From": as2To,
+      "AS2-To": "MEDPARTS",
+      "Message-ID": messageId,
+      "Disposition-Notification-To": "edi@supplier.example",
+      "Disposition-Notification-Options": "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256",
+    });
+    for (const [name, value] of entity.headers.fields) headers.set(name, value);
+    const res = await call(null, "/as2", { method: "POST", headers, body: entity.body });
+    return { res, messageId, mic: sealed.mic };
+  }
+
+  async function mdnOf(sent: Awaited<ReturnType<typeof postAs2>>) {
+    expect(sent.res.status).toBe(200);
+    const body = new Uint8Array(await sent.res.arrayBuffer());
+    return readMdn(buildEntity([["Content-Type", sent.res.headers.get("Content-Type")!]], body), {
+      originalMessageId: sent.messageId,
+      sentMic: sent.mic,
+      partnerCertificate: ourCertificate(),
+    });
+  }
+
+  it("a partner's signed and encrypted 855: a signed MDN with the MIC, the line confirmed, our 997 sent back over AS2 and taken", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const partner = await as2Partner(order.vendorId);
+    const text = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
+      senderId: partner.partnerIdentity.id,
+    });
+    const mdn = await mdnOf(await postAs2(partner.as2To, text));
+    expect(mdn).toMatchObject({ processed: true, signed: true });
+    expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).toBe("IA");
+
+    // Our 997 went to the partner's AS2 URL (opened there with its key), and left the outbox on its processed MDN. (The
+    // order's own 850 may have gone too: its lines reached the vendor's queue after the partner was made; the two sends
+    // may overlap and send the 997 twice, as the same message: one Message-ID, which AS2 partners take once.)
+    const delivered = (await receivedAt(new URL(partner.url).pathname)).filter((request) => request.body.includes("ST*997*"));
+    expect(delivered.length).toBeGreaterThanOrEqual(1);
+    const isa13 = readX12(delivered[0]!.body).interchanges[0]!.controlNumber;
+    expect(new Set(delivered.map((request) => request.headers["message-id"]))).toEqual(new Set([as2MessageId(partner.id, isa13)]));
+    expect(new Set(delivered.map((request) => request.body)).size).toBe(1);
+    expect(delivered[0]!.headers["as2-to"]).toBe(partner.as2To);
+    const acknowledgment = readX12(delivered[0]!.body).interchanges[0]!;
+    expect(acknowledgment.groups[0]!.sets.map((set) => set.id)).toEqual(["997"]);
+    expect((await listOutbound(env.IMPORTS, partner.id)).documents).toEqual([]);
+  });
+
+  it("refuses what it cannot trust with an MDN that says why; nobody's message gets no MDN", async () => {
+    const partner = await as2Partner(1);
+    const text = partnerFile([set855("MP-0", [])], { senderId: partner.partnerIdentity.id });
+    const unsigned = await mdnOf(await postAs2(partner.as2To, text, { sign: false }));
+    expect(unsigned).toMatchObject({ processed: false, modifier: "insufficient-message-security" });
+    const stranger: SigningIdentity = await import("../../src/operator/edi/as2/certificates").then((m) =>
+      m.createSelfSignedIdentity("Someone else"),
+    );
+    const forged = await mdnOf(await postAs2(partner.as2To, text, { signer: stranger }));
+    expect(forged).toMatchObject({ processed: false, modifier: "authentication-failed" });
+    const notX12 = await mdnOf(await postAs2(partner.as2To, "not X12 at all"));
+    expect(notX12).toMatchObject({ processed: false, modifier: "unexpected-processing-error" });
+
+    const unknown = await postAs2(`NOBODY-${unique()}`, text);
+    expect(unknown.res.status).toBe(403);
+    expect(unknown.res.headers.get("Content-Type")).toMatch(/^text\/plain/);
+  });
+
+  it("an order for an AS2 partner's vendor: its 850 is sent over AS2 when the order is placed, and taken on the MDN", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await retireOrderPartners(probe.vendorId);
+    const partner = await as2Partner(probe.vendorId);
+    const order = await orderOfOneVendor(1, 1, probe.vendorId);
+    const delivered = await eventually(
+      async () =>
+        (await receivedAt(new URL(partner.url).pathname)).find((request) => {
+          const { order: sent } = readPurchaseOrder(readX12(request.body).interchanges[0]!.groups[0]!.sets[0]!);
+          return sent.lines.map((line) => line.lineNumber).join() === order.lineIds.join();
+        }),
+      "the 850 over AS2",
+    );
+    expect(delivered.headers["as2-to"]).toBe(partner.as2To);
+    expect((await listOutbound(env.IMPORTS, partner.id)).documents).toEqual([]);
+  });
+
+  it("a refused MDN leaves the 850 waiting in the outbox", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await retireOrderPartners(probe.vendorId);
+    const partner = await as2Partner(probe.vendorId, "as2-partner/refuse");
+    await orderOfOneVendor(1, 1, probe.vendorId);
+    await eventually(async () => (await receivedAt(new URL(partner.url).pathname))[0], "the 850's attempt");
+    const waiting = (await listOutbound(env.IMPORTS, partner.id)).documents;
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(new Set(waiting.map((document) => document.document))).toEqual(new Set(["850"]));
+  });
+});
+
+describe("the 850 out, the mailbox's way", () => {
+  it("an order placed for a mailbox partner's vendor: its 850 waits in the outbox, its PO1s the order's line ids", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await retireOrderPartners(probe.vendorId);
+    const partner = await addPartner(probe.vendorId);
+    const order = await orderOfOneVendor(2, 1, probe.vendorId);
+    // Earlier tries (orders with other vendors' lines too) may have sent 850s of their own: this order's is among them.
+    const lineIds = order.lineIds.map(String);
+    const sent = await eventually(async () => {
+      for (const document of (await listOutbound(env.IMPORTS, partner.id)).documents) {
+        expect(document.document).toBe("850");
+        const text = await readOutbound(env.IMPORTS, partner.id, document.controlNumber);
+        const { order: placed } = readPurchaseOrder(readX12(text!).interchanges[0]!.groups[0]!.sets[0]!);
+        if (placed.lines.map((line) => line.lineNumber).join() === lineIds.join()) return placed;
+      }
+      return null;
+    }, "the 850 in the outbox");
+    expect(sent.poNumber).toBe("PO-2024-0001");
+    expect(sent.lines.map((line) => line.lineNumber)).toEqual(lineIds);
+  });
+});
+
+describe("applied once, whatever fails on the way", () => {
+  it("a file received while its partner's client cannot act is kept and applied by the housekeeping, once", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const partner = await addPartner(order.vendorId);
+    const text = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
+      senderId: partner.partnerIdentity.id,
+    });
+    // The token service fails (as a crash before applying would leave it): received, answered, not applied.
+    const [first] = await takeInbound(ediEnv({ PARTNER_TOKENS: { partnerToken: async () => null } }), text, { partnerIds: [partner.id] });
+    expect(first).toMatchObject({ outcome: "received", applied: false, sets: [] });
+    expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).not.toBe("IA");
+    const kept = await env.DB.prepare(
+      "SELECT file_key AS fileKey FROM edi_received_interchanges WHERE partner_id = ? AND applied_at IS NULL",
+    )
+      .bind(partner.id)
+      .first<{ fileKey: string }>();
+    expect(await env.IMPORTS.head(kept!.fileKey)).not.toBeNull();
+
+    // Not yet due: the housekeeping leaves it for a partner's own retry.
+    await retryUnapplied(ediEnv(), new Date());
+    expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).not.toBe("IA");
+    expect(await retryUnapplied(ediEnv(), new Date(Date.now() + 6 * 60_000))).toBeGreaterThanOrEqual(1);
+    expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).toBe("IA");
+    expect(await env.IMPORTS.head(kept!.fileKey)).toBeNull();
+    const applied = await env.DB.prepare("SELECT applied_at AS at FROM edi_received_interchanges WHERE partner_id = ?")
+      .bind(partner.id)
+      .first<{ at: string | null }>();
+    expect(applied!.at).not.toBeNull();
+    // The one 997 it owed, once, though the interchange was taken in twice.
+    expect((await listOutbound(env.IMPORTS, partner.id)).documents.map((document) => document.document)).toEqual(["997"]);
+  });
+});
