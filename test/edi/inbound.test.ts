@@ -54,7 +54,8 @@ describe("receiving a partner's X12", () => {
   it("answers each group with a 997 in an interchange of ours, once: the same interchange again gets the same bytes and is not handed on", async () => {
     const partnerId = await supplierPartner();
     const text = x12File("855/derived-855-line-codes-004010.edi");
-    const [receipt] = await receiveX12(env.DB, text);
+    const fileKey = "edi/inbound/the-file";
+    const [receipt] = await receiveX12(env.DB, text, { fileKey });
     expect(receipt).toMatchObject({ outcome: "received", partnerId, interchangeControl: "000000201" });
     if (receipt?.outcome !== "received") throw new Error("not received");
     expect(receipt.groups.map((group) => group.functionalId)).toEqual(["PR"]);
@@ -70,9 +71,12 @@ describe("receiving a partner's X12", () => {
     expect(segments.find((segment) => segment.id === "AK1")!.elements).toEqual(["PR", "201"]);
     expect(element(segments.find((segment) => segment.id === "AK9")!, 1)).toBe("A");
 
-    // Until its groups are applied, the interchange received again is handed on again (a retry after a crash), same answer.
-    const retried = await receiveX12(env.DB, text);
+    // Until its groups are applied, the same file received again is handed on again (a retry after a crash), same answer;
+    // the same interchange in another file (a sender reusing its ISA13) is a duplicate, never handed on.
+    const retried = await receiveX12(env.DB, text, { fileKey });
     expect(retried).toEqual([{ ...receipt, outcome: "received" }]);
+    const reused = await receiveX12(env.DB, text, { fileKey: "edi/inbound/another-file" });
+    expect(reused).toEqual([{ outcome: "duplicate", partnerId, interchangeControl: "000000201", acknowledgment: receipt.acknowledgment }]);
     await markApplied(env.DB, partnerId, receipt.duplicateKey);
     const again = await receiveX12(env.DB, text);
     expect(again).toEqual([{ outcome: "duplicate", partnerId, interchangeControl: "000000201", acknowledgment: receipt.acknowledgment }]);

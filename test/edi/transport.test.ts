@@ -4,6 +4,7 @@ import { readCertificate, readPrivateKey, type SigningIdentity } from "../../src
 import { readMdn } from "../../src/operator/edi/as2/mdn";
 import { sealMessage } from "../../src/operator/edi/as2/message";
 import { buildEntity, parseEntity } from "../../src/operator/edi/as2/mime";
+import { ACKNOWLEDGMENT_OVERDUE_EVENT, alertOverdueAcknowledgments, ediHousekeeping } from "../../src/operator/edi/housekeeping";
 import { retryUnapplied, takeInbound } from "../../src/operator/edi/intake";
 import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order";
 import { listOutbound, readOutbound } from "../../src/operator/edi/outbound/outbox";
@@ -311,5 +312,106 @@ describe("applied once, whatever fails on the way", () => {
     expect(applied!.at).not.toBeNull();
     // The one 997 it owed, once, though the interchange was taken in twice.
     expect((await listOutbound(env.IMPORTS, partner.id)).documents.map((document) => document.document)).toEqual(["997"]);
+  });
+});
+
+describe("the housekeeping", () => {
+  it("sends again what an AS2 partner refused once its URL is right, and tells the operator once of an 850 not acknowledged in time", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await retireOrderPartners(probe.vendorId);
+    const as2To = `SUPPLIER-${unique()}`;
+    const refusing = `${RECEIVER}/as2-partner/refuse/${unique()}`;
+    const transport = { kind: "as2", url: refusing, as2From: "MEDPARTS", as2To, partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE };
+    const partner = await addPartner(probe.vendorId, { transport, acknowledgmentWindowMinutes: 5 });
+    await orderOfOneVendor(1, 1, probe.vendorId);
+    await eventually(async () => (await receivedAt(new URL(refusing).pathname))[0], "the refused attempt");
+    const waiting = (await listOutbound(env.IMPORTS, partner.id)).documents;
+    expect(waiting.length).toBeGreaterThan(0);
+
+    const accepting = `${RECEIVER}/as2-partner/${unique()}`;
+    const replaced = await call(await operatorTokenFor(), `/admin/api/edi-partners/${partner.id}`, {
+      method: "PUT",
+      json: partnerInput({
+        partnerIdentity: partner.partnerIdentity,
+        transport: { ...transport, url: accepting },
+        acknowledgmentWindowMinutes: 5,
+      }),
+    });
+    expect(replaced.status).toBe(200);
+    await ediHousekeeping(ediEnv(), new Date());
+    expect((await listOutbound(env.IMPORTS, partner.id)).documents).toEqual([]);
+    expect((await receivedAt(new URL(accepting).pathname)).length).toBe(waiting.length);
+
+    // Nothing acknowledged the 850s: six minutes on, the window of five has passed.
+    const later = new Date(Date.now() + 6 * 60_000);
+    const told = await alertOverdueAcknowledgments(env, later);
+    expect(told).toBeGreaterThanOrEqual(waiting.length);
+    expect(await alertOverdueAcknowledgments(env, later)).toBe(0);
+    const events = (await json(await call(await operatorTokenFor(), "/admin/api/events?limit=100"))).data.items as {
+      type: string;
+      data: { partnerId: number };
+    }[];
+    const overdue = events.filter((event) => event.type === ACKNOWLEDGMENT_OVERDUE_EVENT && event.data.partnerId === partner.id);
+    expect(overdue).toHaveLength(waiting.length);
+  });
+});
+
+describe("the mailbox takes hostile and malformed files without failing", () => {
+  const publicFiles = import.meta.glob<string>("../../../shared/test-data/x12/**/*.edi", { query: "?raw", import: "default", eager: true });
+
+  /** The file as if this partner sent it to us: ISA06 its id, ISA08 ours, ISA15 P (when the ISA is the fixed 106 characters). */
+  function asPartner(text: string, partnerId: string): string {
+    const start = text.indexOf("ISA");
+    if (start === -1 || text.length < start + 106) return text;
+    const isa = text.slice(start, start + 106);
+    const separator = isa[3]!;
+    const fields = isa.split(separator);
+    if (fields.length !== 17 || fields[6]!.length !== 15) return text;
+    fields[6] = partnerId.padEnd(15);
+    fields[8] = "MEDPARTS".padEnd(15);
+    fields[15] = "P";
+    return text.slice(0, start) + fields.join(separator) + text.slice(start + 106);
+  }
+
+  it("every public X12 file, as it is and as the partner's: a 200 naming each interchange's outcome, never a failure", async () => {
+    const partner = await addPartner(1, { documents: ["855", "856", "810", "832"] });
+    const token = await vendorTokenFor(1);
+    const names = Object.keys(publicFiles);
+    expect(names.length).toBeGreaterThan(40);
+    for (const name of names) {
+      for (const text of [publicFiles[name]!, asPartner(publicFiles[name]!, partner.partnerIdentity.id)]) {
+        const res = await postInbound(1, partner.id, text, token);
+        expect(res.status, name).toBe(200);
+        for (const result of (await json(res)).data.interchanges) {
+          expect(["received", "duplicate", "refused"], name).toContain(result.outcome);
+        }
+      }
+    }
+  });
+
+  it("huge counts, colliding separators and bytes that are not text: refused or acknowledged, in bounded time", async () => {
+    const partner = await addPartner(1);
+    const token = await vendorTokenFor(1);
+    const isa = partnerFile([set855("MP-0", [])], { senderId: partner.partnerIdentity.id }).slice(0, 106);
+    const hostile = [
+      `${isa}\n${"GS*PR*A*B*20260101*1200*1*X*004010~\n".repeat(2_000)}`,
+      `${isa}\n${"ST*855*0001~\n".repeat(50_000)}`,
+      isa.replaceAll("*", "~"),
+      `${isa.slice(0, 104)}*~~`,
+      "\u0000".repeat(10_000),
+      "ISA".repeat(100_000),
+    ];
+    for (const text of hostile) {
+      const res = await postInbound(1, partner.id, text, token);
+      expect(res.status).toBe(200);
+      const { interchanges } = (await json(res)).data;
+      expect(interchanges.length).toBeGreaterThan(0);
+    }
+    const tooLarge = await call(token, `${MAILBOX}/${partner.id}/inbound`, {
+      method: "POST",
+      headers: { "Content-Type": "application/edi-x12" },
+      body: "x".repeat(16 * 1024 * 1024 + 1),
+    });
+    expect(tooLarge.status).toBe(413);
   });
 });

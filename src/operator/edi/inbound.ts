@@ -94,8 +94,28 @@ export async function receiveX12(db: D1Database, text: string, { vendorId, partn
     const rejected: WriteSegment | null = addressedToUs
       ? null
       : { id: "TA1", elements: [interchange.controlNumber, interchange.date, interchange.time, "R", TA1_NOTE.receiverIdInvalid] };
-    const acknowledgment = await acknowledgmentOf(db, partner, interchange, rejected);
     const key = duplicateKey(interchange);
+    const interchangeControl = interchange.controlNumber;
+    // Received before (the same sender, ISA13 and date): its first answer, never a second reservation. Handed on again
+    // only while unapplied and only as the very file it came in (a sender reusing an ISA13 for other content gets the
+    // duplicate's answer, and the first file is what the housekeeping applies).
+    const earlier = await recorded(db, partner.id, key);
+    if (earlier) {
+      receipts.push(
+        !earlier.applied && fileKey !== undefined && earlier.fileKey === fileKey
+          ? {
+              outcome: "received",
+              partnerId: partner.id,
+              interchangeControl,
+              duplicateKey: key,
+              acknowledgment: earlier.acknowledgment,
+              groups: interchange.groups,
+            }
+          : { outcome: "duplicate", partnerId: partner.id, interchangeControl, acknowledgment: earlier.acknowledgment },
+      );
+      continue;
+    }
+    const acknowledgment = await acknowledgmentOf(db, partner, interchange, rejected);
     const at = new Date().toISOString();
     const inserted = await db
       .prepare(
@@ -104,17 +124,10 @@ export async function receiveX12(db: D1Database, text: string, { vendorId, partn
       )
       .bind(partner.id, key, at, rejected ? 0 : 1, acknowledgment, rejected ? at : null, rejected ? null : (fileKey ?? null))
       .first<{ inserted: number }>();
-    const first = inserted
-      ? { acknowledgment, applied: rejected !== null }
-      : await db
-          .prepare(
-            "SELECT acknowledgment, applied_at IS NOT NULL AS applied FROM edi_received_interchanges WHERE partner_id = ? AND duplicate_key = ?",
-          )
-          .bind(partner.id, key)
-          .first<{ acknowledgment: string | null; applied: number | boolean }>();
-    const interchangeControl = interchange.controlNumber;
-    if (!inserted && first?.applied) {
-      receipts.push({ outcome: "duplicate", partnerId: partner.id, interchangeControl, acknowledgment: first.acknowledgment });
+    if (!inserted) {
+      // Recorded meanwhile by a concurrent receipt of the same interchange: its answer, as a duplicate.
+      const winner = await recorded(db, partner.id, key);
+      receipts.push({ outcome: "duplicate", partnerId: partner.id, interchangeControl, acknowledgment: winner?.acknowledgment ?? null });
       continue;
     }
     receipts.push({
@@ -122,11 +135,21 @@ export async function receiveX12(db: D1Database, text: string, { vendorId, partn
       partnerId: partner.id,
       interchangeControl,
       duplicateKey: key,
-      acknowledgment: first?.acknowledgment ?? null,
+      acknowledgment,
       groups: rejected ? [] : interchange.groups,
     });
   }
   return receipts;
+}
+
+async function recorded(db: D1Database, partnerId: number, key: string) {
+  const row = await db
+    .prepare(
+      "SELECT acknowledgment, applied_at IS NOT NULL AS applied, file_key AS fileKey FROM edi_received_interchanges WHERE partner_id = ? AND duplicate_key = ?",
+    )
+    .bind(partnerId, key)
+    .first<{ acknowledgment: string | null; applied: number; fileKey: string | null }>();
+  return row ? { acknowledgment: row.acknowledgment, applied: Boolean(row.applied), fileKey: row.fileKey } : null;
 }
 
 /** Records that a received interchange's groups are applied: from now on it is a duplicate, and its file is not needed. */
