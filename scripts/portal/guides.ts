@@ -10,5 +10,6 @@ export const GUIDES = [
   "offers",
   "catalog-import",
   "scan-to-order",
+  "edi",
   "scim",
 ] as const;

@@ -1,6 +1,6 @@
 import { logEvent } from "../../platform/logging";
 import { sha256Hex } from "../../platform/sha256";
-import { type AppliedSet, applyInboundGroup } from "./apply/apply";
+import { type AppliedSet, applyInboundGroup, checkInboundGroup } from "./apply/apply";
 import { vendorApi } from "./apply/vendor-api";
 import { type EdiBindings, ediOf } from "./bindings";
 import { fileApplied, markApplied, type Receipt, type ReceiveOptions, receiveX12, unappliedFiles } from "./inbound";
@@ -59,6 +59,10 @@ async function applyGroups(env: EdiBindings, partnerId: number, groups: Extract<
   const sets: AppliedSet[] = [];
   const documents = groups.filter((group) => group.functionalId !== "FA");
   for (const group of groups.filter((group) => group.functionalId === "FA")) await recordAcknowledgments(env.DB, partnerId, group);
+  if (partner.usage === "test") {
+    for (const group of documents) sets.push(...checkInboundGroup(partner, group, EDI_OFFER_DEFAULTS));
+    return { sets, applied: true };
+  }
   if (documents.length > 0) {
     const issued = await env.PARTNER_TOKENS.partnerToken(partnerId);
     if (!issued) {

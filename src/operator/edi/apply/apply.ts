@@ -22,7 +22,8 @@ import type { VendorApi } from "./vendor-api";
  * Acknowledgment groups (FA: 997, 999) are the caller's (they answer our 850s); mapInboundGroup refuses their sets.
  */
 
-export type ApplyOutcome = "applied" | "refused" | "retry";
+/** checked: a test partner's set, mapped and not applied (checkInboundGroup). */
+export type ApplyOutcome = "applied" | "checked" | "refused" | "retry";
 
 export interface AppliedSet {
   set: string;
@@ -209,4 +210,33 @@ async function findJob(api: VendorApi, name: string): Promise<Sent> {
     if (job.files?.some((file) => file.name === name)) return { kind: "ok", body: job };
   }
   return { kind: "ok", body: null };
+}
+
+/**
+ * A test partner's group (ISA15 `T`), checked and never applied: each set mapped, `checked` when the mapping read all
+ * of it, `refused` naming what it could not. Test interchanges are for a supplier's EDI team to try its documents
+ * against Medparts; applied, they would move live orders' lines (the vendor API serves live orders only).
+ */
+export function checkInboundGroup(partner: Pick<Partner, "documents">, group: FunctionalGroup, offerDefaults: OfferDefaults): AppliedSet[] {
+  return mapInboundGroup(group, partner, offerDefaults).map((mapped): AppliedSet => {
+    const problems =
+      "refused" in mapped
+        ? [mapped.refused]
+        : "confirmation" in mapped
+          ? problemsOf(mapped.confirmation.problems)
+          : "shipNotice" in mapped
+            ? problemsOf(mapped.shipNotice.problems)
+            : "invoice" in mapped
+              ? [
+                  ...problemsOf(mapped.invoice.problems),
+                  ...(mapped.invoice.kind === "credit-memo" ? ["810: a credit memo (BIG07 CR) is not taken over X12."] : []),
+                ]
+              : problemsOf(mapped.priceFile.problems);
+    return {
+      set: mapped.set,
+      controlNumber: mapped.controlNumber,
+      outcome: problems.length > 0 ? "refused" : "checked",
+      messages: problems,
+    };
+  });
 }

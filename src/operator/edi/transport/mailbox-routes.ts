@@ -31,9 +31,9 @@ const AppliedSetSchema = z
   .object({
     set: z.string().openapi({ example: "855" }),
     controlNumber: z.string().openapi({ example: "0001" }),
-    outcome: z.enum(["applied", "refused", "retry"]).openapi({
+    outcome: z.enum(["applied", "checked", "refused", "retry"]).openapi({
       description:
-        "applied: the vendor API took it; refused: it or part of it was refused (messages); retry: Medparts applies it again later",
+        "applied: the vendor API took it; checked: a test partner's set, read in full and not applied; refused: it or part of it was refused (messages); retry: Medparts applies it again later",
     }),
     messages: z.array(z.string()),
     job: z.string().optional().openapi({ description: "An 832's price file job (/vendor/api/offer-imports/{job})" }),
