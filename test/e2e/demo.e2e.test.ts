@@ -92,3 +92,38 @@ describe("npm run demo", () => {
     for (const step of ["Token", "Look up the buyer", "Search the catalog", "Find the order"]) expect(webhooksOf(step), step).toEqual([]);
   }, 240_000);
 });
+
+describe("npm run demo -- --edi", () => {
+  it("runs the X12 round step by step; a second run reuses the partner and is not a duplicate", async () => {
+    const titles = (output: string) => steps(output).map((step) => step.title.split(":")[0]);
+    const lines = (output: string, title: string) =>
+      steps(output)
+        .find((step) => step.title.startsWith(title))
+        ?.lines.join("\n") ?? "";
+    const first = await demo(["--edi"]);
+    expect(first.code, first.output).toBe(0);
+    expect(first.output).toContain(`against ${baseUrl}`);
+    expect(titles(first.output)).toHaveLength(9);
+    const partnerId = /partner\s+(\d+) "[^"]*" (added|reused)/.exec(first.output)?.[1];
+    expect(partnerId, first.output).toBeDefined();
+    expect(lines(first.output, "The partner fetches its 850")).toMatch(/X12\s+PO1\*\d+\*2\*EA\*/);
+    expect(lines(first.output, "The partner confirms with a price change")).toMatch(/pending change\s+IP: unit price/);
+    expect(lines(first.output, "The buyer approves")).toMatch(/line\s+Acknowledged at/);
+    expect(lines(first.output, "The partner ships")).toMatch(/line Shipped, 2 of 2 shipped/);
+    expect(lines(first.output, "The partner ships").match(/\bunit\s+GTIN \d{14}, lot \S+, serial/g)).toHaveLength(2);
+    expect(lines(first.output, "The partner invoices")).toMatch(/invoice\s+\S+ \(id \d+\): total [\d.]+, matched/);
+    expect(lines(first.output, "The partner takes our 997s").match(/taken\s+997/g)).toHaveLength(4);
+
+    const second = await demo(["--edi"]);
+    expect(second.code, second.output).toBe(0);
+    expect(second.output).toContain(`partner            ${partnerId} "`);
+    expect(second.output).toMatch(/reused/);
+    expect(second.output).toContain("EDI demo complete");
+  }, 180_000);
+
+  it("stops with a clear message and a non-zero exit when a step fails", async () => {
+    const { code, output } = await demo(["--edi", "--url", "http://127.0.0.1:1"]);
+    expect(code).toBe(1);
+    expect(output).toMatch(/DEMO FAILED at step 1: .*Is `npm start` running at http:\/\/127\.0\.0\.1:1\?/);
+  });
+});
