@@ -213,8 +213,6 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   // Test files recreate the database with the same ids: nothing granted is remembered across them.
                   ACCESS_CACHE_SECONDS: "0",
                   USER_PROFILE_CACHE_SECONDS: "0",
-                  // A partner added by a test gets the next order's 850.
-                  EDI_PARTNER_CACHE_SECONDS: "0",
                   // Generous limits so that no test is throttled by accident; the rate-limit tests set tight
                   // limits per request (X-Test-Vars) on their own clients.
                   RATE_LIMIT_PER_MINUTE: "100000",

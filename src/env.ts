@@ -63,7 +63,7 @@ const ConfigSchema = z.object({
   CATALOG_VERSION_CACHE_SECONDS: nonNegativeNumber(5),
   /** Seconds between the sandbox's simulated vendor's steps on a new test-mode order (0: none; src/api/sandbox/schedule.ts). */
   SANDBOX_STEP_SECONDS: nonNegativeNumber(2),
-  /** How long an isolate trusts whether a vendor has an X12 partner (the delay before a new partner gets its 850s). */
+  /** How long an isolate trusts that a vendor has an X12 partner (a vendor without one is asked again each time). */
   EDI_PARTNER_CACHE_SECONDS: nonNegativeNumber(60),
   /** How long an owed webhook delivery may go untouched past its next step before the sweep sends it again. */
   WEBHOOK_RESEND_AFTER_SECONDS: positiveNumber(300),

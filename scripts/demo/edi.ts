@@ -24,8 +24,6 @@ const DEMO_VENDOR_NAME = VENDORS.find((vendor) => vendor.id === DEMO_VENDOR_ID)!
 /** The sender (ISA06) of the partner the demo makes when the demo vendor has none that takes 850s. */
 const DEMO_SENDER = "MPDEMOSUPPLY";
 const MAILBOX_TYPE = "application/edi-x12";
-/** EDI_PARTNER_CACHE_SECONDS's default (src/env.ts), and a second more. */
-const PARTNER_CACHE_MS = 61_000;
 
 class StepFailed extends Error {}
 let stepNumber = 0;
@@ -216,13 +214,6 @@ async function edi(): Promise<void> {
     show("partner", `${partner.id} "${partner.name}" added, sends as ${partner.partnerIdentity.qualifier}/${partner.partnerIdentity.id}`);
   }
   show("documents", `${partner.documents.join(", ")}, 997 back for each group`);
-  // The API Worker remembers per isolate for up to EDI_PARTNER_CACHE_SECONDS (60 s by default) whether a vendor has a
-  // partner: an order placed sooner after the partner was made may be taken as a vendor's without one, and get no 850.
-  const knownAt = Date.parse(partner.createdAt) + PARTNER_CACHE_MS;
-  if (knownAt > Date.now()) {
-    show("waiting", `${Math.ceil((knownAt - Date.now()) / 1000)} s: a new partner gets its orders' 850s within a minute`);
-    await new Promise((resolve) => setTimeout(resolve, knownAt - Date.now()));
-  }
   const mailbox = `/vendor/api/edi/partners/${partner.id}`;
   show("mailbox", `${mailbox}/inbound (post), ${mailbox}/outbound (fetch, take)`);
   const vendorToken = await token(vendor);

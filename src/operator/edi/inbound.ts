@@ -34,10 +34,14 @@ export type Receipt =
   | { outcome: "duplicate"; partnerId: number; interchangeControl: string; acknowledgment: string | null }
   | { outcome: "refused"; reason: string };
 
-/** What a partner's interchange is answered with: the TA1 owed and one 997/999 per group, numbered for `reference`. */
+/**
+ * What a partner's interchange is answered with: the TA1 owed and one 997/999 per group, numbered for `reference`. A
+ * group of acknowledgments (GS01 FA: the partner's 997s and 999s of our 850s) is not acknowledged: an acknowledgment of
+ * an acknowledgment would be answered in turn, without end (X12's practice).
+ */
 async function acknowledgmentOf(db: D1Database, partner: Partner, interchange: Interchange, envelopeRejected: WriteSegment | null) {
   const ta1 = envelopeRejected ? [envelopeRejected] : ta1Owed(interchange) ? [interchangeAcknowledgment(interchange)] : [];
-  const groups = envelopeRejected ? [] : interchange.groups;
+  const groups = envelopeRejected ? [] : interchange.groups.filter((group) => group.functionalId !== "FA");
   if (ta1.length === 0 && groups.length === 0) return null;
   const numbers = await reserveControlNumbers(db, partner.id, `ack:${duplicateKey(interchange)}`, groups.length);
   const kind = partner.acknowledgment;

@@ -7,14 +7,18 @@ import type { LineChangesMessage } from "./messages";
 import { vendorProjection } from "./stub";
 
 /**
- * Whether a vendor trades over X12 (an EDI partner), remembered EDI_PARTNER_CACHE_SECONDS per isolate: a new partner
- * gets its orders' 850s within them.
+ * The vendors known to trade over X12 (an EDI partner), remembered EDI_PARTNER_CACHE_SECONDS per isolate. Only a yes is
+ * remembered: a vendor without a partner is asked again each message (one D1 read), so a partner's first order gets its
+ * 850 however soon after the partner was made.
  */
 const tradesOverEdi = new Remembered<boolean>();
 
 async function hasEdiPartner(env: Pick<Bindings, "DB"> & ConfigVars, vendorId: number): Promise<boolean> {
-  return tradesOverEdi.get(String(vendorId), appConfig(env).EDI_PARTNER_CACHE_SECONDS, async () =>
-    Boolean(await env.DB.prepare("SELECT 1 FROM edi_partners WHERE vendor_id = ? LIMIT 1").bind(vendorId).first()),
+  return tradesOverEdi.get(
+    String(vendorId),
+    appConfig(env).EDI_PARTNER_CACHE_SECONDS,
+    async () => Boolean(await env.DB.prepare("SELECT 1 FROM edi_partners WHERE vendor_id = ? LIMIT 1").bind(vendorId).first()),
+    (trades) => trades,
   );
 }
 
