@@ -131,7 +131,7 @@ describe("applying a partner's sets through the vendor API, as the vendor", () =
     expect(unknown[0]!.messages).toEqual(expected);
   });
 
-  it("an 856 with an item refused: the set is refused naming that item; the other item stays shipped, and only once", async () => {
+  it("an 856 with an item refused: the set is refused naming that item; its parcel (the order's items) ships all or nothing", async () => {
     const { orderNumber, lineIds, vendorId } = await orderOfOneVendor(2, 1);
     const [first, second] = lineIds as [number, number];
     const api = await apiOfVendor(vendorId);
@@ -154,11 +154,82 @@ describe("applying a partner's sets through the vendor API, as the vendor", () =
     expect(result).toMatchObject({ set: "856", outcome: "refused" });
     expect(result!.messages).toHaveLength(1);
     expect(result!.messages[0]).toMatch(new RegExp(`^Line ${second} of shipment ASN-${tracking}: .*quantity`));
+    // One shipment of the order's two items (POST /vendor/api/shipments): refused whole, neither line shipped.
     const lines = (await readOrder(orderNumber)).lineItems;
-    expect(lines.map((line: { statusName: string }) => line.statusName)).toEqual(["Shipped", "Acknowledged"]);
+    expect(lines.map((line: { statusName: string }) => line.statusName)).toEqual(["Acknowledged", "Acknowledged"]);
 
     const { result: again, written } = await rowsWrittenBy(() => applyInboundGroup(api, PARTNER, group, DEFAULTS));
     expect(applied(again)).toEqual(applied([result!]));
+    expect(written).toEqual(NOTHING_WRITTEN);
+  });
+
+  it("an 856 of two orders in one parcel: one shipment request per order; a line listed twice ships their sum; an item under the wrong order still ships", async () => {
+    const one = await orderOfOneVendor(2, 2);
+    const two = await orderOfOneVendor(1, 1, one.vendorId);
+    const three = await orderOfOneVendor(1, 1, one.vendorId);
+    const api = await apiOfVendor(one.vendorId);
+    const all = [...one.lineIds, ...two.lineIds, ...three.lineIds];
+    const ack = (order: { orderNumber: string; lineIds: number[] }, quantity: number) =>
+      groupOf([
+        set855(
+          order.orderNumber,
+          order.lineIds.map((lineId) => ({ lineId, quantity, price: "1.00", code: "IA" })),
+        ),
+      ]);
+    for (const [order, quantity] of [
+      [one, 2],
+      [two, 1],
+      [three, 1],
+    ] as const) {
+      expect((await applyInboundGroup(api, PARTNER, ack(order, quantity), DEFAULTS))[0]!.outcome).toBe("applied");
+    }
+    const tracking = `1ZEDI${unique()}`;
+    const [a, b] = one.lineIds as [number, number];
+    const orderLevel = (orderNumber: string, parent: number, items: [number, number][]) => [
+      seg("HL", String(parent + 1), "1", "O"),
+      seg("PRF", orderNumber),
+      ...items.flatMap(([lineId, quantity], i) => [
+        seg("HL", String(parent + 2 + i), String(parent + 1), "I"),
+        seg("LIN", String(lineId), "VC", `SKU-${lineId}`),
+        seg("SN1", "", String(quantity), "EA"),
+      ]),
+    ];
+    const notice = set856(one.orderNumber, tracking, []);
+    notice.segments = [
+      ...notice.segments.slice(0, 5),
+      // Line a in two item levels (two lots, say): 1 + 1 of its 2.
+      ...orderLevel(one.orderNumber, 1, [
+        [a, 1],
+        [b, 2],
+        [a, 1],
+      ]),
+      ...orderLevel(two.orderNumber, 10, [[two.lineIds[0]!, 1]]),
+      // The third order's line under the second order's level: the API refuses that parcel (422), sent line by line instead.
+      ...orderLevel(two.orderNumber, 20, [[three.lineIds[0]!, 1]]).slice(2),
+      seg("CTT", "5"),
+    ];
+    const paths: string[] = [];
+    const counting: VendorApi = (method, path, ...rest) => {
+      paths.push(`${method} ${path}`);
+      return api(method, path, ...rest);
+    };
+    const group = groupOf([notice]);
+    expect(applied(await applyInboundGroup(counting, PARTNER, group, DEFAULTS))).toEqual([
+      { set: "856", outcome: "applied", messages: [] },
+    ]);
+    // Order one's items, then order two's with the stray item (422), then each of those alone.
+    expect(paths).toEqual(Array.from({ length: 4 }, () => "POST /shipments"));
+    for (const order of [one, two, three]) {
+      const lines = (await readOrder(order.orderNumber)).lineItems;
+      expect(lines.map((line: { statusName: string }) => line.statusName)).toEqual(order.lineIds.map(() => "Shipped"));
+    }
+    const shipped = (await Promise.all([one, two, three].map((order) => eventsOf(order.orderNumber))))
+      .flat()
+      .filter((event) => event.type === "order.shipped");
+    expect(shipped.map((event) => JSON.parse(event.payload).lineId).sort()).toEqual([...all].sort());
+
+    const { result, written } = await rowsWrittenBy(() => applyInboundGroup(api, PARTNER, group, DEFAULTS));
+    expect(applied(result)).toEqual([{ set: "856", outcome: "applied", messages: [] }]);
     expect(written).toEqual(NOTHING_WRITTEN);
   });
 

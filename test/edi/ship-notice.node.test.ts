@@ -15,10 +15,11 @@ describe("an 856 as the vendor API's ship requests", () => {
     expect([notice.shipmentId, notice.poNumber]).toEqual(["ASN-900123", "4500012345"]);
     const shipment = { trackingNumber: "1Z9999990000000001", carrierName: "UPS GROUND", shippedAt: "2026-01-19T14:15:00.000Z" };
     expect(notice.items).toEqual([
-      { lineId: 1, request: { ...shipment, quantity: 10, units: ["(01)00614141000012(17)271130(10)LOT24A117"] } },
-      { lineId: 2, request: { ...shipment, quantity: 1, units: ["(01)00614141000029(17)280630(10)LOT25B002"] } },
+      { lineId: 1, order: "4500012345", request: { ...shipment, quantity: 10, units: ["(01)00614141000012(17)271130(10)LOT24A117"] } },
+      { lineId: 2, order: "4500012345", request: { ...shipment, quantity: 1, units: ["(01)00614141000029(17)280630(10)LOT25B002"] } },
       {
         lineId: 3,
+        order: "4500012345",
         request: {
           ...shipment,
           quantity: 2,

@@ -65,6 +65,33 @@ export interface MoveOutcome {
   orderStatus: OrderStatus;
 }
 
+/** What a move reads of a line and its order; `trackingNumber`: the parcel a ship names (whether it holds the line). */
+export const moveLineColumns = (vendorId: number, trackingNumber: string | null) => ({
+  id: orderLines.id,
+  status: orderLines.statusName,
+  quantity: orderLines.quantity,
+  shippedQuantity: orderLines.shippedQuantity,
+  promisedShipDate: orderLines.promisedShipDate,
+  expectedShipDate: orderLines.expectedShipDate,
+  pendingChange: sql<number>`${orderLines.proposedChange} is not null`,
+  purchaseTerms: orderLines.purchaseTerms,
+  facilityId: orders.facilityId,
+  // Not orders.id: a D1 batch maps rows by column name, and order_lines.id is already "id".
+  orderId: orderLines.orderId,
+  tenantId: orders.tenantId,
+  orderNumber: orders.orderNumber,
+  orderStatus: orders.status,
+  version: orders.version,
+  shippingMethod: orders.shippingMethod,
+  orderedAt: orders.createdAt,
+  // The line's latest parcel: a delivery cannot come before it.
+  lastShippedAt: sql<
+    string | null
+  >`(select max(${shippingDocuments.shippedAt}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
+  // Whether this parcel (tracking number) of the vendor already holds the line: a repeated ship.
+  inParcel: sql<number>`exists (select 1 from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.vendorId} = ${vendorId} and ${shippingDocuments.trackingNumber} = ${trackingNumber})`,
+});
+
 /**
  * What a move needs of its line and order: one read round trip, scoped by the vendor. A parcel (`trackingNumber`) also
  * reads the vendor's invoices on the order, which it matches again (what shipped grows).
@@ -75,31 +102,7 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
   const orderOfLine = sql<number>`(select ${orderLines.orderId} from ${orderLines} where ${thisLine})`;
   const [found, lines, ...invoicing] = await db.batch([
     db
-      .select({
-        id: orderLines.id,
-        status: orderLines.statusName,
-        quantity: orderLines.quantity,
-        shippedQuantity: orderLines.shippedQuantity,
-        promisedShipDate: orderLines.promisedShipDate,
-        expectedShipDate: orderLines.expectedShipDate,
-        pendingChange: sql<number>`${orderLines.proposedChange} is not null`,
-        purchaseTerms: orderLines.purchaseTerms,
-        facilityId: orders.facilityId,
-        // Not orders.id: a D1 batch maps rows by column name, and order_lines.id is already "id".
-        orderId: orderLines.orderId,
-        tenantId: orders.tenantId,
-        orderNumber: orders.orderNumber,
-        orderStatus: orders.status,
-        version: orders.version,
-        shippingMethod: orders.shippingMethod,
-        orderedAt: orders.createdAt,
-        // The line's latest parcel: a delivery cannot come before it.
-        lastShippedAt: sql<
-          string | null
-        >`(select max(${shippingDocuments.shippedAt}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
-        // Whether this parcel (tracking number) of the vendor already holds the line: a repeated ship.
-        inParcel: sql<number>`exists (select 1 from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.vendorId} = ${vendorId} and ${shippingDocuments.trackingNumber} = ${trackingNumber})`,
-      })
+      .select(moveLineColumns(vendorId, trackingNumber))
       .from(orderLines)
       .innerJoin(orders, eq(orders.id, orderLines.orderId))
       .where(and(thisLine, ofItsKind)),
@@ -112,9 +115,9 @@ async function readLine(db: Database, vendorId: number, lineId: number, tracking
   return { line, lines, invoicing: trackingNumber === null ? null : invoicingOf(vendorId, invoicing as InvoicingRows) };
 }
 
-type LineRead = Awaited<ReturnType<typeof readLine>>["line"];
+export type LineRead = Awaited<ReturnType<typeof readLine>>["line"];
 
-function invalidTransition(line: LineRead, action: VendorAction): ProblemError {
+export function invalidTransition(line: LineRead, action: VendorAction): ProblemError {
   const allowed = TRANSITIONS[line.status as LineStatus] ?? [];
   return new ProblemError(
     409,
@@ -126,7 +129,7 @@ function invalidTransition(line: LineRead, action: VendorAction): ProblemError {
 }
 
 /** True when the move's effect is already in place: answer it without changing anything. */
-function alreadyDone(line: LineRead, move: VendorMove): boolean {
+export function alreadyDone(line: LineRead, move: VendorMove): boolean {
   switch (move.action) {
     case "acknowledge":
       return line.status === "Acknowledged" && line.promisedShipDate === move.promisedShipDate;
@@ -145,11 +148,20 @@ function alreadyDone(line: LineRead, move: VendorMove): boolean {
  * Whether the move may start from the line's status: the lifecycle's transitions, plus changing the promised
  * (expected) date of a line already Acknowledged (Backordered), and another parcel of a partly shipped line.
  */
-function allowedFrom(line: LineRead, move: VendorMove): boolean {
+export function allowedFrom(line: LineRead, move: VendorMove): boolean {
   if (move.action === "acknowledge" && line.status === "Acknowledged") return true;
   if (move.action === "backorder" && line.status === "Backordered") return true;
   return canMove(line.status, MOVE_TARGETS[move.action]);
 }
+
+/** 409: a line with a change waiting for the buyer's answer does not ship. */
+export const changePending = (line: LineRead) =>
+  new ProblemError(
+    409,
+    "change-pending",
+    "Change awaits the buyer",
+    `Line ${line.id} has a change waiting for the buyer's answer: it ships once the buyer accepts or declines it (or the vendor confirms it as ordered).`,
+  );
 
 /**
  * A vendor's move of its line: the lifecycle's rules, one batch with its event. `sandbox`: the sandbox's simulated
@@ -171,14 +183,7 @@ export async function moveLine(
   if (alreadyDone(line, move) && line.pendingChange === 0)
     return { eventId: null, eventIds: [], orderStatus: line.orderStatus as OrderStatus };
   if (!allowedFrom(line, move)) throw invalidTransition(line, move.action);
-  if (line.pendingChange === 1 && move.action === "ship") {
-    throw new ProblemError(
-      409,
-      "change-pending",
-      "Change awaits the buyer",
-      `Line ${line.id} has a change waiting for the buyer's answer: it ships once the buyer accepts or declines it (or the vendor confirms it as ordered).`,
-    );
-  }
+  if (line.pendingChange === 1 && move.action === "ship") throw changePending(line);
 
   const order = { id: line.orderId, tenantId: line.tenantId, orderNumber: line.orderNumber, version: line.version, lines };
   const at = now.toISOString();
@@ -279,30 +284,35 @@ function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorM
   }
 }
 
-/**
- * A parcel: the vendor's shipping document for this tracking number on the order (made on its first line, to the
- * order's ship-to address), the line's quantity in it, and the line's shipped quantity. A line is Shipped once all
- * of it has shipped; it then leaves the order's to-ship document, which goes when nothing is left on it.
- */
-function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extract<VendorMove, { action: "ship" }>, at: string): LineChange {
+/** What a parcel of the line holds, checked: a 400 naming `field` + the field otherwise (the batch's `lines[i].`). */
+export function parcelOfLine(line: LineRead, move: Omit<Extract<VendorMove, { action: "ship" }>, "action">, at: string, field = "") {
   const remaining = line.quantity - line.shippedQuantity;
   const quantity = move.quantity ?? remaining;
   if (quantity > remaining) {
-    throw new ValidationError({ quantity: [`At most ${remaining} of line ${line.id} remain to ship.`] });
+    throw new ValidationError({ [`${field}quantity`]: [`At most ${remaining} of line ${line.id} remain to ship.`] });
   }
   const planned = SHIPPING_METHODS[line.shippingMethod as ShippingMethod];
   const carrierName = move.carrierName ?? planned?.carrierName ?? "Unknown";
   const serviceLevel = move.serviceLevel ?? planned?.serviceLevel ?? "Unknown";
   const shippedAt = move.shippedAt ?? at;
   if (shippedAt < line.orderedAt)
-    throw new ValidationError({ shippedAt: [`Must not be before the order was placed (${line.orderedAt}).`] });
+    throw new ValidationError({ [`${field}shippedAt`]: [`Must not be before the order was placed (${line.orderedAt}).`] });
   const units = move.units ?? [];
   const named = units.reduce((sum, unit) => sum + unit.units, 0);
   if (named > quantity) {
-    throw new ValidationError({ units: [`The codes name ${named} units; this parcel holds ${quantity} of line ${line.id}.`] });
+    throw new ValidationError({ [`${field}units`]: [`The codes name ${named} units; this parcel holds ${quantity} of line ${line.id}.`] });
   }
-  const complete = quantity === remaining;
-  const status: LineStatus = complete ? "Shipped" : (line.status as LineStatus);
+  const status: LineStatus = quantity === remaining ? "Shipped" : (line.status as LineStatus);
+  return { quantity, carrierName, serviceLevel, shippedAt, units, status, shippedQuantity: line.shippedQuantity + quantity };
+}
+
+/**
+ * A parcel: the vendor's shipping document for this tracking number on the order (made on its first line, to the
+ * order's ship-to address), the line's quantity in it, and the line's shipped quantity. A line is Shipped once all
+ * of it has shipped; it then leaves the order's to-ship document, which goes when nothing is left on it.
+ */
+function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extract<VendorMove, { action: "ship" }>, at: string): LineChange {
+  const { quantity, carrierName, serviceLevel, shippedAt, units, status } = parcelOfLine(line, move, at);
   const parcel = and(
     eq(shippingDocuments.orderId, line.orderId),
     eq(shippingDocuments.vendorId, vendorId),

@@ -14,21 +14,23 @@ import {
   notFoundResponse,
   optionalLineQuantity,
   ProblemSchema,
+  problem,
   readableText,
 } from "../../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../../query/params";
 import { vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
 import { rangeFloor } from "../../shared/tenants/id-ranges";
-import { MAX_SHIPPED_UNIT_CODES, readShippedUnits } from "../../shared/udi/shipped-units";
+import { MAX_SHIPPED_UNIT_CODES, readShippedUnits, readShippedUnitsOfLines } from "../../shared/udi/shipped-units";
 import { CLOSED_LINE_STATUSES, LINE_STATUSES, type LineStatus, ORDER_STATUSES } from "../orders/lifecycle";
 import { PendingChangeSchema } from "../orders/line-history";
 import { SHIPPING_METHOD_CODES } from "../orders/options";
 import { DEMO_ORDER_NUMBER, ORDER_NUMBER } from "../orders/retrieve-routes";
 import { shipToFields } from "../orders/ship-to";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
-import { findVendorLine, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
+import { findVendorLine, findVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 import { listLinesOfVendor } from "./projection/list";
+import { MAX_SHIPMENT_LINES, MAX_SHIPMENT_UNIT_CODES, shipLines } from "./shipments";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
 export { VENDOR_API_BASE };
@@ -176,6 +178,22 @@ const MoveResultSchema = z
   })
   .openapi("VendorMoveResult");
 
+/** The ship fields of a parcel, shared by a line's ship and a shipment of several lines. */
+const parcelFields = {
+  trackingNumber: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
+    .openapi({ description: "The carrier's tracking number: names the parcel", example: "1Z999AA10123456784" }),
+  carrierName: readableText(100).optional().openapi({ description: "Default: the carrier of the order's shipping method", example: "UPS" }),
+  serviceLevel: readableText(100)
+    .optional()
+    .openapi({ description: "Default: the service level of the order's shipping method", example: "Ground" }),
+  shippedAt: pastInstant.optional(),
+};
+
+const shippedUnitCodes = z.array(z.string().min(1).max(512)).min(1).max(MAX_SHIPPED_UNIT_CODES);
+
 const MOVE_BODIES = {
   acknowledge: closedObject({ promisedShipDate: shipDate("When the vendor will ship the line") }).openapi("AcknowledgeLineRequest"),
   backorder: closedObject({
@@ -183,20 +201,12 @@ const MOVE_BODIES = {
     reason: reason.nullish().openapi({ example: "Manufacturer backorder" }),
   }).openapi("BackorderLineRequest"),
   ship: closedObject({
-    trackingNumber: z
-      .string()
-      .max(64)
-      .regex(/^[A-Za-z0-9.:_/-]([A-Za-z0-9 .:_/-]*[A-Za-z0-9.:_/-])?$/, "Letters, digits, inner spaces and . : _ / - only.")
-      .openapi({ description: "The carrier's tracking number: names the parcel", example: "1Z999AA10123456784" }),
-    carrierName: readableText(100)
-      .optional()
-      .openapi({ description: "Default: the carrier of the order's shipping method", example: "UPS" }),
-    serviceLevel: readableText(100)
-      .optional()
-      .openapi({ description: "Default: the service level of the order's shipping method", example: "Ground" }),
+    trackingNumber: parcelFields.trackingNumber,
+    carrierName: parcelFields.carrierName,
+    serviceLevel: parcelFields.serviceLevel,
     quantity: optionalLineQuantity("How much of the line is in this parcel; default all that remains"),
-    shippedAt: pastInstant.optional(),
-    units: z.array(z.string().min(1).max(512)).min(1).max(MAX_SHIPPED_UNIT_CODES).optional().openapi({
+    shippedAt: parcelFields.shippedAt,
+    units: shippedUnitCodes.optional().openapi({
       description:
         "The UDIs of the shipped units as scanned (GS1, HIBCC, ISBT 128; as POST /customer/api/catalog/resolve reads them), each of the line's product; a case's code counts its quantity. Their lots and serials go into order.shipped and order search (recalls)",
     }),
@@ -290,7 +300,103 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
   });
 }
 
+const ShipmentLineSchema = closedObject({
+  lineId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ description: "One of the vendor's lines of the order" }),
+  quantity: optionalLineQuantity("How much of the line is in this parcel; default all that remains"),
+  units: shippedUnitCodes.optional().openapi({
+    description: "The UDIs of the line's shipped units as scanned, as a line's ship takes them (`units`): each of the line's product",
+  }),
+});
+
+const ShipmentRequestSchema = closedObject({
+  ...parcelFields,
+  lines: z
+    .array(ShipmentLineSchema)
+    .min(1)
+    .max(MAX_SHIPMENT_LINES)
+    .refine(
+      (lines) => lines.reduce((sum, line) => sum + (line.units?.length ?? 0), 0) <= MAX_SHIPMENT_UNIT_CODES,
+      `At most ${MAX_SHIPMENT_UNIT_CODES} units' codes in one shipment.`,
+    )
+    .openapi({
+      description: `The vendor's lines of one order in this parcel, each lineId once; 1-${MAX_SHIPMENT_LINES}, at most ${MAX_SHIPMENT_UNIT_CODES} units' codes in all`,
+    }),
+}).openapi("ShipmentRequest", {
+  example: {
+    trackingNumber: "1Z999AA10123456784",
+    carrierName: "UPS",
+    serviceLevel: "Ground",
+    lines: [{ lineId: DEMO_LINE_ID, quantity: 1 }],
+  },
+});
+
+const ShipmentResultSchema = z
+  .object({
+    orderNumber: z.string(),
+    orderStatus: z.enum(ORDER_STATUSES).openapi({ description: "The order's status after the shipment (derived from all its lines)" }),
+    lines: z.array(MoveResultSchema).openapi({
+      description:
+        "Each line as its own ship answers it, in the order of the request: the line after the shipment, the order's status, and its order.shipped event (null for a line the parcel already held)",
+    }),
+  })
+  .openapi("ShipmentResult");
+
+const shipmentRoute = createRoute({
+  method: "post",
+  path: "/shipments",
+  tags: [TAG],
+  summary: "Ship several lines of an order in one parcel",
+  description:
+    "A parcel (its tracking number) holding several of the vendor's lines of one order, as an X12 856's order level lists them: each line shipped as `POST /vendor/api/order-lines/{lineId}/ship` ships it (the same rules and messages, one `order.shipped` event per line), all in one change of the order. " +
+    "All or nothing: a line refused refuses the shipment, naming it (`lines[i]` in a 400, its id in a 409), and nothing is written. " +
+    "A line the parcel already holds is left as it is (`eventId` null): repeating a shipment changes nothing. " +
+    "409 `invalid-transition` or `change-pending` for a line that cannot ship now; 409 `order-changed` when the order changed meanwhile (retry).",
+  ...vendorScopedAccess("fulfilment:write"),
+  request: { body: { required: true, content: { "application/json": { schema: ShipmentRequestSchema } } } },
+  responses: {
+    200: { description: "Shipped", content: { "application/json": { schema: envelopeSchema(ShipmentResultSchema) } } },
+    ...authenticatedErrorResponses,
+    404: problem("lines[0] is not one of the vendor's lines (unknown or another vendor's: indistinguishable)"),
+    409: problem("A line cannot ship now (its status, a change awaiting the buyer), or the order changed meanwhile (retry)"),
+    422: problem("The lines are not all the vendor's lines of one order"),
+  },
+});
+
+router.openapi(shipmentRoute, async (c) => {
+  const { vendorId } = c.get("vendorPrincipal");
+  const body = c.req.valid("json");
+  const home = await storeOfRow(c.env, body.lines[0]!.lineId);
+  if (!home) throw vendorLineNotFound();
+  const db = database(home);
+  const scanned = body.lines.flatMap((line, i) =>
+    line.units ? [{ lineId: line.lineId, codes: line.units, field: `lines[${i}].units` }] : [],
+  );
+  const units = scanned.length > 0 ? await readShippedUnitsOfLines({ home, catalog: c.env.CATALOG }, vendorId, scanned) : [];
+  const unitsOf = new Map(scanned.map((line, i) => [line.lineId, units[i]!]));
+  const outcome = await shipLines(db, vendorId, {
+    ...body,
+    lines: body.lines.map((line) => ({ lineId: line.lineId, quantity: line.quantity, units: unitsOf.get(line.lineId) })),
+  });
+  const found = new Map(
+    (
+      await findVendorLines(
+        db,
+        vendorId,
+        body.lines.map((line) => line.lineId),
+      )
+    ).map((line) => [line.lineId, line]),
+  );
+  const lines = body.lines.map((line, i) => ({
+    line: found.get(line.lineId)!,
+    orderStatus: outcome.orderStatus,
+    eventId: outcome.eventIds[i] ?? null,
+  }));
+  return c.json(envelope(c, { orderNumber: outcome.orderNumber, orderStatus: outcome.orderStatus, lines }), 200);
+});
+
 export const vendorOrderLineRoutes = router;
 
 /** The vendor API's writes: their D1 session starts on the primary (src/platform/read-replicas.ts). */
-export const VENDOR_WRITE_ROUTE = new RegExp(`^POST ${VENDOR_API_BASE}/order-lines/[^/]+/(${Object.keys(MOVE_BODIES).join("|")})$`);
+export const VENDOR_WRITE_ROUTE = new RegExp(
+  `^POST ${VENDOR_API_BASE}/(order-lines/[^/]+/(${Object.keys(MOVE_BODIES).join("|")})|shipments)$`,
+);

@@ -29,36 +29,58 @@ export const MAX_SHIPPED_UNIT_CODES = 500;
  * product: the move then answers its 404.
  */
 export async function readShippedUnits(
-  { home, catalog }: { home: D1Database; catalog: D1Database },
+  stores: { home: D1Database; catalog: D1Database },
   vendorId: number,
   lineId: number,
   codes: readonly string[],
   now = new Date(),
 ): Promise<ShippedUnit[]> {
+  const [units] = await readShippedUnitsOfLines(stores, vendorId, [{ lineId, codes, field: "units" }], now);
+  return units!;
+}
+
+/**
+ * readShippedUnits for several lines at once (a parcel of several lines: POST /vendor/api/shipments), still one round
+ * trip; each line's problems are named by its `field` (`lines[3].units`). The units of each line, in order; none for
+ * a line that is unknown or another vendor's (the move answers for it).
+ */
+export async function readShippedUnitsOfLines(
+  { home, catalog }: { home: D1Database; catalog: D1Database },
+  vendorId: number,
+  lines: readonly { lineId: number; codes: readonly string[]; field: string }[],
+  now = new Date(),
+): Promise<ShippedUnit[][]> {
   const problems: Record<string, string[]> = {};
-  const read = codes.map((code, i) => {
-    const scan = scanCode(code, now);
-    const data = scan.reading?.data;
-    if (!data?.deviceId) {
-      problems[`units[${i}]`] = [
-        scan.problem?.message ?? "A shipped unit's code carries its device identifier (an HIBCC secondary alone does not).",
-      ];
-      return null;
-    }
-    return data;
-  });
-  if (Object.keys(problems).length > 0) throw new ValidationError(problems);
-  const wanted = read.flatMap((data) =>
-    storedDeviceIds({ agency: data!.agency, deviceId: data!.deviceId! }).map((deviceId) => [data!.agency, deviceId]),
+  const read = lines.map(({ codes, field }) =>
+    codes.map((code, i) => {
+      const scan = scanCode(code, now);
+      const data = scan.reading?.data;
+      if (!data?.deviceId) {
+        problems[`${field}[${i}]`] = [
+          scan.problem?.message ?? "A shipped unit's code carries its device identifier (an HIBCC secondary alone does not).",
+        ];
+        return null;
+      }
+      return data;
+    }),
   );
-  const [line, identifiers] = await sideBySide([
+  if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+  const wanted = [
+    ...new Map(
+      read
+        .flat()
+        .flatMap((data) => storedDeviceIds({ agency: data!.agency, deviceId: data!.deviceId! }).map((deviceId) => [data!.agency, deviceId]))
+        .map((pair) => [pair.join("\u0000"), pair]),
+    ).values(),
+  ];
+  const [found, identifiers] = await sideBySide([
     // A live order's line only: a test order's is the sandbox's, and as unknown to a vendor as no line at all.
     home
       .prepare(
-        "SELECT l.product_id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = ? AND l.vendor_id = ? AND o.tenant_id > 0",
+        "SELECT l.id, l.product_id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id IN (SELECT value FROM json_each(?)) AND l.vendor_id = ? AND o.tenant_id > 0",
       )
-      .bind(lineId, vendorId)
-      .first<{ product_id: string }>(),
+      .bind(JSON.stringify(lines.map((line) => line.lineId)), vendorId)
+      .all<{ id: number; product_id: string }>(),
     // Every identifier of the products the codes name: a package's units multiply down its levels.
     catalog
       .prepare(
@@ -68,24 +90,28 @@ export async function readShippedUnits(
       .bind(JSON.stringify(wanted))
       .all<{ agency: string; device_id: string; product_id: string; contains_device_id: string | null; quantity: number | null }>(),
   ]);
-  if (!line) return [];
-  const units = read.map((data, i): ShippedUnit => {
-    const { agency, lot, serial, expiry } = data!;
-    const deviceId = data!.deviceId!;
-    const stored = storedDeviceIds({ agency, deviceId });
-    const found = identifiers.results.find((row) => row.agency === agency && stored.includes(row.device_id));
-    if (found?.product_id !== line.product_id) {
-      problems[`units[${i}]`] = [
-        found
-          ? `${agency} device identifier ${deviceId} is product ${found.product_id}, not this line's product ${line.product_id}.`
-          : `No product of the catalog has ${agency} device identifier ${deviceId}; this line's product is ${line.product_id}.`,
-      ];
-    }
-    const levels = identifiers.results
-      .filter((row) => row.product_id === found?.product_id)
-      .map((row) => ({ deviceId: row.device_id, containsDeviceId: row.contains_device_id, quantity: row.quantity }));
-    return { agency, deviceId, lot, serial, expiry, units: found ? unitsNamedBy(levels, found.device_id) : 1 };
+  const productOf = new Map(found.results.map((row) => [row.id, row.product_id]));
+  const answer = lines.map(({ lineId, field }, l): ShippedUnit[] => {
+    const product = productOf.get(lineId);
+    if (product === undefined) return [];
+    return read[l]!.map((data, i): ShippedUnit => {
+      const { agency, lot, serial, expiry } = data!;
+      const deviceId = data!.deviceId!;
+      const stored = storedDeviceIds({ agency, deviceId });
+      const match = identifiers.results.find((row) => row.agency === agency && stored.includes(row.device_id));
+      if (match?.product_id !== product) {
+        problems[`${field}[${i}]`] = [
+          match
+            ? `${agency} device identifier ${deviceId} is product ${match.product_id}, not this line's product ${product}.`
+            : `No product of the catalog has ${agency} device identifier ${deviceId}; this line's product is ${product}.`,
+        ];
+      }
+      const levels = identifiers.results
+        .filter((row) => row.product_id === match?.product_id)
+        .map((row) => ({ deviceId: row.device_id, containsDeviceId: row.contains_device_id, quantity: row.quantity }));
+      return { agency, deviceId, lot, serial, expiry, units: match ? unitsNamedBy(levels, match.device_id) : 1 };
+    });
   });
   if (Object.keys(problems).length > 0) throw new ValidationError(problems);
-  return units;
+  return answer;
 }

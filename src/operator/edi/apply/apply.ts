@@ -13,7 +13,8 @@ import type { VendorApi } from "./vendor-api";
  * the vendor's own calls. Per set:
  * - `applied`: the API took every request of the set (2xx); for an 832, its price file job was started (`job`);
  * - `refused`: the mapping refused the set or part of it, or the API answered a 4xx; `messages` say what (the API's
- *   own messages). What did take effect stays: an 856's items shipped, an 855's lines confirmed, an 832's other rows;
+ *   own messages). What did take effect stays: an 856's other parcels shipped, an 855's lines confirmed, an 832's other
+ *   rows (an 856's parcel, its items of one order, is shipped all or nothing: POST /vendor/api/shipments);
  * - `retry`: a 5xx, a 429, a 409 the API asks to retry (`order-changed`, another price file under way) or a network
  *   failure. The caller applies the whole group again later: every call here is idempotent by its effect (a move in
  *   place answers 200 and writes nothing, a confirmation is compared with the one in place or pending, an invoice is
@@ -34,7 +35,7 @@ export interface AppliedSet {
   job?: string;
 }
 
-type Sent = { kind: "ok"; body: unknown } | { kind: "refused" | "retry"; messages: string[]; type?: string };
+type Sent = { kind: "ok"; body: unknown } | { kind: "refused" | "retry"; messages: string[]; type?: string; body?: unknown };
 
 /** 409 problems the API asks to retry (the request changed nothing). */
 const RETRYABLE_CONFLICTS = ["/order-changed"];
@@ -60,7 +61,7 @@ async function send(
   const type = String((answer.body as { type?: unknown } | null)?.type ?? "");
   const retry =
     status >= 500 || status === 429 || (status === 409 && (conflictIsRetry || RETRYABLE_CONFLICTS.some((slug) => type.endsWith(slug))));
-  return { kind: retry ? "retry" : "refused", messages: said, type };
+  return { kind: retry ? "retry" : "refused", messages: said, type, body: answer.body };
 }
 
 const problemsOf = (problems: { segment: string; message: string }[]) =>
@@ -110,16 +111,11 @@ async function applySet(api: VendorApi, group: FunctionalGroup, mapped: MappedSe
   if ("shipNotice" in mapped) {
     const { items, problems, shipmentId } = mapped.shipNotice;
     if (items.length === 0) return refused(problems.length > 0 ? problemsOf(problems) : ["The 856 ships no item."]);
-    // One ship request per item: the items shipped stay shipped when another is refused (each is its own move).
+    // One request per parcel of an order (POST /vendor/api/shipments): one commit for its items, all or nothing.
     const sent: Sent[] = [];
-    for (const { lineId, request } of items) {
-      const answer = await send(api, "POST", `/order-lines/${lineId}/ship`, request);
-      sent.push(
-        answer.kind === "ok"
-          ? answer
-          : { ...answer, messages: answer.messages.map((m) => `Line ${lineId} of shipment ${shipmentId}: ${m}`) },
-      );
-      if (answer.kind === "retry") break; // the group is applied again, these items with it
+    for (const parcel of parcelsOf(items)) {
+      sent.push(...(await sendParcel(api, parcel, shipmentId)));
+      if (sent.some((s) => s.kind === "retry")) break; // the group is applied again, these items with it
     }
     return outcomeOf(mapped, sent, problemsOf(problems));
   }
@@ -130,6 +126,87 @@ async function applySet(api: VendorApi, group: FunctionalGroup, mapped: MappedSe
     return outcomeOf(mapped, [await send(api, "POST", "/invoices", invoice.request)], []);
   }
   return applyPriceFile(api, group, mapped);
+}
+
+/** Lines per POST /vendor/api/shipments (MAX_SHIPMENT_LINES of src/api/vendors/shipments.ts). */
+const SHIPMENT_LINES = 200;
+
+type ShipItem = Extract<MappedSet, { shipNotice: unknown }>["shipNotice"]["items"][number];
+
+interface Parcel {
+  trackingNumber: string;
+  carrierName?: string;
+  shippedAt?: string;
+  lines: { lineId: number; quantity: number; units?: string[] }[];
+}
+
+/**
+ * The 856's items as shipments: those of one order level (HL O) in one parcel (tracking number, carrier and time) make
+ * one, by at most SHIPMENT_LINES lines; a line listed twice in a parcel (two lots of it, say) is one line of it, its
+ * quantities added and its units together.
+ */
+function parcelsOf(items: readonly ShipItem[]): Parcel[] {
+  const parcels = new Map<string, Parcel>();
+  for (const { lineId, order, request } of items) {
+    const key = JSON.stringify([order, request.trackingNumber, request.carrierName ?? null, request.shippedAt ?? null]);
+    let parcel = parcels.get(key);
+    if (!parcel) {
+      parcel = {
+        trackingNumber: request.trackingNumber,
+        ...(request.carrierName ? { carrierName: request.carrierName } : {}),
+        ...(request.shippedAt ? { shippedAt: request.shippedAt } : {}),
+        lines: [],
+      };
+      parcels.set(key, parcel);
+    }
+    const line = parcel.lines.find((l) => l.lineId === lineId);
+    if (!line) parcel.lines.push({ lineId, quantity: request.quantity, ...(request.units ? { units: [...request.units] } : {}) });
+    else {
+      line.quantity += request.quantity;
+      if (request.units) line.units = [...(line.units ?? []), ...request.units];
+    }
+  }
+  return [...parcels.values()].flatMap((parcel) =>
+    Array.from({ length: Math.ceil(parcel.lines.length / SHIPMENT_LINES) }, (_, i) => ({
+      ...parcel,
+      lines: parcel.lines.slice(i * SHIPMENT_LINES, (i + 1) * SHIPMENT_LINES),
+    })),
+  );
+}
+
+/**
+ * A parcel sent; its refusal's messages each name the item (`Line 123 of shipment ASN-1: quantity: ...`) or the
+ * shipment. An order level whose lines are not all of one order (the API's 422) is sent line by line instead: each line
+ * is then its own order's parcel.
+ */
+async function sendParcel(api: VendorApi, parcel: Parcel, shipmentId: string): Promise<Sent[]> {
+  const answer = await send(api, "POST", "/shipments", parcel);
+  if (answer.kind === "refused" && answer.type?.endsWith("/lines-of-several-orders") && parcel.lines.length > 1) {
+    const sent: Sent[] = [];
+    for (const line of parcel.lines) {
+      sent.push(...(await sendParcel(api, { ...parcel, lines: [line] }, shipmentId)));
+      if (sent.at(-1)!.kind === "retry") break;
+    }
+    return sent;
+  }
+  if (answer.kind === "ok") return [answer];
+  return [{ ...answer, messages: parcelMessages(answer, parcel, shipmentId) }];
+}
+
+function parcelMessages(answer: Extract<Sent, { kind: "refused" | "retry" }>, parcel: Parcel, shipmentId: string): string[] {
+  const body = answer.body as { detail?: unknown; errors?: unknown } | null | undefined;
+  const ofShipment = (message: string) => `Shipment ${shipmentId} (${parcel.trackingNumber}): ${message}`;
+  if (body?.errors && typeof body.errors === "object" && !Array.isArray(body.errors)) {
+    // A 400: each field named `lines[i].field` is the item's.
+    return Object.entries(body.errors as Record<string, string[]>).map(([field, messages]) => {
+      const item = /^lines\[(\d+)\]\.?(.*)$/.exec(field);
+      const line = item ? parcel.lines[Number(item[1])] : undefined;
+      if (!line) return ofShipment(`${field}: ${messages.join(" ")}`);
+      return `Line ${line.lineId} of shipment ${shipmentId}: ${item![2] ? `${item![2]}: ` : ""}${messages.join(" ")}`;
+    });
+  }
+  // A problem (a line that cannot ship now, the order changed): its detail names the line.
+  return typeof body?.detail === "string" ? [ofShipment(body.detail)] : answer.messages.map(ofShipment);
 }
 
 /** Whether each line already carries the code this confirmation gives it (a retry after the line moved on). */

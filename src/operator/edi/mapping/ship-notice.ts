@@ -2,8 +2,8 @@ import type { Segment, TransactionSet } from "../x12/document";
 import { element } from "../x12/elements";
 
 /**
- * The X12 856 (ship notice) a partner sends, read into the vendor API's ship requests, one per item
- * (POST /vendor/api/order-lines/{lineId}/ship): the gateway then ships as the vendor, through the same rules. The
+ * The X12 856 (ship notice) a partner sends, read into the vendor API's ship requests, one per item (the gateway sends
+ * each order's items of a parcel as one POST /vendor/api/shipments): it then ships as the vendor, through the same rules. The
  * hierarchy (HL: shipment S, order O, pack P, item I) gives each item its shipment's carrier, tracking number and ship
  * time; LIN01 is the Medparts line id (the 850's PO101, echoed), SN102 the quantity, and the units' UDIs are made from
  * the item's GTIN (LIN UK), expiry (DTM*036), lot (LIN LT or REF*LT) and serials (REF*SE), as GS1 bracketed element
@@ -23,7 +23,8 @@ export interface ShipNotice {
   shipmentId: string;
   /** PRF01 of the order level: the PO number. */
   poNumber: string;
-  items: { lineId: number; request: ShipRequest }[];
+  /** `order`: PRF01 of the item's order level (HL O), the order it says the line is of; "" when none. */
+  items: { lineId: number; order: string; request: ShipRequest }[];
   problems: { segment: string; message: string }[];
 }
 
@@ -65,6 +66,7 @@ export function shipmentsFrom856(set: TransactionSet): ShipNotice {
   let trackingNumber: string | undefined;
   let shippedAt: string | undefined;
   let packCode: string | undefined;
+  let order = "";
   for (const level of levels) {
     const find = (id: string, first?: string) =>
       level.segments.find((s) => s.id === id && (first === undefined || element(s, 1) === first));
@@ -75,7 +77,10 @@ export function shipmentsFrom856(set: TransactionSet): ShipNotice {
       const shipped = find("DTM", "011");
       shippedAt = shipped ? instant(element(shipped, 2), element(shipped, 3)) : undefined;
     }
-    if (level.code === "O") notice.poNumber ||= find("PRF") ? element(find("PRF")!, 1) : "";
+    if (level.code === "O") {
+      order = find("PRF") ? element(find("PRF")!, 1) : "";
+      notice.poNumber ||= order;
+    }
     if (level.code === "P") packCode = find("MAN") ? element(find("MAN")!, 2) : undefined;
     if (level.code !== "I") continue;
     const lin = find("LIN");
@@ -105,6 +110,7 @@ export function shipmentsFrom856(set: TransactionSet): ShipNotice {
     const units = unitCodes(qualified(lin, "UK"), expiry, lot, serials);
     notice.items.push({
       lineId,
+      order,
       request: {
         trackingNumber: tracking,
         ...(carrierName ? { carrierName } : {}),
