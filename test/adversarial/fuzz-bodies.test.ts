@@ -582,7 +582,7 @@ function vendorMoveTargets(): Target[] {
     deliver: "Shipped",
     reject: "Ordered",
   };
-  return (Object.keys(fields) as VendorAction[]).map((action) => ({
+  const moves = (Object.keys(fields) as VendorAction[]).map((action) => ({
     acceptsBase: async () => {
       await putLineIn(DEMO_LINE_ID, startFrom[action]);
     },
@@ -593,6 +593,25 @@ function vendorMoveTargets(): Target[] {
     fields: fields[action].fields,
     readOnly: false,
   }));
+  // Several lines in one parcel: the ship's parcel fields at the top, each line's own in `lines`.
+  const { quantity: _quantity, ...parcel } = fields.ship.base;
+  const lineFields = fields.ship.fields.filter((field) => ["quantity", "units"].includes(String(field.path[0])));
+  const shipment: Target = {
+    acceptsBase: async () => {
+      await putLineIn(DEMO_LINE_ID, "Acknowledged");
+    },
+    path: "/vendor/api/shipments",
+    token: () => vendorTokenFor(DEMO_VENDOR_ID),
+    base: () => ({ ...parcel, trackingNumber: "1ZFUZZ0002", lines: [{ lineId: DEMO_LINE_ID, quantity: 1 }] }),
+    fields: [
+      ...fields.ship.fields.filter((field) => !lineFields.includes(field)),
+      { path: ["lines"], hostile: fc.oneof(hostileArray(200), fc.constant([])), required: true },
+      { path: ["lines", 0, "lineId"], hostile: hostileId(), required: true },
+      ...lineFields.map((field) => ({ ...field, path: ["lines", 0, ...field.path] })),
+    ],
+    readOnly: false,
+  };
+  return [...moves, shipment];
 }
 
 /** Where a body has objects (itself included), each as the path to it. */

@@ -1055,6 +1055,19 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "post /vendor/api/order-lines/{lineId}/ship": vendorMoveRow("ship"),
   "post /vendor/api/order-lines/{lineId}/deliver": vendorMoveRow("deliver"),
   "post /vendor/api/order-lines/{lineId}/reject": vendorMoveRow("reject"),
+  "post /vendor/api/shipments": {
+    cases: [
+      {
+        // The attacker's own: the line its ship row ships, in the same parcel (whichever runs first ships it, the other repeats it).
+        input: "lines[0].lineId (another vendor's line)",
+        victim: () => DEMO_LINE_ID,
+        own: (ctx) => ctx.attackerVendorLines.ship,
+        unknown: 999_999_999,
+        request: (v) => asVendor(post("/vendor/api/shipments", { ...(VENDOR_BODIES.ship as object), lines: [{ lineId: v }] })),
+        expect: { denied: [404] },
+      },
+    ],
+  },
   // API clients and the audit log: the operator's only (a buyer's or a vendor's token is the same 401 on any id).
   "post /admin/api/clients": operatorRow("POST", () => "/admin/api/clients", { kind: "tenant", tenantId: 2, name: "matrix" }),
   "get /admin/api/clients": operatorRow("GET", () => "/admin/api/clients"),

@@ -129,6 +129,14 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^units(\[\d+\])?$/,
     statement: "each of the line's product; a case's code counts its quantity",
   },
+  { operation: "post /vendor/api/shipments", fields: /^shippedAt$/, statement: "an instant not in the future" },
+  { operation: "post /vendor/api/shipments", fields: /^lines\[\d+\]\.quantity$/, statement: "may not exceed what remains to ship" },
+  {
+    operation: "post /vendor/api/shipments",
+    fields: /^lines\[\d+\]\.units(\[\d+\])?$/,
+    statement: "each of the line's product",
+  },
+  { operation: "post /vendor/api/shipments", fields: /^lines$/, statement: "each lineId once" },
   {
     operation: "post /customer/api/catalog/resolve",
     fields: /^(requesterId|facilityId)$/,
@@ -490,7 +498,11 @@ const PRICING_OPERATIONS_REACHING_200 = [
   "get /vendor/api/agreements",
   "get /admin/api/tiers",
 ];
-const VENDOR_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((a) => `post /vendor/api/order-lines/{lineId}/${a}`);
+const VENDOR_MOVES = [
+  ...["acknowledge", "backorder", "ship", "deliver", "reject"].map((a) => `post /vendor/api/order-lines/{lineId}/${a}`),
+  // Several lines of an order in one parcel: its example ships the demo line, which moves only from some statuses.
+  "post /vendor/api/shipments",
+];
 /** Confirmations, invoices and the purchasing settings (docs/api.md, "Confirmations", "Invoices"). */
 const PURCHASING_OPERATIONS = [
   "post /vendor/api/order-confirmations",

@@ -302,7 +302,9 @@ for (const action of Object.keys(MOVE_BODIES) as VendorAction[]) {
 
 const ShipmentLineSchema = closedObject({
   lineId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ description: "One of the vendor's lines of the order" }),
-  quantity: optionalLineQuantity("How much of the line is in this parcel; default all that remains"),
+  quantity: optionalLineQuantity(
+    "How much of the line is in this parcel; default all that remains; may not exceed what remains to ship of the line (400)",
+  ),
   units: shippedUnitCodes.optional().openapi({
     description: "The UDIs of the line's shipped units as scanned, as a line's ship takes them (`units`): each of the line's product",
   }),
