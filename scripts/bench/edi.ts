@@ -8,8 +8,9 @@ import { cliArgs, ownRuntimePort, UsageError } from "../cli";
  * `wrangler dev` (the API Worker and the operator plane's, which runs price files), as bench:offers runs it:
  * - an inbound 856 of `--lines` items for real order lines of the demo vendor (orders of 50 lines placed first):
  *   the CPU of reading and mapping it in-process (readX12 + shipmentsFrom856, pure functions), then its application
- *   through the vendor API as applyInboundGroup does it (one ship request per item, one after the other), the same
- *   items of other lines `--concurrency` at a time, and the first group again (a retry: every item already shipped);
+ *   through the vendor API as applyInboundGroup does it (one POST /vendor/api/shipments per order and parcel, one after
+ *   the other), the same items of other lines sent as single ship requests `--concurrency` at a time (and each order's
+ *   one after another, the orders side by side), and the first group again (a retry: every item already shipped);
  * - an 832 of `--rows` LINs for products of the seeded catalog (their unit GTINs): the CPU of reading and mapping it
  *   (readX12 + priceFileFrom832), then its price file job started by applyInboundGroup (NDJSON rows at
  *   /vendor/api/offer-imports) against the same rows sent as price files are today (CSV by GTIN, and NDJSON by product
@@ -380,7 +381,7 @@ try {
     for (let i = 0; i < LINES; i++) await (await fetch(`${server.baseUrl}/health/live`)).arrayBuffer();
   });
   const sequential = await timed(() => applyInboundGroup(shipperApi, PARTNER, groupOf(text856), DEFAULTS));
-  checkApplied(sequential.value, "856 applied one item at a time");
+  checkApplied(sequential.value, "856 applied one shipment at a time");
   /** The 856's ship requests sent by `lanes` senders at once, each taking the next of its queue; 409 order-changed retried. */
   const shipInLanes = async (text: string, lanes: (items: ShipItem[]) => ShipItem[][]) => {
     const [mapped] = mapInboundGroup(groupOf(text), PARTNER, DEFAULTS);
@@ -422,7 +423,7 @@ try {
   say("|---|---:|---:|---:|---:|");
   const applyRow = (label: string, step: { wallMs: number; cpuMs: number | null }) =>
     say(`| ${label} | ${ms(step.wallMs)} | ${perLine(step.wallMs, LINES)} | ${ms(step.cpuMs)} | ${perLine(step.cpuMs, LINES)} |`);
-  applyRow("applyInboundGroup: one ship request after another", sequential);
+  applyRow(`applyInboundGroup: one shipment request per order (${ORDER_LINES} lines) and parcel, one after another`, sequential);
   applyRow(`${CONCURRENCY} ship requests at a time (other lines; ${concurrent.value} retries of 409 order-changed)`, concurrent);
   applyRow(`one order's items after another, the orders side by side (other lines; ${perOrder.value} retries)`, perOrder);
   applyRow("applyInboundGroup, items without GTIN, lot and expiry (no units read; other lines)", plain);
