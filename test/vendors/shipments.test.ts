@@ -130,6 +130,13 @@ describe("POST /vendor/api/shipments: several lines of an order in one parcel", 
     );
     expect(Object.keys(badUnit.errors)).toEqual(["lines[1].units[0]"]);
 
+    const early = await expectProblem(
+      await ship(vendorId, { trackingNumber: tracking, shippedAt: "2020-01-01T00:00:00Z", lines: [{ lineId: a }, { lineId: b }] }),
+      400,
+    );
+    expect(Object.keys(early.errors)).toEqual(["shippedAt"]);
+    expect(early.errors.shippedAt[0]).toMatch(/^Must not be before the order was placed/);
+
     // A shipped line cannot ship again in another parcel: 409 naming it.
     expect((await move(b, "ship", BODIES.ship(), vendorId)).status).toBe(200);
     const shipped = await rowsWrittenBy(() => ship(vendorId, { trackingNumber: tracking, lines: [{ lineId: a }, { lineId: b }] }));

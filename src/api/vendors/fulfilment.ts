@@ -284,7 +284,10 @@ function changeFor(db: Database, vendorId: number, line: LineRead, move: VendorM
   }
 }
 
-/** What a parcel of the line holds, checked: a 400 naming `field` + the field otherwise (the batch's `lines[i].`). */
+/**
+ * What a parcel of the line holds, checked: a 400 otherwise, naming the field (the line's own fields after `field`: a
+ * shipment's `lines[i].`).
+ */
 export function parcelOfLine(line: LineRead, move: Omit<Extract<VendorMove, { action: "ship" }>, "action">, at: string, field = "") {
   const remaining = line.quantity - line.shippedQuantity;
   const quantity = move.quantity ?? remaining;
@@ -296,7 +299,7 @@ export function parcelOfLine(line: LineRead, move: Omit<Extract<VendorMove, { ac
   const serviceLevel = move.serviceLevel ?? planned?.serviceLevel ?? "Unknown";
   const shippedAt = move.shippedAt ?? at;
   if (shippedAt < line.orderedAt)
-    throw new ValidationError({ [`${field}shippedAt`]: [`Must not be before the order was placed (${line.orderedAt}).`] });
+    throw new ValidationError({ shippedAt: [`Must not be before the order was placed (${line.orderedAt}).`] });
   const units = move.units ?? [];
   const named = units.reduce((sum, unit) => sum + unit.units, 0);
   if (named > quantity) {

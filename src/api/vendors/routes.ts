@@ -30,7 +30,7 @@ import { shipToFields } from "../orders/ship-to";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { findVendorLine, findVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 import { listLinesOfVendor } from "./projection/list";
-import { MAX_SHIPMENT_LINES, MAX_SHIPMENT_UNIT_CODES, shipLines } from "./shipments";
+import { eachLineOnce, MAX_SHIPMENT_LINES, MAX_SHIPMENT_UNIT_CODES, shipLines } from "./shipments";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
 export { VENDOR_API_BASE };
@@ -367,6 +367,7 @@ const shipmentRoute = createRoute({
 router.openapi(shipmentRoute, async (c) => {
   const { vendorId } = c.get("vendorPrincipal");
   const body = c.req.valid("json");
+  eachLineOnce(body.lines.map((line) => line.lineId));
   const home = await storeOfRow(c.env, body.lines[0]!.lineId);
   if (!home) throw vendorLineNotFound();
   const db = database(home);

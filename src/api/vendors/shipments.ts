@@ -82,6 +82,11 @@ interface PlannedLine {
   parcel: ReturnType<typeof parcelOfLine>;
 }
 
+/** 400 unless each line is listed once (a line's two lots in one parcel are one line: its quantity, its units). */
+export function eachLineOnce(lineIds: readonly number[]): void {
+  if (new Set(lineIds).size !== lineIds.length) throw new ValidationError({ lines: ["Each lineId once."] });
+}
+
 export async function shipLines(
   db: Database,
   vendorId: number,
@@ -89,7 +94,7 @@ export async function shipLines(
   { sandbox = false, stampedAt }: { sandbox?: boolean; stampedAt?: Date } = {},
 ): Promise<ShipmentOutcome> {
   const ids = shipment.lines.map((line) => line.lineId);
-  if (new Set(ids).size !== ids.length) throw new ValidationError({ lines: ["Each lineId once."] });
+  eachLineOnce(ids);
   const { found, states, invoicing } = await readParcelLines(db, vendorId, ids, shipment.trackingNumber, sandbox);
   const byId = new Map(found.map((line) => [line.id, line]));
   const first = byId.get(ids[0]!);
