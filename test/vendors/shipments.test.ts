@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { expectProblem, json, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { gtinOfLine, orderOfOneVendor, unique } from "../helpers/edi";
+import { invoiceBody } from "../helpers/invoices";
 import { eventsOf, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
 import { storeRowsById } from "../helpers/stores";
 import { BODIES, move, V, vendorCall } from "../helpers/vendors";
@@ -174,6 +175,28 @@ describe("POST /vendor/api/shipments: several lines of an order in one parcel", 
     );
     expect(withOwnFirst.detail).toContain("not among them: 999999999");
     expect((await readOrder(one.orderNumber)).lineItems[0].statusName).toBe("Acknowledged");
+  });
+
+  it("an invoice billed before the parcel is matched again once, after the lines' events (the same match as line by line)", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await acknowledgedOrder(2, 1);
+    const early = await vendorCall(vendorId, "/invoices", {
+      method: "POST",
+      json: invoiceBody(
+        orderNumber,
+        lineIds.map((lineId, i) => ({ lineId, quantity: 1, unitPriceCents: Math.round(Number(prices[i]) * 100) })),
+      ),
+    });
+    const invoice = (await json(early)).data;
+    expect(invoice.status).not.toBe("matched");
+    const shipped = await ship(vendorId, { trackingNumber: `1ZMATCH${unique()}`, lines: lineIds.map((lineId) => ({ lineId })) });
+    expect((await json(shipped)).data.orderStatus).toBe("Shipped");
+    const after = await storeRowsById(lineIds[0]!, "SELECT status FROM invoices WHERE id = ?1", invoice.invoiceId);
+    expect(after).toEqual([{ status: "matched" }]);
+    expect((await eventsOf(orderNumber)).slice(-3).map((event) => event.type)).toEqual([
+      "order.shipped",
+      "order.shipped",
+      "invoice.matched",
+    ]);
   });
 
   it("takes fulfilment:write (403 with fulfilment:read) and 1 to 200 lines", async () => {
