@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { ORDER_LIMITS } from "../../src/api/orders/options";
+import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { expectProblem, json, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { gtinOfLine, orderOfOneVendor, unique } from "../helpers/edi";
 import { invoiceBody } from "../helpers/invoices";
-import { eventsOf, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
+import { eventsOf, freshOrder, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
 import { storeRowsById } from "../helpers/stores";
 import { BODIES, move, V, vendorCall } from "../helpers/vendors";
 
@@ -197,6 +199,33 @@ describe("POST /vendor/api/shipments: several lines of an order in one parcel", 
       "order.shipped",
       "invoice.matched",
     ]);
+  });
+
+  it("an order of the most lines an order holds, each with its units: one request, one commit, every line Shipped, one event each", async () => {
+    const { orderNumber, lineIds } = await freshOrder(ORDER_LIMITS.maxLines, {
+      pick: (q) => q.customFields.length === 0 && q.vendorName === "OEM Authorized Distribution",
+    });
+    const accepted = await vendorCall(DEMO_VENDOR_ID, "/order-confirmations", {
+      method: "POST",
+      json: { type: "accept", lines: lineIds.map((lineId) => ({ lineId })), promisedShipDate: "2099-01-31" },
+    });
+    expect(accepted.status).toBe(200);
+    const lines = await Promise.all(
+      lineIds.map(async (lineId) => ({ lineId, units: [`(01)${await gtinOfLine(lineId)}(17)301231(10)LOT${lineId}`] })),
+    );
+    const res = await ship(DEMO_VENDOR_ID, { trackingNumber: `1ZFULL${unique()}`, lines });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { data } = await json(res);
+    expect(data.orderStatus).toBe("Shipped");
+    expect(new Set(data.lines.map((l: any) => l.line.statusName))).toEqual(new Set(["Shipped"]));
+    const shipped = (await eventsOf(orderNumber)).filter((event) => event.type === "order.shipped");
+    expect(shipped.map((event) => event.id)).toEqual(data.lines.map((l: any) => l.eventId));
+    const units = await storeRowsById(
+      lineIds[0]!,
+      "SELECT count(*) AS n FROM shipped_units WHERE order_id = (SELECT order_id FROM order_lines WHERE id = ?1)",
+      lineIds[0]!,
+    );
+    expect(units).toEqual([{ n: ORDER_LIMITS.maxLines }]);
   });
 
   it("takes fulfilment:write (403 with fulfilment:read) and 1 to 200 lines", async () => {
