@@ -212,7 +212,10 @@ describe("AS2: POST /as2 and what we send", () => {
     const text = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
       senderId: partner.partnerIdentity.id,
     });
-    const mdn = await mdnOf(await postAs2(partner.as2To, text));
+    const sent = await postAs2(partner.as2To, text);
+    // Counted against the partner's client's bucket, as its vendor API calls are.
+    expect(sent.res.headers.get("RateLimit-Limit")).toMatch(/^\d+$/);
+    const mdn = await mdnOf(sent);
     expect(mdn).toMatchObject({ processed: true, signed: true });
     expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).toBe("IA");
 

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../../env";
 import { readAtMost } from "../../../platform/body-limit";
 import { logEvent } from "../../../platform/logging";
+import { limitApiClient } from "../../../platform/ratelimit/middleware";
 import { readCertificate } from "../as2/cms";
 import { As2Error } from "../as2/errors";
 import { As2NotConfigured, ourAs2Identity } from "../as2/identity";
@@ -11,6 +12,7 @@ import { AS2_LIMITS, buildEntity, latin1, parseEntity } from "../as2/mime";
 import { ediOf } from "../bindings";
 import { type IntakeResult, takeInbound } from "../intake";
 import { partnersOfAs2Names } from "../partners/partners";
+import type { Partner } from "../partners/schemas";
 
 /**
  * The AS2 endpoint (POST /as2; docs/as2.md): a partner's message is opened with its certificate and our key, its X12
@@ -70,7 +72,18 @@ export async function handleAs2(c: Context<AppEnv>): Promise<Response> {
   const partners = await partnersOfAs2Names(env.DB, theirName, ourName);
   const partner = partners[0];
   // Nobody's message gets no MDN: an MDN is signed with our key towards a partner we know.
-  if (!partner || partner.transport.kind !== "as2") return plain(403, `No AS2 partner sends as ${theirName} to ${ourName}.`);
+  if (partner?.transport.kind !== "as2") return plain(403, `No AS2 partner sends as ${theirName} to ${ourName}.`);
+  // The partner's messages count against its client's bucket, as its vendor API calls do (a 429 before the body is read).
+  await limitApiClient(c, partner.clientId ?? `edi-partner-${partner.id}`, async () => {
+    c.res = await answer(c, partners, messageId, ourName, theirName);
+  });
+  return c.res;
+}
+
+async function answer(c: Context<AppEnv>, partners: Partner[], messageId: string, ourName: string, theirName: string): Promise<Response> {
+  const env = ediOf(c.env);
+  const partner = partners[0]!;
+  if (partner.transport.kind !== "as2") throw new Error("an AS2 partner was expected");
   const declared = Number(c.req.header("Content-Length") ?? "0");
   const body =
     declared > AS2_LIMITS.maxMessageBytes || !c.req.raw.body ? null : await readAtMost(c.req.raw.body, AS2_LIMITS.maxMessageBytes);
