@@ -156,16 +156,20 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** The storage bindings that scripts use directly; the Durable Objects belong to the running Worker only. */
-export type LocalStorage = Pick<Bindings, "DB" | "CATALOG" | "QUOTES">;
+/**
+ * The storage bindings that scripts use directly, and the operator plane's bucket (IMPORTS: price files, X12 files); the
+ * Durable Objects belong to the running Worker only.
+ */
+export type LocalStorage = Pick<Bindings, "DB" | "CATALOG" | "QUOTES"> & { IMPORTS: R2Bucket };
 
 /**
- * Runs `work` against the same local D1 and KV state that `wrangler dev` uses: a Miniflare instance with
- * wrangler.toml's D1 databases and KV namespaces, persisted where wrangler persists them.
+ * Runs `work` against the same local D1, KV and R2 state that `wrangler dev` uses: a Miniflare instance with
+ * wrangler.toml's D1 databases and KV namespaces and the operator plane's R2 buckets, persisted where wrangler persists them.
  */
 export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<T>, state: LocalState = {}): Promise<T> {
   const [{ unstable_readConfig }, { convertV4MiniflareOptions, Miniflare }] = await Promise.all([import("wrangler"), import("miniflare")]);
   const config = unstable_readConfig({ config: WRANGLER_CONFIG });
+  const admin = unstable_readConfig({ config: ADMIN_WRANGLER_CONFIG });
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       modules: true,
@@ -176,6 +180,9 @@ export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<
         config.d1_databases.map((d: { binding: string; database_id?: string }) => [d.binding, d.database_id ?? d.binding]),
       ),
       kvNamespaces: Object.fromEntries(config.kv_namespaces.map((k: { binding: string; id?: string }) => [k.binding, k.id ?? k.binding])),
+      r2Buckets: Object.fromEntries(
+        admin.r2_buckets.map((r: { binding: string; bucket_name?: string }) => [r.binding, r.bucket_name ?? r.binding]),
+      ),
     }),
   );
   try {
@@ -183,6 +190,7 @@ export async function withLocalBindings<T>(work: (env: LocalStorage) => Promise<
       DB: await mf.getD1Database("DB"),
       CATALOG: await mf.getD1Database("CATALOG"),
       QUOTES: await mf.getKVNamespace("QUOTES"),
+      IMPORTS: await mf.getR2Bucket("IMPORTS"),
     } as unknown as LocalStorage;
     return await work(env);
   } finally {

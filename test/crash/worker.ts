@@ -10,7 +10,7 @@ export * from "../../scripts/dev/worker";
 
 /**
  * Entry worker of the crash tests (`npm run crash-test`, scripts/crash/orders.ts; `crash-test:returns`,
- * `crash-test:start`), never deployed. It is the local runtime's entry (scripts/dev/worker.ts: production's app plus
+ * `crash-test:start`, `crash-test:edi`), never deployed. It is the local runtime's entry (scripts/dev/worker.ts: production's app plus
  * its dev routes, the demo stores' seed among them, which every local runtime calls once live) with one change: a
  * request carrying `X-Crash-At-Commit: 1` runs with the tenant stores' stubs wrapped so that, right after a store's
  * transaction has committed an order's result (its one call placing the order, or statements that write
@@ -67,11 +67,16 @@ async function committed(env: Bindings, url: URL): Promise<Response> {
 /**
  * POST /__crash/sql?tenant=1 `{ statements: [{ sql, params }] }`: the statements run in the tenant's store, their rows
  * answered (the returns' crash test moves due days back and counts what the cron wrote; the start's reads each demo
- * tenant's orders and directory).
+ * tenant's orders and directory). `?database=DB` instead: in `DB`, in one batch (the EDI crash test reads the
+ * partner's interchanges there).
  */
 async function sqlInTheStore(env: Bindings, url: URL, request: Request): Promise<Response> {
-  const tenantId = Number(url.searchParams.get("tenant"));
   const { statements } = (await request.json()) as { statements: StoreStatementData[] };
+  if (url.searchParams.get("database") === "DB") {
+    const results = await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql).bind(...s.params)));
+    return Response.json(results.map((result) => result.results));
+  }
+  const tenantId = Number(url.searchParams.get("tenant"));
   return Response.json((await tenantStore(env, tenantId).execute(statements)).map((result) => result.results));
 }
 
