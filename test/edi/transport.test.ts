@@ -11,6 +11,7 @@ import { listOutbound, readOutbound } from "../../src/operator/edi/outbound/outb
 import { as2MessageId } from "../../src/operator/edi/transport/as2-send";
 import { element } from "../../src/operator/edi/x12/elements";
 import { readX12 } from "../../src/operator/edi/x12/reader";
+import { sha256Hex } from "../../src/platform/sha256";
 import { partnerToken } from "../../src/shared/auth/partner-tokens";
 import { call, json, operatorTokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
@@ -356,6 +357,36 @@ describe("applied once, whatever fails on the way", () => {
     expect(applied!.at).not.toBeNull();
     // The one 997 it owed, once, though the interchange was taken in twice.
     expect((await listOutbound(env.IMPORTS, partner.id)).documents.map((document) => document.document)).toEqual(["997"]);
+  });
+
+  it("a file a crash left kept with nothing to apply (a duplicate posted once, a file never recorded) is deleted by the housekeeping", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const partner = await addPartner(order.vendorId);
+    const text = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
+      senderId: partner.partnerIdentity.id,
+    });
+    const [first] = await takeInbound(ediEnv(), text, { partnerIds: [partner.id] });
+    expect(first).toMatchObject({ outcome: "received", applied: true });
+    // What takeInbound puts first and deletes last, left by a crash in between: the applied file posted again, and a
+    // file whose interchange was never recorded.
+    const applied = `edi/inbound/${await sha256Hex(text)}`;
+    const unrecorded = `edi/inbound/${await sha256Hex(`${text} `)}`;
+    await env.IMPORTS.put(applied, text);
+    await env.IMPORTS.put(unrecorded, `${text} `);
+    // One waiting to be applied stays.
+    const waiting = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
+      senderId: partner.partnerIdentity.id,
+    });
+    await takeInbound(ediEnv({ PARTNER_TOKENS: { partnerToken: async () => null } }), waiting, { partnerIds: [partner.id] });
+    const waitingKey = `edi/inbound/${await sha256Hex(waiting)}`;
+
+    await retryUnapplied(ediEnv({ PARTNER_TOKENS: { partnerToken: async () => null } }), new Date());
+    expect(await env.IMPORTS.head(applied)).not.toBeNull();
+    await retryUnapplied(ediEnv({ PARTNER_TOKENS: { partnerToken: async () => null } }), new Date(Date.now() + 6 * 60_000));
+    expect(await env.IMPORTS.head(applied)).toBeNull();
+    expect(await env.IMPORTS.head(unrecorded)).toBeNull();
+    expect(await env.IMPORTS.head(waitingKey)).not.toBeNull();
   });
 });
 

@@ -75,10 +75,16 @@ async function applyGroups(env: EdiBindings, partnerId: number, groups: Extract<
   return { sets, applied: sets.every((set) => set.outcome !== "retry") };
 }
 
-/** The housekeeping's part: files with an interchange received over 5 minutes ago and not applied yet, taken in again. */
+/**
+ * The housekeeping's part: files with an interchange received over 5 minutes ago and not applied yet, taken in again;
+ * then files kept over 5 minutes with nothing of them left to apply, deleted: a crash after a file was put and before
+ * it was dropped leaves it there when nothing takes it in again (a duplicate of an applied interchange posted once, or
+ * a file never recorded, whose partner, never answered, sends it again).
+ */
 export async function retryUnapplied(env: unknown, now = new Date()): Promise<number> {
   const edi = ediOf(env);
-  const keys = await unappliedFiles(edi.DB, new Date(now.getTime() - 5 * 60_000));
+  const before = new Date(now.getTime() - 5 * 60_000);
+  const keys = await unappliedFiles(edi.DB, before);
   let retried = 0;
   for (const key of keys) {
     const file = await edi.IMPORTS.get(key);
@@ -86,5 +92,18 @@ export async function retryUnapplied(env: unknown, now = new Date()): Promise<nu
     await takeInbound(env, await file.text());
     retried++;
   }
+  await dropLeftFiles(edi, before);
   return retried;
+}
+
+/** Deletes the kept files put before `before` that no interchange waits for (fileApplied). */
+async function dropLeftFiles(edi: EdiBindings, before: Date): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await edi.IMPORTS.list({ prefix: FILES, limit: 1000, ...(cursor ? { cursor } : {}) });
+    for (const object of page.objects) {
+      if (object.uploaded < before && (await fileApplied(edi.DB, object.key))) await edi.IMPORTS.delete(object.key);
+    }
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
 }
