@@ -380,6 +380,10 @@ try {
       ])
     )[0][0].n as number;
   const unappliedAfterRounds: number[] = [];
+  const keptAfterKills: number[] = [];
+  /** The inbound files kept in R2 (edi/inbound/), read while the runtime is down. */
+  const inboundFiles = () =>
+    withLocalBindings(async (env) => (await env.IMPORTS.list({ prefix: "edi/inbound/" })).objects.length, { persistTo });
   const allAnswered = () => orders.every((order) => order.answered === order.files.length);
   const progress: string[] = [];
   for (let round = 1; round <= crashes; round++) {
@@ -396,6 +400,8 @@ try {
     up = false;
     await runtime.kill();
     await work;
+    // The runtime down: the files the kill left kept in R2 (each waiting to be applied, or left with nothing to apply).
+    keptAfterKills.push(await inboundFiles());
     const postedFiles = orders.reduce((sum, order) => sum + order.answered, 0);
     progress.push(`${postedFiles}`);
     process.stdout.write(
@@ -476,9 +482,7 @@ try {
   const maxControl = Math.max(0, ...read.keys(), ...interchanges.map((row: { control: number }) => row.control));
   const beyond = await call("GET", `${MAILBOX}/${partner.id}/outbound/${maxControl + 1}`);
   await runtime.stop();
-  const inboundLeft = await withLocalBindings(async (env) => (await env.IMPORTS.list({ prefix: "edi/inbound/" })).objects.length, {
-    persistTo,
-  });
+  const inboundLeft = await inboundFiles();
 
   // The documents the partner read: 850s by their lines, 997s by the group they acknowledge.
   const purchaseOrders = new Map<string, number[]>(); // order number -> control numbers of its 850s
@@ -595,7 +599,7 @@ try {
     `\n${crashes} SIGKILLs; posts ${stats.posts} (${stats.unanswered} unanswered, ${stats.duplicatesPosted} duplicates on purpose); answers ${JSON.stringify(outcomes)}; files answered after each round: ${progress.join(", ")}`,
   );
   console.log(
-    `posts again after a crash answered ${JSON.stringify(afterCrash)}; received and not applied after each restart: ${unappliedAfterRounds.join(", ")}; after the last, before the housekeeping ${unappliedAfterKill}, after it ${unappliedAfterHousekeeping}`,
+    `posts again after a crash answered ${JSON.stringify(afterCrash)}; inbound files kept in R2 after each kill: ${keptAfterKills.join(", ")}; received and not applied after each restart: ${unappliedAfterRounds.join(", ")}; after the last, before the housekeeping ${unappliedAfterKill}, after it ${unappliedAfterHousekeeping}`,
   );
   console.log(`documents read ${read.size} (taken ${stats.taken} times)`);
   console.table({
