@@ -1,5 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { consumeLineChanges } from "../../src/api/vendors/projection/consume";
+import type { LineChangesMessage } from "../../src/api/vendors/projection/messages";
 import { readCertificate, readPrivateKey, type SigningIdentity } from "../../src/operator/edi/as2/cms";
 import { readMdn } from "../../src/operator/edi/as2/mdn";
 import { sealMessage } from "../../src/operator/edi/as2/message";
@@ -495,5 +497,47 @@ describe("the mailbox takes hostile and malformed files without failing", () => 
       body: "x".repeat(16 * 1024 * 1024 + 1),
     });
     expect(tooLarge.status).toBe(413);
+  });
+});
+
+describe("the vendor-lines consumer's handoff", () => {
+  /** A queue message as the runtime hands it, its ack and retry recorded. */
+  function messageOf(body: LineChangesMessage, attempts: number) {
+    const calls: { ack: number; retry: ({ delaySeconds?: number } | undefined)[] } = { ack: 0, retry: [] };
+    const message = {
+      id: crypto.randomUUID(),
+      timestamp: new Date(),
+      attempts,
+      body,
+      ack: () => void calls.ack++,
+      retry: (options?: { delaySeconds?: number }) => void calls.retry.push(options),
+    };
+    return { message, calls };
+  }
+
+  it("retries a failed handoff with a growing delay (the projection applied at once), and acks once it is taken", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await addPartner(probe.vendorId);
+    const body: LineChangesMessage = { tenantId: 1, vendorId: probe.vendorId, changes: [] };
+    const down = { fetch: async () => new Response("unavailable", { status: 503 }) } as unknown as Fetcher;
+    for (const [attempts, delay] of [
+      [1, 30],
+      [3, 120],
+      [12, 3600],
+    ] as const) {
+      const { message, calls } = messageOf(body, attempts);
+      await consumeLineChanges({ queue: "medparts-vendor-lines", messages: [message] } as unknown as MessageBatch<LineChangesMessage>, {
+        ...env,
+        ADMIN: down,
+      });
+      expect(calls).toEqual({ ack: 0, retry: [{ delaySeconds: delay }] });
+    }
+    const up = { fetch: async () => Response.json({ partnerId: null, documents: [] }) } as unknown as Fetcher;
+    const { message, calls } = messageOf(body, 4);
+    await consumeLineChanges({ queue: "medparts-vendor-lines", messages: [message] } as unknown as MessageBatch<LineChangesMessage>, {
+      ...env,
+      ADMIN: up,
+    });
+    expect(calls).toEqual({ ack: 1, retry: [] });
   });
 });

@@ -39,10 +39,18 @@ async function handToEdi(env: Pick<Bindings, "DB" | "ADMIN"> & ConfigVars, body:
 }
 
 /**
+ * How long a message whose EDI handoff failed waits before its next attempt: 30 s doubling to an hour, so its
+ * max_retries (wrangler.toml) span about five hours of an unavailable operator plane rather than seconds. A lost
+ * handoff loses an 850, which the reconciliation sweep does not see (the projection has the lines).
+ */
+export const ediRetryDelaySeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
+
+/**
  * The medparts-vendor-lines queue's consumer: each message's lines applied to their vendor's projection, in the shard of
  * the message's tenant (stub.ts), and, for a vendor with an X12 partner, handed to the operator plane for its 850s. A
- * failure of either is retried by the queue (both are idempotent); a message dropped after its retries is found by the
- * reconciliation sweep (reconcile.ts).
+ * failure of either is retried by the queue (both are idempotent): the projection's at once, the handoff's after
+ * ediRetryDelaySeconds; a message dropped after its retries is found by the reconciliation sweep (reconcile.ts) when
+ * its projection missed it.
  */
 export async function consumeLineChanges(
   batch: MessageBatch<LineChangesMessage>,
@@ -53,17 +61,17 @@ export async function consumeLineChanges(
       const { tenantId, vendorId, changes } = message.body;
       try {
         await vendorProjection(env, vendorId, tenantId).apply(tenantId, changes);
-        await handToEdi(env, message.body);
-        message.ack();
       } catch (error) {
-        logEvent("warn", {
-          event: "vendor.projection.apply",
-          tenantId,
-          vendorId,
-          message: errorMessage(error),
-        });
-        message.retry();
+        logEvent("warn", { event: "vendor.projection.apply", tenantId, vendorId, message: errorMessage(error) });
+        return message.retry();
       }
+      try {
+        await handToEdi(env, message.body);
+      } catch (error) {
+        logEvent("warn", { event: "edi.handoff", tenantId, vendorId, attempts: message.attempts, message: errorMessage(error) });
+        return message.retry({ delaySeconds: ediRetryDelaySeconds(message.attempts) });
+      }
+      message.ack();
     }),
   );
 }
