@@ -4,7 +4,7 @@ import { contractCall } from "../helpers/contract";
 import { invoiceBody } from "../helpers/invoices";
 import { eventsOf, freshOrder } from "../helpers/orders";
 import { storeRows } from "../helpers/stores";
-import { tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
+import { projectionFollows, tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 
 /**
  * The money side of an order (docs/api.md, "Confirmations", "Invoices"): a vendor's confirmation with changes, the
@@ -462,6 +462,98 @@ describe("purchasing of an order", () => {
     // Wholly credited, the line bills nothing any more: nothing shipped, and it matches.
     const after = (await json(await buyer(`/invoices/${invoice.invoiceId}`))).data;
     expect(after).toMatchObject({ credited: after.total, lines: [{ matchStatus: "matched" }] });
+  });
+});
+
+describe("a credit memo naming its invoice by the vendor's numbers", () => {
+  /** An invoice of two units of a fresh order's line, as its vendor: the order, the line, the vendor, the invoice. */
+  async function invoiced() {
+    const { orderNumber, lineIds } = await freshOrder(1, { quantity: 2 });
+    const lineId = lineIds[0]!;
+    const vendorId = await vendorOf(lineId);
+    const priceCents = cents(String((await readOrder(orderNumber)).lineItems[0].price));
+    const res = await vendorCall(vendorId, "/invoices", {
+      method: "POST",
+      json: invoiceBody(orderNumber, [{ lineId, quantity: 2, unitPriceCents: priceCents }]),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return { orderNumber, lineId, vendorId, priceCents, invoice: (await json(res)).data };
+  }
+
+  /** One unit of the order line credited, the invoice named by its order's and its own number. */
+  const byNumbers = (orderNumber: string, invoiceNumber: string, lineId: number, priceCents: number) => ({
+    creditMemoNumber: `CM-${crypto.randomUUID().slice(0, 8)}`,
+    orderNumber,
+    invoiceNumber,
+    creditDate: new Date().toISOString().slice(0, 10),
+    currency: "USD",
+    lines: [{ lineId, quantity: 1, unitPrice: money(priceCents), amount: money(priceCents) }],
+    summary: { subtotal: money(priceCents), tax: "0.00", freight: "0.00", total: money(priceCents) },
+  });
+
+  it("credits the invoice of that number on that order, its line named by the order line; the same again answers it", async () => {
+    const { orderNumber, lineId, vendorId, priceCents, invoice } = await invoiced();
+    const body = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
+    const res = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: body });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const memo = (await json(res)).data;
+    expect(memo).toMatchObject({
+      kind: "credit_memo",
+      orderNumber,
+      creditedInvoiceId: invoice.invoiceId,
+      creditedInvoiceNumber: invoice.invoiceNumber,
+      total: money(priceCents),
+      lines: [{ lineId, creditedLineNumber: 1, quantity: 1 }],
+    });
+    const again = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: body });
+    expect(again.status).toBe(200);
+    expect((await json(again)).data.invoiceId).toBe(memo.invoiceId);
+    expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.credited).toBe(money(priceCents));
+    // All that remains, by numbers and without lines: the store is found through the vendor's list of lines.
+    await projectionFollows(vendorId);
+    const { lines: _, summary: __, ...head } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
+    const whole = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: head });
+    expect(whole.status, await whole.clone().text()).toBe(201);
+    expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.credited).toBe(money(priceCents * 2));
+  });
+
+  it("an unknown number, another order's or another vendor's invoice are one 404; both forms at once, or half of one, a 400", async () => {
+    const { orderNumber, lineId, vendorId, priceCents, invoice } = await invoiced();
+    const other = await invoiced();
+    const stranger = (vendorId % 6) + 1;
+    const notFound = [
+      await vendorCall(vendorId, "/credit-memos", { method: "POST", json: byNumbers(orderNumber, "NO-SUCH-INV", lineId, priceCents) }),
+      await vendorCall(vendorId, "/credit-memos", {
+        method: "POST",
+        json: byNumbers(other.orderNumber, invoice.invoiceNumber, other.lineId, priceCents),
+      }),
+      await vendorCall(stranger, "/credit-memos", {
+        method: "POST",
+        json: byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents),
+      }),
+    ];
+    const { lines: _, summary: __, ...head } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
+    notFound.push(await vendorCall(stranger, "/credit-memos", { method: "POST", json: head }));
+    const details = await Promise.all(notFound.map(async (res) => (await expectProblem(res, 404)).detail));
+    expect(new Set(details).size).toBe(1);
+    const both = await vendorCall(vendorId, "/credit-memos", {
+      method: "POST",
+      json: { ...byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents), invoiceId: invoice.invoiceId },
+    });
+    expect(Object.keys((await expectProblem(both, 400)).errors)).toEqual(["invoiceId"]);
+    const { invoiceNumber: ___, ...half } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
+    expect(
+      Object.keys((await expectProblem(await vendorCall(vendorId, "/credit-memos", { method: "POST", json: half }), 400)).errors),
+    ).toEqual(["invoiceNumber"]);
+    const twoWays = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
+    const line = { ...twoWays.lines[0]!, invoiceLineNumber: 1 };
+    const named = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: { ...twoWays, lines: [line] } });
+    expect(Object.keys((await expectProblem(named, 400)).errors)).toEqual(["lines[0].invoiceLineNumber"]);
+    const unbilled = byNumbers(orderNumber, invoice.invoiceNumber, other.lineId, priceCents);
+    const notBilled = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: unbilled });
+    expect(Object.keys((await expectProblem(notBilled, 400)).errors)).toEqual(["lines[0].lineId"]);
+    // Nothing was credited.
+    expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.credited).toBe("0.00");
   });
 });
 

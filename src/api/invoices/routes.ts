@@ -19,6 +19,8 @@ import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
+import { LINE_STATUSES } from "../orders/lifecycle";
+import { listLinesOfVendor } from "../vendors/projection/list";
 import { decideInvoice } from "./decide";
 import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
 import { invoiceSearch } from "./search-fields";
@@ -61,11 +63,34 @@ const creditMemoRoute = createRoute({
   tags: [TAG],
   summary: "Send a credit memo against an invoice",
   description:
-    "Against one of the vendor's invoices: some of its lines, or all that remains of it. A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
+    "Against one of the vendor's invoices, named by its `invoiceId` or by the vendor's own numbers, `orderNumber` and `invoiceNumber` (one form or the other: 400 on `invoiceId` for both or neither); each line names the invoice's line (`invoiceLineNumber`) or the order line it bills (`lineId`). Some of its lines, or all that remains of it. A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
   ...vendorScopedAccess("fulfilment:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreditMemoRequestSchema } } } },
-  responses: { ...submitted("credit memo"), 404: problem("The vendor has no invoice with that id") },
+  responses: {
+    ...submitted("credit memo"),
+    404: problem("The vendor has no invoice with that id, or of that number on that order (another vendor's is indistinguishable)"),
+  },
 });
+
+/**
+ * The store of the invoice a credit memo names: its id's, or (by numbers) that of an order line the memo names, else
+ * that of one of the vendor's lines on the order, from the vendor's projection (an order whose lines all closed long
+ * ago is no longer listed there: such a whole credit names the invoice by invoiceId, or a line by lineId).
+ */
+async function creditedInvoiceStore(c: Context<AppEnv>, body: z.infer<typeof CreditMemoRequestSchema>) {
+  if (body.invoiceId !== undefined) return storeOfRow(c.env, body.invoiceId);
+  const lineId = body.lines?.find((line) => line.lineId !== undefined)?.lineId;
+  if (lineId !== undefined) return storeOfRow(c.env, lineId);
+  const { vendorId } = c.get("vendorPrincipal");
+  const listed = await listLinesOfVendor(
+    c.env,
+    vendorId,
+    { statuses: LINE_STATUSES, orderNumber: body.orderNumber },
+    { offset: 0, limit: 1 },
+  );
+  const line = listed.lines[0];
+  return line ? storeOfRow(c.env, line.lineId) : null;
+}
 
 const vendorGetRoute = createRoute({
   method: "get",
@@ -99,8 +124,8 @@ export const invoiceVendorRoutes = createRouter()
   })
   .openapi(creditMemoRoute, async (c) => {
     const body = c.req.valid("json");
-    const home = await storeOfRow(c.env, body.invoiceId);
-    if (!home) throw noInvoiceOfVendor();
+    const home = await creditedInvoiceStore(c, body);
+    if (!home) throw noInvoiceOfVendor(body.invoiceId === undefined);
     const outcome = await submitCreditMemo(database(home), c.get("vendorPrincipal").vendorId, body);
     return answerDocument(c, home, outcome) as never;
   })

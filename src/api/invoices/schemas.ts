@@ -31,14 +31,17 @@ export const SummarySchema = closedObject({
   total: moneyText("subtotal + tax + freight"),
 }).openapi("DocumentSummary");
 
+const orderNumber = (description: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "Must be an order number.")
+    .openapi({ description, example: DEMO_ORDER_NUMBER });
+
 const quantity = z.number().int().min(1).max(99_999);
 
 export const InvoiceRequestSchema = closedObject({
   invoiceNumber: documentNumber("The vendor's invoice number: one document per number, per buyer"),
-  orderNumber: z
-    .string()
-    .regex(/^[A-Za-z0-9-]{1,64}$/, "Must be an order number.")
-    .openapi({ description: "The order (PO) it bills", example: DEMO_ORDER_NUMBER }),
+  orderNumber: orderNumber("The order (PO) it bills"),
   invoiceDate: documentDate("The date on the invoice"),
   currency,
   lines: z
@@ -86,16 +89,31 @@ export const InvoiceRequestSchema = closedObject({
     },
   });
 
+const rowId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
 export const CreditMemoRequestSchema = closedObject({
   creditMemoNumber: documentNumber("The vendor's credit memo number"),
-  invoiceId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ description: "The invoice credited (its invoiceId)" }),
+  invoiceId: rowId.optional().openapi({
+    description: "The invoice credited, by its invoiceId; or, instead, name it by orderNumber and invoiceNumber (one form only)",
+  }),
+  orderNumber: orderNumber("With invoiceNumber, instead of invoiceId: the order (PO) the credited invoice bills").optional(),
+  invoiceNumber: documentNumber("With orderNumber, instead of invoiceId: the vendor's number of the invoice credited").optional(),
   creditDate: documentDate("The date on the credit memo"),
   currency,
   reason: readableText(500).nullish().openapi({ example: "2 units returned under RMA-20391" }),
   lines: z
     .array(
       closedObject({
-        invoiceLineNumber: z.number().int().min(1).max(200).openapi({ description: "The invoice's line credited" }),
+        invoiceLineNumber: z
+          .number()
+          .int()
+          .min(1)
+          .max(200)
+          .optional()
+          .openapi({ description: "The invoice's line credited; or, instead, lineId (one of the two)" }),
+        lineId: rowId.optional().openapi({
+          description: "Instead of invoiceLineNumber: the order line credited, the invoice's one line that bills it (its lineId)",
+        }),
         quantity: z
           .number()
           .int()
@@ -112,17 +130,45 @@ export const CreditMemoRequestSchema = closedObject({
     .optional()
     .openapi({ description: "Absent (with summary): the whole of what remains of the invoice is credited" }),
   summary: SummarySchema.optional(),
-}).openapi("CreditMemoRequest", {
-  example: {
-    creditMemoNumber: "CM-2026-0007",
-    invoiceId: 1,
-    creditDate: "2026-11-28",
-    currency: "USD",
-    reason: "One unit returned damaged",
-    lines: [{ invoiceLineNumber: 1, quantity: 1, unitPrice: "120.00", amount: "120.00", tax: "9.60" }],
-    summary: { subtotal: "120.00", tax: "9.60", freight: "0.00", total: "129.60" },
-  },
-});
+})
+  .superRefine((memo, ctx) => {
+    const byNumbers = memo.orderNumber !== undefined || memo.invoiceNumber !== undefined;
+    if (memo.invoiceId !== undefined && byNumbers) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["invoiceId"],
+        message: "Name the invoice by invoiceId, or by orderNumber and invoiceNumber: not both.",
+      });
+    } else if (memo.invoiceId === undefined && !byNumbers) {
+      ctx.addIssue({ code: "custom", path: ["invoiceId"], message: "Required, or orderNumber and invoiceNumber instead." });
+    } else if (byNumbers) {
+      for (const field of ["orderNumber", "invoiceNumber"] as const) {
+        if (memo[field] === undefined) {
+          ctx.addIssue({ code: "custom", path: [field], message: "orderNumber and invoiceNumber name the invoice together." });
+        }
+      }
+    }
+    memo.lines?.forEach((line, i) => {
+      if ((line.invoiceLineNumber === undefined) === (line.lineId === undefined)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["lines", i, "invoiceLineNumber"],
+          message: "Name the invoice's line by invoiceLineNumber or the order line by lineId: one of the two.",
+        });
+      }
+    });
+  })
+  .openapi("CreditMemoRequest", {
+    example: {
+      creditMemoNumber: "CM-2026-0007",
+      invoiceId: 1,
+      creditDate: "2026-11-28",
+      currency: "USD",
+      reason: "One unit returned damaged",
+      lines: [{ invoiceLineNumber: 1, quantity: 1, unitPrice: "120.00", amount: "120.00", tax: "9.60" }],
+      summary: { subtotal: "120.00", tax: "9.60", freight: "0.00", total: "129.60" },
+    },
+  });
 
 const money = (description: string) =>
   z.string().openapi({ description: `${description} (a decimal string, 2 places)`, example: "240.00" });

@@ -26,7 +26,8 @@ import { type DocumentRow, documentView, type InvoiceRecord } from "./views";
 /** An invoice naming no line of the vendor on an order of its number (or a line no store holds). */
 export const noLineOfOrder = () => notFound("The vendor has no line on an order of that number.");
 /** A credit memo naming no invoice of the vendor. */
-export const noInvoiceOfVendor = () => notFound("The vendor has no invoice with that id.");
+export const noInvoiceOfVendor = (byNumbers = false) =>
+  notFound(byNumbers ? "The vendor has no invoice of that number on an order of that number." : "The vendor has no invoice with that id.");
 
 /**
  * A vendor's invoices and credit memos (docs/api.md, "Invoices"). Each is a change of its order, committed as every
@@ -55,13 +56,18 @@ export interface InvoiceInput {
   summary: SummaryInput;
 }
 
+/** A credit line names the invoice's line, or the order line the invoice bills on one line (lineId). */
 export interface CreditLineInput extends DocumentLineInput {
-  invoiceLineNumber: number;
+  invoiceLineNumber?: number | undefined;
+  lineId?: number | undefined;
 }
 
+/** The invoice credited: by its id, or by the vendor's numbers (the order's and the invoice's), exactly one form. */
 export interface CreditMemoInput {
   creditMemoNumber: string;
-  invoiceId: number;
+  invoiceId?: number | undefined;
+  orderNumber?: string | undefined;
+  invoiceNumber?: string | undefined;
   creditDate: string;
   currency: string;
   reason?: string | null | undefined;
@@ -325,14 +331,20 @@ export async function submitCreditMemo(
       summary: ["Send lines and summary together (a part of the invoice), or neither (all that remains of it)."],
     });
   }
-  const orderRef = sql<number>`(select ${invoices.orderId} from ${invoices} join ${orders} on ${orders.id} = ${invoices.orderId} where ${invoices.id} = ${input.invoiceId} and ${invoices.vendorId} = ${vendorId} and ${invoices.kind} = 'invoice' and ${kindOf(sandbox)})`;
+  const byNumbers = input.invoiceId === undefined;
+  const named = byNumbers
+    ? sql`${invoices.number} = ${input.invoiceNumber ?? ""} and ${orders.orderNumber} = ${input.orderNumber ?? ""}`
+    : sql`${invoices.id} = ${input.invoiceId}`;
+  const orderRef = sql<number>`(select ${invoices.orderId} from ${invoices} join ${orders} on ${orders.id} = ${invoices.orderId} where ${named} and ${invoices.vendorId} = ${vendorId} and ${invoices.kind} = 'invoice' and ${kindOf(sandbox)})`;
   const [order, states, vendorLines, documentRows, settings, sameNumber] = await db.batch([
     ...invoicingReads(db, vendorId, orderRef),
     documentOf(db, { tenantId: tenantOf(orderRef), vendorId, kind: "credit_memo", number: input.creditMemoNumber }),
   ]);
   const invoicing = invoicingOf(vendorId, [order, states, vendorLines, documentRows, settings]);
-  const invoice = invoicing?.documents.find((d) => d.id === input.invoiceId);
-  if (!invoicing || !invoice) throw noInvoiceOfVendor();
+  const invoice = invoicing?.documents.find((d) =>
+    byNumbers ? d.kind === "invoice" && d.number === input.invoiceNumber : d.id === input.invoiceId,
+  );
+  if (!invoicing || !invoice) throw noInvoiceOfVendor(byNumbers);
   const key: DocumentKey = { tenantId: invoicing.order.tenantId, vendorId, kind: "credit_memo", number: input.creditMemoNumber };
   const digest = await sha256Hex(canonicalJson(input));
   const first = sameOrUsed(sameNumber[0], key, digest);
@@ -468,12 +480,27 @@ export function creditOfLines(
   const { lines, totals } = addUp(inputs, summary, { priceOnly: true });
   const errors: Record<string, string[]> = {};
   const taken = new Map<number, { quantity: number; amountCents: number; taxCents: number }>();
-  inputs.forEach((input, i) => {
-    const left = remaining.lines.find((line) => line.lineNumber === input.invoiceLineNumber);
-    if (!left) {
-      errors[`lines[${i}].invoiceLineNumber`] = [`The invoice has no line ${input.invoiceLineNumber}.`];
-      return;
+  const credited: (RemainingLine | undefined)[] = inputs.map((input, i) => {
+    if (input.invoiceLineNumber !== undefined) {
+      const left = remaining.lines.find((line) => line.lineNumber === input.invoiceLineNumber);
+      if (!left) errors[`lines[${i}].invoiceLineNumber`] = [`The invoice has no line ${input.invoiceLineNumber}.`];
+      return left;
     }
+    // An order line: the invoice's one line that bills it (two lines of it are named by invoiceLineNumber instead).
+    const billing = remaining.lines.filter((line) => line.orderLineId === input.lineId);
+    if (billing.length !== 1) {
+      errors[`lines[${i}].lineId`] = [
+        billing.length === 0
+          ? `The invoice bills no order line ${input.lineId}.`
+          : `The invoice bills order line ${input.lineId} on lines ${billing.map((line) => line.lineNumber).join(", ")}: name one by invoiceLineNumber.`,
+      ];
+      return undefined;
+    }
+    return billing[0];
+  });
+  inputs.forEach((_, i) => {
+    const left = credited[i];
+    if (!left) return;
     const sum = taken.get(left.lineNumber) ?? { quantity: 0, amountCents: 0, taxCents: 0 };
     sum.quantity += lines[i]!.quantity;
     sum.amountCents += lines[i]!.amountCents;
@@ -500,11 +527,7 @@ export function creditOfLines(
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   if (totals.totalCents <= 0) throw new ValidationError({ "summary.total": ["A credit memo credits a positive amount."] });
   return {
-    lines: lines.map((line, i) => ({
-      ...line,
-      creditedLineNumber: inputs[i]!.invoiceLineNumber,
-      orderLineId: remaining.lines.find((l) => l.lineNumber === inputs[i]!.invoiceLineNumber)!.orderLineId,
-    })),
+    lines: lines.map((line, i) => ({ ...line, creditedLineNumber: credited[i]!.lineNumber, orderLineId: credited[i]!.orderLineId })),
     totals,
   };
 }
