@@ -7,7 +7,20 @@ import type { OfferDefaults } from "../../src/operator/edi/mapping/price-catalog
 import type { ApiBinding } from "../../src/operator/procurement/api";
 import { apiErrors } from "../../src/operator/procurement/api";
 import { call, json, TENANT_A, vendorTokenFor } from "../helpers/api";
-import { ccyymmdd, groupOf, gtinOfLine, isoDay, orderOfOneVendor, seg, set810, set832, set855, set856, unique } from "../helpers/edi";
+import {
+  ccyymmdd,
+  groupOf,
+  gtinOfLine,
+  isoDay,
+  orderOfOneVendor,
+  seg,
+  set810,
+  set832,
+  set855,
+  set856,
+  setCredit810,
+  unique,
+} from "../helpers/edi";
 import { eventsOf, NOTHING_WRITTEN, readOrder, rowsWrittenBy } from "../helpers/orders";
 import { storeRows } from "../helpers/stores";
 import { vendorCall } from "../helpers/vendors";
@@ -324,7 +337,42 @@ describe("applying a partner's sets through the vendor API, as the vendor", () =
     expect((await jobs()).length).toBe(before.length + 1);
   });
 
-  it("refuses by name a set the mapping refuses (an 810 credit memo, a set the partner does not exchange), sending nothing", async () => {
+  it("810 CR: a credit memo of the invoice its REF*IV names, by the order's and the invoice's numbers; the invoice shows it credited; applied again, nothing changes", async () => {
+    const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 2);
+    const [lineId] = lineIds as [number];
+    const api = await apiOfVendor(vendorId);
+    const invoiceNumber = `INV-EDI-${unique()}`;
+    const creditMemoNumber = `CM-EDI-${unique()}`;
+    const invoice = groupOf([set810(orderNumber, invoiceNumber, [{ lineId, quantity: 2, price: prices[0]! }])]);
+    const memo = groupOf([setCredit810(orderNumber, creditMemoNumber, invoiceNumber, [{ lineId, quantity: 1, price: prices[0]! }])]);
+    expect(applied(await applyInboundGroup(api, PARTNER, invoice, DEFAULTS))).toEqual([{ set: "810", outcome: "applied", messages: [] }]);
+    expect(applied(await applyInboundGroup(api, PARTNER, memo, DEFAULTS))).toEqual([{ set: "810", outcome: "applied", messages: [] }]);
+    const [invoiceRow] = await invoicesNumbered(invoiceNumber);
+    const read = (await json(await vendorCall(vendorId, `/invoices/${invoiceRow!.id}`))).data;
+    const priceCents = Math.round(Number(prices[0]) * 100);
+    const cents = (text: string) => Math.round(Number(text) * 100);
+    expect(cents(read.total)).toBe(2 * priceCents);
+    expect(cents(read.credited)).toBe(priceCents);
+    const [memoRow] = await invoicesNumbered(creditMemoNumber);
+    expect((await json(await vendorCall(vendorId, `/invoices/${memoRow!.id}`))).data).toMatchObject({
+      kind: "credit_memo",
+      status: "received",
+      creditedInvoiceId: invoiceRow!.id,
+      creditedInvoiceNumber: invoiceNumber,
+      lines: [{ lineId, creditedLineNumber: 1, quantity: 1 }],
+    });
+    expect((await eventsOf(orderNumber)).filter((event) => event.type === "credit_memo.received")).toHaveLength(1);
+    // Applied again (both groups): the same documents answer, nothing is written.
+    const { result: again, written } = await rowsWrittenBy(async () => [
+      ...(await applyInboundGroup(api, PARTNER, invoice, DEFAULTS)),
+      ...(await applyInboundGroup(api, PARTNER, memo, DEFAULTS)),
+    ]);
+    expect(applied(again).map((set) => set.outcome)).toEqual(["applied", "applied"]);
+    expect(written).toEqual(NOTHING_WRITTEN);
+    expect(await invoicesNumbered(creditMemoNumber)).toHaveLength(1);
+  });
+
+  it("refuses by name a set the mapping refuses (an 810 credit memo naming no invoice, a set the partner does not exchange), sending nothing", async () => {
     const { orderNumber, lineIds, vendorId, prices } = await orderOfOneVendor(1, 1);
     const [lineId] = lineIds as [number];
     const memo = set810(orderNumber, `CM-${unique()}`, [{ lineId, quantity: 1, price: prices[0]! }]);
@@ -335,7 +383,7 @@ describe("applying a partner's sets through the vendor API, as the vendor", () =
       return (await apiOfVendor(vendorId))(...args);
     };
     expect(applied(await applyInboundGroup(counting, PARTNER, groupOf([memo]), DEFAULTS))).toEqual([
-      { set: "810", outcome: "refused", messages: ["BIG: Credit memos (BIG07 CR) are not mapped yet."] },
+      { set: "810", outcome: "refused", messages: ["REF: A credit memo (BIG07 CR) names the invoice it credits in REF*OI or REF*IV."] },
     ]);
     const no832 = await applyInboundGroup(
       counting,

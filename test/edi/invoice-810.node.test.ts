@@ -45,16 +45,46 @@ describe("an 810 as the vendor API's invoice", () => {
     });
   });
 
-  it("names a TDS total that the lines and freight do not add up to, and a credit memo it does not map yet", () => {
+  it("names a TDS total that the lines and freight do not add up to", () => {
     const set = setOf("810/derived-810-hospital-004010.edi");
     expect(invoiceFrom810(withSegment(set, "TDS", () => ["234900"])).problems).toEqual([
       { segment: "TDS", message: "TDS01 says 2349.00; the lines and freight add up to 2348.00." },
     ]);
-    const credit = invoiceFrom810(withSegment(set, "BIG", (old) => [...[...old, "", ""].slice(0, 6), "CR"]));
-    expect(credit).toEqual({
-      kind: "credit-memo",
+  });
+
+  it("reads BIG07 CR as a credit memo of the invoice a header REF*OI or REF*IV names, by the order's and the invoice's numbers", () => {
+    const set = withSegment(setOf("810/derived-810-hospital-004010.edi"), "BIG", (old) => [
+      ...[...old.slice(0, 1), "CM-330045", ...old.slice(2), "", ""].slice(0, 6),
+      "CR",
+    ]);
+    // The sample's header names the supplier's account (REF*IA), not the invoice credited.
+    const unnamed = invoiceFrom810(set);
+    expect(unnamed.kind).toBe("credit-memo");
+    expect(unnamed.problems).toEqual([
+      { segment: "REF", message: "A credit memo (BIG07 CR) names the invoice it credits in REF*OI or REF*IV." },
+    ]);
+    const at = set.segments.findIndex((segment) => segment.id === "REF");
+    const ref = (code: string, value: string) => ({ ...set.segments[at]!, elements: [code, value] });
+    const named = { ...set, segments: [...set.segments.slice(0, at), ref("IV", "INV-330045"), ...set.segments.slice(at)] };
+    const credit = invoiceFrom810(named);
+    if (credit.kind !== "credit-memo") throw new Error(credit.kind);
+    expect(credit.problems).toEqual([]);
+    expect(credit.request).toEqual({
+      creditMemoNumber: "CM-330045",
+      orderNumber: "4500012345",
       invoiceNumber: "INV-330045",
-      problems: [{ segment: "BIG", message: "Credit memos (BIG07 CR) are not mapped yet." }],
+      creditDate: "2026-01-20",
+      currency: "USD",
+      lines: [
+        { lineId: 1, quantity: 10, unitPrice: "42.50", amount: "425.00" },
+        { lineId: 2, quantity: 1, unitPrice: "118.00", amount: "118.00" },
+        { lineId: 3, quantity: 2, unitPrice: "895.00", amount: "1790.00" },
+      ],
+      summary: { subtotal: "2333.00", tax: "0.00", freight: "15.00", total: "2348.00" },
     });
+    // REF*OI (the original invoice) comes before REF*IV.
+    const both = { ...named, segments: [...named.segments.slice(0, at), ref("OI", "INV-ORIGINAL"), ...named.segments.slice(at)] };
+    const original = invoiceFrom810(both);
+    expect(original.kind === "credit-memo" && original.request.invoiceNumber).toBe("INV-ORIGINAL");
   });
 });

@@ -22,6 +22,7 @@ export {
   set855,
   set856,
   set997,
+  setCredit810,
   shippedNow,
   unique,
 } from "../../src/dev/edi/partner-documents";

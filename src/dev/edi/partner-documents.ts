@@ -160,6 +160,21 @@ export const set810 = (
   };
 };
 
+/** An 810 credit memo (BIG07 CR) of invoice `invoiceNumber` (REF*IV) on the order: the units credited at their price. */
+export const setCredit810 = (
+  orderNumber: string,
+  creditMemoNumber: string,
+  invoiceNumber: string,
+  lines: { lineId: number; quantity: number; price: string; sku?: string }[],
+) => {
+  const invoice = set810(orderNumber, creditMemoNumber, lines);
+  const [, ...rest] = invoice.segments;
+  return {
+    ...invoice,
+    segments: [seg("BIG", ccyymmdd(), creditMemoNumber, "", orderNumber, "", "", "CR"), seg("REF", "IV", invoiceNumber), ...rest],
+  };
+};
+
 /** An 832 of items: each its SKU (VC), GTIN (UK) and list price (CTP*CAT), per each. */
 export const set832 = (items: { sku: string; gtin: string; price: string }[]) => ({
   id: "832",

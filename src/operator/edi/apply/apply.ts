@@ -18,7 +18,7 @@ import type { VendorApi } from "./vendor-api";
  * - `retry`: a 5xx, a 429, a 409 the API asks to retry (`order-changed`, another price file under way) or a network
  *   failure. The caller applies the whole group again later: every call here is idempotent by its effect (a move in
  *   place answers 200 and writes nothing, a confirmation is compared with the one in place or pending, an invoice is
- *   keyed by its number and content, an 832's job is found again by its file's name), so what was applied before the
+ *   keyed by its number and content, a credit memo too, an 832's job is found again by its file's name), so what was applied before the
  *   failure is not applied twice.
  * Acknowledgment groups (FA: 997, 999) are the caller's (they answer our 850s); mapInboundGroup refuses their sets.
  */
@@ -122,8 +122,10 @@ async function applySet(api: VendorApi, group: FunctionalGroup, mapped: MappedSe
   if ("invoice" in mapped) {
     const { invoice } = mapped;
     // An invoice is one document: one the mapping could not read whole (its total, a line) is not sent in part.
-    if (invoice.kind === "credit-memo" || invoice.problems.length > 0) return refused(problemsOf(invoice.problems));
-    return outcomeOf(mapped, [await send(api, "POST", "/invoices", invoice.request)], []);
+    if (invoice.problems.length > 0) return refused(problemsOf(invoice.problems));
+    // A credit memo names its invoice by the vendor's numbers (BIG04, REF*OI or REF*IV) and its lines by order line.
+    const path = invoice.kind === "credit-memo" ? "/credit-memos" : "/invoices";
+    return outcomeOf(mapped, [await send(api, "POST", path, invoice.request)], []);
   }
   return applyPriceFile(api, group, mapped);
 }
@@ -304,10 +306,7 @@ export function checkInboundGroup(partner: Pick<Partner, "documents">, group: Fu
           : "shipNotice" in mapped
             ? problemsOf(mapped.shipNotice.problems)
             : "invoice" in mapped
-              ? [
-                  ...problemsOf(mapped.invoice.problems),
-                  ...(mapped.invoice.kind === "credit-memo" ? ["810: a credit memo (BIG07 CR) is not taken over X12."] : []),
-                ]
+              ? problemsOf(mapped.invoice.problems)
               : problemsOf(mapped.priceFile.problems);
     return {
       set: mapped.set,

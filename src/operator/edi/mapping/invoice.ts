@@ -7,7 +7,10 @@ import { fromScaled, multiply, toScaled } from "./decimal";
  * docs/api.md "Invoices and credit memos"), to be submitted as the vendor and matched three ways as any invoice. IT101 is
  * the Medparts line id (the 850's PO101, echoed); amounts are exact (./decimal.ts). TDS01 and SAC05 are N2 (two implied
  * decimals); freight is SAC C with code D240; the invoice's total must be the lines plus freight, else a problem.
- * BIG07 CR marks a credit memo: recognized, not mapped yet (it names the invoice it credits, which an 810 may not).
+ * BIG07 CR marks a credit memo (POST /vendor/api/credit-memos, the invoice named by the vendor's numbers): BIG02 its
+ * number, BIG01 its date, BIG04 the order, the credited invoice's number in a header REF*OI (original invoice number)
+ * or REF*IV (seller's invoice number), its lines and total read as an invoice's (each credit line names the order line,
+ * IT101: the invoice's one line billing it). None of the public 810 samples is a credit memo (BIG07 DI or CI, or none).
  */
 
 export interface InvoiceRequest {
@@ -19,9 +22,23 @@ export interface InvoiceRequest {
   summary: { subtotal: string; tax: string; freight: string; total: string };
 }
 
+/** A credit memo by the vendor's numbers: its lines name order lines (docs/api.md, "Credit memos"). */
+export interface CreditMemoRequest {
+  creditMemoNumber: string;
+  orderNumber: string;
+  invoiceNumber: string;
+  creditDate: string;
+  currency: string;
+  lines: { lineId: number; quantity: number; unitPrice: string; amount: string }[];
+  summary: { subtotal: string; tax: string; freight: string; total: string };
+}
+
 export type InvoiceFromEdi =
   | { kind: "invoice"; request: InvoiceRequest; problems: { segment: string; message: string }[] }
-  | { kind: "credit-memo"; invoiceNumber: string; problems: { segment: string; message: string }[] };
+  | { kind: "credit-memo"; request: CreditMemoRequest; problems: { segment: string; message: string }[] };
+
+/** REF01 qualifiers naming the invoice a credit memo credits, the first found used: original invoice, seller's invoice. */
+const CREDITED_INVOICE_REFS = ["OI", "IV"];
 
 /** SAC02 codes that are freight and handling (D240 freight, G830 shipping and handling). */
 const FREIGHT_CODES = new Set(["D240", "G830"]);
@@ -35,13 +52,6 @@ export function invoiceFrom810(set: TransactionSet): InvoiceFromEdi {
   const big = body.find((segment) => segment.id === "BIG");
   const problems: { segment: string; message: string }[] = [];
   if (!big) return { kind: "invoice", request: emptyRequest(), problems: [{ segment: "BIG", message: "An 810 without BIG." }] };
-  if (element(big, 7) === "CR") {
-    return {
-      kind: "credit-memo",
-      invoiceNumber: element(big, 2),
-      problems: [{ segment: "BIG", message: "Credit memos (BIG07 CR) are not mapped yet." }],
-    };
-  }
   const cur = body.find((segment) => segment.id === "CUR");
   const request: InvoiceRequest = {
     invoiceNumber: element(big, 2),
@@ -95,7 +105,30 @@ export function invoiceFrom810(set: TransactionSet): InvoiceFromEdi {
       message: `TDS01 says ${fromScaled(n2(element(tds, 1)), 2)}; the lines and freight add up to ${fromScaled(total, 2)}.`,
     });
   }
-  return { kind: "invoice", request, problems };
+  if (element(big, 7) !== "CR") return { kind: "invoice", request, problems };
+  // The header's REFs (before the first IT1): the invoice credited.
+  const firstLine = body.findIndex((segment) => segment.id === "IT1");
+  const header = firstLine < 0 ? body : body.slice(0, firstLine);
+  const ref = CREDITED_INVOICE_REFS.map((code) => header.find((segment) => segment.id === "REF" && element(segment, 1) === code)).find(
+    (found) => found !== undefined,
+  );
+  if (!ref || element(ref, 2) === "") {
+    problems.push({ segment: "REF", message: "A credit memo (BIG07 CR) names the invoice it credits in REF*OI or REF*IV." });
+  }
+  const { invoiceNumber, invoiceDate, lines, ...rest } = request;
+  return {
+    kind: "credit-memo",
+    request: {
+      creditMemoNumber: invoiceNumber,
+      orderNumber: rest.orderNumber,
+      invoiceNumber: ref ? element(ref, 2) : "",
+      creditDate: invoiceDate,
+      currency: rest.currency,
+      lines: lines.map(({ lineId, quantity, unitPrice, amount }) => ({ lineId, quantity, unitPrice, amount })),
+      summary: rest.summary,
+    },
+    problems,
+  };
 }
 
 function emptyRequest(): InvoiceRequest {
