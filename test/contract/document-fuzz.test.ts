@@ -113,6 +113,11 @@ const PROSE_RULES: ProseRule[] = [
     statement: "A credit never exceeds what remains of the invoice",
   },
   { operation: "post /vendor/api/credit-memos", fields: /^creditDate$/, statement: "not after tomorrow (UTC)" },
+  {
+    operation: "post /vendor/api/credit-memos",
+    fields: /^(invoiceId|orderNumber|invoiceNumber)$/,
+    statement: "one form or the other: 400 on `invoiceId` for both or neither",
+  },
   ...["acknowledge", "backorder"].map((action) => ({
     operation: `post /vendor/api/order-lines/{lineId}/${action}`,
     fields: /^(promisedShipDate|expectedShipDate)$/,
