@@ -1,4 +1,5 @@
 import { LINE_STATUSES } from "../../src/api/orders/lifecycle";
+import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import { DEMO_LINE_ID } from "../../src/api/vendors/routes";
 import { productId } from "../../src/dev/seed/catalog";
@@ -992,6 +993,28 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
         own: (ctx) => ctx.attackerInvoices.read,
         unknown: 999_999_999,
         request: (v) => asVendor(post("/vendor/api/credit-memos", creditOf(v))),
+        expect: { denied: [404] },
+      },
+      {
+        input: "orderNumber + invoiceNumber (another vendor's invoice, by the vendor's numbers; its order line by lineId)",
+        victim: (ctx) => ctx.victimInvoice.number,
+        own: (ctx) => ctx.attackerInvoices.number,
+        unknown: "NO-SUCH-INVOICE",
+        request: (v, ctx) => {
+          const victims = v === ctx.victimInvoice.number;
+          const { invoiceId: _, lines, ...head } = creditOf(0);
+          return asVendor(
+            post("/vendor/api/credit-memos", {
+              ...head,
+              orderNumber: victims ? DEMO_ORDER_NUMBER : ctx.attackerInvoices.orderNumber,
+              invoiceNumber: v,
+              lines: lines.map(({ invoiceLineNumber: __, ...line }) => ({
+                ...line,
+                lineId: victims ? DEMO_LINE_ID : ctx.attackerInvoices.lineId,
+              })),
+            }),
+          );
+        },
         expect: { denied: [404] },
       },
     ],

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateDeviceIdentifiers, productId } from "../../src/dev/seed/catalog";
-import { type AppliedSet, applyInboundGroup } from "../../src/operator/edi/apply/apply";
+import { type AppliedSet, applyInboundGroup, checkInboundGroup } from "../../src/operator/edi/apply/apply";
 import { type VendorApi, vendorApi } from "../../src/operator/edi/apply/vendor-api";
 import type { OfferDefaults } from "../../src/operator/edi/mapping/price-catalog";
 import type { ApiBinding } from "../../src/operator/procurement/api";
@@ -370,6 +370,8 @@ describe("applying a partner's sets through the vendor API, as the vendor", () =
     expect(applied(again).map((set) => set.outcome)).toEqual(["applied", "applied"]);
     expect(written).toEqual(NOTHING_WRITTEN);
     expect(await invoicesNumbered(creditMemoNumber)).toHaveLength(1);
+    // A test partner's credit memo is checked like any 810 (mapped whole), not refused.
+    expect(applied(checkInboundGroup(PARTNER, memo, DEFAULTS))).toEqual([{ set: "810", outcome: "checked", messages: [] }]);
   });
 
   it("refuses by name a set the mapping refuses (an 810 credit memo naming no invoice, a set the partner does not exchange), sending nothing", async () => {
