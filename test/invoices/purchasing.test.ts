@@ -509,6 +509,18 @@ describe("a credit memo naming its invoice by the vendor's numbers", () => {
     expect(again.status).toBe(200);
     expect((await json(again)).data.invoiceId).toBe(memo.invoiceId);
     expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.credited).toBe(money(priceCents));
+    // The same credit memo named by ids (invoiceId, invoiceLineNumber) is the same document: answered, not a 409.
+    const {
+      orderNumber: _o,
+      invoiceNumber: _i,
+      lines: [byLine],
+      ...rest
+    } = body;
+    const { lineId: _l, ...creditLine } = byLine!;
+    const byIds = { ...rest, invoiceId: invoice.invoiceId, lines: [{ ...creditLine, invoiceLineNumber: 1 }] };
+    const sameByIds = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: byIds });
+    expect(sameByIds.status, await sameByIds.clone().text()).toBe(200);
+    expect((await json(sameByIds)).data.invoiceId).toBe(memo.invoiceId);
     // All that remains, by numbers and without lines: the store is found through the vendor's list of lines.
     await projectionFollows(vendorId);
     const { lines: _, summary: __, ...head } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);

@@ -346,7 +346,7 @@ export async function submitCreditMemo(
   );
   if (!invoicing || !invoice) throw noInvoiceOfVendor(byNumbers);
   const key: DocumentKey = { tenantId: invoicing.order.tenantId, vendorId, kind: "credit_memo", number: input.creditMemoNumber };
-  const digest = await sha256Hex(canonicalJson(input));
+  const digest = await sha256Hex(canonicalJson(byInvoiceId(input, invoice)));
   const first = sameOrUsed(sameNumber[0], key, digest);
   if (first) return first;
   const remaining = remainingOf(invoice, invoicing.documents);
@@ -407,6 +407,25 @@ export async function submitCreditMemo(
     creditedInvoiceNumber: invoice.number,
     at: now,
   });
+}
+
+/**
+ * The credit memo as if it named its invoice by id and its lines by the invoice's line numbers, for its digest: the
+ * same credit memo sent by the vendor's numbers (an 810 CR) and by ids is one document. A form by ids is itself, so
+ * the digests of memos written before the numbers form are unchanged. A lineId the invoice does not bill on exactly one
+ * line stays as sent (the credit is then refused).
+ */
+function byInvoiceId(input: CreditMemoInput, invoice: Invoicing["documents"][number]): CreditMemoInput {
+  if (input.invoiceId !== undefined && !input.lines?.some((line) => line.lineId !== undefined)) return input;
+  const { orderNumber: _, invoiceNumber: __, ...rest } = input;
+  return {
+    ...rest,
+    invoiceId: invoice.id,
+    lines: input.lines?.map(({ lineId, ...line }) => {
+      const billing = invoice.lines.filter((billed) => lineId !== undefined && billed.orderLineId === lineId);
+      return billing.length === 1 ? { ...line, invoiceLineNumber: billing[0]!.lineNumber! } : { ...line, lineId };
+    }),
+  };
 }
 
 interface RemainingLine {
