@@ -4,7 +4,7 @@ import { contractCall } from "../helpers/contract";
 import { invoiceBody } from "../helpers/invoices";
 import { eventsOf, freshOrder } from "../helpers/orders";
 import { storeRows } from "../helpers/stores";
-import { projectionFollows, tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
+import { tomorrow, vendorCall, vendorOf } from "../helpers/vendors";
 
 /**
  * The money side of an order (docs/api.md, "Confirmations", "Invoices"): a vendor's confirmation with changes, the
@@ -521,11 +521,15 @@ describe("a credit memo naming its invoice by the vendor's numbers", () => {
     const sameByIds = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: byIds });
     expect(sameByIds.status, await sameByIds.clone().text()).toBe(200);
     expect((await json(sameByIds)).data.invoiceId).toBe(memo.invoiceId);
-    // All that remains, by numbers and without lines: the store is found through the vendor's list of lines.
-    await projectionFollows(vendorId);
+    // All that remains, by numbers and without lines: an order number names no tenant's store, so it is a 400 naming
+    // lines; by invoiceId it is taken.
     const { lines: _, summary: __, ...head } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
     const whole = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: head });
-    expect(whole.status, await whole.clone().text()).toBe(201);
+    expect(whole.status).toBe(400);
+    expect(JSON.stringify(await whole.json())).toContain("lineId");
+    const { orderNumber: _order, invoiceNumber: _number, ...wholeById } = head;
+    const byId = await vendorCall(vendorId, "/credit-memos", { method: "POST", json: { ...wholeById, invoiceId: invoice.invoiceId } });
+    expect(byId.status, await byId.clone().text()).toBe(201);
     expect((await json(await buyer(`/invoices/${invoice.invoiceId}`))).data.credited).toBe(money(priceCents * 2));
   });
 
@@ -544,10 +548,17 @@ describe("a credit memo naming its invoice by the vendor's numbers", () => {
         json: byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents),
       }),
     ];
-    const { lines: _, summary: __, ...head } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
-    notFound.push(await vendorCall(stranger, "/credit-memos", { method: "POST", json: head }));
     const details = await Promise.all(notFound.map(async (res) => (await expectProblem(res, 404)).detail));
     expect(new Set(details).size).toBe(1);
+    // Without lines, by numbers: the same 400 naming lines whoever asks, whether or not the invoice is theirs.
+    const { lines: _, summary: __, ...head } = byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents);
+    const headless = await Promise.all(
+      [stranger, vendorId].map(
+        async (asker) => (await expectProblem(await vendorCall(asker, "/credit-memos", { method: "POST", json: head }), 400)).errors,
+      ),
+    );
+    expect(headless[0]).toEqual(headless[1]);
+    expect(Object.keys(headless[0])).toEqual(["lines"]);
     const both = await vendorCall(vendorId, "/credit-memos", {
       method: "POST",
       json: { ...byNumbers(orderNumber, invoice.invoiceNumber, lineId, priceCents), invoiceId: invoice.invoiceId },

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { database } from "../../db/client";
 import type { AppEnv } from "../../env";
+import { ValidationError } from "../../platform/errors";
 import { PaginationSchema } from "../../platform/pagination";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
@@ -19,8 +20,6 @@ import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
-import { LINE_STATUSES } from "../orders/lifecycle";
-import { listLinesOfVendor } from "../vendors/projection/list";
 import { decideInvoice } from "./decide";
 import { CreditMemoRequestSchema, InvoiceRecordSchema, InvoiceRequestSchema } from "./schemas";
 import { invoiceSearch } from "./search-fields";
@@ -73,23 +72,19 @@ const creditMemoRoute = createRoute({
 });
 
 /**
- * The store of the invoice a credit memo names: its id's, or (by numbers) that of an order line the memo names, else
- * that of one of the vendor's lines on the order, from the vendor's projection (an order whose lines all closed long
- * ago is no longer listed there: such a whole credit names the invoice by invoiceId, or a line by lineId).
+ * The store of the invoice a credit memo names: its id's, or (by numbers) that of an order line the memo names. An order
+ * number does not say which tenant's store holds the order, so a credit by numbers names its lines by lineId (a whole
+ * credit names the invoice by invoiceId).
  */
 async function creditedInvoiceStore(c: Context<AppEnv>, body: z.infer<typeof CreditMemoRequestSchema>) {
   if (body.invoiceId !== undefined) return storeOfRow(c.env, body.invoiceId);
   const lineId = body.lines?.find((line) => line.lineId !== undefined)?.lineId;
-  if (lineId !== undefined) return storeOfRow(c.env, lineId);
-  const { vendorId } = c.get("vendorPrincipal");
-  const listed = await listLinesOfVendor(
-    c.env,
-    vendorId,
-    { statuses: LINE_STATUSES, orderNumber: body.orderNumber },
-    { offset: 0, limit: 1 },
-  );
-  const line = listed.lines[0];
-  return line ? storeOfRow(c.env, line.lineId) : null;
+  if (lineId === undefined) {
+    throw new ValidationError({
+      lines: ["By orderNumber and invoiceNumber, name the credited lines by lineId (or name the invoice by invoiceId)."],
+    });
+  }
+  return storeOfRow(c.env, lineId);
 }
 
 const vendorGetRoute = createRoute({
