@@ -220,7 +220,10 @@ async function edi(): Promise<void> {
   // The partner's interchange control numbers (ISA13): new ones each run, as a duplicate (same sender, ISA13, date) is
   // answered but not applied again.
   let control = (Date.now() % 900_000_000) + 1;
-  /** The GS06 of the files posted (each file's control number), which our 997s name in AK102. */
+  /**
+   * The GS06 of the files posted that we acknowledge (each file's control number), which our 997s name in AK102; a
+   * partner's own 997 is not acknowledged in turn.
+   */
   const posted = new Set<string>();
   const post = async (what: string, sets: PartnerSet[]): Promise<InterchangeResult> => {
     const text = partnerFile(sets, {
@@ -228,7 +231,7 @@ async function edi(): Promise<void> {
       receiverId: partner!.ourIdentity.id,
       controlNumber: control++,
     });
-    posted.add(String(control - 1));
+    if (!sets.every((set) => set.id === "997" || set.id === "999")) posted.add(String(control - 1));
     const res = await http("POST", `${mailbox}/inbound`, { token: vendorToken, x12: text });
     const [result] = ((await res.json()) as Envelope<{ interchanges: InterchangeResult[] }>).data.interchanges;
     if (!result) throw new StepFailed(`The mailbox answered nothing for the ${what}.`);

@@ -112,7 +112,8 @@ describe("npm run demo -- --edi", () => {
     expect(lines(first.output, "The partner ships")).toMatch(/line Shipped, 2 of 2 shipped/);
     expect(lines(first.output, "The partner ships").match(/\bunit\s+GTIN \d{14}, lot \S+, serial/g)).toHaveLength(2);
     expect(lines(first.output, "The partner invoices")).toMatch(/invoice\s+\S+ \(id \d+\): total [\d.]+, matched/);
-    expect(lines(first.output, "The partner takes our 997s").match(/taken\s+997/g)).toHaveLength(4);
+    // One for each of the 855, 856 and 810; the partner's own 997 (of the 850) is not acknowledged in turn.
+    expect(lines(first.output, "The partner takes our 997s").match(/taken\s+997/g)).toHaveLength(3);
 
     const second = await demo(["--edi"]);
     expect(second.code, second.output).toBe(0);
