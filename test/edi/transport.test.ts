@@ -10,6 +10,7 @@ import { ACKNOWLEDGMENT_OVERDUE_EVENT, alertOverdueAcknowledgments, ediHousekeep
 import { retryUnapplied, takeInbound } from "../../src/operator/edi/intake";
 import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order";
 import { listOutbound, readOutbound } from "../../src/operator/edi/outbound/outbox";
+import { asyncReceiptUrl } from "../../src/operator/edi/transport/as2-route";
 import { as2MessageId } from "../../src/operator/edi/transport/as2-send";
 import { element } from "../../src/operator/edi/x12/elements";
 import { readX12 } from "../../src/operator/edi/x12/reader";
@@ -539,5 +540,70 @@ describe("the vendor-lines consumer's handoff", () => {
       ADMIN: up,
     });
     expect(calls).toEqual({ ack: 1, retry: [] });
+  });
+});
+
+describe("asynchronous MDNs", () => {
+  it("a message asking for its MDN at the partner's own host gets an empty 200, and the signed MDN posted there; another host gets it in the response", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const as2To = `SUPPLIER-${unique()}`;
+    const partner = await addPartner(order.vendorId, {
+      transport: {
+        kind: "as2",
+        url: `${RECEIVER}/as2-partner/${unique()}`,
+        as2From: "MEDPARTS",
+        as2To,
+        partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE,
+      },
+    });
+    const text = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 1, price: order.prices[0]!, code: "IA" }])], {
+      senderId: partner.partnerIdentity.id,
+    });
+    const sealed = await sealMessage(
+      { content: new TextEncoder().encode(text), mediaType: "application/edi-x12" },
+      { signer: partnerIdentity(), encryptFor: ourCertificate() },
+    );
+    const entity = parseEntity(sealed.entity);
+    const send = async (receiptTo: string) => {
+      const messageId = `<${crypto.randomUUID()}@supplier.example>`;
+      const headers = new Headers({
+        "AS2-Version": "1.2",
+        "AS2-From": as2To,
+        "AS2-To": "MEDPARTS",
+        "Message-ID": messageId,
+        "Disposition-Notification-To": "edi@supplier.example",
+        "Disposition-Notification-Options": "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256",
+        "Receipt-Delivery-Option": receiptTo,
+      });
+      for (const [name, value] of entity.headers.fields) headers.set(name, value);
+      return { res: await call(null, "/as2", { method: "POST", headers, body: entity.body }), messageId };
+    };
+
+    const mdnPath = `/ok/${crypto.randomUUID()}`;
+    const asynchronous = await send(`${RECEIVER}${mdnPath}`);
+    expect(asynchronous.res.status).toBe(200);
+    expect(await asynchronous.res.text()).toBe("");
+    const [posted] = await eventually(async () => {
+      const received = await receivedAt(mdnPath);
+      return received.length > 0 ? received : null;
+    }, "the asynchronous MDN");
+    const mdn = await readMdn(buildEntity([["Content-Type", posted!.headers["content-type"]!]], new TextEncoder().encode(posted!.body)), {
+      originalMessageId: asynchronous.messageId,
+      sentMic: sealed.mic,
+      partnerCertificate: ourCertificate(),
+    });
+    expect(mdn).toMatchObject({ processed: true, signed: true });
+    expect((await readOrder(order.orderNumber)).lineItems[0].confirmationCode).toBe("IA");
+
+    // Another host than the partner's: the MDN comes back in the response, and nothing is posted there.
+    const elsewhere = await send(`https://elsewhere.example.com/mdn`);
+    expect(elsewhere.res.headers.get("Content-Type")).toMatch(/^multipart\/signed/);
+    expect(asyncReceiptUrl("https://elsewhere.example.com/mdn", "https://receiver.example.com/as2")).toBeNull();
+    expect(asyncReceiptUrl("https://user:pw@receiver.example.com/mdn", "https://receiver.example.com/as2")).toBeNull();
+    expect(asyncReceiptUrl("not a url", "https://receiver.example.com/as2")).toBeNull();
+    expect(asyncReceiptUrl("https://receiver.example.com/mdn", "https://receiver.example.com/as2")).toBe(
+      "https://receiver.example.com/mdn",
+    );
   });
 });

@@ -133,5 +133,41 @@ async function answer(c: Context<AppEnv>, partners: Partner[], messageId: string
     ...(mic ? { mic } : {}),
     ...(signMdn ? { signer: identity } : {}),
   });
-  return mdnResponse(mdn, ourName, theirName);
+  const response = mdnResponse(mdn, ourName, theirName);
+  const receiptTo = asyncReceiptUrl(c.req.header("Receipt-Delivery-Option"), partner.transport.url);
+  if (!receiptTo) return response;
+  // Asynchronous (RFC 4130 section 7.3): the HTTP answer carries nothing, and the MDN is posted to the partner's own
+  // host. A failed post is the partner's to notice (it has no MDN): it sends the message again, a duplicate answered so.
+  c.executionCtx.waitUntil(
+    fetch(receiptTo, { method: "POST", headers: response.headers, body: await response.arrayBuffer(), signal: AbortSignal.timeout(60_000) })
+      .then((res) => {
+        if (!res.ok) logEvent("warn", { event: "edi.as2.async_mdn", partnerId: partner.id, status: res.status });
+      })
+      .catch((error: unknown) =>
+        logEvent("warn", {
+          event: "edi.as2.async_mdn",
+          partnerId: partner.id,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      ),
+  );
+  return new Response(null, { status: 200 });
+}
+
+/**
+ * Where an asynchronous MDN goes: the Receipt-Delivery-Option URL when it is https (or, as the partner's own URL is,
+ * its scheme) on the host and port of the partner's configured AS2 URL; anything else gets a synchronous MDN, so a
+ * message cannot make Medparts post to a host the operator did not set up.
+ */
+export function asyncReceiptUrl(option: string | undefined, partnerUrl: string): string | null {
+  if (!option) return null;
+  let asked: URL;
+  let configured: URL;
+  try {
+    asked = new URL(option.trim().split(/\s*,\s*/)[0]!);
+    configured = new URL(partnerUrl);
+  } catch {
+    return null;
+  }
+  return asked.origin === configured.origin && !asked.username && !asked.password ? asked.href : null;
 }
