@@ -316,32 +316,17 @@ export function parcelOfLine(line: LineRead, move: Omit<Extract<VendorMove, { ac
  */
 function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extract<VendorMove, { action: "ship" }>, at: string): LineChange {
   const { quantity, carrierName, serviceLevel, shippedAt, units, status } = parcelOfLine(line, move, at);
-  const parcel = and(
-    eq(shippingDocuments.orderId, line.orderId),
-    eq(shippingDocuments.vendorId, vendorId),
-    eq(shippingDocuments.trackingNumber, move.trackingNumber),
-  );
+  const parcel = parcelWhere(line.orderId, vendorId, move.trackingNumber);
   // The line leaves the to-ship document with the change once it has shipped in full (src/api/orders/changes.ts).
   const statements: BatchItem<"sqlite">[] = [
-    db
-      .insert(shippingDocuments)
-      .select(
-        db
-          .select({
-            id: sql`null`.as("id"),
-            orderId: orders.id,
-            ...shipToColumns,
-            carrierName: sql`${carrierName}`.as("carrier_name"),
-            serviceLevel: sql`${serviceLevel}`.as("service_level"),
-            trackingNumber: sql`${move.trackingNumber}`.as("tracking_number"),
-            shippedAt: sql`${shippedAt}`.as("shipped_at"),
-            vendorId: sql`${vendorId}`.as("vendor_id"),
-          })
-          .from(orders)
-          .innerJoin(addresses, eq(addresses.id, orders.shippingAddressId))
-          .where(eq(orders.id, line.orderId)),
-      )
-      .onConflictDoNothing(),
+    insertShippingDocument(db, {
+      orderId: line.orderId,
+      vendorId,
+      trackingNumber: move.trackingNumber,
+      carrierName,
+      serviceLevel,
+      shippedAt,
+    }),
     db.insert(shippingDocumentLines).select(
       db
         .select({
@@ -395,4 +380,41 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
       ...(units.length > 0 ? { units } : {}),
     } satisfies LineMoveDetails<typeof MOVE_EVENTS.ship>,
   };
+}
+
+/** The parcel of a vendor on an order: its shipping document, named by its tracking number. */
+export const parcelWhere = (orderId: number, vendorId: number, trackingNumber: string) =>
+  and(
+    eq(shippingDocuments.orderId, orderId),
+    eq(shippingDocuments.vendorId, vendorId),
+    eq(shippingDocuments.trackingNumber, trackingNumber),
+  );
+
+/**
+ * The parcel's shipping document with the order's ship-to, made by the first move into it: a later move (another line,
+ * the same parcel) finds it there (ON CONFLICT DO NOTHING). The single ship and a shipment both write it so.
+ */
+export function insertShippingDocument(
+  db: Database,
+  parcel: { orderId: number; vendorId: number; trackingNumber: string; carrierName: unknown; serviceLevel: unknown; shippedAt: unknown },
+) {
+  return db
+    .insert(shippingDocuments)
+    .select(
+      db
+        .select({
+          id: sql`null`.as("id"),
+          orderId: orders.id,
+          ...shipToColumns,
+          carrierName: sql`${parcel.carrierName}`.as("carrier_name"),
+          serviceLevel: sql`${parcel.serviceLevel}`.as("service_level"),
+          trackingNumber: sql`${parcel.trackingNumber}`.as("tracking_number"),
+          shippedAt: sql`${parcel.shippedAt}`.as("shipped_at"),
+          vendorId: sql`${parcel.vendorId}`.as("vendor_id"),
+        })
+        .from(orders)
+        .innerJoin(addresses, eq(addresses.id, orders.shippingAddressId))
+        .where(eq(orders.id, parcel.orderId)),
+    )
+    .onConflictDoNothing();
 }

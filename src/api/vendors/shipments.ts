@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { addresses, orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
+import { orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import type { ShippedUnit } from "../../shared/udi/shipped-units";
 import type { LineMoveDetails } from "../events/schemas";
@@ -15,13 +15,15 @@ import {
   allowedFrom,
   alreadyDone,
   changePending,
+  insertShippingDocument,
   invalidTransition,
   type LineRead,
   MOVE_EVENTS,
   moveLineColumns,
   parcelOfLine,
+  parcelWhere,
 } from "./fulfilment";
-import { liveOrder, shipToColumns, vendorLineNotFound } from "./lines";
+import { liveOrder, vendorLineNotFound } from "./lines";
 
 /**
  * A parcel of several of the vendor's lines of one order (POST /vendor/api/shipments, docs/api.md "Vendor API"): each
@@ -207,34 +209,12 @@ function parcelStatements(
   planned: PlannedLine[],
 ): BatchItem<"sqlite">[] {
   const { carrierName, serviceLevel, shippedAt } = planned[0]!.parcel;
-  const parcel = and(
-    eq(shippingDocuments.orderId, order.orderId),
-    eq(shippingDocuments.vendorId, vendorId),
-    eq(shippingDocuments.trackingNumber, trackingNumber),
-  );
+  const parcel = parcelWhere(order.orderId, vendorId, trackingNumber);
   const lines = JSON.stringify(planned.map(({ line, parcel }) => ({ lineId: line.id, quantity: parcel.quantity, status: parcel.status })));
   const ofLine = (field: string) =>
     sql`(select j.value ->> ${field} from json_each(${lines}) j where j.value ->> 'lineId' = ${orderLines.id})`;
   const statements: BatchItem<"sqlite">[] = [
-    db
-      .insert(shippingDocuments)
-      .select(
-        db
-          .select({
-            id: sql`null`.as("id"),
-            orderId: orders.id,
-            ...shipToColumns,
-            carrierName: sql`${carrierName}`.as("carrier_name"),
-            serviceLevel: sql`${serviceLevel}`.as("service_level"),
-            trackingNumber: sql`${trackingNumber}`.as("tracking_number"),
-            shippedAt: sql`${shippedAt}`.as("shipped_at"),
-            vendorId: sql`${vendorId}`.as("vendor_id"),
-          })
-          .from(orders)
-          .innerJoin(addresses, eq(addresses.id, orders.shippingAddressId))
-          .where(eq(orders.id, order.orderId)),
-      )
-      .onConflictDoNothing(),
+    insertShippingDocument(db, { orderId: order.orderId, vendorId, trackingNumber, carrierName, serviceLevel, shippedAt }),
     db.insert(shippingDocumentLines).select(
       db
         .select({
