@@ -118,6 +118,11 @@ const PROSE_RULES: ProseRule[] = [
     fields: /^(invoiceId|orderNumber|invoiceNumber)$/,
     statement: "one form or the other: 400 on `invoiceId` for both or neither",
   },
+  {
+    operation: "post /vendor/api/credit-memos",
+    fields: /^lines$/,
+    statement: "by numbers, at least one line names its `lineId` (400 on `lines` otherwise)",
+  },
   ...["acknowledge", "backorder"].map((action) => ({
     operation: `post /vendor/api/order-lines/{lineId}/${action}`,
     fields: /^(promisedShipDate|expectedShipDate)$/,

@@ -62,7 +62,7 @@ const creditMemoRoute = createRoute({
   tags: [TAG],
   summary: "Send a credit memo against an invoice",
   description:
-    "Against one of the vendor's invoices, named by its `invoiceId` or by the vendor's own numbers, `orderNumber` and `invoiceNumber` (one form or the other: 400 on `invoiceId` for both or neither); each line names the invoice's line (`invoiceLineNumber`) or the order line it bills (`lineId`). Some of its lines, or all that remains of it. A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
+    "Against one of the vendor's invoices, named by its `invoiceId` or by the vendor's own numbers, `orderNumber` and `invoiceNumber` (one form or the other: 400 on `invoiceId` for both or neither); each line names the invoice's line (`invoiceLineNumber`) or the order line it bills (`lineId`); by numbers, at least one line names its `lineId` (400 on `lines` otherwise). Some of its lines, or all that remains of it. A credit never exceeds what remains of the invoice, line by line (quantity, amount, tax) and its freight (400 otherwise; lines and summary come together, and must add up exactly). Credited quantities no longer count as invoiced, so the order's invoices are matched again. Sending the same credit memo again answers 200 with it.",
   ...vendorScopedAccess("fulfilment:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreditMemoRequestSchema } } } },
   responses: {
