@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import type { VendorOrderLine } from "../../src/api/vendors/lines";
 import type { LineChangesMessage } from "../../src/api/vendors/projection/messages";
+import { readOrderChange } from "../../src/operator/edi/mapping/order-change";
 import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order";
 import { markAlerted, overdueAcknowledgments, recordAcknowledgments } from "../../src/operator/edi/outbound/acknowledgments";
 import { sendOrderLines, type VendorLinesMessage } from "../../src/operator/edi/outbound/handoff";
@@ -322,6 +323,67 @@ describe("the outbound 850", () => {
     await sendOrderLines(env, message(7, 4, lines));
     expect((await sendOrderLines(env, message(7, 4, cancelled))).documents).toEqual([]);
     expect((await listOutbound(env.IMPORTS, quiet.id)).documents).toHaveLength(1);
+  });
+
+  it("sends an 860 deleting the cancelled lines (BCH01 04, POC02 DI) when the partner takes 860s, in group PC, once", async () => {
+    const partner = await newPartner(1, { orderChanges: "860", documents: ["850", "860", "855"] });
+    const lines = [line(), line({ lineId: 102, lineNumber: 2, quantity: 3, price: 4.05 }), line({ lineId: 103, lineNumber: 3 })];
+    // Cancelled before its 850 was sent: nothing to change.
+    expect((await sendOrderLines(env, message(7, 1, [line({ statusName: "Cancelled" })]))).documents).toEqual([]);
+    await sendOrderLines(env, message(7, 1, lines));
+    const cancelled = [103, 102].map((lineId) => ({ ...lines.find((l) => l.lineId === lineId)!, statusName: "Cancelled" }));
+    const sent = await sendOrderLines(env, message(7, 1, cancelled));
+    expect(sent.documents).toEqual([
+      {
+        reference: "860:7:ORD-1001:1:102,103",
+        document: "860",
+        purpose: "04",
+        outcome: "stored",
+        orderNumber: "ORD-1001",
+        controlNumber: 2,
+        key: outboxKey(partner.id, 2),
+      },
+    ]);
+    const text = (await readOutbound(env.IMPORTS, partner.id, 2))!;
+    const interchange = readClean(text);
+    expect(allProblems(interchange)).toEqual([]);
+    const group = interchange.groups[0]!;
+    expect(group.functionalId).toBe("PC");
+    expect(group.sets.map((set) => set.id)).toEqual(["860"]);
+    const reservedOn = interchange.date;
+    const change = readOrderChange(group.sets[0]!);
+    expect(change).toEqual({
+      purpose: "04",
+      poNumber: "PO-77",
+      orderDate: "20261201",
+      changeDate: `20${reservedOn}`,
+      currency: "USD",
+      lines: [
+        {
+          lineNumber: "102",
+          change: "DI",
+          quantity: "3",
+          quantityLeft: "0",
+          unit: "EA",
+          unitPrice: "4.05",
+          itemIds: [{ qualifier: "VC", id: "SKU-100" }],
+        },
+        {
+          lineNumber: "103",
+          change: "DI",
+          quantity: "2",
+          quantityLeft: "0",
+          unit: "EA",
+          unitPrice: "12.50",
+          itemIds: [{ qualifier: "VC", id: "SKU-100" }],
+        },
+      ],
+    });
+    // The same cancellation again (a redelivered message) sends nothing more; another line's later one is its own 860.
+    expect((await sendOrderLines(env, message(7, 1, cancelled))).documents).toMatchObject([{ outcome: "already-sent", document: "860" }]);
+    const later = await sendOrderLines(env, message(7, 1, [{ ...lines[0]!, statusName: "Cancelled" }]));
+    expect(later.documents).toMatchObject([{ reference: "860:7:ORD-1001:1:101", outcome: "stored", controlNumber: 3 }]);
+    expect(await counters(partner.id)).toEqual({ interchange: 3, group: 3, set: 3 });
   });
 
   it("lists a partner's outbox in control number order a page at a time, and takes a document once", async () => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { centsToDecimal, DecimalError, fromScaled, toScaled } from "../../src/operator/edi/mapping/decimal";
+import { deletionOf, orderChangeSegments, readOrderChange } from "../../src/operator/edi/mapping/order-change";
 import {
   ITEM_ID_QUALIFIERS,
   type PurchaseOrder,
@@ -11,11 +12,36 @@ import {
 } from "../../src/operator/edi/mapping/purchase-order";
 import { allProblems } from "../../src/operator/edi/x12/envelope";
 import { readX12 } from "../../src/operator/edi/x12/reader";
-import { writeInterchange } from "../../src/operator/edi/x12/writer";
+import { type WriteSegment, writeInterchange } from "../../src/operator/edi/x12/writer";
 import { runs } from "../helpers/depth";
 
 const X12 = path.join(import.meta.dirname, "../../../shared/test-data/x12");
 const onlySet = (text: string) => readX12(text).interchanges[0]!.groups[0]!.sets[0]!;
+
+/** One set written in an interchange of the given version, as Medparts writes its own (GS01 `functionalId`). */
+function interchangeOf(version: "004010" | "005010", functionalId: string, set: { id: string; segments: WriteSegment[] }) {
+  return writeInterchange({
+    delimiters: { element: "*", component: ">", segment: "~", lineBreak: "\n", ...(version === "005010" ? { repetition: "^" } : {}) },
+    envelope: {
+      senderQualifier: "ZZ",
+      senderId: "MEDPARTS",
+      receiverQualifier: "ZZ",
+      receiverId: "ACMESURG",
+      date: "261207",
+      time: "1200",
+      version: version === "005010" ? "00501" : "00401",
+      controlNumber: 7,
+      acknowledgmentRequested: false,
+      usage: "P",
+    },
+    groups: [
+      {
+        envelope: { functionalId, senderId: "MEDPARTS", receiverId: "ACMESURG", date: "20261207", time: "1200", controlNumber: 7, version },
+        sets: [{ ...set, controlNumber: 1 }],
+      },
+    ],
+  });
+}
 
 describe("exact decimals (X12 R elements)", () => {
   it("reads and writes decimal text exactly, and refuses what is not one", () => {
@@ -128,35 +154,7 @@ describe("the 850 Medparts sends", () => {
             unitPrice: centsToDecimal(unitPriceCents),
           })),
         };
-        const text = writeInterchange({
-          delimiters: { element: "*", component: ">", segment: "~", lineBreak: "\n", ...(version === "005010" ? { repetition: "^" } : {}) },
-          envelope: {
-            senderQualifier: "ZZ",
-            senderId: "MEDPARTS",
-            receiverQualifier: "ZZ",
-            receiverId: "ACMESURG",
-            date: "261207",
-            time: "1200",
-            version: version === "005010" ? "00501" : "00401",
-            controlNumber: 7,
-            acknowledgmentRequested: false,
-            usage: "P",
-          },
-          groups: [
-            {
-              envelope: {
-                functionalId: "PO",
-                senderId: "MEDPARTS",
-                receiverId: "ACMESURG",
-                date: "20261207",
-                time: "1200",
-                controlNumber: 7,
-                version,
-              },
-              sets: [{ id: "850", controlNumber: 1, segments: purchaseOrderSegments(purchaseOrder) }],
-            },
-          ],
-        });
+        const text = interchangeOf(version, "PO", { id: "850", segments: purchaseOrderSegments(purchaseOrder) });
         const interchange = readX12(text).interchanges[0]!;
         expect(allProblems(interchange)).toEqual([]);
         const { order: read, problems } = readPurchaseOrder(interchange.groups[0]!.sets[0]!);
@@ -167,6 +165,23 @@ describe("the 850 Medparts sends", () => {
         expect(amount.elements[1]).toBe(centsToDecimal(Number(cents)));
       }),
       { numRuns: runs({ quick: 60, deep: 500 }) },
+    );
+  });
+  it("a generated 860 deleting an order's lines, written and read back, is the change it was made from, with no syntax error", () => {
+    fc.assert(
+      fc.property(order, fc.constantFrom("004010" as const, "005010" as const), (generated, version) => {
+        const lines = generated.lines.map(({ unitPriceCents, description: _, ...rest }, index) => ({
+          ...rest,
+          lineNumber: String(index + 1),
+          unitPrice: centsToDecimal(unitPriceCents),
+        }));
+        const change = deletionOf({ ...generated, lines }, "20261208");
+        const interchange = readX12(interchangeOf(version, "PC", { id: "860", segments: orderChangeSegments(change) })).interchanges[0]!;
+        expect(allProblems(interchange)).toEqual([]);
+        expect(readOrderChange(interchange.groups[0]!.sets[0]!)).toEqual(change);
+        expect(change.lines.every((line) => line.change === "DI" && line.quantityLeft === "0")).toBe(true);
+      }),
+      { numRuns: runs({ quick: 40, deep: 300 }) },
     );
   });
 });

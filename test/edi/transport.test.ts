@@ -8,6 +8,7 @@ import { sealMessage } from "../../src/operator/edi/as2/message";
 import { buildEntity, parseEntity } from "../../src/operator/edi/as2/mime";
 import { ACKNOWLEDGMENT_OVERDUE_EVENT, alertOverdueAcknowledgments, ediHousekeeping } from "../../src/operator/edi/housekeeping";
 import { retryUnapplied, takeInbound } from "../../src/operator/edi/intake";
+import { readOrderChange } from "../../src/operator/edi/mapping/order-change";
 import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order";
 import { listOutbound, readOutbound } from "../../src/operator/edi/outbound/outbox";
 import { asyncReceiptUrl } from "../../src/operator/edi/transport/as2-route";
@@ -16,7 +17,7 @@ import { element } from "../../src/operator/edi/x12/elements";
 import { readX12 } from "../../src/operator/edi/x12/reader";
 import { sha256Hex } from "../../src/platform/sha256";
 import { partnerToken } from "../../src/shared/auth/partner-tokens";
-import { call, json, operatorTokenFor, vendorTokenFor } from "../helpers/api";
+import { call, json, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { orderOfOneVendor, partnerFile, partnerInput, set855, set997, unique } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
@@ -67,6 +68,8 @@ const partnerIdentity = (): SigningIdentity => ({
   privateKey: readPrivateKey(env.TEST_AS2_PARTNER_KEY),
 });
 const ourCertificate = () => readCertificate(env.AS2_CERTIFICATE);
+
+const documentsIn = async (partnerId: number) => (await listOutbound(env.IMPORTS, partnerId)).documents;
 
 /** Waits for `check` to give a value, polling (queues and alarms deliver in the background). */
 async function eventually<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
@@ -326,6 +329,34 @@ describe("the 850 out, the mailbox's way", () => {
       .bind(partner.id)
       .all<{ status: string }>();
     expect(statuses.results.map((row) => row.status)).toEqual(Array(acknowledged).fill("accepted"));
+  });
+});
+
+describe("order changes out", () => {
+  it("a buyer cancelling a line of an order sent to an 860 partner: an 860 deleting that line waits in the outbox", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await retireOrderPartners(probe.vendorId);
+    const partner = await addPartner(probe.vendorId, { orderChanges: "860", documents: ["850", "860", "855", "856", "810"] });
+    const order = await orderOfOneVendor(2, 1, probe.vendorId);
+    const [kept, cancelled] = order.lineIds;
+    await eventually(async () => (await documentsIn(partner.id)).find((d) => d.reference.includes(`:${order.orderNumber}:`)), "the 850");
+    const res = await call(await tokenFor(TENANT_A), `/orders/${order.orderNumber}/cancel`, {
+      method: "POST",
+      json: { lineIds: [cancelled], reason: "No longer needed" },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const change = await eventually(
+      async () => (await documentsIn(partner.id)).find((d) => d.document === "860" && d.reference.includes(`:${order.orderNumber}:`)),
+      "the 860",
+    );
+    expect(change.reference).toBe(`860:${TENANT_A}:${order.orderNumber}:${probe.vendorId}:${cancelled}`);
+    const group = readX12((await readOutbound(env.IMPORTS, partner.id, change.controlNumber))!).interchanges[0]!.groups[0]!;
+    expect(group.functionalId).toBe("PC");
+    const read = readOrderChange(group.sets[0]!);
+    expect(read).toMatchObject({ purpose: "04", poNumber: "PO-2024-0001" });
+    expect(read.lines.map((line) => [line.lineNumber, line.change, line.quantityLeft])).toEqual([[String(cancelled), "DI", "0"]]);
+    expect(read.lines.map((line) => line.lineNumber)).not.toContain(String(kept));
   });
 });
 

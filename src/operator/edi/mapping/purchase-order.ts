@@ -64,7 +64,7 @@ const PARTY_MAP = { buyer: "BY", shipTo: "ST", billTo: "BT" } as const;
 /** N1 identification code qualifier: assigned by the buyer (Medparts). */
 const BUYER_ASSIGNED = "92";
 /** PO105: the unit price's basis, price per each unit of PO103. */
-const PRICE_PER_UNIT = "PE";
+export const PRICE_PER_UNIT = "PE";
 
 export class PurchaseOrderError extends Error {}
 

@@ -6,14 +6,22 @@ import type { Partner } from "../partners/schemas";
 import { X12WriteError } from "../x12/writer";
 import { markSent, sentAt } from "./acknowledgments";
 import { outboxKey, putOutbound } from "./outbox";
-import { type OutboundLine, purchaseOrderOf, render850 } from "./purchase-orders";
+import {
+  type OrderDocument,
+  type OutboundLine,
+  orderChangeDocument,
+  purchaseOrderDocument,
+  purchaseOrderOf,
+  renderOrderDocument,
+} from "./purchase-orders";
 
 /**
  * The 850s a vendor's lines message hands to its X12 partner (docs/edi.md, "Sending the 850"): the tenant stores
  * publish their changed lines per vendor to the medparts-vendor-lines queue, and for a vendor with a partner that
  * exchanges 850s, each order whose lines were placed gets one 850 (reference `850:{tenantId}:{orderNumber}:{vendorId}`)
- * put in the partner's outbox, and, when the partner takes cancellations as cancelling 850s, each order with lines
- * cancelled after its 850 was sent a cancelling one (BEG01 01) naming those lines. Idempotent: a reference whose
+ * put in the partner's outbox, and each order with lines cancelled after its 850 was sent, as the partner's
+ * `orderChanges` says, an 860 deleting those lines (BCH01 04, POC02 DI) or a cancelling 850 (BEG01 01) naming them,
+ * or nothing. Idempotent: a reference whose
  * interchange was sent is not rendered again, and one rendered again (a crash before it was marked sent) gives the
  * same numbers and bytes under the same key, which the outbox keeps once.
  */
@@ -34,21 +42,35 @@ export interface HandoffBindings {
   IMPORTS: R2Bucket;
 }
 
+/** What a handed-off document is: an original 850 (00), a cancelling one (01), or an 860 (04, a change). */
+export type HandedOffPurpose = "00" | "01" | "04";
+
 export type HandedOff =
   | {
       reference: string;
-      purpose: "00" | "01";
+      document: OrderDocument["id"];
+      purpose: HandedOffPurpose;
       /** stored: put in the outbox now; exists: it was there (a retry); already-sent: not rendered again. */
       outcome: "stored" | "exists" | "already-sent";
       orderNumber: string;
       controlNumber: number | null;
       key: string | null;
     }
-  | { reference: string; purpose: "00" | "01"; outcome: "refused"; orderNumber: string; reason: string };
+  | {
+      reference: string;
+      document: OrderDocument["id"];
+      purpose: HandedOffPurpose;
+      outcome: "refused";
+      orderNumber: string;
+      reason: string;
+    };
 
 export const placedReference = (tenantId: number, orderNumber: string, vendorId: number) => `850:${tenantId}:${orderNumber}:${vendorId}`;
+const lineList = (lineIds: readonly number[]) => [...lineIds].sort((a, b) => a - b).join(",");
 export const cancelReference = (tenantId: number, orderNumber: string, vendorId: number, lineIds: readonly number[]) =>
-  `850-cancel:${tenantId}:${orderNumber}:${vendorId}:${[...lineIds].sort((a, b) => a - b).join(",")}`;
+  `850-cancel:${tenantId}:${orderNumber}:${vendorId}:${lineList(lineIds)}`;
+export const changeReference = (tenantId: number, orderNumber: string, vendorId: number, lineIds: readonly number[]) =>
+  `860:${tenantId}:${orderNumber}:${vendorId}:${lineList(lineIds)}`;
 
 /**
  * The partner that receives the vendor's 850s for this tenant: a live tenant's orders go to the vendor's production
@@ -72,25 +94,29 @@ const refusal = (error: unknown) =>
     ? error.message
     : null;
 
-async function handOff(
-  env: HandoffBindings,
-  partner: Partner,
-  reference: string,
-  purpose: "00" | "01",
-  lines: OutboundLine[],
-  tenantId: number,
-  now: Date,
-): Promise<HandedOff> {
+/** What is handed off for one order: the reference its document is numbered under, and how it is made. */
+interface Handing {
+  reference: string;
+  purpose: HandedOffPurpose;
+  lines: OutboundLine[];
+  /** Its document, given the lines and the moment its control numbers were reserved. */
+  document: (lines: OutboundLine[], reservedAt: Date) => OrderDocument;
+  kind: OrderDocument["id"];
+}
+
+async function handOff(env: HandoffBindings, partner: Partner, handing: Handing, now: Date): Promise<HandedOff> {
+  const { reference, purpose, lines, kind: document } = handing;
   const orderNumber = lines[0]!.orderNumber;
   if (await sentAt(env.DB, partner.id, reference)) {
-    return { reference, purpose, outcome: "already-sent", orderNumber, controlNumber: null, key: null };
+    return { reference, document, purpose, outcome: "already-sent", orderNumber, controlNumber: null, key: null };
   }
   try {
-    const { text, numbers } = await render850(env.DB, partner, reference, purchaseOrderOf(lines, tenantId, purpose));
-    const outcome = await putOutbound(env.IMPORTS, partner.id, numbers.interchange, text, { document: "850", reference });
+    const { text, numbers } = await renderOrderDocument(env.DB, partner, reference, (at) => handing.document(lines, at));
+    const outcome = await putOutbound(env.IMPORTS, partner.id, numbers.interchange, text, { document, reference });
     await markSent(env.DB, partner, reference, now);
     return {
       reference,
+      document,
       purpose,
       outcome,
       orderNumber,
@@ -100,7 +126,7 @@ async function handOff(
   } catch (error) {
     const reason = refusal(error);
     if (reason === null) throw error;
-    return { reference, purpose, outcome: "refused", orderNumber, reason };
+    return { reference, document, purpose, outcome: "refused", orderNumber, reason };
   }
 }
 
@@ -108,7 +134,8 @@ async function handOff(
  * Hands a vendor-lines message's orders to the vendor's partner. Placed lines are those in the status a line is
  * placed in (Ordered): an order's 850 carries its lines of the message in that status, once per (tenant, order,
  * vendor); a line still Ordered published again later (its address changed) sends nothing more. Cancelled lines of an
- * order whose 850 was sent make a cancelling 850 of those lines when the partner's orderChanges is `cancel-850`.
+ * order whose 850 was sent make an 860 deleting them (orderChanges `860`) or a cancelling 850 naming them
+ * (`cancel-850`).
  */
 export async function sendOrderLines(
   env: HandoffBindings,
@@ -126,17 +153,42 @@ export async function sendOrderLines(
   for (const [orderNumber, lines] of orders) {
     const placed = lines.filter((line) => line.statusName === PLACED_STATUS);
     const original = placedReference(tenantId, orderNumber, vendorId);
-    if (placed.length > 0) documents.push(await handOff(env, partner, original, "00", placed, tenantId, now));
-    const cancelled = lines.filter((line) => line.statusName === CANCELLED_STATUS);
-    if (cancelled.length > 0 && partner.orderChanges === "cancel-850" && (await sentAt(env.DB, partner.id, original))) {
-      const reference = cancelReference(
-        tenantId,
-        orderNumber,
-        vendorId,
-        cancelled.map((line) => line.lineId),
+    if (placed.length > 0) {
+      documents.push(
+        await handOff(
+          env,
+          partner,
+          {
+            reference: original,
+            purpose: "00",
+            kind: "850",
+            lines: placed,
+            document: (l) => purchaseOrderDocument(purchaseOrderOf(l, tenantId, "00"), partner),
+          },
+          now,
+        ),
       );
-      documents.push(await handOff(env, partner, reference, "01", cancelled, tenantId, now));
     }
+    const cancelled = lines.filter((line) => line.statusName === CANCELLED_STATUS);
+    if (cancelled.length === 0 || partner.orderChanges === "none" || !(await sentAt(env.DB, partner.id, original))) continue;
+    const lineIds = cancelled.map((line) => line.lineId);
+    const handing: Handing =
+      partner.orderChanges === "860"
+        ? {
+            reference: changeReference(tenantId, orderNumber, vendorId, lineIds),
+            purpose: "04",
+            kind: "860",
+            lines: cancelled,
+            document: (l, reservedAt) => orderChangeDocument(purchaseOrderOf(l, tenantId, "00"), reservedAt),
+          }
+        : {
+            reference: cancelReference(tenantId, orderNumber, vendorId, lineIds),
+            purpose: "01",
+            kind: "850",
+            lines: cancelled,
+            document: (l) => purchaseOrderDocument(purchaseOrderOf(l, tenantId, "01"), partner),
+          };
+    documents.push(await handOff(env, partner, handing, now));
   }
   return { partnerId: partner.id, documents };
 }

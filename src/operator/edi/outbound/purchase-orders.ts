@@ -1,8 +1,10 @@
 import { type ControlNumbers, reserveControlNumbers } from "../control-numbers";
 import { centsToDecimal } from "../mapping/decimal";
+import { deletionOf, orderChangeSegments } from "../mapping/order-change";
 import { type Party, type PurchaseOrder, PurchaseOrderError, purchaseOrderSegments } from "../mapping/purchase-order";
 import { partnerInterchange } from "../partner-interchange";
 import type { Partner } from "../partners/schemas";
+import type { WriteSegment } from "../x12/writer";
 
 /**
  * The 850 Medparts sends a vendor's partner for its lines of one order (docs/edi.md, "Sending the 850"): the lines as
@@ -135,25 +137,49 @@ export function fitForPartner(order: PurchaseOrder, partner: Partner): PurchaseO
   };
 }
 
-export interface Rendered850 {
+export interface RenderedOrderDocument {
   text: string;
   numbers: ControlNumbers;
 }
 
+/** One set of an order document, in the group its kind goes in (GS01 PO for an 850, PC for an 860). */
+export type OrderDocument = { id: "850"; segments: WriteSegment[] } | { id: "860"; segments: WriteSegment[] };
+const FUNCTIONAL_ID: Record<OrderDocument["id"], string> = { "850": "PO", "860": "PC" };
+
+export const purchaseOrderDocument = (order: PurchaseOrder, partner: Partner): OrderDocument => ({
+  id: "850",
+  segments: purchaseOrderSegments(fitForPartner(order, partner)),
+});
+
+/** The 860 deleting the lines `order` holds (its 850's mapping), dated `changedAt` (UTC). */
+export const orderChangeDocument = (order: PurchaseOrder, changedAt: Date): OrderDocument => ({
+  id: "860",
+  segments: orderChangeSegments(deletionOf(order, changedAt.toISOString().slice(0, 10).replaceAll("-", ""))),
+});
+
 /**
- * The interchange carrying `order` as one 850 to the partner, numbered from the control numbers reserved for
- * `reference` (one set) and dated with their reservation: the same reference gives the same numbers and, for the same
- * order, the same bytes (a retry after a crash, a message delivered twice).
+ * The interchange carrying the document `make` gives (an 850 or an 860) to the partner, numbered from the control
+ * numbers reserved for `reference` (one set) and dated with their reservation (`make` is given that moment, an 860's
+ * change date): the same reference gives the same numbers and, for the same lines, the same bytes (a retry after a
+ * crash, a message delivered twice).
  */
-export async function render850(db: D1Database, partner: Partner, reference: string, order: PurchaseOrder): Promise<Rendered850> {
-  const group = {
-    functionalId: "PO",
-    version: partner.version,
-    sets: [{ id: "850", segments: purchaseOrderSegments(fitForPartner(order, partner)) }],
+export async function renderOrderDocument(
+  db: D1Database,
+  partner: Partner,
+  reference: string,
+  make: (reservedAt: Date) => OrderDocument,
+): Promise<RenderedOrderDocument> {
+  const groupOf = (reservedAt: string) => {
+    const document = make(new Date(reservedAt));
+    return { functionalId: FUNCTIONAL_ID[document.id], version: partner.version, sets: [document] };
   };
   // Written once before the reservation: an order the mapping or the writer refuses (an identifier holding a
   // delimiter) takes no control number, so none is skipped in what the partner receives.
-  partnerInterchange(partner, { interchange: 1, group: 1, firstSet: 1, sets: 1, reservedAt: new Date(0).toISOString() }, { group });
+  const trial = new Date(0).toISOString();
+  partnerInterchange(partner, { interchange: 1, group: 1, firstSet: 1, sets: 1, reservedAt: trial }, { group: groupOf(trial) });
   const numbers = await reserveControlNumbers(db, partner.id, reference, 1);
-  return { text: partnerInterchange(partner, numbers, { group }), numbers };
+  return { text: partnerInterchange(partner, numbers, { group: groupOf(numbers.reservedAt) }), numbers };
 }
+
+export const render850 = (db: D1Database, partner: Partner, reference: string, order: PurchaseOrder) =>
+  renderOrderDocument(db, partner, reference, () => purchaseOrderDocument(order, partner));

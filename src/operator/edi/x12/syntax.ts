@@ -93,6 +93,15 @@ const PO1: SegmentRule = {
   ],
 };
 
+/** POC's paired product id qualifier/value elements (POC08/09 … POC24/25), and POC05 requires POC03. */
+const POC: SegmentRule = {
+  elements: [],
+  notes: [
+    { kind: "C", elements: [5, 3] },
+    ...Array.from({ length: 9 }, (_, i) => ({ kind: "P" as const, elements: [8 + 2 * i, 9 + 2 * i] })),
+  ],
+};
+
 const SET_RULES: Readonly<Record<string, SetRule>> = {
   "997": {
     mandatory: ["AK1", "AK9"],
@@ -117,6 +126,7 @@ const SET_RULES: Readonly<Record<string, SetRule>> = {
     },
   },
   "850": { mandatory: [], segments: { PO1 } },
+  "860": { mandatory: ["BCH"], segments: { POC } },
 };
 
 /** Whether transaction sets of this identifier have syntax rules here (others are checked by their envelope only). */
