@@ -37,7 +37,13 @@ function dropWorkerdDiagnostics(): void {
  * GET /__received?path=/ok/x lists what arrived there (test/helpers/webhooks.ts). Any other host is refused.
  */
 function webhookReceiver(as2: TestAs2) {
-  const received: { path: string; headers: Record<string, string>; body: string; status: number }[] = [];
+  const received: {
+    path: string;
+    headers: Record<string, string>;
+    body: string;
+    status: number;
+    mdn?: { headers: Record<string, string>; body: string };
+  }[] = [];
   const seen = new Set<string>();
   const hanging = new Map<string, (() => void)[]>();
   return async (request: Request): Promise<Response> => {
@@ -46,8 +52,23 @@ function webhookReceiver(as2: TestAs2) {
     if (url.pathname === "/__received") return Response.json(received.filter((r) => r.path === url.searchParams.get("path")));
     if (url.pathname.startsWith("/as2-partner/")) {
       const answer = await as2PartnerAnswer(request, as2);
-      received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body: answer.content, status: 200 });
-      return answer.response;
+      const asynchronous = url.pathname.startsWith("/as2-partner/async/") && request.headers.has("Receipt-Delivery-Option");
+      received.push({
+        path: url.pathname,
+        headers: Object.fromEntries(request.headers),
+        body: answer.content,
+        status: 200,
+        // What an asynchronous partner posts to the Receipt-Delivery-Option URL later: the test posts it.
+        ...(asynchronous
+          ? {
+              mdn: {
+                headers: Object.fromEntries(answer.response.headers),
+                body: Buffer.from(await answer.response.arrayBuffer()).toString("base64"),
+              },
+            }
+          : {}),
+      });
+      return asynchronous ? new Response(null, { status: 200 }) : answer.response;
     }
     if (url.pathname === "/__release") {
       const path = url.searchParams.get("path") ?? "";
@@ -85,7 +106,8 @@ interface TestAs2 {
 /**
  * An AS2 trading partner's server (receiver.example.com/as2-partner/...): it opens our message with its key and our
  * certificate, and answers a signed MDN, `processed` with the MIC it computed, or under /as2-partner/refuse/ a
- * `processed/error: decryption-failed`. What it opened is recorded as the request's body (GET /__received).
+ * `processed/error: decryption-failed`; under /as2-partner/async/, asked for an asynchronous MDN, it answers an empty
+ * 200 and records the MDN (base64) with the request, for the test to post to POST /as2. What it opened is recorded as the request's body (GET /__received).
  */
 async function as2PartnerAnswer(request: Request, as2: TestAs2): Promise<{ content: string; response: Response }> {
   const entity = buildEntity([["Content-Type", request.headers.get("Content-Type") ?? ""]], new Uint8Array(await request.arrayBuffer()));

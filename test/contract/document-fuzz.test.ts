@@ -166,6 +166,7 @@ const PROSE_RULES: ProseRule[] = [
     { operation, fields: /^documents$/, statement: "each once" },
     { operation, fields: /^transport\.url$/, statement: "https to a public host on the default port, without credentials" },
     { operation, fields: /^transport\.partnerCertificate$/, statement: "an RSA key, valid now" },
+    { operation, fields: /^simulatedSupplier$/, statement: "A test partner over the mailbox only" },
   ]),
   { operation: "post /admin/api/clients", fields: /^mode$/, statement: "a test-mode buyer client, for the sandbox (kind tenant only)" },
   {

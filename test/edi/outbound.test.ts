@@ -386,6 +386,77 @@ describe("the outbound 850", () => {
     expect(await counters(partner.id)).toEqual({ interchange: 3, group: 3, set: 3 });
   });
 
+  it("a test partner's simulated supplier answers each 850 with a 997 and each move of its lines with an 855, 856 and 810, checked once", async () => {
+    const partner = await newPartner(1, { usage: "test", simulatedSupplier: true, documents: ["850", "855", "856", "810"] });
+    const lines = [line(), line({ lineId: 102, lineNumber: 2, quantity: 3, price: 4.05 })];
+    // Lines of an order whose 850 was never sent are not answered.
+    expect((await sendOrderLines(env, message(-7, 1, [line({ orderNumber: "ORD-0999", statusName: "Shipped" })]))).simulated).toEqual([]);
+
+    const placed = await sendOrderLines(env, message(-7, 1, lines));
+    expect(placed.simulated).toEqual([
+      { document: "997", orderNumber: "ORD-1001", interchangeControl: expect.any(Number), outcome: "received", sets: [] },
+    ]);
+    const acknowledged = await env.DB.prepare(
+      "SELECT acknowledgment_status AS status FROM edi_interchanges WHERE partner_id = ? AND reference = '850:-7:ORD-1001:1'",
+    )
+      .bind(partner.id)
+      .first<{ status: string }>();
+    expect(acknowledged?.status).toBe("accepted");
+
+    const moves = [
+      ["Acknowledged", "855"],
+      ["Shipped", "856"],
+      ["Delivered", "810"],
+    ] as const;
+    for (const [statusName, document] of moves) {
+      const moved = await sendOrderLines(
+        env,
+        message(
+          -7,
+          1,
+          lines.map((l) => ({ ...l, statusName })),
+        ),
+      );
+      expect(moved.documents, statusName).toEqual([]);
+      expect(moved.simulated, statusName).toEqual([
+        {
+          document,
+          orderNumber: "ORD-1001",
+          interchangeControl: expect.any(Number),
+          outcome: "received",
+          sets: [{ set: document, outcome: "checked", messages: [] }],
+        },
+      ]);
+    }
+    // Our 997 of each answer waits in the mailbox with the 850, each accepting its group.
+    const outbox = (await listOutbound(env.IMPORTS, partner.id)).documents;
+    expect(outbox.map((d) => d.document)).toEqual(["850", "997", "997", "997"]);
+    for (const document of outbox.slice(1)) {
+      const group = readClean((await readOutbound(env.IMPORTS, partner.id, document.controlNumber))!).groups[0]!;
+      expect(element(group.sets[0]!.segments.find((segment) => segment.id === "AK9")!, 1)).toBe("A");
+    }
+    // The same message again (a redelivery) is a duplicate: answered once.
+    const again = await sendOrderLines(
+      env,
+      message(
+        -7,
+        1,
+        lines.map((l) => ({ ...l, statusName: "Delivered" })),
+      ),
+    );
+    expect(again.simulated).toMatchObject([{ document: "810", outcome: "duplicate" }]);
+    expect((await listOutbound(env.IMPORTS, partner.id)).documents).toHaveLength(4);
+  });
+
+  it("a simulated supplier belongs to a test partner over the mailbox only", async () => {
+    const res = await call(await operatorTokenFor(), "/admin/api/edi-partners", {
+      method: "POST",
+      json: { vendorId: 1, ...partnerInput({ usage: "production", simulatedSupplier: true }) },
+    });
+    expect(res.status).toBe(400);
+    expect((await json(res)).errors).toHaveProperty("simulatedSupplier");
+  });
+
   it("lists a partner's outbox in control number order a page at a time, and takes a document once", async () => {
     for (const n of [3, 1, 12]) {
       expect(await putOutbound(env.IMPORTS, 5, n, `doc ${n}`, { document: "850", reference: `r${n}` })).toBe("stored");

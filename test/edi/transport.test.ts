@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { consumeLineChanges } from "../../src/api/vendors/projection/consume";
 import type { LineChangesMessage } from "../../src/api/vendors/projection/messages";
 import { readCertificate, readPrivateKey, type SigningIdentity } from "../../src/operator/edi/as2/cms";
-import { readMdn } from "../../src/operator/edi/as2/mdn";
+import { buildMdn, readMdn } from "../../src/operator/edi/as2/mdn";
 import { sealMessage } from "../../src/operator/edi/as2/message";
 import { buildEntity, parseEntity } from "../../src/operator/edi/as2/mime";
 import { ACKNOWLEDGMENT_OVERDUE_EVENT, alertOverdueAcknowledgments, ediHousekeeping } from "../../src/operator/edi/housekeeping";
@@ -11,8 +11,10 @@ import { retryUnapplied, takeInbound } from "../../src/operator/edi/intake";
 import { readOrderChange } from "../../src/operator/edi/mapping/order-change";
 import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order";
 import { listOutbound, readOutbound } from "../../src/operator/edi/outbound/outbox";
+import { partnerOr404 } from "../../src/operator/edi/partners/partners";
 import { asyncReceiptUrl } from "../../src/operator/edi/transport/as2-route";
-import { as2MessageId } from "../../src/operator/edi/transport/as2-send";
+import { as2MessageId, ourMessage, sentMicOf } from "../../src/operator/edi/transport/as2-send";
+import { ASYNC_MDN_WAIT_MS, sendWaiting } from "../../src/operator/edi/transport/deliver";
 import { element } from "../../src/operator/edi/x12/elements";
 import { readX12 } from "../../src/operator/edi/x12/reader";
 import { sha256Hex } from "../../src/platform/sha256";
@@ -21,7 +23,7 @@ import { call, json, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from
 import { contractCall } from "../helpers/contract";
 import { orderOfOneVendor, partnerFile, partnerInput, set855, set997, unique } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
-import { RECEIVER, receivedAt } from "../helpers/webhooks";
+import { RECEIVER, type Received, receivedAt } from "../helpers/webhooks";
 
 /**
  * The X12 transports end to end (docs/edi.md, "The mailbox", docs/as2.md, "The endpoint" and "Sending"): a partner's
@@ -172,11 +174,11 @@ describe("the mailbox: a partner without AS2 posts its interchanges and takes ou
 });
 
 describe("AS2: POST /as2 and what we send", () => {
-  async function as2Partner(vendorId: number, path = "as2-partner") {
+  async function as2Partner(vendorId: number, path = "as2-partner", mdn: "sync" | "async" = "sync") {
     const as2To = `SUPPLIER-${unique()}`;
     const url = `${RECEIVER}/${path}/${unique()}`;
     const partner = await addPartner(vendorId, {
-      transport: { kind: "as2", url, as2From: "MEDPARTS", as2To, partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE },
+      transport: { kind: "as2", url, as2From: "MEDPARTS", as2To, partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE, mdn },
     });
     return { ...partner, as2To, url };
   }
@@ -284,6 +286,81 @@ describe("AS2: POST /as2 and what we send", () => {
     const waiting = (await listOutbound(env.IMPORTS, partner.id)).documents;
     expect(waiting.length).toBeGreaterThan(0);
     expect(new Set(waiting.map((document) => document.document))).toEqual(new Set(["850"]));
+  });
+  it("a partner whose MDNs are asynchronous: the 850 waits for its MDN, sent again only after the wait, taken by the MDN posted to /as2", async () => {
+    const probe = await orderOfOneVendor(1, 1);
+    await retireOrderPartners(probe.vendorId);
+    const partner = await as2Partner(probe.vendorId, "as2-partner/async", "async");
+    const order = await orderOfOneVendor(1, 1, probe.vendorId);
+    const path = new URL(partner.url).pathname;
+    // Earlier tests' orders of the vendor may still be on their way to its newest partner: this order's 850 is ours.
+    const isOurs = (request: Received) =>
+      readPurchaseOrder(readX12(request.body).interchanges[0]!.groups[0]!.sets[0]!)
+        .order.lines.map((line) => line.lineNumber)
+        .join() === order.lineIds.join();
+    const first = await eventually(async () => (await receivedAt(path)).find(isOurs), "the 850 over AS2");
+    const messageId = first.headers["message-id"]!;
+    const sendsOfIt = async () => (await receivedAt(path)).filter((request) => request.headers["message-id"] === messageId);
+    expect(first.headers["receipt-delivery-option"]).toBe(new URL("/as2", env.ISSUER).href);
+    const controlNumber = ourMessage(messageId)!.controlNumber;
+    const waitingOfIt = async () =>
+      (await listOutbound(env.IMPORTS, partner.id)).documents.filter((document) => document.controlNumber === Number(controlNumber));
+    expect(await waitingOfIt()).toMatchObject([{ document: "850" }]);
+    const readPartner = () => partnerOr404(env.DB, partner.id);
+
+    // Awaiting its MDN: not sent again now, sent again (the same Message-ID) once the wait has passed.
+    await sendWaiting(ediEnv() as never, await readPartner());
+    expect(await sendsOfIt()).toHaveLength(1);
+    await sendWaiting(ediEnv() as never, await readPartner(), 50, new Date(Date.now() + ASYNC_MDN_WAIT_MS + 60_000));
+    const requests = await sendsOfIt();
+    expect(requests).toHaveLength(2);
+
+    const postMdn = (mdn: { headers: Record<string, string>; body: Uint8Array }) =>
+      call(null, "/as2", {
+        method: "POST",
+        headers: {
+          ...mdn.headers,
+          "AS2-From": partner.as2To,
+          "AS2-To": "MEDPARTS",
+          "Message-ID": `<${crypto.randomUUID()}@supplier.example>`,
+        },
+        body: mdn.body,
+      });
+    const recorded = { headers: requests[0]!.mdn!.headers, body: Uint8Array.from(atob(requests[0]!.mdn!.body), (c) => c.charCodeAt(0)) };
+    // An MDN signed by another key than the partner's is refused; the 850 still waits.
+    const forged = parseEntity(
+      await buildMdn({
+        ourAs2Name: "MEDPARTS",
+        originalMessageId: requests[0]!.headers["message-id"]!,
+        outcome: { processed: true },
+        mic: await sentMicOf({ controlNumber, text: requests[0]!.body }),
+        signer: { certificate: ourCertificate(), privateKey: readPrivateKey(env.AS2_PRIVATE_KEY) },
+      }),
+    );
+    const refused = await postMdn({ headers: Object.fromEntries(forged.headers.fields), body: forged.body });
+    expect(refused.status, await refused.clone().text()).toBe(400);
+    expect(await waitingOfIt()).toHaveLength(1);
+
+    // The partner's MDN refusing it: still waiting, and due again at once.
+    const refusal = parseEntity(
+      await buildMdn({
+        ourAs2Name: "MEDPARTS",
+        originalMessageId: messageId,
+        outcome: { processed: false, failure: "decryption-failed", explanation: "refused by the partner" },
+        signer: partnerIdentity(),
+      }),
+    );
+    const answered = await postMdn({ headers: Object.fromEntries(refusal.headers.fields), body: refusal.body });
+    expect([answered.status, await answered.text()]).toEqual([200, expect.stringContaining("will be sent again")]);
+    await sendWaiting(ediEnv() as never, await readPartner());
+    expect(await sendsOfIt()).toHaveLength(3);
+
+    // The partner's MDN (of the first send: a resend has the same MIC) takes it; the same MDN again is answered the same.
+    const taken = await postMdn(recorded);
+    expect(taken.status, await taken.clone().text()).toBe(200);
+    expect(await waitingOfIt()).toEqual([]);
+    const again = await postMdn(recorded);
+    expect([again.status, await again.text()]).toEqual([200, await taken.text()]);
   });
 });
 

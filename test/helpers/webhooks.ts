@@ -12,6 +12,8 @@ export interface Received {
   headers: Record<string, string>;
   body: string;
   status: number;
+  /** The simulated AS2 partner's asynchronous MDN (vitest.config.mts): its headers and its body in base64. */
+  mdn?: { headers: Record<string, string>; body: string };
 }
 
 /** What reached the receiver at `path` so far. */

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../env";
+import { inBackground } from "../../platform/background";
 import { noRoute } from "../../platform/error-handler";
 import { notFound } from "../../platform/errors";
 import { SANDBOX_TAG } from "../../platform/openapi/info";
@@ -18,6 +19,7 @@ import {
 import { tenantDatabase } from "../../platform/tenant-home";
 import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bearer";
 import { CODE_SPELLINGS } from "../../shared/confirmations/codes";
+import { handSandboxOrderToEdi } from "./edi";
 import { INVOICE_EXCEPTIONS } from "./purchasing";
 import { runScenario, SCENARIOS, sandboxLines } from "./simulator";
 
@@ -122,5 +124,6 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
     .prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")
     .bind(order.orderId, new Date().toISOString())
     .run();
+  inBackground(c, handSandboxOrderToEdi(c.env, db, principal.dataTenantId, orderNumber));
   return c.json(envelope(c, { orderNumber, scenario: body.scenario, orderStatus: run.orderStatus, eventIds: run.eventIds }), 200);
 });

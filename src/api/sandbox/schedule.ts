@@ -5,6 +5,7 @@ import { inBackground } from "../../platform/background";
 import { ProblemError } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import { tenantStoreDatabase } from "../../shared/tenants/store-database";
+import { handSandboxOrderToEdi } from "./edi";
 import { runScenario, type Scenario } from "./simulator";
 
 /**
@@ -59,7 +60,11 @@ export async function consumeSandboxBatch(batch: MessageBatch<SandboxMessage>, e
       continue;
     }
     try {
-      await runScenario(db, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true });
+      // The order as placed first (its 850 to a vendor's X12 test partner), then as each step leaves it.
+      if (step === 0) await handSandboxOrderToEdi(env, db, dataTenantId, orderNumber);
+      if (await runScenario(db, dataTenantId, orderNumber, STEPS[step]!, { unlessManual: true })) {
+        await handSandboxOrderToEdi(env, db, dataTenantId, orderNumber);
+      }
     } catch (error) {
       if (!(error instanceof ProblemError)) {
         message.retry(); // storage trouble: the step again later (a step already made is then nothing to do)

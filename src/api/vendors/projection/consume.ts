@@ -26,7 +26,7 @@ async function hasEdiPartner(env: Pick<Bindings, "DB"> & ConfigVars, vendorId: n
  * A message of a vendor with an X12 partner, handed to the operator plane, which sends the partner its 850s
  * (docs/edi.md, "Sending the 850"). Idempotent there: a message handed on twice sends each 850 once.
  */
-async function handToEdi(env: Pick<Bindings, "DB" | "ADMIN"> & ConfigVars, body: LineChangesMessage): Promise<void> {
+export async function handToEdi(env: Pick<Bindings, "DB" | "ADMIN"> & ConfigVars, body: LineChangesMessage): Promise<void> {
   if (!(await hasEdiPartner(env, body.vendorId))) return;
   const res = await env.ADMIN.fetch(
     new Request(`https://admin.internal${EDI_HANDOFF_PATH}`, {

@@ -181,6 +181,25 @@ function readDisposition(field: string): { processed: boolean; modifier?: string
   return { processed: dispositionType === "processed" && severity === "warning", ...(modifier === undefined ? {} : { modifier }) };
 }
 
+function notificationFields(report: MimeEntity): MimeHeaders {
+  if (report.mediaType !== "multipart/report") throw malformed(`the MDN is ${report.mediaType}, not multipart/report`);
+  const notification = report.parts.find((part) => part.mediaType === "message/disposition-notification");
+  if (!notification) throw malformed("the MDN has no message/disposition-notification part");
+  return new MimeHeaders(parseHeaderFields(latin1.decode(decodedBody(notification))));
+}
+
+/**
+ * Whether an entity posted to us is an MDN (multipart/report, signed or not) rather than a message, and if so the
+ * Original-Message-ID it names, read before its signature is checked (only to find what it receipts: readMdn then
+ * checks it whole). Null: not an MDN.
+ */
+export function peekMdn(entityBytes: Uint8Array): { originalMessageId: string } | null {
+  const entity = parseEntity(entityBytes);
+  const report = entity.mediaType === "multipart/signed" ? entity.parts[0] : entity;
+  if (report?.mediaType !== "multipart/report") return null;
+  return { originalMessageId: notificationFields(report).get("original-message-id") ?? "" };
+}
+
 /**
  * A partner's MDN for a message we sent: its signature verified with the partner's certificate (when given), its
  * Original-Message-ID ours, and, when it reports `processed`, its Received-Content-MIC equal to the one we computed.
@@ -195,10 +214,7 @@ export async function readMdn(entityBytes: Uint8Array, expected: MdnExpectations
   } else if (expected.partnerCertificate) {
     throw new As2Error("insufficient-message-security", `the MDN is not signed (${entity.mediaType}) but a signed MDN was asked for`);
   }
-  if (report.mediaType !== "multipart/report") throw malformed(`the MDN is ${report.mediaType}, not multipart/report`);
-  const notification = report.parts.find((part) => part.mediaType === "message/disposition-notification");
-  if (!notification) throw malformed("the MDN has no message/disposition-notification part");
-  const fields = new MimeHeaders(parseHeaderFields(latin1.decode(decodedBody(notification))));
+  const fields = notificationFields(report);
   const originalMessageId = fields.get("original-message-id");
   const disposition = fields.get("disposition");
   if (!originalMessageId || !disposition) throw malformed("the MDN lacks its Original-Message-ID or Disposition");

@@ -3,6 +3,7 @@ import { DecimalError } from "../mapping/decimal";
 import { PurchaseOrderError } from "../mapping/purchase-order";
 import { type PartnerRow, presentPartner } from "../partners/partners";
 import type { Partner } from "../partners/schemas";
+import { answerAsSimulatedSupplier, type SimulatedAnswer } from "../sandbox/simulated-supplier";
 import { X12WriteError } from "../x12/writer";
 import { markSent, sentAt } from "./acknowledgments";
 import { outboxKey, putOutbound } from "./outbox";
@@ -141,7 +142,7 @@ export async function sendOrderLines(
   env: HandoffBindings,
   message: VendorLinesMessage,
   now: Date = new Date(),
-): Promise<{ partnerId: number | null; documents: HandedOff[] }> {
+): Promise<{ partnerId: number | null; documents: HandedOff[]; simulated?: SimulatedAnswer[] }> {
   const partner = await orderPartnerOf(env.DB, message.vendorId, message.tenantId);
   if (!partner) return { partnerId: null, documents: [] };
   const orders = new Map<string, OutboundLine[]>();
@@ -190,5 +191,11 @@ export async function sendOrderLines(
           };
     documents.push(await handOff(env, partner, handing, now));
   }
-  return { partnerId: partner.id, documents };
+  if (!partner.simulatedSupplier) return { partnerId: partner.id, documents };
+  const sentOrders = new Set<string>();
+  for (const orderNumber of orders.keys()) {
+    if (await sentAt(env.DB, partner.id, placedReference(tenantId, orderNumber, vendorId))) sentOrders.add(orderNumber);
+  }
+  const simulated = await answerAsSimulatedSupplier(env, partner, { message, handed: documents, sentOrders });
+  return { partnerId: partner.id, documents, simulated };
 }

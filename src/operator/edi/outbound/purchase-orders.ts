@@ -44,7 +44,7 @@ const DEFAULT_UNIT = "EA";
 /** X12 maximum lengths of the free text the 850 carries (N102, N301, N401, N403, PID05). */
 const MAX = { name: 60, address: 55, city: 30, zip: 15, description: 80 } as const;
 
-const priceText = (price: number | string) => {
+export const priceText = (price: number | string) => {
   if (typeof price === "string") return price;
   if (!Number.isFinite(price)) throw new PurchaseOrderError(`Not a price: ${price}.`);
   return centsToDecimal(Math.round(price * 100));

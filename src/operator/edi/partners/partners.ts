@@ -32,6 +32,7 @@ export interface PartnerRow {
   acknowledgment_window_minutes: number;
   transport: "as2" | "mailbox";
   as2_settings: string | null;
+  simulated_supplier: 0 | 1;
   client_id: string | null;
   created_at: string;
   updated_at: string;
@@ -64,6 +65,7 @@ export function presentPartner(row: PartnerRow): Partner {
       row.transport === "as2"
         ? { kind: "as2", ...(JSON.parse(row.as2_settings ?? "{}") as Omit<Extract<Partner["transport"], { kind: "as2" }>, "kind">) }
         : { kind: "mailbox" },
+    simulatedSupplier: row.simulated_supplier === 1,
     clientId: row.client_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -93,6 +95,7 @@ function partnerValues(input: PartnerInput): (string | number | null)[] {
     input.acknowledgmentWindowMinutes,
     kind,
     kind === "as2" ? JSON.stringify(as2) : null,
+    input.simulatedSupplier ? 1 : 0,
   ];
 }
 
@@ -116,6 +119,7 @@ const PARTNER_COLUMNS = [
   "acknowledgment_window_minutes",
   "transport",
   "as2_settings",
+  "simulated_supplier",
 ];
 
 const SENDER_TAKEN = "partnerIdentity: another partner of this usage already sends as this qualifier and id.";

@@ -106,6 +106,10 @@ const partnerShape = {
     .default(1440)
     .openapi({ description: "An 850 not acknowledged (997/999) within this many minutes raises an operator event" }),
   transport: z.discriminatedUnion("kind", [As2TransportSchema, MailboxTransportSchema]),
+  simulatedSupplier: z.boolean().default(false).openapi({
+    description:
+      "A test partner over the mailbox only: Medparts answers its 850s (sandbox orders) as a supplier would, with a 997 and, on the sandbox's schedule, an 855, 856 and 810 (docs/edi.md)",
+  }),
 };
 
 interface PartnerRulesInput {
@@ -114,6 +118,9 @@ interface PartnerRulesInput {
   acknowledgment: "997" | "999";
   orderChanges: "860" | "cancel-850" | "none";
   documents: readonly string[];
+  usage: "test" | "production";
+  transport: { kind: string };
+  simulatedSupplier: boolean;
 }
 
 /** What no single field says: rules between the version, the delimiters, the acknowledgment and the documents. */
@@ -130,6 +137,13 @@ function partnerRules(partner: PartnerRulesInput, ctx: z.RefinementCtx): void {
   }
   if (partner.orderChanges === "860" && !partner.documents.includes("860")) {
     ctx.addIssue({ code: "custom", path: ["orderChanges"], message: "860 among documents first." });
+  }
+  if (partner.simulatedSupplier && (partner.usage !== "test" || partner.transport.kind !== "mailbox")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["simulatedSupplier"],
+      message: "Only a test partner over the mailbox has a simulated supplier.",
+    });
   }
 }
 
@@ -170,6 +184,7 @@ export const PartnerSchema = z
       }),
       z.object({ kind: z.literal("mailbox") }),
     ]),
+    simulatedSupplier: z.boolean(),
     clientId: z.string().nullable().openapi({
       description:
         "The vendor client the partner acts through (created with it; its secret is never shown): its documents reach the vendor API as this client, within its scopes and rate limit, and disabling it stops the partner",

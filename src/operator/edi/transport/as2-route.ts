@@ -6,18 +6,20 @@ import { limitApiClient } from "../../../platform/ratelimit/middleware";
 import { readCertificate } from "../as2/cms";
 import { As2Error } from "../as2/errors";
 import { As2NotConfigured, ourAs2Identity } from "../as2/identity";
-import { buildMdn, type MdnOutcome, readMdnOptions } from "../as2/mdn";
+import { buildMdn, type MdnOutcome, peekMdn, readMdnOptions } from "../as2/mdn";
 import { openMessage } from "../as2/message";
 import { AS2_LIMITS, buildEntity, latin1, parseEntity } from "../as2/mime";
 import { ediOf } from "../bindings";
 import { type IntakeResult, takeInbound } from "../intake";
 import { partnersOfAs2Names } from "../partners/partners";
 import type { Partner } from "../partners/schemas";
+import { takeAsyncMdn } from "./as2-receipts";
 
 /**
  * The AS2 endpoint (POST /as2; docs/as2.md): a partner's message is opened with its certificate and our key, its X12
  * taken in (intake.ts: recorded, acknowledged and applied), and answered with an MDN, signed when asked for, in the
- * HTTP response (synchronous). An MDN says the message was received and its content passed the checks; what its
+ * HTTP response (synchronous) or posted to the partner (asynchronous). A partner's asynchronous MDN of a message we
+ * sent comes here too (./as2-receipts.ts). An MDN says the message was received and its content passed the checks; what its
  * documents did is the X12 acknowledgments' (997/999, TA1), which go back as messages of their own.
  */
 
@@ -96,6 +98,12 @@ async function answer(c: Context<AppEnv>, partners: Partner[], messageId: string
     if (error instanceof As2NotConfigured) return plain(503, "AS2 is not configured on this deployment.");
     throw error;
   }
+  const entity = entityOf(c.req.raw, body);
+  const receipt = peekedMdn(entity);
+  if (receipt) {
+    const answered = await takeAsyncMdn(env, partners, receipt.originalMessageId, entity);
+    return plain(answered.status, answered.text);
+  }
   const wantsMdn = c.req.header("Disposition-Notification-To") !== undefined;
   let outcome: MdnOutcome;
   let mic: Awaited<ReturnType<typeof openMessage>>["mic"] | undefined;
@@ -105,7 +113,7 @@ async function answer(c: Context<AppEnv>, partners: Partner[], messageId: string
     const options = readMdnOptions(c.req.header("Disposition-Notification-Options"));
     signMdn = options.signed;
     micAlgorithm = options.micAlgorithm;
-    const opened = await openMessage(entityOf(c.req.raw, body), {
+    const opened = await openMessage(entity, {
       recipient: identity,
       partnerCertificate: readCertificate(partner.transport.partnerCertificate),
       requireSignature: true,
@@ -152,6 +160,16 @@ async function answer(c: Context<AppEnv>, partners: Partner[], messageId: string
       ),
   );
   return new Response(null, { status: 200 });
+}
+
+/** An MDN posted to us (an asynchronous receipt of ours), or null for a message (a malformed entity is one). */
+function peekedMdn(entity: Uint8Array) {
+  try {
+    return peekMdn(entity);
+  } catch (error) {
+    if (error instanceof As2Error) return null;
+    throw error;
+  }
 }
 
 /**
