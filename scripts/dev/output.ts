@@ -65,6 +65,8 @@ export interface DemoCredentials {
   vendor: { clientId: string; clientSecret: string; vendorId: number };
   operator: { clientId: string; clientSecret: string };
   scimToken: string;
+  /** The demo vendor's admin's invitation to the order desk (a path under the base URL), made at each start. */
+  deskInvitation?: string;
 }
 
 /** The start banner: one block with the URLs, a table of the demo credentials and the next steps. */
@@ -90,6 +92,10 @@ export function startBanner(base: string, demo: DemoCredentials, demoFile: strin
     "",
     `    API       ${base}            (contract: ${base}/customer/api/openapi.json)`,
     `    Portal    ${base}/docs       (guides and API references with Try-it)`,
+    `    Desk      ${base}/desk       (the vendors' order desk; sign in with a passkey)`,
+    ...(demo.deskInvitation
+      ? [`              the demo vendor's admin creates a passkey at (once, within 24 h): ${base}${demo.deskInvitation}`]
+      : []),
     "",
     `  Demo credentials (kept in ${demoFile}):`,
     row(header),

@@ -14,6 +14,8 @@ const [
   { DEMO_VENDOR_ID },
   { database },
   { issueScimToken, newScimToken },
+  { inviteUser },
+  { DESK_BASE },
   { TEST_CLIENT_PREFIX },
   { createApiClient },
   { DEFAULT_PRODUCT_COUNT },
@@ -26,6 +28,8 @@ const [
   import("../../src/api/vendors/routes"),
   import("../../src/db/client"),
   import("../../src/operator/scim/tokens"),
+  import("../../src/operator/desk/users"),
+  import("../../src/platform/planes"),
   import("../../src/platform/test-mode"),
   import("../../src/shared/auth/clients"),
   import("../../src/dev/seed/seed"),
@@ -58,6 +62,9 @@ function demoClientCredentials(): Required<DemoClients> {
 await ensureLocalSigningKey();
 await seedLocal(DEFAULT_PRODUCT_COUNT);
 const { vendor, operator, scimToken, testMode, ...demo } = demoClientCredentials();
+/** The demo vendor's admin on the order desk: invited again at each start (a fresh link; a passkey made before still signs in). */
+const DEMO_DESK_ADMIN = "admin@oem-distribution.example";
+let deskInvitation: string | undefined;
 await withLocalBindings(async (env) => {
   await createApiClient(database(env.DB), { tenantId: 1, name: "Demo client (St. Mary's)", ...demo });
   await createApiClient(database(env.DB), {
@@ -68,11 +75,30 @@ await withLocalBindings(async (env) => {
   await createApiClient(database(env.DB), { operator: true, name: "Demo operator client (the marketplace)", ...operator });
   await issueScimToken(env.DB, 1, "Demo identity provider", "npm start", scimToken);
   await createApiClient(database(env.DB), { tenantId: 1, testMode: true, name: "Demo test-mode client (St. Mary's sandbox)", ...testMode });
+  const invitation = await inviteUser(env.DB, {
+    vendorId: DEMO_VENDOR_ID,
+    email: DEMO_DESK_ADMIN,
+    displayName: "Demo vendor admin",
+    role: "admin",
+    invitedBy: "npm start",
+  });
+  deskInvitation = `${DESK_BASE}/invitations/${invitation.token}`;
 });
 
 const base = `http://localhost:${PORT}`;
 const output = new DevOutput(() =>
-  startBanner(base, { buyer: demo, testMode, vendor: { ...vendor, vendorId: DEMO_VENDOR_ID }, operator, scimToken }, DEMO_FILE),
+  startBanner(
+    base,
+    {
+      buyer: demo,
+      testMode,
+      vendor: { ...vendor, vendorId: DEMO_VENDOR_ID },
+      operator,
+      scimToken,
+      ...(deskInvitation ? { deskInvitation } : {}),
+    },
+    DEMO_FILE,
+  ),
 );
 console.log(`Starting the local runtime on ${base} (wrangler dev): the credentials follow once it is ready.`);
 

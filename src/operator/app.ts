@@ -9,6 +9,7 @@ import {
   ADMIN_API_BASE,
   AS2_PATH,
   CXML_PATH,
+  DESK_BASE,
   EDI_MAILBOX_BASE,
   isScimPath,
   PUNCHOUT_BASE,
@@ -20,6 +21,8 @@ import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
 import { VERSION_CHANGES } from "../versions";
+import { deskInvitationRoutes } from "./desk/invitation-routes";
+import { deskRoutes } from "./desk/routes";
 import { handoffRoutes } from "./edi/outbound/handoff-route";
 import { partnerRoutes } from "./edi/partners/routes";
 import { handleAs2 } from "./edi/transport/as2-route";
@@ -71,7 +74,8 @@ export const adminApi = createRouter()
   .route("/", addressRoutes)
   .route("/", scimTokenRoutes)
   .route("/", connectionRoutes)
-  .route("/", partnerRoutes);
+  .route("/", partnerRoutes)
+  .route("/", deskInvitationRoutes);
 
 /**
  * The operator plane's Worker app (docs/architecture.md, "The operator plane"): /admin/api, the vendors' publishing
@@ -106,6 +110,7 @@ export function createAdminApp() {
       // Internal: the vendor-lines consumer hands vendors' lines here for their X12 partners' 850s (ADMIN binding only).
       app.route("/", handoffRoutes);
       app.route(PUNCHOUT_BASE, shopRoutes);
+      app.route(DESK_BASE, deskRoutes);
       app.use(`${SCIM_BASE}/*`, requireScimToken);
       app.route(SCIM_BASE, scimRoutes);
       openApiDocumentRoute(app, ADMIN_API_BASE, undefined, OPERATOR_PLANE_INFO);

@@ -34,11 +34,15 @@ export const EDI_MAILBOX_BASE = `${VENDOR_API_BASE}/edi`;
  */
 export const EDI_HANDOFF_PATH = "/__edi/vendor-lines";
 
+/** The vendor order desk (src/operator/desk): server-rendered pages for a vendor's people, outside the dated API versions. */
+export const DESK_BASE = "/desk";
+
 /** True for the paths the operator plane's Worker serves. */
 export const isOperatorPlanePath = (pathname: string) =>
   under(pathname, ADMIN_API_BASE) ||
   isScimPath(pathname) ||
   isProcurementPath(pathname) ||
   pathname === AS2_PATH ||
+  under(pathname, DESK_BASE) ||
   under(pathname, EDI_MAILBOX_BASE) ||
   VENDOR_PUBLISHING_PATHS.some((base) => under(pathname, base));

@@ -1038,6 +1038,23 @@ function scimTargets(): Target[] {
       ignoresUnknownFields: true,
     },
     {
+      path: "/admin/api/vendors/1/desk-users",
+      operation: "/admin/api/vendors/{vendorId}/desk-users",
+      token: () => operatorTokenFor(),
+      base: () => ({ email: "fuzz@vendor.example", displayName: "Fuzz", role: "desk" }),
+      fields: [
+        {
+          path: ["email"],
+          hostile: fc.oneof(hostileText(254, { min: 1 }), fc.constantFrom("a@", "@b.example", "a b@c.example")),
+          required: true,
+        },
+        { path: ["displayName"], hostile: fc.oneof(hostileText(100, { min: 1 }), fc.constantFrom("   ")), required: true },
+        { path: ["role"], hostile: hostileCode(["admin", "desk"]), required: true },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
       path: `/admin/api/tenants/${TENANT_A}/scim-tokens`,
       operation: "/admin/api/tenants/{tenantId}/scim-tokens",
       token: () => operatorTokenFor(),

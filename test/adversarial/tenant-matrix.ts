@@ -1202,6 +1202,11 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
   "patch /admin/api/vendors/{vendorId}": operatorRow("PATCH", () => "/admin/api/vendors/1", { name: "matrix" }),
   "post /admin/api/tenants/{tenantId}/disable": operatorRow("POST", () => "/admin/api/tenants/1/disable"),
   "post /admin/api/vendors/{vendorId}/disable": operatorRow("POST", () => "/admin/api/vendors/1/disable"),
+  "post /admin/api/vendors/{vendorId}/desk-users": operatorRow("POST", () => "/admin/api/vendors/1/desk-users", {
+    email: "matrix@vendor.example",
+    displayName: "Matrix",
+    role: "desk",
+  }),
   "post /admin/api/facilities/{facilityId}/disable": operatorRow("POST", () => "/admin/api/facilities/1001/disable"),
   "post /admin/api/companies/{companyId}/disable": operatorRow("POST", () => "/admin/api/companies/101/disable"),
   "post /admin/api/addresses/{addressId}/disable": operatorRow("POST", () => "/admin/api/addresses/11/disable"),

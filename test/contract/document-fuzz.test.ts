@@ -395,6 +395,7 @@ const IMPORT_JOB_OPERATIONS = [
 const OFFER_IMPORT_JOB_OPERATIONS = IMPORT_JOB_OPERATIONS.map((o) => o.replace("/admin/api/catalog/imports", "/vendor/api/offer-imports"));
 /** API clients and the audit log: no documented example id names a client, so the per-client operations are 404s. */
 const ONBOARDING_OPERATIONS = [
+  "post /admin/api/vendors/{vendorId}/desk-users",
   "post /admin/api/clients",
   "get /admin/api/clients",
   "get /admin/api/clients/{clientId}",
@@ -767,6 +768,7 @@ describe("document-driven contract fuzzing", () => {
         ...EDI_OPERATIONS.filter((o) => o !== "get /admin/api/edi-partners"),
         ...SCIM_OPERATIONS.filter((o) => !SCIM_OPERATIONS_REACHING_200.includes(o)),
         "post /admin/api/tenants/{tenantId}/scim-tokens", // 201
+        "post /admin/api/vendors/{vendorId}/desk-users", // 201
       ].includes(name);
       if (reachesA200) {
         expect(statuses.get(200), `${name}: no valid request succeeded (${JSON.stringify([...statuses])})`).toBeGreaterThan(0);

@@ -182,7 +182,8 @@ export async function contractCall(token: string | null, path: string, init: Req
 export function servedRoutes(): Set<string> {
   // The PunchOut shop's pages (/punchout) are for a person in a browser, not API operations (docs/api.md describes them);
   // /__procurement and /__edi are the operator plane's internal routes, reachable over the ADMIN binding only; /as2 is
-  // AS2 (RFC 4130: MIME messages and MDNs, docs/as2.md), not an API operation.
+  // AS2 (RFC 4130: MIME messages and MDNs, docs/as2.md), not an API operation; the order desk (/desk) is pages and the
+  // browser's passkey ceremonies (docs/desk.md).
   const routes = [
     ...createApp().routes,
     ...createAdminApp().routes.filter(
@@ -191,6 +192,8 @@ export function servedRoutes(): Set<string> {
         !r.path.startsWith("/punchout/") &&
         !r.path.startsWith("/__procurement/") &&
         !r.path.startsWith("/__edi/") &&
+        r.path !== "/desk" &&
+        !r.path.startsWith("/desk/") &&
         r.path !== "/as2",
     ),
   ];

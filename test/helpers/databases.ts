@@ -119,3 +119,12 @@ export async function resetDatabases(): Promise<void> {
   await seedDemoData({ db: env.DB, catalog: env.CATALOG }, { products: DEFAULT_PRODUCT_COUNT });
   await seedDemoStores(env);
 }
+
+/** Deletes the X12 files of the IMPORTS bucket (edi/): they name partners by ids a reset database gives again. */
+export async function emptyEdiFiles(): Promise<void> {
+  for (;;) {
+    const { objects } = await env.IMPORTS.list({ prefix: "edi/", limit: 1000 });
+    if (objects.length === 0) return;
+    await env.IMPORTS.delete(objects.map((object) => object.key));
+  }
+}

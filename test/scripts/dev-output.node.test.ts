@@ -61,8 +61,10 @@ describe("npm start's output", () => {
   });
 
   it("the banner: the API and portal URLs, every demo credential in a table, the next steps", () => {
-    const banner = startBanner("http://localhost:8787", DEMO, ".medparts-demo.json");
+    const banner = startBanner("http://localhost:8787", { ...DEMO, deskInvitation: "/desk/invitations/abc" }, ".medparts-demo.json");
     expect(banner).toContain("http://localhost:8787/docs");
+    expect(banner).toContain("http://localhost:8787/desk ");
+    expect(banner).toContain("http://localhost:8787/desk/invitations/abc");
     for (const value of [
       "demo-stmarys",
       "buyer-secret",

@@ -1,4 +1,4 @@
-import { AS2_PATH, isProcurementPath, isScimPath } from "../planes";
+import { AS2_PATH, DESK_BASE, isProcurementPath, isScimPath } from "../planes";
 
 /**
  * The dated versions of the API (docs/api.md, "Versions"), oldest first. The first is the contract as the service
@@ -18,4 +18,5 @@ export const isApiVersion = (value: string): value is ApiVersion => (API_VERSION
 export const servedVersion = (stored: string): ApiVersion => (isApiVersion(stored) ? stored : FIRST_VERSION);
 
 /** SCIM (`/scim/v2`, RFC 7643/7644) is versioned by its own schema URNs: outside the dated versions. */
-export const isVersionedPath = (path: string): boolean => !isScimPath(path) && !isProcurementPath(path) && path !== AS2_PATH;
+export const isVersionedPath = (path: string): boolean =>
+  !isScimPath(path) && !isProcurementPath(path) && path !== AS2_PATH && path !== DESK_BASE && !path.startsWith(`${DESK_BASE}/`);

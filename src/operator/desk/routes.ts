@@ -1,0 +1,163 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv } from "../../env";
+import { logEvent } from "../../platform/logging";
+import { auditStatement } from "../onboarding/audit";
+import { DESK_CSP, DESK_CSS, DESK_JS, homePage, invitationGonePage, invitationPage, signInPage } from "./pages";
+import { authenticate, authenticationOptions, PasskeyRefused, registerPasskey, registrationOptions, relyingPartyOf } from "./passkeys";
+import {
+  clearedSessionCookie,
+  type DeskSession,
+  endSession,
+  endSessionsStatement,
+  readSession,
+  SESSION_COOKIE,
+  sessionCookie,
+  startSession,
+} from "./sessions";
+import { invitedUser } from "./users";
+
+/**
+ * The order desk's routes (docs/desk.md), mounted at /desk on the operator plane: pages, the passkey ceremonies
+ * (JSON), sign-out. Every answer carries DESK_CSP and no-store; every POST must come from the desk's own origin (the
+ * Origin header), and a signed-in form must carry the session's CSRF token.
+ */
+
+declare module "hono" {
+  interface ContextVariableMap {
+    deskSession: DeskSession | null;
+  }
+}
+
+const problem = (status: 400 | 403 | 410, detail: string) =>
+  new Response(JSON.stringify({ title: status === 403 ? "Forbidden" : status === 410 ? "Gone" : "Refused", status, detail }), {
+    status,
+    headers: { "Content-Type": "application/problem+json" },
+  });
+
+const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.header("Content-Security-Policy", DESK_CSP);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("X-Frame-Options", "DENY");
+  if (!c.req.path.startsWith("/desk/assets/")) c.header("Cache-Control", "no-store");
+};
+
+/** A POST from another origin (a cross-site form or fetch) is refused before anything else. */
+const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === "POST" && c.req.header("Origin") !== new URL(c.req.url).origin) {
+    return problem(403, "Requests to the desk must come from the desk's own pages (Origin).");
+  }
+  await next();
+};
+
+const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set("deskSession", await readSession(c.env.DB, getCookie(c, SESSION_COOKIE)));
+  await next();
+};
+
+const signedInAs = (c: Context<AppEnv>, userId: number) =>
+  startSession(c.env.DB, userId).then((id) => {
+    c.header("Set-Cookie", sessionCookie(id));
+    return c.json({ redirect: "/desk" }, 200);
+  });
+
+/** A signed-in form: the session, and its CSRF token in `_csrf`; anything else is sent to sign in (or refused). */
+async function signedInForm(c: Context<AppEnv>): Promise<DeskSession | Response> {
+  const session = c.get("deskSession");
+  if (!session) return c.redirect("/desk/sign-in", 303);
+  const form = await c.req.parseBody();
+  if (form._csrf !== session.csrfToken) return problem(403, "The form's CSRF token is missing or not this session's: reload the page.");
+  return session;
+}
+
+const jsonBody = async <T>(c: Context<AppEnv>): Promise<T | null> => {
+  try {
+    const body = await c.req.json<T>();
+    return body !== null && typeof body === "object" ? body : null;
+  } catch {
+    return null;
+  }
+};
+
+export const deskRoutes = new Hono<AppEnv>()
+  .use("*", securityHeaders, sameOrigin, loadSession)
+  .get("/assets/desk.css", (c) =>
+    c.body(DESK_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }),
+  )
+  .get("/assets/desk.js", (c) =>
+    c.body(DESK_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300" }),
+  )
+  .get("/", async (c) => {
+    const session = c.get("deskSession");
+    return session ? c.html(homePage(session)) : c.redirect("/desk/sign-in", 303);
+  })
+  .get("/sign-in", (c) => c.html(signInPage()))
+  .get("/invitations/:token", async (c) => {
+    const invited = await invitedUser(c.env.DB, c.req.param("token"));
+    return invited ? c.html(invitationPage(invited, c.req.param("token"))) : c.html(invitationGonePage(), 410);
+  })
+  .post("/passkeys/registration-options", async (c) => {
+    const body = await jsonBody<{ token?: unknown }>(c);
+    const invited = typeof body?.token === "string" ? await invitedUser(c.env.DB, body.token) : null;
+    if (!invited) return problem(410, "This invitation was used, has expired or was withdrawn.");
+    return c.json(await registrationOptions(c.env.DB, relyingPartyOf(c.req.url), invited));
+  })
+  .post("/passkeys/registration", async (c) => {
+    const body = await jsonBody<{ token?: unknown; response?: RegistrationResponseJSON }>(c);
+    const invited = typeof body?.token === "string" ? await invitedUser(c.env.DB, body.token) : null;
+    if (!invited) return problem(410, "This invitation was used, has expired or was withdrawn.");
+    if (!body?.response || typeof body.response !== "object") return problem(400, "`response` is the credential's JSON (toJSON()).");
+    try {
+      await registerPasskey(c.env.DB, relyingPartyOf(c.req.url), invited, body.response);
+    } catch (error) {
+      if (!(error instanceof PasskeyRefused)) throw error;
+      logEvent("warn", { event: "desk.passkey_refused", userId: invited.userId, message: error.message.slice(0, 200) });
+      return problem(400, `The passkey was refused: ${error.message}`);
+    }
+    return signedInAs(c, invited.userId);
+  })
+  .post("/passkeys/authentication-options", async (c) => c.json(await authenticationOptions(c.env.DB, relyingPartyOf(c.req.url))))
+  .post("/passkeys/authentication", async (c) => {
+    const body = await jsonBody<{ response?: AuthenticationResponseJSON }>(c);
+    if (!body?.response || typeof body.response !== "object") return problem(400, "`response` is the credential's JSON (toJSON()).");
+    let userId: number;
+    try {
+      userId = await authenticate(c.env.DB, relyingPartyOf(c.req.url), body.response);
+    } catch (error) {
+      if (!(error instanceof PasskeyRefused)) throw error;
+      return problem(403, "This passkey does not sign in here (unknown, withdrawn, or its user or vendor is disabled).");
+    }
+    return signedInAs(c, userId);
+  })
+  .post("/sign-out", async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    await endSession(c.env.DB, session.idHash);
+    c.header("Set-Cookie", clearedSessionCookie());
+    return c.redirect("/desk/sign-in", 303);
+  })
+  .post("/sign-out-everywhere", async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    await c.env.DB.batch([
+      endSessionsStatement(c.env.DB, session.userId),
+      auditStatement(
+        c.env.DB,
+        {
+          actor: `vendor_user:${session.userId}`,
+          action: "desk_user.signed_out_everywhere",
+          targetType: "vendor_user",
+          targetId: String(session.userId),
+          before: null,
+          after: null,
+        },
+        new Date().toISOString(),
+      ),
+    ]);
+    c.header("Set-Cookie", clearedSessionCookie());
+    return c.redirect("/desk/sign-in", 303);
+  });

@@ -1,0 +1,83 @@
+import { sha256Hex } from "../../platform/sha256";
+import { randomToken } from "../../shared/auth/secrets";
+import { auditStatement } from "../onboarding/audit";
+
+/**
+ * A vendor's desk users and their invitations (docs/desk.md, "Who signs in"): an invitation is a random token shown
+ * once (its SHA-256 kept), valid once and for INVITATION_MINUTES, that lets its user register a passkey. Inviting an
+ * email the vendor already has invites that user again (a lost passkey, an expired invitation), unless disabled.
+ */
+
+export const INVITATION_MINUTES = 60 * 24;
+export const DESK_ROLES = ["admin", "desk"] as const;
+export type DeskRole = (typeof DESK_ROLES)[number];
+
+export interface Invitation {
+  userId: number;
+  token: string;
+  expiresAt: string;
+}
+
+export class InvitationRefused extends Error {}
+
+export async function inviteUser(
+  db: D1Database,
+  input: { vendorId: number; email: string; displayName: string; role: DeskRole; invitedBy: string },
+  now = new Date(),
+): Promise<Invitation> {
+  const at = now.toISOString();
+  const email = input.email.trim().toLowerCase();
+  const existing = await db
+    .prepare("SELECT id, status FROM vendor_users WHERE vendor_id = ? AND email = ?")
+    .bind(input.vendorId, email)
+    .first<{ id: number; status: string }>();
+  if (existing?.status === "disabled") throw new InvitationRefused(`${email} is disabled; enable the user first.`);
+  const token = randomToken(32);
+  const expiresAt = new Date(now.getTime() + INVITATION_MINUTES * 60_000).toISOString();
+  const tokenHash = await sha256Hex(token);
+  const userRow = existing
+    ? db
+        .prepare("UPDATE vendor_users SET display_name = ?2, role = ?3, updated_at = ?4 WHERE id = ?1")
+        .bind(existing.id, input.displayName, input.role, at)
+    : db
+        .prepare(
+          "INSERT INTO vendor_users (vendor_id, email, display_name, role, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'invited', ?, ?)",
+        )
+        .bind(input.vendorId, email, input.displayName, input.role, at, at);
+  const results = await db.batch([
+    userRow,
+    auditStatement(
+      db,
+      {
+        actor: input.invitedBy,
+        action: "desk_user.invite",
+        targetType: "vendor_user",
+        targetId: existing ? String(existing.id) : null,
+        before: null,
+        after: { vendorId: input.vendorId, email, role: input.role },
+      },
+      at,
+    ),
+    db
+      .prepare(
+        "INSERT INTO vendor_user_invitations (token_hash, user_id, created_by, expires_at) SELECT ?1, id, ?2, ?3 FROM vendor_users WHERE vendor_id = ?4 AND email = ?5",
+      )
+      .bind(tokenHash, input.invitedBy, expiresAt, input.vendorId, email),
+    db.prepare("SELECT id FROM vendor_users WHERE vendor_id = ? AND email = ?").bind(input.vendorId, email),
+  ]);
+  const userId = (results[3]!.results[0] as { id: number }).id;
+  return { userId, token, expiresAt };
+}
+
+/** The user an invitation token names, while it is unused and unexpired (null otherwise). */
+export async function invitedUser(db: D1Database, token: string, now = new Date()) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  return db
+    .prepare(
+      `SELECT u.id AS userId, u.vendor_id AS vendorId, u.email, u.display_name AS displayName, u.role, i.token_hash AS tokenHash
+       FROM vendor_user_invitations i JOIN vendor_users u ON u.id = i.user_id JOIN vendors v ON v.id = u.vendor_id
+       WHERE i.token_hash = ? AND i.used_at IS NULL AND i.expires_at > ? AND u.status != 'disabled' AND v.disabled_at IS NULL`,
+    )
+    .bind(await sha256Hex(token), now.toISOString())
+    .first<{ userId: number; vendorId: number; email: string; displayName: string; role: DeskRole; tokenHash: string }>();
+}
