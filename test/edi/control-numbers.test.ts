@@ -6,7 +6,7 @@ import {
   reserveControlNumbers as reserveWithTime,
 } from "../../src/operator/edi/control-numbers";
 import { call, json, operatorTokenFor } from "../helpers/api";
-import { partnerInput } from "../helpers/edi";
+import { counters, partnerInput } from "../helpers/edi";
 
 async function newPartner(): Promise<number> {
   const res = await call(await operatorTokenFor(), "/admin/api/edi-partners", { method: "POST", json: { vendorId: 1, ...partnerInput() } });
@@ -20,15 +20,6 @@ async function reserveControlNumbers(...args: Parameters<typeof reserveWithTime>
   expect(Date.parse(reservedAt)).not.toBeNaN();
   return numbers;
 }
-
-const counters = async (partnerId: number) =>
-  Object.fromEntries(
-    (
-      await env.DB.prepare("SELECT kind, last FROM edi_control_numbers WHERE partner_id = ?")
-        .bind(partnerId)
-        .all<{ kind: string; last: number }>()
-    ).results.map(({ kind, last }) => [kind, last]),
-  );
 
 describe("X12 control numbers per partner", () => {
   it("numbers each interchange, group and set in turn from 1, per partner; a reference reserved again gets its numbers again; a TA1-only interchange takes no group", async () => {

@@ -17,7 +17,7 @@ import { allProblems } from "../../src/operator/edi/x12/envelope";
 import { readX12 } from "../../src/operator/edi/x12/reader";
 import { type WriteSegment, writeInterchange } from "../../src/operator/edi/x12/writer";
 import { call, json, operatorTokenFor } from "../helpers/api";
-import { partnerInput } from "../helpers/edi";
+import { counters, partnerInput } from "../helpers/edi";
 
 // What the vendor API publishes is what the outbound side reads (the operator plane declares its own shapes).
 expectTypeOf<VendorOrderLine>().toExtend<OutboundLine>();
@@ -71,15 +71,6 @@ function readClean(text: string) {
 }
 
 const purchaseOrderIn = (text: string) => readPurchaseOrder(readClean(text).groups[0]!.sets[0]!);
-
-const counters = async (partnerId: number) =>
-  Object.fromEntries(
-    (
-      await env.DB.prepare("SELECT kind, last FROM edi_control_numbers WHERE partner_id = ?")
-        .bind(partnerId)
-        .all<{ kind: string; last: number }>()
-    ).results.map(({ kind, last }) => [kind, last]),
-  );
 
 const interchangeRow = (partnerId: number, reference: string) =>
   env.DB.prepare("SELECT * FROM edi_interchanges WHERE partner_id = ? AND reference = ?")

@@ -21,7 +21,7 @@ import { sha256Hex } from "../../src/platform/sha256";
 import { partnerToken } from "../../src/shared/auth/partner-tokens";
 import { call, json, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
-import { orderOfOneVendor, partnerFile, partnerInput, set855, set997, unique } from "../helpers/edi";
+import { orderOfOneVendor, partnerFile, partnerInput, set855, set856, set997, unique } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
 import { RECEIVER, type Received, receivedAt } from "../helpers/webhooks";
 
@@ -468,6 +468,33 @@ describe("applied once, whatever fails on the way", () => {
     expect(applied!.at).not.toBeNull();
     // The one 997 it owed, once, though the interchange was taken in twice.
     expect((await listOutbound(env.IMPORTS, partner.id)).documents.map((document) => document.document)).toEqual(["997"]);
+  });
+
+  it("a partner's interchanges apply in the order received: an 856 behind an 855 not applied yet waits, then both apply in turn", async () => {
+    const order = await orderOfOneVendor(1, 2);
+    const [lineId] = order.lineIds as [number];
+    const partner = await addPartner(order.vendorId);
+    const sender = { senderId: partner.partnerIdentity.id };
+    const ack = partnerFile([set855(order.orderNumber, [{ lineId, quantity: 2, price: order.prices[0]!, code: "IA" }])], sender);
+    const ship = partnerFile([set856(order.orderNumber, `1ZORDER${unique()}`, [{ lineId, quantity: 2 }])], sender);
+    const failing = ediEnv({ PARTNER_TOKENS: { partnerToken: async () => null } });
+    expect(await takeInbound(failing, ack, { partnerIds: [partner.id] })).toMatchObject([{ outcome: "received", applied: false }]);
+    // The 856 arrives while the 855 waits: it waits too, rather than being refused for a line not yet acknowledged.
+    expect(await takeInbound(ediEnv(), ship, { partnerIds: [partner.id] })).toMatchObject([
+      { outcome: "received", applied: false, sets: [] },
+    ]);
+    expect((await readOrder(order.orderNumber)).lineItems[0].statusName).toBe("Ordered");
+    // The partner sends the 855 again: it applies, then the 856 behind it.
+    const [again] = await takeInbound(ediEnv(), ack, { partnerIds: [partner.id] });
+    expect(again).toMatchObject({ outcome: "received", applied: true, sets: [{ set: "855", outcome: "applied" }] });
+    const line = (await readOrder(order.orderNumber)).lineItems[0];
+    expect([line.statusName, line.confirmationCode]).toEqual(["Shipped", "IA"]);
+    const unapplied = await env.DB.prepare(
+      "SELECT count(*) AS n FROM edi_received_interchanges WHERE partner_id = ? AND applied_at IS NULL",
+    )
+      .bind(partner.id)
+      .first<{ n: number }>();
+    expect(unapplied!.n).toBe(0);
   });
 
   it("a file a crash left kept with nothing to apply (a duplicate posted once, a file never recorded) is deleted by the housekeeping", async () => {

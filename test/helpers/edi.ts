@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { type PartnerSet, partnerFile } from "../../src/dev/edi/partner-documents";
 import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
@@ -57,3 +58,13 @@ export async function gtinOfLine(lineId: number): Promise<string> {
   const product = (await storeRowsById(lineId, "SELECT product_id FROM order_lines WHERE id = ?", lineId))[0]!.product_id as string;
   return generateDeviceIdentifiers(Number(product.slice(3)) - 1)[0]!.deviceId;
 }
+
+/** A partner's control number counters (edi_control_numbers): the last interchange, group and set number given. */
+export const counters = async (partnerId: number) =>
+  Object.fromEntries(
+    (
+      await env.DB.prepare("SELECT kind, last FROM edi_control_numbers WHERE partner_id = ?")
+        .bind(partnerId)
+        .all<{ kind: string; last: number }>()
+    ).results.map(({ kind, last }) => [kind, last]),
+  );

@@ -20,7 +20,7 @@ import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStat
 import { canMove, type LineStatus, type OrderStatus, orderStatusOf } from "../orders/lifecycle";
 import { changeOf, type LineFieldChange, priceChange, proposalChange } from "../orders/line-history";
 import { type PurchasingSettings, settingsOf, withinTolerance } from "../purchasing/settings";
-import { liveOrder, vendorLineNotFound } from "../vendors/lines";
+import { expectLinesOfOneOrder, liveOrder, vendorLineNotFound } from "../vendors/lines";
 
 /**
  * A vendor's confirmation of its lines of one order (docs/api.md, "Confirmations"): each line's X12 855 code with what
@@ -369,15 +369,7 @@ export async function confirmLines(
   const first = lines[0];
   if (!first) throw vendorLineNotFound();
   const byId = new Map(lines.map((line) => [line.id, line]));
-  const strangers = ids.filter((id) => !byId.has(id));
-  if (strangers.length > 0) {
-    throw new ProblemError(
-      422,
-      "lines-of-several-orders",
-      "Lines of one order only",
-      `A confirmation covers the vendor's lines of one order (${first.orderNumber}, that of lines[0]); not among them: ${strangers.join(", ")}.`,
-    );
-  }
+  expectLinesOfOneOrder(ids, byId, first.orderNumber, "A confirmation covers");
   const at = now.toISOString();
   const planned = confirmation.lines.map((input, index) =>
     planLine(byId.get(input.lineId)!, input, confirmation, codeOfLine(confirmation.type, input, index), settings, index, at),

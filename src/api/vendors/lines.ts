@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { addresses, orderLines, orders, type RequiredFieldValue, shippingDocumentLines, shippingDocuments } from "../../db/schema";
-import { notFound } from "../../platform/errors";
+import { notFound, ProblemError } from "../../platform/errors";
 import { centsToDecimal } from "../../platform/money";
 import type { LineStatus } from "../orders/lifecycle";
 import { pendingChangeView } from "../orders/line-history";
@@ -111,6 +111,27 @@ export type VendorOrderLine = ReturnType<typeof view>;
 export const liveOrder = sql`exists (select 1 from ${orders} where ${orders.id} = ${orderLines.orderId} and ${orders.tenantId} > 0)`;
 
 export const vendorLineNotFound = () => notFound("The vendor has no order line with that id.");
+
+/**
+ * A request about the vendor's lines of one order (a confirmation, a parcel) naming lines `found` lacks (another
+ * order's, or none of the vendor's): a 422 naming each of them, or nothing when every id was found.
+ */
+export function expectLinesOfOneOrder(
+  ids: readonly number[],
+  found: ReadonlyMap<number, unknown>,
+  orderNumber: string,
+  what: string,
+): void {
+  const strangers = ids.filter((id) => !found.has(id));
+  if (strangers.length === 0) return;
+  throw new ProblemError(
+    422,
+    "lines-of-several-orders",
+    "Lines of one order only",
+    `${what} the vendor's lines of one order (${orderNumber}, that of lines[0]); not among them: ${strangers.join(", ")}.`,
+    { errors: strangers.map((id) => `lines[${ids.indexOf(id)}].lineId: ${id} is not one of the vendor's lines of ${orderNumber}.`) },
+  );
+}
 
 /** One of the vendor's lines; null when the id is unknown or the line is another vendor's (indistinguishable). */
 export async function findVendorLine(db: Database, vendorId: number, lineId: number): Promise<VendorOrderLine | null> {

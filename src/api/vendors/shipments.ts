@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
 import { orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
-import { ProblemError, ValidationError } from "../../platform/errors";
+import { ValidationError } from "../../platform/errors";
 import type { ShippedUnit } from "../../shared/udi/shipped-units";
 import type { LineMoveDetails } from "../events/schemas";
 import type { EventType } from "../events/types";
@@ -23,7 +23,7 @@ import {
   parcelOfLine,
   parcelWhere,
 } from "./fulfilment";
-import { liveOrder, vendorLineNotFound } from "./lines";
+import { expectLinesOfOneOrder, liveOrder, vendorLineNotFound } from "./lines";
 
 /**
  * A parcel of several of the vendor's lines of one order (POST /vendor/api/shipments, docs/api.md "Vendor API"): each
@@ -101,18 +101,7 @@ export async function shipLines(
   const byId = new Map(found.map((line) => [line.id, line]));
   const first = byId.get(ids[0]!);
   if (!first) throw vendorLineNotFound();
-  const strangers = ids.filter((id) => !byId.has(id));
-  if (strangers.length > 0) {
-    throw new ProblemError(
-      422,
-      "lines-of-several-orders",
-      "Lines of one order only",
-      `A shipment holds the vendor's lines of one order (${first.orderNumber}, that of lines[0]); not among them: ${strangers.join(", ")}.`,
-      {
-        errors: strangers.map((id) => `lines[${ids.indexOf(id)}].lineId: ${id} is not one of the vendor's lines of ${first.orderNumber}.`),
-      },
-    );
-  }
+  expectLinesOfOneOrder(ids, byId, first.orderNumber, "A shipment holds");
   // Stamped after the read: a change that commits after another is never stamped before it.
   const now = stampedAt ?? new Date();
   const at = now.toISOString();

@@ -14,7 +14,9 @@ import { deliverOutbound } from "./transport/deliver";
  * interchange recorded and acknowledged (inbound.ts), its groups applied (855, 856, 810, 832 through the vendor API as
  * the partner's client; 997/999 onto our 850s), then marked applied and the file dropped. A crash or an unavailable API
  * on the way leaves the interchange unapplied: the partner's retry, or the housekeeping (retryUnapplied), applies it
- * again, and applying twice changes nothing.
+ * again, and applying twice changes nothing. A partner's interchanges are applied in the order they were received: one
+ * received while an earlier one of the partner waits unapplied waits behind it (an 856 never overtakes the 855 that
+ * acknowledges its lines), and whatever waited is applied as soon as the one before it is (applyWaiting).
  */
 
 export type IntakeResult =
@@ -32,12 +34,20 @@ export type IntakeResult =
 const FILES = "edi/inbound/";
 
 /** Takes one file; the options restrict its senders to the partners the transport knows sent it. */
-export async function takeInbound(env: unknown, text: string, senders: Omit<ReceiveOptions, "fileKey"> = {}): Promise<IntakeResult[]> {
+export async function takeInbound(
+  env: unknown,
+  text: string,
+  senders: Omit<ReceiveOptions, "fileKey"> = {},
+  /** Taken by applyWaiting: what waited behind it is applied by that loop, not again from here. */
+  draining = false,
+): Promise<IntakeResult[]> {
   const edi = ediOf(env);
   const fileKey = `${FILES}${await sha256Hex(text)}`;
   await edi.IMPORTS.put(fileKey, text);
   const receipts = await receiveX12(edi.DB, text, { ...senders, fileKey });
   const results: IntakeResult[] = [];
+  // Partners with an interchange of this file left unapplied: their later ones in the file wait behind it.
+  const blocked = new Set<number>();
   for (const receipt of receipts) {
     if (receipt.outcome !== "received") {
       results.push(receipt);
@@ -45,12 +55,58 @@ export async function takeInbound(env: unknown, text: string, senders: Omit<Rece
     }
     if (receipt.acknowledgment) await deliverOutbound(edi, receipt.partnerId, receipt.acknowledgment);
     const { duplicateKey, groups, ...rest } = receipt;
+    if (blocked.has(receipt.partnerId) || (await waitsBehindEarlier(edi.DB, receipt.partnerId, duplicateKey))) {
+      blocked.add(receipt.partnerId);
+      results.push({ ...rest, sets: [], applied: false });
+      continue;
+    }
     const { sets, applied } = await applyGroups(edi, receipt.partnerId, groups);
     if (applied) await markApplied(edi.DB, receipt.partnerId, duplicateKey);
+    else blocked.add(receipt.partnerId);
     results.push({ ...rest, sets, applied });
   }
   if (await fileApplied(edi.DB, fileKey)) await edi.IMPORTS.delete(fileKey);
+  if (draining) return results;
+  const partners = new Set(results.flatMap((result) => (result.outcome === "received" && result.applied ? [result.partnerId] : [])));
+  for (const partnerId of partners) await applyWaiting(env, partnerId);
   return results;
+}
+
+/**
+ * Whether an interchange of the partner received in another file before this one is not applied yet (within one file,
+ * the order of its interchanges: takeInbound's `blocked`).
+ */
+async function waitsBehindEarlier(db: D1Database, partnerId: number, duplicateKey: string): Promise<boolean> {
+  return (
+    (await db
+      .prepare(
+        `SELECT 1 FROM edi_received_interchanges e, edi_received_interchanges me
+         WHERE me.partner_id = ?1 AND me.duplicate_key = ?2 AND e.partner_id = ?1 AND e.applied_at IS NULL AND e.file_key IS NOT NULL
+           AND e.file_key IS NOT me.file_key AND (e.received_at < me.received_at OR (e.received_at = me.received_at AND e.duplicate_key < me.duplicate_key)) LIMIT 1`,
+      )
+      .bind(partnerId, duplicateKey)
+      .first()) !== null
+  );
+}
+
+/**
+ * The partner's interchanges that waited behind one now applied, applied in order from their files, until one cannot
+ * be applied yet (it and those after it wait for the partner's retry or the housekeeping). At most WAITING_PER_CALL.
+ */
+const WAITING_PER_CALL = 50;
+async function applyWaiting(env: unknown, partnerId: number): Promise<void> {
+  const edi = ediOf(env);
+  for (let taken = 0; taken < WAITING_PER_CALL; taken++) {
+    const next = await edi.DB.prepare(
+      "SELECT file_key AS fileKey FROM edi_received_interchanges WHERE partner_id = ? AND applied_at IS NULL AND file_key IS NOT NULL ORDER BY received_at, duplicate_key LIMIT 1",
+    )
+      .bind(partnerId)
+      .first<{ fileKey: string }>();
+    const file = next && (await edi.IMPORTS.get(next.fileKey));
+    if (!file) return;
+    const results = await takeInbound(env, await file.text(), {}, true);
+    if (!results.some((result) => result.outcome === "received" && result.applied)) return;
+  }
 }
 
 async function applyGroups(env: EdiBindings, partnerId: number, groups: Extract<Receipt, { outcome: "received" }>["groups"]) {
