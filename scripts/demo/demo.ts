@@ -647,6 +647,9 @@ async function main(): Promise<void> {
     );
 
   console.log("\nDemo complete.");
+  console.log(
+    `Vendors who write no code work these lines in a browser: the order desk at ${BASE_URL}/desk (open the invitation link npm start printed for the demo vendor's admin; docs/desk.md).`,
+  );
 }
 
 /** The demo test-mode client: MEDPARTS_TEST_CLIENT_ID / _SECRET, else the `testMode` entry npm start wrote. */

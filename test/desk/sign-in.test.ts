@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SESSION_ABSOLUTE_HOURS, SESSION_COOKIE, SESSION_IDLE_MINUTES } from "../../src/operator/desk/sessions";
-import { BASE_URL, call, json, operatorTokenFor } from "../helpers/api";
+import { SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "../../src/operator/desk/sessions";
+import { call, json, operatorTokenFor } from "../helpers/api";
+import { csrfOf, DESK_ORIGIN, desk, inviteDeskUser, registerPasskey, sessionOf, signInWith } from "../helpers/desk";
 import { SoftwareAuthenticator } from "../helpers/passkeys";
 
 /**
@@ -10,44 +11,11 @@ import { SoftwareAuthenticator } from "../helpers/passkeys";
  * tokens on forms, sign-out and sign-out everywhere, and a disabled vendor's users out at once.
  */
 
-const ORIGIN = BASE_URL;
+const ORIGIN = DESK_ORIGIN;
 const VENDOR = 2;
-
-async function invite(email = `desk-${crypto.randomUUID().slice(0, 8)}@vendor.example`, vendorId = VENDOR) {
-  const res = await call(await operatorTokenFor(), `/admin/api/vendors/${vendorId}/desk-users`, {
-    method: "POST",
-    json: { email, displayName: "Dana Reyes", role: "admin" },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await json(res)).data as { userId: number; invitationUrl: string; expiresAt: string; email: string };
-}
-
-const desk = (path: string, init: RequestInit & { json?: unknown; cookie?: string; origin?: string | null } = {}) => {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set("Cookie", `${SESSION_COOKIE}=${init.cookie}`);
-  if (init.origin !== null && (init.method ?? "GET") === "POST") headers.set("Origin", init.origin ?? ORIGIN);
-  return call(null, path, { ...init, headers, redirect: "manual" });
-};
-
-const sessionOf = (res: Response) => {
-  const cookie = res.headers.get("Set-Cookie") ?? "";
-  const match = new RegExp(`^${SESSION_COOKIE}=([A-Za-z0-9_-]{43});`).exec(cookie);
-  return { id: match?.[1], cookie };
-};
-
-async function register(invitationUrl: string, authenticator: SoftwareAuthenticator) {
-  const token = invitationUrl.split("/").pop()!;
-  const options = await json(await desk("/desk/passkeys/registration-options", { method: "POST", json: { token } }));
-  const response = await authenticator.register(options, ORIGIN);
-  return desk("/desk/passkeys/registration", { method: "POST", json: { token, response } });
-}
-
-async function signIn(authenticator: SoftwareAuthenticator) {
-  const options = await json(await desk("/desk/passkeys/authentication-options", { method: "POST", json: {} }));
-  return desk("/desk/passkeys/authentication", { method: "POST", json: { response: await authenticator.authenticate(options, ORIGIN) } });
-}
-
-const csrfOf = async (res: Response) => /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1];
+const invite = (email?: string, vendorId = VENDOR) => inviteDeskUser(vendorId, "admin", email);
+const register = registerPasskey;
+const signIn = signInWith;
 
 describe("the order desk's sign-in", () => {
   it("an invitation registers a passkey once and signs its user in with a __Host- session cookie", async () => {

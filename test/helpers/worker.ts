@@ -6,6 +6,7 @@ import { VendorLines as ProductionVendorLines } from "../../src/api/vendors/proj
 import type { Bindings } from "../../src/env";
 import { createAdminApp } from "../../src/operator/app";
 import { isOperatorPlanePath } from "../../src/platform/planes";
+import { deskToken } from "../../src/shared/auth/desk-tokens";
 import { partnerToken } from "../../src/shared/auth/partner-tokens";
 import { owe, received, settle, track, trackedQueue } from "./background";
 import { isFault, withFault, withMethods } from "./faults";
@@ -93,7 +94,10 @@ const trackedEnv = (env: Bindings): Bindings => {
   const admin = { fetch: (input: RequestInfo | URL, init?: RequestInit) => adminApp.fetch(new Request(input, init), tracked) };
   // The operator plane's API binding (admin/wrangler.toml): the API app of this same Worker.
   const api = { fetch: (input: RequestInfo | URL, init?: RequestInit) => app.fetch(new Request(input, init), tracked) };
-  const partnerTokens = { partnerToken: (partnerId: number) => partnerToken(tracked, partnerId) };
+  const partnerTokens = {
+    partnerToken: (partnerId: number) => partnerToken(tracked, partnerId),
+    deskToken: (userId: number) => deskToken(tracked, userId),
+  };
   return Object.assign(tracked, { ADMIN: admin as unknown as Fetcher, API: api as unknown as Fetcher, PARTNER_TOKENS: partnerTokens });
 };
 

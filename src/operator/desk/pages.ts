@@ -1,6 +1,7 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { type DeskSession, SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "./sessions";
+import { type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor-work";
 
 /**
  * The desk's pages (docs/desk.md), server-rendered with hono/html (every interpolated value escaped). No inline script
@@ -27,7 +28,7 @@ export function layout(title: string, content: Content, session?: DeskSession): 
 <strong>Medparts order desk</strong>
 ${
   session
-    ? html`<span class="who">${session.displayName} (${session.role})</span>
+    ? html`<span class="who">${session.displayName} · ${session.email} · ${session.role === "admin" ? "admin" : "desk"}</span>
 <form method="post" action="/desk/sign-out"><input type="hidden" name="_csrf" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`
     : ""
 }
@@ -69,16 +70,108 @@ export const invitationGonePage = () =>
     html`<p class="notice error">This invitation was used, has expired or was withdrawn. Ask for a new one.</p>`,
   );
 
-export const homePage = (session: DeskSession) =>
-  layout(
-    "Your desk",
-    html`<p>Signed in as <strong>${session.email}</strong>, ${session.role === "admin" ? "an admin" : "a desk user"} of vendor ${session.vendorId}.</p>
+const csrfField = (session: DeskSession) => html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
+
+const notice = (text: string | null | undefined, error = false) =>
+  text ? html`<p class="notice${error ? " error" : ""}" role="${error ? "alert" : "status"}">${text}</p>` : "";
+
+export interface WorklistView {
+  counts: Record<WorkStatus, number>;
+  lines: DeskLine[];
+  total: number;
+  page: number;
+  status: string;
+  orderNumber: string;
+  error: string | null;
+}
+
+const STATUS_CHOICES = [{ status: "open", label: "All open" }, ...WORK_STATES];
+
+/** The worklist: counts per state (each a link to its lines), a filter form, the lines newest first, paging. */
+export const homePage = (session: DeskSession, view: WorklistView) => {
+  const pages = Math.max(1, Math.ceil(view.total / PAGE_SIZE));
+  const query = (page: number) =>
+    `?${new URLSearchParams({ status: view.status, ...(view.orderNumber ? { orderNumber: view.orderNumber } : {}), page: String(page) })}`;
+  return layout(
+    "Your work",
+    html`${notice(view.error, true)}
+<nav aria-label="Lines by state"><ul class="counts">
+${WORK_STATES.map(
+  ({ status, label }) =>
+    html`<li><a href="/desk?status=${status}"${view.status === status ? html` aria-current="page"` : ""}><span class="count">${view.counts[status]}</span> ${label}</a></li>`,
+)}
+</ul></nav>
+<form method="get" action="/desk" class="filters">
+<label for="status">State</label>
+<select id="status" name="status">${STATUS_CHOICES.map(
+      ({ status, label }) => html`<option value="${status}"${view.status === status ? " selected" : ""}>${label}</option>`,
+    )}</select>
+<label for="orderNumber">Order number</label>
+<input id="orderNumber" name="orderNumber" value="${view.orderNumber}" pattern="[A-Za-z0-9-]{1,40}" autocomplete="off">
+<button type="submit">Show</button>
+</form>
+${
+  view.lines.length === 0
+    ? html`<p>No line here.</p>`
+    : html`<table><caption>${view.total} line${view.total === 1 ? "" : "s"}, newest first</caption>
+<thead><tr><th scope="col">Order</th><th scope="col">Line</th><th scope="col">Part</th><th scope="col">Qty</th><th scope="col">State</th><th scope="col">Ordered</th><th scope="col">Ship to</th></tr></thead>
+<tbody>${view.lines.map(
+        (line) =>
+          html`<tr><td>${line.orderNumber}</td><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.statusName}</td><td>${line.orderDate.slice(0, 10)}</td><td>${line.shipTo.city}, ${line.shipTo.state}</td></tr>`,
+      )}</tbody></table>
+<nav aria-label="Pages" class="pages">${view.page > 0 ? html`<a href="/desk${query(view.page - 1)}" rel="prev">Newer</a>` : ""} Page ${view.page + 1} of ${pages} ${
+        view.page + 1 < pages ? html`<a href="/desk${query(view.page + 1)}" rel="next">Older</a>` : ""
+      }</nav>`
+}
 <section aria-labelledby="sessions"><h2 id="sessions">Sessions</h2>
 <p>A session ends after ${SESSION_IDLE_MINUTES} minutes without activity and after ${SESSION_ABSOLUTE_HOURS} hours in any case.</p>
-<form method="post" action="/desk/sign-out-everywhere"><input type="hidden" name="_csrf" value="${session.csrfToken}"><button type="submit">Sign out everywhere</button></form>
+<form method="post" action="/desk/sign-out-everywhere">${csrfField(session)}<button type="submit">Sign out everywhere</button></form>
 </section>`,
     session,
   );
+};
+
+const dateInput = (id: string, label: string) =>
+  html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="date" required>`;
+
+/** A line with the moves its state allows (acknowledge, backorder, reject), each a form. */
+export const linePage = (session: DeskSession, line: DeskLine, message: { text: string; error: boolean } | null) => {
+  const action = (name: string) => `/desk/lines/${line.lineId}/${name}`;
+  const canConfirm = line.statusName === "Ordered" || line.statusName === "Backordered";
+  return layout(
+    `Line ${line.lineNumber} of ${line.orderNumber}`,
+    html`${message ? notice(message.text, message.error) : ""}
+<dl class="facts">
+<dt>State</dt><dd>${line.statusName}${line.statusReason ? html` (${line.statusReason})` : ""}</dd>
+<dt>Part</dt><dd>${line.partNumber}: ${line.description}</dd>
+<dt>Quantity</dt><dd>${line.quantity} (shipped ${line.shippedQuantity})</dd>
+<dt>Unit price</dt><dd>${line.price.toFixed(2)}</dd>
+<dt>PO number</dt><dd>${line.poNumber ?? "none"}</dd>
+<dt>Promised ship date</dt><dd>${line.promisedShipDate ?? "not yet"}</dd>
+<dt>Ship to</dt><dd>${line.shipTo.city}, ${line.shipTo.state}, ${line.shipTo.country}</dd>
+</dl>
+${
+  canConfirm
+    ? html`<section aria-labelledby="acknowledge-title"><h2 id="acknowledge-title">Confirm</h2>
+<form method="post" action="${action("acknowledge")}">${csrfField(session)}${dateInput("promisedShipDate", "Ship by")} <button type="submit">Confirm the line</button></form></section>
+<section aria-labelledby="backorder-title"><h2 id="backorder-title">Backorder</h2>
+<form method="post" action="${action("backorder")}">${csrfField(session)}${dateInput("expectedShipDate", "Expected ship date")}
+<label for="backorder-reason">Reason</label><input id="backorder-reason" name="reason" maxlength="500"> <button type="submit">Backorder</button></form></section>`
+    : ""
+}
+${
+  line.statusName === "Ordered"
+    ? html`<section aria-labelledby="reject-title"><h2 id="reject-title">Reject</h2>
+<form method="post" action="${action("reject")}">${csrfField(session)}<label for="reject-reason">Reason</label><input id="reject-reason" name="reason" required maxlength="500"> <button type="submit">Reject the line</button></form></section>`
+    : ""
+}
+<p><a href="/desk">Back to your work</a></p>`,
+    session,
+  );
+};
+
+export const notFoundPage = (session: DeskSession) =>
+  layout("Not found", html`<p>Your vendor has no such line.</p><p><a href="/desk">Back to your work</a></p>`, session);
 
 export const DESK_CSS = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f7f9fb}
@@ -91,6 +184,19 @@ button{font:inherit;padding:.45rem .9rem;border:0;border-radius:4px;cursor:point
 button.primary{font-size:1.1rem;padding:.6rem 1.2rem}
 button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 form{display:inline}
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:1rem 0}
+section form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+input,select{font:inherit;padding:.35rem .5rem}
+ul.counts{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
+ul.counts a{display:block;padding:.6rem 1rem;border:1px solid #ccd3da;border-radius:6px;text-decoration:none;color:#0b3d5c}
+ul.counts a[aria-current]{border-color:#0b5c8e;background:#eef5fa}
+.count{font-size:1.4rem;font-weight:700;margin-right:.25rem}
+table{border-collapse:collapse;width:100%}
+th,td{border-bottom:1px solid #ccd3da;padding:.4rem;text-align:left;vertical-align:top}
+caption{text-align:left;font-weight:600;padding:.4rem 0}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dl.facts dt{font-weight:600}
+.pages{margin:1rem 0}
 .notice{padding:.5rem .75rem;border-left:4px solid #0b5c8e;background:#eef5fa}
 .error{border-color:#b00020;background:#fdeeee}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;color:#000;padding:.5rem}

@@ -4,8 +4,9 @@ import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../env";
 import { logEvent } from "../../platform/logging";
+import { ediOf } from "../edi/bindings";
 import { auditStatement } from "../onboarding/audit";
-import { DESK_CSP, DESK_CSS, DESK_JS, homePage, invitationGonePage, invitationPage, signInPage } from "./pages";
+import { DESK_CSP, DESK_CSS, DESK_JS, homePage, invitationGonePage, invitationPage, linePage, notFoundPage, signInPage } from "./pages";
 import { authenticate, authenticationOptions, PasskeyRefused, registerPasskey, registrationOptions, relyingPartyOf } from "./passkeys";
 import {
   clearedSessionCookie,
@@ -18,6 +19,17 @@ import {
   startSession,
 } from "./sessions";
 import { invitedUser } from "./users";
+import {
+  DeskSignedOut,
+  deskApi,
+  LINE_ACTIONS,
+  type LineAction,
+  lineOf,
+  moveLine,
+  stateCounts,
+  WORK_STATES,
+  worklistPage,
+} from "./vendor-work";
 
 /**
  * The order desk's routes (docs/desk.md), mounted at /desk on the operator plane: pages, the passkey ceremonies
@@ -83,8 +95,37 @@ const jsonBody = async <T>(c: Context<AppEnv>): Promise<T | null> => {
   }
 };
 
+const DONE: Record<LineAction, string> = {
+  acknowledge: "the line is confirmed",
+  backorder: "the line is backordered",
+  reject: "the line is rejected",
+};
+
+/** An action of the user in the audit log: written with the session's touch (the entry needs a changed row before it). */
+async function auditDeskAction(db: D1Database, session: DeskSession, action: string, after: unknown): Promise<void> {
+  const at = new Date().toISOString();
+  await db.batch([
+    db.prepare("UPDATE desk_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(at, session.idHash),
+    auditStatement(
+      db,
+      { actor: `vendor_user:${session.userId}`, action, targetType: "vendor_user", targetId: String(session.userId), before: null, after },
+      at,
+    ),
+  ]);
+}
+
+/** The desk cannot act for the user (its vendor or the desk's client disabled meanwhile): signed out. */
+const signedOutOnRefusal: MiddlewareHandler<AppEnv> = async (c, next) => {
+  try {
+    await next();
+  } catch (error) {
+    if (!(error instanceof DeskSignedOut)) throw error;
+    c.res = c.redirect("/desk/sign-in", 303);
+  }
+};
+
 export const deskRoutes = new Hono<AppEnv>()
-  .use("*", securityHeaders, sameOrigin, loadSession)
+  .use("*", securityHeaders, sameOrigin, loadSession, signedOutOnRefusal)
   .get("/assets/desk.css", (c) =>
     c.body(DESK_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }),
   )
@@ -93,7 +134,53 @@ export const deskRoutes = new Hono<AppEnv>()
   )
   .get("/", async (c) => {
     const session = c.get("deskSession");
-    return session ? c.html(homePage(session)) : c.redirect("/desk/sign-in", 303);
+    if (!session) return c.redirect("/desk/sign-in", 303);
+    const api = await deskApi(ediOf(c.env), session.userId);
+    const chosen = c.req.query("status") ?? "open";
+    const status = WORK_STATES.some((state) => state.status === chosen) ? chosen : "open";
+    const orderNumber = (c.req.query("orderNumber") ?? "").trim().slice(0, 40);
+    const page = Math.min(Math.max(0, Number.parseInt(c.req.query("page") ?? "0", 10) || 0), 10_000);
+    const statuses = status === "open" ? WORK_STATES.map((state) => state.status) : [status];
+    const [counts, listed] = await Promise.all([stateCounts(api), worklistPage(api, statuses, orderNumber || undefined, page)]);
+    const error =
+      listed.error === 400 ? "That is not an order number." : listed.error ? `The lines could not be read (${listed.error}).` : null;
+    return c.html(homePage(session, { counts, lines: listed.lines, total: listed.total, page, status, orderNumber, error }));
+  })
+  .get("/lines/:lineId{[0-9]{1,12}}", async (c) => {
+    const session = c.get("deskSession");
+    if (!session) return c.redirect("/desk/sign-in", 303);
+    const line = await lineOf(await deskApi(ediOf(c.env), session.userId), Number(c.req.param("lineId")));
+    if (!line) return c.html(notFoundPage(session), 404);
+    const done = c.req.query("done");
+    const message =
+      done && (LINE_ACTIONS as readonly string[]).includes(done) ? { text: `Done: ${DONE[done as LineAction]}.`, error: false } : null;
+    return c.html(linePage(session, line, message));
+  })
+  .post("/lines/:lineId{[0-9]{1,12}}/:action{acknowledge|backorder|reject}", async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    const lineId = Number(c.req.param("lineId"));
+    const action = c.req.param("action") as LineAction;
+    const form = await c.req.parseBody();
+    const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
+    const body: Record<string, string> =
+      action === "acknowledge"
+        ? { promisedShipDate: field("promisedShipDate") }
+        : action === "backorder"
+          ? { expectedShipDate: field("expectedShipDate"), ...(field("reason") ? { reason: field("reason") } : {}) }
+          : { reason: field("reason") };
+    const api = await deskApi(ediOf(c.env), session.userId);
+    const moved = await moveLine(api, lineId, action, body);
+    if (moved.ok) {
+      await auditDeskAction(c.env.DB, session, `desk_user.line_${action}`, { lineId, ...body });
+      return c.redirect(`/desk/lines/${lineId}?done=${action}`, 303);
+    }
+    const line = await lineOf(api, lineId);
+    if (!line) return c.html(notFoundPage(session), 404);
+    return c.html(
+      linePage(session, line, { text: `Not done: ${moved.detail ?? `the vendor API answered ${moved.status}`}`, error: true }),
+      422,
+    );
   })
   .get("/sign-in", (c) => c.html(signInPage()))
   .get("/invitations/:token", async (c) => {

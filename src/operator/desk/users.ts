@@ -1,6 +1,8 @@
+import { VENDOR_SCOPES } from "../../platform/principal";
 import { sha256Hex } from "../../platform/sha256";
 import { randomToken } from "../../shared/auth/secrets";
 import { auditStatement } from "../onboarding/audit";
+import { createClient } from "../onboarding/clients";
 
 /**
  * A vendor's desk users and their invitations (docs/desk.md, "Who signs in"): an invitation is a random token shown
@@ -20,11 +22,28 @@ export interface Invitation {
 
 export class InvitationRefused extends Error {}
 
+/**
+ * The vendor's desk client (vendor_desks, migration 0046): the vendor API client the desk's users act through, made
+ * with the vendor's first invitation, its secret never shown.
+ */
+async function ensureDeskClient(db: D1Database, vendorId: number, actor: string, now: Date): Promise<void> {
+  if (await db.prepare("SELECT 1 FROM vendor_desks WHERE vendor_id = ?").bind(vendorId).first()) return;
+  try {
+    await createClient(db, { kind: "vendor", vendorId, name: "Order desk", scopes: [...VENDOR_SCOPES] }, actor, now, (clientId, at) => [
+      db.prepare("INSERT INTO vendor_desks (vendor_id, client_id, created_at) VALUES (?, ?, ?)").bind(vendorId, clientId, at),
+    ]);
+  } catch (error) {
+    // Made meanwhile by a concurrent invitation (its batch won): that one is the desk's.
+    if (!(await db.prepare("SELECT 1 FROM vendor_desks WHERE vendor_id = ?").bind(vendorId).first())) throw error;
+  }
+}
+
 export async function inviteUser(
   db: D1Database,
   input: { vendorId: number; email: string; displayName: string; role: DeskRole; invitedBy: string },
   now = new Date(),
 ): Promise<Invitation> {
+  await ensureDeskClient(db, input.vendorId, input.invitedBy, now);
   const at = now.toISOString();
   const email = input.email.trim().toLowerCase();
   const existing = await db

@@ -6,7 +6,11 @@ export interface EdiBindings {
   /** The API Worker (the vendor API acted on as a partner's client). */
   API: Fetcher;
   /** The API Worker's PartnerTokens entrypoint: tokens for partners' clients (src/api/edi/entrypoint.ts). */
-  PARTNER_TOKENS: { partnerToken(partnerId: number): Promise<PartnerToken | null> };
+  PARTNER_TOKENS: {
+    partnerToken(partnerId: number): Promise<PartnerToken | null>;
+    /** An order desk user's token (src/operator/desk). */
+    deskToken(userId: number): Promise<PartnerToken | null>;
+  };
   /** Outbound documents waiting in partners' mailboxes, and inbound files until applied (under edi/). */
   IMPORTS: R2Bucket;
   /** Medparts' AS2 identity: its RSA private key (PKCS #8 PEM) and its certificate (PEM), which partners are given. */

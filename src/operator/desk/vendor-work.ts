@@ -1,0 +1,99 @@
+import { vendorApi } from "../edi/apply/vendor-api";
+import type { EdiBindings } from "../edi/bindings";
+import type { ApiAnswer } from "../procurement/api";
+
+/**
+ * The desk's work through the vendor API (docs/desk.md, "Acting as the vendor"): each request as the signed-in user,
+ * with a short-lived token of the vendor's desk client scoped to the user's role (src/shared/auth/desk-tokens.ts), so
+ * the vendor API's own rules, scopes and tenant isolation apply; none is redone here.
+ */
+
+export interface DeskLine {
+  lineId: number;
+  orderNumber: string;
+  lineNumber: number;
+  orderDate: string;
+  statusName: string;
+  partNumber: string;
+  description: string;
+  quantity: number;
+  shippedQuantity: number;
+  price: number;
+  poNumber: string | null;
+  promisedShipDate: string | null;
+  expectedShipDate: string | null;
+  statusReason: string | null;
+  shipTo: { city: string; state: string; country: string };
+}
+
+/** The worklist's states, each a line status of the vendor API. */
+export const WORK_STATES = [
+  { status: "Ordered", label: "To confirm" },
+  { status: "Backordered", label: "Backordered" },
+  { status: "Acknowledged", label: "To ship" },
+  { status: "Shipped", label: "In transit" },
+] as const;
+export type WorkStatus = (typeof WORK_STATES)[number]["status"];
+
+export const PAGE_SIZE = 25;
+
+export class DeskSignedOut extends Error {}
+
+export async function deskApi(env: EdiBindings, userId: number) {
+  const issued = await env.PARTNER_TOKENS.deskToken(userId);
+  if (!issued) throw new DeskSignedOut("The desk cannot act for this user (user, vendor or desk client disabled).");
+  return vendorApi(env, issued.token);
+}
+
+type Api = Awaited<ReturnType<typeof deskApi>>;
+type Listed = ApiAnswer<{ data?: { lines: DeskLine[]; pagination: { total: number } } }>;
+
+const listPath = (status: string, orderNumber: string | undefined, limit: number, offset: number) =>
+  `/order-lines?${new URLSearchParams({ status, limit: String(limit), offset: String(offset), ...(orderNumber ? { orderNumber } : {}) })}`;
+
+/** How many of the vendor's lines are in each state (one request each, at once). */
+export async function stateCounts(api: Api): Promise<Record<WorkStatus, number>> {
+  const answers = await Promise.all(WORK_STATES.map(({ status }) => api("GET", listPath(status, undefined, 1, 0)) as Promise<Listed>));
+  return Object.fromEntries(WORK_STATES.map(({ status }, i) => [status, answers[i]!.body.data?.pagination.total ?? 0])) as Record<
+    WorkStatus,
+    number
+  >;
+}
+
+/**
+ * A page of the vendor's lines in `statuses`, newest first: the vendor API lists oldest first, so the page is read from
+ * the end (its total known from a first request) and reversed. `page` 0 is the newest.
+ */
+export async function worklistPage(api: Api, statuses: readonly string[], orderNumber: string | undefined, page: number) {
+  const status = statuses.join(",");
+  const first = (await api("GET", listPath(status, orderNumber, 1, 0))) as Listed;
+  if (first.status !== 200 || !first.body.data) return { lines: [] as DeskLine[], total: 0, error: first.status };
+  const total = first.body.data.pagination.total;
+  const end = Math.max(0, total - page * PAGE_SIZE);
+  const offset = Math.max(0, end - PAGE_SIZE);
+  if (end === 0) return { lines: [], total, error: null };
+  const listed = (await api("GET", listPath(status, orderNumber, end - offset, offset))) as Listed;
+  return { lines: [...(listed.body.data?.lines ?? [])].reverse(), total, error: listed.status === 200 ? null : listed.status };
+}
+
+export async function lineOf(api: Api, lineId: number): Promise<DeskLine | null> {
+  const answer = (await api("GET", `/order-lines/${lineId}`)) as ApiAnswer<{ data?: DeskLine }>;
+  return answer.status === 200 && answer.body.data ? answer.body.data : null;
+}
+
+export const LINE_ACTIONS = ["acknowledge", "backorder", "reject"] as const;
+export type LineAction = (typeof LINE_ACTIONS)[number];
+
+/** A move of a line (the vendor API's POST /order-lines/{id}/{action}); its answer's status and problem detail. */
+export async function moveLine(api: Api, lineId: number, action: LineAction, body: Record<string, string>) {
+  const answer = (await api("POST", `/order-lines/${lineId}/${action}`, body, { "Idempotency-Key": crypto.randomUUID() })) as ApiAnswer<{
+    detail?: string;
+    errors?: unknown;
+  }>;
+  const ok = answer.status >= 200 && answer.status < 300;
+  const errors =
+    answer.body.errors && typeof answer.body.errors === "object"
+      ? Object.values(answer.body.errors as Record<string, string[]>).flat()
+      : [];
+  return { ok, status: answer.status, detail: ok ? null : [answer.body.detail, ...errors].filter(Boolean).join(" ") };
+}

@@ -1,0 +1,77 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
+import { orderOfOneVendor } from "../helpers/edi";
+import { readOrder } from "../helpers/orders";
+
+/**
+ * The desk's worklist and a line's moves (docs/desk.md, "The worklist"): the vendor's lines through the vendor API as
+ * the signed-in user, newest first with counts per state; confirm, backorder and reject as forms with the session's
+ * CSRF token, each in the audit log with the user; another vendor's user sees nothing of them.
+ */
+
+const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+async function eventually<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("the order desk's worklist", () => {
+  it("shows the vendor's new lines newest first with counts per state; a line confirmed from its page, audited with the user", async () => {
+    const order = await orderOfOneVendor(2, 1);
+    const { session, userId } = await deskSession(order.vendorId);
+    // The vendor's lines reach its projection through a queue: the new order shows within seconds.
+    const page = await eventually(async () => {
+      const res = await desk("/desk", { cookie: session });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      return text.includes(order.orderNumber) ? text : null;
+    }, "the new order in the worklist");
+    expect(page).toMatch(/<span class="count">\d+<\/span> To confirm/);
+    const rows = [...page.matchAll(/<td>(ORD-[^<]+)<\/td>/g)].map((match) => match[1]);
+    expect(rows[0]).toBe(order.orderNumber);
+
+    const [lineId, other] = order.lineIds as [number, number];
+    const linePage = await desk(`/desk/lines/${lineId}`, { cookie: session });
+    expect(linePage.status).toBe(200);
+    const csrf = await csrfOf(linePage);
+    const confirmed = await deskForm(`/desk/lines/${lineId}/acknowledge`, session, { _csrf: csrf!, promisedShipDate: isoDay(3) });
+    expect([confirmed.status, confirmed.headers.get("Location")]).toEqual([303, `/desk/lines/${lineId}?done=acknowledge`]);
+    expect(await (await desk(confirmed.headers.get("Location")!, { cookie: session })).text()).toContain("Done: the line is confirmed.");
+    const line = (await readOrder(order.orderNumber)).lineItems.find((l: { lineId: number }) => l.lineId === lineId);
+    expect(line.statusName).toBe("Acknowledged");
+    const audit = await env.DB.prepare("SELECT action, after FROM audit_log WHERE actor = ? ORDER BY id")
+      .bind(`vendor_user:${userId}`)
+      .all<{ action: string; after: string }>();
+    expect(audit.results.map((row) => row.action)).toContain("desk_user.line_acknowledge");
+
+    // A reject without a reason is the vendor API's refusal, shown on the page; the line stays as it was.
+    const refused = await deskForm(`/desk/lines/${other}/reject`, session, { _csrf: csrf!, reason: "" });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain("Not done:");
+    expect((await readOrder(order.orderNumber)).lineItems.find((l: { lineId: number }) => l.lineId === other).statusName).toBe("Ordered");
+    // Without the CSRF token: refused before anything.
+    expect((await deskForm(`/desk/lines/${other}/reject`, session, { reason: "No stock" })).status).toBe(403);
+  });
+
+  it("another vendor's user sees nothing of the lines: not in its worklist, its line page a 404, its moves refused", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const otherVendor = order.vendorId === 2 ? 3 : 2;
+    const { session } = await deskSession(otherVendor);
+    const page = await (await desk("/desk", { cookie: session })).text();
+    expect(page).not.toContain(order.orderNumber);
+    const linePage = await desk(`/desk/lines/${lineId}`, { cookie: session });
+    expect(linePage.status).toBe(404);
+    const csrf = await csrfOf(await desk("/desk", { cookie: session }));
+    const moved = await deskForm(`/desk/lines/${lineId}/acknowledge`, session, { _csrf: csrf!, promisedShipDate: isoDay(3) });
+    expect(moved.status).toBe(404);
+    expect((await readOrder(order.orderNumber)).lineItems[0].statusName).toBe("Ordered");
+  });
+});
