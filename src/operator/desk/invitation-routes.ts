@@ -6,7 +6,7 @@ import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeResponse, integerPathParam, problem } from "../../platform/schemas";
 import { operatorScopedAccess } from "../../shared/auth/bearer";
-import { DESK_ROLES, INVITATION_MINUTES, InvitationRefused, inviteUser } from "./users";
+import { DESK_ROLES, EMAIL_PATTERN, INVITATION_MINUTES, InvitationRefused, inviteUser } from "./users";
 
 /**
  * The operator's invitation of a vendor's desk users (docs/desk.md, "Who signs in"): usually the vendor's first admin,
@@ -16,14 +16,10 @@ import { DESK_ROLES, INVITATION_MINUTES, InvitationRefused, inviteUser } from ".
 const VendorParams = z.object({ vendorId: integerPathParam("vendorId", 1, 2_147_483_647, "A vendor id.") });
 
 const InviteDeskUserSchema = closedObject({
-  email: z
-    .string()
-    .max(254)
-    .regex(/^[^\s@]{1,64}@[^\s@.]+(?:\.[^\s@.]+)+$/, "Must be an email address.")
-    .openapi({
-      description: "Where the user is reached; one user per email and vendor (case-insensitive)",
-      example: "orders@acme-surgical.example",
-    }),
+  email: z.string().max(254).regex(EMAIL_PATTERN, "Must be an email address.").openapi({
+    description: "Where the user is reached; one user per email and vendor (case-insensitive)",
+    example: "orders@acme-surgical.example",
+  }),
   displayName: z.string().trim().min(1).max(100).regex(/\S/, "Must contain a non-space character.").openapi({ example: "Dana Reyes" }),
   role: z
     .enum(DESK_ROLES)

@@ -1,6 +1,7 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { type DeskSession, SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "./sessions";
+import type { VendorUserRow } from "./users";
 import { type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor-work";
 
 /**
@@ -28,7 +29,8 @@ export function layout(title: string, content: Content, session?: DeskSession): 
 <strong>Medparts order desk</strong>
 ${
   session
-    ? html`<span class="who">${session.displayName} · ${session.email} · ${session.role === "admin" ? "admin" : "desk"}</span>
+    ? html`<nav aria-label="Desk"><a href="/desk">Work</a>${session.role === "admin" ? html` <a href="/desk/users">Users</a>` : ""}</nav>
+<span class="who">${session.displayName} · ${session.email} · ${session.role === "admin" ? "admin" : "desk"}</span>
 <form method="post" action="/desk/sign-out"><input type="hidden" name="_csrf" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`
     : ""
 }
@@ -170,6 +172,45 @@ ${
   );
 };
 
+/** The vendor's users (admins only): invite one (its link shown once), disable or enable one. */
+export const usersPage = (
+  session: DeskSession,
+  users: VendorUserRow[],
+  message: { text: string; error: boolean } | null,
+  invitation: { email: string; url: string; expiresAt: string } | null,
+) =>
+  layout(
+    "Your vendor's users",
+    html`${message ? notice(message.text, message.error) : ""}
+${
+  invitation
+    ? html`<p class="notice" role="status">Send ${invitation.email} this link, valid once until ${invitation.expiresAt} (it is not shown again):<br><code>${invitation.url}</code></p>`
+    : ""
+}
+<table><caption>${users.length} user${users.length === 1 ? "" : "s"}</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Access</th></tr></thead>
+<tbody>${users.map(
+      (user) =>
+        html`<tr><td>${user.displayName}</td><td>${user.email}</td><td>${user.role}</td><td>${user.status}</td><td>${
+          user.userId === session.userId
+            ? "you"
+            : html`<form method="post" action="/desk/users/${user.userId}/${user.status === "disabled" ? "enable" : "disable"}">${csrfField(session)}<button type="submit">${
+                user.status === "disabled" ? "Enable" : "Disable"
+              }<span class="skip"> ${user.email}</span></button></form>`
+        }</td></tr>`,
+    )}</tbody></table>
+<section aria-labelledby="invite-title"><h2 id="invite-title">Invite a user</h2>
+<form method="post" action="/desk/users">${csrfField(session)}
+<label for="email">Email</label><input id="email" name="email" type="email" required maxlength="254" autocomplete="off">
+<label for="displayName">Name</label><input id="displayName" name="displayName" required maxlength="100">
+<label for="role">Role</label><select id="role" name="role"><option value="desk">desk: orders, shipments, returns, invoices</option><option value="admin">admin: users and offers too</option></select>
+<button type="submit">Invite</button></form></section>`,
+    session,
+  );
+
+export const forbiddenPage = (session: DeskSession) =>
+  layout("Admins only", html`<p>Only your vendor's admins manage its users.</p><p><a href="/desk">Back to your work</a></p>`, session);
+
 export const notFoundPage = (session: DeskSession) =>
   layout("Not found", html`<p>Your vendor has no such line.</p><p><a href="/desk">Back to your work</a></p>`, session);
 
@@ -178,6 +219,8 @@ body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f7f9f
 header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.25rem;background:#0b3d5c;color:#fff}
 header .who{margin-left:auto}
 header button{background:#fff;color:#0b3d5c}
+header nav a{color:#fff;margin-right:.75rem}
+code{word-break:break-all}
 main{padding:1.25rem;max-width:72rem;margin:0 auto;background:#fff;min-height:60vh}
 h1{font-size:1.6rem;margin-top:0}
 button{font:inherit;padding:.45rem .9rem;border:0;border-radius:4px;cursor:pointer;background:#0b5c8e;color:#fff}

@@ -2,11 +2,25 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
+import { z } from "zod";
 import type { AppEnv } from "../../env";
 import { logEvent } from "../../platform/logging";
+import { DESK_BASE } from "../../platform/planes";
 import { ediOf } from "../edi/bindings";
 import { auditStatement } from "../onboarding/audit";
-import { DESK_CSP, DESK_CSS, DESK_JS, homePage, invitationGonePage, invitationPage, linePage, notFoundPage, signInPage } from "./pages";
+import {
+  DESK_CSP,
+  DESK_CSS,
+  DESK_JS,
+  forbiddenPage,
+  homePage,
+  invitationGonePage,
+  invitationPage,
+  linePage,
+  notFoundPage,
+  signInPage,
+  usersPage,
+} from "./pages";
 import { authenticate, authenticationOptions, PasskeyRefused, registerPasskey, registrationOptions, relyingPartyOf } from "./passkeys";
 import {
   clearedSessionCookie,
@@ -18,7 +32,7 @@ import {
   sessionCookie,
   startSession,
 } from "./sessions";
-import { invitedUser } from "./users";
+import { DESK_ROLES, EMAIL_PATTERN, InvitationRefused, invitedUser, inviteUser, setUserDisabled, vendorUsers } from "./users";
 import {
   DeskSignedOut,
   deskApi,
@@ -94,6 +108,13 @@ const jsonBody = async <T>(c: Context<AppEnv>): Promise<T | null> => {
     return null;
   }
 };
+
+/** The invitation form of the users page: the fields of the operator's invitation. */
+const DeskInviteForm = z.object({
+  email: z.string().trim().max(254).regex(EMAIL_PATTERN, "must be an email address"),
+  displayName: z.string().trim().min(1, "is required").max(100),
+  role: z.enum(DESK_ROLES),
+});
 
 const DONE: Record<LineAction, string> = {
   acknowledge: "the line is confirmed",
@@ -219,6 +240,60 @@ export const deskRoutes = new Hono<AppEnv>()
       return problem(403, "This passkey does not sign in here (unknown, withdrawn, or its user or vendor is disabled).");
     }
     return signedInAs(c, userId);
+  })
+  .get("/users", async (c) => {
+    const session = c.get("deskSession");
+    if (!session) return c.redirect("/desk/sign-in", 303);
+    if (session.role !== "admin") return c.html(forbiddenPage(session), 403);
+    return c.html(usersPage(session, await vendorUsers(c.env.DB, session.vendorId), null, null));
+  })
+  .post("/users", async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    if (session.role !== "admin") return c.html(forbiddenPage(session), 403);
+    const form = await c.req.parseBody();
+    const parsed = DeskInviteForm.safeParse(form);
+    const users = () => vendorUsers(c.env.DB, session.vendorId);
+    if (!parsed.success) {
+      const text = `Not invited: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join(" ")}`;
+      return c.html(usersPage(session, await users(), { text, error: true }, null), 422);
+    }
+    try {
+      const invitation = await inviteUser(c.env.DB, {
+        vendorId: session.vendorId,
+        ...parsed.data,
+        invitedBy: `vendor_user:${session.userId}`,
+      });
+      const url = new URL(`${DESK_BASE}/invitations/${invitation.token}`, c.req.url).href;
+      return c.html(
+        usersPage(session, await users(), null, { email: parsed.data.email.toLowerCase(), url, expiresAt: invitation.expiresAt }),
+        201,
+      );
+    } catch (error) {
+      if (!(error instanceof InvitationRefused)) throw error;
+      return c.html(usersPage(session, await users(), { text: `Not invited: ${error.message}`, error: true }, null), 422);
+    }
+  })
+  .post("/users/:userId{[0-9]{1,12}}/:action{disable|enable}", async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    if (session.role !== "admin") return c.html(forbiddenPage(session), 403);
+    const userId = Number(c.req.param("userId"));
+    const users = () => vendorUsers(c.env.DB, session.vendorId);
+    if (userId === session.userId) {
+      return c.html(usersPage(session, await users(), { text: "You cannot disable yourself: another admin can.", error: true }, null), 422);
+    }
+    const disable = c.req.param("action") === "disable";
+    const found = await setUserDisabled(c.env.DB, session.vendorId, userId, disable, `vendor_user:${session.userId}`);
+    if (!found) return c.html(notFoundPage(session), 404);
+    return c.html(
+      usersPage(
+        session,
+        await users(),
+        { text: disable ? "Disabled: that user is signed out everywhere." : "Enabled.", error: false },
+        null,
+      ),
+    );
   })
   .post("/sign-out", async (c) => {
     const session = await signedInForm(c);

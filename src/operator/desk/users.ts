@@ -11,6 +11,8 @@ import { createClient } from "../onboarding/clients";
  */
 
 export const INVITATION_MINUTES = 60 * 24;
+/** What an invitation takes as an email address: one @, a dotted domain, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@.]+(?:\.[^\s@.]+)+$/;
 export const DESK_ROLES = ["admin", "desk"] as const;
 export type DeskRole = (typeof DESK_ROLES)[number];
 
@@ -99,4 +101,70 @@ export async function invitedUser(db: D1Database, token: string, now = new Date(
     )
     .bind(await sha256Hex(token), now.toISOString())
     .first<{ userId: number; vendorId: number; email: string; displayName: string; role: DeskRole; tokenHash: string }>();
+}
+
+export interface VendorUserRow {
+  userId: number;
+  email: string;
+  displayName: string;
+  role: DeskRole;
+  status: "invited" | "active" | "disabled";
+}
+
+/** The vendor's desk users, by name. */
+export async function vendorUsers(db: D1Database, vendorId: number): Promise<VendorUserRow[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT id AS userId, email, display_name AS displayName, role, status FROM vendor_users WHERE vendor_id = ? ORDER BY display_name, id",
+    )
+    .bind(vendorId)
+    .all<VendorUserRow>();
+  return results;
+}
+
+/**
+ * Disables (or enables again) one of the vendor's users, by one of its admins: a disabled user's sessions end in the
+ * same batch, and every later request and sign-in is refused. False: no such user of the vendor.
+ */
+export async function setUserDisabled(
+  db: D1Database,
+  vendorId: number,
+  userId: number,
+  disabled: boolean,
+  actor: string,
+): Promise<boolean> {
+  const at = new Date().toISOString();
+  const [changed] = await db.batch([
+    disabled
+      ? db
+          .prepare(
+            "UPDATE vendor_users SET status = 'disabled', updated_at = ?3 WHERE id = ?1 AND vendor_id = ?2 AND status != 'disabled' RETURNING id",
+          )
+          .bind(userId, vendorId, at)
+      : db
+          .prepare(
+            "UPDATE vendor_users SET status = CASE WHEN EXISTS (SELECT 1 FROM vendor_user_passkeys WHERE user_id = ?1) THEN 'active' ELSE 'invited' END, updated_at = ?3 WHERE id = ?1 AND vendor_id = ?2 AND status = 'disabled' RETURNING id",
+          )
+          .bind(userId, vendorId, at),
+    auditStatement(
+      db,
+      {
+        actor,
+        action: disabled ? "desk_user.disabled" : "desk_user.enabled",
+        targetType: "vendor_user",
+        targetId: String(userId),
+        before: null,
+        after: { vendorId },
+      },
+      at,
+    ),
+    // Only a user of this vendor, now disabled: another vendor's user id ends nobody's sessions.
+    db
+      .prepare(
+        "DELETE FROM desk_sessions WHERE user_id = ?1 AND ?2 = 1 AND EXISTS (SELECT 1 FROM vendor_users WHERE id = ?1 AND vendor_id = ?3 AND status = 'disabled')",
+      )
+      .bind(userId, disabled ? 1 : 0, vendorId),
+  ]);
+  if (changed!.results.length > 0) return true;
+  return (await db.prepare("SELECT 1 FROM vendor_users WHERE id = ? AND vendor_id = ?").bind(userId, vendorId).first()) !== null;
 }
