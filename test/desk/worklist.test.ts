@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
-import { orderOfOneVendor } from "../helpers/edi";
+import { gtinOfLine, orderOfOneVendor } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
+import { storeRowsById } from "../helpers/stores";
 
 /**
  * The desk's worklist and a line's moves (docs/desk.md, "The worklist"): the vendor's lines through the vendor API as
@@ -58,6 +59,38 @@ describe("the order desk's worklist", () => {
     expect((await readOrder(order.orderNumber)).lineItems.find((l: { lineId: number }) => l.lineId === other).statusName).toBe("Ordered");
     // Without the CSRF token: refused before anything.
     expect((await deskForm(`/desk/lines/${other}/reject`, session, { reason: "No stock" })).status).toBe(403);
+  });
+
+  it("ships a confirmed line from its page with scanned UDIs (one label a line), their lots and serials kept; a label of another product is refused", async () => {
+    const order = await orderOfOneVendor(1, 2);
+    const [lineId] = order.lineIds as [number];
+    const { session } = await deskSession(order.vendorId);
+    const csrf = await csrfOf(await desk(`/desk/lines/${lineId}`, { cookie: session }));
+    expect((await deskForm(`/desk/lines/${lineId}/acknowledge`, session, { _csrf: csrf!, promisedShipDate: isoDay(2) })).status).toBe(303);
+    const page = await (await desk(`/desk/lines/${lineId}`, { cookie: session })).text();
+    expect(page).toContain('<textarea id="units" name="units"');
+    const gtin = await gtinOfLine(lineId);
+    const wrong = await deskForm(`/desk/lines/${lineId}/ship`, session, {
+      _csrf: csrf!,
+      trackingNumber: "1ZDESK0000001",
+      units: "(01)00000000000000\n",
+    });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain("Not done:");
+    const scans = `(01)${gtin}(17)301231(10)DESKLOT(21)DESK-SN-1\r\n\r\n  (01)${gtin}(17)301231(10)DESKLOT(21)DESK-SN-2  \r\n`;
+    const shipped = await deskForm(`/desk/lines/${lineId}/ship`, session, {
+      _csrf: csrf!,
+      trackingNumber: "1ZDESK0000001",
+      carrierName: "UPS",
+      units: scans,
+    });
+    expect([shipped.status, shipped.headers.get("Location")]).toEqual([303, `/desk/lines/${lineId}?done=ship`]);
+    expect((await readOrder(order.orderNumber)).lineItems[0].statusName).toBe("Shipped");
+    const units = await storeRowsById(lineId, "SELECT lot, serial FROM shipped_units WHERE line_id = ? ORDER BY serial", lineId);
+    expect(units).toEqual([
+      { lot: "DESKLOT", serial: "DESK-SN-1" },
+      { lot: "DESKLOT", serial: "DESK-SN-2" },
+    ]);
   });
 
   it("another vendor's user sees nothing of the lines: not in its worklist, its line page a 404, its moves refused", async () => {

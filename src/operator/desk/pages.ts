@@ -162,6 +162,21 @@ ${
     : ""
 }
 ${
+  line.statusName === "Acknowledged" ||
+  line.statusName === "Backordered" ||
+  (line.statusName === "Shipped" && line.shippedQuantity < line.quantity)
+    ? html`<section aria-labelledby="ship-title"><h2 id="ship-title">Ship a parcel</h2>
+<form method="post" action="${action("ship")}" class="ship">${csrfField(session)}
+<label for="trackingNumber">Tracking number</label><input id="trackingNumber" name="trackingNumber" required maxlength="64" autocomplete="off">
+<label for="carrierName">Carrier</label><input id="carrierName" name="carrierName" maxlength="100" placeholder="the order's" autocomplete="off">
+<label for="quantity">Quantity</label><input id="quantity" name="quantity" inputmode="numeric" pattern="[0-9]{1,9}" placeholder="${line.quantity - line.shippedQuantity}" autocomplete="off">
+<label for="units">Scan each unit's label</label>
+<textarea id="units" name="units" rows="6" cols="48" aria-describedby="units-help" autocomplete="off" spellcheck="false"></textarea>
+<p id="units-help">A barcode scanner types each label and Enter here: one label a line (GS1, HIBCC or ISBT 128). Lots, serials and expiry dates are read from them and kept with the parcel.</p>
+<button type="submit">Ship</button></form></section>`
+    : ""
+}
+${
   line.statusName === "Ordered"
     ? html`<section aria-labelledby="reject-title"><h2 id="reject-title">Reject</h2>
 <form method="post" action="${action("reject")}">${csrfField(session)}<label for="reject-reason">Reason</label><input id="reject-reason" name="reason" required maxlength="500"> <button type="submit">Reject the line</button></form></section>`
@@ -229,6 +244,9 @@ button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f5a6
 form{display:inline}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:1rem 0}
 section form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+section form.ship{display:grid;grid-template-columns:max-content minmax(12rem,32rem);gap:.5rem}
+section form.ship p,section form.ship button{grid-column:2}
+textarea{font:inherit;font-family:ui-monospace,monospace}
 input,select{font:inherit;padding:.35rem .5rem}
 ul.counts{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
 ul.counts a{display:block;padding:.6rem 1rem;border:1px solid #ccd3da;border-radius:6px;text-decoration:none;color:#0b3d5c}

@@ -40,6 +40,7 @@ import {
   type LineAction,
   lineOf,
   moveLine,
+  scannedCodes,
   stateCounts,
   WORK_STATES,
   worklistPage,
@@ -120,7 +121,20 @@ const DONE: Record<LineAction, string> = {
   acknowledge: "the line is confirmed",
   backorder: "the line is backordered",
   reject: "the line is rejected",
+  ship: "the parcel is shipped",
 };
+
+/** A ship form as the vendor API's ship: tracking, carrier and quantity when given, the scanned codes. */
+function shipBody(field: (name: string) => string): Record<string, unknown> {
+  const units = scannedCodes(field("units"));
+  const quantity = field("quantity");
+  return {
+    trackingNumber: field("trackingNumber"),
+    ...(field("carrierName") ? { carrierName: field("carrierName") } : {}),
+    ...(quantity ? { quantity: /^\d{1,9}$/.test(quantity) ? Number(quantity) : quantity } : {}),
+    ...(units.length > 0 ? { units } : {}),
+  };
+}
 
 /** An action of the user in the audit log: written with the session's touch (the entry needs a changed row before it). */
 async function auditDeskAction(db: D1Database, session: DeskSession, action: string, after: unknown): Promise<void> {
@@ -177,19 +191,21 @@ export const deskRoutes = new Hono<AppEnv>()
       done && (LINE_ACTIONS as readonly string[]).includes(done) ? { text: `Done: ${DONE[done as LineAction]}.`, error: false } : null;
     return c.html(linePage(session, line, message));
   })
-  .post("/lines/:lineId{[0-9]{1,12}}/:action{acknowledge|backorder|reject}", async (c) => {
+  .post("/lines/:lineId{[0-9]{1,12}}/:action{acknowledge|backorder|reject|ship}", async (c) => {
     const session = await signedInForm(c);
     if (session instanceof Response) return session;
     const lineId = Number(c.req.param("lineId"));
     const action = c.req.param("action") as LineAction;
     const form = await c.req.parseBody();
     const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
-    const body: Record<string, string> =
+    const body: Record<string, unknown> =
       action === "acknowledge"
         ? { promisedShipDate: field("promisedShipDate") }
         : action === "backorder"
           ? { expectedShipDate: field("expectedShipDate"), ...(field("reason") ? { reason: field("reason") } : {}) }
-          : { reason: field("reason") };
+          : action === "ship"
+            ? shipBody(field)
+            : { reason: field("reason") };
     const api = await deskApi(ediOf(c.env), session.userId);
     const moved = await moveLine(api, lineId, action, body);
     if (moved.ok) {

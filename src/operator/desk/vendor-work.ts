@@ -81,11 +81,21 @@ export async function lineOf(api: Api, lineId: number): Promise<DeskLine | null>
   return answer.status === 200 && answer.body.data ? answer.body.data : null;
 }
 
-export const LINE_ACTIONS = ["acknowledge", "backorder", "reject"] as const;
+export const LINE_ACTIONS = ["acknowledge", "backorder", "reject", "ship"] as const;
 export type LineAction = (typeof LINE_ACTIONS)[number];
 
+/**
+ * The codes a scan field holds: a keyboard-wedge scanner types each label and an Enter, so one code a line; blank lines
+ * and surrounding spaces dropped. The vendor API reads them with scan to order's parser (GS1, HIBCC, ISBT 128).
+ */
+export const scannedCodes = (field: string) =>
+  field
+    .split(/\r?\n/)
+    .map((code) => code.trim())
+    .filter((code) => code.length > 0);
+
 /** A move of a line (the vendor API's POST /order-lines/{id}/{action}); its answer's status and problem detail. */
-export async function moveLine(api: Api, lineId: number, action: LineAction, body: Record<string, string>) {
+export async function moveLine(api: Api, lineId: number, action: LineAction, body: Record<string, unknown>) {
   const answer = (await api("POST", `/order-lines/${lineId}/${action}`, body, { "Idempotency-Key": crypto.randomUUID() })) as ApiAnswer<{
     detail?: string;
     errors?: unknown;
