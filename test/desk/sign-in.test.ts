@@ -89,6 +89,9 @@ describe("the order desk's sign-in", () => {
     ).toBe(403);
     expect((await desk("/desk/sign-out", { method: "POST", cookie: id!, ...form({ _csrf: csrf! }), origin: null })).status).toBe(403);
     expect((await desk("/desk/sign-out", { method: "POST", cookie: id!, ...form({}) })).status).toBe(403);
+    // Fetch metadata decides when the browser sends it: cross-site is refused whatever the Origin says.
+    const crossSite = { ...form({ _csrf: csrf! }), headers: { ...form({}).headers, "Sec-Fetch-Site": "cross-site" } };
+    expect((await desk("/desk/sign-out", { method: "POST", cookie: id!, ...crossSite })).status).toBe(403);
     expect((await desk("/desk/sign-out", { method: "POST", cookie: id!, ...form({ _csrf: "0".repeat(43) }) })).status).toBe(403);
     expect((await desk("/desk", { cookie: id! })).status).toBe(200);
     const out = await desk("/desk/sign-out", { method: "POST", cookie: id!, ...form({ _csrf: csrf! }) });

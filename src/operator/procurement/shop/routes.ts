@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../../env";
 import { centsToText, decimalToCents } from "../../../platform/money";
+import { fromOwnPages } from "../../../platform/same-origin";
 import { readUnverifiedPriceOption } from "../../../shared/catalog/price-option-ids";
 import { type ApiAnswer, ApiUnavailable, apiOf, callApi } from "../api";
 import { readConnection } from "../connections";
@@ -79,16 +80,6 @@ const unavailable = () =>
     page({ title: "Unavailable", readOnly: true }, html`<h1>Medparts is briefly unavailable</h1><p>Reload the page in a moment.</p>`),
   );
 
-/**
- * A form post from the shop's own pages: the browser says so (Sec-Fetch-Site: same-origin), or, from a browser that sends
- * no fetch metadata, its Origin is this host. Anything else (another site's form, a script without Origin) is refused.
- */
-function fromTheShop(c: Context<AppEnv>): boolean {
-  const site = c.req.header("Sec-Fetch-Site");
-  if (site !== undefined) return site === "same-origin";
-  return c.req.header("Origin") === new URL(c.req.url).origin;
-}
-
 type SessionHandler<T> = (c: Context<AppEnv>, session: PunchOutSession, prefetched: T) => Promise<Response>;
 
 /**
@@ -98,7 +89,7 @@ type SessionHandler<T> = (c: Context<AppEnv>, session: PunchOutSession, prefetch
 const withSession =
   <T = undefined>(handler: SessionHandler<T>, prefetch?: (c: Context<AppEnv>, session: SessionKeys) => Promise<T>) =>
   async (c: Context<AppEnv>): Promise<Response> => {
-    if (c.req.method === "POST" && !fromTheShop(c)) {
+    if (c.req.method === "POST" && !fromOwnPages(c)) {
       return htmlPage(403, page({ title: "Refused", readOnly: true }, html`<h1>This form was not sent from the Medparts shop</h1>`));
     }
     const opened = await openShopSession(c.env.DB, getCookie(c, SESSION_COOKIE));
