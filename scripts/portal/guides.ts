@@ -11,5 +11,6 @@ export const GUIDES = [
   "catalog-import",
   "scan-to-order",
   "edi",
+  "order-desk",
   "scim",
 ] as const;
