@@ -93,6 +93,35 @@ describe("the order desk's worklist", () => {
     ]);
   });
 
+  it("confirms a line with any X12 855 code: a price change (IP) waits for the buyer; one without its price is refused with the reason", async () => {
+    const order = await orderOfOneVendor(1, 1);
+    const [lineId] = order.lineIds as [number];
+    const { session } = await deskSession(order.vendorId);
+    const page = await desk(`/desk/lines/${lineId}`, { cookie: session });
+    const html = await page.clone().text();
+    expect(html).toContain('<option value="IP">IP: Item accepted, price changed</option>');
+    const csrf = await csrfOf(page);
+    const missing = await deskForm(`/desk/lines/${lineId}/confirm`, session, { _csrf: csrf!, code: "IP", promisedShipDate: isoDay(3) });
+    expect(missing.status).toBe(422);
+    expect(await missing.text()).toContain("Not done:");
+    const sent = await deskForm(`/desk/lines/${lineId}/confirm`, session, {
+      _csrf: csrf!,
+      code: "IP",
+      // An increase past any tenant's tolerance: it waits for the buyer (a decrease would apply at once).
+      unitPrice: `${Math.ceil(Number(order.prices[0])) * 3 + 10}.00`,
+      promisedShipDate: isoDay(3),
+      reason: "Manufacturer price change",
+    });
+    expect([sent.status, sent.headers.get("Location")]).toEqual([303, `/desk/lines/${lineId}?done=confirm`]);
+    const after = await (await desk(sent.headers.get("Location")!, { cookie: session })).text();
+    expect(after).toContain("Done: the confirmation is sent.");
+    // The line as the vendor API lists it comes from the vendor's projection: the proposal shows within seconds.
+    await eventually(async () => {
+      const text = await (await desk(`/desk/lines/${lineId}`, { cookie: session })).text();
+      return text.includes("the IP change waits for the buyer") ? text : null;
+    }, "the pending IP change on the line page");
+  });
+
   it("another vendor's user sees nothing of the lines: not in its worklist, its line page a 404, its moves refused", async () => {
     const order = await orderOfOneVendor(1, 1);
     const [lineId] = order.lineIds as [number];

@@ -1,5 +1,6 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { CONFIRMATION_CODES } from "../../shared/confirmations/codes";
 import { type DeskSession, SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "./sessions";
 import type { VendorUserRow } from "./users";
 import { type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor-work";
@@ -136,7 +137,7 @@ ${
 const dateInput = (id: string, label: string) =>
   html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="date" required>`;
 
-/** A line with the moves its state allows (acknowledge, backorder, reject), each a form. */
+/** A line with the moves its state allows (confirm, confirm with a change, backorder, reject, ship), each a form. */
 export const linePage = (session: DeskSession, line: DeskLine, message: { text: string; error: boolean } | null) => {
   const action = (name: string) => `/desk/lines/${line.lineId}/${name}`;
   const canConfirm = line.statusName === "Ordered" || line.statusName === "Backordered";
@@ -150,12 +151,27 @@ export const linePage = (session: DeskSession, line: DeskLine, message: { text: 
 <dt>Unit price</dt><dd>${line.price.toFixed(2)}</dd>
 <dt>PO number</dt><dd>${line.poNumber ?? "none"}</dd>
 <dt>Promised ship date</dt><dd>${line.promisedShipDate ?? "not yet"}</dd>
+<dt>Confirmation</dt><dd>${line.confirmationCode ?? "none yet"}${line.pendingChange ? html` (the ${line.pendingChange.code} change waits for the buyer's answer)` : ""}</dd>
 <dt>Ship to</dt><dd>${line.shipTo.city}, ${line.shipTo.state}, ${line.shipTo.country}</dd>
 </dl>
 ${
   canConfirm
     ? html`<section aria-labelledby="acknowledge-title"><h2 id="acknowledge-title">Confirm</h2>
 <form method="post" action="${action("acknowledge")}">${csrfField(session)}${dateInput("promisedShipDate", "Ship by")} <button type="submit">Confirm the line</button></form></section>
+<section aria-labelledby="code-title"><h2 id="code-title">Confirm with a change</h2>
+<form method="post" action="${action("confirm")}" class="ship">${csrfField(session)}
+<label for="code">Status (X12 855)</label><select id="code" name="code">${CONFIRMATION_CODES.map(
+        (entry) => html`<option value="${entry.code}">${entry.code}: ${entry.meaning}</option>`,
+      )}</select>
+<label for="unitPrice">New unit price</label><input id="unitPrice" name="unitPrice" inputmode="decimal" placeholder="${line.price.toFixed(2)}" autocomplete="off">
+<label for="changeQuantity">Quantity</label><input id="changeQuantity" name="quantity" inputmode="numeric" pattern="[0-9]{1,9}" placeholder="${line.quantity}" autocomplete="off">
+<label for="changePromised">Ship by</label><input id="changePromised" name="promisedShipDate" type="date">
+<label for="changeExpected">Expected ship date (backorders)</label><input id="changeExpected" name="expectedShipDate" type="date">
+<label for="substitutePart">Substitute part number</label><input id="substitutePart" name="substitutePartNumber" maxlength="64" autocomplete="off">
+<label for="substituteDescription">Substitute description</label><input id="substituteDescription" name="substituteDescription" maxlength="500">
+<label for="changeReason">Reason (shown to the buyer)</label><input id="changeReason" name="reason" maxlength="500">
+<p>A change of price, quantity or product waits for the buyer's answer; the codes say which fields they need.</p>
+<button type="submit">Send the confirmation</button></form></section>
 <section aria-labelledby="backorder-title"><h2 id="backorder-title">Backorder</h2>
 <form method="post" action="${action("backorder")}">${csrfField(session)}${dateInput("expectedShipDate", "Expected ship date")}
 <label for="backorder-reason">Reason</label><input id="backorder-reason" name="reason" maxlength="500"> <button type="submit">Backorder</button></form></section>`

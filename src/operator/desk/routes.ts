@@ -35,6 +35,7 @@ import {
 } from "./sessions";
 import { DESK_ROLES, EMAIL_PATTERN, InvitationRefused, invitedUser, inviteUser, setUserDisabled, vendorUsers } from "./users";
 import {
+  confirmLine,
   DeskSignedOut,
   deskApi,
   LINE_ACTIONS,
@@ -127,6 +128,22 @@ const DONE: Record<LineAction, string> = {
   reject: "the line is rejected",
   ship: "the parcel is shipped",
 };
+const DONE_CONFIRMED = "the confirmation is sent";
+
+/** A confirmation form as one line of the vendor API's confirmation: the code and the fields filled in. */
+function confirmationOf(field: (name: string) => string): Record<string, unknown> {
+  const quantity = field("quantity");
+  const substitute = field("substitutePartNumber");
+  return {
+    code: field("code"),
+    ...(field("unitPrice") ? { unitPrice: field("unitPrice") } : {}),
+    ...(quantity ? { quantity: /^\d{1,9}$/.test(quantity) ? Number(quantity) : quantity } : {}),
+    ...(field("promisedShipDate") ? { promisedShipDate: field("promisedShipDate") } : {}),
+    ...(field("expectedShipDate") ? { expectedShipDate: field("expectedShipDate") } : {}),
+    ...(substitute ? { substitute: { partNumber: substitute, description: field("substituteDescription") } } : {}),
+    ...(field("reason") ? { reason: field("reason") } : {}),
+  };
+}
 
 /** A ship form as the vendor API's ship: tracking, carrier and quantity when given, the scanned codes. */
 function shipBody(field: (name: string) => string): Record<string, unknown> {
@@ -192,8 +209,32 @@ export const deskRoutes = new Hono<AppEnv>()
     if (!line) return c.html(notFoundPage(session), 404);
     const done = c.req.query("done");
     const message =
-      done && (LINE_ACTIONS as readonly string[]).includes(done) ? { text: `Done: ${DONE[done as LineAction]}.`, error: false } : null;
+      done === "confirm"
+        ? { text: `Done: ${DONE_CONFIRMED}.`, error: false }
+        : done && (LINE_ACTIONS as readonly string[]).includes(done)
+          ? { text: `Done: ${DONE[done as LineAction]}.`, error: false }
+          : null;
     return c.html(linePage(session, line, message));
+  })
+  .post("/lines/:lineId{[0-9]{1,12}}/confirm", async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    const lineId = Number(c.req.param("lineId"));
+    const form = await c.req.parseBody();
+    const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
+    const api = await deskApi(ediOf(c.env), session.userId);
+    const confirmation = confirmationOf(field);
+    const sent = await confirmLine(api, lineId, confirmation);
+    if (sent.ok) {
+      await auditDeskAction(c.env.DB, session, "desk_user.line_confirmed", { lineId, ...confirmation });
+      return c.redirect(`/desk/lines/${lineId}?done=confirm`, 303);
+    }
+    const line = await lineOf(api, lineId);
+    if (!line) return c.html(notFoundPage(session), 404);
+    return c.html(
+      linePage(session, line, { text: `Not done: ${sent.detail ?? `the vendor API answered ${sent.status}`}`, error: true }),
+      422,
+    );
   })
   .post("/lines/:lineId{[0-9]{1,12}}/:action{acknowledge|backorder|reject|ship}", async (c) => {
     const session = await signedInForm(c);

@@ -23,6 +23,9 @@ export interface DeskLine {
   promisedShipDate: string | null;
   expectedShipDate: string | null;
   statusReason: string | null;
+  confirmationCode: string | null;
+  /** A change the vendor proposed (a confirmation code's) that waits for the buyer's answer. */
+  pendingChange: { code: string } | null;
   shipTo: { city: string; state: string; country: string };
 }
 
@@ -85,6 +88,31 @@ export const LINE_ACTIONS = ["acknowledge", "backorder", "reject", "ship"] as co
 export type LineAction = (typeof LINE_ACTIONS)[number];
 
 /**
+ * A line confirmed with any X12 855 code and what it proposes (the vendor API's POST /order-confirmations, type
+ * detail, one line); its answer as moveLine's.
+ */
+export async function confirmLine(api: Api, lineId: number, line: Record<string, unknown>) {
+  const answer = (await api(
+    "POST",
+    "/order-confirmations",
+    { type: "detail", lines: [{ lineId, ...line }] },
+    {
+      "Idempotency-Key": crypto.randomUUID(),
+    },
+  )) as ApiAnswer<{ detail?: string; errors?: unknown }>;
+  return outcomeOf(answer);
+}
+
+function outcomeOf(answer: ApiAnswer<{ detail?: string; errors?: unknown }>) {
+  const ok = answer.status >= 200 && answer.status < 300;
+  const errors =
+    answer.body.errors && typeof answer.body.errors === "object"
+      ? Object.values(answer.body.errors as Record<string, string[]>).flat()
+      : [];
+  return { ok, status: answer.status, detail: ok ? null : [answer.body.detail, ...errors].filter(Boolean).join(" ") };
+}
+
+/**
  * The codes a scan field holds: a keyboard-wedge scanner types each label and an Enter, so one code a line; blank lines
  * and surrounding spaces dropped. The vendor API reads them with scan to order's parser (GS1, HIBCC, ISBT 128).
  */
@@ -100,10 +128,5 @@ export async function moveLine(api: Api, lineId: number, action: LineAction, bod
     detail?: string;
     errors?: unknown;
   }>;
-  const ok = answer.status >= 200 && answer.status < 300;
-  const errors =
-    answer.body.errors && typeof answer.body.errors === "object"
-      ? Object.values(answer.body.errors as Record<string, string[]>).flat()
-      : [];
-  return { ok, status: answer.status, detail: ok ? null : [answer.body.detail, ...errors].filter(Boolean).join(" ") };
+  return outcomeOf(answer);
 }
