@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
 import { gtinOfLine, orderOfOneVendor } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
+import { eventuallyFound } from "../helpers/platform";
 import { storeRowsById } from "../helpers/stores";
 
 /**
@@ -13,22 +14,12 @@ import { storeRowsById } from "../helpers/stores";
 
 const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-async function eventually<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe("the order desk's worklist", () => {
   it("shows the vendor's new lines newest first with counts per state; a line confirmed from its page, audited with the user", async () => {
     const order = await orderOfOneVendor(2, 1);
     const { session, userId } = await deskSession(order.vendorId);
     // The vendor's lines reach its projection through a queue: the new order shows within seconds.
-    const page = await eventually(async () => {
+    const page = await eventuallyFound(async () => {
       const res = await desk("/desk", { cookie: session });
       expect(res.status).toBe(200);
       const text = await res.text();
@@ -116,7 +107,7 @@ describe("the order desk's worklist", () => {
     const after = await (await desk(sent.headers.get("Location")!, { cookie: session })).text();
     expect(after).toContain("Done: the confirmation is sent.");
     // The line as the vendor API lists it comes from the vendor's projection: the proposal shows within seconds.
-    await eventually(async () => {
+    await eventuallyFound(async () => {
       const text = await (await desk(`/desk/lines/${lineId}`, { cookie: session })).text();
       return text.includes("the IP change waits for the buyer") ? text : null;
     }, "the pending IP change on the line page");

@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
-import { launchChromium } from "./chromium";
+import { clientToken, expectAccessible, launchChromium } from "./chromium";
 
 /**
  * The vendor order desk in a real headless Chromium against `wrangler dev` (docs/desk.md), with a virtual authenticator
@@ -13,7 +11,6 @@ import { launchChromium } from "./chromium";
  * and a valid WebAuthn RP ID, which an IP address is not).
  */
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const baseUrl = inject("baseUrl");
 const operator = inject("operator");
 const deskBase = baseUrl.replace("127.0.0.1", "localhost");
@@ -25,27 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function operatorToken(): Promise<string> {
-  const res = await fetch(`${baseUrl}/auth/oauth2/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: operator.clientId, client_secret: operator.clientSecret }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe.run();
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact})`);
-  });
-  expect(violations, what).toEqual([]);
-}
 
 /** A page whose browser has a platform authenticator with user verification, answering by itself. */
 async function withAuthenticator(context: BrowserContext): Promise<Page> {
@@ -87,7 +63,7 @@ describe("the vendor order desk in a browser", () => {
   it("invited, creates a passkey, works, signs out and in again with it: keyboard only, every page accessible", async () => {
     const invited = await fetch(`${baseUrl}/admin/api/vendors/${DEMO_VENDOR_ID}/desk-users`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${await operatorToken()}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${await clientToken(baseUrl, operator)}`, "Content-Type": "application/json" },
       body: JSON.stringify({ email: `e2e-${Date.now()}@oem.example`, displayName: "E2E Desk", role: "admin" }),
     });
     expect(invited.status).toBe(201);

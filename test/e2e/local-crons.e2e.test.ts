@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { dueCalls, localSchedules, runScheduledCalls } from "../../scripts/dev/local-crons";
+import { clientToken } from "./chromium";
 
 /**
  * The local runtime runs the operator plane's Cron Trigger (scripts/dev/local-crons.ts through scripts/dev/worker.ts), which
@@ -9,16 +10,6 @@ import { dueCalls, localSchedules, runScheduledCalls } from "../../scripts/dev/l
 
 const baseUrl = inject("baseUrl");
 const operator = inject("operator");
-
-async function operatorToken(): Promise<string> {
-  const res = await fetch(`${baseUrl}/auth/oauth2/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: operator.clientId, client_secret: operator.clientSecret }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 const admin = async (token: string, path: string, body?: unknown) => {
   const res = await fetch(`${baseUrl}/admin/api${path}`, {
@@ -32,7 +23,7 @@ const admin = async (token: string, path: string, body?: unknown) => {
 
 describe("the local runtime's Cron Triggers", () => {
   it("run the operator plane's scheduled handler: a secret about to expire reaches the operator's feed", async () => {
-    const token = await operatorToken();
+    const token = await clientToken(baseUrl, operator);
     const { client } = await admin(token, "/clients", { kind: "tenant", tenantId: 1, name: "Local crons e2e" });
     await admin(token, `/clients/${client.clientId}/secrets`, { previousExpiresInSeconds: 3600 });
     const warned = async () => {

@@ -1,14 +1,12 @@
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { demoConnection, findIn, orderRequestOfCart } from "../../scripts/demo/cxml-suite";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import { generateDeviceIdentifiers, productId, VENDORS } from "../../src/dev/seed/catalog";
 import { readXml, type XmlElement } from "../../src/operator/procurement/xml";
-import { launchChromium } from "./chromium";
+import { clientToken, expectAccessible, launchChromium } from "./chromium";
 
 /**
  * The PunchOut in a real headless Chromium against `wrangler dev`, as a requisitioner uses it from inside a procurement
@@ -17,8 +15,6 @@ import { launchChromium } from "./chromium";
  * suite's OrderRequest of that cart, and the vendor's acknowledgement and parcel coming back to the suite as
  * ConfirmationRequest and ShipNoticeRequest. Each page is checked with axe-core for serious or critical violations.
  */
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const baseUrl = inject("baseUrl");
 const operator = inject("operator");
@@ -56,21 +52,11 @@ afterAll(async () => {
   suite?.close();
 });
 
-async function tokenOf(client: { clientId: string; clientSecret: string }): Promise<string> {
-  const res = await fetch(`${baseUrl}/auth/oauth2/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
 /** A call of the vendor API as the demo vendor. */
 async function asVendor<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}/vendor/api${path}`, {
     method,
-    headers: { Authorization: `Bearer ${await tokenOf(vendor)}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+    headers: { Authorization: `Bearer ${await clientToken(baseUrl, vendor)}`, ...(body ? { "Content-Type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   expect(res.status, `${method} ${path}`).toBeLessThan(300);
@@ -99,23 +85,12 @@ function envelope(buyer: string, secret: string, body: string): string {
 </Header><Request>${body}</Request></cXML>`;
 }
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe.run();
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact})`);
-  });
-  expect(violations, what).toEqual([]);
-}
-
 describe("PunchOut from a procurement suite, in a browser", () => {
   it("sets up, searches, adds from a product page and by a scanned label, transfers the cart; the suite's order of it is placed and confirmed and its parcel noticed", async () => {
     const buyer = `AN-E2E-${Date.now()}`;
     const made = await fetch(`${baseUrl}/admin/api/procurement-connections`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${await tokenOf(operator)}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${await clientToken(baseUrl, operator)}`, "Content-Type": "application/json" },
       body: JSON.stringify(demoConnection("E2E suite", buyer, SUPPLIER, suiteUrl.replace("/punchout/return", "/cxml"))),
     });
     expect(made.status).toBe(201);

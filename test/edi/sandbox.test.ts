@@ -5,6 +5,7 @@ import { element } from "../../src/operator/edi/x12/elements";
 import { readX12 } from "../../src/operator/edi/x12/reader";
 import { call, json, operatorTokenFor, TENANT_A } from "../helpers/api";
 import { partnerInput } from "../helpers/edi";
+import { eventuallyFound } from "../helpers/platform";
 import { testOrder } from "../helpers/sandbox";
 import { storeRows } from "../helpers/stores";
 
@@ -24,16 +25,6 @@ const vendorOfTestOrder = async (orderNumber: string) =>
     )
   )[0]!.vendor_id as number;
 
-async function eventually<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe("the sandbox's simulated supplier", () => {
   it("answers a test order's 850 on the sandbox's schedule: 997, 855, 856 and 810, each acknowledged by Medparts", async () => {
     const probe = await testOrder(1);
@@ -48,26 +39,30 @@ describe("the sandbox's simulated supplier", () => {
 
     const { orderNumber } = await testOrder(2);
     // Our 850, then our 997 of the supplier's 855, 856 and 810 (its 997 of our 850 is not acknowledged in turn).
-    const acknowledged = await eventually(async () => {
-      const documents = (await listOutbound(env.IMPORTS, partner.id)).documents;
-      const groups: { functionalId: string; status: string; poNumber: string }[] = [];
-      for (const document of documents) {
-        const interchange = readX12((await readOutbound(env.IMPORTS, partner.id, document.controlNumber))!).interchanges[0]!;
-        expect(interchange.usage).toBe("T");
-        const set = interchange.groups[0]!.sets[0]!;
-        const ak1 = set.segments.find((segment) => segment.id === "AK1");
-        const ak9 = set.segments.find((segment) => segment.id === "AK9");
-        const beg = set.segments.find((segment) => segment.id === "BEG");
-        groups.push({
-          functionalId: ak1 ? element(ak1, 1) : interchange.groups[0]!.functionalId,
-          status: ak9 ? element(ak9, 1) : "",
-          poNumber: beg ? element(beg, 3) : "",
-        });
-      }
-      // Every order sent (the probe's too, when the partner was there before its first step) answered to the end.
-      const count = (functionalId: string) => groups.filter((group) => group.functionalId === functionalId).length;
-      return count("PO") > 0 && ["PR", "SH", "IN"].every((id) => count(id) === count("PO")) ? groups : null;
-    }, "Medparts' 997s of the simulated supplier's 855, 856 and 810");
+    const acknowledged = await eventuallyFound(
+      async () => {
+        const documents = (await listOutbound(env.IMPORTS, partner.id)).documents;
+        const groups: { functionalId: string; status: string; poNumber: string }[] = [];
+        for (const document of documents) {
+          const interchange = readX12((await readOutbound(env.IMPORTS, partner.id, document.controlNumber))!).interchanges[0]!;
+          expect(interchange.usage).toBe("T");
+          const set = interchange.groups[0]!.sets[0]!;
+          const ak1 = set.segments.find((segment) => segment.id === "AK1");
+          const ak9 = set.segments.find((segment) => segment.id === "AK9");
+          const beg = set.segments.find((segment) => segment.id === "BEG");
+          groups.push({
+            functionalId: ak1 ? element(ak1, 1) : interchange.groups[0]!.functionalId,
+            status: ak9 ? element(ak9, 1) : "",
+            poNumber: beg ? element(beg, 3) : "",
+          });
+        }
+        // Every order sent (the probe's too, when the partner was there before its first step) answered to the end.
+        const count = (functionalId: string) => groups.filter((group) => group.functionalId === functionalId).length;
+        return count("PO") > 0 && ["PR", "SH", "IN"].every((id) => count(id) === count("PO")) ? groups : null;
+      },
+      "Medparts' 997s of the simulated supplier's 855, 856 and 810",
+      15_000,
+    );
     expect(acknowledged.filter((group) => group.functionalId === "PO").map((group) => group.poNumber)).toContain("PO-2024-0001");
     expect(new Set(acknowledged.filter((group) => group.functionalId !== "PO").map((g) => `${g.functionalId}:${g.status}`))).toEqual(
       new Set(["PR:A", "SH:A", "IN:A"]),

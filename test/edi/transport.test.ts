@@ -23,6 +23,7 @@ import { call, json, operatorTokenFor, TENANT_A, tokenFor, vendorTokenFor } from
 import { contractCall } from "../helpers/contract";
 import { orderOfOneVendor, partnerFile, partnerInput, set855, set856, set997, unique } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
+import { eventuallyFound } from "../helpers/platform";
 import { RECEIVER, type Received, receivedAt } from "../helpers/webhooks";
 
 /**
@@ -65,6 +66,25 @@ const ediEnv = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/**
+ * A partner's sealed message posted to /as2 as its AS2 client would: its names, a new Message-ID, a signed MDN asked
+ * for (optionally), and the entity's own headers.
+ */
+async function postPartnerMessage(as2To: string, entity: ReturnType<typeof parseEntity>, extra: Record<string, string> = {}) {
+  const messageId = `<${crypto.randomUUID()}@supplier.example>`;
+  const headers = new Headers({
+    "AS2-Version": "1.2",
+    "AS2-From": as2To,
+    "AS2-To": "MEDPARTS",
+    "Message-ID": messageId,
+    "Disposition-Notification-To": "edi@supplier.example",
+    "Disposition-Notification-Options": "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256",
+    ...extra,
+  });
+  for (const [name, value] of entity.headers.fields) headers.set(name, value);
+  return { res: await call(null, "/as2", { method: "POST", headers, body: entity.body }), messageId };
+}
+
 const partnerIdentity = (): SigningIdentity => ({
   certificate: readCertificate(env.TEST_AS2_PARTNER_CERTIFICATE),
   privateKey: readPrivateKey(env.TEST_AS2_PARTNER_KEY),
@@ -72,17 +92,6 @@ const partnerIdentity = (): SigningIdentity => ({
 const ourCertificate = () => readCertificate(env.AS2_CERTIFICATE);
 
 const documentsIn = async (partnerId: number) => (await listOutbound(env.IMPORTS, partnerId)).documents;
-
-/** Waits for `check` to give a value, polling (queues and alarms deliver in the background). */
-async function eventually<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("the mailbox: a partner without AS2 posts its interchanges and takes ours", () => {
   it("an 855 posted is applied as the partner's client and answered with a 997 in the outbox; taken once; the same file again is a duplicate", async () => {
@@ -189,18 +198,7 @@ describe("AS2: POST /as2 and what we send", () => {
       { content: new TextEncoder().encode(text), mediaType: "application/edi-x12" },
       { ...(sign ? { signer } : {}), ...(encrypt ? { encryptFor: ourCertificate() } : {}) },
     );
-    const entity = parseEntity(sealed.entity);
-    const messageId = `<${crypto.randomUUID()}@supplier.example>`;
-    const headers = new Headers({
-      "AS2-Version": "1.2",
-      "AS2-From": as2To,
-      "AS2-To": "MEDPARTS",
-      "Message-ID": messageId,
-      "Disposition-Notification-To": "edi@supplier.example",
-      "Disposition-Notification-Options": "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256",
-    });
-    for (const [name, value] of entity.headers.fields) headers.set(name, value);
-    const res = await call(null, "/as2", { method: "POST", headers, body: entity.body });
+    const { res, messageId } = await postPartnerMessage(as2To, parseEntity(sealed.entity));
     return { res, messageId, mic: sealed.mic };
   }
 
@@ -265,7 +263,7 @@ describe("AS2: POST /as2 and what we send", () => {
     await retireOrderPartners(probe.vendorId);
     const partner = await as2Partner(probe.vendorId);
     const order = await orderOfOneVendor(1, 1, probe.vendorId);
-    const delivered = await eventually(
+    const delivered = await eventuallyFound(
       async () =>
         (await receivedAt(new URL(partner.url).pathname)).find((request) => {
           const { order: sent } = readPurchaseOrder(readX12(request.body).interchanges[0]!.groups[0]!.sets[0]!);
@@ -282,7 +280,7 @@ describe("AS2: POST /as2 and what we send", () => {
     await retireOrderPartners(probe.vendorId);
     const partner = await as2Partner(probe.vendorId, "as2-partner/refuse");
     await orderOfOneVendor(1, 1, probe.vendorId);
-    await eventually(async () => (await receivedAt(new URL(partner.url).pathname))[0], "the 850's attempt");
+    await eventuallyFound(async () => (await receivedAt(new URL(partner.url).pathname))[0], "the 850's attempt");
     const waiting = (await listOutbound(env.IMPORTS, partner.id)).documents;
     expect(waiting.length).toBeGreaterThan(0);
     expect(new Set(waiting.map((document) => document.document))).toEqual(new Set(["850"]));
@@ -298,7 +296,7 @@ describe("AS2: POST /as2 and what we send", () => {
       readPurchaseOrder(readX12(request.body).interchanges[0]!.groups[0]!.sets[0]!)
         .order.lines.map((line) => line.lineNumber)
         .join() === order.lineIds.join();
-    const first = await eventually(async () => (await receivedAt(path)).find(isOurs), "the 850 over AS2");
+    const first = await eventuallyFound(async () => (await receivedAt(path)).find(isOurs), "the 850 over AS2");
     const messageId = first.headers["message-id"]!;
     const sendsOfIt = async () => (await receivedAt(path)).filter((request) => request.headers["message-id"] === messageId);
     expect(first.headers["receipt-delivery-option"]).toBe(new URL("/as2", env.ISSUER).href);
@@ -372,7 +370,7 @@ describe("the 850 out, the mailbox's way", () => {
     const order = await orderOfOneVendor(2, 1, probe.vendorId);
     // Earlier tries (orders with other vendors' lines too) may have sent 850s of their own: this order's is among them.
     const lineIds = order.lineIds.map(String);
-    const sent = await eventually(async () => {
+    const sent = await eventuallyFound(async () => {
       for (const document of (await listOutbound(env.IMPORTS, partner.id)).documents) {
         expect(document.document).toBe("850");
         const text = await readOutbound(env.IMPORTS, partner.id, document.controlNumber);
@@ -416,14 +414,17 @@ describe("order changes out", () => {
     const partner = await addPartner(probe.vendorId, { orderChanges: "860", documents: ["850", "860", "855", "856", "810"] });
     const order = await orderOfOneVendor(2, 1, probe.vendorId);
     const [kept, cancelled] = order.lineIds;
-    await eventually(async () => (await documentsIn(partner.id)).find((d) => d.reference.includes(`:${order.orderNumber}:`)), "the 850");
+    await eventuallyFound(
+      async () => (await documentsIn(partner.id)).find((d) => d.reference.includes(`:${order.orderNumber}:`)),
+      "the 850",
+    );
     const res = await call(await tokenFor(TENANT_A), `/orders/${order.orderNumber}/cancel`, {
       method: "POST",
       json: { lineIds: [cancelled], reason: "No longer needed" },
       headers: { "Idempotency-Key": crypto.randomUUID() },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const change = await eventually(
+    const change = await eventuallyFound(
       async () => (await documentsIn(partner.id)).find((d) => d.document === "860" && d.reference.includes(`:${order.orderNumber}:`)),
       "the 860",
     );
@@ -537,7 +538,7 @@ describe("the housekeeping", () => {
     const transport = { kind: "as2", url: refusing, as2From: "MEDPARTS", as2To, partnerCertificate: env.TEST_AS2_PARTNER_CERTIFICATE };
     const partner = await addPartner(probe.vendorId, { transport, acknowledgmentWindowMinutes: 5 });
     await orderOfOneVendor(1, 1, probe.vendorId);
-    await eventually(async () => (await receivedAt(new URL(refusing).pathname))[0], "the refused attempt");
+    await eventuallyFound(async () => (await receivedAt(new URL(refusing).pathname))[0], "the refused attempt");
     const waiting = (await listOutbound(env.IMPORTS, partner.id)).documents;
     expect(waiting.length).toBeGreaterThan(0);
 
@@ -552,7 +553,7 @@ describe("the housekeeping", () => {
     });
     expect(replaced.status).toBe(200);
     // The housekeeping sends what waits (an order of the loop above may still be on its way: it is sent at the next run).
-    await eventually(async () => {
+    await eventuallyFound(async () => {
       await ediHousekeeping(ediEnv(), new Date());
       return (await listOutbound(env.IMPORTS, partner.id)).documents.length === 0;
     }, "the outbox sent");
@@ -700,26 +701,13 @@ describe("asynchronous MDNs", () => {
       { signer: partnerIdentity(), encryptFor: ourCertificate() },
     );
     const entity = parseEntity(sealed.entity);
-    const send = async (receiptTo: string) => {
-      const messageId = `<${crypto.randomUUID()}@supplier.example>`;
-      const headers = new Headers({
-        "AS2-Version": "1.2",
-        "AS2-From": as2To,
-        "AS2-To": "MEDPARTS",
-        "Message-ID": messageId,
-        "Disposition-Notification-To": "edi@supplier.example",
-        "Disposition-Notification-Options": "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256",
-        "Receipt-Delivery-Option": receiptTo,
-      });
-      for (const [name, value] of entity.headers.fields) headers.set(name, value);
-      return { res: await call(null, "/as2", { method: "POST", headers, body: entity.body }), messageId };
-    };
+    const send = (receiptTo: string) => postPartnerMessage(as2To, entity, { "Receipt-Delivery-Option": receiptTo });
 
     const mdnPath = `/ok/${crypto.randomUUID()}`;
     const asynchronous = await send(`${RECEIVER}${mdnPath}`);
     expect(asynchronous.res.status).toBe(200);
     expect(await asynchronous.res.text()).toBe("");
-    const [posted] = await eventually(async () => {
+    const [posted] = await eventuallyFound(async () => {
       const received = await receivedAt(mdnPath);
       return received.length > 0 ? received : null;
     }, "the asynchronous MDN");

@@ -63,3 +63,17 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
   return value;
 }
+
+/**
+ * Polls `check` until it gives a value and returns it, or throws naming `what` after `timeoutMs`: for what queues,
+ * alarms and schedules do in the background (a projection, an outbox, a sandbox step).
+ */
+export async function eventuallyFound<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -343,26 +343,12 @@ function shipmentOf(db: Database, vendorId: number, line: LineRead, move: Extrac
       .where(eq(orderLines.id, line.id)),
   ];
   if (units.length > 0) {
-    // The units, one JSON parameter, each row in this parcel's shipping document.
-    const unit = (field: keyof ShippedUnit, column: string) => sql.raw(`u.value ->> '${field}'`).as(column);
     statements.push(
-      db.insert(shippedUnits).select(
-        db
-          .select({
-            id: sql`null`.as("id"),
-            orderId: sql`${line.orderId}`.as("order_id"),
-            lineId: sql`${line.id}`.as("line_id"),
-            shippingDocumentId: sql`${shippingDocuments.id}`.as("shipping_document_id"),
-            agency: unit("agency", "agency"),
-            deviceId: unit("deviceId", "device_id"),
-            lot: unit("lot", "lot"),
-            serial: unit("serial", "serial"),
-            expiry: unit("expiry", "expiry"),
-            units: unit("units", "units"),
-          })
-          .from(shippingDocuments)
-          .innerJoin(sql`json_each(${JSON.stringify(units)}) u`, sql`true`)
-          .where(parcel),
+      insertShippedUnits(
+        db,
+        line.orderId,
+        units.map((unit) => ({ ...unit, lineId: line.id })),
+        parcel,
       ),
     );
   }
@@ -389,6 +375,37 @@ export const parcelWhere = (orderId: number, vendorId: number, trackingNumber: s
     eq(shippingDocuments.vendorId, vendorId),
     eq(shippingDocuments.trackingNumber, trackingNumber),
   );
+
+/**
+ * The shipped units of a parcel, each with the line it belongs to, in its shipping document (found by `parcel`,
+ * parcelWhere's condition): one JSON parameter however many. The single ship and a shipment both write them so.
+ */
+export function insertShippedUnits(
+  db: Database,
+  orderId: number,
+  units: readonly (ShippedUnit & { lineId: number })[],
+  parcel: ReturnType<typeof parcelWhere>,
+) {
+  const unit = (field: keyof ShippedUnit | "lineId", column: string) => sql.raw(`u.value ->> '${field}'`).as(column);
+  return db.insert(shippedUnits).select(
+    db
+      .select({
+        id: sql`null`.as("id"),
+        orderId: sql`${orderId}`.as("order_id"),
+        lineId: unit("lineId", "line_id"),
+        shippingDocumentId: sql`${shippingDocuments.id}`.as("shipping_document_id"),
+        agency: unit("agency", "agency"),
+        deviceId: unit("deviceId", "device_id"),
+        lot: unit("lot", "lot"),
+        serial: unit("serial", "serial"),
+        expiry: unit("expiry", "expiry"),
+        units: unit("units", "units"),
+      })
+      .from(shippingDocuments)
+      .innerJoin(sql`json_each(${JSON.stringify(units)}) u`, sql`true`)
+      .where(parcel),
+  );
+}
 
 /**
  * The parcel's shipping document with the order's ship-to, made by the first move into it: a later move (another line,

@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
-import { orderLines, orders, shippedUnits, shippingDocumentLines, shippingDocuments } from "../../db/schema";
+import { orderLines, orders, shippingDocumentLines, shippingDocuments } from "../../db/schema";
 import { ValidationError } from "../../platform/errors";
 import type { ShippedUnit } from "../../shared/udi/shipped-units";
 import type { LineMoveDetails } from "../events/schemas";
@@ -15,6 +15,7 @@ import {
   allowedFrom,
   alreadyDone,
   changePending,
+  insertShippedUnits,
   insertShippingDocument,
   invalidTransition,
   type LineRead,
@@ -221,28 +222,6 @@ function parcelStatements(
       .where(sql`${orderLines.id} in (select j.value ->> 'lineId' from json_each(${lines}) j)`),
   ];
   const units = planned.flatMap(({ line, parcel }) => parcel.units.map((unit) => ({ ...unit, lineId: line.id })));
-  if (units.length > 0) {
-    const unit = (field: keyof ShippedUnit | "lineId", column: string) => sql.raw(`u.value ->> '${field}'`).as(column);
-    statements.push(
-      db.insert(shippedUnits).select(
-        db
-          .select({
-            id: sql`null`.as("id"),
-            orderId: sql`${order.orderId}`.as("order_id"),
-            lineId: unit("lineId", "line_id"),
-            shippingDocumentId: sql`${shippingDocuments.id}`.as("shipping_document_id"),
-            agency: unit("agency", "agency"),
-            deviceId: unit("deviceId", "device_id"),
-            lot: unit("lot", "lot"),
-            serial: unit("serial", "serial"),
-            expiry: unit("expiry", "expiry"),
-            units: unit("units", "units"),
-          })
-          .from(shippingDocuments)
-          .innerJoin(sql`json_each(${JSON.stringify(units)}) u`, sql`true`)
-          .where(parcel),
-      ),
-    );
-  }
+  if (units.length > 0) statements.push(insertShippedUnits(db, order.orderId, units, parcel));
   return statements;
 }
