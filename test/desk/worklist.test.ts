@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/platform/sha256";
 import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
 import { gtinOfLine, orderOfOneVendor } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
@@ -25,8 +26,8 @@ describe("the order desk's worklist", () => {
       const text = await res.text();
       return text.includes(order.orderNumber) ? text : null;
     }, "the new order in the worklist");
-    expect(page).toMatch(/<span class="count">\d+<\/span> To confirm/);
-    const rows = [...page.matchAll(/<td>(ORD-[^<]+)<\/td>/g)].map((match) => match[1]);
+    expect(page).toMatch(/<span class="count" data-status="Ordered">\d+<\/span> To confirm/);
+    const rows = [...page.matchAll(/<td><a href="\/desk\/orders\/(ORD-[^"]+)">/g)].map((match) => match[1]);
     expect(rows[0]).toBe(order.orderNumber);
 
     const [lineId, other] = order.lineIds as [number, number];
@@ -111,6 +112,35 @@ describe("the order desk's worklist", () => {
       const text = await (await desk(`/desk/lines/${lineId}`, { cookie: session })).text();
       return text.includes("the IP change waits for the buyer") ? text : null;
     }, "the pending IP change on the line page");
+  });
+
+  it("the worklist's live counts: a new line counts within seconds; the page's polling never keeps an idle session alive", async () => {
+    const { vendorId } = await orderOfOneVendor(1, 1);
+    const { session } = await deskSession(vendorId);
+    const countsNow = async () => {
+      const res = await desk("/desk/counts", { cookie: session });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { counts: Record<string, number> }).counts;
+    };
+    const before = await countsNow();
+    expect(Object.keys(before).sort()).toEqual(["Acknowledged", "Backordered", "Ordered", "Shipped"]);
+    await orderOfOneVendor(1, 1, vendorId);
+    await eventuallyFound(async () => ((await countsNow()).Ordered! > before.Ordered! ? true : null), "the new line counted");
+    const worklist = await (await desk("/desk", { cookie: session })).text();
+    expect(worklist).toContain('data-live="/desk/counts"');
+    expect(worklist).toContain('<script src="/desk/assets/desk.js" defer></script>');
+
+    const idHash = await sha256Hex(session);
+    const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+    await env.DB.prepare("UPDATE desk_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(fiveMinutesAgo, idHash).run();
+    await countsNow();
+    const lastSeen = () =>
+      env.DB.prepare("SELECT last_seen_at AS at FROM desk_sessions WHERE id_hash = ?").bind(idHash).first<{ at: string }>();
+    expect((await lastSeen())!.at).toBe(fiveMinutesAgo);
+    await desk("/desk", { cookie: session });
+    expect((await lastSeen())!.at > fiveMinutesAgo).toBe(true);
+    // Signed out: a problem, not a page.
+    expect((await desk("/desk/counts")).status).toBe(401);
   });
 
   it("another vendor's user sees nothing of the lines: not in its worklist, its line page a 404, its moves refused", async () => {

@@ -13,10 +13,13 @@ import { type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor
 
 export const DESK_ASSETS = "/desk/assets";
 
+/** How often the worklist asks for its counts (docs/desk.md, "Live counts"). */
+export const LIVE_POLL_SECONDS = 10;
+
 export const DESK_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
+export type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 export function layout(title: string, content: Content, session?: DeskSession): Content {
   return html`<!doctype html>
@@ -73,9 +76,9 @@ export const invitationGonePage = () =>
     html`<p class="notice error">This invitation was used, has expired or was withdrawn. Ask for a new one.</p>`,
   );
 
-const csrfField = (session: DeskSession) => html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
+export const csrfField = (session: DeskSession) => html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
 
-const notice = (text: string | null | undefined, error = false) =>
+export const notice = (text: string | null | undefined, error = false) =>
   text ? html`<p class="notice${error ? " error" : ""}" role="${error ? "alert" : "status"}">${text}</p>` : "";
 
 export interface WorklistView {
@@ -98,12 +101,14 @@ export const homePage = (session: DeskSession, view: WorklistView) => {
   return layout(
     "Your work",
     html`${notice(view.error, true)}
-<nav aria-label="Lines by state"><ul class="counts">
+<nav aria-label="Lines by state"><ul class="counts" data-live="/desk/counts">
 ${WORK_STATES.map(
   ({ status, label }) =>
-    html`<li><a href="/desk?status=${status}"${view.status === status ? html` aria-current="page"` : ""}><span class="count">${view.counts[status]}</span> ${label}</a></li>`,
+    html`<li><a href="/desk?status=${status}"${view.status === status ? html` aria-current="page"` : ""}><span class="count" data-status="${status}">${view.counts[status]}</span> ${label}</a></li>`,
 )}
 </ul></nav>
+<p class="live" role="status" aria-live="polite"></p>
+<script src="${DESK_ASSETS}/desk.js" defer></script>
 <form method="get" action="/desk" class="filters">
 <label for="status">State</label>
 <select id="status" name="status">${STATUS_CHOICES.map(
@@ -120,7 +125,7 @@ ${
 <thead><tr><th scope="col">Order</th><th scope="col">Line</th><th scope="col">Part</th><th scope="col">Qty</th><th scope="col">State</th><th scope="col">Ordered</th><th scope="col">Ship to</th></tr></thead>
 <tbody>${view.lines.map(
         (line) =>
-          html`<tr><td>${line.orderNumber}</td><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.statusName}</td><td>${line.orderDate.slice(0, 10)}</td><td>${line.shipTo.city}, ${line.shipTo.state}</td></tr>`,
+          html`<tr><td><a href="/desk/orders/${line.orderNumber}">${line.orderNumber}</a></td><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.statusName}</td><td>${line.orderDate.slice(0, 10)}</td><td>${line.shipTo.city}, ${line.shipTo.state}</td></tr>`,
       )}</tbody></table>
 <nav aria-label="Pages" class="pages">${view.page > 0 ? html`<a href="/desk${query(view.page - 1)}" rel="prev">Newer</a>` : ""} Page ${view.page + 1} of ${pages} ${
         view.page + 1 < pages ? html`<a href="/desk${query(view.page + 1)}" rel="next">Older</a>` : ""
@@ -138,13 +143,19 @@ const dateInput = (id: string, label: string) =>
   html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="date" required>`;
 
 /** A line with the moves its state allows (confirm, confirm with a change, backorder, reject, ship), each a form. */
-export const linePage = (session: DeskSession, line: DeskLine, message: { text: string; error: boolean } | null) => {
+export const linePage = (
+  session: DeskSession,
+  line: DeskLine,
+  message: { text: string; error: boolean } | null,
+  returns: Content | "" = "",
+) => {
   const action = (name: string) => `/desk/lines/${line.lineId}/${name}`;
   const canConfirm = line.statusName === "Ordered" || line.statusName === "Backordered";
   return layout(
     `Line ${line.lineNumber} of ${line.orderNumber}`,
     html`${message ? notice(message.text, message.error) : ""}
 <dl class="facts">
+<dt>Order</dt><dd><a href="/desk/orders/${line.orderNumber}">${line.orderNumber}</a>, line ${line.lineNumber}</dd>
 <dt>State</dt><dd>${line.statusName}${line.statusReason ? html` (${line.statusReason})` : ""}</dd>
 <dt>Part</dt><dd>${line.partNumber}: ${line.description}</dd>
 <dt>Quantity</dt><dd>${line.quantity} (shipped ${line.shippedQuantity})</dd>
@@ -198,7 +209,8 @@ ${
 <form method="post" action="${action("reject")}">${csrfField(session)}<label for="reject-reason">Reason</label><input id="reject-reason" name="reason" required maxlength="500"> <button type="submit">Reject the line</button></form></section>`
     : ""
 }
-<p><a href="/desk">Back to your work</a></p>`,
+${returns}
+<p><a href="/desk/orders/${line.orderNumber}">The whole order, and its invoice</a> · <a href="/desk">Back to your work</a></p>`,
     session,
   );
 };
@@ -242,8 +254,8 @@ ${
 export const forbiddenPage = (session: DeskSession) =>
   layout("Admins only", html`<p>Only your vendor's admins manage its users.</p><p><a href="/desk">Back to your work</a></p>`, session);
 
-export const notFoundPage = (session: DeskSession) =>
-  layout("Not found", html`<p>Your vendor has no such line.</p><p><a href="/desk">Back to your work</a></p>`, session);
+export const notFoundPage = (session: DeskSession, what = "line") =>
+  layout("Not found", html`<p>Your vendor has no such ${what}.</p><p><a href="/desk">Back to your work</a></p>`, session);
 
 export const DESK_CSS = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f7f9fb}
@@ -276,6 +288,11 @@ dl.facts dt{font-weight:600}
 .pages{margin:1rem 0}
 .notice{padding:.5rem .75rem;border-left:4px solid #0b5c8e;background:#eef5fa}
 .error{border-color:#b00020;background:#fdeeee}
+section form.document{display:block}
+.fields{display:grid;grid-template-columns:max-content minmax(12rem,24rem);gap:.5rem;margin:.5rem 0}
+section form.step{margin:.5rem 0}
+fieldset{border:1px solid #ccd3da;border-radius:4px;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+article{border-top:1px solid #ccd3da;padding-top:.5rem;margin-top:1rem}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;color:#000;padding:.5rem}
 `;
 
@@ -285,6 +302,34 @@ dl.facts dt{font-weight:600}
  * desk. Errors are announced in the status region.
  */
 export const DESK_JS = `
+(() => {
+  const counts = document.querySelector("[data-live]");
+  if (!counts) return;
+  const live = document.querySelector(".live");
+  const shown = {};
+  for (const span of counts.querySelectorAll("[data-status]")) shown[span.dataset.status] = Number(span.textContent);
+  const poll = async () => {
+    if (document.hidden) return;
+    const res = await fetch(counts.dataset.live, { headers: { Accept: "application/json" } }).catch(() => null);
+    if (!res || !res.ok) return;
+    const now = (await res.json()).counts || {};
+    let arrived = 0;
+    for (const span of counts.querySelectorAll("[data-status]")) {
+      const status = span.dataset.status;
+      if (typeof now[status] !== "number") continue;
+      span.textContent = String(now[status]);
+      if (status === "Ordered" && now[status] > shown[status]) arrived = now[status] - shown[status];
+    }
+    if (arrived > 0) {
+      live.textContent = "";
+      const link = document.createElement("a");
+      link.href = "/desk?status=Ordered";
+      link.textContent = arrived === 1 ? "1 new line to confirm: show it" : arrived + " new lines to confirm: show them";
+      live.append(link);
+    }
+  };
+  setInterval(poll, ${LIVE_POLL_SECONDS * 1000});
+})();
 (() => {
   const root = document.querySelector("[data-ceremony]");
   if (!root) return;

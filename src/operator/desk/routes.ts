@@ -9,6 +9,10 @@ import { DESK_BASE } from "../../platform/planes";
 import { fromOwnPages } from "../../platform/same-origin";
 import { ediOf } from "../edi/bindings";
 import { auditStatement } from "../onboarding/audit";
+import { returnSections } from "./document-pages";
+import { deskDocumentRoutes, doneMessage } from "./document-routes";
+import { returnsOfLine } from "./documents";
+import { auditDeskAction, countOrText, deskProblem, formFields, signedInForm } from "./forms";
 import {
   DESK_CSP,
   DESK_CSS,
@@ -60,12 +64,6 @@ declare module "hono" {
   }
 }
 
-const problem = (status: 400 | 403 | 410, detail: string) =>
-  new Response(JSON.stringify({ title: status === 403 ? "Forbidden" : status === 410 ? "Gone" : "Refused", status, detail }), {
-    status,
-    headers: { "Content-Type": "application/problem+json" },
-  });
-
 const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   c.header("Content-Security-Policy", DESK_CSP);
@@ -81,13 +79,14 @@ const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === "POST" && !fromOwnPages(c)) {
-    return problem(403, "Requests to the desk must come from the desk's own pages (Origin).");
+    return deskProblem(403, "Requests to the desk must come from the desk's own pages (Origin).");
   }
   await next();
 };
 
 const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("deskSession", await readSession(c.env.DB, getCookie(c, SESSION_COOKIE)));
+  const polling = c.req.path === `${DESK_BASE}/counts`;
+  c.set("deskSession", await readSession(c.env.DB, getCookie(c, SESSION_COOKIE), new Date(), !polling));
   await next();
 };
 
@@ -96,15 +95,6 @@ const signedInAs = (c: Context<AppEnv>, userId: number) =>
     c.header("Set-Cookie", sessionCookie(id));
     return c.json({ redirect: "/desk" }, 200);
   });
-
-/** A signed-in form: the session, and its CSRF token in `_csrf`; anything else is sent to sign in (or refused). */
-async function signedInForm(c: Context<AppEnv>): Promise<DeskSession | Response> {
-  const session = c.get("deskSession");
-  if (!session) return c.redirect("/desk/sign-in", 303);
-  const form = await c.req.parseBody();
-  if (form._csrf !== session.csrfToken) return problem(403, "The form's CSRF token is missing or not this session's: reload the page.");
-  return session;
-}
 
 const jsonBody = async <T>(c: Context<AppEnv>): Promise<T | null> => {
   try {
@@ -137,7 +127,7 @@ function confirmationOf(field: (name: string) => string): Record<string, unknown
   return {
     code: field("code"),
     ...(field("unitPrice") ? { unitPrice: field("unitPrice") } : {}),
-    ...(quantity ? { quantity: /^\d{1,9}$/.test(quantity) ? Number(quantity) : quantity } : {}),
+    ...(quantity ? { quantity: countOrText(quantity) } : {}),
     ...(field("promisedShipDate") ? { promisedShipDate: field("promisedShipDate") } : {}),
     ...(field("expectedShipDate") ? { expectedShipDate: field("expectedShipDate") } : {}),
     ...(substitute ? { substitute: { partNumber: substitute, description: field("substituteDescription") } } : {}),
@@ -152,22 +142,9 @@ function shipBody(field: (name: string) => string): Record<string, unknown> {
   return {
     trackingNumber: field("trackingNumber"),
     ...(field("carrierName") ? { carrierName: field("carrierName") } : {}),
-    ...(quantity ? { quantity: /^\d{1,9}$/.test(quantity) ? Number(quantity) : quantity } : {}),
+    ...(quantity ? { quantity: countOrText(quantity) } : {}),
     ...(units.length > 0 ? { units } : {}),
   };
-}
-
-/** An action of the user in the audit log: written with the session's touch (the entry needs a changed row before it). */
-async function auditDeskAction(db: D1Database, session: DeskSession, action: string, after: unknown): Promise<void> {
-  const at = new Date().toISOString();
-  await db.batch([
-    db.prepare("UPDATE desk_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(at, session.idHash),
-    auditStatement(
-      db,
-      { actor: `vendor_user:${session.userId}`, action, targetType: "vendor_user", targetId: String(session.userId), before: null, after },
-      at,
-    ),
-  ]);
 }
 
 /** The desk cannot act for the user (its vendor or the desk's client disabled meanwhile): signed out. */
@@ -202,10 +179,17 @@ export const deskRoutes = new Hono<AppEnv>()
       listed.error === 400 ? "That is not an order number." : listed.error ? `The lines could not be read (${listed.error}).` : null;
     return c.html(homePage(session, { counts, lines: listed.lines, total: listed.total, page, status, orderNumber, error }));
   })
+  .get("/counts", async (c) => {
+    const session = c.get("deskSession");
+    if (!session) return c.json({ title: "Unauthorized", status: 401, detail: "Sign in again." }, 401);
+    return c.json({ counts: await stateCounts(await deskApi(ediOf(c.env), session.userId)) });
+  })
   .get("/lines/:lineId{[0-9]{1,12}}", async (c) => {
     const session = c.get("deskSession");
     if (!session) return c.redirect("/desk/sign-in", 303);
-    const line = await lineOf(await deskApi(ediOf(c.env), session.userId), Number(c.req.param("lineId")));
+    const api = await deskApi(ediOf(c.env), session.userId);
+    const lineId = Number(c.req.param("lineId"));
+    const [line, returns] = await Promise.all([lineOf(api, lineId), returnsOfLine(api, lineId)]);
     if (!line) return c.html(notFoundPage(session), 404);
     const done = c.req.query("done");
     const message =
@@ -213,15 +197,14 @@ export const deskRoutes = new Hono<AppEnv>()
         ? { text: `Done: ${DONE_CONFIRMED}.`, error: false }
         : done && (LINE_ACTIONS as readonly string[]).includes(done)
           ? { text: `Done: ${DONE[done as LineAction]}.`, error: false }
-          : null;
-    return c.html(linePage(session, line, message));
+          : doneMessage(done);
+    return c.html(linePage(session, line, message, returnSections(session, returns)));
   })
   .post("/lines/:lineId{[0-9]{1,12}}/confirm", async (c) => {
     const session = await signedInForm(c);
     if (session instanceof Response) return session;
     const lineId = Number(c.req.param("lineId"));
-    const form = await c.req.parseBody();
-    const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
+    const field = await formFields(c);
     const api = await deskApi(ediOf(c.env), session.userId);
     const confirmation = confirmationOf(field);
     const sent = await confirmLine(api, lineId, confirmation);
@@ -241,8 +224,7 @@ export const deskRoutes = new Hono<AppEnv>()
     if (session instanceof Response) return session;
     const lineId = Number(c.req.param("lineId"));
     const action = c.req.param("action") as LineAction;
-    const form = await c.req.parseBody();
-    const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
+    const field = await formFields(c);
     const body: Record<string, unknown> =
       action === "acknowledge"
         ? { promisedShipDate: field("promisedShipDate") }
@@ -264,6 +246,7 @@ export const deskRoutes = new Hono<AppEnv>()
       422,
     );
   })
+  .route("/", deskDocumentRoutes)
   .get("/sign-in", (c) => c.html(signInPage()))
   .get("/invitations/:token", async (c) => {
     const invited = await invitedUser(c.env.DB, c.req.param("token"));
@@ -272,33 +255,33 @@ export const deskRoutes = new Hono<AppEnv>()
   .post("/passkeys/registration-options", async (c) => {
     const body = await jsonBody<{ token?: unknown }>(c);
     const invited = typeof body?.token === "string" ? await invitedUser(c.env.DB, body.token) : null;
-    if (!invited) return problem(410, "This invitation was used, has expired or was withdrawn.");
+    if (!invited) return deskProblem(410, "This invitation was used, has expired or was withdrawn.");
     return c.json(await registrationOptions(c.env.DB, relyingPartyOf(c.req.url), invited));
   })
   .post("/passkeys/registration", async (c) => {
     const body = await jsonBody<{ token?: unknown; response?: RegistrationResponseJSON }>(c);
     const invited = typeof body?.token === "string" ? await invitedUser(c.env.DB, body.token) : null;
-    if (!invited) return problem(410, "This invitation was used, has expired or was withdrawn.");
-    if (!body?.response || typeof body.response !== "object") return problem(400, "`response` is the credential's JSON (toJSON()).");
+    if (!invited) return deskProblem(410, "This invitation was used, has expired or was withdrawn.");
+    if (!body?.response || typeof body.response !== "object") return deskProblem(400, "`response` is the credential's JSON (toJSON()).");
     try {
       await registerPasskey(c.env.DB, relyingPartyOf(c.req.url), invited, body.response);
     } catch (error) {
       if (!(error instanceof PasskeyRefused)) throw error;
       logEvent("warn", { event: "desk.passkey_refused", userId: invited.userId, message: error.message.slice(0, 200) });
-      return problem(400, `The passkey was refused: ${error.message}`);
+      return deskProblem(400, `The passkey was refused: ${error.message}`);
     }
     return signedInAs(c, invited.userId);
   })
   .post("/passkeys/authentication-options", async (c) => c.json(await authenticationOptions(c.env.DB, relyingPartyOf(c.req.url))))
   .post("/passkeys/authentication", async (c) => {
     const body = await jsonBody<{ response?: AuthenticationResponseJSON }>(c);
-    if (!body?.response || typeof body.response !== "object") return problem(400, "`response` is the credential's JSON (toJSON()).");
+    if (!body?.response || typeof body.response !== "object") return deskProblem(400, "`response` is the credential's JSON (toJSON()).");
     let userId: number;
     try {
       userId = await authenticate(c.env.DB, relyingPartyOf(c.req.url), body.response);
     } catch (error) {
       if (!(error instanceof PasskeyRefused)) throw error;
-      return problem(403, "This passkey does not sign in here (unknown, withdrawn, or its user or vendor is disabled).");
+      return deskProblem(403, "This passkey does not sign in here (unknown, withdrawn, or its user or vendor is disabled).");
     }
     return signedInAs(c, userId);
   })

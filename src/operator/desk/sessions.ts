@@ -45,9 +45,15 @@ export async function startSession(db: D1Database, userId: number, now = new Dat
 
 /**
  * The session of a cookie's id, when it is live: not past its idle or absolute timeout, its user active and its vendor
- * not disabled. A dead one is deleted. Touches last_seen_at (at most once a minute).
+ * not disabled. A dead one is deleted. Touches last_seen_at (at most once a minute) unless `touch` is false: a page's own
+ * polling (the worklist's live counts) is not the user's activity, so it never keeps an idle session alive.
  */
-export async function readSession(db: D1Database, sessionId: string | undefined, now = new Date()): Promise<DeskSession | null> {
+export async function readSession(
+  db: D1Database,
+  sessionId: string | undefined,
+  now = new Date(),
+  touch = true,
+): Promise<DeskSession | null> {
   if (!sessionId || !/^[A-Za-z0-9_-]{43}$/.test(sessionId)) return null;
   const idHash = await sha256Hex(sessionId);
   const row = await db
@@ -69,7 +75,7 @@ export async function readSession(db: D1Database, sessionId: string | undefined,
     await db.prepare("DELETE FROM desk_sessions WHERE id_hash = ?").bind(idHash).run();
     return null;
   }
-  if (idleSince >= TOUCH_EVERY_MS) {
+  if (touch && idleSince >= TOUCH_EVERY_MS) {
     await db.prepare("UPDATE desk_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(now.toISOString(), idHash).run();
   }
   const { userId, vendorId, email, displayName, role } = row;

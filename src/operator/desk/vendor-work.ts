@@ -48,7 +48,8 @@ export async function deskApi(env: EdiBindings, userId: number) {
   return vendorApi(env, issued.token);
 }
 
-type Api = Awaited<ReturnType<typeof deskApi>>;
+export type DeskApi = Awaited<ReturnType<typeof deskApi>>;
+type Api = DeskApi;
 type Listed = ApiAnswer<{ data?: { lines: DeskLine[]; pagination: { total: number } } }>;
 
 const listPath = (status: string, orderNumber: string | undefined, limit: number, offset: number) =>
@@ -79,6 +80,31 @@ export async function worklistPage(api: Api, statuses: readonly string[], orderN
   return { lines: [...(listed.body.data?.lines ?? [])].reverse(), total, error: listed.status === 200 ? null : listed.status };
 }
 
+/** Every line status, for an order's page: its closed lines too (listed for the vendor API's retention). */
+const ANY_STATUS = "Ordered,Acknowledged,Backordered,Shipped,Delivered,Cancelled,Rejected";
+const ORDER_PAGE_LIMIT = 100;
+
+/** How many of an order's lines its page reads again by id: a subrequest each. */
+const FRESH_LINES = 40;
+
+/**
+ * The vendor's lines of one order, by line number, as they are now (null when the vendor API refuses the order
+ * number). A line its projection has not shown yet (seconds after the order) is not among them.
+ */
+export async function orderLinesOf(api: Api, orderNumber: string): Promise<DeskLine[] | null> {
+  const lines: DeskLine[] = [];
+  for (let offset = 0; ; offset += ORDER_PAGE_LIMIT) {
+    const listed = (await api("GET", listPath(ANY_STATUS, orderNumber, ORDER_PAGE_LIMIT, offset))) as Listed;
+    if (listed.status !== 200 || !listed.body.data) return null;
+    lines.push(...listed.body.data.lines);
+    if (lines.length >= listed.body.data.pagination.total || listed.body.data.lines.length === 0) break;
+  }
+  // The list is the vendor's projection, seconds behind a move; each line read again by id (its store) is current.
+  const current = await Promise.all(lines.slice(0, FRESH_LINES).map((line) => lineOf(api, line.lineId)));
+  const fresh = [...current.filter((line): line is DeskLine => line !== null), ...lines.slice(FRESH_LINES)];
+  return fresh.sort((a, b) => a.lineNumber - b.lineNumber);
+}
+
 export async function lineOf(api: Api, lineId: number): Promise<DeskLine | null> {
   const answer = (await api("GET", `/order-lines/${lineId}`)) as ApiAnswer<{ data?: DeskLine }>;
   return answer.status === 200 && answer.body.data ? answer.body.data : null;
@@ -103,7 +129,7 @@ export async function confirmLine(api: Api, lineId: number, line: Record<string,
   return outcomeOf(answer);
 }
 
-function outcomeOf(answer: ApiAnswer<{ detail?: string; errors?: unknown }>) {
+export function outcomeOf(answer: ApiAnswer<{ detail?: string; errors?: unknown }>) {
   const ok = answer.status >= 200 && answer.status < 300;
   const errors =
     answer.body.errors && typeof answer.body.errors === "object"
