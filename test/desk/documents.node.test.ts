@@ -44,8 +44,8 @@ describe("the desk's invoice form", () => {
       invoiceDate: "2026-12-01",
       currency: "USD",
       lines: [
-        { lineId: 11, quantity: 3, unitPrice: "19.99", amount: "59.97", tax: "4.80" },
-        { lineId: 12, quantity: 1, unitPrice: "1667.66", amount: "1667.66", tax: "0.00" },
+        { lineId: 11, partNumber: "P-1", quantity: 3, unitPrice: "19.99", amount: "59.97", tax: "4.80" },
+        { lineId: 12, partNumber: "P-2", quantity: 1, unitPrice: "1667.66", amount: "1667.66", tax: "0.00" },
       ],
       summary: { subtotal: "1727.63", tax: "4.80", freight: "15.00", total: "1747.43" },
     });

@@ -92,7 +92,7 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
     if (unitCents === null) errors.push(`${where}: the unit price must be an amount like 120.00.`);
     if (taxCents === null) errors.push(`${where}: the tax must be an amount like 9.60, or empty.`);
     const amount = quantity * (unitCents ?? 0);
-    return { lineId: line.lineId, quantity, unitCents: unitCents ?? 0, amount, taxCents: taxCents ?? 0 };
+    return { lineId: line.lineId, partNumber: line.partNumber, quantity, unitCents: unitCents ?? 0, amount, taxCents: taxCents ?? 0 };
   });
   const freightCents = centsOf(field("freight"), 0);
   if (freightCents === null) errors.push("The freight must be an amount like 15.00, or empty.");
@@ -111,6 +111,8 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
       currency: CURRENCY,
       lines: invoiceLines.map((line) => ({
         lineId: line.lineId,
+        // The part number printed on the invoice, as the line has it (the vendor API takes 64 characters).
+        ...(line.partNumber && line.partNumber.length <= 64 ? { partNumber: line.partNumber } : {}),
         quantity: line.quantity,
         unitPrice: centsToText(line.unitCents),
         amount: centsToText(line.amount),

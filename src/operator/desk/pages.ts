@@ -176,7 +176,7 @@ ${
       )}</select>
 <label for="unitPrice">New unit price</label><input id="unitPrice" name="unitPrice" inputmode="decimal" placeholder="${line.price.toFixed(2)}" autocomplete="off">
 <label for="changeQuantity">Quantity</label><input id="changeQuantity" name="quantity" inputmode="numeric" pattern="[0-9]{1,9}" placeholder="${line.quantity}" autocomplete="off">
-<label for="changePromised">Ship by</label><input id="changePromised" name="promisedShipDate" type="date">
+<label for="changePromised">Promised ship date</label><input id="changePromised" name="promisedShipDate" type="date">
 <label for="changeExpected">Expected ship date (backorders)</label><input id="changeExpected" name="expectedShipDate" type="date">
 <label for="substitutePart">Substitute part number</label><input id="substitutePart" name="substitutePartNumber" maxlength="64" autocomplete="off">
 <label for="substituteDescription">Substitute description</label><input id="substituteDescription" name="substituteDescription" maxlength="500">
