@@ -22,6 +22,7 @@ import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
 import { VERSION_CHANGES } from "../versions";
 import { deskInvitationRoutes } from "./desk/invitation-routes";
+import { PRICE_FILES_PATH } from "./desk/offers";
 import { deskRoutes } from "./desk/routes";
 import { handoffRoutes } from "./edi/outbound/handoff-route";
 import { partnerRoutes } from "./edi/partners/routes";
@@ -45,14 +46,15 @@ import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
 import { pushDirectoryAfterWrites } from "./tenant-stores/directory-mirror";
 
 /**
- * Uploads stream their bytes to R2, and the cXML, AS2 and EDI mailbox endpoints read their documents themselves (up to
- * their own limits, answering in their own forms): neither the 1 MiB body limit nor the JSON body rules apply to them.
+ * Uploads stream their bytes to R2, and the cXML, AS2 and EDI mailbox endpoints and the desk's price file form read
+ * their documents themselves (up to their own limits, answering in their own forms): neither the 1 MiB body limit nor the JSON body rules apply to them.
  */
 const isUpload = (method: string, path: string) =>
   (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) ||
   path === CXML_PATH ||
   path === AS2_PATH ||
-  (method === "POST" && path.startsWith(`${EDI_MAILBOX_BASE}/`) && path.endsWith("/inbound"));
+  (method === "POST" && path.startsWith(`${EDI_MAILBOX_BASE}/`) && path.endsWith("/inbound")) ||
+  (method === "POST" && path === PRICE_FILES_PATH);
 const exceptUploads =
   (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   (c, next) =>

@@ -1,12 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { creditField, invoiceField } from "../../src/operator/desk/documents";
+import { parcelField } from "../../src/operator/desk/vendor-work";
 import { json, TENANT_A, tokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
-import { orderOfOneVendor } from "../helpers/edi";
+import { gtinOfLine, orderOfOneVendor } from "../helpers/edi";
+import { readOrder } from "../helpers/orders";
 import { eventuallyFound } from "../helpers/platform";
 import { EXCHANGE, optionWith, orderOf, RETURNS_VENDOR, returnsOf, shipLine } from "../helpers/returns";
+import { storeRowsById } from "../helpers/stores";
 import { tomorrow, vendorCall } from "../helpers/vendors";
 
 /**
@@ -153,6 +156,51 @@ describe("the order desk's invoices and credit memos", () => {
     expect(after.credited).toBe("0.00");
     // Signed out, every page sends to sign-in.
     expect((await desk(`/desk/invoices/${invoiceId}`)).headers.get("Location")).toBe("/desk/sign-in");
+  });
+});
+
+describe("the order desk's parcels", () => {
+  it("ships a parcel of several lines of an order: part of one with its label scanned, all of the other, one tracking number", async () => {
+    const order = await orderOfOneVendor(2, 2);
+    const [first, second] = order.lineIds as [number, number];
+    for (const lineId of [first, second]) {
+      await vendorCall(order.vendorId, `/order-lines/${lineId}/acknowledge`, { method: "POST", json: { promisedShipDate: tomorrow() } });
+    }
+    const { session, userId } = await deskSession(order.vendorId);
+    const page = await orderPage(order.orderNumber, session);
+    const html = await page.clone().text();
+    expect(html).toContain("Ship a parcel of several lines");
+    const csrf = (await csrfOf(page))!;
+    const none = await deskForm(`/desk/orders/${order.orderNumber}/ship`, session, { _csrf: csrf, trackingNumber: "1ZPARCEL0001" });
+    expect(none.status).toBe(422);
+    expect(await none.text()).toContain("Not shipped: tick the lines in the parcel.");
+    const gtin = await gtinOfLine(first);
+    const shipped = await deskForm(`/desk/orders/${order.orderNumber}/ship`, session, {
+      _csrf: csrf,
+      trackingNumber: "1ZPARCEL0001",
+      carrierName: "UPS",
+      [parcelField(first, "in")]: "on",
+      [parcelField(first, "quantity")]: "1",
+      [parcelField(first, "units")]: `(01)${gtin}(17)301231(10)PARCELLOT(21)PARCEL-SN-1\r\n`,
+      [parcelField(second, "in")]: "on",
+    });
+    expect([shipped.status, shipped.headers.get("Location")]).toEqual([303, `/desk/orders/${order.orderNumber}?done=parcel`]);
+    const after = await (await desk(shipped.headers.get("Location")!, { cookie: session })).text();
+    expect(after).toContain("Done: the parcel is shipped.");
+    const lines = (await readOrder(order.orderNumber)).lineItems as { lineId: number; statusName: string }[];
+    expect(lines.find((line) => line.lineId === second)!.statusName).toBe("Shipped");
+    const parcels = await storeRowsById(
+      first,
+      "SELECT d.tracking_number AS tracking, l.line_id AS lineId, l.quantity FROM shipping_document_lines l JOIN shipping_documents d ON d.id = l.shipping_document_id WHERE l.line_id IN (?, ?) AND d.tracking_number IS NOT NULL ORDER BY l.line_id",
+      first,
+      second,
+    );
+    expect(parcels).toEqual([
+      { tracking: "1ZPARCEL0001", lineId: first, quantity: 1 },
+      { tracking: "1ZPARCEL0001", lineId: second, quantity: 2 },
+    ]);
+    expect(await storeRowsById(first, "SELECT serial FROM shipped_units WHERE line_id = ?", first)).toEqual([{ serial: "PARCEL-SN-1" }]);
+    expect(await auditedActions(userId)).toContain("desk_user.parcel_shipped");
   });
 });
 

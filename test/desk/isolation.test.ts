@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { productId } from "../../src/dev/seed/catalog";
 import { deskRoutes } from "../../src/operator/desk/routes";
-import { json, TENANT_A, tokenFor } from "../helpers/api";
+import { call, json, TENANT_A, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
 import { invoiceBody } from "../helpers/invoices";
@@ -21,6 +22,8 @@ interface Victim {
   returnId: number;
   invoiceId: number;
   userId: number;
+  sku: string;
+  jobId: string;
 }
 
 type Row =
@@ -48,6 +51,9 @@ const MATRIX: Record<string, Row> = {
   "GET /orders/:orderNumber{[A-Za-z0-9-]{1,64}}": denied((v) => `/desk/orders/${v.orderNumber}`),
   "POST /orders/:orderNumber{[A-Za-z0-9-]{1,64}}/invoice": denied((v) => `/desk/orders/${v.orderNumber}/invoice`, {
     invoiceNumber: "INV-INTRUDER",
+  }),
+  "POST /orders/:orderNumber{[A-Za-z0-9-]{1,64}}/ship": denied((v) => `/desk/orders/${v.orderNumber}/ship`, {
+    trackingNumber: "1ZINTRUDER",
   }),
   "GET /invoices/:invoiceId{[0-9]{1,12}}": denied((v) => `/desk/invoices/${v.invoiceId}`),
   "POST /invoices/:invoiceId{[0-9]{1,12}}/credit-memo": denied((v) => `/desk/invoices/${v.invoiceId}/credit-memo`, {
@@ -78,6 +84,25 @@ const MATRIX: Record<string, Row> = {
     },
   },
   "POST /users/:userId{[0-9]{1,12}}/:action{disable|enable}": denied((v) => `/desk/users/${v.userId}/disable`),
+  "GET /offers": {
+    kind: "own-only",
+    check: async (v, session) => expect(await (await desk("/desk/offers", { cookie: session })).text()).not.toContain(v.sku),
+  },
+  "GET /offers/:sku{[A-Za-z0-9][A-Za-z0-9._-]{0,63}}": denied((v) => `/desk/offers/${v.sku}`),
+  "POST /offers/:sku{[A-Za-z0-9][A-Za-z0-9._-]{0,63}}": denied((v) => `/desk/offers/${v.sku}`, {
+    price: "1.00",
+    leadTimeDays: "1",
+    condition: "Intruder",
+    warranty: "None",
+  }),
+  "POST /offers/:sku{[A-Za-z0-9][A-Za-z0-9._-]{0,63}}/withdraw": denied((v) => `/desk/offers/${v.sku}/withdraw`),
+  "GET /price-files": {
+    kind: "own-only",
+    check: async (v, session) => expect(await (await desk("/desk/price-files", { cookie: session })).text()).not.toContain(v.jobId),
+  },
+  "POST /price-files": { kind: "no-vendor-id", why: "makes a price file job of the caller's own vendor (test/desk/offers.test.ts)" },
+  "GET /price-files/:jobId{imp_[A-Za-z0-9]{20}}": denied((v) => `/desk/price-files/${v.jobId}`),
+  "GET /price-files/:jobId{imp_[A-Za-z0-9]{20}}/progress": denied((v) => `/desk/price-files/${v.jobId}/progress`),
   "GET /assets/desk.css": { kind: "no-vendor-id", why: "a static asset" },
   "GET /assets/desk.js": { kind: "no-vendor-id", why: "a static asset" },
   "GET /sign-in": { kind: "no-vendor-id", why: "the sign-in page, the same for everyone" },
@@ -117,6 +142,15 @@ describe("the desk's vendor isolation matrix", () => {
       json: invoiceBody(orderNumber, [{ lineId, quantity: 1, unitPriceCents: 80_000 }]),
     });
     expect(invoiced.status).toBe(201);
+    const vendorToken = await vendorTokenFor(RETURNS_VENDOR);
+    const sku = `MATRIX-${crypto.randomUUID().slice(0, 8)}`;
+    const offer = await call(vendorToken, `/vendor/api/offers/${sku}`, {
+      method: "PUT",
+      json: { productId: productId(5), condition: "New OEM", purchaseChoice: "Buy", warranty: "1 year", price: 42, leadTimeDays: 1 },
+    });
+    expect(offer.status).toBe(201);
+    const job = await call(vendorToken, "/vendor/api/offer-imports", { method: "POST", json: { format: "csv" } });
+    expect(job.status).toBe(201);
     const victimUser = await deskSession(RETURNS_VENDOR, "desk");
     const victim: Victim = {
       orderNumber,
@@ -124,7 +158,12 @@ describe("the desk's vendor isolation matrix", () => {
       returnId: core.returnId,
       invoiceId: (await json(invoiced)).data.invoiceId,
       userId: victimUser.userId,
+      sku,
+      jobId: (await json(job)).data.id,
     };
+    // The victim's own user reaches what the attacker is refused: the 404s are the vendor's doing.
+    expect((await desk(`/desk/lines/${lineId}`, { cookie: victimUser.session })).status).toBe(200);
+    expect((await desk(`/desk/invoices/${victim.invoiceId}`, { cookie: victimUser.session })).status).toBe(200);
 
     const attacker = await deskSession(2, "admin");
     const csrf = (await csrfOf(await desk("/desk", { cookie: attacker.session })))!;
@@ -140,12 +179,14 @@ describe("the desk's vendor isolation matrix", () => {
       expect([route, res.status]).toEqual([route, 404]);
       expect(body, route).not.toContain(orderNumber);
       expect(body, route).not.toContain(core.rmaNumber);
+      expect(body, route).not.toContain("42.00");
     }
 
     const [after] = await returnsOf(`kind:core AND orderNumber:"${orderNumber}"`);
     expect(after).toMatchObject({ status: "shipped", open: true });
     const invoice = (await json(await contractCall(buyer, `/invoices/${victim.invoiceId}`))).data;
     expect(invoice.credited).toBe("0.00");
+    expect((await json(await call(vendorToken, `/vendor/api/offers/${sku}`))).data).toMatchObject({ status: "active", price: 42 });
     expect((await desk("/desk", { cookie: victimUser.session })).status).toBe(200);
   });
 });

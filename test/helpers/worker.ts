@@ -92,8 +92,14 @@ export const VARS_HEADER = "X-Test-Vars";
 const trackedEnv = (env: Bindings): Bindings => {
   const tracked: Bindings = { ...env, EVENTS: trackedQueue(env.EVENTS) };
   const admin = { fetch: (input: RequestInfo | URL, init?: RequestInit) => adminApp.fetch(new Request(input, init), tracked) };
-  // The operator plane's API binding (admin/wrangler.toml): the API app of this same Worker.
-  const api = { fetch: (input: RequestInfo | URL, init?: RequestInit) => app.fetch(new Request(input, init), tracked) };
+  // The operator plane's API binding (admin/wrangler.toml): the API Worker, which hands the operator plane's paths (the
+  // vendor API's publishing) back to it, as src/api/index.ts does.
+  const api = {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      return (isOperatorPlanePath(new URL(request.url).pathname) ? adminApp : app).fetch(request, tracked);
+    },
+  };
   const partnerTokens = {
     partnerToken: (partnerId: number) => partnerToken(tracked, partnerId),
     deskToken: (userId: number) => deskToken(tracked, userId),

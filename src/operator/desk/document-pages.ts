@@ -2,7 +2,7 @@ import { html } from "hono/html";
 import { creditField, type InvoiceView, invoiceField, priceText, type ReturnView } from "./documents";
 import { csrfField, layout, notice } from "./pages";
 import type { DeskSession } from "./sessions";
-import type { DeskLine } from "./vendor-work";
+import { canShip, type DeskLine, parcelField } from "./vendor-work";
 
 /**
  * The desk's pages for an order, its invoices and credit memos, and a line's returns (docs/desk.md): server-rendered
@@ -27,6 +27,7 @@ export const orderPage = (session: DeskSession, orderNumber: string, lines: Desk
       (line) =>
         html`<tr><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.shippedQuantity}</td><td>${priceText(line)}</td><td>${line.statusName}</td></tr>`,
     )}</tbody></table>
+${parcelForm(session, orderNumber, lines.filter(canShip))}
 <section aria-labelledby="invoice-title"><h2 id="invoice-title">Invoice what shipped</h2>
 ${
   shipped.length === 0
@@ -56,6 +57,27 @@ ${
     session,
   );
 };
+
+/** A parcel of several of the order's lines: each ticked line with its quantity and its units' labels scanned. */
+const parcelForm = (session: DeskSession, orderNumber: string, shippable: DeskLine[]) =>
+  shippable.length < 2
+    ? ""
+    : html`<section aria-labelledby="parcel-title"><h2 id="parcel-title">Ship a parcel of several lines</h2>
+<form method="post" action="/desk/orders/${orderNumber}/ship" class="document">${csrfField(session)}
+<div class="fields">
+<label for="parcelTracking">Tracking number</label><input id="parcelTracking" name="trackingNumber" required maxlength="64" autocomplete="off">
+<label for="parcelCarrier">Carrier</label><input id="parcelCarrier" name="carrierName" maxlength="100" placeholder="the order's" autocomplete="off">
+</div>
+<table><caption>Lines in the parcel: a quantity (blank: all that is left) and each unit's label scanned, one a line</caption>
+<thead><tr><th scope="col">In the parcel</th><th scope="col">Line</th><th scope="col">Quantity</th><th scope="col">Scanned labels</th></tr></thead>
+<tbody>${shippable.map(
+        (line) =>
+          html`<tr><td><input type="checkbox" id="${parcelField(line.lineId, "in")}" name="${parcelField(line.lineId, "in")}"></td>
+<td><label for="${parcelField(line.lineId, "in")}">Line ${line.lineNumber}: ${line.partNumber}</label></td>
+<td><input aria-label="Quantity of line ${line.lineNumber} in the parcel" name="${parcelField(line.lineId, "quantity")}" inputmode="numeric" pattern="[0-9]{1,9}" placeholder="${line.quantity - line.shippedQuantity}" size="6"></td>
+<td><textarea aria-label="Scanned labels of line ${line.lineNumber}" name="${parcelField(line.lineId, "units")}" rows="2" cols="36" autocomplete="off" spellcheck="false"></textarea></td></tr>`,
+      )}</tbody></table>
+<button type="submit">Ship the parcel</button></form></section>`;
 
 const MATCH_WORDS: Record<string, string> = {
   matched: "matched",

@@ -16,7 +16,7 @@ import {
 } from "./documents";
 import { auditDeskAction, formFields, signedInForm } from "./forms";
 import { linePage, notFoundPage } from "./pages";
-import { deskApi, lineOf, orderLinesOf } from "./vendor-work";
+import { canShip, deskApi, lineOf, orderLinesOf, parcelBody, shipParcel } from "./vendor-work";
 
 /**
  * The desk's routes for an order and its invoice, an invoice or credit memo, and a line's returns (docs/desk.md,
@@ -28,6 +28,7 @@ const ID = "[0-9]{1,12}";
 
 const DONE: Record<string, string> = {
   invoice: "the invoice is sent",
+  parcel: "the parcel is shipped",
   credit: "the credit memo is sent",
   authorize: "the return is authorized",
   decline: "the return is declined",
@@ -49,7 +50,22 @@ export const deskDocumentRoutes = new Hono<AppEnv>()
     const orderNumber = c.req.param("orderNumber");
     const lines = await orderLinesOf(await deskApi(ediOf(c.env), session.userId), orderNumber);
     if (!lines || lines.length === 0) return c.html(notFoundPage(session, "order"), 404);
-    return c.html(orderPage(session, orderNumber, lines, null));
+    return c.html(orderPage(session, orderNumber, lines, doneMessage(c.req.query("done"))));
+  })
+  .post(`/orders/:orderNumber{${ORDER}}/ship`, async (c) => {
+    const session = await signedInForm(c);
+    if (session instanceof Response) return session;
+    const orderNumber = c.req.param("orderNumber");
+    const api = await deskApi(ediOf(c.env), session.userId);
+    const lines = await orderLinesOf(api, orderNumber);
+    if (!lines || lines.length === 0) return c.html(notFoundPage(session, "order"), 404);
+    const body = parcelBody(lines.filter(canShip), await formFields(c));
+    if (!body)
+      return c.html(orderPage(session, orderNumber, lines, { text: "Not shipped: tick the lines in the parcel.", error: true }), 422);
+    const shipped = await shipParcel(api, body);
+    if (!shipped.ok) return c.html(orderPage(session, orderNumber, lines, notDone(shipped.detail, shipped.status)), 422);
+    await auditDeskAction(c.env.DB, session, "desk_user.parcel_shipped", { orderNumber, ...body });
+    return c.redirect(`/desk/orders/${orderNumber}?done=parcel`, 303);
   })
   .post(`/orders/:orderNumber{${ORDER}}/invoice`, async (c) => {
     const session = await signedInForm(c);

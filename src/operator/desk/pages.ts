@@ -3,7 +3,7 @@ import type { HtmlEscapedString } from "hono/utils/html";
 import { CONFIRMATION_CODES } from "../../shared/confirmations/codes";
 import { type DeskSession, SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "./sessions";
 import type { VendorUserRow } from "./users";
-import { type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor-work";
+import { canShip, type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor-work";
 
 /**
  * The desk's pages (docs/desk.md), server-rendered with hono/html (every interpolated value escaped). No inline script
@@ -33,7 +33,7 @@ export function layout(title: string, content: Content, session?: DeskSession): 
 <strong>Medparts order desk</strong>
 ${
   session
-    ? html`<nav aria-label="Desk"><a href="/desk">Work</a>${session.role === "admin" ? html` <a href="/desk/users">Users</a>` : ""}</nav>
+    ? html`<nav aria-label="Desk"><a href="/desk">Work</a>${session.role === "admin" ? html` <a href="/desk/offers">Offers</a> <a href="/desk/users">Users</a>` : ""}</nav>
 <span class="who">${session.displayName} · ${session.email} · ${session.role === "admin" ? "admin" : "desk"}</span>
 <form method="post" action="/desk/sign-out"><input type="hidden" name="_csrf" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`
     : ""
@@ -189,9 +189,7 @@ ${
     : ""
 }
 ${
-  line.statusName === "Acknowledged" ||
-  line.statusName === "Backordered" ||
-  (line.statusName === "Shipped" && line.shippedQuantity < line.quantity)
+  canShip(line)
     ? html`<section aria-labelledby="ship-title"><h2 id="ship-title">Ship a parcel</h2>
 <form method="post" action="${action("ship")}" class="ship">${csrfField(session)}
 <label for="trackingNumber">Tracking number</label><input id="trackingNumber" name="trackingNumber" required maxlength="64" autocomplete="off">
@@ -251,8 +249,8 @@ ${
     session,
   );
 
-export const forbiddenPage = (session: DeskSession) =>
-  layout("Admins only", html`<p>Only your vendor's admins manage its users.</p><p><a href="/desk">Back to your work</a></p>`, session);
+export const forbiddenPage = (session: DeskSession, what = "users") =>
+  layout("Admins only", html`<p>Only your vendor's admins manage its ${what}.</p><p><a href="/desk">Back to your work</a></p>`, session);
 
 export const notFoundPage = (session: DeskSession, what = "line") =>
   layout("Not found", html`<p>Your vendor has no such ${what}.</p><p><a href="/desk">Back to your work</a></p>`, session);
@@ -329,6 +327,26 @@ export const DESK_JS = `
     }
   };
   setInterval(poll, ${LIVE_POLL_SECONDS * 1000});
+})();
+(() => {
+  const job = document.querySelector("[data-job]");
+  if (!job || job.dataset.done === "yes") return;
+  const bar = job.querySelector("progress");
+  const percent = job.querySelector(".job-percent");
+  const rate = job.querySelector(".job-rate");
+  const poll = async () => {
+    const res = await fetch(job.dataset.job, { headers: { Accept: "application/json" } }).catch(() => null);
+    if (!res || !res.ok) return setTimeout(poll, 2000);
+    const now = await res.json();
+    if (now.done) return window.location.reload();
+    const value = Math.round(now.progress.fraction * 100);
+    bar.value = value;
+    bar.textContent = value + "%";
+    percent.textContent = value + "%";
+    rate.textContent = (now.progress.rowsPerSecond ?? "…") + " rows/s" + (now.progress.secondsLeft !== null ? ", about " + now.progress.secondsLeft + " s left" : "") + ".";
+    setTimeout(poll, 1000);
+  };
+  setTimeout(poll, 1000);
 })();
 (() => {
   const root = document.querySelector("[data-ceremony]");

@@ -13,6 +13,7 @@ import { returnSections } from "./document-pages";
 import { deskDocumentRoutes, doneMessage } from "./document-routes";
 import { returnsOfLine } from "./documents";
 import { auditDeskAction, countOrText, deskProblem, formFields, signedInForm } from "./forms";
+import { deskOfferRoutes } from "./offer-routes";
 import {
   DESK_CSP,
   DESK_CSS,
@@ -85,7 +86,8 @@ const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const polling = c.req.path === `${DESK_BASE}/counts`;
+  // A page's own polling (the worklist's counts, a price file's progress) is not the user's activity.
+  const polling = c.req.path === `${DESK_BASE}/counts` || (c.req.method === "GET" && c.req.path.endsWith("/progress"));
   c.set("deskSession", await readSession(c.env.DB, getCookie(c, SESSION_COOKIE), new Date(), !polling));
   await next();
 };
@@ -247,6 +249,7 @@ export const deskRoutes = new Hono<AppEnv>()
     );
   })
   .route("/", deskDocumentRoutes)
+  .route("/", deskOfferRoutes)
   .get("/sign-in", (c) => c.html(signInPage()))
   .get("/invitations/:token", async (c) => {
     const invited = await invitedUser(c.env.DB, c.req.param("token"));

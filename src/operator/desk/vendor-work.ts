@@ -131,11 +131,10 @@ export async function confirmLine(api: Api, lineId: number, line: Record<string,
 
 export function outcomeOf(answer: ApiAnswer<{ detail?: string; errors?: unknown }>) {
   const ok = answer.status >= 200 && answer.status < 300;
-  const errors =
-    answer.body.errors && typeof answer.body.errors === "object"
-      ? Object.values(answer.body.errors as Record<string, string[]>).flat()
-      : [];
-  return { ok, status: answer.status, detail: ok ? null : [answer.body.detail, ...errors].filter(Boolean).join(" ") };
+  // A 204 has no body.
+  const body = answer.body ?? {};
+  const errors = body.errors && typeof body.errors === "object" ? Object.values(body.errors as Record<string, string[]>).flat() : [];
+  return { ok, status: answer.status, detail: ok ? null : [body.detail, ...errors].filter(Boolean).join(" ") };
 }
 
 /**
@@ -151,6 +150,45 @@ export const scannedCodes = (field: string) =>
 /** A move of a line (the vendor API's POST /order-lines/{id}/{action}); its answer's status and problem detail. */
 export async function moveLine(api: Api, lineId: number, action: LineAction, body: Record<string, unknown>) {
   const answer = (await api("POST", `/order-lines/${lineId}/${action}`, body, { "Idempotency-Key": crypto.randomUUID() })) as ApiAnswer<{
+    detail?: string;
+    errors?: unknown;
+  }>;
+  return outcomeOf(answer);
+}
+
+/** A line a parcel can still take: confirmed or backordered, or shipped in part. */
+export const canShip = (line: DeskLine) =>
+  line.statusName === "Acknowledged" ||
+  line.statusName === "Backordered" ||
+  (line.statusName === "Shipped" && line.shippedQuantity < line.quantity);
+
+/** A parcel form's field of a line: `parcel-{lineId}-{what}`. */
+export const parcelField = (lineId: number, what: "in" | "quantity" | "units") => `parcel-${lineId}-${what}`;
+
+/**
+ * A parcel of several of an order's lines (the vendor API's POST /shipments): the ticked lines, each with its quantity
+ * (blank: all that remains) and its scanned units; null when no line is ticked.
+ */
+export function parcelBody(lines: DeskLine[], field: (name: string) => string): Record<string, unknown> | null {
+  const ticked = lines.filter((line) => field(parcelField(line.lineId, "in")) === "on");
+  if (ticked.length === 0) return null;
+  return {
+    trackingNumber: field("trackingNumber"),
+    ...(field("carrierName") ? { carrierName: field("carrierName") } : {}),
+    lines: ticked.map((line) => {
+      const quantity = field(parcelField(line.lineId, "quantity"));
+      const units = scannedCodes(field(parcelField(line.lineId, "units")));
+      return {
+        lineId: line.lineId,
+        ...(quantity ? { quantity: /^\d{1,9}$/.test(quantity) ? Number(quantity) : quantity } : {}),
+        ...(units.length > 0 ? { units } : {}),
+      };
+    }),
+  };
+}
+
+export async function shipParcel(api: Api, body: Record<string, unknown>) {
+  const answer = (await api("POST", "/shipments", body, { "Idempotency-Key": crypto.randomUUID() })) as ApiAnswer<{
     detail?: string;
     errors?: unknown;
   }>;

@@ -79,7 +79,7 @@ export interface ApiAnswer<T> {
   headers: Headers;
 }
 
-export type ApiMethod = "GET" | "POST" | "PUT";
+export type ApiMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
  * A call of one of the API Worker's planes (`/customer/api`, `/vendor/api`) with the token, pinned to LATEST_VERSION: the
@@ -103,6 +103,8 @@ export async function callPlane<T = unknown>(
         Authorization: `Bearer ${token}`,
         [VERSION_HEADER]: LATEST_VERSION,
         ...(body === undefined ? {} : { "Content-Type": bytes ? "application/octet-stream" : "application/json" }),
+        // An upload's length, which the import's upload route requires (a binding's request may not carry one).
+        ...(bytes ? { "Content-Length": String(body.byteLength) } : {}),
         ...headers,
       },
       ...(body === undefined ? {} : { body: bytes ? body : JSON.stringify(body) }),
