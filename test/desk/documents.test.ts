@@ -91,6 +91,11 @@ describe("the order desk's invoices and credit memos", () => {
     const exception = await (await desk(higher.headers.get("Location")!, { cookie: session })).text();
     expect(exception).toContain("In exception: 1 line does not match");
     expect(exception).toContain("price differs from the order");
+    // The worklist's "Invoices in exception" lists the line it bills.
+    await eventuallyFound(async () => {
+      const text = await (await desk("/desk?status=invoices", { cookie: session })).text();
+      return text.includes(`href="/desk/lines/${order.first}"`) && text.includes("an invoice in exception") ? text : null;
+    }, "the line in the invoices in exception");
 
     // What was typed wrong is named, and nothing is sent.
     const wrong = await deskForm(`/desk/orders/${order.orderNumber}/invoice`, session, {
@@ -221,6 +226,14 @@ describe("the order desk's returns", () => {
     expect(intruded.status).toBe(404);
 
     const { session, userId } = await deskSession(RETURNS_VENDOR);
+    // The worklist's "Returns to receive" lists the line within seconds, with a count.
+    const returnsList = () => desk("/desk?status=returns", { cookie: session }).then((res) => res.text());
+    const listed = await eventuallyFound(
+      async () => ((await returnsList()).includes(`href="/desk/lines/${lineId}"`) ? returnsList() : null),
+      "the line in the returns to receive",
+    );
+    expect(listed).toMatch(/<span class="count" data-status="returns">[1-9]\d*<\/span> Returns to receive/);
+    expect(listed).toContain("a return to receive");
     const page = await desk(`/desk/lines/${lineId}`, { cookie: session });
     const html = await page.clone().text();
     expect(html).toContain(`Core ${core.rmaNumber}`);
@@ -241,5 +254,9 @@ describe("the order desk's returns", () => {
     expect(shown).toContain("Done: the unit is received.");
     expect(shown).toContain("Nothing more to do.");
     expect(await auditedActions(userId)).toContain("desk_user.return_receive");
+    await eventuallyFound(
+      async () => (!(await returnsList()).includes(`href="/desk/lines/${lineId}"`) ? true : null),
+      "the line out of the returns to receive",
+    );
   });
 });

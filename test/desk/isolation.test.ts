@@ -39,8 +39,11 @@ const denied = (path: (v: Victim) => string, form?: Record<string, string>): Row
 const MATRIX: Record<string, Row> = {
   "GET /": {
     kind: "own-only",
-    check: async (v, session) =>
-      expect(await (await desk("/desk?status=Shipped", { cookie: session })).text()).not.toContain(v.orderNumber),
+    check: async (v, session) => {
+      const page = await desk("/desk?status=Shipped", { cookie: session });
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain(v.orderNumber);
+    },
   },
   "GET /counts": { kind: "no-vendor-id", why: "the signed-in vendor's own counts; no id is taken" },
   "GET /lines/:lineId{[0-9]{1,12}}": denied((v) => `/desk/lines/${v.lineId}`),

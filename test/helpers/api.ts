@@ -63,7 +63,7 @@ export function tokenFor(tenantId: number, scopes?: string[]): Promise<string> {
  * Paths served outside /customer/api: the authorization server, health, RFC 8414 metadata, the vendor and operator APIs,
  * SCIM, the cXML endpoint and the PunchOut shop.
  */
-export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor|admin|scim|cxml|punchout|as2|desk)(\/|$)/;
+export const OUTSIDE_API = /^\/(auth|health|\.well-known|vendor|admin|scim|cxml|punchout|as2|desk)(\/|\?|$)/;
 
 /** Calls the public HTTP surface the way an integrator does. */
 export async function call(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {

@@ -95,6 +95,8 @@ export function madeUpLine(lineId: number, order: { orderNumber: string; orderDa
     contractPrice: null,
     confirmationCode: null,
     pendingChange: null,
+    returnsToReceive: 0,
+    invoicesInException: 0,
     shippingMethod: "GROUND",
     shipTo: { attentionTo: null, address1: "1 Main St", city: "Springfield", state: "IL", zip: "62701", country: "US" },
     shipments: [],

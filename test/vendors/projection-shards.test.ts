@@ -119,7 +119,13 @@ class PublishedLines {
   expected(filter: VendorLineFilter): VendorOrderLine[] {
     return [...this.lines.values()]
       .flatMap((held) => (held.line ? [held.line] : []))
-      .filter((line) => filter.statuses.includes(line.statusName) && (filter.orderNumber ?? line.orderNumber) === line.orderNumber)
+      .filter((line) =>
+        filter.attention === "returns"
+          ? line.returnsToReceive > 0
+          : filter.attention === "invoices"
+            ? line.invoicesInException > 0
+            : filter.statuses.includes(line.statusName) && (filter.orderNumber ?? line.orderNumber) === line.orderNumber,
+      )
       .sort(listOrder);
   }
 
@@ -153,6 +159,13 @@ const countsOf = (shard: DurableObjectStub<VendorLines>) =>
     kept: state.storage.sql.exec("SELECT status_name, lines FROM vendor_line_counts WHERE lines <> 0 ORDER BY status_name").toArray(),
     counted: state.storage.sql
       .exec("SELECT status_name, count(*) AS lines FROM vendor_lines WHERE deleted = 0 GROUP BY status_name ORDER BY status_name")
+      .toArray(),
+    attentionKept: state.storage.sql.exec("SELECT attention, lines FROM vendor_attention_counts ORDER BY attention").toArray(),
+    attentionCounted: state.storage.sql
+      .exec(
+        "SELECT 'invoices' AS attention, count(*) FILTER (WHERE invoices_in_exception > 0) AS lines FROM vendor_lines WHERE deleted = 0 " +
+          "UNION ALL SELECT 'returns', count(*) FILTER (WHERE returns_to_receive > 0) FROM vendor_lines WHERE deleted = 0",
+      )
       .toArray(),
   }));
 
@@ -235,6 +248,15 @@ describe("a vendor's projection split by tenant", () => {
     });
     // Moves (a status changes, or only the line), then late messages of older revisions, which change nothing.
     for (const [tenantId, lines] of byTenant(pick())) await published.publish(tenantId, lines.map(moved));
+    // What else waits for the vendor comes and goes: a return to receive, an invoice in exception, both, neither.
+    for (let round = 0; round < 2; round++) {
+      for (const [tenantId, lines] of byTenant(pick())) {
+        await published.publish(
+          tenantId,
+          lines.map((line) => ({ ...line, returnsToReceive: random() < 0.6 ? 1 : 0, invoicesInException: random() < 0.5 ? 2 : 0 })),
+        );
+      }
+    }
     for (const [tenantId, lines] of byTenant(pick()))
       await published.publish(
         tenantId,
@@ -270,9 +292,13 @@ describe("a vendor's projection split by tenant", () => {
     );
     await published.caughtUp();
     for (const shard of vendorProjectionShards(env, MADE_UP_VENDOR)) {
-      const { kept, counted } = await countsOf(shard);
+      const { kept, counted, attentionKept, attentionCounted } = await countsOf(shard);
       expect(kept).toEqual(counted);
+      expect(attentionKept).toEqual(attentionCounted);
     }
+    expect(published.expected({ statuses: [], attention: "returns" }).length).toBeGreaterThan(0);
+    expect(published.expected({ statuses: [], attention: "invoices" }).length).toBeGreaterThan(0);
+    for (const attention of ["returns", "invoices"] as const) await expectList(published, { statuses: [], attention });
     for (const status of LINE_STATUSES) await expectList(published, { statuses: [status] });
     await expectList(published, { statuses: OPEN_LINE_STATUSES });
   });
@@ -291,6 +317,13 @@ describe("a vendor's projection split by tenant", () => {
     const total = await plan(listed.total);
     expect(total).toMatch(/vendor_line_counts/);
     expect(total).not.toMatch(/\bvendor_lines\b/);
+    for (const attention of ["returns", "invoices"] as const) {
+      const attentionPage = pageStatements({ statuses: [], attention, limit: 50, offset: 0 });
+      expect(await plan(attentionPage.lines)).toMatch(new RegExp(`vendor_lines USING (COVERING )?INDEX vendor_lines_${attention}`));
+      const attentionTotal = await plan(attentionPage.total);
+      expect(attentionTotal).toMatch(/vendor_attention_counts/);
+      expect(attentionTotal).not.toMatch(/\bvendor_lines\b/);
+    }
     const ofOrder = pageStatements({ statuses: OPEN_LINE_STATUSES, orderNumber: "SH-1-0", limit: 50, offset: 0 });
     for (const statement of [ofOrder.lines, ofOrder.total]) {
       expect(await plan(statement)).toMatch(/SEARCH vendor_lines USING INDEX vendor_lines_order \(order_number=\?\)/);
@@ -312,6 +345,14 @@ describe("a vendor's projection split by tenant", () => {
         lines.map((line, index) => ({ lineId: line.lineId, revision: index + 1, changedAt: Date.now(), line })),
       );
       await projection.apply(TENANT_A, [{ lineId: lines[0]!.lineId, revision: 100, changedAt: Date.now(), line: null }]);
+      // Nor its attention columns (migration 0003), which apply wrote above as it does today.
+      for (const attention of ["returns", "invoices"]) {
+        for (const suffix of ["counted", "uncounted", "recounted"]) sql.exec(`DROP TRIGGER vendor_${attention}_${suffix}`);
+        sql.exec(`DROP INDEX vendor_lines_${attention}`);
+      }
+      sql.exec("DROP TABLE vendor_attention_counts");
+      sql.exec("ALTER TABLE vendor_lines DROP COLUMN returns_to_receive");
+      sql.exec("ALTER TABLE vendor_lines DROP COLUMN invoices_in_exception");
       await migrateVendorLines(state.storage);
       // Once: starting again changes nothing.
       await migrateVendorLines(state.storage);

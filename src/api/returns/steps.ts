@@ -82,6 +82,17 @@ export const STEPS: Readonly<Record<ReturnKind, Partial<Record<ReturnStep, StepR
   },
 };
 
+/** The `kind:status` pairs in which a return's next step is its vendor's: what a vendor's desk lists to receive. */
+export const VENDOR_STEP_STATUSES: readonly string[] = [
+  ...new Set(
+    Object.entries(STEPS).flatMap(([kind, steps]) =>
+      Object.values(steps)
+        .filter((step) => step.actor === "vendor")
+        .flatMap((step) => step.from.map((status) => `${kind}:${status}`)),
+    ),
+  ),
+];
+
 /** Each kind's statuses in the order a return goes through them: no step leads to an earlier one. */
 export const STATUS_ORDER: Readonly<Record<ReturnKind, readonly string[]>> = {
   core: ["open", "shipped", "overdue", "accepted", "refused", "charged"],

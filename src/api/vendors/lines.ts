@@ -1,11 +1,23 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { addresses, orderLines, orders, type RequiredFieldValue, shippingDocumentLines, shippingDocuments } from "../../db/schema";
+import {
+  addresses,
+  invoiceLines,
+  invoices,
+  orderLines,
+  orders,
+  type RequiredFieldValue,
+  shippingDocumentLines,
+  shippingDocuments,
+  unitReturns,
+} from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
 import { centsToDecimal } from "../../platform/money";
 import type { LineStatus } from "../orders/lifecycle";
 import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
+import { VENDOR_STEP_STATUSES } from "../returns/steps";
+import type { Attention } from "./projection/schema";
 
 /**
  * What a vendor sees of the orders it fulfils: its own order lines, each with what it needs to ship it (the ship-to
@@ -61,6 +73,10 @@ const lineColumns = {
   proposedChange: orderLines.proposedChange,
   shippingMethod: orders.shippingMethod,
   ...shipToColumns,
+  // What waits for the vendor besides the line's state: its returns whose next step is the vendor's, and the invoices
+  // billing it that are in exception (a desk's worklist counts both; the store publishes the line when either changes).
+  returnsToReceive: sql<number>`(select count(*) from ${unitReturns} where ${unitReturns.lineId} = ${orderLines.id} and (${unitReturns.kind} || ':' || ${unitReturns.status}) in (select value from json_each(${JSON.stringify(VENDOR_STEP_STATUSES)})))`,
+  invoicesInException: sql<number>`(select count(distinct ${invoiceLines.invoiceId}) from ${invoiceLines} join ${invoices} on ${invoices.id} = ${invoiceLines.invoiceId} where ${invoiceLines.orderLineId} = ${orderLines.id} and ${invoices.status} = 'exception')`,
   // The line's parcels, oldest first; a document made with the order counts the whole line.
   shipments: sql<string>`(select json_group_array(json_object('shippingDocId', ${shippingDocuments.id}, 'trackingNumber', ${shippingDocuments.trackingNumber}, 'carrierName', ${shippingDocuments.carrierName}, 'serviceLevel', ${shippingDocuments.serviceLevel}, 'quantity', coalesce(${shippingDocumentLines.quantity}, ${orderLines.quantity}), 'shippedAt', ${shippingDocuments.shippedAt}) order by ${shippingDocuments.id}) from ${shippingDocumentLines} join ${shippingDocuments} on ${shippingDocuments.id} = ${shippingDocumentLines.shippingDocumentId} where ${shippingDocumentLines.lineId} = ${orderLines.id} and ${shippingDocuments.shippedAt} is not null)`,
 };
@@ -163,4 +179,6 @@ export async function findVendorLines(db: Database, vendorId: number, lineIds: r
 export interface VendorLineFilter {
   statuses: readonly LineStatus[];
   orderNumber?: string | undefined;
+  /** Instead of statuses and order: the lines on which a return (`returns`) or an invoice (`invoices`) waits for the vendor. */
+  attention?: Attention | undefined;
 }

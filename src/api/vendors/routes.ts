@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { DEFAULT_VENDOR_LIST_RETENTION_DAYS } from "../../env";
+import { ValidationError } from "../../platform/errors";
 import { PaginationSchema } from "../../platform/pagination";
 import { VENDOR_API_BASE } from "../../platform/planes";
 import { envelope } from "../../platform/responses";
@@ -30,6 +31,7 @@ import { shipToFields } from "../orders/ship-to";
 import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "./fulfilment";
 import { findVendorLine, findVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 import { listLinesOfVendor } from "./projection/list";
+import { ATTENTION_COLUMNS, type Attention } from "./projection/schema";
 import { eachLineOnce, MAX_SHIPMENT_LINES, MAX_SHIPMENT_UNIT_CODES, shipLines } from "./shipments";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
@@ -103,6 +105,13 @@ export const VendorOrderLineSchema = z
     pendingChange: PendingChangeSchema.nullable().openapi({
       description: "A change the vendor proposed that waits for the buyer's answer",
     }),
+    returnsToReceive: z.number().int().openapi({
+      description:
+        "The line's returns (cores, loaners, repairs, return requests) whose next step is the vendor's: to authorize or decline, receive, diagnose or send back (GET /vendor/api/order-lines/{lineId}/returns)",
+    }),
+    invoicesInException: z.number().int().openapi({
+      description: "The vendor's invoices billing the line whose three-way match failed and on which the buyer has not decided",
+    }),
     shippingMethod: z.enum(SHIPPING_METHOD_CODES),
     shipTo: z.object(shipToFields),
     shipments: z.array(ShipmentSchema),
@@ -126,6 +135,15 @@ const ListParamsSchema = z.object({
     .regex(ORDER_NUMBER, "Must be an order number.")
     .optional()
     .openapi({ param: { name: "orderNumber", in: "query" }, description: "Only lines of this order", example: DEMO_ORDER_NUMBER }),
+  attention: z
+    .enum(ATTENTION_COLUMNS.map(([attention]) => attention) as [Attention, ...Attention[]])
+    .optional()
+    .openapi({
+      param: { name: "attention", in: "query" },
+      description:
+        "Instead of status and orderNumber (400 with either): the lines on which something else waits for the vendor, in any status: `returns` (returnsToReceive > 0) or `invoices` (invoicesInException > 0). A closed line stays listed for the list's retention after its last change.",
+      example: "returns",
+    }),
   limit: SearchQueryParamsSchema.shape.limit,
   offset: SearchQueryParamsSchema.shape.offset,
 });
@@ -271,7 +289,10 @@ async function lineOrThrow(db: ReturnType<typeof database>, vendorId: number, li
 const router = createRouter()
   .openapi(listRoute, async (c) => {
     const params = c.req.valid("query");
-    const filter = { statuses: parseStatuses(params.status), orderNumber: params.orderNumber };
+    if (params.attention !== undefined && (params.status !== undefined || params.orderNumber !== undefined)) {
+      throw new ValidationError({ attention: ["Not with status or orderNumber: it lists the lines in any status, of any order."] });
+    }
+    const filter = { statuses: parseStatuses(params.status), orderNumber: params.orderNumber, attention: params.attention };
     const result = await listLinesOfVendor(c.env, c.get("vendorPrincipal").vendorId, filter, getPage(params));
     return c.json(envelope(c, result), 200);
   })

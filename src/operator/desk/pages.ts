@@ -3,7 +3,7 @@ import type { HtmlEscapedString } from "hono/utils/html";
 import { CONFIRMATION_CODES } from "../../shared/confirmations/codes";
 import { type DeskSession, SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "./sessions";
 import type { VendorUserRow } from "./users";
-import { canShip, type DeskLine, PAGE_SIZE, WORK_STATES, type WorkStatus } from "./vendor-work";
+import { ATTENTION_LISTS, canShip, type DeskLine, PAGE_SIZE, WORK_STATES, type WorkCounts } from "./vendor-work";
 
 /**
  * The desk's pages (docs/desk.md), server-rendered with hono/html (every interpolated value escaped). No inline script
@@ -82,7 +82,7 @@ export const notice = (text: string | null | undefined, error = false) =>
   text ? html`<p class="notice${error ? " error" : ""}" role="${error ? "alert" : "status"}">${text}</p>` : "";
 
 export interface WorklistView {
-  counts: Record<WorkStatus, number>;
+  counts: WorkCounts;
   lines: DeskLine[];
   total: number;
   page: number;
@@ -91,7 +91,12 @@ export interface WorklistView {
   error: string | null;
 }
 
-const STATUS_CHOICES = [{ status: "open", label: "All open" }, ...WORK_STATES];
+const STATUS_CHOICES = [
+  { status: "open", label: "All open" },
+  ...WORK_STATES,
+  ...ATTENTION_LISTS.map(({ attention, label }) => ({ status: attention, label })),
+];
+const COUNTED = [...WORK_STATES, ...ATTENTION_LISTS.map(({ attention, label }) => ({ status: attention, label }))];
 
 /** The worklist: counts per state (each a link to its lines), a filter form, the lines newest first, paging. */
 export const homePage = (session: DeskSession, view: WorklistView) => {
@@ -102,9 +107,9 @@ export const homePage = (session: DeskSession, view: WorklistView) => {
     "Your work",
     html`${notice(view.error, true)}
 <nav aria-label="Lines by state"><ul class="counts" data-live="/desk/counts">
-${WORK_STATES.map(
+${COUNTED.map(
   ({ status, label }) =>
-    html`<li><a href="/desk?status=${status}"${view.status === status ? html` aria-current="page"` : ""}><span class="count" data-status="${status}">${view.counts[status]}</span> ${label}</a></li>`,
+    html`<li><a href="/desk?status=${status}"${view.status === status ? html` aria-current="page"` : ""}><span class="count" data-status="${status}">${view.counts[status as keyof WorkCounts]}</span> ${label}</a></li>`,
 )}
 </ul></nav>
 <p class="live" role="status" aria-live="polite"></p>
@@ -125,7 +130,9 @@ ${
 <thead><tr><th scope="col">Order</th><th scope="col">Line</th><th scope="col">Part</th><th scope="col">Qty</th><th scope="col">State</th><th scope="col">Ordered</th><th scope="col">Ship to</th></tr></thead>
 <tbody>${view.lines.map(
         (line) =>
-          html`<tr><td><a href="/desk/orders/${line.orderNumber}">${line.orderNumber}</a></td><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.statusName}</td><td>${line.orderDate.slice(0, 10)}</td><td>${line.shipTo.city}, ${line.shipTo.state}</td></tr>`,
+          html`<tr><td><a href="/desk/orders/${line.orderNumber}">${line.orderNumber}</a></td><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.statusName}${line.returnsToReceive > 0 ? html`<br><small>a return to receive</small>` : ""}${
+            line.invoicesInException > 0 ? html`<br><small>an invoice in exception</small>` : ""
+          }</td><td>${line.orderDate.slice(0, 10)}</td><td>${line.shipTo.city}, ${line.shipTo.state}</td></tr>`,
       )}</tbody></table>
 <nav aria-label="Pages" class="pages">${view.page > 0 ? html`<a href="/desk${query(view.page - 1)}" rel="prev">Newer</a>` : ""} Page ${view.page + 1} of ${pages} ${
         view.page + 1 < pages ? html`<a href="/desk${query(view.page + 1)}" rel="next">Older</a>` : ""

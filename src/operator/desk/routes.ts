@@ -40,6 +40,7 @@ import {
 } from "./sessions";
 import { DESK_ROLES, EMAIL_PATTERN, InvitationRefused, invitedUser, inviteUser, setUserDisabled, vendorUsers } from "./users";
 import {
+  ATTENTION_LISTS,
   confirmLine,
   DeskSignedOut,
   deskApi,
@@ -50,6 +51,7 @@ import {
   scannedCodes,
   stateCounts,
   WORK_STATES,
+  type WorkFilter,
   worklistPage,
 } from "./vendor-work";
 
@@ -172,11 +174,15 @@ export const deskRoutes = new Hono<AppEnv>()
     if (!session) return c.redirect("/desk/sign-in", 303);
     const api = await deskApi(ediOf(c.env), session.userId);
     const chosen = c.req.query("status") ?? "open";
-    const status = WORK_STATES.some((state) => state.status === chosen) ? chosen : "open";
-    const orderNumber = (c.req.query("orderNumber") ?? "").trim().slice(0, 40);
+    const attention = ATTENTION_LISTS.find((list) => list.attention === chosen)?.attention;
+    const status = attention ?? (WORK_STATES.some((state) => state.status === chosen) ? chosen : "open");
+    // An attention list is of any order: the order number filters the states only.
+    const orderNumber = attention ? "" : (c.req.query("orderNumber") ?? "").trim().slice(0, 40);
     const page = Math.min(Math.max(0, Number.parseInt(c.req.query("page") ?? "0", 10) || 0), 10_000);
-    const statuses = status === "open" ? WORK_STATES.map((state) => state.status) : [status];
-    const [counts, listed] = await Promise.all([stateCounts(api), worklistPage(api, statuses, orderNumber || undefined, page)]);
+    const filter: WorkFilter = attention
+      ? { attention }
+      : { statuses: status === "open" ? WORK_STATES.map((state) => state.status) : [status], orderNumber: orderNumber || undefined };
+    const [counts, listed] = await Promise.all([stateCounts(api), worklistPage(api, filter, page)]);
     const error =
       listed.error === 400 ? "That is not an order number." : listed.error ? `The lines could not be read (${listed.error}).` : null;
     return c.html(homePage(session, { counts, lines: listed.lines, total: listed.total, page, status, orderNumber, error }));

@@ -26,6 +26,9 @@ export interface DeskLine {
   confirmationCode: string | null;
   /** A change the vendor proposed (a confirmation code's) that waits for the buyer's answer. */
   pendingChange: { code: string } | null;
+  /** Its returns whose next step is the vendor's, and its invoices in exception. */
+  returnsToReceive: number;
+  invoicesInException: number;
   shipTo: { city: string; state: string; country: string };
 }
 
@@ -37,6 +40,14 @@ export const WORK_STATES = [
   { status: "Shipped", label: "In transit" },
 ] as const;
 export type WorkStatus = (typeof WORK_STATES)[number]["status"];
+
+/** The worklist's lists of what else waits for the vendor: the vendor API's `attention` lists, in any line state. */
+export const ATTENTION_LISTS = [
+  { attention: "returns", label: "Returns to receive" },
+  { attention: "invoices", label: "Invoices in exception" },
+] as const;
+export type AttentionList = (typeof ATTENTION_LISTS)[number]["attention"];
+export type WorkCounts = Record<WorkStatus | AttentionList, number>;
 
 export const PAGE_SIZE = 25;
 
@@ -52,31 +63,40 @@ export type DeskApi = Awaited<ReturnType<typeof deskApi>>;
 type Api = DeskApi;
 type Listed = ApiAnswer<{ data?: { lines: DeskLine[]; pagination: { total: number } } }>;
 
-const listPath = (status: string, orderNumber: string | undefined, limit: number, offset: number) =>
-  `/order-lines?${new URLSearchParams({ status, limit: String(limit), offset: String(offset), ...(orderNumber ? { orderNumber } : {}) })}`;
+/** The worklist's filter: line states, or one of the attention lists; and an order number. */
+export type WorkFilter = { statuses: readonly string[]; orderNumber?: string | undefined } | { attention: AttentionList };
 
-/** How many of the vendor's lines are in each state (one request each, at once). */
-export async function stateCounts(api: Api): Promise<Record<WorkStatus, number>> {
-  const answers = await Promise.all(WORK_STATES.map(({ status }) => api("GET", listPath(status, undefined, 1, 0)) as Promise<Listed>));
-  return Object.fromEntries(WORK_STATES.map(({ status }, i) => [status, answers[i]!.body.data?.pagination.total ?? 0])) as Record<
-    WorkStatus,
-    number
-  >;
+const listPath = (filter: WorkFilter, limit: number, offset: number) =>
+  `/order-lines?${new URLSearchParams({
+    ...("attention" in filter
+      ? { attention: filter.attention }
+      : { status: filter.statuses.join(","), ...(filter.orderNumber ? { orderNumber: filter.orderNumber } : {}) }),
+    limit: String(limit),
+    offset: String(offset),
+  })}`;
+
+/** How many of the vendor's lines are in each state and each attention list (one request each, at once). */
+export async function stateCounts(api: Api): Promise<WorkCounts> {
+  const filters: [WorkStatus | AttentionList, WorkFilter][] = [
+    ...WORK_STATES.map(({ status }): [WorkStatus, WorkFilter] => [status, { statuses: [status] }]),
+    ...ATTENTION_LISTS.map(({ attention }): [AttentionList, WorkFilter] => [attention, { attention }]),
+  ];
+  const answers = await Promise.all(filters.map(([, filter]) => api("GET", listPath(filter, 1, 0)) as Promise<Listed>));
+  return Object.fromEntries(filters.map(([name], i) => [name, answers[i]!.body.data?.pagination.total ?? 0])) as WorkCounts;
 }
 
 /**
  * A page of the vendor's lines in `statuses`, newest first: the vendor API lists oldest first, so the page is read from
  * the end (its total known from a first request) and reversed. `page` 0 is the newest.
  */
-export async function worklistPage(api: Api, statuses: readonly string[], orderNumber: string | undefined, page: number) {
-  const status = statuses.join(",");
-  const first = (await api("GET", listPath(status, orderNumber, 1, 0))) as Listed;
+export async function worklistPage(api: Api, filter: WorkFilter, page: number) {
+  const first = (await api("GET", listPath(filter, 1, 0))) as Listed;
   if (first.status !== 200 || !first.body.data) return { lines: [] as DeskLine[], total: 0, error: first.status };
   const total = first.body.data.pagination.total;
   const end = Math.max(0, total - page * PAGE_SIZE);
   const offset = Math.max(0, end - PAGE_SIZE);
   if (end === 0) return { lines: [], total, error: null };
-  const listed = (await api("GET", listPath(status, orderNumber, end - offset, offset))) as Listed;
+  const listed = (await api("GET", listPath(filter, end - offset, offset))) as Listed;
   return { lines: [...(listed.body.data?.lines ?? [])].reverse(), total, error: listed.status === 200 ? null : listed.status };
 }
 
@@ -94,7 +114,7 @@ const FRESH_LINES = 40;
 export async function orderLinesOf(api: Api, orderNumber: string): Promise<DeskLine[] | null> {
   const lines: DeskLine[] = [];
   for (let offset = 0; ; offset += ORDER_PAGE_LIMIT) {
-    const listed = (await api("GET", listPath(ANY_STATUS, orderNumber, ORDER_PAGE_LIMIT, offset))) as Listed;
+    const listed = (await api("GET", listPath({ statuses: [ANY_STATUS], orderNumber }, ORDER_PAGE_LIMIT, offset))) as Listed;
     if (listed.status !== 200 || !listed.body.data) return null;
     lines.push(...listed.body.data.lines);
     if (lines.length >= listed.body.data.pagination.total || listed.body.data.lines.length === 0) break;

@@ -1,4 +1,5 @@
 import type { VendorOrderLine } from "../lines";
+import type { Attention } from "./schema";
 
 /** One line as a store publishes it to its vendor's projection. */
 export interface LineChange {
@@ -34,6 +35,8 @@ export interface ListedKey {
 /** A page of a shard of a vendor's projection, or only the keys of its lines. */
 export interface ListQuery {
   statuses: readonly string[];
+  /** Instead of the statuses: the lines in a list of what waits for the vendor (schema.ts, ATTENTION_COLUMNS). */
+  attention?: Attention | undefined;
   orderNumber?: string | undefined;
   limit: number;
   offset: number;

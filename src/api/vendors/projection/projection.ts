@@ -6,7 +6,7 @@ import { percentile } from "../../../platform/percentile";
 import { ID_CHECKSUM_MODULUS } from "../../../shared/tenants/statements";
 import type { HeldLines, LineChange, ListQuery, ProjectionPage, ProjectionQuery } from "./messages";
 import { CLOSED_ROW, closesLine, removalCutoff, removalDelayMs } from "./retention";
-import { VENDOR_PROJECTION_MIGRATIONS } from "./schema";
+import { ATTENTION_COLUMNS, VENDOR_PROJECTION_MIGRATIONS } from "./schema";
 
 /** Applies the migrations the projection lacks (schema.ts): when the object starts. */
 export const migrateVendorLines = (storage: DurableObjectStorage) => migrate(drizzle(storage), VENDOR_PROJECTION_MIGRATIONS);
@@ -33,6 +33,18 @@ const LIST_ORDER = "ORDER BY order_date, line_id";
  * and counts them.
  */
 export function pageStatements(query: ListQuery, columns: string = KEY_COLUMNS): { lines: Statement; total: Statement } {
+  if (query.attention !== undefined) {
+    // Its partial index (schema.ts) walks the list; its total is one row of vendor_attention_counts.
+    const column = ATTENTION_COLUMNS.find(([attention]) => attention === query.attention)![1];
+    return {
+      lines: [
+        `SELECT ${columns} FROM vendor_lines WHERE deleted = 0 AND ${column} > 0 ${LIST_ORDER} LIMIT ?1 OFFSET ?2`,
+        query.limit,
+        query.offset,
+      ],
+      total: ["SELECT coalesce(sum(lines), 0) AS total FROM vendor_attention_counts WHERE attention = ?1", query.attention],
+    };
+  }
   const statuses = JSON.stringify(query.statuses);
   if (query.orderNumber === undefined) {
     return {
@@ -89,10 +101,12 @@ export class VendorLines extends DurableObject<Bindings> {
           continue;
         }
         sql.exec(
-          "INSERT INTO vendor_lines (line_id, tenant_id, revision, deleted, changed_at, applied_at, order_date, order_number, status_name, line) " +
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_id) DO UPDATE SET tenant_id = excluded.tenant_id, " +
+          "INSERT INTO vendor_lines (line_id, tenant_id, revision, deleted, changed_at, applied_at, order_date, order_number, status_name, line, " +
+            "returns_to_receive, invoices_in_exception) " +
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_id) DO UPDATE SET tenant_id = excluded.tenant_id, " +
             "revision = excluded.revision, deleted = excluded.deleted, changed_at = excluded.changed_at, applied_at = excluded.applied_at, " +
-            "order_date = excluded.order_date, order_number = excluded.order_number, status_name = excluded.status_name, line = excluded.line " +
+            "order_date = excluded.order_date, order_number = excluded.order_number, status_name = excluded.status_name, line = excluded.line, " +
+            "returns_to_receive = excluded.returns_to_receive, invoices_in_exception = excluded.invoices_in_exception " +
             "WHERE excluded.revision >= vendor_lines.revision",
           lineId,
           tenantId,
@@ -104,6 +118,9 @@ export class VendorLines extends DurableObject<Bindings> {
           line?.orderNumber ?? "",
           line?.statusName ?? "",
           line === null ? "null" : JSON.stringify(line),
+          // A line published before the counts existed has none: nothing waits on it that the counts know of.
+          line?.returnsToReceive ?? 0,
+          line?.invoicesInException ?? 0,
         );
         applied += sql.exec<{ changed: number }>("SELECT changes() AS changed").one().changed;
       }

@@ -15,6 +15,25 @@ const counted = (guard = "1") =>
 /** A trigger's statement that no longer counts the line as it was (OLD) in its status, when `guard` (SQL) holds. */
 const uncounted = (guard = "1") => `UPDATE vendor_line_counts SET lines = lines - 1 WHERE status_name = OLD.status_name AND ${guard};`;
 
+/** The lists of what waits for the vendor (ListQuery.attention) and the column that says a line is in each. */
+export const ATTENTION_COLUMNS = [
+  ["returns", "returns_to_receive"],
+  ["invoices", "invoices_in_exception"],
+] as const;
+export type Attention = (typeof ATTENTION_COLUMNS)[number][0];
+
+/** Triggers that keep vendor_attention_counts' row of `attention` equal to the live lines whose `column` is above 0. */
+function attentionTriggers(attention: string, column: string): string[] {
+  const inList = (row: "NEW" | "OLD") => `(${row}.deleted = 0 AND ${row}.${column} > 0)`;
+  const add = (delta: 1 | -1) => `UPDATE vendor_attention_counts SET lines = lines + (${delta}) WHERE attention = '${attention}';`;
+  return [
+    `CREATE TRIGGER vendor_${attention}_counted AFTER INSERT ON vendor_lines WHEN ${inList("NEW")} BEGIN ${add(1)} END`,
+    `CREATE TRIGGER vendor_${attention}_uncounted AFTER DELETE ON vendor_lines WHEN ${inList("OLD")} BEGIN ${add(-1)} END`,
+    `CREATE TRIGGER vendor_${attention}_recounted AFTER UPDATE OF deleted, ${column} ON vendor_lines WHEN ${inList("OLD")} <> ${inList("NEW")} ` +
+      `BEGIN UPDATE vendor_attention_counts SET lines = lines + (CASE WHEN ${inList("NEW")} THEN 1 ELSE -1 END) WHERE attention = '${attention}'; END`,
+  ];
+}
+
 /**
  * A vendor's projection's schema (docs/tenant-stores.md, "Vendors' lines"), applied by drizzle's durable-sqlite
  * migrator when the object starts, as a tenant store's is. A line is kept as the vendor reads it (`line`, the JSON of a
@@ -58,5 +77,20 @@ export const VENDOR_PROJECTION_MIGRATIONS = tenantMigrations([
     // (retention.ts). Its condition is retention.ts's CLOSED_ROW, written out: a migration does not change once run.
     tag: "0002_vendor_lines_closed",
     sql: "CREATE INDEX vendor_lines_closed ON vendor_lines(changed_at) WHERE (deleted = 1 OR status_name IN ('Delivered', 'Cancelled', 'Rejected'))",
+  },
+  {
+    // What waits for the vendor besides a line's state (its returnsToReceive and invoicesInException, > 0): columns
+    // kept from the line at each write, a partial index each for their lists, and their counts as vendor_line_counts
+    // holds the statuses', kept by triggers in the same transaction.
+    tag: "0003_vendor_lines_attention",
+    sql: [
+      "ALTER TABLE vendor_lines ADD COLUMN returns_to_receive INTEGER NOT NULL DEFAULT 0",
+      "ALTER TABLE vendor_lines ADD COLUMN invoices_in_exception INTEGER NOT NULL DEFAULT 0",
+      "CREATE INDEX vendor_lines_returns ON vendor_lines(order_date, line_id) WHERE deleted = 0 AND returns_to_receive > 0",
+      "CREATE INDEX vendor_lines_invoices ON vendor_lines(order_date, line_id) WHERE deleted = 0 AND invoices_in_exception > 0",
+      "CREATE TABLE vendor_attention_counts (attention TEXT PRIMARY KEY, lines INTEGER NOT NULL) WITHOUT ROWID",
+      "INSERT INTO vendor_attention_counts (attention, lines) VALUES ('returns', 0), ('invoices', 0)",
+      ...ATTENTION_COLUMNS.flatMap(([attention, column]) => attentionTriggers(attention, column)),
+    ].join(STATEMENT_BREAKPOINT_LINE),
   },
 ]);
