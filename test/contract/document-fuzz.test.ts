@@ -85,7 +85,8 @@ const PROSE_RULES: ProseRule[] = [
   },
   { operation: "post /auth/oauth2/token", fields: /^oauth:invalid_scope$/, statement: "Space-separated subset of the client's scopes" },
   { operation: "get /vendor/api/order-lines", fields: /^status$/, statement: "any other name is a 400" },
-  { operation: "get /vendor/api/order-lines", fields: /^attention$/, statement: "Instead of status and orderNumber (400 with either)" },
+  { operation: "get /vendor/api/order-lines", fields: /^attention$/, statement: "Instead of status, orderNumber and q (400 with any)" },
+  { operation: "get /vendor/api/order-lines", fields: /^q$/, statement: "Query in the q language" },
   { operation: "get /customer/api/invoices", fields: /^q$/, statement: "Query in the q language" },
   ...["get /admin/api/catalog/imports/{id}/errors", "get /vendor/api/offer-imports/{id}/errors"].map((operation) => ({
     operation,

@@ -1,11 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/platform/sha256";
+import { json } from "../helpers/api";
 import { csrfOf, desk, deskForm, deskSession } from "../helpers/desk";
 import { gtinOfLine, orderOfOneVendor } from "../helpers/edi";
 import { readOrder } from "../helpers/orders";
 import { eventuallyFound } from "../helpers/platform";
 import { storeRowsById } from "../helpers/stores";
+import { vendorCall } from "../helpers/vendors";
 
 /**
  * The desk's worklist and a line's moves (docs/desk.md, "The worklist"): the vendor's lines through the vendor API as
@@ -141,6 +143,29 @@ describe("the order desk's worklist", () => {
     expect((await lastSeen())!.at > fiveMinutesAgo).toBe(true);
     // Signed out: a problem, not a page.
     expect((await desk("/desk/counts")).status).toBe(401);
+  });
+
+  it("searches the lines with the q language; a query the language refuses is shown with its reason", async () => {
+    const order = await orderOfOneVendor(1, 3);
+    const [lineId] = order.lineIds as [number];
+    const { session } = await deskSession(order.vendorId);
+    const { partNumber } = (await json(await vendorCall(order.vendorId, `/order-lines/${lineId}`))).data as { partNumber: string };
+    const q = `partNumber:"${partNumber}" AND quantity:3`;
+    const found = await eventuallyFound(async () => {
+      const text = await (await desk(`/desk?q=${encodeURIComponent(q)}`, { cookie: session })).text();
+      return text.includes(`href="/desk/lines/${lineId}"`) ? text : null;
+    }, "the line found by q");
+    const parts = [...found.matchAll(/<td>([^<]+)<br><small>/g)].map((match) => match[1]);
+    expect(parts.length).toBeGreaterThan(0);
+    expect(new Set(parts)).toEqual(new Set([partNumber]));
+    expect(found).toContain(`value="${q.replaceAll('"', "&quot;")}"`);
+    const other = await (
+      await desk(`/desk?q=${encodeURIComponent(`partNumber:"${partNumber}" AND quantity:4`)}`, { cookie: session })
+    ).text();
+    expect(other).not.toContain(`href="/desk/lines/${lineId}"`);
+    const refused = await desk(`/desk?q=${encodeURIComponent("colour:red")}`, { cookie: session });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("That search was refused: Unknown field");
   });
 
   it("another vendor's user sees nothing of the lines: not in its worklist, its line page a 404, its moves refused", async () => {

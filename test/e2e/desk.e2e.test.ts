@@ -204,6 +204,33 @@ async function theDaysOrder(run: string, productIndexes: [number, number]) {
   return { orderNumber: placed.data.orderNumber as string, gtin: generateDeviceIdentifiers(productIndexes[0])[0]!.deviceId };
 }
 
+type Look = (heading: string | RegExp, name: string) => Promise<void>;
+
+/** An admin's pages, each checked and kept: the users, the offers and one offer changed, a price file to its end. */
+async function adminPages(page: Page, use: Hands, look: Look, says: (text: string) => Promise<void>, run: string, productIndex: number) {
+  await page.goto(`${deskBase}/desk/users`);
+  await look("Your vendor's users", "users");
+  await use.press("Offers");
+  await look("Your offers", "offers");
+  await use.fill("Search", `sku:"E2E-${run}-BUY"`);
+  await use.press("Search");
+  await use.press(`E2E-${run}-BUY`);
+  await look(`Offer E2E-${run}-BUY`, "offer");
+  await use.fill("Lead time (days)", "1");
+  await use.press("Save");
+  await says("Done: the offer is published.");
+  await page.goto(`${deskBase}/desk/price-files`);
+  await look("Price files", "price-files");
+  const csv = `sku,productId,condition,purchaseChoice,warranty,price,leadTimeDays\nE2E-${run}-PF,${productId(productIndex)},New OEM,Buy,1 year,99.00,3\nE2E-${run}-BAD,${productId(productIndex)},New OEM,Buy,1 year,free,3\n`;
+  await page.getByLabel(/^File/).setInputFiles({ name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await use.press("Upload and start");
+  await expect.poll(() => page.locator(".job-rate").textContent(), { timeout: 30_000 }).toContain("1 created");
+  await look("Price file", "price-file-done");
+  // The wrong row, by its line in the file (the header is line 1).
+  expect(await page.locator("tbody tr").count()).toBe(1);
+  expect(await page.locator("tbody tr td").first().textContent()).toBe("3");
+}
+
 describe("a desk user's whole day in a browser", () => {
   for (const [mode, hands, products] of [
     ["pointer", pointer, [40, 41]],
@@ -305,6 +332,9 @@ describe("a desk user's whole day in a browser", () => {
       expect(order.lineItems.map((line: { price: number }) => line.price).sort()).toEqual([110, 800]);
       const accepted = (await api(buyer, "GET", `/customer/api/returns/${core.returnId}`)).data;
       expect(accepted.status).toBe("accepted");
+
+      // The admin's pages: users, offers (one changed), a price file followed to its end.
+      if (mode === "pointer") await adminPages(page, use, look, says, run, products[0]);
 
       // On a tablet: the worklist with no sideways scrolling of the page.
       await page.setViewportSize({ width: 768, height: 1024 });

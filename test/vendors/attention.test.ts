@@ -79,10 +79,11 @@ describe("the vendor's lines that wait on a return or an invoice", () => {
     await listed("invoices", lineId, false);
   });
 
-  it("attention is not taken with status or orderNumber", async () => {
+  it("attention is not taken with status, orderNumber or q", async () => {
     const res = await vendorCall(RETURNS_VENDOR, "/order-lines?attention=returns&status=Shipped");
     expect(res.status).toBe(400);
-    expect((await json(res)).errors.attention[0]).toContain("Not with status or orderNumber");
+    expect((await json(res)).errors.attention[0]).toContain("Not with status, orderNumber or q");
     expect((await vendorCall(RETURNS_VENDOR, "/order-lines?attention=everything")).status).toBe(400);
+    expect((await vendorCall(RETURNS_VENDOR, `/order-lines?attention=returns&q=${encodeURIComponent("quantity:1")}`)).status).toBe(400);
   });
 });

@@ -18,6 +18,7 @@ import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
 import { VENDOR_STEP_STATUSES } from "../returns/steps";
 import type { Attention } from "./projection/schema";
+import type { LineCondition } from "./projection/search";
 
 /**
  * What a vendor sees of the orders it fulfils: its own order lines, each with what it needs to ship it (the ship-to
@@ -181,4 +182,6 @@ export interface VendorLineFilter {
   orderNumber?: string | undefined;
   /** Instead of statuses and order: the lines on which a return (`returns`) or an invoice (`invoices`) waits for the vendor. */
   attention?: Attention | undefined;
+  /** A q query's condition (projection/search.ts), with the statuses and order. */
+  where?: LineCondition | undefined;
 }

@@ -19,6 +19,7 @@ import {
   readableText,
 } from "../../platform/schemas";
 import { GET_MAX_LIMIT, getPage, parseNameList, SearchQueryParamsSchema } from "../../query/params";
+import { searchErrorResponses } from "../../query/responses";
 import { vendorScopedAccess } from "../../shared/auth/bearer";
 import { storeOfRow } from "../../shared/tenants/homes";
 import { rangeFloor } from "../../shared/tenants/id-ranges";
@@ -32,6 +33,7 @@ import { type MoveOutcome, moveLine, type VendorAction, type VendorMove } from "
 import { findVendorLine, findVendorLines, OPEN_LINE_STATUSES, type VendorOrderLine, vendorLineNotFound } from "./lines";
 import { listLinesOfVendor } from "./projection/list";
 import { ATTENTION_COLUMNS, type Attention } from "./projection/schema";
+import { lineCondition, vendorLineSearch } from "./projection/search";
 import { eachLineOnce, MAX_SHIPMENT_LINES, MAX_SHIPMENT_UNIT_CODES, shipLines } from "./shipments";
 
 /** The vendor API, mounted at /vendor/api (docs/api.md, "Vendor API"). */
@@ -141,9 +143,15 @@ const ListParamsSchema = z.object({
     .openapi({
       param: { name: "attention", in: "query" },
       description:
-        "Instead of status and orderNumber (400 with either): the lines on which something else waits for the vendor, in any status: `returns` (returnsToReceive > 0) or `invoices` (invoicesInException > 0). A closed line stays listed for the list's retention after its last change.",
+        "Instead of status, orderNumber and q (400 with any): the lines on which something else waits for the vendor, in any status: `returns` (returnsToReceive > 0) or `invoices` (invoicesInException > 0). A closed line stays listed for the list's retention after its last change.",
       example: "returns",
     }),
+  q: SearchQueryParamsSchema.shape.q.openapi({
+    description: `Query in the q language on the lines, with status and orderNumber (not with attention: 400). Fields: ${vendorLineSearch
+      .fieldNames()
+      .join(", ")}.`,
+    example: 'partNumber~"CBL" AND shipToState:IL',
+  }),
   limit: SearchQueryParamsSchema.shape.limit,
   offset: SearchQueryParamsSchema.shape.offset,
 });
@@ -169,7 +177,7 @@ const listRoute = createRoute({
         "application/json": { schema: envelopeSchema(z.object({ lines: z.array(VendorOrderLineSchema), pagination: PaginationSchema })) },
       },
     },
-    ...authenticatedErrorResponses,
+    ...searchErrorResponses,
   },
 });
 
@@ -289,10 +297,15 @@ async function lineOrThrow(db: ReturnType<typeof database>, vendorId: number, li
 const router = createRouter()
   .openapi(listRoute, async (c) => {
     const params = c.req.valid("query");
-    if (params.attention !== undefined && (params.status !== undefined || params.orderNumber !== undefined)) {
-      throw new ValidationError({ attention: ["Not with status or orderNumber: it lists the lines in any status, of any order."] });
+    if (params.attention !== undefined && (params.status !== undefined || params.orderNumber !== undefined || params.q !== undefined)) {
+      throw new ValidationError({ attention: ["Not with status, orderNumber or q: it lists the lines in any status, of any order."] });
     }
-    const filter = { statuses: parseStatuses(params.status), orderNumber: params.orderNumber, attention: params.attention };
+    const filter = {
+      statuses: parseStatuses(params.status),
+      orderNumber: params.orderNumber,
+      attention: params.attention,
+      where: lineCondition(params.q) ?? undefined,
+    };
     const result = await listLinesOfVendor(c.env, c.get("vendorPrincipal").vendorId, filter, getPage(params));
     return c.json(envelope(c, result), 200);
   })

@@ -88,6 +88,7 @@ export interface WorklistView {
   page: number;
   status: string;
   orderNumber: string;
+  q: string;
   error: string | null;
 }
 
@@ -102,7 +103,12 @@ const COUNTED = [...WORK_STATES, ...ATTENTION_LISTS.map(({ attention, label }) =
 export const homePage = (session: DeskSession, view: WorklistView) => {
   const pages = Math.max(1, Math.ceil(view.total / PAGE_SIZE));
   const query = (page: number) =>
-    `?${new URLSearchParams({ status: view.status, ...(view.orderNumber ? { orderNumber: view.orderNumber } : {}), page: String(page) })}`;
+    `?${new URLSearchParams({
+      status: view.status,
+      ...(view.orderNumber ? { orderNumber: view.orderNumber } : {}),
+      ...(view.q ? { q: view.q } : {}),
+      page: String(page),
+    })}`;
   return layout(
     "Your work",
     html`${notice(view.error, true)}
@@ -121,8 +127,11 @@ ${COUNTED.map(
     )}</select>
 <label for="orderNumber">Order number</label>
 <input id="orderNumber" name="orderNumber" value="${view.orderNumber}" pattern="[A-Za-z0-9-]{1,40}" autocomplete="off">
+<label for="q">Search</label>
+<input id="q" name="q" value="${view.q}" size="36" maxlength="500" autocomplete="off" aria-describedby="q-help">
 <button type="submit">Show</button>
 </form>
+<p id="q-help" class="help">The API's q language, e.g. <code>partNumber~"CBL"</code>, <code>poNumber:"PO-1234"</code>, <code>shipToState:IL AND quantity&gt;5</code>, <code>orderDate&gt;="2026-12-01"</code>.</p>
 ${
   view.lines.length === 0
     ? html`<p>No line here.</p>`

@@ -178,14 +178,26 @@ export const deskRoutes = new Hono<AppEnv>()
     const status = attention ?? (WORK_STATES.some((state) => state.status === chosen) ? chosen : "open");
     // An attention list is of any order: the order number filters the states only.
     const orderNumber = attention ? "" : (c.req.query("orderNumber") ?? "").trim().slice(0, 40);
+    const q = attention ? "" : (c.req.query("q") ?? "").trim().slice(0, 500);
     const page = Math.min(Math.max(0, Number.parseInt(c.req.query("page") ?? "0", 10) || 0), 10_000);
     const filter: WorkFilter = attention
       ? { attention }
-      : { statuses: status === "open" ? WORK_STATES.map((state) => state.status) : [status], orderNumber: orderNumber || undefined };
+      : {
+          statuses: status === "open" ? WORK_STATES.map((state) => state.status) : [status],
+          orderNumber: orderNumber || undefined,
+          q: q || undefined,
+        };
     const [counts, listed] = await Promise.all([stateCounts(api), worklistPage(api, filter, page)]);
     const error =
-      listed.error === 400 ? "That is not an order number." : listed.error ? `The lines could not be read (${listed.error}).` : null;
-    return c.html(homePage(session, { counts, lines: listed.lines, total: listed.total, page, status, orderNumber, error }));
+      listed.error === 400
+        ? `That search was refused: ${listed.detail ?? "check the order number and the query."}`
+        : listed.error
+          ? `The lines could not be read (${listed.error}).`
+          : null;
+    return c.html(
+      homePage(session, { counts, lines: listed.lines, total: listed.total, page, status, orderNumber, q, error }),
+      listed.error === 400 ? 400 : 200,
+    );
   })
   .get("/counts", async (c) => {
     const session = c.get("deskSession");

@@ -64,13 +64,19 @@ type Api = DeskApi;
 type Listed = ApiAnswer<{ data?: { lines: DeskLine[]; pagination: { total: number } } }>;
 
 /** The worklist's filter: line states, or one of the attention lists; and an order number. */
-export type WorkFilter = { statuses: readonly string[]; orderNumber?: string | undefined } | { attention: AttentionList };
+export type WorkFilter =
+  | { statuses: readonly string[]; orderNumber?: string | undefined; q?: string | undefined }
+  | { attention: AttentionList };
 
 const listPath = (filter: WorkFilter, limit: number, offset: number) =>
   `/order-lines?${new URLSearchParams({
     ...("attention" in filter
       ? { attention: filter.attention }
-      : { status: filter.statuses.join(","), ...(filter.orderNumber ? { orderNumber: filter.orderNumber } : {}) }),
+      : {
+          status: filter.statuses.join(","),
+          ...(filter.orderNumber ? { orderNumber: filter.orderNumber } : {}),
+          ...(filter.q ? { q: filter.q } : {}),
+        }),
     limit: String(limit),
     offset: String(offset),
   })}`;
@@ -90,14 +96,21 @@ export async function stateCounts(api: Api): Promise<WorkCounts> {
  * the end (its total known from a first request) and reversed. `page` 0 is the newest.
  */
 export async function worklistPage(api: Api, filter: WorkFilter, page: number) {
-  const first = (await api("GET", listPath(filter, 1, 0))) as Listed;
-  if (first.status !== 200 || !first.body.data) return { lines: [] as DeskLine[], total: 0, error: first.status };
+  const first = (await api("GET", listPath(filter, 1, 0))) as Listed & ApiAnswer<{ detail?: string; errors?: unknown }>;
+  if (first.status !== 200 || !first.body.data) {
+    return { lines: [] as DeskLine[], total: 0, error: first.status, detail: outcomeOf(first).detail };
+  }
   const total = first.body.data.pagination.total;
   const end = Math.max(0, total - page * PAGE_SIZE);
   const offset = Math.max(0, end - PAGE_SIZE);
-  if (end === 0) return { lines: [], total, error: null };
+  if (end === 0) return { lines: [], total, error: null, detail: null };
   const listed = (await api("GET", listPath(filter, end - offset, offset))) as Listed;
-  return { lines: [...(listed.body.data?.lines ?? [])].reverse(), total, error: listed.status === 200 ? null : listed.status };
+  return {
+    lines: [...(listed.body.data?.lines ?? [])].reverse(),
+    total,
+    error: listed.status === 200 ? null : listed.status,
+    detail: null as string | null,
+  };
 }
 
 /** Every line status, for an order's page: its closed lines too (listed for the vendor API's retention). */

@@ -47,7 +47,14 @@ export async function listLinesOfVendor(
 ): Promise<{ lines: VendorOrderLine[]; pagination: Pagination }> {
   const shards = vendorProjectionShards(env, vendorId);
   const end = page.offset + page.limit;
-  const query = { statuses: filter.statuses, orderNumber: filter.orderNumber, attention: filter.attention, offset: 0, limit: end };
+  const query = {
+    statuses: filter.statuses,
+    orderNumber: filter.orderNumber,
+    attention: filter.attention,
+    where: filter.where,
+    offset: 0,
+    limit: end,
+  };
   if (end <= wholeLinesWindow) {
     const pages = await Promise.all(shards.map((shard) => shard.query(query)));
     const lines = parsed(

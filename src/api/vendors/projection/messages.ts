@@ -1,5 +1,6 @@
 import type { VendorOrderLine } from "../lines";
 import type { Attention } from "./schema";
+import type { LineCondition } from "./search";
 
 /** One line as a store publishes it to its vendor's projection. */
 export interface LineChange {
@@ -37,6 +38,8 @@ export interface ListQuery {
   statuses: readonly string[];
   /** Instead of the statuses: the lines in a list of what waits for the vendor (schema.ts, ATTENTION_COLUMNS). */
   attention?: Attention | undefined;
+  /** With the statuses (and order): the condition of a q query (search.ts), compiled in the API Worker. */
+  where?: LineCondition | undefined;
   orderNumber?: string | undefined;
   limit: number;
   offset: number;

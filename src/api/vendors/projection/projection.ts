@@ -46,6 +46,17 @@ export function pageStatements(query: ListQuery, columns: string = KEY_COLUMNS):
     };
   }
   const statuses = JSON.stringify(query.statuses);
+  if (query.where) {
+    // A q query: its condition beside the statuses (and order), with anonymous placeholders as the compiler writes
+    // them; its total counts the matching lines (the shard's lines of those statuses, walked once).
+    const ofOrder = query.orderNumber === undefined ? "" : "AND order_number = ?";
+    const from = `FROM vendor_lines WHERE deleted = 0 AND status_name IN (SELECT value FROM json_each(?)) ${ofOrder} AND (${query.where.sql})`;
+    const bindings = [statuses, ...(query.orderNumber === undefined ? [] : [query.orderNumber]), ...query.where.params];
+    return {
+      lines: [`SELECT ${columns} ${from} ${LIST_ORDER} LIMIT ? OFFSET ?`, ...bindings, query.limit, query.offset],
+      total: [`SELECT count(*) AS total ${from}`, ...bindings],
+    };
+  }
   if (query.orderNumber === undefined) {
     return {
       lines: [

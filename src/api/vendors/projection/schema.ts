@@ -15,6 +15,16 @@ const counted = (guard = "1") =>
 /** A trigger's statement that no longer counts the line as it was (OLD) in its status, when `guard` (SQL) holds. */
 const uncounted = (guard = "1") => `UPDATE vendor_line_counts SET lines = lines - 1 WHERE status_name = OLD.status_name AND ${guard};`;
 
+/** The line's JSON fields the q language searches, as generated columns (search.ts names them). */
+const SEARCHED_FIELDS = [
+  ["part_number", "$.partNumber"],
+  ["description", "$.description"],
+  ["po_number", "$.poNumber"],
+  ["quantity", "$.quantity"],
+  ["ship_to_city", "$.shipTo.city"],
+  ["ship_to_state", "$.shipTo.state"],
+] as const;
+
 /** The lists of what waits for the vendor (ListQuery.attention) and the column that says a line is in each. */
 export const ATTENTION_COLUMNS = [
   ["returns", "returns_to_receive"],
@@ -92,5 +102,13 @@ export const VENDOR_PROJECTION_MIGRATIONS = tenantMigrations([
       "INSERT INTO vendor_attention_counts (attention, lines) VALUES ('returns', 0), ('invoices', 0)",
       ...ATTENTION_COLUMNS.flatMap(([attention, column]) => attentionTriggers(attention, column)),
     ].join(STATEMENT_BREAKPOINT_LINE),
+  },
+  {
+    // The fields the q language searches besides the list's own columns (search.ts): generated from the line's JSON
+    // (virtual: read when a query reads them, nothing stored).
+    tag: "0004_vendor_lines_searched",
+    sql: SEARCHED_FIELDS.map(
+      ([column, path]) => `ALTER TABLE vendor_lines ADD COLUMN ${column} GENERATED ALWAYS AS (json_extract(line, '${path}')) VIRTUAL`,
+    ).join(STATEMENT_BREAKPOINT_LINE),
   },
 ]);
