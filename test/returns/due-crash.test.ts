@@ -5,6 +5,7 @@ import { database } from "../../src/db/client";
 import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { TENANT_A } from "../helpers/api";
 import { afterBatchCommits, FAULTS, withMethods } from "../helpers/faults";
+import { eventuallyFound } from "../helpers/platform";
 import { EXCHANGE, eventCounts, LOAN, optionWith, orderOf, returnsOf, shipLine } from "../helpers/returns";
 import { storeRows } from "../helpers/stores";
 
@@ -70,8 +71,10 @@ describe("the due steps across kills and retries", () => {
   it("killed after a commit, run again, then the old run back to life: each event once, each core charged once", async () => {
     await dueReturns();
     const killed = killedRun(4);
-    // The first run is "killed" after its 4th commit: it never gets past it while the next run goes through.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first run is "killed" after its 4th commit: it never gets past it while the next run goes through. How soon it
+    // gets there depends on the machine's load (CI's clean clone took over 300 ms), so it is awaited, not timed.
+    await eventuallyFound(async () => (killed.commits() >= 4 ? true : null), "the first run's 4th commit");
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(killed.commits()).toBe(4);
     await runDue();
     // The cron again, as its next tick would.
