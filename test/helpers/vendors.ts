@@ -26,9 +26,10 @@ export async function vendorCall(vendorId: number, path: string, init: { method?
 /**
  * Waits until the vendor's projection, which its list of lines reads (GET /vendor/api/order-lines), holds tenant
  * `tenantId`'s lines as its store publishes them: the same lines at the same revisions (the counts and checksums the
- * reconciliation sweep compares), so every change the store made has come through the queue. Throws after `timeoutMs`.
+ * reconciliation sweep compares), so every change the store made has come through the queue. Throws after `timeoutMs`:
+ * 20 s (under the tests' 30 s), as CI's clean clone under the whole suite's load once took over 10 s to publish a file's seeded store.
  */
-export async function projectionFollows(vendorId: number, tenantId = TENANT_A, timeoutMs = 10_000): Promise<void> {
+export async function projectionFollows(vendorId: number, tenantId = TENANT_A, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const cutoff = retentionCutoff(env, Date.now());
