@@ -62,7 +62,10 @@ function demoClientCredentials(): Required<DemoClients> {
 await ensureLocalSigningKey();
 await seedLocal(DEFAULT_PRODUCT_COUNT);
 const { vendor, operator, scimToken, testMode, ...demo } = demoClientCredentials();
-/** The demo vendor's admin on the order desk: invited again at each start (a fresh link; a passkey made before still signs in). */
+/**
+ * The demo vendor's admin on the order desk: invited at each start until it has made a passkey (a fresh link each time);
+ * once active it signs in with that passkey, since inviting an active user again would withdraw it.
+ */
 const DEMO_DESK_ADMIN = "admin@oem-distribution.example";
 let deskInvitation: string | undefined;
 await withLocalBindings(async (env) => {
@@ -75,14 +78,19 @@ await withLocalBindings(async (env) => {
   await createApiClient(database(env.DB), { operator: true, name: "Demo operator client (the marketplace)", ...operator });
   await issueScimToken(env.DB, 1, "Demo identity provider", "npm start", scimToken);
   await createApiClient(database(env.DB), { tenantId: 1, testMode: true, name: "Demo test-mode client (St. Mary's sandbox)", ...testMode });
-  const invitation = await inviteUser(env.DB, {
-    vendorId: DEMO_VENDOR_ID,
-    email: DEMO_DESK_ADMIN,
-    displayName: "Demo vendor admin",
-    role: "admin",
-    invitedBy: "npm start",
-  });
-  deskInvitation = `${DESK_BASE}/invitations/${invitation.token}`;
+  const admin = await env.DB.prepare("SELECT status FROM vendor_users WHERE vendor_id = ? AND email = ?")
+    .bind(DEMO_VENDOR_ID, DEMO_DESK_ADMIN)
+    .first<{ status: string }>();
+  if (admin?.status !== "active") {
+    const invitation = await inviteUser(env.DB, {
+      vendorId: DEMO_VENDOR_ID,
+      email: DEMO_DESK_ADMIN,
+      displayName: "Demo vendor admin",
+      role: "admin",
+      invitedBy: "npm start",
+    });
+    deskInvitation = `${DESK_BASE}/invitations/${invitation.token}`;
+  }
 });
 
 const base = `http://localhost:${PORT}`;

@@ -26,16 +26,21 @@ export async function formFields(c: Context<AppEnv>): Promise<(name: string) => 
   return (name) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
 }
 
-/** An action of the user in the audit log: written with the session's touch (the entry needs a changed row before it). */
+/**
+ * An action of the user in the audit log, and the session's touch. The entry follows a statement on the user's own row
+ * (which is never deleted), not the session's, so that an action done while the session ended meanwhile (signed out
+ * elsewhere) is still recorded: auditStatement writes only after a statement that changed a row.
+ */
 export async function auditDeskAction(db: D1Database, session: DeskSession, action: string, after: unknown): Promise<void> {
   const at = new Date().toISOString();
   await db.batch([
-    db.prepare("UPDATE desk_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(at, session.idHash),
+    db.prepare("UPDATE vendor_users SET updated_at = updated_at WHERE id = ?").bind(session.userId),
     auditStatement(
       db,
       { actor: `vendor_user:${session.userId}`, action, targetType: "vendor_user", targetId: String(session.userId), before: null, after },
       at,
     ),
+    db.prepare("UPDATE desk_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(at, session.idHash),
   ]);
 }
 

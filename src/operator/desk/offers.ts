@@ -72,7 +72,7 @@ export function editedOffer(offer: Offer, field: Field): { input: Record<string,
   const cents = textToCents(field("price"));
   if (cents === null || cents === 0) errors.push("The price must be an amount above 0, like 1249.50.");
   const lead = field("leadTimeDays");
-  if (!/^\d{1,3}$/.test(lead)) errors.push("The lead time is a whole number of days, 0 to 365.");
+  if (!/^\d{1,3}$/.test(lead) || Number(lead) > 365) errors.push("The lead time is a whole number of days, 0 to 365.");
   const stock = field("quantityAvailable");
   if (stock !== "" && !/^\d{1,10}$/.test(stock)) errors.push("The stock is a whole number of units, or empty when you do not say.");
   const input = offerInputOf(offer);

@@ -352,6 +352,7 @@ export const DESK_JS = `
   const rate = job.querySelector(".job-rate");
   const poll = async () => {
     const res = await fetch(job.dataset.job, { headers: { Accept: "application/json" } }).catch(() => null);
+    if (res && (res.status === 401 || res.status === 404)) return window.location.reload();
     if (!res || !res.ok) return setTimeout(poll, 2000);
     const now = await res.json();
     if (now.done) return window.location.reload();

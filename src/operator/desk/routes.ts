@@ -89,7 +89,9 @@ const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   // A page's own polling (the worklist's counts, a price file's progress) is not the user's activity.
-  const polling = c.req.path === `${DESK_BASE}/counts` || (c.req.method === "GET" && c.req.path.endsWith("/progress"));
+  const polling =
+    c.req.method === "GET" &&
+    (c.req.path === `${DESK_BASE}/counts` || /^\/desk\/price-files\/imp_[A-Za-z0-9]{20}\/progress$/.test(c.req.path));
   c.set("deskSession", await readSession(c.env.DB, getCookie(c, SESSION_COOKIE), new Date(), !polling));
   await next();
 };
@@ -151,18 +153,14 @@ function shipBody(field: (name: string) => string): Record<string, unknown> {
   };
 }
 
-/** The desk cannot act for the user (its vendor or the desk's client disabled meanwhile): signed out. */
-const signedOutOnRefusal: MiddlewareHandler<AppEnv> = async (c, next) => {
-  try {
-    await next();
-  } catch (error) {
-    if (!(error instanceof DeskSignedOut)) throw error;
-    c.res = c.redirect("/desk/sign-in", 303);
-  }
-};
-
 export const deskRoutes = new Hono<AppEnv>()
-  .use("*", securityHeaders, sameOrigin, loadSession, signedOutOnRefusal)
+  // The desk cannot act for the user (its vendor or the desk's client disabled meanwhile): signed out, not an error.
+  // The desk's own error handler, which hono wraps its handlers with when the plane mounts it, sees it first.
+  .onError((error, c) => {
+    if (error instanceof DeskSignedOut) return c.redirect("/desk/sign-in", 303);
+    throw error;
+  })
+  .use("*", securityHeaders, sameOrigin, loadSession)
   .get("/assets/desk.css", (c) =>
     c.body(DESK_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }),
   )

@@ -7,7 +7,8 @@ import { createClient } from "../onboarding/clients";
 /**
  * A vendor's desk users and their invitations (docs/desk.md, "Who signs in"): an invitation is a random token shown
  * once (its SHA-256 kept), valid once and for INVITATION_MINUTES, that lets its user register a passkey. Inviting an
- * email the vendor already has invites that user again (a lost passkey, an expired invitation), unless disabled.
+ * email the vendor already has invites that user again (a lost passkey, an expired invitation), unless disabled; an
+ * active user invited again loses its passkeys and sessions at once.
  */
 
 export const INVITATION_MINUTES = 60 * 24;
@@ -56,9 +57,12 @@ export async function inviteUser(
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + INVITATION_MINUTES * 60_000).toISOString();
   const tokenHash = await sha256Hex(token);
+  // An active user invited again (a lost device) starts over: its passkeys are withdrawn and its sessions end with the
+  // new invitation, so whoever registers from the link is the only one who can sign in as that user, and the user sees it.
+  const reinvitesActive = existing?.status === "active";
   const userRow = existing
     ? db
-        .prepare("UPDATE vendor_users SET display_name = ?2, role = ?3, updated_at = ?4 WHERE id = ?1")
+        .prepare("UPDATE vendor_users SET display_name = ?2, role = ?3, status = 'invited', updated_at = ?4 WHERE id = ?1")
         .bind(existing.id, input.displayName, input.role, at)
     : db
         .prepare(
@@ -71,10 +75,10 @@ export async function inviteUser(
       db,
       {
         actor: input.invitedBy,
-        action: "desk_user.invite",
+        action: reinvitesActive ? "desk_user.reinvite" : "desk_user.invite",
         targetType: "vendor_user",
         targetId: existing ? String(existing.id) : null,
-        before: null,
+        before: existing ? { status: existing.status } : null,
         after: { vendorId: input.vendorId, email, role: input.role },
       },
       at,
@@ -85,6 +89,12 @@ export async function inviteUser(
       )
       .bind(tokenHash, input.invitedBy, expiresAt, input.vendorId, email),
     db.prepare("SELECT id FROM vendor_users WHERE vendor_id = ? AND email = ?").bind(input.vendorId, email),
+    ...(reinvitesActive
+      ? [
+          db.prepare("DELETE FROM vendor_user_passkeys WHERE user_id = ?").bind(existing.id),
+          db.prepare("DELETE FROM desk_sessions WHERE user_id = ?").bind(existing.id),
+        ]
+      : []),
   ]);
   const userId = (results[3]!.results[0] as { id: number }).id;
   return { userId, token, expiresAt };
