@@ -306,7 +306,17 @@ describe("AS2: POST /as2 and what we send", () => {
     expect(await waitingOfIt()).toMatchObject([{ document: "850" }]);
     const readPartner = () => partnerOr404(env.DB, partner.id);
 
-    // Awaiting its MDN: not sent again now, sent again (the same Message-ID) once the wait has passed.
+    // Awaiting its MDN: not sent again now, sent again (the same Message-ID) once the wait has passed. The delivery that
+    // sent it records the wait after the partner's answer: a send before that record is a race of this test (CI found it).
+    await eventuallyFound(
+      () =>
+        env.DB.prepare(
+          "SELECT mdn_awaited_at FROM edi_interchanges WHERE partner_id = ? AND interchange_control = ? AND mdn_awaited_at IS NOT NULL",
+        )
+          .bind(partner.id, Number(controlNumber))
+          .first(),
+      "the 850 recorded as awaiting its MDN",
+    );
     await sendWaiting(ediEnv() as never, await readPartner());
     expect(await sendsOfIt()).toHaveLength(1);
     await sendWaiting(ediEnv() as never, await readPartner(), 50, new Date(Date.now() + ASYNC_MDN_WAIT_MS + 60_000));
