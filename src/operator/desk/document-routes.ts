@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ediOf } from "../edi/bindings";
@@ -16,6 +17,7 @@ import {
 } from "./documents";
 import { auditDeskAction, formFields, signedInForm } from "./forms";
 import { linePage, notFoundPage } from "./pages";
+import type { DeskSession } from "./sessions";
 import { canShip, deskApi, lineOf, orderLinesOf, parcelBody, shipParcel } from "./vendor-work";
 
 /**
@@ -43,22 +45,29 @@ const notDone = (detail: string | null, status: number) => ({
   error: true,
 });
 
+/** The order of the path, the vendor's lines of it and the API that read them; a 404 page when the vendor has none. */
+async function orderOf(c: Context<AppEnv>, session: DeskSession) {
+  const orderNumber = c.req.param("orderNumber")!;
+  const api = await deskApi(ediOf(c.env), session.userId);
+  const lines = await orderLinesOf(api, orderNumber);
+  if (!lines || lines.length === 0) return c.html(notFoundPage(session, "order"), 404);
+  return { api, orderNumber, lines };
+}
+
 export const deskDocumentRoutes = new Hono<AppEnv>()
   .get(`/orders/:orderNumber{${ORDER}}`, async (c) => {
     const session = c.get("deskSession");
     if (!session) return c.redirect("/desk/sign-in", 303);
-    const orderNumber = c.req.param("orderNumber");
-    const lines = await orderLinesOf(await deskApi(ediOf(c.env), session.userId), orderNumber);
-    if (!lines || lines.length === 0) return c.html(notFoundPage(session, "order"), 404);
-    return c.html(orderPage(session, orderNumber, lines, doneMessage(c.req.query("done"))));
+    const order = await orderOf(c, session);
+    if (order instanceof Response) return order;
+    return c.html(orderPage(session, order.orderNumber, order.lines, doneMessage(c.req.query("done"))));
   })
   .post(`/orders/:orderNumber{${ORDER}}/ship`, async (c) => {
     const session = await signedInForm(c);
     if (session instanceof Response) return session;
-    const orderNumber = c.req.param("orderNumber");
-    const api = await deskApi(ediOf(c.env), session.userId);
-    const lines = await orderLinesOf(api, orderNumber);
-    if (!lines || lines.length === 0) return c.html(notFoundPage(session, "order"), 404);
+    const order = await orderOf(c, session);
+    if (order instanceof Response) return order;
+    const { api, orderNumber, lines } = order;
     const body = parcelBody(lines.filter(canShip), await formFields(c));
     if (!body)
       return c.html(orderPage(session, orderNumber, lines, { text: "Not shipped: tick the lines in the parcel.", error: true }), 422);
@@ -70,10 +79,9 @@ export const deskDocumentRoutes = new Hono<AppEnv>()
   .post(`/orders/:orderNumber{${ORDER}}/invoice`, async (c) => {
     const session = await signedInForm(c);
     if (session instanceof Response) return session;
-    const orderNumber = c.req.param("orderNumber");
-    const api = await deskApi(ediOf(c.env), session.userId);
-    const lines = await orderLinesOf(api, orderNumber);
-    if (!lines || lines.length === 0) return c.html(notFoundPage(session, "order"), 404);
+    const order = await orderOf(c, session);
+    if (order instanceof Response) return order;
+    const { api, orderNumber, lines } = order;
     const draft = invoiceDraft(orderNumber, lines, await formFields(c));
     if (!draft.body)
       return c.html(orderPage(session, orderNumber, lines, { text: `Not sent: ${draft.errors.join(" ")}`, error: true }), 422);

@@ -65,7 +65,19 @@ export interface ReturnView {
 type Field = (name: string) => string;
 type Drafted<T> = { body: T; errors: [] } | { body: null; errors: string[] };
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today's date (UTC), as a document's date defaults to. */
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** A vendor's document number, as the vendor API takes it (src/api/invoices/schemas.ts). */
+const DOCUMENT_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$/;
+
+/** A document's summary from its cents: subtotal, tax, freight and their total. */
+const summaryOf = (subtotal: number, tax: number, freight: number) => ({
+  subtotal: centsToText(subtotal),
+  tax: centsToText(tax),
+  freight: centsToText(freight),
+  total: centsToText(subtotal + tax + freight),
+});
 
 /** A line's field name in the invoice form: `line-{lineId}-{what}`. */
 export const invoiceField = (lineId: number, what: "bill" | "quantity" | "unitPrice" | "tax") => `line-${lineId}-${what}`;
@@ -96,7 +108,7 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
   });
   const freightCents = centsOf(field("freight"), 0);
   if (freightCents === null) errors.push("The freight must be an amount like 15.00, or empty.");
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$/.test(field("invoiceNumber"))) {
+  if (!DOCUMENT_NUMBER.test(field("invoiceNumber"))) {
     errors.push("The invoice number is required: letters, digits and . _ / - (up to 40).");
   }
   if (errors.length > 0) return { body: null, errors };
@@ -118,21 +130,16 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
         amount: centsToText(line.amount),
         tax: centsToText(line.taxCents),
       })),
-      summary: {
-        subtotal: centsToText(subtotal),
-        tax: centsToText(tax),
-        freight: centsToText(freightCents!),
-        total: centsToText(subtotal + tax + freightCents!),
-      },
+      summary: summaryOf(subtotal, tax, freightCents!),
     },
   };
 }
 
 /**
- * A line's unit price as the invoice form fills it in: the line's price in exact cents (the vendor API's line price is
- * a JSON number of two places at most).
+ * A price the vendor API gives as a JSON number of two places at most (a line's, an offer's), as the desk shows and
+ * fills it in: its exact cents as text.
  */
-export const priceText = (line: DeskLine) => centsToText(decimalToCents(line.price) ?? 0);
+export const priceText = (price: number) => centsToText(decimalToCents(price) ?? 0);
 
 /**
  * A credit memo against the invoice: everything that remains of it (`whole`), or the units typed per invoice line at
@@ -141,7 +148,7 @@ export const priceText = (line: DeskLine) => centsToText(decimalToCents(line.pri
  */
 export function creditMemoDraft(invoice: InvoiceView, field: Field): Drafted<Record<string, unknown>> {
   const errors: string[] = [];
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$/.test(field("creditMemoNumber"))) {
+  if (!DOCUMENT_NUMBER.test(field("creditMemoNumber"))) {
     errors.push("The credit memo number is required: letters, digits and . _ / - (up to 40).");
   }
   const head = {
@@ -183,12 +190,7 @@ export function creditMemoDraft(invoice: InvoiceView, field: Field): Drafted<Rec
         amount: centsToText(line.quantity * line.unitCents),
         tax: centsToText(line.taxCents),
       })),
-      summary: {
-        subtotal: centsToText(subtotal),
-        tax: centsToText(tax),
-        freight: centsToText(freightCents!),
-        total: centsToText(subtotal + tax + freightCents!),
-      },
+      summary: summaryOf(subtotal, tax, freightCents!),
     },
   };
 }

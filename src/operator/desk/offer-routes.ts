@@ -2,12 +2,12 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ediOf } from "../edi/bindings";
+import { FINAL_STATES } from "../imports/jobs";
 import { auditDeskAction, formFields, signedInForm } from "./forms";
 import { offerPage, offersListPage, priceFilePage, priceFilesPage } from "./offer-pages";
 import {
   DESK_PRICE_FILE_MAX_BYTES,
   editedOffer,
-  FINAL_JOB_STATES,
   offerOf,
   offersPage,
   PRICE_FILES_PATH,
@@ -141,7 +141,7 @@ export const deskOfferRoutes = new Hono<AppEnv>()
     const api = await deskApi(ediOf(c.env), session.userId);
     const job = await priceFileJob(api, c.req.param("jobId"));
     if (!job) return c.html(notFoundPage(session, "price file"), 404);
-    const errors = job.counts.rejected > 0 || FINAL_JOB_STATES.includes(job.state) ? await rowErrors(api, job.id) : [];
+    const errors = job.counts.rejected > 0 || FINAL_STATES.includes(job.state) ? await rowErrors(api, job.id) : [];
     return c.html(priceFilePage(session, job, errors));
   })
   .get(`/price-files/:jobId{${JOB}}/progress`, async (c) => {
@@ -149,5 +149,5 @@ export const deskOfferRoutes = new Hono<AppEnv>()
     if (session?.role !== "admin") return c.json({ title: "Unauthorized", status: 401, detail: "Sign in again as an admin." }, 401);
     const job = await priceFileJob(await deskApi(ediOf(c.env), session.userId), c.req.param("jobId"));
     if (!job) return c.json({ title: "Not Found", status: 404, detail: "Your vendor has no such price file." }, 404);
-    return c.json({ state: job.state, done: FINAL_JOB_STATES.includes(job.state), progress: job.progress, counts: job.counts });
+    return c.json({ state: job.state, done: FINAL_STATES.includes(job.state), progress: job.progress, counts: job.counts });
   });

@@ -1,4 +1,7 @@
-import { decimalToCents, textToCents } from "../../platform/money";
+import type { z } from "@hono/zod-openapi";
+import { textToCents } from "../../platform/money";
+import type { ImportErrorSchema } from "../imports/errors";
+import type { JobState } from "../imports/jobs";
 import type { Offer } from "../offers/schemas";
 import type { ApiAnswer } from "../procurement/api";
 import type { DeskApi } from "./vendor-work";
@@ -92,12 +95,6 @@ export function editedOffer(offer: Offer, field: Field): { input: Record<string,
   };
 }
 
-/** The price of an offer as the desk shows it: exactly two places. */
-export const offerPriceText = (price: number) => {
-  const cents = decimalToCents(price) ?? 0;
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-};
-
 export async function publishOffer(api: DeskApi, sku: string, input: Record<string, unknown>) {
   return outcomeOf((await api("PUT", `/offers/${encodeURIComponent(sku)}`, input)) as ApiAnswer<{ detail?: string; errors?: unknown }>);
 }
@@ -109,7 +106,7 @@ export async function withdrawOffer(api: DeskApi, sku: string) {
 export interface PriceFileJob {
   id: string;
   format: string;
-  state: string;
+  state: JobState;
   onError: string;
   dryRun: boolean;
   failure: { code: string; message: string } | null;
@@ -120,16 +117,8 @@ export interface PriceFileJob {
   finishedAt: string | null;
 }
 
-export interface RowError {
-  file: string;
-  line: number;
-  productKey: string | null;
-  field: string | null;
-  code: string;
-  message: string;
-}
-
-export const FINAL_JOB_STATES = ["succeeded", "failed", "cancelled"];
+/** A rejected row of a job, as the import's errors route gives it. */
+export type RowError = z.infer<typeof ImportErrorSchema>;
 
 /** A file's format by its name: .csv, or .ndjson / .jsonl (gzip-compressed too); null for any other. */
 export const priceFileFormat = (name: string) =>

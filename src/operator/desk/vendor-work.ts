@@ -1,6 +1,7 @@
 import { vendorApi } from "../edi/apply/vendor-api";
 import type { EdiBindings } from "../edi/bindings";
 import type { ApiAnswer } from "../procurement/api";
+import { countOrText } from "./forms";
 
 /**
  * The desk's work through the vendor API (docs/desk.md, "Acting as the vendor"): each request as the signed-in user,
@@ -213,7 +214,7 @@ export function parcelBody(lines: DeskLine[], field: (name: string) => string): 
       const units = scannedCodes(field(parcelField(line.lineId, "units")));
       return {
         lineId: line.lineId,
-        ...(quantity ? { quantity: /^\d{1,9}$/.test(quantity) ? Number(quantity) : quantity } : {}),
+        ...(quantity ? { quantity: countOrText(quantity) } : {}),
         ...(units.length > 0 ? { units } : {}),
       };
     }),
