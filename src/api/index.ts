@@ -47,6 +47,9 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   await refreshCatalogPositions(env.CATALOG);
   // Each tenant's stores purge what is past its retention and take their returns' due steps (TenantStore.housekeep).
   await forEachStore(env, "store-purge", (store) => store.housekeep(scheduledTime));
+  // Each store catches up on the recalls changed since it last matched (a recall import offers them at once; this is
+  // what makes an offer that failed, or a store that was down, converge).
+  await forEachStore(env, "store-recalls", (store) => store.matchRecalls());
   // The vendors' projections compared with the tenant stores' accounts, and what differs sent again. Best effort: the
   // next run tries again.
   await reconcileVendorProjections(env).catch((err: unknown) =>

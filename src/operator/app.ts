@@ -40,6 +40,7 @@ import { connectionRoutes } from "./procurement/connection-routes";
 import { documentRoutes } from "./procurement/documents";
 import { gatewayRoutes } from "./procurement/routes";
 import { shopRoutes } from "./procurement/shop/routes";
+import { recallImportRoutes } from "./recalls/import-routes";
 import { handleScimError, SCIM_BASE, ScimError } from "./scim/errors";
 import { scimRoutes } from "./scim/routes";
 import { requireScimToken, scimTokenRoutes } from "./scim/tokens";
@@ -50,7 +51,8 @@ import { pushDirectoryAfterWrites } from "./tenant-stores/directory-mirror";
  * their documents themselves (up to their own limits, answering in their own forms): neither the 1 MiB body limit nor the JSON body rules apply to them.
  */
 const isUpload = (method: string, path: string) =>
-  (method === "PUT" && /^\/(admin\/api\/catalog\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) ||
+  (method === "PUT" &&
+    /^\/(admin\/api\/catalog\/imports|admin\/api\/recalls\/imports|vendor\/api\/offer-imports)\/[^/]+\/files\//.test(path)) ||
   path === CXML_PATH ||
   path === AS2_PATH ||
   (method === "POST" && path.startsWith(`${EDI_MAILBOX_BASE}/`) && path.endsWith("/inbound")) ||
@@ -66,6 +68,7 @@ const isPublishingWrite = (method: string) => method !== "GET" && method !== "HE
 /** The operator API, mounted at /admin/api (docs/api.md, "Catalog import", "Offers and contract prices"). */
 export const adminApi = createRouter()
   .route("/", importRoutes)
+  .route("/", recallImportRoutes)
   .route("/", operatorEventRoutes)
   .route("/", tierRoutes)
   .route("/", onboardingRoutes)

@@ -44,6 +44,6 @@ export type Scope = (typeof SCOPES)[number];
 export const VENDOR_SCOPES = ["fulfilment:read", "fulfilment:write", "offers:read", "offers:write"] as const;
 export type VendorScope = (typeof VENDOR_SCOPES)[number];
 
-/** Scopes of operator clients (`/admin/api`): load the catalog; assign tenants to price tiers. */
-export const OPERATOR_SCOPES = ["catalog:import", "tiers:write", "clients:manage"] as const;
+/** Scopes of operator clients (`/admin/api`): load the catalog and the FDA's recalls; assign tenants to price tiers. */
+export const OPERATOR_SCOPES = ["catalog:import", "tiers:write", "clients:manage", "recalls:import"] as const;
 export type OperatorScope = (typeof OPERATOR_SCOPES)[number];

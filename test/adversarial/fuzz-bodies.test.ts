@@ -7,7 +7,7 @@ import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
 import { RETURN_REASONS } from "../../src/api/returns/request";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
-import { ERROR_POLICIES, IMPORT_FORMATS, IMPORT_MODES } from "../../src/operator/imports/jobs";
+import { CATALOG_FORMATS, ERROR_POLICIES, IMPORT_MODES } from "../../src/operator/imports/jobs";
 import { MAX_PRICE } from "../../src/operator/offers/schemas";
 import { API_VERSIONS, FIRST_VERSION } from "../../src/platform/versions/calendar";
 import { fieldPath } from "../../src/platform/zod-errors";
@@ -415,7 +415,7 @@ const TARGETS: Target[] = [
     token: () => operatorTokenFor(),
     base: () => ({ format: "ndjson", mode: "upsert", dryRun: false, onError: "skipFailedRows", maxErrors: 10, maxWithdrawPercent: 5 }),
     fields: [
-      { path: ["format"], hostile: hostileCode(IMPORT_FORMATS), required: true },
+      { path: ["format"], hostile: hostileCode(CATALOG_FORMATS), required: true },
       { path: ["mode"], hostile: hostileCode(IMPORT_MODES) },
       { path: ["dryRun"], hostile: fc.oneof(fc.constantFrom("true", "false", 0, 1, null), fc.string()) },
       { path: ["onError"], hostile: hostileCode(ERROR_POLICIES) },

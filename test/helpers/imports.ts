@@ -12,7 +12,7 @@ export interface JobCaller {
 }
 
 export interface ImportOptions {
-  format: "ndjson" | "csv" | "gudid";
+  format: "ndjson" | "csv" | "gudid" | "openfda";
   mode?: "upsert" | "replace";
   dryRun?: boolean;
   onError?: "rejectAll" | "skipFailedRows";

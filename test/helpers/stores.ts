@@ -18,10 +18,11 @@ async function clearStore(store: DurableObjectStub<TenantStore>): Promise<void> 
     [
       { sql: "UPDATE vendor_projection SET publishing = 0", params: [] },
       ...[...STORE_TABLES].reverse().map((table) => ({ sql: `DELETE FROM ${quoted(table.name)}`, params: [] })),
-      ...STORE_ONLY_TABLES.filter((table) => table !== "vendor_projection").map((table) => ({
+      ...STORE_ONLY_TABLES.filter((table) => table !== "vendor_projection" && table !== "recall_progress").map((table) => ({
         sql: `DELETE FROM ${quoted(table)}`,
         params: [],
       })),
+      { sql: "UPDATE recall_progress SET revision = 0", params: [] },
     ],
     { outbox: false },
   );

@@ -79,6 +79,16 @@ export class TenantStore extends Store implements OrderPlacingStore {
     const db = database(local);
     const tenantId = this.ownTenant();
     const now = new Date();
+    // Units shipped since the last alarm are matched against the open recalls first, so their events go out in this one.
+    const matched = this.unitsToCheck()
+      ? await this.matchRecalls({ changed: false }).then(
+          () => "done",
+          (error: unknown) => {
+            logEvent("warn", { event: "recalls.match_units", tenantId, message: errorMessage(error) });
+            return "failed";
+          },
+        )
+      : "done";
     const dispatched = await sweepUndispatched(env, tenantId)(db, now, DISPATCH_LIMIT);
     await resendLostDeliveries(env, afterStart, tenantId)(db, now, DISPATCH_LIMIT);
     // Publishing failing (its queue, a projection) must not stop the deliveries' schedule: it is tried again shortly.
@@ -91,11 +101,12 @@ export class TenantStore extends Store implements OrderPlacingStore {
     );
     if (dispatched === DISPATCH_LIMIT || published === "more") return void (await this.ctx.storage.setAlarm(Date.now()));
     // Written while this alarm ran (the write armed the alarm for now, which the lines below must not push back).
-    if (published === "done" && this.outboxPending()) return void (await this.ctx.storage.setAlarm(Date.now() + RECHECK_MS));
+    if (published === "done" && matched === "done" && this.outboxPending())
+      return void (await this.ctx.storage.setAlarm(Date.now() + RECHECK_MS));
     const next = this.ctx.storage.sql.exec<{ due: string | null }>("SELECT min(due_at) AS due FROM webhook_deliveries_owed").one().due;
     const dueTimes = [
       next ? Math.max(Date.parse(next), Date.now() + 1000) : Infinity,
-      published === "failed" ? Date.now() + PUBLISH_RETRY_MS : Infinity,
+      published === "failed" || matched === "failed" ? Date.now() + PUBLISH_RETRY_MS : Infinity,
     ];
     const at = Math.min(...dueTimes);
     if (at !== Infinity) await this.ctx.storage.setAlarm(at);

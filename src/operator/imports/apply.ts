@@ -46,7 +46,7 @@ export const stagedDeviceIdentifiers = (table: string, where: string, { keyed = 
 const RANGE = "r.job_id = ?1 AND r.seq > ?2 AND r.seq <= ?3 AND r.record IS NOT NULL";
 
 /** The staging table of each kind of job. */
-export const STAGED_ROWS = { catalog: "catalog_import_rows", offers: "offer_import_rows" } as const;
+export const STAGED_ROWS = { catalog: "catalog_import_rows", offers: "offer_import_rows", recalls: "recall_import_rows" } as const;
 
 /** The last line of the next chunk after `afterSeq`, and how many rows it holds (0: nothing left). */
 export async function nextChunk(

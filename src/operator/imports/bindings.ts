@@ -1,3 +1,5 @@
+import type { Bindings } from "../../env";
+
 /** What a catalog import's Workflow instance is given: its job. */
 export interface ImportParams {
   jobId: string;
@@ -10,4 +12,6 @@ export interface ImportBindings {
   CATALOG: D1Database;
   IMPORTS: R2Bucket;
   CATALOG_IMPORTS: Workflow<ImportParams>;
+  /** The tenant stores: a recall import offers them its recalls. */
+  TENANT_STORE: Bindings["TENANT_STORE"];
 }

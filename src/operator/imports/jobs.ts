@@ -4,9 +4,11 @@
  * (docs/api.md, "Catalog import").
  */
 
-export const IMPORT_FORMATS = ["ndjson", "csv", "gudid"] as const;
-/** What a job imports: the operator's catalog, or a vendor's offers (its price file). */
-export const JOB_KINDS = ["catalog", "offers"] as const;
+export const IMPORT_FORMATS = ["ndjson", "csv", "gudid", "openfda"] as const;
+/** The formats of the operator's catalog files. */
+export const CATALOG_FORMATS = ["ndjson", "csv", "gudid"] as const satisfies readonly ImportFormat[];
+/** What a job imports: the operator's catalog, a vendor's offers (its price file), or the FDA's recalls. */
+export const JOB_KINDS = ["catalog", "offers", "recalls"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const IMPORT_MODES = ["upsert", "replace"] as const;
 export const ERROR_POLICIES = ["rejectAll", "skipFailedRows"] as const;

@@ -27,6 +27,11 @@ export interface ImportKind {
     rows: number,
   ): Promise<void>;
   /**
+   * What follows the apply pass of a job that wrote (not a dry run), as one Workflow step that must not fail the job:
+   * the recalls' offer to the tenant stores (src/operator/recalls/offer.ts).
+   */
+  afterApply?(env: ImportBindings): Promise<unknown>;
+  /**
    * Whether a job whose files are byte for byte an earlier job's may take that job's result instead of reading its rows
    * (src/operator/imports/same-file.ts): the catalog's, whose version says whether anything changed since.
    */

@@ -70,6 +70,7 @@ const STAGING_KEYS = {
   catalog_import_device_ids: "agency, device_id",
   catalog_import_gudid: "primary_di, kind, seq",
   offer_import_rows: "seq",
+  recall_import_rows: "seq",
 };
 
 /** Removes a slice of the ended job's staging rows; true when none are left. */

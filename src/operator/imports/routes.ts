@@ -18,10 +18,10 @@ import type { ImportBindings } from "./bindings";
 import { ImportErrorSchema, importErrorsPage, streamImportErrors } from "./errors";
 import { createInstance } from "./instances";
 import {
+  CATALOG_FORMATS,
   ERROR_POLICIES,
   FILE_NAME,
   type FileRow,
-  IMPORT_FORMATS,
   IMPORT_MODES,
   type ImportFormat,
   JOB_STATES,
@@ -525,7 +525,7 @@ export const importRoutes = importJobRoutes({
   tag: "Catalog import",
   schemaName: "CatalogImport",
   access: operatorScopedAccess("catalog:import"),
-  formats: IMPORT_FORMATS,
+  formats: CATALOG_FORMATS,
   modes: IMPORT_MODES,
   formatDescription: "ndjson (one record per line), csv (header row) or gudid (the FDA AccessGUDID delimited release)",
   caller: (c) => ({ clientId: c.get("operatorPrincipal").clientId, vendorId: null }),

@@ -1,6 +1,7 @@
 import { letOthersIn } from "../../platform/let-others-in";
 import { CSV, readDelimitedWindow } from "./formats/delimited";
 import { readNdjsonWindow } from "./formats/ndjson";
+import { readOpenFdaWindow } from "./formats/openfda";
 import { bomLength, type FileCursor, FileFault, WINDOW_BYTES, type WindowRow } from "./formats/window";
 import { gudidCompanionWindow, gudidDeviceWindow } from "./gudid-windows";
 import type { JobRow } from "./jobs";
@@ -39,7 +40,9 @@ export async function validateWindow(
         ? readNdjsonWindow(bytes, eof, cursor)
         : job.format === "csv"
           ? csvWindow(bytes, eof, cursor, kind.csv)
-          : await gudidDeviceWindow(env.CATALOG, job.id, bytes, eof, cursor);
+          : job.format === "openfda"
+            ? readOpenFdaWindow(bytes, eof, cursor)
+            : await gudidDeviceWindow(env.CATALOG, job.id, bytes, eof, cursor);
     if (
       job.format === "ndjson" &&
       cursor.offset === 0 &&
@@ -48,8 +51,9 @@ export async function validateWindow(
     ) {
       throw new FileFault("not_ndjson", `${file.name} is not NDJSON: no line of its first ${WINDOW_BYTES} bytes is a JSON object.`);
     }
-    // Blank lines past the first window: not one row in the whole file.
-    if (job.format === "ndjson" && window.done && cursor.rows + window.rows.length === 0) throw emptyFile(file);
+    // Blank lines past the first window (or an empty records array): not one row in the whole file.
+    if ((job.format === "ndjson" || job.format === "openfda") && window.done && cursor.rows + window.rows.length === 0)
+      throw emptyFile(file);
     await letOthersIn(); // between the window's parse and its rows' decisions (formats/window.ts, ROWS_PER_SLICE)
     return await kind.stageWindow(env, job, file, cursor, window);
   } catch (err) {

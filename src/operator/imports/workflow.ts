@@ -80,6 +80,17 @@ export abstract class ImportWorkflow extends WorkflowEntrypoint<ImportBindings, 
       }
     }
     if (plan.kind === "catalog") await catalogUpkeep(run, env.CATALOG, jobId);
+    if (kind.afterApply) {
+      await run("after the apply", () =>
+        kind.afterApply!(env).then(
+          () => true,
+          (err: unknown) => {
+            logEvent("warn", { import: jobId, afterApply: errorMessage(err) });
+            return false;
+          },
+        ),
+      );
+    }
     return end({ state: "succeeded" });
   }
 }

@@ -38,6 +38,7 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 const OPERATOR_SCOPE_DESCRIPTIONS: Record<OperatorScope, string> = {
   "catalog:import": "Load the catalog: import jobs, their files, progress and errors; the operator's events",
+  "recalls:import": "Load the FDA's device recalls: recall import jobs, their files, progress and errors",
   "tiers:write": "Create price tiers and assign buyer tenants to them (the scope of tier price agreements)",
   "clients:manage": "Create, list and disable API clients of every kind, rotate their secrets; read the audit log",
 };

@@ -8,6 +8,7 @@ import type { Bindings } from "../../env";
 import { transferableError } from "../../platform/errors";
 import type { BeginOutcome, StoreRun } from "../../platform/idempotency/key-lock";
 import type { IdempotentRequest } from "../../platform/idempotency/results";
+import { type MatchingStore, matchChangedRecalls, matchNewUnits, publishExposure } from "../recalls/store-matching";
 import { RANGED_TABLES, rangeFloor } from "./id-ranges";
 import { beginAttempt, committedOutcome, completeAttempt, releaseAttempt, settleAttempt } from "./idempotency-lock";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
@@ -132,16 +133,62 @@ export class TenantStore extends DurableObject<Bindings> {
     if (this.outboxPending()) void this.ctx.storage.setAlarm(Date.now());
   }
 
-  /** Whether an event waits for dispatch, or (once publishing) a line change for its vendors. */
+  /**
+   * Whether an event waits for dispatch, a shipped unit for its recall check (src/shared/recalls/store-matching.ts), or
+   * (once publishing) a line change for its vendors.
+   */
   protected outboxPending(): boolean {
     return (
       this.ctx.storage.sql
         .exec(
-          "SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL UNION ALL " +
+          "SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL UNION ALL SELECT 1 FROM recall_unit_checks UNION ALL " +
             "SELECT 1 FROM vendor_line_changes WHERE revision > published_revision AND (SELECT publishing FROM vendor_projection) = 1 LIMIT 1",
         )
         .toArray().length > 0
     );
+  }
+
+  /** This store as recall matching reads and writes it, with the main database where the recalls are. */
+  private matchingStore(): MatchingStore {
+    return {
+      sql: this.ctx.storage.sql,
+      transaction: (work) => this.ctx.storage.transactionSync(work),
+      recalls: this.env.DB,
+      tenantId: this.ownTenant(),
+    };
+  }
+
+  /**
+   * The units shipped since the last check matched against the open recalls (the alarm, after a shipment), then the
+   * recalls changed since this store last matched (`changed`: a recall import's offer, the housekeeping cron): what
+   * touches the tenant is written here with its events, and the counts per vendor published (docs/recalls.md).
+   */
+  async matchRecalls({ changed = true }: { changed?: boolean } = {}): Promise<{ recalls: number; events: number }> {
+    const store = this.matchingStore();
+    const touched = new Set<number>();
+    let events = 0;
+    let recalls = 0;
+    for (let more = true; more; ) {
+      const run = await matchNewUnits(store);
+      for (const id of run.touched) touched.add(id);
+      events += run.events;
+      recalls += run.recalls;
+      more = run.more;
+    }
+    if (changed) {
+      const run = await matchChangedRecalls(store);
+      for (const id of run.touched) touched.add(id);
+      events += run.events;
+      recalls += run.recalls;
+    }
+    if (events > 0) this.armOutbox();
+    await publishExposure(store, [...touched]);
+    return { recalls, events };
+  }
+
+  /** Whether shipped units wait for their recall check. */
+  protected unitsToCheck(): boolean {
+    return this.ctx.storage.sql.exec("SELECT 1 FROM recall_unit_checks LIMIT 1").toArray().length > 0;
   }
 
   /**

@@ -39,6 +39,10 @@ export const TENANT_DATA_TABLES: readonly StoreTable[] = [
   { name: "shipping_documents", key: ["id"] },
   { name: "shipping_document_lines", key: ["shipping_document_id", "line_id"] },
   { name: "shipped_units", key: ["id"] },
+  { name: "recall_unit_keys", key: ["key", "unit_id"] },
+  { name: "recall_unit_checks", key: ["unit_id"] },
+  { name: "tenant_recalls", key: ["recall_id"] },
+  { name: "recall_units", key: ["recall_id", "unit_id"] },
   { name: "sandbox_manual_orders", key: ["order_id"] },
   { name: "order_line_revisions", key: ["line_id", "revision"] },
   { name: "invoices", key: ["id"] },
@@ -58,7 +62,7 @@ export const STORE_TABLES: readonly StoreTable[] = [...DIRECTORY_TABLES, ...TENA
 /**
  * A store's own bookkeeping: the preconditions of an order change's batch (tenant-migrations/0001), its outbox of line
  * changes for the vendors' projections (0002), its idempotency keys' attempts (0003) and the versions of the directory
- * rows it applied (0005).
+ * rows it applied (0005), the recall revision it matched up to (0011).
  */
 export const STORE_ONLY_TABLES = [
   "write_preconditions",
@@ -67,6 +71,7 @@ export const STORE_ONLY_TABLES = [
   "vendor_line_marks",
   "idempotency_attempts",
   "directory_versions",
+  "recall_progress",
 ] as const;
 
 /** `"a" = ? AND "b" = ?` over the table's key columns, each column prefixed (`t.`) if asked. */

@@ -1,0 +1,179 @@
+import { sha256Hex } from "../../platform/sha256";
+import { parseCodeInfo, type Scope } from "./code-info";
+
+/**
+ * Recalls as the main database holds them (migrations/0047, docs/recalls.md "Where recalls live"): the FDA's, a vendor's
+ * own field safety notices, and the sandbox's. Every writer (the recall import, the vendor API, the sandbox scenario)
+ * writes through writeRecalls: the scope read from code_info once, the keys a store asks by, a revision raised only
+ * when the record changed.
+ */
+
+export const RECALL_CLASSES = ["Class I", "Class II", "Class III"] as const;
+export const RECALL_STATUSES = ["open", "completed", "terminated"] as const;
+export type RecallClass = (typeof RECALL_CLASSES)[number];
+export type RecallStatusName = (typeof RECALL_STATUSES)[number];
+
+/** Whose recall it is: the FDA's, a vendor's, or one sandbox store's. */
+export type RecallOwner = "fda" | `vendor:${number}` | `sandbox:${number}`;
+export const vendorOwner = (vendorId: number): RecallOwner => `vendor:${vendorId}`;
+export const sandboxOwner = (storeTenantId: number): RecallOwner => `sandbox:${storeTenantId}`;
+
+/** What a writer gives of a recall. */
+export interface RecallInput {
+  productNumber: string;
+  eventId: string | null;
+  classification: RecallClass | null;
+  status: RecallStatusName;
+  firm: string | null;
+  productDescription: string | null;
+  productCode: string | null;
+  reason: string | null;
+  codeInfo: string;
+  initiatedOn: string | null;
+  classifiedOn: string | null;
+  terminatedOn: string | null;
+  /** Catalog, model or part numbers named beside code_info (the FDA's product description; a vendor's part numbers). */
+  catalogNumbers: string[];
+  /** Device identifiers named beside code_info (a vendor's notice lists them as data, not text). */
+  deviceIds?: string[];
+}
+
+/** A recall ready to write: the input with its scope and keys, and the hash of what it was written from. */
+export interface RecallWrite extends RecallInput {
+  owner: RecallOwner;
+  vendorId: number | null;
+  scope: Scope;
+  keys: string[];
+  hash: string;
+}
+
+export const DEVICE_KEY_PREFIX = "di:";
+export const PRODUCT_KEY_PREFIX = "pn:";
+
+/** The keys a recall names its devices by: its device identifiers and its product numbers (recall_keys). */
+export function keysOfScope(scope: Scope): string[] {
+  const parts = [scope, ...scope.groups];
+  const dis = parts.flatMap((part) => [...part.deviceIds, ...part.labels.map((label) => label.deviceId)]);
+  const products = parts.flatMap((part) => part.products);
+  return [...new Set([...dis.map((di) => DEVICE_KEY_PREFIX + di), ...products.map((pn) => PRODUCT_KEY_PREFIX + pn.toUpperCase())])];
+}
+
+/** The scope of a recall: its code_info read, with the identifiers and numbers given beside it. */
+export function scopeOf(input: RecallInput): Scope {
+  const text = [input.codeInfo, ...(input.deviceIds ?? []).map((di) => `UDI-DI ${di}`)].join(" ").trim();
+  return parseCodeInfo(text, input.catalogNumbers);
+}
+
+/** A recall to write, its scope read (the CPU of it: a caller that reads many lets others in between, in slices). */
+export function recallWrite(owner: RecallOwner, vendorId: number | null, input: RecallInput): Omit<RecallWrite, "hash"> {
+  const scope = scopeOf(input);
+  return { ...input, owner, vendorId, scope, keys: keysOfScope(scope) };
+}
+
+/** The recall with the hash of what it is written from (WebCrypto: the API Worker has no node:crypto). */
+export async function hashed<T extends Omit<RecallWrite, "hash">>(write: T): Promise<T & { hash: string }> {
+  const { scope: _, keys: __, owner, vendorId: ___, ...input } = write;
+  return { ...write, hash: await sha256Hex(JSON.stringify([owner, input])) };
+}
+
+/** Recalls per statement: each carries its scope as JSON, and a statement's parameter stays far under D1's 2 MB. */
+const RECALLS_PER_STATEMENT = 100;
+
+/**
+ * Writes recalls (one D1 batch: all or none): a new one is created, a changed one updated with a new revision and its
+ * keys written again, an unchanged one (the same hash) left as it is. The revisions of one batch follow the highest
+ * stored one, one per recall, so a store that read up to a revision has read every recall changed before it.
+ * A record without a classification keeps the one stored (openFDA's recall database has none; its enforcement report
+ * has): a later import from the other source does not erase it.
+ */
+export function recallWrites(db: D1Database, recalls: readonly RecallWrite[], now: Date): D1PreparedStatement[] {
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < recalls.length; i += RECALLS_PER_STATEMENT) {
+    const slice = recalls.slice(i, i + RECALLS_PER_STATEMENT);
+    const rows = JSON.stringify(
+      slice.map((r) => ({
+        owner: r.owner,
+        vendorId: r.vendorId,
+        productNumber: r.productNumber,
+        eventId: r.eventId,
+        classification: r.classification,
+        status: r.status,
+        firm: r.firm,
+        productDescription: r.productDescription,
+        productCode: r.productCode,
+        reason: r.reason,
+        codeInfo: r.codeInfo,
+        initiatedOn: r.initiatedOn,
+        classifiedOn: r.classifiedOn,
+        terminatedOn: r.terminatedOn,
+        scope: JSON.stringify({ ...r.scope, catalogNumbers: r.catalogNumbers }),
+        hash: r.hash,
+      })),
+    );
+    const keys = JSON.stringify(slice.map((r) => ({ owner: r.owner, productNumber: r.productNumber, hash: r.hash, keys: r.keys })));
+    const field = (name: string) => `j.value ->> '$.${name}'`;
+    statements.push(
+      db
+        .prepare(
+          "INSERT INTO recalls (owner, vendor_id, product_number, event_id, classification, status, firm, product_description, " +
+            "product_code, reason, code_info, initiated_on, classified_on, terminated_on, scope, record_hash, revision, created_at, updated_at) " +
+            `SELECT ${[
+              "owner",
+              "vendorId",
+              "productNumber",
+              "eventId",
+              "classification",
+              "status",
+              "firm",
+              "productDescription",
+              "productCode",
+              "reason",
+              "codeInfo",
+              "initiatedOn",
+              "classifiedOn",
+              "terminatedOn",
+              "scope",
+              "hash",
+            ]
+              .map(field)
+              .join(", ")}, (SELECT coalesce(max(revision), 0) FROM recalls) + j.key + 1, ?2, ?2 FROM json_each(?1) j WHERE true ` +
+            "ON CONFLICT (owner, product_number) DO UPDATE SET event_id = excluded.event_id, " +
+            "classification = coalesce(excluded.classification, recalls.classification), status = excluded.status, firm = excluded.firm, " +
+            "product_description = excluded.product_description, product_code = excluded.product_code, reason = excluded.reason, " +
+            "code_info = excluded.code_info, initiated_on = excluded.initiated_on, " +
+            "classified_on = coalesce(excluded.classified_on, recalls.classified_on), terminated_on = excluded.terminated_on, " +
+            "scope = excluded.scope, record_hash = excluded.record_hash, revision = excluded.revision, updated_at = excluded.updated_at " +
+            "WHERE recalls.record_hash != excluded.record_hash",
+        )
+        .bind(rows, now.toISOString()),
+      // The keys of the recalls this batch wrote (its hash is theirs now): written again from the scope.
+      db
+        .prepare(
+          "DELETE FROM recall_keys WHERE recall_id IN (SELECT r.id FROM json_each(?1) j JOIN recalls r " +
+            "ON r.owner = j.value ->> '$.owner' AND r.product_number = j.value ->> '$.productNumber')",
+        )
+        .bind(keys),
+      db
+        .prepare(
+          "INSERT INTO recall_keys (key, recall_id) SELECT DISTINCT k.value, r.id FROM json_each(?1) j " +
+            "JOIN recalls r ON r.owner = j.value ->> '$.owner' AND r.product_number = j.value ->> '$.productNumber' " +
+            "JOIN json_each(j.value -> '$.keys') k WHERE true ON CONFLICT DO NOTHING",
+        )
+        .bind(keys),
+    );
+  }
+  return statements;
+}
+
+/** The stored hashes of an owner's recalls by product number: what a write would change. */
+export async function storedHashes(db: D1Database, owner: RecallOwner, productNumbers: readonly string[]): Promise<Map<string, string>> {
+  if (productNumbers.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      "SELECT r.product_number AS productNumber, r.record_hash AS hash FROM json_each(?2) j " +
+        "JOIN recalls r ON r.owner = ?1 AND r.product_number = j.value",
+    )
+    .bind(owner, JSON.stringify(productNumbers))
+    .all<{ productNumber: string; hash: string }>();
+  return new Map(results.map((row) => [row.productNumber, row.hash]));
+}

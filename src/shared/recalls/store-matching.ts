@@ -1,0 +1,372 @@
+import type { Scope } from "./code-info";
+import { deviceKey } from "./identifiers";
+import { type DeliveredUnit, matchUnit } from "./match";
+import { DEVICE_KEY_PREFIX, keysOfScope, PRODUCT_KEY_PREFIX } from "./records";
+
+/**
+ * Matching in a tenant store (docs/recalls.md, "Matching in the stores"), run by the store itself: the main database
+ * holds the recalls, the store its delivered units, and no unit leaves the store. Two ways in:
+ * - a recall changed (an import, a vendor's notice): the store asks the main database for the recalls changed since the
+ *   revision it matched up to that name any of its units' keys (or that it already knows), and matches them against
+ *   the units of those keys;
+ * - a unit shipped: a trigger queues it (tenant-migrations/0011); the store gives it its keys, then matches it against
+ *   the open recalls naming them.
+ * The keys are written before the main database is read, so a recall written meanwhile is found by the first way if
+ * the second missed it. Applying a match twice changes nothing and writes no second event.
+ */
+
+export interface MatchingStore {
+  sql: SqlStorage;
+  transaction<T>(work: () => T): T;
+  /** The main database, where the recalls are. */
+  recalls: D1Database;
+  /** The store's tenant (negative for a sandbox twin). */
+  tenantId: number;
+}
+
+export interface StoredRecallRow {
+  id: number;
+  owner: string;
+  vendor_id: number | null;
+  product_number: string;
+  classification: string | null;
+  status: string;
+  firm: string | null;
+  product_description: string | null;
+  reason: string | null;
+  code_info: string;
+  initiated_on: string | null;
+  classified_on: string | null;
+  terminated_on: string | null;
+  scope: string;
+  revision: number;
+}
+
+export type RecallEventType = "recall.affects_you" | "recall.updated" | "recall.closed";
+
+/** A delivered unit as a recall event and the buyer's routes name it. */
+export interface RecallUnitView {
+  unitId: number;
+  deviceId: string;
+  agency: string;
+  lot: string | null;
+  serial: string | null;
+  expiry: string | null;
+  units: number;
+  orderNumber: string;
+  lineId: number;
+  partNumber: string;
+  facilityId: number;
+  outcome: "affected" | "needs_review" | "cleared";
+  reason: string;
+}
+
+export const RECALL_PAGE = 200;
+/** Units a recall event lists; the rest are read with GET /customer/api/recalls/{id}. */
+export const UNITS_PER_EVENT = 100;
+const CHECKS_PER_RUN = 500;
+
+const RECALL_COLUMNS =
+  "r.id, r.owner, r.vendor_id, r.product_number, r.classification, r.status, r.firm, r.product_description, r.reason, r.code_info, " +
+  "r.initiated_on, r.classified_on, r.terminated_on, r.scope, r.revision";
+/** The recalls a store sees: every recall but the sandbox's of other stores. */
+const VISIBLE = "(r.owner NOT LIKE 'sandbox:%' OR r.owner = ?2)";
+
+/** The keys a unit is matched by: its device identifier and the part number it was sold as. */
+export function unitKeys(deviceId: string, partNumber: string | null): string[] {
+  const di = deviceKey(deviceId) ?? deviceId.replace(/^\+/, "").toUpperCase();
+  return [DEVICE_KEY_PREFIX + di, ...(partNumber ? [PRODUCT_KEY_PREFIX + partNumber.toUpperCase()] : [])];
+}
+
+const sourceOf = (owner: string) => (owner === "fda" ? "fda" : owner.startsWith("vendor:") ? "vendor" : "sandbox");
+
+type UnitRow = RecallUnitView & { vendorId: number };
+
+const UNIT_SELECT =
+  "SELECT su.id AS unitId, su.device_id AS deviceId, su.agency, su.lot, su.serial, su.expiry, su.units, o.order_number AS orderNumber, " +
+  "l.id AS lineId, l.part_number AS partNumber, o.facility_id AS facilityId, l.vendor_id AS vendorId " +
+  "FROM shipped_units su JOIN order_lines l ON l.id = su.line_id JOIN orders o ON o.id = su.order_id";
+
+const deliveredUnit = (unit: UnitRow): DeliveredUnit => ({
+  di: unit.deviceId,
+  lot: unit.lot ?? undefined,
+  serial: unit.serial ?? undefined,
+  expiry: unit.expiry ?? undefined,
+  catalog: unit.partNumber,
+});
+
+export interface MatchSummary {
+  recalls: number;
+  events: number;
+  /** The recalls whose counts changed here: their exposure is published (publishExposure). */
+  touched: number[];
+}
+
+const emptySummary = (): MatchSummary => ({ recalls: 0, events: 0, touched: [] });
+
+/** The store's units of the given keys (each once). */
+function unitsOfKeys(sql: SqlStorage, keys: readonly string[]): UnitRow[] {
+  return sql
+    .exec<UnitRow & Record<string, SqlStorageValue>>(
+      `${UNIT_SELECT} WHERE su.id IN (SELECT unit_id FROM recall_unit_keys WHERE key IN (SELECT value FROM json_each(?1)))`,
+      JSON.stringify(keys),
+    )
+    .toArray() as UnitRow[];
+}
+
+function unitsByIds(sql: SqlStorage, ids: readonly number[]): UnitRow[] {
+  return sql
+    .exec<UnitRow & Record<string, SqlStorageValue>>(`${UNIT_SELECT} WHERE su.id IN (SELECT value FROM json_each(?1))`, JSON.stringify(ids))
+    .toArray() as UnitRow[];
+}
+
+/**
+ * Applies one recall's matches to `units` in the store (inside the caller's transaction), with its event when the
+ * tenant learns something: `recall.affects_you` the first time the recall touches a unit, `recall.closed` when it is
+ * terminated, `recall.updated` when its record changed or more units are touched. `complete` says `units` are all the
+ * store's units of the recall (the recall changed), so one it touched before and not now is cleared.
+ */
+function applyRecall(
+  store: MatchingStore,
+  recall: StoredRecallRow,
+  units: UnitRow[],
+  complete: boolean,
+  now: string,
+): RecallEventType | null {
+  const { sql } = store;
+  const scope = JSON.parse(recall.scope) as Scope;
+  const matches = units.map((unit) => ({ unit, match: matchUnit(scope, deliveredUnit(unit)) }));
+  const touching = matches.filter(({ match }) => match.outcome !== "not_affected");
+  const before = sql
+    .exec<{ revision: number; status: string }>("SELECT revision, status FROM tenant_recalls WHERE recall_id = ?1", recall.id)
+    .toArray()[0];
+  if (!before && touching.length === 0) return null;
+  const previous = new Map(
+    sql
+      .exec<{ unit_id: number; outcome: string }>("SELECT unit_id, outcome FROM recall_units WHERE recall_id = ?1", recall.id)
+      .toArray()
+      .map((row) => [row.unit_id, row.outcome]),
+  );
+  const fields = [
+    recall.product_number,
+    recall.classification,
+    recall.status,
+    recall.firm,
+    recall.product_description,
+    recall.reason,
+    recall.code_info,
+    recall.initiated_on,
+    recall.classified_on,
+    recall.terminated_on,
+    recall.revision,
+    now,
+  ];
+  sql.exec(
+    "INSERT INTO tenant_recalls (recall_id, source, vendor_id, product_number, classification, status, firm, product_description, reason, " +
+      "code_info, initiated_on, classified_on, terminated_on, revision, matched_at, updated_at) " +
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15) " +
+      "ON CONFLICT (recall_id) DO UPDATE SET product_number = excluded.product_number, classification = excluded.classification, " +
+      "status = excluded.status, firm = excluded.firm, product_description = excluded.product_description, reason = excluded.reason, " +
+      "code_info = excluded.code_info, initiated_on = excluded.initiated_on, classified_on = excluded.classified_on, " +
+      "terminated_on = excluded.terminated_on, revision = excluded.revision, " +
+      "updated_at = iif(tenant_recalls.revision = excluded.revision, tenant_recalls.updated_at, excluded.updated_at)",
+    recall.id,
+    sourceOf(recall.owner),
+    recall.vendor_id,
+    ...fields,
+  );
+  let newlyTouched = 0;
+  for (const { unit, match } of touching) {
+    const was = previous.get(unit.unitId);
+    if (was !== match.outcome) newlyTouched++;
+    sql.exec(
+      "INSERT INTO recall_units (recall_id, unit_id, outcome, reason, matched_at) VALUES (?1, ?2, ?3, ?4, ?5) " +
+        "ON CONFLICT (recall_id, unit_id) DO UPDATE SET outcome = excluded.outcome, reason = excluded.reason",
+      recall.id,
+      unit.unitId,
+      match.outcome,
+      match.reason,
+      now,
+    );
+  }
+  if (complete) {
+    const still = new Set(touching.map(({ unit }) => unit.unitId));
+    for (const [unitId, outcome] of previous) {
+      if (still.has(unitId) || outcome === "cleared") continue;
+      const reason = `the recall was revised (revision ${recall.revision}): the unit is no longer within it`;
+      sql.exec("UPDATE recall_units SET outcome = 'cleared', reason = ?3 WHERE recall_id = ?1 AND unit_id = ?2", recall.id, unitId, reason);
+      newlyTouched++;
+    }
+  }
+  sql.exec(
+    "UPDATE tenant_recalls SET affected_units = (SELECT count(*) FROM recall_units WHERE recall_id = ?1 AND outcome = 'affected'), " +
+      "review_units = (SELECT count(*) FROM recall_units WHERE recall_id = ?1 AND outcome = 'needs_review') WHERE recall_id = ?1",
+    recall.id,
+  );
+  const type: RecallEventType | null = !before
+    ? "recall.affects_you"
+    : before.status !== "terminated" && recall.status === "terminated"
+      ? "recall.closed"
+      : before.revision !== recall.revision || newlyTouched > 0
+        ? "recall.updated"
+        : null;
+  if (type) writeRecallEvent(store, type, recall.id, now);
+  return type;
+}
+
+/** The recall as the buyer reads it, with its units (the first `unitLimit`). */
+export function recallView(sql: SqlStorage, recallId: number, unitLimit: number) {
+  const row = sql.exec<Record<string, SqlStorageValue>>("SELECT * FROM tenant_recalls WHERE recall_id = ?1", recallId).toArray()[0];
+  if (!row) return null;
+  const units = sql
+    .exec<Record<string, SqlStorageValue>>(
+      "SELECT su.id AS unitId, su.device_id AS deviceId, su.agency, su.lot, su.serial, su.expiry, su.units, o.order_number AS orderNumber, " +
+        "l.id AS lineId, l.part_number AS partNumber, o.facility_id AS facilityId, ru.outcome, ru.reason " +
+        "FROM recall_units ru JOIN shipped_units su ON su.id = ru.unit_id JOIN order_lines l ON l.id = su.line_id " +
+        "JOIN orders o ON o.id = su.order_id WHERE ru.recall_id = ?1 AND ru.outcome != 'cleared' ORDER BY ru.outcome, su.id LIMIT ?2",
+      recallId,
+      unitLimit,
+    )
+    .toArray() as unknown as RecallUnitView[];
+  return { row, units };
+}
+
+/** A recall event in the store's outbox: the recall as the tenant sees it now, with the first units it touches. */
+function writeRecallEvent(store: MatchingStore, type: RecallEventType, recallId: number, now: string): void {
+  const view = recallView(store.sql, recallId, UNITS_PER_EVENT)!;
+  const r = view.row;
+  const payload = {
+    recallId,
+    productNumber: r.product_number,
+    source: r.source,
+    classification: r.classification,
+    status: r.status,
+    firm: r.firm,
+    productDescription: r.product_description,
+    reason: r.reason,
+    initiatedOn: r.initiated_on,
+    terminatedOn: r.terminated_on,
+    affectedUnits: r.affected_units,
+    reviewUnits: r.review_units,
+    units: view.units,
+  };
+  store.sql.exec(
+    "INSERT INTO outbox_events (id, type, tenant_id, aggregate_id, payload, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    crypto.randomUUID(),
+    type,
+    store.tenantId,
+    String(recallId),
+    JSON.stringify(payload),
+    now,
+  );
+}
+
+/** The recalls changed since the store's revision that name its units' keys or that it knows, a page at a time. */
+export async function matchChangedRecalls(store: MatchingStore, now = new Date()): Promise<MatchSummary> {
+  const summary = emptySummary();
+  for (;;) {
+    const { revision } = store.sql.exec<{ revision: number }>("SELECT revision FROM recall_progress").one();
+    const keys = store.sql
+      .exec<{ key: string }>("SELECT DISTINCT key FROM recall_unit_keys")
+      .toArray()
+      .map((row) => row.key);
+    const known = store.sql
+      .exec<{ id: number }>("SELECT recall_id AS id FROM tenant_recalls")
+      .toArray()
+      .map((row) => row.id);
+    const [page, top] = await store.recalls.batch([
+      store.recalls
+        .prepare(
+          `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.revision > ?1 AND ${VISIBLE} AND r.id IN (` +
+            "SELECT k.recall_id FROM json_each(?3) j JOIN recall_keys k ON k.key = j.value UNION SELECT value FROM json_each(?4)) " +
+            "ORDER BY r.revision LIMIT ?5",
+        )
+        .bind(revision, `sandbox:${store.tenantId}`, JSON.stringify(keys), JSON.stringify(known), RECALL_PAGE),
+      store.recalls.prepare("SELECT coalesce(max(revision), 0) AS top FROM recalls"),
+    ]);
+    const recalls = page!.results as StoredRecallRow[];
+    const reached = recalls.length === RECALL_PAGE ? recalls.at(-1)!.revision : (top!.results[0] as { top: number }).top;
+    const at = now.toISOString();
+    store.transaction(() => {
+      for (const recall of recalls) {
+        const type = applyRecall(store, recall, unitsOfKeys(store.sql, keysOfScope(JSON.parse(recall.scope) as Scope)), true, at);
+        summary.recalls++;
+        if (type) summary.events++;
+        if (type) summary.touched.push(recall.id);
+      }
+      store.sql.exec("UPDATE recall_progress SET revision = max(revision, ?1)", reached);
+    });
+    if (recalls.length < RECALL_PAGE) return summary;
+  }
+}
+
+/**
+ * The units shipped since the last run (recall_unit_checks), up to CHECKS_PER_RUN: their keys written, then matched
+ * against the open recalls that name them. Whether more wait.
+ */
+export async function matchNewUnits(store: MatchingStore, now = new Date()): Promise<MatchSummary & { more: boolean }> {
+  const summary = emptySummary();
+  const ids = store.sql
+    .exec<{ unit_id: number }>("SELECT unit_id FROM recall_unit_checks ORDER BY unit_id LIMIT ?1", CHECKS_PER_RUN + 1)
+    .toArray()
+    .map((row) => row.unit_id);
+  if (ids.length === 0) return { ...summary, more: false };
+  const batch = ids.slice(0, CHECKS_PER_RUN);
+  const units = unitsByIds(store.sql, batch);
+  const keys = [...new Set(units.flatMap((unit) => unitKeys(unit.deviceId, unit.partNumber)))];
+  store.transaction(() => {
+    for (const unit of units) {
+      for (const key of unitKeys(unit.deviceId, unit.partNumber)) {
+        store.sql.exec("INSERT OR IGNORE INTO recall_unit_keys (key, unit_id) VALUES (?1, ?2)", key, unit.unitId);
+      }
+    }
+  });
+  const { results } = await store.recalls
+    .prepare(
+      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND ${VISIBLE} AND r.id IN ` +
+        "(SELECT k.recall_id FROM json_each(?1) j JOIN recall_keys k ON k.key = j.value) ORDER BY r.id",
+    )
+    .bind(JSON.stringify(keys), `sandbox:${store.tenantId}`)
+    .all<StoredRecallRow>();
+  const at = now.toISOString();
+  store.transaction(() => {
+    for (const recall of results) {
+      const named = new Set(keysOfScope(JSON.parse(recall.scope) as Scope));
+      const candidates = units.filter((unit) => unitKeys(unit.deviceId, unit.partNumber).some((key) => named.has(key)));
+      const type = applyRecall(store, recall, candidates, false, at);
+      summary.recalls++;
+      if (type) summary.events++;
+      if (type) summary.touched.push(recall.id);
+    }
+    store.sql.exec("DELETE FROM recall_unit_checks WHERE unit_id IN (SELECT value FROM json_each(?1))", JSON.stringify(batch));
+  });
+  return { ...summary, more: ids.length > CHECKS_PER_RUN };
+}
+
+/**
+ * The store's counts of the given recalls per vendor of the units (affected, to review), written to the main database
+ * (recall_exposure): what a vendor's GET /vendor/api/recalls sums. Absolute counts, so writing them again is harmless.
+ */
+export async function publishExposure(store: MatchingStore, recallIds: readonly number[], now = new Date()): Promise<void> {
+  if (recallIds.length === 0) return;
+  const counts = store.sql
+    .exec<{ recallId: number; vendorId: number; affected: number; review: number }>(
+      "SELECT ru.recall_id AS recallId, l.vendor_id AS vendorId, sum(ru.outcome = 'affected') AS affected, " +
+        "sum(ru.outcome = 'needs_review') AS review FROM recall_units ru JOIN shipped_units su ON su.id = ru.unit_id " +
+        "JOIN order_lines l ON l.id = su.line_id WHERE ru.recall_id IN (SELECT value FROM json_each(?1)) GROUP BY ru.recall_id, l.vendor_id",
+      JSON.stringify(recallIds),
+    )
+    .toArray();
+  await store.recalls.batch([
+    store.recalls
+      .prepare("DELETE FROM recall_exposure WHERE store_tenant_id = ?1 AND recall_id IN (SELECT value FROM json_each(?2))")
+      .bind(store.tenantId, JSON.stringify(recallIds)),
+    store.recalls
+      .prepare(
+        "INSERT INTO recall_exposure (recall_id, store_tenant_id, vendor_id, affected_units, review_units, updated_at) " +
+          "SELECT value ->> '$.recallId', ?1, value ->> '$.vendorId', value ->> '$.affected', value ->> '$.review', ?3 " +
+          "FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
+      )
+      .bind(store.tenantId, JSON.stringify(counts), now.toISOString()),
+  ]);
+}
