@@ -27,7 +27,7 @@ CREATE TABLE tenant_recalls (
   matched_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   acknowledged_at TEXT,
-  acknowledged_by INTEGER,
+  acknowledged_by TEXT,
   affected_units INTEGER NOT NULL DEFAULT 0,
   review_units INTEGER NOT NULL DEFAULT 0
 );
@@ -42,7 +42,7 @@ CREATE TABLE recall_units (
   reason TEXT NOT NULL,
   disposition TEXT CHECK (disposition IN ('found', 'not_found', 'used')),
   disposition_at TEXT,
-  disposition_by INTEGER,
+  disposition_by TEXT,
   return_id INTEGER,
   matched_at TEXT NOT NULL,
   PRIMARY KEY (recall_id, unit_id)

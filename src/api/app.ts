@@ -32,6 +32,7 @@ import { orderRetrieveRoutes } from "./orders/retrieve-routes";
 import { orderSearch } from "./orders/search-fields";
 import { orderSearchRoutes } from "./orders/search-routes";
 import { purchasingSettingsRoutes } from "./purchasing/routes";
+import { recallBuyerRoutes, recallVendorRoutes } from "./recalls/routes";
 import { returnBuyerRoutes, returnVendorRoutes } from "./returns/routes";
 import { returnSearch } from "./returns/search-fields";
 import { hiddenTestHelper, sandboxRoutes } from "./sandbox/routes";
@@ -87,6 +88,7 @@ export const customerApi = createRouter()
   .route("/", invoiceBuyerRoutes)
   .route("/", purchasingSettingsRoutes)
   .route("/", returnBuyerRoutes)
+  .route("/", recallBuyerRoutes)
   .route("/", manufacturerRoutes)
   .route("/", eventRoutes)
   .route("/", webhookRoutes)
@@ -97,7 +99,8 @@ export const vendorApi = createRouter()
   .route("/", vendorOrderLineRoutes)
   .route("/", confirmationVendorRoutes)
   .route("/", invoiceVendorRoutes)
-  .route("/", returnVendorRoutes);
+  .route("/", returnVendorRoutes)
+  .route("/", recallVendorRoutes);
 
 /**
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted

@@ -522,6 +522,47 @@ export const shippedUnits = sqliteTable("shipped_units", {
   units: integer("units").notNull(),
 });
 
+/** A recall that touches the tenant's units, as its store matched it (tenant-migrations/0011, docs/recalls.md). */
+export const tenantRecalls = sqliteTable("tenant_recalls", {
+  recallId: integer("recall_id").primaryKey(),
+  source: text("source").notNull(),
+  vendorId: integer("vendor_id"),
+  productNumber: text("product_number").notNull(),
+  classification: text("classification"),
+  status: text("status").notNull(),
+  firm: text("firm"),
+  productDescription: text("product_description"),
+  reason: text("reason"),
+  codeInfo: text("code_info").notNull(),
+  initiatedOn: text("initiated_on"),
+  classifiedOn: text("classified_on"),
+  terminatedOn: text("terminated_on"),
+  revision: integer("revision").notNull(),
+  matchedAt: text("matched_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  acknowledgedAt: text("acknowledged_at"),
+  acknowledgedBy: text("acknowledged_by"),
+  affectedUnits: integer("affected_units").notNull(),
+  reviewUnits: integer("review_units").notNull(),
+});
+
+/** A delivered unit a recall touches, and what the hospital found of it. */
+export const recallUnits = sqliteTable(
+  "recall_units",
+  {
+    recallId: integer("recall_id").notNull(),
+    unitId: integer("unit_id").notNull(),
+    outcome: text("outcome").notNull(),
+    reason: text("reason").notNull(),
+    disposition: text("disposition", { enum: ["found", "not_found", "used"] }),
+    dispositionAt: text("disposition_at"),
+    dispositionBy: text("disposition_by"),
+    returnId: integer("return_id"),
+    matchedAt: text("matched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recallId, t.unitId] })],
+);
+
 export const outboxEvents = sqliteTable("outbox_events", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),

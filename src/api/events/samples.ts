@@ -1,5 +1,5 @@
 import type { Event, EventData } from "./schemas";
-import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, TEST_EVENT_TYPE } from "./types";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, isRecallEvent, TEST_EVENT_TYPE } from "./types";
 
 /**
  * A sample of every event type, in its documented shape (src/api/events/schemas.ts; a test validates each), for
@@ -9,6 +9,8 @@ import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, TEST_EVEN
 
 /** Shaped as issued (`ORD-YYYYMMDD-XXXXXXXX`) but never issued: issued numbers have no L (Crockford base32). */
 export const SAMPLE_ORDER_NUMBER = "ORD-20261123-SAMPLE01";
+/** The recall of the documented samples. */
+export const SAMPLE_RECALL_ID = 41;
 /** The webhook endpoint of the documented samples. */
 export const SAMPLE_ENDPOINT_ID = "we_3k9QJ2mX8pL1vN7r";
 
@@ -86,6 +88,38 @@ export function sampleEventData(type: DeliveredEventType, endpointId: string, at
     ...more,
   });
   const parcel = { carrierName: "UPS", trackingNumber: "1Z999AA10123456784" };
+  const recall = (status: string, more: Partial<EventData<"recall.affects_you">> = {}) => ({
+    recallId: SAMPLE_RECALL_ID,
+    productNumber: "Z-1234-2026",
+    source: "fda",
+    classification: "Class II",
+    status,
+    firm: "Acme Infusion Inc.",
+    productDescription: "Acme infusion pump tubing set, REF 4410",
+    reason: "Tubing may crack at the connector.",
+    initiatedOn: "2026-11-20",
+    terminatedOn: status === "terminated" ? at.slice(0, 10) : null,
+    affectedUnits: 1,
+    reviewUnits: 0,
+    units: [
+      {
+        unitId: 70_000_001,
+        deviceId: "00812345000014",
+        agency: "GS1",
+        lot: "L2611A",
+        serial: null,
+        expiry: "2028-06-30",
+        units: 1,
+        orderNumber: SAMPLE_ORDER_NUMBER,
+        lineId: 1,
+        partNumber: "4410",
+        facilityId: 1001,
+        outcome: "affected",
+        reason: "device identifier 00812345000014, its lot listed",
+      },
+    ],
+    ...more,
+  });
   const samples: { [T in DeliveredEventType]: EventData<T> } = {
     "order.created": {
       orderNumber: SAMPLE_ORDER_NUMBER,
@@ -186,6 +220,9 @@ export function sampleEventData(type: DeliveredEventType, endpointId: string, at
     "return.declined": unitReturn("rma", "declined", { reason: "Opened sterile packaging" }),
     "return.shipped": unitReturn("rma", "shipped", parcel),
     "return.received": unitReturn("rma", "received"),
+    "recall.affects_you": recall("open"),
+    "recall.updated": recall("completed"),
+    "recall.closed": recall("terminated"),
     "webhook_endpoint.disabled": {
       endpointId,
       url: "https://receiver.example/medparts",
@@ -208,7 +245,7 @@ export const sampleEvent = (
     createdAt,
     ...(isOrderEvent(type)
       ? { orderNumber: SAMPLE_ORDER_NUMBER, sequence: SAMPLE_SEQUENCES[type] ?? 1 }
-      : { orderNumber: endpointId, sequence: null }),
+      : { orderNumber: isRecallEvent(type) ? String(SAMPLE_RECALL_ID) : endpointId, sequence: null }),
     data: sampleEventData(type, endpointId, createdAt),
   }) as Event;
 

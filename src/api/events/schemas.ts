@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, TEST_EVENT_TYPE } from "./types";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, isRecallEvent, TEST_EVENT_TYPE } from "./types";
 
 /**
  * The contract of every event, in the feed and in webhook deliveries (docs/api.md, "Event types and payloads"): one
@@ -118,6 +118,49 @@ const returnEvent = orderChange.extend({
   repaired: z.boolean().optional().openapi({ description: "repair.returned: whether the unit was repaired" }),
 });
 
+/** A delivered unit a recall touches, as the recall's events and GET /recalls/{id} name it (docs/recalls.md). */
+export const RecallUnitSchema = z
+  .object({
+    unitId: z.number().int(),
+    deviceId: z.string().openapi({ description: "The device identifier scanned when the unit shipped", example: "00812345000014" }),
+    agency: z.string().openapi({ example: "GS1" }),
+    lot: z.string().nullable(),
+    serial: z.string().nullable(),
+    expiry: day.nullable(),
+    units: z.number().int().openapi({ description: "Units the code counts (a case's code counts its quantity)" }),
+    orderNumber: z.string(),
+    lineId: z.number().int(),
+    partNumber: z.string(),
+    facilityId: z.number().int().openapi({ description: "The facility the order shipped to" }),
+    outcome: z.string().openapi({
+      description:
+        "affected, needs_review (a clause the shipment's record cannot decide: someone checks the unit) or cleared (a revision of the recall left it out)",
+      example: "affected",
+    }),
+    reason: z
+      .string()
+      .openapi({ description: "The clause that decided, in words", example: "device identifier 00812345000014, its lot listed" }),
+  })
+  .openapi("RecallUnit");
+
+const recallEvent = z.object({
+  recallId: z.number().int(),
+  productNumber: z
+    .string()
+    .openapi({ description: "The FDA product number (Z-NNNN-YYYY), or the vendor's notice number", example: "Z-1234-2026" }),
+  source: z.string().openapi({ description: "fda, vendor (a vendor's field safety notice) or sandbox", example: "fda" }),
+  classification: z.string().nullable().openapi({ example: "Class II" }),
+  status: z.string().openapi({ description: "open, completed (the firm's action is done) or terminated", example: "open" }),
+  firm: z.string().nullable(),
+  productDescription: z.string().nullable(),
+  reason: z.string().nullable(),
+  initiatedOn: day.nullable(),
+  terminatedOn: day.nullable(),
+  affectedUnits: z.number().int(),
+  reviewUnits: z.number().int().openapi({ description: "Units whose outcome is needs_review" }),
+  units: z.array(RecallUnitSchema).openapi({ description: "The first 100 units the recall touches (GET /recalls/{id} lists them all)" }),
+});
+
 const EVENTS = {
   "order.created": { when: "An order was placed (POST /orders)", data: OrderCreatedData },
   "order.acknowledged": { when: "A vendor acknowledged a line", data: lineMove.extend({ promisedShipDate: day }) },
@@ -222,6 +265,12 @@ const EVENTS = {
   "return.declined": { when: "The vendor declined a return, with a reason", data: returnEvent },
   "return.shipped": { when: "The buyer shipped a return back", data: returnEvent },
   "return.received": { when: "The vendor received a return: its credit memo follows", data: returnEvent },
+  "recall.affects_you": {
+    when: "A recall touches units the tenant received (affected, or to review): the first time it does",
+    data: recallEvent,
+  },
+  "recall.updated": { when: "A recall touching the tenant changed, or touches more of its units", data: recallEvent },
+  "recall.closed": { when: "A recall touching the tenant was terminated", data: recallEvent },
   "webhook_endpoint.disabled": {
     when: "A webhook endpoint whose deliveries failed for 3 days was disabled",
     data: endpointData.extend({ url: z.string(), reason: z.string(), disabledAt: instant }),
@@ -238,7 +287,10 @@ export type OrderChangePayload<T extends DeliveredEventType> = Omit<EventData<T>
 /** What a vendor move says besides its line, the line's status and when (src/api/vendors/fulfilment.ts). */
 export type LineMoveDetails<T extends DeliveredEventType> = Omit<EventData<T>, keyof LineMoveBase>;
 
-/** Order events (order.*, invoice.*, credit_memo.*) concern an order and count its versions; webhook_endpoint.* events concern an endpoint. */
+/**
+ * Order events (order.*, invoice.*, credit_memo.*, returns) concern an order and count its versions; recall.* events
+ * concern a recall, webhook_endpoint.* events an endpoint.
+ */
 const subjectOf = (type: DeliveredEventType) =>
   isOrderEvent(type)
     ? {
@@ -248,7 +300,11 @@ const subjectOf = (type: DeliveredEventType) =>
         }),
       }
     : {
-        orderNumber: z.string().openapi({ description: "The webhook endpoint's id (the event is about the endpoint, not an order)" }),
+        orderNumber: z.string().openapi({
+          description: isRecallEvent(type)
+            ? "The recall's id (the event is about a recall, not an order)"
+            : "The webhook endpoint's id (the event is about the endpoint, not an order)",
+        }),
         sequence: z.null(),
       };
 

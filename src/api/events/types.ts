@@ -41,12 +41,21 @@ export const EVENT_TYPES = [
   "return.declined",
   "return.shipped",
   "return.received",
+  "recall.affects_you",
+  "recall.updated",
+  "recall.closed",
   "webhook_endpoint.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Events of an order (its lines, its invoices): they carry its number and count its versions; the others concern an endpoint. */
-export const isOrderEvent = (type: string) => !type.startsWith("webhook_endpoint.");
+/** Events of a recall (docs/recalls.md): they carry the recall's id where an order event carries its number. */
+export const isRecallEvent = (type: string) => type.startsWith("recall.");
+
+/**
+ * Events of an order (its lines, its invoices): they carry its number and count its versions; the others concern a
+ * recall or an endpoint.
+ */
+export const isOrderEvent = (type: string) => !type.startsWith("webhook_endpoint.") && !isRecallEvent(type);
 
 /** Sent only by POST /webhook-endpoints/{id}/test; never written to the feed, so no endpoint subscribes to it. */
 export const TEST_EVENT_TYPE = "webhook_endpoint.test";

@@ -13,7 +13,7 @@ import { STEPS } from "./steps";
  * is kept with the return: a retry with it answers the same return, even when both were sent at once.
  */
 
-export const RETURN_REASONS = ["wrong_part", "dead_on_arrival", "damaged", "not_needed"] as const;
+export const RETURN_REASONS = ["wrong_part", "dead_on_arrival", "damaged", "not_needed", "recall"] as const;
 
 export interface ReturnRequest {
   quantity: number;

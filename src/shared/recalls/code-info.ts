@@ -49,7 +49,7 @@ export interface Scope extends ScopePart {
   unread: string[];
 }
 
-const emptyPart = (): ScopePart => ({
+export const emptyPart = (): ScopePart => ({
   deviceIds: [],
   products: [],
   lots: [],

@@ -34,8 +34,8 @@ export interface RecallInput {
   terminatedOn: string | null;
   /** Catalog, model or part numbers named beside code_info (the FDA's product description; a vendor's part numbers). */
   catalogNumbers: string[];
-  /** Device identifiers named beside code_info (a vendor's notice lists them as data, not text). */
-  deviceIds?: string[];
+  /** The scope as data, when the writer has it so (a vendor's notice): code_info is then only what people read. */
+  scope?: Scope;
 }
 
 /** A recall ready to write: the input with its scope and keys, and the hash of what it was written from. */
@@ -58,11 +58,8 @@ export function keysOfScope(scope: Scope): string[] {
   return [...new Set([...dis.map((di) => DEVICE_KEY_PREFIX + di), ...products.map((pn) => PRODUCT_KEY_PREFIX + pn.toUpperCase())])];
 }
 
-/** The scope of a recall: its code_info read, with the identifiers and numbers given beside it. */
-export function scopeOf(input: RecallInput): Scope {
-  const text = [input.codeInfo, ...(input.deviceIds ?? []).map((di) => `UDI-DI ${di}`)].join(" ").trim();
-  return parseCodeInfo(text, input.catalogNumbers);
-}
+/** The scope of a recall: the one given as data, else its code_info read with the catalog numbers found beside it. */
+export const scopeOf = (input: RecallInput): Scope => input.scope ?? parseCodeInfo(input.codeInfo, input.catalogNumbers);
 
 /** A recall to write, its scope read (the CPU of it: a caller that reads many lets others in between, in slices). */
 export function recallWrite(owner: RecallOwner, vendorId: number | null, input: RecallInput): Omit<RecallWrite, "hash"> {
@@ -72,7 +69,7 @@ export function recallWrite(owner: RecallOwner, vendorId: number | null, input: 
 
 /** The recall with the hash of what it is written from (WebCrypto: the API Worker has no node:crypto). */
 export async function hashed<T extends Omit<RecallWrite, "hash">>(write: T): Promise<T & { hash: string }> {
-  const { scope: _, keys: __, owner, vendorId: ___, ...input } = write;
+  const { keys: _, owner, vendorId: __, ...input } = write;
   return { ...write, hash: await sha256Hex(JSON.stringify([owner, input])) };
 }
 

@@ -1,0 +1,60 @@
+import type { z } from "@hono/zod-openapi";
+import { emptyPart, type Scope } from "../../shared/recalls/code-info";
+import { deviceKey } from "../../shared/recalls/identifiers";
+import { hashed, type RecallInput, recallWrite, recallWrites, vendorOwner } from "../../shared/recalls/records";
+import type { FieldSafetyNoticeSchema } from "./schemas";
+
+/**
+ * A vendor's own field safety notice (docs/recalls.md, "A vendor's notice"): its devices, lots and serials are given as
+ * data, so its scope is built from them, not read from text; its code_info is the same in words, for people. It is a
+ * recall of the vendor's (owner `vendor:<id>`), keyed by the vendor's notice number: a second POST with the number
+ * revises it, and the stores match the revision.
+ */
+
+type Notice = z.output<typeof FieldSafetyNoticeSchema>;
+
+export function noticeScope(notice: Notice): Scope {
+  const scope: Scope = { ...emptyPart(), groups: [], deviceIdTypos: [], conditions: [], unread: [] };
+  scope.deviceIds = [...new Set(notice.deviceIds.map((di) => deviceKey(di) ?? di.replace(/^\+/, "").toUpperCase()))];
+  scope.products = [...new Set(notice.partNumbers.map((pn) => pn.toUpperCase()))];
+  scope.lots = notice.lots.map((lot) => ({ lot }));
+  scope.serials = notice.serials;
+  scope.serialRanges = notice.serialRanges;
+  return scope;
+}
+
+/** The notice's scope in words: what the buyer's recall shows as its code_info. */
+export function noticeText(notice: Notice): string {
+  const list = (label: string, items: string[]) => (items.length > 0 ? [`${label}: ${items.join(", ")}`] : []);
+  return [
+    ...list("UDI-DI", notice.deviceIds),
+    ...list("Part numbers", notice.partNumbers),
+    ...(notice.lots.length > 0 ? list("Lots", notice.lots) : ["All lots"]),
+    ...list("Serial numbers", notice.serials),
+    ...list(
+      "Serial ranges",
+      notice.serialRanges.map((range) => `${range.from} to ${range.to}`),
+    ),
+  ].join("; ");
+}
+
+export async function noticeWrites(db: D1Database, vendorId: number, vendorName: string, notice: Notice, now: Date) {
+  const input: RecallInput = {
+    productNumber: notice.noticeNumber,
+    eventId: null,
+    classification: notice.classification,
+    status: notice.status,
+    firm: vendorName,
+    productDescription: notice.productDescription,
+    productCode: null,
+    reason: notice.reason,
+    codeInfo: noticeText(notice),
+    initiatedOn: notice.initiatedOn ?? now.toISOString().slice(0, 10),
+    classifiedOn: null,
+    terminatedOn: notice.status === "terminated" ? now.toISOString().slice(0, 10) : null,
+    catalogNumbers: [],
+    scope: noticeScope(notice),
+  };
+  const write = await hashed(recallWrite(vendorOwner(vendorId), vendorId, input));
+  return recallWrites(db, [write], now);
+}

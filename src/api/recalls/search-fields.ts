@@ -1,0 +1,142 @@
+import { type SQL, sql } from "drizzle-orm";
+import { orders, recallUnits, shippedUnits, tenantRecalls } from "../../db/schema";
+import { defineSearchResource } from "../../query/fields";
+
+/** A recall matches when one of the tenant's units it touches (not cleared) satisfies the condition. */
+const ofUnit = (condition: SQL) =>
+  sql`exists (select 1 from ${recallUnits} join ${shippedUnits} on ${shippedUnits.id} = ${recallUnits.unitId} join ${orders} on ${orders.id} = ${shippedUnits.orderId} where ${recallUnits.recallId} = ${tenantRecalls.recallId} and ${recallUnits.outcome} != 'cleared' and ${condition})`;
+
+/** GET /recalls: the recalls that touch the tenant's units (docs/recalls.md, "For the hospital"). */
+export const recallSearch = defineSearchResource({
+  name: "recalls",
+  path: "/recalls",
+  idColumn: tenantRecalls.recallId,
+  defaultSort: "lastUpdated",
+  fields: [
+    {
+      name: "recallId",
+      aliases: ["id"],
+      type: "Numeric",
+      unit: "integer",
+      column: tenantRecalls.recallId,
+      sortable: true,
+      description: "Recall id",
+    },
+    {
+      name: "productNumber",
+      type: "String",
+      column: tenantRecalls.productNumber,
+      sortable: true,
+      description: "The FDA product number (`Z-1234-2026`), or the vendor's notice number",
+    },
+    {
+      name: "classification",
+      aliases: ["class"],
+      type: "String",
+      column: tenantRecalls.classification,
+      sortable: true,
+      description: '`"Class I"`, `"Class II"` or `"Class III"`',
+    },
+    { name: "status", type: "Token", column: tenantRecalls.status, sortable: true, description: "`open`, `completed` or `terminated`" },
+    { name: "source", type: "Token", column: tenantRecalls.source, sortable: true, description: "`fda`, `vendor` or `sandbox`" },
+    { name: "firm", type: "String", column: tenantRecalls.firm, sortable: true, description: "The recalling firm" },
+    {
+      name: "product",
+      aliases: ["productDescription"],
+      type: "String",
+      column: tenantRecalls.productDescription,
+      sortable: false,
+      description: "Words of the product's description, e.g. `product~pump`",
+    },
+    {
+      name: "initiatedOn",
+      type: "DateTime",
+      column: tenantRecalls.initiatedOn,
+      sortable: true,
+      description: "When the firm started the recall",
+    },
+    {
+      name: "terminatedOn",
+      type: "DateTime",
+      column: tenantRecalls.terminatedOn,
+      sortable: true,
+      description: "When the FDA terminated it",
+    },
+    {
+      name: "acknowledgedAt",
+      type: "DateTime",
+      column: tenantRecalls.acknowledgedAt,
+      sortable: true,
+      description: "When the tenant acknowledged it (`acknowledgedAt:null`: not yet)",
+    },
+    {
+      name: "affectedUnits",
+      type: "Numeric",
+      unit: "integer",
+      column: tenantRecalls.affectedUnits,
+      sortable: true,
+      description: "How many of the tenant's units it affects",
+    },
+    {
+      name: "reviewUnits",
+      type: "Numeric",
+      unit: "integer",
+      column: tenantRecalls.reviewUnits,
+      sortable: true,
+      description: "How many of its units need review",
+    },
+    {
+      name: "outcome",
+      type: "Token",
+      column: recallUnits.outcome,
+      sortable: false,
+      related: ofUnit,
+      description: "A unit it touches is `affected` or `needs_review`",
+    },
+    {
+      name: "facilityId",
+      type: "Numeric",
+      unit: "integer",
+      column: orders.facilityId,
+      sortable: false,
+      related: ofUnit,
+      description: "A unit it touches went to this facility",
+    },
+    {
+      name: "orderNumber",
+      type: "String",
+      column: orders.orderNumber,
+      sortable: false,
+      related: ofUnit,
+      description: "A unit it touches is of this order",
+    },
+    {
+      name: "deviceId",
+      aliases: ["di"],
+      type: "String",
+      column: shippedUnits.deviceId,
+      sortable: false,
+      related: ofUnit,
+      description: "A unit it touches has this device identifier",
+    },
+    {
+      name: "lotNumber",
+      aliases: ["lot"],
+      type: "String",
+      column: shippedUnits.lot,
+      sortable: false,
+      related: ofUnit,
+      description: "A unit it touches has this lot",
+    },
+    {
+      name: "serialNumber",
+      aliases: ["serial"],
+      type: "String",
+      column: shippedUnits.serial,
+      sortable: false,
+      related: ofUnit,
+      description: "A unit it touches has this serial",
+    },
+    { name: "lastUpdated", type: "DateTime", column: tenantRecalls.updatedAt, sortable: true, description: "When it last changed" },
+  ],
+});
