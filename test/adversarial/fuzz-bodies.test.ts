@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELIVERED_EVENT_TYPES } from "../../src/api/events/types";
 import { PAYMENT_METHOD_CODES, SHIPPING_METHOD_CODES } from "../../src/api/orders/options";
 import { DEMO_ORDER_NUMBER } from "../../src/api/orders/retrieve-routes";
+import { DISPOSITIONS } from "../../src/api/recalls/schemas";
 import { RETURN_REASONS } from "../../src/api/returns/request";
 import type { VendorAction } from "../../src/api/vendors/fulfilment";
 import { DEMO_LINE_ID, DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
@@ -45,10 +46,12 @@ import {
   nonString,
   rawNumber,
 } from "../helpers/hostile";
+import { ndjson, runImport } from "../helpers/imports";
 import { issueQuote, JSMITH, KJOHNSON, lineFor, orderBody, putLineIn, withoutFields } from "../helpers/orders";
 import { connectionMapping } from "../helpers/procurement";
 import { forgetStores, storeRows, storeRowsById } from "../helpers/stores";
 import { RECEIVER } from "../helpers/webhooks";
+import { enforcementRecord, RECALL_IMPORTS, recallIdOf, shippedUnits } from "../recalls/helpers";
 
 /**
  * Every JSON endpoint gets random and malformed bodies (spec 7.2): the answer is a 4xx in one of the
@@ -106,6 +109,8 @@ const RUNS = {
 
 /** A test order of tenant 1 (made in beforeAll, off the sandbox's schedule, Backordered) and a webhook endpoint of it. */
 const FUZZ_TEST_ORDER: { orderNumber: string } = { orderNumber: "" };
+/** The recall the recall targets answer: one touching a unit of tenant 1, loaded by the file's first recall import. */
+const FUZZ_RECALL = { id: 0, unitId: 0 };
 const FUZZ_ENDPOINT_ID = "we_fuzzsamplesendpoint0";
 
 let orderBase: Record<string, unknown>;
@@ -426,7 +431,87 @@ const TARGETS: Target[] = [
     accepts: 201,
   },
   ...pricingTargets(),
+  ...recallTargets(),
 ];
+
+/** Recalls: the operator's recall import, the hospital's steps on a recall, the vendor's notice. */
+function recallTargets(): Target[] {
+  const strings = (max: number, items: number) => fc.oneof(hostileArray(items), fc.array(hostileText(max), { minLength: 1, maxLength: 2 }));
+  return [
+    {
+      path: "/admin/api/recalls/imports",
+      token: () => operatorTokenFor(),
+      base: () => ({ format: "openfda", mode: "upsert", dryRun: false, onError: "skipFailedRows", maxErrors: 10 }),
+      fields: [
+        { path: ["format"], hostile: hostileCode(["openfda", "ndjson"]), required: true },
+        { path: ["mode"], hostile: hostileCode(["upsert"]) },
+        { path: ["onError"], hostile: hostileCode(ERROR_POLICIES) },
+        { path: ["maxErrors"], hostile: fc.oneof(hostileCount(), fc.constant(100_001)) },
+      ],
+      readOnly: false,
+      accepts: 201,
+    },
+    {
+      get path() {
+        return `/recalls/${FUZZ_RECALL.id}/units`;
+      },
+      operation: "/recalls/{recallId}/units",
+      token: allScopes,
+      base: () => ({ units: [{ unitId: FUZZ_RECALL.unitId, disposition: "found" }] }),
+      fields: [
+        { path: ["units"], hostile: fc.oneof(hostileArray(500), fc.constant([])), required: true },
+        { path: ["units", 0, "unitId"], hostile: hostileId(), required: true },
+        { path: ["units", 0, "disposition"], hostile: hostileCode(DISPOSITIONS), required: true },
+      ],
+      readOnly: false,
+    },
+    {
+      get path() {
+        return `/recalls/${FUZZ_RECALL.id}/returns`;
+      },
+      operation: "/recalls/{recallId}/returns",
+      token: allScopes,
+      headers: () => ({ "Idempotency-Key": crypto.randomUUID() }),
+      base: () => ({ note: "fuzz" }),
+      fields: [
+        { path: ["unitIds"], hostile: fc.oneof(hostileArray(500), fc.constant([]), fc.constant([0]), fc.constant(["1"])) },
+        { path: ["note"], hostile: fc.oneof(hostileText(500), fc.constantFrom("", "   ")) },
+      ],
+      readOnly: false,
+      optionalBody: true,
+      accepts: 201,
+    },
+    {
+      path: "/vendor/api/recalls",
+      token: () => vendorTokenFor(DEMO_VENDOR_ID),
+      base: () => ({
+        noticeNumber: "FSN-FUZZ-1",
+        classification: "Class II",
+        productDescription: "Fuzz cassette",
+        reason: "Fuzzing",
+        deviceIds: ["00812345000014"],
+        lots: ["FZ1"],
+      }),
+      fields: [
+        { path: ["noticeNumber"], hostile: fc.oneof(hostileText(40), fc.constantFrom("", " FSN", "FSN 1", "-FSN")), required: true },
+        { path: ["classification"], hostile: hostileCode(["Class I", "Class II", "Class III"], true) },
+        { path: ["status"], hostile: hostileCode(["open", "completed", "terminated"]) },
+        { path: ["productDescription"], hostile: fc.oneof(hostileText(1000), fc.constantFrom("", "   ")), required: true },
+        { path: ["reason"], hostile: fc.oneof(hostileText(2000), fc.constantFrom("", "   ")), required: true },
+        { path: ["deviceIds"], hostile: fc.oneof(hostileArray(200), fc.constant(["123"]), fc.constant(["+1"])) },
+        { path: ["partNumbers"], hostile: strings(64, 200) },
+        { path: ["lots"], hostile: strings(40, 1000) },
+        { path: ["serials"], hostile: strings(40, 1000) },
+        {
+          path: ["serialRanges"],
+          hostile: fc.oneof(hostileArray(100), fc.constant([{ from: "A" }]), fc.constant([{ from: "A", to: "B", x: 1 }])),
+        },
+        { path: ["initiatedOn"], hostile: fc.oneof(nonString(), fc.constantFrom("2026-02-30", "yesterday")) },
+      ],
+      readOnly: false,
+    },
+  ];
+}
 
 /** Offers, a batch of them, an agreement, its end (the demo vendor's), and a price tier (the operator's). */
 function pricingTargets(): Target[] {
@@ -1446,6 +1531,17 @@ describe("fuzzing every JSON endpoint: hostile bodies are a 4xx in a spec error 
     });
     expect(invoiced.status, await invoiced.clone().text()).toBe(201);
     FUZZ_INVOICE.id = (await invoiced.json<{ data: { invoiceId: number } }>()).data.invoiceId;
+    // The recall targets' recall: one touching a unit tenant 1 received.
+    const recalled = await shippedUnits([{ lot: "FUZZ-RCL", serial: "FZ-1" }]);
+    const imported = await runImport(
+      { format: "ndjson" },
+      { "recalls.ndjson": ndjson([enforcementRecord("Z-9990-2026", `UDI-DI ${recalled.gtin} Lot FUZZ-RCL`)]) },
+      { collection: RECALL_IMPORTS },
+    );
+    expect(imported.state).toBe("succeeded");
+    FUZZ_RECALL.id = (await recallIdOf("Z-9990-2026"))!;
+    FUZZ_RECALL.unitId = (await storeRows(TENANT_A, "SELECT unit_id FROM recall_units WHERE recall_id = ?1", FUZZ_RECALL.id))[0]!
+      .unit_id as number;
     // The webhook test target's endpoint: tenant 1's, at the test receiver, in its store.
     await storeRows(
       TENANT_A,

@@ -22,7 +22,7 @@ import {
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes } from "../helpers/contract";
 import { dispatch } from "../helpers/dispatch";
 import { partnerInput } from "../helpers/edi";
-import { createImport, OFFER_IMPORTS } from "../helpers/imports";
+import { createImport, ndjson, OFFER_IMPORTS, runImport } from "../helpers/imports";
 import {
   eventsOf,
   freshOrder,
@@ -38,6 +38,7 @@ import {
 import { CXML_URL, connect } from "../helpers/procurement";
 import { storeRows, storeRowsById } from "../helpers/stores";
 import { RECEIVER, registerEndpoint } from "../helpers/webhooks";
+import { enforcementRecord, RECALL_IMPORTS, recallIdOf, shippedUnits } from "../recalls/helpers";
 import {
   type AttackCase,
   type AttackContext,
@@ -345,6 +346,21 @@ async function scimFixtures() {
  * one per operation in a status that operation moves on, written straight to the store that holds the line; and a
  * delivered line of tenant 2's to request a return on.
  */
+/** A recall touching only tenant 1's units, and one touching only tenant 2's, loaded by one recall import. */
+async function recallFixtures() {
+  const victimUnits = await shippedUnits([{ lot: "ISO-RCL-V", serial: "ISO-V-1" }]);
+  const attackerUnits = await shippedUnits([{ lot: "ISO-RCL-A", serial: "ISO-A-1" }], { who: KJOHNSON });
+  const records = [
+    enforcementRecord("Z-9901-2026", `UDI-DI ${victimUnits.gtin} Lot ISO-RCL-V`),
+    enforcementRecord("Z-9902-2026", `UDI-DI ${attackerUnits.gtin} Lot ISO-RCL-A`),
+  ];
+  const job = await runImport({ format: "ndjson" }, { "recalls.ndjson": ndjson(records) }, { collection: RECALL_IMPORTS });
+  if (job.state !== "succeeded") throw new Error(`recall import ${job.state}`);
+  const attackerId = (await recallIdOf("Z-9902-2026"))!;
+  const [unit] = await storeRows(TENANT_B, "SELECT unit_id FROM recall_units WHERE recall_id = ?1", attackerId);
+  return { victimRecallId: (await recallIdOf("Z-9901-2026"))!, attackerRecall: { id: attackerId, unitId: unit!.unit_id as number } };
+}
+
 async function returnFixtures(attackerLine: number) {
   const insertReturn = async (lineId: number, kind: string, status: string) =>
     (
@@ -418,6 +434,7 @@ describe("tenant isolation matrix: tenant 2 aimed at tenant 1's resources (test/
       ...(await scimFixtures()),
       ...(await testModeFixtures()),
       ...(await returnFixtures(attackerVendor.read)),
+      ...(await recallFixtures()),
       procurement: await procurementFixtures(),
     };
   });

@@ -85,6 +85,12 @@ export interface AttackContext {
   /** An invoice of tenant 2's test mode (the simulated vendor's, of a test order). */
   attackerTestInvoiceId: number;
   attackerTestEndpointId: string;
+  /**
+   * Recalls (docs/recalls.md): one touching only tenant 1's units, one touching only tenant 2's (with a unit of it), each
+   * loaded by a recall import.
+   */
+  victimRecallId: number;
+  attackerRecall: { id: number; unitId: number };
   /** SCIM: a user and a group of tenant 1, and tenant 2's own (one of each per operation that may use it up). */
   victimScimUser: { id: string; userName: string };
   attackerScimUsers: { read: { id: string; userName: string }; delete: { id: string; userName: string } };
@@ -223,6 +229,20 @@ const returnRow = (request: (id: Value) => AttackRequest, own: (ctx: AttackConte
   ],
 });
 
+/** A buyer's read or step of a recall: tenant 1's is a 404 exactly like an unknown id. */
+const recallRow = (request: (id: Value, ctx: AttackContext) => AttackRequest): MatrixRow => ({
+  cases: [
+    {
+      input: "path recallId (a recall touching only tenant 1's units)",
+      victim: (ctx) => ctx.victimRecallId,
+      own: (ctx) => ctx.attackerRecall.id,
+      unknown: 999_999_999,
+      request,
+      expect: { denied: [404] },
+    },
+  ],
+});
+
 const victimUsers = USERS.filter((u) => u.tenantId === 1);
 const attacker = KJOHNSON;
 const victim = JSMITH;
@@ -297,6 +317,7 @@ const operatorRow = (method: AttackRequest["method"], path: (importId: Value) =>
   };
 };
 const IMPORTS = "/admin/api/catalog/imports";
+const RECALL_IMPORTS = "/admin/api/recalls/imports";
 
 /**
  * Test mode against live, both ways, within tenant 2 itself: its test-mode token on its own live data, and its live
@@ -816,6 +837,29 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     (v) => post(`/returns/${v}/repair-decision`, { decision: "approve" }),
     (ctx) => ctx.attackerReturns.decide,
   ),
+  "get /customer/api/recalls": {
+    cases: [
+      {
+        input: "q recallId (a recall touching only tenant 1's units)",
+        victim: (ctx) => ctx.victimRecallId,
+        own: (ctx) => ctx.attackerRecall.id,
+        request: (v) => q("/recalls", `recallId:${v}`),
+        expect: { empty: "data.recalls" },
+      },
+      {
+        input: "q orderNumber (tenant 1's order)",
+        victim: () => victimOrder.orderNumber,
+        request: (v) => q("/recalls", `orderNumber:"${v}"`),
+        expect: { empty: "data.recalls" },
+      },
+    ],
+  },
+  "get /customer/api/recalls/{recallId}": recallRow((v) => get(`/recalls/${v}`)),
+  "post /customer/api/recalls/{recallId}/acknowledge": recallRow((v) => post(`/recalls/${v}/acknowledge`, undefined)),
+  "post /customer/api/recalls/{recallId}/units": recallRow((v, ctx) =>
+    post(`/recalls/${v}/units`, { units: [{ unitId: ctx.attackerRecall.unitId, disposition: "found" }] }),
+  ),
+  "post /customer/api/recalls/{recallId}/returns": recallRow((v) => ({ ...post(`/recalls/${v}/returns`, {}), idempotent: true })),
   "get /customer/api/purchasing-settings": { noTenantData: "the caller's own settings; no id input" },
   "put /customer/api/purchasing-settings": {
     noTenantData: "replaces the caller's own settings; no id input",
@@ -1038,6 +1082,21 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
       },
     ],
   },
+  "get /vendor/api/recalls": {
+    noTenantData: "the vendor's own notices and the counts of its own units; no id input, never a hospital's name",
+    request: asVendor(get("/vendor/api/recalls")),
+  },
+  "post /vendor/api/recalls": {
+    noTenantData: "publishes the vendor's own notice; no id of anything a tenant owns",
+    request: asVendor(
+      post("/vendor/api/recalls", {
+        noticeNumber: "FSN-ISOLATION",
+        productDescription: "Isolation probe",
+        reason: "isolation probe",
+        partNumbers: ["ISO-NO-SUCH-PART"],
+      }),
+    ),
+  },
   "get /vendor/api/returns/{returnId}": returnRow(
     (v) => asVendor(get(`/vendor/api/returns/${v}`)),
     (ctx) => ctx.attackerReturns.read,
@@ -1246,6 +1305,28 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     Operations: [{ op: "add", path: "members", value: [] }],
   })),
   "delete /scim/v2/Groups/{id}": scimResourceRow("Groups", "DELETE", "delete"),
+  "post /admin/api/recalls/imports": operatorRow("POST", () => RECALL_IMPORTS, { format: "openfda" }),
+  "get /admin/api/recalls/imports": operatorRow("GET", () => RECALL_IMPORTS),
+  "get /admin/api/recalls/imports/{id}": operatorRow("GET", (id) => `${RECALL_IMPORTS}/${id}`),
+  "put /admin/api/recalls/imports/{id}/files/{name}": operatorRow("PUT", (id) => `${RECALL_IMPORTS}/${id}/files/victim.json`, {}),
+  "post /admin/api/recalls/imports/{id}/files/{name}/uploads": operatorRow(
+    "POST",
+    (id) => `${RECALL_IMPORTS}/${id}/files/victim.json/uploads`,
+  ),
+  "put /admin/api/recalls/imports/{id}/files/{name}/parts/{partNumber}": operatorRow(
+    "PUT",
+    (id) => `${RECALL_IMPORTS}/${id}/files/victim.json/parts/1`,
+    {},
+  ),
+  "get /admin/api/recalls/imports/{id}/files/{name}": operatorRow("GET", (id) => `${RECALL_IMPORTS}/${id}/files/victim.json`),
+  "post /admin/api/recalls/imports/{id}/files/{name}/complete": operatorRow(
+    "POST",
+    (id) => `${RECALL_IMPORTS}/${id}/files/victim.json/complete`,
+  ),
+  "post /admin/api/recalls/imports/{id}/start": operatorRow("POST", (id) => `${RECALL_IMPORTS}/${id}/start`),
+  "post /admin/api/recalls/imports/{id}/cancel": operatorRow("POST", (id) => `${RECALL_IMPORTS}/${id}/cancel`),
+  "get /admin/api/recalls/imports/{id}/errors": operatorRow("GET", (id) => `${RECALL_IMPORTS}/${id}/errors`),
+  "get /admin/api/recalls/imports/{id}/errors.ndjson": operatorRow("GET", (id) => `${RECALL_IMPORTS}/${id}/errors.ndjson`),
   "post /admin/api/catalog/imports": operatorRow("POST", () => IMPORTS, { format: "ndjson" }),
   "get /admin/api/catalog/imports": operatorRow("GET", () => IMPORTS),
   "get /admin/api/catalog/imports/{id}": operatorRow("GET", (id) => `${IMPORTS}/${id}`),

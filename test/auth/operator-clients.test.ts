@@ -21,9 +21,9 @@ describe("operator clients: the marketplace's own, a third kind beside buyers an
     const res = await requestToken(await newOperatorClient());
     expect(res.status).toBe(200);
     const body = await res.json<{ access_token: string; scope: string }>();
-    expect(body.scope).toBe("catalog:import tiers:write clients:manage");
+    expect(body.scope).toBe("catalog:import tiers:write clients:manage recalls:import");
     const claims = decodeJwt(body.access_token);
-    expect(claims).toMatchObject({ aud: "medparts-admin-api", opr: 1, scope: "catalog:import tiers:write clients:manage" });
+    expect(claims).toMatchObject({ aud: "medparts-admin-api", opr: 1, scope: "catalog:import tiers:write clients:manage recalls:import" });
     expect(claims.tid).toBeUndefined();
     expect(claims.vid).toBeUndefined();
     // A buyer client cannot ask for an operator scope.
@@ -38,7 +38,9 @@ describe("operator clients: the marketplace's own, a third kind beside buyers an
     await expectProblem(await call(operator, "/users/lookup?userId=1"), 401);
     await expectProblem(await call(operator, "/vendor/api/order-lines"), 401);
     // The operator plane's bearer check (requireOperatorBearer) verifies with this: only an operator token passes.
-    expect((await verifyOperatorAccessToken(env, operator)).scopes).toEqual(new Set(["catalog:import", "tiers:write", "clients:manage"]));
+    expect((await verifyOperatorAccessToken(env, operator)).scopes).toEqual(
+      new Set(["catalog:import", "tiers:write", "clients:manage", "recalls:import"]),
+    );
     for (const other of [await tokenFor(TENANT_A), await vendorTokenFor(4)]) {
       await expect(verifyOperatorAccessToken(env, other)).rejects.toBeInstanceOf(InvalidTokenError);
     }

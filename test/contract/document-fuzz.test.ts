@@ -54,12 +54,14 @@ interface ProseRule {
 /** Cross-field and grammar rules JSON Schema cannot express, stated in the document's prose. */
 const PROSE_RULES: ProseRule[] = [
   { operation: "get /customer/api/users/lookup", fields: /^(userId|loginUserId)$/, statement: "Exactly one of userId and loginUserId" },
+  { operation: "post /vendor/api/recalls", fields: /^deviceIds$/, statement: "Name at least one device identifier or part number" },
   ...[
     "get /customer/api/users/search",
     "get /customer/api/orders/search",
     "get /customer/api/manufacturers/search",
     "get /vendor/api/offers",
     "get /customer/api/returns",
+    "get /customer/api/recalls",
   ].map((operation) => ({
     operation,
     fields: /^q$/,
@@ -395,6 +397,21 @@ const IMPORT_JOB_OPERATIONS = [
 ];
 /** A vendor's price files: the same operations on the vendor plane; no demo job exists either. */
 const OFFER_IMPORT_JOB_OPERATIONS = IMPORT_JOB_OPERATIONS.map((o) => o.replace("/admin/api/catalog/imports", "/vendor/api/offer-imports"));
+/** Recall imports: the same operations at /admin/api/recalls/imports; no demo job exists either. */
+const RECALL_IMPORT_JOB_OPERATIONS = IMPORT_JOB_OPERATIONS.map((o) =>
+  o.replace("/admin/api/catalog/imports", "/admin/api/recalls/imports"),
+);
+/** Recalls (docs/recalls.md): the demo data has none touching a tenant, so a recall's id is a 404. */
+const RECALL_OPERATIONS = [
+  "get /customer/api/recalls",
+  "get /customer/api/recalls/{recallId}",
+  "post /customer/api/recalls/{recallId}/acknowledge",
+  "post /customer/api/recalls/{recallId}/units",
+  "post /customer/api/recalls/{recallId}/returns",
+  "get /vendor/api/recalls",
+  "post /vendor/api/recalls",
+];
+const RECALL_OPERATIONS_REACHING_200 = ["get /customer/api/recalls", "get /vendor/api/recalls", "post /vendor/api/recalls"];
 /** API clients and the audit log: no documented example id names a client, so the per-client operations are 404s. */
 const ONBOARDING_OPERATIONS = [
   "post /admin/api/vendors/{vendorId}/desk-users",
@@ -692,6 +709,10 @@ describe("document-driven contract fuzzing", () => {
     "post /vendor/api/offer-imports",
     "get /vendor/api/offer-imports",
     ...OFFER_IMPORT_JOB_OPERATIONS,
+    "post /admin/api/recalls/imports",
+    "get /admin/api/recalls/imports",
+    ...RECALL_IMPORT_JOB_OPERATIONS,
+    ...RECALL_OPERATIONS,
     "get /admin/api/events",
     ...ONBOARDING_OPERATIONS,
     ...PROCUREMENT_OPERATIONS,
@@ -755,6 +776,9 @@ describe("document-driven contract fuzzing", () => {
         "post /admin/api/catalog/imports", // 201
         ...OFFER_IMPORT_JOB_OPERATIONS,
         "post /vendor/api/offer-imports", // 201
+        ...RECALL_IMPORT_JOB_OPERATIONS,
+        "post /admin/api/recalls/imports", // 201
+        ...RECALL_OPERATIONS.filter((o) => !RECALL_OPERATIONS_REACHING_200.includes(o)),
         "post /admin/api/clients", // 201 (or 422 for an unknown owner)
         "post /admin/api/tenants", // 201
         "post /admin/api/vendors", // 201

@@ -197,10 +197,13 @@ describe("events against the document", () => {
       expect(new Validator(parameter.schema, "2020-12").validate(value).errors, `${parameter.name}: ${value}`).toEqual([]);
     }
 
-    // The types produced are the types documented: each type above, the test delivery, the money side's (below), and
-    // the returns' (test/returns/returns.test.ts checks each against the document).
+    // The types produced are the types documented: each type above, the test delivery, the money side's (below), the
+    // returns' (test/returns/returns.test.ts checks each against the document) and the recalls' (test/recalls/routes.test.ts).
     const returnTypes = Object.values(STEPS).flatMap((steps) => Object.values(steps).map((rule) => rule.event));
-    expect(new Set([...feed.map((e) => e.type), ping.type, ...MONEY_SIDE_TYPES, ...returnTypes])).toEqual(new Set(DELIVERED_EVENT_TYPES));
+    const recallTypes = ["recall.affects_you", "recall.updated", "recall.closed"];
+    expect(new Set([...feed.map((e) => e.type), ping.type, ...MONEY_SIDE_TYPES, ...returnTypes, ...recallTypes])).toEqual(
+      new Set(DELIVERED_EVENT_TYPES),
+    );
   });
 
   it("every event of an order's money side (confirmation, the buyer's answers, invoices, credit memo) matches the document", async () => {

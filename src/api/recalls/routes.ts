@@ -10,16 +10,18 @@ import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   envelopeSchema,
+  IdempotencyConflictSchema,
   idempotencyKeyHeaders,
   integerPathParam,
   notFoundResponse,
+  ProblemSchema,
   problem,
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
-import { offerRecallsToStores } from "../../shared/recalls/offer";
+import { offerRecallsToStores } from "../../shared/tenants/recall-offer";
 import { noticeWrites } from "./notices";
 import { requestRecallReturns } from "./returns";
 import {
@@ -106,7 +108,7 @@ const returnsRoute = createRoute({
   method: "post",
   path: "/recalls/{recallId}/returns",
   tags: [TAG],
-  summary: "Send the recall's units back: one return per order line",
+  summary: "Send a recall's units back to their vendors",
   description:
     "Requests a return (an RMA, reason `recall`) of the named units, or of every affected unit not used and not in a return yet, one " +
     "per order line; the vendor authorizes it and credits what it states (docs/api.md, Returns). A line that cannot go back now " +
@@ -122,7 +124,12 @@ const returnsRoute = createRoute({
     201: { description: "The returns requested", content: { "application/json": { schema: envelopeSchema(RecallReturnsSchema) } } },
     ...authenticatedErrorResponses,
     ...notFoundResponse,
-    409: problem("The order changed meanwhile: retry with the same Idempotency-Key"),
+    409: {
+      description:
+        "Idempotency conflict ({ error }: the key is in use or was used with another body), or an order changed meanwhile (problem details: retry with the same key)",
+      content: { "application/json": { schema: IdempotencyConflictSchema }, "application/problem+json": { schema: ProblemSchema } },
+    },
+    503: problem("The idempotency store is temporarily unavailable"),
   },
 });
 
@@ -204,6 +211,7 @@ const noticeRoute = createRoute({
   summary: "Publish a field safety notice",
   description:
     "The vendor's own recall of its products: the device identifiers, part numbers, lots, serials and serial ranges it covers. " +
+    "Name at least one device identifier or part number (400 otherwise: deviceIds). " +
     "Every hospital's store matches it against the units it received from anyone, at once; a hospital sees it with its units. " +
     "A second POST with the same noticeNumber revises it (status `terminated` closes it).",
   ...vendorScopedAccess("fulfilment:write"),
@@ -211,7 +219,6 @@ const noticeRoute = createRoute({
   responses: {
     200: { description: "Published (or revised)", content: { "application/json": { schema: envelopeSchema(VendorRecallSchema) } } },
     ...authenticatedErrorResponses,
-    400: problem("A notice must name at least one device identifier or part number"),
   },
 });
 

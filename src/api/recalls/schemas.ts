@@ -109,10 +109,15 @@ export const FieldSafetyNoticeSchema = closedObject({
     .openapi({ description: "The vendor's own number for the notice: a second POST with it revises the notice", example: "FSN-2026-014" }),
   classification: z.enum(["Class I", "Class II", "Class III"]).nullable().default(null),
   status: z.enum(["open", "completed", "terminated"]).default("open"),
-  productDescription: readableText(1000),
-  reason: readableText(2000),
+  productDescription: readableText(1000).openapi({ example: "Infusion pump cassette, REF 4410" }),
+  reason: readableText(2000).openapi({ example: "The cassette latch may break and stop the infusion." }),
   deviceIds: z
-    .array(z.string().regex(/^(\d{8}|\d{12,14}|\+?[A-Z][A-Z0-9]{4,22})$/, "A GTIN (8, 12, 13 or 14 digits) or a HIBCC code."))
+    .array(
+      z
+        .string()
+        .regex(/^(\d{8}|\d{12,14}|\+?[A-Z][A-Z0-9]{4,22})$/, "A GTIN (8, 12, 13 or 14 digits) or a HIBCC code.")
+        .openapi({ example: "00812345000014" }),
+    )
     .max(200)
     .default([])
     .openapi({ description: "The device identifiers it covers (GTIN or HIBCC)" }),

@@ -1,6 +1,6 @@
 import { inSlices } from "../../platform/let-others-in";
-import { offerRecallsToStores } from "../../shared/recalls/offer";
 import { hashed, type RecallWrite, recallWrite, recallWrites, storedHashes } from "../../shared/recalls/records";
+import { offerRecallsToStores } from "../../shared/tenants/recall-offer";
 import { ROWS_PER_SLICE, type WindowRead } from "../imports/formats/window";
 import type { JobRow } from "../imports/jobs";
 import type { ImportKind, KindEnv } from "../imports/kinds";

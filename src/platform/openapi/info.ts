@@ -79,6 +79,11 @@ export const TAGS = [
       "What goes back to a vendor: an exchange's core, a loaner, a unit sent in for repair, a return of bought units (RMA); their steps, due dates and charges",
   },
   {
+    name: "Recalls",
+    description:
+      "FDA device recalls and vendors' field safety notices matched against the units each hospital received (device identifier, lot, serial): the hospital's recalls and their units, acknowledgement, what was found, returns; the vendor's counts and notices; the operator's recall imports",
+  },
+  {
     name: OFFERS_TAG,
     description:
       "For vendors: the offers they publish (by their own SKU) and their price agreements with buyer tenants, facilities or tiers; catalog detail quotes each buyer its eligible price",

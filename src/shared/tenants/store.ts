@@ -8,12 +8,12 @@ import type { Bindings } from "../../env";
 import { transferableError } from "../../platform/errors";
 import type { BeginOutcome, StoreRun } from "../../platform/idempotency/key-lock";
 import type { IdempotentRequest } from "../../platform/idempotency/results";
-import { type MatchingStore, matchChangedRecalls, matchNewUnits, publishExposure } from "../recalls/store-matching";
 import { RANGED_TABLES, rangeFloor } from "./id-ranges";
 import { beginAttempt, committedOutcome, completeAttempt, releaseAttempt, settleAttempt } from "./idempotency-lock";
 import { migrationKey, STATEMENT_BREAKPOINT, type TenantMigrations } from "./migration-files";
 import { TENANT_MIGRATIONS } from "./migrations.generated";
 import { tenantOfStoreName } from "./names";
+import { type MatchingStore, matchChangedRecalls, matchNewUnits, publishExposure } from "./recall-matching";
 import {
   type DirectoryChange,
   ID_CHECKSUM_MODULUS,
@@ -134,7 +134,7 @@ export class TenantStore extends DurableObject<Bindings> {
   }
 
   /**
-   * Whether an event waits for dispatch, a shipped unit for its recall check (src/shared/recalls/store-matching.ts), or
+   * Whether an event waits for dispatch, a shipped unit for its recall check (src/shared/tenants/recall-matching.ts), or
    * (once publishing) a line change for its vendors.
    */
   protected outboxPending(): boolean {

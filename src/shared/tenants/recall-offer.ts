@@ -1,8 +1,8 @@
 import type { Bindings } from "../../env";
 import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
-import { storedTenantIds } from "../../shared/tenants/registry";
-import { tenantStore } from "../../shared/tenants/stub";
+import { storedTenantIds } from "./registry";
+import { tenantStore } from "./stub";
 
 /** Stores offered recalls at once: each call is a store's own matching, so a few run side by side. */
 const STORES_AT_ONCE = 8;

@@ -1,7 +1,7 @@
-import type { Scope } from "./code-info";
-import { deviceKey } from "./identifiers";
-import { type DeliveredUnit, matchUnit } from "./match";
-import { DEVICE_KEY_PREFIX, keysOfScope, PRODUCT_KEY_PREFIX } from "./records";
+import type { Scope } from "../recalls/code-info";
+import { deviceKey } from "../recalls/identifiers";
+import { type DeliveredUnit, matchUnit } from "../recalls/match";
+import { DEVICE_KEY_PREFIX, keysOfScope, PRODUCT_KEY_PREFIX } from "../recalls/records";
 
 /**
  * Matching in a tenant store (docs/recalls.md, "Matching in the stores"), run by the store itself: the main database
