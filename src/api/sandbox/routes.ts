@@ -21,6 +21,7 @@ import { requireBearer, requireScope, scopedAccess } from "../../shared/auth/bea
 import { CODE_SPELLINGS } from "../../shared/confirmations/codes";
 import { handSandboxOrderToEdi } from "./edi";
 import { INVOICE_EXCEPTIONS } from "./purchasing";
+import { simulateRecall } from "./recall";
 import { runScenario, SCENARIOS, sandboxLines } from "./simulator";
 
 /** Test helpers of the sandbox (docs/api.md, "Sandbox"): test-mode clients only; to a live token they do not exist. */
@@ -38,7 +39,7 @@ const day = z
 const SimulateRequest = closedObject({
   scenario: z.enum(SCENARIOS).openapi({
     description:
-      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason; confirm: a confirmation per vendor of every open line with `code` (default IA; each code sends plausible values: IP 10% more, IQ one less, IS a substitute...); invoice: an invoice per vendor of what shipped, at the order's prices, with `exception` on its first line; core_received, core_refused (with reason; then charged): each core of the order, shipped back for the buyer if still open, then received; core_overdue: each open core, its due day moved to yesterday, overdue and charged; loaner_overdue: each open loaner, warned on its due day moved to today (unless warned already), then overdue with it moved to yesterday: its late fees accrue; loaner_received: each loaner, shipped back for the buyer if still out, then received: late fees billed (an invoice) when it left after its due day; repair_beyond_flat_rate: each repair, sent in for the buyer if needed, received and diagnosed beyond its flat rate at half as much again (the buyer then approves or declines); rma_declined: each requested return declined, with reason",
+      "acknowledge: every Ordered or Backordered line; backorder: every Ordered or Acknowledged line, with expectedShipDate; ship_partial: one parcel per vendor with half of what remains of each of its lines; ship: everything that remains, a parcel per line; deliver: every fully shipped line; reject_line: the first Ordered line (or lineId), with reason; confirm: a confirmation per vendor of every open line with `code` (default IA; each code sends plausible values: IP 10% more, IQ one less, IS a substitute...); invoice: an invoice per vendor of what shipped, at the order's prices, with `exception` on its first line; core_received, core_refused (with reason; then charged): each core of the order, shipped back for the buyer if still open, then received; core_overdue: each open core, its due day moved to yesterday, overdue and charged; loaner_overdue: each open loaner, warned on its due day moved to today (unless warned already), then overdue with it moved to yesterday: its late fees accrue; loaner_received: each loaner, shipped back for the buyer if still out, then received: late fees billed (an invoice) when it left after its due day; repair_beyond_flat_rate: each repair, sent in for the buyer if needed, received and diagnosed beyond its flat rate at half as much again (the buyer then approves or declines); rma_declined: each requested return declined, with reason; recall: a made-up recall of the units the order received (each shipped unit without a scanned code gets the product's GTIN and lot SBX-LOT-1), matched at once: recall.affects_you, GET /recalls",
   }),
   code: z
     .enum(CODE_SPELLINGS as unknown as [string, ...string[]])
@@ -118,7 +119,10 @@ export const sandboxRoutes = createRouter().openapi(simulateRoute, async (c) => 
   const db = tenantDatabase(c);
   const order = await sandboxLines(db, principal.dataTenantId, orderNumber);
   if (!order) throw notFound(`No test order ${orderNumber}.`);
-  const run = (await runScenario(db, principal.dataTenantId, orderNumber, body.scenario, body))!;
+  const run =
+    body.scenario === "recall"
+      ? await simulateRecall(c.env, db, principal.dataTenantId, orderNumber)
+      : (await runScenario(db, principal.dataTenantId, orderNumber, body.scenario, body))!;
   // Driven by hand from now on (a scenario ran): the default schedule leaves the order alone.
   await db
     .prepare("INSERT INTO sandbox_manual_orders (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING")

@@ -23,6 +23,7 @@ export const SCENARIOS = [
   "confirm",
   "invoice",
   ...RETURN_SCENARIOS,
+  "recall",
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -88,7 +89,7 @@ export class ScenarioInterrupted extends ProblemError {
   }
 }
 
-const nothingToDo = (scenario: Scenario, orderNumber: string) =>
+export const nothingToDo = (scenario: Scenario, orderNumber: string) =>
   new ProblemError(
     409,
     "invalid-transition",
