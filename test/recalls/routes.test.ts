@@ -4,7 +4,7 @@ import { contractCall } from "../helpers/contract";
 import { ndjson, runImport } from "../helpers/imports";
 import { storeRows } from "../helpers/stores";
 import { BODIES, move, vendorOf } from "../helpers/vendors";
-import { enforcementRecord, RECALL_IMPORTS, recallIdOf, shippedUnits, storeRecalls, unitGtin } from "./helpers";
+import { enforcementRecord, RECALL_IMPORTS, recallIdOf, shippedUnits, storeRecalls, unitCode, unitGtin } from "./helpers";
 
 const caller = { collection: RECALL_IMPORTS };
 
@@ -167,6 +167,19 @@ describe("recalls: the hospital's routes", () => {
       json: { ...notice, noticeNumber: "FSN-TEST-2", deviceIds: [] },
     });
     expect(empty.status).toBe(400);
+  });
+
+  it("scan to order says when a scanned unit is under recall: its lot listed, not another lot's", async () => {
+    const { recallId, index } = await recallOfTenantA("Z-9206-2026", "RTF1");
+    const scan = async (codes: string[]) =>
+      (await json(await contractCall(await buyer(), "/catalog/resolve", { method: "POST", json: { codes } }))).data.results as {
+        recalls: { recallId: number; productNumber: string; classification: string; outcome: string }[];
+      }[];
+    const [recalled, otherLot] = await scan([unitCode(index, "RTF1", "SCAN-1"), unitCode(index, "OTHERLOT", "SCAN-2")]);
+    expect(recalled!.recalls).toEqual([
+      expect.objectContaining({ recallId, productNumber: "Z-9206-2026", classification: "Class I", outcome: "affected" }),
+    ]);
+    expect(otherLot!.recalls.map((r) => r.recallId)).not.toContain(recallId);
   });
 
   it("the recall's events are in the feed, in the documented shape", async () => {

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../../platform/sha256";
 import { parseCodeInfo, type Scope } from "./code-info";
+import { deviceKey } from "./identifiers";
 
 /**
  * Recalls as the main database holds them (migrations/0047, docs/recalls.md "Where recalls live"): the FDA's, a vendor's
@@ -56,6 +57,12 @@ export function keysOfScope(scope: Scope): string[] {
   const dis = parts.flatMap((part) => [...part.deviceIds, ...part.labels.map((label) => label.deviceId)]);
   const products = parts.flatMap((part) => part.products);
   return [...new Set([...dis.map((di) => DEVICE_KEY_PREFIX + di), ...products.map((pn) => PRODUCT_KEY_PREFIX + pn.toUpperCase())])];
+}
+
+/** The keys a unit is matched by: its device identifier and the part number it was sold as. */
+export function unitKeys(deviceId: string, partNumber: string | null): string[] {
+  const di = deviceKey(deviceId) ?? deviceId.replace(/^\+/, "").toUpperCase();
+  return [DEVICE_KEY_PREFIX + di, ...(partNumber ? [PRODUCT_KEY_PREFIX + partNumber.toUpperCase()] : [])];
 }
 
 /** The scope of a recall: the one given as data, else its code_info read with the catalog numbers found beside it. */
@@ -174,3 +181,29 @@ export async function storedHashes(db: D1Database, owner: RecallOwner, productNu
     .all<{ productNumber: string; hash: string }>();
   return new Map(results.map((row) => [row.productNumber, row.hash]));
 }
+
+/** A recall as a reader of the main database gets it (its scope as JSON). */
+export interface StoredRecallRow {
+  id: number;
+  owner: string;
+  vendor_id: number | null;
+  product_number: string;
+  classification: string | null;
+  status: string;
+  firm: string | null;
+  product_description: string | null;
+  reason: string | null;
+  code_info: string;
+  initiated_on: string | null;
+  classified_on: string | null;
+  terminated_on: string | null;
+  scope: string;
+  revision: number;
+}
+
+export const RECALL_COLUMNS =
+  "r.id, r.owner, r.vendor_id, r.product_number, r.classification, r.status, r.firm, r.product_description, r.reason, r.code_info, " +
+  "r.initiated_on, r.classified_on, r.terminated_on, r.scope, r.revision";
+
+/** The recalls a store (its sandbox owner bound at `param`) sees: every recall but the sandbox's of other stores. */
+export const visibleTo = (param: string) => `(r.owner NOT LIKE 'sandbox:%' OR r.owner = ${param})`;

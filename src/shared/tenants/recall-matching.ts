@@ -1,7 +1,6 @@
 import type { Scope } from "../recalls/code-info";
-import { deviceKey } from "../recalls/identifiers";
 import { type DeliveredUnit, matchUnit } from "../recalls/match";
-import { DEVICE_KEY_PREFIX, keysOfScope, PRODUCT_KEY_PREFIX } from "../recalls/records";
+import { keysOfScope, RECALL_COLUMNS, type StoredRecallRow, sandboxOwner, unitKeys, visibleTo } from "../recalls/records";
 
 /**
  * Matching in a tenant store (docs/recalls.md, "Matching in the stores"), run by the store itself: the main database
@@ -22,24 +21,6 @@ export interface MatchingStore {
   recalls: D1Database;
   /** The store's tenant (negative for a sandbox twin). */
   tenantId: number;
-}
-
-export interface StoredRecallRow {
-  id: number;
-  owner: string;
-  vendor_id: number | null;
-  product_number: string;
-  classification: string | null;
-  status: string;
-  firm: string | null;
-  product_description: string | null;
-  reason: string | null;
-  code_info: string;
-  initiated_on: string | null;
-  classified_on: string | null;
-  terminated_on: string | null;
-  scope: string;
-  revision: number;
 }
 
 export type RecallEventType = "recall.affects_you" | "recall.updated" | "recall.closed";
@@ -65,18 +46,6 @@ export const RECALL_PAGE = 200;
 /** Units a recall event lists; the rest are read with GET /customer/api/recalls/{id}. */
 export const UNITS_PER_EVENT = 100;
 const CHECKS_PER_RUN = 500;
-
-const RECALL_COLUMNS =
-  "r.id, r.owner, r.vendor_id, r.product_number, r.classification, r.status, r.firm, r.product_description, r.reason, r.code_info, " +
-  "r.initiated_on, r.classified_on, r.terminated_on, r.scope, r.revision";
-/** The recalls a store sees: every recall but the sandbox's of other stores. */
-const VISIBLE = "(r.owner NOT LIKE 'sandbox:%' OR r.owner = ?2)";
-
-/** The keys a unit is matched by: its device identifier and the part number it was sold as. */
-export function unitKeys(deviceId: string, partNumber: string | null): string[] {
-  const di = deviceKey(deviceId) ?? deviceId.replace(/^\+/, "").toUpperCase();
-  return [DEVICE_KEY_PREFIX + di, ...(partNumber ? [PRODUCT_KEY_PREFIX + partNumber.toUpperCase()] : [])];
-}
 
 const sourceOf = (owner: string) => (owner === "fda" ? "fda" : owner.startsWith("vendor:") ? "vendor" : "sandbox");
 
@@ -277,11 +246,11 @@ export async function matchChangedRecalls(store: MatchingStore, now = new Date()
     const [page, top] = await store.recalls.batch([
       store.recalls
         .prepare(
-          `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.revision > ?1 AND ${VISIBLE} AND r.id IN (` +
+          `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.revision > ?1 AND ${visibleTo("?2")} AND r.id IN (` +
             "SELECT k.recall_id FROM json_each(?3) j JOIN recall_keys k ON k.key = j.value UNION SELECT value FROM json_each(?4)) " +
             "ORDER BY r.revision LIMIT ?5",
         )
-        .bind(revision, `sandbox:${store.tenantId}`, JSON.stringify(keys), JSON.stringify(known), RECALL_PAGE),
+        .bind(revision, sandboxOwner(store.tenantId), JSON.stringify(keys), JSON.stringify(known), RECALL_PAGE),
       store.recalls.prepare("SELECT coalesce(max(revision), 0) AS top FROM recalls"),
     ]);
     const recalls = page!.results as StoredRecallRow[];
@@ -323,10 +292,10 @@ export async function matchNewUnits(store: MatchingStore, now = new Date()): Pro
   });
   const { results } = await store.recalls
     .prepare(
-      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND ${VISIBLE} AND r.id IN ` +
+      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND ${visibleTo("?2")} AND r.id IN ` +
         "(SELECT k.recall_id FROM json_each(?1) j JOIN recall_keys k ON k.key = j.value) ORDER BY r.id",
     )
-    .bind(JSON.stringify(keys), `sandbox:${store.tenantId}`)
+    .bind(JSON.stringify(keys), sandboxOwner(store.tenantId))
     .all<StoredRecallRow>();
   const at = now.toISOString();
   store.transaction(() => {

@@ -7,6 +7,7 @@ import { sideBySide } from "../../platform/side-by-side";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../auth/bearer";
 import { CatalogDetailSchema, PriceOptionSchema } from "../catalog/routes";
+import { readScanRecalls, recallsOfScan, scanRecallKeys } from "../recalls/scans";
 import { requireFacilityAccess } from "../users/access";
 import { priceOptionsOf, readOffersOfCodes } from "./quotes";
 import { lookUpScans, scanLookups } from "./resolve";
@@ -97,6 +98,24 @@ const ResultSchema = z
       .nullable()
       .openapi({ description: "With requesterId and facilityId: the product's price options, issued as catalog detail issues them" }),
     linkedTo: z.number().int().nullable().openapi({ description: "HIBCC: the index of the linked primary or secondary code" }),
+    recalls: z
+      .array(
+        z.object({
+          recallId: z.number().int().openapi({ description: "GET /recalls/{recallId} when it touches units the tenant received" }),
+          productNumber: z
+            .string()
+            .openapi({ description: "The FDA product number (Z-NNNN-YYYY) or the vendor's notice number", example: "Z-1234-2026" }),
+          classification: z.string().nullable().openapi({ example: "Class I" }),
+          status: z.string().openapi({ description: "open or completed (a terminated recall is not listed)" }),
+          outcome: z
+            .enum(["affected", "needs_review"])
+            .openapi({ description: "affected: this unit is recalled; needs_review: check it against the notice" }),
+          reason: z.string().openapi({ description: "The clause that decided, in words" }),
+        }),
+      )
+      .openapi({
+        description: "The recalls not terminated that touch the scanned unit (its device identifier, lot, serial, expiry): empty when none",
+      }),
     problem: z
       .object({
         element: z
@@ -138,10 +157,15 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
   const scope = requesterId !== undefined && facilityId !== undefined ? { tenantId: principal.tenantId, requesterId, facilityId } : null;
   // One round trip: the access check, the catalog lookup and (with quotes) the offers of the products the scanned
   // codes name, side by side (src/shared/udi/quotes.ts).
-  const [, resolutions, read] = await sideBySide([
+  const recallKeys = scanRecallKeys(
+    lookups.filter((lookup) => lookup.kind === "di").map((lookup) => lookup.value),
+    lookups.filter((lookup) => lookup.kind === "part").map((lookup) => lookup.value),
+  );
+  const [, resolutions, read, recalls] = await sideBySide([
     scope ? requireFacilityAccess(database(tenantDatabase(c)), scope.tenantId, scope.requesterId, scope.facilityId) : Promise.resolve(null),
     lookUpScans(c.env.CATALOG, scanned, lookups),
     scope ? readOffersOfCodes(c.env.DB, lookups, scope, now) : Promise.resolve(null),
+    readScanRecalls(c.env.DB, recallKeys, principal.dataTenantId),
   ]);
   const options = scope && read ? await priceOptionsOf(c.env, resolutions, read, scope, now, principal.mode) : null;
   const results = resolutions.map((resolution, index) => ({
@@ -149,6 +173,14 @@ export const resolveRoutes = createRouter().openapi(resolveRoute, async (c) => {
     code: scanned[index]!.code,
     ...resolution,
     priceOptions: options && resolution.product ? (options.get(resolution.product.id) ?? []) : null,
+    recalls: recallsOfScan(recalls, {
+      di: resolution.udi?.deviceId ?? resolution.packaging?.deviceId ?? undefined,
+      lot: resolution.udi?.lot ?? undefined,
+      serial: resolution.udi?.serial ?? undefined,
+      expiry: resolution.udi?.expiry?.slice(0, 10) ?? undefined,
+      manufactured: resolution.udi?.production ?? undefined,
+      catalog: resolution.product?.partNumber,
+    }),
   }));
   return c.json(envelope(c, { results }), 200);
 });
