@@ -38,7 +38,7 @@ const ID_OFFSET = 1_000_000;
 /** Text columns of the directory that are unique: each clone's get a suffix. */
 const UNIQUE_TEXT = new Set(["external_id", "login_user_id", "user_name", "display_name", "email"]);
 
-interface Clone {
+export interface Clone {
   tenantId: number;
   offset: number;
   client: { clientId: string; clientSecret: string };
@@ -82,7 +82,7 @@ async function cloneTenantOne(env: LocalStorage, tenantId: number, offset: numbe
 }
 
 /** Fresh datasets each run: the clones and their orders are the bench's own. */
-async function prepareClones(count: number, state: { persistTo: string }): Promise<Clone[]> {
+export async function prepareClones(count: number, state: { persistTo: string }): Promise<Clone[]> {
   rmSync(state.persistTo, { recursive: true, force: true });
   mkdirSync(state.persistTo, { recursive: true });
   await seedLocal(PRODUCTS, state);
@@ -106,7 +106,7 @@ interface Quote {
   price: number;
 }
 
-const requesterOf = (clone: Clone) => ({
+export const requesterOf = (clone: Clone) => ({
   requesterId: REQUESTER.requesterId + clone.offset,
   userId: REQUESTER.userId + clone.offset,
   facilityId: REQUESTER.facilityId + clone.offset,
