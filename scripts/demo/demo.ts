@@ -31,6 +31,9 @@ import { type Listener, type ReceivedEvent, startWebhookListener } from "../tool
  *
  * `npm run demo -- --edi`: the demo vendor trading over X12 through the HTTPS mailbox: the 850 out, the partner's 997,
  * an 855 price change the buyer approves, the 856 with lots and serials, the 810 matched, our 997s (scripts/demo/edi.ts).
+ *
+ * `npm run demo -- --recall`: an FDA recall answered in minutes: units shipped with their codes, a recall import, the
+ * hospital's recall with its units, the scan-to-order warning, a return of the recalled units (scripts/demo/recall.ts).
  */
 
 type User = z.infer<typeof UserSchema>;
@@ -100,6 +103,10 @@ const { values: demoOptions, url: demoUrl } = cliArgs(
     sandbox: { type: "boolean", help: "the sandbox instead: a test-mode client's orders, fulfilled by the simulated vendor" },
     punchout: { type: "boolean", help: "a procurement suite's cXML PunchOut session and OrderRequest instead" },
     edi: { type: "boolean", help: "the demo vendor over X12 EDI instead: 850, 997, 855 with a price change, 856, 810" },
+    recall: {
+      type: "boolean",
+      help: "an FDA recall instead: units shipped with their codes, a recall import, the hospital's recall and returns",
+    },
     "webhook-port": { type: "string", help: "port of the demo's own webhook receiver (default: a free port)", value: "<n>" },
     "suite-port": { type: "string", help: "with --punchout: port of the suite's receiver (default: a free port)", value: "<n>" },
   },
@@ -788,7 +795,9 @@ const which = demoOptions.sandbox
     ? async () => (await import("./punchout")).punchoutMain(BASE_URL, SUITE_PORT)
     : demoOptions.edi
       ? async () => (await import("./edi")).ediMain(BASE_URL)
-      : main;
+      : demoOptions.recall
+        ? async () => (await import("./recall")).recallMain(BASE_URL)
+        : main;
 which().catch((error: unknown) => {
   const why = error instanceof StepFailed ? error.message : describeFailure(error, "", BASE_URL).message;
   console.error(`\nDEMO FAILED at step ${stepNumber}: ${why}`);

@@ -7,6 +7,7 @@ import { readX12 } from "../../src/operator/edi/x12/reader";
 import type { WriteSegment } from "../../src/operator/edi/x12/writer";
 import { centsToText } from "../../src/platform/money";
 import { demoClientOf, savedDemoClients } from "../dev/local-platform";
+import { call, currentStep, demoBaseUrl, type Envelope, http, StepFailed, show, step, token, useBaseUrl } from "./steps";
 
 /**
  * `npm run demo -- --edi`: the demo vendor trading over X12 through the HTTPS mailbox (docs/edi.md, "The mailbox"),
@@ -19,21 +20,10 @@ import { demoClientOf, savedDemoClients } from "../dev/local-platform";
  * vendor's client. It runs against demo.ts's --url.
  */
 
-let BASE_URL = "";
 const DEMO_VENDOR_NAME = VENDORS.find((vendor) => vendor.id === DEMO_VENDOR_ID)!.name;
 /** The sender (ISA06) of the partner the demo makes when the demo vendor has none that takes 850s. */
 const DEMO_SENDER = "MPDEMOSUPPLY";
-const MAILBOX_TYPE = "application/edi-x12";
 
-class StepFailed extends Error {}
-let stepNumber = 0;
-const step = (title: string) => console.log(`\n${++stepNumber}. ${title}`);
-const show = (label: string, value: unknown) =>
-  console.log(`   ${label.padEnd(18)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
-
-interface Envelope<T> {
-  data: T;
-}
 interface Partner {
   id: number;
   name: string;
@@ -92,53 +82,6 @@ interface InvoiceRecord {
   lines: { lineNumber: number; matchStatus: string; matchExplanation: string }[];
 }
 
-/** One HTTP call: anything but a 2xx stops the demo with the method, path, status and body. */
-async function http(
-  method: string,
-  path: string,
-  init: { token?: string; json?: unknown; x12?: string; headers?: Record<string, string> } = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json", ...init.headers };
-  if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(init.json);
-  } else if (init.x12 !== undefined) {
-    headers["Content-Type"] = MAILBOX_TYPE;
-    body = init.x12;
-  }
-  let res: Response;
-  try {
-    res = await fetch(`${BASE_URL}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-  } catch (error) {
-    throw new StepFailed(`${method} ${path}: no answer (${(error as Error).message}). Is \`npm start\` running at ${BASE_URL}?`);
-  }
-  if (!res.ok) {
-    const hint = res.status === 404 && path.includes("/edi/") ? " (is the EDI mailbox in this build?)" : "";
-    throw new StepFailed(`${method} ${path} failed: HTTP ${res.status}${hint}\n   ${(await res.text()).slice(0, 1000)}`);
-  }
-  return res;
-}
-const call = async <T>(method: string, path: string, init: Parameters<typeof http>[2] = {}) =>
-  ((await (await http(method, path, init)).json()) as Envelope<T>).data;
-
-async function token(credentials: { clientId: string; clientSecret: string }): Promise<string> {
-  const res = await fetch(`${BASE_URL}/auth/oauth2/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: credentials.clientId,
-      client_secret: credentials.clientSecret,
-    }),
-  }).catch((error: Error) => {
-    throw new StepFailed(`token: no answer (${error.message}). Is \`npm start\` running at ${BASE_URL}?`);
-  });
-  if (!res.ok) throw new StepFailed(`token of ${credentials.clientId}: HTTP ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
 const until = async <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -167,18 +110,18 @@ function showX12(text: string, ids?: string[]) {
 }
 
 export async function ediMain(baseUrl: string): Promise<void> {
-  BASE_URL = baseUrl;
+  useBaseUrl(baseUrl);
   try {
     await edi();
   } catch (error) {
-    console.error(`\nDEMO FAILED at step ${stepNumber}: ${(error as Error).message}`);
+    console.error(`\nDEMO FAILED at step ${currentStep()}: ${(error as Error).message}`);
     process.exit(1);
   }
 }
 
 async function edi(): Promise<void> {
   console.log(
-    `Medparts EDI demo against ${BASE_URL}: this script plays the operator, the hospital and ${DEMO_VENDOR_NAME}'s EDI translator`,
+    `Medparts EDI demo against ${demoBaseUrl()}: this script plays the operator, the hospital and ${DEMO_VENDOR_NAME}'s EDI translator`,
   );
   const saved = savedDemoClients();
   const operator = demoClientOf("MEDPARTS_OPERATOR", saved?.operator);

@@ -128,3 +128,24 @@ describe("npm run demo -- --edi", () => {
     expect(output).toMatch(/DEMO FAILED at step 1: .*Is `npm start` running at http:\/\/127\.0\.0\.1:1\?/);
   });
 });
+
+describe("npm run demo -- --recall", () => {
+  it("ships units with their codes, loads a recall, and the hospital's store answers it: units, scan warning, returns, vendor counts", async () => {
+    const lines = (output: string, title: string) =>
+      steps(output)
+        .find((step) => step.title.startsWith(title))
+        ?.lines.join("\n") ?? "";
+    const run = await demo(["--recall"]);
+    expect(run.code, run.output).toBe(0);
+    expect(steps(run.output)).toHaveLength(7);
+    expect(lines(run.output, "The operator loads")).toMatch(/import\s+imp_\S+ succeeded in [\d.]+ s: \{"read":1,"created":1/);
+    expect(lines(run.output, "The hospital's store matched")).toMatch(/recall\s+\d+ Z-\d{4}-2026 Class I: 3 units affected/);
+    expect(
+      lines(run.output, "The hospital's store matched").match(/: affected \(device identifier \d{14}, its lot listed\)/g),
+    ).toHaveLength(3);
+    expect(lines(run.output, "A nurse scans")).toMatch(/"outcome":"affected"/);
+    expect(lines(run.output, "The hospital acknowledges")).toMatch(/"quantity":2,"unitIds":\[\d+,\d+\]/);
+    expect(lines(run.output, "OEM Authorized Distribution sees")).toMatch(/"affectedUnits":3,"reviewUnits":0,"hospitals":1/);
+    expect(run.output).toContain("Recall demo complete");
+  }, 180_000);
+});
