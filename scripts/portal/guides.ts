@@ -10,6 +10,7 @@ export const GUIDES = [
   "offers",
   "catalog-import",
   "scan-to-order",
+  "recalls",
   "edi",
   "order-desk",
   "scim",

@@ -51,8 +51,8 @@ const searchRoute = createRoute({
   description:
     "Every recall (FDA, or a vendor's field safety notice) that touches units this tenant received: affected, or to review. " +
     "Matched in the tenant's own store against the device identifier, lot, serial and expiry of each unit its vendors shipped. " +
-    'With the q language, e.g. `q=classification:"Class I" AND status:open AND acknowledgedAt:null`. Newest change first by default ' +
-    "(`sortBy=-lastUpdated`).",
+    'With the q language, e.g. `q=classification:"Class I" AND status:open AND acknowledgedAt:null`. Oldest change first by default; ' +
+    "`sortBy=-lastUpdated` puts the newest first.",
   ...scopedAccess("orders:read"),
   request: { query: searchQueryParams(recallSearch, 'classification:"Class I" AND status:open AND acknowledgedAt:null') },
   responses: {
