@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, TENANT_A, TENANT_B, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { ndjson, runImport } from "../helpers/imports";
@@ -162,6 +164,15 @@ describe("recalls: the hospital's routes", () => {
     const seen = (await json(await contractCall(await buyer(), `/recalls/${noticeId}`))).data;
     expect(seen).toMatchObject({ source: "vendor", productNumber: "FSN-TEST-1", affectedUnits: 1 });
     expect(seen.units.map((u: { serial: string }) => u.serial)).toEqual(["RTD1-3"]);
+    // Another vendor's notice of the same device and serial speaks for its own deliveries only: none of these units.
+    const foreign = await call(await vendorTokenFor(other), "/vendor/api/recalls", {
+      method: "POST",
+      json: { ...notice, noticeNumber: "FSN-OTHER-1" },
+    });
+    expect(foreign.status).toBe(200);
+    const foreignId = (await json(foreign)).data.id;
+    await tenantStore(env, TENANT_A).matchRecalls();
+    expect((await storeRecalls(TENANT_A)).map((r) => r.recall_id)).not.toContain(foreignId);
     const empty = await call(await vendorTokenFor(vendorId), "/vendor/api/recalls", {
       method: "POST",
       json: { ...notice, noticeNumber: "FSN-TEST-2", deviceIds: [] },

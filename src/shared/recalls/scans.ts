@@ -22,12 +22,15 @@ export const scanRecallKeys = (deviceIds: readonly string[], partNumbers: readon
   ...new Set([...deviceIds.flatMap((di) => unitKeys(di, null)), ...partNumbers.map((pn) => PRODUCT_KEY_PREFIX + pn.toUpperCase())]),
 ];
 
-/** The recalls not terminated that name any of the keys, as the caller's store sees them (`storeTenantId`). */
+/**
+ * The recalls not terminated that name any of the keys, as the caller's store sees them (`storeTenantId`); not a
+ * vendor's notices, which speak for the units that vendor delivered only, and a scan does not say who delivered it.
+ */
 export async function readScanRecalls(db: D1Database, keys: readonly string[], storeTenantId: number): Promise<StoredRecallRow[]> {
   if (keys.length === 0) return [];
   const { results } = await db
     .prepare(
-      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND ${visibleTo("?2")} AND r.id IN ` +
+      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND r.vendor_id IS NULL AND ${visibleTo("?2")} AND r.id IN ` +
         "(SELECT k.recall_id FROM json_each(?1) j JOIN recall_keys k ON k.key = j.value) ORDER BY r.id",
     )
     .bind(JSON.stringify(keys), sandboxOwner(storeTenantId))

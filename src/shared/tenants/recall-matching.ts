@@ -104,7 +104,9 @@ function applyRecall(
 ): RecallEventType | null {
   const { sql } = store;
   const scope = JSON.parse(recall.scope) as Scope;
-  const matches = units.map((unit) => ({ unit, match: matchUnit(scope, deliveredUnit(unit)) }));
+  // A vendor's notice speaks for the units that vendor delivered, never for another vendor's.
+  const own = recall.vendor_id === null ? units : units.filter((unit) => unit.vendorId === recall.vendor_id);
+  const matches = own.map((unit) => ({ unit, match: matchUnit(scope, deliveredUnit(unit)) }));
   const touching = matches.filter(({ match }) => match.outcome !== "not_affected");
   const before = sql
     .exec<{ revision: number; status: string }>("SELECT revision, status FROM tenant_recalls WHERE recall_id = ?1", recall.id)
