@@ -143,8 +143,8 @@ export const RecallUnitSchema = z
   })
   .openapi("RecallUnit");
 
-const recallEvent = z.object({
-  recallId: z.number().int(),
+/** What a recall says of itself, in its events and in the buyer's and vendor's answers (src/api/recalls/schemas.ts). */
+export const recallFields = {
   productNumber: z
     .string()
     .openapi({ description: "The FDA product number (Z-NNNN-YYYY), or the vendor's notice number", example: "Z-1234-2026" }),
@@ -153,9 +153,14 @@ const recallEvent = z.object({
   status: z.string().openapi({ description: "open, completed (the firm's action is done) or terminated", example: "open" }),
   firm: z.string().nullable(),
   productDescription: z.string().nullable(),
-  reason: z.string().nullable(),
   initiatedOn: day.nullable(),
   terminatedOn: day.nullable(),
+};
+
+const recallEvent = z.object({
+  recallId: z.number().int(),
+  ...recallFields,
+  reason: z.string().nullable(),
   affectedUnits: z.number().int(),
   reviewUnits: z.number().int().openapi({ description: "Units whose outcome is needs_review" }),
   units: z.array(RecallUnitSchema).openapi({ description: "The first 100 units the recall touches (GET /recalls/{id} lists them all)" }),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { closedObject, readableText } from "../../platform/schemas";
-import { RecallUnitSchema } from "../events/schemas";
+import { RecallUnitSchema, recallFields } from "../events/schemas";
 
 /** The recall routes' shapes (docs/recalls.md, "For the hospital" and "For the vendor"). */
 
@@ -11,19 +11,10 @@ const day = z.iso.date();
 export const RecallSchema = z
   .object({
     id: z.number().int(),
-    productNumber: z
-      .string()
-      .openapi({ description: "The FDA product number (Z-NNNN-YYYY), or the vendor's notice number", example: "Z-1234-2026" }),
-    source: z.string().openapi({ description: "fda, vendor (a vendor's field safety notice) or sandbox", example: "fda" }),
-    classification: z.string().nullable().openapi({ example: "Class II" }),
-    status: z.string().openapi({ description: "open, completed (the firm's action is done) or terminated", example: "open" }),
-    firm: z.string().nullable(),
-    productDescription: z.string().nullable(),
+    ...recallFields,
     reason: z.string().nullable(),
     codeInfo: z.string().openapi({ description: "The notice's scope as the FDA published it (the units' outcomes read it)" }),
-    initiatedOn: day.nullable(),
     classifiedOn: day.nullable(),
-    terminatedOn: day.nullable(),
     acknowledgedAt: z.string().datetime().nullable().openapi({ description: "When the tenant acknowledged it (POST .../acknowledge)" }),
     affectedUnits: z.number().int(),
     reviewUnits: z.number().int().openapi({ description: "Units whose outcome is needs_review: someone checks them" }),
@@ -88,14 +79,7 @@ export const RecallReturnsSchema = z
 export const VendorRecallSchema = z
   .object({
     id: z.number().int(),
-    productNumber: z.string(),
-    source: z.string().openapi({ description: "fda, or vendor: the vendor's own notice" }),
-    classification: z.string().nullable(),
-    status: z.string(),
-    firm: z.string().nullable(),
-    productDescription: z.string().nullable(),
-    initiatedOn: day.nullable(),
-    terminatedOn: day.nullable(),
+    ...recallFields,
     affectedUnits: z.number().int().openapi({ description: "Units the vendor delivered that the recall affects, at every hospital" }),
     reviewUnits: z.number().int(),
     hospitals: z.number().int().openapi({ description: "How many hospitals (tenants) received them: a count, never a name" }),
