@@ -50,6 +50,12 @@ CREATE TABLE recall_units (
 --> statement-breakpoint
 CREATE INDEX recall_units_unit ON recall_units(unit_id);
 --> statement-breakpoint
+-- Recalls whose counts per vendor changed here and are still to publish to the main database (recall_exposure):
+-- written with the match, cleared once published, so a failed publication is tried again by the next run.
+CREATE TABLE recall_exposure_pending (
+  recall_id INTEGER PRIMARY KEY
+);
+--> statement-breakpoint
 -- The keys a unit is matched by (a recall names its devices by the same: main database recall_keys): its device
 -- identifier ('di:' and the GTIN as 14 digits or the HIBCC code without '+') and its part number ('pn:', upper case).
 CREATE TABLE recall_unit_keys (

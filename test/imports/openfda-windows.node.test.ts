@@ -65,5 +65,8 @@ describe("openFDA JSON documents read in windows", () => {
     const many = Array.from({ length: 20 }, (_, i) => JSON.stringify(record(i))).join(", ");
     expect(fault(`{"results": [${many}, {"recall_number": "Z-0002`, 512)).toBe("truncated");
     expect(fault(`{"results": [{"a": 1}, ${JSON.stringify({ long: "x".repeat(200) })}]}`, 64)).toBe("record_too_long");
+    // A stray } or a second comma where a record begins: a fault, never a loop.
+    expect(fault(`{"results": [{"a": 1}}, ${many}]}`, 512)).toBe("not_json");
+    expect(fault(`[{"a": 1},, ${many}]`, 512)).toBe("not_json");
   });
 });

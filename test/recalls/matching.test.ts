@@ -82,6 +82,29 @@ describe("recalls: matched in each tenant's store against the units it received"
     ]);
   });
 
+  it("a record's place in the file changes nothing: a later file with records before it finds it unchanged", async () => {
+    const first = [enforcementRecord("Z-9111-2026", "Lot A1"), enforcementRecord("Z-9112-2026", "Lot A2")];
+    await runImport({ format: "ndjson" }, { "recalls.ndjson": ndjson(first) }, caller);
+    const later = await runImport(
+      { format: "ndjson" },
+      { "recalls.ndjson": ndjson([enforcementRecord("Z-9110-2026", "Lot A0"), ...first]) },
+      caller,
+    );
+    expect(later.counts).toMatchObject({ created: 1, updated: 0, unchanged: 2 });
+  });
+
+  it("a recall already terminated when it first touches a tenant is recorded without an event", async () => {
+    const shipped = await shippedUnits([{ lot: "OLD1", serial: "O-1" }]);
+    const record = enforcementRecord("Z-9113-2026", `UDI-DI ${shipped.gtin} Lot OLD1`, {
+      status: "Terminated",
+      termination_date: "20250101",
+    });
+    await runImport({ format: "ndjson" }, { "recalls.ndjson": ndjson([record]) }, caller);
+    const recallId = (await recallIdOf("Z-9113-2026"))!;
+    expect((await storeRecalls(TENANT_A)).find((r) => r.recall_id === recallId)).toMatchObject({ status: "terminated", affected_units: 1 });
+    expect(await recallEvents(TENANT_A, recallId)).toEqual([]);
+  });
+
   it("reads openFDA's answer whole (format openfda): the 12 enforcement records, their numbers as keys", async () => {
     const file = await import("../../../shared/test-data/recalls/openfda/device-enforcement.api-answers.json?raw");
     const job = await runImport({ format: "openfda" }, { "enforcement.json": file.default }, caller);

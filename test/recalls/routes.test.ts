@@ -1,5 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { requestRecallReturns } from "../../src/api/recalls/returns";
+import { database } from "../../src/db/client";
+import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, TENANT_A, TENANT_B, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
@@ -129,6 +132,13 @@ describe("recalls: the hospital's routes", () => {
     expect(listed.map((u: { returnId: number }) => u.returnId)).toEqual([returnId, returnId]);
     const missingKey = await call(token, `/recalls/${recallId}/returns`, { method: "POST" });
     expect(missingKey.status).toBe(400);
+    // A retry that finds the call's returns already made (the first answer lost to a crash) answers them, named or not.
+    const db = database(tenantStoreDatabase(env, TENANT_A));
+    const unitIds = listed.map((u: { unitId: number }) => u.unitId);
+    for (const body of [{ unitIds }, {}]) {
+      const replayed = await requestRecallReturns(db, TENANT_A, recallId, body, key);
+      expect(replayed.returns.map((r) => r.returnId)).toEqual([returnId]);
+    }
   });
 
   it("the vendor sees counts of its units at how many hospitals, never another vendor's; its own notice reaches the stores", async () => {
@@ -191,6 +201,24 @@ describe("recalls: the hospital's routes", () => {
       expect.objectContaining({ recallId, productNumber: "Z-9206-2026", classification: "Class I", outcome: "affected" }),
     ]);
     expect(otherLot!.recalls.map((r) => r.recallId)).not.toContain(recallId);
+  });
+
+  it("scan to order warns of a recall that names the product by its catalog number only", async () => {
+    const shipped = await shippedUnits([{ lot: "RTG1", serial: "G-1" }]);
+    const record = enforcementRecord("Z-9207-2026", "Lot Numbers: RTG1", {
+      product_description: `Acme pump tubing, REF ${shipped.partNumber}`,
+    });
+    await runImport({ format: "ndjson" }, { "recalls.ndjson": ndjson([record]) }, caller);
+    const recallId = (await recallIdOf("Z-9207-2026"))!;
+    const [result] = (
+      await json(
+        await contractCall(await buyer(), "/catalog/resolve", {
+          method: "POST",
+          json: { codes: [unitCode(shipped.index, "RTG1", "G-9")] },
+        }),
+      )
+    ).data.results as { recalls: { recallId: number; outcome: string }[] }[];
+    expect(result!.recalls).toEqual([expect.objectContaining({ recallId, outcome: "affected" })]);
   });
 
   it("the recall's events are in the feed, in the documented shape", async () => {

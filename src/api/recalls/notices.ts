@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { withCatalogKeys } from "../../shared/recalls/catalog-keys";
 import { emptyPart, type Scope } from "../../shared/recalls/code-info";
 import { deviceKey } from "../../shared/recalls/identifiers";
 import { hashed, type RecallInput, recallWrite, recallWrites, vendorOwner } from "../../shared/recalls/records";
@@ -38,7 +39,7 @@ export function noticeText(notice: Notice): string {
   ].join("; ");
 }
 
-export async function noticeWrites(db: D1Database, vendorId: number, vendorName: string, notice: Notice, now: Date) {
+export async function noticeWrites(db: D1Database, catalog: D1Database, vendorId: number, vendorName: string, notice: Notice, now: Date) {
   const input: RecallInput = {
     productNumber: notice.noticeNumber,
     eventId: null,
@@ -56,5 +57,5 @@ export async function noticeWrites(db: D1Database, vendorId: number, vendorName:
     scope: noticeScope(notice),
   };
   const write = await hashed(recallWrite(vendorOwner(vendorId), vendorId, input));
-  return recallWrites(db, [write], now);
+  return recallWrites(db, await withCatalogKeys(catalog, [write]), now);
 }

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { recallUnits, tenantRecalls } from "../../db/schema";
+import { recallUnits, tenantRecalls, unitReturns } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { requestReturn } from "../returns/request";
-import { recallNotFound, unitsOfRecall, unitsQuery } from "./views";
+import { recallNotFound, unitsQuery } from "./views";
 
 /**
  * A return of a recall's units in one call (docs/recalls.md, "Sending units back"): one RMA per order line, reason
@@ -21,19 +21,31 @@ export interface RecallReturnsRequest {
 export async function requestRecallReturns(db: Database, tenantId: number, recallId: number, body: RecallReturnsRequest, key: string) {
   const [recall] = await db.select().from(tenantRecalls).where(eq(tenantRecalls.recallId, recallId));
   if (!recall) throw recallNotFound();
+  const units = await unitsQuery(db, recallId);
+  // The returns this call's key already made (a retry after some lines went through): their units are this call's.
+  const lineKeys = [...new Set(units.map((unit) => `${key}:${unit.lineId}`))];
+  const ours = new Set(
+    lineKeys.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: unitReturns.id })
+            .from(unitReturns)
+            .where(and(eq(unitReturns.tenantId, tenantId), inArray(unitReturns.requestKey, lineKeys)))
+        ).map((row) => row.id),
+  );
+  const free = (unit: (typeof units)[number]) => unit.returnId === null || ours.has(unit.returnId);
   const chosen = body.unitIds
-    ? await chosenUnits(db, recallId, body.unitIds)
-    : (await unitsQuery(db, recallId)).filter(
-        (unit) => unit.outcome === "affected" && unit.disposition !== "used" && unit.returnId === null,
-      );
+    ? chosenUnits(units, body.unitIds, free)
+    : units.filter((unit) => unit.outcome === "affected" && unit.disposition !== "used" && free(unit));
   const byLine = new Map<number, typeof chosen>();
   for (const unit of chosen) byLine.set(unit.lineId, [...(byLine.get(unit.lineId) ?? []), unit]);
   const returns: { returnId: number; orderNumber: string; lineId: number; quantity: number; unitIds: number[] }[] = [];
   const skipped: { orderNumber: string; lineId: number; unitIds: number[]; reason: string }[] = [];
-  for (const [lineId, units] of byLine) {
-    const { orderNumber } = units[0]!;
-    const unitIds = units.map((unit) => unit.unitId);
-    const quantity = units.reduce((sum, unit) => sum + unit.units, 0);
+  for (const [lineId, lineUnits] of byLine) {
+    const { orderNumber } = lineUnits[0]!;
+    const unitIds = lineUnits.map((unit) => unit.unitId);
+    const quantity = lineUnits.reduce((sum, unit) => sum + unit.units, 0);
     const note = [`Recall ${recall.productNumber}`, body.note].filter(Boolean).join(": ");
     try {
       const outcome = await requestReturn(db, tenantId, orderNumber, lineId, { quantity, reason: "recall", note }, `${key}:${lineId}`);
@@ -58,16 +70,20 @@ function skippedBecause(error: unknown): string | null {
   return null;
 }
 
-/** The units named, each of the recall, not used and not in a return yet: a 400 naming the first that is not. */
-async function chosenUnits(db: Database, recallId: number, unitIds: number[]) {
-  const units = await unitsOfRecall(db, recallId, unitIds);
+/** The units named, each of the recall, not used and not in another return: a 400 naming each that is not. */
+function chosenUnits<U extends { unitId: number; returnId: number | null; disposition: string | null }>(
+  units: readonly U[],
+  unitIds: number[],
+  free: (unit: U) => boolean,
+): U[] {
+  const byId = new Map(units.map((unit) => [unit.unitId, unit]));
   const problems: Record<string, string[]> = {};
   unitIds.forEach((unitId, i) => {
-    const unit = units.get(unitId);
+    const unit = byId.get(unitId);
     if (!unit) problems[`unitIds[${i}]`] = [`Unit ${unitId} is not one this recall touches.`];
-    else if (unit.returnId !== null) problems[`unitIds[${i}]`] = [`Unit ${unitId} is in return ${unit.returnId} already.`];
+    else if (!free(unit)) problems[`unitIds[${i}]`] = [`Unit ${unitId} is in return ${unit.returnId} already.`];
     else if (unit.disposition === "used") problems[`unitIds[${i}]`] = [`Unit ${unitId} was used: it cannot go back.`];
   });
   if (Object.keys(problems).length > 0) throw new ValidationError(problems);
-  return [...new Set(unitIds)].map((unitId) => units.get(unitId)!);
+  return [...new Set(unitIds)].map((unitId) => byId.get(unitId)!);
 }

@@ -236,7 +236,7 @@ export const recallVendorRoutes = createRouter()
     }
     const { vendorId } = c.get("vendorPrincipal");
     const vendor = await c.env.DB.prepare("SELECT name FROM vendors WHERE id = ?").bind(vendorId).first<{ name: string }>();
-    await c.env.DB.batch(await noticeWrites(c.env.DB, vendorId, vendor?.name ?? `Vendor ${vendorId}`, notice, new Date()));
+    await c.env.DB.batch(await noticeWrites(c.env.DB, c.env.CATALOG, vendorId, vendor?.name ?? `Vendor ${vendorId}`, notice, new Date()));
     // Every store matches it now; one that fails catches up with the housekeeping cron.
     c.executionCtx.waitUntil(offerRecallsToStores(c.env));
     const [recall] = await vendorRecalls(c.env.DB, vendorId, { productNumber: notice.noticeNumber, limit: 1 });

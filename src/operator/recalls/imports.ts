@@ -1,4 +1,6 @@
+import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { inSlices } from "../../platform/let-others-in";
+import { withCatalogKeys } from "../../shared/recalls/catalog-keys";
 import { hashed, type RecallWrite, recallWrite, recallWrites, storedHashes } from "../../shared/recalls/records";
 import { offerRecallsToStores } from "../../shared/tenants/recall-offer";
 import { ROWS_PER_SLICE, type WindowRead } from "../imports/formats/window";
@@ -34,7 +36,7 @@ async function stageRecallWindow(
 ): Promise<ValidationStep> {
   const rejections: Rejection[] = [];
   const read = await inSlices(window.rows, ROWS_PER_SLICE, (rows) => {
-    const writes: (Omit<RecallWrite, "hash"> & { line: number })[] = [];
+    const writes: { line: number; write: Omit<RecallWrite, "hash"> }[] = [];
     for (const row of rows) {
       if ("problem" in row) {
         rejections.push({ line: row.line, key: null, problem: row.problem });
@@ -48,11 +50,12 @@ async function stageRecallWindow(
         continue;
       }
       const { source: _, ...input } = recall.record;
-      writes.push({ ...recallWrite(FDA, null, input), line: row.line });
+      writes.push({ line: row.line, write: recallWrite(FDA, null, input) });
     }
     return writes;
   });
-  const parsed = await Promise.all(read.flat().map(hashed));
+  // The hash is of the record alone: where it stands in the file changes nothing.
+  const parsed = await Promise.all(read.flat().map(async ({ line, write }) => ({ ...(await hashed(write)), line })));
   const numbers = [...new Set(parsed.map((write) => write.productNumber))];
   const [jobRead, staged] = await env.CATALOG.batch([
     env.CATALOG.prepare("SELECT cancel_requested FROM catalog_imports WHERE id = ?").bind(job.id),
@@ -84,12 +87,20 @@ async function stageRecallWindow(
     return [line, write.productNumber, action, action === "unchanged" ? null : json(write)];
   });
   const result = { next: window.next, done: window.done, rowsRead: cursor.rows + window.rows.length, rejections };
-  return commitWindow(env.CATALOG, job, file, cursor, result, [
-    env.CATALOG.prepare(
-      "INSERT INTO recall_import_rows (job_id, seq, product_number, action, record) SELECT ?1, value ->> '$[0]', value ->> '$[1]', " +
-        "value ->> '$[2]', value ->> '$[3]' FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
-    ).bind(job.id, json(rows)),
-  ]);
+  // Records carry their code_info and scope: the window's rows go in groups that keep each parameter under D1's limit.
+  return commitWindow(
+    env.CATALOG,
+    job,
+    file,
+    cursor,
+    result,
+    jsonGroups(rows, MAX_PARAMETER_BYTES).map((group) =>
+      env.CATALOG.prepare(
+        "INSERT INTO recall_import_rows (job_id, seq, product_number, action, record) SELECT ?1, value ->> '$[0]', value ->> '$[1]', " +
+          "value ->> '$[2]', value ->> '$[3]' FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
+      ).bind(job.id, group),
+    ),
+  );
 }
 
 /**
@@ -102,7 +113,10 @@ async function applyRecallChunk(env: KindEnv, job: Pick<JobRow, "id">, afterSeq:
   )
     .bind(job.id, afterSeq, lastSeq)
     .all<{ record: string }>();
-  const writes = results.map((row) => JSON.parse(row.record) as RecallWrite);
+  const writes = await withCatalogKeys(
+    env.CATALOG,
+    results.map((row) => JSON.parse(row.record) as RecallWrite),
+  );
   if (writes.length > 0) await env.DB.batch(recallWrites(env.DB, writes, new Date()));
   await env.CATALOG.prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
     .bind(job.id, appliedBefore + writes.length, new Date().toISOString())

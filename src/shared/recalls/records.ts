@@ -1,3 +1,4 @@
+import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { sha256Hex } from "../../platform/sha256";
 import { parseCodeInfo, type Scope } from "./code-info";
 import { deviceKey } from "./identifiers";
@@ -80,9 +81,6 @@ export async function hashed<T extends Omit<RecallWrite, "hash">>(write: T): Pro
   return { ...write, hash: await sha256Hex(JSON.stringify([owner, input])) };
 }
 
-/** Recalls per statement: each carries its scope as JSON, and a statement's parameter stays far under D1's 2 MB. */
-const RECALLS_PER_STATEMENT = 100;
-
 /**
  * Writes recalls (one D1 batch: all or none): a new one is created, a changed one updated with a new revision and its
  * keys written again, an unchanged one (the same hash) left as it is. The revisions of one batch follow the highest
@@ -92,8 +90,9 @@ const RECALLS_PER_STATEMENT = 100;
  */
 export function recallWrites(db: D1Database, recalls: readonly RecallWrite[], now: Date): D1PreparedStatement[] {
   const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < recalls.length; i += RECALLS_PER_STATEMENT) {
-    const slice = recalls.slice(i, i + RECALLS_PER_STATEMENT);
+  // Each recall carries its code_info and scope: grouped so that a statement's parameter stays under D1's 2 MB.
+  for (const group of jsonGroups(recalls, MAX_PARAMETER_BYTES / 2)) {
+    const slice = JSON.parse(group) as RecallWrite[];
     const rows = JSON.stringify(
       slice.map((r) => ({
         owner: r.owner,

@@ -67,11 +67,9 @@ const deliveredUnit = (unit: UnitRow): DeliveredUnit => ({
 export interface MatchSummary {
   recalls: number;
   events: number;
-  /** The recalls whose counts changed here: their exposure is published (publishExposure). */
-  touched: number[];
 }
 
-const emptySummary = (): MatchSummary => ({ recalls: 0, events: 0, touched: [] });
+const emptySummary = (): MatchSummary => ({ recalls: 0, events: 0 });
 
 /** The store's units of the given keys (each once). */
 function unitsOfKeys(sql: SqlStorage, keys: readonly string[]): UnitRow[] {
@@ -112,6 +110,8 @@ function applyRecall(
     .exec<{ revision: number; status: string }>("SELECT revision, status FROM tenant_recalls WHERE recall_id = ?1", recall.id)
     .toArray()[0];
   if (!before && touching.length === 0) return null;
+  // A run that read the recall before a newer revision was applied here (two runs of one store overlapping) is stale.
+  if (before && recall.revision < before.revision) return null;
   const previous = new Map(
     sql
       .exec<{ unit_id: number; outcome: string }>("SELECT unit_id, outcome FROM recall_units WHERE recall_id = ?1", recall.id)
@@ -174,14 +174,21 @@ function applyRecall(
       "review_units = (SELECT count(*) FROM recall_units WHERE recall_id = ?1 AND outcome = 'needs_review') WHERE recall_id = ?1",
     recall.id,
   );
+  sql.exec("INSERT OR IGNORE INTO recall_exposure_pending (recall_id) VALUES (?1)", recall.id);
+  // A recall already terminated when it first touches the tenant is recorded without an event (an import of history).
   const type: RecallEventType | null = !before
-    ? "recall.affects_you"
+    ? recall.status === "terminated"
+      ? null
+      : "recall.affects_you"
     : before.status !== "terminated" && recall.status === "terminated"
       ? "recall.closed"
       : before.revision !== recall.revision || newlyTouched > 0
         ? "recall.updated"
         : null;
-  if (type) writeRecallEvent(store, type, recall.id, now);
+  if (type) {
+    sql.exec("UPDATE tenant_recalls SET updated_at = ?2 WHERE recall_id = ?1", recall.id, now);
+    writeRecallEvent(store, type, recall.id, now);
+  }
   return type;
 }
 
@@ -263,7 +270,6 @@ export async function matchChangedRecalls(store: MatchingStore, now = new Date()
         const type = applyRecall(store, recall, unitsOfKeys(store.sql, keysOfScope(JSON.parse(recall.scope) as Scope)), true, at);
         summary.recalls++;
         if (type) summary.events++;
-        if (type) summary.touched.push(recall.id);
       }
       store.sql.exec("UPDATE recall_progress SET revision = max(revision, ?1)", reached);
     });
@@ -307,7 +313,6 @@ export async function matchNewUnits(store: MatchingStore, now = new Date()): Pro
       const type = applyRecall(store, recall, candidates, false, at);
       summary.recalls++;
       if (type) summary.events++;
-      if (type) summary.touched.push(recall.id);
     }
     store.sql.exec("DELETE FROM recall_unit_checks WHERE unit_id IN (SELECT value FROM json_each(?1))", JSON.stringify(batch));
   });
@@ -315,29 +320,38 @@ export async function matchNewUnits(store: MatchingStore, now = new Date()): Pro
 }
 
 /**
- * The store's counts of the given recalls per vendor of the units (affected, to review), written to the main database
- * (recall_exposure): what a vendor's GET /vendor/api/recalls sums. Absolute counts, so writing them again is harmless.
+ * The store's counts per vendor of the units (affected, to review) of the recalls whose counts changed here
+ * (recall_exposure_pending), written to the main database (recall_exposure): what a vendor's GET /vendor/api/recalls
+ * sums. Absolute counts, so writing them again is harmless; a recall leaves the pending list only once published.
  */
-export async function publishExposure(store: MatchingStore, recallIds: readonly number[], now = new Date()): Promise<void> {
-  if (recallIds.length === 0) return;
-  const counts = store.sql
-    .exec<{ recallId: number; vendorId: number; affected: number; review: number }>(
-      "SELECT ru.recall_id AS recallId, l.vendor_id AS vendorId, sum(ru.outcome = 'affected') AS affected, " +
-        "sum(ru.outcome = 'needs_review') AS review FROM recall_units ru JOIN shipped_units su ON su.id = ru.unit_id " +
-        "JOIN order_lines l ON l.id = su.line_id WHERE ru.recall_id IN (SELECT value FROM json_each(?1)) GROUP BY ru.recall_id, l.vendor_id",
-      JSON.stringify(recallIds),
-    )
-    .toArray();
-  await store.recalls.batch([
-    store.recalls
-      .prepare("DELETE FROM recall_exposure WHERE store_tenant_id = ?1 AND recall_id IN (SELECT value FROM json_each(?2))")
-      .bind(store.tenantId, JSON.stringify(recallIds)),
-    store.recalls
-      .prepare(
-        "INSERT INTO recall_exposure (recall_id, store_tenant_id, vendor_id, affected_units, review_units, updated_at) " +
-          "SELECT value ->> '$.recallId', ?1, value ->> '$.vendorId', value ->> '$.affected', value ->> '$.review', ?3 " +
-          "FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
+export async function publishExposure(store: MatchingStore, now = new Date()): Promise<void> {
+  for (;;) {
+    const recallIds = store.sql
+      .exec<{ recall_id: number }>("SELECT recall_id FROM recall_exposure_pending ORDER BY recall_id LIMIT 500")
+      .toArray()
+      .map((row) => row.recall_id);
+    if (recallIds.length === 0) return;
+    const ids = JSON.stringify(recallIds);
+    const counts = store.sql
+      .exec<{ recallId: number; vendorId: number; affected: number; review: number }>(
+        "SELECT ru.recall_id AS recallId, l.vendor_id AS vendorId, sum(ru.outcome = 'affected') AS affected, " +
+          "sum(ru.outcome = 'needs_review') AS review FROM recall_units ru JOIN shipped_units su ON su.id = ru.unit_id " +
+          "JOIN order_lines l ON l.id = su.line_id WHERE ru.recall_id IN (SELECT value FROM json_each(?1)) GROUP BY ru.recall_id, l.vendor_id",
+        ids,
       )
-      .bind(store.tenantId, JSON.stringify(counts), now.toISOString()),
-  ]);
+      .toArray();
+    await store.recalls.batch([
+      store.recalls
+        .prepare("DELETE FROM recall_exposure WHERE store_tenant_id = ?1 AND recall_id IN (SELECT value FROM json_each(?2))")
+        .bind(store.tenantId, ids),
+      store.recalls
+        .prepare(
+          "INSERT INTO recall_exposure (recall_id, store_tenant_id, vendor_id, affected_units, review_units, updated_at) " +
+            "SELECT value ->> '$.recallId', ?1, value ->> '$.vendorId', value ->> '$.affected', value ->> '$.review', ?3 " +
+            "FROM json_each(?2) WHERE true ON CONFLICT DO NOTHING",
+        )
+        .bind(store.tenantId, JSON.stringify(counts), now.toISOString()),
+    ]);
+    store.sql.exec("DELETE FROM recall_exposure_pending WHERE recall_id IN (SELECT value FROM json_each(?1))", ids);
+  }
 }

@@ -152,7 +152,12 @@ export class TenantStore extends DurableObject<Bindings> {
   private matchingStore(): MatchingStore {
     return {
       sql: this.ctx.storage.sql,
-      transaction: (work) => this.ctx.storage.transactionSync(work),
+      // Each page's events are dispatched as soon as it commits, whatever happens to the pages after it.
+      transaction: (work) => {
+        const result = this.ctx.storage.transactionSync(work);
+        this.armOutbox();
+        return result;
+      },
       recalls: this.env.DB,
       tenantId: this.ownTenant(),
     };
@@ -163,26 +168,31 @@ export class TenantStore extends DurableObject<Bindings> {
    * recalls changed since this store last matched (`changed`: a recall import's offer, the housekeeping cron): what
    * touches the tenant is written here with its events, and the counts per vendor published (docs/recalls.md).
    */
-  async matchRecalls({ changed = true }: { changed?: boolean } = {}): Promise<{ recalls: number; events: number }> {
+  async matchRecalls(options: { changed?: boolean } = {}): Promise<{ recalls: number; events: number }> {
+    // One run at a time (the alarm, an import's offer, the cron): a run's D1 reads would otherwise interleave another's.
+    const run = this.recallRun.then(() => this.matchRecallsNow(options));
+    this.recallRun = run.catch(() => undefined);
+    return run;
+  }
+
+  private recallRun: Promise<unknown> = Promise.resolve();
+
+  private async matchRecallsNow({ changed = true }: { changed?: boolean }): Promise<{ recalls: number; events: number }> {
     const store = this.matchingStore();
-    const touched = new Set<number>();
     let events = 0;
     let recalls = 0;
     for (let more = true; more; ) {
       const run = await matchNewUnits(store);
-      for (const id of run.touched) touched.add(id);
       events += run.events;
       recalls += run.recalls;
       more = run.more;
     }
     if (changed) {
       const run = await matchChangedRecalls(store);
-      for (const id of run.touched) touched.add(id);
       events += run.events;
       recalls += run.recalls;
     }
-    if (events > 0) this.armOutbox();
-    await publishExposure(store, [...touched]);
+    await publishExposure(store);
     return { recalls, events };
   }
 

@@ -43,6 +43,7 @@ export const TENANT_DATA_TABLES: readonly StoreTable[] = [
   { name: "recall_unit_checks", key: ["unit_id"] },
   { name: "tenant_recalls", key: ["recall_id"] },
   { name: "recall_units", key: ["recall_id", "unit_id"] },
+  { name: "recall_exposure_pending", key: ["recall_id"] },
   { name: "sandbox_manual_orders", key: ["order_id"] },
   { name: "order_line_revisions", key: ["line_id", "revision"] },
   { name: "invoices", key: ["id"] },

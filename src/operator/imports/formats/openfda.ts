@@ -134,6 +134,8 @@ export function readOpenFdaWindow(bytes: Uint8Array, eof: boolean, cursor: FileC
     if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1);
     if (bytes[i] === CLOSE_BRACKET) return { rows, next: { offset: cursor.offset + bytes.length, line }, done: true };
     const end = i < bytes.length ? valueEnd(bytes, i) : -1;
+    // A `}` or `]` where a record begins (`[{"a":1}}, ...`): no value at all, and nothing to move past.
+    if (end === i) throw new FileFault("not_json", `The file is not JSON: "${String.fromCharCode(bytes[i]!)}" after record ${line}.`);
     if (end < 0) {
       if (eof) throw new FileFault("truncated", `The file ends inside its records (after record ${line}).`);
       if (rows.length === 0 && !first) throw new FileFault("record_too_long", `Record ${line + 1} is longer than ${WINDOW_BYTES} bytes.`);
