@@ -72,8 +72,11 @@ function predicate(field: SearchField, clause: Clause): SQL {
     case "Numeric":
       return compare(column, clause.operator, numericOperand(field, clause));
     case "DateTime": {
-      const { start, end, isDay } = dateTimeOperand(field, clause);
-      if (!isDay) return compare(column, clause.operator, start);
+      const operand = dateTimeOperand(field, clause);
+      const { isDay } = operand;
+      // A column of calendar days compares with days: the day an instant falls on is that day's text, and before it.
+      const [start, end] = field.day ? [operand.start.slice(0, 10), operand.end.slice(0, 10)] : [operand.start, operand.end];
+      if (!isDay) return compare(column, clause.operator, field.day ? operand.start : start);
       switch (clause.operator) {
         case ":":
           return and(gte(column, start), lt(column, end))!;

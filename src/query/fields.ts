@@ -38,7 +38,9 @@ interface FieldBase {
 
 export type SearchField = FieldBase &
   (
-    | { type: "Token" | "String" | "DateTime" }
+    | { type: "Token" | "String" }
+    /** `day`: the column holds calendar days (`2026-01-31`), compared as days; otherwise ISO 8601 UTC instants. */
+    | { type: "DateTime"; day?: true }
     /** `integer` columns take whole numbers; `cents` columns hold money shown as a decimal with 2 places. */
     | { type: "Numeric"; unit: "integer" | "cents" }
   );

@@ -273,6 +273,13 @@ describe("purchasing of an order", () => {
     expect((await json(read)).data).toMatchObject({ invoiceId: invoice.invoiceId, orderNumber, status: "matched" });
     const found = await buyer(`/invoices?q=${encodeURIComponent(`orderNumber:"${orderNumber}" AND status:matched`)}`);
     expect((await json(found)).data.invoices.map((i: { invoiceId: number }) => i.invoiceId)).toEqual([invoice.invoiceId]);
+    // invoiceDate holds a day: the document's day matches it, the next one does not.
+    const onDay = async (day: string) =>
+      (await json(await buyer(`/invoices?q=${encodeURIComponent(`orderNumber:"${orderNumber}" AND invoiceDate:"${day}"`)}`))).data.invoices
+        .length;
+    const nextDay = new Date(Date.parse(`${body.invoiceDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(await onDay(body.invoiceDate)).toBe(1);
+    expect(await onDay(nextDay)).toBe(0);
     const events = await eventTypes(orderNumber);
     expect(events.slice(-2)).toEqual(["invoice.received", "invoice.matched"]);
     const [received] = await rows("SELECT payload FROM outbox_events WHERE aggregate_id = ? AND type = 'invoice.received'", orderNumber);

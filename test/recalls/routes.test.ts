@@ -45,6 +45,12 @@ describe("recalls: the hospital's routes", () => {
     expect(await search(`orderNumber:"${orderNumber}"`)).toEqual([recallId]);
     expect(await search('lot:"NOPE"')).toEqual([]);
     expect(await search("outcome:affected AND affectedUnits:2")).toContain(recallId);
+    // initiatedOn holds days (20261201 in the record): a day matches it, the days around it do not.
+    expect(await search('initiatedOn:"2026-12-01"')).toContain(recallId);
+    expect(await search('initiatedOn>="2026-12-01" AND initiatedOn<="2026-12-01"')).toContain(recallId);
+    expect(await search('initiatedOn:"2026-12-02"')).not.toContain(recallId);
+    expect(await search('initiatedOn>"2026-12-01"')).not.toContain(recallId);
+    expect(await search('initiatedOn<"2026-12-01"')).not.toContain(recallId);
     const bad = await contractCall(token, "/recalls?q=colour:red");
     expect(bad.status).toBe(400);
 

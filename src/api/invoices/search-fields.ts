@@ -57,7 +57,14 @@ export const invoiceSearch = defineSearchResource({
       related: ofOrder,
       description: "The order it bills",
     },
-    { name: "invoiceDate", type: "DateTime", column: invoices.invoiceDate, sortable: true, description: "The date on the document" },
+    {
+      name: "invoiceDate",
+      type: "DateTime",
+      day: true,
+      column: invoices.invoiceDate,
+      sortable: true,
+      description: "The date on the document",
+    },
     { name: "receivedAt", type: "DateTime", column: invoices.createdAt, sortable: true, description: "When the vendor sent it" },
     {
       name: "total",

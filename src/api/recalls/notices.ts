@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { withCatalogKeys } from "../../shared/recalls/catalog-keys";
+import { withCatalogKeys } from "../../shared/catalog/recall-keys";
 import { emptyPart, type Scope } from "../../shared/recalls/code-info";
 import { deviceKey } from "../../shared/recalls/identifiers";
 import { hashed, type RecallInput, recallWrite, recallWrites, vendorOwner } from "../../shared/recalls/records";

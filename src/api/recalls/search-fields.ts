@@ -51,6 +51,7 @@ export const recallSearch = defineSearchResource({
     {
       name: "initiatedOn",
       type: "DateTime",
+      day: true,
       column: tenantRecalls.initiatedOn,
       sortable: true,
       description: "When the firm started the recall",
@@ -58,6 +59,7 @@ export const recallSearch = defineSearchResource({
     {
       name: "terminatedOn",
       type: "DateTime",
+      day: true,
       column: tenantRecalls.terminatedOn,
       sortable: true,
       description: "When the FDA terminated it",

@@ -1,6 +1,6 @@
 import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { inSlices } from "../../platform/let-others-in";
-import { withCatalogKeys } from "../../shared/recalls/catalog-keys";
+import { withCatalogKeys } from "../../shared/catalog/recall-keys";
 import { hashed, type RecallWrite, recallWrite, recallWrites, storedHashes } from "../../shared/recalls/records";
 import { offerRecallsToStores } from "../../shared/tenants/recall-offer";
 import { ROWS_PER_SLICE, type WindowRead } from "../imports/formats/window";

@@ -1,5 +1,5 @@
-import { normalizePartNumber } from "../catalog/part-numbers";
-import { PRODUCT_KEY_PREFIX, type RecallWrite, unitKeys } from "./records";
+import { PRODUCT_KEY_PREFIX, type RecallWrite, unitKeys } from "../recalls/records";
+import { normalizePartNumber } from "./part-numbers";
 
 /**
  * A recall that names a product by its catalog or part number only (REF 4410 in its description) is also keyed by the
