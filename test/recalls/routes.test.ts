@@ -7,6 +7,7 @@ import { tenantStore } from "../../src/shared/tenants/stub";
 import { call, json, TENANT_A, TENANT_B, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { contractCall } from "../helpers/contract";
 import { ndjson, runImport } from "../helpers/imports";
+import { JSMITH, KJOHNSON } from "../helpers/orders";
 import { storeRows } from "../helpers/stores";
 import { BODIES, move, vendorOf } from "../helpers/vendors";
 import { enforcementRecord, RECALL_IMPORTS, recallIdOf, shippedUnits, storeRecalls, unitCode, unitGtin } from "./helpers";
@@ -43,6 +44,8 @@ describe("recalls: the hospital's routes", () => {
     expect(await search('classification:"Class I" AND status:open AND acknowledgedAt:null')).toContain(recallId);
     expect(await search('lot:"RTA1"')).toEqual([recallId]);
     expect(await search(`orderNumber:"${orderNumber}"`)).toEqual([recallId]);
+    expect(await search(`facility:${JSMITH.facilityId} AND lot:"RTA1"`)).toEqual([recallId]);
+    expect(await search(`facilityId:${KJOHNSON.facilityId} AND lot:"RTA1"`)).toEqual([]);
     expect(await search('lot:"NOPE"')).toEqual([]);
     expect(await search("outcome:affected AND affectedUnits:2")).toContain(recallId);
     // initiatedOn holds days (20261201 in the record): a day matches it, the days around it do not.

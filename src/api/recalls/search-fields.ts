@@ -97,6 +97,7 @@ export const recallSearch = defineSearchResource({
     },
     {
       name: "facilityId",
+      aliases: ["facility"],
       type: "Numeric",
       unit: "integer",
       column: orders.facilityId,
