@@ -115,4 +115,18 @@ describe("recalls: matched in each tenant's store against the units it received"
     const errors = await importErrors(job.id, caller);
     expect(errors).toEqual([]);
   });
+
+  it("reads a device/recall record ({ record }) and a pre-2012 RES record, each a file of its own", async () => {
+    const files = {
+      "device-recall.json": (await import("../../../shared/test-data/recalls/openfda/device-recall.open-fda-gov-examples.json?raw"))
+        .default,
+      "res.json": (await import("../../../shared/test-data/recalls/openfda/res-one-recall.legacy-enforcement.json?raw")).default,
+    };
+    for (const [name, text] of Object.entries(files)) {
+      const job = await runImport({ format: "openfda" }, { [name]: text }, caller);
+      expect(job.state, name).toBe("succeeded");
+      expect(job.counts, name).toMatchObject({ read: 1, rejected: 0 });
+    }
+    expect(await recallIdOf("Z-1004-04")).toBeGreaterThan(0);
+  });
 });

@@ -4,8 +4,8 @@ import { bomLength, type FileCursor, FileFault, utf8Text, WINDOW_BYTES, type Win
  * An openFDA JSON document (format `openfda`): the API's answer or a bulk download, `{ "meta": ..., "results": [records] }`,
  * or a bare array of records, read a window at a time. The first window finds where the records begin (after the `[`
  * of `results`, or of the top-level array); each window then takes the whole records in it, and the next starts after
- * the last one. A small document (one window) is parsed whole, so that a single record (`{ "result": ... }` or the
- * record itself) reads too. A row's `line` is the record's position in the array, from 1.
+ * the last one. A small document (one window) is parsed whole, so that a single record (`{ "result": ... }`,
+ * `{ "record": ... }` or the record itself) reads too. A row's `line` is the record's position in the array, from 1.
  *
  * The scanner walks bytes, not text: JSON's structural characters are ASCII, and no byte of a multi-byte UTF-8
  * character is below 0x80, so a `"`, `{` or `]` byte is always that character.
@@ -112,7 +112,7 @@ function wholeDocument(text: string): WindowRow[] {
             if (!Array.isArray(d.results)) throw NOT_OPENFDA('"results" is not an array');
             return d.results;
           }
-          if (d.result && typeof d.result === "object") return [d.result];
+          for (const one of [d.result, d.record]) if (one && typeof one === "object" && !Array.isArray(one)) return [one];
           return [document];
         })()
       : null;
