@@ -79,16 +79,6 @@ export class TenantStore extends Store implements OrderPlacingStore {
     const db = database(local);
     const tenantId = this.ownTenant();
     const now = new Date();
-    // Units shipped since the last alarm are matched against the open recalls first, so their events go out in this one.
-    const matched = this.unitsToCheck()
-      ? await this.matchRecalls({ changed: false }).then(
-          () => "done",
-          (error: unknown) => {
-            logEvent("warn", { event: "recalls.match_units", tenantId, message: errorMessage(error) });
-            return "failed";
-          },
-        )
-      : "done";
     const dispatched = await sweepUndispatched(env, tenantId)(db, now, DISPATCH_LIMIT);
     await resendLostDeliveries(env, afterStart, tenantId)(db, now, DISPATCH_LIMIT);
     // Publishing failing (its queue, a projection) must not stop the deliveries' schedule: it is tried again shortly.
@@ -99,6 +89,17 @@ export class TenantStore extends Store implements OrderPlacingStore {
         return "failed";
       },
     );
+    // Units shipped since the last alarm, matched against the open recalls after the publication (which the vendors'
+    // lists wait on): the events it writes arm the alarm again and go out in the next run.
+    const matched = this.unitsToCheck()
+      ? await this.matchRecalls({ changed: false }).then(
+          () => "done",
+          (error: unknown) => {
+            logEvent("warn", { event: "recalls.match_units", tenantId, message: errorMessage(error) });
+            return "failed";
+          },
+        )
+      : "done";
     if (dispatched === DISPATCH_LIMIT || published === "more") return void (await this.ctx.storage.setAlarm(Date.now()));
     // Written while this alarm ran (the write armed the alarm for now, which the lines below must not push back).
     if (published === "done" && matched === "done" && this.outboxPending())
