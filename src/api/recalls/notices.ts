@@ -1,8 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import { withCatalogKeys } from "../../shared/catalog/recall-keys";
 import { emptyPart, type Scope } from "../../shared/recalls/code-info";
-import { deviceKey } from "../../shared/recalls/identifiers";
-import { hashed, type RecallInput, recallWrite, recallWrites, vendorOwner } from "../../shared/recalls/records";
+import { comparableDeviceKey } from "../../shared/recalls/identifiers";
+import { hashed, type RecallInput, type RecallOwner, recallWrite, recallWrites } from "../../shared/recalls/records";
 import type { FieldSafetyNoticeSchema } from "./schemas";
 
 /**
@@ -12,11 +12,11 @@ import type { FieldSafetyNoticeSchema } from "./schemas";
  * revises it, and the stores match the revision.
  */
 
-type Notice = z.output<typeof FieldSafetyNoticeSchema>;
+export type Notice = z.output<typeof FieldSafetyNoticeSchema>;
 
 export function noticeScope(notice: Notice): Scope {
   const scope: Scope = { ...emptyPart(), groups: [], deviceIdTypos: [], conditions: [], unread: [] };
-  scope.deviceIds = [...new Set(notice.deviceIds.map((di) => deviceKey(di) ?? di.replace(/^\+/, "").toUpperCase()))];
+  scope.deviceIds = [...new Set(notice.deviceIds.map(comparableDeviceKey))];
   scope.products = [...new Set(notice.partNumbers.map((pn) => pn.toUpperCase()))];
   scope.lots = notice.lots.map((lot) => ({ lot }));
   scope.serials = notice.serials;
@@ -39,23 +39,34 @@ export function noticeText(notice: Notice): string {
   ].join("; ");
 }
 
-export async function noticeWrites(db: D1Database, catalog: D1Database, vendorId: number, vendorName: string, notice: Notice, now: Date) {
+/**
+ * The writes of a notice as the recall of `owner`: a vendor's (POST /vendor/api/recalls), or a sandbox store's (the
+ * sandbox's recall scenario, src/api/sandbox/recall.ts). It is initiated today unless it says when.
+ */
+export async function noticeWrites(
+  db: D1Database,
+  catalog: D1Database,
+  by: { owner: RecallOwner; vendorId: number | null; firm: string },
+  notice: Notice,
+  now: Date,
+) {
+  const today = now.toISOString().slice(0, 10);
   const input: RecallInput = {
     productNumber: notice.noticeNumber,
     eventId: null,
     classification: notice.classification,
     status: notice.status,
-    firm: vendorName,
+    firm: by.firm,
     productDescription: notice.productDescription,
     productCode: null,
     reason: notice.reason,
     codeInfo: noticeText(notice),
-    initiatedOn: notice.initiatedOn ?? now.toISOString().slice(0, 10),
+    initiatedOn: notice.initiatedOn ?? today,
     classifiedOn: null,
-    terminatedOn: notice.status === "terminated" ? now.toISOString().slice(0, 10) : null,
+    terminatedOn: notice.status === "terminated" ? today : null,
     catalogNumbers: [],
     scope: noticeScope(notice),
   };
-  const write = await hashed(recallWrite(vendorOwner(vendorId), vendorId, input));
+  const write = await hashed(recallWrite(by.owner, by.vendorId, input));
   return recallWrites(db, await withCatalogKeys(catalog, [write]), now);
 }

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { recallUnits, tenantRecalls, unitReturns } from "../../db/schema";
+import { recallUnits, unitReturns } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { requestReturn } from "../returns/request";
-import { recallNotFound, unitsQuery } from "./views";
+import { recallNotFound, recallQuery, unitsQuery } from "./views";
 
 /**
  * A return of a recall's units in one call (docs/recalls.md, "Sending units back"): one RMA per order line, reason
@@ -19,9 +19,8 @@ export interface RecallReturnsRequest {
 }
 
 export async function requestRecallReturns(db: Database, tenantId: number, recallId: number, body: RecallReturnsRequest, key: string) {
-  const [recall] = await db.select().from(tenantRecalls).where(eq(tenantRecalls.recallId, recallId));
+  const [[recall], units] = await db.batch([recallQuery(db, recallId), unitsQuery(db, recallId)]);
   if (!recall) throw recallNotFound();
-  const units = await unitsQuery(db, recallId);
   // The returns this call's key already made (a retry after some lines went through): their units are this call's.
   const lineKeys = [...new Set(units.map((unit) => `${key}:${unit.lineId}`))];
   const ours = new Set(
@@ -38,6 +37,7 @@ export async function requestRecallReturns(db: Database, tenantId: number, recal
   const chosen = body.unitIds
     ? chosenUnits(units, body.unitIds, free)
     : units.filter((unit) => unit.outcome === "affected" && unit.disposition !== "used" && free(unit));
+  const note = [`Recall ${recall.productNumber}`, body.note].filter(Boolean).join(": ");
   const byLine = new Map<number, typeof chosen>();
   for (const unit of chosen) byLine.set(unit.lineId, [...(byLine.get(unit.lineId) ?? []), unit]);
   const returns: { returnId: number; orderNumber: string; lineId: number; quantity: number; unitIds: number[] }[] = [];
@@ -46,7 +46,6 @@ export async function requestRecallReturns(db: Database, tenantId: number, recal
     const { orderNumber } = lineUnits[0]!;
     const unitIds = lineUnits.map((unit) => unit.unitId);
     const quantity = lineUnits.reduce((sum, unit) => sum + unit.units, 0);
-    const note = [`Recall ${recall.productNumber}`, body.note].filter(Boolean).join(": ");
     try {
       const outcome = await requestReturn(db, tenantId, orderNumber, lineId, { quantity, reason: "recall", note }, `${key}:${lineId}`);
       await db

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { database } from "../../db/client";
 import { recallUnits } from "../../db/schema";
 import { ValidationError } from "../../platform/errors";
@@ -21,6 +21,7 @@ import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
 import { scopedAccess, vendorScopedAccess } from "../../shared/auth/bearer";
+import { vendorOwner } from "../../shared/recalls/records";
 import { offerRecallsToStores } from "../../shared/tenants/recall-offer";
 import { noticeWrites } from "./notices";
 import { requestRecallReturns } from "./returns";
@@ -35,7 +36,7 @@ import {
 } from "./schemas";
 import { recallSearch } from "./search-fields";
 import { vendorRecalls } from "./vendor-views";
-import { acknowledgeStatement, findRecall, recallNotFound, searchRecalls, unitsOfRecall } from "./views";
+import { acknowledgeStatement, findRecall, recallNotFound, recallQuery, searchRecalls, unitsAmong } from "./views";
 
 /** Recalls (docs/recalls.md): the buyer's routes over its store, and the vendor's. */
 
@@ -142,7 +143,7 @@ export const recallBuyerRoutes = createRouter()
   .openapi(acknowledgeRoute, async (c) => {
     const db = database(tenantDatabase(c));
     const { recallId } = c.req.valid("param");
-    await findRecall(db, recallId);
+    // A recall the tenant does not have is no row: the update changes nothing, and the read answers 404.
     await acknowledgeStatement(db, recallId, c.get("principal").clientId, new Date().toISOString());
     return c.json(envelope(c, await findRecall(db, recallId)), 200);
   })
@@ -150,12 +151,16 @@ export const recallBuyerRoutes = createRouter()
     const db = database(tenantDatabase(c));
     const { recallId } = c.req.valid("param");
     const { units } = c.req.valid("json");
-    await findRecall(db, recallId);
-    const known = await unitsOfRecall(
-      db,
-      recallId,
-      units.map((unit) => unit.unitId),
-    );
+    const [rows, among] = await db.batch([
+      recallQuery(db, recallId),
+      unitsAmong(
+        db,
+        recallId,
+        units.map((unit) => unit.unitId),
+      ),
+    ]);
+    if (!rows[0]) throw recallNotFound();
+    const known = new Set(among.map((unit) => unit.unitId));
     const problems: Record<string, string[]> = {};
     units.forEach((unit, i) => {
       if (!known.has(unit.unitId)) problems[`units[${i}].unitId`] = [`Unit ${unit.unitId} is not one this recall touches.`];
@@ -167,7 +172,7 @@ export const recallBuyerRoutes = createRouter()
       db
         .update(recallUnits)
         .set({ disposition: unit.disposition, dispositionAt: at, dispositionBy: clientId })
-        .where(and(eq(recallUnits.recallId, recallId), inArray(recallUnits.unitId, [unit.unitId]), ne(recallUnits.outcome, "cleared"))),
+        .where(and(eq(recallUnits.recallId, recallId), eq(recallUnits.unitId, unit.unitId), ne(recallUnits.outcome, "cleared"))),
     );
     await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
     return c.json(envelope(c, await findRecall(db, recallId)), 200);
@@ -236,7 +241,8 @@ export const recallVendorRoutes = createRouter()
     }
     const { vendorId } = c.get("vendorPrincipal");
     const vendor = await c.env.DB.prepare("SELECT name FROM vendors WHERE id = ?").bind(vendorId).first<{ name: string }>();
-    await c.env.DB.batch(await noticeWrites(c.env.DB, c.env.CATALOG, vendorId, vendor?.name ?? `Vendor ${vendorId}`, notice, new Date()));
+    const by = { owner: vendorOwner(vendorId), vendorId, firm: vendor?.name ?? `Vendor ${vendorId}` };
+    await c.env.DB.batch(await noticeWrites(c.env.DB, c.env.CATALOG, by, notice, new Date()));
     // Every store matches it now; one that fails catches up with the housekeeping cron.
     c.executionCtx.waitUntil(offerRecallsToStores(c.env));
     const [recall] = await vendorRecalls(c.env.DB, vendorId, { productNumber: notice.noticeNumber, limit: 1 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { closedObject, readableText } from "../../platform/schemas";
+import { RECALL_CLASSES, RECALL_STATUSES } from "../../shared/recalls/records";
 import { RecallUnitSchema, recallFields } from "../events/schemas";
 
 /** The recall routes' shapes (docs/recalls.md, "For the hospital" and "For the vendor"). */
@@ -91,8 +92,8 @@ export const FieldSafetyNoticeSchema = closedObject({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$/, "Must be 1-40 letters, digits, '.', '_', '/' or '-', starting with a letter or digit.")
     .openapi({ description: "The vendor's own number for the notice: a second POST with it revises the notice", example: "FSN-2026-014" }),
-  classification: z.enum(["Class I", "Class II", "Class III"]).nullable().default(null),
-  status: z.enum(["open", "completed", "terminated"]).default("open"),
+  classification: z.enum(RECALL_CLASSES).nullable().default(null),
+  status: z.enum(RECALL_STATUSES).default("open"),
   productDescription: readableText(1000).openapi({ example: "Infusion pump cassette, REF 4410" }),
   reason: readableText(2000).openapi({ example: "The cassette latch may break and stop the infusion." }),
   deviceIds: z

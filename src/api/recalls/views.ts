@@ -84,21 +84,19 @@ export async function searchRecalls(db: Database, request: SearchRequest, p: Pag
   return { recalls: rows.map(recallView), pagination: paginationOf(p, total, rows.length) };
 }
 
+/** The recall's row in the tenant's store (none when it touches none of the tenant's units). */
+export const recallQuery = (db: Database, recallId: number) => db.select().from(tenantRecalls).where(eq(tenantRecalls.recallId, recallId));
+
 /** One recall with its units, in one batch; 404 when it touches none of the tenant's units. */
 export async function findRecall(db: Database, recallId: number) {
-  const [rows, units] = await db.batch([
-    db.select().from(tenantRecalls).where(eq(tenantRecalls.recallId, recallId)),
-    unitsQuery(db, recallId).limit(UNITS_LISTED),
-  ]);
+  const [rows, units] = await db.batch([recallQuery(db, recallId), unitsQuery(db, recallId).limit(UNITS_LISTED)]);
   if (!rows[0]) throw recallNotFound();
   return { ...recallView(rows[0]), units };
 }
 
-/** The recall's units among `unitIds` (not cleared), by id. */
-export async function unitsOfRecall(db: Database, recallId: number, unitIds: readonly number[]) {
-  const rows = await unitsQuery(db, recallId, and(ne(recallUnits.outcome, "cleared"), inArray(recallUnits.unitId, [...unitIds])));
-  return new Map(rows.map((row) => [row.unitId, row]));
-}
+/** The recall's units among `unitIds` (not cleared). */
+export const unitsAmong = (db: Database, recallId: number, unitIds: readonly number[]) =>
+  unitsQuery(db, recallId, and(ne(recallUnits.outcome, "cleared"), inArray(recallUnits.unitId, [...unitIds])));
 
 /** Marks the recall acknowledged by the client, once (a second acknowledgement keeps the first). */
 export const acknowledgeStatement = (db: Database, recallId: number, clientId: string, at: string) =>

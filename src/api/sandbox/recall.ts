@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
-import { hashed, recallWrite, recallWrites, sandboxOwner } from "../../shared/recalls/records";
+import { sandboxOwner } from "../../shared/recalls/records";
 import { tenantStore } from "../../shared/tenants/stub";
-import { noticeScope, noticeText } from "../recalls/notices";
+import { type Notice, noticeWrites } from "../recalls/notices";
 import { nothingToDo } from "./simulator";
 
 /**
@@ -24,7 +24,7 @@ interface ShippedLine {
 export const SANDBOX_LOT = "SBX-LOT-1";
 
 export async function simulateRecall(
-  env: Pick<Bindings, "DB" | "TENANT_STORE">,
+  env: Pick<Bindings, "DB" | "CATALOG" | "TENANT_STORE">,
   store: D1Database,
   dataTenantId: number,
   orderNumber: string,
@@ -71,10 +71,10 @@ export async function simulateRecall(
     .prepare("SELECT DISTINCT device_id, lot FROM shipped_units WHERE line_id IN (SELECT value FROM json_each(?1))")
     .bind(JSON.stringify(lines.map((line) => line.id)))
     .all<{ device_id: string; lot: string | null }>();
-  const notice = {
+  const notice: Notice = {
     noticeNumber: `SBX-${orderNumber}`,
-    classification: "Class II" as const,
-    status: "open" as const,
+    classification: "Class II",
+    status: "open",
     productDescription: "Sandbox: the products of your test order",
     reason: "Sandbox scenario: a made-up recall of the units your test order received.",
     deviceIds: [...new Set(units.map((unit) => unit.device_id))],
@@ -84,25 +84,8 @@ export async function simulateRecall(
     serialRanges: [],
   };
   const now = new Date();
-  const write = await hashed(
-    recallWrite(sandboxOwner(dataTenantId), null, {
-      productNumber: notice.noticeNumber,
-      eventId: null,
-      classification: notice.classification,
-      status: "open",
-      firm: "Sandbox Medical",
-      productDescription: notice.productDescription,
-      productCode: null,
-      reason: notice.reason,
-      codeInfo: noticeText(notice),
-      initiatedOn: now.toISOString().slice(0, 10),
-      classifiedOn: null,
-      terminatedOn: null,
-      catalogNumbers: [],
-      scope: noticeScope(notice),
-    }),
-  );
-  await env.DB.batch(recallWrites(env.DB, [write], now));
+  const by = { owner: sandboxOwner(dataTenantId), vendorId: null, firm: "Sandbox Medical" };
+  await env.DB.batch(await noticeWrites(env.DB, env.CATALOG, by, notice, now));
   await tenantStore(env, dataTenantId).matchRecalls();
   const [events, order] = await store.batch([
     store

@@ -65,6 +65,24 @@ export async function nextChunk(
   return { lastSeq: row?.lastSeq ?? afterSeq, rows: row?.rows ?? 0 };
 }
 
+/** The job's rows applied so far, with the time it moved (its progress). */
+export const rowsAppliedStatement = (catalog: D1Database, jobId: string, rowsApplied: number) =>
+  catalog
+    .prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
+    .bind(jobId, rowsApplied, new Date().toISOString());
+
+/**
+ * The records a kind that writes outside the catalog database staged for (afterSeq, lastSeq]: those that write
+ * something (a row equal to what is stored has none), in the file's order.
+ */
+export async function stagedRecords<T>(catalog: D1Database, kind: "offers" | "recalls", jobId: string, afterSeq: number, lastSeq: number) {
+  const { results } = await catalog
+    .prepare(`SELECT record FROM ${STAGED_ROWS[kind]} WHERE job_id = ?1 AND seq > ?2 AND seq <= ?3 AND record IS NOT NULL ORDER BY seq`)
+    .bind(jobId, afterSeq, lastSeq)
+    .all<{ record: string }>();
+  return results.map((row) => JSON.parse(row.record) as T);
+}
+
 /** Writes the staged rows of (afterSeq, lastSeq] to the catalog, with the job's progress, in one transaction. */
 export async function applyChunk(
   catalog: D1Database,
@@ -91,9 +109,7 @@ export async function applyChunk(
       )
       .bind(jobId, afterSeq, lastSeq),
     catalog.prepare(stagedDeviceIdentifiers("device_identifiers", RANGE)).bind(jobId, afterSeq, lastSeq),
-    catalog
-      .prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
-      .bind(jobId, appliedBefore + rows, new Date().toISOString()),
+    rowsAppliedStatement(catalog, jobId, appliedBefore + rows),
   ]);
 }
 

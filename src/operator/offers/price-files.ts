@@ -1,4 +1,5 @@
 import { inSlices } from "../../platform/let-others-in";
+import { rowsAppliedStatement, stagedRecords } from "../imports/apply";
 import { checkCsvColumns, csvFieldsOf } from "../imports/formats/csv";
 import { ROWS_PER_SLICE, type WindowRead, type WindowRow } from "../imports/formats/window";
 import type { JobRow } from "../imports/jobs";
@@ -217,16 +218,9 @@ export async function applyOfferChunk(
   lastSeq: number,
   appliedBefore: number,
 ): Promise<void> {
-  const { results } = await env.CATALOG.prepare(
-    "SELECT record FROM offer_import_rows WHERE job_id = ?1 AND seq > ?2 AND seq <= ?3 AND record IS NOT NULL ORDER BY seq",
-  )
-    .bind(job.id, afterSeq, lastSeq)
-    .all<{ record: string }>();
-  const writes = results.map((row) => JSON.parse(row.record) as StagedOffer);
+  const writes = await stagedRecords<StagedOffer>(env.CATALOG, "offers", job.id, afterSeq, lastSeq);
   if (writes.length > 0) await writeOffers(env.DB, job.vendor_id!, writes, new Date());
-  await env.CATALOG.prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
-    .bind(job.id, appliedBefore + writes.length, new Date().toISOString())
-    .run();
+  await rowsAppliedStatement(env.CATALOG, job.id, appliedBefore + writes.length).run();
 }
 
 /** A vendor's price files as a kind of import job. */

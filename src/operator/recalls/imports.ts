@@ -3,6 +3,7 @@ import { inSlices } from "../../platform/let-others-in";
 import { withCatalogKeys } from "../../shared/catalog/recall-keys";
 import { hashed, type RecallWrite, recallWrite, recallWrites, storedHashes } from "../../shared/recalls/records";
 import { offerRecallsToStores } from "../../shared/tenants/recall-offer";
+import { rowsAppliedStatement, stagedRecords } from "../imports/apply";
 import { ROWS_PER_SLICE, type WindowRead } from "../imports/formats/window";
 import type { JobRow } from "../imports/jobs";
 import type { ImportKind, KindEnv } from "../imports/kinds";
@@ -108,19 +109,10 @@ async function stageRecallWindow(
  * again after its recalls committed writes nothing new: each has the hash it was written with.
  */
 async function applyRecallChunk(env: KindEnv, job: Pick<JobRow, "id">, afterSeq: number, lastSeq: number, appliedBefore: number) {
-  const { results } = await env.CATALOG.prepare(
-    "SELECT record FROM recall_import_rows WHERE job_id = ?1 AND seq > ?2 AND seq <= ?3 AND record IS NOT NULL ORDER BY seq",
-  )
-    .bind(job.id, afterSeq, lastSeq)
-    .all<{ record: string }>();
-  const writes = await withCatalogKeys(
-    env.CATALOG,
-    results.map((row) => JSON.parse(row.record) as RecallWrite),
-  );
+  const staged = await stagedRecords<RecallWrite>(env.CATALOG, "recalls", job.id, afterSeq, lastSeq);
+  const writes = await withCatalogKeys(env.CATALOG, staged);
   if (writes.length > 0) await env.DB.batch(recallWrites(env.DB, writes, new Date()));
-  await env.CATALOG.prepare("UPDATE catalog_imports SET rows_applied = max(rows_applied, ?2), progressed_at = ?3 WHERE id = ?1")
-    .bind(job.id, appliedBefore + writes.length, new Date().toISOString())
-    .run();
+  await rowsAppliedStatement(env.CATALOG, job.id, appliedBefore + writes.length).run();
 }
 
 /** FDA recall records as a kind of import job. */

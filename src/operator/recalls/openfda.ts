@@ -1,3 +1,5 @@
+import type { RecallClass, RecallStatusName } from "../../shared/recalls/records";
+
 /**
  * FDA device recall records as openFDA publishes them (docs/recalls.md, "Recall records"), read into one shape:
  * `device/enforcement` (the weekly enforcement report: classification, status, dates YYYYMMDD), `device/recall` (the
@@ -6,16 +8,12 @@
  * recalls many products.
  */
 
-export type RecallClassification = "Class I" | "Class II" | "Class III";
-/** Open until the FDA terminates it; `completed` is the firm's report that its action is done (still not terminated). */
-export type RecallStatus = "open" | "completed" | "terminated";
-
 export interface RecallRecord {
   productNumber: string;
   eventId: string | null;
   source: "enforcement" | "recall" | "legacy";
-  classification: RecallClassification | null;
-  status: RecallStatus;
+  classification: RecallClass | null;
+  status: RecallStatusName;
   firm: string | null;
   productDescription: string | null;
   productCode: string | null;
@@ -56,9 +54,9 @@ export function catalogNumbersOf(description: string | null): string[] {
   return [...new Set(found)];
 }
 
-const CLASSES: Record<string, RecallClassification> = { "CLASS I": "Class I", "CLASS II": "Class II", "CLASS III": "Class III" };
+const CLASSES: Record<string, RecallClass> = { "CLASS I": "Class I", "CLASS II": "Class II", "CLASS III": "Class III" };
 
-function statusOf(status: string | null, terminatedOn: string | null): RecallStatus | undefined {
+function statusOf(status: string | null, terminatedOn: string | null): RecallStatusName | undefined {
   if (terminatedOn) return "terminated";
   if (status === null) return "open";
   const s = status.toLowerCase();

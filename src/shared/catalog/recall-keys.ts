@@ -1,4 +1,4 @@
-import { PRODUCT_KEY_PREFIX, type RecallWrite, unitKeys } from "../recalls/records";
+import { deviceIdKey, PRODUCT_KEY_PREFIX, type RecallWrite } from "../recalls/records";
 import { normalizePartNumber } from "./part-numbers";
 
 /**
@@ -27,7 +27,7 @@ export async function withCatalogKeys<T extends Pick<RecallWrite, "keys">>(catal
     .bind(JSON.stringify(partNumbers))
     .all<{ pn: string; di: string }>();
   const dis = new Map<string, string[]>();
-  for (const row of results) dis.set(row.pn, [...(dis.get(row.pn) ?? []), ...unitKeys(row.di, null)]);
+  for (const row of results) dis.set(row.pn, [...(dis.get(row.pn) ?? []), deviceIdKey(row.di)]);
   return writes.map((write) => {
     const added = write.keys
       .filter((key) => key.startsWith(PRODUCT_KEY_PREFIX))

@@ -35,5 +35,8 @@ export function deviceKey(text: string): string | null {
   return hibcc && /\d/.test(hibcc[1]!) ? hibcc[1]! : null;
 }
 
+/** A device identifier as compared: its key when it is a valid one, else as recorded (a typo stays comparable). */
+export const comparableDeviceKey = (text: string): string => deviceKey(text) ?? text.replace(/^\+/, "").toUpperCase();
+
 /** Words a notice writes where an identifier would be, meaning there is none. */
 export const NO_IDENTIFIER = /^(n\/?a|none|no|pending|tbd|not applicable|-+)$/i;

@@ -1,5 +1,5 @@
 import { codeKey, type LotEntry, type Scope, type ScopePart } from "./code-info";
-import { deviceKey } from "./identifiers";
+import { comparableDeviceKey } from "./identifiers";
 
 /**
  * Whether a recall touches a delivered unit (docs/recalls.md, "Matching"): the notice's scope (code-info.ts) against
@@ -37,7 +37,7 @@ const withoutZeros = (code: string) => code.replace(/^0+/, "");
 
 /** Which parts of the notice are the unit's: by device identifier, else by product number. */
 /** The unit's device identifier as compared: normalised, or as recorded when it is no valid one (a typo stays comparable). */
-const unitDeviceKey = (unit: DeliveredUnit) => (unit.di ? (deviceKey(unit.di) ?? unit.di.replace(/^\+/, "").toUpperCase()) : null);
+const unitDeviceKey = (unit: DeliveredUnit) => (unit.di ? comparableDeviceKey(unit.di) : null);
 
 function unitParts(scope: Scope, unit: DeliveredUnit): { parts: ScopePart[]; by: string } | Match {
   const di = unitDeviceKey(unit);

@@ -1,16 +1,17 @@
 import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { sha256Hex } from "../../platform/sha256";
 import { parseCodeInfo, type Scope } from "./code-info";
-import { deviceKey } from "./identifiers";
+import { comparableDeviceKey } from "./identifiers";
 
 /**
  * Recalls as the main database holds them (migrations/0047, docs/recalls.md "Where recalls live"): the FDA's, a vendor's
  * own field safety notices, and the sandbox's. Every writer (the recall import, the vendor API, the sandbox scenario)
- * writes through writeRecalls: the scope read from code_info once, the keys a store asks by, a revision raised only
+ * writes through recallWrites: the scope read from code_info once, the keys a store asks by, a revision raised only
  * when the record changed.
  */
 
 export const RECALL_CLASSES = ["Class I", "Class II", "Class III"] as const;
+/** Open until the FDA terminates it; `completed` is the firm's report that its action is done (still not terminated). */
 export const RECALL_STATUSES = ["open", "completed", "terminated"] as const;
 export type RecallClass = (typeof RECALL_CLASSES)[number];
 export type RecallStatusName = (typeof RECALL_STATUSES)[number];
@@ -52,18 +53,22 @@ export interface RecallWrite extends RecallInput {
 export const DEVICE_KEY_PREFIX = "di:";
 export const PRODUCT_KEY_PREFIX = "pn:";
 
+/** The key of a device identifier (a scope's are comparable already: code-info.ts). */
+export const deviceIdKey = (deviceId: string) => DEVICE_KEY_PREFIX + comparableDeviceKey(deviceId);
+/** The key of a catalog, model or part number. */
+export const productKey = (partNumber: string) => PRODUCT_KEY_PREFIX + partNumber.toUpperCase();
+
 /** The keys a recall names its devices by: its device identifiers and its product numbers (recall_keys). */
 export function keysOfScope(scope: Scope): string[] {
   const parts = [scope, ...scope.groups];
   const dis = parts.flatMap((part) => [...part.deviceIds, ...part.labels.map((label) => label.deviceId)]);
   const products = parts.flatMap((part) => part.products);
-  return [...new Set([...dis.map((di) => DEVICE_KEY_PREFIX + di), ...products.map((pn) => PRODUCT_KEY_PREFIX + pn.toUpperCase())])];
+  return [...new Set([...dis.map((di) => DEVICE_KEY_PREFIX + di), ...products.map(productKey)])];
 }
 
-/** The keys a unit is matched by: its device identifier and the part number it was sold as. */
-export function unitKeys(deviceId: string, partNumber: string | null): string[] {
-  const di = deviceKey(deviceId) ?? deviceId.replace(/^\+/, "").toUpperCase();
-  return [DEVICE_KEY_PREFIX + di, ...(partNumber ? [PRODUCT_KEY_PREFIX + partNumber.toUpperCase()] : [])];
+/** The keys a unit is matched by: its device identifier and the part number it was sold as, those it has. */
+export function unitKeys(deviceId: string | null, partNumber: string | null): string[] {
+  return [...(deviceId ? [deviceIdKey(deviceId)] : []), ...(partNumber ? [productKey(partNumber)] : [])];
 }
 
 /** The scope of a recall: the one given as data, else its code_info read with the catalog numbers found beside it. */
@@ -81,6 +86,26 @@ export async function hashed<T extends Omit<RecallWrite, "hash">>(write: T): Pro
   return { ...write, hash: await sha256Hex(JSON.stringify([owner, input])) };
 }
 
+/** A written row's fields, in the order of the recalls table's columns in recallWrites' INSERT. */
+const ROW_FIELDS = [
+  "owner",
+  "vendorId",
+  "productNumber",
+  "eventId",
+  "classification",
+  "status",
+  "firm",
+  "productDescription",
+  "productCode",
+  "reason",
+  "codeInfo",
+  "initiatedOn",
+  "classifiedOn",
+  "terminatedOn",
+  "scope",
+  "hash",
+] as const;
+
 /**
  * Writes recalls (one D1 batch: all or none): a new one is created, a changed one updated with a new revision and its
  * keys written again, an unchanged one (the same hash) left as it is. The revisions of one batch follow the highest
@@ -89,83 +114,59 @@ export async function hashed<T extends Omit<RecallWrite, "hash">>(write: T): Pro
  * has): a later import from the other source does not erase it.
  */
 export function recallWrites(db: D1Database, recalls: readonly RecallWrite[], now: Date): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
-  // Each recall carries its code_info and scope: grouped so that a statement's parameter stays under D1's 2 MB.
-  for (const group of jsonGroups(recalls, MAX_PARAMETER_BYTES / 2)) {
-    const slice = JSON.parse(group) as RecallWrite[];
-    const rows = JSON.stringify(
-      slice.map((r) => ({
-        owner: r.owner,
-        vendorId: r.vendorId,
-        productNumber: r.productNumber,
-        eventId: r.eventId,
-        classification: r.classification,
-        status: r.status,
-        firm: r.firm,
-        productDescription: r.productDescription,
-        productCode: r.productCode,
-        reason: r.reason,
-        codeInfo: r.codeInfo,
-        initiatedOn: r.initiatedOn,
-        classifiedOn: r.classifiedOn,
-        terminatedOn: r.terminatedOn,
-        scope: JSON.stringify({ ...r.scope, catalogNumbers: r.catalogNumbers }),
-        hash: r.hash,
-      })),
-    );
-    const keys = JSON.stringify(slice.map((r) => ({ owner: r.owner, productNumber: r.productNumber, hash: r.hash, keys: r.keys })));
-    const field = (name: string) => `j.value ->> '$.${name}'`;
-    statements.push(
-      db
-        .prepare(
-          "INSERT INTO recalls (owner, vendor_id, product_number, event_id, classification, status, firm, product_description, " +
-            "product_code, reason, code_info, initiated_on, classified_on, terminated_on, scope, record_hash, revision, created_at, updated_at) " +
-            `SELECT ${[
-              "owner",
-              "vendorId",
-              "productNumber",
-              "eventId",
-              "classification",
-              "status",
-              "firm",
-              "productDescription",
-              "productCode",
-              "reason",
-              "codeInfo",
-              "initiatedOn",
-              "classifiedOn",
-              "terminatedOn",
-              "scope",
-              "hash",
-            ]
-              .map(field)
-              .join(", ")}, (SELECT coalesce(max(revision), 0) FROM recalls) + j.key + 1, ?2, ?2 FROM json_each(?1) j WHERE true ` +
-            "ON CONFLICT (owner, product_number) DO UPDATE SET event_id = excluded.event_id, " +
-            "classification = coalesce(excluded.classification, recalls.classification), status = excluded.status, firm = excluded.firm, " +
-            "product_description = excluded.product_description, product_code = excluded.product_code, reason = excluded.reason, " +
-            "code_info = excluded.code_info, initiated_on = excluded.initiated_on, " +
-            "classified_on = coalesce(excluded.classified_on, recalls.classified_on), terminated_on = excluded.terminated_on, " +
-            "scope = excluded.scope, record_hash = excluded.record_hash, revision = excluded.revision, updated_at = excluded.updated_at " +
-            "WHERE recalls.record_hash != excluded.record_hash",
-        )
-        .bind(rows, now.toISOString()),
-      // The keys of the recalls this batch wrote (its hash is theirs now): written again from the scope.
-      db
-        .prepare(
-          "DELETE FROM recall_keys WHERE recall_id IN (SELECT r.id FROM json_each(?1) j JOIN recalls r " +
-            "ON r.owner = j.value ->> '$.owner' AND r.product_number = j.value ->> '$.productNumber')",
-        )
-        .bind(keys),
-      db
-        .prepare(
-          "INSERT INTO recall_keys (key, recall_id) SELECT DISTINCT k.value, r.id FROM json_each(?1) j " +
-            "JOIN recalls r ON r.owner = j.value ->> '$.owner' AND r.product_number = j.value ->> '$.productNumber' " +
-            "JOIN json_each(j.value -> '$.keys') k WHERE true ON CONFLICT DO NOTHING",
-        )
-        .bind(keys),
-    );
-  }
-  return statements;
+  if (recalls.length === 0) return [];
+  const rows = recalls.map((r) => ({
+    owner: r.owner,
+    vendorId: r.vendorId,
+    productNumber: r.productNumber,
+    eventId: r.eventId,
+    classification: r.classification,
+    status: r.status,
+    firm: r.firm,
+    productDescription: r.productDescription,
+    productCode: r.productCode,
+    reason: r.reason,
+    codeInfo: r.codeInfo,
+    initiatedOn: r.initiatedOn,
+    classifiedOn: r.classifiedOn,
+    terminatedOn: r.terminatedOn,
+    scope: JSON.stringify({ ...r.scope, catalogNumbers: r.catalogNumbers }),
+    hash: r.hash,
+    keys: r.keys,
+  }));
+  // Each recall carries its code_info and scope: grouped so that a statement's parameter stays under D1's 2 MB. The
+  // three statements of a group read the same rows.
+  return jsonGroups(rows, MAX_PARAMETER_BYTES).flatMap((group) => [
+    db
+      .prepare(
+        "INSERT INTO recalls (owner, vendor_id, product_number, event_id, classification, status, firm, product_description, " +
+          "product_code, reason, code_info, initiated_on, classified_on, terminated_on, scope, record_hash, revision, created_at, updated_at) " +
+          `SELECT ${ROW_FIELDS.map((name) => `j.value ->> '$.${name}'`).join(", ")}, ` +
+          "(SELECT coalesce(max(revision), 0) FROM recalls) + j.key + 1, ?2, ?2 FROM json_each(?1) j WHERE true " +
+          "ON CONFLICT (owner, product_number) DO UPDATE SET event_id = excluded.event_id, " +
+          "classification = coalesce(excluded.classification, recalls.classification), status = excluded.status, firm = excluded.firm, " +
+          "product_description = excluded.product_description, product_code = excluded.product_code, reason = excluded.reason, " +
+          "code_info = excluded.code_info, initiated_on = excluded.initiated_on, " +
+          "classified_on = coalesce(excluded.classified_on, recalls.classified_on), terminated_on = excluded.terminated_on, " +
+          "scope = excluded.scope, record_hash = excluded.record_hash, revision = excluded.revision, updated_at = excluded.updated_at " +
+          "WHERE recalls.record_hash != excluded.record_hash",
+      )
+      .bind(group, now.toISOString()),
+    // The keys of the recalls this batch wrote: written again from the scope.
+    db
+      .prepare(
+        "DELETE FROM recall_keys WHERE recall_id IN (SELECT r.id FROM json_each(?1) j JOIN recalls r " +
+          "ON r.owner = j.value ->> '$.owner' AND r.product_number = j.value ->> '$.productNumber')",
+      )
+      .bind(group),
+    db
+      .prepare(
+        "INSERT INTO recall_keys (key, recall_id) SELECT DISTINCT k.value, r.id FROM json_each(?1) j " +
+          "JOIN recalls r ON r.owner = j.value ->> '$.owner' AND r.product_number = j.value ->> '$.productNumber' " +
+          "JOIN json_each(j.value -> '$.keys') k WHERE true ON CONFLICT DO NOTHING",
+      )
+      .bind(group),
+  ]);
 }
 
 /** The stored hashes of an owner's recalls by product number: what a write would change. */
@@ -206,3 +207,26 @@ export const RECALL_COLUMNS =
 
 /** The recalls a store (its sandbox owner bound at `param`) sees: every recall but the sandbox's of other stores. */
 export const visibleTo = (param: string) => `(r.owner NOT LIKE 'sandbox:%' OR r.owner = ${param})`;
+
+/**
+ * The recalls not terminated that name any of `keys`, as a store (`storeTenantId`) sees them: what a newly shipped unit
+ * and a scanned one are matched against. `vendorNotices` false leaves out the vendors' own, which speak for the units
+ * their vendor delivered only.
+ */
+export async function openRecallsNaming(
+  db: D1Database,
+  keys: readonly string[],
+  storeTenantId: number,
+  { vendorNotices }: { vendorNotices: boolean },
+): Promise<StoredRecallRow[]> {
+  if (keys.length === 0) return [];
+  const { results } = await db
+    .prepare(
+      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND ${visibleTo("?2")} ` +
+        `${vendorNotices ? "" : "AND r.vendor_id IS NULL "}AND r.id IN ` +
+        "(SELECT k.recall_id FROM json_each(?1) j JOIN recall_keys k ON k.key = j.value) ORDER BY r.id",
+    )
+    .bind(JSON.stringify(keys), sandboxOwner(storeTenantId))
+    .all<StoredRecallRow>();
+  return results;
+}

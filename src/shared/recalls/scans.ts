@@ -1,6 +1,6 @@
 import type { Scope } from "./code-info";
 import { type DeliveredUnit, matchUnit } from "./match";
-import { keysOfScope, PRODUCT_KEY_PREFIX, RECALL_COLUMNS, type StoredRecallRow, sandboxOwner, unitKeys, visibleTo } from "./records";
+import { deviceIdKey, keysOfScope, openRecallsNaming, productKey, type StoredRecallRow, unitKeys } from "./records";
 
 /**
  * Scan to order's recall warning (docs/recalls.md, "When a unit is scanned"): a scanned unit matched at once against
@@ -19,31 +19,16 @@ export interface ScanRecall {
 
 /** The keys of the scanned device identifiers and part numbers. */
 export const scanRecallKeys = (deviceIds: readonly string[], partNumbers: readonly string[]) => [
-  ...new Set([...deviceIds.flatMap((di) => unitKeys(di, null)), ...partNumbers.map((pn) => PRODUCT_KEY_PREFIX + pn.toUpperCase())]),
+  ...new Set([...deviceIds.map(deviceIdKey), ...partNumbers.map(productKey)]),
 ];
 
-/**
- * The recalls not terminated that name any of the keys, as the caller's store sees them (`storeTenantId`); not a
- * vendor's notices, which speak for the units that vendor delivered only, and a scan does not say who delivered it.
- */
-export async function readScanRecalls(db: D1Database, keys: readonly string[], storeTenantId: number): Promise<StoredRecallRow[]> {
-  if (keys.length === 0) return [];
-  const { results } = await db
-    .prepare(
-      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND r.vendor_id IS NULL AND ${visibleTo("?2")} AND r.id IN ` +
-        "(SELECT k.recall_id FROM json_each(?1) j JOIN recall_keys k ON k.key = j.value) ORDER BY r.id",
-    )
-    .bind(JSON.stringify(keys), sandboxOwner(storeTenantId))
-    .all<StoredRecallRow>();
-  return results;
-}
+/** The recalls a scan is matched against: not a vendor's notice, since a scan does not say who delivered the unit. */
+export const readScanRecalls = (db: D1Database, keys: readonly string[], storeTenantId: number) =>
+  openRecallsNaming(db, keys, storeTenantId, { vendorNotices: false });
 
 /** The recalls that touch one scanned unit (affected or to review), with the clause that decided. */
 export function recallsOfScan(recalls: readonly StoredRecallRow[], unit: DeliveredUnit): ScanRecall[] {
-  const keys = new Set([
-    ...(unit.di ? unitKeys(unit.di, unit.catalog ?? null) : []),
-    ...(unit.catalog ? [PRODUCT_KEY_PREFIX + unit.catalog.toUpperCase()] : []),
-  ]);
+  const keys = new Set(unitKeys(unit.di ?? null, unit.catalog ?? null));
   return recalls.flatMap((recall) => {
     const scope = JSON.parse(recall.scope) as Scope;
     if (!keysOfScope(scope).some((key) => keys.has(key))) return [];

@@ -1,6 +1,14 @@
 import type { Scope } from "../recalls/code-info";
 import { type DeliveredUnit, matchUnit } from "../recalls/match";
-import { keysOfScope, RECALL_COLUMNS, type StoredRecallRow, sandboxOwner, unitKeys, visibleTo } from "../recalls/records";
+import {
+  keysOfScope,
+  openRecallsNaming,
+  RECALL_COLUMNS,
+  type StoredRecallRow,
+  sandboxOwner,
+  unitKeys,
+  visibleTo,
+} from "../recalls/records";
 
 /**
  * Matching in a tenant store (docs/recalls.md, "Matching in the stores"), run by the store itself: the main database
@@ -51,10 +59,12 @@ const sourceOf = (owner: string) => (owner === "fda" ? "fda" : owner.startsWith(
 
 type UnitRow = RecallUnitView & { vendorId: number };
 
-const UNIT_SELECT =
-  "SELECT su.id AS unitId, su.device_id AS deviceId, su.agency, su.lot, su.serial, su.expiry, su.units, o.order_number AS orderNumber, " +
-  "l.id AS lineId, l.part_number AS partNumber, o.facility_id AS facilityId, l.vendor_id AS vendorId " +
-  "FROM shipped_units su JOIN order_lines l ON l.id = su.line_id JOIN orders o ON o.id = su.order_id";
+/** A delivered unit's columns as RecallUnitView names them (an event's units are these, in this order), and their tables. */
+const UNIT_COLUMNS =
+  "su.id AS unitId, su.device_id AS deviceId, su.agency, su.lot, su.serial, su.expiry, su.units, o.order_number AS orderNumber, " +
+  "l.id AS lineId, l.part_number AS partNumber, o.facility_id AS facilityId";
+const UNITS = "shipped_units su JOIN order_lines l ON l.id = su.line_id JOIN orders o ON o.id = su.order_id";
+const UNIT_SELECT = `SELECT ${UNIT_COLUMNS}, l.vendor_id AS vendorId FROM ${UNITS}`;
 
 const deliveredUnit = (unit: UnitRow): DeliveredUnit => ({
   di: unit.deviceId,
@@ -96,12 +106,12 @@ function unitsByIds(sql: SqlStorage, ids: readonly number[]): UnitRow[] {
 function applyRecall(
   store: MatchingStore,
   recall: StoredRecallRow,
+  scope: Scope,
   units: UnitRow[],
   complete: boolean,
   now: string,
 ): RecallEventType | null {
   const { sql } = store;
-  const scope = JSON.parse(recall.scope) as Scope;
   // A vendor's notice speaks for the units that vendor delivered, never for another vendor's.
   const own = recall.vendor_id === null ? units : units.filter((unit) => unit.vendorId === recall.vendor_id);
   const matches = own.map((unit) => ({ unit, match: matchUnit(scope, deliveredUnit(unit)) }));
@@ -139,8 +149,7 @@ function applyRecall(
       "ON CONFLICT (recall_id) DO UPDATE SET product_number = excluded.product_number, classification = excluded.classification, " +
       "status = excluded.status, firm = excluded.firm, product_description = excluded.product_description, reason = excluded.reason, " +
       "code_info = excluded.code_info, initiated_on = excluded.initiated_on, classified_on = excluded.classified_on, " +
-      "terminated_on = excluded.terminated_on, revision = excluded.revision, " +
-      "updated_at = iif(tenant_recalls.revision = excluded.revision, tenant_recalls.updated_at, excluded.updated_at)",
+      "terminated_on = excluded.terminated_on, revision = excluded.revision",
     recall.id,
     sourceOf(recall.owner),
     recall.vendor_id,
@@ -192,16 +201,13 @@ function applyRecall(
   return type;
 }
 
-/** The recall as the buyer reads it, with its units (the first `unitLimit`). */
-export function recallView(sql: SqlStorage, recallId: number, unitLimit: number) {
-  const row = sql.exec<Record<string, SqlStorageValue>>("SELECT * FROM tenant_recalls WHERE recall_id = ?1", recallId).toArray()[0];
-  if (!row) return null;
+/** The recall as the tenant sees it, with its units (the first `unitLimit`). */
+function recallView(sql: SqlStorage, recallId: number, unitLimit: number) {
+  const row = sql.exec<Record<string, SqlStorageValue>>("SELECT * FROM tenant_recalls WHERE recall_id = ?1", recallId).one();
   const units = sql
     .exec<Record<string, SqlStorageValue>>(
-      "SELECT su.id AS unitId, su.device_id AS deviceId, su.agency, su.lot, su.serial, su.expiry, su.units, o.order_number AS orderNumber, " +
-        "l.id AS lineId, l.part_number AS partNumber, o.facility_id AS facilityId, ru.outcome, ru.reason " +
-        "FROM recall_units ru JOIN shipped_units su ON su.id = ru.unit_id JOIN order_lines l ON l.id = su.line_id " +
-        "JOIN orders o ON o.id = su.order_id WHERE ru.recall_id = ?1 AND ru.outcome != 'cleared' ORDER BY ru.outcome, su.id LIMIT ?2",
+      `SELECT ${UNIT_COLUMNS}, ru.outcome, ru.reason FROM ${UNITS} JOIN recall_units ru ON ru.unit_id = su.id ` +
+        "WHERE ru.recall_id = ?1 AND ru.outcome != 'cleared' ORDER BY ru.outcome, su.id LIMIT ?2",
       recallId,
       unitLimit,
     )
@@ -211,7 +217,7 @@ export function recallView(sql: SqlStorage, recallId: number, unitLimit: number)
 
 /** A recall event in the store's outbox: the recall as the tenant sees it now, with the first units it touches. */
 function writeRecallEvent(store: MatchingStore, type: RecallEventType, recallId: number, now: string): void {
-  const view = recallView(store.sql, recallId, UNITS_PER_EVENT)!;
+  const view = recallView(store.sql, recallId, UNITS_PER_EVENT);
   const r = view.row;
   const payload = {
     recallId,
@@ -242,16 +248,22 @@ function writeRecallEvent(store: MatchingStore, type: RecallEventType, recallId:
 /** The recalls changed since the store's revision that name its units' keys or that it knows, a page at a time. */
 export async function matchChangedRecalls(store: MatchingStore, now = new Date()): Promise<MatchSummary> {
   const summary = emptySummary();
-  for (;;) {
-    const { revision } = store.sql.exec<{ revision: number }>("SELECT revision FROM recall_progress").one();
-    const keys = store.sql
+  // The store's keys and the recalls it knows, read once: a run is the store's only one (TenantStore.matchRecalls), and
+  // the recalls its pages add have revisions below the next page's.
+  const keys = JSON.stringify(
+    store.sql
       .exec<{ key: string }>("SELECT DISTINCT key FROM recall_unit_keys")
       .toArray()
-      .map((row) => row.key);
-    const known = store.sql
+      .map((row) => row.key),
+  );
+  const known = JSON.stringify(
+    store.sql
       .exec<{ id: number }>("SELECT recall_id AS id FROM tenant_recalls")
       .toArray()
-      .map((row) => row.id);
+      .map((row) => row.id),
+  );
+  for (;;) {
+    const { revision } = store.sql.exec<{ revision: number }>("SELECT revision FROM recall_progress").one();
     const [page, top] = await store.recalls.batch([
       store.recalls
         .prepare(
@@ -259,7 +271,7 @@ export async function matchChangedRecalls(store: MatchingStore, now = new Date()
             "SELECT k.recall_id FROM json_each(?3) j JOIN recall_keys k ON k.key = j.value UNION SELECT value FROM json_each(?4)) " +
             "ORDER BY r.revision LIMIT ?5",
         )
-        .bind(revision, sandboxOwner(store.tenantId), JSON.stringify(keys), JSON.stringify(known), RECALL_PAGE),
+        .bind(revision, sandboxOwner(store.tenantId), keys, known, RECALL_PAGE),
       store.recalls.prepare("SELECT coalesce(max(revision), 0) AS top FROM recalls"),
     ]);
     const recalls = page!.results as StoredRecallRow[];
@@ -267,7 +279,8 @@ export async function matchChangedRecalls(store: MatchingStore, now = new Date()
     const at = now.toISOString();
     store.transaction(() => {
       for (const recall of recalls) {
-        const type = applyRecall(store, recall, unitsOfKeys(store.sql, keysOfScope(JSON.parse(recall.scope) as Scope)), true, at);
+        const scope = JSON.parse(recall.scope) as Scope;
+        const type = applyRecall(store, recall, scope, unitsOfKeys(store.sql, keysOfScope(scope)), true, at);
         summary.recalls++;
         if (type) summary.events++;
       }
@@ -289,28 +302,22 @@ export async function matchNewUnits(store: MatchingStore, now = new Date()): Pro
     .map((row) => row.unit_id);
   if (ids.length === 0) return { ...summary, more: false };
   const batch = ids.slice(0, CHECKS_PER_RUN);
-  const units = unitsByIds(store.sql, batch);
-  const keys = [...new Set(units.flatMap((unit) => unitKeys(unit.deviceId, unit.partNumber)))];
+  const units = unitsByIds(store.sql, batch).map((unit) => ({ ...unit, keys: unitKeys(unit.deviceId, unit.partNumber) }));
   store.transaction(() => {
     for (const unit of units) {
-      for (const key of unitKeys(unit.deviceId, unit.partNumber)) {
+      for (const key of unit.keys)
         store.sql.exec("INSERT OR IGNORE INTO recall_unit_keys (key, unit_id) VALUES (?1, ?2)", key, unit.unitId);
-      }
     }
   });
-  const { results } = await store.recalls
-    .prepare(
-      `SELECT ${RECALL_COLUMNS} FROM recalls r WHERE r.status != 'terminated' AND ${visibleTo("?2")} AND r.id IN ` +
-        "(SELECT k.recall_id FROM json_each(?1) j JOIN recall_keys k ON k.key = j.value) ORDER BY r.id",
-    )
-    .bind(JSON.stringify(keys), sandboxOwner(store.tenantId))
-    .all<StoredRecallRow>();
+  const keys = [...new Set(units.flatMap((unit) => unit.keys))];
+  const results = await openRecallsNaming(store.recalls, keys, store.tenantId, { vendorNotices: true });
   const at = now.toISOString();
   store.transaction(() => {
     for (const recall of results) {
-      const named = new Set(keysOfScope(JSON.parse(recall.scope) as Scope));
-      const candidates = units.filter((unit) => unitKeys(unit.deviceId, unit.partNumber).some((key) => named.has(key)));
-      const type = applyRecall(store, recall, candidates, false, at);
+      const scope = JSON.parse(recall.scope) as Scope;
+      const named = new Set(keysOfScope(scope));
+      const candidates = units.filter((unit) => unit.keys.some((key) => named.has(key)));
+      const type = applyRecall(store, recall, scope, candidates, false, at);
       summary.recalls++;
       if (type) summary.events++;
     }
