@@ -125,11 +125,11 @@ try {
   };
 
   // Signed quotes without custom fields, each with its vendor.
-  const pool: { quote: { priceOptionId: string; productId: string; price: number }; vendorId: number }[] = [];
+  const pool: { quote: { priceOptionId: string; productId: string; price: string }; vendorId: number }[] = [];
   for (let product = 1; pool.length < orders + crashes * 2; product = (product % 100) + 1) {
     const productId = `MP-${String(product).padStart(7, "0")}`;
     const { data } = await send<{
-      data: { options: { priceOptionId: string; price: number; vendorName: string; customFields: { isRequired: boolean }[] }[] };
+      data: { options: { priceOptionId: string; price: string; vendorName: string; customFields: { isRequired: boolean }[] }[] };
     }>(ctx.baseUrl, detailRequest(ctx, productId));
     for (const option of data.options.filter((o) => o.customFields.every((field) => !field.isRequired))) {
       pool.push({

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import { centsToText, textToCents } from "../../src/platform/money";
 import { FIRST_VERSION } from "../../src/platform/versions/calendar";
 import type { CatalogItem } from "../../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../../src/shared/catalog/routes";
@@ -115,7 +116,7 @@ export const detailRequest = (ctx: BenchContext, id: string) =>
 
 export function orderRequest(
   ctx: Pick<BenchContext, "token">,
-  line: { priceOptionId: string; productId: string; price: number },
+  line: { priceOptionId: string; productId: string; price: string },
   key: string,
 ): LoadRequest {
   return jsonPost(
@@ -133,7 +134,7 @@ export function orderRequest(
 
 interface InvoicedOrder {
   orderNumber: string;
-  lines: { lineId: number; price: number }[];
+  lines: { lineId: number; price: string }[];
 }
 
 /**
@@ -162,7 +163,7 @@ async function invoicedOrders(ctx: BenchContext, count: number): Promise<Invoice
       ),
       201,
     );
-    const order = await send<{ data: { lineItems: { lineId: number; price: number }[] } }>(
+    const order = await send<{ data: { lineItems: { lineId: number; price: string }[] } }>(
       ctx.baseUrl,
       authedGet(`${API_PREFIX}/orders/${placed.data.orderNumber}?include=lineItems`, ctx.token),
     );
@@ -173,8 +174,8 @@ async function invoicedOrders(ctx: BenchContext, count: number): Promise<Invoice
 
 /** An invoice of every line of the order, one unit each at the order's price (nothing shipped: a quantity variance each). */
 function invoiceRequest(ctx: BenchContext, order: InvoicedOrder, invoiceNumber: string): LoadRequest {
-  const cents = order.lines.map((line) => Math.round(line.price * 100));
-  const text = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, "0")}`;
+  const cents = order.lines.map((line) => textToCents(line.price)!);
+  const text = centsToText;
   const total = text(cents.reduce((sum, c) => sum + c, 0));
   if (!ctx.vendorToken) throw new Error("the invoice scenario needs a vendor token (ctx.vendorToken)");
   return jsonPost("/vendor/api/invoices", ctx.vendorToken, {
@@ -248,7 +249,7 @@ async function shipRequests(ctx: BenchContext, count: number): Promise<LoadReque
 
 /** Quotes without custom fields, issued through /catalog/detail a few at a time; each is good for one order. */
 export async function issueQuotePool(ctx: BenchContext, size: number) {
-  const pool: { priceOptionId: string; productId: string; price: number }[] = [];
+  const pool: { priceOptionId: string; productId: string; price: string }[] = [];
   let next = 1;
   while (pool.length < size) {
     const batch = Array.from({ length: 8 }, () => productId(1 + (next++ % ctx.products)));

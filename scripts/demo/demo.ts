@@ -5,7 +5,7 @@ import type { ReturnRecordSchema } from "../../src/api/returns/schemas";
 import type { VendorOrderLineSchema } from "../../src/api/vendors/routes";
 import { type CallOptions, requestInit } from "../../src/dev/client/request";
 import { VENDORS } from "../../src/dev/seed/catalog";
-import { centsToText } from "../../src/platform/money";
+import { centsToText, textToCents } from "../../src/platform/money";
 import type { CatalogItem } from "../../src/shared/catalog/catalog";
 import type { CatalogDetailSchema } from "../../src/shared/catalog/routes";
 import type { UserSchema } from "../../src/shared/users/lookup-routes";
@@ -281,7 +281,7 @@ async function main(): Promise<void> {
     for (const o of detail.body.data.options) {
       show(
         "option",
-        `${o.condition}, ${o.purchaseChoice}, ${o.warranty}: ${o.price.toFixed(2)}${o.customFields.some((f) => f.isRequired) ? " (needs custom fields)" : ""}`,
+        `${o.condition}, ${o.purchaseChoice}, ${o.warranty}: ${o.price}${o.customFields.some((f) => f.isRequired) ? " (needs custom fields)" : ""}`,
       );
     }
     // The demo has no buyer to ask for custom field values (e.g. a serial number): take an option without any, from the
@@ -294,10 +294,7 @@ async function main(): Promise<void> {
     }
   }
   if (!chosen) throw new StepFailed(`No price option of ${DEMO_VENDOR_NAME} without required custom fields among the search results.`);
-  show(
-    "chosen",
-    `${chosen.item.id} ${chosen.option.condition} at ${chosen.option.price.toFixed(2)} (priceOptionId ${chosen.option.priceOptionId})`,
-  );
+  show("chosen", `${chosen.item.id} ${chosen.option.condition} at ${chosen.option.price} (priceOptionId ${chosen.option.priceOptionId})`);
 
   // The label a scanner reads off the part: GS1 DataMatrix (]d2), GTIN, expiry, lot, serial, GS after the lot.
   const label = chosen.gtin ? `]d201${chosen.gtin}1730123110DEMO-LOT-7\u001d21SN-0001\r\n` : undefined;
@@ -424,7 +421,7 @@ async function main(): Promise<void> {
 
   step("The vendor confirms with a price change (X12 855 code IP): it waits for the buyer's answer");
   const promisedShipDate = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-  const newPriceCents = Math.round(line.price * 100) + 500;
+  const newPriceCents = textToCents(line.price)! + 500;
   const newPrice = money(newPriceCents);
   const confirmed = await send<Envelope<{ lines: VendorLine[]; eventId: string | null }>>("POST", `${VENDOR_API}/order-confirmations`, {
     token: vendorToken,
@@ -535,7 +532,8 @@ async function main(): Promise<void> {
 
   step("Exchange: the vendor offers the part on exchange, with a core charge if the failed part is not back within 30 days");
   const exchangeSku = `EXCH-${poNumber}`;
-  const coreCharge = Math.max(1, Math.round(chosen.option.price / 2));
+  const optionCents = textToCents(chosen.option.price)!;
+  const coreCharge = centsToText(Math.max(100, Math.round(optionCents / 200) * 100));
   await send("PUT", `${VENDOR_API}/offers/${exchangeSku}`, {
     token: vendorToken,
     json: {
@@ -543,7 +541,7 @@ async function main(): Promise<void> {
       condition: "Refurbished",
       purchaseChoice: "Exchange",
       warranty: "6 months",
-      price: Math.max(1, Math.round(chosen.option.price * 0.6)),
+      price: centsToText(Math.max(100, Math.round((optionCents * 0.6) / 100) * 100)),
       leadTimeDays: 2,
       purchaseType: "exchange",
       exchangeTerms: { coreCharge, coreDueDays: 30, coreConditions: ["Complete, not disassembled"] },
@@ -557,7 +555,7 @@ async function main(): Promise<void> {
   if (exchangeOption?.purchaseTerms?.type !== "exchange") throw new StepFailed("The exchange offer is not among the price options.");
   show(
     "option",
-    `${exchangeOption.purchaseChoice} at ${exchangeOption.price.toFixed(2)}, core charge ${exchangeOption.purchaseTerms.coreCharge.toFixed(2)}, core due ${exchangeOption.purchaseTerms.coreDueDays} days after shipment`,
+    `${exchangeOption.purchaseChoice} at ${exchangeOption.price}, core charge ${exchangeOption.purchaseTerms.coreCharge}, core due ${exchangeOption.purchaseTerms.coreDueDays} days after shipment`,
   );
   const exchangeOrder = await send<Envelope<OrderCreated>>("POST", `${API}/orders`, {
     token: accessToken,

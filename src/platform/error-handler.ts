@@ -4,19 +4,19 @@ import { z } from "zod";
 import type { AppEnv } from "../env";
 import { BusinessRuleError, IdempotencyConflictError, malformedJson, notFound, ProblemError, ValidationError } from "./errors";
 import { logEvent } from "./logging";
-import { controllerFailureResponse, problemResponse, validationResponse } from "./responses";
+import { businessRuleResponse, idempotencyConflictResponse, problemResponse, validationResponse } from "./responses";
 import { classifyUpstreamFailure, UPSTREAM_RETRY_AFTER_SECONDS } from "./upstream";
 import { fieldErrorsFromZod } from "./zod-errors";
 
-/** Maps every thrown error to one of the spec's error forms; nothing internal leaks to the client. */
+/** Maps every thrown error to a problem document (docs/errors.md); nothing internal leaks to the client. */
 export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ProblemError) {
     return problemResponse(c, { ...err, errors: err.options.errors, headers: err.options.headers });
   }
   if (err instanceof ValidationError) return validationResponse(c, err.fieldErrors, err.detail);
   if (err instanceof z.ZodError) return validationResponse(c, fieldErrorsFromZod(err), "The request has invalid fields.");
-  if (err instanceof BusinessRuleError) return controllerFailureResponse(c, err.status, err.errors);
-  if (err instanceof IdempotencyConflictError) return c.json({ error: err.message }, 409);
+  if (err instanceof BusinessRuleError) return businessRuleResponse(c, err.errors);
+  if (err instanceof IdempotencyConflictError) return idempotencyConflictResponse(c, err.message);
   if (err instanceof HTTPException && err.status === 400) {
     // hono's validator raises this for a body that is not parseable JSON.
     const error = malformedJson();

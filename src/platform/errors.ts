@@ -8,12 +8,47 @@ import type { ProblemSlug } from "./problem-types";
 export type FieldErrors = Record<string, string[]>;
 
 /**
+ * One entry of a problem's `errors` (docs/errors.md): what is wrong in `detail`, and the field it is wrong in (a
+ * camelCase path such as `quoteItems[1].quantity`, a header or a query parameter) when there is one.
+ */
+export interface ProblemFieldError {
+  field?: string;
+  detail: string;
+}
+
+/**
+ * The entries of an error answer's `errors` in whichever form an API version gave them: entries (since 2026-12-07),
+ * strings, or a map of field paths to messages. For the Medparts planes that call the API (desk, EDI, procurement).
+ */
+export function listedErrors(errors: unknown): ProblemFieldError[] {
+  if (Array.isArray(errors)) {
+    return errors.map((entry) =>
+      entry !== null && typeof entry === "object"
+        ? {
+            ...("field" in entry && typeof entry.field === "string" ? { field: entry.field } : {}),
+            detail: String((entry as { detail?: unknown }).detail ?? ""),
+          }
+        : { detail: String(entry) },
+    );
+  }
+  if (errors !== null && typeof errors === "object") return problemErrors(errors as FieldErrors);
+  return [];
+}
+
+/** A problem's `errors` as every answer gives them: field messages in field order, then messages of no field. */
+export function problemErrors(errors: string[] | FieldErrors | undefined): ProblemFieldError[] {
+  if (errors === undefined) return [];
+  if (Array.isArray(errors)) return errors.map((detail) => ({ detail }));
+  return Object.entries(errors).flatMap(([field, messages]) => messages.map((detail) => ({ field, detail })));
+}
+
+/**
  * An empty FieldErrors to fill by field name: without a prototype, so that a name taken from a request ("toString",
  * "__proto__") is a field like any other instead of reaching Object.prototype.
  */
 export const noFieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
 
-/** RFC 7807 problem details (form 2). `slug` becomes the problem `type` URI. */
+/** RFC 9457 problem details. `slug` becomes the problem `type` URI. */
 export class ProblemError extends Error {
   constructor(
     readonly status: number,
@@ -26,7 +61,7 @@ export class ProblemError extends Error {
   }
 }
 
-/** 400 validation problem whose `errors` maps camelCase field paths to messages (form 3). */
+/** 400 validation problem: its `errors` name the fields (camelCase paths) and what is wrong with each. */
 export class ValidationError extends Error {
   constructor(
     readonly fieldErrors: FieldErrors,
@@ -36,7 +71,7 @@ export class ValidationError extends Error {
   }
 }
 
-/** Business-rule rejection by a controller, controller-level form 1: `{ success: false, errors }`. */
+/** A 422 business-rule rejection (`business-rule`), one message per offending line (form 1 of spec 7.2 before 2026-12-07). */
 export class BusinessRuleError extends Error {
   constructor(
     readonly status: 422,
@@ -46,7 +81,7 @@ export class BusinessRuleError extends Error {
   }
 }
 
-/** Idempotency conflict, spec form `{ "error": message }`. */
+/** A 409 idempotency conflict (`idempotency-conflict`; the spec's `{ "error": message }` before 2026-12-07). */
 export class IdempotencyConflictError extends Error {}
 
 export const notFound = (detail: string) => new ProblemError(404, "not-found", "Not Found", detail);

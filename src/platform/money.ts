@@ -1,5 +1,13 @@
-/** Money is integer cents in storage and comparisons; decimals with at most two places in JSON. */
+/**
+ * Money is integer cents in storage and comparisons; in JSON a decimal string (`"12.50"`) with its ISO 4217 currency
+ * beside it (docs/api.md, "Money"). Clients pinned before 2026-12-07 get some amounts as JSON numbers
+ * (src/versions/changes/2026-12-07-money-as-decimal-strings.ts).
+ */
 
+/** The currency of every order, offer and document today: Medparts trades in US dollars. */
+export const MARKET_CURRENCY = "USD";
+
+/** Cents as the JSON number a client pinned before 2026-12-07 reads (1250 -> 12.5): the value `Number(centsToText(c))`. */
 export function centsToDecimal(cents: number): number {
   return Math.round(cents) / 100;
 }
@@ -17,7 +25,7 @@ export function decimalToCents(amount: number): number | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
-/** Money of the purchasing documents (confirmations, invoices, credit memos): a decimal string of scale 2 at most. */
+/** Money in JSON, answers and requests: a decimal string of scale 2 at most, never negative. */
 export const MONEY_TEXT = /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/;
 
 /** Exact cents of a money string ("12.5", "12.50", "1200"); null when it is not one (more than 2 places, a sign, a float form). */
@@ -25,6 +33,16 @@ export function textToCents(amount: string): number | null {
   if (!MONEY_TEXT.test(amount)) return null;
   const [units, fraction = ""] = amount.split(".");
   return Number(units) * 100 + Number(fraction.padEnd(2, "0"));
+}
+
+/**
+ * Exact cents of an amount as any API version gives it: a decimal string, or a JSON number of two places at most
+ * (before 2026-12-07); null for anything else. For the Medparts planes that read the API's answers and events.
+ */
+export function amountCents(amount: unknown): number | null {
+  if (typeof amount === "string") return textToCents(amount);
+  if (typeof amount === "number") return decimalToCents(amount);
+  return null;
 }
 
 /** Cents as a money string with exactly two places: 1250 -> "12.50", -5 -> "-0.05". */

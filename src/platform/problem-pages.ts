@@ -19,7 +19,7 @@ export const PROBLEM_TYPES = {
     status: 400,
     title: "Validation failed",
     happened:
-      "A field of the request is missing, malformed, out of range or unknown, or the body is not valid JSON. `errors` maps each offending field path (`quoteItems[1].quantity`) to its messages.",
+      "A field of the request is missing, malformed, out of range or unknown, or the body is not valid JSON. `errors` lists each offending field: its path in `field` (`quoteItems[1].quantity`) and the message in `detail` (clients pinned before 2026-12-07 get a map of field paths to messages).",
     toDo: "Fix each field `errors` names and send the request again. An unknown field names the one probably meant (`lineID`: did you mean `lineIds`?). Do not retry unchanged.",
   },
   "invalid-search-query": {
@@ -71,6 +71,13 @@ export const PROBLEM_TYPES = {
     title: "Idempotency key reused",
     happened: "A return request's `Idempotency-Key` already requested another return.",
     toDo: "Use a new key for a new return; send the exact same request to replay the first one.",
+  },
+  "idempotency-conflict": {
+    status: 409,
+    title: "Idempotency conflict",
+    happened:
+      "The `Idempotency-Key` was used before with a different body, or the first request with it is still being processed. The detail says which.",
+    toDo: "A different body needs a new key. A request still processing: retry the same request with the same key after a short wait; it then replays the first answer.",
   },
   conflict: {
     status: 409,
@@ -210,6 +217,13 @@ export const PROBLEM_TYPES = {
     title: "Unprocessable",
     happened: "A reference in the request does not hold: an unknown product, tenant, vendor, SKU or facility. `errors` names each.",
     toDo: "Correct the references `errors` names. Do not retry unchanged.",
+  },
+  "business-rule": {
+    status: 422,
+    title: "Business rule violated",
+    happened:
+      "`POST /orders`: a line breaks a rule of its price option: its price is not the option's unit price, or a custom field the option requires is missing or does not match its format. `errors` has one entry per offending line; its `detail` names the line (`quoteItems[0]: ...`).",
+    toDo: "Correct the lines `errors` names (the option's price and custom fields are in catalog detail) and place the order under a new `Idempotency-Key`.",
   },
   "lines-of-several-orders": {
     status: 422,

@@ -1,7 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../env";
-import type { FieldErrors } from "./errors";
+import { type FieldErrors, problemErrors } from "./errors";
 import { type ProblemSlug, problemTypeUri } from "./problem-types";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
@@ -41,7 +41,10 @@ export interface ProblemInit {
   headers?: Record<string, string>;
 }
 
-/** RFC 7807 problem details (forms 2 and 3 of spec 7.2); on the token endpoint, RFC 6749 5.2 errors instead. */
+/**
+ * RFC 9457 problem details, the one error form (docs/errors.md; clients pinned before 2026-12-07 get the spec's forms
+ * of section 7.2, src/versions/changes/2026-12-07-one-error-form.ts); on the token endpoint, RFC 6749 5.2 errors instead.
+ */
 export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response {
   if (c.get("errorForm") === "oauth") return oauthErrorResponse(init);
   const body = {
@@ -53,7 +56,7 @@ export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response
     correlationId: c.get("correlationId"),
     timestamp: now(),
     service: c.env.SERVICE_NAME,
-    ...(init.errors ? { errors: init.errors } : {}),
+    errors: problemErrors(init.errors),
   };
   return new Response(JSON.stringify(body), {
     status: init.status,
@@ -83,9 +86,20 @@ export function validationResponse(c: Context<AppEnv>, errors: FieldErrors, deta
   return problemResponse(c, { status: 400, slug: "validation", title: "Validation failed", detail, errors });
 }
 
-/** Controller-level failure (form 1 of spec 7.2). */
-export function controllerFailureResponse(c: Context<AppEnv>, status: number, errors: string[]): Response {
-  return c.json({ success: false, errors, correlationId: c.get("correlationId"), timestamp: now() }, status as 422);
+/** A business-rule violation: a 422 problem with one entry in `errors` per offending line. */
+export function businessRuleResponse(c: Context<AppEnv>, errors: string[]): Response {
+  return problemResponse(c, {
+    status: 422,
+    slug: "business-rule",
+    title: "Business rule violated",
+    detail: "A line of the request breaks a rule of its price option; `errors` names each.",
+    errors,
+  });
+}
+
+/** A 409 for an `Idempotency-Key` in use: another body, or the first request still processing. */
+export function idempotencyConflictResponse(c: Context<AppEnv>, message: string): Response {
+  return problemResponse(c, { status: 409, slug: "idempotency-conflict", title: "Idempotency conflict", detail: message });
 }
 
 /**

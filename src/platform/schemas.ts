@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IDEMPOTENCY_KEY_HEADER, UUID_WITH_DASHES } from "./idempotency/middleware";
-import { decimalToCents, MONEY_TEXT } from "./money";
+import { MONEY_TEXT, textToCents } from "./money";
 import { IDEMPOTENCY_KEY_EXAMPLE } from "./openapi/try-it";
 import { unknownFieldMessage } from "./zod-errors";
 
@@ -26,8 +26,19 @@ export const requiredJsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
   body: { required: true, content: { "application/json": { schema } } },
 });
 
-// Unregistered base: Problem and ValidationProblem each extend it with their own `errors`, so the
-// generated document does not combine both (array and object) into one unsatisfiable allOf.
+export const ProblemFieldErrorSchema = z
+  .object({
+    field: z.string().optional().openapi({
+      description:
+        "The field that is wrong: a camelCase path into the body (`quoteItems[1].quantity`), a query parameter or a header; absent when the message names no field",
+    }),
+    detail: z.string().openapi({ description: "What is wrong, for a person" }),
+  })
+  .openapi("ProblemFieldError", {
+    description: "One entry of a problem's `errors`",
+    example: { field: "quoteItems[1].quantity", detail: "Too small: expected number to be >=1" },
+  });
+
 const problemFields = z.object({
   type: z.string().url().openapi({
     description: "The URI of the problem type's page on this deployment (`/docs/errors/<slug>`): what happened and what to do",
@@ -39,10 +50,14 @@ const problemFields = z.object({
   correlationId: z.string(),
   timestamp: z.string().datetime(),
   service: z.string(),
+  errors: z.array(ProblemFieldErrorSchema).openapi({
+    description:
+      "What is wrong, an entry per message: each field's with its `field`, the others without; empty when the detail says it all",
+  }),
 });
 
-export const ProblemSchema = problemFields.extend({ errors: z.array(z.string()).optional() }).openapi("Problem", {
-  description: "RFC 7807 problem details (application/problem+json)",
+export const ProblemSchema = problemFields.openapi("Problem", {
+  description: "RFC 9457 problem details (application/problem+json): every error of the customer, vendor and operator APIs",
   example: {
     type: "https://api.medparts.example/docs/errors/forbidden",
     title: "Forbidden",
@@ -52,48 +67,23 @@ export const ProblemSchema = problemFields.extend({ errors: z.array(z.string()).
     correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
     timestamp: "2026-11-23T10:15:30.000Z",
     service: "medparts-customer-api",
+    errors: [],
   },
 });
 
-export const ValidationProblemSchema = problemFields
-  .extend({
-    errors: z.record(z.string(), z.array(z.string())),
-  })
-  .openapi("ValidationProblem", {
-    description: "400 problem whose errors map camelCase field paths to messages",
-    example: {
-      type: "https://api.medparts.example/docs/errors/validation",
-      title: "Validation failed",
-      status: 400,
-      detail: "The request has invalid fields.",
-      instance: "/customer/api/orders",
-      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
-      timestamp: "2026-11-23T10:15:30.000Z",
-      service: "medparts-customer-api",
-      errors: { "quoteItems[1].quantity": ["Too small: expected number to be >=1"] },
-    },
-  });
-
-export const ControllerErrorSchema = z
-  .object({
-    success: z.literal(false),
-    errors: z.array(z.string()),
-    correlationId: z.string(),
-    timestamp: z.string().datetime(),
-  })
-  .openapi("ControllerError", {
-    description: "422 business-rule violation, one message per offending line",
-    example: {
-      success: false,
-      errors: ["quoteItems[0]: price 12.50 does not match the price option's unit price 12.95"],
-      correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
-      timestamp: "2026-11-23T10:15:30.000Z",
-    },
-  });
-
-export const IdempotencyConflictSchema = z.object({ error: z.string() }).openapi("IdempotencyConflict", {
-  description: "409 for an Idempotency-Key in use: a different body, or the first request still processing (retry later)",
-  example: { error: "the request is currently being processed" },
+export const ValidationProblemSchema = problemFields.openapi("ValidationProblem", {
+  description: "400 problem: `errors` names each field that is wrong",
+  example: {
+    type: "https://api.medparts.example/docs/errors/validation",
+    title: "Validation failed",
+    status: 400,
+    detail: "The request has invalid fields.",
+    instance: "/customer/api/orders",
+    correlationId: "7d0f4c52-54c2-4b55-9a3e-1d8f2b0c6a11",
+    timestamp: "2026-11-23T10:15:30.000Z",
+    service: "medparts-customer-api",
+    errors: [{ field: "quoteItems[1].quantity", detail: "Too small: expected number to be >=1" }],
+  },
 });
 
 const problemContent = { "application/problem+json": { schema: ProblemSchema } };
@@ -194,20 +184,32 @@ export const idempotencyKeyHeaders = (description: string) =>
     }),
   });
 
-/** How the document states the two-decimal rule of every price: in prose (below), which every validator reads alike. */
-export const TWO_DECIMALS_RULE = "a decimal with at most two decimal places (more is a 400, never rounded)";
+/** How the document states the two-decimal rule of every amount a request gives: in prose, which every validator reads alike. */
+export const TWO_DECIMALS_RULE = "a decimal string with at most two decimal places (more is a 400, never rounded)";
 
 /**
- * A price in JSON: a positive decimal with at most two places (more is refused, not rounded), up to `max`. Not
- * `multipleOf: 0.01`: validators that divide in binary floating point (Ajv, Prism) refuse valid prices like 0.07.
+ * A price a request gives: a decimal string of more than 0 with at most two places (more is refused, not rounded), up
+ * to `max`. A string, not a JSON number: a number in binary floating point cannot hold every amount of cents.
  */
-export const decimalPrice = (description: string, max = Number.MAX_SAFE_INTEGER / 100) =>
+export const decimalPrice = (description: string, max = 9_999_999_999_999.99) =>
   z
-    .number()
-    .positive()
-    .max(max)
-    .refine((v) => decimalToCents(v) !== null, "Must be a decimal with at most two places.")
-    .openapi({ description: `${description}: ${TWO_DECIMALS_RULE}`, example: 123.45 });
+    .string()
+    .regex(MONEY_TEXT, 'Must be a decimal string with at most two decimal places, e.g. "12.50".')
+    .refine((v) => textToCents(v)! > 0, "Must be more than 0.")
+    .refine((v) => textToCents(v)! <= Math.round(max * 100), `Must be at most ${max}.`)
+    .openapi({ description: `${description}: ${TWO_DECIMALS_RULE}`, example: "123.45" });
+
+/** An amount of money in an answer: a decimal string with two places, in the `currency` beside it. */
+export const moneyAmount = (description: string) =>
+  z
+    .string()
+    .openapi({ description: `${description}: a decimal string with two places, in the \`currency\` beside it`, example: "1249.50" });
+
+/** The ISO 4217 code of the amounts of the object that has it (and of the objects inside it). */
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .openapi({ description: "ISO 4217 currency of the amounts of this object and of the objects inside it", example: "USD" });
 
 /**
  * Money of the purchasing documents (confirmations, invoices, credit memos, settings): a decimal string, scale 2 at

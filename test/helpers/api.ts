@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { database } from "../../src/db/client";
+import { type ApiVersion, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { createApiClient } from "../../src/shared/auth/clients";
 import { dispatch } from "./dispatch";
 
@@ -17,8 +18,18 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
-export function newClient(tenantId: number, scopes?: string[]): Promise<ClientCredentials> {
-  return createApiClient(database(env.DB), { tenantId, name: `test client ${tenantId}`, scopes });
+/**
+ * The version the helpers' clients are pinned to: the one most of the suite was written against. Its files test that
+ * version (and through it, every version change back from the latest); a test of a later version's shapes sends
+ * `Medparts-Version` (`AT_LATEST`).
+ */
+export const TESTS_VERSION: ApiVersion = "2026-11-29";
+
+/** Headers asking for the latest version's answer, whatever the client's pin. */
+export const AT_LATEST = { "Medparts-Version": LATEST_VERSION };
+
+export function newClient(tenantId: number, scopes?: string[], apiVersion: ApiVersion = TESTS_VERSION): Promise<ClientCredentials> {
+  return createApiClient(database(env.DB), { tenantId, name: `test client ${tenantId}`, scopes, apiVersion });
 }
 
 export async function requestToken(creds: ClientCredentials, extra: Record<string, string> = {}): Promise<Response> {
@@ -116,12 +127,12 @@ export async function expectOAuthError(
 
 /** A fresh client of a vendor (vendor API), created as `npm run create-client -- --vendor` does. */
 export function newVendorClient(vendorId: number, scopes?: string[]): Promise<ClientCredentials> {
-  return createApiClient(database(env.DB), { vendorId, name: `test vendor client ${vendorId}`, scopes });
+  return createApiClient(database(env.DB), { vendorId, name: `test vendor client ${vendorId}`, scopes, apiVersion: TESTS_VERSION });
 }
 
 /** A fresh operator client (the marketplace's own, /admin/api). */
 export function newOperatorClient(scopes?: string[]): Promise<ClientCredentials> {
-  return createApiClient(database(env.DB), { operator: true, name: "test operator client", scopes });
+  return createApiClient(database(env.DB), { operator: true, name: "test operator client", scopes, apiVersion: TESTS_VERSION });
 }
 
 /** An access token really issued to a fresh operator client, cached per test file. */
@@ -179,7 +190,13 @@ export async function expectScimError(res: Response, status: number, scimType?: 
 
 /** A fresh test-mode client of the tenant (docs/api.md, "Sandbox"): its id starts with mpc_test_. */
 export function newTestModeClient(tenantId: number, scopes?: string[]): Promise<ClientCredentials> {
-  return createApiClient(database(env.DB), { tenantId, testMode: true, name: `test-mode client ${tenantId}`, scopes });
+  return createApiClient(database(env.DB), {
+    tenantId,
+    testMode: true,
+    name: `test-mode client ${tenantId}`,
+    scopes,
+    apiVersion: TESTS_VERSION,
+  });
 }
 
 /** An access token really issued to a fresh test-mode client of the tenant, cached per test file. */

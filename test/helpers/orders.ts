@@ -154,7 +154,8 @@ export interface QuoteItem {
   priceOptionId: string;
   productId: string;
   quantity: number;
-  price: number;
+  /** A JSON number for a client pinned before 2026-12-07 (the helpers' clients), a decimal string since. */
+  price: number | string;
   requiredFields?: { fieldId: string; value: string }[];
   repair?: { serialNumber: string; reason: string; description?: string };
 }

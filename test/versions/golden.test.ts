@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/api/events/types";
-import { API_VERSIONS } from "../../src/platform/versions/calendar";
+import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
+import { centsToText } from "../../src/platform/money";
+import { API_VERSIONS, type ApiVersion, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { VERSION_CHANGES } from "../../src/versions";
-import { call, issueToken, TENANT_A, vendorTokenFor } from "../helpers/api";
+import { AT_LATEST, call, issueToken, TENANT_A, vendorTokenFor } from "../helpers/api";
 import { documentedOperation, expectMatchesContract, servedDocument } from "../helpers/contract";
 import { issueQuote, JSMITH, lineFor, orderBody, withoutFields } from "../helpers/orders";
-import { vendorOf } from "../helpers/vendors";
+import { projectionFollows, vendorOf } from "../helpers/vendors";
 import { RECEIVER } from "../helpers/webhooks";
 
 /**
@@ -21,12 +23,14 @@ const VERSION = "Medparts-Version";
  * tenant's rows come from its store's range (src/shared/tenants/id-ranges.ts), shipping documents' and line items' too.
  */
 const VOLATILE_KEYS =
-  /^(id|correlationId|timestamp|access_token|secret|priceOptionId|orderNumber|orderId|lineId|lineIds|lineItemIds|shippingDocId|eventId|trackingNumber|promisedShipDate|expectedShipDate|dueAt|expiresAt|nextCursor|after|latencyMs|endpointId)$/;
+  /^(id|agreementId|revision|correlationId|timestamp|access_token|secret|priceOptionId|orderNumber|orderId|lineId|lineIds|lineItemIds|shippingDocId|eventId|trackingNumber|promisedShipDate|expectedShipDate|dueAt|expiresAt|nextCursor|after|latencyMs|endpointId)$/;
+/** A price option id inside a message (a 422 names the line's). */
+const PRICE_OPTION_ID = /po_[A-Za-z0-9_-]{20,}/g;
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 function normalized(value: unknown, key = ""): unknown {
   if (VOLATILE_KEYS.test(key) && value !== null) return Array.isArray(value) ? value.map(() => `<${key}>`) : `<${key}>`;
-  if (typeof value === "string") return TIME.test(value) ? "<time>" : value;
+  if (typeof value === "string") return TIME.test(value) ? "<time>" : value.replace(PRICE_OPTION_ID, "<priceOptionId>");
   if (Array.isArray(value)) return value.map((item) => normalized(item, key));
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalized(v, k)]));
   return value;
@@ -46,7 +50,10 @@ async function operationOf(method: string, path: string): Promise<string> {
   return `${found.method} ${found.path}`;
 }
 
-async function flowAt(version: string): Promise<Exchange[]> {
+/** Money as a request of `version` gives it: a JSON number before 2026-12-07, a decimal string since. */
+const amountAt = (version: ApiVersion, cents: number) => (version < "2026-12-07" ? cents / 100 : centsToText(cents));
+
+async function flowAt(version: ApiVersion): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   const send = async (token: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await call(token, path, {
@@ -81,7 +88,22 @@ async function flowAt(version: string): Promise<Exchange[]> {
     facilityId: JSMITH.facilityId,
   });
   expect(detail.data.options.length).toBeGreaterThan(0);
-  const placed = await send(token, "POST", "/orders", orderBody([lineFor(quote)]), { "Idempotency-Key": crypto.randomUUID() });
+  const orderKey = crypto.randomUUID();
+  const placed = await send(token, "POST", "/orders", orderBody([{ ...lineFor(quote), price: amountAt(version, quote.priceCents) }]), {
+    "Idempotency-Key": orderKey,
+  });
+  // The error forms: an idempotency conflict (the key again, another body), a business rule (a price that is not the
+  // option's), a validation failure (quantity 0).
+  await send(token, "POST", "/orders", orderBody([{ ...lineFor(quote), price: amountAt(version, quote.priceCents), quantity: 2 }]), {
+    "Idempotency-Key": orderKey,
+  });
+  const fresh = await issueQuote("MP-0000041", undefined, withoutFields);
+  await send(token, "POST", "/orders", orderBody([{ ...lineFor(fresh), price: amountAt(version, fresh.priceCents + 1) }]), {
+    "Idempotency-Key": crypto.randomUUID(),
+  });
+  await send(token, "POST", "/orders", orderBody([{ ...lineFor(fresh), price: amountAt(version, fresh.priceCents), quantity: 0 }]), {
+    "Idempotency-Key": crypto.randomUUID(),
+  });
   const orderNumber = placed.data.orderNumber as string;
   const order = await send(token, "GET", `/orders/${orderNumber}?include=lineItems,shippingInfo`);
   await send(token, "GET", `/orders/search?q=${encodeURIComponent(`orderNumber:"${orderNumber}"`)}`);
@@ -93,6 +115,73 @@ async function flowAt(version: string): Promise<Exchange[]> {
   await send(vendorToken, "POST", `/vendor/api/order-lines/${lineId}/ship`, { trackingNumber: "1ZGOLDEN" });
   await send(vendorToken, "POST", `/vendor/api/order-lines/${lineId}/deliver`, {});
   await send(token, "GET", "/events?types=order.created");
+
+  // The vendor's other moves and lists, on lines of orders placed for them (not recorded: the order is above).
+  const placeAnother = async () => {
+    const another = await issueQuote("MP-0000041", undefined, (q) => q.vendorName === quote.vendorName && q.customFields.length === 0);
+    const res = await call(token, "/orders", {
+      method: "POST",
+      json: orderBody([{ ...lineFor(another), price: centsToText(another.priceCents) }]),
+      headers: { ...AT_LATEST, "Idempotency-Key": crypto.randomUUID() },
+    });
+    const number = (await res.json<{ data: { orderNumber: string } }>()).data.orderNumber;
+    const placedOrder = await (await call(token, `/orders/${number}?include=lineItems`, { headers: AT_LATEST })).json<{
+      data: { lineItems: { lineId: number }[] };
+    }>();
+    return { orderNumber: number, lineId: placedOrder.data.lineItems[0]!.lineId };
+  };
+  const later = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  const backordered = await placeAnother();
+  await projectionFollows(await vendorOf(backordered.lineId));
+  await send(vendorToken, "GET", `/vendor/api/order-lines?orderNumber=${backordered.orderNumber}`);
+  await send(vendorToken, "POST", `/vendor/api/order-lines/${backordered.lineId}/backorder`, {
+    expectedShipDate: later,
+    reason: "Awaiting stock",
+  });
+  const rejected = await placeAnother();
+  await send(vendorToken, "POST", `/vendor/api/order-lines/${rejected.lineId}/reject`, { reason: "Discontinued" });
+  const confirmed = await placeAnother();
+  await send(vendorToken, "POST", "/vendor/api/order-confirmations", {
+    type: "accept",
+    lines: [{ lineId: confirmed.lineId }],
+    promisedShipDate: tomorrow,
+  });
+  await send(vendorToken, "POST", "/vendor/api/shipments", { trackingNumber: "1ZGOLDEN2", lines: [{ lineId: confirmed.lineId }] });
+  await send(vendorToken, "GET", `/vendor/api/order-lines/${confirmed.lineId}`);
+
+  // Its offers and contract prices: an exchange offer with a core charge, of a product of this version's own.
+  const index = 50 + API_VERSIONS.indexOf(version);
+  const product = `MP-${String(index).padStart(7, "0")}`;
+  const sku = `GOLDEN-${version}`;
+  const offer = {
+    productId: product,
+    condition: "Refurbished",
+    purchaseChoice: "Exchange",
+    warranty: "6 months",
+    price: amountAt(version, 120_050),
+    leadTimeDays: 3,
+    purchaseType: "exchange",
+    exchangeTerms: { coreCharge: amountAt(version, 40_000), coreDueDays: 30 },
+  };
+  await send(vendorToken, "PUT", `/vendor/api/offers/${sku}`, offer);
+  await send(vendorToken, "GET", `/vendor/api/offers?q=${encodeURIComponent(`sku:"${sku}"`)}`);
+  await send(vendorToken, "GET", `/vendor/api/offers/${sku}`);
+  await send(vendorToken, "POST", "/vendor/api/offers/batch", { offers: [{ sku, ...offer, price: amountAt(version, 119_900) }] });
+  await send(token, "POST", "/catalog/resolve", {
+    codes: [`(01)${generateDeviceIdentifiers(index)[0]!.deviceId}`],
+    requesterId: JSMITH.requesterContactId,
+    facilityId: JSMITH.facilityId,
+  });
+  const month = String(1 + API_VERSIONS.indexOf(version)).padStart(2, "0");
+  const agreement = await send(vendorToken, "POST", "/vendor/api/agreements", {
+    reference: `GOLDEN-${version}`,
+    scope: { kind: "tenant", tenantId: TENANT_A },
+    effectiveFrom: `2031-${month}-01T00:00:00Z`,
+    prices: [{ sku, price: amountAt(version, 99_900) }],
+  });
+  await send(vendorToken, "GET", `/vendor/api/agreements?q=${encodeURIComponent(`reference:"GOLDEN-${version}"`)}`);
+  await send(vendorToken, "GET", `/vendor/api/agreements/${agreement.data.agreementId}`);
+  await send(vendorToken, "PATCH", `/vendor/api/agreements/${agreement.data.agreementId}`, { effectiveTo: `2031-${month}-20T00:00:00Z` });
 
   const path = `/ok/golden-${version}`;
   const endpoint = await send(token, "POST", "/webhook-endpoints", { url: `${RECEIVER}${path}`, eventTypes: ["*"] });

@@ -10,8 +10,9 @@ import { DELIVERED_EVENT_TYPES, type DeliveredEventType, isOrderEvent, isRecallE
  */
 
 const instant = z.string().datetime();
+const money = (description: string) =>
+  z.string().openapi({ description: `${description}: a decimal string with two decimal places (docs/api.md, "Money")`, example: "12.50" });
 const day = z.iso.date();
-const decimal = (description: string) => z.number().openapi({ description: `${description}, a decimal with at most two decimal places` });
 
 const orderChange = z.object({
   orderNumber: z.string(),
@@ -40,7 +41,8 @@ const OrderCreatedData = z.object({
   poNumber: z.string().nullable(),
   paymentMethod: z.string().openapi({ description: "Payment method code", example: "PO" }),
   shippingMethod: z.string().openapi({ description: "Shipping method code", example: "GROUND" }),
-  total: decimal("Order total"),
+  total: money("Order total"),
+  currency: z.string().openapi({ description: "ISO 4217 currency of the order's amounts", example: "USD" }),
   createdAt: instant,
   lines: z.array(
     z.object({
@@ -49,16 +51,13 @@ const OrderCreatedData = z.object({
       productId: z.string(),
       vendorId: z.number().int().openapi({ description: "The vendor that fulfils the line (the price option's vendor)" }),
       quantity: z.number().int(),
-      price: decimal("Unit price"),
-      extendedPrice: decimal("price × quantity"),
+      price: money("Unit price"),
+      extendedPrice: money("price × quantity"),
     }),
   ),
 });
 
 const endpointData = z.object({ endpointId: z.string() });
-
-const money = (description: string) =>
-  z.string().openapi({ description: `${description}: a decimal string with two decimal places (docs/api.md, "Money")`, example: "12.50" });
 
 const substitute = z.object({ partNumber: z.string(), description: z.string() });
 

@@ -8,7 +8,6 @@ import {
   authenticatedErrorResponses,
   closedObject,
   envelopeSchema,
-  IdempotencyConflictSchema,
   idempotencyKeyHeaders,
   ProblemSchema,
   problem,
@@ -68,11 +67,9 @@ const cancelRoute = createRoute({
     },
     ...authenticatedErrorResponses,
     404: problem("The tenant has no order with that number"),
-    409: {
-      description:
-        "Idempotency conflict ({ error }); lines already shipped or delivered without partial, or the order changed meanwhile (problem details)",
-      content: { "application/json": { schema: IdempotencyConflictSchema }, "application/problem+json": { schema: ProblemSchema } },
-    },
+    409: problem(
+      "Idempotency conflict (`idempotency-conflict`); lines already shipped or delivered without partial, or the order changed meanwhile",
+    ),
     503: problem("The idempotency store is temporarily unavailable"),
   },
 });

@@ -17,11 +17,9 @@ import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
-  ControllerErrorSchema,
   closedObject,
   decimalPrice,
   envelopeSchema,
-  IdempotencyConflictSchema,
   idempotencyKeyHeaders,
   ProblemSchema,
   problem,
@@ -158,7 +156,6 @@ const OrderCreatedSchema = z
   .object({
     orderNumber: z.string(),
     createdAt: z.string().datetime(),
-    success: z.literal(true),
     eventId: z.string().openapi({ description: "Id of the order.created event" }),
   })
   .openapi("OrderCreated");
@@ -216,14 +213,8 @@ const createOrderRoute = createRoute({
     ...authenticatedErrorResponses,
     ...requesterForbiddenResponse,
     404: problem("A priceOptionId does not exist, has expired or is not for this requester and facility; the whole order fails"),
-    409: {
-      description: "Idempotency conflict ({ error }) or a price option already ordered (problem details)",
-      content: { "application/json": { schema: IdempotencyConflictSchema }, "application/problem+json": { schema: ProblemSchema } },
-    },
-    422: {
-      description: "Business rule: price mismatch, product mismatch, custom field missing or invalid, wrong address",
-      content: { "application/json": { schema: ControllerErrorSchema } },
-    },
+    409: problem("Idempotency conflict (`idempotency-conflict`), or a price option already ordered (`price-option-used`)"),
+    422: problem("Business rule (`business-rule`): price mismatch, product mismatch, custom field missing or invalid, wrong address"),
     503: problem("The idempotency store is temporarily unavailable"),
   },
 });

@@ -18,7 +18,7 @@ import type { Bindings } from "../../env";
 import { BusinessRuleError, ProblemError } from "../../platform/errors";
 import type { StoreRun } from "../../platform/idempotency/key-lock";
 import { committedResultStatements, type IdempotentRequest } from "../../platform/idempotency/results";
-import { centsToDecimal } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY } from "../../platform/money";
 import type { Principal } from "../../platform/principal";
 import { sideBySide } from "../../platform/side-by-side";
 import { isSignedPriceOptionId } from "../../shared/catalog/price-option-ids";
@@ -49,7 +49,6 @@ export interface CreateOrderCommand {
 export interface OrderCreated {
   orderNumber: string;
   createdAt: string;
-  success: true;
   eventId: string;
 }
 
@@ -247,7 +246,6 @@ export const newOrderIdentity = (now: Date): OrderIdentity => ({ orderNumber: ne
 export const orderCreated = ({ orderNumber, eventId }: OrderIdentity, createdAt: string): OrderCreated => ({
   orderNumber,
   createdAt,
-  success: true,
   eventId,
 });
 
@@ -453,7 +451,8 @@ function orderCreatedPayload(order: NewOrder): EventData<typeof ORDER_CREATED_EV
     poNumber: command.poNumber,
     paymentMethod: command.paymentMethod,
     shippingMethod: command.shippingMethod,
-    total: centsToDecimal(order.totalCents),
+    total: centsToText(order.totalCents),
+    currency: MARKET_CURRENCY,
     createdAt: order.createdAt,
     lines: order.lines.map((l) => ({
       lineNumber: l.lineNumber,
@@ -461,8 +460,8 @@ function orderCreatedPayload(order: NewOrder): EventData<typeof ORDER_CREATED_EV
       productId: l.product.id,
       vendorId: l.quote.vendorId,
       quantity: l.quantity,
-      price: centsToDecimal(l.quote.priceCents),
-      extendedPrice: centsToDecimal(l.extendedPriceCents),
+      price: centsToText(l.quote.priceCents),
+      extendedPrice: centsToText(l.extendedPriceCents),
     })),
   };
 }

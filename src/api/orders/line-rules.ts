@@ -1,5 +1,5 @@
 import type { RepairRequest, RequiredFieldValue } from "../../db/schema";
-import { centsToDecimal, decimalToCents } from "../../platform/money";
+import { centsToText, textToCents } from "../../platform/money";
 import { repairLineViolations, termsOrBuy } from "../../shared/catalog/purchase-terms";
 import type { QuoteRecord } from "../../shared/catalog/quotes";
 
@@ -9,13 +9,12 @@ export interface OrderLineInput {
   priceOptionId: string;
   productId: string;
   quantity: number;
-  price: number;
+  /** The unit price the buyer expects, a decimal string. */
+  price: string;
   requiredFields: RequiredFieldValue[];
   /** A repair line's unit (src/shared/catalog/purchase-terms.ts). */
   repair?: Omit<RepairRequest, "description"> & { description?: string | undefined };
 }
-
-const formatPrice = (cents: number) => centsToDecimal(cents).toFixed(2);
 
 export function lineViolations(index: number, line: OrderLineInput, quote: QuoteRecord): string[] {
   const at = `quoteItems[${index}]`;
@@ -25,9 +24,9 @@ export function lineViolations(index: number, line: OrderLineInput, quote: Quote
       `${at}: productId "${line.productId}" does not match price option "${quote.priceOptionId}", which is for product "${quote.productId}".`,
     );
   }
-  if (decimalToCents(line.price) !== quote.priceCents) {
+  if (textToCents(line.price) !== quote.priceCents) {
     violations.push(
-      `${at}: price ${line.price} does not equal the unit price ${formatPrice(quote.priceCents)} of price option "${quote.priceOptionId}".`,
+      `${at}: price ${line.price} does not equal the unit price ${centsToText(quote.priceCents)} of price option "${quote.priceOptionId}".`,
     );
   }
   return [

@@ -3,7 +3,7 @@ import { database } from "../../db/client";
 import { PaginationSchema } from "../../platform/pagination";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
-import { envelopeSchema } from "../../platform/schemas";
+import { currencyCode, envelopeSchema, moneyAmount } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { getPage, searchQueryParams } from "../../query/params";
 import { searchErrorResponses } from "../../query/responses";
@@ -22,18 +22,15 @@ const OrderLineSchema = z
     poNumber: z.string().nullable(),
     description: z.string(),
     quantity: z.number().int(),
-    price: z.number(),
-    extendedPrice: z.number(),
+    price: moneyAmount("Unit price"),
+    extendedPrice: moneyAmount("price × quantity"),
     statusName: z.string().openapi({ example: "Ordered", description: "The line's status (docs/api.md, Order lifecycle)" }),
     shippedQuantity: z.number().int().openapi({ description: "How much of the line has shipped" }),
     promisedShipDate: z.iso.date().nullable().openapi({ description: "When the vendor promised to ship it (on acknowledging)" }),
     expectedShipDate: z.iso.date().nullable().openapi({ description: "When the vendor expects to ship it (on backordering)" }),
     statusReason: z.string().nullable().openapi({ description: "Why it was backordered, rejected or cancelled" }),
     deliveredAt: z.string().datetime().nullable(),
-    contractPrice: z
-      .number()
-      .nullable()
-      .openapi({ description: "The buyer's contract price when the line was ordered at one; null for a list price" }),
+    contractPrice: moneyAmount("The buyer's contract price when the line was ordered at one; null for a list price").nullable(),
     confirmationCode: z.string().nullable().openapi({
       description: "The X12 855 code of the vendor's latest confirmation of the line (docs/api.md, Confirmations)",
       example: "IA",
@@ -70,7 +67,8 @@ export const OrderSearchRecordSchema = z
     requesterName: z.string(),
     orderDate: z.string().datetime(),
     lastUpdated: z.string().datetime(),
-    total: z.number(),
+    total: moneyAmount("The sum of the lines' extended prices"),
+    currency: currencyCode,
     shippingMethod: z.string(),
     status: z.string(),
     lineItems: z.array(OrderLineSchema).optional().openapi({ description: "Present only with include=lineItems" }),

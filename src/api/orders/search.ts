@@ -3,7 +3,7 @@ import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
 import { orderLines, orders, shippingDocumentLines, shippingDocuments } from "../../db/schema";
 import { notFound } from "../../platform/errors";
-import { centsToDecimal } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY } from "../../platform/money";
 import { type Page, paginationOf } from "../../platform/pagination";
 import { pageOf, pageWithTotal, planSearch, type SearchPlan, type SearchRequest } from "../../query/search";
 import { pendingChangeView, revisionsQuery, revisionView } from "./line-history";
@@ -81,7 +81,8 @@ async function orderRecords(db: Database, where: SQL, plan: SearchPlan, page: Pa
   const history = wantHistory ? (related[Number(wantLines) + Number(wantDocuments)] as RevisionRow[]) : null;
   const records = rows.map(({ totalCents, ...order }) => ({
     ...order,
-    total: centsToDecimal(totalCents),
+    total: centsToText(totalCents),
+    currency: MARKET_CURRENCY,
     ...(lines && { lineItems: lines.filter((line) => line.orderId === order.orderId).map(lineItemView) }),
     ...(documents && { shippingInfo: documents.filter((doc) => doc.orderId === order.orderId).map(shippingInfoView) }),
     ...(history && {
@@ -153,9 +154,9 @@ type RevisionRow = Awaited<ReturnType<typeof revisionsQuery>>[number];
 function lineItemView({ orderId: _order, priceCents, extendedPriceCents, contractPriceCents, proposedChange, ...line }: LineRow) {
   return {
     ...line,
-    price: centsToDecimal(priceCents),
-    extendedPrice: centsToDecimal(extendedPriceCents),
-    contractPrice: contractPriceCents === null ? null : centsToDecimal(contractPriceCents),
+    price: centsToText(priceCents),
+    extendedPrice: centsToText(extendedPriceCents),
+    contractPrice: contractPriceCents === null ? null : centsToText(contractPriceCents),
     pendingChange: pendingChangeView(proposedChange),
   };
 }

@@ -10,7 +10,6 @@ import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   envelopeSchema,
-  IdempotencyConflictSchema,
   idempotencyKeyHeaders,
   integerPathParam,
   notFoundResponse,
@@ -125,11 +124,9 @@ const returnsRoute = createRoute({
     201: { description: "The returns requested", content: { "application/json": { schema: envelopeSchema(RecallReturnsSchema) } } },
     ...authenticatedErrorResponses,
     ...notFoundResponse,
-    409: {
-      description:
-        "Idempotency conflict ({ error }: the key is in use or was used with another body), or an order changed meanwhile (problem details: retry with the same key)",
-      content: { "application/json": { schema: IdempotencyConflictSchema }, "application/problem+json": { schema: ProblemSchema } },
-    },
+    409: problem(
+      "Idempotency conflict (`idempotency-conflict`: the key is in use or was used with another body), or an order changed meanwhile (retry with the same key)",
+    ),
     503: problem("The idempotency store is temporarily unavailable"),
   },
 });

@@ -12,7 +12,7 @@ import {
   unitReturns,
 } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
-import { centsToDecimal } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY } from "../../platform/money";
 import type { LineStatus } from "../orders/lifecycle";
 import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
@@ -107,12 +107,13 @@ function view(row: Awaited<ReturnType<ReturnType<typeof linesQuery>["all"]>>[num
   } = row;
   return {
     ...line,
-    contractPrice: contractPriceCents === null ? null : centsToDecimal(contractPriceCents),
+    contractPrice: contractPriceCents === null ? null : centsToText(contractPriceCents),
     pendingChange: pendingChangeView(proposedChange),
     statusName: line.statusName as LineStatus,
     shippingMethod: line.shippingMethod as ShippingMethod,
-    price: centsToDecimal(priceCents),
-    extendedPrice: centsToDecimal(extendedPriceCents),
+    price: centsToText(priceCents),
+    extendedPrice: centsToText(extendedPriceCents),
+    currency: MARKET_CURRENCY,
     requiredFields: line.requiredFields as RequiredFieldValue[],
     shipTo: { attentionTo, address1, city, state, zip, country },
     shipments: JSON.parse(shipments) as VendorShipment[],

@@ -9,9 +9,11 @@ import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   closedObject,
+  currencyCode,
   envelopeSchema,
   FUTURE_DATE_EXAMPLE,
   integerPathParam,
+  moneyAmount,
   notFoundResponse,
   optionalLineQuantity,
   ProblemSchema,
@@ -86,8 +88,9 @@ export const VendorOrderLineSchema = z
     description: z.string(),
     quantity: z.number().int(),
     shippedQuantity: z.number().int().openapi({ description: "How much has shipped; the line is Shipped once all of it has" }),
-    price: z.number(),
-    extendedPrice: z.number(),
+    price: moneyAmount("Unit price"),
+    extendedPrice: moneyAmount("price × quantity"),
+    currency: currencyCode,
     poNumber: z.string().nullable(),
     requiredFields: z.array(z.object({ fieldId: z.string(), value: z.string() })).openapi({
       description: "The buyer's values for the price option's custom fields",
@@ -96,10 +99,7 @@ export const VendorOrderLineSchema = z
     expectedShipDate: z.iso.date().nullable(),
     statusReason: z.string().nullable().openapi({ description: "Why the line was backordered, rejected or cancelled" }),
     deliveredAt: z.string().datetime().nullable(),
-    contractPrice: z
-      .number()
-      .nullable()
-      .openapi({ description: "The buyer's contract price when the line was ordered at one; null for a list price" }),
+    contractPrice: moneyAmount("The buyer's contract price when the line was ordered at one; null for a list price").nullable(),
     confirmationCode: z
       .string()
       .nullable()

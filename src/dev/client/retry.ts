@@ -55,8 +55,10 @@ export async function isRetryableResponse(res: Response): Promise<boolean> {
   const body = (await res
     .clone()
     .json()
-    .catch(() => null)) as { error?: unknown } | null;
-  return typeof body?.error === "string" && PROCESSING.test(body.error);
+    .catch(() => null)) as { error?: unknown; detail?: unknown } | null;
+  // The problem's detail (since 2026-12-07), or the spec's `{ error }` of a client pinned before.
+  const message = body?.detail ?? body?.error;
+  return typeof message === "string" && PROCESSING.test(message);
 }
 
 /** Retry-After in milliseconds (delta-seconds or HTTP-date), or null when absent or unreadable. */

@@ -1,4 +1,4 @@
-import { centsToText, decimalToCents, textToCents } from "../../platform/money";
+import { amountCents, centsToText, decimalToCents, textToCents } from "../../platform/money";
 import type { ApiAnswer } from "../procurement/api";
 import type { DeskApi, DeskLine } from "./vendor-work";
 import { outcomeOf } from "./vendor-work";
@@ -135,11 +135,8 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
   };
 }
 
-/**
- * A price the vendor API gives as a JSON number of two places at most (a line's, an offer's), as the desk shows and
- * fills it in: its exact cents as text.
- */
-export const priceText = (price: number) => centsToText(decimalToCents(price) ?? 0);
+/** An amount the vendor API gives (a line's price, an offer's), as the desk shows and fills it in: two places. */
+export const priceText = (price: string | number) => centsToText(amountCents(price) ?? 0);
 
 /**
  * A credit memo against the invoice: everything that remains of it (`whole`), or the units typed per invoice line at

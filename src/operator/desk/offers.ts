@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { textToCents } from "../../platform/money";
+import { centsToText, textToCents } from "../../platform/money";
 import type { ImportErrorSchema } from "../imports/errors";
 import type { JobState } from "../imports/jobs";
 import type { Offer } from "../offers/schemas";
@@ -85,7 +85,7 @@ export function editedOffer(offer: Offer, field: Field): { input: Record<string,
     errors,
     input: {
       ...input,
-      price: cents === null ? input.price : cents / 100,
+      price: cents === null ? input.price : centsToText(cents),
       leadTimeDays: Number(lead),
       condition: field("condition") || offer.condition,
       warranty: field("warranty") || offer.warranty,

@@ -1,3 +1,4 @@
+import { listedErrors } from "../../platform/errors";
 import { vendorApi } from "../edi/apply/vendor-api";
 import type { EdiBindings } from "../edi/bindings";
 import type { ApiAnswer } from "../procurement/api";
@@ -167,7 +168,7 @@ export function outcomeOf(answer: ApiAnswer<{ detail?: string; errors?: unknown 
   const ok = answer.status >= 200 && answer.status < 300;
   // A 204 has no body.
   const body = answer.body ?? {};
-  const errors = body.errors && typeof body.errors === "object" ? Object.values(body.errors as Record<string, string[]>).flat() : [];
+  const errors = listedErrors(body.errors).map((entry) => entry.detail);
   return { ok, status: answer.status, detail: ok ? null : [body.detail, ...errors].filter(Boolean).join(" ") };
 }
 

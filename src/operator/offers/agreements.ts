@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ProblemError, unprocessable } from "../../platform/errors";
-import { centsToDecimal, decimalToCents } from "../../platform/money";
-import { closedObject, decimalPrice } from "../../platform/schemas";
+import { centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
+import { closedObject, currencyCode, decimalPrice, moneyAmount } from "../../platform/schemas";
 import { instant, MAX_PRICE, skuSchema } from "./schemas";
 
 /**
@@ -67,7 +67,7 @@ export const AgreementInputSchema = closedObject({
       reference: "GPO-2026-114",
       scope: { kind: "tenant", tenantId: 1 },
       effectiveFrom: "2026-12-01T00:00:00Z",
-      prices: [{ productId: "MP-0000001", price: 999 }],
+      prices: [{ productId: "MP-0000001", price: "999.00" }],
     },
   });
 export type AgreementInput = z.infer<typeof AgreementInputSchema>;
@@ -84,11 +84,12 @@ export const AgreementSchema = z
     }),
     endedAt: z.string().datetime().nullable(),
     createdAt: z.string().datetime(),
+    currency: currencyCode,
     prices: z.array(
       z.object({
         sku: z.string().nullable(),
         productId: z.string(),
-        price: z.number(),
+        price: moneyAmount("The contract price per unit of the offer's measure"),
       }),
     ),
   })
@@ -138,10 +139,11 @@ function presentAgreement(row: AgreementRow, now: string): Agreement {
     status,
     endedAt: row.ended_at,
     createdAt: row.created_at,
+    currency: MARKET_CURRENCY,
     prices: (JSON.parse(row.prices) as [string | null, string, number][]).map(([sku, productId, cents]) => ({
       sku,
       productId,
-      price: centsToDecimal(cents),
+      price: centsToText(cents),
     })),
   };
 }
@@ -242,7 +244,7 @@ export async function createAgreement(env: { DB: D1Database; CATALOG: D1Database
           : `prices[${i}].productId: no product ${line.productId} in the catalog.`,
       );
     }
-    return { sku: line.sku ?? null, productId: productId ?? "", priceCents: decimalToCents(line.price)! };
+    return { sku: line.sku ?? null, productId: productId ?? "", priceCents: textToCents(line.price)! };
   });
   if (problems.length > 0) throw unprocessable(problems);
   const overlapping = (overlapRows!.results as { id: number }[]).map((row) => row.id);

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { database } from "../../db/client";
 import { type OfferRow, type OfferTerms, vendorOffers } from "../../db/schema";
-import { centsToDecimal, decimalToCents } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
 import { toGtin14 } from "../../shared/catalog/gtin";
 import { normalizePartNumber } from "../../shared/catalog/part-numbers";
 import { presentTerms, termsOfInput } from "../../shared/catalog/purchase-terms";
@@ -37,7 +37,8 @@ export function presentOffer(row: OfferRow): Offer {
     condition: row.condition,
     purchaseChoice: row.purchaseChoice,
     warranty: row.warranty,
-    price: centsToDecimal(row.priceCents),
+    price: centsToText(row.priceCents),
+    currency: MARKET_CURRENCY,
     unitOfMeasure: row.unitOfMeasure,
     packQuantity: row.packQuantity,
     leadTimeDays: row.leadTimeDays,
@@ -50,7 +51,7 @@ export function presentOffer(row: OfferRow): Offer {
     effectiveTo: row.effectiveTo,
     futurePrice:
       row.futurePriceCents !== null && row.futurePriceFrom !== null
-        ? { price: centsToDecimal(row.futurePriceCents), effectiveFrom: row.futurePriceFrom }
+        ? { price: centsToText(row.futurePriceCents), effectiveFrom: row.futurePriceFrom }
         : null,
     status: row.withdrawnAt ? "withdrawn" : "active",
     revision: row.id,
@@ -133,12 +134,12 @@ function termsOf(productId: string, input: OfferInput): Terms {
 
 function mutableOf(input: OfferInput): Mutable {
   return {
-    priceCents: decimalToCents(input.price)!,
+    priceCents: textToCents(input.price)!,
     quantityAvailable: input.quantityAvailable ?? null,
     quantityCountedAt: input.quantityAvailable === null || input.quantityAvailable === undefined ? null : (input.quantityCountedAt ?? null),
     effectiveFrom: input.effectiveFrom ?? null,
     effectiveTo: input.effectiveTo ?? null,
-    futurePriceCents: input.futurePrice ? decimalToCents(input.futurePrice.price)! : null,
+    futurePriceCents: input.futurePrice ? textToCents(input.futurePrice.price)! : null,
     futurePriceFrom: input.futurePrice?.effectiveFrom ?? null,
   };
 }

@@ -1,4 +1,6 @@
+import { amountAsText, rewriteAmounts } from "../../platform/amount-paths";
 import { inSlices } from "../../platform/let-others-in";
+import { OFFER_INPUT_AMOUNTS } from "../../versions/changes/2026-12-07-money-as-decimal-strings";
 import { rowsAppliedStatement, stagedRecords } from "../imports/apply";
 import { checkCsvColumns, csvFieldsOf } from "../imports/formats/csv";
 import { ROWS_PER_SLICE, type WindowRead, type WindowRow } from "../imports/formats/window";
@@ -40,7 +42,7 @@ export const OFFER_CSV_COLUMNS = [
 ] as const;
 
 const REQUIRED_COLUMNS = ["sku", "condition", "purchaseChoice", "warranty", "price", "leadTimeDays"] as const;
-const NUMBER_COLUMNS: readonly string[] = ["price", "packQuantity", "leadTimeDays", "quantityAvailable"];
+const NUMBER_COLUMNS: readonly string[] = ["packQuantity", "leadTimeDays", "quantityAvailable"];
 /** Columns read their own way below: the future price's two, and custom fields as JSON. */
 const OWN_WAY_COLUMNS: readonly string[] = ["futurePrice", "futurePriceEffectiveFrom", "customFields"];
 const TEXT_COLUMNS = OFFER_CSV_COLUMNS.filter((name) => !NUMBER_COLUMNS.includes(name) && !OWN_WAY_COLUMNS.includes(name));
@@ -64,7 +66,7 @@ export function offerCsvInput(header: string[], fields: string[]): unknown {
   const futureFrom = value("futurePriceEffectiveFrom");
   if (futurePrice !== undefined || futureFrom !== undefined) {
     offer.futurePrice = {
-      ...(futurePrice === undefined ? {} : { price: numberOf(futurePrice) }),
+      ...(futurePrice === undefined ? {} : { price: futurePrice }),
       ...(futureFrom === undefined ? {} : { effectiveFrom: futureFrom }),
     };
   }
@@ -191,6 +193,8 @@ function parseOfferRows(rows: WindowRow[], csvField: (field: string | null) => s
       continue;
     }
     try {
+      // A price file's amounts may be JSON numbers, as the offers API took them before 2026-12-07: read as their text.
+      rewriteAmounts(row.value, OFFER_INPUT_AMOUNTS, amountAsText);
       const { sku, ...input } = parseRow(OfferBatchRowSchema, OFFER_FIELDS, row.value);
       parsed.push({ line: row.line, sku, input });
     } catch (err) {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { closedObject, decimalPrice, readableText } from "../../platform/schemas";
+import { closedObject, currencyCode, decimalPrice, moneyAmount, readableText } from "../../platform/schemas";
 import { PURCHASE_TYPES, PurchaseTermsViewSchema, purchaseTermsRules, purchaseTypeFields } from "../../shared/catalog/purchase-terms";
 import { FORMAT_REGEX_MAX_LENGTH, formatRegexProblem } from "./format-regex";
 
@@ -157,7 +157,8 @@ export const OfferSchema = z
     purchaseType: z.enum(PURCHASE_TYPES),
     purchaseTerms: PurchaseTermsViewSchema,
     warranty: z.string(),
-    price: z.number().openapi({ description: "List price, decimal with two places" }),
+    price: moneyAmount("List price"),
+    currency: currencyCode,
     unitOfMeasure: z.string(),
     packQuantity: z.number().int(),
     leadTimeDays: z.number().int(),
@@ -168,7 +169,7 @@ export const OfferSchema = z
     ),
     effectiveFrom: z.string().datetime().nullable(),
     effectiveTo: z.string().datetime().nullable(),
-    futurePrice: z.object({ price: z.number(), effectiveFrom: z.string().datetime() }).nullable(),
+    futurePrice: z.object({ price: moneyAmount("The new list price"), effectiveFrom: z.string().datetime() }).nullable(),
     status: z.enum(["active", "withdrawn"]).openapi({ description: "withdrawn: no new quotes (quotes issued before stay good)" }),
     revision: z.number().int().openapi({
       description:

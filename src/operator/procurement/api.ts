@@ -1,3 +1,4 @@
+import { listedErrors } from "../../platform/errors";
 import { Remembered } from "../../platform/remembered";
 import { sha256Hex } from "../../platform/sha256";
 import { LATEST_VERSION, VERSION_HEADER } from "../../platform/versions/calendar";
@@ -134,9 +135,6 @@ export const callApi = <T = unknown>(
 export function apiErrors(body: unknown): string[] {
   const value = body as { detail?: string; errors?: unknown; error?: string } | null;
   if (!value) return [];
-  if (Array.isArray(value.errors)) return value.errors.map(String);
-  if (value.errors && typeof value.errors === "object") {
-    return Object.entries(value.errors as Record<string, string[]>).map(([field, messages]) => `${field}: ${messages.join(" ")}`);
-  }
-  return [value.detail ?? value.error ?? ""].filter(Boolean);
+  const listed = listedErrors(value.errors).map(({ field, detail }) => (field === undefined ? detail : `${field}: ${detail}`));
+  return listed.length > 0 ? listed : [value.detail ?? value.error ?? ""].filter(Boolean);
 }

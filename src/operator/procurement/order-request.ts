@@ -1,5 +1,5 @@
 import { PROCESSING_MESSAGE } from "../../platform/idempotency/middleware";
-import { centsToDecimal } from "../../platform/money";
+import { centsToText } from "../../platform/money";
 import { sha256Hex } from "../../platform/sha256";
 import { apiErrors, apiOf, callApi } from "./api";
 import { type CxmlCall, type Outcome, refused } from "./call";
@@ -72,7 +72,7 @@ function mapOrder(call: CxmlCall, orderId: string): Mapped | Outcome {
           priceOptionId: item.priceOptionId,
           productId: item.productId,
           quantity: item.quantity,
-          price: centsToDecimal(item.unitPriceCents),
+          price: centsToText(item.unitPriceCents),
           ...(requiredFields.length > 0 ? { requiredFields } : {}),
         };
       }),

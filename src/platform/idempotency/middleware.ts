@@ -6,6 +6,7 @@ import { inBackground } from "../background";
 import { readJsonBody } from "../content-type";
 import { errorMessage, IdempotencyConflictError, ProblemError, revivedError, ValidationError } from "../errors";
 import { logEvent } from "../logging";
+import { idempotencyConflictResponse } from "../responses";
 import { sha256Hex } from "../sha256";
 import { tenantDatabase } from "../tenant-home";
 import type { BeginOutcome, KeyLock, StoreRun } from "./key-lock";
@@ -215,7 +216,7 @@ export const idempotentWith =
     // store that ran the request whole and recorded its 4xx decided under the lock, after its committed results.)
     if (c.res.status >= 400 && !ranWhole?.recorded) {
       const won = await loadCommittedResult(db, tenantId, key).catch(() => null);
-      if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : c.json({ error: MISMATCH_MESSAGE }, 409);
+      if (won) c.res = won.fingerprint === fingerprint ? replay(won.response) : idempotencyConflictResponse(c, MISMATCH_MESSAGE);
     }
 
     // The store that ran the request whole recorded its 2xx or 4xx in that same call.

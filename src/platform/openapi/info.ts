@@ -4,6 +4,20 @@ import { LATEST_VERSION } from "../versions/calendar";
 /** The document's info.version: the API version it describes (an older one when rendered at it: docs/api.md, "Versions"). */
 export const API_VERSION = LATEST_VERSION;
 
+/** The answers' envelope and money, as the latest version has them (src/versions/changes/2026-12-07-*.ts undo them). */
+export const SUCCESS_AND_MONEY = `**Success bodies** are \`{ success: true, data, correlationId, timestamp }\`, the one envelope of every answer with a
+body that is not an error. **Money** is a decimal string (\`"1249.50"\`, two places in answers, at most two in
+requests) with the ISO 4217 \`currency\` of its order, offer or invoice beside it: never a JSON number.`;
+
+/** The one error form of the latest version. */
+export const ERROR_FORM = `**Errors** are RFC 9457 problem details (\`application/problem+json\`, schema \`Problem\`) whatever the status:
+\`type\` (the URI of the error's page), \`title\`, \`status\`, \`detail\`, \`instance\`, \`correlationId\`, \`timestamp\`,
+\`service\`, and \`errors\`, an entry per message with the \`field\` it concerns (a 400's fields, a 422's lines).
+The token endpoint answers every error (429 and 5xx included) in the RFC 6749 5.2 form instead: \`application/json\`
+\`{ error, error_description }\` (\`OAuthError\`). Do not retry a 4xx unchanged, except the 409
+\`idempotency-conflict\` "the request is currently being processed"; retry 5xx with exponential backoff and jitter,
+honouring \`Retry-After\`.`;
+
 export const API_INFO = {
   title: "Medparts Customer API",
   version: API_VERSION,
@@ -15,15 +29,9 @@ export const API_INFO = {
 each with a \`priceOptionId\` (a quote valid 30 days); (5) \`POST /customer/api/orders\` with an \`Idempotency-Key\`;
 then find orders with \`GET /customer/api/orders/search?include=lineItems,shippingInfo\`.
 
-**Success bodies** are \`{ success: true, data, correlationId, timestamp }\`.
+${SUCCESS_AND_MONEY}
 
-**Errors** use three forms: RFC 7807 problem details (\`application/problem+json\`, schema \`Problem\`;
-400 validation problems carry \`errors\` as \`{ "field.path[0]": [messages] }\`, schema \`ValidationProblem\`),
-422 business-rule violations as \`{ success: false, errors: [...] }\` (\`ControllerError\`), and idempotency
-conflicts as \`{ error }\` (\`IdempotencyConflict\`). The token endpoint answers every error (429 and 5xx
-included) in the RFC 6749 5.2 form instead: \`application/json\` \`{ error, error_description }\` (\`OAuthError\`).
-Do not retry a 4xx unchanged, except 409 "the request is currently being processed"; retry 5xx with exponential
-backoff and jitter, honouring \`Retry-After\`.
+${ERROR_FORM}
 
 **Headers**: every response carries \`X-Correlation-Id\` (send your own to trace a call); rate-limited
 operations carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and, on 429, \`Retry-After\`.

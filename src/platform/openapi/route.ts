@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { ControllerErrorSchema, IdempotencyConflictSchema, ProblemSchema, ValidationProblemSchema } from "../schemas";
+import { ProblemFieldErrorSchema, ProblemSchema, ValidationProblemSchema } from "../schemas";
 import { API_VERSIONS, VERSION_HEADER } from "../versions/calendar";
 import { AUDIENCE_NAMES, type Audience, audienceDocument } from "./audiences";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
@@ -12,8 +12,7 @@ const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).openapi("OpenApi
 const ERROR_FORMS = {
   Problem: ProblemSchema,
   ValidationProblem: ValidationProblemSchema,
-  ControllerError: ControllerErrorSchema,
-  IdempotencyConflict: IdempotencyConflictSchema,
+  ProblemFieldError: ProblemFieldErrorSchema,
 };
 
 const CACHE = { "Cache-Control": "public, max-age=300", Vary: VERSION_HEADER };
@@ -28,7 +27,7 @@ export function openApiDocumentRoute(
   included?: (c: Context<AppEnv>) => Promise<OpenApiDocument | null>,
   info = API_INFO,
 ): void {
-  // The error forms of spec 7.2 are part of the contract whichever routes use them; the platform
+  // The error form is part of the contract whichever routes use it; the platform
   // responses added by buildOpenApiDocument reference Problem by name.
   for (const [name, schema] of Object.entries(ERROR_FORMS)) app.openAPIRegistry.register(name, schema);
   const route = createRoute({

@@ -5,7 +5,7 @@ import { AS2_PATH, DESK_BASE, isProcurementPath, isScimPath } from "../planes";
  * specification describes it; each later one is the date its breaking changes were released (src/versions/changes/).
  * A client is pinned to the latest when it is created; `Medparts-Version` overrides the pin for one request.
  */
-export const API_VERSIONS = ["2026-11-23", "2026-11-25", "2026-11-29"] as const;
+export const API_VERSIONS = ["2026-11-23", "2026-11-25", "2026-11-29", "2026-12-07"] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
 export const LATEST_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1]!;

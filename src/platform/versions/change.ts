@@ -1,6 +1,19 @@
 import type { OpenApiDocument } from "../openapi/document";
 import type { ApiVersion } from "./calendar";
 
+/** A schema of the OpenAPI document, as a version change's `document` transform edits it. */
+export interface SchemaNode {
+  [keyword: string]: unknown;
+  type?: string | string[];
+  description?: string;
+  example?: unknown;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  oneOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+}
+
 /** What a version change's transforms see of the exchange: the operation and the values its path matched. */
 export interface Exchange {
   /** The operation as the OpenAPI document names it: `delete /customer/api/webhook-endpoints/{id}`. */
@@ -34,6 +47,11 @@ export interface VersionChange {
   problem?: (problem: Record<string, unknown>) => Record<string, unknown>;
   /** An event (feed item or webhook body) at this version -> the event before it; the stored event is never changed. */
   event?: (event: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * An event stored before this change was released -> the event as this change's version writes it (a new object, or
+   * the same one when it already is): stored events are never rewritten, so each is read as the latest version.
+   */
+  storedEvent?: <E extends object>(event: E) => E;
   /** The OpenAPI document at this version -> the document before it (changed in place). */
   document?: (document: OpenApiDocument) => void;
 }

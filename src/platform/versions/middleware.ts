@@ -27,10 +27,12 @@ export function documentAt(changes: readonly VersionChange[], version: ApiVersio
 export const answerVersion = (c: Context<AppEnv>): ApiVersion => c.get("requestedVersion") ?? c.get("clientVersion") ?? LATEST_VERSION;
 
 /** A stored event as a client or endpoint at `version` gets it (a new object; the stored one is never changed). */
-export function renderEvent<E extends object>(changes: readonly VersionChange[], version: ApiVersion, event: E): E {
+export function renderEvent<E extends object>(changes: readonly VersionChange[], version: ApiVersion, stored: E): E {
+  let event = stored;
+  for (const change of changes) if (change.storedEvent) event = change.storedEvent(event);
   const transforms = changesAfter(changes, version).flatMap((change) => (change.event ? [change.event] : []));
   if (transforms.length === 0) return event; // nothing to render: no copy on the feed's and the deliveries' usual path
-  let rendered = structuredClone(event) as Record<string, unknown>;
+  let rendered = (event === stored ? structuredClone(event) : event) as Record<string, unknown>;
   for (const transform of transforms) rendered = transform(rendered);
   return rendered as E;
 }
@@ -87,7 +89,10 @@ export async function renderAt(
   return renderProblemAt(changes, version, rendered);
 }
 
-/** A problem details answer through the `problem` transforms of the changes after `version`; any other answer as is. */
+/**
+ * A problem details answer through the `problem` transforms of the changes after `version`; any other answer as is. A
+ * body that is no longer a problem (no `type`: a former form of spec 7.2) is `application/json`.
+ */
 async function renderProblemAt(changes: readonly VersionChange[], version: ApiVersion, response: Response): Promise<Response> {
   const transforms = changesAfter(changes, version).flatMap((change) => (change.problem ? [change.problem] : []));
   if (transforms.length === 0 || !response.headers.get("Content-Type")?.startsWith(PROBLEM_CONTENT_TYPE)) return response;
@@ -96,6 +101,7 @@ async function renderProblemAt(changes: readonly VersionChange[], version: ApiVe
   // The body's length changes: a Content-Length of the original (an answer over a service binding has one) would lie.
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
+  if (problem.type === undefined) headers.set("Content-Type", "application/json");
   return new Response(JSON.stringify(problem), { status: response.status, headers });
 }
 

@@ -121,6 +121,8 @@ export type NewClient = ClientOwner & {
   /** Fixed id and secret, for the local demo clients only; otherwise both are random. */
   clientId?: string;
   clientSecret?: string;
+  /** The version its requests are answered in (default: the latest, as for every client the operator creates). */
+  apiVersion?: ApiVersion;
 };
 
 /** Creates (or, for a fixed id, replaces) an API client. The secret is returned once and stored only as a hash. */
@@ -143,7 +145,7 @@ export async function createApiClient(db: Database, input: NewClient): Promise<{
     enabled: true,
     createdAt: new Date().toISOString(),
     secretCreatedAt: new Date().toISOString(),
-    apiVersion: LATEST_VERSION,
+    apiVersion: input.apiVersion ?? LATEST_VERSION,
   };
   await db
     .insert(apiClients)

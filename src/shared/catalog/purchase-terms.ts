@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { PurchaseTerms, PurchaseType } from "../../db/purchase-terms";
-import { centsToDecimal, decimalToCents } from "../../platform/money";
-import { closedObject, decimalPrice, readableText } from "../../platform/schemas";
+import { centsToText, textToCents } from "../../platform/money";
+import { closedObject, decimalPrice, moneyAmount, readableText } from "../../platform/schemas";
 
 /**
  * Purchase types and their terms (docs/api.md, "Purchase types"): how an offer sells a part, what a price option
@@ -89,7 +89,7 @@ export function purchaseTermsRules(input: { [K in keyof TermsInput]?: unknown },
   }
 }
 
-const cents = (amount: number) => decimalToCents(amount)!;
+const cents = (amount: string) => textToCents(amount)!;
 
 /** The stored terms of a validated offer input. */
 export function termsOfInput(input: TermsInput): PurchaseTerms {
@@ -127,7 +127,7 @@ export function presentTerms(stored: PurchaseTerms | null | undefined) {
     case "exchange":
       return {
         type: terms.type,
-        coreCharge: centsToDecimal(terms.coreChargeCents),
+        coreCharge: centsToText(terms.coreChargeCents),
         coreDueDays: terms.coreDueDays,
         coreConditions: terms.coreConditions,
         returnTo: terms.returnTo,
@@ -136,7 +136,7 @@ export function presentTerms(stored: PurchaseTerms | null | undefined) {
       return {
         type: terms.type,
         loanDays: terms.loanDays,
-        lateFeePerDay: centsToDecimal(terms.lateFeePerDayCents),
+        lateFeePerDay: centsToText(terms.lateFeePerDayCents),
         returnTo: terms.returnTo,
       };
     case "repair":
@@ -151,12 +151,17 @@ export const PurchaseTermsViewSchema = z
   .discriminatedUnion("type", [
     z.object({
       type: z.literal("exchange"),
-      coreCharge: z.number(),
+      coreCharge: moneyAmount("The core charge per unit"),
       coreDueDays: z.number().int(),
       coreConditions: z.array(z.string()),
       returnTo: returnToView,
     }),
-    z.object({ type: z.literal("loan"), loanDays: z.number().int(), lateFeePerDay: z.number(), returnTo: returnToView }),
+    z.object({
+      type: z.literal("loan"),
+      loanDays: z.number().int(),
+      lateFeePerDay: moneyAmount("The late fee per unit and day"),
+      returnTo: returnToView,
+    }),
     z.object({ type: z.literal("repair"), turnaroundDays: z.number().int(), reasons: z.array(z.string()), returnTo: returnToView }),
   ])
   .nullable()

@@ -2,14 +2,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { appConfig } from "../../env";
 import { inBackground } from "../../platform/background";
-import { centsToDecimal } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY } from "../../platform/money";
 import { normalizePostPage, PaginationSchema, SORT_DIRECTIONS } from "../../platform/pagination";
 import { envelope, envelopeResponse, type JsonText, jsonText } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import {
   authenticatedErrorResponses,
   closedObject,
+  currencyCode,
   envelopeSchema,
+  moneyAmount,
   notFoundResponse,
   requesterForbiddenResponse,
   requiredJsonBody,
@@ -143,7 +145,8 @@ const CustomFieldSchema = z
 export const PriceOptionSchema = z
   .object({
     priceOptionId: z.string().openapi({ description: "Quote id for POST /orders, valid until expiresAt (30 days)" }),
-    price: z.number().openapi({ description: "Unit price, decimal with two places", example: 1249.5 }),
+    price: moneyAmount("Unit price"),
+    currency: currencyCode,
     condition: z.string().openapi({ example: "New OEM" }),
     warranty: z.string().openapi({ example: "12 months" }),
     purchaseChoice: z.string().openapi({ example: "Buy" }),
@@ -162,7 +165,7 @@ export const PriceOptionSchema = z
     }),
     agreementId: z.number().int().nullable().openapi({ description: "The price agreement whose price this is; null for a list price" }),
     agreementReference: z.string().nullable().openapi({ description: "The vendor's reference of that agreement (its contract number)" }),
-    listPrice: z.number().openapi({ description: "The offer's list price, decimal with two places (equal to `price` for a list price)" }),
+    listPrice: moneyAmount("The offer's list price (equal to `price` for a list price)"),
     vendorSku: z.string().openapi({ description: "The vendor's own number for this offer" }),
     unitOfMeasure: z.string().openapi({ description: "What one unit of `price` is, e.g. EA (each), BX (box)", example: "EA" }),
     packQuantity: z.number().int().openapi({ description: "Items in one unit of measure", example: 1 }),
@@ -343,7 +346,8 @@ export const catalogRoutes = createRouter()
 /** A price option as detail (and scan to order) shows it. */
 export const presentPriceOption = ({ priceOptionId, offer, expiresAt }: IssuedOption) => ({
   priceOptionId,
-  price: centsToDecimal(offer.priceCents),
+  price: centsToText(offer.priceCents),
+  currency: MARKET_CURRENCY,
   condition: offer.condition,
   warranty: offer.warranty,
   purchaseChoice: offer.purchaseChoice,
@@ -357,7 +361,7 @@ export const presentPriceOption = ({ priceOptionId, offer, expiresAt }: IssuedOp
   priceSource: offer.contract ? ("contract" as const) : ("list" as const),
   agreementId: offer.contract?.agreementId ?? null,
   agreementReference: offer.contract?.reference ?? null,
-  listPrice: centsToDecimal(offer.listPriceCents),
+  listPrice: centsToText(offer.listPriceCents),
   vendorSku: offer.sku,
   unitOfMeasure: offer.unitOfMeasure,
   packQuantity: offer.packQuantity,

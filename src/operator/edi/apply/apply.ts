@@ -1,3 +1,4 @@
+import { listedErrors } from "../../../platform/errors";
 import { sha256Hex } from "../../../platform/sha256";
 import { apiErrors } from "../../procurement/api";
 import { type MappedSet, mapInboundGroup } from "../mapping/inbound-sets";
@@ -198,13 +199,14 @@ async function sendParcel(api: VendorApi, parcel: Parcel, shipmentId: string): P
 function parcelMessages(answer: Extract<Sent, { kind: "refused" | "retry" }>, parcel: Parcel, shipmentId: string): string[] {
   const body = answer.body as { detail?: unknown; errors?: unknown } | null | undefined;
   const ofShipment = (message: string) => `Shipment ${shipmentId} (${parcel.trackingNumber}): ${message}`;
-  if (body?.errors && typeof body.errors === "object" && !Array.isArray(body.errors)) {
+  const fieldErrors = listedErrors(body?.errors).filter((entry) => entry.field !== undefined);
+  if (fieldErrors.length > 0) {
     // A 400: each field named `lines[i].field` is the item's.
-    return Object.entries(body.errors as Record<string, string[]>).map(([field, messages]) => {
-      const item = /^lines\[(\d+)\]\.?(.*)$/.exec(field);
+    return fieldErrors.map(({ field, detail }) => {
+      const item = /^lines\[(\d+)\]\.?(.*)$/.exec(field!);
       const line = item ? parcel.lines[Number(item[1])] : undefined;
-      if (!line) return ofShipment(`${field}: ${messages.join(" ")}`);
-      return `Line ${line.lineId} of shipment ${shipmentId}: ${item![2] ? `${item![2]}: ` : ""}${messages.join(" ")}`;
+      if (!line) return ofShipment(`${field}: ${detail}`);
+      return `Line ${line.lineId} of shipment ${shipmentId}: ${item![2] ? `${item![2]}: ` : ""}${detail}`;
     });
   }
   // A problem (a line that cannot ship now, the order changed): its detail names the line.

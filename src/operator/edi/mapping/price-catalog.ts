@@ -33,8 +33,8 @@ export const EDI_OFFER_DEFAULTS: OfferDefaults = {
 export interface PriceFileRow extends OfferDefaults {
   sku: string;
   gtin?: string;
-  /** The offers API's form of a price (a JSON number of at most two decimals, read into cents); its text is exact. */
-  price: number;
+  /** The offers API's form of a price: a decimal string of two places, exact. */
+  price: string;
   unitOfMeasure: string;
   packQuantity?: number;
   effectiveFrom?: string;
@@ -95,7 +95,7 @@ export function priceFileFrom832(
       sku,
       ...(gtin ? { gtin } : {}),
       ...defaults,
-      price: Number(priceText),
+      price: priceText,
       unitOfMeasure: unit,
       ...(unit !== "EA" && Number.isInteger(packSize) && packSize > 0 ? { packQuantity: packSize } : {}),
       ...(effective && startOfDay(element(effective, 2)) ? { effectiveFrom: startOfDay(element(effective, 2))! } : {}),

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../../env";
-import { centsToText, decimalToCents } from "../../../platform/money";
+import { amountCents, centsToText } from "../../../platform/money";
 import { fromOwnPages } from "../../../platform/same-origin";
 import { readUnverifiedPriceOption } from "../../../shared/catalog/price-option-ids";
 import { type ApiAnswer, ApiUnavailable, apiOf, callApi } from "../api";
@@ -115,7 +115,7 @@ function checked<T>(answer: { status: number; body: T }): T {
 }
 class SessionEnded extends Error {}
 
-const money = (amount: number | string) => `$${typeof amount === "number" ? amount.toFixed(2) : amount}`;
+const money = (amount: number | string) => `$${centsToText(amountCents(amount) ?? 0)}`;
 const lines = (cart: CartLine[]) => cart.length;
 
 interface SearchAnswer {
@@ -215,7 +215,8 @@ const noticeOf = (c: Context<AppEnv>) => NOTICES[c.req.query("notice") ?? ""] ??
 
 /** Options in the order a buyer chooses: contract prices first, then the lowest price. */
 const byPreference = (a: Option, b: Option) =>
-  (a.priceSource === "contract" ? 0 : 1) - (b.priceSource === "contract" ? 0 : 1) || a.price - b.price;
+  (a.priceSource === "contract" ? 0 : 1) - (b.priceSource === "contract" ? 0 : 1) ||
+  (amountCents(a.price) ?? 0) - (amountCents(b.price) ?? 0);
 
 interface DetailAnswer {
   data: { product: Product; options: Option[] };
@@ -356,7 +357,7 @@ async function scan(c: Context<AppEnv>, session: PunchOutSession): Promise<Respo
     priceOptionId: option.priceOptionId,
     productId: result.product.id,
     quantity: 1,
-    unitPriceCents: readUnverifiedPriceOption(option.priceOptionId)?.priceCents ?? decimalToCents(option.price) ?? 0,
+    unitPriceCents: readUnverifiedPriceOption(option.priceOptionId)?.priceCents ?? amountCents(option.price) ?? 0,
     description: result.product.title,
     manufacturerName: result.product.manufacturer,
     manufacturerPartId: result.product.partNumber,

@@ -1,0 +1,158 @@
+import {
+  type AmountPaths,
+  amountAsNumber,
+  amountAsText,
+  amountPaths,
+  rewriteAmounts,
+  someAmount,
+  under,
+} from "../../platform/amount-paths";
+import type { OpenApiDocument } from "../../platform/openapi/document";
+import type { SchemaNode, VersionChange } from "../../platform/versions/change";
+
+const PRICE_OPTION = amountPaths("price", "listPrice", "purchaseTerms.coreCharge", "purchaseTerms.lateFeePerDay");
+const ORDER = amountPaths("total", "lineItems[].price", "lineItems[].extendedPrice", "lineItems[].contractPrice");
+const VENDOR_LINE = amountPaths("price", "extendedPrice", "contractPrice");
+const OFFER = amountPaths("price", "futurePrice.price", "purchaseTerms.coreCharge", "purchaseTerms.lateFeePerDay");
+const AGREEMENT = amountPaths("prices[].price");
+
+/** The amounts an offer's input gives: the price files read them too (src/operator/offers/price-files.ts). */
+export const OFFER_INPUT_AMOUNTS = amountPaths("price", "futurePrice.price", "exchangeTerms.coreCharge", "loanTerms.lateFeePerDay");
+
+const LINE_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((move) => `post /vendor/api/order-lines/{lineId}/${move}`);
+
+/** Where each answer that had JSON numbers has its amounts. */
+const ANSWERS: Record<string, AmountPaths> = {
+  "post /customer/api/catalog/detail": under("data.options[]", PRICE_OPTION),
+  "post /customer/api/catalog/resolve": under("data.results[].priceOptions[]", PRICE_OPTION),
+  "get /customer/api/orders/search": under("data.orders[]", ORDER),
+  "get /customer/api/orders/{orderNumber}": under("data", ORDER),
+  "get /vendor/api/order-lines": under("data.lines[]", VENDOR_LINE),
+  "get /vendor/api/order-lines/{lineId}": under("data", VENDOR_LINE),
+  ...Object.fromEntries(LINE_MOVES.map((operation) => [operation, under("data.line", VENDOR_LINE)])),
+  "post /vendor/api/order-confirmations": under("data.lines[]", VENDOR_LINE),
+  "post /vendor/api/shipments": under("data.lines[].line", VENDOR_LINE),
+  "get /vendor/api/offers": under("data.offers[]", OFFER),
+  "get /vendor/api/offers/{sku}": under("data", OFFER),
+  "put /vendor/api/offers/{sku}": under("data", OFFER),
+  "post /vendor/api/offers/batch": under("data.results[].offer", OFFER),
+  "get /vendor/api/agreements": under("data.agreements[]", AGREEMENT),
+  "get /vendor/api/agreements/{agreementId}": under("data", AGREEMENT),
+  "post /vendor/api/agreements": under("data", AGREEMENT),
+  "patch /vendor/api/agreements/{agreementId}": under("data", AGREEMENT),
+};
+
+/** Where each request that took JSON numbers has its amounts. */
+const REQUESTS: Record<string, AmountPaths> = {
+  "post /customer/api/orders": amountPaths("quoteItems[].price"),
+  "put /vendor/api/offers/{sku}": OFFER_INPUT_AMOUNTS,
+  "post /vendor/api/offers/batch": under("offers[]", OFFER_INPUT_AMOUNTS),
+  "post /vendor/api/agreements": AGREEMENT,
+};
+
+/** The amounts of each event type that had JSON numbers. */
+const EVENTS: Record<string, AmountPaths> = {
+  "order.created": amountPaths("data.total", "data.lines[].price", "data.lines[].extendedPrice"),
+};
+
+/** An event stored before this version (JSON numbers) as this version writes it: decimal strings. */
+function storedEventNow<E extends object>(event: E): E {
+  const paths = EVENTS[(event as { type?: string }).type ?? ""];
+  if (!paths || !someAmount(event, paths, (amount) => typeof amount === "number")) return event;
+  const upgraded = structuredClone(event);
+  rewriteAmounts(upgraded, paths, amountAsText);
+  return upgraded;
+}
+
+/** The schemas of the document where amounts are: a component, and the members to an amount inside it. */
+const DOCUMENT_AMOUNTS: [component: string, answer: boolean, paths: AmountPaths][] = [
+  ["PriceOption", true, amountPaths("price", "listPrice")],
+  ["PurchaseTerms", true, amountPaths("coreCharge", "lateFeePerDay")],
+  ["OrderSearchRecord", true, amountPaths("total")],
+  ["OrderLine", true, VENDOR_LINE],
+  ["VendorOrderLine", true, VENDOR_LINE],
+  ["Offer", true, amountPaths("price", "futurePrice.price")],
+  ["Agreement", true, AGREEMENT],
+  ["OrderCreatedEvent", true, amountPaths("data.total", "data.lines[].price", "data.lines[].extendedPrice")],
+  ["CreateOrderRequest", false, amountPaths("quoteItems[].price")],
+  ["OfferInput", false, amountPaths("price", "futurePrice.price")],
+  ["OfferBatchRow", false, amountPaths("price", "futurePrice.price")],
+  ["ExchangeTerms", false, amountPaths("coreCharge")],
+  ["LoanTerms", false, amountPaths("lateFeePerDay")],
+  ["AgreementInput", false, AGREEMENT],
+];
+
+/** The schema of an amount as the versions before this one described it: a JSON number. */
+function formerAmount(schema: SchemaNode, answer: boolean): SchemaNode {
+  const nullable = Array.isArray(schema.type) && schema.type.includes("null");
+  if (answer) return { type: nullable ? ["number", "null"] : "number" };
+  const said = typeof schema.description === "string" ? schema.description.replace(/: a decimal string with at most two.*$/, "") : "";
+  return {
+    type: "number",
+    exclusiveMinimum: 0,
+    description: `${said}: a decimal with at most two decimal places (more is a 400, never rounded)`,
+    example: 123.45,
+  };
+}
+
+/** Every amount schema at `steps` inside `schema` (through properties, array items, each variant of a oneOf or anyOf), to replace. */
+function amountsAt(
+  schema: SchemaNode | undefined,
+  steps: AmountPaths[number],
+  at = 0,
+): { schema: SchemaNode; replace: (by: SchemaNode) => void }[] {
+  if (!schema || typeof schema !== "object") return [];
+  const variants = schema.oneOf ?? schema.anyOf;
+  if (variants) return variants.flatMap((variant) => amountsAt(variant, steps, at));
+  const { member, each } = steps[at]!;
+  const properties = schema.properties;
+  const property = properties?.[member];
+  if (!properties || !property) return [];
+  if (at < steps.length - 1) return amountsAt(each ? property.items : property, steps, at + 1);
+  if (!each) return [{ schema: property, replace: (by) => (properties[member] = by) }];
+  const items = property.items;
+  return items ? [{ schema: items, replace: (by) => (property.items = by) }] : [];
+}
+
+function formerDocument(document: OpenApiDocument): void {
+  const schemas = document.components?.schemas as Record<string, SchemaNode> | undefined;
+  if (!schemas) return;
+  for (const [component, answer, paths] of DOCUMENT_AMOUNTS) {
+    for (const steps of paths) for (const found of amountsAt(schemas[component], steps)) found.replace(formerAmount(found.schema, answer));
+  }
+}
+
+/**
+ * Every amount of money is a decimal string with its currency beside it: the amounts that were JSON numbers (price
+ * options, orders and their lines, vendors' lines, offers, agreements, `order.created`) became strings, in answers,
+ * requests and events. Clients pinned before get numbers and send them (12.5 is read as "12.5").
+ */
+export const moneyAsDecimalStrings: VersionChange = {
+  version: "2026-12-07",
+  description:
+    'Every amount of money is a decimal string with two places (`"1249.50"`) with its ISO 4217 `currency` beside it: price ' +
+    "options, orders and their lines, vendors' order lines, offers, agreements and `order.created` gave JSON numbers (`1249.5`), " +
+    "and orders, offers and agreements take strings.",
+  operations: [...new Set([...Object.keys(ANSWERS), ...Object.keys(REQUESTS)])],
+  request: (body, { operation }) => {
+    const paths = REQUESTS[operation];
+    if (paths) rewriteAmounts(body, paths, amountAsText);
+    return body;
+  },
+  response: async (response, { operation }) => {
+    const paths = ANSWERS[operation];
+    if (!paths || !response.headers.get("Content-Type")?.startsWith("application/json")) return response;
+    const body = await response.json();
+    rewriteAmounts(body, paths, amountAsNumber);
+    const headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    return new Response(JSON.stringify(body), { status: response.status, headers });
+  },
+  event: (event) => {
+    const paths = EVENTS[event.type as string];
+    if (paths) rewriteAmounts(event, paths, amountAsNumber);
+    return event;
+  },
+  document: formerDocument,
+  storedEvent: storedEventNow,
+};
