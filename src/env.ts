@@ -126,10 +126,14 @@ export interface Variables {
   noRoute?: true;
   /** The version the request's Medparts-Version header names (src/platform/versions/middleware.ts). */
   requestedVersion?: ApiVersion | undefined;
+  /** A JSON body as the client sent it, when a version change brought it forward (the idempotency fingerprint's). */
+  bodyAsSent?: unknown;
   /** Brings the request's body forward to the latest version, once its version is known (platform/versions/middleware.ts). */
   walkRequestForward?: () => Promise<void>;
   /** The version the calling client is pinned to (set by the bearer check). */
   clientVersion?: ApiVersion;
+  /** The client whose access token the bearer check verified (before the rate limit and the client's status are read). */
+  verifiedClientId?: string;
   /** The calling buyer's tenant store (docs/tenant-stores.md), set by the bearer check; read it with tenantDatabase(c). */
   tenantDb?: D1Database;
   /** The idempotency lock of a buyer's key: its tenant store's own (src/shared/auth/bearer.ts). */

@@ -12,7 +12,7 @@ import { markMode } from "../platform/test-mode";
 import type { VersionChange } from "../platform/versions/change";
 import { apiVersioning } from "../platform/versions/middleware";
 import type { SearchResource } from "../query/fields";
-import { requireBearer } from "../shared/auth/bearer";
+import { pinOfBearer, requireBearer } from "../shared/auth/bearer";
 import { authRoutes, oauthErrorForm, wellKnownMetadataRoutes } from "../shared/auth/routes";
 import { catalogRoutes } from "../shared/catalog/routes";
 import { resolveRoutes } from "../shared/udi/routes";
@@ -111,7 +111,7 @@ export function createApp(changes: readonly VersionChange[] = VERSION_CHANGES) {
     (app) => {
       app.use("/auth/oauth2/token", oauthErrorForm);
       // Dated versions (docs/api.md, "Versions"): every answer in the caller's version, which every answer names.
-      app.use("*", apiVersioning(changes));
+      app.use("*", apiVersioning(changes, pinOfBearer));
       // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in
       // requireBearer, the token endpoint's in its route (alongside its read of the client).
       app.use("*", bodyLimit);

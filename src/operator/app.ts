@@ -20,6 +20,7 @@ import { d1Sessions } from "../platform/read-replicas";
 import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
+import { pinOfBearer } from "../shared/auth/bearer";
 import { VERSION_CHANGES } from "../versions";
 import { deskInvitationRoutes } from "./desk/invitation-routes";
 import { PRICE_FILES_PATH } from "./desk/offers";
@@ -91,7 +92,7 @@ export function createAdminApp() {
   return assembleApp(
     (app) => {
       // Dated versions (docs/api.md, "Versions"); SCIM has its own (RFC 7643 schema URNs).
-      const versioning = apiVersioning(VERSION_CHANGES);
+      const versioning = apiVersioning(VERSION_CHANGES, pinOfBearer);
       app.use("*", (c, next) => (isVersionedPath(c.req.path) ? versioning(c, next) : next()));
       app.use("*", exceptUploads(bodyLimit));
       // A tenant's directory, written here, reaches its stores before the answer (docs/tenant-stores.md).

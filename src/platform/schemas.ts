@@ -195,8 +195,8 @@ export const decimalPrice = (description: string, max = 9_999_999_999_999.99) =>
   z
     .string()
     .regex(MONEY_TEXT, 'Must be a decimal string with at most two decimal places, e.g. "12.50".')
-    .refine((v) => textToCents(v)! > 0, "Must be more than 0.")
-    .refine((v) => textToCents(v)! <= Math.round(max * 100), `Must be at most ${max}.`)
+    .refine((v) => (textToCents(v) ?? 1) > 0, "Must be more than 0.")
+    .refine((v) => (textToCents(v) ?? 0) <= Math.round(max * 100), `Must be at most ${max}.`)
     .openapi({ description: `${description}: ${TWO_DECIMALS_RULE}`, example: "123.45" });
 
 /** An amount of money in an answer: a decimal string with two places, in the `currency` beside it. */

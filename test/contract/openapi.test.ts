@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATOR_PLANE_INFO } from "../../src/platform/openapi/info";
 import { OPERATOR_SCOPES, SCOPES, VENDOR_SCOPES } from "../../src/platform/principal";
 import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
-import { LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { FIRST_VERSION, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { call, TENANT_A, tokenFor } from "../helpers/api";
 import { expectMatchesContract, operationsOf, servedDocument, servedRoutes, validateAgainst } from "../helpers/contract";
 
@@ -57,9 +57,12 @@ describe("GET /customer/api/openapi.json", () => {
     expect(served).toContain("get /customer/api/users/lookup");
   });
 
-  it("has the error forms of spec 7.2 and the cross-cutting headers as components", async () => {
+  it("has the error form (and at the first version, the forms of spec 7.2) and the cross-cutting headers as components", async () => {
     const { components } = await servedDocument();
-    expect(Object.keys(components?.schemas ?? {})).toEqual(
+    expect(Object.keys(components?.schemas ?? {})).toEqual(expect.arrayContaining(["Problem", "ValidationProblem", "ProblemFieldError"]));
+    expect(Object.keys(components?.schemas ?? {})).not.toContain("ControllerError");
+    const first = await servedDocument(FIRST_VERSION);
+    expect(Object.keys(first.components?.schemas ?? {})).toEqual(
       expect.arrayContaining(["Problem", "ValidationProblem", "ControllerError", "IdempotencyConflict"]),
     );
     expect(Object.keys(components?.headers ?? {}).sort()).toEqual(

@@ -6,7 +6,7 @@ import type { VendorOrderLine } from "../../src/api/vendors/lines";
 import { retentionCutoff } from "../../src/api/vendors/projection/retention";
 import { vendorProjection } from "../../src/api/vendors/projection/stub";
 import { tenantStore } from "../../src/shared/tenants/stub";
-import { json, TENANT_A, vendorTokenFor } from "./api";
+import { AT_LATEST, json, TENANT_A, vendorTokenFor } from "./api";
 import { contractCall } from "./contract";
 import { storeRowsById } from "./stores";
 
@@ -19,7 +19,11 @@ export const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().sl
 export const vendorOf = async (lineId: number) =>
   (await storeRowsById(lineId, "SELECT vendor_id AS v FROM order_lines WHERE id = ?1", lineId))[0]!.v as number;
 
-export async function vendorCall(vendorId: number, path: string, init: { method?: string; json?: unknown } = {}) {
+export async function vendorCall(
+  vendorId: number,
+  path: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   return contractCall(await vendorTokenFor(vendorId), `${V}${path}`, init);
 }
 
@@ -44,14 +48,16 @@ export async function projectionFollows(vendorId: number, tenantId = TENANT_A, t
   }
 }
 
-/** Every line of the vendor's list in the given statuses (all by default), page by page through the API. */
+/** Every line of the vendor's list in the given statuses (all by default), page by page through the API, at the latest version. */
 export async function listAllVendorLines(
   vendorId: number,
   { statuses = LINE_STATUSES, limit = 100 }: { statuses?: readonly string[]; limit?: number } = {},
 ): Promise<VendorOrderLine[]> {
   const lines: VendorOrderLine[] = [];
   for (let offset = 0; ; offset += limit) {
-    const res = await vendorCall(vendorId, `/order-lines?status=${statuses.join(",")}&limit=${limit}&offset=${offset}`);
+    const res = await vendorCall(vendorId, `/order-lines?status=${statuses.join(",")}&limit=${limit}&offset=${offset}`, {
+      headers: AT_LATEST,
+    });
     expect(res.status).toBe(200);
     const { data } = await json(res);
     lines.push(...data.lines);

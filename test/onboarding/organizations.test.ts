@@ -167,7 +167,14 @@ describe("onboarding: tenants and vendors, idempotent by externalId", () => {
     ).access_token;
     const offer = await call(token, "/vendor/api/offers/ONB-1", {
       method: "PUT",
-      json: { productId: productId(5), condition: "New OEM", purchaseChoice: "Buy", warranty: "12 months", price: 42, leadTimeDays: 3 },
+      json: {
+        productId: productId(5),
+        condition: "New OEM",
+        purchaseChoice: "Buy",
+        warranty: "12 months",
+        price: "42.00",
+        leadTimeDays: 3,
+      },
     });
     expect(offer.status).toBe(201);
     const row = await env.DB.prepare("SELECT vendor_id FROM vendor_offers WHERE sku = 'ONB-1'").first<{ vendor_id: number }>();
@@ -194,7 +201,7 @@ describe("onboarding: tenants and vendors, idempotent by externalId", () => {
       condition: "New OEM",
       purchaseChoice: "Buy",
       warranty: "12 months",
-      price: 1,
+      price: "1.00", // a client the operator made: the latest version's string
       leadTimeDays: 3,
     };
     expect((await call(vendorToken, "/vendor/api/offers/LEAVING-1", { method: "PUT", json: offer })).status).toBe(201);

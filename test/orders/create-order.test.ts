@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { centsToDecimal } from "../../src/platform/money";
+import { centsToText } from "../../src/platform/money";
 import { json, TENANT_A } from "../helpers/api";
 import {
   dropFromKv,
@@ -106,7 +106,7 @@ describe("POST /orders: success", () => {
     expect(payload).toMatchObject({
       orderNumber: body.data.orderNumber,
       facilityId: JSMITH.facilityId,
-      total: centsToDecimal(expectedTotal),
+      total: centsToText(expectedTotal),
     });
     expect(payload.lines).toHaveLength(lineCount);
   });

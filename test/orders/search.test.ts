@@ -47,6 +47,7 @@ describe("GET /orders/search: records and defaults", () => {
       orderDate: sample.createdAt,
       lastUpdated: sample.updatedAt,
       total: sample.totalCents / 100,
+      currency: "USD",
       shippingMethod: sample.shippingMethod,
       status: sample.status,
     });

@@ -6,6 +6,7 @@ import { INVOICE_EXCEPTIONS } from "../../src/api/sandbox/purchasing";
 import { consumeSandboxBatch, type SandboxMessage } from "../../src/api/sandbox/schedule";
 import { runScenario } from "../../src/api/sandbox/simulator";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
+import { LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { CONFIRMATION_CODES } from "../../src/shared/confirmations/codes";
 import { tenantStoreDatabase } from "../../src/shared/tenants/store-database";
 import {
@@ -321,9 +322,16 @@ describe("webhook samples", () => {
   it("POST /webhook-endpoints/{id}/test sends a signed sample of any event type, in its documented shape", async () => {
     const path = receiverPath("ok");
     const test = await testModeTokenFor(TENANT_A);
-    const endpoint = (
-      await json(await call(test, "/webhook-endpoints", { method: "POST", json: { url: `${RECEIVER}${path}`, eventTypes: ["*"] } }))
-    ).data;
+    const endpoint =
+      // At the latest version: its deliveries are checked against the event schemas, which are the latest's.
+      (
+        await json(
+          await call(test, "/webhook-endpoints", {
+            method: "POST",
+            json: { url: `${RECEIVER}${path}`, eventTypes: ["*"], apiVersion: LATEST_VERSION },
+          }),
+        )
+      ).data;
     for (const type of DELIVERED_EVENT_TYPES) {
       const res = await call(test, `/webhook-endpoints/${endpoint.id}/test`, { method: "POST", json: { type } });
       expect(res.status, await res.clone().text()).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/api/events/types";
 import { generateDeviceIdentifiers } from "../../src/dev/seed/catalog";
 import { centsToText } from "../../src/platform/money";
-import { API_VERSIONS, type ApiVersion, LATEST_VERSION } from "../../src/platform/versions/calendar";
+import { API_VERSIONS, type ApiVersion } from "../../src/platform/versions/calendar";
 import { VERSION_CHANGES } from "../../src/versions";
 import { AT_LATEST, call, issueToken, TENANT_A, vendorTokenFor } from "../helpers/api";
 import { documentedOperation, expectMatchesContract, servedDocument } from "../helpers/contract";

@@ -4,7 +4,7 @@ import type { Database } from "../../db/client";
 import { orderLines, orders, type ProposedChange, purchasingSettings, quotes } from "../../db/schema";
 import { ProblemError, ValidationError } from "../../platform/errors";
 import { canonicalJson } from "../../platform/idempotency/middleware";
-import { centsToText, textToCents } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
 import {
   type CodeName,
   type ConfirmationType,
@@ -293,7 +293,7 @@ function planChange(
   };
   const eventChange = {
     ...(proposal.priceCents !== undefined
-      ? { unitPrice: centsToText(proposal.priceCents), previousUnitPrice: centsToText(line.priceCents) }
+      ? { unitPrice: centsToText(proposal.priceCents), previousUnitPrice: centsToText(line.priceCents), currency: MARKET_CURRENCY }
       : {}),
     ...(proposal.quantity !== undefined ? { quantity: proposal.quantity, previousQuantity: line.quantity } : {}),
     ...(proposal.substitute ? { substitute: proposal.substitute } : {}),

@@ -85,6 +85,7 @@ export function sampleEventData(type: DeliveredEventType, endpointId: string, at
     rmaNumber: kind === "rma" && returnStatus === "requested" ? null : "RMA-SAMPLE-1",
     dueAt: kind === "repair" ? null : at.slice(0, 10),
     at,
+    currency: "USD",
     ...more,
   });
   const parcel = { carrierName: "UPS", trackingNumber: "1Z999AA10123456784" };
@@ -179,6 +180,7 @@ export function sampleEventData(type: DeliveredEventType, endpointId: string, at
           contractPriceException: false,
           unitPrice: "125.00",
           previousUnitPrice: "120.00",
+          currency: "USD",
           reason: "Manufacturer price increase",
         },
       ],

@@ -74,6 +74,10 @@ const confirmedLine = z.object({
   previousQuantity: z.number().int().optional(),
   unitPrice: money("The unit price proposed").optional(),
   previousUnitPrice: money("The line's unit price before").optional(),
+  currency: z
+    .string()
+    .optional()
+    .openapi({ description: "ISO 4217 currency of unitPrice and previousUnitPrice, with them", example: "USD" }),
   substitute: substitute.optional().openapi({ description: "IS: the product offered instead" }),
   reason: z.string().nullable().optional(),
 });
@@ -107,6 +111,7 @@ const returnEvent = orderChange.extend({
   rmaNumber: z.string().nullable(),
   dueAt: day.nullable().openapi({ description: "When it is due back (cores, loaners; a return's return-by date)" }),
   at: instant.openapi({ description: "When the step was taken" }),
+  currency: z.string().openapi({ description: "ISO 4217 currency of `amount`", example: "USD" }),
   carrierName: z.string().optional(),
   trackingNumber: z.string().optional(),
   reason: z.string().nullable().optional(),

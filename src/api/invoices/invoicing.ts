@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
 import { invoiceLines, invoices, orderLines, orders, purchasingSettings } from "../../db/schema";
-import { centsToText } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY } from "../../platform/money";
 import type { EventData } from "../events/schemas";
 import type { EventType } from "../events/types";
 import { orderLineStates } from "../orders/changes";
@@ -24,8 +24,8 @@ import {
  * invoices whose status changes, in its one commit: so the match never depends on the order in which things arrived.
  */
 
-/** The currency of every order, and of the documents that bill one. */
-export const CURRENCY = "USD";
+/** The currency of every order, and of the documents that bill one: the market's. */
+export const CURRENCY = MARKET_CURRENCY;
 
 /** What a document of the vendor on the order `orderRef` selects is matched with: one batch. */
 export function invoicingReads(db: Database, vendorId: number | SQL<number>, orderRef: SQL<number>) {

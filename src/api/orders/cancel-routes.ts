@@ -4,14 +4,7 @@ import { IDEMPOTENCY_CACHED_HEADER, idempotent, idempotentRequest, storedJson } 
 import { committedResultStatements } from "../../platform/idempotency/results";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
-import {
-  authenticatedErrorResponses,
-  closedObject,
-  envelopeSchema,
-  idempotencyKeyHeaders,
-  ProblemSchema,
-  problem,
-} from "../../platform/schemas";
+import { authenticatedErrorResponses, closedObject, envelopeSchema, idempotencyKeyHeaders, problem } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";
 import { scopedAccess } from "../../shared/auth/bearer";
 import { type CancelOutcome, cancelOrder } from "./cancel";

@@ -21,7 +21,6 @@ import {
   decimalPrice,
   envelopeSchema,
   idempotencyKeyHeaders,
-  ProblemSchema,
   problem,
   requesterForbiddenResponse,
 } from "../../platform/schemas";
@@ -127,7 +126,7 @@ const CreateOrderSchema = closedObject({
       billingAddressId: 13,
       shippingMethod: "GROUND",
       payment: { paymentMethod: "PO", poNumber: "PO-1001" },
-      quoteItems: [{ priceOptionId: "po_3oVh0cLQm5N1cX2tWlqHxg7ZrY8bKd4A", productId: "MP-0000003", quantity: 2, price: 123.45 }],
+      quoteItems: [{ priceOptionId: "po_3oVh0cLQm5N1cX2tWlqHxg7ZrY8bKd4A", productId: "MP-0000003", quantity: 2, price: "123.45" }],
       notes: "Deliver to the biomed shop, building C",
     },
   });

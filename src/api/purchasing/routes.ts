@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import { centsToText, textToCents } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
 import { envelope } from "../../platform/responses";
 import { createRouter } from "../../platform/router";
 import { authenticatedErrorResponses, closedObject, envelopeSchema, moneyText } from "../../platform/schemas";
@@ -28,6 +28,9 @@ const SettingsSchema = closedObject({
       "Price increases of a vendor's confirmation applied without asking the buyer (like Amazon Business's order safeguards); null: every increase waits for the buyer. A price above the contract price always waits",
   }),
   priceTolerance: ToleranceSchema.openapi({ description: "How far an invoiced unit price may differ from the order's and still match" }),
+  currency: z.literal(MARKET_CURRENCY).optional().openapi({
+    description: "ISO 4217 currency of the amounts: always in an answer; a request may leave it out (it can only be the market's, USD)",
+  }),
   quantityTolerance: z
     .number()
     .int()
@@ -79,6 +82,7 @@ const toSettings = (body: SettingsBody): PurchasingSettings => ({
 const fromSettings = (settings: PurchasingSettings): SettingsBody => ({
   autoAcceptPriceIncrease: settings.autoAccept ? fromTolerance(settings.autoAccept) : null,
   priceTolerance: fromTolerance(settings.priceTolerance),
+  currency: MARKET_CURRENCY,
   quantityTolerance: settings.quantityTolerance,
   dueSoonDays: settings.dueSoonDays,
 });

@@ -13,7 +13,6 @@ import {
   idempotencyKeyHeaders,
   integerPathParam,
   notFoundResponse,
-  ProblemSchema,
   problem,
 } from "../../platform/schemas";
 import { tenantDatabase } from "../../platform/tenant-home";

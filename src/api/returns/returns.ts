@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client";
 import { orderLines, orders, outboxEvents, type PurchaseTerms, type ReturnKind, unitReturns } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
+import { MARKET_CURRENCY } from "../../platform/money";
 import type { EventType } from "../events/types";
 import { type InvoicingRows, invoicingOf, invoicingReads } from "../invoices/invoicing";
 import { type ChangeOutcome, commitOrderChange, type LineRevision, orderLineStates } from "../orders/changes";
@@ -114,6 +115,7 @@ export function returnPayload(row: typeof unitReturns.$inferSelect, status: stri
     rmaNumber: row.rmaNumber ?? null,
     dueAt: row.dueAt?.slice(0, 10) ?? null,
     at,
+    currency: MARKET_CURRENCY,
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { closedObject, FUTURE_DATE_EXAMPLE, moneyText, readableText } from "../../platform/schemas";
+import { closedObject, currencyCode, FUTURE_DATE_EXAMPLE, moneyText, readableText } from "../../platform/schemas";
 import { RETURN_REASONS } from "./request";
 import { RETURN_KINDS } from "./steps";
 
@@ -143,6 +143,7 @@ export const ReturnRecordSchema = z
     restockingFee: amount("A return's restocking fee"),
     creditDue: amount("A return's credit: the units at their price, less the restocking fee"),
     billed: amount("What was billed (a core charge, late fees)"),
+    currency: currencyCode,
     invoiceId: z.number().int().nullable().openapi({ description: "The invoice of the charge (GET /invoices/{invoiceId})" }),
     inbound: shipmentView.openapi({ description: "The unit's parcel to the vendor" }),
     outbound: shipmentView.openapi({ description: "A repair's parcel back to the buyer" }),

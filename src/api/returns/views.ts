@@ -1,7 +1,7 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orderLines, orders, unitReturns } from "../../db/schema";
-import { centsToText } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY } from "../../platform/money";
 import { type Page, paginationOf } from "../../platform/pagination";
 import { pageWithTotal, planSearch, type SearchRequest } from "../../query/search";
 import { termsOrBuy } from "../../shared/catalog/purchase-terms";
@@ -80,6 +80,7 @@ export function returnView(joined: Joined, now = new Date()) {
     restockingFee: money(restocking),
     creditDue: kind === "rma" && row.status !== "declined" ? centsToText(row.quantity * linePriceCents - (restocking ?? 0)) : null,
     billed: money(row.billedCents),
+    currency: MARKET_CURRENCY,
     invoiceId: row.invoiceId,
     inbound: row.inbound ?? null,
     outbound: row.outbound ?? null,

@@ -1,4 +1,4 @@
-import { amountCents, centsToText, decimalToCents, textToCents } from "../../platform/money";
+import { amountCents, centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
 import type { ApiAnswer } from "../procurement/api";
 import type { DeskApi, DeskLine } from "./vendor-work";
 import { outcomeOf } from "./vendor-work";
@@ -8,9 +8,6 @@ import { outcomeOf } from "./vendor-work";
  * worked out in integer cents from what the user typed, then sent as the vendor API's decimal strings, which must add
  * up exactly there. What the user typed wrong is named by line before anything is sent.
  */
-
-/** Every order is in US dollars (src/api/invoices/invoicing.ts, CURRENCY). */
-const CURRENCY = "USD";
 
 export interface InvoiceView {
   invoiceId: number;
@@ -120,7 +117,7 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
       invoiceNumber: field("invoiceNumber"),
       orderNumber,
       invoiceDate: field("invoiceDate") || today(),
-      currency: CURRENCY,
+      currency: MARKET_CURRENCY,
       lines: invoiceLines.map((line) => ({
         lineId: line.lineId,
         // The part number printed on the invoice, as the line has it (the vendor API takes 64 characters).
@@ -152,7 +149,7 @@ export function creditMemoDraft(invoice: InvoiceView, field: Field): Drafted<Rec
     creditMemoNumber: field("creditMemoNumber"),
     invoiceId: invoice.invoiceId,
     creditDate: field("creditDate") || today(),
-    currency: CURRENCY,
+    currency: MARKET_CURRENCY,
     ...(field("reason") ? { reason: field("reason") } : {}),
   };
   if (field("whole") === "on") return errors.length > 0 ? { body: null, errors } : { body: head, errors: [] };

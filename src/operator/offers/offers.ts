@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { jsonGroups, MAX_PARAMETER_BYTES } from "../../db/bulk-insert";
 import { database } from "../../db/client";
 import { type OfferRow, type OfferTerms, vendorOffers } from "../../db/schema";
-import { centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
+import { amountCents, centsToText, MARKET_CURRENCY } from "../../platform/money";
 import { toGtin14 } from "../../shared/catalog/gtin";
 import { normalizePartNumber } from "../../shared/catalog/part-numbers";
 import { presentTerms, termsOfInput } from "../../shared/catalog/purchase-terms";
@@ -134,12 +134,13 @@ function termsOf(productId: string, input: OfferInput): Terms {
 
 function mutableOf(input: OfferInput): Mutable {
   return {
-    priceCents: textToCents(input.price)!,
+    // amountCents: a price file staged before 2026-12-07 holds JSON numbers.
+    priceCents: amountCents(input.price)!,
     quantityAvailable: input.quantityAvailable ?? null,
     quantityCountedAt: input.quantityAvailable === null || input.quantityAvailable === undefined ? null : (input.quantityCountedAt ?? null),
     effectiveFrom: input.effectiveFrom ?? null,
     effectiveTo: input.effectiveTo ?? null,
-    futurePriceCents: input.futurePrice ? textToCents(input.futurePrice.price)! : null,
+    futurePriceCents: input.futurePrice ? amountCents(input.futurePrice.price)! : null,
     futurePriceFrom: input.futurePrice?.effectiveFrom ?? null,
   };
 }

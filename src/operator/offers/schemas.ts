@@ -136,7 +136,7 @@ export const OfferInputSchema = closedObject(offerFields)
       condition: "New OEM",
       purchaseChoice: "Buy",
       warranty: "12 months",
-      price: 1249.5,
+      price: "1249.50",
       leadTimeDays: 3,
       quantityAvailable: 12,
       quantityCountedAt: "2026-11-26T08:00:00Z",

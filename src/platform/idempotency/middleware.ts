@@ -157,7 +157,9 @@ export const idempotentWith =
   async (c, next) => {
     const key = requireKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
     const body = await readJsonBody(c);
-    const fingerprint = await requestFingerprint(c.req.method, c.req.path, body);
+    // The body as the client sent it (before a version change brought it forward): a retry of a request begun before a
+    // release that changed its body's form is still the same request.
+    const fingerprint = await requestFingerprint(c.req.method, c.req.path, c.get("bodyAsSent") ?? body);
     // Test mode keeps its own keys (its sandbox twin), so a test request never replays a live one.
     const tenantId = c.get("principal").dataTenantId;
     const store = keyLock(c, key);

@@ -64,6 +64,7 @@ async function walkRequestForward(c: Context<AppEnv>, changes: readonly VersionC
   } catch {
     return;
   }
+  c.set("bodyAsSent", structuredClone(body));
   for (const change of forward) body = change.request!(body, exchange);
   const headers = new Headers(c.req.raw.headers);
   headers.delete("Content-Length");
@@ -124,15 +125,19 @@ function unknownVersion(c: Context<AppEnv>, given: string): Response {
  * an older one is rendered here through the version changes. Every answer says its version, 401 and 429 included.
  */
 export const apiVersioning =
-  (changes: readonly VersionChange[]): MiddlewareHandler<AppEnv> =>
+  (changes: readonly VersionChange[], pinOf?: (c: Context<AppEnv>) => Promise<ApiVersion | undefined>): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const requested = c.req.header(VERSION_HEADER)?.trim();
     if (requested !== undefined && !isApiVersion(requested)) return unknownVersion(c, requested);
     c.set("requestedVersion", requested);
     c.set("walkRequestForward", () => walkRequestForward(c, changes));
     await next();
-    // A route may name the version itself (the OpenAPI document's ?version=).
-    const version = answerVersion(c);
+    // A route may name the version itself (the OpenAPI document's ?version=). An error given before the bearer check
+    // learnt the client's pin (a body the platform refused, a 429) is in that pin too, when the token is valid.
+    let version = answerVersion(c);
+    if (pinOf && c.res.status >= 400 && c.get("requestedVersion") === undefined && c.get("clientVersion") === undefined) {
+      version = (await pinOf(c)) ?? version;
+    }
     if (version !== LATEST_VERSION) {
       // After next(), the route index is the handler that answered.
       c.res = await renderAt(changes, version, c.res, exchangeOf(c));

@@ -4,6 +4,7 @@ import { type AppEnv, appConfig } from "../../env";
 import { ProblemError } from "../../platform/errors";
 import type { OperatorScope, Scope, VendorScope } from "../../platform/principal";
 import { limitApiClient } from "../../platform/ratelimit/middleware";
+import type { ApiVersion } from "../../platform/versions/calendar";
 import { storeKeyLocks } from "../tenants/key-locks";
 import { tenantStoreDatabase } from "../tenants/store-database";
 import { clientStatus } from "./client-status";
@@ -37,6 +38,7 @@ function bearerFor<P extends { clientId: string }>(
       if (err instanceof InvalidTokenError) throw unauthorized(err.message, "invalid_token");
       throw err;
     }
+    c.set("verifiedClientId", principal.clientId);
     // The signature proves the client id, so the limiter can run before the database is asked anything:
     // a throttled client costs no D1 read.
     await limitApiClient(c, principal.clientId, async () => {
@@ -55,6 +57,34 @@ function bearerFor<P extends { clientId: string }>(
       await next();
     });
   };
+}
+
+/**
+ * The version of the enabled client whose valid access token (of any of the three APIs) the request carries, for an
+ * answer given before the bearer check learnt it: a body refused by the platform's checks, a 429. Undefined without
+ * one; never throws (the answer then stays at the latest version).
+ */
+export async function pinOfBearer(c: Context<AppEnv>): Promise<ApiVersion | undefined> {
+  try {
+    let clientId = c.get("verifiedClientId");
+    if (clientId === undefined) {
+      const header = c.req.header("Authorization") ?? "";
+      const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
+      if (!match) return undefined;
+      for (const verify of [verifyAccessToken, verifyVendorAccessToken, verifyOperatorAccessToken]) {
+        clientId = await verify(c.env, match[1]!).then(
+          (principal) => principal.clientId,
+          () => undefined,
+        );
+        if (clientId !== undefined) break;
+      }
+      if (clientId === undefined) return undefined;
+    }
+    const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
+    return (await clientStatus.enabledClient(database(c.env.DB), clientId, ttlSeconds))?.version;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Requires a customer API access token from an enabled client; sets the `principal` for the request. */

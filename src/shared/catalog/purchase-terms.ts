@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { PurchaseTerms, PurchaseType } from "../../db/purchase-terms";
-import { centsToText, textToCents } from "../../platform/money";
+import { amountCents, centsToText } from "../../platform/money";
 import { closedObject, decimalPrice, moneyAmount, readableText } from "../../platform/schemas";
 
 /**
@@ -89,7 +89,8 @@ export function purchaseTermsRules(input: { [K in keyof TermsInput]?: unknown },
   }
 }
 
-const cents = (amount: string) => textToCents(amount)!;
+/** Exact cents of a validated amount (a staged price file row of before 2026-12-07 holds a JSON number). */
+const cents = (amount: string) => amountCents(amount)!;
 
 /** The stored terms of a validated offer input. */
 export function termsOfInput(input: TermsInput): PurchaseTerms {

@@ -79,7 +79,8 @@ const DOCUMENT_AMOUNTS: [component: string, answer: boolean, paths: AmountPaths]
   ["OfferBatchRow", false, amountPaths("price", "futurePrice.price")],
   ["ExchangeTerms", false, amountPaths("coreCharge")],
   ["LoanTerms", false, amountPaths("lateFeePerDay")],
-  ["AgreementInput", false, AGREEMENT],
+  ["AgreementInput", false, AGREEMENT], // its example; its lines are AgreementPriceLine
+  ["AgreementPriceLine", false, amountPaths("price")],
 ];
 
 /** The schema of an amount as the versions before this one described it: a JSON number. */
@@ -118,7 +119,18 @@ function formerDocument(document: OpenApiDocument): void {
   const schemas = document.components?.schemas as Record<string, SchemaNode> | undefined;
   if (!schemas) return;
   for (const [component, answer, paths] of DOCUMENT_AMOUNTS) {
-    for (const steps of paths) for (const found of amountsAt(schemas[component], steps)) found.replace(formerAmount(found.schema, answer));
+    const schema = schemas[component];
+    for (const steps of paths) for (const found of amountsAt(schema, steps)) found.replace(formerAmount(found.schema, answer));
+    if (schema?.example !== undefined) rewriteAmounts(schema.example, paths, amountAsNumber);
+  }
+  // The webhooks' examples (a sample event each), as the events themselves are rendered.
+  const webhooks = (
+    document as { webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { example?: unknown }> } } }> }
+  ).webhooks;
+  for (const [type, paths] of Object.entries(EVENTS)) {
+    for (const content of Object.values(webhooks?.[type]?.post?.requestBody?.content ?? {})) {
+      if (content.example !== undefined) rewriteAmounts(content.example, paths, amountAsNumber);
+    }
   }
 }
 

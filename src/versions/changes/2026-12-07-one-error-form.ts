@@ -1,5 +1,6 @@
 import type { ProblemFieldError } from "../../platform/errors";
 import type { OpenApiDocument } from "../../platform/openapi/document";
+import { ERROR_FORM, SUCCESS_AND_MONEY } from "../../platform/openapi/info";
 import type { SchemaNode, VersionChange } from "../../platform/versions/change";
 
 /** The slug of a problem `type`, whichever base it has (its last path segment). */
@@ -12,6 +13,12 @@ function fieldMap(errors: readonly ProblemFieldError[]): Record<string, string[]
   return { ...map };
 }
 
+/**
+ * The problem types whose former body always listed `errors`, empty or not (an invalid transition lists the steps
+ * allowed, none from a final status); every other problem had no `errors` when it had none to give.
+ */
+const ALWAYS_LISTED = new Set(["invalid-transition"]);
+
 /** A problem of this version as the body a client pinned before it got: one of the four forms of spec 7.2. */
 export function formerError(problem: Record<string, unknown>): Record<string, unknown> {
   const errors = Array.isArray(problem.errors) ? (problem.errors as ProblemFieldError[]) : [];
@@ -21,7 +28,7 @@ export function formerError(problem: Record<string, unknown>): Record<string, un
     return { success: false, errors: errors.map((e) => e.detail), correlationId: problem.correlationId, timestamp: problem.timestamp };
   }
   const { errors: _errors, ...rest } = problem;
-  if (errors.length === 0) return rest;
+  if (errors.length === 0) return ALWAYS_LISTED.has(slug) ? { ...rest, errors: [] } : rest;
   return { ...rest, errors: slug === "validation" ? fieldMap(errors) : errors.map((e) => e.detail) };
 }
 
@@ -56,7 +63,21 @@ const FORMER_COMPONENTS = {
   },
 };
 
+/** The document's prose on answers and errors before this version. */
+const FORMER_PROSE = `**Success bodies** are \`{ success: true, data, correlationId, timestamp }\`.
+
+**Errors** use three forms: RFC 7807 problem details (\`application/problem+json\`, schema \`Problem\`;
+400 validation problems carry \`errors\` as \`{ "field.path[0]": [messages] }\`, schema \`ValidationProblem\`),
+422 business-rule violations as \`{ success: false, errors: [...] }\` (\`ControllerError\`), and idempotency
+conflicts as \`{ error }\` (\`IdempotencyConflict\`). The token endpoint answers every error (429 and 5xx
+included) in the RFC 6749 5.2 form instead: \`application/json\` \`{ error, error_description }\` (\`OAuthError\`).
+Do not retry a 4xx unchanged, except 409 "the request is currently being processed"; retry 5xx with exponential
+backoff and jitter, honouring \`Retry-After\`.`;
+
 function formerDocument(document: OpenApiDocument): void {
+  if (document.info.description) {
+    document.info.description = document.info.description.replace(`${SUCCESS_AND_MONEY}\n\n${ERROR_FORM}`, FORMER_PROSE);
+  }
   const schemas = document.components?.schemas as Record<string, SchemaNode> | undefined;
   const problem = schemas?.Problem;
   const validation = schemas?.ValidationProblem;

@@ -2,10 +2,10 @@ import type { VersionChange } from "../../platform/versions/change";
 
 const CREATE_ORDER = "post /customer/api/orders";
 
-/** The create-order answer's data with `success` where the versions before this one had it: after createdAt. */
-function withFormerSuccess(data: Record<string, unknown>): Record<string, unknown> {
+/** The create-order answer's data (or its schema's properties) with `success` where the versions before this one had it. */
+function withFormerSuccess(data: Record<string, unknown>, success: unknown): Record<string, unknown> {
   const { orderNumber, createdAt, success: _success, ...rest } = data;
-  return { orderNumber, createdAt, success: true, ...rest };
+  return { orderNumber, createdAt, success, ...rest };
 }
 
 /**
@@ -20,7 +20,7 @@ export const orderCreatedOnce: VersionChange = {
   response: async (response) => {
     if (response.status !== 201 && response.status !== 200) return response;
     const body = await response.json<{ data?: Record<string, unknown> }>();
-    if (body.data) body.data = withFormerSuccess(body.data);
+    if (body.data) body.data = withFormerSuccess(body.data, true);
     const headers = new Headers(response.headers);
     headers.delete("Content-Length");
     return new Response(JSON.stringify(body), { status: response.status, headers });
@@ -28,7 +28,7 @@ export const orderCreatedOnce: VersionChange = {
   document: (document) => {
     const created = document.components?.schemas?.OrderCreated as { properties?: Record<string, unknown>; required?: string[] } | undefined;
     if (!created?.properties || !created.required) return;
-    created.properties = withFormerSuccess({ ...created.properties, success: { type: "boolean", enum: [true] } });
+    created.properties = withFormerSuccess(created.properties, { type: "boolean", enum: [true] });
     created.required = ["orderNumber", "createdAt", "success", "eventId"];
   },
 };

@@ -1,3 +1,4 @@
+import { MARKET_CURRENCY } from "../../../platform/money";
 import { type ControlNumbers, reserveControlNumbers } from "../control-numbers";
 import { centsToDecimal } from "../mapping/decimal";
 import { deletionOf, orderChangeSegments } from "../mapping/order-change";
@@ -36,8 +37,6 @@ export interface OutboundLine {
 /** The buyer of every 850: Medparts, with the tenant as the account (N104, assigned by the buyer). */
 export const BUYER_NAME = "MEDPARTS";
 export const buyerId = (tenantId: number) => `T${tenantId}`;
-/** The currency of every order today (the API's money has no other). */
-const CURRENCY = "USD";
 /** PO103 when the line does not say its unit: each. */
 const DEFAULT_UNIT = "EA";
 
@@ -79,7 +78,7 @@ export function purchaseOrderOf(lines: readonly OutboundLine[], tenantId: number
     purpose,
     poNumber: first.poNumber?.trim() || first.orderNumber,
     orderDate: orderDate.toISOString().slice(0, 10).replaceAll("-", ""),
-    currency: CURRENCY,
+    currency: MARKET_CURRENCY,
     buyer: { name: BUYER_NAME, id: buyerId(tenantId) },
     shipTo,
     lines: ordered.map((line) => ({
