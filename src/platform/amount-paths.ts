@@ -1,3 +1,4 @@
+import { noFieldErrors, ValidationError } from "./errors";
 import { MONEY_TEXT } from "./money";
 
 /**
@@ -23,9 +24,12 @@ export const under = (prefix: string, paths: AmountPaths): AmountPaths => paths.
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** Rewrites, in place, every amount of `value` at `paths` that is present (a missing member or a null is left as is). */
-export function rewriteAmounts(value: unknown, paths: AmountPaths, rewrite: (amount: unknown) => unknown): void {
-  for (const steps of paths) visit(value, steps, 0, rewrite);
+/**
+ * Rewrites, in place, every amount of `value` at `paths` that is present (a missing member or a null is left as is).
+ * `rewrite` also gets the amount's field path as validation errors name it (`quoteItems[1].price`).
+ */
+export function rewriteAmounts(value: unknown, paths: AmountPaths, rewrite: (amount: unknown, field: string) => unknown): void {
+  for (const steps of paths) visit(value, steps, 0, "", rewrite);
 }
 
 /** Whether an amount of `value` at `paths` passes `test` (nothing is changed). */
@@ -35,23 +39,30 @@ export function someAmount(value: unknown, paths: AmountPaths, test: (amount: un
     found ||= test(amount);
     return amount;
   };
-  for (const steps of paths) visit(value, steps, 0, look);
+  for (const steps of paths) visit(value, steps, 0, "", look);
   return found;
 }
 
-function visit(value: unknown, steps: readonly Step[], at: number, rewrite: (amount: unknown) => unknown): void {
+function visit(
+  value: unknown,
+  steps: readonly Step[],
+  at: number,
+  field: string,
+  rewrite: (amount: unknown, field: string) => unknown,
+): void {
   if (!isObject(value)) return;
   const { member, each } = steps[at]!;
   if (!Object.hasOwn(value, member)) return;
   const next = value[member];
+  const here = field ? `${field}.${member}` : member;
   if (at === steps.length - 1) {
-    if (each && Array.isArray(next)) for (let i = 0; i < next.length; i++) next[i] = rewrite(next[i]);
-    else if (!each && next !== null) value[member] = rewrite(next);
+    if (each && Array.isArray(next)) for (let i = 0; i < next.length; i++) next[i] = rewrite(next[i], `${here}[${i}]`);
+    else if (!each && next !== null) value[member] = rewrite(next, here);
     return;
   }
   if (each) {
-    if (Array.isArray(next)) for (const item of next) visit(item, steps, at + 1, rewrite);
-  } else visit(next, steps, at + 1, rewrite);
+    if (Array.isArray(next)) next.forEach((item, i) => visit(item, steps, at + 1, `${here}[${i}]`, rewrite));
+  } else visit(next, steps, at + 1, here, rewrite);
 }
 
 /**
@@ -60,6 +71,22 @@ function visit(value: unknown, steps: readonly Step[], at: number, rewrite: (amo
  * an exponent). Anything else as it is.
  */
 export const amountAsText = (amount: unknown): unknown => (typeof amount === "number" && Number.isFinite(amount) ? String(amount) : amount);
+
+/**
+ * The amounts of a request of a version that took JSON numbers, as the latest version takes them (`amountAsText`). An
+ * amount that is not a number was refused by that version, and still is: a 400 naming each, as its validation said it.
+ */
+export function amountsAsTextOrRefused(body: unknown, paths: AmountPaths): void {
+  const refused = noFieldErrors();
+  rewriteAmounts(body, paths, (amount, field) => {
+    if (typeof amount !== "number")
+      refused[field] = [
+        `Invalid input: expected number, received ${amount === null ? "null" : Array.isArray(amount) ? "array" : typeof amount}`,
+      ];
+    return amountAsText(amount);
+  });
+  if (Object.keys(refused).length > 0) throw new ValidationError(refused);
+}
 
 /**
  * A decimal string as the JSON number a client pinned before 2026-12-07 reads ("1249.50" -> 1249.5): the nearest

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_VENDOR_ID } from "../../src/api/vendors/routes";
 import type { OpenApiDocument } from "../../src/platform/openapi/document";
 import { TWO_DECIMALS_RULE } from "../../src/platform/schemas";
+import { LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { BASE_URL, operatorTokenFor, scimTokenFor, TENANT_A, testModeTokenFor, tokenFor, vendorTokenFor } from "../helpers/api";
 import { type DocumentedOperation, expectMatchesContract, operationsOf, servedDocument, validateAgainst } from "../helpers/contract";
 import { runs, testDepth } from "../helpers/depth";
@@ -357,6 +358,8 @@ function requestArbitrary(operation: DocumentedOperation): fc.Arbitrary<Generate
       else if (p.in === "header") headers[p.name] = value;
       else throw new Error(`${p.in} parameters are not fuzzed`);
     }
+    // A body is generated from the latest version's document: it is sent at that version, whatever the client's pin.
+    if (body !== undefined) headers["Medparts-Version"] = LATEST_VERSION;
     return { path, query, headers, mediaType, body };
   });
 }
@@ -378,6 +381,9 @@ function refusedFields(body: Record<string, unknown>): string[] {
     return [`scim:${String(body.scimType)}`];
   if (body.errors && typeof body.errors === "object" && !Array.isArray(body.errors)) return Object.keys(body.errors);
   if (typeof body.type === "string" && body.type.endsWith("/invalid-search-query")) return ["q"];
+  // The latest version's field errors: an entry per message, with its field.
+  const fields = Array.isArray(body.errors) ? body.errors.flatMap((entry: { field?: string }) => (entry.field ? [entry.field] : [])) : [];
+  if (fields.length > 0) return [...new Set<string>(fields)];
   return [`(unattributed: ${String(body.detail ?? JSON.stringify(body))})`];
 }
 

@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { decimalToCents } from "../../src/platform/money";
+import { centsToText, textToCents } from "../../src/platform/money";
 import { runs } from "../helpers/depth";
 import { generatedDocument } from "../helpers/generated-document";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 /** The documented example order, its line at `price`. */
-function orderAt(price: number) {
+function orderAt(price: number | string) {
   const example = document.components.schemas.CreateOrderRequest.example;
   return { ...example, quoteItems: [{ ...example.quoteItems[0], price }] };
 }
@@ -37,15 +37,16 @@ describe("the document under Ajv", () => {
     expect(validateOrder(document.components.schemas.CreateOrderRequest.example), JSON.stringify(validateOrder.errors)).toBe(true);
   });
 
-  it("accepts every price with at most two decimals that the server accepts (0.07, 1.12, 1212.84 and random ones)", () => {
+  it("accepts every price with at most two decimals that the server accepts (0.07, 1.12, 1212.84 and random ones), and no JSON number", () => {
     const prices = fc.oneof(
-      fc.constantFrom(0.07, 1.12, 1212.84, 0.01, 0.29, 4.35, 1_000_000.1),
-      fc.integer({ min: 1, max: 99_999_999_999 }).map((cents) => cents / 100),
+      fc.constantFrom("0.07", "1.12", "1212.84", "0.01", "0.29", "4.35", "1000000.1", "12.5"),
+      fc.integer({ min: 1, max: 99_999_999_999 }).map(centsToText),
     );
     fc.assert(
       fc.property(prices, (price) => {
-        expect(decimalToCents(price), `the server refuses ${price}`).not.toBeNull();
+        expect(textToCents(price), `the server refuses ${price}`).not.toBeNull();
         expect(validateOrder(orderAt(price)), `${price}: ${JSON.stringify(validateOrder.errors)}`).toBe(true);
+        expect(validateOrder(orderAt(Number(price))), `${price} as a number`).toBe(false);
       }),
       { numRuns: runs({ quick: 1_000, deep: 20_000 }) },
     );
@@ -68,7 +69,7 @@ describe("the document under Ajv", () => {
     const validate = (schema: string, value: unknown) => ajv.validate({ $ref: `${DOCUMENT_ID}#/components/schemas/${schema}` }, value);
     const agreement = document.components.schemas.AgreementInput.example;
     const offer = document.components.schemas.OfferInput.example;
-    for (const price of [0.07, 1.12, 1212.84]) {
+    for (const price of ["0.07", "1.12", "1212.84"]) {
       expect(validate("AgreementInput", { ...agreement, prices: [{ ...agreement.prices[0], price }] }), `agreement ${price}`).toBe(true);
       expect(
         validate("OfferInput", { ...offer, price, futurePrice: { price, effectiveFrom: "2027-01-01T00:00:00Z" } }),

@@ -47,6 +47,28 @@ function exchangeOf(c: Context<AppEnv>, index?: number): Exchange {
 }
 
 /**
+ * A number JSON cannot write (a literal like 1e400 parses to Infinity), marked to be written back; the mark is drawn
+ * once per isolate, at first use (Workers give no random values at global scope), so no request can guess it.
+ */
+let infinityMark: string | undefined;
+
+/**
+ * A body as JSON text that parses back to the same value: JSON.stringify would write an infinity (a literal like 1e400
+ * in the request) as null, which a nullable field would accept; it is written as 1e400 or -1e400 again.
+ */
+function jsonTextOf(body: unknown): string {
+  let infinite = false;
+  infinityMark ??= `inf-${crypto.randomUUID()}`;
+  const mark = infinityMark;
+  const text = JSON.stringify(body, (_key, value) => {
+    if (typeof value !== "number" || Number.isFinite(value) || Number.isNaN(value)) return value;
+    infinite = true;
+    return `${value > 0 ? "+" : "-"}${mark}`;
+  });
+  return infinite ? text.replaceAll(`"+${mark}"`, "1e400").replaceAll(`"-${mark}"`, "-1e400") : text;
+}
+
+/**
  * The request's JSON body at the latest version, for a request made at an older one (docs/api.md, "Versions"): it
  * walks forward through the changes after that version that touch the operation, oldest first. Run once the version
  * is known, by the bearer check (which learns the client's pin), before any route reads the body: handlers and their
@@ -68,7 +90,7 @@ async function walkRequestForward(c: Context<AppEnv>, changes: readonly VersionC
   for (const change of forward) body = change.request!(body, exchange);
   const headers = new Headers(c.req.raw.headers);
   headers.delete("Content-Length");
-  c.req.raw = new Request(c.req.raw, { body: JSON.stringify(body), headers });
+  c.req.raw = new Request(c.req.raw, { body: jsonTextOf(body), headers });
   c.req.bodyCache = {};
 }
 

@@ -3,6 +3,7 @@ import {
   amountAsNumber,
   amountAsText,
   amountPaths,
+  amountsAsTextOrRefused,
   rewriteAmounts,
   someAmount,
   under,
@@ -148,7 +149,7 @@ export const moneyAsDecimalStrings: VersionChange = {
   operations: [...new Set([...Object.keys(ANSWERS), ...Object.keys(REQUESTS)])],
   request: (body, { operation }) => {
     const paths = REQUESTS[operation];
-    if (paths) rewriteAmounts(body, paths, amountAsText);
+    if (paths) amountsAsTextOrRefused(body, paths);
     return body;
   },
   response: async (response, { operation }) => {
