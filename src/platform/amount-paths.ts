@@ -61,7 +61,7 @@ function visit(
     return;
   }
   if (each) {
-    if (Array.isArray(next)) next.forEach((item, i) => visit(item, steps, at + 1, `${here}[${i}]`, rewrite));
+    if (Array.isArray(next)) for (let i = 0; i < next.length; i++) visit(next[i], steps, at + 1, `${here}[${i}]`, rewrite);
   } else visit(next, steps, at + 1, here, rewrite);
 }
 
