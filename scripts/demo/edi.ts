@@ -5,7 +5,7 @@ import { readPurchaseOrder } from "../../src/operator/edi/mapping/purchase-order
 import type { Segment } from "../../src/operator/edi/x12/document";
 import { readX12 } from "../../src/operator/edi/x12/reader";
 import type { WriteSegment } from "../../src/operator/edi/x12/writer";
-import { centsToText } from "../../src/platform/money";
+import { centsToText, textToCents } from "../../src/platform/money";
 import { demoClientOf, savedDemoClients } from "../dev/local-platform";
 import { call, currentStep, demoBaseUrl, type Envelope, http, StepFailed, show, step, token, useBaseUrl } from "./steps";
 
@@ -61,7 +61,7 @@ interface OrderLine {
   partNumber: string;
   quantity: number;
   shippedQuantity: number;
-  price: number;
+  price: string;
   statusName: string;
   confirmationCode?: string | null;
   pendingChange?: { code: string; unitPrice?: string | null; promisedShipDate?: string | null } | null;
@@ -69,7 +69,7 @@ interface OrderLine {
 interface OrderRecord {
   orderNumber?: string;
   poNumber: string;
-  total: number;
+  total: string;
   status: string;
   lineItems?: OrderLine[];
   shippingInfo?: { trackingNumber: string | null; carrierName: string; serviceLevel: string }[];
@@ -208,7 +208,7 @@ async function edi(): Promise<void> {
     token: buyerToken,
     json: { filters: { query }, pagination: { limit: 10, offset: 0 }, ...ids },
   });
-  type Option = { priceOptionId: string; price: number; vendorName: string; customFields: { isRequired: boolean }[] };
+  type Option = { priceOptionId: string; price: string; vendorName: string; customFields: { isRequired: boolean }[] };
   type Detail = {
     product: { id: string; title?: string; deviceIdentifiers: { agency: string; deviceId: string; containsDeviceId: string | null }[] };
     options: Option[];
@@ -255,7 +255,7 @@ async function edi(): Promise<void> {
   const line = (await readOrder()).lineItems?.[0];
   if (!line) throw new StepFailed(`The order ${orderNumber} has no line.`);
   show("order", `${orderNumber}, PO ${poNumber}`);
-  show("line", `${line.lineId}: ${line.quantity} x ${line.partNumber} at ${line.price.toFixed(2)} (${line.statusName})`);
+  show("line", `${line.lineId}: ${line.quantity} x ${line.partNumber} at ${line.price} (${line.statusName})`);
 
   step("The partner fetches its 850 from the mailbox and takes it");
   const outbound = async () => {
@@ -309,11 +309,11 @@ async function edi(): Promise<void> {
   showAcknowledgment(await post("997 for the 850", [ack850]));
 
   step("The partner confirms with a price change: an 855, ACK code IP with CTP*CON the new price");
-  const newCents = Math.round(line.price * 100) + 500;
+  const newCents = textToCents(line.price)! + 500;
   const newPrice = centsToText(newCents);
   // The translator echoes the 850's PO1 (line id, vendor's SKU) in what it sends back.
   const sku = line.partNumber;
-  const confirmation = set855(orderNumber, [{ lineId: line.lineId, quantity, price: line.price.toFixed(2), code: "IP", newPrice, sku }]);
+  const confirmation = set855(orderNumber, [{ lineId: line.lineId, quantity, price: line.price, code: "IP", newPrice, sku }]);
   for (const segment of confirmation.segments.filter((s) => ["BAK", "PO1", "CTP", "ACK"].includes(s.id)))
     show("  X12", segmentText(segment));
   showAcknowledgment(await post("855", [confirmation]));
@@ -323,7 +323,7 @@ async function edi(): Promise<void> {
   show("buyer sees", `line ${proposed.statusName}, code ${proposed.confirmationCode}: a pending change waits for the buyer`);
   show(
     "pending change",
-    `${change.code}: unit price ${line.price.toFixed(2)} -> ${change.unitPrice}, ship ${change.promisedShipDate ?? "-"}`,
+    `${change.code}: unit price ${line.price} -> ${change.unitPrice}, ship ${change.promisedShipDate ?? "-"}`,
   );
 
   step("The buyer approves the new price (customer API, change-decision)");
@@ -335,9 +335,9 @@ async function edi(): Promise<void> {
   const approved = await readOrder();
   show(
     "line",
-    `${decided.lineStatus} at ${approved.lineItems?.[0]?.price.toFixed(2)}, order ${decided.orderStatus}, total ${approved.total.toFixed(2)}`,
+    `${decided.lineStatus} at ${approved.lineItems?.[0]?.price}, order ${decided.orderStatus}, total ${approved.total}`,
   );
-  if (Math.round((approved.lineItems?.[0]?.price ?? 0) * 100) !== newCents) throw new StepFailed("The approved price was not applied.");
+  if (textToCents(approved.lineItems?.[0]?.price ?? "0") !== newCents) throw new StepFailed("The approved price was not applied.");
 
   step("The partner ships: an 856 with the unit GTIN, a lot, an expiry and a serial per unit");
   const tracking = `1ZEDI${unique()}${unique()}`.slice(0, 18);

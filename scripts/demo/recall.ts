@@ -16,7 +16,7 @@ const REQUESTER = { requesterId: 50001, userId: 1, facilityId: 1001, shippingAdd
 
 interface Option {
   priceOptionId: string;
-  price: number;
+  price: string;
   vendorName: string;
   customFields: { isRequired: boolean }[];
 }

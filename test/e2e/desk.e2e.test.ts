@@ -159,7 +159,7 @@ async function theDaysOrder(run: string, productIndexes: [number, number]) {
       condition: "New OEM",
       purchaseChoice: "Buy",
       warranty: "1 year",
-      price: 120,
+      price: "120.00",
       leadTimeDays: 2,
     },
     {
@@ -168,10 +168,10 @@ async function theDaysOrder(run: string, productIndexes: [number, number]) {
       condition: "Refurbished",
       purchaseChoice: "Exchange",
       warranty: "6 months",
-      price: 800,
+      price: "800.00",
       leadTimeDays: 2,
       purchaseType: "exchange",
-      exchangeTerms: { coreCharge: 300, coreDueDays: 30, coreConditions: ["Complete"] },
+      exchangeTerms: { coreCharge: "300.00", coreDueDays: 30, coreConditions: ["Complete"] },
     },
   ];
   const quoteItems = [];
@@ -329,7 +329,7 @@ describe("a desk user's whole day in a browser", () => {
 
       // The hospital sees the price change, the parcels' units and the core received.
       const order = (await api(buyer, "GET", `/customer/api/orders/${orderNumber}?include=lineItems`)).data;
-      expect(order.lineItems.map((line: { price: number }) => line.price).sort()).toEqual([110, 800]);
+      expect(order.lineItems.map((line: { price: string }) => line.price).sort()).toEqual(["110.00", "800.00"]);
       const accepted = (await api(buyer, "GET", `/customer/api/returns/${core.returnId}`)).data;
       expect(accepted.status).toBe("accepted");
 
