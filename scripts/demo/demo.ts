@@ -56,13 +56,13 @@ type PriceOption = CatalogDetail["options"][number];
 interface OrderCreated {
   orderNumber: string;
   createdAt: string;
-  success: boolean;
   eventId: string;
 }
 interface OrderRecord {
   orderId: number;
   poNumber: string;
-  total: number;
+  total: string;
+  currency: string;
   orderDate: string;
   lastUpdated: string;
   status: string;
@@ -72,8 +72,8 @@ interface OrderRecord {
     partNumber: string;
     quantity: number;
     shippedQuantity: number;
-    price: number;
-    extendedPrice: number;
+    price: string;
+    extendedPrice: string;
     statusName: string;
   }[];
   shippingInfo?: {
@@ -367,13 +367,10 @@ async function main(): Promise<void> {
   if (!record) throw new StepFailed(`The order with PO ${poNumber} was not found by q=${q}.`);
   show(
     "order",
-    `orderId ${record.orderId}, PO ${record.poNumber}, ${record.shippingMethod}, total ${record.total.toFixed(2)}, ${record.orderDate}`,
+    `orderId ${record.orderId}, PO ${record.poNumber}, ${record.shippingMethod}, total ${record.total} ${record.currency}, ${record.orderDate}`,
   );
   for (const line of record.lineItems ?? [])
-    show(
-      "line",
-      `${line.lineId}: ${line.quantity} x ${line.partNumber} at ${line.price.toFixed(2)} = ${line.extendedPrice.toFixed(2)} (${line.statusName})`,
-    );
+    show("line", `${line.lineId}: ${line.quantity} x ${line.partNumber} at ${line.price} = ${line.extendedPrice} (${line.statusName})`);
   for (const doc of record.shippingInfo ?? [])
     show("shipping", `${doc.shippingDocId}: ${doc.carrierName} ${doc.serviceLevel} to ${doc.city}, ${doc.state}`);
   if (!record.lineItems) throw new StepFailed("include=lineItems returned no lineItems property.");
@@ -447,10 +444,10 @@ async function main(): Promise<void> {
     `${API}/orders/${orderNumber}?include=lineItems,history`,
     { token: accessToken },
   );
-  show("total", afterChange.body.data.total.toFixed(2));
+  show("total", afterChange.body.data.total);
   for (const revision of afterChange.body.data.history)
     show("revision", `${revision.actor} ${revision.code}: ${JSON.stringify(revision.changes)}`);
-  if (Math.round(afterChange.body.data.lineItems![0]!.price * 100) !== newPriceCents)
+  if (textToCents(afterChange.body.data.lineItems![0]!.price) !== newPriceCents)
     throw new StepFailed("The accepted price was not applied.");
   await stepWebhooks(listener, [{ type: "order.change_accepted", orderNumber }]);
 

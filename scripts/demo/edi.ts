@@ -321,10 +321,7 @@ async function edi(): Promise<void> {
   const change = proposed?.pendingChange;
   if (!change) throw new StepFailed("The 855's price change is not waiting for the buyer.");
   show("buyer sees", `line ${proposed.statusName}, code ${proposed.confirmationCode}: a pending change waits for the buyer`);
-  show(
-    "pending change",
-    `${change.code}: unit price ${line.price} -> ${change.unitPrice}, ship ${change.promisedShipDate ?? "-"}`,
-  );
+  show("pending change", `${change.code}: unit price ${line.price} -> ${change.unitPrice}, ship ${change.promisedShipDate ?? "-"}`);
 
   step("The buyer approves the new price (customer API, change-decision)");
   const decided = await call<{ lineStatus: string; orderStatus: string }>(
@@ -333,10 +330,7 @@ async function edi(): Promise<void> {
     { token: buyerToken, json: { decision: "accept" } },
   );
   const approved = await readOrder();
-  show(
-    "line",
-    `${decided.lineStatus} at ${approved.lineItems?.[0]?.price}, order ${decided.orderStatus}, total ${approved.total}`,
-  );
+  show("line", `${decided.lineStatus} at ${approved.lineItems?.[0]?.price}, order ${decided.orderStatus}, total ${approved.total}`);
   if (textToCents(approved.lineItems?.[0]?.price ?? "0") !== newCents) throw new StepFailed("The approved price was not applied.");
 
   step("The partner ships: an 856 with the unit GTIN, a lot, an expiry and a serial per unit");

@@ -132,6 +132,26 @@ describe(`the latest version's document (${LATEST_VERSION}): one error form, one
     expect(document.components.schemas.ValidationProblem!.properties).toEqual(problem.properties);
   });
 
+  it("answers every success with a JSON body in the one envelope: success, data, correlationId, timestamp", () => {
+    // Standards' own documents: the token endpoint's answer (RFC 6749 5.1), the keys and metadata (RFC 7517, OpenID
+    // Connect Discovery, RFC 8414), the health checks' and this document itself.
+    const OWN_FORM = /^(post \/auth\/oauth2\/token|get \/(auth\/)?\.well-known\/|get \/health\/|get \/[a-z/]*openapi\.json)/;
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      if (!isVersionedPath(path)) continue;
+      for (const method of METHODS) {
+        for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
+          const schema = response.content?.["application/json"]?.schema;
+          if (Number(status) >= 300 || !schema || OWN_FORM.test(`${method} ${path}`)) continue;
+          const members = Object.keys(resolve(schema).properties ?? {});
+          if (["success", "data", "correlationId", "timestamp"].some((member) => !members.includes(member)))
+            wrong.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it("has no amount of money as a JSON number, and a currency beside every amount an answer or event gives", () => {
     const amounts = roots().flatMap(([where, schema, kind]) => amountsIn(schema, where, false).map((amount) => ({ ...amount, kind })));
     expect(amounts.length).toBeGreaterThan(100);
