@@ -51,7 +51,7 @@ await seedLocal(products, state);
 const vendor = { clientId: `mpv_bench_${randomToken(6)}`, clientSecret: randomToken(24) };
 await withLocalBindings((env) => createApiClient(database(env.DB), { vendorId: VENDOR, name: "Offers bench vendor", ...vendor }), state);
 
-const offerOf = (i: number, price: number) => ({
+const offerOf = (i: number, price: string) => ({
   sku: `BENCH-${i}`,
   productId: productId(i % products),
   condition: "New OEM",
@@ -67,7 +67,7 @@ const server = await startServer({ port, ...state, logFile: path.join(state.pers
 const rows: string[] = [];
 try {
   const token = await fetchToken(server.baseUrl, vendor.clientId, vendor.clientSecret);
-  const publish = async (label: string, price: (i: number) => number) => {
+  const publish = async (label: string, price: (i: number) => string) => {
     const counts = { created: 0, updated: 0, unchanged: 0, rejected: 0 };
     const started = performance.now();
     for (let from = 0; from < offers; from += BATCH) {
@@ -85,12 +85,12 @@ try {
     rows.push(`| ${label} | ${JSON.stringify(counts)} | ${seconds.toFixed(1)} s | ${Math.round(offers / seconds)} |`);
     console.log(rows.at(-1));
   };
-  await publish("every offer new", (i) => 100 + (i % 50));
-  await publish("the same offers again", (i) => 100 + (i % 50));
-  await publish("every price changed", (i) => 200 + (i % 50));
+  await publish("every offer new", (i) => `${100 + (i % 50)}.00`);
+  await publish("the same offers again", (i) => `${100 + (i % 50)}.00`);
+  await publish("every price changed", (i) => `${200 + (i % 50)}.00`);
 
   /** The same offers as one price file (NDJSON) through an import job: created, uploaded, started, polled to its end. */
-  const priceFile = async (label: string, price: (i: number) => number) => {
+  const priceFile = async (label: string, price: (i: number) => string) => {
     const file = Array.from({ length: offers }, (_, i) => `${JSON.stringify({ ...offerOf(i, price(i)), sku: `FILE-${i}` })}\n`).join("");
     const call = async (method: string, pathname: string, body?: BodyInit, type = "application/json") => {
       const res = await fetch(`${server.baseUrl}/vendor/api/offer-imports${pathname}`, {
@@ -120,9 +120,9 @@ try {
     );
     console.log(rows.at(-1));
   };
-  await priceFile("every offer new", (i) => 100 + (i % 50));
-  await priceFile("the same file again", (i) => 100 + (i % 50));
-  await priceFile("every price changed", (i) => 300 + (i % 50));
+  await priceFile("every offer new", (i) => `${100 + (i % 50)}.00`);
+  await priceFile("the same file again", (i) => `${100 + (i % 50)}.00`);
+  await priceFile("every price changed", (i) => `${300 + (i % 50)}.00`);
 } finally {
   await server.stop();
 }

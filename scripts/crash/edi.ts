@@ -176,12 +176,12 @@ try {
   let nextProduct = 0;
   let control = 1;
   for (let o = 0; o < orderCount; o++) {
-    const quoteItems: { priceOptionId: string; productId: string; price: number; quantity: number }[] = [];
+    const quoteItems: { priceOptionId: string; productId: string; price: string; quantity: number }[] = [];
     const indexes: number[] = [];
     for (let l = 0; l < linesPerOrder; l++) {
       const index = nextProduct++ % PRODUCTS;
       const detail = await send<{
-        data: { options: { priceOptionId: string; price: number; condition: string; customFields: unknown[] }[] };
+        data: { options: { priceOptionId: string; price: string; condition: string; customFields: unknown[] }[] };
       }>(
         runtime.baseUrl,
         jsonPost(`${API_PREFIX}/catalog/detail`, token.buyer, {
@@ -206,7 +206,7 @@ try {
       201,
     );
     const { orderNumber } = placed.data;
-    const read = await send<{ data: { lineItems: { lineId: number; productId: string; quantity: number; price: number }[] } }>(
+    const read = await send<{ data: { lineItems: { lineId: number; productId: string; quantity: number; price: string }[] } }>(
       runtime.baseUrl,
       authedGet(`${API_PREFIX}/orders/${orderNumber}?include=lineItems`, token.buyer),
     );
@@ -215,7 +215,7 @@ try {
       return {
         lineId: item.lineId,
         quantity: item.quantity,
-        price: item.price.toFixed(2),
+        price: item.price,
         gtin: generateDeviceIdentifiers(index)[0]!.deviceId,
         serials: Array.from({ length: item.quantity }, (_, u) => `SN${item.lineId}X${u + 1}`),
       };

@@ -56,8 +56,8 @@ const ENTRY = "test/crash/worker.ts";
 const DAY = 86_400_000;
 const MAIN_CRON = "*/15 * * * *";
 
-const EXCHANGE = { purchaseType: "exchange", exchangeTerms: { coreCharge: 100, coreDueDays: 30, coreConditions: [] } };
-const LOAN = { purchaseType: "loan", loanTerms: { loanDays: 30, lateFeePerDay: 5 } };
+const EXCHANGE = { purchaseType: "exchange", exchangeTerms: { coreCharge: "100.00", coreDueDays: 30, coreConditions: [] } };
+const LOAN = { purchaseType: "loan", loanTerms: { loanDays: 30, lateFeePerDay: "5.00" } };
 
 await ensureLocalSigningKey();
 const persistTo = mkdtempSync(path.join(tmpdir(), "medparts-returns-crash-"));
@@ -115,7 +115,7 @@ try {
       condition: "Refurbished",
       purchaseChoice: i % 3 === 2 ? "Loan" : "Exchange",
       warranty: "6 months",
-      price: 200,
+      price: "200.00",
       leadTimeDays: 2,
       ...(i % 3 === 2 ? LOAN : EXCHANGE),
     });
@@ -124,7 +124,7 @@ try {
       requesterId: REQUESTER.requesterId,
       facilityId: REQUESTER.facilityId,
     });
-    const option = (detail.data.options as { vendorSku: string; priceOptionId: string; price: number }[]).find((o) => o.vendorSku === sku)!;
+    const option = (detail.data.options as { vendorSku: string; priceOptionId: string; price: string }[]).find((o) => o.vendorSku === sku)!;
     const order = await send<{ data: { orderNumber: string } }>(
       runtime.baseUrl,
       jsonPost(

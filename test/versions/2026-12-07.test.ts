@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { storedLineNow, type VendorOrderLine } from "../../src/api/vendors/lines";
 import { amountAsNumber, amountAsText, amountPaths, rewriteAmounts } from "../../src/platform/amount-paths";
 import { type FieldErrors, problemErrors } from "../../src/platform/errors";
 import { centsToDecimal, centsToText, decimalToCents, textToCents } from "../../src/platform/money";
@@ -77,13 +78,41 @@ describe("2026-12-07 money as decimal strings: the transforms are exact", () => 
     const before = renderEvent(VERSION_CHANGES, BEFORE, event);
     expect(before.data).toEqual({ total: 240, currency: "USD", lines: [{ price: 120, extendedPrice: 240 }] });
     expect(event.data.total).toBe("240.00"); // the stored event is never changed
-    // An event stored before the release, with JSON numbers: at the latest version, decimal strings.
-    const stored = { ...event, data: { total: 240, lines: [{ price: 120, extendedPrice: 240 }] } };
+    // An event stored before the release, with JSON numbers and no currency: at the latest version, as it writes one.
+    const stored = { ...event, data: { total: 240, lines: [{ price: 120.5, extendedPrice: 240 }] } };
     expect(renderEvent(VERSION_CHANGES, LATEST_VERSION, stored).data).toEqual({
-      total: "240",
-      lines: [{ price: "120", extendedPrice: "240" }],
+      total: "240.00",
+      lines: [{ price: "120.50", extendedPrice: "240.00" }],
+      currency: "USD",
     });
-    expect(renderEvent(VERSION_CHANGES, BEFORE, stored).data).toEqual(stored.data);
+    expect(renderEvent(VERSION_CHANGES, BEFORE, stored).data).toEqual({ ...stored.data, currency: "USD" });
+    expect(stored.data).not.toHaveProperty("currency");
+    // A return's event and a confirmed line's prices get the currency their events have now.
+    const returned = renderEvent(VERSION_CHANGES, LATEST_VERSION, {
+      id: "e2",
+      type: "core.charged",
+      data: { returnId: 1, amount: "450.00" },
+    });
+    expect(returned.data).toEqual({ returnId: 1, amount: "450.00", currency: "USD" });
+    const confirmed = renderEvent(VERSION_CHANGES, LATEST_VERSION, {
+      id: "e3",
+      type: "order.confirmed",
+      data: { lines: [{ lineId: 1, unitPrice: "125.00", previousUnitPrice: "120.00" }, { lineId: 2 }] },
+    });
+    expect(confirmed.data.lines).toEqual([{ lineId: 1, unitPrice: "125.00", previousUnitPrice: "120.00", currency: "USD" }, { lineId: 2 }]);
+  });
+
+  it("a vendor's line its projection holds from before the release reads as the latest version gives it", () => {
+    const before = { lineId: 1, price: 12.5, extendedPrice: 25, contractPrice: null } as unknown as VendorOrderLine;
+    expect(storedLineNow(before)).toEqual({ lineId: 1, price: "12.50", extendedPrice: "25.00", contractPrice: null, currency: "USD" });
+    const now = {
+      lineId: 1,
+      price: "12.50",
+      extendedPrice: "25.00",
+      contractPrice: "11.00",
+      currency: "USD",
+    } as unknown as VendorOrderLine;
+    expect(storedLineNow(now)).toBe(now);
   });
 });
 
@@ -275,5 +304,10 @@ describe("2026-12-07 through the real app", () => {
       headers: { ...AT_LATEST, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
     });
     expect(Array.isArray((await json(latest)).errors)).toBe(true);
+    // A version that does not exist is refused in the pin's form too, and says which version it is in.
+    const unknown = await call(token, "/users/lookup?userId=1", { headers: { [VERSION]: "2026-13-01" } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get(VERSION)).toBe(BEFORE);
+    expect(Object.keys((await json(unknown)).errors)).toEqual([VERSION]);
   });
 });

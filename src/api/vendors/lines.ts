@@ -12,7 +12,7 @@ import {
   unitReturns,
 } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
-import { centsToText, MARKET_CURRENCY } from "../../platform/money";
+import { amountCents, centsToText, MARKET_CURRENCY } from "../../platform/money";
 import type { LineStatus } from "../orders/lifecycle";
 import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
@@ -121,6 +121,22 @@ function view(row: Awaited<ReturnType<ReturnType<typeof linesQuery>["all"]>>[num
 }
 
 export type VendorOrderLine = ReturnType<typeof view>;
+
+/**
+ * A line as a vendor's projection holds it, as the latest version gives it: one published before 2026-12-07 has its
+ * amounts as JSON numbers and no currency (a line is published again only when it changes).
+ */
+export function storedLineNow(line: VendorOrderLine): VendorOrderLine {
+  if (typeof (line.price as unknown) !== "number") return line;
+  const text = (amount: unknown) => (amount === null ? null : centsToText(amountCents(amount) ?? 0));
+  return {
+    ...line,
+    price: text(line.price)!,
+    extendedPrice: text(line.extendedPrice)!,
+    contractPrice: text(line.contractPrice),
+    currency: MARKET_CURRENCY,
+  };
+}
 
 /**
  * Vendors see live orders only: a test-mode order (its tenant a sandbox twin, id < 0; src/platform/test-mode.ts) is

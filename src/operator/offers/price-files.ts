@@ -42,7 +42,7 @@ export const OFFER_CSV_COLUMNS = [
 ] as const;
 
 const REQUIRED_COLUMNS = ["sku", "condition", "purchaseChoice", "warranty", "price", "leadTimeDays"] as const;
-const NUMBER_COLUMNS: readonly string[] = ["packQuantity", "leadTimeDays", "quantityAvailable"];
+const NUMBER_COLUMNS: readonly string[] = ["price", "packQuantity", "leadTimeDays", "quantityAvailable"];
 /** Columns read their own way below: the future price's two, and custom fields as JSON. */
 const OWN_WAY_COLUMNS: readonly string[] = ["futurePrice", "futurePriceEffectiveFrom", "customFields"];
 const TEXT_COLUMNS = OFFER_CSV_COLUMNS.filter((name) => !NUMBER_COLUMNS.includes(name) && !OWN_WAY_COLUMNS.includes(name));
@@ -66,7 +66,7 @@ export function offerCsvInput(header: string[], fields: string[]): unknown {
   const futureFrom = value("futurePriceEffectiveFrom");
   if (futurePrice !== undefined || futureFrom !== undefined) {
     offer.futurePrice = {
-      ...(futurePrice === undefined ? {} : { price: futurePrice }),
+      ...(futurePrice === undefined ? {} : { price: numberOf(futurePrice) }),
       ...(futureFrom === undefined ? {} : { effectiveFrom: futureFrom }),
     };
   }

@@ -93,10 +93,20 @@ const inDocument = (messages: string[], items: ItemOut[]) =>
       .replace(/^quoteItems\b/, `${PATH}/ItemOut`),
   );
 
+/**
+ * What an idempotency conflict says (the same document still being placed, or another one under its key): a problem
+ * of type `idempotency-conflict` says it in its detail, a `{ error }` of a version before 2026-12-07 in `error`.
+ */
+export function idempotencyConflictOf(body: unknown): string | undefined {
+  const problem = body as { error?: unknown; type?: unknown; detail?: unknown } | null;
+  const said = typeof problem?.type === "string" && problem.type.endsWith("/idempotency-conflict") ? problem.detail : problem?.error;
+  return typeof said === "string" ? said : undefined;
+}
+
 /** A failed API answer as the cXML Status the suite acts on. */
 function failed(status: number, body: unknown, items: ItemOut[], what: string): Outcome {
   const messages = inDocument(apiErrors(body), items).join(" ");
-  const conflict = (body as { error?: string } | null)?.error;
+  const conflict = idempotencyConflictOf(body);
   // The same document still being placed (a suite's retry while the first attempt runs): the suite should send it again.
   if (status === 409 && conflict === PROCESSING_MESSAGE)
     return refused(500, `${what}: the same orderID is being placed now; send the document again.`);

@@ -137,7 +137,6 @@ function unknownVersion(c: Context<AppEnv>, given: string): Response {
     detail: `${VERSION_HEADER} names no version of this API.`,
     errors: { [VERSION_HEADER]: [`Unknown version ${JSON.stringify(given.slice(0, 40))}: one of ${known} (YYYY-MM-DD).`] },
   });
-  response.headers.set(VERSION_HEADER, LATEST_VERSION);
   return response;
 }
 
@@ -150,14 +149,28 @@ export const apiVersioning =
   (changes: readonly VersionChange[], pinOf?: (c: Context<AppEnv>) => Promise<ApiVersion | undefined>): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const requested = c.req.header(VERSION_HEADER)?.trim();
-    if (requested !== undefined && !isApiVersion(requested)) return unknownVersion(c, requested);
+    if (requested !== undefined && !isApiVersion(requested)) {
+      // In the version of the client's pin, as any error the client's own request gets.
+      const pinned = (await pinOf?.(c)) ?? LATEST_VERSION;
+      const refused = unknownVersion(c, requested);
+      const answer = pinned === LATEST_VERSION ? refused : await renderProblemAt(changes, pinned, refused);
+      answer.headers.set(VERSION_HEADER, pinned);
+      return answer;
+    }
     c.set("requestedVersion", requested);
     c.set("walkRequestForward", () => walkRequestForward(c, changes));
     await next();
     // A route may name the version itself (the OpenAPI document's ?version=). An error given before the bearer check
     // learnt the client's pin (a body the platform refused, a 429) is in that pin too, when the token is valid.
     let version = answerVersion(c);
-    if (pinOf && c.res.status >= 400 && c.get("requestedVersion") === undefined && c.get("clientVersion") === undefined) {
+    // Not a 401: its token has no pin to find (or is a disabled client's), and a bad token costs no verification more.
+    if (
+      pinOf &&
+      c.res.status >= 400 &&
+      c.res.status !== 401 &&
+      c.get("requestedVersion") === undefined &&
+      c.get("clientVersion") === undefined
+    ) {
       version = (await pinOf(c)) ?? version;
     }
     if (version !== LATEST_VERSION) {

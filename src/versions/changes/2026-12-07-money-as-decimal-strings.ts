@@ -8,6 +8,7 @@ import {
   someAmount,
   under,
 } from "../../platform/amount-paths";
+import { amountCents, centsToText, MARKET_CURRENCY } from "../../platform/money";
 import type { OpenApiDocument } from "../../platform/openapi/document";
 import type { SchemaNode, VersionChange } from "../../platform/versions/change";
 
@@ -56,12 +57,28 @@ const EVENTS: Record<string, AmountPaths> = {
   "order.created": amountPaths("data.total", "data.lines[].price", "data.lines[].extendedPrice"),
 };
 
-/** An event stored before this version (JSON numbers) as this version writes it: decimal strings. */
+/** An amount of before this version as this version writes it in an answer: two places ("240.00"). */
+const twoPlaces = (amount: unknown) => (typeof amount === "number" ? centsToText(amountCents(amount) ?? 0) : amount);
+
+/**
+ * An event stored before this version as this version writes it: its JSON-number amounts as decimal strings, and the
+ * `currency` beside them that events of this version have (an order's, a return's, a confirmed line's prices').
+ */
 function storedEventNow<E extends object>(event: E): E {
-  const paths = EVENTS[(event as { type?: string }).type ?? ""];
-  if (!paths || !someAmount(event, paths, (amount) => typeof amount === "number")) return event;
-  const upgraded = structuredClone(event);
-  rewriteAmounts(upgraded, paths, amountAsText);
+  const { type, data } = event as { type?: string; data?: Record<string, unknown> };
+  if (!data || typeof data !== "object") return event;
+  const paths = EVENTS[type ?? ""];
+  const numbers = paths !== undefined && someAmount(event, paths, (amount) => typeof amount === "number");
+  const lines = Array.isArray(data.lines) ? (data.lines as Record<string, unknown>[]) : [];
+  const confirmedWithout = lines.some((line) => line && line.unitPrice !== undefined && line.currency === undefined);
+  const ownsAmounts = type === "order.created" || data.returnId !== undefined;
+  if (!numbers && !confirmedWithout && !(ownsAmounts && data.currency === undefined)) return event;
+  const upgraded = structuredClone(event) as E & { data: Record<string, unknown> };
+  if (paths) rewriteAmounts(upgraded, paths, twoPlaces);
+  if (ownsAmounts && upgraded.data.currency === undefined) upgraded.data.currency = MARKET_CURRENCY;
+  for (const line of Array.isArray(upgraded.data.lines) ? (upgraded.data.lines as Record<string, unknown>[]) : []) {
+    if (line && line.unitPrice !== undefined && line.currency === undefined) line.currency = MARKET_CURRENCY;
+  }
   return upgraded;
 }
 

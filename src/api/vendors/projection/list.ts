@@ -1,6 +1,6 @@
 import type { Bindings } from "../../../env";
 import { type Page, type Pagination, paginationOf } from "../../../platform/pagination";
-import type { VendorLineFilter, VendorOrderLine } from "../lines";
+import { storedLineNow, type VendorLineFilter, type VendorOrderLine } from "../lines";
 import type { ListedKey, ProjectionPage } from "./messages";
 import { vendorProjectionShards } from "./stub";
 
@@ -27,7 +27,7 @@ function merged<Row extends ListedKey>(lists: readonly (readonly Row[])[], count
   return out;
 }
 
-const parsed = (rows: readonly { line?: string }[]) => rows.map((row) => JSON.parse(row.line!) as VendorOrderLine);
+const parsed = (rows: readonly { line?: string }[]) => rows.map((row) => storedLineNow(JSON.parse(row.line!) as VendorOrderLine));
 
 const totalOf = (pages: readonly ProjectionPage[]) => pages.reduce((sum, page) => sum + page.total, 0);
 
