@@ -1,7 +1,6 @@
 import {
   type AmountPaths,
   amountAsNumber,
-  amountAsText,
   amountPaths,
   amountsAsTextOrRefused,
   rewriteAmounts,
