@@ -142,6 +142,7 @@ describe("npm run demo -- --recall", () => {
     expect(lines(run.output, "The hospital's store matched")).toMatch(/recall\s+\d+ Z-\d{4}-2026 Class I: 3 units affected/);
     expect(
       lines(run.output, "The hospital's store matched").match(/: affected \(device identifier \d{14}, its lot listed\)/g),
+      run.output,
     ).toHaveLength(3);
     expect(lines(run.output, "A nurse scans")).toMatch(/"outcome":"affected"/);
     expect(lines(run.output, "The hospital acknowledges")).toMatch(/"quantity":2,"unitIds":\[\d+,\d+\]/);
