@@ -142,11 +142,9 @@ async function recall(): Promise<void> {
   show("recall", `${listed.id} ${listed.productNumber} ${listed.classification}: ${listed.affectedUnits} units affected`);
   // The recall with every unit its list counts (a store matches its units page by page).
   const one = await until(async () => {
-    const recall = await call<{ units: { unitId: number; lot: string; serial: string; facilityId: number; outcome: string; reason: string }[] }>(
-      "GET",
-      `/customer/api/recalls/${listed.id}`,
-      { token: buyerToken },
-    );
+    const recall = await call<{
+      units: { unitId: number; lot: string; serial: string; facilityId: number; outcome: string; reason: string }[];
+    }>("GET", `/customer/api/recalls/${listed.id}`, { token: buyerToken });
     return recall.units.length >= listed.affectedUnits ? recall : undefined;
   }, "the recall's units");
   for (const unit of one.units)
