@@ -45,6 +45,9 @@ export function amountCents(amount: unknown): number | null {
   return null;
 }
 
+/** An amount as any API version gives it, as the two-place text an answer of the latest gives (0.00 for no amount). */
+export const amountText = (amount: unknown): string => centsToText(amountCents(amount) ?? 0);
+
 /** Cents as a money string with exactly two places: 1250 -> "12.50", -5 -> "-0.05". */
 export function centsToText(cents: number): string {
   const sign = cents < 0 ? "-" : "";

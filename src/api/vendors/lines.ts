@@ -12,7 +12,7 @@ import {
   unitReturns,
 } from "../../db/schema";
 import { notFound, ProblemError } from "../../platform/errors";
-import { amountCents, centsToText, MARKET_CURRENCY } from "../../platform/money";
+import { amountText, centsToText, MARKET_CURRENCY } from "../../platform/money";
 import type { LineStatus } from "../orders/lifecycle";
 import { pendingChangeView } from "../orders/line-history";
 import type { ShippingMethod } from "../orders/options";
@@ -128,12 +128,11 @@ export type VendorOrderLine = ReturnType<typeof view>;
  */
 export function storedLineNow(line: VendorOrderLine): VendorOrderLine {
   if (typeof (line.price as unknown) !== "number") return line;
-  const text = (amount: unknown) => (amount === null ? null : centsToText(amountCents(amount) ?? 0));
   return {
     ...line,
-    price: text(line.price)!,
-    extendedPrice: text(line.extendedPrice)!,
-    contractPrice: text(line.contractPrice),
+    price: amountText(line.price),
+    extendedPrice: amountText(line.extendedPrice),
+    contractPrice: line.contractPrice === null ? null : amountText(line.contractPrice),
     currency: MARKET_CURRENCY,
   };
 }

@@ -1,5 +1,6 @@
 import { html } from "hono/html";
-import { creditField, type InvoiceView, invoiceField, priceText, type ReturnView, today } from "./documents";
+import { amountText } from "../../platform/money";
+import { creditField, type InvoiceView, invoiceField, type ReturnView, today } from "./documents";
 import { csrfField, layout, notice } from "./pages";
 import type { DeskSession } from "./sessions";
 import { canShip, type DeskLine, parcelField } from "./vendor-work";
@@ -23,7 +24,7 @@ export const orderPage = (session: DeskSession, orderNumber: string, lines: Desk
 <thead><tr><th scope="col">Line</th><th scope="col">Part</th><th scope="col">Qty</th><th scope="col">Shipped</th><th scope="col">Unit price</th><th scope="col">State</th></tr></thead>
 <tbody>${lines.map(
       (line) =>
-        html`<tr><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.shippedQuantity}</td><td>${priceText(line.price)}</td><td>${line.statusName}</td></tr>`,
+        html`<tr><td><a href="/desk/lines/${line.lineId}">${line.lineNumber}</a></td><td>${line.partNumber}<br><small>${line.description}</small></td><td>${line.quantity}</td><td>${line.shippedQuantity}</td><td>${amountText(line.price)}</td><td>${line.statusName}</td></tr>`,
     )}</tbody></table>
 ${parcelForm(session, orderNumber, lines.filter(canShip))}
 <section aria-labelledby="invoice-title"><h2 id="invoice-title">Invoice what shipped</h2>
@@ -42,7 +43,7 @@ ${
           html`<tr><td><input type="checkbox" id="${invoiceField(line.lineId, "bill")}" name="${invoiceField(line.lineId, "bill")}" checked></td>
 <td><label for="${invoiceField(line.lineId, "bill")}">Line ${line.lineNumber}: ${line.partNumber}</label></td>
 <td><input aria-label="Quantity of line ${line.lineNumber}" name="${invoiceField(line.lineId, "quantity")}" value="${line.shippedQuantity}" inputmode="numeric" pattern="[0-9]{1,5}" size="6"></td>
-<td><input aria-label="Unit price of line ${line.lineNumber}" name="${invoiceField(line.lineId, "unitPrice")}" value="${priceText(line.price)}" inputmode="decimal" size="10"></td>
+<td><input aria-label="Unit price of line ${line.lineNumber}" name="${invoiceField(line.lineId, "unitPrice")}" value="${amountText(line.price)}" inputmode="decimal" size="10"></td>
 <td><input aria-label="Tax of line ${line.lineNumber}" name="${invoiceField(line.lineId, "tax")}" inputmode="decimal" placeholder="0.00" size="8"></td></tr>`,
       )}</tbody></table>
 <div class="fields">

@@ -1,4 +1,4 @@
-import { amountCents, centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
+import { centsToText, MARKET_CURRENCY, textToCents } from "../../platform/money";
 import type { ApiAnswer } from "../procurement/api";
 import type { DeskApi, DeskLine } from "./vendor-work";
 import { outcomeOf } from "./vendor-work";
@@ -131,9 +131,6 @@ export function invoiceDraft(orderNumber: string, lines: DeskLine[], field: Fiel
     },
   };
 }
-
-/** An amount the vendor API gives (a line's price, an offer's), as the desk shows and fills it in: two places. */
-export const priceText = (price: string | number) => centsToText(amountCents(price) ?? 0);
 
 /**
  * A credit memo against the invoice: everything that remains of it (`whole`), or the units typed per invoice line at

@@ -1,7 +1,7 @@
 import { html } from "hono/html";
+import { amountText } from "../../platform/money";
 import { FINAL_STATES } from "../imports/jobs";
 import type { Offer } from "../offers/schemas";
-import { priceText } from "./documents";
 import { OFFERS_PAGE_SIZE, PRICE_FILES_PATH, type PriceFileJob, type RowError } from "./offers";
 import { csrfField, DESK_ASSETS, layout, notice } from "./pages";
 import type { DeskSession } from "./sessions";
@@ -40,7 +40,7 @@ ${
 <thead><tr><th scope="col">SKU</th><th scope="col">Product</th><th scope="col">Condition</th><th scope="col">Purchase</th><th scope="col">Price</th><th scope="col">Lead time</th><th scope="col">Stock</th><th scope="col">Status</th></tr></thead>
 <tbody>${view.offers.map(
         (offer) =>
-          html`<tr><td><a href="/desk/offers/${encodeURIComponent(offer.sku)}">${offer.sku}</a></td><td>${offer.productId}</td><td>${offer.condition}</td><td>${offer.purchaseChoice}</td><td>${priceText(offer.price)}</td><td>${offer.leadTimeDays} d</td><td>${offer.quantityAvailable ?? "not said"}</td><td>${offer.status}</td></tr>`,
+          html`<tr><td><a href="/desk/offers/${encodeURIComponent(offer.sku)}">${offer.sku}</a></td><td>${offer.productId}</td><td>${offer.condition}</td><td>${offer.purchaseChoice}</td><td>${amountText(offer.price)}</td><td>${offer.leadTimeDays} d</td><td>${offer.quantityAvailable ?? "not said"}</td><td>${offer.status}</td></tr>`,
       )}</tbody></table>
 <nav aria-label="Pages" class="pages">${view.page > 0 ? html`<a href="/desk/offers${query(view.page - 1)}" rel="prev">Previous</a>` : ""} Page ${view.page + 1} of ${pages} ${
         view.page + 1 < pages ? html`<a href="/desk/offers${query(view.page + 1)}" rel="next">Next</a>` : ""
@@ -66,7 +66,7 @@ export const offerPage = (session: DeskSession, offer: Offer, message: Message) 
 <section aria-labelledby="edit-title"><h2 id="edit-title">${offer.status === "withdrawn" ? "Publish again" : "Change"}</h2>
 <form method="post" action="/desk/offers/${sku}" class="document">${csrfField(session)}
 <div class="fields">
-<label for="price">Price (USD)</label><input id="price" name="price" value="${priceText(offer.price)}" inputmode="decimal" required>
+<label for="price">Price (USD)</label><input id="price" name="price" value="${amountText(offer.price)}" inputmode="decimal" required>
 <label for="leadTimeDays">Lead time (days)</label><input id="leadTimeDays" name="leadTimeDays" value="${offer.leadTimeDays}" inputmode="numeric" pattern="[0-9]{1,3}" required>
 <label for="quantityAvailable">Stock (units)</label><input id="quantityAvailable" name="quantityAvailable" value="${offer.quantityAvailable ?? ""}" inputmode="numeric" placeholder="not said">
 <label for="condition">Condition</label><input id="condition" name="condition" value="${offer.condition}" maxlength="50" required>

@@ -1,7 +1,7 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { amountText } from "../../platform/money";
 import { CONFIRMATION_CODES } from "../../shared/confirmations/codes";
-import { priceText } from "./documents";
 import { type DeskSession, SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES } from "./sessions";
 import type { VendorUserRow } from "./users";
 import { ATTENTION_LISTS, canShip, type DeskLine, PAGE_SIZE, WORK_STATES, type WorkCounts } from "./vendor-work";
@@ -176,7 +176,7 @@ export const linePage = (
 <dt>State</dt><dd>${line.statusName}${line.statusReason ? html` (${line.statusReason})` : ""}</dd>
 <dt>Part</dt><dd>${line.partNumber}: ${line.description}</dd>
 <dt>Quantity</dt><dd>${line.quantity} (shipped ${line.shippedQuantity})</dd>
-<dt>Unit price</dt><dd>${priceText(line.price)}</dd>
+<dt>Unit price</dt><dd>${amountText(line.price)}</dd>
 <dt>PO number</dt><dd>${line.poNumber ?? "none"}</dd>
 <dt>Promised ship date</dt><dd>${line.promisedShipDate ?? "not yet"}</dd>
 <dt>Confirmation</dt><dd>${line.confirmationCode ?? "none yet"}${line.pendingChange ? html` (the ${line.pendingChange.code} change waits for the buyer's answer)` : ""}</dd>
@@ -191,7 +191,7 @@ ${
 <label for="code">Status (X12 855)</label><select id="code" name="code">${CONFIRMATION_CODES.map(
         (entry) => html`<option value="${entry.code}">${entry.code}: ${entry.meaning}</option>`,
       )}</select>
-<label for="unitPrice">New unit price</label><input id="unitPrice" name="unitPrice" inputmode="decimal" placeholder="${priceText(line.price)}" autocomplete="off">
+<label for="unitPrice">New unit price</label><input id="unitPrice" name="unitPrice" inputmode="decimal" placeholder="${amountText(line.price)}" autocomplete="off">
 <label for="changeQuantity">Quantity</label><input id="changeQuantity" name="quantity" inputmode="numeric" pattern="[0-9]{1,9}" placeholder="${line.quantity}" autocomplete="off">
 <label for="changePromised">Promised ship date</label><input id="changePromised" name="promisedShipDate" type="date">
 <label for="changeExpected">Expected ship date (backorders)</label><input id="changeExpected" name="expectedShipDate" type="date">

@@ -13,6 +13,9 @@ import { InvalidTokenError, verifyAccessToken, verifyOperatorAccessToken, verify
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
 const MAX_TOKEN_LENGTH = 4096;
 
+/** The JWT of an `Authorization: Bearer <token>` header of at most MAX_TOKEN_LENGTH; undefined for any other. */
+const bearerToken = (header: string): string | undefined => (header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header)?.[1] : undefined);
+
 function unauthorized(detail: string, error?: "invalid_token" | "invalid_request"): ProblemError {
   const challenge = error ? `Bearer realm="medparts", error="${error}", error_description="${detail}"` : `Bearer realm="medparts"`;
   return new ProblemError(401, "unauthorized", "Unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
@@ -29,11 +32,11 @@ function bearerFor<P extends { clientId: string }>(
   return async (c, next) => {
     const header = c.req.header("Authorization");
     if (!header) throw unauthorized("An access token is required: send Authorization: Bearer <token>.");
-    const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
-    if (!match) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
+    const token = bearerToken(header);
+    if (token === undefined) throw unauthorized("The Authorization header is not a Bearer JWT.", "invalid_request");
     let principal: P;
     try {
-      principal = await verify(c.env, match[1]!);
+      principal = await verify(c.env, token);
     } catch (err) {
       if (err instanceof InvalidTokenError) throw unauthorized(err.message, "invalid_token");
       throw err;
@@ -68,11 +71,10 @@ export async function pinOfBearer(c: Context<AppEnv>): Promise<ApiVersion | unde
   try {
     let clientId = c.get("verifiedClientId");
     if (clientId === undefined) {
-      const header = c.req.header("Authorization") ?? "";
-      const match = header.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(header) : null;
-      if (!match) return undefined;
+      const token = bearerToken(c.req.header("Authorization") ?? "");
+      if (token === undefined) return undefined;
       for (const verify of [verifyAccessToken, verifyVendorAccessToken, verifyOperatorAccessToken]) {
-        clientId = await verify(c.env, match[1]!).then(
+        clientId = await verify(c.env, token).then(
           (principal) => principal.clientId,
           () => undefined,
         );

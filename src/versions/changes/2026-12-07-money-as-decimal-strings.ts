@@ -7,18 +7,21 @@ import {
   someAmount,
   under,
 } from "../../platform/amount-paths";
-import { amountCents, centsToText, MARKET_CURRENCY } from "../../platform/money";
+import { amountText, MARKET_CURRENCY } from "../../platform/money";
 import type { OpenApiDocument } from "../../platform/openapi/document";
 import type { SchemaNode, VersionChange } from "../../platform/versions/change";
 
 const PRICE_OPTION = amountPaths("price", "listPrice", "purchaseTerms.coreCharge", "purchaseTerms.lateFeePerDay");
 const ORDER = amountPaths("total", "lineItems[].price", "lineItems[].extendedPrice", "lineItems[].contractPrice");
 const VENDOR_LINE = amountPaths("price", "extendedPrice", "contractPrice");
-const OFFER = amountPaths("price", "futurePrice.price", "purchaseTerms.coreCharge", "purchaseTerms.lateFeePerDay");
+/** An offer's own prices, in its input and in its answer. */
+const OFFER_PRICES = ["price", "futurePrice.price"];
+const OFFER = amountPaths(...OFFER_PRICES, "purchaseTerms.coreCharge", "purchaseTerms.lateFeePerDay");
 const AGREEMENT = amountPaths("prices[].price");
+const ORDER_CREATED = amountPaths("data.total", "data.lines[].price", "data.lines[].extendedPrice");
 
 /** The amounts an offer's input gives: the price files read them too (src/operator/offers/price-files.ts). */
-export const OFFER_INPUT_AMOUNTS = amountPaths("price", "futurePrice.price", "exchangeTerms.coreCharge", "loanTerms.lateFeePerDay");
+export const OFFER_INPUT_AMOUNTS = amountPaths(...OFFER_PRICES, "exchangeTerms.coreCharge", "loanTerms.lateFeePerDay");
 
 const LINE_MOVES = ["acknowledge", "backorder", "ship", "deliver", "reject"].map((move) => `post /vendor/api/order-lines/{lineId}/${move}`);
 
@@ -53,11 +56,11 @@ const REQUESTS: Record<string, AmountPaths> = {
 
 /** The amounts of each event type that had JSON numbers. */
 const EVENTS: Record<string, AmountPaths> = {
-  "order.created": amountPaths("data.total", "data.lines[].price", "data.lines[].extendedPrice"),
+  "order.created": ORDER_CREATED,
 };
 
 /** An amount of before this version as this version writes it in an answer: two places ("240.00"). */
-const twoPlaces = (amount: unknown) => (typeof amount === "number" ? centsToText(amountCents(amount) ?? 0) : amount);
+const twoPlaces = (amount: unknown) => (typeof amount === "number" ? amountText(amount) : amount);
 
 /**
  * An event stored before this version as this version writes it: its JSON-number amounts as decimal strings, and the
@@ -88,12 +91,12 @@ const DOCUMENT_AMOUNTS: [component: string, answer: boolean, paths: AmountPaths]
   ["OrderSearchRecord", true, amountPaths("total")],
   ["OrderLine", true, VENDOR_LINE],
   ["VendorOrderLine", true, VENDOR_LINE],
-  ["Offer", true, amountPaths("price", "futurePrice.price")],
+  ["Offer", true, amountPaths(...OFFER_PRICES)],
   ["Agreement", true, AGREEMENT],
-  ["OrderCreatedEvent", true, amountPaths("data.total", "data.lines[].price", "data.lines[].extendedPrice")],
+  ["OrderCreatedEvent", true, ORDER_CREATED],
   ["CreateOrderRequest", false, amountPaths("quoteItems[].price")],
-  ["OfferInput", false, amountPaths("price", "futurePrice.price")],
-  ["OfferBatchRow", false, amountPaths("price", "futurePrice.price")],
+  ["OfferInput", false, amountPaths(...OFFER_PRICES)],
+  ["OfferBatchRow", false, amountPaths(...OFFER_PRICES)],
   ["ExchangeTerms", false, amountPaths("coreCharge")],
   ["LoanTerms", false, amountPaths("lateFeePerDay")],
   ["AgreementInput", false, AGREEMENT], // its example; its lines are AgreementPriceLine

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../../env";
-import { amountCents, centsToText } from "../../../platform/money";
+import { amountCents, amountText, centsToText } from "../../../platform/money";
 import { fromOwnPages } from "../../../platform/same-origin";
 import { readUnverifiedPriceOption } from "../../../shared/catalog/price-option-ids";
 import { type ApiAnswer, ApiUnavailable, apiOf, callApi } from "../api";
@@ -115,7 +115,7 @@ function checked<T>(answer: { status: number; body: T }): T {
 }
 class SessionEnded extends Error {}
 
-const money = (amount: number | string) => `$${centsToText(amountCents(amount) ?? 0)}`;
+const money = (amount: number | string) => `$${amountText(amount)}`;
 const lines = (cart: CartLine[]) => cart.length;
 
 interface SearchAnswer {
