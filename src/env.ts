@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { KeyLock, StoreRun } from "./platform/idempotency/key-lock";
 import type { IdempotentRequest } from "./platform/idempotency/results";
-import type { OperatorPrincipal, Principal, VendorPrincipal } from "./platform/principal";
+import type { OperatorPrincipal, Principal, RequestLogOwner, VendorPrincipal } from "./platform/principal";
 import type { ApiVersion } from "./platform/versions/calendar";
 
 /**
@@ -134,6 +134,8 @@ export interface Variables {
   clientVersion?: ApiVersion;
   /** The client whose access token the bearer check verified (before the rate limit and the client's status are read). */
   verifiedClientId?: string;
+  /** Whose request log the request goes to (src/shared/request-logs), set by the bearer check once the token is verified. */
+  requestLogOwner?: RequestLogOwner;
   /** The calling buyer's tenant store (docs/tenant-stores.md), set by the bearer check; read it with tenantDatabase(c). */
   tenantDb?: D1Database;
   /** The idempotency lock of a buyer's key: its tenant store's own (src/shared/auth/bearer.ts). */

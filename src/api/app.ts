@@ -15,6 +15,7 @@ import type { SearchResource } from "../query/fields";
 import { pinOfBearer, requireBearer } from "../shared/auth/bearer";
 import { authRoutes, oauthErrorForm, wellKnownMetadataRoutes } from "../shared/auth/routes";
 import { catalogRoutes } from "../shared/catalog/routes";
+import { recordRequests } from "../shared/request-logs/record";
 import { resolveRoutes } from "../shared/udi/routes";
 import { userRoutes } from "../shared/users/lookup-routes";
 import { userSearch } from "../shared/users/search-fields";
@@ -33,6 +34,8 @@ import { orderSearch } from "./orders/search-fields";
 import { orderSearchRoutes } from "./orders/search-routes";
 import { purchasingSettingsRoutes } from "./purchasing/routes";
 import { recallBuyerRoutes, recallVendorRoutes } from "./recalls/routes";
+import { requestLogBuyerRoutes, requestLogVendorRoutes } from "./request-logs/routes";
+import { requestLogSearch } from "./request-logs/search-fields";
 import { returnBuyerRoutes, returnVendorRoutes } from "./returns/routes";
 import { returnSearch } from "./returns/search-fields";
 import { hiddenTestHelper, sandboxRoutes } from "./sandbox/routes";
@@ -54,7 +57,14 @@ async function operatorPlaneDocument(c: Context<AppEnv>): Promise<OpenApiDocumen
 }
 
 /** Every resource with GET search (the q language), in the order docs/api.md lists their fields. */
-export const SEARCH_RESOURCES: readonly SearchResource[] = [manufacturerSearch, userSearch, orderSearch, invoiceSearch, returnSearch];
+export const SEARCH_RESOURCES: readonly SearchResource[] = [
+  manufacturerSearch,
+  userSearch,
+  orderSearch,
+  invoiceSearch,
+  returnSearch,
+  requestLogSearch,
+];
 
 /** Routes that write to D1: their D1 session starts on the primary (src/platform/read-replicas.ts). */
 const WRITE_ROUTES = [
@@ -92,6 +102,7 @@ export const customerApi = createRouter()
   .route("/", manufacturerRoutes)
   .route("/", eventRoutes)
   .route("/", webhookRoutes)
+  .route("/", requestLogBuyerRoutes)
   .route("/", sandboxRoutes);
 
 /** The vendor API, mounted at /vendor/api (the offers' routes are the operator plane's Worker's). */
@@ -100,7 +111,8 @@ export const vendorApi = createRouter()
   .route("/", confirmationVendorRoutes)
   .route("/", invoiceVendorRoutes)
   .route("/", returnVendorRoutes)
-  .route("/", recallVendorRoutes);
+  .route("/", recallVendorRoutes)
+  .route("/", requestLogVendorRoutes);
 
 /**
  * The whole Worker is one OpenAPIHono: every route declared with createRoute in the modules mounted
@@ -110,6 +122,8 @@ export function createApp(changes: readonly VersionChange[] = VERSION_CHANGES) {
   return assembleApp(
     (app) => {
       app.use("/auth/oauth2/token", oauthErrorForm);
+      // The clients' request logs (src/shared/request-logs): outside the version middleware, the answers as sent.
+      app.use("*", recordRequests);
       // Dated versions (docs/api.md, "Versions"): every answer in the caller's version, which every answer names.
       app.use("*", apiVersioning(changes, pinOfBearer));
       // Platform protections (docs/architecture.md); the rate limits run where the client is known: the per-client one in

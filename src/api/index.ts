@@ -3,8 +3,8 @@ import { isOperatorPlanePath } from "../platform/planes";
 import { WEBHOOK_SWEEP_CRON } from "./webhooks/queues";
 
 export { RateLimiter } from "../platform/ratelimit/rate-limiter";
+export { RequestLog } from "../shared/request-logs/store";
 export { PartnerTokens } from "./edi/entrypoint";
-
 export { TenantStore } from "./stores/tenant-store";
 export { VendorLines } from "./vendors/projection/projection";
 
@@ -31,14 +31,21 @@ function firstSweepAfterLosingQueues(env: Bindings): boolean {
 }
 
 async function runHousekeeping(scheduledTime: number, env: Bindings, cron: string): Promise<void> {
-  const [{ refreshCatalogPositions }, { compactFullTextIndex }, { logEvent }, { reconcileVendorProjections }, { forEachStore }] =
-    await Promise.all([
-      import("../shared/catalog/positions"),
-      import("../shared/catalog/full-text-index"),
-      import("../platform/logging"),
-      import("./vendors/projection/reconcile"),
-      import("./stores/every-store"),
-    ]);
+  const [
+    { refreshCatalogPositions },
+    { compactFullTextIndex },
+    { logEvent },
+    { reconcileVendorProjections },
+    { forEachStore },
+    { purgeRequestLogs },
+  ] = await Promise.all([
+    import("../shared/catalog/positions"),
+    import("../shared/catalog/full-text-index"),
+    import("../platform/logging"),
+    import("./vendors/projection/reconcile"),
+    import("./stores/every-store"),
+    import("../shared/request-logs/purge"),
+  ]);
   // Each tenant store dispatches its own outbox and resends its overdue deliveries (its alarm); after a start that lost
   // the queues, every store resends what it owes at once.
   if (firstSweepAfterLosingQueues(env)) await forEachStore(env, "store-resend", (store) => store.resendAfterLosingQueues());
@@ -47,6 +54,8 @@ async function runHousekeeping(scheduledTime: number, env: Bindings, cron: strin
   await refreshCatalogPositions(env.CATALOG);
   // Each tenant's stores purge what is past its retention and take their returns' due steps (TenantStore.housekeep).
   await forEachStore(env, "store-purge", (store) => store.housekeep(scheduledTime));
+  // The clients' request logs: 7 days live, 30 in test mode, at most MAX_LOGGED_REQUESTS each.
+  await purgeRequestLogs(env, scheduledTime);
   // Each store catches up on the recalls changed since it last matched (a recall import offers them at once; this is
   // what makes an offer that failed, or a store that was down, converge).
   await forEachStore(env, "store-recalls", (store) => store.matchRecalls());

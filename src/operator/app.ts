@@ -21,6 +21,7 @@ import { createRouter } from "../platform/router";
 import { isVersionedPath } from "../platform/versions/calendar";
 import { apiVersioning } from "../platform/versions/middleware";
 import { pinOfBearer } from "../shared/auth/bearer";
+import { recordRequests } from "../shared/request-logs/record";
 import { VERSION_CHANGES } from "../versions";
 import { deskInvitationRoutes } from "./desk/invitation-routes";
 import { PRICE_FILES_PATH } from "./desk/offers";
@@ -91,6 +92,8 @@ export function createAdminApp() {
   // /scim/v2 answers every error in SCIM's form (RFC 7644 3.12), the platform's and unknown paths' included.
   return assembleApp(
     (app) => {
+      // The vendor API's routes served here log to the vendors' request logs (src/shared/request-logs), as sent.
+      app.use("*", recordRequests);
       // Dated versions (docs/api.md, "Versions"); SCIM has its own (RFC 7643 schema URNs).
       const versioning = apiVersioning(VERSION_CHANGES, pinOfBearer);
       app.use("*", (c, next) => (isVersionedPath(c.req.path) ? versioning(c, next) : next()));

@@ -47,3 +47,6 @@ export type VendorScope = (typeof VENDOR_SCOPES)[number];
 /** Scopes of operator clients (`/admin/api`): load the catalog and the FDA's recalls; assign tenants to price tiers. */
 export const OPERATOR_SCOPES = ["catalog:import", "tiers:write", "clients:manage", "recalls:import"] as const;
 export type OperatorScope = (typeof OPERATOR_SCOPES)[number];
+
+/** Whose request log a caller's requests go to: the buyer's data tenant (its sandbox twin, -T, in test mode) or the vendor. */
+export type RequestLogOwner = { tenantId: number } | { vendorId: number };

@@ -837,6 +837,17 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
     (v) => post(`/returns/${v}/repair-decision`, { decision: "approve" }),
     (ctx) => ctx.attackerReturns.decide,
   ),
+  "get /customer/api/request-logs": {
+    cases: [
+      {
+        // The log is the owner's alone: no filter reaches another tenant's (test/request-logs has the attacker's own).
+        input: "q clientId (tenant 1's client)",
+        victim: (ctx) => ctx.victimClient.clientId,
+        request: (v) => q("/request-logs", `clientId:"${v}"`),
+        expect: { empty: "data.requests" },
+      },
+    ],
+  },
   "get /customer/api/recalls": {
     cases: [
       {
@@ -1079,6 +1090,16 @@ export const TENANT_MATRIX: Record<string, MatrixRow> = {
         victim: (ctx) => ctx.victimInvoice.id,
         request: (v) => get(`/vendor/api/invoices/${v}`),
         expect: { denied: [401] },
+      },
+    ],
+  },
+  "get /vendor/api/request-logs": {
+    cases: [
+      {
+        input: "q clientId (tenant 1's client) on the vendor's log",
+        victim: (ctx) => ctx.victimClient.clientId,
+        request: (v) => asVendor(q("/vendor/api/request-logs", `clientId:"${v}"`)),
+        expect: { empty: "data.requests" },
       },
     ],
   },

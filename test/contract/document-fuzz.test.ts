@@ -63,6 +63,8 @@ const PROSE_RULES: ProseRule[] = [
     "get /vendor/api/offers",
     "get /customer/api/returns",
     "get /customer/api/recalls",
+    "get /customer/api/request-logs",
+    "get /vendor/api/request-logs",
   ].map((operation) => ({
     operation,
     fields: /^q$/,
@@ -706,6 +708,8 @@ describe("document-driven contract fuzzing", () => {
     "get /customer/api/events",
     "get /customer/api/events/{eventId}",
     ...WEBHOOK_OPERATIONS,
+    "get /customer/api/request-logs",
+    "get /vendor/api/request-logs",
     "get /vendor/api/order-lines",
     "get /vendor/api/order-lines/{lineId}",
     ...VENDOR_MOVES,

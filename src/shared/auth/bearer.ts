@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { database } from "../../db/client";
 import { type AppEnv, appConfig } from "../../env";
 import { ProblemError } from "../../platform/errors";
-import type { OperatorScope, Scope, VendorScope } from "../../platform/principal";
+import type { OperatorScope, RequestLogOwner, Scope, VendorScope } from "../../platform/principal";
 import { limitApiClient } from "../../platform/ratelimit/middleware";
 import type { ApiVersion } from "../../platform/versions/calendar";
 import { storeKeyLocks } from "../tenants/key-locks";
@@ -28,6 +28,7 @@ function unauthorized(detail: string, error?: "invalid_token" | "invalid_request
 function bearerFor<P extends { clientId: string }>(
   verify: (env: AppEnv["Bindings"], token: string) => Promise<P>,
   accept: (c: Context<AppEnv>, principal: P) => void,
+  logOwner: (principal: P) => RequestLogOwner | undefined,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("Authorization");
@@ -42,6 +43,7 @@ function bearerFor<P extends { clientId: string }>(
       throw err;
     }
     c.set("verifiedClientId", principal.clientId);
+    c.set("requestLogOwner", logOwner(principal));
     // The signature proves the client id, so the limiter can run before the database is asked anything:
     // a throttled client costs no D1 read.
     await limitApiClient(c, principal.clientId, async () => {
@@ -90,13 +92,25 @@ export async function pinOfBearer(c: Context<AppEnv>): Promise<ApiVersion | unde
 }
 
 /** Requires a customer API access token from an enabled client; sets the `principal` for the request. */
-export const requireBearer = bearerFor(verifyAccessToken, (c, principal) => c.set("principal", principal));
+export const requireBearer = bearerFor(
+  verifyAccessToken,
+  (c, principal) => c.set("principal", principal),
+  (principal) => ({ tenantId: principal.dataTenantId }),
+);
 
 /** Requires a vendor API access token from an enabled vendor client; sets the `vendorPrincipal` for the request. */
-export const requireVendorBearer = bearerFor(verifyVendorAccessToken, (c, principal) => c.set("vendorPrincipal", principal));
+export const requireVendorBearer = bearerFor(
+  verifyVendorAccessToken,
+  (c, principal) => c.set("vendorPrincipal", principal),
+  (principal) => ({ vendorId: principal.vendorId }),
+);
 
 /** Requires an operator API access token from an enabled operator client; sets the `operatorPrincipal`. */
-export const requireOperatorBearer = bearerFor(verifyOperatorAccessToken, (c, principal) => c.set("operatorPrincipal", principal));
+export const requireOperatorBearer = bearerFor(
+  verifyOperatorAccessToken,
+  (c, principal) => c.set("operatorPrincipal", principal),
+  () => undefined,
+);
 
 /** 403 unless the token carries the scope. */
 export function requireScope(scope: Scope | VendorScope | OperatorScope): MiddlewareHandler<AppEnv> {

@@ -43,3 +43,17 @@ export interface DirectoryChange {
   version: number;
   row: Record<string, StoreValue> | null;
 }
+
+/** Runs one D1-style statement on a SQLite Durable Object's storage, answered in D1's shape (StoreResult). */
+export function executeStatement(storage: SqlStorage, { sql, params }: StoreStatementData): StoreResult {
+  const cursor = storage.exec(sql, ...params);
+  const rows = [...cursor.raw()] as StoreValue[][];
+  const columns = cursor.columnNames;
+  const results = rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])));
+  // What a write changed, asked only after a write: most statements of a request are reads.
+  const { changes, id } =
+    cursor.rowsWritten > 0
+      ? storage.exec<{ changes: number; id: number }>("SELECT changes() AS changes, last_insert_rowid() AS id").one()
+      : { changes: 0, id: 0 };
+  return { results, columns, rows, meta: { changes, last_row_id: id, rows_read: cursor.rowsRead, rows_written: cursor.rowsWritten } };
+}

@@ -16,11 +16,11 @@ import { tenantOfStoreName } from "./names";
 import { type MatchingStore, matchChangedRecalls, matchNewUnits, publishExposure } from "./recall-matching";
 import {
   type DirectoryChange,
+  executeStatement,
   ID_CHECKSUM_MODULUS,
   type PublishedLines,
   type StoreResult,
   type StoreStatementData,
-  type StoreValue,
 } from "./statements";
 import { DIRECTORY_TABLES, keyCondition, type StoreTable, upsertStatement } from "./tables";
 
@@ -270,27 +270,8 @@ export class TenantStore extends DurableObject<Bindings> {
     return { lines };
   }
 
-  private executeOne({ sql, params }: StoreStatementData): StoreResult {
-    const cursor = this.ctx.storage.sql.exec(sql, ...params);
-    const rows = [...cursor.raw()] as StoreValue[][];
-    const columns = cursor.columnNames;
-    const results = rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])));
-    // What a write changed, asked only after a write: most statements of a request are reads.
-    const { changes, id } =
-      cursor.rowsWritten > 0
-        ? this.ctx.storage.sql.exec<{ changes: number; id: number }>("SELECT changes() AS changes, last_insert_rowid() AS id").one()
-        : { changes: 0, id: 0 };
-    return {
-      results,
-      columns,
-      rows,
-      meta: {
-        changes,
-        last_row_id: id,
-        rows_read: cursor.rowsRead,
-        rows_written: cursor.rowsWritten,
-      },
-    };
+  private executeOne(statement: StoreStatementData): StoreResult {
+    return executeStatement(this.ctx.storage.sql, statement);
   }
 
   /** The idempotency lock of this store's keys (src/shared/tenants/idempotency-lock.ts): what an attempt does. */

@@ -1,0 +1,89 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../env";
+import { inBackground } from "../../platform/background";
+import { errorMessage } from "../../platform/errors";
+import { IDEMPOTENCY_KEY_HEADER } from "../../platform/idempotency/middleware";
+import { logEvent } from "../../platform/logging";
+import type { RequestLogOwner } from "../../platform/principal";
+import { VERSION_HEADER } from "../../platform/versions/calendar";
+import { modeOfOwner, requestLog } from "./owners";
+import { loggableBody, loggableProblem } from "./redact";
+import type { RequestLogEntry } from "./table";
+
+/** The APIs whose requests are logged, and what is not: the log's own reads (a `logs tail` would log its polls). */
+const LOGGED_PATH = /^\/(customer|vendor)\/api\//;
+const UNLOGGED_PATH = /^\/(customer|vendor)\/api\/request-logs(\/|$)/;
+const MAX_QUERY_CHARS = 2000;
+const MAX_KEY_CHARS = 255;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+const problemSlug = (type: unknown) => (typeof type === "string" ? (type.split("/").pop() ?? type) : null);
+
+async function requestBodyText(c: Context<AppEnv>): Promise<string | null> {
+  if (!BODY_METHODS.has(c.req.method)) return null;
+  const asSent = c.get("bodyAsSent");
+  if (asSent !== undefined) return JSON.stringify(asSent);
+  // The body as the route read it (hono keeps it), or read now when nothing did (an answer before the route ran).
+  return c.req.text().catch(() => null);
+}
+
+/**
+ * Writes each authenticated request of the customer and vendor APIs to its owner's request log, after the answer and
+ * off its path (`waitUntil`): method, path, status, latency, correlation id, idempotency key, the problem document of
+ * an error and, in test mode only, both bodies scrubbed of secrets and card-like data (./redact.ts). A request without
+ * a valid token is in no log: whose it is is unknown. Mounted outside the version middleware: it keeps the answer as
+ * the client got it.
+ */
+export const recordRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!LOGGED_PATH.test(c.req.path) || UNLOGGED_PATH.test(c.req.path)) return next();
+  const startedAt = Date.now();
+  await next();
+  const owner = c.get("requestLogOwner");
+  const clientId = c.get("verifiedClientId");
+  if (owner === undefined || clientId === undefined) return;
+  const latencyMs = Date.now() - startedAt;
+  const mode = modeOfOwner(owner);
+  const isError = c.res.status >= 400 && /^application\/(problem\+)?json/.test(c.res.headers.get("Content-Type") ?? "");
+  const answer = mode === "test" || isError ? c.res.clone() : undefined;
+  inBackground(c, record(c, owner, clientId, latencyMs, isError, answer));
+};
+
+async function record(
+  c: Context<AppEnv>,
+  owner: RequestLogOwner,
+  clientId: string,
+  latencyMs: number,
+  isError: boolean,
+  answer: Response | undefined,
+): Promise<void> {
+  try {
+    const mode = modeOfOwner(owner);
+    const answerText = answer ? await answer.text() : null;
+    const parsed: unknown = isError && answerText ? JSON.parse(answerText) : null;
+    const problem = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    const request = mode === "test" ? loggableBody(await requestBodyText(c)) : { body: null, truncated: false };
+    const response = mode === "test" ? loggableBody(answerText) : { body: null, truncated: false };
+    const query = new URL(c.req.url).search.slice(1);
+    const entry: RequestLogEntry = {
+      at: new Date().toISOString(),
+      clientId,
+      mode,
+      method: c.req.method,
+      path: c.req.path,
+      query: query ? query.slice(0, MAX_QUERY_CHARS) : null,
+      status: c.res.status,
+      latencyMs,
+      correlationId: c.get("correlationId"),
+      idempotencyKey: c.req.header(IDEMPOTENCY_KEY_HEADER)?.slice(0, MAX_KEY_CHARS) ?? null,
+      apiVersion: c.res.headers.get(VERSION_HEADER),
+      errorType: problem ? problemSlug(problem.type) : null,
+      problem: problem ? loggableProblem(problem) : null,
+      requestBody: request.body,
+      responseBody: response.body,
+      truncated: request.truncated || response.truncated,
+    };
+    await requestLog(c.env, owner).record(entry);
+  } catch (error) {
+    logEvent("warn", { event: "request-log.record", correlationId: c.get("correlationId"), message: errorMessage(error) });
+  }
+}
