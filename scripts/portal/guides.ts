@@ -7,6 +7,7 @@ export const GUIDES = [
   "sandbox",
   "versions",
   "errors",
+  "request-logs",
   "offers",
   "catalog-import",
   "scan-to-order",

@@ -198,6 +198,7 @@ describe("cold start: the entry module builds nothing at load", () => {
     expect(staticImports.sort()).toEqual([
       "../platform/planes",
       "../platform/ratelimit/rate-limiter",
+      "../shared/request-logs/store",
       "./edi/entrypoint",
       "./stores/tenant-store",
       "./vendors/projection/projection",

@@ -92,6 +92,11 @@ export const TAGS = [
       "FDA device recalls and vendors' field safety notices matched against the units each hospital received (device identifier, lot, serial): the hospital's recalls and their units, acknowledgement, what was found, returns; the vendor's counts and notices; the operator's recall imports",
   },
   {
+    name: "Request logs",
+    description:
+      "What Medparts received from a client and answered: method, path, status, latency, correlation id, idempotency key, an error's problem document and, in test mode, both bodies (redacted); 30 days in test mode, 7 live",
+  },
+  {
     name: OFFERS_TAG,
     description:
       "For vendors: the offers they publish (by their own SKU) and their price agreements with buyer tenants, facilities or tiers; catalog detail quotes each buyer its eligible price",

@@ -1,7 +1,34 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
 import { executeStatement, type StoreResult, type StoreStatementData } from "../tenants/statements";
-import { REQUEST_LOG_SCHEMA, type RequestLogEntry } from "./table";
+import type { RequestLogEntry } from "./table";
+
+/**
+ * The log's table (./table.ts is its drizzle twin, for the searches), made by the object when it starts: a log has one
+ * schema, no migrations yet. Here rather than beside the drizzle table: the Worker's start loads this class, not drizzle.
+ */
+const REQUEST_LOG_SCHEMA = `
+CREATE TABLE IF NOT EXISTS request_logs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  query TEXT,
+  status INTEGER NOT NULL,
+  latency_ms INTEGER NOT NULL,
+  correlation_id TEXT NOT NULL,
+  idempotency_key TEXT,
+  api_version TEXT,
+  error_type TEXT,
+  problem TEXT,
+  request_body TEXT,
+  response_body TEXT,
+  truncated INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS request_logs_at ON request_logs (at);
+`;
 
 /** Rows a log keeps at most, newest first, whatever their age (docs/architecture.md, "Request logs"). */
 export const MAX_LOGGED_REQUESTS = 100_000;

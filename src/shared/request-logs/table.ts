@@ -33,27 +33,3 @@ export const requestLogs = sqliteTable(
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type RequestLogEntry = Omit<RequestLogRow, "id">;
-
-/** The log's table, made by the object when it starts (a log has one schema: no migrations yet). */
-export const REQUEST_LOG_SCHEMA = `
-CREATE TABLE IF NOT EXISTS request_logs (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  at TEXT NOT NULL,
-  client_id TEXT NOT NULL,
-  mode TEXT NOT NULL,
-  method TEXT NOT NULL,
-  path TEXT NOT NULL,
-  query TEXT,
-  status INTEGER NOT NULL,
-  latency_ms INTEGER NOT NULL,
-  correlation_id TEXT NOT NULL,
-  idempotency_key TEXT,
-  api_version TEXT,
-  error_type TEXT,
-  problem TEXT,
-  request_body TEXT,
-  response_body TEXT,
-  truncated INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS request_logs_at ON request_logs (at);
-`;
