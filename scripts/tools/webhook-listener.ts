@@ -42,6 +42,8 @@ async function call<T>(method: string, url: string, options: Parameters<typeof r
 export async function startWebhookListener(options: {
   baseUrl: string;
   credentials: { clientId: string; clientSecret: string };
+  /** An access token of that client already at hand (else the listener asks for one). */
+  token?: string;
   /** 0: a free port the system picks. */
   port: number;
   onEvent?: (event: ReceivedEvent, duplicate: boolean) => void;
@@ -89,11 +91,13 @@ export async function startWebhookListener(options: {
   let endpoint: { id: string; secret: string };
   let token: string;
   try {
-    token = (
-      await call<{ access_token: string }>("POST", `${baseUrl}/auth/oauth2/token`, {
-        form: { grant_type: "client_credentials", client_id: credentials.clientId, client_secret: credentials.clientSecret },
-      })
-    ).access_token;
+    token =
+      options.token ??
+      (
+        await call<{ access_token: string }>("POST", `${baseUrl}/auth/oauth2/token`, {
+          form: { grant_type: "client_credentials", client_id: credentials.clientId, client_secret: credentials.clientSecret },
+        })
+      ).access_token;
     endpoint = (
       await call<{ data: { id: string; secret: string } }>("POST", `${baseUrl}/customer/api/webhook-endpoints`, {
         token,
@@ -175,9 +179,10 @@ async function main(values: { "forward-to"?: string; port?: string; "client-id"?
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+/** The listener's command line (`npm run webhook-listener`, `npm run medparts -- listen`): `argv` as given to `script`. */
+export async function runWebhookListener(argv: string[], script: string): Promise<void> {
   const { values, url } = cliArgs(
-    "webhook-listener",
+    script,
     "Registers a webhook endpoint for every event type of the demo buyer (tenant 1), prints its signing secret (whsec_...), verifies and prints each delivery, and deletes the endpoint on Ctrl-C.",
     {
       "forward-to": {
@@ -193,7 +198,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       },
       "client-secret": { type: "string", help: "its secret (default: MEDPARTS_CLIENT_SECRET, else the demo client's)", value: "<secret>" },
     },
-    { url: true },
+    { url: true, argv },
   );
   await main(values, url);
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await runWebhookListener(process.argv.slice(2), "webhook-listener");
