@@ -1,5 +1,5 @@
 // Regenerates src/schema.ts from the Medparts OpenAPI document with openapi-typescript's Node API.
-// Usage: node scripts/generate.mjs [path-or-url-of-openapi.json]   (default: ../../openapi.json from this script)
+// Usage: node scripts/generate.mjs <path-or-url-of-openapi.json> [output]   (the repo runs it: npm run sdk:generate)
 //   e.g. node scripts/generate.mjs http://localhost:8787/customer/api/openapi.json?version=2026-12-07
 //   (the document must hold the customer and vendor paths; types of other paths are generated but not exposed)
 // Equivalent CLI: npx openapi-typescript <doc> --output src/schema.ts   (all options at their defaults; only the
@@ -20,5 +20,7 @@ const banner = `/**
  */
 
 `;
-writeFileSync(new URL("../src/schema.ts", import.meta.url), banner + astToString(ast));
+// The output: src/schema.ts, or the path given second (the drift check compares a fresh one with the committed file).
+const target = process.argv[3] ?? new URL("../src/schema.ts", import.meta.url);
+writeFileSync(target, banner + astToString(ast));
 console.log(`src/schema.ts: ${document.info.title} ${document.info.version}`);
