@@ -1,6 +1,8 @@
 /** Guides in the order of the navigation: the file portal/guides/<slug>.md is the page /docs/guides/<slug>. */
 export const GUIDES = [
   "getting-started",
+  "sdk-typescript",
+  "sdk-python",
   "authentication",
   "orders",
   "webhooks",

@@ -34,10 +34,10 @@ const credentialOptions = {
 async function triggerCommand(argv: string[]) {
   const { triggerableTypes } = await import("./medparts/trigger");
   const { values, positionals, url } = cliArgs(
-    "medparts -- trigger",
+    "medparts",
     `Makes an event of <event-type> happen for real in test mode: a test order of the demo buyer, the simulated vendor's scenarios and the buyer's moves, then prints its verified delivery to a listener registered for the run. Types made to happen: ${triggerableTypes().join(", ")}. Any other type is sent as the endpoint's signed sample, and says so.`,
     { ...credentialOptions, timeout: { type: "string", default: "30", help: "seconds to wait for the delivery", value: "<s>" } },
-    { argv, operands: "<event-type>", url: true },
+    { argv, operands: "trigger <event-type>", url: true },
   );
   if (positionals.length !== 1) throw new UsageError("Name one event type, e.g. order.shipped.");
   const [{ credentialsOf, Session }, { startWebhookListener }, { trigger }] = await Promise.all([
@@ -64,7 +64,7 @@ async function triggerCommand(argv: string[]) {
 
 async function logsCommand(argv: string[]) {
   const { values, positionals, url } = cliArgs(
-    "medparts -- logs tail",
+    "medparts",
     "Prints a client's request log (GET /customer/api/request-logs, or the vendor's with --vendor): the last requests, then each new one as Medparts logs it, until Ctrl-C. By default the demo test-mode buyer's log.",
     {
       ...credentialOptions,
@@ -74,7 +74,7 @@ async function logsCommand(argv: string[]) {
       last: { type: "string", default: "10", help: "how many earlier requests to print first", value: "<n>" },
       "no-follow": { type: "boolean", help: "print the last requests and stop" },
     },
-    { argv, operands: "tail", url: true },
+    { argv, operands: "logs tail", url: true },
   );
   if (positionals.join(" ") !== "tail") throw new UsageError("The logs command is `logs tail`.");
   const last = Number(values.last);
@@ -93,7 +93,7 @@ async function logsCommand(argv: string[]) {
 
 async function listenCommand(argv: string[]) {
   const { runWebhookListener } = await import("./webhook-listener");
-  await runWebhookListener(argv, "medparts -- listen");
+  await runWebhookListener(argv, "medparts", "listen");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -179,9 +179,12 @@ async function main(values: { "forward-to"?: string; port?: string; "client-id"?
   });
 }
 
-/** The listener's command line (`npm run webhook-listener`, `npm run medparts -- listen`): `argv` as given to `script`. */
-export async function runWebhookListener(argv: string[], script: string): Promise<void> {
-  const { values, url } = cliArgs(
+/**
+ * The listener's command line (`npm run webhook-listener`, `npm run medparts -- listen`): `argv` as given to `script`,
+ * after its `command` if it has one.
+ */
+export async function runWebhookListener(argv: string[], script: string, command?: string): Promise<void> {
+  const { values, positionals, url } = cliArgs(
     script,
     "Registers a webhook endpoint for every event type of the demo buyer (tenant 1), prints its signing secret (whsec_...), verifies and prints each delivery, and deletes the endpoint on Ctrl-C.",
     {
@@ -198,8 +201,9 @@ export async function runWebhookListener(argv: string[], script: string): Promis
       },
       "client-secret": { type: "string", help: "its secret (default: MEDPARTS_CLIENT_SECRET, else the demo client's)", value: "<secret>" },
     },
-    { url: true, argv },
+    { url: true, argv, ...(command ? { operands: command } : {}) },
   );
+  if (positionals.length > 0) throw new UsageError(`Unexpected "${positionals[0]}": the listener takes options only.`);
   await main(values, url);
 }
 

@@ -14,7 +14,7 @@ const ROOT = path.join(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const STACK_LINE = /^\s+at .+[:(]/m;
 /** The scripts a person runs by hand. */
-const BY_HAND = ["start", "demo", "import", "create-client", "webhook-listener", "seed", "build"];
+const BY_HAND = ["start", "demo", "import", "create-client", "webhook-listener", "seed", "build", "medparts"];
 /** The packages that take seconds to load: a script imports them only once its command line is sound. */
 const SLOW_PACKAGES = ["wrangler", "miniflare", "workerd", "esbuild", "autocannon", "@hono/zod-openapi"];
 const LOADED_PACKAGES = path.join(import.meta.dirname, "loaded-packages.ts");
@@ -101,6 +101,8 @@ describe("the scripts' command line", () => {
         ["scripts/tools/import.ts", [file, "--url", nowhere, "--client-id", "a", "--client-secret", "b"], {}],
         ["scripts/tools/import.ts", [file, "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
         ["scripts/demo/demo.ts", ["--url", nowhere], { MEDPARTS_CLIENT_ID: "a", MEDPARTS_CLIENT_SECRET: "b" }],
+        ["scripts/tools/medparts.ts", ["logs", "tail", "--url", nowhere, "--client-id", "a", "--client-secret", "b"], {}],
+        ["scripts/tools/medparts.ts", ["trigger", "order.shipped", "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
       ] as const;
       for (const [script, args, env] of cases) {
         const { code, stdout, stderr } = await run(script, [...args], env);
