@@ -92,12 +92,40 @@ const CONTRAST = {
   const selector = document.getElementById("api-version");
   const requested = new URL(location.href).searchParams.get("version");
   selector.value = config.versions.includes(requested) ? requested : config.latest;
-  /** Scalar's one document: the selected version's (a slug per version, so that a change loads the new one). */
-  const source = (version) => ({
-    title: version === config.latest ? `${version} (latest)` : version,
-    slug: version,
-    url: MedpartsPortal.documentUrl(audience, version === config.latest ? undefined : version),
-  });
+  /**
+   * Scalar's one document: the selected version's (a slug per version, so that a change loads the new one). At the
+   * version the SDKs speak, each operation also shows the TypeScript and Python SDKs' call (x-codeSamples, beside curl).
+   */
+  const source = async (version) => {
+    const base = { title: version === config.latest ? `${version} (latest)` : version, slug: version };
+    const url = MedpartsPortal.documentUrl(audience, version === config.latest ? undefined : version);
+    const sdk = await sdkSamples;
+    if (!sdk || sdk.version !== version || !["customer", "vendor"].includes(audience)) return { ...base, url };
+    const content = await fetch(url).then((response) => response.json());
+    for (const [path, item] of Object.entries(content.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item ?? {})) {
+        const sample = sdk.samples[`${method.toUpperCase()} ${path}`];
+        if (!sample || typeof operation !== "object") continue;
+        operation["x-codeSamples"] = [
+          {
+            lang: "typescript",
+            label: "TypeScript SDK",
+            source: `import { Medparts } from "@medparts/sdk";\n\nconst medparts = new Medparts({ baseUrl, clientId, clientSecret });\n${sample.typescript}`,
+          },
+          {
+            lang: "python",
+            label: "Python SDK",
+            source: `from medparts import Medparts\n\nclient = Medparts(client_id, client_secret, base_url=base_url)\n${sample.python}`,
+          },
+        ];
+      }
+    }
+    return { ...base, content };
+  };
+  const sdkSamples = fetch("/docs/assets/sdk-samples.json").then(
+    (response) => (response.ok ? response.json() : null),
+    () => null,
+  );
   /**
    * Scalar's own ARIA gaps, filled as it renders: comboboxes without aria-expanded, icon buttons without a name,
    * Try-it's named "More Information" buttons given role="none" (which hides a button), every operation's
@@ -148,7 +176,7 @@ const CONTRAST = {
   const security = config.audiences[audience].securitySchemes[0];
   main.replaceChildren(Object.assign(document.createElement("div"), { id: "reference-app" }));
   const configuration = {
-    sources: [source(selector.value)],
+    sources: [await source(selector.value)],
     hiddenClients,
     defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
     withDefaultFonts: false,
@@ -188,6 +216,6 @@ const CONTRAST = {
     else url.searchParams.set("version", selector.value);
     url.hash = "";
     history.replaceState(null, "", url);
-    reference.updateConfiguration({ ...configuration, sources: [source(selector.value)] });
+    source(selector.value).then((chosen) => reference.updateConfiguration({ ...configuration, sources: [chosen] }));
   });
 })();

@@ -1,3 +1,5 @@
+import { referencedComponents } from "../../src/platform/openapi/audiences";
+
 /**
  * The SDKs' OpenAPI document (sdks/openapi.json): the served document of the latest version with the paths the SDKs
  * speak, the customer and vendor APIs and the token endpoint, and everything else of it (components, webhooks) whole.
@@ -29,28 +31,11 @@ export function sdkDocument(served: Record<string, unknown>): Document {
 /** The components the kept paths and webhooks name, directly or through other components: the operator's and SCIM's go. */
 function reachableComponents(document: Document): Record<string, Record<string, unknown>> {
   const components = (document.components ?? {}) as Record<string, Record<string, unknown>>;
-  const reached = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (node === null || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/") && !reached.has(value)) {
-        reached.add(value);
-        const [, , kind, name] = value.split("/");
-        visit(components[kind!]?.[name!]);
-      } else visit(value);
-    }
-  };
-  visit({ paths: document.paths, webhooks: document.webhooks });
+  const used = referencedComponents([document.paths, document.webhooks], components);
   return Object.fromEntries(
     Object.entries(components).map(([kind, entries]) => [
       kind,
-      kind === "securitySchemes"
-        ? entries
-        : Object.fromEntries(Object.entries(entries).filter(([name]) => reached.has(`#/components/${kind}/${name}`))),
+      kind === "securitySchemes" ? entries : Object.fromEntries(Object.entries(entries).filter(([name]) => used.has(`${kind}/${name}`))),
     ]),
   );
 }

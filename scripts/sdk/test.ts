@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { cliArgs, UserError } from "../cli";
@@ -17,6 +17,7 @@ const { values } = cliArgs(
   { url: { type: "string", help: "a running deployment to test against instead (its .medparts-demo.json must be here)", value: "<base>" } },
 );
 
+const samplesModule = await import("./samples");
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TS_SDK = path.join(ROOT, "sdks/typescript");
 const PY_SDK = path.join(ROOT, "sdks/python");
@@ -45,6 +46,49 @@ function expectIn(title: string, output: string, pattern: RegExp): void {
   else {
     failures.push(title);
     console.log(`FAIL  ${title}: no ${pattern} in\n${output.slice(-3000)}`);
+  }
+}
+
+/**
+ * The portal's SDK samples (./samples.ts): every TypeScript one type-checked against the SDK, every Python one called on
+ * a client whose transport answers `{}` (the arguments bind to the method, nothing is sent).
+ */
+function checkSamples(): void {
+  const { sdkSamples, pythonMethodNames } = samplesModule;
+  const document = JSON.parse(readFileSync(path.join(ROOT, "sdks/openapi.json"), "utf8"));
+  const samples = Object.entries(
+    sdkSamples(document, pythonMethodNames(readFileSync(path.join(PY_SDK, "medparts/_operations.py"), "utf8"))),
+  );
+  const dir = mkdtempSync(path.join(TS_SDK, ".samples-"));
+  try {
+    const typescript = [
+      'import type { Medparts } from "@medparts/sdk";',
+      "declare const medparts: Medparts;",
+      "declare const fileBytes: Uint8Array;",
+      ...samples.map(([name, sample], i) => `// ${name}\nexport async function sample${i}() {\n${sample.typescript}\nreturn data;\n}`),
+    ].join("\n");
+    writeFileSync(path.join(dir, "samples.ts"), typescript);
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { noEmit: true, rootDir: ".." }, include: ["samples.ts"] }),
+    );
+    run(`TypeScript SDK: the portal's ${samples.length} samples type-check`, path.join(TS_SDK, "node_modules/.bin/tsc"), ["-p", dir]);
+    const python = [
+      "from medparts import Medparts",
+      "class Offline(Medparts):",
+      "    def request(self, *args, **kwargs):",
+      "        return {}",
+      'client = Offline("mpc_test_x", "secret")',
+      'file_bytes = b"sku,price"',
+      ...samples.map(([name, sample]) => `# ${name}\n${sample.python}`),
+      `print("${samples.length} samples ran")`,
+    ].join("\n");
+    writeFileSync(path.join(dir, "samples.py"), python);
+    run(`Python SDK: the portal's ${samples.length} samples call their methods`, "python3", [path.join(dir, "samples.py")], {
+      env: { PYTHONPATH: PY_SDK },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -100,6 +144,7 @@ rmSync(scratch, { recursive: true, force: true });
 run("TypeScript SDK: build", "npm", ["run", "build"], { cwd: TS_SDK });
 run("TypeScript SDK: type check (tests, examples, README)", "npm", ["run", "typecheck"], { cwd: TS_SDK });
 run("TypeScript SDK: unit tests", "npm", ["test"], { cwd: TS_SDK });
+checkSamples();
 run("Python SDK: unit tests", "python3", ["-m", "unittest", "discover", "-s", "tests", "-p", "test_unit.py"], {
   cwd: PY_SDK,
   env: { MEDPARTS_REPO: ROOT },

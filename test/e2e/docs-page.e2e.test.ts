@@ -10,6 +10,14 @@ import { launchChromium } from "./chromium";
 /** The developer portal (/docs) in a real headless Chromium (Debian's `chromium`), against `wrangler dev`. */
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** An operation of each reference (its anchor), whose code samples the reference test opens. */
+const SAMPLED_OPERATION = {
+  customer: "orders/POST/customer/api/orders",
+  vendor: "vendor-fulfilment/GET/vendor/api/order-lines",
+  operator: "catalog-import/POST/admin/api/catalog/imports",
+  scim: "scim/GET/scim/v2/Users",
+} as const;
+
 /** Screenshots of each reference and of a guide, kept as artifacts of the run (git-ignored). */
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? "test-results/e2e";
 const FIRST_PAINT_BUDGET_MS = 1_500;
@@ -264,6 +272,21 @@ describe("the developer portal", () => {
       await page.waitForLoadState("networkidle");
       expect(await page.locator("#api-version").inputValue()).toBe(older);
       expect(documents.at(-1)).toBe(`?audience=${audience}&version=${older}`);
+
+      // The buyer's and the vendor's operations also in the TypeScript and Python SDKs (at the version they speak, the
+      // latest): an operation's own picker offers them, and the TypeScript one shows the SDK's typed call.
+      const operation = SAMPLED_OPERATION[audience];
+      await page.goto(`${baseUrl}/docs/reference/${audience}#tag/${operation}`);
+      await page.waitForSelector(`h1:has-text("${AUDIENCES[audience].title}")`, { timeout: 60_000 });
+      await page.waitForLoadState("networkidle");
+      await page.locator("[data-testid=client-picker]:visible").first().click();
+      const samples = (await page.locator("[role=option]").allTextContents()).map((text) => text.trim());
+      const withSdks = audience === "customer" || audience === "vendor";
+      expect(samples.includes("TypeScript SDK") && samples.includes("Python SDK"), samples.join(", ")).toBe(withSdks);
+      if (withSdks) {
+        await page.locator("[role=option]:has-text('TypeScript SDK')").first().click();
+        await expect.poll(() => page.locator(".request-card:visible").first().textContent()).toContain("await medparts.");
+      }
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
       await page.close();

@@ -49,7 +49,7 @@ const isRef = (value: unknown): value is { $ref: string } =>
 const COMPONENTS = "#/components/";
 
 /** Every component `value` references, following references into the components, as `<kind>/<name>`. */
-function referencedComponents(roots: unknown[], components: Record<string, Record<string, unknown> | undefined>): Set<string> {
+export function referencedComponents(roots: unknown[], components: Record<string, Record<string, unknown> | undefined>): Set<string> {
   const seen = new Set<string>();
   const stack = [...roots];
   while (stack.length > 0) {
