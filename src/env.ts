@@ -134,6 +134,8 @@ export interface Variables {
   clientVersion?: ApiVersion;
   /** The client whose access token the bearer check verified (before the rate limit and the client's status are read). */
   verifiedClientId?: string;
+  /** The problem type (slug) of an error answer, before a version change gives it an earlier form (request logs). */
+  problemSlug?: string;
   /** Whose request log the request goes to (src/shared/request-logs), set by the bearer check once the token is verified. */
   requestLogOwner?: RequestLogOwner;
   /** The calling buyer's tenant store (docs/tenant-stores.md), set by the bearer check; read it with tenantDatabase(c). */

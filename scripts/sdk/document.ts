@@ -42,3 +42,38 @@ function reachableComponents(document: Document): Record<string, Record<string, 
 
 /** The document as the SDKs' folder keeps it: stable, two-space JSON with a final newline. */
 export const documentText = (document: Record<string, unknown>) => `${JSON.stringify(document, null, 2)}\n`;
+
+/**
+ * The writes the API deduplicates by `Idempotency-Key` (the operations that declare the header), as "METHOD /path":
+ * the only POSTs and PATCHes an SDK may send again after a failure that leaves unknown whether the first was applied (a
+ * network error, a timeout, a 5xx). GET, PUT and DELETE are safe to resend by their meaning (RFC 9110 9.2.2).
+ */
+export function keyedWrites(document: Record<string, unknown>): string[] {
+  const writes: string[] = [];
+  for (const [path, item] of Object.entries(
+    (document.paths ?? {}) as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>,
+  )) {
+    for (const method of ["post", "patch"]) {
+      const parameters = item[method]?.parameters ?? [];
+      if (parameters.some((p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key"))
+        writes.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return writes;
+}
+
+/** The TypeScript SDK's src/keyed-writes.ts: the same list for its transport. */
+export function keyedWritesModule(writes: string[], version: string): string {
+  return [
+    `// Generated from the Medparts OpenAPI document, API version ${version}, by \`npm run sdk:generate\`: do not edit.`,
+    "",
+    "/**",
+    " * The POSTs and PATCHes the API deduplicates by Idempotency-Key: the only ones sent again after a failure that leaves",
+    " * unknown whether the first was applied (a network error, a timeout, a 5xx). GET, PUT and DELETE are safe to resend.",
+    " */",
+    "export const KEYED_WRITES: readonly string[] = [",
+    ...writes.map((write) => `  ${JSON.stringify(write)},`),
+    "];",
+    "",
+  ].join("\n");
+}

@@ -18,15 +18,16 @@ export const SDK_PATHS = {
   python: path.join(ROOT, "sdks/python/medparts/_operations.py"),
 };
 
-const [{ servedOpenApiDocument }, { documentText, SDK_DOCUMENT_ORIGIN, sdkDocument }, { pythonOperations }] = await Promise.all([
-  import("../checks/openapi-document"),
-  import("./document"),
-  import("./python"),
-]);
+const [
+  { servedOpenApiDocument },
+  { documentText, keyedWrites, keyedWritesModule, SDK_DOCUMENT_ORIGIN, sdkDocument },
+  { pythonOperations },
+] = await Promise.all([import("../checks/openapi-document"), import("./document"), import("./python")]);
 
 const document = sdkDocument(await servedOpenApiDocument(SDK_DOCUMENT_ORIGIN));
 writeFileSync(SDK_PATHS.document, documentText(document));
 writeFileSync(SDK_PATHS.python, pythonOperations(document));
+writeFileSync(path.join(SDK_PATHS.typescript, "src/keyed-writes.ts"), keyedWritesModule(keyedWrites(document), document.info.version));
 console.log(`sdks/openapi.json and sdks/python/medparts/_operations.py: API version ${document.info.version}`);
 
 /** The TypeScript SDK's own dependencies, from its lockfile, when they are not there yet. */

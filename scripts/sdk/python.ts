@@ -11,6 +11,8 @@
  * operationId in the emitted `OPERATIONS` table and in its docstring.
  */
 
+import { keyedWrites } from "./document";
+
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is untyped JSON, read field by field.
 type Json = any;
 /** A JSON object of the document (a schema, an operation, a parameter...). */
@@ -43,6 +45,7 @@ const RESERVED_TYPE_NAMES = new Set([
   "Union",
   "Operations",
   "OPERATIONS",
+  "KEYED_WRITES",
   "API_VERSION",
   "TYPE_CHECKING",
   "annotations",
@@ -1006,8 +1009,18 @@ export function pythonOperations(document: Record<string, Json>): string {
     }),
     "}",
     "",
+    "# The POSTs and PATCHes the API deduplicates by Idempotency-Key: the only ones sent again after a failure that leaves",
+    "# unknown whether the first was applied (a network error, a timeout, a 5xx). GET, PUT and DELETE are safe to resend.",
+    "KEYED_WRITES: Tuple[Tuple[str, str], ...] = (",
+    ...keyedWrites(document).map((write) => {
+      const [method, path] = write.split(" ") as [string, string];
+      return `    (${pyStr(method)}, ${pyStr(path)}),`;
+    }),
+    ")",
+    "",
     "__all__ = [",
     '    "API_VERSION",',
+    '    "KEYED_WRITES",',
     '    "OPERATIONS",',
     '    "Operations",',
     ...[...typeNames].sort().map((n) => `    ${pyStr(n)},`),

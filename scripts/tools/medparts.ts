@@ -46,10 +46,17 @@ async function triggerCommand(argv: string[]) {
     import("./medparts/trigger"),
   ]);
   const credentials = credentialsOf(values, "testMode");
-  const listener = await startWebhookListener({ baseUrl: url, credentials, port: 0 });
+  // Never a live order: the recipes place real orders and drive them with the sandbox's helpers.
+  const { TEST_CLIENT_PREFIX } = await import("../../src/platform/test-mode");
+  if (!credentials.clientId.startsWith(TEST_CLIENT_PREFIX)) {
+    throw new UsageError(`trigger works in test mode only: ${credentials.clientId} is not a test-mode client (${TEST_CLIENT_PREFIX}_...).`);
+  }
+  // One token for the run's calls and its listener (the token endpoint limits each client's requests).
+  const session = new Session(url, credentials);
+  const listener = await startWebhookListener({ baseUrl: url, credentials, token: await session.accessToken(), port: 0 });
   try {
     const { event, sample } = await trigger(
-      new Session(url, credentials),
+      session,
       listener,
       positionals[0]!,
       (line) => console.log(`  ${line}`),

@@ -47,6 +47,8 @@ export interface ProblemInit {
  */
 export function problemResponse(c: Context<AppEnv>, init: ProblemInit): Response {
   if (c.get("errorForm") === "oauth") return oauthErrorResponse(init);
+  // The request log names the problem type whatever form the client's version then gives the answer.
+  c.set("problemSlug", init.slug);
   const body = {
     type: problemTypeUri(c.req.url, init.slug),
     title: init.title,

@@ -5,6 +5,7 @@ import {
   loggableProblem,
   MAX_LOGGED_BODY_CHARS,
   MAX_LOGGED_FIELD_ERRORS,
+  MAX_LOGGED_PROBLEM_CHARS,
   passesLuhn,
   REDACTED,
   scrubText,
@@ -29,6 +30,12 @@ describe("what a request log keeps of a body", () => {
     expect(scrubText("pan=5555-5555-5555-4444")).toBe(`pan=${REDACTED}`);
     expect(scrubText("gtin 00812345678906, lot 4111111111111112")).toBe("gtin 00812345678906, lot 4111111111111112");
     expect(scrubText("order MP-4111111111111111")).toBe(`order MP-${REDACTED}`);
+    // A card beside other digits: followed by its CVC, after another number.
+    expect(scrubText("card 4111 1111 1111 1111 123 ok")).toBe(`card ${REDACTED} ok`);
+    expect(scrubText("4111111111111111 123")).toBe(REDACTED);
+    expect(scrubText("order 12 4111111111111111")).toBe(`order ${REDACTED}`);
+    // In a query string or a path.
+    expect(scrubText("access_token=eyJabc.def&limit=5")).toBe(`access_token=${REDACTED}&limit=5`);
   });
 
   it("redacts secrets by key, by form field and by their issued prefixes", () => {
@@ -51,6 +58,11 @@ describe("what a request log keeps of a body", () => {
       quantity: 3,
       none: null,
     });
+    // A 19-digit card as a JSON number: judged on its literal (as a double it would lose its last digits).
+    expect(JSON.parse(loggableBody('{"pan":6212345678901234569,"n":6212345678901234568}').body!)).toEqual({
+      pan: REDACTED,
+      n: expect.any(Number), // not a card (Luhn): kept, as the double it is
+    });
     expect(loggableBody("grant_type=client_credentials&client_secret=abc&scope=x").body).toBe(
       `grant_type=client_credentials&client_secret=${REDACTED}&scope=x`,
     );
@@ -66,10 +78,16 @@ describe("what a request log keeps of a body", () => {
     expect(loggableBody('{"a":1}')).toEqual({ body: '{"a":1}', truncated: false });
   });
 
-  it("keeps a problem document whole, its field errors capped", () => {
+  it("keeps a problem document whole, its field errors capped, in either form, and its size bounded", () => {
     const errors = Array.from({ length: 200 }, (_, i) => ({ field: `f${i}`, detail: "bad" }));
     const kept = JSON.parse(loggableProblem({ type: "x", status: 400, errors }));
     expect(kept.errors).toHaveLength(MAX_LOGGED_FIELD_ERRORS);
     expect(kept.errors[0]).toEqual({ field: "f0", detail: "bad" });
+    // The form before 2026-12-07: a map of fields to messages.
+    const map = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${i}`, ["bad"]]));
+    expect(Object.keys(JSON.parse(loggableProblem({ type: "x", status: 400, errors: map })).errors)).toHaveLength(MAX_LOGGED_FIELD_ERRORS);
+    const huge = loggableProblem({ type: "x", title: "T", status: 422, detail: "d".repeat(100_000) });
+    expect(huge.length).toBeLessThanOrEqual(MAX_LOGGED_PROBLEM_CHARS);
+    expect(JSON.parse(huge)).toMatchObject({ type: "x", title: "T", status: 422, truncated: true });
   });
 });

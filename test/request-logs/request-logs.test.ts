@@ -15,7 +15,7 @@ import {
   TENANT_A,
   TENANT_B,
 } from "../helpers/api";
-import { eventually } from "../helpers/platform";
+import { eventually, testVars } from "../helpers/platform";
 import { RECEIVER } from "../helpers/webhooks";
 
 /**
@@ -140,6 +140,52 @@ describe("a live buyer's request log", () => {
     // A customer token is refused on the vendor's log, a vendor token on the customer's.
     expect((await call(token, "/vendor/api/request-logs")).status).toBe(401);
     expect((await call(vendor, "/request-logs")).status).toBe(401);
+  });
+});
+
+describe("what a request log keeps of answers given before the bearer check, and of query strings", () => {
+  let creds: ClientCredentials;
+  let token: string;
+  beforeAll(async () => {
+    creds = await newClient(TENANT_A);
+    token = await tokenOf(creds);
+  });
+
+  it("logs a 415, an unknown version and a 429 of a valid token, with their problem types, and scrubs the query", async () => {
+    const unsupported = await call(token, "/catalog/search", { method: "POST", body: "q=pump", headers: { "Content-Type": "text/plain" } });
+    expect(unsupported.status).toBe(415);
+    const unknownVersion = await call(token, "/users/lookup?loginUserId=jsmith", { headers: { "Medparts-Version": "1999-01-01" } });
+    expect(unknownVersion.status).toBe(400);
+    const tokenInQuery = await call(token, "/users/lookup?loginUserId=jsmith&access_token=eyJhbGciOi.secret.part");
+    const tight = testVars({ RATE_LIMIT_BURST: 1, RATE_LIMIT_PER_MINUTE: 1 });
+    let limited: Response | undefined;
+    for (let i = 0; i < 3 && limited?.status !== 429; i++) limited = await call(token, "/users/lookup?userId=1", { headers: tight });
+    expect(limited!.status).toBe(429);
+    const rows = await eventually(
+      () => logOf(token, `clientId:${creds.clientId}`, "/request-logs", "&sortBy=id&sortDir=Asc&limit=100"),
+      (found) => found.some((row) => row.status === 429),
+    );
+    expect(rows[0]).toMatchObject({ status: 415, path: "/customer/api/catalog/search", errorType: "unsupported-media-type" });
+    expect(rows[1]).toMatchObject({ status: 400, path: "/customer/api/users/lookup" });
+    expect(rows[1]!.errorType).not.toBeNull();
+    expect(rows[2]!.status).toBe(tokenInQuery.status);
+    expect(rows[2]!.query).toBe("loginUserId=jsmith&access_token=[redacted]");
+    expect(rows.find((row) => row.status === 429)).toMatchObject({ errorType: "rate-limited", path: "/customer/api/users/lookup" });
+  });
+});
+
+describe("another client's bodies", () => {
+  it("are not shown to a client of the same test log: its scopes may be narrower", async () => {
+    const writer = await newTestModeClient(TENANT_A);
+    const writerToken = await tokenOf(writer);
+    const res = await call(writerToken, "/users/lookup?loginUserId=jsmith", { headers: AT_LATEST });
+    expect(res.status).toBe(200);
+    const own = await entriesOf(writerToken, writer.clientId, 1);
+    expect(own[0]!.responseBody).toContain("jsmith");
+    const reader = await tokenOf(await newTestModeClient(TENANT_A, ["catalog:read"]));
+    const seen = await logOf(reader, `clientId:${writer.clientId}`);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ path: "/customer/api/users/lookup", status: 200, requestBody: null, responseBody: null });
   });
 });
 

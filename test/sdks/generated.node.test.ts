@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { servedOpenApiDocument } from "../../scripts/checks/openapi-document";
-import { documentText, SDK_DOCUMENT_ORIGIN, sdkDocument } from "../../scripts/sdk/document";
+import { documentText, keyedWrites, keyedWritesModule, SDK_DOCUMENT_ORIGIN, sdkDocument } from "../../scripts/sdk/document";
 import { pythonOperations } from "../../scripts/sdk/python";
 import { LATEST_VERSION } from "../../src/platform/versions/calendar";
 
@@ -30,6 +30,17 @@ describe("the SDKs against the document", () => {
 
   it("the Python SDK's operations are generated from it", () => {
     expect(pythonOperations(committed) === read("sdks/python/medparts/_operations.py"), "run npm run sdk:generate").toBe(true);
+  });
+
+  it("both SDKs resend after an ambiguous failure only the writes it declares deduplicated by Idempotency-Key", () => {
+    const writes = keyedWrites(committed);
+    expect(writes).toContain("POST /customer/api/orders");
+    expect(writes).not.toContain("POST /customer/api/webhook-endpoints");
+    expect(read("sdks/typescript/src/keyed-writes.ts")).toBe(keyedWritesModule(writes, committed.info.version));
+    for (const write of writes) {
+      const [method, route] = write.split(" ");
+      expect(read("sdks/python/medparts/_operations.py")).toContain(`    ("${method}", "${route}"),`);
+    }
   });
 
   it("the TypeScript SDK's types have every operation of it", () => {

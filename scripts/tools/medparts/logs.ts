@@ -39,7 +39,10 @@ export async function tailLogs(
   },
 ): Promise<void> {
   const filter = (more: string) => encodeURIComponent([options.q, more].filter(Boolean).join(" AND "));
-  const recent = await session.call<{ requests: LoggedRequest[] }>("GET", `${base}/request-logs?limit=${options.last}&q=${filter("")}`);
+  const recent = await session.call<{ requests: LoggedRequest[] }>(
+    "GET",
+    `${base}/request-logs?sortBy=id&sortDir=Desc&limit=${options.last}&q=${filter("")}`,
+  );
   const shown = [...recent.requests].reverse();
   for (const request of shown) options.print(logLine(request));
   let lastId = shown.at(-1)?.id ?? 0;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { requestInit } from "../../../src/dev/client/request";
-import { UserError } from "../../cli";
+import { UsageError, UserError } from "../../cli";
 
 /** The latest API version: the CLI reads answers in today's forms (decimal strings, one error form). */
 export const CLI_VERSION = "2026-12-07";
@@ -20,6 +20,9 @@ export function credentialsOf(
   given: { "client-id"?: string | undefined; "client-secret"?: string | undefined },
   demo: "testMode" | "live" | "vendor",
 ): Credentials {
+  if ((given["client-id"] === undefined) !== (given["client-secret"] === undefined)) {
+    throw new UsageError("--client-id and --client-secret go together.");
+  }
   const clientId = given["client-id"] ?? process.env.MEDPARTS_CLIENT_ID;
   const clientSecret = given["client-secret"] ?? process.env.MEDPARTS_CLIENT_SECRET;
   if (clientId && clientSecret) return { clientId, clientSecret };
@@ -41,6 +44,10 @@ export class Session {
     private readonly credentials: Credentials,
   ) {}
 
+  get clientId(): string {
+    return this.credentials.clientId;
+  }
+
   /** The session's access token, asked for once. */
   async accessToken(): Promise<string> {
     this.token ??= await this.newToken();
@@ -48,10 +55,16 @@ export class Session {
   }
 
   async call<T>(method: string, path: string, init: { json?: unknown; idempotent?: boolean } = {}): Promise<T> {
-    await this.accessToken();
     const headers: Record<string, string> = { "Medparts-Version": CLI_VERSION };
     if (init.idempotent) headers["Idempotency-Key"] = crypto.randomUUID();
-    const res = await fetch(`${this.baseUrl}${path}`, requestInit(method, { token: this.token, json: init.json, headers }));
+    const send = async () =>
+      fetch(`${this.baseUrl}${path}`, requestInit(method, { token: await this.accessToken(), json: init.json, headers }));
+    let res = await send();
+    // A token past its hour (a `logs tail` left running): a new one, once.
+    if (res.status === 401) {
+      this.token = undefined;
+      res = await send();
+    }
     const text = await res.text();
     if (!res.ok) throw new UserError(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 500)}`);
     return (text ? (JSON.parse(text) as { data: T }).data : undefined) as T;

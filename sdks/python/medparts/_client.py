@@ -7,6 +7,7 @@ import json as _json
 import os
 import platform
 import random
+import re
 import threading
 import time
 import urllib.error
@@ -28,7 +29,7 @@ from typing import (
     Union,
 )
 
-from ._operations import API_VERSION, Operations
+from ._operations import API_VERSION, KEYED_WRITES, Operations
 from .errors import (
     APIConnectionError,
     APIError,
@@ -54,6 +55,24 @@ Transport = Callable[[str, str, Dict[str, str], Optional[bytes], float], Tuple[i
 # Network failures worth another try: URLError, socket timeouts and resets are OSErrors; a connection closed
 # mid-answer is an http.client.HTTPException (RemoteDisconnected, IncompleteRead, BadStatusLine).
 _NETWORK_ERRORS = (OSError, http.client.HTTPException)
+
+# The writes the API deduplicates by Idempotency-Key, as patterns of their paths (generated: KEYED_WRITES).
+_KEYED_PATTERNS = tuple(
+    (method, re.compile("[^/]+".join(re.escape(part) for part in re.split(r"\{[^}]+\}", template)) + "$"))
+    for method, template in KEYED_WRITES
+)
+
+
+def is_resendable(method: str, path: str) -> bool:
+    """Whether a request may be sent again after a failure that leaves unknown whether it was applied.
+
+    GET, HEAD, PUT and DELETE by their meaning (RFC 9110 9.2.2); a POST or PATCH only when the API deduplicates it by
+    its Idempotency-Key (``KEYED_WRITES``): a network error, a timeout or a 5xx may come after the server applied it.
+    """
+    upper = method.upper()
+    if upper in ("GET", "HEAD", "PUT", "DELETE"):
+        return True
+    return any(upper == keyed and pattern.search(path) for keyed, pattern in _KEYED_PATTERNS)
 
 
 class Headers(MutableMapping[str, str]):
@@ -472,6 +491,7 @@ class Medparts(Operations):
         if headers:
             base_headers.update(headers)
 
+        resendable = not auth or is_resendable(method, urllib.parse.urlsplit(url).path)
         attempt = 0
         renewed = False
         while True:
@@ -483,12 +503,13 @@ class Medparts(Operations):
             try:
                 status, raw_headers, raw = self._transport(method, url, request_headers, body, self.timeout)
             except _NETWORK_ERRORS as error:
-                if attempt < self.max_retries:
+                if attempt < self.max_retries and resendable:
                     self._sleep(self._delay(attempt, None))
                     attempt += 1
                     continue
+                not_again = "" if resendable else "; not sent again: the API does not deduplicate it, and it may have been applied"
                 raise APIConnectionError(
-                    f"{method} {url}: no answer after {attempt + 1} attempt(s): {error}", attempts=attempt + 1
+                    f"{method} {url}: no answer after {attempt + 1} attempt(s): {error}{not_again}", attempts=attempt + 1
                 ) from error
 
             response_headers = raw_headers if isinstance(raw_headers, Headers) else Headers(raw_headers)
@@ -530,7 +551,7 @@ class Medparts(Operations):
                 retry_after=retry_after,
                 raw=raw,
             )
-            if attempt < self.max_retries and self._retryable(status, error, response):
+            if attempt < self.max_retries and self._retryable(status, error, response, resendable):
                 if retry_after is not None and retry_after > self.max_retry_wait:
                     raise error
                 self._sleep(self._delay(attempt, retry_after))
@@ -539,10 +560,13 @@ class Medparts(Operations):
             raise error
 
     @staticmethod
-    def _retryable(status: int, error: APIError, response: ApiResponse) -> bool:
+    def _retryable(status: int, error: APIError, response: ApiResponse, resendable: bool = True) -> bool:
         if isinstance(error, IdempotencyConflictError):
             return error.in_progress  # the first request with this key is still running
         if status not in RETRY_STATUSES:
+            return False
+        # A 429 was not applied; a 5xx may have been (a reply lost on the way): only a resendable request goes again.
+        if status != 429 and not resendable:
             return False
         # A replayed 5xx means no order was committed under this key: the same key would replay it forever.
         return not (status >= 500 and response.idempotency_cached)

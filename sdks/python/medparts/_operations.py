@@ -3399,10 +3399,11 @@ class RequestLog(TypedDict):
     # An error answer's body as sent: a problem document (RFC 9457) at version 2026-12-07, the
     # earlier forms to clients pinned before
     problem: Optional[Dict[str, Any]]
-    # Test mode only: the request's body as sent, secrets and card-like numbers replaced by
-    # `[redacted]`
+    # Test mode only, and only of the reader's own client's requests: the request's body as sent,
+    # secrets and card-like numbers replaced by `[redacted]`
     requestBody: Optional[str]
-    # Test mode only: the answer's body, redacted the same way
+    # Test mode only, and only of the reader's own client's requests: the answer's body, redacted
+    # the same way
     responseBody: Optional[str]
     # A body was longer than 4,096 characters and is cut there
     truncated: bool
@@ -5578,11 +5579,11 @@ class Operations:
         ``GET /customer/api/request-logs`` (operationId ``getRequestLogs``).
 
         What Medparts received and answered, with the q language: method, path, status, latency, correlation
-        id, idempotency key, an error's problem document and, in test mode only, both bodies (secrets and
-        card-like numbers redacted). Kept 30 days in test mode and 7 days live, at most 100,000 requests.
-        Reads of the log are not logged. Any valid token of the owner reads it; no scope is needed. A
-        test-mode client sees the sandbox's requests, a live client the live ones, of every client of the
-        tenant.
+        id, idempotency key, an error's problem document and, in test mode only, both bodies of the reader's
+        own client's requests (secrets and card-like numbers redacted). Kept 30 days in test mode and 7 days
+        live, at most 100,000 requests. Reads of the log are not logged. Any valid token of the owner reads
+        it; no scope is needed. A test-mode client sees the sandbox's requests, a live client the live ones,
+        of every client of the tenant.
 
         Args:
             q: Query in the q language: `<clause> [AND <clause>]*`, clause `[-]<field><op><value>`. See
@@ -6174,10 +6175,11 @@ class Operations:
         ``GET /vendor/api/request-logs`` (operationId ``getVendorRequestLogs``).
 
         What Medparts received and answered, with the q language: method, path, status, latency, correlation
-        id, idempotency key, an error's problem document and, in test mode only, both bodies (secrets and
-        card-like numbers redacted). Kept 30 days in test mode and 7 days live, at most 100,000 requests.
-        Reads of the log are not logged. Any valid token of the owner reads it; no scope is needed. The
-        vendor's clients' requests to the vendor API (vendors have no test mode: no bodies).
+        id, idempotency key, an error's problem document and, in test mode only, both bodies of the reader's
+        own client's requests (secrets and card-like numbers redacted). Kept 30 days in test mode and 7 days
+        live, at most 100,000 requests. Reads of the log are not logged. Any valid token of the owner reads
+        it; no scope is needed. The vendor's clients' requests to the vendor API (vendors have no test mode:
+        no bodies).
 
         Args:
             q: Query in the q language: `<clause> [AND <clause>]*`, clause `[-]<field><op><value>`. See
@@ -6981,8 +6983,18 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     ),
 }
 
+# The POSTs and PATCHes the API deduplicates by Idempotency-Key: the only ones sent again after a failure that leaves
+# unknown whether the first was applied (a network error, a timeout, a 5xx). GET, PUT and DELETE are safe to resend.
+KEYED_WRITES: Tuple[Tuple[str, str], ...] = (
+    ("POST", "/customer/api/orders"),
+    ("POST", "/customer/api/orders/{orderNumber}/cancel"),
+    ("POST", "/customer/api/orders/{orderNumber}/lines/{lineId}/returns"),
+    ("POST", "/customer/api/recalls/{recallId}/returns"),
+)
+
 __all__ = [
     "API_VERSION",
+    "KEYED_WRITES",
     "OPERATIONS",
     "Operations",
     "AcceptInvoiceRequest",

@@ -451,6 +451,24 @@ class RetryTests(FakeServerTest):
         self.assertGreaterEqual(self.sleeps[0], 1.0)
         self.assertEqual(client.last_response.attempts, 3)
 
+    def test_a_write_the_api_does_not_deduplicate_is_not_sent_again_after_an_ambiguous_failure(self):
+        unavailable = {"status": 503, "json": problem(503, "unavailable", "down"), "headers": {"Retry-After": "0"}}
+        limited = {"status": 429, "json": problem(429, "rate-limited", "slow"), "headers": {"Retry-After": "0"}}
+        created = {"status": 201, "json": envelope({"id": "we_1"})}
+        self.api.on("POST", "/customer/api/webhook-endpoints", {"drop": True}, unavailable, limited, created)
+        client = self.client()
+        body = {"url": "https://erp.example.org/hooks", "eventTypes": ["*"]}
+        with self.assertRaises(APIConnectionError) as dropped:
+            client.create_webhook_endpoint(body)  # the endpoint may have been registered: not sent again
+        self.assertIn("not sent again", str(dropped.exception))
+        with self.assertRaises(ServerError):
+            client.create_webhook_endpoint(body)
+        self.assertEqual(client.create_webhook_endpoint(body)["id"], "we_1")  # a 429 was not applied: retried
+        self.assertEqual(len(self.api.requests), 4)
+        self.assertTrue(medparts._client.is_resendable("POST", "/customer/api/orders/ORD-1/cancel"))
+        self.assertFalse(medparts._client.is_resendable("POST", "/vendor/api/shipments"))
+        self.assertTrue(medparts._client.is_resendable("PUT", "/vendor/api/offers/SKU-1"))
+
     def test_backoff_grows_exponentially_with_jitter(self):
         self.api.on("GET", "/customer/api/purchasing-settings", {"status": 500, "json": problem(500, "internal", "x")})
         client = self.client(max_retries=4, backoff=1.0, max_backoff=5.0)

@@ -689,7 +689,7 @@ export interface paths {
         };
         /**
          * Search the tenant's request log
-         * @description What Medparts received and answered, with the q language: method, path, status, latency, correlation id, idempotency key, an error's problem document and, in test mode only, both bodies (secrets and card-like numbers redacted). Kept 30 days in test mode and 7 days live, at most 100,000 requests. Reads of the log are not logged. Any valid token of the owner reads it; no scope is needed. A test-mode client sees the sandbox's requests, a live client the live ones, of every client of the tenant.
+         * @description What Medparts received and answered, with the q language: method, path, status, latency, correlation id, idempotency key, an error's problem document and, in test mode only, both bodies of the reader's own client's requests (secrets and card-like numbers redacted). Kept 30 days in test mode and 7 days live, at most 100,000 requests. Reads of the log are not logged. Any valid token of the owner reads it; no scope is needed. A test-mode client sees the sandbox's requests, a live client the live ones, of every client of the tenant.
          */
         get: operations["getRequestLogs"];
         put?: never;
@@ -1133,7 +1133,7 @@ export interface paths {
         };
         /**
          * Search the vendor's request log
-         * @description What Medparts received and answered, with the q language: method, path, status, latency, correlation id, idempotency key, an error's problem document and, in test mode only, both bodies (secrets and card-like numbers redacted). Kept 30 days in test mode and 7 days live, at most 100,000 requests. Reads of the log are not logged. Any valid token of the owner reads it; no scope is needed. The vendor's clients' requests to the vendor API (vendors have no test mode: no bodies).
+         * @description What Medparts received and answered, with the q language: method, path, status, latency, correlation id, idempotency key, an error's problem document and, in test mode only, both bodies of the reader's own client's requests (secrets and card-like numbers redacted). Kept 30 days in test mode and 7 days live, at most 100,000 requests. Reads of the log are not logged. Any valid token of the owner reads it; no scope is needed. The vendor's clients' requests to the vendor API (vendors have no test mode: no bodies).
          */
         get: operations["getVendorRequestLogs"];
         put?: never;
@@ -7113,9 +7113,9 @@ export interface components {
             problem: {
                 [key: string]: unknown;
             } | null;
-            /** @description Test mode only: the request's body as sent, secrets and card-like numbers replaced by `[redacted]` */
+            /** @description Test mode only, and only of the reader's own client's requests: the request's body as sent, secrets and card-like numbers replaced by `[redacted]` */
             requestBody: string | null;
-            /** @description Test mode only: the answer's body, redacted the same way */
+            /** @description Test mode only, and only of the reader's own client's requests: the answer's body, redacted the same way */
             responseBody: string | null;
             /** @description A body was longer than 4,096 characters and is cut there */
             truncated: boolean;

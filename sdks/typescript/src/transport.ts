@@ -6,6 +6,7 @@
 
 import { randomUUID } from "./crypto.js";
 import { ConnectionError, errorFromResponse, parseRetryAfter } from "./errors.js";
+import { KEYED_WRITES } from "./keyed-writes.js";
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -91,10 +92,15 @@ export class Transport {
     }
     // Read once: every attempt sends these same bytes.
     const body = request.body === null ? undefined : await request.arrayBuffer();
-    return this.send({ url: request.url, method: request.method, headers, body, auth: !isTokenCall, signal: request.signal });
+    const resendable = isTokenCall || isResendable(request.method, url.pathname);
+    return this.send({ url: request.url, method: request.method, headers, body, auth: !isTokenCall, resendable, signal: request.signal });
   };
 
-  /** Sends a request, retrying 429, 503, 504, an idempotency-conflict still in progress and network errors. */
+  /**
+   * Sends a request, retrying 429 and an idempotency-conflict still in progress; and, when `resendable`, network errors,
+   * timeouts and 502, 503, 504 too: those leave unknown whether the request was applied, so only a request the API
+   * deduplicates (or that is idempotent by its method) may go again.
+   */
   async send(req: {
     url: string;
     method: string;
@@ -102,8 +108,11 @@ export class Transport {
     /** Bytes, sent unchanged by every attempt. */
     body: BodyInit | undefined;
     auth: boolean;
+    /** Safe to send again after a failure that leaves unknown whether it was applied (isResendable). */
+    resendable?: boolean;
     signal?: AbortSignal | null;
   }): Promise<Response> {
+    const resendable = req.resendable ?? true;
     const { maxRetries } = this.options;
     const headers = new Headers(req.headers);
     if (!headers.has("Medparts-Version")) headers.set("Medparts-Version", this.options.version);
@@ -128,10 +137,10 @@ export class Transport {
         attemptSignal.clear();
         if (req.signal?.aborted) throw req.signal.reason ?? error; // the caller cancelled: not retried
         if (!isNetworkError(error) && !attemptSignal.timedOut()) throw error;
-        if (attempt >= maxRetries) {
+        if (attempt >= maxRetries || !resendable) {
           const timedOut = attemptSignal.timedOut();
           throw new ConnectionError({
-            message: `${req.method} ${req.url}: ${timedOut ? `no answer within ${this.options.timeoutMs} ms` : "network error"} after ${attempt + 1} attempt(s)${error instanceof Error && error.message ? ` (${error.message})` : ""}`,
+            message: `${req.method} ${req.url}: ${timedOut ? `no answer within ${this.options.timeoutMs} ms` : "network error"} after ${attempt + 1} attempt(s)${error instanceof Error && error.message ? ` (${error.message})` : ""}${resendable ? "" : "; not sent again: the API does not deduplicate it, and it may have been applied"}`,
             method: req.method,
             url: req.url,
             idempotencyKey: headers.get("Idempotency-Key") ?? undefined,
@@ -157,7 +166,7 @@ export class Transport {
         continue;
       }
       if (attempt < maxRetries) {
-        const delay = await this.retryDelay(response, attempt);
+        const delay = await this.retryDelay(response, attempt, resendable);
         if (delay !== undefined) {
           await discard(response);
           await sleep(delay, req.signal ?? undefined);
@@ -169,9 +178,10 @@ export class Transport {
   }
 
   /** How long to wait before retrying this response, or undefined when it is final. */
-  private async retryDelay(response: Response, attempt: number): Promise<number | undefined> {
+  private async retryDelay(response: Response, attempt: number, resendable: boolean): Promise<number | undefined> {
     const { status } = response;
-    let retryable = status === 429 || status === 503 || status === 504;
+    // A 429 was not applied; a 503 or 504 may have been (a reply lost on the way): only a resendable request goes again.
+    let retryable = status === 429 || (resendable && (status === 503 || status === 504));
     // A replayed 5xx is the stored answer of the first request: sending it again replays it again.
     if (status >= 500 && response.headers.get("X-Idempotency-Cached") === "true") retryable = false;
     if (status === 409) retryable = await isInProgressConflict(response);
@@ -186,6 +196,26 @@ export class Transport {
     const step = Math.min(this.options.maxRetryDelayMs, this.options.initialRetryDelayMs * 2 ** attempt);
     return step / 2 + Math.random() * (step / 2);
   }
+}
+
+/** The writes the API deduplicates by Idempotency-Key, as patterns of their paths (./keyed-writes.ts, generated). */
+const KEYED_PATTERNS = KEYED_WRITES.map((write) => {
+  const [method, template] = write.split(" ") as [string, string];
+  const pattern = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+    .join("[^/]+");
+  return { method, path: new RegExp(`${pattern}$`) };
+});
+
+/**
+ * Whether a request may be sent again after a failure that leaves unknown whether it was applied: GET, HEAD, PUT and
+ * DELETE by their meaning (RFC 9110 9.2.2), a POST or PATCH only when the API deduplicates it by Idempotency-Key.
+ */
+export function isResendable(method: string, pathname: string): boolean {
+  const upper = method.toUpperCase();
+  if (upper === "GET" || upper === "HEAD" || upper === "PUT" || upper === "DELETE") return true;
+  return KEYED_PATTERNS.some((keyed) => keyed.method === upper && keyed.path.test(pathname));
 }
 
 async function isInProgressConflict(response: Response): Promise<boolean> {

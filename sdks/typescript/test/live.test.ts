@@ -227,12 +227,15 @@ if (missing.length) {
       assert.equal(found.length, 2);
       assert.ok(found.includes(orderNumber));
 
+      // Pages of one order across the sandbox's orders (a fresh deployment has only this run's two): stopped after three.
+      const { pagination } = await buyer.GET("/customer/api/orders/search", { params: { query: { limit: 1 } } });
       let pages = 0;
       for await (const page of buyer.pages("GET", "/customer/api/orders/search", { params: { query: { limit: 1 } } })) {
         assert.equal(page.orders.length, 1);
         if (++pages === 3) break;
       }
-      assert.equal(pages, 3);
+      assert.ok(pagination.total >= 2, `total ${pagination.total}`);
+      assert.equal(pages, Math.min(3, pagination.total));
     });
 
     test("the events feed holds the order's events", async () => {

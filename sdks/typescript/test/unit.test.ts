@@ -20,6 +20,7 @@ import {
   signPayload,
   verifySignature,
 } from "../src/index.js";
+import { isResendable } from "../src/transport.js";
 import { fakeMedparts, json, ok, problem } from "./fake-server.js";
 
 const servers: { close(): Promise<void> }[] = [];
@@ -215,6 +216,35 @@ describe("idempotency and retries", () => {
     assert.equal(server.requests.length, 3);
     assert.equal(new Set(server.requests.map((r) => r.headers["idempotency-key"])).size, 1);
     assert.equal(new Set(server.requests.map((r) => r.body)).size, 1);
+  });
+
+  test("a write the API does not deduplicate is not sent again after a failure that may have applied it; a 429 is", async () => {
+    let calls = 0;
+    const { server, medparts } = await setup((_req, res) => {
+      calls++;
+      if (calls === 1)
+        res.socket?.destroy(); // the connection drops: the endpoint may have been registered
+      else if (calls === 2) problem(res, 503, "unavailable", "storage unavailable", [], { "Retry-After": "0" });
+      else if (calls === 3) problem(res, 429, "rate-limited", "slow down", [], { "Retry-After": "0" });
+      else ok(res, { id: "we_1" }, 201);
+    });
+    const body = { url: "https://erp.example.org/hooks", eventTypes: ["*"] } as never;
+    await assert.rejects(medparts.POST("/customer/api/webhook-endpoints", { body }), (error: unknown) => {
+      assert.ok(error instanceof ConnectionError);
+      assert.match((error as Error).message, /not sent again/);
+      return true;
+    });
+    await assert.rejects(medparts.POST("/customer/api/webhook-endpoints", { body }), (error: unknown) => {
+      assert.ok(error instanceof MedpartsError && error.status === 503);
+      return true;
+    });
+    const created = await medparts.POST("/customer/api/webhook-endpoints", { body });
+    assert.equal((created as { id: string }).id, "we_1");
+    assert.equal(server.requests.filter((r) => r.path === "/customer/api/webhook-endpoints").length, 4);
+    assert.equal(isResendable("POST", "/customer/api/orders/ORD-1/cancel"), true);
+    assert.equal(isResendable("POST", "/vendor/api/shipments"), false);
+    assert.equal(isResendable("PUT", "/vendor/api/offers/SKU-1"), true);
+    assert.equal(isResendable("PATCH", "/vendor/api/agreements/1"), false);
   });
 
   test("an attempt that times out is retried with the same key", async () => {

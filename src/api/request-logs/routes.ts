@@ -36,7 +36,7 @@ const responses = {
 
 const DESCRIPTION =
   "What Medparts received and answered, with the q language: method, path, status, latency, correlation id, idempotency key, " +
-  "an error's problem document and, in test mode only, both bodies (secrets and card-like numbers redacted). " +
+  "an error's problem document and, in test mode only, both bodies of the reader's own client's requests (secrets and card-like numbers redacted). " +
   "Kept 30 days in test mode and 7 days live, at most 100,000 requests. Reads of the log are not logged. " +
   "Any valid token of the owner reads it; no scope is needed.";
 
@@ -64,15 +64,15 @@ const vendorRoute = createRoute({
   responses,
 });
 
-const pageOfLog = (env: Bindings, owner: RequestLogOwner, request: z.infer<typeof query>) =>
-  searchRequestLogs(database(requestLogDatabase(env, owner)), request, getPage(request));
+const pageOfLog = (env: Bindings, owner: RequestLogOwner, request: z.infer<typeof query>, readerClientId: string) =>
+  searchRequestLogs(database(requestLogDatabase(env, owner)), request, getPage(request), readerClientId);
 
 export const requestLogBuyerRoutes = createRouter().openapi(buyerRoute, async (c) => {
-  const owner = { tenantId: c.get("principal").dataTenantId };
-  return c.json(envelope(c, await pageOfLog(c.env, owner, c.req.valid("query"))), 200);
+  const { dataTenantId, clientId } = c.get("principal");
+  return c.json(envelope(c, await pageOfLog(c.env, { tenantId: dataTenantId }, c.req.valid("query"), clientId)), 200);
 });
 
 export const requestLogVendorRoutes = createRouter().openapi(vendorRoute, async (c) => {
-  const owner = { vendorId: c.get("vendorPrincipal").vendorId };
-  return c.json(envelope(c, await pageOfLog(c.env, owner, c.req.valid("query"))), 200);
+  const { vendorId, clientId } = c.get("vendorPrincipal");
+  return c.json(envelope(c, await pageOfLog(c.env, { vendorId }, c.req.valid("query"), clientId)), 200);
 });

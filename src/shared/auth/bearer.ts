@@ -91,6 +91,28 @@ export async function pinOfBearer(c: Context<AppEnv>): Promise<ApiVersion | unde
   }
 }
 
+/**
+ * The request log's owner and client of the valid customer (or, on the vendor API, vendor) token the request carries,
+ * for an answer given before the bearer check (a 413, a 415, an unknown version): undefined without one, never throws.
+ */
+export async function requestLogCallerOfBearer(
+  c: Context<AppEnv>,
+  api: "customer" | "vendor",
+): Promise<{ owner: RequestLogOwner; clientId: string } | undefined> {
+  const token = bearerToken(c.req.header("Authorization") ?? "");
+  if (token === undefined) return undefined;
+  try {
+    if (api === "vendor") {
+      const vendor = await verifyVendorAccessToken(c.env, token);
+      return { owner: { vendorId: vendor.vendorId }, clientId: vendor.clientId };
+    }
+    const buyer = await verifyAccessToken(c.env, token);
+    return { owner: { tenantId: buyer.dataTenantId }, clientId: buyer.clientId };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Requires a customer API access token from an enabled client; sets the `principal` for the request. */
 export const requireBearer = bearerFor(
   verifyAccessToken,

@@ -6,8 +6,9 @@ import { IDEMPOTENCY_KEY_HEADER } from "../../platform/idempotency/middleware";
 import { logEvent } from "../../platform/logging";
 import type { RequestLogOwner } from "../../platform/principal";
 import { VERSION_HEADER } from "../../platform/versions/calendar";
+import { requestLogCallerOfBearer } from "../auth/bearer";
 import { modeOfOwner, requestLog } from "./owners";
-import { loggableBody, loggableProblem } from "./redact";
+import { loggableBody, loggableProblem, scrubText } from "./redact";
 import type { RequestLogEntry } from "./table";
 
 /** The APIs whose requests are logged, and what is not: the log's own reads (a `logs tail` would log its polls). */
@@ -35,48 +36,57 @@ async function requestBodyText(c: Context<AppEnv>): Promise<string | null> {
  * the client got it.
  */
 export const recordRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!LOGGED_PATH.test(c.req.path) || UNLOGGED_PATH.test(c.req.path)) return next();
+  const api = LOGGED_PATH.exec(c.req.path)?.[1] as "customer" | "vendor" | undefined;
+  if (api === undefined || UNLOGGED_PATH.test(c.req.path)) return next();
   const startedAt = Date.now();
   await next();
-  const owner = c.get("requestLogOwner");
-  const clientId = c.get("verifiedClientId");
-  if (owner === undefined || clientId === undefined) return;
+  const known = c.get("requestLogOwner");
+  // Answered before the bearer check (a 413, a 415, an unknown version): whose it is comes from the token, verified off
+  // the answer's path; without a valid one it is in no log.
+  if (known === undefined && (c.res.status < 400 || !c.req.header("Authorization"))) return;
   const latencyMs = Date.now() - startedAt;
-  const mode = modeOfOwner(owner);
   const isError = c.res.status >= 400 && /^application\/(problem\+)?json/.test(c.res.headers.get("Content-Type") ?? "");
-  const answer = mode === "test" || isError ? c.res.clone() : undefined;
-  inBackground(c, record(c, owner, clientId, latencyMs, isError, answer));
+  const answer = (known !== undefined && modeOfOwner(known) === "test") || isError || known === undefined ? c.res.clone() : undefined;
+  const caller = async () => {
+    const clientId = c.get("verifiedClientId");
+    if (known !== undefined && clientId !== undefined) return { owner: known, clientId };
+    return requestLogCallerOfBearer(c, api);
+  };
+  inBackground(c, record(c, caller, latencyMs, isError, answer));
 };
 
 async function record(
   c: Context<AppEnv>,
-  owner: RequestLogOwner,
-  clientId: string,
+  caller: () => Promise<{ owner: RequestLogOwner; clientId: string } | undefined>,
   latencyMs: number,
   isError: boolean,
   answer: Response | undefined,
 ): Promise<void> {
   try {
+    const found = await caller();
+    if (found === undefined) return void (await answer?.body?.cancel());
+    const { owner, clientId } = found;
     const mode = modeOfOwner(owner);
     const answerText = answer ? await answer.text() : null;
     const parsed: unknown = isError && answerText ? JSON.parse(answerText) : null;
     const problem = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
     const request = mode === "test" ? loggableBody(await requestBodyText(c)) : { body: null, truncated: false };
     const response = mode === "test" ? loggableBody(answerText) : { body: null, truncated: false };
-    const query = new URL(c.req.url).search.slice(1);
+    const query = scrubText(new URL(c.req.url).search.slice(1));
     const entry: RequestLogEntry = {
       at: new Date().toISOString(),
       clientId,
       mode,
       method: c.req.method,
-      path: c.req.path,
+      path: scrubText(c.req.path),
       query: query ? query.slice(0, MAX_QUERY_CHARS) : null,
       status: c.res.status,
       latencyMs,
       correlationId: c.get("correlationId"),
       idempotencyKey: c.req.header(IDEMPOTENCY_KEY_HEADER)?.slice(0, MAX_KEY_CHARS) ?? null,
       apiVersion: c.res.headers.get(VERSION_HEADER),
-      errorType: problem ? problemSlug(problem.type) : null,
+      errorType:
+        c.get("problemSlug") ?? (problem ? problemSlug(problem.type) : null) ?? (c.res.status >= 400 ? `http-${c.res.status}` : null),
       problem: problem ? loggableProblem(problem) : null,
       requestBody: request.body,
       responseBody: response.body,
