@@ -102,8 +102,21 @@ describe("the scripts' command line", () => {
         ["scripts/tools/import.ts", [file, "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
         ["scripts/demo/demo.ts", ["--url", nowhere], { MEDPARTS_CLIENT_ID: "a", MEDPARTS_CLIENT_SECRET: "b" }],
         ["scripts/tools/medparts.ts", ["logs", "tail", "--url", nowhere, "--client-id", "a", "--client-secret", "b"], {}],
-        ["scripts/tools/medparts.ts", ["trigger", "order.shipped", "--client-id", "a", "--client-secret", "b"], { PORT: "59999" }],
+        ["scripts/tools/medparts.ts", ["trigger", "order.shipped", "--client-id", "mpc_test_a", "--client-secret", "b"], { PORT: "59999" }],
       ] as const;
+      // trigger places real orders: a client that is not a test-mode one is refused before anything is sent (exit 2).
+      const live = await run("scripts/tools/medparts.ts", [
+        "trigger",
+        "order.shipped",
+        "--client-id",
+        "a",
+        "--client-secret",
+        "b",
+        "--url",
+        nowhere,
+      ]);
+      expect(live.code, `trigger with a live client: ${live.stderr}`).toBe(2);
+      expect(live.stderr).toContain("test mode only");
       for (const [script, args, env] of cases) {
         const { code, stdout, stderr } = await run(script, [...args], env);
         expect(code, `${script} ${args.join(" ")}: ${stdout}${stderr}`).toBe(1);
