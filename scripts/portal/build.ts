@@ -10,7 +10,7 @@ import { PROBLEM_TYPES } from "../../src/platform/problem-pages";
 import { PROBLEM_PAGE_PATH, type ProblemSlug } from "../../src/platform/problem-types";
 import { API_VERSIONS, LATEST_VERSION } from "../../src/platform/versions/calendar";
 import { changelogTable } from "../../src/versions/changelog";
-import { pythonMethodNames, sdkSamples } from "../sdk/samples";
+import { sdkSamples } from "../sdk/samples";
 import { GUIDES } from "./guides";
 import { SCALAR_ENTRY } from "./scalar";
 
@@ -366,11 +366,7 @@ ${AUDIENCE_NAMES.map((audience) => `<li><a href="/docs/reference/${audience}">${
   write("docs/assets/portal-config.json", JSON.stringify(portalConfig));
   // The SDKs' call of each operation, beside curl in the references of the version the SDKs speak (reference.js).
   const sdkDocument = JSON.parse(readFileSync(path.join(root, "sdks/openapi.json"), "utf8"));
-  const pythonNames = pythonMethodNames(readFileSync(path.join(root, "sdks/python/medparts/_operations.py"), "utf8"));
-  write(
-    "docs/assets/sdk-samples.json",
-    JSON.stringify({ version: sdkDocument.info.version, samples: sdkSamples(sdkDocument, pythonNames) }),
-  );
+  write("docs/assets/sdk-samples.json", JSON.stringify({ version: sdkDocument.info.version, samples: sdkSamples(sdkDocument) }));
 
   // Their exports maps hide these browser builds from require.resolve; npm installs both at the top of node_modules.
   const modules = path.join(root, "node_modules");

@@ -136,7 +136,8 @@ function pyStr(s: string): string {
   return JSON.stringify(s);
 }
 
-function pyLiteral(v: unknown): string {
+/** A scalar as a Python literal. */
+export function pyLiteral(v: unknown): string {
   if (v === null) return "None";
   if (v === true) return "True";
   if (v === false) return "False";
@@ -921,6 +922,17 @@ function renderOperation(o: Operation): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/** Each operation's Python method and its parameters' Python names, by operationId: what the generated module calls them. */
+export function pythonNames(document: Record<string, Json>): Record<string, { method: string; params: Record<string, string> }> {
+  const operations = collectOperations(document, new TypeEmitter(document));
+  return Object.fromEntries(
+    operations.map((o) => [
+      o.operationId,
+      { method: o.pyName, params: Object.fromEntries(o.params.map((param) => [param.name, param.py])) },
+    ]),
+  );
+}
 
 export function pythonOperations(document: Record<string, Json>): string {
   const version = String(document.info?.version ?? "unknown");

@@ -1,3 +1,5 @@
+import { pyLiteral, pythonNames } from "./python";
+
 /**
  * The SDKs' code samples of each operation of sdks/openapi.json, for the portal's API references (beside curl): the
  * TypeScript SDK's typed call and the Python SDK's method, with the document's example values. `npm run sdk:test`
@@ -13,20 +15,6 @@ export interface SdkSample {
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
-/** operationId → the Python SDK's method name, from the generated module's OPERATIONS table. */
-export function pythonMethodNames(operationsModule: string): Record<string, string> {
-  const names: Record<string, string> = {};
-  // An entry on one line, or (too long for one) on four.
-  for (const match of operationsModule.matchAll(/^ {4}"(\w+)": \(\s*"\w+",\s*"[^"]+",\s*"(\w+)",?\s*\),$/gm)) names[match[1]!] = match[2]!;
-  return names;
-}
-
-const snake = (name: string) =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[-.]/g, "_")
-    .toLowerCase();
 
 function resolve(document: Json, schema: Json): Json {
   let node = schema;
@@ -78,17 +66,14 @@ function exampleFromSchema(document: Json, given: Json, depth = 0): unknown {
   return "text";
 }
 
-/** A JSON value as a Python literal. */
+/** A JSON value as a Python literal: dicts and lists a key or an item a line. */
 export function pythonLiteral(value: unknown, indent = ""): string {
-  if (value === null || value === undefined) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number" || typeof value === "string") return JSON.stringify(value);
   const inner = `${indent}    `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
     return `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner)},`).join("\n")}\n${indent}]`;
   }
+  if (value === null || typeof value !== "object") return pyLiteral(value ?? null);
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return "{}";
   return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner)},`).join("\n")}\n${indent}}`;
@@ -97,13 +82,16 @@ export function pythonLiteral(value: unknown, indent = ""): string {
 /** A JSON value as a TypeScript literal, indented for its place in a call. */
 const tsLiteral = (value: unknown, indent: string) => JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
 
-export function sdkSamples(document: Json, pythonNames: Record<string, string>): Record<string, SdkSample> {
+export function sdkSamples(document: Json): Record<string, SdkSample> {
+  const python = pythonNames(document);
   const samples: Record<string, SdkSample> = {};
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
     if (!path.startsWith("/customer/api/") && !path.startsWith("/vendor/api/")) continue;
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
+      const names = python[operation.operationId];
+      if (!names) throw new Error(`the Python SDK has no method for ${operation.operationId}`);
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) => resolve(document, p));
       const pathParams = parameters.filter((p: Json) => p.in === "path");
       const queryParams = parameters.filter((p: Json) => p.in === "query" && p.required);
@@ -130,12 +118,9 @@ export function sdkSamples(document: Json, pythonNames: Record<string, string>):
         ...pathParams.map((p: Json) => JSON.stringify(exampleOf(document, p))),
         ...(body !== undefined ? [pythonLiteral(body)] : []),
         ...(raw ? ["content=file_bytes"] : []),
-        ...queryParams.map((p: Json) => `${snake(p.name)}=${pythonLiteral(exampleOf(document, p))}`),
+        ...queryParams.map((p: Json) => `${names.params[p.name]}=${pythonLiteral(exampleOf(document, p))}`),
       ];
-      const name = pythonNames[operation.operationId];
-      if (!name) throw new Error(`the Python SDK has no method for ${operation.operationId}`);
-      const python = `data = client.${name}(${args.join(", ")})`;
-      samples[`${method.toUpperCase()} ${path}`] = { typescript, python };
+      samples[`${method.toUpperCase()} ${path}`] = { typescript, python: `data = client.${names.method}(${args.join(", ")})` };
     }
   }
   return samples;

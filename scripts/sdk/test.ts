@@ -54,11 +54,9 @@ function expectIn(title: string, output: string, pattern: RegExp): void {
  * a client whose transport answers `{}` (the arguments bind to the method, nothing is sent).
  */
 function checkSamples(): void {
-  const { sdkSamples, pythonMethodNames } = samplesModule;
+  const { sdkSamples } = samplesModule;
   const document = JSON.parse(readFileSync(path.join(ROOT, "sdks/openapi.json"), "utf8"));
-  const samples = Object.entries(
-    sdkSamples(document, pythonMethodNames(readFileSync(path.join(PY_SDK, "medparts/_operations.py"), "utf8"))),
-  );
+  const samples = Object.entries(sdkSamples(document));
   const dir = mkdtempSync(path.join(TS_SDK, ".samples-"));
   try {
     const typescript = [

@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
-import { storedTenantIds } from "../../shared/tenants/registry";
+import { storedTenantsAndTwins } from "../../shared/tenants/registry";
 import { tenantStore } from "../../shared/tenants/stub";
 import type { TenantStore } from "./tenant-store";
 
@@ -14,11 +14,9 @@ export async function forEachStore(
   what: string,
   work: (store: DurableObjectStub<TenantStore>) => Promise<unknown>,
 ): Promise<void> {
-  for (const tenantId of await storedTenantIds(env.DB)) {
-    for (const storeTenantId of [tenantId, -tenantId]) {
-      await work(tenantStore(env, storeTenantId) as DurableObjectStub<TenantStore>).catch((err: unknown) =>
-        logEvent("warn", { housekeeping: what, tenantId: storeTenantId, message: errorMessage(err) }),
-      );
-    }
+  for (const storeTenantId of await storedTenantsAndTwins(env.DB)) {
+    await work(tenantStore(env, storeTenantId) as DurableObjectStub<TenantStore>).catch((err: unknown) =>
+      logEvent("warn", { housekeeping: what, tenantId: storeTenantId, message: errorMessage(err) }),
+    );
   }
 }

@@ -21,14 +21,53 @@ function unauthorized(detail: string, error?: "invalid_token" | "invalid_request
   return new ProblemError(401, "unauthorized", "Unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
 }
 
+/** The client of a verified token, and whose request log its requests go to (none for the operator's). */
+interface BearerCaller {
+  clientId: string;
+  owner: RequestLogOwner | undefined;
+}
+
 /**
- * Middleware that requires a valid access token of one API (`verify` checks its audience and owner claim) from an
- * enabled client, and hands the verified caller to `accept`.
+ * One API's tokens: `verify` checks their audience and owner claim, `logOwner` names the request log of the caller's
+ * requests, and `caller` does both (for a check of the token outside the API's own bearer check).
+ */
+function bearerApi<P extends { clientId: string }>(
+  verify: (env: AppEnv["Bindings"], token: string) => Promise<P>,
+  logOwner: (principal: P) => RequestLogOwner | undefined,
+) {
+  const caller = async (env: AppEnv["Bindings"], token: string): Promise<BearerCaller> => {
+    const principal = await verify(env, token);
+    return { clientId: principal.clientId, owner: logOwner(principal) };
+  };
+  return { verify, logOwner, caller };
+}
+
+/** A buyer's requests go to its data tenant's log (its sandbox twin's in test mode), a vendor's to the vendor's. */
+const BUYER_TOKENS = bearerApi(verifyAccessToken, (principal) => ({ tenantId: principal.dataTenantId }));
+const VENDOR_TOKENS = bearerApi(verifyVendorAccessToken, (principal) => ({ vendorId: principal.vendorId }));
+const OPERATOR_TOKENS = bearerApi(verifyOperatorAccessToken, () => undefined);
+
+/** The caller of the request's bearer token when one of `apis` verifies it; undefined without one, never throws. */
+async function verifiedBearer(
+  c: Context<AppEnv>,
+  apis: readonly { caller: (env: AppEnv["Bindings"], token: string) => Promise<BearerCaller> }[],
+): Promise<BearerCaller | undefined> {
+  const token = bearerToken(c.req.header("Authorization") ?? "");
+  if (token === undefined) return undefined;
+  for (const api of apis) {
+    const caller = await api.caller(c.env, token).catch(() => undefined);
+    if (caller !== undefined) return caller;
+  }
+  return undefined;
+}
+
+/**
+ * Middleware that requires a valid access token of one API from an enabled client, and hands the verified caller to
+ * `accept`.
  */
 function bearerFor<P extends { clientId: string }>(
-  verify: (env: AppEnv["Bindings"], token: string) => Promise<P>,
+  { verify, logOwner }: ReturnType<typeof bearerApi<P>>,
   accept: (c: Context<AppEnv>, principal: P) => void,
-  logOwner: (principal: P) => RequestLogOwner | undefined,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("Authorization");
@@ -71,19 +110,8 @@ function bearerFor<P extends { clientId: string }>(
  */
 export async function pinOfBearer(c: Context<AppEnv>): Promise<ApiVersion | undefined> {
   try {
-    let clientId = c.get("verifiedClientId");
-    if (clientId === undefined) {
-      const token = bearerToken(c.req.header("Authorization") ?? "");
-      if (token === undefined) return undefined;
-      for (const verify of [verifyAccessToken, verifyVendorAccessToken, verifyOperatorAccessToken]) {
-        clientId = await verify(c.env, token).then(
-          (principal) => principal.clientId,
-          () => undefined,
-        );
-        if (clientId !== undefined) break;
-      }
-      if (clientId === undefined) return undefined;
-    }
+    const clientId = c.get("verifiedClientId") ?? (await verifiedBearer(c, [BUYER_TOKENS, VENDOR_TOKENS, OPERATOR_TOKENS]))?.clientId;
+    if (clientId === undefined) return undefined;
     const ttlSeconds = appConfig(c.env).CLIENT_STATUS_CACHE_SECONDS;
     return (await clientStatus.enabledClient(database(c.env.DB), clientId, ttlSeconds))?.version;
   } catch {
@@ -99,40 +127,18 @@ export async function requestLogCallerOfBearer(
   c: Context<AppEnv>,
   api: "customer" | "vendor",
 ): Promise<{ owner: RequestLogOwner; clientId: string } | undefined> {
-  const token = bearerToken(c.req.header("Authorization") ?? "");
-  if (token === undefined) return undefined;
-  try {
-    if (api === "vendor") {
-      const vendor = await verifyVendorAccessToken(c.env, token);
-      return { owner: { vendorId: vendor.vendorId }, clientId: vendor.clientId };
-    }
-    const buyer = await verifyAccessToken(c.env, token);
-    return { owner: { tenantId: buyer.dataTenantId }, clientId: buyer.clientId };
-  } catch {
-    return undefined;
-  }
+  const caller = await verifiedBearer(c, [api === "vendor" ? VENDOR_TOKENS : BUYER_TOKENS]);
+  return caller?.owner === undefined ? undefined : { owner: caller.owner, clientId: caller.clientId };
 }
 
 /** Requires a customer API access token from an enabled client; sets the `principal` for the request. */
-export const requireBearer = bearerFor(
-  verifyAccessToken,
-  (c, principal) => c.set("principal", principal),
-  (principal) => ({ tenantId: principal.dataTenantId }),
-);
+export const requireBearer = bearerFor(BUYER_TOKENS, (c, principal) => c.set("principal", principal));
 
 /** Requires a vendor API access token from an enabled vendor client; sets the `vendorPrincipal` for the request. */
-export const requireVendorBearer = bearerFor(
-  verifyVendorAccessToken,
-  (c, principal) => c.set("vendorPrincipal", principal),
-  (principal) => ({ vendorId: principal.vendorId }),
-);
+export const requireVendorBearer = bearerFor(VENDOR_TOKENS, (c, principal) => c.set("vendorPrincipal", principal));
 
 /** Requires an operator API access token from an enabled operator client; sets the `operatorPrincipal`. */
-export const requireOperatorBearer = bearerFor(
-  verifyOperatorAccessToken,
-  (c, principal) => c.set("operatorPrincipal", principal),
-  () => undefined,
-);
+export const requireOperatorBearer = bearerFor(OPERATOR_TOKENS, (c, principal) => c.set("operatorPrincipal", principal));
 
 /** 403 unless the token carries the scope. */
 export function requireScope(scope: Scope | VendorScope | OperatorScope): MiddlewareHandler<AppEnv> {

@@ -5,14 +5,14 @@ import type { Bindings } from "../../env";
 import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
 import type { RequestLogOwner } from "../../platform/principal";
-import { storedTenantIds } from "../tenants/registry";
+import { storedTenantsAndTwins } from "../tenants/registry";
 import { modeOfOwner, REQUEST_LOG_RETENTION_DAYS, requestLog } from "./owners";
 
 /** Every request log there can be: each tenant's, live and sandbox twin, and each vendor's. */
 async function everyOwner(env: Pick<Bindings, "DB">): Promise<RequestLogOwner[]> {
-  const tenants = await storedTenantIds(env.DB);
+  const stores = await storedTenantsAndTwins(env.DB);
   const vendorRows = await database(env.DB).select({ id: vendors.id }).from(vendors).orderBy(asc(vendors.id));
-  return [...tenants.flatMap((tenantId) => [{ tenantId }, { tenantId: -tenantId }]), ...vendorRows.map(({ id }) => ({ vendorId: id }))];
+  return [...stores.map((tenantId) => ({ tenantId })), ...vendorRows.map(({ id }) => ({ vendorId: id }))];
 }
 
 /**

@@ -46,7 +46,8 @@ export const recordRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (known === undefined && (c.res.status < 400 || !c.req.header("Authorization"))) return;
   const latencyMs = Date.now() - startedAt;
   const isError = c.res.status >= 400 && /^application\/(problem\+)?json/.test(c.res.headers.get("Content-Type") ?? "");
-  const answer = (known !== undefined && modeOfOwner(known) === "test") || isError || known === undefined ? c.res.clone() : undefined;
+  // The answer's body is read when it is kept: an error's, a test-mode answer's, or (its mode still unknown) either.
+  const answer = known === undefined || isError || modeOfOwner(known) === "test" ? c.res.clone() : undefined;
   const caller = async () => {
     const clientId = c.get("verifiedClientId");
     if (known !== undefined && clientId !== undefined) return { owner: known, clientId };

@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { errorMessage } from "../../platform/errors";
 import { logEvent } from "../../platform/logging";
-import { storedTenantIds } from "./registry";
+import { storedTenantsAndTwins } from "./registry";
 import { tenantStore } from "./stub";
 
 /** Stores offered recalls at once: each call is a store's own matching, so a few run side by side. */
@@ -14,7 +14,7 @@ const STORES_AT_ONCE = 8;
  * store catch up; the job does not fail for it. How many stores matched, and the events they wrote.
  */
 export async function offerRecallsToStores(env: Pick<Bindings, "DB" | "TENANT_STORE">): Promise<{ stores: number; events: number }> {
-  const stores = (await storedTenantIds(env.DB)).flatMap((tenantId) => [tenantId, -tenantId]);
+  const stores = await storedTenantsAndTwins(env.DB);
   let next = 0;
   let events = 0;
   let matched = 0;
